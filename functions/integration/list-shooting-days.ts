@@ -1,0 +1,7 @@
+import { endpoint } from '#lib/http/endpoint';
+import { listShootingDays } from '#lib/integration/shooting-days';
+
+/** GET /group-shoot/checkin/{token}/days, alias /groupshoot/{token}/days (API key) */
+export const handler = endpoint('listShootingDays', ({ tenant, pathParameters }) =>
+  listShootingDays(tenant, pathParameters.token),
+);

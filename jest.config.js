@@ -1,0 +1,16 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+  transform: {
+    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  // middy ships ES modules only; everything else in node_modules is CommonJS already.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/support/test-environment.ts'],
+  maxWorkers: 2,
+  testTimeout: 30000,
+};

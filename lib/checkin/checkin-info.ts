@@ -1,0 +1,23 @@
+import type { Tenant } from '#lib/db/tenants';
+import { enabledFormFields, publicPackage, publicShootingDay, sortPackages, sortShootingDays } from '#lib/domain/gallery-views';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+
+/**
+ * What a check-in page needs to render: the spec's fields, plus `formFields` (the enabled
+ * form fields, as the form-fields endpoint returns them) because a public page holds no key.
+ */
+export async function getCheckinInfo(tenant: Tenant, token: string | undefined): Promise<Record<string, unknown>> {
+  const { gallery, shootingDays, packages, formFields } = await loadGroupShootGallery(tenant.tenantId, token);
+  return {
+    galleryName: gallery.galleryName,
+    selfieEnabled: gallery.selfieEnabled,
+    selfieRequired: gallery.selfieRequired,
+    consentRequired: gallery.consentRequired,
+    tenantSlug: tenant.slug,
+    token: gallery.token,
+    showShootingDaySelector: gallery.showShootingDaySelector,
+    shootingDays: sortShootingDays(shootingDays).map(publicShootingDay),
+    packages: sortPackages(packages).map(publicPackage),
+    formFields: enabledFormFields(formFields),
+  };
+}

@@ -1,0 +1,89 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/db/client';
+import { keys } from '#lib/db/keys';
+import {
+  type RateLimitPolicy,
+  type RateLimitVerdict,
+  admittedVerdict,
+  burstTolerance,
+  counterExpiry,
+  emissionInterval,
+  refusedVerdict,
+} from '#lib/domain/rate-limit';
+
+const MAX_ATTEMPTS = 5;
+
+/** Last TAT this process saw per key: a hint for which write to try first, never trusted. */
+const lastSeenTat = new Map<string, number>();
+
+/**
+ * Takes one request from the key's GCRA counter with conditional writes and no read: the
+ * write for the expected state is tried first; when its condition fails, DynamoDB returns
+ * the current item (ReturnValuesOnConditionCheckFailure), which decides the next step.
+ * Usually one write; two when the state was not the expected one; exact under concurrency.
+ */
+export async function consumeRateLimit(keyId: string, policy: RateLimitPolicy, now: number): Promise<RateLimitVerdict> {
+  const interval = emissionInterval(policy);
+  const tolerance = burstTolerance(policy);
+  let knownTat = lastSeenTat.get(keyId);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+    if (knownTat !== undefined && knownTat - tolerance > now) {
+      return refusedVerdict(policy, knownTat, now);
+    }
+    const idle = knownTat === undefined || knownTat <= now;
+    const outcome = idle
+      ? await writeTat(keyId, {
+          update: 'SET tat = :fresh, expiresAt = :expiresAt',
+          condition: 'attribute_not_exists(tat) OR tat <= :now',
+          values: { ':fresh': now + interval, ':now': now, ':expiresAt': counterExpiry(policy, now) },
+        })
+      : await writeTat(keyId, {
+          update: 'SET tat = tat + :interval, expiresAt = :expiresAt',
+          condition: 'tat > :now AND tat <= :latest',
+          values: { ':interval': interval, ':now': now, ':latest': now + tolerance, ':expiresAt': counterExpiry(policy, now) },
+        });
+    knownTat = outcome.tat;
+    rememberTat(keyId, outcome.tat);
+    if (outcome.written && outcome.tat !== undefined) return admittedVerdict(policy, outcome.tat, now);
+  }
+  // Only reachable under extreme contention on one key: refusing is the safe answer.
+  return refusedVerdict(policy, (knownTat ?? now) + interval, now);
+}
+
+async function writeTat(
+  keyId: string,
+  write: { update: string; condition: string; values: Record<string, number> },
+): Promise<{ written: boolean; tat?: number }> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.rateLimit(keyId),
+        UpdateExpression: write.update,
+        ConditionExpression: write.condition,
+        ExpressionAttributeValues: write.values,
+        ReturnValues: 'UPDATED_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { written: true, tat: Attributes?.tat as number };
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    return { written: false, tat: tatOfReturnedItem((error as { Item?: Record<string, unknown> }).Item) };
+  }
+}
+
+/** The item DynamoDB returns with a failed condition; the document client leaves it marshalled. */
+function tatOfReturnedItem(item: Record<string, unknown> | undefined): number | undefined {
+  if (!item) return undefined;
+  const tat = item.tat;
+  if (typeof tat === 'number') return tat;
+  if (tat && typeof tat === 'object' && 'N' in tat) return Number((tat as { N: string }).N);
+  return undefined;
+}
+
+function rememberTat(keyId: string, tat: number | undefined): void {
+  if (lastSeenTat.size > 10_000) lastSeenTat.clear();
+  if (tat === undefined) lastSeenTat.delete(keyId);
+  else lastSeenTat.set(keyId, tat);
+}

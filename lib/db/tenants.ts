@@ -1,0 +1,115 @@
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { nowIso } from '#lib/clock';
+import { db, tableName } from '#lib/db/client';
+import { GSI1 } from '#lib/db/table-definition';
+import { keys } from '#lib/db/keys';
+import { queryGsi1, queryPartition, updateExistingItem } from '#lib/db/queries';
+import type { PlanTier } from '#lib/domain/plans';
+
+export interface PlanRecord {
+  /** Kept as read: an unknown tier is a state the plan check must notice, not a type error. */
+  tier: string;
+  updatedAt: string;
+}
+
+export interface Tenant {
+  tenantId: string;
+  slug: string;
+  name: string;
+  stripeAccountId?: string;
+  paymentAccessApproved: boolean;
+  createdAt: string;
+  /** Absent when no plan record exists (for example while billing has not synced yet). */
+  plan?: PlanRecord;
+}
+
+export interface NewTenant {
+  slug: string;
+  name: string;
+  plan: PlanTier;
+  stripeAccountId?: string;
+  paymentAccessApproved?: boolean;
+}
+
+export class TenantExistsError extends Error {
+  constructor(slug: string) {
+    super(`A tenant with slug "${slug}" exists already`);
+  }
+}
+
+/** Tenant profile and plan by slug: one Query over the tenant's partition. */
+export async function getTenantBySlug(slug: string): Promise<Tenant | undefined> {
+  const items = await queryPartition(keys.tenantPartition(slug));
+  const profile = items.find((item) => item.sk === 'PROFILE');
+  if (!profile) return undefined;
+  const plan = items.find((item) => item.sk === 'PLAN');
+  return {
+    tenantId: profile.tenantId,
+    slug: profile.slug,
+    name: profile.name,
+    stripeAccountId: profile.stripeAccountId,
+    paymentAccessApproved: profile.paymentAccessApproved === true,
+    createdAt: profile.createdAt,
+    plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
+  };
+}
+
+export async function createTenant(input: NewTenant): Promise<Tenant> {
+  const createdAt = nowIso();
+  const tenant: Tenant = {
+    tenantId: `ten_${ulid().toLowerCase()}`,
+    slug: input.slug,
+    name: input.name,
+    stripeAccountId: input.stripeAccountId,
+    paymentAccessApproved: input.paymentAccessApproved ?? false,
+    createdAt,
+    plan: { tier: input.plan, updatedAt: createdAt },
+  };
+  const { plan, ...profile } = tenant;
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: {
+                ...keys.tenant(input.slug),
+                [GSI1.partitionKey]: keys.tenantDirectory(),
+                [GSI1.sortKey]: input.slug,
+                ...profile,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Put: { TableName: tableName, Item: { ...keys.tenantPlan(input.slug), ...plan } } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'TransactionCanceledException') throw new TenantExistsError(input.slug);
+    throw error;
+  }
+  return tenant;
+}
+
+export async function setTenantPlan(slug: string, tier: PlanTier): Promise<void> {
+  await db.send(
+    new PutCommand({ TableName: tableName, Item: { ...keys.tenantPlan(slug), tier, updatedAt: nowIso() } }),
+  );
+}
+
+export type TenantSettings = Partial<Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved'>>;
+
+/** Changes profile settings of an existing tenant; false when no such tenant exists. */
+export function updateTenantSettings(slug: string, settings: TenantSettings): Promise<boolean> {
+  return updateExistingItem(keys.tenant(slug), settings);
+}
+
+/** The tenant directory (admin use only): slugs in order, through GSI1. */
+export async function listTenants(): Promise<Tenant[]> {
+  const directory = await queryGsi1(keys.tenantDirectory());
+  const tenants = await Promise.all(directory.map((item) => getTenantBySlug(item.slug)));
+  return tenants.filter((tenant): tenant is Tenant => tenant !== undefined);
+}

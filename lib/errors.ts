@@ -1,0 +1,74 @@
+/**
+ * The error catalogue: every error code the API can answer with, its HTTP status and its
+ * default message. It is the one place the README's error table and the OpenAPI document
+ * are checked against, so a new code is added here first.
+ */
+export const ERROR_CATALOG = {
+  missing_tenant_slug: { status: 400, message: 'The X-Tenant-Slug header is required.' },
+  invalid_tenant: { status: 400, message: 'The tenant slug cannot be resolved.' },
+  not_a_groupshoot_gallery: { status: 400, message: 'This gallery is not a group shoot gallery.' },
+  token_required: { status: 400, message: 'A gallery token is required.' },
+  name_required: { status: 400, message: 'A name is required.' },
+  email_required: { status: 400, message: 'An email address is required.' },
+  terms_not_accepted: { status: 400, message: 'The terms of the paid package must be accepted.' },
+  connect_not_ready_for_payments: {
+    status: 400,
+    message: 'The payment account of this studio is not ready for package checkout.',
+  },
+  payment_access_not_approved: { status: 400, message: 'Package payments are not approved for this studio.' },
+  package_amount_exceeds_limit: {
+    status: 400,
+    message: 'The selected package exceeds the allowed transaction limit.',
+  },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  persons_required: { status: 400, message: 'A non-empty persons array is required.' },
+  too_many_persons: { status: 400, message: 'At most 500 persons can be imported in one request.' },
+  api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },
+  invalid_api_key: { status: 401, message: 'The API key is wrong, revoked or disabled.' },
+  plan_upgrade_required: {
+    status: 403,
+    message: 'The integration API needs the Creator plan or a higher one.',
+  },
+  not_found: { status: 404, message: 'No endpoint exists at this path.' },
+  gallery_not_found: { status: 404, message: 'No gallery exists with this token.' },
+  person_not_found: { status: 404, message: 'No person exists with this ID in this gallery.' },
+  method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
+  shooting_day_full: { status: 409, message: 'The selected shooting day is fully booked.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  rate_limit_exceeded: { status: 429, message: 'Rate limit exceeded.' },
+  cdn_signing_unavailable: { status: 500, message: 'Photo URLs could not be signed; retry.' },
+  internal_error: { status: 500, message: 'Internal error; quote the requestId to support.' },
+  plan_check_unavailable: { status: 503, message: 'Plan eligibility could not be verified; retry.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/**
+ * An expected failure with a stable, documented code. Anything thrown that is not an
+ * ApiError is unexpected and answered as 500 internal_error without its text.
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra members of the error body, such as `field` for invalid_field. */
+  readonly details: Readonly<Record<string, unknown>>;
+  /** Extra response headers, such as `Allow` for method_not_allowed. */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    code: ErrorCode,
+    message: string = ERROR_CATALOG[code].message,
+    options: { details?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_CATALOG[code].status;
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { ok: false, error: this.code, message: this.message, ...this.details };
+  }
+}

@@ -1,0 +1,34 @@
+import { ApiError } from '#lib/errors';
+import { findApiKeyBySecret } from '#lib/db/api-keys';
+import { hasApiKeyShape } from '#lib/domain/api-key-secret';
+import { headerValue } from '#lib/http/json-response';
+import { logger } from '#lib/http/logger';
+import type { ApiMiddleware } from '#lib/http/types';
+
+/**
+ * The key presented by the caller: `Authorization: Bearer <key>` first, else `X-Api-Key`.
+ * An Authorization header of another scheme does not count as a key.
+ */
+export function presentedApiKey(headers: Record<string, string | undefined> | undefined): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headerValue(headers, 'authorization') ?? '')?.[1];
+  return bearer || headerValue(headers, 'x-api-key')?.trim() || undefined;
+}
+
+/**
+ * Server-side routes: the key must exist, be active and belong to the resolved tenant. Each
+ * failure answers the same invalid_api_key, so a caller learns nothing about other tenants' keys.
+ */
+export function apiKeyAuth(): ApiMiddleware {
+  return {
+    before: async (request) => {
+      const secret = presentedApiKey(request.event.headers);
+      if (!secret) throw new ApiError('api_key_required');
+      const record = hasApiKeyShape(secret) ? await findApiKeyBySecret(secret) : undefined;
+      if (!record || record.status !== 'active' || record.tenantId !== request.context.tenant?.tenantId) {
+        throw new ApiError('invalid_api_key');
+      }
+      request.context.apiKey = record;
+      logger.appendKeys({ apiKeyId: record.keyId });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { ApiError } from '#lib/errors';
+import { type RouteId, findRoute } from '#lib/routes';
+import { apiKeyAuth } from '#lib/http/api-key-auth';
+import { errorResponses } from '#lib/http/error-responses';
+import { jsonBody } from '#lib/http/json-body';
+import { jsonResponse } from '#lib/http/json-response';
+import { methodCheck } from '#lib/http/method-check';
+import { planCheck } from '#lib/http/plan-check';
+import { rateLimit } from '#lib/http/rate-limit';
+import { requestId } from '#lib/http/request-id';
+import { requestLogging } from '#lib/http/request-logging';
+import { tenantResolution } from '#lib/http/tenant-resolution';
+import type { ApiContext, ApiEvent, ApiResponse, EndpointInput, EndpointResult } from '#lib/http/types';
+
+export type EndpointBody = (input: EndpointInput) => Promise<EndpointResult>;
+
+/**
+ * The one middleware preset, in its fixed order: request ID, logging, error mapping,
+ * method check, tenant, then for server-side routes API key, plan and rate limit, then the
+ * JSON body for routes that take one. The body returns the members of a 200 response.
+ */
+export function endpoint(routeId: RouteId, body: EndpointBody) {
+  const route = findRoute(routeId);
+  const handler = middy<ApiEvent, ApiResponse, Error, ApiContext>()
+    .use(requestId())
+    .use(requestLogging(route.id))
+    .use(errorResponses())
+    .use(methodCheck(route))
+    .use(tenantResolution());
+  if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
+  if (route.method === 'POST') handler.use(jsonBody());
+  return handler.handler(async (event, context) => {
+    const tenant = context.tenant;
+    if (!tenant) throw new Error('tenantResolution did not run');
+    const members = await body({
+      event,
+      body: (event.body ?? {}) as Record<string, unknown>,
+      pathParameters: context.pathParameters,
+      query: (event.queryStringParameters ?? {}) as Record<string, string>,
+      tenant,
+      apiKey: context.apiKey,
+      requestId: context.requestId,
+    });
+    return jsonResponse(200, members, context.requestId);
+  }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;
+}
+
+/** The function behind the catch-all routes: every request gets 404 not_found or 405. */
+export function unmatchedRoute() {
+  return middy<ApiEvent, ApiResponse, Error, ApiContext>()
+    .use(requestId())
+    .use(requestLogging('unmatched'))
+    .use(errorResponses())
+    .use(methodCheck(undefined))
+    .handler(async () => {
+      throw new ApiError('not_found');
+    }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;
+}

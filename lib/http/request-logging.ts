@@ -1,0 +1,31 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logger } from '#lib/http/logger';
+import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
+
+/**
+ * Adds the Lambda context and the request ID to every log line of the request, and writes
+ * one access line when it ends. Only the route id is logged, never the raw path or headers:
+ * paths carry gallery tokens and headers carry keys.
+ */
+export function requestLogging(routeId: string): ApiMiddleware[] {
+  const startedAt = new WeakMap<object, number>();
+  const logCompletion = async (request: ApiRequest) => {
+    const started = startedAt.get(request.event) ?? Date.now();
+    logger.info('request completed', {
+      method: request.event.requestContext?.http?.method,
+      status: request.response?.statusCode,
+      durationMs: Date.now() - started,
+    });
+  };
+  return [
+    injectLambdaContext(logger, { resetKeys: true }) as ApiMiddleware,
+    {
+      before: async (request) => {
+        startedAt.set(request.event, Date.now());
+        logger.appendKeys({ requestId: request.context.requestId, route: routeId });
+      },
+      after: logCompletion,
+      onError: logCompletion,
+    },
+  ];
+}

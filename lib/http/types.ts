@@ -1,0 +1,37 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { ApiKeyRecord } from '#lib/db/api-keys';
+import type { Tenant } from '#lib/db/tenants';
+import type { Route } from '#lib/routes';
+
+/** API Gateway HTTP API event (payload format 2.0); `body` is replaced by the parsed JSON where a route takes one. */
+export type ApiEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };
+
+export type ApiResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
+
+/** The Lambda context, plus what the pipeline learns about the request on its way in. */
+export interface ApiContext extends Context {
+  requestId: string;
+  /** Headers every response of this request carries (rate-limit headers, for example). */
+  responseHeaders: Record<string, string>;
+  route?: Route;
+  pathParameters: Record<string, string>;
+  tenant?: Tenant;
+  apiKey?: ApiKeyRecord;
+}
+
+/** What an endpoint body sees: the tenant and key are resolved, the body parsed. */
+export interface EndpointInput {
+  event: ApiEvent;
+  body: Record<string, unknown>;
+  pathParameters: Record<string, string>;
+  query: Record<string, string>;
+  tenant: Tenant;
+  apiKey?: ApiKeyRecord;
+  requestId: string;
+}
+
+/** Members of a successful response body; `ok` and `requestId` are added by the pipeline. */
+export type EndpointResult = Record<string, unknown>;
+
+export type ApiMiddleware = import('@middy/core').MiddlewareObj<ApiEvent, ApiResponse, Error, ApiContext>;
+export type ApiRequest = import('@middy/core').Request<ApiEvent, ApiResponse, Error, ApiContext>;

@@ -1,0 +1,9 @@
+import type { Tenant } from '#lib/db/tenants';
+import { integrationShootingDay, sortShootingDays } from '#lib/domain/gallery-views';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+
+/** Every shooting day with capacity and booked count, by date and start time. */
+export async function listShootingDays(tenant: Tenant, token: string | undefined): Promise<Record<string, unknown>> {
+  const { gallery, shootingDays } = await loadGroupShootGallery(tenant.tenantId, token);
+  return { galleryToken: gallery.token, shootingDays: sortShootingDays(shootingDays).map(integrationShootingDay) };
+}

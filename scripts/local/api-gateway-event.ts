@@ -1,0 +1,79 @@
+import type { IncomingMessage } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+
+export const STAGE = 'v1';
+
+/** API Gateway's request IDs are short opaque strings; this imitates their shape. */
+export function newRequestId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** The event API Gateway HTTP API (payload format 2.0) would send for this request. */
+export function toApiGatewayEvent(
+  request: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  match: { routeKey: string; pathParameters?: Record<string, string> },
+  requestId: string,
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const contentType = headers['content-type'] ?? '';
+  const textual = contentType === '' || /^(text\/|application\/(.+\+)?(json|xml|x-www-form-urlencoded))/i.test(contentType);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: match.routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    cookies: request.headers.cookie?.split(';').map((cookie) => cookie.trim()),
+    headers,
+    queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
+    pathParameters: match.pathParameters,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? 'localhost',
+      http: {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey: match.routeKey,
+      stage: STAGE,
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length === 0 ? undefined : textual ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: body.length > 0 && !textual,
+  };
+}
+
+/** A Lambda context with API Gateway's 30-second integration timeout. */
+export function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 30_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

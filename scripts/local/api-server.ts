@@ -1,0 +1,128 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { ApiError } from '#lib/errors';
+import { jsonResponse } from '#lib/http/json-response';
+import { logger } from '#lib/http/logger';
+import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
+import { STAGE, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** API Gateway HTTP API refuses payloads above 10 MB before any function runs. */
+const GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
+
+const FUNCTIONS_DIR = join(__dirname, '..', '..', 'functions');
+
+export interface LocalApi {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Target {
+  handlerName: string;
+  routeKey: string;
+  pathParameters?: Record<string, string>;
+}
+
+/**
+ * Plays API Gateway locally: matches the request against the route table exactly as the
+ * deployed API's routes do (method and path, `ANY` per known path, `$default`), turns it into
+ * a payload-2.0 event and invokes the same handler module the Lambda function runs.
+ */
+export async function startLocalApi(options: { port?: number; host?: string } = {}): Promise<LocalApi> {
+  const handlers = loadHandlers();
+  const server: Server = createServer((request, response) => {
+    serve(request, response, handlers).catch((error) => {
+      logger.error('local API server failure', error as Error);
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ message: 'Internal Server Error' }));
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/${STAGE}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Every function of the route table, loaded once at start as a warm Lambda container would be. */
+function loadHandlers(): Map<string, LambdaHandler> {
+  const names = new Set<string>([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler)]);
+  const handlers = new Map<string, LambdaHandler>();
+  for (const name of names) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    handlers.set(name, require(join(FUNCTIONS_DIR, name)).handler as LambdaHandler);
+  }
+  return handlers;
+}
+
+function resolveTarget(method: string, path: string): Target {
+  const stagePrefix = `/${STAGE}`;
+  const withinStage = path === stagePrefix ? '/' : path.startsWith(`${stagePrefix}/`) ? path.slice(stagePrefix.length) : undefined;
+  let knownTemplate: string | undefined;
+  if (withinStage !== undefined) {
+    for (const route of routes as readonly Route[]) {
+      for (const template of pathsOf(route)) {
+        const pathParameters = matchTemplate(template, withinStage);
+        if (!pathParameters) continue;
+        if (route.method === method) return { handlerName: route.handler, routeKey: `${method} ${template}`, pathParameters };
+        knownTemplate = template;
+      }
+    }
+  }
+  return { handlerName: UNMATCHED_ROUTE_HANDLER, routeKey: knownTemplate ? `ANY ${knownTemplate}` : '$default' };
+}
+
+async function serve(request: IncomingMessage, response: ServerResponse, handlers: Map<string, LambdaHandler>) {
+  const requestId = newRequestId();
+  const body = await readBody(request, GATEWAY_PAYLOAD_LIMIT);
+  if (body === 'too_large') {
+    writeResult(response, jsonResponse(413, new ApiError('payload_too_large').toJSON(), requestId));
+    return;
+  }
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const target = resolveTarget((request.method ?? 'GET').toUpperCase(), url.pathname);
+  const handler = handlers.get(target.handlerName);
+  if (!handler) throw new Error(`No handler ${target.handlerName}`);
+  const event = toApiGatewayEvent(request, url, body, target, requestId);
+  const result = await handler(event, lambdaContext(target.handlerName.replace(/\W/g, '-')));
+  writeResult(response, result);
+}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(tooLarge ? 'too_large' : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function writeResult(response: ServerResponse, result: APIGatewayProxyStructuredResultV2 | string) {
+  const structured = typeof result === 'string' ? { statusCode: 200, body: result } : result;
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(structured.headers ?? {})) headers[name] = String(value);
+  if (structured.cookies?.length) headers['Set-Cookie'] = structured.cookies;
+  response.writeHead(structured.statusCode ?? 200, headers);
+  const payload = structured.body ?? '';
+  response.end(structured.isBase64Encoded ? Buffer.from(payload, 'base64') : payload);
+}

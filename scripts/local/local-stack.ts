@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { join } from 'node:path';
+import { createTable } from './create-table';
+import { type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
+import { type RunningS3, startS3Local } from './s3-local';
+
+export const LOCAL_TABLE_NAME = 'groupshoot-local';
+export const LOCAL_MEDIA_BUCKET = 'groupshoot-local-media';
+
+export interface LocalServices {
+  dynamoDb: RunningDynamoDb;
+  s3: RunningS3;
+  stop(): Promise<void>;
+}
+
+/**
+ * Environment of the functions when they run locally. Values already set win, so a
+ * developer can point the local API at another table or endpoint.
+ */
+export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string }): void {
+  const defaults: Record<string, string> = {
+    TABLE_NAME: LOCAL_TABLE_NAME,
+    MEDIA_BUCKET: LOCAL_MEDIA_BUCKET,
+    DYNAMODB_ENDPOINT: endpoints.dynamoDb,
+    S3_ENDPOINT: endpoints.s3,
+    AWS_REGION: 'eu-central-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
+  };
+  for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;
+}
+
+/**
+ * DynamoDB Local and the local S3 server, with the table created. In memory unless
+ * `dataDir` is given, in which case both persist under it.
+ */
+export async function startLocalServices(options: { dataDir?: string } = {}): Promise<LocalServices> {
+  const persist = options.dataDir !== undefined;
+  if (persist) mkdirSync(join(options.dataDir!, 's3'), { recursive: true });
+  const dynamoDb = await startDynamoDbLocal({ dataDir: options.dataDir });
+  let s3: RunningS3;
+  try {
+    s3 = await startS3Local({ buckets: [LOCAL_MEDIA_BUCKET], directory: persist ? join(options.dataDir!, 's3') : undefined });
+  } catch (error) {
+    await dynamoDb.stop();
+    throw error;
+  }
+  applyLocalEnvironment({ dynamoDb: dynamoDb.endpoint, s3: s3.endpoint });
+  const client = new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT });
+  await createTable(client, process.env.TABLE_NAME!);
+  client.destroy();
+  return {
+    dynamoDb,
+    s3,
+    stop: async () => {
+      await Promise.allSettled([s3.stop(), dynamoDb.stop()]);
+    },
+  };
+}

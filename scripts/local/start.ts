@@ -1,0 +1,110 @@
+/**
+ * `npm start`: the whole service on this machine. DynamoDB Local, a local S3 server, the
+ * table, a seeded demo tenant, and the API at http://localhost:3000/v1 serving the same
+ * handlers the Lambda functions run. Ctrl-C stops everything it started.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+
+// Lambda runs Node.js 22; the SDK's notice about Node 20 support is noise on this machine.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { JAVA_MISSING_MESSAGE, javaIsInstalled } from './dynamodb-local';
+import { type LocalServices, startLocalServices } from './local-stack';
+import type { DemoData } from './seed-demo';
+
+const usage = 'Usage: npm start -- [--port N] [--data DIR]   (PORT=N also sets the port; --data persists DynamoDB and S3 data)';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean' } },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  const port = Number(values.port ?? process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Not a port: ${values.port ?? process.env.PORT}`);
+  if (!javaIsInstalled()) {
+    console.error(JAVA_MISSING_MESSAGE);
+    process.exitCode = 1;
+    return;
+  }
+  const dataDir = resolve(values.data ?? '.local');
+  mkdirSync(dataDir, { recursive: true });
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+
+  const services = await startLocalServices({ dataDir: values.data === undefined ? undefined : dataDir });
+  let apiRef: { close(): Promise<void> } | undefined;
+  let stopping = false;
+  const stopAll = async (api?: { close(): Promise<void> }) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping the local API, S3 and DynamoDB Local…');
+    await api?.close();
+    await services.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stopAll(apiRef));
+  process.once('SIGTERM', () => void stopAll(apiRef));
+
+  try {
+    // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
+    const { seedDemo } = await import('./seed-demo');
+    const { startLocalApi } = await import('./api-server');
+    const infoFile = resolve(dataDir, 'local-api.json');
+    const demo = (await seedDemo()) ?? readPreviousDemo(infoFile);
+    const api = await startLocalApi({ port });
+    apiRef = api;
+    const info = {
+      baseUrl: `http://localhost:${api.port}/v1`,
+      ...demo,
+      dynamoDbEndpoint: services.dynamoDb.endpoint,
+      dynamoDbPid: services.dynamoDb.pid,
+      tableName: process.env.TABLE_NAME,
+      s3Endpoint: services.s3.endpoint,
+      mediaBucket: process.env.MEDIA_BUCKET,
+      persisted: values.data !== undefined,
+    };
+    writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`);
+    printBanner(info, infoFile);
+  } catch (error) {
+    await services.stop();
+    throw error;
+  }
+}
+
+function readPreviousDemo(infoFile: string): DemoData {
+  try {
+    return JSON.parse(readFileSync(infoFile, 'utf8')) as DemoData;
+  } catch {
+    throw new Error(`The data directory holds a demo tenant but not ${infoFile}; start with an empty --data directory.`);
+  }
+}
+
+function printBanner(info: DemoData & { baseUrl: string; dynamoDbEndpoint: string; s3Endpoint: string; persisted: boolean; tableName?: string; mediaBucket?: string }, infoFile: string): void {
+  const tenant = `-H 'X-Tenant-Slug: ${info.tenantSlug}'`;
+  console.log(`
+groupshoot-api is running locally
+
+  Base URL     ${info.baseUrl}
+  Tenant slug  ${info.tenantSlug}
+  API key      ${info.apiKey}
+  Gallery      ${info.galleryToken}   (group shoot; not a group shoot: ${info.otherGalleryToken})
+  DynamoDB     ${info.dynamoDbEndpoint}   table ${info.tableName} (${info.persisted ? 'persisted' : 'in memory'})
+  S3           ${info.s3Endpoint}   bucket ${info.mediaBucket}
+  Written to   ${infoFile}
+
+Try:
+  curl -s ${info.baseUrl}/group-shoot/checkin/${info.galleryToken} ${tenant}
+  curl -s ${info.baseUrl}/groupshoot/${info.galleryToken}/days ${tenant} -H 'Authorization: Bearer ${info.apiKey}'
+  curl -s ${info.baseUrl}/group-shoot/checkin/${info.galleryToken}/days ${tenant} -H 'X-Api-Key: ${info.apiKey}'
+
+Press Ctrl-C to stop.`);
+}
+
+main().catch((error: Error) => {
+  console.error(`npm start failed: ${error.message}`);
+  process.exit(1);
+});

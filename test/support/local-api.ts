@@ -1,0 +1,53 @@
+import { type LocalApi, startLocalApi } from '../../scripts/local/api-server';
+import { useTestTable } from './test-table';
+
+export interface ApiCall {
+  method?: string;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON; a string is sent as it is. */
+  body?: unknown;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/**
+ * The local API server in this test process, on its own port and table, so tests go over
+ * real HTTP while sharing modules (clock, DynamoDB client) with the server.
+ */
+export function useLocalApi(): { call(path: string, options?: ApiCall): Promise<ApiAnswer>; readonly url: string } {
+  let api: LocalApi | undefined;
+  useTestTable();
+  beforeAll(async () => {
+    api = await startLocalApi({ port: 0 });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+  return {
+    get url() {
+      if (!api) throw new Error('local API not started');
+      return api.url;
+    },
+    async call(path, options = {}) {
+      if (!api) throw new Error('local API not started');
+      const body = options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      const response = await fetch(`${api.url}${path}`, {
+        method: options.method ?? 'GET',
+        headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
+        body: body as string | undefined,
+      });
+      const text = await response.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+  };
+}

@@ -1,0 +1,9 @@
+import { randomBytes } from 'node:crypto';
+
+// Runs in every test file before its modules load: a table of its own, local credentials.
+process.env.TABLE_NAME = `test-${randomBytes(6).toString('hex')}`;
+process.env.AWS_REGION = 'eu-central-1';
+process.env.AWS_ACCESS_KEY_ID = 'local';
+process.env.AWS_SECRET_ACCESS_KEY = 'local';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
