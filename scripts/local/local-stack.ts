@@ -29,7 +29,9 @@ export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string 
     AWS_SECRET_ACCESS_KEY: 'local',
     POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
   };
-  for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;
+  for (const [name, value] of Object.entries(defaults)) {
+    if (!process.env[name]) process.env[name] = value;
+  }
 }
 
 /**

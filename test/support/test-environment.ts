@@ -6,4 +6,3 @@ process.env.AWS_REGION = 'eu-central-1';
 process.env.AWS_ACCESS_KEY_ID = 'local';
 process.env.AWS_SECRET_ACCESS_KEY = 'local';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
