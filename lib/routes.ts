@@ -38,6 +38,15 @@ export const routes = [
     access: 'server',
     summary: 'Shooting days with capacity and bookings',
   },
+  {
+    id: 'importPersons',
+    method: 'POST',
+    path: '/group-shoot/checkin/{token}/persons',
+    alias: '/groupshoot/{token}/persons',
+    handler: 'integration/import-persons',
+    access: 'server',
+    summary: 'Bulk import of up to 500 persons, each given a 4-character access code',
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteId = (typeof routes)[number]['id'];

@@ -29,6 +29,19 @@ export const keys = {
     pk: `T#${tenantId}#G#${token}`,
     sk: `FIELD#${fieldKey}`,
   }),
+  galleryStats: (tenantId: string, token: string) => ({ pk: `T#${tenantId}#G#${token}`, sk: 'STATS' }),
+
+  /** Persons of a gallery: one item collection, sorted by personId (a ULID, so by creation). */
+  personsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#PERSONS`,
+  person: (tenantId: string, token: string, personId: string) => ({
+    pk: `T#${tenantId}#G#${token}#PERSONS`,
+    sk: `PERSON#${personId}`,
+  }),
+  /** GSI1 partition of a gallery's persons with one employee ID (only persons that have one). */
+  personsByEmployeeId: (tenantId: string, token: string, employeeId: string) =>
+    `T#${tenantId}#G#${token}#EMP#${employeeId}`,
+  /** One item per access code in use: its own partition, so code writes never contend. */
+  accessCode: (tenantId: string, token: string, code: string) => ({ pk: `T#${tenantId}#G#${token}#CODE#${code}`, sk: 'CODE' }),
 } as const;
 
 /** Sort-key prefixes of the items in a gallery partition. */
@@ -37,4 +50,6 @@ export const GALLERY_ITEM = {
   shootingDay: 'DAY#',
   package: 'PACKAGE#',
   formField: 'FIELD#',
+  stats: 'STATS',
+  person: 'PERSON#',
 } as const;

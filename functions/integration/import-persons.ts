@@ -1,0 +1,7 @@
+import { endpoint } from '#lib/http/endpoint';
+import { importPersons } from '#lib/integration/import-persons';
+
+/** POST /group-shoot/checkin/{token}/persons, alias /groupshoot/{token}/persons (API key) */
+export const handler = endpoint('importPersons', ({ tenant, pathParameters, body }) =>
+  importPersons(tenant, pathParameters.token, body),
+);

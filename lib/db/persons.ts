@@ -1,0 +1,158 @@
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { db, tableName } from '#lib/db/client';
+import { keys } from '#lib/db/keys';
+import { cancellationCodes, withStoreRetries } from '#lib/db/retry';
+import { GSI1 } from '#lib/db/table-definition';
+import { generateAccessCodeNotIn } from '#lib/domain/access-codes';
+import type { Person } from '#lib/domain/person-model';
+
+export interface GalleryScope {
+  tenantId: string;
+  token: string;
+}
+
+export type PersonDraft = Omit<Person, 'code'>;
+
+/** Two actions per person (person, code) within TransactWriteItems' limit of 100. */
+const PERSONS_PER_TRANSACTION = 50;
+const PARALLEL_TRANSACTIONS = 4;
+/** Rounds of drawing new codes for collisions with codes already in the gallery. */
+const CODE_ROUNDS = 8;
+
+export function toPersonItem(scope: GalleryScope, person: Person): Record<string, unknown> {
+  return {
+    ...keys.person(scope.tenantId, scope.token, person.personId),
+    ...(person.employeeId
+      ? {
+          [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, person.employeeId),
+          [GSI1.sortKey]: `PERSON#${person.personId}`,
+        }
+      : {}),
+    ...person,
+  };
+}
+
+export function accessCodeItem(scope: GalleryScope, person: Pick<Person, 'code' | 'personId' | 'createdAt'>) {
+  return { ...keys.accessCode(scope.tenantId, scope.token, person.code), personId: person.personId, createdAt: person.createdAt };
+}
+
+/**
+ * Stores persons, each with an access code unique in the gallery, in parallel transactions
+ * of up to 50 persons. A person and its code are written together or not at all; `written`
+ * holds exactly the persons stored, `failed` those that could not be after bounded retries.
+ */
+export async function insertPersonsWithCodes(
+  scope: GalleryScope,
+  drafts: readonly PersonDraft[],
+): Promise<{ written: Person[]; failed: PersonDraft[] }> {
+  const codesInBatch = new Set<string>();
+  const persons: Person[] = drafts.map((draft) => {
+    const code = generateAccessCodeNotIn(codesInBatch);
+    codesInBatch.add(code);
+    return { ...draft, code };
+  });
+  const chunks: Person[][] = [];
+  for (let start = 0; start < persons.length; start += PERSONS_PER_TRANSACTION) {
+    chunks.push(persons.slice(start, start + PERSONS_PER_TRANSACTION));
+  }
+  const outcomes = await mapWithConcurrency(chunks, PARALLEL_TRANSACTIONS, (chunk) =>
+    writeChunk(scope, chunk, codesInBatch).then(
+      (written) => ({ written, failed: [] as Person[] }),
+      () => ({ written: [] as Person[], failed: chunk }),
+    ),
+  );
+  return {
+    written: outcomes.flatMap((outcome) => outcome.written),
+    failed: outcomes.flatMap((outcome) => outcome.failed.map(({ code: _code, ...draft }) => draft)),
+  };
+}
+
+/** Writes one chunk; collisions with codes already in the gallery get new codes and another round. */
+async function writeChunk(scope: GalleryScope, chunk: Person[], codesInBatch: Set<string>): Promise<Person[]> {
+  let persons = chunk;
+  for (let round = 0; round < CODE_ROUNDS; round += 1) {
+    const transactItems = persons.flatMap((person) => [
+      { Put: { TableName: tableName, Item: toPersonItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName, Item: accessCodeItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
+    ]);
+    try {
+      await withStoreRetries(() =>
+        db.send(new TransactWriteCommand({ TransactItems: transactItems, ClientRequestToken: idempotencyToken(persons) })),
+      );
+      return persons;
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+      const codes = cancellationCodes(error);
+      // Person IDs are new ULIDs: an existing person item can only be this chunk, written by an
+      // earlier attempt whose answer was lost. Transactions are atomic, so all of it was written.
+      if (persons.some((_, index) => codes[index * 2] === 'ConditionalCheckFailed')) return persons;
+      const collided = new Set(persons.filter((_, index) => codes[index * 2 + 1] === 'ConditionalCheckFailed'));
+      if (collided.size === 0) throw error;
+      persons = persons.map((person) => {
+        if (!collided.has(person)) return person;
+        const code = generateAccessCodeNotIn(codesInBatch);
+        codesInBatch.add(code);
+        return { ...person, code };
+      });
+    }
+  }
+  throw new Error('No free access codes found for a chunk of persons');
+}
+
+/** The same persons with the same codes give the same token, so DynamoDB deduplicates a resend. */
+function idempotencyToken(persons: readonly Person[]): string {
+  const digest = createHash('sha256');
+  for (const person of persons) digest.update(`${person.personId}:${person.code};`);
+  return digest.digest('hex').slice(0, 36);
+}
+
+async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Adds imported persons to the gallery's statistics and each day's booked count. Runs after
+ * the persons are stored; bookings never refuse an import (the spec), so no condition on capacity.
+ */
+export async function addImportToCounters(scope: GalleryScope, imported: number, bookingsByDay: ReadonlyMap<string, number>) {
+  if (imported === 0) return;
+  await withStoreRetries(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.galleryStats(scope.tenantId, scope.token),
+        UpdateExpression: 'ADD personsImported :imported',
+        ExpressionAttributeValues: { ':imported': imported },
+      }),
+    ),
+  );
+  await Promise.all(
+    [...bookingsByDay].map(([dayId, count]) =>
+      withStoreRetries(() =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
+            UpdateExpression: 'ADD booked :count',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':count': count },
+          }),
+        ),
+      ).catch((error: Error) => {
+        // A day deleted while the import ran has nothing left to count.
+        if (error.name !== 'ConditionalCheckFailedException') throw error;
+      }),
+    ),
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Bounded retries with exponential backoff and full jitter for DynamoDB's transient
+ * failures: throttling, transaction conflicts, internal errors and timeouts.
+ */
+const TRANSIENT_ERRORS = new Set([
+  'ThrottlingException',
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'TransactionConflictException',
+  'TransactionInProgressException',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
+
+/** Cancellation reasons that say "try again", as opposed to a failed condition. */
+const TRANSIENT_CANCELLATION_CODES = new Set(['None', 'ThrottlingError', 'TransactionConflict', 'ProvisionedThroughputExceeded']);
+
+export function cancellationCodes(error: unknown): string[] {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((reason) => reason.Code ?? 'None');
+}
+
+export function isTransientStoreError(error: unknown): boolean {
+  const name = (error as Error)?.name ?? '';
+  if (TRANSIENT_ERRORS.has(name)) return true;
+  if (name === 'TransactionCanceledException') {
+    const codes = cancellationCodes(error);
+    return codes.length > 0 && codes.every((code) => TRANSIENT_CANCELLATION_CODES.has(code)) && codes.some((code) => code !== 'None');
+  }
+  return (error as { $retryable?: unknown })?.$retryable !== undefined;
+}
+
+export interface RetryOptions {
+  attempts?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export async function withStoreRetries<T>(operation: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const attempts = options.attempts ?? 6;
+  const base = options.baseDelayMs ?? 25;
+  const cap = options.maxDelayMs ?? 1000;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (attempt >= attempts || !isTransientStoreError(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(cap, base * 2 ** attempt)));
+    }
+  }
+}

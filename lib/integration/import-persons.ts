@@ -1,0 +1,87 @@
+import { monotonicFactory } from 'ulid';
+import { now } from '#lib/clock';
+import type { Tenant } from '#lib/db/tenants';
+import { addImportToCounters, insertPersonsWithCodes, type PersonDraft } from '#lib/db/persons';
+import { NO_CONSENTS, type Person } from '#lib/domain/person-model';
+import { type SkipReason, importRows, validateImportRow } from '#lib/domain/person-import';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+import { logger } from '#lib/http/logger';
+
+const personIdOf = monotonicFactory();
+
+/**
+ * Bulk import: validates every row, stores the valid ones with unique access codes, and
+ * answers exactly what was stored. Rows that fail validation are skipped with a reason;
+ * rows that could not be stored after retries are skipped as `not_written` (send them again).
+ */
+export async function importPersons(tenant: Tenant, token: string | undefined, body: Record<string, unknown>) {
+  const { gallery, shootingDays } = await loadGroupShootGallery(tenant.tenantId, token);
+  const rows = importRows(body);
+  const dayIds = new Set(shootingDays.map((day) => day.id));
+  const createdAt = new Date(now()).toISOString();
+
+  const skippedDetails: { index: number; reason: SkipReason }[] = [];
+  const drafts: PersonDraft[] = [];
+  const rowIndexOf = new Map<string, number>();
+  rows.forEach((input, index) => {
+    const verdict = validateImportRow(input, dayIds);
+    if (!verdict.ok) {
+      skippedDetails.push({ index, reason: verdict.reason });
+      return;
+    }
+    const personId = `per_${personIdOf(now()).toLowerCase()}`;
+    rowIndexOf.set(personId, index);
+    drafts.push({
+      personId,
+      ...verdict.row,
+      phone: null,
+      department: null,
+      notes: null,
+      consents: NO_CONSENTS,
+      customFields: {},
+      source: 'import',
+      createdAt,
+      hasSelfie: false,
+      photoCount: 0,
+    });
+  });
+
+  const scope = { tenantId: tenant.tenantId, token: gallery.token };
+  const { written, failed } = await insertPersonsWithCodes(scope, drafts);
+  for (const draft of failed) skippedDetails.push({ index: rowIndexOf.get(draft.personId)!, reason: 'not_written' });
+  if (failed.length > 0) logger.error('import rows not written after retries', { notWritten: failed.length });
+
+  await addImportToCounters(scope, written.length, bookingsByDay(written)).catch((error: Error) => {
+    // The persons are stored and must be reported; the counters lag until recounted.
+    logger.error('import counters not updated', error);
+  });
+
+  written.sort((a, b) => rowIndexOf.get(a.personId)! - rowIndexOf.get(b.personId)!);
+  skippedDetails.sort((a, b) => a.index - b.index);
+  return {
+    galleryToken: gallery.token,
+    imported: written.length,
+    skipped: skippedDetails.length,
+    persons: written.map(importedPersonView),
+    ...(skippedDetails.length > 0 ? { skippedDetails } : {}),
+  };
+}
+
+function bookingsByDay(persons: readonly Person[]): Map<string, number> {
+  const bookings = new Map<string, number>();
+  for (const person of persons) {
+    if (person.shootingDayId) bookings.set(person.shootingDayId, (bookings.get(person.shootingDayId) ?? 0) + 1);
+  }
+  return bookings;
+}
+
+function importedPersonView(person: Person) {
+  return {
+    personId: person.personId,
+    name: person.name,
+    email: person.email,
+    employeeId: person.employeeId,
+    shootingDayId: person.shootingDayId,
+    code: person.code,
+  };
+}
