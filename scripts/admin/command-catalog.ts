@@ -1,0 +1,161 @@
+/**
+ * Every admin command: its usage line and its options, as plain data. It loads no data
+ * access, so help and option errors work without TABLE_NAME; each resource's handlers are
+ * imported only once the environment has been checked.
+ */
+import type { OptionValues } from './options';
+
+export interface CommandResult {
+  /** What `--json` prints. */
+  data: unknown;
+  /** What is printed otherwise. */
+  lines: string[];
+}
+
+export type CommandHandler = (values: OptionValues) => Promise<CommandResult>;
+export type CommandHandlers = Record<string, CommandHandler>;
+
+type OptionSpec = { type: 'string' } | { type: 'boolean' };
+
+export interface CommandSpec {
+  usage: string;
+  options: Record<string, OptionSpec>;
+}
+
+export interface ResourceSpec {
+  summary: string;
+  commands: Record<string, CommandSpec>;
+  loadHandlers(): Promise<CommandHandlers>;
+}
+
+const text = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
+
+const inGallery = { tenant: text, gallery: text };
+const galleryOptions = {
+  name: text,
+  'group-shoot': flag,
+  'not-group-shoot': flag,
+  selfie: text,
+  'consent-text': text,
+  'day-selector': flag,
+  'granular-consents': text,
+};
+const gallerySettingsUsage =
+  '[--group-shoot | --not-group-shoot] [--selfie off|optional|required] [--consent-text TEXT] [--day-selector] [--granular-consents face,notification,hrExport]';
+
+export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
+  tenant: {
+    summary: 'Tenants (studios): slug, name, plan tier, payment settings',
+    commands: {
+      create: {
+        usage: 'tenant create --slug SLUG --name NAME --plan TIER [--stripe-account acct_x] [--payment-approved]',
+        options: { slug: text, name: text, plan: text, 'stripe-account': text, 'payment-approved': flag },
+      },
+      update: {
+        usage: 'tenant update --slug SLUG [--name NAME] [--plan TIER] [--stripe-account acct_x] [--payment-approved true|false]',
+        options: { slug: text, name: text, plan: text, 'stripe-account': text, 'payment-approved': text },
+      },
+      show: { usage: 'tenant show --slug SLUG', options: { slug: text } },
+      list: { usage: 'tenant list', options: {} },
+    },
+    loadHandlers: async () => (await import('./tenant-commands')).tenantCommands,
+  },
+  key: {
+    summary: 'API keys of a tenant; the value is shown once, at creation',
+    commands: {
+      create: { usage: 'key create --tenant SLUG --name NAME', options: { tenant: text, name: text } },
+      list: { usage: 'key list --tenant SLUG', options: { tenant: text } },
+      revoke: { usage: 'key revoke --tenant SLUG --id KEY_ID   (final)', options: { tenant: text, id: text } },
+      disable: { usage: 'key disable --tenant SLUG --id KEY_ID', options: { tenant: text, id: text } },
+      enable: { usage: 'key enable --tenant SLUG --id KEY_ID', options: { tenant: text, id: text } },
+    },
+    loadHandlers: async () => (await import('./key-commands')).keyCommands,
+  },
+  gallery: {
+    summary: 'Galleries of a tenant and their check-in settings',
+    commands: {
+      create: {
+        usage: `gallery create --tenant SLUG --name NAME ${gallerySettingsUsage}`,
+        options: { tenant: text, ...galleryOptions },
+      },
+      update: {
+        usage: `gallery update --tenant SLUG --gallery TOKEN [--name NAME] ${gallerySettingsUsage} [--no-consent] [--no-day-selector]`,
+        options: { ...inGallery, ...galleryOptions, 'no-consent': flag, 'no-day-selector': flag },
+      },
+      list: { usage: 'gallery list --tenant SLUG', options: { tenant: text } },
+      show: { usage: 'gallery show --tenant SLUG --gallery TOKEN', options: inGallery },
+    },
+    loadHandlers: async () => (await import('./gallery-commands')).galleryCommands,
+  },
+  day: {
+    summary: 'Shooting days of a gallery',
+    commands: {
+      add: {
+        usage: 'day add --tenant SLUG --gallery TOKEN --date YYYY-MM-DD --label LABEL --start HH:MM --end HH:MM [--max N]',
+        options: { ...inGallery, date: text, label: text, start: text, end: text, max: text },
+      },
+      list: { usage: 'day list --tenant SLUG --gallery TOKEN', options: inGallery },
+    },
+    loadHandlers: async () => (await import('./day-commands')).dayCommands,
+  },
+  package: {
+    summary: 'Packages offered at check-in',
+    commands: {
+      add: {
+        usage:
+          'package add --tenant SLUG --gallery TOKEN --name NAME --price MINOR_UNITS --currency eur [--description TEXT] [--position N]',
+        options: { ...inGallery, name: text, price: text, currency: text, description: text, position: text },
+      },
+      list: { usage: 'package list --tenant SLUG --gallery TOKEN', options: inGallery },
+    },
+    loadHandlers: async () => (await import('./package-commands')).packageCommands,
+  },
+  field: {
+    summary: 'Check-in form fields (name and email are always asked and are not form fields)',
+    commands: {
+      set: {
+        usage:
+          'field set --tenant SLUG --gallery TOKEN --key employeeId|phone|department|notes|custom|custom-<uuid> --label LABEL --type text|textarea|number|select [--required] [--options value=Label,value2=Label 2] [--position N] [--disabled]',
+        options: {
+          ...inGallery,
+          key: text,
+          label: text,
+          type: text,
+          required: flag,
+          options: text,
+          position: text,
+          disabled: flag,
+        },
+      },
+      list: { usage: 'field list --tenant SLUG --gallery TOKEN', options: inGallery },
+    },
+    loadHandlers: async () => (await import('./field-commands')).fieldCommands,
+  },
+};
+
+/** Options every command accepts. */
+export const COMMON_OPTIONS = { json: flag, help: { type: 'boolean', short: 'h' } } as const;
+
+const PROGRAM = 'npm run admin --';
+
+/** The full usage text, or one resource's part of it. */
+export function usageLines(resource?: string): string[] {
+  const resources = resource === undefined ? Object.keys(COMMAND_CATALOG) : [resource];
+  const lines = resource === undefined ? [`Usage: ${PROGRAM} <resource> <command> [options] [--json]`, ''] : [];
+  for (const name of resources) {
+    const spec = COMMAND_CATALOG[name];
+    if (!spec) continue;
+    lines.push(`${name}: ${spec.summary}`);
+    for (const command of Object.values(spec.commands)) lines.push(`  ${PROGRAM} ${command.usage}`);
+    lines.push('');
+  }
+  if (resource === undefined) {
+    lines.push(
+      'Every command accepts --json (print JSON instead of text) and --help.',
+      'Exit codes: 0 done, 1 not found or conflict or DynamoDB failure, 2 invalid command, option or environment.',
+      'Environment: TABLE_NAME (required), AWS_REGION, DYNAMODB_ENDPOINT (DynamoDB Local). See docs/admin-cli.md.',
+    );
+  }
+  return lines;
+}

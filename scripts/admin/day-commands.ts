@@ -1,0 +1,43 @@
+import { UsageError } from './admin-errors';
+import type { CommandHandlers } from './command-catalog';
+import { dayTable } from './gallery-tables';
+import { findGallery } from './lookups';
+import { galleryToken, optionalWholeNumber, requiredDate, requiredText, requiredTime, tenantSlug } from './options';
+import { addShootingDay } from '#lib/db/galleries';
+import { sortShootingDays } from '#lib/domain/gallery-views';
+
+/** `day add|list`: shooting days of a gallery. */
+export const dayCommands: CommandHandlers = {
+  async add(values) {
+    tenantSlug(values, 'tenant');
+    galleryToken(values);
+    const date = requiredDate(values, 'date');
+    const label = requiredText(values, 'label');
+    const startTime = requiredTime(values, 'start');
+    const endTime = requiredTime(values, 'end');
+    // HH:MM strings of equal width compare in time order.
+    if (endTime <= startTime) throw new UsageError(`--end ${endTime} must be after --start ${startTime}`);
+    const maxPersons = optionalWholeNumber(values, 'max', 1);
+    const { tenant, configuration } = await findGallery(values);
+    const day = await addShootingDay(tenant.tenantId, configuration.gallery.token, {
+      date,
+      label,
+      startTime,
+      endTime,
+      maxPersons,
+    });
+    return {
+      data: day,
+      lines: [`Added shooting day ${day.id} to gallery ${configuration.gallery.token}`, ...dayTable([day])],
+    };
+  },
+
+  async list(values) {
+    const { configuration } = await findGallery(values);
+    const days = sortShootingDays(configuration.shootingDays);
+    return {
+      data: days,
+      lines: [`${days.length} shooting day(s) of gallery ${configuration.gallery.token}`, ...dayTable(days)],
+    };
+  },
+};

@@ -1,0 +1,34 @@
+/** Plain-text layout for the admin CLI's human-readable output. */
+
+/** Rows under a header, each column as wide as its widest cell; "(none)" for no rows. */
+export function formatTable(header: string[], rows: string[][]): string[] {
+  if (rows.length === 0) return ['  (none)'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) =>
+    `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+/** `label  value` pairs with the values aligned; pairs without a value are left out. */
+export function formatFields(pairs: Array<[string, string | undefined]>): string[] {
+  const shown = pairs.filter((pair): pair is [string, string] => pair[1] !== undefined);
+  const width = Math.max(...shown.map(([label]) => label.length));
+  return shown.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`);
+}
+
+/** Booleans as operators read them in tables. */
+export function yesNo(value: boolean): string {
+  return value ? 'yes' : 'no';
+}
+
+/** 2900 eur -> "29.00 EUR", using the currency's own number of decimals (0 for JPY). */
+export function formatPrice(price: number, currency: string): string {
+  const code = currency.toUpperCase();
+  let decimals = 2;
+  try {
+    decimals = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    // An unknown code stored by other means is still shown, with two decimals.
+  }
+  return `${(price / 10 ** decimals).toFixed(decimals)} ${code}`;
+}

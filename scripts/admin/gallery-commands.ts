@@ -1,0 +1,164 @@
+import { NotFoundError, UsageError } from './admin-errors';
+import type { CommandHandlers } from './command-catalog';
+import { formatFields, formatTable, yesNo } from './format';
+import { dayTable, fieldTable, packageTable, sortFormFields } from './gallery-tables';
+import { findGallery, findTenant } from './lookups';
+import {
+  type OptionValues,
+  flag,
+  galleryToken,
+  optionalChoice,
+  optionalList,
+  optionalText,
+  requiredText,
+  tenantSlug,
+} from './options';
+import { type GallerySettings, createGallery, listGalleries, updateGallerySettings } from '#lib/db/galleries';
+import type { Gallery, GalleryConfiguration, GranularConsents } from '#lib/domain/gallery-model';
+import { sortPackages, sortShootingDays } from '#lib/domain/gallery-views';
+
+const SELFIE_MODES = ['off', 'optional', 'required'] as const;
+const GRANULAR_CONSENTS = ['face', 'notification', 'hrExport'] as const;
+const NO_GRANULAR_CONSENTS: GranularConsents = { face: false, notification: false, hrExport: false };
+
+/** `gallery create|update|list|show`. */
+export const galleryCommands: CommandHandlers = {
+  async create(values) {
+    tenantSlug(values, 'tenant');
+    const galleryName = requiredText(values, 'name');
+    const settings = gallerySettings(values);
+    const tenant = await findTenant(values);
+    const gallery = await createGallery(tenant.tenantId, {
+      galleryName,
+      isGroupShoot: settings.isGroupShoot ?? true,
+      selfieEnabled: settings.selfieEnabled ?? false,
+      selfieRequired: settings.selfieRequired ?? false,
+      consentRequired: settings.consentRequired ?? false,
+      consentText: settings.consentText,
+      showShootingDaySelector: settings.showShootingDaySelector ?? false,
+      granularConsents: settings.granularConsents ?? NO_GRANULAR_CONSENTS,
+    });
+    return {
+      data: gallery,
+      lines: [`Created gallery "${gallery.galleryName}" with token ${gallery.token}`, ...galleryLines(gallery)],
+    };
+  },
+
+  async update(values) {
+    tenantSlug(values, 'tenant');
+    const token = galleryToken(values);
+    const settings: GallerySettings = { galleryName: optionalText(values, 'name'), ...gallerySettings(values) };
+    if (Object.values(settings).every((value) => value === undefined)) {
+      throw new UsageError('Nothing to update: give --name or a gallery setting');
+    }
+    const { tenant } = await findGallery(values);
+    if (!(await updateGallerySettings(tenant.tenantId, token, settings))) {
+      throw new NotFoundError(`Tenant "${tenant.slug}" has no gallery with token "${token}"`);
+    }
+    const { configuration } = await findGallery(values);
+    return {
+      data: configuration.gallery,
+      lines: [`Updated gallery ${token}`, ...galleryLines(configuration.gallery)],
+    };
+  },
+
+  async list(values) {
+    const tenant = await findTenant(values);
+    const galleries = await listGalleries(tenant.tenantId);
+    return {
+      data: galleries,
+      lines: [
+        `${galleries.length} galler${galleries.length === 1 ? 'y' : 'ies'} of tenant "${tenant.slug}"`,
+        ...formatTable(
+          ['TOKEN', 'NAME', 'GROUP SHOOT', 'CREATED'],
+          galleries.map((gallery) => [gallery.token, gallery.galleryName, yesNo(gallery.isGroupShoot), gallery.createdAt]),
+        ),
+      ],
+    };
+  },
+
+  async show(values) {
+    const { configuration } = await findGallery(values);
+    const sorted: GalleryConfiguration = {
+      gallery: configuration.gallery,
+      shootingDays: sortShootingDays(configuration.shootingDays),
+      packages: sortPackages(configuration.packages),
+      formFields: sortFormFields(configuration.formFields),
+    };
+    return {
+      data: sorted,
+      lines: [
+        ...galleryLines(sorted.gallery),
+        '',
+        `Shooting days (${sorted.shootingDays.length})`,
+        ...dayTable(sorted.shootingDays),
+        '',
+        `Packages (${sorted.packages.length})`,
+        ...packageTable(sorted.packages),
+        '',
+        `Form fields (${sorted.formFields.length})`,
+        ...fieldTable(sorted.formFields),
+      ],
+    };
+  },
+};
+
+/**
+ * The settings options given, and only those: create fills in defaults, update leaves the
+ * rest as it is. Consent is required exactly when a consent text is given.
+ */
+function gallerySettings(values: OptionValues): Omit<GallerySettings, 'galleryName'> {
+  if (flag(values, 'group-shoot') && flag(values, 'not-group-shoot')) {
+    throw new UsageError('Give either --group-shoot or --not-group-shoot, not both');
+  }
+  if (flag(values, 'day-selector') && flag(values, 'no-day-selector')) {
+    throw new UsageError('Give either --day-selector or --no-day-selector, not both');
+  }
+  const consentText = optionalText(values, 'consent-text', 5000);
+  if (consentText !== undefined && flag(values, 'no-consent')) {
+    throw new UsageError('Give either --consent-text or --no-consent, not both');
+  }
+  const selfie = optionalChoice(values, 'selfie', SELFIE_MODES);
+  return {
+    isGroupShoot: flag(values, 'group-shoot') ? true : flag(values, 'not-group-shoot') ? false : undefined,
+    selfieEnabled: selfie === undefined ? undefined : selfie !== 'off',
+    selfieRequired: selfie === undefined ? undefined : selfie === 'required',
+    // --no-consent keeps the stored text: it is simply no longer asked for.
+    consentRequired: consentText !== undefined ? true : flag(values, 'no-consent') ? false : undefined,
+    consentText,
+    showShootingDaySelector: flag(values, 'day-selector') ? true : flag(values, 'no-day-selector') ? false : undefined,
+    granularConsents: granularConsents(values),
+  };
+}
+
+/** `face,notification,hrExport` (any of them), or `none`, into the consents asked for. */
+function granularConsents(values: OptionValues): GranularConsents | undefined {
+  const names = optionalList(values, 'granular-consents');
+  if (names === undefined) return undefined;
+  const consents = { ...NO_GRANULAR_CONSENTS };
+  if (names.length === 1 && names[0] === 'none') return consents;
+  if (names.length === 0) throw new UsageError('--granular-consents needs face, notification, hrExport or none');
+  for (const name of names) {
+    if (!(GRANULAR_CONSENTS as readonly string[]).includes(name)) {
+      throw new UsageError(`--granular-consents "${name}" is not valid: use ${GRANULAR_CONSENTS.join(', ')} or none`);
+    }
+    consents[name as keyof GranularConsents] = true;
+  }
+  return consents;
+}
+
+function galleryLines(gallery: Gallery): string[] {
+  const consents = GRANULAR_CONSENTS.filter((name) => gallery.granularConsents[name]);
+  return [
+    `Gallery ${gallery.token}`,
+    ...formatFields([
+      ['name', gallery.galleryName],
+      ['group shoot', yesNo(gallery.isGroupShoot)],
+      ['selfie', gallery.selfieRequired ? 'required' : gallery.selfieEnabled ? 'optional' : 'off'],
+      ['consent', gallery.consentRequired ? `required: "${gallery.consentText ?? ''}"` : 'not asked'],
+      ['day selector', gallery.showShootingDaySelector ? 'shown' : 'hidden'],
+      ['granular consents', consents.length > 0 ? consents.join(', ') : 'none'],
+      ['created', gallery.createdAt],
+    ]),
+  ];
+}

@@ -1,0 +1,32 @@
+import { existsSync, readFileSync } from 'node:fs';
+
+/** What `npm start` writes to .local/local-api.json that the admin CLI needs. */
+interface LocalApiInfo {
+  tableName?: unknown;
+  dynamoDbEndpoint?: unknown;
+}
+
+/**
+ * When TABLE_NAME is not set and `npm start` has written its info file, points the CLI at
+ * that local table: TABLE_NAME, DYNAMODB_ENDPOINT, a region and the placeholder credentials
+ * DynamoDB Local accepts. Values already set are kept. Returns a note for standard error
+ * when the defaults were applied, undefined otherwise.
+ */
+export function applyLocalApiDefaults(env: NodeJS.ProcessEnv, infoFile: string): string | undefined {
+  if (env.TABLE_NAME || !existsSync(infoFile)) return undefined;
+  let info: LocalApiInfo;
+  try {
+    info = JSON.parse(readFileSync(infoFile, 'utf8')) as LocalApiInfo;
+  } catch {
+    return `Ignoring ${infoFile}: it is not valid JSON`;
+  }
+  if (typeof info.tableName !== 'string' || typeof info.dynamoDbEndpoint !== 'string') {
+    return `Ignoring ${infoFile}: it has no tableName and dynamoDbEndpoint`;
+  }
+  env.TABLE_NAME = info.tableName;
+  env.DYNAMODB_ENDPOINT ||= info.dynamoDbEndpoint;
+  env.AWS_REGION ||= 'eu-central-1';
+  env.AWS_ACCESS_KEY_ID ||= 'local';
+  env.AWS_SECRET_ACCESS_KEY ||= 'local';
+  return `Using the local table "${env.TABLE_NAME}" at ${env.DYNAMODB_ENDPOINT} (from ${infoFile})`;
+}

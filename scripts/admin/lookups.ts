@@ -1,0 +1,27 @@
+import { NotFoundError } from './admin-errors';
+import { type OptionValues, galleryToken, tenantSlug } from './options';
+import { getGalleryConfiguration } from '#lib/db/galleries';
+import { type Tenant, getTenantBySlug } from '#lib/db/tenants';
+import type { GalleryConfiguration } from '#lib/domain/gallery-model';
+
+/** The tenant named by a slug option (`--tenant` by default), or a not-found error. */
+export async function findTenant(values: OptionValues, option = 'tenant'): Promise<Tenant> {
+  const slug = tenantSlug(values, option);
+  const tenant = await getTenantBySlug(slug);
+  if (!tenant) throw new NotFoundError(`No tenant with slug "${slug}"`);
+  return tenant;
+}
+
+/** The tenant of `--tenant` and the configuration of its gallery `--gallery`. */
+export async function findGallery(values: OptionValues): Promise<{ tenant: Tenant; configuration: GalleryConfiguration }> {
+  const token = galleryToken(values);
+  const tenant = await findTenant(values);
+  const configuration = await getGalleryConfiguration(tenant.tenantId, token);
+  if (!configuration) throw new NotFoundError(`Tenant "${tenant.slug}" has no gallery with token "${token}"`);
+  return { tenant, configuration };
+}
+
+/** The position after the highest one in use, so a new entry goes last. */
+export function nextPosition(items: ReadonlyArray<{ position: number }>): number {
+  return Math.max(0, ...items.map((item) => item.position)) + 1;
+}

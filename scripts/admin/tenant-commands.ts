@@ -1,0 +1,116 @@
+import { ConflictError, NotFoundError, UsageError } from './admin-errors';
+import type { CommandHandlers, CommandResult } from './command-catalog';
+import { formatFields, formatTable, yesNo } from './format';
+import { findTenant } from './lookups';
+import {
+  type OptionValues,
+  flag,
+  optionalPlanTier,
+  optionalStripeAccount,
+  optionalText,
+  optionalTrueFalse,
+  requiredText,
+  tenantSlug,
+} from './options';
+import {
+  type Tenant,
+  TenantExistsError,
+  createTenant,
+  getTenantBySlug,
+  listTenants,
+  setTenantPlan,
+  updateTenantSettings,
+} from '#lib/db/tenants';
+
+/** `tenant create|update|show|list`. */
+export const tenantCommands: CommandHandlers = {
+  async create(values) {
+    const slug = tenantSlug(values, 'slug');
+    const name = requiredText(values, 'name');
+    const plan = optionalPlanTier(values);
+    if (plan === undefined) throw new UsageError('--plan is required');
+    const stripeAccountId = optionalStripeAccount(values);
+    try {
+      const tenant = await createTenant({
+        slug,
+        name,
+        plan,
+        stripeAccountId,
+        paymentAccessApproved: flag(values, 'payment-approved'),
+      });
+      return tenantResult(tenant, `Created tenant "${tenant.slug}"`);
+    } catch (error) {
+      if (error instanceof TenantExistsError) throw new ConflictError(error.message);
+      throw error;
+    }
+  },
+
+  async update(values) {
+    const slug = tenantSlug(values, 'slug');
+    const changes = tenantChanges(values);
+    const plan = optionalPlanTier(values);
+    if (Object.values(changes).every((value) => value === undefined) && plan === undefined) {
+      throw new UsageError('Nothing to update: give --name, --plan, --stripe-account or --payment-approved');
+    }
+    await findTenant(values, 'slug');
+    if (!(await updateTenantSettings(slug, changes))) throw new NotFoundError(`No tenant with slug "${slug}"`);
+    if (plan !== undefined) await setTenantPlan(slug, plan);
+    return tenantResult(await readTenant(slug), `Updated tenant "${slug}"`);
+  },
+
+  async show(values) {
+    return tenantResult(await findTenant(values, 'slug'));
+  },
+
+  async list() {
+    const tenants = await listTenants();
+    return {
+      data: tenants,
+      lines: [
+        `${tenants.length} tenant(s)`,
+        ...formatTable(
+          ['SLUG', 'NAME', 'PLAN', 'PAYMENTS APPROVED', 'CREATED'],
+          tenants.map((tenant) => [
+            tenant.slug,
+            tenant.name,
+            tenant.plan?.tier ?? '(none)',
+            yesNo(tenant.paymentAccessApproved),
+            tenant.createdAt,
+          ]),
+        ),
+      ],
+    };
+  },
+};
+
+function tenantChanges(values: OptionValues) {
+  return {
+    name: optionalText(values, 'name'),
+    stripeAccountId: optionalStripeAccount(values),
+    paymentAccessApproved: optionalTrueFalse(values, 'payment-approved'),
+  };
+}
+
+async function readTenant(slug: string): Promise<Tenant> {
+  const tenant = await getTenantBySlug(slug);
+  if (!tenant) throw new NotFoundError(`No tenant with slug "${slug}"`);
+  return tenant;
+}
+
+function tenantResult(tenant: Tenant, headline?: string): CommandResult {
+  return {
+    data: tenant,
+    lines: [
+      ...(headline ? [headline] : []),
+      `Tenant ${tenant.slug}`,
+      ...formatFields([
+        ['tenant ID', tenant.tenantId],
+        ['name', tenant.name],
+        ['plan', tenant.plan ? `${tenant.plan.tier} (since ${tenant.plan.updatedAt})` : '(no plan record)'],
+        ['Stripe account', tenant.stripeAccountId ?? '(none)'],
+        ['payments approved', yesNo(tenant.paymentAccessApproved)],
+        ['created', tenant.createdAt],
+      ]),
+    ],
+  };
+}
