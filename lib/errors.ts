@@ -21,6 +21,7 @@ export const ERROR_CATALOG = {
     message: 'The selected package exceeds the allowed transaction limit.',
   },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  invalid_parameter: { status: 400, message: 'A query parameter has an invalid value.' },
   persons_required: { status: 400, message: 'A non-empty persons array is required.' },
   too_many_persons: { status: 400, message: 'At most 500 persons can be imported in one request.' },
   api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },

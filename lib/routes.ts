@@ -30,6 +30,15 @@ export const routes = [
     summary: 'Gallery metadata for rendering a custom check-in page',
   },
   {
+    id: 'listFormFields',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/form-fields',
+    alias: '/groupshoot/{token}/form-fields',
+    handler: 'integration/list-form-fields',
+    access: 'server',
+    summary: 'The enabled check-in form fields, for custom check-in pages and customFields labels',
+  },
+  {
     id: 'listShootingDays',
     method: 'GET',
     path: '/group-shoot/checkin/{token}/days',
@@ -37,6 +46,15 @@ export const routes = [
     handler: 'integration/list-shooting-days',
     access: 'server',
     summary: 'Shooting days with capacity and bookings',
+  },
+  {
+    id: 'listPersons',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/persons',
+    alias: '/groupshoot/{token}/persons',
+    handler: 'integration/list-persons',
+    access: 'server',
+    summary: 'Persons of the gallery, paginated, optionally filtered by exact employeeId',
   },
   {
     id: 'importPersons',

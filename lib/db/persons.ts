@@ -1,4 +1,4 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
@@ -155,4 +155,79 @@ export async function addImportToCounters(scope: GalleryScope, imported: number,
       }),
     ),
   );
+}
+
+export interface PersonsPage {
+  persons: Person[];
+  /** The last person of the page when more follow. */
+  lastPersonId?: string;
+}
+
+/**
+ * One page of a gallery's persons in creation order, after `afterPersonId`; with
+ * `employeeId`, only the persons with that exact employee ID, through GSI1. Reads one item
+ * more than asked to know whether another page follows.
+ */
+export async function listPersons(
+  scope: GalleryScope,
+  options: { limit: number; afterPersonId?: string; employeeId?: string },
+): Promise<PersonsPage> {
+  const { limit, afterPersonId, employeeId } = options;
+  const personKey = (personId: string) => keys.person(scope.tenantId, scope.token, personId);
+  const input = employeeId
+    ? {
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId) },
+        ExclusiveStartKey: afterPersonId
+          ? {
+              ...personKey(afterPersonId),
+              [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId),
+              [GSI1.sortKey]: `PERSON#${afterPersonId}`,
+            }
+          : undefined,
+      }
+    : {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
+        ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': 'PERSON#' },
+        ExclusiveStartKey: afterPersonId ? personKey(afterPersonId) : undefined,
+      };
+  const items: Record<string, any>[] = [];
+  let startKey = input.ExclusiveStartKey as Record<string, unknown> | undefined;
+  while (items.length <= limit) {
+    const page = await db.send(
+      new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey, Limit: limit + 1 - items.length }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  const persons = items.slice(0, limit).map(toPerson);
+  return { persons, lastPersonId: items.length > limit ? persons.at(-1)?.personId : undefined };
+}
+
+export function toPerson(item: Record<string, any>): Person {
+  return {
+    personId: item.personId,
+    name: item.name,
+    email: item.email ?? null,
+    employeeId: item.employeeId ?? null,
+    phone: item.phone ?? null,
+    department: item.department ?? null,
+    notes: item.notes ?? null,
+    shootingDayId: item.shootingDayId ?? null,
+    code: item.code,
+    consents: {
+      consentGiven: item.consents?.consentGiven ?? null,
+      faceConsent: item.consents?.faceConsent ?? null,
+      notificationConsent: item.consents?.notificationConsent ?? null,
+      hrExportConsent: item.consents?.hrExportConsent ?? null,
+    },
+    customFields: item.customFields ?? {},
+    source: item.source,
+    createdAt: item.createdAt,
+    hasSelfie: item.hasSelfie === true,
+    photoCount: typeof item.photoCount === 'number' ? item.photoCount : 0,
+  };
 }

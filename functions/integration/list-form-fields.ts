@@ -1,0 +1,7 @@
+import { endpoint } from '#lib/http/endpoint';
+import { listFormFields } from '#lib/integration/form-fields';
+
+/** GET /group-shoot/checkin/{token}/form-fields, alias /groupshoot/{token}/form-fields (API key) */
+export const handler = endpoint('listFormFields', ({ tenant, pathParameters }) =>
+  listFormFields(tenant, pathParameters.token),
+);

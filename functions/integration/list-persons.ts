@@ -1,0 +1,7 @@
+import { endpoint } from '#lib/http/endpoint';
+import { listPersons } from '#lib/integration/list-persons';
+
+/** GET /group-shoot/checkin/{token}/persons, alias /groupshoot/{token}/persons (API key) */
+export const handler = endpoint('listPersons', ({ tenant, pathParameters, query }) =>
+  listPersons(tenant, pathParameters.token, query),
+);

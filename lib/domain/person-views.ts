@@ -1,0 +1,22 @@
+import type { Person } from '#lib/domain/person-model';
+
+/** A person as the server-side endpoints show it: everything the service holds about them. */
+export function integrationPersonView(person: Person): Record<string, unknown> {
+  return {
+    personId: person.personId,
+    name: person.name,
+    email: person.email,
+    employeeId: person.employeeId,
+    phone: person.phone,
+    department: person.department,
+    notes: person.notes,
+    shootingDayId: person.shootingDayId,
+    code: person.code,
+    ...person.consents,
+    customFields: person.customFields,
+    source: person.source,
+    createdAt: person.createdAt,
+    hasSelfie: person.hasSelfie,
+    photoCount: person.photoCount,
+  };
+}

@@ -1,0 +1,9 @@
+import type { Tenant } from '#lib/db/tenants';
+import { enabledFormFields } from '#lib/domain/gallery-views';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+
+/** The enabled check-in form fields in their configured order (name and email are never among them). */
+export async function listFormFields(tenant: Tenant, token: string | undefined): Promise<Record<string, unknown>> {
+  const { gallery, formFields } = await loadGroupShootGallery(tenant.tenantId, token);
+  return { galleryToken: gallery.token, formFields: enabledFormFields(formFields) };
+}

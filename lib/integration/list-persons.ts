@@ -1,0 +1,40 @@
+import { ApiError } from '#lib/errors';
+import { listPersons as listPersonsPage } from '#lib/db/persons';
+import type { Tenant } from '#lib/db/tenants';
+import { PERSONS_PAGE, decodePersonCursor, encodePersonCursor } from '#lib/domain/page-cursor';
+import { integrationPersonView } from '#lib/domain/person-views';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+
+function invalidParameter(parameter: string, message: string): ApiError {
+  return new ApiError('invalid_parameter', message, { details: { parameter } });
+}
+
+function pageLimit(value: string | undefined): number {
+  if (value === undefined) return PERSONS_PAGE.defaultLimit;
+  const limit = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
+  if (!(limit >= 1 && limit <= PERSONS_PAGE.maxLimit)) {
+    throw invalidParameter('limit', `limit must be a whole number from 1 to ${PERSONS_PAGE.maxLimit}.`);
+  }
+  return limit;
+}
+
+/**
+ * A page of the gallery's persons, oldest first, optionally only those with one exact
+ * employeeId. `nextCursor` continues the listing and is null on the last page.
+ */
+export async function listPersons(tenant: Tenant, token: string | undefined, query: Record<string, string>) {
+  const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
+  const limit = pageLimit(query.limit);
+  const afterPersonId = query.cursor === undefined ? undefined : decodePersonCursor(query.cursor);
+  if (query.cursor !== undefined && !afterPersonId) throw invalidParameter('cursor', 'cursor is not a cursor of this listing.');
+  const employeeId = query.employeeId?.trim();
+  if (employeeId !== undefined && (employeeId === '' || employeeId.length > 100)) {
+    throw invalidParameter('employeeId', 'employeeId must have 1 to 100 characters.');
+  }
+  const page = await listPersonsPage({ tenantId: tenant.tenantId, token: gallery.token }, { limit, afterPersonId, employeeId });
+  return {
+    galleryToken: gallery.token,
+    persons: page.persons.map(integrationPersonView),
+    nextCursor: page.lastPersonId ? encodePersonCursor(page.lastPersonId) : null,
+  };
+}
