@@ -65,6 +65,15 @@ export const routes = [
     access: 'server',
     summary: 'Bulk import of up to 500 persons, each given a 4-character access code',
   },
+  {
+    id: 'getGalleryStats',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/stats',
+    alias: '/groupshoot/{token}/stats',
+    handler: 'integration/get-gallery-stats',
+    access: 'server',
+    summary: 'Dashboard statistics from counters maintained on every write',
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteId = (typeof routes)[number]['id'];

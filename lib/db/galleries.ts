@@ -7,10 +7,12 @@ import { GALLERY_ITEM, keys } from '#lib/db/keys';
 import { queryGsi1, queryPartition, updateExistingItem } from '#lib/db/queries';
 import { GSI1 } from '#lib/db/table-definition';
 import { randomToken } from '#lib/domain/secrets';
+import { GALLERY_COUNTER_NAMES } from '#lib/domain/gallery-model';
 import type {
   FormField,
   Gallery,
   GalleryConfiguration,
+  GalleryCounters,
   GalleryPackage,
   ShootingDay,
 } from '#lib/domain/gallery-model';
@@ -35,6 +37,7 @@ export async function getGalleryConfiguration(
     shootingDays: withPrefix(GALLERY_ITEM.shootingDay).map(toShootingDay),
     packages: withPrefix(GALLERY_ITEM.package).map(toPackage),
     formFields: withPrefix(GALLERY_ITEM.formField).map(toFormField),
+    counters: toCounters(items.find((item) => item.sk === GALLERY_ITEM.stats)),
   };
 }
 
@@ -133,6 +136,12 @@ function toGallery(item: Record<string, any>): Gallery {
     },
     createdAt: item.createdAt,
   };
+}
+
+function toCounters(item: Record<string, any> | undefined): GalleryCounters {
+  const counters = {} as GalleryCounters;
+  for (const name of GALLERY_COUNTER_NAMES) counters[name] = typeof item?.[name] === 'number' ? item[name] : 0;
+  return counters;
 }
 
 function toShootingDay(item: Record<string, any>): ShootingDay {

@@ -65,11 +65,29 @@ export interface FormField {
   options?: FormFieldOption[];
 }
 
+/** Counters kept up to date by every write, so statistics never read the persons. */
+export interface GalleryCounters {
+  personsImported: number;
+  personsCheckedIn: number;
+  personsWithSelfie: number;
+  personsWithPhotos: number;
+  photos: number;
+}
+
+export const GALLERY_COUNTER_NAMES = [
+  'personsImported',
+  'personsCheckedIn',
+  'personsWithSelfie',
+  'personsWithPhotos',
+  'photos',
+] as const satisfies readonly (keyof GalleryCounters)[];
+
 export interface GalleryConfiguration {
   gallery: Gallery;
   shootingDays: ShootingDay[];
   packages: GalleryPackage[];
   formFields: FormField[];
+  counters: GalleryCounters;
 }
 
 const CUSTOM_KEY_PATTERN = /^custom-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -80,7 +80,7 @@ export const galleryCommands: CommandHandlers = {
   async show(values) {
     const { configuration } = await findGallery(values);
     const sorted: GalleryConfiguration = {
-      gallery: configuration.gallery,
+      ...configuration,
       shootingDays: sortShootingDays(configuration.shootingDays),
       packages: sortPackages(configuration.packages),
       formFields: sortFormFields(configuration.formFields),

@@ -1,0 +1,7 @@
+import { endpoint } from '#lib/http/endpoint';
+import { getGalleryStats } from '#lib/integration/gallery-stats';
+
+/** GET /group-shoot/checkin/{token}/stats, alias /groupshoot/{token}/stats (API key) */
+export const handler = endpoint('getGalleryStats', ({ tenant, pathParameters }) =>
+  getGalleryStats(tenant, pathParameters.token),
+);
