@@ -39,6 +39,15 @@ export const routes = [
     summary: 'The enabled check-in form fields, for custom check-in pages and customFields labels',
   },
   {
+    id: 'listPersonPhotos',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/persons/{personId}/photos',
+    alias: '/groupshoot/{token}/persons/{personId}/photos',
+    handler: 'integration/list-person-photos',
+    access: 'server',
+    summary: "A person's assigned photos with time-limited signed CloudFront URLs",
+  },
+  {
     id: 'listShootingDays',
     method: 'GET',
     path: '/group-shoot/checkin/{token}/days',

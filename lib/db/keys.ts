@@ -40,6 +40,12 @@ export const keys = {
   /** GSI1 partition of a gallery's persons with one employee ID (only persons that have one). */
   personsByEmployeeId: (tenantId: string, token: string, employeeId: string) =>
     `T#${tenantId}#G#${token}#EMP#${employeeId}`,
+  /** A person's photos: one item collection per person. */
+  photosOfPerson: (tenantId: string, token: string, personId: string) => `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
+  photo: (tenantId: string, token: string, personId: string, photoId: string) => ({
+    pk: `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
+    sk: `PHOTO#${photoId}`,
+  }),
   /** One item per access code in use: its own partition, so code writes never contend. */
   accessCode: (tenantId: string, token: string, code: string) => ({ pk: `T#${tenantId}#G#${token}#CODE#${code}`, sk: 'CODE' }),
 } as const;

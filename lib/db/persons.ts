@@ -1,4 +1,4 @@
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
@@ -205,6 +205,14 @@ export async function listPersons(
   }
   const persons = items.slice(0, limit).map(toPerson);
   return { persons, lastPersonId: items.length > limit ? persons.at(-1)?.personId : undefined };
+}
+
+/** One person of the gallery by ID; undefined when the gallery has no such person. */
+export async function getPerson(scope: GalleryScope, personId: string): Promise<Person | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.person(scope.tenantId, scope.token, personId) }),
+  );
+  return Item ? toPerson(Item) : undefined;
 }
 
 export function toPerson(item: Record<string, any>): Person {

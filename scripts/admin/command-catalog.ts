@@ -132,6 +132,17 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     },
     loadHandlers: async () => (await import('./field-commands')).fieldCommands,
   },
+  photo: {
+    summary: "Photos of a person: upload to the media bucket and assign (what the S3 ingest function does)",
+    commands: {
+      add: {
+        usage: 'photo add --tenant SLUG --gallery TOKEN --person PERSON_ID --file PATH [--name FILE_NAME]',
+        options: { ...inGallery, person: text, file: text, name: text },
+      },
+      list: { usage: 'photo list --tenant SLUG --gallery TOKEN --person PERSON_ID', options: { ...inGallery, person: text } },
+    },
+    loadHandlers: async () => (await import('./photo-commands')).photoCommands,
+  },
 };
 
 /** Options every command accepts. */

@@ -4,11 +4,13 @@ import { existsSync, readFileSync } from 'node:fs';
 interface LocalApiInfo {
   tableName?: unknown;
   dynamoDbEndpoint?: unknown;
+  mediaBucket?: unknown;
+  s3Endpoint?: unknown;
 }
 
 /**
  * When TABLE_NAME is not set and `npm start` has written its info file, points the CLI at
- * that local table: TABLE_NAME, DYNAMODB_ENDPOINT, a region and the placeholder credentials
+ * that local table and bucket: TABLE_NAME, DYNAMODB_ENDPOINT, MEDIA_BUCKET, S3_ENDPOINT, a region and the placeholder credentials
  * DynamoDB Local accepts. Values already set are kept. Returns a note for standard error
  * when the defaults were applied, undefined otherwise.
  */
@@ -25,8 +27,10 @@ export function applyLocalApiDefaults(env: NodeJS.ProcessEnv, infoFile: string):
   }
   env.TABLE_NAME = info.tableName;
   env.DYNAMODB_ENDPOINT ||= info.dynamoDbEndpoint;
+  if (typeof info.mediaBucket === 'string') env.MEDIA_BUCKET ||= info.mediaBucket;
+  if (typeof info.s3Endpoint === 'string') env.S3_ENDPOINT ||= info.s3Endpoint;
   env.AWS_REGION ||= 'eu-central-1';
-  env.AWS_ACCESS_KEY_ID ||= 'local';
-  env.AWS_SECRET_ACCESS_KEY ||= 'local';
+  env.AWS_ACCESS_KEY_ID ||= 'S3RVER'; // the local S3 server's fixed credentials; DynamoDB Local takes any
+  env.AWS_SECRET_ACCESS_KEY ||= 'S3RVER';
   return `Using the local table "${env.TABLE_NAME}" at ${env.DYNAMODB_ENDPOINT} (from ${infoFile})`;
 }

@@ -6,6 +6,7 @@ import { jsonResponse } from '#lib/http/json-response';
 import { logger } from '#lib/http/logger';
 import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
 import { STAGE, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
+import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -13,6 +14,9 @@ type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promis
 const GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
 
 const FUNCTIONS_DIR = join(__dirname, '..', '..', 'functions');
+
+/** Where the local stand-in for the photo CloudFront distribution answers. */
+export const CDN_PATH = '/cdn';
 
 export interface LocalApi {
   url: string;
@@ -31,10 +35,16 @@ interface Target {
  * deployed API's routes do (method and path, `ANY` per known path, `$default`), turns it into
  * a payload-2.0 event and invokes the same handler module the Lambda function runs.
  */
-export async function startLocalApi(options: { port?: number; host?: string } = {}): Promise<LocalApi> {
+export async function startLocalApi(
+  options: { port?: number; host?: string; cdn?: Omit<CdnEmulatorOptions, 'baseUrl'> } = {},
+): Promise<LocalApi> {
   const handlers = loadHandlers();
   const server: Server = createServer((request, response) => {
-    serve(request, response, handlers).catch((error) => {
+    const work =
+      options.cdn && request.url?.startsWith(`${CDN_PATH}/`)
+        ? serveSignedObject(request, response, { ...options.cdn, baseUrl: `http://${request.headers.host}${CDN_PATH}` })
+        : serve(request, response, handlers);
+    work.catch((error) => {
       logger.error('local API server failure', error as Error);
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify({ message: 'Internal Server Error' }));

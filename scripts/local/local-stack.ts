@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Event } from 'aws-lambda';
 import { join } from 'node:path';
 import { createTable } from './create-table';
 import { type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
@@ -25,9 +26,10 @@ export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string 
     DYNAMODB_ENDPOINT: endpoints.dynamoDb,
     S3_ENDPOINT: endpoints.s3,
     AWS_REGION: 'eu-central-1',
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
     POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   for (const [name, value] of Object.entries(defaults)) {
     if (!process.env[name]) process.env[name] = value;
@@ -38,13 +40,19 @@ export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string 
  * DynamoDB Local and the local S3 server, with the table created. In memory unless
  * `dataDir` is given, in which case both persist under it.
  */
-export async function startLocalServices(options: { dataDir?: string } = {}): Promise<LocalServices> {
+export async function startLocalServices(
+  options: { dataDir?: string; onS3Event?: (event: S3Event) => void } = {},
+): Promise<LocalServices> {
   const persist = options.dataDir !== undefined;
   if (persist) mkdirSync(join(options.dataDir!, 's3'), { recursive: true });
   const dynamoDb = await startDynamoDbLocal({ dataDir: options.dataDir });
   let s3: RunningS3;
   try {
-    s3 = await startS3Local({ buckets: [LOCAL_MEDIA_BUCKET], directory: persist ? join(options.dataDir!, 's3') : undefined });
+    s3 = await startS3Local({
+      buckets: [LOCAL_MEDIA_BUCKET],
+      directory: persist ? join(options.dataDir!, 's3') : undefined,
+      onEvent: options.onS3Event,
+    });
   } catch (error) {
     await dynamoDb.stop();
     throw error;

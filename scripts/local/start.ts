@@ -8,7 +8,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 // Lambda runs Node.js 22; the SDK's notice about Node 20 support is noise on this machine.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { resolve } from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Event } from 'aws-lambda';
 import { JAVA_MISSING_MESSAGE, javaIsInstalled } from './dynamodb-local';
 import { type LocalServices, startLocalServices } from './local-stack';
 import type { DemoData } from './seed-demo';
@@ -35,7 +38,10 @@ async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
-  const services = await startLocalServices({ dataDir: values.data === undefined ? undefined : dataDir });
+  const services = await startLocalServices({
+    dataDir: values.data === undefined ? undefined : dataDir,
+    onS3Event: (event) => void ingestUploadedPhotos(event),
+  });
   let apiRef: { close(): Promise<void> } | undefined;
   let stopping = false;
   const stopAll = async (api?: { close(): Promise<void> }) => {
@@ -52,11 +58,12 @@ async function main(): Promise<void> {
   try {
     // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
     const { seedDemo } = await import('./seed-demo');
-    const { startLocalApi } = await import('./api-server');
+    const { CDN_PATH, startLocalApi } = await import('./api-server');
     const infoFile = resolve(dataDir, 'local-api.json');
     const demo = (await seedDemo()) ?? readPreviousDemo(infoFile);
-    const api = await startLocalApi({ port });
+    const api = await startLocalApi({ port, cdn: localCdnSigning() });
     apiRef = api;
+    process.env.PHOTO_CDN_URL = `http://localhost:${api.port}${CDN_PATH}`;
     const info = {
       baseUrl: `http://localhost:${api.port}/v1`,
       ...demo,
@@ -72,6 +79,37 @@ async function main(): Promise<void> {
   } catch (error) {
     await services.stop();
     throw error;
+  }
+}
+
+/**
+ * A fresh CloudFront-style key pair per run: the photo endpoint signs with the private key,
+ * the local CDN at /cdn verifies with the public one.
+ */
+function localCdnSigning() {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  process.env.CLOUDFRONT_PRIVATE_KEY = privateKey;
+  process.env.CLOUDFRONT_KEY_PAIR_ID = 'KLOCALDEVELOPMENT';
+  const endpoint = process.env.S3_ENDPOINT;
+  return {
+    publicKeyPem: publicKey,
+    keyPairId: 'KLOCALDEVELOPMENT',
+    s3: new S3Client({ endpoint, forcePathStyle: true }),
+    bucket: process.env.MEDIA_BUCKET!,
+  };
+}
+
+/** What S3 event notifications do in AWS: objects under photos/ reach the ingest function. */
+async function ingestUploadedPhotos(event: S3Event): Promise<void> {
+  try {
+    const { handler } = await import('../../functions/media/ingest-photo');
+    await handler(event);
+  } catch (error) {
+    console.error(`Photo ingest failed: ${(error as Error).message}`);
   }
 }
 

@@ -8,26 +8,11 @@ import { getGalleryConfiguration, listGalleries, putFormField } from '#lib/db/ga
 import { getTenantBySlug } from '#lib/db/tenants';
 import { COMMAND_CATALOG } from '../../scripts/admin/command-catalog';
 import { applyLocalApiDefaults } from '../../scripts/admin/local-environment';
-import { runAdmin } from '../../scripts/admin/run-admin';
+import { type AdminRun, admin } from '../support/admin';
 import { type TestTenant, createTestTenant, uniqueSlug } from '../support/factories';
 import { useTestTable } from '../support/test-table';
 
 useTestTable();
-
-interface AdminRun {
-  code: number;
-  out: string;
-  err: string[];
-  json(): any;
-}
-
-/** `npm run admin -- ...argv` in this process, against this file's table. */
-async function admin(...argv: string[]): Promise<AdminRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runAdmin(argv, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out: out.join('\n'), err, json: () => JSON.parse(out.join('\n')) };
-}
 
 function occurrences(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
@@ -238,6 +223,7 @@ describe('gallery commands', () => {
       shootingDays: [studio.days.earlier, studio.days.later],
       packages: [studio.freePackage],
       formFields: [expect.objectContaining({ key: 'phone', enabled: false })],
+      counters: { personsImported: 0, personsCheckedIn: 0, personsWithSelfie: 0, personsWithPhotos: 0, photos: 0 },
     });
     expect(text.out).toMatch(
       /Shooting days \(2\)[\s\S]*First day[\s\S]*Second day[\s\S]*Packages \(1\)[\s\S]*Form fields \(1\)/,
@@ -461,17 +447,27 @@ describe('help and environment', () => {
       rmSync(directory, { recursive: true, force: true });
     });
 
-    it('takes the table and endpoint from the file, with local credentials', () => {
+    it('takes the table, bucket and endpoints from the file, with local credentials', () => {
       const file = join(directory, 'local-api.json');
-      writeFileSync(file, JSON.stringify({ tableName: 'groupshoot-local', dynamoDbEndpoint: 'http://127.0.0.1:4567' }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          tableName: 'groupshoot-local',
+          dynamoDbEndpoint: 'http://127.0.0.1:4567',
+          mediaBucket: 'groupshoot-local-media',
+          s3Endpoint: 'http://127.0.0.1:4568',
+        }),
+      );
       const env: NodeJS.ProcessEnv = {};
       const note = applyLocalApiDefaults(env, file);
       expect(env).toEqual({
         TABLE_NAME: 'groupshoot-local',
         DYNAMODB_ENDPOINT: 'http://127.0.0.1:4567',
+        MEDIA_BUCKET: 'groupshoot-local-media',
+        S3_ENDPOINT: 'http://127.0.0.1:4568',
         AWS_REGION: 'eu-central-1',
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
       });
       expect(note).toMatch(/Using the local table "groupshoot-local"/);
     });

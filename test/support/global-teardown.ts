@@ -1,3 +1,4 @@
 export default async function globalTeardown(): Promise<void> {
-  await (globalThis as { __dynamoDbLocal__?: { stop(): Promise<void> } }).__dynamoDbLocal__?.stop();
+  const services = (globalThis as { __localServices__?: { stop(): Promise<void> }[] }).__localServices__ ?? [];
+  await Promise.all(services.map((service) => service.stop()));
 }

@@ -1,4 +1,5 @@
-import { type LocalApi, startLocalApi } from '../../scripts/local/api-server';
+import { S3Client } from '@aws-sdk/client-s3';
+import { CDN_PATH, type LocalApi, startLocalApi } from '../../scripts/local/api-server';
 import { useTestTable } from './test-table';
 
 export interface ApiCall {
@@ -22,7 +23,16 @@ export function useLocalApi(): { call(path: string, options?: ApiCall): Promise<
   let api: LocalApi | undefined;
   useTestTable();
   beforeAll(async () => {
-    api = await startLocalApi({ port: 0 });
+    api = await startLocalApi({
+      port: 0,
+      cdn: {
+        publicKeyPem: process.env.TEST_CLOUDFRONT_PUBLIC_KEY!,
+        keyPairId: process.env.CLOUDFRONT_KEY_PAIR_ID!,
+        s3: new S3Client({ endpoint: process.env.S3_ENDPOINT, forcePathStyle: true }),
+        bucket: process.env.MEDIA_BUCKET!,
+      },
+    });
+    process.env.PHOTO_CDN_URL = `http://127.0.0.1:${api.port}${CDN_PATH}`;
   });
   afterAll(async () => {
     await api?.close();

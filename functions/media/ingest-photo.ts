@@ -1,0 +1,18 @@
+import type { S3Event } from 'aws-lambda';
+import { logger } from '#lib/http/logger';
+import { ingestPhotoObject } from '#lib/media/ingest-photo';
+
+/**
+ * S3 ObjectCreated events under `photos/`: each object becomes a photo of the person its key
+ * names. A failure throws, so Lambda's retries of the asynchronous invocation apply.
+ */
+export const handler = async (event: S3Event): Promise<void> => {
+  for (const record of event.Records) {
+    if (!record.eventName.startsWith('ObjectCreated')) continue;
+    // Event keys are URL-encoded, with + for spaces.
+    const objectKey = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+    const outcome = await ingestPhotoObject(objectKey, record.eventTime);
+    const log = outcome === 'recorded' || outcome === 'recorded_already' ? logger.info : logger.warn;
+    log.call(logger, 'photo object ingested', { outcome, objectSize: record.s3.object.size });
+  }
+};

@@ -1,0 +1,83 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/db/client';
+import { keys } from '#lib/db/keys';
+import { type GalleryScope, getPerson } from '#lib/db/persons';
+import { queryPartition } from '#lib/db/queries';
+import { cancellationCodes, withStoreRetries } from '#lib/db/retry';
+import type { Photo } from '#lib/domain/photo-model';
+
+export type PhotoRecording = 'recorded' | 'recorded_already' | 'person_not_found';
+
+/**
+ * Records a photo of a person: the photo item, the person's photo count and the gallery's
+ * counters in one transaction. Recording the same photo again changes nothing.
+ */
+export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<PhotoRecording> {
+  const personKey = keys.person(scope.tenantId, scope.token, photo.personId);
+  // The person's first photo also counts the person among those with photos.
+  let firstPhoto = true;
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    try {
+      await withStoreRetries(() =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: { ...keys.photo(scope.tenantId, scope.token, photo.personId, photo.photoId), ...photo },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: personKey,
+                  UpdateExpression: 'ADD photoCount :one',
+                  ConditionExpression: firstPhoto
+                    ? 'attribute_exists(pk) AND (attribute_not_exists(photoCount) OR photoCount = :zero)'
+                    : 'attribute_exists(pk) AND photoCount > :zero',
+                  ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+                },
+              },
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.galleryStats(scope.tenantId, scope.token),
+                  UpdateExpression: firstPhoto ? 'ADD photos :one, personsWithPhotos :one' : 'ADD photos :one',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+            ],
+          }),
+        ),
+      );
+      return 'recorded';
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+      const [photoCode, personCode] = cancellationCodes(error);
+      if (photoCode === 'ConditionalCheckFailed') return 'recorded_already';
+      if (personCode !== 'ConditionalCheckFailed') throw error;
+      const person = await getPerson(scope, photo.personId);
+      if (!person) return 'person_not_found';
+      firstPhoto = person.photoCount === 0;
+    }
+  }
+  throw new Error('Photo count kept changing while recording a photo');
+}
+
+/** A person's photos, oldest first. */
+export async function listPhotos(scope: GalleryScope, personId: string): Promise<Photo[]> {
+  const items = await queryPartition(keys.photosOfPerson(scope.tenantId, scope.token, personId));
+  return items
+    .map((item) => ({
+      photoId: item.photoId,
+      personId: item.personId,
+      fileName: item.fileName,
+      objectKey: item.objectKey,
+      width: item.width ?? null,
+      height: item.height ?? null,
+      createdAt: item.createdAt,
+    }))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.fileName.localeCompare(b.fileName));
+}

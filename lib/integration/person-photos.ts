@@ -1,0 +1,36 @@
+import { now } from '#lib/clock';
+import { ApiError } from '#lib/errors';
+import { PHOTO_URL_TTL_SECONDS, signPhotoUrl } from '#lib/adapters/photo-url-signer';
+import { getPerson } from '#lib/db/persons';
+import { listPhotos } from '#lib/db/photos';
+import type { Tenant } from '#lib/db/tenants';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+
+const PERSON_ID_SHAPE = /^per_[0-9a-z]{26}$/;
+
+/**
+ * A person's assigned photos, each with a signed CloudFront URL valid for PHOTO_URL_TTL_SECONDS.
+ * person_not_found for an ID this gallery does not have (another gallery's person included).
+ */
+export async function listPersonPhotos(tenant: Tenant, token: string | undefined, personId: string | undefined) {
+  const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
+  const scope = { tenantId: tenant.tenantId, token: gallery.token };
+  const person = personId && PERSON_ID_SHAPE.test(personId) ? await getPerson(scope, personId) : undefined;
+  if (!person) throw new ApiError('person_not_found');
+  const photos = await listPhotos(scope, person.personId);
+  // Whole seconds: CloudFront's canned policy expires at a Unix second.
+  const expiresAtMs = (Math.floor(now() / 1000) + PHOTO_URL_TTL_SECONDS) * 1000;
+  return {
+    galleryToken: gallery.token,
+    personId: person.personId,
+    photos: photos.map((photo) => ({
+      photoId: photo.photoId,
+      fileName: photo.fileName,
+      width: photo.width,
+      height: photo.height,
+      createdAt: photo.createdAt,
+      url: signPhotoUrl(photo.objectKey, expiresAtMs),
+    })),
+    urlsExpireAt: new Date(expiresAtMs).toISOString(),
+  };
+}

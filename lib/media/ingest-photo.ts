@@ -1,0 +1,42 @@
+import { imageSize } from 'image-size';
+import { mediaObjectHead, mediaObjectMetadata } from '#lib/adapters/media-bucket';
+import { type PhotoRecording, recordPhoto } from '#lib/db/photos';
+import { parsePhotoObjectKey, photoIdOf } from '#lib/domain/media-keys';
+
+export type IngestOutcome = PhotoRecording | 'not_a_photo_key';
+
+/**
+ * Assigns an uploaded object to its person: the key says which person (see media-keys.ts),
+ * user metadata `width`/`height` or else the image header give the dimensions. Recording is
+ * idempotent, so a redelivered event or a second upload of the same key changes nothing.
+ */
+export async function ingestPhotoObject(objectKey: string, uploadedAt: string): Promise<IngestOutcome> {
+  const location = parsePhotoObjectKey(objectKey);
+  if (!location) return 'not_a_photo_key';
+  const { width, height } = await dimensionsOf(objectKey);
+  return recordPhoto(
+    { tenantId: location.tenantId, token: location.token },
+    {
+      photoId: photoIdOf(objectKey),
+      personId: location.personId,
+      fileName: location.fileName,
+      objectKey,
+      width,
+      height,
+      createdAt: uploadedAt,
+    },
+  );
+}
+
+async function dimensionsOf(objectKey: string): Promise<{ width: number | null; height: number | null }> {
+  const metadata = await mediaObjectMetadata(objectKey);
+  const width = Number(metadata.width);
+  const height = Number(metadata.height);
+  if (Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0) return { width, height };
+  try {
+    const size = imageSize(await mediaObjectHead(objectKey, 128 * 1024));
+    return { width: size.width ?? null, height: size.height ?? null };
+  } catch {
+    return { width: null, height: null }; // not an image format image-size knows, or header beyond the range
+  }
+}

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { imageSize } from 'image-size';
+import { NotFoundError, UsageError } from './admin-errors';
+import type { CommandHandlers } from './command-catalog';
+import { formatTable } from './format';
+import { findGallery } from './lookups';
+import { type OptionValues, requiredText } from './options';
+import { putMediaObject } from '#lib/adapters/media-bucket';
+import { getPerson } from '#lib/db/persons';
+import { listPhotos } from '#lib/db/photos';
+import { isValidPhotoFileName, photoObjectKey } from '#lib/domain/media-keys';
+import { ingestPhotoObject } from '#lib/media/ingest-photo';
+
+const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/** The gallery and the person `--person` names in it, or a not-found error. */
+async function findPerson(values: OptionValues) {
+  const personId = requiredText(values, 'person', 40);
+  const { tenant, configuration } = await findGallery(values);
+  const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+  const person = await getPerson(scope, personId);
+  if (!person) throw new NotFoundError(`Gallery ${scope.token} has no person "${personId}"`);
+  return { scope, person };
+}
+
+/**
+ * `photo add|list`. `add` uploads under the person's photo prefix with the image's size as
+ * metadata, then records it as the S3 ingest function would; where that function runs (AWS,
+ * or `npm start`), its event finds the photo recorded already and changes nothing.
+ */
+export const photoCommands: CommandHandlers = {
+  async add(values) {
+    const path = requiredText(values, 'file', 4096);
+    const fileName = (values.name as string | undefined) ?? basename(path);
+    if (!isValidPhotoFileName(fileName)) {
+      throw new UsageError(`--name "${fileName}": use letters, digits, spaces, dots, dashes and underscores (at most 255)`);
+    }
+    const contentType = CONTENT_TYPES[fileName.split('.').pop()?.toLowerCase() ?? ''];
+    if (!contentType) throw new UsageError(`--name "${fileName}": a photo is a .jpg, .jpeg, .png or .webp file`);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch {
+      throw new UsageError(`--file ${path}: cannot read it`);
+    }
+    let size: { width?: number; height?: number };
+    try {
+      size = imageSize(bytes);
+    } catch {
+      throw new UsageError(`--file ${path}: not an image`);
+    }
+    const { scope, person } = await findPerson(values);
+    const objectKey = photoObjectKey({ ...scope, personId: person.personId, fileName });
+    await putMediaObject(objectKey, bytes, contentType, { width: String(size.width), height: String(size.height) });
+    const outcome = await ingestPhotoObject(objectKey, new Date().toISOString());
+    return {
+      data: { objectKey, outcome, width: size.width, height: size.height },
+      lines: [`Uploaded ${fileName} (${size.width}×${size.height}) for ${person.personId}: ${outcome.replace('_', ' ')}`],
+    };
+  },
+
+  async list(values) {
+    const { scope, person } = await findPerson(values);
+    const photos = await listPhotos(scope, person.personId);
+    return {
+      data: photos,
+      lines: [
+        `${photos.length} photo(s) of ${person.personId}`,
+        ...formatTable(
+          ['PHOTO', 'FILE', 'SIZE', 'CREATED'],
+          photos.map((photo) => [photo.photoId, photo.fileName, `${photo.width ?? '?'}×${photo.height ?? '?'}`, photo.createdAt]),
+        ),
+      ],
+    };
+  },
+};
