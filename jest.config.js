@@ -3,8 +3,9 @@ module.exports = {
   testEnvironment: '<rootDir>/test/support/node-environment.ts',
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+  // sucrase is plain JavaScript: no native binaries, which this machine's registry lacks for other platforms.
   transform: {
-    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j|mj)s$': ['@sucrase/jest-plugin', { disableESTransforms: true }],
   },
   // middy ships ES modules only; everything else in node_modules is CommonJS already.
   transformIgnorePatterns: ['/node_modules/(?!@middy/)'],

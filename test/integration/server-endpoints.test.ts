@@ -15,7 +15,7 @@ function concrete(template: string, token: string): string {
 describe.each(cases)('$route.method $template', ({ route, template }) => {
   let studio: TestTenant;
   let otherStudio: TestTenant;
-  const send = (token: string, method = route.method, headers = studio.serverHeaders) =>
+  const send = (token: string, method: string = route.method, headers: Record<string, string> = studio.serverHeaders) =>
     api.call(concrete(template, token), { method, headers, body: method === 'POST' ? { persons: [{ name: 'X' }] } : undefined });
 
   beforeAll(async () => {
