@@ -22,6 +22,14 @@ export const ERROR_CATALOG = {
   },
   invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
   invalid_parameter: { status: 400, message: 'A query parameter has an invalid value.' },
+  invalid_action: { status: 400, message: 'The body member action must be one of the check-in actions.' },
+  invalid_field: { status: 400, message: 'A field is too long or of the wrong type.' },
+  consent_required: { status: 400, message: 'This gallery needs the participant to accept the consent text.' },
+  invalid_custom_field: { status: 400, message: 'A custom field value is missing or invalid.' },
+  selfie_required: { status: 400, message: 'This gallery needs a selfie.' },
+  invalid_selfie: { status: 400, message: 'The selfie must be a JPEG image, as base64 or a data URI.' },
+  invalid_shooting_day: { status: 400, message: 'The gallery has no shooting day with this ID.' },
+  package_not_found: { status: 400, message: 'The gallery has no package with this ID.' },
   persons_required: { status: 400, message: 'A non-empty persons array is required.' },
   too_many_persons: { status: 400, message: 'At most 500 persons can be imported in one request.' },
   api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },
@@ -36,10 +44,12 @@ export const ERROR_CATALOG = {
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
   shooting_day_full: { status: 409, message: 'The selected shooting day is fully booked.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
+  selfie_too_large: { status: 413, message: 'The selfie is larger than 3 MiB.' },
   rate_limit_exceeded: { status: 429, message: 'Rate limit exceeded.' },
   cdn_signing_unavailable: { status: 500, message: 'Photo URLs could not be signed; retry.' },
   internal_error: { status: 500, message: 'Internal error; quote the requestId to support.' },
   plan_check_unavailable: { status: 503, message: 'Plan eligibility could not be verified; retry.' },
+  storage_unavailable: { status: 503, message: 'Storage is busy or unavailable; nothing was saved. Retry.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

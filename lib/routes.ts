@@ -5,9 +5,12 @@
  * `handler` names the file under `functions/` (without extension) that serves the route on
  * its primary path and on its alias alike.
  */
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
 
-/** public: tenant slug only. server: tenant slug, API key, plan and rate limit. */
+/**
+ * public: tenant slug only, and browsers of any origin may call it (CORS, preflight routes).
+ * server: tenant slug, API key, plan and rate limit; no CORS, so a key is useless in a browser.
+ */
 export type RouteAccess = 'public' | 'server';
 
 export interface Route {
@@ -28,6 +31,30 @@ export const routes = [
     handler: 'checkin/get-checkin-info',
     access: 'public',
     summary: 'Gallery metadata for rendering a custom check-in page',
+  },
+  {
+    id: 'submitCheckin',
+    method: 'POST',
+    path: '/group-shoot',
+    handler: 'checkin/post-group-shoot',
+    access: 'public',
+    summary: 'Check-in actions selected by the body member action (submitCheckin)',
+  },
+  {
+    id: 'checkinInfoPreflight',
+    method: 'OPTIONS',
+    path: '/group-shoot/checkin/{token}',
+    handler: 'system/cors-preflight',
+    access: 'public',
+    summary: 'CORS preflight of the public check-in info',
+  },
+  {
+    id: 'checkinPreflight',
+    method: 'OPTIONS',
+    path: '/group-shoot',
+    handler: 'system/cors-preflight',
+    access: 'public',
+    summary: 'CORS preflight of the public check-in actions',
   },
   {
     id: 'listFormFields',
@@ -86,6 +113,8 @@ export const routes = [
 ] as const satisfies readonly Route[];
 
 export type RouteId = (typeof routes)[number]['id'];
+
+export const CORS_PREFLIGHT_HANDLER = 'system/cors-preflight';
 
 /** The function that answers requests no route matches: 404 not_found or 405 method_not_allowed. */
 export const UNMATCHED_ROUTE_HANDLER = 'system/route-not-matched';

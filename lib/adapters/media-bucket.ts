@@ -1,4 +1,4 @@
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { optionalEnv, requireEnv } from '#lib/config';
 
 /** The bucket of selfies and photos. S3_ENDPOINT points at a local S3 server (path-style). */
@@ -34,4 +34,8 @@ export async function mediaObjectMetadata(key: string): Promise<Record<string, s
 export async function mediaObjectHead(key: string, bytes: number): Promise<Uint8Array> {
   const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
   return object.Body ? object.Body.transformToByteArray() : new Uint8Array();
+}
+
+export async function deleteMediaObject(key: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: mediaBucket, Key: key }));
 }

@@ -1,8 +1,8 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
-import { cancellationCodes, withStoreRetries } from '#lib/db/retry';
+import { type RetryOptions, cancellationCodes, cancellationItem, withStoreRetries } from '#lib/db/retry';
 import { GSI1 } from '#lib/db/table-definition';
 import { generateAccessCodeNotIn } from '#lib/domain/access-codes';
 import type { Person } from '#lib/domain/person-model';
@@ -57,7 +57,7 @@ export async function insertPersonsWithCodes(
     chunks.push(persons.slice(start, start + PERSONS_PER_TRANSACTION));
   }
   const outcomes = await mapWithConcurrency(chunks, PARALLEL_TRANSACTIONS, (chunk) =>
-    writeChunk(scope, chunk, codesInBatch).then(
+    writePersonsTransaction(scope, chunk, codesInBatch).then(
       (written) => ({ written, failed: [] as Person[] }),
       () => ({ written: [] as Person[], failed: chunk }),
     ),
@@ -68,17 +68,45 @@ export async function insertPersonsWithCodes(
   };
 }
 
-/** Writes one chunk; collisions with codes already in the gallery get new codes and another round. */
-async function writeChunk(scope: GalleryScope, chunk: Person[], codesInBatch: Set<string>): Promise<Person[]> {
+/** A condition of one of the extra items of a person transaction failed (for example a full day). */
+export class ExtraConditionFailed extends Error {
+  constructor(
+    readonly extraIndex: number,
+    /** The item as it was, when the failed action asked DynamoDB for it. */
+    readonly item: Record<string, unknown> | undefined,
+  ) {
+    super(`Condition of extra transaction item ${extraIndex} failed`);
+    this.name = 'ExtraConditionFailed';
+  }
+}
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/**
+ * Writes persons with their code items, and `extraItems` (for example a day's booking), in one
+ * transaction. Codes that collide with codes in the gallery are drawn again for another round;
+ * a failed condition of an extra item is ExtraConditionFailed.
+ */
+export async function writePersonsTransaction(
+  scope: GalleryScope,
+  chunk: Person[],
+  codesInBatch: Set<string>,
+  extraItems: TransactItem[] = [],
+  retry?: RetryOptions,
+): Promise<Person[]> {
   let persons = chunk;
   for (let round = 0; round < CODE_ROUNDS; round += 1) {
-    const transactItems = persons.flatMap((person) => [
-      { Put: { TableName: tableName, Item: toPersonItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { TableName: tableName, Item: accessCodeItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
-    ]);
+    const transactItems = [
+      ...persons.flatMap((person) => [
+        { Put: { TableName: tableName, Item: toPersonItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Put: { TableName: tableName, Item: accessCodeItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
+      ]),
+      ...extraItems,
+    ];
     try {
-      await withStoreRetries(() =>
-        db.send(new TransactWriteCommand({ TransactItems: transactItems, ClientRequestToken: idempotencyToken(persons) })),
+      await withStoreRetries(
+        () => db.send(new TransactWriteCommand({ TransactItems: transactItems, ClientRequestToken: idempotencyToken(persons) })),
+        retry,
       );
       return persons;
     } catch (error) {
@@ -87,6 +115,8 @@ async function writeChunk(scope: GalleryScope, chunk: Person[], codesInBatch: Se
       // Person IDs are new ULIDs: an existing person item can only be this chunk, written by an
       // earlier attempt whose answer was lost. Transactions are atomic, so all of it was written.
       if (persons.some((_, index) => codes[index * 2] === 'ConditionalCheckFailed')) return persons;
+      const failedExtra = codes.findIndex((code, index) => index >= persons.length * 2 && code === 'ConditionalCheckFailed');
+      if (failedExtra >= 0) throw new ExtraConditionFailed(failedExtra - persons.length * 2, cancellationItem(error, failedExtra));
       const collided = new Set(persons.filter((_, index) => codes[index * 2 + 1] === 'ConditionalCheckFailed'));
       if (collided.size === 0) throw error;
       persons = persons.map((person) => {
@@ -119,42 +149,6 @@ async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, work
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-/**
- * Adds imported persons to the gallery's statistics and each day's booked count. Runs after
- * the persons are stored; bookings never refuse an import (the spec), so no condition on capacity.
- */
-export async function addImportToCounters(scope: GalleryScope, imported: number, bookingsByDay: ReadonlyMap<string, number>) {
-  if (imported === 0) return;
-  await withStoreRetries(() =>
-    db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.galleryStats(scope.tenantId, scope.token),
-        UpdateExpression: 'ADD personsImported :imported',
-        ExpressionAttributeValues: { ':imported': imported },
-      }),
-    ),
-  );
-  await Promise.all(
-    [...bookingsByDay].map(([dayId, count]) =>
-      withStoreRetries(() =>
-        db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
-            UpdateExpression: 'ADD booked :count',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':count': count },
-          }),
-        ),
-      ).catch((error: Error) => {
-        // A day deleted while the import ran has nothing left to count.
-        if (error.name !== 'ConditionalCheckFailedException') throw error;
-      }),
-    ),
-  );
 }
 
 export interface PersonsPage {
@@ -225,6 +219,8 @@ export function toPerson(item: Record<string, any>): Person {
     department: item.department ?? null,
     notes: item.notes ?? null,
     shootingDayId: item.shootingDayId ?? null,
+    packageId: item.packageId ?? null,
+    orderNotes: item.orderNotes ?? null,
     code: item.code,
     consents: {
       consentGiven: item.consents?.consentGiven ?? null,

@@ -21,6 +21,12 @@ export function cancellationCodes(error: unknown): string[] {
   return reasons.map((reason) => reason.Code ?? 'None');
 }
 
+/** The item a cancelled action returned (ReturnValuesOnConditionCheckFailure: ALL_OLD), as stored. */
+export function cancellationItem(error: unknown, index: number): Record<string, unknown> | undefined {
+  const reasons = (error as { CancellationReasons?: { Item?: Record<string, unknown> }[] }).CancellationReasons ?? [];
+  return reasons[index]?.Item;
+}
+
 export function isTransientStoreError(error: unknown): boolean {
   const name = (error as Error)?.name ?? '';
   if (TRANSIENT_ERRORS.has(name)) return true;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ApiError } from '#lib/errors';
+import { isPlausibleEmail } from '#lib/domain/email';
 
 export const MAX_PERSONS_PER_IMPORT = 500;
 
@@ -41,7 +42,7 @@ const ImportRowSchema = v.object(
     ),
     email: v.pipe(
       optionalText('email_not_string', 'email_too_long', 200),
-      v.check((value) => value === null || v.is(v.pipe(v.string(), v.email()), value), 'email_invalid'),
+      v.check((value) => value === null || isPlausibleEmail(value), 'email_invalid'),
     ),
     employeeId: optionalText('employee_id_not_string', 'employee_id_too_long', 100),
     // The spec ignores an invalid shooting day ID silently; a value that is not a string is one.

@@ -1,3 +1,6 @@
+import { monotonicFactory } from 'ulid';
+import { now } from '#lib/clock';
+
 /** Where a person came from: an HR import or a participant's own check-in. */
 export type PersonSource = 'import' | 'checkin';
 
@@ -19,6 +22,9 @@ export interface Person {
   department: string | null;
   notes: string | null;
   shootingDayId: string | null;
+  /** The package chosen at check-in (free packages; paid ones once paid). */
+  packageId: string | null;
+  orderNotes: string | null;
   code: string;
   consents: PersonConsents;
   /** Values of enabled `custom-*` form fields, keyed by field key. */
@@ -35,3 +41,10 @@ export const NO_CONSENTS: PersonConsents = {
   notificationConsent: null,
   hrExportConsent: null,
 };
+
+const personUlid = monotonicFactory();
+
+/** `per_` + a lowercase ULID: unique, and sorting by ID sorts by creation (monotonic within a millisecond). */
+export function newPersonId(): string {
+  return `per_${personUlid(now()).toLowerCase()}`;
+}

@@ -11,6 +11,8 @@ export function integrationPersonView(person: Person): Record<string, unknown> {
     department: person.department,
     notes: person.notes,
     shootingDayId: person.shootingDayId,
+    packageId: person.packageId,
+    orderNotes: person.orderNotes,
     code: person.code,
     ...person.consents,
     customFields: person.customFields,

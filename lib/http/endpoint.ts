@@ -1,8 +1,9 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '#lib/errors';
-import { type RouteId, findRoute } from '#lib/routes';
+import { CORS_PREFLIGHT_HANDLER, type Route, type RouteId, findRoute, routes } from '#lib/routes';
 import { apiKeyAuth } from '#lib/http/api-key-auth';
+import { cors, preflightHeaders } from '#lib/http/cors';
 import { errorResponses } from '#lib/http/error-responses';
 import { jsonBody } from '#lib/http/json-body';
 import { jsonResponse } from '#lib/http/json-response';
@@ -25,10 +26,9 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
   const route = findRoute(routeId);
   const handler = middy<ApiEvent, ApiResponse, Error, ApiContext>()
     .use(requestId())
-    .use(requestLogging(route.id))
-    .use(errorResponses())
-    .use(methodCheck(route))
-    .use(tenantResolution());
+    .use(requestLogging(route.id));
+  if (route.access === 'public') handler.use(cors());
+  handler.use(errorResponses()).use(methodCheck([route])).use(tenantResolution());
   if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
   if (route.method === 'POST') handler.use(jsonBody());
   return handler.handler(async (event, context) => {
@@ -47,13 +47,26 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
   }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;
 }
 
+/** Answers the CORS preflight of a public path: 204 with the allowed methods and headers, no tenant needed. */
+export function corsPreflight() {
+  return middy<ApiEvent, ApiResponse, Error, ApiContext>()
+    .use(requestId())
+    .use(requestLogging('corsPreflight'))
+    .use(errorResponses())
+    .use(methodCheck((routes as readonly Route[]).filter((route) => route.handler === CORS_PREFLIGHT_HANDLER)))
+    .handler(async (event) => ({ statusCode: 204, headers: preflightHeaders(event), body: '' })) as unknown as (
+    event: ApiEvent,
+    context: Context,
+  ) => Promise<ApiResponse>;
+}
+
 /** The function behind the catch-all routes: every request gets 404 not_found or 405. */
 export function unmatchedRoute() {
   return middy<ApiEvent, ApiResponse, Error, ApiContext>()
     .use(requestId())
     .use(requestLogging('unmatched'))
     .use(errorResponses())
-    .use(methodCheck(undefined))
+    .use(methodCheck([]))
     .handler(async () => {
       throw new ApiError('not_found');
     }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;

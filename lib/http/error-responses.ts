@@ -1,19 +1,30 @@
 import { ApiError } from '#lib/errors';
+import { isTransientStoreError } from '#lib/db/retry';
 import { jsonResponse } from '#lib/http/json-response';
 import { logger } from '#lib/http/logger';
 import type { ApiMiddleware } from '#lib/http/types';
 
+/** DynamoDB or S3 still throttled or unreachable after the retries: retryable, nothing was saved. */
+function storageUnavailable(error: unknown): ApiError {
+  logger.warn('storage unavailable after retries', { errorName: (error as Error)?.name });
+  return new ApiError('storage_unavailable');
+}
+
+function unexpected(error: unknown): ApiError {
+  logger.error('unexpected error', error as Error);
+  return new ApiError('internal_error');
+}
+
 /**
- * Turns an ApiError into its status and JSON body; anything else becomes 500 internal_error,
- * logged with the request ID, its text and stack kept out of the response.
+ * Turns an ApiError into its status and JSON body; a store failure that outlasted its retries
+ * becomes 503 storage_unavailable; anything else becomes 500 internal_error, logged with the
+ * request ID, its text and stack kept out of the response.
  */
 export function errorResponses(): ApiMiddleware {
   return {
     onError: async (request) => {
       const error = request.error;
-      const known = error instanceof ApiError ? error : undefined;
-      if (!known) logger.error('unexpected error', error as Error);
-      const answer = known ?? new ApiError('internal_error');
+      const answer = error instanceof ApiError ? error : isTransientStoreError(error) ? storageUnavailable(error) : unexpected(error);
       const { ok: _ok, ...members } = answer.toJSON();
       request.response = jsonResponse(answer.status, members, request.context.requestId, { ...answer.headers });
     },

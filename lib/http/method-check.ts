@@ -14,10 +14,11 @@ export function pathWithinStage(event: ApiEvent): string {
 
 /**
  * Matches the request against the route table: 404 not_found for a path no route has,
- * 405 method_not_allowed (with `Allow`) for another method on a known path. `served` is the
- * route this function answers; the catch-all function serves none and so always refuses.
+ * 405 method_not_allowed (with `Allow`) for another method on a known path. `served` are the
+ * routes this function answers; the catch-all function serves none and so always refuses.
  */
-export function methodCheck(served: Route | undefined): ApiMiddleware {
+export function methodCheck(served: readonly Route[]): ApiMiddleware {
+  const servedIds = new Set(served.map((route) => route.id));
   return {
     before: async (request) => {
       const method = request.event.requestContext?.http?.method?.toUpperCase() ?? '';
@@ -31,7 +32,7 @@ export function methodCheck(served: Route | undefined): ApiMiddleware {
         });
       }
       // A route served by another function reaching this one is a wiring fault: answer as unknown.
-      if (match.route.id !== served?.id) throw new ApiError('not_found');
+      if (!servedIds.has(match.route.id)) throw new ApiError('not_found');
       request.context.route = match.route;
       request.context.pathParameters = match.pathParameters;
     },

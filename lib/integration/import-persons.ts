@@ -1,13 +1,11 @@
-import { monotonicFactory } from 'ulid';
 import { now } from '#lib/clock';
 import type { Tenant } from '#lib/db/tenants';
-import { addImportToCounters, insertPersonsWithCodes, type PersonDraft } from '#lib/db/persons';
-import { NO_CONSENTS, type Person } from '#lib/domain/person-model';
+import { addDayBookings, addToGalleryCounters } from '#lib/db/gallery-counters';
+import { insertPersonsWithCodes, type PersonDraft } from '#lib/db/persons';
+import { NO_CONSENTS, type Person, newPersonId } from '#lib/domain/person-model';
 import { type SkipReason, importRows, validateImportRow } from '#lib/domain/person-import';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { logger } from '#lib/http/logger';
-
-const personIdOf = monotonicFactory();
 
 /**
  * Bulk import: validates every row, stores the valid ones with unique access codes, and
@@ -29,11 +27,13 @@ export async function importPersons(tenant: Tenant, token: string | undefined, b
       skippedDetails.push({ index, reason: verdict.reason });
       return;
     }
-    const personId = `per_${personIdOf(now()).toLowerCase()}`;
+    const personId = newPersonId();
     rowIndexOf.set(personId, index);
     drafts.push({
       personId,
       ...verdict.row,
+      packageId: null,
+      orderNotes: null,
       phone: null,
       department: null,
       notes: null,
@@ -51,7 +51,10 @@ export async function importPersons(tenant: Tenant, token: string | undefined, b
   for (const draft of failed) skippedDetails.push({ index: rowIndexOf.get(draft.personId)!, reason: 'not_written' });
   if (failed.length > 0) logger.error('import rows not written after retries', { notWritten: failed.length });
 
-  await addImportToCounters(scope, written.length, bookingsByDay(written)).catch((error: Error) => {
+  await Promise.all([
+    addToGalleryCounters(scope, { personsImported: written.length }),
+    addDayBookings(scope, bookingsByDay(written)),
+  ]).catch((error: Error) => {
     // The persons are stored and must be reported; the counters lag until recounted.
     logger.error('import counters not updated', error);
   });

@@ -191,8 +191,10 @@ describe('routing', () => {
   it.each([
     ['DELETE', '/group-shoot/checkin/TOKEN/days', 'GET'],
     ['PUT', '/groupshoot/TOKEN/days', 'GET'],
-    ['POST', '/group-shoot/checkin/TOKEN', 'GET'],
-    ['PATCH', '/group-shoot/checkin/TOKEN', 'GET'],
+    ['POST', '/group-shoot/checkin/TOKEN', 'GET, OPTIONS'],
+    ['PATCH', '/group-shoot/checkin/TOKEN', 'GET, OPTIONS'],
+    ['GET', '/group-shoot', 'OPTIONS, POST'],
+    ['OPTIONS', '/groupshoot/TOKEN/days', 'GET'],
   ])('gives 405 method_not_allowed for %s %s, with Allow', async (method, path, allowed) => {
     const answer = await api.call(path.replace('TOKEN', studio.token), { method, headers: studio.serverHeaders });
     expectError(answer, 405, 'method_not_allowed');

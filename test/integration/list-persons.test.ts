@@ -70,6 +70,8 @@ describe.each([0, 1])('GET persons, path variant %i', (variant) => {
           department: null,
           notes: null,
           shootingDayId: studio.days.earlier.id,
+          packageId: null,
+          orderNotes: null,
           code: imported[0]!.code,
           consentGiven: null,
           faceConsent: null,

@@ -50,3 +50,19 @@ export function objectCreatedEvent(key: string, eventTime = new Date().toISOStri
     ],
   };
 }
+
+/** A JPEG carrying EXIF with a GPS position (Berlin) and a camera make, as phones write them. */
+export function makeJpegWithGps(width = 32, height = 24): Buffer {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const piexif = require('piexifjs');
+  const exif = piexif.dump({
+    '0th': { [piexif.ImageIFD.Make]: 'PhoneMaker', [piexif.ImageIFD.Model]: 'Model X' },
+    GPS: {
+      [piexif.GPSIFD.GPSLatitudeRef]: 'N',
+      [piexif.GPSIFD.GPSLatitude]: [[52, 1], [31, 1], [1234, 100]],
+      [piexif.GPSIFD.GPSLongitudeRef]: 'E',
+      [piexif.GPSIFD.GPSLongitude]: [[13, 1], [24, 1], [5678, 100]],
+    },
+  });
+  return Buffer.from(piexif.insert(exif, makeJpeg(width, height).toString('binary')), 'binary');
+}

@@ -1,0 +1,18 @@
+import { ApiError } from '#lib/errors';
+import type { Tenant } from '#lib/db/tenants';
+import { submitCheckin } from '#lib/checkin/submit-checkin';
+
+/** The operations of POST /group-shoot, selected by the body member `action`. */
+const ACTIONS = {
+  submitCheckin,
+} satisfies Record<string, (tenant: Tenant, body: Record<string, unknown>) => Promise<Record<string, unknown>>>;
+
+export const CHECKIN_ACTIONS = Object.keys(ACTIONS);
+
+export function runCheckinAction(tenant: Tenant, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const action = body.action;
+  if (typeof action !== 'string' || !Object.hasOwn(ACTIONS, action)) {
+    throw new ApiError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);
+  }
+  return ACTIONS[action as keyof typeof ACTIONS](tenant, body);
+}

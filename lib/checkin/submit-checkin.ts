@@ -1,0 +1,68 @@
+import { nowIso } from '#lib/clock';
+import { ApiError } from '#lib/errors';
+import { deleteMediaObject, putMediaObject } from '#lib/adapters/media-bucket';
+import { insertCheckedInPerson } from '#lib/db/checkins';
+import { addToGalleryCounters } from '#lib/db/gallery-counters';
+import type { Tenant } from '#lib/db/tenants';
+import { validateCheckin } from '#lib/domain/checkin-request';
+import { requiresPayment } from '#lib/domain/gallery-model';
+import { selfieObjectKey } from '#lib/domain/media-keys';
+import { newPersonId } from '#lib/domain/person-model';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+import { logger } from '#lib/http/logger';
+import { checkPaidCheckin } from '#lib/checkin/paid-package';
+
+/**
+ * A participant's check-in: validates it against the gallery, stores the selfie (metadata
+ * stripped), then the person, code and day booking in one transaction. Should the transaction
+ * fail, the selfie is deleted again, so a failed check-in leaves nothing behind.
+ */
+export async function submitCheckin(tenant: Tenant, body: Record<string, unknown>) {
+  const token = typeof body.token === 'string' ? body.token.trim() : '';
+  if (token === '') throw new ApiError('token_required');
+  const configuration = await loadGroupShootGallery(tenant.tenantId, token);
+  const submission = validateCheckin(body, configuration);
+  if (submission.selectedPackage && requiresPayment(submission.selectedPackage)) checkPaidCheckin(tenant, submission);
+
+  const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+  const personId = newPersonId();
+  const selfieKey = submission.selfie ? selfieObjectKey(scope.tenantId, scope.token, personId) : undefined;
+  if (selfieKey) {
+    await putMediaObject(selfieKey, submission.selfie!, 'image/jpeg').catch((error: Error) => {
+      logger.error('selfie upload failed', { errorName: error.name });
+      throw new ApiError('storage_unavailable');
+    });
+  }
+  let person;
+  try {
+    person = await insertCheckedInPerson(scope, {
+      personId,
+      name: submission.name,
+      email: submission.email,
+      employeeId: submission.employeeId,
+      phone: submission.phone,
+      department: submission.department,
+      notes: submission.notes,
+      shootingDayId: submission.shootingDay?.id ?? null,
+      packageId: submission.selectedPackage?.id ?? null,
+      orderNotes: submission.orderNotes,
+      consents: submission.consents,
+      customFields: submission.customFields,
+      source: 'checkin',
+      createdAt: nowIso(),
+      hasSelfie: selfieKey !== undefined,
+      photoCount: 0,
+    });
+  } catch (error) {
+    if (selfieKey) {
+      await deleteMediaObject(selfieKey).catch((cleanup: Error) =>
+        logger.error('orphaned selfie could not be deleted', { objectKey: selfieKey, errorName: cleanup.name }),
+      );
+    }
+    throw error;
+  }
+  await addToGalleryCounters(scope, { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 }).catch((error: Error) =>
+    logger.error('check-in counters not updated', error),
+  );
+  return { personId: person.personId, code: person.code, name: person.name };
+}

@@ -1,0 +1,126 @@
+import { ApiError } from '#lib/errors';
+import { validateCustomFields } from '#lib/domain/custom-fields';
+import { isPlausibleEmail } from '#lib/domain/email';
+import { BUILT_IN_FIELD_KEYS, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/domain/gallery-model';
+import type { PersonConsents } from '#lib/domain/person-model';
+import { decodeSelfie, stripJpegMetadata } from '#lib/domain/selfie';
+
+/** A check-in that passed every rule that needs no storage. */
+export interface CheckinSubmission {
+  name: string;
+  email: string;
+  employeeId: string | null;
+  phone: string | null;
+  department: string | null;
+  notes: string | null;
+  orderNotes: string | null;
+  consents: PersonConsents;
+  customFields: Record<string, string | number>;
+  /** The selfie with its metadata stripped; absent when none was sent or the gallery takes none. */
+  selfie?: Buffer;
+  shootingDay?: ShootingDay;
+  selectedPackage?: GalleryPackage;
+  termsAccepted: boolean;
+}
+
+/** Text fields and their limits, in the order their errors take precedence. */
+const TEXT_FIELDS = [
+  ['name', 200],
+  ['email', 200],
+  ['employeeId', 100],
+  ['phone', 50],
+  ['department', 100],
+  ['notes', 1000],
+  ['orderNotes', 1000],
+  ['shootingDayId', 100],
+  ['selectedPackageId', 100],
+] as const;
+const BOOLEAN_FIELDS = ['consentGiven', 'faceConsent', 'notificationConsent', 'hrExportConsent', 'termsAccepted'] as const;
+
+function invalidField(field: string, message: string): ApiError {
+  return new ApiError('invalid_field', message, { details: { field } });
+}
+
+/** Absent and null are "not given"; strings are trimmed and an empty one is not given either. */
+function text(body: Record<string, unknown>, field: string): string | null {
+  const value = body[field];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/**
+ * Validates a submitCheckin body against the gallery, in the documented order of precedence:
+ * name_required, email_required, field limits and types (invalid_field), consent_required,
+ * custom fields, selfie, shooting day, package. Payment checks come after, with the tenant.
+ */
+export function validateCheckin(body: Record<string, unknown>, configuration: GalleryConfiguration): CheckinSubmission {
+  const { gallery, formFields, shootingDays, packages } = configuration;
+  if (isBlank(body.name)) throw new ApiError('name_required');
+  if (isBlank(body.email)) throw new ApiError('email_required');
+
+  for (const [field, limit] of TEXT_FIELDS) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') throw invalidField(field, `${field} must be a string.`);
+    if (value.trim().length > limit) throw invalidField(field, `${field} must have at most ${limit} characters.`);
+  }
+  if (!isPlausibleEmail(text(body, 'email')!)) throw invalidField('email', 'email is not a valid address.');
+  for (const field of BOOLEAN_FIELDS) {
+    const value = body[field];
+    if (value !== undefined && value !== null && typeof value !== 'boolean') throw invalidField(field, `${field} must be true or false.`);
+  }
+  if (body.selfieBase64 !== undefined && body.selfieBase64 !== null && typeof body.selfieBase64 !== 'string') {
+    throw invalidField('selfieBase64', 'selfieBase64 must be a string.');
+  }
+  const customFields = body.customFields ?? {};
+  if (customFields === null || typeof customFields !== 'object' || Array.isArray(customFields)) {
+    throw invalidField('customFields', 'customFields must be an object keyed by form-field key.');
+  }
+  for (const field of formFields) {
+    const builtIn = (BUILT_IN_FIELD_KEYS as readonly string[]).includes(field.key);
+    if (builtIn && field.enabled && field.required && text(body, field.key) === null) {
+      throw invalidField(field.key, `${field.label} is required.`);
+    }
+  }
+
+  if (gallery.consentRequired && body.consentGiven !== true) throw new ApiError('consent_required');
+
+  const customValues = validateCustomFields(customFields as Record<string, unknown>, formFields);
+
+  const submittedSelfie = text(body, 'selfieBase64');
+  if (gallery.selfieRequired && gallery.selfieEnabled && submittedSelfie === null) throw new ApiError('selfie_required');
+  const selfie = gallery.selfieEnabled && submittedSelfie !== null ? stripJpegMetadata(decodeSelfie(submittedSelfie)) : undefined;
+
+  const shootingDayId = text(body, 'shootingDayId');
+  const shootingDay = shootingDayId === null ? undefined : shootingDays.find((day) => day.id === shootingDayId);
+  if (shootingDayId !== null && !shootingDay) throw new ApiError('invalid_shooting_day');
+
+  const packageId = text(body, 'selectedPackageId');
+  const selectedPackage = packageId === null ? undefined : packages.find((pkg) => pkg.id === packageId);
+  if (packageId !== null && !selectedPackage) throw new ApiError('package_not_found');
+
+  const granted = (enabled: boolean, value: unknown) => (enabled ? value === true : null);
+  return {
+    name: text(body, 'name')!,
+    email: text(body, 'email')!,
+    employeeId: text(body, 'employeeId'),
+    phone: text(body, 'phone'),
+    department: text(body, 'department'),
+    notes: text(body, 'notes'),
+    orderNotes: text(body, 'orderNotes'),
+    consents: {
+      consentGiven: typeof body.consentGiven === 'boolean' ? body.consentGiven : null,
+      faceConsent: granted(gallery.granularConsents.face, body.faceConsent),
+      notificationConsent: granted(gallery.granularConsents.notification, body.notificationConsent),
+      hrExportConsent: granted(gallery.granularConsents.hrExport, body.hrExportConsent),
+    },
+    customFields: customValues,
+    selfie,
+    shootingDay,
+    selectedPackage,
+    termsAccepted: body.termsAccepted === true,
+  };
+}

@@ -1,0 +1,69 @@
+import { addPackage, addShootingDay, createGallery, putFormField } from '#lib/db/galleries';
+import { updateTenantSettings } from '#lib/db/tenants';
+import type { Gallery } from '#lib/domain/gallery-model';
+import { createTestTenant } from './factories';
+
+/**
+ * A tenant with a gallery set up for check-in tests: consent required, face consent asked
+ * (notification and HR export not), selfies optional, a day of capacity 2 and one without,
+ * a free and a paid package, and custom fields of every type (a required select, a number,
+ * a text, a disabled one).
+ */
+export async function createCheckinStudio(settings: Partial<Gallery> = {}) {
+  const studio = await createTestTenant();
+  const { tenantId } = studio.tenant;
+  const gallery = await createGallery(tenantId, {
+    galleryName: 'Check-in gallery',
+    isGroupShoot: true,
+    selfieEnabled: true,
+    selfieRequired: false,
+    consentRequired: true,
+    consentText: 'I agree.',
+    showShootingDaySelector: true,
+    granularConsents: { face: true, notification: false, hrExport: false },
+    ...settings,
+  });
+  const token = gallery.token;
+  const smallDay = await addShootingDay(tenantId, token, { date: '2027-05-01', label: 'Small', startTime: '09:00', endTime: '10:00', maxPersons: 2 });
+  const openDay = await addShootingDay(tenantId, token, { date: '2027-05-02', label: 'Open', startTime: '09:00', endTime: '17:00' });
+  const freePackage = await addPackage(tenantId, token, { name: 'Free', description: '', price: 0, currency: 'eur', position: 1 });
+  const paidPackage = await addPackage(tenantId, token, { name: 'Premium', description: '', price: 2900, currency: 'eur', position: 2 });
+  const field = (input: Parameters<typeof putFormField>[2]) => putFormField(tenantId, token, input);
+  const size = await field({
+    key: 'custom',
+    label: 'Size',
+    type: 'select',
+    required: true,
+    enabled: true,
+    position: 1,
+    options: [{ value: 's', label: 'Small' }, { value: 'm', label: 'Medium' }],
+  });
+  const years = await field({ key: 'custom', label: 'Years', type: 'number', required: false, enabled: true, position: 2 });
+  const motto = await field({ key: 'custom', label: 'Motto', type: 'text', required: false, enabled: true, position: 3 });
+  const hidden = await field({ key: 'custom', label: 'Hidden', type: 'text', required: false, enabled: false, position: 4 });
+  return {
+    ...studio,
+    token,
+    gallery,
+    smallDay,
+    openDay,
+    freePackage,
+    paidPackage,
+    fieldKeys: { size: size.key, years: years.key, motto: motto.key, hidden: hidden.key },
+    /** A body that passes every rule. */
+    validBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+      return {
+        action: 'submitCheckin',
+        token,
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        consentGiven: true,
+        customFields: { [size.key]: 'm' },
+        ...overrides,
+      };
+    },
+    approvePayments: () => updateTenantSettings(studio.slug, { paymentAccessApproved: true }),
+  };
+}
+
+export type CheckinStudio = Awaited<ReturnType<typeof createCheckinStudio>>;
