@@ -187,6 +187,18 @@ describe('POST persons: 500 rows with invalid ones among them', () => {
     expect(stored.map((item) => item.personId).sort()).toEqual(
       answer.body.persons.map((person: { personId: string }) => person.personId).sort(),
     );
+    const paged: { personId: string; code: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await api.call(`/groupshoot/${studio.token}/persons?limit=200${cursor ? `&cursor=${cursor}` : ''}`, {
+        headers: studio.serverHeaders,
+      });
+      paged.push(...page.body.persons);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(paged.map(({ personId, code }) => ({ personId, code }))).toEqual(
+      answer.body.persons.map(({ personId, code }: { personId: string; code: string }) => ({ personId, code })),
+    );
   });
 });
 
