@@ -10,8 +10,9 @@ export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
 /**
  * public: tenant slug only, and browsers of any origin may call it (CORS, preflight routes).
  * server: tenant slug, API key, plan and rate limit; no CORS, so a key is useless in a browser.
+ * webhook: no tenant header (the sender names the account); the raw body is verified instead.
  */
-export type RouteAccess = 'public' | 'server';
+export type RouteAccess = 'public' | 'server' | 'webhook';
 
 export interface Route {
   readonly id: string;
@@ -109,6 +110,14 @@ export const routes = [
     handler: 'integration/get-gallery-stats',
     access: 'server',
     summary: 'Dashboard statistics from counters maintained on every write',
+  },
+  {
+    id: 'stripeWebhook',
+    method: 'POST',
+    path: '/webhooks/stripe',
+    handler: 'payments/stripe-webhook',
+    access: 'webhook',
+    summary: 'Stripe Connect events: checkout sessions completed, expired, async payments; account updates',
   },
 ] as const satisfies readonly Route[];
 

@@ -1,10 +1,13 @@
 import { ApiError } from '#lib/errors';
 import type { Tenant } from '#lib/db/tenants';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
+import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
 
 /** The operations of POST /group-shoot, selected by the body member `action`. */
 const ACTIONS = {
   submitCheckin,
+  checkinStatus,
+  retryCheckout,
 } satisfies Record<string, (tenant: Tenant, body: Record<string, unknown>) => Promise<Record<string, unknown>>>;
 
 export const CHECKIN_ACTIONS = Object.keys(ACTIONS);

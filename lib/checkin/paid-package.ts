@@ -1,17 +1,35 @@
+import { now } from '#lib/clock';
 import { ApiError } from '#lib/errors';
-import type { Tenant } from '#lib/db/tenants';
+import { accountCanTakeCharges } from '#lib/adapters/stripe-payments';
+import { type Tenant, recordStripeReadiness } from '#lib/db/tenants';
 import type { CheckinSubmission } from '#lib/domain/checkin-request';
+import type { GalleryPackage } from '#lib/domain/gallery-model';
+import { PACKAGE_AMOUNT_LIMIT, STRIPE_READINESS_CACHE_MS } from '#lib/payments/payment-settings';
 
 /**
- * The checks of a check-in with a package that requires payment, in the spec's order. Hosted
- * checkout is not built yet (issue #5): until it is, a paid package that passes the terms and
- * approval checks answers connect_not_ready_for_payments, and nothing is stored.
+ * Whether the tenant's connected account can take charges: read from Stripe, kept on the
+ * tenant for a few minutes, refreshed at once by account.updated webhooks.
  */
-export function checkPaidCheckin(tenant: Tenant, submission: CheckinSubmission): never {
+async function connectedAccountReady(tenant: Tenant, accountId: string): Promise<boolean> {
+  const cached = tenant.stripeReadiness;
+  if (cached?.accountId === accountId && now() - cached.checkedAt < STRIPE_READINESS_CACHE_MS) return cached.ready;
+  const ready = await accountCanTakeCharges(accountId);
+  await recordStripeReadiness(tenant.slug, { accountId, ready, checkedAt: now() });
+  return ready;
+}
+
+/**
+ * The checks of a check-in with a package that requires payment, in this order:
+ * terms_not_accepted, payment_access_not_approved, connect_not_ready_for_payments,
+ * package_amount_exceeds_limit. Returns the connected account to charge on.
+ */
+export async function checkPaidCheckin(tenant: Tenant, submission: CheckinSubmission, pkg: GalleryPackage): Promise<string> {
   if (!submission.termsAccepted) throw new ApiError('terms_not_accepted');
   if (!tenant.paymentAccessApproved) throw new ApiError('payment_access_not_approved');
-  throw new ApiError(
-    'connect_not_ready_for_payments',
-    'Package checkout is not available yet; choose a package that needs no payment.',
-  );
+  const accountId = tenant.stripeAccountId;
+  if (!accountId || !(await connectedAccountReady(tenant, accountId))) throw new ApiError('connect_not_ready_for_payments');
+  if (pkg.price > PACKAGE_AMOUNT_LIMIT) {
+    throw new ApiError('package_amount_exceeds_limit', `Packages above ${PACKAGE_AMOUNT_LIMIT} minor units cannot be paid online.`);
+  }
+  return accountId;
 }

@@ -11,18 +11,25 @@ import { newPersonId } from '#lib/domain/person-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { logger } from '#lib/http/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
+import type { PersonDraft } from '#lib/db/persons';
+import { startPaidCheckin } from '#lib/payments/checkout';
+import { returnUrlOf } from '#lib/payments/checkout-urls';
+import { defaultReturnUrl } from '#lib/payments/payment-settings';
 
 /**
  * A participant's check-in: validates it against the gallery, stores the selfie (metadata
- * stripped), then the person, code and day booking in one transaction. Should the transaction
- * fail, the selfie is deleted again, so a failed check-in leaves nothing behind.
+ * stripped), then the person, code and day booking in one transaction, or for a paid package
+ * a reservation with a Checkout Session. Should that fail, the selfie is deleted again, so a
+ * failed check-in leaves nothing behind.
  */
 export async function submitCheckin(tenant: Tenant, body: Record<string, unknown>) {
   const token = typeof body.token === 'string' ? body.token.trim() : '';
   if (token === '') throw new ApiError('token_required');
   const configuration = await loadGroupShootGallery(tenant.tenantId, token);
   const submission = validateCheckin(body, configuration);
-  if (submission.selectedPackage && requiresPayment(submission.selectedPackage)) checkPaidCheckin(tenant, submission);
+  const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
+  const accountId = paidPackage ? await checkPaidCheckin(tenant, submission, paidPackage) : undefined;
+  const returnUrl = paidPackage ? returnUrlOf(body.returnUrl, defaultReturnUrl()) : undefined;
 
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const personId = newPersonId();
@@ -33,26 +40,33 @@ export async function submitCheckin(tenant: Tenant, body: Record<string, unknown
       throw new ApiError('storage_unavailable');
     });
   }
-  let person;
+  const draft: PersonDraft = {
+    personId,
+    name: submission.name,
+    email: submission.email,
+    employeeId: submission.employeeId,
+    phone: submission.phone,
+    department: submission.department,
+    notes: submission.notes,
+    shootingDayId: submission.shootingDay?.id ?? null,
+    packageId: submission.selectedPackage?.id ?? null,
+    orderNotes: submission.orderNotes,
+    consents: submission.consents,
+    customFields: submission.customFields,
+    source: 'checkin',
+    createdAt: nowIso(),
+    hasSelfie: selfieKey !== undefined,
+    photoCount: 0,
+  };
   try {
-    person = await insertCheckedInPerson(scope, {
-      personId,
-      name: submission.name,
-      email: submission.email,
-      employeeId: submission.employeeId,
-      phone: submission.phone,
-      department: submission.department,
-      notes: submission.notes,
-      shootingDayId: submission.shootingDay?.id ?? null,
-      packageId: submission.selectedPackage?.id ?? null,
-      orderNotes: submission.orderNotes,
-      consents: submission.consents,
-      customFields: submission.customFields,
-      source: 'checkin',
-      createdAt: nowIso(),
-      hasSelfie: selfieKey !== undefined,
-      photoCount: 0,
-    });
+    if (paidPackage && accountId && returnUrl) {
+      return await startPaidCheckin({ tenant, galleryToken: scope.token, draft, pkg: paidPackage, accountId, returnUrl });
+    }
+    const person = await insertCheckedInPerson(scope, draft);
+    await addToGalleryCounters(scope, { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 }).catch((error: Error) =>
+      logger.error('check-in counters not updated', error),
+    );
+    return { personId: person.personId, code: person.code, name: person.name };
   } catch (error) {
     if (selfieKey) {
       await deleteMediaObject(selfieKey).catch((cleanup: Error) =>
@@ -61,8 +75,4 @@ export async function submitCheckin(tenant: Tenant, body: Record<string, unknown
     }
     throw error;
   }
-  await addToGalleryCounters(scope, { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 }).catch((error: Error) =>
-    logger.error('check-in counters not updated', error),
-  );
-  return { personId: person.personId, code: person.code, name: person.name };
 }

@@ -8,6 +8,8 @@ export const keys = {
   tenantPartition: (slug: string) => `TENANT#${slug}`,
   tenantDirectory: () => 'TENANTS',
 
+  stripeAccount: (accountId: string) => ({ pk: `STRIPEACCOUNT#${accountId}`, sk: 'TENANT' }),
+
   apiKey: (secretHash: string) => ({ pk: `APIKEY#${secretHash}`, sk: 'APIKEY' }),
   apiKeysOfTenant: (tenantId: string) => `T#${tenantId}#APIKEYS`,
 
@@ -46,6 +48,12 @@ export const keys = {
     pk: `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
     sk: `PHOTO#${photoId}`,
   }),
+  /** Payment reservations of a gallery. */
+  order: (tenantId: string, token: string, orderId: string) => ({ pk: `T#${tenantId}#G#${token}#ORDERS`, sk: `ORDER#${orderId}` }),
+  /** A status or retry token of a reservation, by the SHA-256 of its value. */
+  checkoutToken: (tokenHash: string) => ({ pk: `CHECKOUTTOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  /** A Stripe event already handled (expires after Stripe's retry window). */
+  stripeEvent: (eventId: string) => ({ pk: `STRIPEEVENT#${eventId}`, sk: 'EVENT' }),
   /** One item per access code in use: its own partition, so code writes never contend. */
   accessCode: (tenantId: string, token: string, code: string) => ({ pk: `T#${tenantId}#G#${token}#CODE#${code}`, sk: 'CODE' }),
 } as const;

@@ -80,7 +80,7 @@ export class ExtraConditionFailed extends Error {
   }
 }
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /**
  * Writes persons with their code items, and `extraItems` (for example a day's booking), in one
@@ -91,7 +91,7 @@ export async function writePersonsTransaction(
   scope: GalleryScope,
   chunk: Person[],
   codesInBatch: Set<string>,
-  extraItems: TransactItem[] = [],
+  extraItems: TransactItem[] | ((persons: Person[]) => TransactItem[]) = [],
   retry?: RetryOptions,
 ): Promise<Person[]> {
   let persons = chunk;
@@ -101,7 +101,7 @@ export async function writePersonsTransaction(
         { Put: { TableName: tableName, Item: toPersonItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
         { Put: { TableName: tableName, Item: accessCodeItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
       ]),
-      ...extraItems,
+      ...(typeof extraItems === 'function' ? extraItems(persons) : extraItems),
     ];
     try {
       await withStoreRetries(

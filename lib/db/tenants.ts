@@ -1,4 +1,4 @@
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { nowIso } from '#lib/clock';
 import { db, tableName } from '#lib/db/client';
@@ -19,9 +19,19 @@ export interface Tenant {
   name: string;
   stripeAccountId?: string;
   paymentAccessApproved: boolean;
+  /** Platform fee on paid packages, in basis points of the price (250 = 2.5 %). */
+  platformFeeBps: number;
+  /** Last known ability of a connected account to take card payments, and when it was read (ms). */
+  stripeReadiness?: StripeReadiness;
   createdAt: string;
   /** Absent when no plan record exists (for example while billing has not synced yet). */
   plan?: PlanRecord;
+}
+
+export interface StripeReadiness {
+  accountId: string;
+  ready: boolean;
+  checkedAt: number;
 }
 
 export interface NewTenant {
@@ -30,6 +40,7 @@ export interface NewTenant {
   plan: PlanTier;
   stripeAccountId?: string;
   paymentAccessApproved?: boolean;
+  platformFeeBps?: number;
 }
 
 export class TenantExistsError extends Error {
@@ -50,6 +61,8 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
     name: profile.name,
     stripeAccountId: profile.stripeAccountId,
     paymentAccessApproved: profile.paymentAccessApproved === true,
+    platformFeeBps: typeof profile.platformFeeBps === 'number' ? profile.platformFeeBps : 0,
+    stripeReadiness: profile.stripeReadiness,
     createdAt: profile.createdAt,
     plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
   };
@@ -63,6 +76,7 @@ export async function createTenant(input: NewTenant): Promise<Tenant> {
     name: input.name,
     stripeAccountId: input.stripeAccountId,
     paymentAccessApproved: input.paymentAccessApproved ?? false,
+    platformFeeBps: input.platformFeeBps ?? 0,
     createdAt,
     plan: { tier: input.plan, updatedAt: createdAt },
   };
@@ -84,6 +98,7 @@ export async function createTenant(input: NewTenant): Promise<Tenant> {
             },
           },
           { Put: { TableName: tableName, Item: { ...keys.tenantPlan(input.slug), ...plan } } },
+          ...(input.stripeAccountId ? [{ Put: stripeAccountMapping(input.stripeAccountId, input.slug) }] : []),
         ],
       }),
     );
@@ -100,11 +115,32 @@ export async function setTenantPlan(slug: string, tier: PlanTier): Promise<void>
   );
 }
 
-export type TenantSettings = Partial<Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved'>>;
+export type TenantSettings = Partial<Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved' | 'platformFeeBps'>>;
 
 /** Changes profile settings of an existing tenant; false when no such tenant exists. */
-export function updateTenantSettings(slug: string, settings: TenantSettings): Promise<boolean> {
-  return updateExistingItem(keys.tenant(slug), settings);
+export async function updateTenantSettings(slug: string, settings: TenantSettings): Promise<boolean> {
+  const updated = await updateExistingItem(keys.tenant(slug), settings);
+  if (updated && settings.stripeAccountId) {
+    await db.send(new PutCommand(stripeAccountMapping(settings.stripeAccountId, slug)));
+  }
+  return updated;
+}
+
+/** Records what Stripe said about the connected account's ability to take charges. */
+export async function recordStripeReadiness(slug: string, readiness: StripeReadiness): Promise<void> {
+  await updateExistingItem(keys.tenant(slug), { stripeReadiness: readiness });
+}
+
+/** Connect events name the connected account; this item leads from it to the tenant. */
+function stripeAccountMapping(accountId: string, slug: string) {
+  return { TableName: tableName, Item: { ...keys.stripeAccount(accountId), slug } };
+}
+
+/** The tenant whose connected Stripe account this is (for Connect webhooks). */
+export async function getTenantByStripeAccount(accountId: string): Promise<Tenant | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.stripeAccount(accountId) }));
+  const tenant = Item ? await getTenantBySlug(Item.slug) : undefined;
+  return tenant?.stripeAccountId === accountId ? tenant : undefined;
 }
 
 /** The tenant directory (admin use only): slugs in order, through GSI1. */

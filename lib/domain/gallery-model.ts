@@ -72,6 +72,10 @@ export interface GalleryCounters {
   personsWithSelfie: number;
   personsWithPhotos: number;
   photos: number;
+  ordersPending: number;
+  ordersPaid: number;
+  ordersExpired: number;
+  ordersCanceled: number;
 }
 
 export const GALLERY_COUNTER_NAMES = [
@@ -80,6 +84,10 @@ export const GALLERY_COUNTER_NAMES = [
   'personsWithSelfie',
   'personsWithPhotos',
   'photos',
+  'ordersPending',
+  'ordersPaid',
+  'ordersExpired',
+  'ordersCanceled',
 ] as const satisfies readonly (keyof GalleryCounters)[];
 
 export interface GalleryConfiguration {

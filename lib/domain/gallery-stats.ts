@@ -13,6 +13,12 @@ export function galleryStatistics({ gallery, counters, shootingDays }: GalleryCo
       withPhotos: counters.personsWithPhotos,
     },
     photos: { total: counters.photos },
+    orders: {
+      pending: counters.ordersPending,
+      paid: counters.ordersPaid,
+      expired: counters.ordersExpired,
+      canceled: counters.ordersCanceled,
+    },
     shootingDays: sorted.map((day) => ({
       id: day.id,
       date: day.date,

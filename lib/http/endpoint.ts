@@ -47,6 +47,32 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
   }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;
 }
 
+/** What a webhook body sees: the exact raw body (signatures are computed over it) and the headers. */
+export interface WebhookInput {
+  rawBody: string;
+  headers: Record<string, string | undefined>;
+  requestId: string;
+}
+
+/**
+ * The preset of webhook routes: request ID, logging, errors and the method check, but no
+ * tenant, key or JSON parsing: the sender is authenticated by the body's signature.
+ */
+export function webhookEndpoint(routeId: RouteId, body: (input: WebhookInput) => Promise<EndpointResult>) {
+  const route = findRoute(routeId);
+  return middy<ApiEvent, ApiResponse, Error, ApiContext>()
+    .use(requestId())
+    .use(requestLogging(route.id))
+    .use(errorResponses())
+    .use(methodCheck([route]))
+    .handler(async (event, context) => {
+      const raw = typeof event.body === 'string' ? event.body : '';
+      const rawBody = event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+      const members = await body({ rawBody, headers: event.headers ?? {}, requestId: context.requestId });
+      return jsonResponse(200, members, context.requestId);
+    }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;
+}
+
 /** Answers the CORS preflight of a public path: 204 with the allowed methods and headers, no tenant needed. */
 export function corsPreflight() {
   return middy<ApiEvent, ApiResponse, Error, ApiContext>()

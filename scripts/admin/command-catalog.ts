@@ -49,12 +49,14 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     summary: 'Tenants (studios): slug, name, plan tier, payment settings',
     commands: {
       create: {
-        usage: 'tenant create --slug SLUG --name NAME --plan TIER [--stripe-account acct_x] [--payment-approved]',
-        options: { slug: text, name: text, plan: text, 'stripe-account': text, 'payment-approved': flag },
+        usage:
+          'tenant create --slug SLUG --name NAME --plan TIER [--stripe-account acct_x] [--payment-approved] [--platform-fee-bps N]',
+        options: { slug: text, name: text, plan: text, 'stripe-account': text, 'payment-approved': flag, 'platform-fee-bps': text },
       },
       update: {
-        usage: 'tenant update --slug SLUG [--name NAME] [--plan TIER] [--stripe-account acct_x] [--payment-approved true|false]',
-        options: { slug: text, name: text, plan: text, 'stripe-account': text, 'payment-approved': text },
+        usage:
+          'tenant update --slug SLUG [--name NAME] [--plan TIER] [--stripe-account acct_x] [--payment-approved true|false] [--platform-fee-bps N]',
+        options: { slug: text, name: text, plan: text, 'stripe-account': text, 'payment-approved': text, 'platform-fee-bps': text },
       },
       show: { usage: 'tenant show --slug SLUG', options: { slug: text } },
       list: { usage: 'tenant list', options: {} },

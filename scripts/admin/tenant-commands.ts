@@ -9,6 +9,7 @@ import {
   optionalStripeAccount,
   optionalText,
   optionalTrueFalse,
+  optionalWholeNumber,
   requiredText,
   tenantSlug,
 } from './options';
@@ -37,6 +38,7 @@ export const tenantCommands: CommandHandlers = {
         plan,
         stripeAccountId,
         paymentAccessApproved: flag(values, 'payment-approved'),
+        platformFeeBps: platformFeeBps(values),
       });
       return tenantResult(tenant, `Created tenant "${tenant.slug}"`);
     } catch (error) {
@@ -50,7 +52,7 @@ export const tenantCommands: CommandHandlers = {
     const changes = tenantChanges(values);
     const plan = optionalPlanTier(values);
     if (Object.values(changes).every((value) => value === undefined) && plan === undefined) {
-      throw new UsageError('Nothing to update: give --name, --plan, --stripe-account or --payment-approved');
+      throw new UsageError('Nothing to update: give --name, --plan, --stripe-account, --payment-approved or --platform-fee-bps');
     }
     await findTenant(values, 'slug');
     if (!(await updateTenantSettings(slug, changes))) throw new NotFoundError(`No tenant with slug "${slug}"`);
@@ -88,7 +90,15 @@ function tenantChanges(values: OptionValues) {
     name: optionalText(values, 'name'),
     stripeAccountId: optionalStripeAccount(values),
     paymentAccessApproved: optionalTrueFalse(values, 'payment-approved'),
+    platformFeeBps: platformFeeBps(values),
   };
+}
+
+/** The platform fee on paid packages in basis points: 0 to 5000 (50 %). */
+function platformFeeBps(values: OptionValues): number | undefined {
+  const fee = optionalWholeNumber(values, 'platform-fee-bps', 0);
+  if (fee !== undefined && fee > 5000) throw new UsageError('--platform-fee-bps must be at most 5000 (50 %)');
+  return fee;
 }
 
 async function readTenant(slug: string): Promise<Tenant> {

@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
 import { JAVA_MISSING_MESSAGE, javaIsInstalled } from './dynamodb-local';
-import { type LocalServices, startLocalServices } from './local-stack';
+import { startLocalServices } from './local-stack';
+import { startStripeEmulator } from './stripe-emulator';
 import type { DemoData } from './seed-demo';
 
 const usage = 'Usage: npm start -- [--port N] [--data DIR]   (PORT=N also sets the port; --data persists DynamoDB and S3 data)';
@@ -43,12 +44,19 @@ async function main(): Promise<void> {
     onS3Event: (event) => void ingestUploadedPhotos(event),
   });
   let apiRef: { close(): Promise<void> } | undefined;
+  const stripeEmulator = process.env.STRIPE_SECRET_KEY ? undefined : await startStripeEmulator();
+  if (stripeEmulator) {
+    process.env.STRIPE_SECRET_KEY = 'sk_test_local_emulator';
+    process.env.STRIPE_API_BASE = stripeEmulator.url;
+    process.env.STRIPE_WEBHOOK_SECRET = stripeEmulator.webhookSecret;
+  }
   let stopping = false;
   const stopAll = async (api?: { close(): Promise<void> }) => {
     if (stopping) return;
     stopping = true;
     console.log('\nStopping the local API, S3 and DynamoDB Local…');
     await api?.close();
+    await stripeEmulator?.close();
     await services.stop();
     process.exit(0);
   };
@@ -64,6 +72,8 @@ async function main(): Promise<void> {
     const api = await startLocalApi({ port, cdn: localCdnSigning() });
     apiRef = api;
     process.env.PHOTO_CDN_URL = `http://localhost:${api.port}${CDN_PATH}`;
+    process.env.CHECKIN_PAGE_URL ??= `http://localhost:${api.port}/checkin/`;
+    if (stripeEmulator) stripeEmulator.webhookUrl = `${api.url}/webhooks/stripe`;
     const info = {
       baseUrl: `http://localhost:${api.port}/v1`,
       ...demo,
@@ -73,6 +83,7 @@ async function main(): Promise<void> {
       s3Endpoint: services.s3.endpoint,
       mediaBucket: process.env.MEDIA_BUCKET,
       persisted: values.data !== undefined,
+      stripe: stripeEmulator ? `emulator at ${stripeEmulator.url} (no money moves)` : 'Stripe, with STRIPE_SECRET_KEY',
     };
     writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`);
     printBanner(info, infoFile);
@@ -121,7 +132,10 @@ function readPreviousDemo(infoFile: string): DemoData {
   }
 }
 
-function printBanner(info: DemoData & { baseUrl: string; dynamoDbEndpoint: string; s3Endpoint: string; persisted: boolean; tableName?: string; mediaBucket?: string }, infoFile: string): void {
+function printBanner(
+  info: DemoData & { baseUrl: string; dynamoDbEndpoint: string; s3Endpoint: string; persisted: boolean; tableName?: string; mediaBucket?: string; stripe: string },
+  infoFile: string,
+): void {
   const tenant = `-H 'X-Tenant-Slug: ${info.tenantSlug}'`;
   console.log(`
 groupshoot-api is running locally
@@ -132,6 +146,7 @@ groupshoot-api is running locally
   Gallery      ${info.galleryToken}   (group shoot; not a group shoot: ${info.otherGalleryToken})
   DynamoDB     ${info.dynamoDbEndpoint}   table ${info.tableName} (${info.persisted ? 'persisted' : 'in memory'})
   S3           ${info.s3Endpoint}   bucket ${info.mediaBucket}
+  Payments     ${info.stripe}
   Written to   ${infoFile}
 
 Try:

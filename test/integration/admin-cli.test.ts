@@ -223,7 +223,17 @@ describe('gallery commands', () => {
       shootingDays: [studio.days.earlier, studio.days.later],
       packages: [studio.freePackage],
       formFields: [expect.objectContaining({ key: 'phone', enabled: false })],
-      counters: { personsImported: 0, personsCheckedIn: 0, personsWithSelfie: 0, personsWithPhotos: 0, photos: 0 },
+      counters: {
+        personsImported: 0,
+        personsCheckedIn: 0,
+        personsWithSelfie: 0,
+        personsWithPhotos: 0,
+        photos: 0,
+        ordersPending: 0,
+        ordersPaid: 0,
+        ordersExpired: 0,
+        ordersCanceled: 0,
+      },
     });
     expect(text.out).toMatch(
       /Shooting days \(2\)[\s\S]*First day[\s\S]*Second day[\s\S]*Packages \(1\)[\s\S]*Form fields \(1\)/,
@@ -556,5 +566,16 @@ describe('the real CLI process', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`Using the local table "${tableName}"`);
     expect(result.stdout).toContain(studio.tenant.tenantId);
+  });
+});
+
+describe('tenant platform fee', () => {
+  it('sets the platform fee in basis points and refuses more than 50 %', async () => {
+    const slug = uniqueSlug('fee');
+    const created = await admin('tenant', 'create', '--slug', slug, '--name', 'Fee Studio', '--plan', 'creator', '--platform-fee-bps', '250');
+    const updated = await admin('tenant', 'update', '--slug', slug, '--platform-fee-bps', '300');
+    const refused = await admin('tenant', 'update', '--slug', slug, '--platform-fee-bps', '5001');
+    expect([created.code, updated.code, refused.code]).toEqual([0, 0, 2]);
+    expect((await getTenantBySlug(slug))?.platformFeeBps).toBe(300);
   });
 });

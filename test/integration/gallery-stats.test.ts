@@ -46,6 +46,7 @@ describe.each([0, 1])('GET stats, path variant %i', (variant) => {
       galleryToken: fresh.token,
       persons: { total: 4, bySource: { import: 4, checkin: 0 }, withSelfie: 0, withPhotos: 0 },
       photos: { total: 0 },
+      orders: { pending: 0, paid: 0, expired: 0, canceled: 0 },
       shootingDays: [
         { id: fresh.days.earlier.id, date: '2027-03-01', label: 'First day', booked: 2, maxPersons: 5, spotsRemaining: 3 },
         { id: fresh.days.later.id, date: '2027-03-02', label: 'Second day', booked: 1, maxPersons: null, spotsRemaining: null },
