@@ -5,7 +5,7 @@ import { handleStripeEvent } from '#lib/payments/stripe-events';
 
 /** POST /webhooks/stripe: Stripe Connect events, verified by their signature over the raw body. */
 export const handler = webhookEndpoint('stripeWebhook', async ({ rawBody, headers }) => {
-  const event = verifiedWebhookEvent(rawBody, headers['stripe-signature']);
+  const event = await verifiedWebhookEvent(rawBody, headers['stripe-signature']);
   if (!event) throw new ApiError('invalid_signature');
   return { received: true, outcome: await handleStripeEvent(event) };
 });

@@ -3,26 +3,30 @@ import Stripe from 'stripe';
 import { optionalEnv } from '#lib/config';
 import { ApiError } from '#lib/errors';
 import { logger } from '#lib/http/logger';
+import { secretValue } from '#lib/adapters/secrets';
 
 /**
- * The Stripe SDK, talking to Stripe with STRIPE_SECRET_KEY, or to the local Stripe emulator
+ * The Stripe SDK, talking to Stripe with the secret key (STRIPE_SECRET_KEY, or the Secrets
+ * Manager secret named by STRIPE_SECRET_KEY_ARN), or to the local Stripe emulator
  * at STRIPE_API_BASE (scripts/local/stripe-emulator.ts) for tests and `npm start`.
  * Checkout Sessions are direct charges on the tenant's connected account.
  */
-let client: Stripe | undefined;
+let client: { secretKey: string; stripe: Stripe } | undefined;
 
-function stripe(): Stripe {
-  if (client) return client;
-  const secretKey = optionalEnv('STRIPE_SECRET_KEY');
-  const apiBase = optionalEnv('STRIPE_API_BASE');
+/** The SDK client, made again only when the secret key changed (rotation). */
+async function stripe(): Promise<Stripe> {
+  const secretKey = await secretValue('STRIPE_SECRET_KEY').catch(() => undefined);
   if (!secretKey) throw new ApiError('payment_provider_unavailable', 'Payments are not configured.');
+  if (client?.secretKey === secretKey) return client.stripe;
+  const apiBase = optionalEnv('STRIPE_API_BASE');
   const base = apiBase ? new URL(apiBase) : undefined;
-  client = new Stripe(secretKey, {
+  const instance = new Stripe(secretKey, {
     maxNetworkRetries: 1,
     timeout: 10_000,
     ...(base ? { host: base.hostname, port: Number(base.port), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
   });
-  return client;
+  client = { secretKey, stripe: instance };
+  return instance;
 }
 
 export interface CheckoutRequest {
@@ -48,7 +52,7 @@ function providerFailure(operation: string, error: unknown): ApiError {
 
 export async function createCheckoutSession(request: CheckoutRequest): Promise<{ sessionId: string; url: string }> {
   try {
-    const session = await stripe().checkout.sessions.create(
+    const session = await (await stripe()).checkout.sessions.create(
       {
         mode: 'payment',
         line_items: [
@@ -81,10 +85,11 @@ export async function createCheckoutSession(request: CheckoutRequest): Promise<{
 /** Expires an open session so it can no longer be paid; one that is not open any more is left alone. */
 export async function expireCheckoutSession(accountId: string, sessionId: string): Promise<'expired' | 'complete' | 'not_open'> {
   try {
-    const session = await stripe().checkout.sessions.retrieve(sessionId, {}, { stripeAccount: accountId });
+    const client = await stripe();
+    const session = await client.checkout.sessions.retrieve(sessionId, {}, { stripeAccount: accountId });
     if (session.status === 'complete') return 'complete';
     if (session.status !== 'open') return 'not_open';
-    await stripe().checkout.sessions.expire(sessionId, {}, { stripeAccount: accountId });
+    await client.checkout.sessions.expire(sessionId, {}, { stripeAccount: accountId });
     return 'expired';
   } catch (error) {
     throw providerFailure('checkout.sessions.expire', error);
@@ -94,7 +99,7 @@ export async function expireCheckoutSession(accountId: string, sessionId: string
 /** Whether the connected account can take card payments: charges enabled and card_payments active. */
 export async function accountCanTakeCharges(accountId: string): Promise<boolean> {
   try {
-    const account = await stripe().accounts.retrieve(accountId);
+    const account = await (await stripe()).accounts.retrieve(accountId);
     return account.charges_enabled === true && account.capabilities?.card_payments === 'active';
   } catch (error) {
     throw providerFailure('accounts.retrieve', error);
@@ -102,11 +107,12 @@ export async function accountCanTakeCharges(accountId: string): Promise<boolean>
 }
 
 /** The event of a webhook request, after checking its signature over the exact raw body. */
-export function verifiedWebhookEvent(rawBody: string, signature: string | undefined): Stripe.Event | undefined {
-  const secret = optionalEnv('STRIPE_WEBHOOK_SECRET');
+export async function verifiedWebhookEvent(rawBody: string, signature: string | undefined): Promise<Stripe.Event | undefined> {
+  const secret = await secretValue('STRIPE_WEBHOOK_SECRET');
   if (!secret || !signature) return undefined;
   try {
-    return stripe().webhooks.constructEvent(rawBody, signature, secret);
+    // Signature checks need no API key; the SDK's static helper does them.
+    return Stripe.webhooks.constructEvent(rawBody, signature, secret);
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { nowIso } from '#lib/clock';
 import { ApiError } from '#lib/errors';
 import { db, tableName } from '#lib/db/client';
@@ -82,15 +82,43 @@ export async function releaseReservation(order: Order, tokenHashes: Record<Check
 export async function attachCheckoutSession(order: Order, sessionId: string, checkoutUrl: string): Promise<void> {
   await withStoreRetries(() =>
     db.send(
-      new PutCommand({
+      new UpdateCommand({
         TableName: tableName,
-        Item: { ...orderKey(order), ...order, sessionId, checkoutUrl, updatedAt: nowIso() },
+        Key: orderKey(order),
+        UpdateExpression: 'SET sessionId = :session, checkoutUrl = :url, updatedAt = :now',
         ConditionExpression: '#status = :pending',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':pending': 'pending' },
+        ExpressionAttributeValues: { ':session': sessionId, ':url': checkoutUrl, ':pending': 'pending', ':now': nowIso() },
       }),
     ),
   );
+}
+
+/** What a pending order's session is while a retry replaces it: no Stripe session has this ID. */
+export const SESSION_BEING_REPLACED = 'replacing';
+
+/**
+ * Unhooks a pending order from its session before that session is expired, so the session's
+ * expiry event (which Stripe sends for a manual expiry too) releases nothing. False when the
+ * order is no longer pending with that session.
+ */
+export async function detachCheckoutSession(order: Order, sessionId: string): Promise<boolean> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: orderKey(order),
+        UpdateExpression: 'SET sessionId = :replacing, updatedAt = :now',
+        ConditionExpression: '#status = :pending AND sessionId = :session',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':replacing': SESSION_BEING_REPLACED, ':pending': 'pending', ':session': sessionId, ':now': nowIso() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }
 
 export async function getOrder(tenantId: string, galleryToken: string, orderId: string): Promise<Order | undefined> {

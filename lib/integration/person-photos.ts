@@ -1,6 +1,6 @@
 import { now } from '#lib/clock';
 import { ApiError } from '#lib/errors';
-import { PHOTO_URL_TTL_SECONDS, signPhotoUrl } from '#lib/adapters/photo-url-signer';
+import { PHOTO_URL_TTL_SECONDS, signPhotoUrls } from '#lib/adapters/photo-url-signer';
 import { getPerson } from '#lib/db/persons';
 import { listPhotos } from '#lib/db/photos';
 import type { Tenant } from '#lib/db/tenants';
@@ -20,16 +20,17 @@ export async function listPersonPhotos(tenant: Tenant, token: string | undefined
   const photos = await listPhotos(scope, person.personId);
   // Whole seconds: CloudFront's canned policy expires at a Unix second.
   const expiresAtMs = (Math.floor(now() / 1000) + PHOTO_URL_TTL_SECONDS) * 1000;
+  const urls = photos.length === 0 ? [] : await signPhotoUrls(photos.map((photo) => photo.objectKey), expiresAtMs);
   return {
     galleryToken: gallery.token,
     personId: person.personId,
-    photos: photos.map((photo) => ({
+    photos: photos.map((photo, index) => ({
       photoId: photo.photoId,
       fileName: photo.fileName,
       width: photo.width,
       height: photo.height,
       createdAt: photo.createdAt,
-      url: signPhotoUrl(photo.objectKey, expiresAtMs),
+      url: urls[index],
     })),
     urlsExpireAt: new Date(expiresAtMs).toISOString(),
   };

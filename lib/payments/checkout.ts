@@ -6,7 +6,9 @@ import { addToGalleryCounters } from '#lib/db/gallery-counters';
 import {
   type CheckoutTokenPurpose,
   addCheckoutToken,
+  SESSION_BEING_REPLACED,
   attachCheckoutSession,
+  detachCheckoutSession,
   endPendingOrder,
   findOrderByToken,
   releaseReservation,
@@ -130,22 +132,31 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   if (!order) throw new ApiError('invalid_checkout_token');
   if (order.status === 'paid') throw new ApiError('order_already_paid');
   const returnUrl = returnUrlOf(body.returnUrl, defaultReturnUrl());
-  if (order.status === 'pending' && order.sessionId) {
-    if ((await expireCheckoutSession(order.accountId, order.sessionId)) === 'complete') throw new ApiError('order_already_paid');
-  }
   const previousStatus = order.status;
+  if (previousStatus === 'pending' && order.sessionId && order.sessionId !== SESSION_BEING_REPLACED) {
+    if (!(await detachCheckoutSession(order, order.sessionId))) throw new ApiError('storage_unavailable', 'The reservation changed meanwhile; retry.');
+    const oldSession = order.sessionId;
+    // Stripe unreachable: the old session stays the order's, so its expiry still frees the spot.
+    const outcome = await expireCheckoutSession(order.accountId, oldSession).catch(async (error: unknown) => {
+      await attachCheckoutSession(order, oldSession, order.checkoutUrl ?? '');
+      throw error;
+    });
+    // A session paid meanwhile still completes the order through its webhook.
+    if (outcome === 'complete') throw new ApiError('order_already_paid');
+  }
   if (previousStatus !== 'pending') await reopenOrder(order);
-  const reopened: Order = { ...order, status: 'pending' };
+  const reopened: Order = { ...order, status: 'pending', sessionId: previousStatus === 'pending' ? SESSION_BEING_REPLACED : order.sessionId };
   const statusToken = newToken('status');
   await addCheckoutToken(reopened, 'status', hashSecret(statusToken));
   let session;
   try {
     session = await openSession(tenant, reopened, returnUrl, { statusToken, retryToken });
   } catch (error) {
-    // Give the spot back: the order ends as it was before this retry.
-    if (previousStatus !== 'pending') {
-      await endPendingOrder(reopened, reopened.sessionId ?? '', previousStatus).catch(() => undefined);
-    }
+    // No session can complete or expire the order now: end it and give the spot back.
+    const ended = await endPendingOrder(reopened, reopened.sessionId ?? '', previousStatus === 'pending' ? 'expired' : previousStatus).catch(
+      () => false,
+    );
+    if (ended && previousStatus === 'pending') await countTransition(order, 'pending', 'expired');
     throw error;
   }
   if (previousStatus !== 'pending') await countTransition(order, previousStatus, 'pending');

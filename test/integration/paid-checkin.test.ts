@@ -160,6 +160,21 @@ describe('paid check-in through Stripe Checkout', () => {
     expect(again.body.error).toBe('order_already_paid');
   });
 
+  it('keeps a pending reservation whole when Stripe fails during a retry', async () => {
+    const studio = await payingStudio();
+    const reserved = await post(studio, paidBody(studio, { shootingDayId: studio.smallDay.id }));
+    stripe.emulator.failNextCalls(5);
+    const failed = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
+    stripe.emulator.failNextCalls(0);
+    await stripe.emulator.expire(sessionIdOf(reserved.body.checkoutUrl)); // the old session still frees the spot
+    const status = await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken });
+    const days = await api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toBe('payment_provider_unavailable');
+    expect(status.body.status).toBe('expired');
+    expect(days.body.shootingDays[0].booked).toBe(0);
+  });
+
   it('retries an expired reservation while its spot can be taken again, else shooting_day_full', async () => {
     const studio = await payingStudio();
     const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2027-07-02', label: 'One', startTime: '09:00', endTime: '09:30', maxPersons: 1 });
