@@ -2,6 +2,9 @@
  * Every key prefix of the single table lives here. docs/data-model.md documents the
  * access pattern each key serves.
  */
+/** Rate-limit counters' partition keys start so; the deployed functions' IAM policies rely on it. */
+export const RATE_LIMIT_KEY_PREFIX = 'RATELIMIT#';
+
 export const keys = {
   tenant: (slug: string) => ({ pk: `TENANT#${slug}`, sk: 'PROFILE' }),
   tenantPlan: (slug: string) => ({ pk: `TENANT#${slug}`, sk: 'PLAN' }),
@@ -13,7 +16,7 @@ export const keys = {
   apiKey: (secretHash: string) => ({ pk: `APIKEY#${secretHash}`, sk: 'APIKEY' }),
   apiKeysOfTenant: (tenantId: string) => `T#${tenantId}#APIKEYS`,
 
-  rateLimit: (keyId: string) => ({ pk: `RATELIMIT#${keyId}`, sk: 'RATELIMIT' }),
+  rateLimit: (keyId: string) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${keyId}`, sk: 'RATELIMIT' }),
 
   /** Gallery configuration: the gallery item, its shooting days, packages and form fields. */
   galleryPartition: (tenantId: string, token: string) => `T#${tenantId}#G#${token}`,

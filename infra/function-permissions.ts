@@ -1,0 +1,42 @@
+/**
+ * What each function may touch, by the handler name the route module gives it. The stack
+ * grants exactly this; infra tests check that every function of the route module is here.
+ *
+ * table: none, read, read plus the rate-limit counters (server-side endpoints), or readWrite.
+ * media: which prefixes of the media bucket, and how.
+ * secrets: which secrets it reads at run time.
+ */
+export type TableAccess = 'none' | 'read' | 'readAndRateLimit' | 'readWrite';
+export type SecretName = 'stripeSecretKey' | 'stripeWebhookSecret' | 'photoSigningKey';
+
+export interface FunctionPermissions {
+  table: TableAccess;
+  media?: { prefix: 'selfies/' | 'photos/'; access: 'read' | 'write' };
+  secrets?: SecretName[];
+  /** Photo URL signing configuration (distribution domain, key pair ID). */
+  photoCdn?: boolean;
+  memoryMb?: number;
+}
+
+export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
+  'checkin/get-checkin-info': { table: 'read' },
+  'checkin/post-group-shoot': {
+    table: 'readWrite',
+    media: { prefix: 'selfies/', access: 'write' },
+    secrets: ['stripeSecretKey'],
+    memoryMb: 1024,
+  },
+  'integration/list-form-fields': { table: 'readAndRateLimit' },
+  'integration/list-shooting-days': { table: 'readAndRateLimit' },
+  'integration/list-persons': { table: 'readAndRateLimit' },
+  'integration/get-gallery-stats': { table: 'readAndRateLimit' },
+  'integration/list-person-photos': { table: 'readAndRateLimit', secrets: ['photoSigningKey'], photoCdn: true },
+  'integration/import-persons': { table: 'readWrite', memoryMb: 1024 },
+  'payments/stripe-webhook': { table: 'readWrite', secrets: ['stripeWebhookSecret'] },
+  'system/route-not-matched': { table: 'none' },
+  'system/cors-preflight': { table: 'none' },
+  'media/ingest-photo': { table: 'readWrite', media: { prefix: 'photos/', access: 'read' } },
+};
+
+/** The function S3 invokes for new objects under photos/; not behind the API. */
+export const PHOTO_INGEST_HANDLER = 'media/ingest-photo';

@@ -1,0 +1,220 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Alias } from 'aws-cdk-lib/aws-kms';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { EventType } from 'aws-cdk-lib/aws-s3';
+import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '../lib/db/table-definition';
+import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '../lib/routes';
+import { MediaDelivery } from './media-delivery';
+import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER, type SecretName } from './function-permissions';
+import { ServiceFunction } from './service-function';
+
+export interface GroupShootStackProps extends StackProps {
+  /** PEM public key of the photo URL signing key pair; its private key goes into the PhotoSigningKey secret. */
+  photoSigningPublicKeyPem: string;
+  /** Steady-state requests per second and burst of the v1 stage. */
+  throttle?: { rateLimit: number; burstLimit: number };
+}
+
+/**
+ * The whole service in one stack: the single table, the media and check-in page buckets
+ * behind CloudFront, the secrets, one Lambda function per function of the route module, and
+ * the HTTP API (stage v1) whose routes are generated from that module.
+ */
+export class GroupShootStack extends Stack {
+  readonly functions = new Map<string, NodejsFunction>();
+  readonly api: HttpApi;
+
+  constructor(scope: Construct, id: string, props: GroupShootStackProps) {
+    super(scope, id, props);
+
+    const table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: true,
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      encryption: TableEncryption.AWS_MANAGED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    table.addGlobalSecondaryIndex({
+      indexName: GSI1.indexName,
+      partitionKey: { name: GSI1.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: GSI1.sortKey, type: AttributeType.STRING },
+    });
+
+    const delivery = new MediaDelivery(this, 'Media', { photoSigningPublicKeyPem: props.photoSigningPublicKeyPem });
+
+    const secret = (name: string, description: string) => {
+      const created = new Secret(this, name, { description });
+      // Stripe issues these keys and the photo key pair is made by the operator: no Lambda can rotate them.
+      NagSuppressions.addResourceSuppressions(created, [{ id: 'AwsSolutions-SMG4', reason: 'Rotated by the operator at Stripe or with a new key pair (see README).' }]);
+      return created;
+    };
+    const secrets: Record<SecretName, Secret> = {
+      stripeSecretKey: secret('StripeSecretKey', 'Stripe secret key of the platform account (sk_live_… or sk_test_…)'),
+      stripeWebhookSecret: secret('StripeWebhookSecret', 'Signing secret of the Stripe Connect webhook endpoint (whsec_…)'),
+      photoSigningKey: secret('PhotoSigningKey', 'PEM private key whose public key is in the photo CDN key group'),
+    };
+
+    const environment = {
+      TABLE_NAME: table.tableName,
+      MEDIA_BUCKET: delivery.mediaBucket.bucketName,
+      POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      PHOTO_CDN_URL: `https://${delivery.photoCdn.distributionDomainName}`,
+      CLOUDFRONT_KEY_PAIR_ID: delivery.photoSigningKeyId,
+      CHECKIN_PAGE_URL: `https://${delivery.checkinPageCdn.distributionDomainName}/`,
+    };
+    const handlers = [...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), PHOTO_INGEST_HANDLER])];
+    for (const handler of handlers) {
+      const permissions = FUNCTION_PERMISSIONS[handler];
+      if (!permissions) throw new Error(`No permissions declared for function ${handler}`);
+      const { fn } = new ServiceFunction(this, functionId(handler), {
+        handler,
+        permissions,
+        table,
+        mediaBucket: delivery.mediaBucket,
+        secrets,
+        environment,
+      });
+      this.functions.set(handler, fn);
+    }
+    delivery.mediaBucket.addEventNotification(
+      EventType.OBJECT_CREATED,
+      new LambdaDestination(this.functions.get(PHOTO_INGEST_HANDLER)!),
+      { prefix: 'photos/' },
+    );
+    // The notification configuration is applied by CDK's own singleton custom resource.
+    const notificationsHandler = this.node.tryFindChild('BucketNotificationsHandler050a0587b7544547bf325f094a3db834');
+    if (notificationsHandler) {
+      NagSuppressions.addResourceSuppressions(
+        notificationsHandler,
+        [
+          { id: 'AwsSolutions-IAM4', reason: "CDK's bucket-notification custom resource only writes its own logs with the basic role." },
+          { id: 'AwsSolutions-IAM5', reason: "CDK's bucket-notification custom resource needs s3:PutBucketNotification on the bucket only." },
+        ],
+        true,
+      );
+    }
+
+    this.api = new HttpApi(this, 'Api', { apiName: 'groupshoot-api', createDefaultStage: false });
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const stage = new HttpStage(this, 'V1', {
+      httpApi: this.api,
+      stageName: 'v1',
+      autoDeploy: true,
+      throttle: props.throttle ?? { rateLimit: 200, burstLimit: 400 },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            time: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            latencyMs: '$context.responseLatency',
+            sourceIp: '$context.identity.sourceIp',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+    this.addRoutes();
+
+    this.addAlarms(stage);
+    new CfnOutput(this, 'ApiUrl', { value: stage.url.replace(/\/$/, '') });
+    new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL });
+    new CfnOutput(this, 'PhotoCdnUrl', { value: environment.PHOTO_CDN_URL });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'MediaBucketName', { value: delivery.mediaBucket.bucketName });
+    new CfnOutput(this, 'CheckinPageBucketName', { value: delivery.checkinPageBucket.bucketName });
+
+    NagSuppressions.addStackSuppressions(this, [
+      {
+        id: 'AwsSolutions-APIG4',
+        reason: 'Authorization is the service itself: API keys checked by the functions; public routes are public by the spec.',
+      },
+    ]);
+  }
+
+  /**
+   * Every route of the route module on its primary path and alias; per known path an ANY
+   * route and for everything else $default, both to the function that answers 404 and 405.
+   */
+  private addRoutes(): void {
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    const integrationOf = (handler: string) => {
+      let integration = integrations.get(handler);
+      if (!integration) {
+        integration = new HttpLambdaIntegration(`${functionId(handler)}Integration`, this.functions.get(handler)!);
+        integrations.set(handler, integration);
+      }
+      return integration;
+    };
+    const knownPaths = new Set<string>();
+    for (const route of routes as readonly Route[]) {
+      for (const path of pathsOf(route)) {
+        knownPaths.add(path);
+        new HttpRoute(this, `Route ${route.method} ${path}`, {
+          httpApi: this.api,
+          routeKey: HttpRouteKey.with(path, HttpMethod[route.method]),
+          integration: integrationOf(route.handler),
+        });
+      }
+    }
+    for (const path of knownPaths) {
+      new HttpRoute(this, `Route ANY ${path}`, {
+        httpApi: this.api,
+        routeKey: HttpRouteKey.with(path, HttpMethod.ANY),
+        integration: integrationOf(UNMATCHED_ROUTE_HANDLER),
+      });
+    }
+    new HttpRoute(this, 'Route $default', {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: integrationOf(UNMATCHED_ROUTE_HANDLER),
+    });
+  }
+
+  /** Alarms on the API's 5xx answers and on every function's errors and throttles, to one topic. */
+  private addAlarms(stage: HttpStage): void {
+    const topic = new Topic(this, 'Alarms', { enforceSSL: true, masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns') });
+    const action = new SnsAction(topic);
+    const alarm = (id: string, metric: IMetric, threshold: number) =>
+      new Alarm(this, id, {
+        metric,
+        threshold,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }).addAlarmAction(action);
+    alarm('Api5xxAlarm', stage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }), 5);
+    for (const [handler, fn] of this.functions) {
+      const id = functionId(handler);
+      alarm(`${id}ErrorsAlarm`, fn.metricErrors({ period: Duration.minutes(5) }), 1);
+      alarm(`${id}ThrottlesAlarm`, fn.metricThrottles({ period: Duration.minutes(5) }), 1);
+    }
+    new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
+  }
+}
+
+/** `integration/list-persons` → `IntegrationListPersons` */
+export function functionId(handler: string): string {
+  return handler
+    .split(/[/-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}

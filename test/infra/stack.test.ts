@@ -1,0 +1,252 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER } from '../../infra/function-permissions';
+import { GroupShootStack } from '../../infra/groupshoot-stack';
+import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/routes';
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+let stack: GroupShootStack;
+let template: Template;
+/** Handler name → logical ID of its Lambda function. */
+const functionIds = new Map<string, string>();
+
+beforeAll(() => {
+  // Prepare: the real app shape, with cdk-nag, bundling every function with esbuild.
+  const app = new App();
+  const { publicKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  stack = new GroupShootStack(app, 'TestStack', { photoSigningPublicKeyPem: publicKey });
+  Aspects.of(app).add(new AwsSolutionsChecks());
+  template = Template.fromStack(stack);
+  for (const [handler, fn] of stack.functions) {
+    functionIds.set(handler, stack.getLogicalId(fn.node.defaultChild as CfnFunction));
+  }
+}, 240_000);
+
+/** The statements of every IAM policy attached to a function's role. */
+function statementsOf(handler: string): Statement[] {
+  const fn = template.findResources('AWS::Lambda::Function')[functionIds.get(handler)!];
+  const roleId = fn?.Properties.Role['Fn::GetAtt'][0];
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .filter((policy) => policy.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+const actionsOf = (statements: Statement[]) => statements.flatMap((statement) => [statement.Action].flat());
+
+/** Statements about data (DynamoDB, S3, Secrets Manager), without the X-Ray tracing grant every function has. */
+const dataStatementsOf = (handler: string) =>
+  statementsOf(handler).filter((statement) => !actionsOf([statement]).every((action) => action.startsWith('xray:')));
+
+describe('API routes come from the route module', () => {
+  it('has every route on its primary path and alias, served by its function, and no other route', () => {
+    // Prepare
+    const integrations = template.findResources('AWS::ApiGatewayV2::Integration');
+    const functionOfIntegration = (target: { 'Fn::Join': [string, unknown[]] }) => {
+      const integrationId = (target['Fn::Join'][1][1] as { Ref: string }).Ref;
+      const uri = integrations[integrationId]!.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+      return [...functionIds].find(([, id]) => id === uri)?.[0];
+    };
+    const actual = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (route) => `${route.Properties.RouteKey} -> ${functionOfIntegration(route.Properties.Target)}`,
+    );
+    // Assess
+    const declared = (routes as readonly Route[]).flatMap((route) => pathsOf(route).map((path) => `${route.method} ${path} -> ${route.handler}`));
+    const knownPaths = [...new Set((routes as readonly Route[]).flatMap((route) => pathsOf(route)))];
+    const catchAlls = [...knownPaths.map((path) => `ANY ${path} -> ${UNMATCHED_ROUTE_HANDLER}`), `$default -> ${UNMATCHED_ROUTE_HANDLER}`];
+    expect(actual.sort()).toEqual([...declared, ...catchAlls].sort());
+  });
+
+  it('serves the API on stage v1, throttled, with access logs that carry the request ID', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: 'v1',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingBurstLimit: 400, ThrottlingRateLimit: 200 },
+      AccessLogSettings: { Format: Match.stringLikeRegexp('\\$context\\.requestId') },
+    });
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+  });
+
+  it('configures no API-wide CORS: the public functions answer it themselves', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
+  });
+});
+
+describe('functions', () => {
+  it('has one function per function of the route module, plus the photo ingest, each with declared permissions', () => {
+    const expected = new Set([UNMATCHED_ROUTE_HANDLER, PHOTO_INGEST_HANDLER, ...routes.map((route) => route.handler)]);
+    expect([...functionIds.keys()].sort()).toEqual([...expected].sort());
+    expect(Object.keys(FUNCTION_PERMISSIONS).sort()).toEqual([...expected].sort());
+  });
+
+  it('runs them on Node.js 22, arm64, traced, logging JSON, with the table and bucket configured', () => {
+    for (const id of functionIds.values()) {
+      const fn = template.findResources('AWS::Lambda::Function')[id]!.Properties;
+      expect(fn).toEqual(
+        expect.objectContaining({
+          Runtime: 'nodejs22.x',
+          Architectures: ['arm64'],
+          TracingConfig: { Mode: 'Active' },
+          LoggingConfig: expect.objectContaining({ LogFormat: 'JSON' }),
+        }),
+      );
+      expect(Object.keys(fn.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET']));
+    }
+  });
+
+  it('keeps secrets out of environment variables: functions get secret ARNs only', () => {
+    for (const id of functionIds.values()) {
+      const variables = template.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables;
+      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'CLOUDFRONT_PRIVATE_KEY']) expect(variables).not.toHaveProperty(name);
+    }
+    const checkin = template.findResources('AWS::Lambda::Function')[functionIds.get('checkin/post-group-shoot')!]!;
+    expect(checkin.Properties.Environment.Variables.STRIPE_SECRET_KEY_ARN).toEqual({ Ref: expect.stringMatching(/^StripeSecretKey/) });
+  });
+
+  it('grants no wildcard action, and a wildcard resource only for X-Ray', () => {
+    for (const handler of functionIds.keys()) {
+      for (const statement of statementsOf(handler)) {
+        for (const action of [statement.Action].flat()) expect(action).not.toMatch(/(^\*$)|(:\*$)/);
+        if (statement.Resource === '*') expect(actionsOf([statement]).every((action) => action.startsWith('xray:'))).toBe(true);
+      }
+    }
+  });
+
+  it.each(['system/route-not-matched', 'system/cors-preflight'])('gives %s no data access at all', (handler) => {
+    expect(dataStatementsOf(handler)).toEqual([]);
+  });
+
+  it('gives the public check-in info read-only table access', () => {
+    const actions = actionsOf(dataStatementsOf('checkin/get-checkin-info'));
+    expect(actions).toContain('dynamodb:Query');
+    expect(actions.filter((action) => /Put|Update|Delete|Write/.test(action))).toEqual([]);
+  });
+
+  it.each(['integration/list-persons', 'integration/list-shooting-days', 'integration/get-gallery-stats', 'integration/list-form-fields', 'integration/list-person-photos'])(
+    'lets %s write only rate-limit counters',
+    (handler) => {
+      const writes = dataStatementsOf(handler).filter((statement) => actionsOf([statement]).some((action) => /Put|Update|Delete|Write/.test(action)));
+      expect(writes).toEqual([
+        expect.objectContaining({
+          Action: 'dynamodb:UpdateItem',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATELIMIT#*'] } },
+        }),
+      ]);
+    },
+  );
+
+  it('lets only the check-in function write selfies, and nothing write photos', () => {
+    for (const handler of functionIds.keys()) {
+      const putsObjects = actionsOf(statementsOf(handler)).some((action) => action.startsWith('s3:PutObject'));
+      expect([handler, putsObjects]).toEqual([handler, handler === 'checkin/post-group-shoot']);
+    }
+    const checkinPuts = statementsOf('checkin/post-group-shoot').filter((statement) => actionsOf([statement]).includes('s3:PutObject'));
+    expect(JSON.stringify(checkinPuts)).toContain('/selfies/*');
+  });
+
+  it('lets each function read only the secrets it uses', () => {
+    const secretReaders = [...functionIds.keys()].filter((handler) =>
+      actionsOf(statementsOf(handler)).includes('secretsmanager:GetSecretValue'),
+    );
+    expect(secretReaders.sort()).toEqual(['checkin/post-group-shoot', 'integration/list-person-photos', 'payments/stripe-webhook']);
+  });
+
+  it('invokes the photo ingest for objects created under photos/', () => {
+    template.hasResourceProperties('Custom::S3BucketNotifications', {
+      NotificationConfiguration: {
+        LambdaFunctionConfigurations: [
+          Match.objectLike({
+            Events: ['s3:ObjectCreated:*'],
+            Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: 'photos/' }] } },
+            LambdaFunctionArn: { 'Fn::GetAtt': [functionIds.get(PHOTO_INGEST_HANDLER), 'Arn'] },
+          }),
+        ],
+      },
+    });
+  });
+});
+
+describe('data and delivery', () => {
+  it('keeps the single table on demand, recoverable, protected, with TTL and GSI1', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' })],
+    });
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+  });
+
+  it('keeps buckets private, encrypted, TLS-only, and media versioned with expiring old versions', () => {
+    for (const bucket of Object.values(template.findResources('AWS::S3::Bucket'))) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.Properties.BucketEncryption).toBeDefined();
+    }
+    const tlsOnly = Object.values(template.findResources('AWS::S3::BucketPolicy')).filter((policy) =>
+      JSON.stringify(policy.Properties.PolicyDocument).includes('"aws:SecureTransport":"false"'),
+    );
+    expect(tlsOnly).toHaveLength(Object.keys(template.findResources('AWS::S3::Bucket')).length);
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 30 } })]) },
+    });
+  });
+
+  it('serves photos only on signed URLs, through origin access control', () => {
+    const distributions = Object.values(template.findResources('AWS::CloudFront::Distribution'));
+    const photos = distributions.find((distribution) => distribution.Properties.DistributionConfig.Comment.includes('photos'))!;
+    expect(photos.Properties.DistributionConfig.DefaultCacheBehavior.TrustedKeyGroups).toHaveLength(1);
+    expect(photos.Properties.DistributionConfig.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('https-only');
+    expect(photos.Properties.DistributionConfig.Origins[0].OriginAccessControlId).toBeDefined();
+    template.resourceCountIs('AWS::CloudFront::KeyGroup', 1);
+  });
+
+  it('alarms on API 5xx and on every function error and throttle', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties.MetricName);
+    expect(alarms.filter((name) => name === '5xx')).toHaveLength(1);
+    expect(alarms.filter((name) => name === 'Errors')).toHaveLength(functionIds.size);
+    expect(alarms.filter((name) => name === 'Throttles')).toHaveLength(functionIds.size);
+  });
+
+  it('outputs the API URL, the check-in page URL and the table name', () => {
+    for (const output of ['ApiUrl', 'CheckinPageUrl', 'TableName']) template.hasOutput(output, {});
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('finds no error and no warning that is not suppressed', () => {
+    const findings = [
+      ...Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+      ...Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+    ];
+    expect(findings.map((finding) => `${finding.id}: ${String(finding.entry.data).slice(0, 80)}`)).toEqual([]);
+  });
+
+  it('justifies every suppression', () => {
+    const suppressions = Object.values(template.toJSON().Resources as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress: { reason: string }[] } } }>)
+      .flatMap((resource) => resource.Metadata?.cdk_nag?.rules_to_suppress ?? []);
+    expect(suppressions.length).toBeGreaterThan(0);
+    for (const suppression of suppressions) expect(suppression.reason.length).toBeGreaterThan(20);
+  });
+});
+
+it('is a Stack', () => {
+  expect(stack).toBeInstanceOf(Stack);
+});
