@@ -1,6 +1,16 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  ApiMapping,
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -25,6 +35,8 @@ export interface GroupShootStackProps extends StackProps {
   photoSigningPublicKeyPem: string;
   /** Steady-state requests per second and burst of the v1 stage. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** A custom domain for the API (e.g. api.example.com) with its ACM certificate in the stack's region. */
+  apiDomain?: { domainName: string; certificateArn: string };
 }
 
 /**
@@ -133,6 +145,15 @@ export class GroupShootStack extends Stack {
       },
     });
     this.addRoutes();
+    if (props.apiDomain) {
+      const domainName = new DomainName(this, 'ApiDomain', {
+        domainName: props.apiDomain.domainName,
+        certificate: Certificate.fromCertificateArn(this, 'ApiCertificate', props.apiDomain.certificateArn),
+      });
+      // https://<domain>/v1/… like the default endpoint: the stage name stays the version segment.
+      new ApiMapping(this, 'ApiDomainMapping', { api: this.api, domainName, stage, apiMappingKey: 'v1' });
+      new CfnOutput(this, 'ApiDomainTarget', { value: domainName.regionalDomainName, description: 'CNAME/alias target of the API domain' });
+    }
 
     this.addAlarms(stage);
     new CfnOutput(this, 'ApiUrl', { value: stage.url.replace(/\/$/, '') });

@@ -250,3 +250,17 @@ describe('cdk-nag AwsSolutions', () => {
 it('is a Stack', () => {
   expect(stack).toBeInstanceOf(Stack);
 });
+
+describe('custom API domain', () => {
+  it('maps the domain to stage v1 under /v1 when one is configured', () => {
+    const app = new App();
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const withDomain = new GroupShootStack(app, 'DomainStack', {
+      photoSigningPublicKeyPem: publicKey,
+      apiDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc' },
+    });
+    const domainTemplate = Template.fromStack(withDomain);
+    domainTemplate.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'api.example.com' });
+    domainTemplate.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { ApiMappingKey: 'v1', Stage: Match.anyValue() });
+  }, 240_000);
+});
