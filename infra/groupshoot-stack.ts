@@ -20,7 +20,9 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { EventType } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { join } from 'node:path';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
@@ -35,6 +37,8 @@ export interface GroupShootStackProps extends StackProps {
   photoSigningPublicKeyPem: string;
   /** Steady-state requests per second and burst of the v1 stage. */
   throttle?: { rateLimit: number; burstLimit: number };
+  /** The tenant the deployed check-in page checks in for, unless its link names one (`?tenant=`). */
+  checkinTenantSlug?: string;
   /** A custom domain for the API (e.g. api.example.com) with its ACM certificate in the stack's region. */
   apiDomain?: { domainName: string; certificateArn: string };
 }
@@ -155,9 +159,10 @@ export class GroupShootStack extends Stack {
       new CfnOutput(this, 'ApiDomainTarget', { value: domainName.regionalDomainName, description: 'CNAME/alias target of the API domain' });
     }
 
+    this.deployCheckinPage(delivery, stage.url.replace(/\/$/, ''), props.checkinTenantSlug);
     this.addAlarms(stage);
     new CfnOutput(this, 'ApiUrl', { value: stage.url.replace(/\/$/, '') });
-    new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL });
+    new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL, description: 'Open with ?token=<gallery token> (and ?tenant=<slug> unless checkinTenantSlug is set)' });
     new CfnOutput(this, 'PhotoCdnUrl', { value: environment.PHOTO_CDN_URL });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: delivery.mediaBucket.bucketName });
@@ -208,6 +213,30 @@ export class GroupShootStack extends Stack {
       routeKey: HttpRouteKey.DEFAULT,
       integration: integrationOf(UNMATCHED_ROUTE_HANDLER),
     });
+  }
+
+  /** The reference page of web/ with its config.js (API URL, tenant), into the page bucket behind CloudFront. */
+  private deployCheckinPage(delivery: MediaDelivery, apiUrl: string, tenantSlug: string | undefined): void {
+    const config = `window.GROUPSHOOT_CONFIG = {"apiBaseUrl":"${apiUrl}","tenantSlug":${JSON.stringify(tenantSlug ?? null)}};\n`;
+    new BucketDeployment(this, 'CheckinPage', {
+      sources: [Source.asset(join(__dirname, '..', 'web')), Source.data('config.js', config)],
+      destinationBucket: delivery.checkinPageBucket,
+      distribution: delivery.checkinPageCdn,
+      distributionPaths: ['/*'],
+    });
+    // CDK's deployment custom resource: its role, runtime and policies are CDK's own.
+    for (const child of this.node.children) {
+      if (!child.node.id.startsWith('Custom::CDKBucketDeployment')) continue;
+      NagSuppressions.addResourceSuppressions(
+        child,
+        [
+          { id: 'AwsSolutions-IAM4', reason: "CDK's bucket-deployment custom resource uses the basic execution role for its logs." },
+          { id: 'AwsSolutions-IAM5', reason: "CDK's bucket-deployment custom resource copies the page's asset objects into the page bucket." },
+          { id: 'AwsSolutions-L1', reason: "The runtime of CDK's bucket-deployment custom resource is chosen by CDK." },
+        ],
+        true,
+      );
+    }
   }
 
   /** Alarms on the API's 5xx answers and on every function's errors and throttles, to one topic. */

@@ -4,7 +4,8 @@ import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
 /**
  * What a check-in page needs to render: the spec's fields, plus `formFields` (the enabled
- * form fields, as the form-fields endpoint returns them) because a public page holds no key.
+ * form fields, as the form-fields endpoint returns them) because a public page holds no key,
+ * and the consent text and granular consents the page must show to ask for them.
  */
 export async function getCheckinInfo(tenant: Tenant, token: string | undefined): Promise<Record<string, unknown>> {
   const { gallery, shootingDays, packages, formFields } = await loadGroupShootGallery(tenant.tenantId, token);
@@ -19,5 +20,7 @@ export async function getCheckinInfo(tenant: Tenant, token: string | undefined):
     shootingDays: sortShootingDays(shootingDays).map(publicShootingDay),
     packages: sortPackages(packages).map(publicPackage),
     formFields: enabledFormFields(formFields),
+    consentText: gallery.consentText ?? null,
+    granularConsents: gallery.granularConsents,
   };
 }

@@ -7,6 +7,7 @@ import { logger } from '#lib/http/logger';
 import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
 import { STAGE, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
 import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';
+import { CHECKIN_PAGE_PATH, serveCheckinPage } from './checkin-page';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -36,14 +37,17 @@ interface Target {
  * a payload-2.0 event and invokes the same handler module the Lambda function runs.
  */
 export async function startLocalApi(
-  options: { port?: number; host?: string; cdn?: Omit<CdnEmulatorOptions, 'baseUrl'> } = {},
+  options: { port?: number; host?: string; cdn?: Omit<CdnEmulatorOptions, 'baseUrl'>; checkinPage?: { tenantSlug?: string } } = {},
 ): Promise<LocalApi> {
   const handlers = loadHandlers();
   const server: Server = createServer((request, response) => {
+    const path = request.url ?? '/';
     const work =
-      options.cdn && request.url?.startsWith(`${CDN_PATH}/`)
+      options.cdn && path.startsWith(`${CDN_PATH}/`)
         ? serveSignedObject(request, response, { ...options.cdn, baseUrl: `http://${request.headers.host}${CDN_PATH}` })
-        : serve(request, response, handlers);
+        : options.checkinPage && (path === CHECKIN_PAGE_PATH || path.startsWith(`${CHECKIN_PAGE_PATH}/`))
+          ? serveCheckinPage(request, response, options.checkinPage)
+          : serve(request, response, handlers);
     work.catch((error) => {
       logger.error('local API server failure', error as Error);
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' });

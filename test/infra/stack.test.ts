@@ -218,6 +218,14 @@ describe('data and delivery', () => {
     template.resourceCountIs('AWS::CloudFront::KeyGroup', 1);
   });
 
+  it('deploys the check-in page of web/ with its configuration into the page bucket behind CloudFront', () => {
+    template.hasResourceProperties('Custom::CDKBucketDeployment', {
+      DestinationBucketName: { Ref: Match.stringLikeRegexp('^MediaCheckinPageBucket') },
+      DistributionPaths: ['/*'],
+      SourceMarkers: Match.arrayWith([Match.objectLike({})]),
+    });
+  });
+
   it('alarms on API 5xx and on every function error and throttle', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties.MetricName);
     expect(alarms.filter((name) => name === '5xx')).toHaveLength(1);

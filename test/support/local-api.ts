@@ -19,7 +19,9 @@ export interface ApiAnswer {
  * The local API server in this test process, on its own port and table, so tests go over
  * real HTTP while sharing modules (clock, DynamoDB client) with the server.
  */
-export function useLocalApi(): { call(path: string, options?: ApiCall): Promise<ApiAnswer>; readonly url: string } {
+export function useLocalApi(
+  options: { checkinPage?: boolean } = {},
+): { call(path: string, options?: ApiCall): Promise<ApiAnswer>; readonly url: string } {
   let api: LocalApi | undefined;
   useTestTable();
   beforeAll(async () => {
@@ -31,6 +33,7 @@ export function useLocalApi(): { call(path: string, options?: ApiCall): Promise<
         s3: new S3Client({ endpoint: process.env.S3_ENDPOINT, forcePathStyle: true }),
         bucket: process.env.MEDIA_BUCKET!,
       },
+      checkinPage: options.checkinPage ? {} : undefined,
     });
     process.env.PHOTO_CDN_URL = `http://127.0.0.1:${api.port}${CDN_PATH}`;
   });

@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+
+/** Where the local API serves the reference check-in page (web/). */
+export const CHECKIN_PAGE_PATH = '/checkin';
+
+const WEB_DIR = join(__dirname, '..', '..', 'web');
+const FILES: Record<string, string> = {
+  'checkin.js': 'text/javascript; charset=utf-8',
+  'checkin.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * Serves web/ as CloudFront serves the deployed page: its files, config.js with this API's
+ * base URL and the page's tenant, and index.html for every other path (so /checkin/<token>
+ * works as well as /checkin/?token=<token>).
+ */
+export async function serveCheckinPage(request: IncomingMessage, response: ServerResponse, options: { tenantSlug?: string }) {
+  const name = new URL(request.url ?? '/', 'http://localhost').pathname.slice(CHECKIN_PAGE_PATH.length + 1);
+  if (name === 'config.js') {
+    const config = { apiBaseUrl: `http://${request.headers.host}/v1`, tenantSlug: options.tenantSlug };
+    response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+    response.end(`window.GROUPSHOOT_CONFIG = ${JSON.stringify(config)};\n`);
+    return;
+  }
+  const file = FILES[name] ? name : 'index.html';
+  response.writeHead(200, { 'Content-Type': FILES[file] ?? 'text/html; charset=utf-8' });
+  response.end(await readFile(join(WEB_DIR, file)));
+}

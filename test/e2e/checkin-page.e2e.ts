@@ -1,0 +1,149 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { updateTenantSettings } from '#lib/db/tenants';
+import { useLocalApi } from '../support/local-api';
+import { type CheckinStudio, createCheckinStudio } from '../support/checkin-gallery';
+import { makeJpeg } from '../support/media';
+import { useStripeEmulator } from '../support/stripe';
+
+const api = useLocalApi({ checkinPage: true });
+const stripe = useStripeEmulator(api);
+const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
+const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+
+let browser: Browser;
+let selfieFile: string;
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  selfieFile = join(mkdtempSync(join(tmpdir(), 'selfie-')), 'me.jpg');
+  writeFileSync(selfieFile, makeJpeg(640, 480));
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+function pageUrl(studio: CheckinStudio): string {
+  return `${api.url.replace(/\/v1$/, '')}/checkin/?tenant=${studio.slug}&token=${studio.token}`;
+}
+
+async function fillParticipant(page: Page, studio: CheckinStudio, email = 'ada@example.com') {
+  await page.fill('#name', 'Ada Lovelace');
+  await page.fill('#email', email);
+  await page.selectOption(`[id="${studio.fieldKeys.size}"]`, 'm');
+  await page.fill(`[id="${studio.fieldKeys.motto}"]`, 'Ship it');
+  await page.check('#consentGiven');
+  await page.check('#faceConsent');
+}
+
+async function personsOf(studio: CheckinStudio) {
+  return (await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders })).body.persons;
+}
+
+describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewport) => {
+  let page: Page;
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport });
+  });
+  afterEach(async () => {
+    await page.close();
+  });
+
+  it('checks a participant in with fields, consents, day and selfie, and shows the code', async () => {
+    // Prepare
+    const studio = await createCheckinStudio();
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    // Act
+    await fillParticipant(page, studio);
+    await page.check(`input[name="shootingDayId"][value="${studio.smallDay.id}"]`);
+    await page.check(`input[name="selectedPackageId"][value="${studio.freePackage.id}"]`);
+    await page.setInputFiles('#selfie', selfieFile);
+    await page.waitForSelector('#selfie-preview:not([hidden])');
+    await page.screenshot({ path: join(SCREENSHOTS, `free-1-form-${size}.png`), fullPage: true });
+    await page.click('#submit');
+    await page.waitForSelector('#done:not([hidden])');
+    await page.screenshot({ path: join(SCREENSHOTS, `free-2-code-${size}.png`), fullPage: true });
+    // Assess
+    const code = await page.textContent('#code');
+    expect(code).toMatch(/^[A-Z2-9]{4}$/);
+    expect(await personsOf(studio)).toEqual([
+      expect.objectContaining({
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        code,
+        shootingDayId: studio.smallDay.id,
+        packageId: studio.freePackage.id,
+        consentGiven: true,
+        faceConsent: true,
+        customFields: { [studio.fieldKeys.size]: 'm', [studio.fieldKeys.motto]: 'Ship it' },
+        hasSelfie: true,
+        source: 'checkin',
+      }),
+    ]);
+  });
+
+  it('shows a validation error next to its field, in words, and moves focus there', async () => {
+    const studio = await createCheckinStudio();
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    await fillParticipant(page, studio, 'ada@');
+    await page.click('#submit');
+    await page.waitForSelector('#email-error:not([hidden])');
+    await page.screenshot({ path: join(SCREENSHOTS, `error-email-${size}.png`), fullPage: true });
+    expect(await page.textContent('#email-error')).toBe('Please check this entry.');
+    expect(await page.getAttribute('#email', 'aria-invalid')).toBe('true');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
+    expect(await page.textContent('body')).not.toContain('invalid_field');
+    expect(await personsOf(studio)).toEqual([]);
+  });
+
+  it('takes a paid package through checkout and shows the code once paid', async () => {
+    // Prepare
+    const studio = await createCheckinStudio();
+    await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}` });
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    // Act
+    await fillParticipant(page, studio);
+    await page.check(`input[name="selectedPackageId"][value="${studio.paidPackage.id}"]`);
+    await page.waitForSelector('#terms-field:not([hidden])');
+    await page.check('#termsAccepted');
+    await page.screenshot({ path: join(SCREENSHOTS, `paid-1-form-${size}.png`), fullPage: true });
+    await page.click('#submit');
+    await page.waitForURL(`${stripe.emulator.url}/pay/**`);
+    await page.screenshot({ path: join(SCREENSHOTS, `paid-2-checkout-${size}.png`), fullPage: true });
+    await page.click('#pay');
+    await page.waitForSelector('#done:not([hidden])');
+    await page.screenshot({ path: join(SCREENSHOTS, `paid-3-code-${size}.png`), fullPage: true });
+    // Assess
+    const code = await page.textContent('#code');
+    expect(page.url()).toContain('checkout=success');
+    expect(await personsOf(studio)).toEqual([expect.objectContaining({ code, packageId: studio.paidPackage.id, name: 'Ada Lovelace' })]);
+  });
+
+  it('offers a retry after a cancelled checkout, with a new checkout for the same reservation', async () => {
+    const studio = await createCheckinStudio();
+    await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}` });
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    await fillParticipant(page, studio);
+    await page.check(`input[name="selectedPackageId"][value="${studio.paidPackage.id}"]`);
+    await page.check('#termsAccepted');
+    await page.click('#submit');
+    await page.waitForURL(`${stripe.emulator.url}/pay/**`);
+    const firstCheckout = page.url();
+    await page.click('#cancel');
+    await page.waitForSelector('#cancelled:not([hidden])');
+    await page.screenshot({ path: join(SCREENSHOTS, `paid-cancelled-${size}.png`), fullPage: true });
+    await page.click('#retry');
+    await page.waitForURL(`${stripe.emulator.url}/pay/**`);
+    expect(page.url()).not.toBe(firstCheckout);
+  });
+});
