@@ -55,6 +55,8 @@ export const keys = {
   order: (tenantId: string, token: string, orderId: string) => ({ pk: `T#${tenantId}#G#${token}#ORDERS`, sk: `ORDER#${orderId}` }),
   /** A status or retry token of a reservation, by the SHA-256 of its value. */
   checkoutToken: (tokenHash: string) => ({ pk: `CHECKOUTTOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  /** A request made with an Idempotency-Key, by the SHA-256 of tenant, caller, route and key. */
+  idempotencyKey: (scopeHash: string) => ({ pk: `IDEMPOTENCY#${scopeHash}`, sk: 'IDEMPOTENCY' }),
   /** A Stripe event already handled (expires after Stripe's retry window). */
   stripeEvent: (eventId: string) => ({ pk: `STRIPEEVENT#${eventId}`, sk: 'EVENT' }),
   /** One item per access code in use: its own partition, so code writes never contend. */

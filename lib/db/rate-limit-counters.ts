@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
+import { itemOfFailedCondition } from '#lib/db/retry';
 import { keys } from '#lib/db/keys';
 import {
   type RateLimitPolicy,
@@ -69,17 +70,9 @@ async function writeTat(
     return { written: true, tat: Attributes?.tat as number };
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    return { written: false, tat: tatOfReturnedItem((error as { Item?: Record<string, unknown> }).Item) };
+    const tat = itemOfFailedCondition(error)?.tat;
+    return { written: false, tat: typeof tat === 'number' ? tat : undefined };
   }
-}
-
-/** The item DynamoDB returns with a failed condition; the document client leaves it marshalled. */
-function tatOfReturnedItem(item: Record<string, unknown> | undefined): number | undefined {
-  if (!item) return undefined;
-  const tat = item.tat;
-  if (typeof tat === 'number') return tat;
-  if (tat && typeof tat === 'object' && 'N' in tat) return Number((tat as { N: string }).N);
-  return undefined;
 }
 
 function rememberTat(keyId: string, tat: number | undefined): void {

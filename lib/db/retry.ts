@@ -1,3 +1,5 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+
 /**
  * Bounded retries with exponential backoff and full jitter for DynamoDB's transient
  * failures: throttling, transaction conflicts, internal errors and timeouts.
@@ -25,6 +27,15 @@ export function cancellationCodes(error: unknown): string[] {
 export function cancellationItem(error: unknown, index: number): Record<string, unknown> | undefined {
   const reasons = (error as { CancellationReasons?: { Item?: Record<string, unknown> }[] }).CancellationReasons ?? [];
   return reasons[index]?.Item;
+}
+
+/**
+ * The item a failed ConditionExpression returned (ReturnValuesOnConditionCheckFailure: ALL_OLD),
+ * as plain values: the document client leaves it in DynamoDB's attribute-value format.
+ */
+export function itemOfFailedCondition(error: unknown): Record<string, any> | undefined {
+  const item = (error as { Item?: Record<string, any> }).Item;
+  return item ? unmarshall(item) : undefined;
 }
 
 export function isTransientStoreError(error: unknown): boolean {

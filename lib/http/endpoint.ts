@@ -5,6 +5,7 @@ import { CORS_PREFLIGHT_HANDLER, type Route, type RouteId, findRoute, routes } f
 import { apiKeyAuth } from '#lib/http/api-key-auth';
 import { cors, preflightHeaders } from '#lib/http/cors';
 import { errorResponses } from '#lib/http/error-responses';
+import { idempotencyFinish, idempotencyStart } from '#lib/http/idempotency';
 import { jsonBody } from '#lib/http/json-body';
 import { jsonResponse } from '#lib/http/json-response';
 import { methodCheck } from '#lib/http/method-check';
@@ -18,9 +19,10 @@ import type { ApiContext, ApiEvent, ApiResponse, EndpointInput, EndpointResult }
 export type EndpointBody = (input: EndpointInput) => Promise<EndpointResult>;
 
 /**
- * The one middleware preset, in its fixed order: request ID, logging, error mapping,
- * method check, tenant, then for server-side routes API key, plan and rate limit, then the
- * JSON body for routes that take one. The body returns the members of a 200 response.
+ * The one middleware preset, in its fixed order: request ID, logging, (CORS for public
+ * routes), error mapping, method check, tenant, then for server-side routes API key, plan and
+ * rate limit, then for POST routes the JSON body and the Idempotency-Key. The body returns the
+ * members of a 200 response.
  */
 export function endpoint(routeId: RouteId, body: EndpointBody) {
   const route = findRoute(routeId);
@@ -28,9 +30,10 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
     .use(requestId())
     .use(requestLogging(route.id));
   if (route.access === 'public') handler.use(cors());
+  if (route.method === 'POST') handler.use(idempotencyFinish());
   handler.use(errorResponses()).use(methodCheck([route])).use(tenantResolution());
   if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
-  if (route.method === 'POST') handler.use(jsonBody());
+  if (route.method === 'POST') handler.use([jsonBody(), idempotencyStart(route.id)]);
   return handler.handler(async (event, context) => {
     const tenant = context.tenant;
     if (!tenant) throw new Error('tenantResolution did not run');

@@ -1,5 +1,6 @@
 import { ApiError } from '#lib/errors';
 import { isTransientStoreError } from '#lib/db/retry';
+import { IdempotentReplay } from '#lib/http/idempotency';
 import { jsonResponse } from '#lib/http/json-response';
 import { logger } from '#lib/http/logger';
 import type { ApiMiddleware } from '#lib/http/types';
@@ -24,6 +25,11 @@ export function errorResponses(): ApiMiddleware {
   return {
     onError: async (request) => {
       const error = request.error;
+      if (error instanceof IdempotentReplay) {
+        const { statusCode, members } = error.answer;
+        request.response = jsonResponse(statusCode, members, request.context.requestId, { 'Idempotent-Replayed': 'true' });
+        return;
+      }
       const answer = error instanceof ApiError ? error : isTransientStoreError(error) ? storageUnavailable(error) : unexpected(error);
       const { ok: _ok, ...members } = answer.toJSON();
       request.response = jsonResponse(answer.status, members, request.context.requestId, { ...answer.headers });

@@ -1,0 +1,65 @@
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/db/client';
+import { keys } from '#lib/db/keys';
+import { itemOfFailedCondition } from '#lib/db/retry';
+
+/** How long a key's first answer is kept (Stripe's convention). */
+export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
+/** A claim whose request has not finished in this time is considered abandoned (crashed function). */
+const CLAIM_TIMEOUT_MS = 60_000;
+
+export interface StoredAnswer {
+  statusCode: number;
+  members: Record<string, unknown>;
+}
+
+export type Claim =
+  | { claimed: true }
+  | { claimed: false; requestHash: string; answer?: StoredAnswer };
+
+/**
+ * Claims a key for this request with one conditional write: free, expired or abandoned keys
+ * are taken; otherwise the current record comes back with the failed condition.
+ */
+export async function claimIdempotencyKey(scopeHash: string, requestHash: string, nowMs: number): Promise<Claim> {
+  try {
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.idempotencyKey(scopeHash),
+          requestHash,
+          state: 'in_progress',
+          claimedUntil: nowMs + CLAIM_TIMEOUT_MS,
+          expiresAt: Math.floor(nowMs / 1000) + IDEMPOTENCY_WINDOW_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :nowSeconds OR (#state = :inProgress AND claimedUntil < :now)',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':nowSeconds': Math.floor(nowMs / 1000), ':inProgress': 'in_progress', ':now': nowMs },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+    return { claimed: true };
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    const item = itemOfFailedCondition(error) ?? {};
+    return { claimed: false, requestHash: item.requestHash, answer: item.answer ? JSON.parse(item.answer) : undefined };
+  }
+}
+
+export async function completeIdempotencyKey(scopeHash: string, answer: StoredAnswer): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.idempotencyKey(scopeHash),
+      UpdateExpression: 'SET #state = :completed, answer = :answer REMOVE claimedUntil',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':completed': 'completed', ':answer': JSON.stringify(answer) },
+    }),
+  );
+}
+
+/** Frees a key whose request failed on the server's side, so that the client's retry runs. */
+export async function releaseIdempotencyKey(scopeHash: string): Promise<void> {
+  await db.send(new DeleteCommand({ TableName: tableName, Key: keys.idempotencyKey(scopeHash) }));
+}
