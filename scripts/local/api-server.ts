@@ -8,6 +8,7 @@ import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } f
 import { STAGE, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
 import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';
 import { CHECKIN_PAGE_PATH, serveCheckinPage } from './checkin-page';
+import { DOCS_PATH, serveApiDocs } from './api-docs';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -37,7 +38,13 @@ interface Target {
  * a payload-2.0 event and invokes the same handler module the Lambda function runs.
  */
 export async function startLocalApi(
-  options: { port?: number; host?: string; cdn?: Omit<CdnEmulatorOptions, 'baseUrl'>; checkinPage?: { tenantSlug?: string } } = {},
+  options: {
+    port?: number;
+    host?: string;
+    cdn?: Omit<CdnEmulatorOptions, 'baseUrl'>;
+    checkinPage?: { tenantSlug?: string };
+    docs?: boolean;
+  } = {},
 ): Promise<LocalApi> {
   const handlers = loadHandlers();
   const server: Server = createServer((request, response) => {
@@ -47,7 +54,9 @@ export async function startLocalApi(
         ? serveSignedObject(request, response, { ...options.cdn, baseUrl: `http://${request.headers.host}${CDN_PATH}` })
         : options.checkinPage && (path === CHECKIN_PAGE_PATH || path.startsWith(`${CHECKIN_PAGE_PATH}/`))
           ? serveCheckinPage(request, response, options.checkinPage)
-          : serve(request, response, handlers);
+          : options.docs && (path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`))
+            ? serveApiDocs(request, response)
+            : serve(request, response, handlers);
     work.catch((error) => {
       logger.error('local API server failure', error as Error);
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' });

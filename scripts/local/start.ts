@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     const { CDN_PATH, startLocalApi } = await import('./api-server');
     const infoFile = resolve(dataDir, 'local-api.json');
     const demo = (await seedDemo()) ?? readPreviousDemo(infoFile);
-    const api = await startLocalApi({ port, cdn: localCdnSigning(), checkinPage: { tenantSlug: demo.tenantSlug } });
+    const api = await startLocalApi({ port, cdn: localCdnSigning(), checkinPage: { tenantSlug: demo.tenantSlug }, docs: true });
     apiRef = api;
     process.env.PHOTO_CDN_URL = `http://localhost:${api.port}${CDN_PATH}`;
     process.env.CHECKIN_PAGE_URL ??= `http://localhost:${api.port}/checkin/`;
@@ -148,6 +148,9 @@ groupshoot-api is running locally
   S3           ${info.s3Endpoint}   bucket ${info.mediaBucket}
   Payments     ${info.stripe}
   Written to   ${infoFile}
+
+API reference:
+  ${info.baseUrl.replace(/\/v1$/, "")}/docs
 
 Check-in page:
   ${info.baseUrl.replace(/\/v1$/, "")}/checkin/?token=${info.galleryToken}

@@ -61,6 +61,8 @@ describe('npm start', () => {
         headers: { 'X-Tenant-Slug': demo.slug, Authorization: `Bearer ${demo.apiKey}` },
       });
       const body = (await response.json()) as { ok: boolean; shootingDays: unknown[] };
+      const reference = await fetch(demo.baseUrl.replace(/\/v1$/, '/docs/openapi.json'));
+      const checkinPage = await fetch(demo.baseUrl.replace(/\/v1$/, `/checkin/?token=${demo.token}`));
       expect(processesInGroup(groupId).length).toBeGreaterThan(1); // npm, node and the JVM at least
       process.kill(-groupId, 'SIGINT');
 
@@ -68,6 +70,8 @@ describe('npm start', () => {
       expect(response.status).toBe(200);
       expect(body.ok).toBe(true);
       expect(body.shootingDays).toHaveLength(3);
+      expect(((await reference.json()) as { openapi: string }).openapi).toBe('3.1.0');
+      expect(await checkinPage.text()).toContain('checkin.js');
       await exited;
       for (let attempt = 0; attempt < 50 && processesInGroup(groupId).length > 0; attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,5 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { CDN_PATH, type LocalApi, startLocalApi } from '../../scripts/local/api-server';
+import { conformanceProblems } from './openapi-conformance';
 import { useTestTable } from './test-table';
 
 export interface ApiCall {
@@ -60,6 +61,9 @@ export function useLocalApi(
       } catch {
         parsed = text;
       }
+      // Every answer of every integration test is held against the OpenAPI document.
+      const problems = conformanceProblems(options.method ?? 'GET', new URL(`${api.url}${path}`).pathname.replace(/^\/v1/, ''), response.status, parsed);
+      if (problems.length > 0) throw new Error(`Answer does not conform to docs/openapi.json:\n${problems.join('\n')}`);
       return { status: response.status, headers: response.headers, body: parsed };
     },
   };

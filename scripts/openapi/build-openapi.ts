@@ -1,0 +1,136 @@
+import { toJsonSchemaDefs } from '@valibot/to-json-schema';
+import { API_SCHEMAS, ROUTE_SCHEMAS } from '#lib/api-schemas';
+import { ERROR_CATALOG } from '#lib/errors';
+import { type Route, pathsOf, routes } from '#lib/routes';
+import { PERSONS_PAGE } from '#lib/domain/page-cursor';
+import { EXAMPLES } from './examples';
+
+type Json = Record<string, any>;
+
+const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } });
+
+/** Error statuses each kind of route can answer, beyond the ones its method adds. */
+const ERROR_STATUSES: Record<Route['access'], number[]> = {
+  public: [400, 404, 405, 409, 500, 502, 503],
+  server: [400, 401, 403, 404, 405, 409, 429, 500, 503],
+  webhook: [400, 405, 500, 503],
+};
+
+function errorResponse(status: number): Json {
+  const codes = Object.entries(ERROR_CATALOG)
+    .filter(([, entry]) => entry.status === status)
+    .map(([code]) => code);
+  return {
+    description: `Error: ${codes.join(', ')}`,
+    headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples: exampleFor(codes[0]!) } },
+    'x-error-codes': codes,
+  };
+}
+
+function exampleFor(code: string): Json {
+  const entry = ERROR_CATALOG[code as keyof typeof ERROR_CATALOG];
+  return { [code]: { value: { ok: false, error: code, message: entry.message, requestId: 'a1B2c3D4e5F6g7H8' } } };
+}
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+function operation(route: Route, path: string, isAlias: boolean): Json {
+  const schemas = ROUTE_SCHEMAS[route.id] ?? {};
+  const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  if (route.access !== 'webhook' && route.method !== 'OPTIONS') parameters.push({ $ref: '#/components/parameters/TenantSlug' });
+  if (route.method === 'POST' && route.access !== 'webhook') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (route.access === 'webhook') parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } });
+  if (route.id === 'listPersons') {
+    parameters.push(
+      { name: 'employeeId', in: 'query', schema: { type: 'string', maxLength: 100 }, description: 'Exact employee ID.' },
+      { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PERSONS_PAGE.maxLimit, default: PERSONS_PAGE.defaultLimit } },
+      { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'nextCursor of the previous page.' },
+    );
+  }
+  const headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...(route.access === 'server' ? RATE_LIMIT_HEADERS : {}) };
+  const success =
+    route.method === 'OPTIONS'
+      ? { '204': { description: 'CORS preflight answer', headers } }
+      : {
+          '200': {
+            description: route.summary,
+            headers,
+            content: schemas.response ? { 'application/json': { ...json(schemas.response)['application/json'], ...examplesOf(route.id) } } : undefined,
+          },
+        };
+  const statuses = route.method === 'OPTIONS' ? [405] : [...ERROR_STATUSES[route.access], ...(route.method === 'POST' ? [413, 422] : [])];
+  return {
+    operationId: isAlias ? `${route.id}Alias` : route.id,
+    summary: isAlias ? `${route.summary} (alias)` : route.summary,
+    tags: [route.access === 'server' ? 'Server-side (API key)' : route.access === 'public' ? 'Public check-in' : 'Webhooks'],
+    security: route.access === 'server' ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
+    parameters,
+    ...(schemas.request ? { requestBody: { required: true, content: json(schemas.request) } } : {}),
+    responses: { ...success, ...Object.fromEntries([...new Set(statuses)].sort().map((status) => [String(status), errorResponse(status)])) },
+  };
+}
+
+function examplesOf(routeId: string): Json {
+  const example = EXAMPLES[routeId];
+  return example ? { examples: { example: { value: example } } } : {};
+}
+
+/** The OpenAPI 3.1 document of the API, from the route module, the valibot schemas and the error catalogue. */
+export function buildOpenApiDocument(): Json {
+  const paths: Json = {};
+  for (const route of routes as readonly Route[]) {
+    for (const path of pathsOf(route)) {
+      paths[path] ??= {};
+      paths[path][route.method.toLowerCase()] = operation(route, path, path === route.alias);
+    }
+  }
+  const schemas = JSON.parse(
+    JSON.stringify(toJsonSchemaDefs(API_SCHEMAS, { target: 'draft-2020-12', errorMode: 'ignore' })).replace(/#\/\$defs\//g, '#/components/schemas/'),
+  );
+  for (const schema of Object.values(schemas) as Json[]) delete schema.$schema;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'groupshoot-api',
+      version: '1.0.0',
+      description:
+        'The public REST API of a group-shoot gallery service. Every request needs X-Tenant-Slug; server-side endpoints an API key. Every answer carries ok and requestId (also in X-Request-Id).',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: 'http://localhost:3000/v1', description: 'npm start' }, { url: 'https://{host}/v1', variables: { host: { default: 'api.example.com' } } }],
+    tags: [
+      { name: 'Public check-in', description: 'No API key; any origin may call them (CORS).' },
+      { name: 'Server-side (API key)', description: 'Creator plan or higher; 60 requests per minute per key.' },
+      { name: 'Webhooks', description: 'Called by Stripe; authenticated by the signature.' },
+    ],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer gsk_…' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
+      },
+      parameters: {
+        TenantSlug: { name: 'X-Tenant-Slug', in: 'header', required: true, schema: { type: 'string', maxLength: 63 } },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          description: 'A repeat with the same body within 24 hours gets the first answer and creates nothing.',
+        },
+      },
+      headers: {
+        'X-Request-Id': { schema: { type: 'string' }, description: 'The same as the body member requestId.' },
+        'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed per minute (60).' },
+        'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests that would be admitted now.' },
+        'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix second: a full bucket again, or on 429 the first admitted retry.' },
+      },
+    },
+  };
+}
