@@ -70,5 +70,4 @@ export const GALLERY_ITEM = {
   package: 'PACKAGE#',
   formField: 'FIELD#',
   stats: 'STATS',
-  person: 'PERSON#',
 } as const;

@@ -32,6 +32,20 @@ function bookingUpdate(scope: GalleryScope, dayId: string, delta: 1 | -1): Trans
   };
 }
 
+/** A conditional change of an order's status, as a transaction item. */
+function statusChange(order: Order, to: OrderStatus, condition: string, values: Record<string, string> = {}): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: orderKey(order),
+      UpdateExpression: 'SET #status = :to, updatedAt = :now',
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':to': to, ':now': nowIso(), ...values },
+    },
+  };
+}
+
 async function transact(items: TransactItem[]): Promise<void> {
   await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })), { attempts: 10, maxDelayMs: 1000 });
 }
@@ -172,16 +186,7 @@ export async function endPendingOrder(order: Order, sessionId: string, status: E
   const day = order.person.shootingDayId;
   try {
     await transact([
-      {
-        Update: {
-          TableName: tableName,
-          Key: orderKey(order),
-          UpdateExpression: 'SET #status = :status, updatedAt = :now',
-          ConditionExpression: '#status = :pending AND sessionId = :session',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':status': status, ':pending': 'pending', ':session': sessionId, ':now': nowIso() },
-        },
-      },
+      statusChange(order, status, '#status = :pending AND sessionId = :session', { ':pending': 'pending', ':session': sessionId }),
       ...(day ? [bookingUpdate(scope, day, -1)] : []),
     ]);
     return true;
@@ -197,16 +202,7 @@ export async function reopenOrder(order: Order): Promise<void> {
   const day = order.person.shootingDayId;
   try {
     await transact([
-      {
-        Update: {
-          TableName: tableName,
-          Key: orderKey(order),
-          UpdateExpression: 'SET #status = :pending, updatedAt = :now',
-          ConditionExpression: '#status = :previous',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'pending', ':previous': order.status, ':now': nowIso() },
-        },
-      },
+      statusChange(order, 'pending', '#status = :previous', { ':previous': order.status }),
       ...(day ? [bookingUpdate(scope, day, 1)] : []),
     ]);
   } catch (error) {
