@@ -5,6 +5,9 @@
  * It uses only `fetch`, so it runs in Node.js 20+ and in browsers (public endpoints only there).
  */
 
+import type * as v from 'valibot';
+import type * as schemas from '#lib/api-schemas';
+
 /** Answers that are safe to retry: nothing was saved, or the failure was transient. */
 const RETRYABLE_CODES = new Set(['storage_unavailable', 'plan_check_unavailable', 'cdn_signing_unavailable', 'payment_provider_unavailable']);
 
@@ -33,59 +36,16 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-export interface ShootingDay {
-  id: string;
-  date: string;
-  label: string;
-  startTime: string;
-  endTime: string;
-  maxPersons?: number;
-  spotsRemaining?: number;
-  booked?: number;
-}
-
-export interface FormField {
-  key: string;
-  label: string;
-  type: 'text' | 'textarea' | 'number' | 'select';
-  required: boolean;
-  options?: { value: string; label: string }[];
-}
-
-export interface ImportedPerson {
-  personId: string;
-  name: string;
-  email: string | null;
-  employeeId: string | null;
-  shootingDayId: string | null;
-  code: string;
-}
-
-export interface ImportResult {
-  galleryToken: string;
-  imported: number;
-  skipped: number;
-  persons: ImportedPerson[];
-  skippedDetails?: { index: number; reason: string }[];
-  requestId: string;
-}
-
-export interface Person extends ImportedPerson {
-  phone: string | null;
-  department: string | null;
-  notes: string | null;
-  packageId: string | null;
-  orderNotes: string | null;
-  consentGiven: boolean | null;
-  faceConsent: boolean | null;
-  notificationConsent: boolean | null;
-  hrExportConsent: boolean | null;
-  customFields: Record<string, string | number>;
-  source: 'import' | 'checkin';
-  createdAt: string;
-  hasSelfie: boolean;
-  photoCount: number;
-}
+/** The answers' shapes are the OpenAPI document's (lib/api-schemas.ts); a type-only import adds no code. */
+export type ShootingDay = v.InferOutput<typeof schemas.ShootingDay>;
+export type FormField = v.InferOutput<typeof schemas.FormField>;
+export type ImportedPerson = v.InferOutput<typeof schemas.ImportedPerson>;
+export type ImportResult = v.InferOutput<typeof schemas.ImportResult>;
+export type Person = v.InferOutput<typeof schemas.Person>;
+export type PersonsPage = v.InferOutput<typeof schemas.PersonsPage>;
+export type CheckinInfo = v.InferOutput<typeof schemas.CheckinInfo>;
+export type GalleryStats = v.InferOutput<typeof schemas.GalleryStats>;
+export type PersonPhotos = v.InferOutput<typeof schemas.PersonPhotos>;
 
 export interface ImportRowInput {
   name: string;
@@ -109,7 +69,7 @@ export class GroupShootClient {
   }
 
   checkinInfo(token: string) {
-    return this.request<Record<string, unknown> & { shootingDays: ShootingDay[]; formFields: FormField[] }>('GET', `/group-shoot/checkin/${encodeURIComponent(token)}`);
+    return this.request<CheckinInfo>('GET', `/group-shoot/checkin/${encodeURIComponent(token)}`);
   }
 
   submitCheckin(body: Record<string, unknown>, options: { idempotencyKey?: string } = {}) {
@@ -125,7 +85,7 @@ export class GroupShootClient {
   }
 
   stats(token: string) {
-    return this.request<Record<string, unknown>>('GET', `${this.gallery(token)}/stats`);
+    return this.request<GalleryStats>('GET', `${this.gallery(token)}/stats`);
   }
 
   importPersons(token: string, persons: ImportRowInput[], options: { idempotencyKey?: string } = {}) {
@@ -136,7 +96,7 @@ export class GroupShootClient {
     const parameters = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) parameters.set(name, String(value));
     const suffix = parameters.size > 0 ? `?${parameters}` : '';
-    return this.request<{ galleryToken: string; persons: Person[]; nextCursor: string | null }>('GET', `${this.gallery(token)}/persons${suffix}`);
+    return this.request<PersonsPage>('GET', `${this.gallery(token)}/persons${suffix}`);
   }
 
   /** Every person of the gallery (or with one employeeId), page by page. */
@@ -150,7 +110,7 @@ export class GroupShootClient {
   }
 
   personPhotos(token: string, personId: string) {
-    return this.request<Record<string, unknown>>('GET', `${this.gallery(token)}/persons/${encodeURIComponent(personId)}/photos`);
+    return this.request<PersonPhotos>('GET', `${this.gallery(token)}/persons/${encodeURIComponent(personId)}/photos`);
   }
 
   private gallery(token: string): string {

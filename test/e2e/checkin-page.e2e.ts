@@ -42,6 +42,22 @@ async function fillParticipant(page: Page, studio: CheckinStudio, email = 'ada@e
   await page.check('#faceConsent');
 }
 
+/** A studio that takes payments, with the page filled in for its paid package and submitted. */
+async function submitPaidCheckin(page: Page, size: string): Promise<CheckinStudio> {
+  const studio = await createCheckinStudio();
+  await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}` });
+  await page.goto(pageUrl(studio));
+  await page.waitForSelector('#checkin:not([hidden])');
+  await fillParticipant(page, studio);
+  await page.check(`input[name="selectedPackageId"][value="${studio.paidPackage.id}"]`);
+  await page.waitForSelector('#terms-field:not([hidden])');
+  await page.check('#termsAccepted');
+  await page.screenshot({ path: join(SCREENSHOTS, `paid-1-form-${size}.png`), fullPage: true });
+  await page.click('#submit');
+  await page.waitForURL(`${stripe.emulator.url}/pay/**`);
+  return studio;
+}
+
 async function personsOf(studio: CheckinStudio) {
   return (await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders })).body.persons;
 }
@@ -105,19 +121,8 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
   });
 
   it('takes a paid package through checkout and shows the code once paid', async () => {
-    // Prepare
-    const studio = await createCheckinStudio();
-    await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}` });
-    await page.goto(pageUrl(studio));
-    await page.waitForSelector('#checkin:not([hidden])');
     // Act
-    await fillParticipant(page, studio);
-    await page.check(`input[name="selectedPackageId"][value="${studio.paidPackage.id}"]`);
-    await page.waitForSelector('#terms-field:not([hidden])');
-    await page.check('#termsAccepted');
-    await page.screenshot({ path: join(SCREENSHOTS, `paid-1-form-${size}.png`), fullPage: true });
-    await page.click('#submit');
-    await page.waitForURL(`${stripe.emulator.url}/pay/**`);
+    const studio = await submitPaidCheckin(page, size);
     await page.screenshot({ path: join(SCREENSHOTS, `paid-2-checkout-${size}.png`), fullPage: true });
     await page.click('#pay');
     await page.waitForSelector('#done:not([hidden])');
@@ -129,15 +134,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
   });
 
   it('offers a retry after a cancelled checkout, with a new checkout for the same reservation', async () => {
-    const studio = await createCheckinStudio();
-    await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}` });
-    await page.goto(pageUrl(studio));
-    await page.waitForSelector('#checkin:not([hidden])');
-    await fillParticipant(page, studio);
-    await page.check(`input[name="selectedPackageId"][value="${studio.paidPackage.id}"]`);
-    await page.check('#termsAccepted');
-    await page.click('#submit');
-    await page.waitForURL(`${stripe.emulator.url}/pay/**`);
+    await submitPaidCheckin(page, size);
     const firstCheckout = page.url();
     await page.click('#cancel');
     await page.waitForSelector('#cancelled:not([hidden])');
