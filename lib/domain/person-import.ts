@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ApiError } from '#lib/errors';
 import { isPlausibleEmail } from '#lib/domain/email';
+import { NO_CONSENTS, type Person, newPersonId } from '#lib/domain/person-model';
 
 export const MAX_PERSONS_PER_IMPORT = 500;
 
@@ -84,5 +85,24 @@ export function validateImportRow(input: unknown, shootingDayIds: ReadonlySet<st
       employeeId: employeeId ?? null,
       shootingDayId: typeof shootingDayId === 'string' && shootingDayIds.has(shootingDayId) ? shootingDayId : null,
     },
+  };
+}
+
+/** The person an import row becomes (everything but the access code, which storage assigns). */
+export function importedPersonDraft(row: ImportRow, createdAt: string): Omit<Person, 'code'> {
+  return {
+    personId: newPersonId(),
+    ...row,
+    packageId: null,
+    orderNotes: null,
+    phone: null,
+    department: null,
+    notes: null,
+    consents: NO_CONSENTS,
+    customFields: {},
+    source: 'import',
+    createdAt,
+    hasSelfie: false,
+    photoCount: 0,
   };
 }

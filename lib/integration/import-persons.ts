@@ -2,8 +2,8 @@ import { now } from '#lib/clock';
 import type { Tenant } from '#lib/db/tenants';
 import { addDayBookings, addToGalleryCounters } from '#lib/db/gallery-counters';
 import { insertPersonsWithCodes, type PersonDraft } from '#lib/db/persons';
-import { NO_CONSENTS, type Person, newPersonId } from '#lib/domain/person-model';
-import { type SkipReason, importRows, validateImportRow } from '#lib/domain/person-import';
+import type { Person } from '#lib/domain/person-model';
+import { type SkipReason, importRows, importedPersonDraft, validateImportRow } from '#lib/domain/person-import';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { logger } from '#lib/http/logger';
 
@@ -27,23 +27,9 @@ export async function importPersons(tenant: Tenant, token: string | undefined, b
       skippedDetails.push({ index, reason: verdict.reason });
       return;
     }
-    const personId = newPersonId();
-    rowIndexOf.set(personId, index);
-    drafts.push({
-      personId,
-      ...verdict.row,
-      packageId: null,
-      orderNotes: null,
-      phone: null,
-      department: null,
-      notes: null,
-      consents: NO_CONSENTS,
-      customFields: {},
-      source: 'import',
-      createdAt,
-      hasSelfie: false,
-      photoCount: 0,
-    });
+    const draft = importedPersonDraft(verdict.row, createdAt);
+    rowIndexOf.set(draft.personId, index);
+    drafts.push(draft);
   });
 
   const scope = { tenantId: tenant.tenantId, token: gallery.token };

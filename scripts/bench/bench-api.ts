@@ -1,0 +1,55 @@
+import { createApiKey } from '#lib/db/api-keys';
+import { getTenantBySlug } from '#lib/db/tenants';
+import type { DemoData } from '../local/seed-demo';
+
+/** The local API and the demo tenant the bench calls it as. */
+export interface BenchApi {
+  demo: DemoData;
+  tenantId: string;
+  /** Sends one request and reads the whole answer; throws unless the status is 2xx. */
+  call(path: string, options?: { method?: string; body?: unknown; apiKey?: string }): Promise<unknown>;
+  /**
+   * A new API key of the demo tenant. Each key allows a burst of 60 requests; a batch of
+   * requests gets its own key so that the bench never waits for the rate limit.
+   */
+  freshApiKey(): Promise<string>;
+}
+
+/** A client of the local API at `baseUrl` (ending in /v1), as the seeded demo tenant. */
+export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<BenchApi> {
+  const tenant = await getTenantBySlug(demo.tenantSlug);
+  if (!tenant) throw new Error(`Demo tenant ${demo.tenantSlug} not found`);
+  let keyNumber = 0;
+  return {
+    demo,
+    tenantId: tenant.tenantId,
+    async call(path, options = {}) {
+      const headers: Record<string, string> = { 'X-Tenant-Slug': demo.tenantSlug };
+      if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
+      if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${options.method ?? 'GET'} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      return JSON.parse(text) as unknown;
+    },
+    async freshApiKey() {
+      keyNumber += 1;
+      const { secret } = await createApiKey(tenant.tenantId, `Bench key ${keyNumber}`);
+      return secret;
+    },
+  };
+}
+
+/** `count` import rows, each on `shootingDayId`, with unique names, emails and employee IDs. */
+export function importRowsFor(count: number, shootingDayId: string, prefix: string) {
+  return Array.from({ length: count }, (_, index) => ({
+    name: `Bench Person ${prefix}-${index}`,
+    email: `bench-${prefix}-${index}@example.com`,
+    employeeId: `${prefix}-${index}`,
+    shootingDayId,
+  }));
+}

@@ -1,0 +1,65 @@
+import type { BundleColdStart } from './cold-start';
+import type { ImportComparison } from './import-comparison';
+import type { EndpointRoundTrips } from './round-trips';
+
+/** Everything one bench run measured, as written to bench-results.json. */
+export interface BenchResults {
+  mode: 'full' | 'smoke';
+  startedAt: string;
+  machine: { node: string; cpus: number; platform: string };
+  settings: { roundTripIterations: number; coldStartProcesses: number; importRows: number; importIterations: number };
+  roundTrips: EndpointRoundTrips[];
+  coldStarts: BundleColdStart[];
+  importComparison: ImportComparison;
+}
+
+/** A Markdown table, so the output can be pasted into docs/benchmarks.md as it is. */
+function markdownTable(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The three figures as Markdown tables with a heading each. */
+export function formatResults(results: BenchResults): string {
+  const roundTrips = markdownTable(
+    ['Endpoint', 'Calls', 'Depth', 'Floor (calls/depth)', 'At floor', 'Median ms', 'Operations'],
+    results.roundTrips.map((row) => [
+      row.endpoint,
+      row.failedCalls > 0 ? `${row.calls} (${row.failedCalls} failed, retried)` : row.calls,
+      row.depth,
+      `${row.floor.calls}/${row.floor.depth}`,
+      row.atFloor ? 'yes' : 'no',
+      row.medianMilliseconds,
+      compactOperations(row.operations),
+    ]),
+  );
+  const coldStarts = markdownTable(
+    ['Bundle', 'Size KB', 'Init ms (median)', 'Ratio to baseline'],
+    results.coldStarts.map((row) => [row.bundle, row.sizeKb, row.medianInitMilliseconds, `${row.ratioToBaseline}x`]),
+  );
+  const imports = results.importComparison;
+  const importTable = markdownTable(
+    ['Rows', 'Through the API, ms (median)', 'SDK alone, ms (median)', 'Ratio'],
+    [[imports.rows, imports.apiMedianMilliseconds, imports.sdkAloneMedianMilliseconds, `${imports.ratio}x`]],
+  );
+  const { settings } = results;
+  return [
+    `### DynamoDB round trips per request (${settings.roundTripIterations} measured request(s) each)`,
+    roundTrips,
+    `### Cold start: module initialisation, median of ${settings.coldStartProcesses} fresh processes (goal ≤ 1.3x)`,
+    coldStarts,
+    `### Import of ${settings.importRows} persons, median of ${settings.importIterations} (goal ≤ 1.5x)`,
+    importTable,
+  ].join('\n\n');
+}
+
+/** `Query, Query, TransactWriteItems × 10, UpdateItem × 2` instead of 14 names. */
+function compactOperations(operations: readonly string[]): string {
+  const runs: { name: string; times: number }[] = [];
+  for (const name of operations) {
+    const last = runs.at(-1);
+    if (last?.name === name) last.times += 1;
+    else runs.push({ name, times: 1 });
+  }
+  return runs.map((run) => (run.times > 1 ? `${run.name} × ${run.times}` : run.name)).join(', ');
+}

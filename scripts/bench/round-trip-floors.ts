@@ -1,0 +1,60 @@
+/**
+ * The fewest DynamoDB round trips each endpoint can make as designed today, from the table
+ * "Round trips per request" in docs/data-model.md. `calls` is the total, `depth` the waves a
+ * request waits for one after another (see round-trip-counter.ts).
+ */
+export interface RoundTripFloor {
+  calls: number;
+  depth: number;
+  reason: string;
+}
+
+/** Persons and their codes per TransactWriteItems (2 actions each, limit 100). */
+const PERSONS_PER_TRANSACTION = 50;
+
+/** Tenant Query → key GetItem → rate-limit UpdateItem → gallery Query: every server-side request. */
+const SERVER_SIDE_PREFIX = 4;
+
+export const PUBLIC_CHECKIN_INFO_FLOOR: RoundTripFloor = {
+  calls: 2,
+  depth: 2,
+  reason: 'tenant Query → gallery Query (gallery, days, packages, fields in one partition)',
+};
+
+export const SERVER_SIDE_READ_FLOOR: RoundTripFloor = {
+  calls: SERVER_SIDE_PREFIX,
+  depth: SERVER_SIDE_PREFIX,
+  reason: 'tenant → key → rate limit → gallery Query; the answer comes from the gallery partition',
+};
+
+export const LIST_PERSONS_FLOOR: RoundTripFloor = {
+  calls: SERVER_SIDE_PREFIX + 1,
+  depth: SERVER_SIDE_PREFIX + 1,
+  reason: 'the server-side 4, then one persons Query (one DynamoDB page)',
+};
+
+export const PERSON_PHOTOS_FLOOR: RoundTripFloor = {
+  calls: SERVER_SIDE_PREFIX + 2,
+  depth: SERVER_SIDE_PREFIX + 2,
+  reason: 'the server-side 4, person GetItem (404 for an unknown person), photos Query',
+};
+
+export const SUBMIT_CHECKIN_FLOOR: RoundTripFloor = {
+  calls: 4,
+  depth: 4,
+  reason: 'tenant → gallery → one transaction (person, code, day booking) → stats UpdateItem',
+};
+
+/**
+ * An import of `rows` valid rows, all on one shooting day: the server-side 4, ⌈rows/50⌉
+ * transactions (4 in parallel, so one wave), then the stats and day counter updates in
+ * parallel (one wave of 2).
+ */
+export function importFloor(rows: number): RoundTripFloor {
+  const transactions = Math.ceil(rows / PERSONS_PER_TRANSACTION);
+  return {
+    calls: SERVER_SIDE_PREFIX + transactions + 2,
+    depth: SERVER_SIDE_PREFIX + 1 + 1,
+    reason: `the server-side 4, ${transactions} transaction(s) of ≤ 50 persons in parallel, stats + day counters in parallel`,
+  };
+}

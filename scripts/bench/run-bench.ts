@@ -1,0 +1,107 @@
+/**
+ * `npm run bench`: DynamoDB round trips per request, cold start per function bundle, and the
+ * import of 500 persons against the SDK alone, measured side by side in one run on local
+ * services it starts and stops itself. Prints Markdown tables and writes bench-results.json.
+ * `--smoke` runs each figure once, small, to prove the bench still works.
+ */
+// Before anything loads the SDK or the logger.
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+
+import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { JAVA_MISSING_MESSAGE, javaIsInstalled } from '../local/dynamodb-local';
+import { startLocalServices } from '../local/local-stack';
+import { measureColdStarts } from './cold-start';
+import { type BenchResults, formatResults } from './report';
+
+const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N]';
+
+const FULL = { roundTripIterations: 3, coldStartProcesses: 7, importRows: 500, importIterations: 5, bundleLimit: undefined };
+const SMOKE = { roundTripIterations: 1, coldStartProcesses: 2, importRows: 20, importIterations: 1, bundleLimit: 1 };
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { smoke: { type: 'boolean' }, out: { type: 'string' }, processes: { type: 'string' }, help: { type: 'boolean' } },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  if (!javaIsInstalled()) throw new Error(JAVA_MISSING_MESSAGE);
+  const settings = { ...(values.smoke ? SMOKE : FULL) };
+  if (values.processes !== undefined) settings.coldStartProcesses = positiveInteger(values.processes, '--processes');
+  const outFile = resolve(values.out ?? 'bench-results.json');
+  const startedAt = new Date().toISOString();
+
+  // First, while DynamoDB Local's JVM does not yet compete with the child processes for the CPUs.
+  log('Cold starts (bundling, then fresh node processes)…');
+  const coldStarts = await measureColdStarts({ processes: settings.coldStartProcesses, limit: settings.bundleLimit });
+
+  const services = await startLocalServices();
+  let closeApi: (() => Promise<void>) | undefined;
+  try {
+    // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
+    const { db } = await import('#lib/db/client');
+    const { installRoundTripCounter } = await import('./round-trip-counter');
+    const { seedDemo } = await import('../local/seed-demo');
+    const { startLocalApi } = await import('../local/api-server');
+    const { connectBenchApi } = await import('./bench-api');
+    const { measureRoundTrips } = await import('./round-trips');
+    const { compareImports } = await import('./import-comparison');
+
+    const counter = installRoundTripCounter(db);
+    const demo = await seedDemo();
+    if (!demo) throw new Error('The fresh table already held the demo tenant');
+    const localApi = await startLocalApi({ port: 0 });
+    closeApi = () => localApi.close();
+    const api = await connectBenchApi(localApi.url, demo);
+
+    log('Round trips per request…');
+    const roundTrips = await measureRoundTrips(api, counter, {
+      iterations: settings.roundTripIterations,
+      largeImportRows: settings.importRows,
+    });
+    log('Import through the API against the SDK alone…');
+    const importComparison = await compareImports(api, { rows: settings.importRows, iterations: settings.importIterations });
+
+    const results: BenchResults = {
+      mode: values.smoke ? 'smoke' : 'full',
+      startedAt,
+      machine: { node: process.version, cpus: availableParallelism(), platform: `${process.platform} ${process.arch}` },
+      settings: {
+        roundTripIterations: settings.roundTripIterations,
+        coldStartProcesses: settings.coldStartProcesses,
+        importRows: settings.importRows,
+        importIterations: settings.importIterations,
+      },
+      roundTrips,
+      coldStarts,
+      importComparison,
+    };
+    writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\n${formatResults(results)}\n\nWritten to ${outFile}`);
+  } finally {
+    await closeApi?.();
+    await services.stop();
+  }
+}
+
+function positiveInteger(text: string, option: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${option} needs a whole number ≥ 1, not ${text}`);
+  return value;
+}
+
+/** Progress goes to stderr, so stdout holds only the tables. */
+function log(message: string): void {
+  console.error(message);
+}
+
+main().catch((error: Error) => {
+  console.error(`npm run bench failed: ${error.stack ?? error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const ROOT = join(__dirname, '..', '..');
+const runFile = promisify(execFile);
+
+/** The test run's table and endpoints must not leak into the bench: it starts its own. */
+function withoutTestEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { TABLE_NAME: _table, DYNAMODB_ENDPOINT: _dynamoDb, S3_ENDPOINT: _s3, MEDIA_BUCKET: _bucket, ...rest } = env;
+  return rest;
+}
+
+const isPositive = (value: unknown) => typeof value === 'number' && value > 0;
+
+describe('npm run bench -- --smoke', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('measures every figure on services of its own and writes them as JSON', async () => {
+    // Prepare
+    const outFile = join(outDir, 'bench-results.json');
+
+    // Act
+    const { stdout } = await runFile('npx', ['tsx', 'scripts/bench/run-bench.ts', '--smoke', '--out', outFile], {
+      cwd: ROOT,
+      env: withoutTestEnvironment(process.env),
+      timeout: 80_000,
+    });
+    const results = JSON.parse(readFileSync(outFile, 'utf8'));
+
+    // Assess
+    expect(results.mode).toBe('smoke');
+    expect(stdout).toContain('DynamoDB round trips per request');
+    expect(results.roundTrips.length).toBeGreaterThanOrEqual(9);
+    for (const row of results.roundTrips) {
+      expect({ endpoint: row.endpoint, calls: Number.isInteger(row.calls) && row.calls >= 1 }).toEqual({ endpoint: row.endpoint, calls: true });
+      expect({ endpoint: row.endpoint, depth: Number.isInteger(row.depth) && row.depth >= 1 }).toEqual({ endpoint: row.endpoint, depth: true });
+      expect(row.depth).toBeLessThanOrEqual(row.calls);
+      expect(isPositive(row.floor.calls) && isPositive(row.floor.depth)).toBe(true);
+      expect(isPositive(row.medianMilliseconds)).toBe(true);
+    }
+    expect(results.coldStarts).toHaveLength(2);
+    for (const row of results.coldStarts) {
+      expect([row.bundle, isPositive(row.sizeKb), isPositive(row.medianInitMilliseconds), isPositive(row.ratioToBaseline)]).toEqual([row.bundle, true, true, true]);
+    }
+    const imports = results.importComparison;
+    expect([imports.apiMedianMilliseconds, imports.sdkAloneMedianMilliseconds, imports.ratio].every(isPositive)).toBe(true);
+  }, 90_000);
+});
