@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '#lib/errors';
 import { CORS_PREFLIGHT_HANDLER, type Route, type RouteId, findRoute, routes } from '#lib/routes';
-import { apiKeyAuth } from '#lib/http/api-key-auth';
+import { apiKeyAuth, prefetchApiKey } from '#lib/http/api-key-auth';
 import { cors, preflightHeaders } from '#lib/http/cors';
 import { errorResponses } from '#lib/http/error-responses';
 import { idempotencyFinish, idempotencyStart } from '#lib/http/idempotency';
@@ -22,7 +22,8 @@ export type EndpointBody = (input: EndpointInput) => Promise<EndpointResult>;
  * The one middleware preset, in its fixed order: request ID, logging, (CORS for public
  * routes), error mapping, method check, tenant, then for server-side routes API key, plan and
  * rate limit, then for POST routes the JSON body and the Idempotency-Key. The body returns the
- * members of a 200 response.
+ * members of a 200 response. The key's lookup starts before the tenant's (prefetchApiKey), so
+ * the two run in parallel; the checks keep their order.
  */
 export function endpoint(routeId: RouteId, body: EndpointBody) {
   const route = findRoute(routeId);
@@ -31,7 +32,9 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
     .use(requestLogging(route.id));
   if (route.access === 'public') handler.use(cors());
   if (route.method === 'POST') handler.use(idempotencyFinish());
-  handler.use(errorResponses()).use(methodCheck([route])).use(tenantResolution());
+  handler.use(errorResponses()).use(methodCheck([route]));
+  if (route.access === 'server') handler.use(prefetchApiKey());
+  handler.use(tenantResolution());
   if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
   if (route.method === 'POST') handler.use([jsonBody(), idempotencyStart(route.id)]);
   return handler.handler(async (event, context) => {

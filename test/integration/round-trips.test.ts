@@ -1,0 +1,34 @@
+import { db } from '#lib/db/client';
+import { installRoundTripCounter } from '../../scripts/bench/round-trip-counter';
+import { PUBLIC_CHECKIN_INFO_FLOOR, SERVER_SIDE_READ_FLOOR } from '../../scripts/bench/round-trip-floors';
+import { useLocalApi } from '../support/local-api';
+import { type TestTenant, createTestTenant } from '../support/factories';
+
+const api = useLocalApi();
+const counter = installRoundTripCounter(db);
+
+describe('DynamoDB round trips per request', () => {
+  let studio: TestTenant;
+  beforeAll(async () => {
+    studio = await createTestTenant();
+  });
+
+  it('looks the tenant and the API key up in parallel: a server-side read waits for 3 round trips, not 4', async () => {
+    const { result, count } = await counter.measure(() => api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders }));
+    expect(result.status).toBe(200);
+    expect({ calls: count.calls, depth: count.depth }).toEqual({ calls: SERVER_SIDE_READ_FLOOR.calls, depth: SERVER_SIDE_READ_FLOOR.depth });
+    expect(SERVER_SIDE_READ_FLOOR.depth).toBe(3);
+  });
+
+  it('keeps the public check-in info at 2 sequential round trips', async () => {
+    const { count } = await counter.measure(() => api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders }));
+    expect({ calls: count.calls, depth: count.depth }).toEqual({ calls: PUBLIC_CHECKIN_INFO_FLOOR.calls, depth: PUBLIC_CHECKIN_INFO_FLOOR.depth });
+  });
+
+  it('still answers invalid_tenant before invalid_api_key, though both lookups run together', async () => {
+    const answer = await api.call(`/groupshoot/${studio.token}/days`, {
+      headers: { 'X-Tenant-Slug': 'no-such-tenant', Authorization: `Bearer gsk_${'Q'.repeat(40)}` },
+    });
+    expect(answer.body.error).toBe('invalid_tenant');
+  });
+});
