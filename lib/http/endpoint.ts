@@ -41,13 +41,10 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
     const tenant = context.tenant;
     if (!tenant) throw new Error('tenantResolution did not run');
     const members = await body({
-      event,
       body: (event.body ?? {}) as Record<string, unknown>,
       pathParameters: context.pathParameters,
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
       tenant,
-      apiKey: context.apiKey,
-      requestId: context.requestId,
     });
     return jsonResponse(200, members, context.requestId);
   }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;

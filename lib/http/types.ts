@@ -21,13 +21,10 @@ export interface ApiContext extends Context {
 
 /** What an endpoint body sees: the tenant and key are resolved, the body parsed. */
 export interface EndpointInput {
-  event: ApiEvent;
   body: Record<string, unknown>;
   pathParameters: Record<string, string>;
   query: Record<string, string>;
   tenant: Tenant;
-  apiKey?: ApiKeyRecord;
-  requestId: string;
 }
 
 /** Members of a successful response body; `ok` and `requestId` are added by the pipeline. */

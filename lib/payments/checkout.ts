@@ -50,7 +50,8 @@ async function openSession(tenant: Tenant, order: Order, returnUrl: URL, tokens:
   return session;
 }
 
-function countTransition(order: Pick<Order, 'tenantId' | 'galleryToken'>, from: Order['status'] | undefined, to: Order['status']) {
+/** Moves an order between the statistics' status counters (after the transition is stored). */
+export function countTransition(order: Pick<Order, 'tenantId' | 'galleryToken'>, from: Order['status'] | undefined, to: Order['status']) {
   return addToGalleryCounters(
     { tenantId: order.tenantId, token: order.galleryToken },
     { ...(from ? { [ORDER_STATUS_COUNTER[from]]: -1 } : {}), [ORDER_STATUS_COUNTER[to]]: 1 },
@@ -163,4 +164,3 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   return { orderId: order.orderId, checkoutUrl: session.url, statusToken, retryToken, packageName: order.packageName };
 }
 
-export { countTransition };

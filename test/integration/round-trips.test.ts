@@ -1,3 +1,4 @@
+import { createApiKey } from '#lib/db/api-keys';
 import { db } from '#lib/db/client';
 import { installRoundTripCounter } from '../../scripts/bench/round-trip-counter';
 import { PUBLIC_CHECKIN_INFO_FLOOR, SERVER_SIDE_READ_FLOOR } from '../../scripts/bench/round-trip-floors';
@@ -23,6 +24,15 @@ describe('DynamoDB round trips per request', () => {
   it('keeps the public check-in info at 2 sequential round trips', async () => {
     const { count } = await counter.measure(() => api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders }));
     expect({ calls: count.calls, depth: count.depth }).toEqual({ calls: PUBLIC_CHECKIN_INFO_FLOOR.calls, depth: PUBLIC_CHECKIN_INFO_FLOOR.depth });
+  });
+
+  it('refuses a request over the rate limit without writing, once this process knows the key is exhausted', async () => {
+    const { secret } = await createApiKey(studio.tenant.tenantId, 'exhausted');
+    const headers = { 'X-Tenant-Slug': studio.slug, 'X-Api-Key': secret };
+    for (let index = 0; index < 60; index += 1) await api.call(`/groupshoot/${studio.token}/days`, { headers });
+    const { result, count } = await counter.measure(() => api.call(`/groupshoot/${studio.token}/days`, { headers }));
+    expect(result.status).toBe(429);
+    expect(count.operations.sort()).toEqual(['GetItem', 'Query']); // tenant and key lookups only
   });
 
   it('still answers invalid_tenant before invalid_api_key, though both lookups run together', async () => {
