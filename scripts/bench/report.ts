@@ -1,5 +1,6 @@
 import type { BundleColdStart } from './cold-start';
 import type { ImportComparison } from './import-comparison';
+import type { LoadResult } from './load';
 import type { EndpointRoundTrips } from './round-trips';
 
 /** Everything one bench run measured, as written to bench-results.json. */
@@ -7,10 +8,19 @@ export interface BenchResults {
   mode: 'full' | 'smoke';
   startedAt: string;
   machine: { node: string; cpus: number; platform: string };
-  settings: { roundTripIterations: number; coldStartProcesses: number; importRows: number; importIterations: number };
+  settings: {
+    roundTripIterations: number;
+    coldStartProcesses: number;
+    importRows: number;
+    importIterations: number;
+    loadConnections: number;
+    loadRequests: number;
+    loadKeys: number;
+  };
   roundTrips: EndpointRoundTrips[];
   coldStarts: BundleColdStart[];
   importComparison: ImportComparison;
+  load: LoadResult[];
 }
 
 /** A Markdown table, so the output can be pasted into docs/benchmarks.md as it is. */
@@ -42,6 +52,20 @@ export function formatResults(results: BenchResults): string {
     ['Rows', 'Through the API, ms (median)', 'SDK alone, ms (median)', 'Ratio'],
     [[imports.rows, imports.apiMedianMilliseconds, imports.sdkAloneMedianMilliseconds, `${imports.ratio}x`]],
   );
+  const load = markdownTable(
+    ['Scenario', 'API p50 ms', 'API p99 ms', 'API req/s', 'DynamoDB alone p50 ms', 'p99 ms', 'req/s', 'p50 ratio', 'Throughput ratio'],
+    results.load.map((row) => [
+      row.scenario,
+      row.api.p50Milliseconds,
+      row.api.p99Milliseconds,
+      row.api.requestsPerSecond,
+      row.dynamoDbAlone.p50Milliseconds,
+      row.dynamoDbAlone.p99Milliseconds,
+      row.dynamoDbAlone.requestsPerSecond,
+      `${row.p50Ratio}x`,
+      `${row.throughputRatio}x`,
+    ]),
+  );
   const { settings } = results;
   return [
     `### DynamoDB round trips per request (${settings.roundTripIterations} measured request(s) each)`,
@@ -50,6 +74,8 @@ export function formatResults(results: BenchResults): string {
     coldStarts,
     `### Import of ${settings.importRows} persons, median of ${settings.importIterations} (goal ≤ 1.5x)`,
     importTable,
+    `### Load: ${settings.loadRequests} requests per scenario on ${settings.loadConnections} connections (one per simulated Lambda instance), against the same DynamoDB work alone`,
+    load,
   ].join('\n\n');
 }
 

@@ -1,7 +1,7 @@
 /**
- * `npm run bench`: DynamoDB round trips per request, cold start per function bundle, and the
- * import of 500 persons against the SDK alone, measured side by side in one run on local
- * services it starts and stops itself. Prints Markdown tables and writes bench-results.json.
+ * `npm run bench`: DynamoDB round trips per request, cold start per function bundle, the
+ * import of 500 persons against the SDK alone, and autocannon load against the same DynamoDB
+ * work alone, measured side by side in one run on local services it starts and stops itself. Prints Markdown tables and writes bench-results.json.
  * `--smoke` runs each figure once, small, to prove the bench still works.
  */
 // Before anything loads the SDK or the logger.
@@ -19,8 +19,26 @@ import { type BenchResults, formatResults } from './report';
 
 const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N]';
 
-const FULL = { roundTripIterations: 3, coldStartProcesses: 7, importRows: 500, importIterations: 5, bundleLimit: undefined };
-const SMOKE = { roundTripIterations: 1, coldStartProcesses: 2, importRows: 20, importIterations: 1, bundleLimit: 1 };
+const FULL = {
+  roundTripIterations: 3,
+  coldStartProcesses: 7,
+  importRows: 500,
+  importIterations: 5,
+  bundleLimit: undefined,
+  loadConnections: 10,
+  loadRequests: 1000,
+  loadKeys: 25,
+};
+const SMOKE = {
+  roundTripIterations: 1,
+  coldStartProcesses: 2,
+  importRows: 20,
+  importIterations: 1,
+  bundleLimit: 1,
+  loadConnections: 2,
+  loadRequests: 20,
+  loadKeys: 2,
+};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -47,13 +65,16 @@ async function main(): Promise<void> {
     // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
     const { db } = await import('#lib/db/client');
     const { installRoundTripCounter } = await import('./round-trip-counter');
+    const { installDynamoDbRecorder } = await import('./dynamodb-recorder');
     const { seedDemo } = await import('../local/seed-demo');
     const { startLocalApi } = await import('../local/api-server');
     const { connectBenchApi } = await import('./bench-api');
     const { measureRoundTrips } = await import('./round-trips');
     const { compareImports } = await import('./import-comparison');
+    const { measureLoad } = await import('./load');
 
     const counter = installRoundTripCounter(db);
+    const recorder = installDynamoDbRecorder(db);
     const demo = await seedDemo();
     if (!demo) throw new Error('The fresh table already held the demo tenant');
     const localApi = await startLocalApi({ port: 0 });
@@ -67,6 +88,13 @@ async function main(): Promise<void> {
     });
     log('Import through the API against the SDK alone…');
     const importComparison = await compareImports(api, { rows: settings.importRows, iterations: settings.importIterations });
+    log('Load with autocannon against the same DynamoDB work alone…');
+    const load = await measureLoad(api, recorder, {
+      baseUrl: localApi.url,
+      connections: settings.loadConnections,
+      requests: settings.loadRequests,
+      keys: settings.loadKeys,
+    });
 
     const results: BenchResults = {
       mode: values.smoke ? 'smoke' : 'full',
@@ -77,10 +105,14 @@ async function main(): Promise<void> {
         coldStartProcesses: settings.coldStartProcesses,
         importRows: settings.importRows,
         importIterations: settings.importIterations,
+        loadConnections: settings.loadConnections,
+        loadRequests: settings.loadRequests,
+        loadKeys: settings.loadKeys,
       },
       roundTrips,
       coldStarts,
       importComparison,
+      load,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\n${formatResults(results)}\n\nWritten to ${outFile}`);

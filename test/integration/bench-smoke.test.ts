@@ -48,5 +48,14 @@ describe('npm run bench -- --smoke', () => {
     }
     const imports = results.importComparison;
     expect([imports.apiMedianMilliseconds, imports.sdkAloneMedianMilliseconds, imports.ratio].every(isPositive)).toBe(true);
+    expect(results.load.map((row: { scenario: string }) => row.scenario)).toEqual([
+      'GET check-in info (public)',
+      'GET persons (server-side, 2 keys)',
+      'POST /group-shoot submitCheckin (free)',
+    ]);
+    for (const row of results.load) {
+      const figures = [row.api, row.dynamoDbAlone].flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
+      expect([row.scenario, figures.every(isPositive), isPositive(row.p50Ratio), isPositive(row.throughputRatio)]).toEqual([row.scenario, true, true, true]);
+    }
   }, 90_000);
 });
