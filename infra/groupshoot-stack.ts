@@ -15,8 +15,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Alias } from 'aws-cdk-lib/aws-kms';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { EventType } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
@@ -49,7 +49,7 @@ export interface GroupShootStackProps extends StackProps {
  * the HTTP API (stage v1) whose routes are generated from that module.
  */
 export class GroupShootStack extends Stack {
-  readonly functions = new Map<string, NodejsFunction>();
+  readonly functions = new Map<string, LambdaFunction>();
   readonly api: HttpApi;
 
   constructor(scope: Construct, id: string, props: GroupShootStackProps) {

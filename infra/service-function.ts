@@ -1,14 +1,14 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
+import { bundleFunction } from './function-bundle';
 import type { FunctionPermissions, SecretName } from './function-permissions';
 import { RATE_LIMIT_KEY_PREFIX } from '../lib/db/keys';
 
@@ -24,22 +24,22 @@ export interface ServiceFunctionProps {
 }
 
 /**
- * One Lambda function of the service: its handler file bundled by esbuild (the pinned AWS SDK
- * included, tree-shaken), Node.js 22 on arm64, JSON logs kept a month, X-Ray tracing, and
+ * One Lambda function of the service: its handler file bundled by esbuild at synth (see
+ * function-bundle.ts), Node.js 22 on arm64, JSON logs kept a month, X-Ray tracing, and
  * exactly the grants its entry in function-permissions.ts names.
  */
 export class ServiceFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const { permissions, table, mediaBucket, secrets } = props;
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: join(ROOT, 'functions', `${props.handler}.ts`),
-      handler: 'handler',
-      depsLockFilePath: join(ROOT, 'package-lock.json'),
-      projectRoot: ROOT,
+    const bundleDir = join(ROOT, '.build', 'functions', props.handler);
+    bundleFunction(join(ROOT, 'functions', `${props.handler}.ts`), bundleDir, ROOT);
+    this.fn = new LambdaFunction(this, 'Function', {
+      code: Code.fromAsset(bundleDir),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: permissions.memoryMb ?? 512,
@@ -48,10 +48,10 @@ export class ServiceFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       environment: {
+        NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
         ...Object.fromEntries((permissions.secrets ?? []).map((name) => [SECRET_VARIABLES[name], secrets[name].secretArn])),
       },
-      bundling: { bundleAwsSDK: true, minify: true, sourceMap: true, target: 'node22', format: OutputFormat.CJS },
     });
     this.grant(props);
     NagSuppressions.addResourceSuppressions(

@@ -1,4 +1,3 @@
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { optionalEnv } from '#lib/config';
 
 /** Secrets are read at most every five minutes per warm function, so a rotation lands soon. */
@@ -14,6 +13,8 @@ export async function secretValue(name: string): Promise<string | undefined> {
   if (plain) return plain;
   const arn = optionalEnv(`${name}_ARN`);
   if (!arn) return undefined;
+  // Loaded on first use: the Secrets Manager client is needed by few requests, and costs cold-start time.
+  const { getSecret } = await import('@aws-lambda-powertools/parameters/secrets');
   const value = await getSecret<string>(arn, { maxAge: SECRET_CACHE_SECONDS });
   return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { optionalEnv } from '#lib/config';
 import { ApiError } from '#lib/errors';
 import { logger } from '#lib/http/logger';
@@ -13,6 +13,11 @@ import { secretValue } from '#lib/adapters/secrets';
  */
 let client: { secretKey: string; stripe: Stripe } | undefined;
 
+/** The SDK is loaded on first use, so that a check-in without payment never pays for loading it. */
+async function stripeSdk(): Promise<typeof Stripe> {
+  return (await import('stripe')).default;
+}
+
 /** The SDK client, made again only when the secret key changed (rotation). */
 async function stripe(): Promise<Stripe> {
   const secretKey = await secretValue('STRIPE_SECRET_KEY').catch(() => undefined);
@@ -20,7 +25,8 @@ async function stripe(): Promise<Stripe> {
   if (client?.secretKey === secretKey) return client.stripe;
   const apiBase = optionalEnv('STRIPE_API_BASE');
   const base = apiBase ? new URL(apiBase) : undefined;
-  const instance = new Stripe(secretKey, {
+  const StripeSdk = await stripeSdk();
+  const instance = new StripeSdk(secretKey, {
     maxNetworkRetries: 1,
     timeout: 10_000,
     ...(base ? { host: base.hostname, port: Number(base.port), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
@@ -112,7 +118,7 @@ export async function verifiedWebhookEvent(rawBody: string, signature: string | 
   if (!secret || !signature) return undefined;
   try {
     // Signature checks need no API key; the SDK's static helper does them.
-    return Stripe.webhooks.constructEvent(rawBody, signature, secret);
+    return (await stripeSdk()).webhooks.constructEvent(rawBody, signature, secret);
   } catch {
     return undefined;
   }

@@ -1,6 +1,5 @@
 import { nowIso } from '#lib/clock';
 import { ApiError } from '#lib/errors';
-import { deleteMediaObject, putMediaObject } from '#lib/adapters/media-bucket';
 import { insertCheckedInPerson } from '#lib/db/checkins';
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
 import type { Tenant } from '#lib/db/tenants';
@@ -22,6 +21,9 @@ import { defaultReturnUrl } from '#lib/payments/payment-settings';
  * a reservation with a Checkout Session. Should that fail, the selfie is deleted again, so a
  * failed check-in leaves nothing behind.
  */
+/** The S3 client is loaded with the first selfie: most check-ins send none, and loading it costs cold-start time. */
+const mediaBucket = () => import('#lib/adapters/media-bucket');
+
 export async function submitCheckin(tenant: Tenant, body: Record<string, unknown>) {
   const token = typeof body.token === 'string' ? body.token.trim() : '';
   if (token === '') throw new ApiError('token_required');
@@ -35,7 +37,7 @@ export async function submitCheckin(tenant: Tenant, body: Record<string, unknown
   const personId = newPersonId();
   const selfieKey = submission.selfie ? selfieObjectKey(scope.tenantId, scope.token, personId) : undefined;
   if (selfieKey) {
-    await putMediaObject(selfieKey, submission.selfie!, 'image/jpeg').catch((error: Error) => {
+    await (await mediaBucket()).putMediaObject(selfieKey, submission.selfie!, 'image/jpeg').catch((error: Error) => {
       logger.error('selfie upload failed', { errorName: error.name });
       throw new ApiError('storage_unavailable');
     });
@@ -69,7 +71,7 @@ export async function submitCheckin(tenant: Tenant, body: Record<string, unknown
     return { personId: person.personId, code: person.code, name: person.name };
   } catch (error) {
     if (selfieKey) {
-      await deleteMediaObject(selfieKey).catch((cleanup: Error) =>
+      await (await mediaBucket()).deleteMediaObject(selfieKey).catch((cleanup: Error) =>
         logger.error('orphaned selfie could not be deleted', { objectKey: selfieKey, errorName: cleanup.name }),
       );
     }

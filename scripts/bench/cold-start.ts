@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { bundleFunction } from '../../infra/function-bundle';
 import { median, rounded } from './statistics';
 
 const ROOT = join(__dirname, '..', '..');
@@ -15,54 +15,47 @@ export const BASELINE_BUNDLE = 'baseline: DynamoDBDocumentClient only';
 /** What a function pays at cold start before its handler is ready: the bundle's initialisation. */
 export interface BundleColdStart {
   bundle: string;
+  /** The entry file and the chunks it imports statically: what a cold start reads. */
   sizeKb: number;
   medianInitMilliseconds: number;
   ratioToBaseline: number;
   samples: number[];
 }
 
-/** The same esbuild options as infra/service-function.ts (NodejsFunction's bundling). */
-const BUNDLE_OPTIONS = { bundle: true, platform: 'node', target: 'node22', format: 'cjs', minify: true, logLevel: 'silent' } as const;
-
-const BASELINE_SOURCE = `
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-export const db = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-`;
-
-// Runs in the child: only the require is timed, not node's own start.
-const REQUIRE_TIMER = `
+// Runs in the child: only the import is timed, not node's own start.
+const IMPORT_TIMER = `
 const startedAt = process.hrtime.bigint();
-require(process.argv[1]);
+await import(process.argv[1]);
 process.stdout.write(String(Number(process.hrtime.bigint() - startedAt) / 1e6));
 `;
 
 /**
  * Bundles every handler under functions/ (or the first `limit` of them) and a baseline that
- * only creates a DynamoDBDocumentClient, then times `require()` of each bundle in `processes`
- * fresh node processes. The rounds go through all bundles in turn, so that a slower moment of
- * the machine touches every bundle alike.
+ * only creates a DynamoDBDocumentClient, as the stack bundles them (infra/function-bundle.ts),
+ * then times the `import()` of each bundle's entry in `processes` fresh node processes. The
+ * rounds go through all bundles in turn, so that a slower moment of the machine touches every
+ * bundle alike.
  */
 export async function measureColdStarts(options: { processes: number; limit?: number }): Promise<BundleColdStart[]> {
   const outDir = mkdtempSync(join(tmpdir(), 'groupshoot-bench-'));
   try {
     const handlers = handlerFiles().slice(0, options.limit);
     const bundles = [
-      { name: BASELINE_BUNDLE, file: await bundleBaseline(outDir) },
-      ...(await Promise.all(handlers.map(async (entry) => ({ name: relative(ROOT, entry), file: await bundleHandler(entry, outDir) })))),
+      { name: BASELINE_BUNDLE, file: bundleInto(join(ROOT, 'scripts', 'bench', 'baseline-function.ts'), outDir) },
+      ...handlers.map((entry) => ({ name: relative(ROOT, entry), file: bundleInto(entry, outDir) })),
     ];
-    // One unmeasured require each, so that no bundle pays for reading its file from disk first.
-    for (const bundle of bundles) await timeRequire(bundle.file);
+    // One unmeasured import each, so that no bundle pays for reading its files from disk first.
+    for (const bundle of bundles) await timeImport(bundle.file);
     const samples = new Map<string, number[]>(bundles.map((bundle) => [bundle.name, []]));
     for (let round = 0; round < options.processes; round += 1) {
-      for (const bundle of bundles) samples.get(bundle.name)!.push(await timeRequire(bundle.file));
+      for (const bundle of bundles) samples.get(bundle.name)!.push(await timeImport(bundle.file));
     }
     const baseline = median(samples.get(BASELINE_BUNDLE)!);
     return bundles.map((bundle) => {
       const bundleSamples = samples.get(bundle.name)!;
       return {
         bundle: bundle.name,
-        sizeKb: rounded(statSync(bundle.file).size / 1024, 1),
+        sizeKb: rounded(staticallyLoadedBytes(bundle.file) / 1024, 1),
         medianInitMilliseconds: rounded(median(bundleSamples)),
         ratioToBaseline: rounded(median(bundleSamples) / baseline),
         samples: bundleSamples.map((sample) => rounded(sample)),
@@ -82,21 +75,26 @@ function handlerFiles(): string[] {
     .map((file) => join(functionsDir, file));
 }
 
-async function bundleHandler(entry: string, outDir: string): Promise<string> {
-  const outfile = join(outDir, `${relative(join(ROOT, 'functions'), entry).replace(/[\\/]/g, '__').replace(/\.ts$/, '')}.js`);
-  await build({ ...BUNDLE_OPTIONS, entryPoints: [entry], outfile, absWorkingDir: ROOT });
-  return outfile;
+function bundleInto(entry: string, outDir: string): string {
+  return bundleFunction(entry, join(outDir, relative(ROOT, entry).replace(/[\\/]/g, '__').replace(/\.ts$/, '')), ROOT);
 }
 
-async function bundleBaseline(outDir: string): Promise<string> {
-  const outfile = join(outDir, 'baseline.js');
-  await build({ ...BUNDLE_OPTIONS, stdin: { contents: BASELINE_SOURCE, resolveDir: ROOT, loader: 'ts' }, outfile, absWorkingDir: ROOT });
-  return outfile;
+/** The bytes of `entry` and of every chunk it imports statically, transitively. */
+function staticallyLoadedBytes(entry: string): number {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    // Static imports read `from"./chunks/….mjs"` or `import"./chunks/….mjs"`; dynamic ones `import("…")`.
+    for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.mjs)"/g)) visit(join(dirname(file), match[1]!));
+  };
+  visit(entry);
+  return [...seen].reduce((total, file) => total + statSync(file).size, 0);
 }
 
-/** Milliseconds one fresh node process needs to require `file`, with a Lambda-like environment. */
-async function timeRequire(file: string): Promise<number> {
-  const { stdout } = await runFile(process.execPath, ['-e', REQUIRE_TIMER, file], {
+/** Milliseconds one fresh node process needs to import `file`, with a Lambda-like environment. */
+async function timeImport(file: string): Promise<number> {
+  const { stdout } = await runFile(process.execPath, ['--input-type=module', '-e', IMPORT_TIMER, file], {
     cwd: tmpdir(),
     env: {
       PATH: process.env.PATH ?? '',
@@ -111,6 +109,6 @@ async function timeRequire(file: string): Promise<number> {
     },
   });
   const milliseconds = Number(stdout);
-  if (!(milliseconds > 0)) throw new Error(`No timing from requiring ${file}: ${stdout}`);
+  if (!(milliseconds > 0)) throw new Error(`No timing from importing ${file}: ${stdout}`);
   return milliseconds;
 }
