@@ -46,7 +46,8 @@ export function idempotencyStart(routeId: string): ApiMiddleware {
       if (!KEY_PATTERN.test(key)) throw new ApiError('invalid_idempotency_key');
       const { tenant, apiKey } = request.context;
       const scopeHash = sha256([tenant?.tenantId, apiKey?.keyId ?? 'public', routeId, key].join('\n'));
-      const requestHash = sha256(`${request.event.rawPath}\n${stableStringify(request.event.body ?? null)}`);
+      // Path parameters, not the raw path: an alias and its primary path are the same request.
+      const requestHash = sha256(`${stableStringify(request.event.pathParameters ?? {})}\n${stableStringify(request.event.body ?? null)}`);
       const claim = await claimIdempotencyKey(scopeHash, requestHash, now());
       if (claim.claimed) {
         (request.internal as { idempotency?: IdempotencyState }).idempotency = { scopeHash };
