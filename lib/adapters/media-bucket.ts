@@ -5,7 +5,14 @@ import { optionalEnv, requireEnv } from '#lib/config';
 export const mediaBucket = requireEnv('MEDIA_BUCKET');
 
 const endpoint = optionalEnv('S3_ENDPOINT');
-export const s3 = new S3Client({ endpoint, forcePathStyle: endpoint !== undefined, maxAttempts: 3 });
+export const s3 = new S3Client({
+  endpoint,
+  forcePathStyle: endpoint !== undefined,
+  maxAttempts: 3,
+  // A call whose connection stays silent for 5 s is cut off and retried: 3 attempts stay within
+  // the 29 s function timeout.
+  requestHandler: { socketTimeout: 5000 },
+});
 
 export async function putMediaObject(
   key: string,

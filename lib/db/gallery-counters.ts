@@ -1,4 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
 import type { GalleryScope } from '#lib/db/persons';
@@ -13,37 +14,56 @@ import type { GalleryCounters } from '#lib/domain/gallery-model';
 export async function addToGalleryCounters(scope: GalleryScope, deltas: Partial<GalleryCounters>): Promise<void> {
   const entries = Object.entries(deltas).filter(([, value]) => value);
   if (entries.length === 0) return;
-  await withStoreRetries(() =>
-    db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.galleryStats(scope.tenantId, scope.token),
-        UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:c${index}`, value])),
-      }),
-    ),
-  );
+  await addOnce({
+    Key: keys.galleryStats(scope.tenantId, scope.token),
+    UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:c${index}`, value])),
+  });
 }
 
 /** Adds imported persons to their days' booked counts; imports never refuse for capacity (the spec). */
 export async function addDayBookings(scope: GalleryScope, bookingsByDay: ReadonlyMap<string, number>): Promise<void> {
   await Promise.all(
     [...bookingsByDay].map(([dayId, count]) =>
-      withStoreRetries(() =>
-        db.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
-            UpdateExpression: 'ADD booked :count',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':count': count },
-          }),
-        ),
-      ).catch((error: Error) => {
+      addOnce({
+        Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
+        UpdateExpression: 'ADD booked :count',
         // A day deleted while the import ran has nothing left to count.
-        if (error.name !== 'ConditionalCheckFailedException') throw error;
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':count': count },
       }),
     ),
   );
+}
+
+/**
+ * An `ADD` that a resend does not apply twice. The update marks the item with an ID of its
+ * own and is conditional on that mark being absent: when the SDK (or the retry here) resends
+ * an update whose answer was lost, the resend fails its condition. Exact unless another update of the same item lands between
+ * the lost answer and the resend. A refused `condition` leaves the item alone, silently.
+ */
+async function addOnce(update: {
+  Key: Record<string, string>;
+  UpdateExpression: string;
+  ConditionExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+}): Promise<void> {
+  const addId = randomUUID();
+  const onceCondition = '(attribute_not_exists(lastAdd) OR lastAdd <> :addId)';
+  await withStoreRetries(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        ...update,
+        UpdateExpression: `SET lastAdd = :addId ${update.UpdateExpression}`,
+        ConditionExpression: update.ConditionExpression ? `(${update.ConditionExpression}) AND ${onceCondition}` : onceCondition,
+        ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':addId': addId },
+      }),
+    ),
+  ).catch((error: Error) => {
+    // Either our own resend, already applied, or the caller's condition refused it: nothing to add.
+    if (error.name !== 'ConditionalCheckFailedException') throw error;
+  });
 }

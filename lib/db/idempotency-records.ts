@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
 import { itemOfFailedCondition } from '#lib/db/retry';
@@ -19,9 +20,12 @@ export type Claim =
 
 /**
  * Claims a key for this request with one conditional write: free, expired or abandoned keys
- * are taken; otherwise the current record comes back with the failed condition.
+ * are taken; otherwise the current record comes back with the failed condition. The claim
+ * carries an ID of its own: when the SDK resends a claim whose answer was lost, the resend
+ * fails its condition on our own record, which is still ours.
  */
 export async function claimIdempotencyKey(scopeHash: string, requestHash: string, nowMs: number): Promise<Claim> {
+  const claimId = randomUUID();
   try {
     await db.send(
       new PutCommand({
@@ -29,6 +33,7 @@ export async function claimIdempotencyKey(scopeHash: string, requestHash: string
         Item: {
           ...keys.idempotencyKey(scopeHash),
           requestHash,
+          claimId,
           state: 'in_progress',
           claimedUntil: nowMs + CLAIM_TIMEOUT_MS,
           expiresAt: Math.floor(nowMs / 1000) + IDEMPOTENCY_WINDOW_SECONDS,
@@ -43,6 +48,7 @@ export async function claimIdempotencyKey(scopeHash: string, requestHash: string
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
     const item = itemOfFailedCondition(error) ?? {};
+    if (item.claimId === claimId) return { claimed: true };
     return { claimed: false, requestHash: item.requestHash, answer: item.answer ? JSON.parse(item.answer) : undefined };
   }
 }

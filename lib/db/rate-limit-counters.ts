@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
 import { itemOfFailedCondition } from '#lib/db/retry';
@@ -51,18 +52,24 @@ export async function consumeRateLimit(keyId: string, policy: RateLimitPolicy, n
   return refusedVerdict(policy, (knownTat ?? now) + interval, now);
 }
 
+/**
+ * One conditional write of the TAT, marked with an ID of its own. When the SDK resends a write
+ * whose answer was lost, the mark makes the resend fail its condition instead of taking a
+ * second token, and the returned item shows the write was ours.
+ */
 async function writeTat(
   keyId: string,
   write: { update: string; condition: string; values: Record<string, number> },
 ): Promise<{ written: boolean; tat?: number }> {
+  const writeId = randomUUID();
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({
         TableName: tableName,
         Key: keys.rateLimit(keyId),
-        UpdateExpression: write.update,
-        ConditionExpression: write.condition,
-        ExpressionAttributeValues: write.values,
+        UpdateExpression: `${write.update}, lastWrite = :writeId`,
+        ConditionExpression: `(${write.condition}) AND (attribute_not_exists(lastWrite) OR lastWrite <> :writeId)`,
+        ExpressionAttributeValues: { ...write.values, ':writeId': writeId },
         ReturnValues: 'UPDATED_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -70,8 +77,9 @@ async function writeTat(
     return { written: true, tat: Attributes?.tat as number };
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    const tat = itemOfFailedCondition(error)?.tat;
-    return { written: false, tat: typeof tat === 'number' ? tat : undefined };
+    const item = itemOfFailedCondition(error);
+    const tat = typeof item?.tat === 'number' ? item.tat : undefined;
+    return { written: item?.lastWrite === writeId, tat };
   }
 }
 

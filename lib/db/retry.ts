@@ -48,6 +48,15 @@ export function isTransientStoreError(error: unknown): boolean {
   return (error as { $retryable?: unknown })?.$retryable !== undefined;
 }
 
+/**
+ * The SDK retries throttling and timeouts itself (maxAttempts, with its own backoff); sending
+ * such a call again would multiply its attempts past the function's timeout. What the SDK does
+ * not retry, cancelled transactions and conflicts, is retried here.
+ */
+function retriedBySdk(error: unknown): boolean {
+  return ((error as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1) > 1;
+}
+
 export interface RetryOptions {
   attempts?: number;
   baseDelayMs?: number;
@@ -62,7 +71,7 @@ export async function withStoreRetries<T>(operation: () => Promise<T>, options: 
     try {
       return await operation();
     } catch (error) {
-      if (attempt >= attempts || !isTransientStoreError(error)) throw error;
+      if (attempt >= attempts || !isTransientStoreError(error) || retriedBySdk(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(cap, base * 2 ** attempt)));
     }
   }

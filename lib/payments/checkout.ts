@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { now, nowIso } from '#lib/clock';
 import { ApiError } from '#lib/errors';
@@ -5,15 +6,16 @@ import { createCheckoutSession, expireCheckoutSession } from '#lib/adapters/stri
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
 import {
   type CheckoutTokenPurpose,
-  addCheckoutToken,
   SESSION_BEING_REPLACED,
+  abandonSessionReplacement,
+  addCheckoutToken,
   attachCheckoutSession,
-  detachCheckoutSession,
-  endPendingOrder,
+  claimSessionReplacement,
   findOrderByToken,
   releaseReservation,
   reopenOrder,
   reserveOrder,
+  restoreReplacedSession,
 } from '#lib/db/orders';
 import type { PersonDraft } from '#lib/db/persons';
 import type { Tenant } from '#lib/db/tenants';
@@ -29,24 +31,51 @@ function newToken(purpose: CheckoutTokenPurpose): string {
   return `${purpose === 'status' ? 'gst' : 'grt'}_${randomBase62(32)}`;
 }
 
-/** Opens a Checkout Session for a pending order and attaches it to the order. */
-async function openSession(tenant: Tenant, order: Order, returnUrl: URL, tokens: { statusToken: string; retryToken: string }) {
+/**
+ * Opens a Checkout Session for a pending order and attaches it to the order (with `claim`: the
+ * retry replacing the order's session). Should either fail, `undo` gives the reservation's
+ * state back (it never throws), and a session that could not be attached is expired again:
+ * nobody was given it, and should the undo have failed too, its expiry event ends the
+ * reservation instead.
+ */
+async function openSession(
+  tenant: Tenant,
+  order: Order,
+  returnUrl: URL,
+  tokens: { statusToken: string; retryToken: string },
+  undo: () => Promise<void>,
+  claim?: string,
+) {
   const { successUrl, cancelUrl } = checkoutReturnUrls(returnUrl, { tenantSlug: tenant.slug, galleryToken: order.galleryToken, ...tokens });
-  const session = await createCheckoutSession({
-    accountId: order.accountId,
-    orderId: order.orderId,
-    tenantId: order.tenantId,
-    galleryToken: order.galleryToken,
-    packageName: order.packageName,
-    amount: order.amount,
-    currency: order.currency,
-    applicationFeeAmount: Math.round((order.amount * tenant.platformFeeBps) / 10_000),
-    customerEmail: order.person.email ?? '',
-    successUrl,
-    cancelUrl,
-    expiresAtSeconds: Math.floor(now() / 1000) + CHECKOUT_SESSION_MINUTES * 60,
-  });
-  await attachCheckoutSession(order, session.sessionId, session.url);
+  let session;
+  try {
+    session = await createCheckoutSession({
+      accountId: order.accountId,
+      orderId: order.orderId,
+      tenantId: order.tenantId,
+      galleryToken: order.galleryToken,
+      packageName: order.packageName,
+      amount: order.amount,
+      currency: order.currency,
+      applicationFeeAmount: Math.round((order.amount * tenant.platformFeeBps) / 10_000),
+      customerEmail: order.person.email ?? '',
+      successUrl,
+      cancelUrl,
+      expiresAtSeconds: Math.floor(now() / 1000) + CHECKOUT_SESSION_MINUTES * 60,
+    });
+  } catch (error) {
+    await undo();
+    throw error;
+  }
+  try {
+    await attachCheckoutSession(order, session.sessionId, session.url, claim);
+  } catch (error) {
+    await undo();
+    await expireCheckoutSession(order.accountId, session.sessionId).catch((cleanup: Error) =>
+      logger.error('unattached Checkout Session not expired; it ends at its expires_at', { sessionId: session.sessionId, errorName: cleanup.name }),
+    );
+    throw error;
+  }
   return session;
 }
 
@@ -90,14 +119,15 @@ export async function startPaidCheckin(input: {
     createdAt,
     updatedAt: createdAt,
   };
-  await reserveOrder(order, hashes);
-  let session;
-  try {
-    session = await openSession(tenant, order, returnUrl, tokens);
-  } catch (error) {
-    await releaseReservation(order, hashes);
-    throw error;
-  }
+  const reserved = await reserveOrder(order, hashes);
+  // Nobody holds this reservation's tokens yet: a failure undoes it whole. Should DynamoDB fail
+  // that too, the expiry of the order's session (expired at once, or at expires_at) undoes it.
+  const undo = () =>
+    releaseReservation(reserved, { onlyUnattached: false }).then(
+      () => undefined,
+      (error: Error) => logger.error('reservation not released; the expiry of its session releases it', { orderId: order.orderId, errorName: error.name }),
+    );
+  const session = await openSession(tenant, order, returnUrl, tokens, undo);
   await countTransition(order, undefined, 'pending');
   return { orderId: order.orderId, checkoutUrl: session.url, ...tokens, packageName: order.packageName };
 }
@@ -123,9 +153,11 @@ export async function checkinStatus(tenant: Tenant, body: Record<string, unknown
 }
 
 /**
- * `retryCheckout`: a fresh Checkout Session for the same reservation. A pending order's open
- * session is expired first, so it can never be paid twice; an expired or canceled order takes
- * its spot again, or gets shooting_day_full. Answers like a paid check-in, with a new status token.
+ * `retryCheckout`: a fresh Checkout Session for the same reservation. A pending order is
+ * claimed by the retry (its session `replacing`, the replaced one remembered) and its open
+ * session expired first, so it can never be paid twice; an expired or canceled order takes its
+ * spot again, or gets shooting_day_full. Every write is recognised as the retry's own when a
+ * lost answer makes the SDK resend it. Answers like a paid check-in, with a new status token.
  */
 export async function retryCheckout(tenant: Tenant, body: Record<string, unknown>) {
   const retryToken = tokenOf(body, 'retryToken');
@@ -134,33 +166,53 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   if (order.status === 'paid') throw new ApiError('order_already_paid');
   const returnUrl = returnUrlOf(body.returnUrl, defaultReturnUrl());
   const previousStatus = order.status;
-  if (previousStatus === 'pending' && order.sessionId && order.sessionId !== SESSION_BEING_REPLACED) {
-    if (!(await detachCheckoutSession(order, order.sessionId))) throw new ApiError('storage_unavailable', 'The reservation changed meanwhile; retry.');
-    const oldSession = order.sessionId;
-    // Stripe unreachable: the old session stays the order's, so its expiry still frees the spot.
-    const outcome = await expireCheckoutSession(order.accountId, oldSession).catch(async (error: unknown) => {
-      await attachCheckoutSession(order, oldSession, order.checkoutUrl ?? '');
-      throw error;
-    });
-    // A session paid meanwhile still completes the order through its webhook.
-    if (outcome === 'complete') throw new ApiError('order_already_paid');
+  // This retry's claim on the order: its session is being replaced by this request.
+  const claim = randomUUID();
+  if (previousStatus === 'pending') {
+    // A reservation whose check-in is still opening its first session has no retry yet.
+    if (!order.sessionId || !(await claimSessionReplacement(order, claim))) {
+      throw new ApiError('storage_unavailable', 'The reservation changed meanwhile; retry.');
+    }
+    // The session to expire: the order's, or the one an earlier retry that failed half-way was replacing.
+    const detached = order.sessionId !== SESSION_BEING_REPLACED;
+    const oldSession = detached ? order.sessionId : order.replacedSessionId;
+    if (oldSession) {
+      const outcome = await expireCheckoutSession(order.accountId, oldSession).catch(async (error: unknown) => {
+        // Stripe unreachable: the session this retry unhooked becomes the order's again, so its
+        // expiry still frees the spot. (One an earlier retry left being replaced stays so: the
+        // expiry of any of the order's sessions ends it once that retry is over.)
+        if (detached) {
+          await restoreReplacedSession(order, oldSession, order.checkoutUrl, claim).catch((restore: Error) =>
+            logger.error('replaced session not restored; its expiry ends the reservation', { orderId: order.orderId, errorName: restore.name }),
+          );
+        }
+        throw error;
+      });
+      // A session paid meanwhile still completes the order through its webhook.
+      if (outcome === 'complete') throw new ApiError('order_already_paid');
+    }
+  } else {
+    await reopenOrder(order, claim);
+    await countTransition(order, previousStatus, 'pending');
   }
-  if (previousStatus !== 'pending') await reopenOrder(order);
-  const reopened: Order = { ...order, status: 'pending', sessionId: previousStatus === 'pending' ? SESSION_BEING_REPLACED : order.sessionId };
+  const reopened: Order = { ...order, status: 'pending', sessionId: SESSION_BEING_REPLACED };
+  // No session can complete or expire the order until the new one is attached: should that
+  // fail, the order ends (expired, or as it was) and gives its spot back.
+  const endStatus = previousStatus === 'pending' ? 'expired' : previousStatus;
+  const undo = async () => {
+    const ended = await abandonSessionReplacement(reopened, claim, endStatus).catch((error: Error) => {
+      logger.error('retried reservation not ended; the expiry of its sessions ends it', { orderId: order.orderId, errorName: error.name });
+      return false;
+    });
+    if (ended) await countTransition(order, 'pending', endStatus);
+  };
   const statusToken = newToken('status');
-  await addCheckoutToken(reopened, 'status', hashSecret(statusToken));
-  let session;
   try {
-    session = await openSession(tenant, reopened, returnUrl, { statusToken, retryToken });
+    await addCheckoutToken(reopened, 'status', hashSecret(statusToken));
   } catch (error) {
-    // No session can complete or expire the order now: end it and give the spot back.
-    const ended = await endPendingOrder(reopened, reopened.sessionId ?? '', previousStatus === 'pending' ? 'expired' : previousStatus).catch(
-      () => false,
-    );
-    if (ended && previousStatus === 'pending') await countTransition(order, 'pending', 'expired');
+    await undo();
     throw error;
   }
-  if (previousStatus !== 'pending') await countTransition(order, previousStatus, 'pending');
+  const session = await openSession(tenant, reopened, returnUrl, { statusToken, retryToken }, undo, claim);
   return { orderId: order.orderId, checkoutUrl: session.url, statusToken, retryToken, packageName: order.packageName };
 }
-

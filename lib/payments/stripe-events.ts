@@ -1,17 +1,26 @@
 import type { Stripe } from '#lib/adapters/stripe-payments';
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
-import { claimStripeEvent, endPendingOrder, finalizePaidOrder, getOrder, releaseStripeEvent } from '#lib/db/orders';
+import {
+  type StoredOrder,
+  endPendingOrder,
+  finalizePaidOrder,
+  getOrder,
+  releaseReservation,
+  rememberStripeEvent,
+  stripeEventHandled,
+} from '#lib/db/orders';
 import { getTenantByStripeAccount, recordStripeReadiness } from '#lib/db/tenants';
-import type { Order } from '#lib/domain/order-model';
+import { ORDER_STATUS_COUNTER, type Order } from '#lib/domain/order-model';
 import { logger } from '#lib/http/logger';
 import { countTransition } from '#lib/payments/checkout';
 
 export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'unknown_order';
 
 /** The order a Checkout Session event is about, if it is one of ours on the account that sent it. */
-async function orderOfSession(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<Order | undefined> {
-  const { orderId, tenantId, galleryToken } = session.metadata ?? {};
-  if (!orderId || !tenantId || !galleryToken) return undefined;
+async function orderOfSession(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<StoredOrder | undefined> {
+  const { orderId, tenantId, galleryToken } = (session.metadata ?? {}) as Record<string, unknown>;
+  const usable = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= 200;
+  if (typeof session.id !== 'string' || !usable(orderId) || !usable(tenantId) || !usable(galleryToken)) return undefined;
   const order = await getOrder(tenantId, galleryToken, orderId);
   // Metadata alone is not trusted: the event must come from the order's connected account.
   return order && order.accountId === event.account ? order : undefined;
@@ -20,17 +29,29 @@ async function orderOfSession(event: Stripe.Event, session: Stripe.Checkout.Sess
 async function finalize(order: Order): Promise<void> {
   const person = await finalizePaidOrder(order);
   if (person === 'already') return;
-  await Promise.all([
-    countTransition(order, 'pending', 'paid'),
-    addToGalleryCounters(
-      { tenantId: order.tenantId, token: order.galleryToken },
-      { personsCheckedIn: 1, personsWithSelfie: person.hasSelfie ? 1 : 0 },
-    ).catch((error: Error) => logger.error('check-in counters not updated', error)),
-  ]);
+  // One update of the statistics item: two at once would defeat each other's protection
+  // against being applied twice when an answer is lost (gallery-counters.ts).
+  await addToGalleryCounters(
+    { tenantId: order.tenantId, token: order.galleryToken },
+    {
+      [ORDER_STATUS_COUNTER.pending]: -1,
+      [ORDER_STATUS_COUNTER.paid]: 1,
+      personsCheckedIn: 1,
+      personsWithSelfie: person.hasSelfie ? 1 : 0,
+    },
+  ).catch((error: Error) => logger.error('check-in and order counters not updated', error));
 }
 
-async function end(order: Order, sessionId: string, status: 'expired' | 'canceled'): Promise<void> {
-  if (await endPendingOrder(order, sessionId, status)) await countTransition(order, 'pending', status);
+async function end(order: StoredOrder, sessionId: string, status: 'expired' | 'canceled'): Promise<void> {
+  if (await endPendingOrder(order, sessionId, status)) {
+    await countTransition(order, 'pending', status);
+    return;
+  }
+  // A check-in that failed after storing its reservation and could not undo it: no session was
+  // attached, nobody was answered its tokens, and the only session it opened ended. Undo it now.
+  if (order.status === 'pending' && order.sessionId === undefined && (await releaseReservation(order, { onlyUnattached: true }))) {
+    logger.info('reservation of a failed check-in released', { orderId: order.orderId, sessionId });
+  }
 }
 
 async function handleSessionEvent(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<EventOutcome> {
@@ -67,20 +88,40 @@ async function handleAccountUpdated(event: Stripe.Event, account: Stripe.Account
 }
 
 /**
- * Handles one verified Stripe event, once: a redelivery is recognised by its event ID, and
- * every transition is conditional on the order's state besides. A failure forgets the event
- * ID again so that Stripe's next delivery is handled.
+ * Handles one verified Stripe event. Every transition is conditional on the order's state, so
+ * handling an event again changes nothing twice: a redelivery after a failure (or after a
+ * handling that was cut off half-way) completes what is left, and deliveries that overlap do
+ * not count twice. Once handled, the event ID is remembered, and later deliveries are
+ * answered `duplicate` without touching the order.
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<EventOutcome> {
-  if (!(await claimStripeEvent(event.id))) return 'duplicate';
-  try {
-    if (event.type === 'account.updated') return await handleAccountUpdated(event, event.data.object as Stripe.Account);
-    if (event.type.startsWith('checkout.session.')) {
-      return await handleSessionEvent(event, event.data.object as Stripe.Checkout.Session);
-    }
+  if (!wellFormed(event)) {
+    logger.warn('signed Stripe webhook body that is not an event', { eventType: typeof event?.type === 'string' ? event.type : undefined });
     return 'ignored';
-  } catch (error) {
-    await releaseStripeEvent(event.id).catch(() => undefined);
-    throw error;
   }
+  if (await stripeEventHandled(event.id)) return 'duplicate';
+  const outcome = await handleEvent(event);
+  // Only an optimisation: a redelivery of an event not remembered is handled again, harmlessly.
+  await rememberStripeEvent(event.id).catch((error: Error) => logger.warn('handled Stripe event not remembered', { eventId: event.id, errorName: error.name }));
+  return outcome;
+}
+
+/** What an event needs to be handled: a usable ID, a type, and its object. */
+function wellFormed(event: Stripe.Event): boolean {
+  const object: unknown = (event as { data?: { object?: unknown } } | null)?.data?.object;
+  return (
+    typeof event?.id === 'string' &&
+    event.id.length > 0 &&
+    event.id.length <= 255 &&
+    typeof event.type === 'string' &&
+    typeof object === 'object' &&
+    object !== null &&
+    !Array.isArray(object)
+  );
+}
+
+async function handleEvent(event: Stripe.Event): Promise<EventOutcome> {
+  if (event.type === 'account.updated') return handleAccountUpdated(event, event.data.object as Stripe.Account);
+  if (event.type.startsWith('checkout.session.')) return handleSessionEvent(event, event.data.object as Stripe.Checkout.Session);
+  return 'ignored';
 }

@@ -93,8 +93,24 @@ describe('POST persons: request errors', () => {
     ['a JSON array', '[{"name":"A"}]'],
     ['a JSON string', '"persons"'],
     ['JSON null', 'null'],
+    ['an object nested 33 levels deep', `{"persons":[${'['.repeat(31)}${']'.repeat(31)}],"x":{"y":"[[[[{{{{"}}`],
   ])('gives 400 invalid_json for %s', async (_case, raw) => {
     expectError(await post(raw), 400, 'invalid_json');
+  });
+
+  it('gives 400 invalid_json with an Idempotency-Key too, for a body nested thousands of levels deep', async () => {
+    const deep = `{"persons":[],"nested":${'{"a":'.repeat(7000)}1${'}'.repeat(7000)}}`;
+    const answer = await api.call(`/groupshoot/${studio.token}/persons`, {
+      method: 'POST',
+      headers: { ...studio.serverHeaders, 'Idempotency-Key': 'deep-body-1' },
+      body: deep,
+    });
+    expectError(answer, 400, 'invalid_json');
+  });
+
+  it('counts nesting outside strings only: 32 levels and brackets in strings are read', async () => {
+    const answer = await post(`{"persons":[${'['.repeat(30)}${']'.repeat(30)}],"note":"${'{['.repeat(50)}"}`);
+    expect(answer.body.error).not.toBe('invalid_json');
   });
 
   it('reads JSON whatever the Content-Type says', async () => {
