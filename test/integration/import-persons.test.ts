@@ -262,14 +262,20 @@ describe('POST persons: transient DynamoDB failures', () => {
 
   type Fault = 'throttle' | 'lose-answer' | 'none';
 
-  /** Fails or loses the answer of some TransactWriteItems calls, after DynamoDB did or did not apply them. */
-  function injectTransactionFaults(fault: (call: number) => Fault) {
-    let calls = 0;
+  /**
+   * Fails or loses the answer of the first send of some transactions (numbered in the order
+   * they are first sent), after DynamoDB did or did not apply them; resends go through, so a
+   * bounded retry always gets past the fault.
+   */
+  function injectTransactionFaults(fault: (transaction: number) => Fault) {
+    const seen = new Set<string>();
     db.middlewareStack.add(
       (next, context) => async (args) => {
         if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
-        calls += 1;
-        const kind = fault(calls);
+        const token = String((args.input as { ClientRequestToken?: string }).ClientRequestToken);
+        const firstSend = !seen.has(token);
+        seen.add(token);
+        const kind = firstSend ? fault(seen.size) : 'none';
         if (kind === 'throttle') throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
         const result = await next(args);
         if (kind === 'lose-answer') throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
