@@ -4,7 +4,8 @@ import autocannon, { type Request as LoadRequest } from 'autocannon';
 import { generateAccessCode } from '#lib/domain/access-codes';
 import { newPersonId } from '#lib/domain/person-model';
 import type { BenchApi } from './bench-api';
-import { type DynamoDbRecorder, type RecordedWork, replayWork } from './dynamodb-recorder';
+import { replayWork } from './dynamodb-replay';
+import type { RecordedWork, RoundTripCounter } from './round-trip-counter';
 import { percentile, rounded } from './statistics';
 
 export interface LoadFigures {
@@ -48,7 +49,7 @@ interface LoadScenario {
  */
 export async function measureLoad(
   api: BenchApi,
-  recorder: DynamoDbRecorder,
+  counter: RoundTripCounter,
   options: { baseUrl: string; connections: number; requests: number; keys: number },
 ): Promise<LoadResult[]> {
   // Configured as lib/db/client.ts configures the API's client.
@@ -58,7 +59,7 @@ export async function measureLoad(
   const results: LoadResult[] = [];
   try {
     for (const scenario of await loadScenarios(api, options.keys)) {
-      const { result: answer, work } = await recorder.record(scenario.sample);
+      const { result: answer, work } = await counter.measure(scenario.sample);
       const rewriteFor = scenario.freshen?.(answer);
       // A short unmeasured round of each first: connections opened, code paths warm.
       const warmUp = { connections: options.connections, requests: options.connections * 2 };

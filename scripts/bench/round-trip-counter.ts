@@ -1,5 +1,15 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
+/** One DynamoDB call: the low-level command's name and the document client's input. */
+export interface RecordedCall {
+  command: string;
+  input: Record<string, unknown>;
+  failed: boolean;
+}
+
+/** The calls of one request, grouped into the waves it waited for one after another. */
+export type RecordedWork = RecordedCall[][];
+
 /** DynamoDB calls made while the counter was recording. */
 export interface RoundTripCount {
   /** Calls sent (SDK-internal retries of one call are not counted again). */
@@ -13,12 +23,12 @@ export interface RoundTripCount {
 }
 
 export interface RoundTripCounter {
-  /** Records the DynamoDB calls made while `work` runs. */
-  measure<T>(work: () => Promise<T>): Promise<{ result: T; count: RoundTripCount }>;
+  /** Records the DynamoDB calls made while `work` runs, as counts and as the calls themselves. */
+  measure<T>(work: () => Promise<T>): Promise<{ result: T; count: RoundTripCount; work: RecordedWork }>;
 }
 
 /**
- * Counts the calls sent through the shared document client. The middleware sits in the
+ * Records the calls sent through the shared document client. The middleware sits in the
  * `initialize` step, which runs once per `send`, so a call the SDK retries is one round trip.
  *
  * Depth counts waves: a call opens a new wave when it starts while no earlier call of the
@@ -28,20 +38,20 @@ export interface RoundTripCounter {
  * process, and calls are attributed to whichever request is being measured.
  */
 export function installRoundTripCounter(client: DynamoDBDocumentClient): RoundTripCounter {
-  let recording: RoundTripCount | undefined;
+  let recording: RecordedWork | undefined;
   let inFlight = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const count = recording;
-      if (!count) return next(args);
-      if (inFlight === 0) count.depth += 1;
-      count.calls += 1;
-      count.operations.push(String(context.commandName ?? 'unknown').replace(/Command$/, ''));
+      const work = recording;
+      if (!work) return next(args);
+      if (inFlight === 0) work.push([]);
+      const call: RecordedCall = { command: String(context.commandName), input: structuredClone(args.input as Record<string, unknown>), failed: false };
+      work.at(-1)!.push(call);
       inFlight += 1;
       try {
         return await next(args);
       } catch (error) {
-        count.failedCalls += 1;
+        call.failed = true;
         throw error;
       } finally {
         inFlight -= 1;
@@ -50,17 +60,27 @@ export function installRoundTripCounter(client: DynamoDBDocumentClient): RoundTr
     { step: 'initialize', name: 'count-calls' },
   );
   return {
-    async measure(work) {
+    async measure(request) {
       if (recording) throw new Error('Round-trip measurements cannot overlap');
-      const count: RoundTripCount = { calls: 0, failedCalls: 0, depth: 0, operations: [] };
-      recording = count;
+      const work: RecordedWork = [];
+      recording = work;
       inFlight = 0;
       try {
-        const result = await work();
-        return { result, count };
+        const result = await request();
+        return { result, count: countOf(work), work };
       } finally {
         recording = undefined;
       }
     },
+  };
+}
+
+function countOf(work: RecordedWork): RoundTripCount {
+  const calls = work.flat();
+  return {
+    calls: calls.length,
+    failedCalls: calls.filter((call) => call.failed).length,
+    depth: work.length,
+    operations: calls.map((call) => call.command.replace(/Command$/, '')),
   };
 }

@@ -65,7 +65,6 @@ async function main(): Promise<void> {
     // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
     const { db } = await import('#lib/db/client');
     const { installRoundTripCounter } = await import('./round-trip-counter');
-    const { installDynamoDbRecorder } = await import('./dynamodb-recorder');
     const { seedDemo } = await import('../local/seed-demo');
     const { startLocalApi } = await import('../local/api-server');
     const { connectBenchApi } = await import('./bench-api');
@@ -74,7 +73,6 @@ async function main(): Promise<void> {
     const { measureLoad } = await import('./load');
 
     const counter = installRoundTripCounter(db);
-    const recorder = installDynamoDbRecorder(db);
     const demo = await seedDemo();
     if (!demo) throw new Error('The fresh table already held the demo tenant');
     const localApi = await startLocalApi({ port: 0 });
@@ -89,7 +87,7 @@ async function main(): Promise<void> {
     log('Import through the API against the SDK alone…');
     const importComparison = await compareImports(api, { rows: settings.importRows, iterations: settings.importIterations });
     log('Load with autocannon against the same DynamoDB work alone…');
-    const load = await measureLoad(api, recorder, {
+    const load = await measureLoad(api, counter, {
       baseUrl: localApi.url,
       connections: settings.loadConnections,
       requests: settings.loadRequests,

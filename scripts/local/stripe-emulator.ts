@@ -32,6 +32,8 @@ export interface StripeEmulator {
   expire(sessionId: string): Promise<void>;
   /** Signs and delivers an event; answers the webhook's HTTP status. */
   deliver(type: string, account: string, object: Record<string, unknown>, eventId?: string): Promise<number>;
+  /** Resolves once the events the emulator sent on its own (after an API call) are delivered. */
+  deliveriesSettled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,8 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
   let failures = 0;
   let server: Server;
 
+  // Like Stripe, an expiry through the API is answered before its event is delivered.
+  const backgroundDeliveries = new Set<Promise<void>>();
   const emulator: StripeEmulator = {
     url: '',
     webhookSecret: options.webhookSecret ?? `whsec_${randomBytes(16).toString('hex')}`,
@@ -106,6 +110,10 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
       });
       await answer.arrayBuffer();
       return answer.status;
+    },
+    async deliveriesSettled() {
+      // A delivery's handling may call the API again and start another one.
+      while (backgroundDeliveries.size > 0) await Promise.all([...backgroundDeliveries]);
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -168,7 +176,12 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
           return stripeError(response, 400, 'invalid_request_error', 'Only Checkout Sessions with a status of open can be expired.');
         }
         session.status = 'expired';
-        void emulator.deliver('checkout.session.expired', session.account, publicSession(session)).catch(() => undefined);
+        const delivery = emulator.deliver('checkout.session.expired', session.account, publicSession(session)).then(
+          () => undefined,
+          () => undefined,
+        );
+        backgroundDeliveries.add(delivery);
+        void delivery.finally(() => backgroundDeliveries.delete(delivery));
       }
       return sendJson(response, 200, publicSession(session));
     }

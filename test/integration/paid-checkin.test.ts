@@ -3,19 +3,13 @@ import { keys } from '#lib/db/keys';
 import { queryPartition } from '#lib/db/queries';
 import { updateTenantSettings } from '#lib/db/tenants';
 import { useLocalApi } from '../support/local-api';
-import { type CheckinStudio, createCheckinStudio } from '../support/checkin-gallery';
+import { type CheckinStudio, createCheckinStudio, createPayingStudio } from '../support/checkin-gallery';
 import { makeJpeg } from '../support/media';
 import { useStripeEmulator } from '../support/stripe';
 
 const api = useLocalApi();
 const stripe = useStripeEmulator(api);
 
-/** A studio whose connected account can take payments. */
-async function payingStudio(): Promise<CheckinStudio> {
-  const studio = await createCheckinStudio();
-  await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`, platformFeeBps: 500 });
-  return studio;
-}
 
 const post = (studio: CheckinStudio, body: Record<string, unknown>, headers = studio.publicHeaders) =>
   api.call('/group-shoot', { method: 'POST', headers, body });
@@ -32,7 +26,7 @@ async function storedPersons(studio: CheckinStudio) {
 describe('paid check-in through Stripe Checkout', () => {
   it('reserves, opens a session on the connected account, and once paid creates the person', async () => {
     // Prepare
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     // Act
     const reserved = await post(studio, paidBody(studio, { shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(8, 8).toString('base64') }));
     const pending = await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken });
@@ -83,7 +77,7 @@ describe('paid check-in through Stripe Checkout', () => {
   });
 
   it('holds the spot: with capacity 1 a second participant is refused until the first checkout expires', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2027-07-01', label: 'One', startTime: '09:00', endTime: '09:30', maxPersons: 1 });
     const first = await post(studio, paidBody(studio, { shootingDayId: day.id }));
     const second = await post(studio, studio.validBody({ shootingDayId: day.id, name: 'Second' }));
@@ -98,7 +92,7 @@ describe('paid check-in through Stripe Checkout', () => {
   });
 
   it('creates one person from a duplicated webhook, and from two events of one payment', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const reserved = await post(studio, paidBody(studio));
     const session = stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!;
     Object.assign(session, { status: 'complete', payment_status: 'paid' });
@@ -113,7 +107,7 @@ describe('paid check-in through Stripe Checkout', () => {
   });
 
   it('refuses a webhook with a bad signature with 400 and changes nothing', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const reserved = await post(studio, paidBody(studio));
     const session = stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!;
     const payload = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'checkout.session.completed', account: session.account, data: { object: { ...session, payment_status: 'paid' } } });
@@ -141,7 +135,7 @@ describe('paid check-in through Stripe Checkout', () => {
   });
 
   it('gives a new checkout URL for the same order on retry after cancel, and the old session can no longer be paid', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const reserved = await post(studio, paidBody(studio, { shootingDayId: studio.smallDay.id }));
     const retried = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
     const oldSession = stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!;
@@ -161,7 +155,7 @@ describe('paid check-in through Stripe Checkout', () => {
   });
 
   it('keeps a pending reservation whole when Stripe fails during a retry', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const reserved = await post(studio, paidBody(studio, { shootingDayId: studio.smallDay.id }));
     stripe.emulator.failNextCalls(5);
     const failed = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
@@ -176,7 +170,7 @@ describe('paid check-in through Stripe Checkout', () => {
   });
 
   it('retries an expired reservation while its spot can be taken again, else shooting_day_full', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2027-07-02', label: 'One', startTime: '09:00', endTime: '09:30', maxPersons: 1 });
     const first = await post(studio, paidBody(studio, { shootingDayId: day.id }));
     await stripe.emulator.expire(sessionIdOf(first.body.checkoutUrl));
@@ -191,7 +185,7 @@ describe('paid check-in through Stripe Checkout', () => {
   });
 
   it('keeps tokens to their tenant and purpose', async () => {
-    const [studio, other] = await Promise.all([payingStudio(), payingStudio()]);
+    const [studio, other] = await Promise.all([createPayingStudio(), createPayingStudio()]);
     const reserved = await post(studio, paidBody(studio));
     const answers = [
       await post(other, { action: 'checkinStatus', statusToken: reserved.body.statusToken }, other.publicHeaders),
@@ -235,7 +229,7 @@ describe('paid check-in: the payment checks, in order', () => {
   });
 
   it('follows account.updated at once, whatever it read before', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const accountId = `acct_${studio.slug.replace(/-/g, '')}`;
     expect((await post(studio, paidBody(studio))).status).toBe(200); // reads and caches: ready
     await stripe.emulator.deliver('account.updated', accountId, { id: accountId, object: 'account', charges_enabled: false, capabilities: { card_payments: 'inactive' } });
@@ -247,7 +241,7 @@ describe('paid check-in: the payment checks, in order', () => {
   });
 
   it('gives package_amount_exceeds_limit above the transaction limit', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const expensive = await addPackage(studio.tenant.tenantId, studio.token, { name: 'Gold', description: '', price: 100_001, currency: 'eur', position: 9 });
     const atLimit = await addPackage(studio.tenant.tenantId, studio.token, { name: 'Silver', description: '', price: 100_000, currency: 'eur', position: 8 });
     const refused = await post(studio, paidBody(studio, { selectedPackageId: expensive.id }));
@@ -257,7 +251,7 @@ describe('paid check-in: the payment checks, in order', () => {
   });
 
   it('answers 502 payment_provider_unavailable when Stripe is down, leaving no order, spot or selfie', async () => {
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     await post(studio, paidBody(studio)); // readiness is read and cached while Stripe is up
     stripe.emulator.failNextCalls(5);
     const answer = await post(studio, paidBody(studio, { shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(8, 8).toString('base64') }));

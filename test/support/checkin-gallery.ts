@@ -67,3 +67,10 @@ export async function createCheckinStudio(settings: Partial<Gallery> = {}) {
 }
 
 export type CheckinStudio = Awaited<ReturnType<typeof createCheckinStudio>>;
+
+/** A check-in studio whose connected account can take payments, with a platform fee of 5 %. */
+export async function createPayingStudio(): Promise<CheckinStudio> {
+  const studio = await createCheckinStudio();
+  await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`, platformFeeBps: 500 });
+  return studio;
+}

@@ -7,10 +7,10 @@ import { db, tableName } from '#lib/db/client';
 import { addShootingDay } from '#lib/db/galleries';
 import { keys } from '#lib/db/keys';
 import { queryPartition } from '#lib/db/queries';
-import { recordStripeReadiness, updateTenantSettings } from '#lib/db/tenants';
+import { recordStripeReadiness } from '#lib/db/tenants';
 import * as accessCodes from '#lib/domain/access-codes';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
-import { type CheckinStudio, createCheckinStudio } from '../../support/checkin-gallery';
+import { type CheckinStudio, createCheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { createTestTenant } from '../../support/factories';
 import { makeJpeg, testS3 } from '../../support/media';
 import { useStripeEmulator } from '../../support/stripe';
@@ -196,12 +196,6 @@ function countCodeCollisions(): { readonly collisions: number } {
   return counter;
 }
 
-/** A check-in studio whose connected account can take payments (as in paid-checkin.test.ts). */
-async function payingStudio(): Promise<CheckinStudio> {
-  const studio = await createCheckinStudio();
-  await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`, platformFeeBps: 500 });
-  return studio;
-}
 
 const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
 
@@ -313,7 +307,7 @@ describe('access codes under concurrent writers of one gallery', () => {
 
   it('writes nothing half when no free code is left: imports report not_written, check-ins and payments fail whole', async () => {
     // Prepare: a code space of 20 codes, filled by a first import; a paid reservation holds a spot.
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const { tenantId } = studio.tenant;
     const reserved = await post('/group-shoot', studio.publicHeaders, studio.validBody({
       name: 'Pays later',
@@ -393,7 +387,7 @@ describe('access codes under concurrent writers of one gallery', () => {
 describe('capacity under concurrent free check-ins, paid reservations and imports', () => {
   it('never lets check-ins and reservations exceed the capacity, and keeps booked equal to what is stored', async () => {
     // Prepare: a day of capacity 20; three imports of one person each target it too (never refused).
-    const studio = await payingStudio();
+    const studio = await createPayingStudio();
     const { tenantId } = studio.tenant;
     const capacity = 20;
     // The account's readiness is known already (as after any earlier paid check-in), so paid

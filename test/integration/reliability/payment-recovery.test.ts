@@ -2,9 +2,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
 import { queryPartition } from '#lib/db/queries';
-import { updateTenantSettings } from '#lib/db/tenants';
 import { useLocalApi } from '../../support/local-api';
-import { type CheckinStudio, createCheckinStudio } from '../../support/checkin-gallery';
+import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useStripeEmulator } from '../../support/stripe';
 
 /**
@@ -16,11 +15,6 @@ import { useStripeEmulator } from '../../support/stripe';
 const api = useLocalApi();
 const stripe = useStripeEmulator(api);
 
-async function payingStudio(): Promise<CheckinStudio> {
-  const studio = await createCheckinStudio();
-  await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`, platformFeeBps: 500 });
-  return studio;
-}
 const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const paidBody = (studio: CheckinStudio, overrides: Record<string, unknown> = {}) =>
   studio.validBody({ selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.smallDay.id, ...overrides });
@@ -31,7 +25,7 @@ const booked = async (studio: CheckinStudio) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(studio.tenant.tenantId, studio.token, studio.smallDay.id), ConsistentRead: true }))).Item?.booked;
 const stats = async (studio: CheckinStudio) => (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body;
 const openSessionsOf = (orderId: string) => [...stripe.emulator.sessions.values()].filter((s) => s.metadata?.orderId === orderId && s.status === 'open').map((s) => s.id);
-const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+const settle = () => stripe.emulator.deliveriesSettled();
 
 afterEach(() => jest.restoreAllMocks());
 
@@ -47,7 +41,7 @@ function throttleSendsWhere(matches: (command: any, input: string) => boolean): 
 }
 
 it('a retry takes over an order an earlier retry left being replaced, expiring the replaced session', async () => {
-  const studio = await payingStudio();
+  const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
   const s1 = sessionIdOf(reserved.body.checkoutUrl);
   await db.send(new UpdateCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId), UpdateExpression: 'SET sessionId = :r, replacedSessionId = :s, replacingBy = :x', ExpressionAttributeValues: { ':r': 'replacing', ':s': s1, ':x': 'earlier' } }));
@@ -60,7 +54,7 @@ it('a retry takes over an order an earlier retry left being replaced, expiring t
 });
 
 it('the expiry of the replaced session ends an order whose retry is long over', async () => {
-  const studio = await payingStudio();
+  const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
   const s1 = sessionIdOf(reserved.body.checkoutUrl);
   const old = new Date(Date.now() - 10 * 60_000).toISOString();
@@ -72,7 +66,7 @@ it('the expiry of the replaced session ends an order whose retry is long over', 
 });
 
 it('a check-in whose session cannot be attached, nor its reservation released, is undone by the expiry of its session', async () => {
-  const studio = await payingStudio();
+  const studio = await createPayingStudio();
   await post(studio, paidBody(studio, { shootingDayId: studio.openDay.id })); // readiness cached
   throttleSendsWhere((command, input) => input.includes('checkoutUrl = :url') || (command.constructor.name === 'TransactWriteCommand' && input.includes('"Delete"')));
   const failed = await post(studio, paidBody(studio));
@@ -87,7 +81,7 @@ it('a check-in whose session cannot be attached, nor its reservation released, i
 });
 
 it('a check-in whose session cannot be attached is undone at once, its session expired', async () => {
-  const studio = await payingStudio();
+  const studio = await createPayingStudio();
   const send = db.send.bind(db);
   jest.spyOn(db, 'send').mockImplementation(((command: any, ...rest: any[]) => {
     if (JSON.stringify(command.input).includes('checkoutUrl = :url')) {
@@ -105,7 +99,7 @@ it('a check-in whose session cannot be attached is undone at once, its session e
 });
 
 it('a retry whose new session cannot be attached nor the order ended: the expiry of that session ends the order', async () => {
-  const studio = await payingStudio();
+  const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
   throttleSendsWhere((command, input) => input.includes('checkoutUrl = :url') || (command.constructor.name === 'TransactWriteCommand' && input.includes('replacingBy = :claim')));
   const failed = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
@@ -123,7 +117,7 @@ it('a retry whose new session cannot be attached nor the order ended: the expiry
 });
 
 it('two concurrent retries leave one payable session, the order attached to it', async () => {
-  const studio = await payingStudio();
+  const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
   const answers = await Promise.all([1, 2, 3].map(() => post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken })));
   await settle();
@@ -133,11 +127,10 @@ it('two concurrent retries leave one payable session, the order attached to it',
   const handedOpen = ok.map((a) => sessionIdOf(a.body.checkoutUrl)).filter((id) => stripe.emulator.sessions.get(id)?.status === 'open');
   expect(handedOpen).toEqual([order?.sessionId]);
   expect(openSessionsOf(reserved.body.orderId)).toEqual([order?.sessionId]);
-  console.log(answers.map((a) => `${a.status} ${a.body.error ?? ''}`));
 });
 
 it('concurrent deliveries of one payment (same and other event IDs) create one person and count once', async () => {
-  const studio = await payingStudio();
+  const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
   const session = stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!;
   Object.assign(session, { status: 'complete', payment_status: 'paid' });
@@ -158,7 +151,7 @@ it('concurrent deliveries of one payment (same and other event IDs) create one p
 });
 
 it('a retry of an expired reservation that fails half-way with DynamoDB failing its undo: counters stay exact', async () => {
-  const studio = await payingStudio();
+  const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
   await stripe.emulator.expire(sessionIdOf(reserved.body.checkoutUrl));
   expect((await stats(studio)).orders).toEqual({ pending: 0, paid: 0, expired: 1, canceled: 0 });

@@ -1,54 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as DocumentCommands from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-
-/** One DynamoDB call: the low-level command's name and the document client's input. */
-export interface RecordedCall {
-  command: string;
-  input: Record<string, unknown>;
-}
-
-/** The calls of one request, grouped into the waves it waited for one after another. */
-export type RecordedWork = RecordedCall[][];
-
-export interface DynamoDbRecorder {
-  /** The DynamoDB work `request` caused, wave by wave (same waves as the round-trip counter). */
-  record<T>(request: () => Promise<T>): Promise<{ result: T; work: RecordedWork }>;
-}
-
-/** Records the calls sent through the shared document client, as they were sent. */
-export function installDynamoDbRecorder(client: DynamoDBDocumentClient): DynamoDbRecorder {
-  let recording: RecordedWork | undefined;
-  let inFlight = 0;
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const work = recording;
-      if (!work) return next(args);
-      if (inFlight === 0) work.push([]);
-      work.at(-1)!.push({ command: String(context.commandName), input: structuredClone(args.input as Record<string, unknown>) });
-      inFlight += 1;
-      try {
-        return await next(args);
-      } finally {
-        inFlight -= 1;
-      }
-    },
-    { step: 'initialize', name: 'record-calls' },
-  );
-  return {
-    async record(request) {
-      if (recording) throw new Error('Recordings cannot overlap');
-      const work: RecordedWork = [];
-      recording = work;
-      inFlight = 0;
-      try {
-        return { result: await request(), work };
-      } finally {
-        recording = undefined;
-      }
-    },
-  };
-}
+import type { RecordedWork } from './round-trip-counter';
 
 type DocumentCommand = new (input: never) => Parameters<DynamoDBDocumentClient['send']>[0];
 
