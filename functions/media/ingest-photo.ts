@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import { ingestPhotoObject } from '#lib/media/ingest-photo';
 
 /**

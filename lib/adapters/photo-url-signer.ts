@@ -1,7 +1,7 @@
 import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { optionalEnv } from '#lib/config';
-import { ApiError } from '#lib/errors';
-import { logger } from '#lib/http/logger';
+import { DomainError } from '#lib/domain/domain-error';
+import { logger } from '#lib/logger';
 import { secretValue } from '#lib/adapters/secrets';
 
 /**
@@ -19,7 +19,7 @@ export async function signPhotoUrls(objectKeys: string[], expiresAtMs: number): 
   const privateKey = await secretValue('CLOUDFRONT_PRIVATE_KEY').catch(() => undefined);
   if (!baseUrl || !keyPairId || !privateKey) {
     logger.error('photo URL signing is not configured');
-    throw new ApiError('cdn_signing_unavailable');
+    throw new DomainError('photo_signing_unavailable');
   }
   try {
     return objectKeys.map((objectKey) =>
@@ -32,6 +32,6 @@ export async function signPhotoUrls(objectKeys: string[], expiresAtMs: number): 
     );
   } catch (error) {
     logger.error('photo URL signing failed', { errorName: (error as Error).name });
-    throw new ApiError('cdn_signing_unavailable');
+    throw new DomainError('photo_signing_unavailable');
   }
 }

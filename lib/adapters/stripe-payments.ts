@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type Stripe from 'stripe';
 import { optionalEnv } from '#lib/config';
-import { ApiError } from '#lib/errors';
-import { logger } from '#lib/http/logger';
+import { DomainError } from '#lib/domain/domain-error';
+import { logger } from '#lib/logger';
 import { secretValue } from '#lib/adapters/secrets';
 
 /**
@@ -21,7 +21,7 @@ async function stripeSdk(): Promise<typeof Stripe> {
 /** The SDK client, made again only when the secret key changed (rotation). */
 async function stripe(): Promise<Stripe> {
   const secretKey = await secretValue('STRIPE_SECRET_KEY').catch(() => undefined);
-  if (!secretKey) throw new ApiError('payment_provider_unavailable', 'Payments are not configured.');
+  if (!secretKey) throw new DomainError('payment_provider_unavailable', 'Payments are not configured.');
   if (client?.secretKey === secretKey) return client.stripe;
   const apiBase = optionalEnv('STRIPE_API_BASE');
   const base = apiBase ? new URL(apiBase) : undefined;
@@ -51,9 +51,9 @@ export interface CheckoutRequest {
 }
 
 /** Any failure of Stripe's API is the provider's: 502, and the caller rolls its reservation back. */
-function providerFailure(operation: string, error: unknown): ApiError {
+function providerFailure(operation: string, error: unknown): DomainError {
   logger.error('Stripe call failed', { operation, errorType: (error as { type?: string }).type, errorName: (error as Error).name });
-  return new ApiError('payment_provider_unavailable');
+  return new DomainError('payment_provider_unavailable');
 }
 
 export async function createCheckoutSession(request: CheckoutRequest): Promise<{ sessionId: string; url: string }> {

@@ -1,4 +1,4 @@
-import { ApiError } from '#lib/errors';
+import { DomainError } from '#lib/domain/domain-error';
 import type { Tenant } from '#lib/db/tenants';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
@@ -15,7 +15,7 @@ export const CHECKIN_ACTIONS = Object.keys(ACTIONS);
 export function runCheckinAction(tenant: Tenant, body: Record<string, unknown>): Promise<Record<string, unknown>> {
   const action = body.action;
   if (typeof action !== 'string' || !Object.hasOwn(ACTIONS, action)) {
-    throw new ApiError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);
+    throw new DomainError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);
   }
   return ACTIONS[action as keyof typeof ACTIONS](tenant, body);
 }

@@ -1,8 +1,8 @@
 import { now } from '#lib/clock';
-import { ApiError } from '#lib/errors';
 import { accountCanTakeCharges } from '#lib/adapters/stripe-payments';
 import { type Tenant, recordStripeReadiness } from '#lib/db/tenants';
 import type { CheckinSubmission } from '#lib/domain/checkin-request';
+import { DomainError } from '#lib/domain/domain-error';
 import type { GalleryPackage } from '#lib/domain/gallery-model';
 import { PACKAGE_AMOUNT_LIMIT, STRIPE_READINESS_CACHE_MS } from '#lib/payments/payment-settings';
 
@@ -24,12 +24,12 @@ async function connectedAccountReady(tenant: Tenant, accountId: string): Promise
  * package_amount_exceeds_limit. Returns the connected account to charge on.
  */
 export async function checkPaidCheckin(tenant: Tenant, submission: CheckinSubmission, pkg: GalleryPackage): Promise<string> {
-  if (!submission.termsAccepted) throw new ApiError('terms_not_accepted');
-  if (!tenant.paymentAccessApproved) throw new ApiError('payment_access_not_approved');
+  if (!submission.termsAccepted) throw new DomainError('terms_not_accepted');
+  if (!tenant.paymentAccessApproved) throw new DomainError('payment_access_not_approved');
   const accountId = tenant.stripeAccountId;
-  if (!accountId || !(await connectedAccountReady(tenant, accountId))) throw new ApiError('connect_not_ready_for_payments');
+  if (!accountId || !(await connectedAccountReady(tenant, accountId))) throw new DomainError('payment_account_not_ready');
   if (pkg.price > PACKAGE_AMOUNT_LIMIT) {
-    throw new ApiError('package_amount_exceeds_limit', `Packages above ${PACKAGE_AMOUNT_LIMIT} minor units cannot be paid online.`);
+    throw new DomainError('package_amount_exceeds_limit', `Packages above ${PACKAGE_AMOUNT_LIMIT} minor units cannot be paid online.`);
   }
   return accountId;
 }

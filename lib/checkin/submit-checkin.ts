@@ -1,14 +1,14 @@
 import { nowIso } from '#lib/clock';
-import { ApiError } from '#lib/errors';
 import { insertCheckedInPerson } from '#lib/db/checkins';
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
 import type { Tenant } from '#lib/db/tenants';
 import { validateCheckin } from '#lib/domain/checkin-request';
+import { DomainError } from '#lib/domain/domain-error';
 import { requiresPayment } from '#lib/domain/gallery-model';
 import { selfieObjectKey } from '#lib/domain/media-keys';
 import { newPersonId } from '#lib/domain/person-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
 import type { PersonDraft } from '#lib/db/persons';
 import { startPaidCheckin } from '#lib/payments/checkout';
@@ -26,7 +26,7 @@ const mediaBucket = () => import('#lib/adapters/media-bucket');
 
 export async function submitCheckin(tenant: Tenant, body: Record<string, unknown>) {
   const token = typeof body.token === 'string' ? body.token.trim() : '';
-  if (token === '') throw new ApiError('token_required');
+  if (token === '') throw new DomainError('token_required');
   const configuration = await loadGroupShootGallery(tenant.tenantId, token);
   const submission = validateCheckin(body, configuration);
   const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
@@ -39,7 +39,7 @@ export async function submitCheckin(tenant: Tenant, body: Record<string, unknown
   if (selfieKey) {
     await (await mediaBucket()).putMediaObject(selfieKey, submission.selfie!, 'image/jpeg').catch((error: Error) => {
       logger.error('selfie upload failed', { errorName: error.name });
-      throw new ApiError('storage_unavailable');
+      throw new DomainError('media_storage_unavailable');
     });
   }
   const draft: PersonDraft = {

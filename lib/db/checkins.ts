@@ -1,4 +1,4 @@
-import { ApiError } from '#lib/errors';
+import { DomainError } from '#lib/domain/domain-error';
 import { tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
 import { ExtraConditionFailed, type GalleryScope, type PersonDraft, writePersonsTransaction } from '#lib/db/persons';
@@ -34,7 +34,7 @@ export async function insertCheckedInPerson(scope: GalleryScope, draft: PersonDr
     return written!;
   } catch (error) {
     // The day's item came back: it exists and is full. No item: the day was deleted meanwhile.
-    if (error instanceof ExtraConditionFailed) throw new ApiError(error.item ? 'shooting_day_full' : 'invalid_shooting_day');
+    if (error instanceof ExtraConditionFailed) throw new DomainError(error.item ? 'shooting_day_full' : 'unknown_shooting_day');
     throw error;
   }
 }

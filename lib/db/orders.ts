@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aw
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { now, nowIso } from '#lib/clock';
-import { ApiError } from '#lib/errors';
+import { DomainError } from '#lib/domain/domain-error';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
 import { type GalleryScope, type TransactItem, accessCodeItem, toPersonItem } from '#lib/db/persons';
@@ -111,7 +111,7 @@ async function conditionalWrite(send: () => Promise<unknown>, ours: (item: Recor
   }
 }
 
-const changedMeanwhile = () => new ApiError('storage_unavailable', 'The reservation changed meanwhile; retry.');
+const changedMeanwhile = () => new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
 
 /**
  * Stores a pending reservation with its two token hashes and takes its day's spot, in one
@@ -138,7 +138,7 @@ export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTok
     ]);
     return stored;
   } catch (error) {
-    if (day && conditionFailedAt(error, 3)) throw new ApiError(cancellationItem(error, 3) ? 'shooting_day_full' : 'invalid_shooting_day');
+    if (day && conditionFailedAt(error, 3)) throw new DomainError(cancellationItem(error, 3) ? 'shooting_day_full' : 'unknown_shooting_day');
     throw error;
   }
 }
@@ -309,7 +309,7 @@ export async function finalizePaidOrder(order: Order): Promise<Person | 'already
     }
   }
   // Only a gallery close to its 923,521 codes gets here; Stripe's redelivery tries again.
-  throw new ApiError('storage_unavailable', 'No free access code was found for the gallery; retry.');
+  throw new DomainError('access_codes_exhausted', 'No free access code was found for the gallery; retry.');
 }
 
 /**
@@ -373,7 +373,7 @@ export async function reopenOrder(order: StoredOrder, claim: string): Promise<vo
       ...(day ? [bookingUpdate(scope, day, 1)] : []),
     ]);
   } catch (error) {
-    if (day && conditionFailedAt(error, 1)) throw new ApiError('shooting_day_full');
+    if (day && conditionFailedAt(error, 1)) throw new DomainError('shooting_day_full');
     if (conditionFailedAt(error, 0)) {
       const stored = itemAt(error, 0);
       // This very transaction, applied already (its answer lost).

@@ -6,7 +6,7 @@ import { type RetryOptions, cancellationCodes, cancellationItem, withStoreRetrie
 import { GSI1 } from '#lib/db/table-definition';
 import { generateAccessCodeNotIn } from '#lib/domain/access-codes';
 import type { Person } from '#lib/domain/person-model';
-import { ApiError } from '#lib/errors';
+import { DomainError } from '#lib/domain/domain-error';
 
 export interface GalleryScope {
   tenantId: string;
@@ -129,7 +129,7 @@ export async function writePersonsTransaction(
     }
   }
   // Only a gallery close to its 923,521 codes gets here; a later attempt draws new codes.
-  throw new ApiError('storage_unavailable', 'No free access code was found for the gallery; retry.');
+  throw new DomainError('access_codes_exhausted', 'No free access code was found for the gallery; retry.');
 }
 
 /** The same persons with the same codes give the same token, so DynamoDB deduplicates a resend. */

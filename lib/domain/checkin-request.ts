@@ -1,5 +1,5 @@
-import { ApiError } from '#lib/errors';
 import { validateCustomFields } from '#lib/domain/custom-fields';
+import { DomainError, invalidField } from '#lib/domain/domain-error';
 import { isPlausibleEmail } from '#lib/domain/email';
 import { BUILT_IN_FIELD_KEYS, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/domain/gallery-model';
 import type { PersonConsents } from '#lib/domain/person-model';
@@ -37,10 +37,6 @@ const TEXT_FIELDS = [
 ] as const;
 const BOOLEAN_FIELDS = ['consentGiven', 'faceConsent', 'notificationConsent', 'hrExportConsent', 'termsAccepted'] as const;
 
-function invalidField(field: string, message: string): ApiError {
-  return new ApiError('invalid_field', message, { details: { field } });
-}
-
 /** Absent and null are "not given"; strings are trimmed and an empty one is not given either. */
 function text(body: Record<string, unknown>, field: string): string | null {
   const value = body[field];
@@ -58,8 +54,8 @@ function isBlank(value: unknown): boolean {
  */
 export function validateCheckin(body: Record<string, unknown>, configuration: GalleryConfiguration): CheckinSubmission {
   const { gallery, formFields, shootingDays, packages } = configuration;
-  if (isBlank(body.name)) throw new ApiError('name_required');
-  if (isBlank(body.email)) throw new ApiError('email_required');
+  if (isBlank(body.name)) throw new DomainError('name_required');
+  if (isBlank(body.email)) throw new DomainError('email_required');
 
   for (const [field, limit] of TEXT_FIELDS) {
     const value = body[field];
@@ -86,21 +82,21 @@ export function validateCheckin(body: Record<string, unknown>, configuration: Ga
     }
   }
 
-  if (gallery.consentRequired && body.consentGiven !== true) throw new ApiError('consent_required');
+  if (gallery.consentRequired && body.consentGiven !== true) throw new DomainError('consent_required');
 
   const customValues = validateCustomFields(customFields as Record<string, unknown>, formFields);
 
   const submittedSelfie = text(body, 'selfieBase64');
-  if (gallery.selfieRequired && gallery.selfieEnabled && submittedSelfie === null) throw new ApiError('selfie_required');
+  if (gallery.selfieRequired && gallery.selfieEnabled && submittedSelfie === null) throw new DomainError('selfie_required');
   const selfie = gallery.selfieEnabled && submittedSelfie !== null ? stripJpegMetadata(decodeSelfie(submittedSelfie)) : undefined;
 
   const shootingDayId = text(body, 'shootingDayId');
   const shootingDay = shootingDayId === null ? undefined : shootingDays.find((day) => day.id === shootingDayId);
-  if (shootingDayId !== null && !shootingDay) throw new ApiError('invalid_shooting_day');
+  if (shootingDayId !== null && !shootingDay) throw new DomainError('unknown_shooting_day');
 
   const packageId = text(body, 'selectedPackageId');
   const selectedPackage = packageId === null ? undefined : packages.find((pkg) => pkg.id === packageId);
-  if (packageId !== null && !selectedPackage) throw new ApiError('package_not_found');
+  if (packageId !== null && !selectedPackage) throw new DomainError('unknown_package');
 
   const granted = (enabled: boolean, value: unknown) => (enabled ? value === true : null);
   return {

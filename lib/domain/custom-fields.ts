@@ -1,4 +1,4 @@
-import { ApiError } from '#lib/errors';
+import { DomainError } from '#lib/domain/domain-error';
 import type { FormField } from '#lib/domain/gallery-model';
 
 /** Longest accepted value of a text and of a textarea custom field. */
@@ -6,8 +6,8 @@ export const CUSTOM_TEXT_LIMITS = { text: 500, textarea: 2000 } as const;
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
-function invalid(key: string, message: string): ApiError {
-  return new ApiError('invalid_custom_field', message, { details: { key } });
+function invalid(key: string, message: string): DomainError {
+  return new DomainError('invalid_custom_field', message, { key });
 }
 
 /**

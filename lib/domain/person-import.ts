@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ApiError } from '#lib/errors';
+import { DomainError } from '#lib/domain/domain-error';
 import { isPlausibleEmail } from '#lib/domain/email';
 import { NO_CONSENTS, type Person, newPersonId } from '#lib/domain/person-model';
 
@@ -64,9 +64,9 @@ export type RowVerdict = { ok: true; row: ImportRow } | { ok: false; reason: Ski
 /** The `persons` array of an import request: persons_required or too_many_persons otherwise. */
 export function importRows(body: Record<string, unknown>): unknown[] {
   const persons = body.persons;
-  if (!Array.isArray(persons) || persons.length === 0) throw new ApiError('persons_required');
+  if (!Array.isArray(persons) || persons.length === 0) throw new DomainError('persons_required');
   if (persons.length > MAX_PERSONS_PER_IMPORT) {
-    throw new ApiError('too_many_persons', `At most ${MAX_PERSONS_PER_IMPORT} persons per request; got ${persons.length}.`);
+    throw new DomainError('too_many_persons', `At most ${MAX_PERSONS_PER_IMPORT} persons per request; got ${persons.length}.`);
   }
   return persons;
 }

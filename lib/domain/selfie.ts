@@ -1,4 +1,4 @@
-import { ApiError } from '#lib/errors';
+import { DomainError } from '#lib/domain/domain-error';
 
 /**
  * Selfies: a JPEG of at most 3 MiB once decoded, sent as a data URI
@@ -17,15 +17,15 @@ export function decodeSelfie(submitted: string): Buffer {
   if (dataUri) {
     const [prefix, mediaType, parameters] = dataUri;
     if (!/^image\/(jpeg|jpg)$/i.test(mediaType ?? '') || !/;base64$/i.test(parameters ?? '')) {
-      throw new ApiError('invalid_selfie', 'The selfie data URI must be data:image/jpeg;base64,…');
+      throw new DomainError('invalid_selfie', 'The selfie data URI must be data:image/jpeg;base64,…');
     }
     payload = submitted.slice(prefix.length);
   }
   payload = payload.replace(/\s+/g, '');
-  if (Math.floor((payload.length * 3) / 4) > MAX_SELFIE_BYTES + 2) throw new ApiError('selfie_too_large');
-  if (payload.length === 0 || !BASE64.test(payload)) throw new ApiError('invalid_selfie', 'The selfie is not valid base64.');
+  if (Math.floor((payload.length * 3) / 4) > MAX_SELFIE_BYTES + 2) throw new DomainError('selfie_too_large');
+  if (payload.length === 0 || !BASE64.test(payload)) throw new DomainError('invalid_selfie', 'The selfie is not valid base64.');
   const bytes = Buffer.from(payload, 'base64');
-  if (bytes.length > MAX_SELFIE_BYTES) throw new ApiError('selfie_too_large');
+  if (bytes.length > MAX_SELFIE_BYTES) throw new DomainError('selfie_too_large');
   return bytes;
 }
 
@@ -41,7 +41,7 @@ function keepsApplicationSegment(marker: number, segment: Buffer): boolean {
  * well-formed JPEG is invalid_selfie.
  */
 export function stripJpegMetadata(jpeg: Buffer): Buffer {
-  const invalid = () => new ApiError('invalid_selfie', 'The selfie is not a JPEG image.');
+  const invalid = () => new DomainError('invalid_selfie', 'The selfie is not a JPEG image.');
   if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw invalid();
   if (jpeg[jpeg.length - 2] !== 0xff || jpeg[jpeg.length - 1] !== 0xd9) throw invalid();
   const kept: Buffer[] = [jpeg.subarray(0, 2)];

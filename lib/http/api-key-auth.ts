@@ -2,7 +2,7 @@ import { ApiError } from '#lib/errors';
 import { type ApiKeyRecord, findApiKeyBySecret } from '#lib/db/api-keys';
 import { hasApiKeyShape } from '#lib/domain/api-key-secret';
 import { headerValue } from '#lib/http/json-response';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /**

@@ -1,8 +1,10 @@
+import { DomainError } from '#lib/domain/domain-error';
 import { ApiError } from '#lib/errors';
 import { isTransientStoreError } from '#lib/db/retry';
+import { apiErrorOf } from '#lib/http/domain-error-mapping';
 import { IdempotentReplay } from '#lib/http/idempotency';
 import { jsonResponse } from '#lib/http/json-response';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /** DynamoDB or S3 still throttled or unreachable after the retries: retryable, nothing was saved. */
@@ -17,7 +19,7 @@ function unexpected(error: unknown): ApiError {
 }
 
 /**
- * Turns an ApiError into its status and JSON body; a store failure that outlasted its retries
+ * Turns an ApiError, or a domain refusal through its one mapping, into its status and JSON body; a store failure that outlasted its retries
  * becomes 503 storage_unavailable; anything else becomes 500 internal_error, logged with the
  * request ID, its text and stack kept out of the response.
  */
@@ -30,7 +32,14 @@ export function errorResponses(): ApiMiddleware {
         request.response = jsonResponse(statusCode, members, request.context.requestId, { 'Idempotent-Replayed': 'true' });
         return;
       }
-      const answer = error instanceof ApiError ? error : isTransientStoreError(error) ? storageUnavailable(error) : unexpected(error);
+      const answer =
+        error instanceof ApiError
+          ? error
+          : error instanceof DomainError
+            ? apiErrorOf(error)
+            : isTransientStoreError(error)
+              ? storageUnavailable(error)
+              : unexpected(error);
       const { ok: _ok, ...members } = answer.toJSON();
       request.response = jsonResponse(answer.status, members, request.context.requestId, { ...answer.headers });
     },

@@ -9,7 +9,7 @@ import {
   releaseIdempotencyKey,
 } from '#lib/db/idempotency-records';
 import { headerValue } from '#lib/http/json-response';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

@@ -1,5 +1,5 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 /**

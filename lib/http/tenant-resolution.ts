@@ -2,7 +2,7 @@ import { ApiError } from '#lib/errors';
 import { getTenantBySlug } from '#lib/db/tenants';
 import { normalizeTenantSlug } from '#lib/domain/tenant-slug';
 import { headerValue } from '#lib/http/json-response';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /** Resolves `X-Tenant-Slug`: missing_tenant_slug when absent, invalid_tenant when unknown. */

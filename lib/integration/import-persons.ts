@@ -5,7 +5,7 @@ import { insertPersonsWithCodes, type PersonDraft } from '#lib/db/persons';
 import type { Person } from '#lib/domain/person-model';
 import { type SkipReason, importRows, importedPersonDraft, validateImportRow } from '#lib/domain/person-import';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 
 /**
  * Bulk import: validates every row, stores the valid ones with unique access codes, and

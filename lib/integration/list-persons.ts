@@ -1,12 +1,12 @@
-import { ApiError } from '#lib/errors';
 import { listPersons as listPersonsPage } from '#lib/db/persons';
 import type { Tenant } from '#lib/db/tenants';
+import { DomainError } from '#lib/domain/domain-error';
 import { PERSONS_PAGE, decodePersonCursor, encodePersonCursor } from '#lib/domain/page-cursor';
 import { integrationPersonView } from '#lib/domain/person-views';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
-function invalidParameter(parameter: string, message: string): ApiError {
-  return new ApiError('invalid_parameter', message, { details: { parameter } });
+function invalidParameter(parameter: string, message: string): DomainError {
+  return new DomainError('invalid_parameter', message, { parameter });
 }
 
 function pageLimit(value: string | undefined): number {

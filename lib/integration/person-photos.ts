@@ -1,9 +1,9 @@
 import { now } from '#lib/clock';
-import { ApiError } from '#lib/errors';
 import { PHOTO_URL_TTL_SECONDS, signPhotoUrls } from '#lib/adapters/photo-url-signer';
 import { getPerson } from '#lib/db/persons';
 import { listPhotos } from '#lib/db/photos';
 import type { Tenant } from '#lib/db/tenants';
+import { DomainError } from '#lib/domain/domain-error';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
 const PERSON_ID_SHAPE = /^per_[0-9a-z]{26}$/;
@@ -16,7 +16,7 @@ export async function listPersonPhotos(tenant: Tenant, token: string | undefined
   const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
   const scope = { tenantId: tenant.tenantId, token: gallery.token };
   const person = personId && PERSON_ID_SHAPE.test(personId) ? await getPerson(scope, personId) : undefined;
-  if (!person) throw new ApiError('person_not_found');
+  if (!person) throw new DomainError('unknown_person');
   const photos = await listPhotos(scope, person.personId);
   // Whole seconds: CloudFront's canned policy expires at a Unix second.
   const expiresAtMs = (Math.floor(now() / 1000) + PHOTO_URL_TTL_SECONDS) * 1000;

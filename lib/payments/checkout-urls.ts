@@ -1,4 +1,4 @@
-import { ApiError } from '#lib/errors';
+import { invalidField } from '#lib/domain/domain-error';
 
 /** A return URL must be https, or http on this machine (local development). */
 export function validReturnUrl(candidate: unknown): URL | undefined {
@@ -34,7 +34,7 @@ export function checkoutReturnUrls(
 export function returnUrlOf(candidate: unknown, fallback: string | undefined): URL {
   const url = validReturnUrl(candidate ?? fallback);
   if (!url) {
-    throw new ApiError('invalid_field', 'returnUrl must be an https URL of the check-in page.', { details: { field: 'returnUrl' } });
+    throw invalidField('returnUrl', 'returnUrl must be an https URL of the check-in page.');
   }
   return url;
 }

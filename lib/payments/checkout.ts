@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { now, nowIso } from '#lib/clock';
-import { ApiError } from '#lib/errors';
 import { createCheckoutSession, expireCheckoutSession } from '#lib/adapters/stripe-payments';
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
 import {
@@ -19,10 +18,11 @@ import {
 } from '#lib/db/orders';
 import type { PersonDraft } from '#lib/db/persons';
 import type { Tenant } from '#lib/db/tenants';
+import { DomainError, invalidField } from '#lib/domain/domain-error';
 import type { GalleryPackage } from '#lib/domain/gallery-model';
 import { ORDER_STATUS_COUNTER, type Order } from '#lib/domain/order-model';
 import { hashSecret, randomBase62 } from '#lib/domain/secrets';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import { checkoutReturnUrls, returnUrlOf } from '#lib/payments/checkout-urls';
 import { CHECKOUT_SESSION_MINUTES, defaultReturnUrl } from '#lib/payments/payment-settings';
 
@@ -135,7 +135,7 @@ export async function startPaidCheckin(input: {
 function tokenOf(body: Record<string, unknown>, member: string): string {
   const value = body[member];
   if (typeof value !== 'string' || value.trim() === '' || value.length > 200) {
-    throw new ApiError('invalid_field', `${member} is required.`, { details: { field: member } });
+    throw invalidField(member, `${member} is required.`);
   }
   return value.trim();
 }
@@ -143,7 +143,7 @@ function tokenOf(body: Record<string, unknown>, member: string): string {
 /** `checkinStatus`: where a reservation stands; once paid, the person's ID, code and name. */
 export async function checkinStatus(tenant: Tenant, body: Record<string, unknown>) {
   const order = await findOrderByToken(hashSecret(tokenOf(body, 'statusToken')), 'status', tenant.tenantId);
-  if (!order) throw new ApiError('invalid_checkout_token');
+  if (!order) throw new DomainError('unknown_checkout_token');
   return {
     orderId: order.orderId,
     status: order.status,
@@ -162,8 +162,8 @@ export async function checkinStatus(tenant: Tenant, body: Record<string, unknown
 export async function retryCheckout(tenant: Tenant, body: Record<string, unknown>) {
   const retryToken = tokenOf(body, 'retryToken');
   const order = await findOrderByToken(hashSecret(retryToken), 'retry', tenant.tenantId);
-  if (!order) throw new ApiError('invalid_checkout_token');
-  if (order.status === 'paid') throw new ApiError('order_already_paid');
+  if (!order) throw new DomainError('unknown_checkout_token');
+  if (order.status === 'paid') throw new DomainError('order_already_paid');
   const returnUrl = returnUrlOf(body.returnUrl, defaultReturnUrl());
   const previousStatus = order.status;
   // This retry's claim on the order: its session is being replaced by this request.
@@ -171,7 +171,7 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   if (previousStatus === 'pending') {
     // A reservation whose check-in is still opening its first session has no retry yet.
     if (!order.sessionId || !(await claimSessionReplacement(order, claim))) {
-      throw new ApiError('storage_unavailable', 'The reservation changed meanwhile; retry.');
+      throw new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
     }
     // The session to expire: the order's, or the one an earlier retry that failed half-way was replacing.
     const detached = order.sessionId !== SESSION_BEING_REPLACED;
@@ -189,7 +189,7 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
         throw error;
       });
       // A session paid meanwhile still completes the order through its webhook.
-      if (outcome === 'complete') throw new ApiError('order_already_paid');
+      if (outcome === 'complete') throw new DomainError('order_already_paid');
     }
   } else {
     await reopenOrder(order, claim);

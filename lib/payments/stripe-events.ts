@@ -11,7 +11,7 @@ import {
 } from '#lib/db/orders';
 import { getTenantByStripeAccount, recordStripeReadiness } from '#lib/db/tenants';
 import { ORDER_STATUS_COUNTER, type Order } from '#lib/domain/order-model';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import { countTransition } from '#lib/payments/checkout';
 
 export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'unknown_order';

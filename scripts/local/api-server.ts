@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { ApiError } from '#lib/errors';
 import { jsonResponse } from '#lib/http/json-response';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
 import { STAGE, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
 import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';

@@ -530,6 +530,8 @@ describe('rate limit under concurrency', () => {
     const headers = { 'X-Tenant-Slug': studio.slug, Authorization: `Bearer ${secret}` };
     const t = studio.token;
     const requests: (() => Promise<ApiAnswer>)[] = [
+      () => post(importPath(t, false), headers, { persons: [{ name: 'Primary path row' }] }),
+      () => post(importPath(t, true), headers, { persons: [{ name: 'Alias row' }] }),
       () => api.call(`/group-shoot/checkin/${t}/days`, { headers }),
       () => api.call(`/groupshoot/${t}/days`, { headers }),
       () => api.call(`/group-shoot/checkin/${t}/stats`, { headers }),
@@ -538,18 +540,21 @@ describe('rate limit under concurrency', () => {
       () => api.call(`/groupshoot/${t}/form-fields`, { headers }),
       () => api.call(`/group-shoot/checkin/${t}/persons?limit=1`, { headers }),
       () => api.call(`/groupshoot/${t}/persons?limit=1`, { headers }),
-      () => post(importPath(t, false), headers, { persons: [{ name: 'Primary path row' }] }),
-      () => post(importPath(t, true), headers, { persons: [{ name: 'Alias row' }] }),
     ];
-    // Act
-    const answers = await Promise.all(Array.from({ length: 150 }, (_, index) => requests[index % requests.length]!()));
+    // Act: the 30 imports get a head start of a few milliseconds and the 120 reads overlap them.
+    // Started together, the POSTs (slower to send and to parse) all arrived once the reads had
+    // spent the key, and the admitted-import branch below went untested.
+    const imports = Array.from({ length: 30 }, (_, index) => requests[index % 2]!());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const reads = Array.from({ length: 120 }, (_, index) => requests[2 + (index % 8)]!());
+    const [importAnswers, readAnswers] = await Promise.all([Promise.all(imports), Promise.all(reads)]);
+    const answers = [...importAnswers, ...readAnswers];
     // Assess
     expect(statusesOf(answers)).toEqual({ '200': 60, '429 rate_limit_exceeded': 90 });
     const remaining = answers.filter((a) => a.status === 200).map((a) => Number(a.headers.get('x-ratelimit-remaining')));
     expect([...remaining].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, index) => index));
     expect(headerProblems(answers)).toEqual([]);
     // a refused import stored nothing, an admitted one exactly its row
-    const importAnswers = answers.filter((_, index) => index % requests.length >= 8);
     const admittedImports = count(importAnswers, (a) => a.status === 200);
     expect(importAnswers.filter((a) => a.status === 200 && a.body.imported !== 1)).toEqual([]);
     const stored = await queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token));

@@ -19,7 +19,7 @@ import { queryPartition } from '#lib/db/queries';
 import { createTenant, recordStripeReadiness } from '#lib/db/tenants';
 import { photoIdOf, photoObjectKey, selfieObjectKey } from '#lib/domain/media-keys';
 import { ERROR_CATALOG, type ErrorCode } from '#lib/errors';
-import { logger } from '#lib/http/logger';
+import { logger } from '#lib/logger';
 import { type Route, type RouteId, pathsOf, routes } from '#lib/routes';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { uniqueSlug } from '../../support/factories';

@@ -1,4 +1,4 @@
-import { ApiError } from '#lib/errors';
+import { DomainError } from '#lib/domain/domain-error';
 import { importRows, validateImportRow } from '#lib/domain/person-import';
 
 const days = new Set(['day_1']);
@@ -37,13 +37,13 @@ describe('import row validation', () => {
 
 describe('import request', () => {
   it.each([{}, { persons: [] }, { persons: {} }, { persons: 'x' }])('needs a non-empty persons array: %j', (body) => {
-    expect(() => importRows(body)).toThrow(expect.objectContaining({ code: 'persons_required' }) as unknown as ApiError);
+    expect(() => importRows(body)).toThrow(expect.objectContaining({ reason: 'persons_required' }) as unknown as DomainError);
   });
 
   it('takes 500 persons and refuses 501', () => {
     expect(importRows({ persons: new Array(500).fill({}) })).toHaveLength(500);
     expect(() => importRows({ persons: new Array(501).fill({}) })).toThrow(
-      expect.objectContaining({ code: 'too_many_persons' }) as unknown as ApiError,
+      expect.objectContaining({ reason: 'too_many_persons' }) as unknown as DomainError,
     );
   });
 });

@@ -1,0 +1,77 @@
+/**
+ * Why the service refuses an operation, in the domain's own words. The domain, data access,
+ * adapters and use cases raise DomainError and know nothing of HTTP; the HTTP edge turns each
+ * reason into its catalogue code and status in one table (lib/http/domain-error-mapping.ts).
+ */
+export type DomainErrorReason =
+  // The request does not follow the input rules.
+  | 'invalid_action'
+  | 'token_required'
+  | 'name_required'
+  | 'email_required'
+  | 'invalid_field'
+  | 'invalid_parameter'
+  | 'consent_required'
+  | 'invalid_custom_field'
+  | 'selfie_required'
+  | 'invalid_selfie'
+  | 'selfie_too_large'
+  | 'persons_required'
+  | 'too_many_persons'
+  | 'terms_not_accepted'
+  // It names something the tenant does not have.
+  | 'unknown_gallery'
+  | 'not_a_group_shoot'
+  | 'unknown_person'
+  | 'unknown_shooting_day'
+  | 'unknown_package'
+  | 'unknown_checkout_token'
+  // The state of what it changes does not allow it.
+  | 'shooting_day_full'
+  | 'order_already_paid'
+  | 'reservation_changed'
+  | 'access_codes_exhausted'
+  // The studio cannot take this payment.
+  | 'payment_access_not_approved'
+  | 'payment_account_not_ready'
+  | 'package_amount_exceeds_limit'
+  // A service the operation depends on failed; nothing was kept.
+  | 'media_storage_unavailable'
+  | 'payment_provider_unavailable'
+  | 'photo_signing_unavailable';
+
+/** What a refusal is about, where one member of the input is to blame. */
+export interface DomainErrorSubject {
+  /** A body member (invalid_field). */
+  field?: string;
+  /** A form-field key (invalid_custom_field). */
+  key?: string;
+  /** A query parameter (invalid_parameter). */
+  parameter?: string;
+}
+
+export class DomainError extends Error {
+  /**
+   * @param reason why the operation is refused
+   * @param message a sentence for the caller; without one, the edge uses its catalogue's
+   * @param subject the member of the input to blame, if any
+   */
+  constructor(
+    readonly reason: DomainErrorReason,
+    message?: string,
+    readonly subject: Readonly<DomainErrorSubject> = {},
+  ) {
+    super(message ?? '');
+    this.name = 'DomainError';
+  }
+
+  /** Whether the caller was given a sentence of its own (else the catalogue's message applies). */
+  get hasMessage(): boolean {
+    return this.message !== '';
+  }
+}
+
+/** invalid_field for one body member. */
+export function invalidField(field: string, message: string): DomainError {
+  return new DomainError('invalid_field', message, { field });
+}
