@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { CHECKOUT_TOKEN_MAX_LENGTH, MAX_PERSONS_PER_IMPORT, MAX_SELFIE_BYTES, RETURN_URL_MAX_LENGTH, TEXT_LIMITS, mebibytes } from '#lib/domain/field-limits';
 
 /**
  * The request and response bodies of the API as valibot schemas: the source of the OpenAPI
@@ -66,25 +67,25 @@ export const CheckinInfo = v.object({
 export const CheckinRequest = v.object({
   action: v.picklist(['submitCheckin', 'checkinStatus', 'retryCheckout']),
   token: v.optional(v.string()),
-  name: v.optional(v.pipe(v.string(), v.maxLength(200))),
-  email: v.optional(v.pipe(v.string(), v.maxLength(200))),
-  employeeId: v.optional(v.pipe(v.string(), v.maxLength(100))),
-  phone: v.optional(v.pipe(v.string(), v.maxLength(50))),
-  department: v.optional(v.pipe(v.string(), v.maxLength(100))),
-  notes: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+  name: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.name))),
+  email: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.email))),
+  employeeId: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.employeeId))),
+  phone: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.phone))),
+  department: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.department))),
+  notes: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.notes))),
   customFields: v.optional(v.record(v.string(), v.union([v.string(), v.number()]))),
   consentGiven: v.optional(v.boolean()),
   faceConsent: v.optional(v.boolean()),
   notificationConsent: v.optional(v.boolean()),
   hrExportConsent: v.optional(v.boolean()),
-  shootingDayId: v.optional(v.string()),
-  selectedPackageId: v.optional(v.string()),
-  orderNotes: v.optional(v.pipe(v.string(), v.maxLength(1000))),
+  shootingDayId: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.shootingDayId))),
+  selectedPackageId: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.selectedPackageId))),
+  orderNotes: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.orderNotes))),
   termsAccepted: v.optional(v.boolean()),
-  selfieBase64: v.optional(v.pipe(v.string(), v.description('JPEG as a data URI or raw base64, at most 3 MiB decoded.'))),
-  returnUrl: v.optional(v.pipe(v.string(), v.description('Paid packages: the check-in page Stripe returns to.'))),
-  statusToken: v.optional(v.pipe(v.string(), v.description('checkinStatus'))),
-  retryToken: v.optional(v.pipe(v.string(), v.description('retryCheckout'))),
+  selfieBase64: v.optional(v.pipe(v.string(), v.description(`JPEG as a data URI or raw base64, at most ${mebibytes(MAX_SELFIE_BYTES)} decoded.`))),
+  returnUrl: v.optional(v.pipe(v.string(), v.maxLength(RETURN_URL_MAX_LENGTH), v.description('Paid packages: the check-in page Stripe returns to.'))),
+  statusToken: v.optional(v.pipe(v.string(), v.maxLength(CHECKOUT_TOKEN_MAX_LENGTH), v.description('checkinStatus'))),
+  retryToken: v.optional(v.pipe(v.string(), v.maxLength(CHECKOUT_TOKEN_MAX_LENGTH), v.description('retryCheckout'))),
 });
 
 export const CheckinResult = v.union([
@@ -114,14 +115,14 @@ export const ImportRequest = v.object({
   persons: v.pipe(
     v.array(
       v.object({
-        name: v.pipe(v.string(), v.maxLength(200)),
-        email: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(200)))),
-        employeeId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(100)))),
+        name: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.name)),
+        email: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.email)))),
+        employeeId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.employeeId)))),
         shootingDayId: v.optional(v.nullable(v.string())),
       }),
     ),
     v.minLength(1),
-    v.maxLength(500),
+    v.maxLength(MAX_PERSONS_PER_IMPORT),
   ),
 });
 
@@ -218,6 +219,13 @@ export const GalleryStats = v.object({
 });
 
 export const WebhookResult = v.object({ ok: v.literal(true), received: v.literal(true), outcome: v.string(), requestId });
+
+/**
+ * What a use case returns for a 200 answer: the documented body without `ok` and `requestId`,
+ * which the pipeline adds. Typing results so keeps them from drifting from the document.
+ */
+export type ResultMembers<Schema extends v.GenericSchema> =
+  v.InferOutput<Schema> extends infer Body ? (Body extends unknown ? Omit<Body, 'ok' | 'requestId'> : never) : never;
 
 /** Component schemas by name, as the OpenAPI document names them. */
 export const API_SCHEMAS = {

@@ -1,3 +1,5 @@
+import { MAX_PERSONS_PER_IMPORT, MAX_SELFIE_BYTES, mebibytes } from '#lib/domain/field-limits';
+
 /**
  * The error catalogue: every error code the API can answer with, its HTTP status and its
  * default message. It is the one place the README's error table and the OpenAPI document
@@ -34,7 +36,7 @@ export const ERROR_CATALOG = {
   invalid_shooting_day: { status: 400, message: 'The gallery has no shooting day with this ID.' },
   package_not_found: { status: 400, message: 'The gallery has no package with this ID.' },
   persons_required: { status: 400, message: 'A non-empty persons array is required.' },
-  too_many_persons: { status: 400, message: 'At most 500 persons can be imported in one request.' },
+  too_many_persons: { status: 400, message: `At most ${MAX_PERSONS_PER_IMPORT} persons can be imported in one request.` },
   api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },
   invalid_api_key: { status: 401, message: 'The API key is wrong, revoked or disabled.' },
   plan_upgrade_required: {
@@ -53,7 +55,7 @@ export const ERROR_CATALOG = {
     message: 'This Idempotency-Key was used with a different request body in the last 24 hours.',
   },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
-  selfie_too_large: { status: 413, message: 'The selfie is larger than 3 MiB.' },
+  selfie_too_large: { status: 413, message: `The selfie is larger than ${mebibytes(MAX_SELFIE_BYTES)}.` },
   rate_limit_exceeded: { status: 429, message: 'Rate limit exceeded.' },
   cdn_signing_unavailable: { status: 500, message: 'Photo URLs could not be signed; retry.' },
   payment_provider_unavailable: {

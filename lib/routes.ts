@@ -5,6 +5,8 @@
  * `handler` names the file under `functions/` (without extension) that serves the route on
  * its primary path and on its alias alike.
  */
+import { MAX_PERSONS_PER_IMPORT } from '#lib/domain/field-limits';
+
 export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
 
 /**
@@ -100,7 +102,7 @@ export const routes = [
     alias: '/groupshoot/{token}/persons',
     handler: 'integration/import-persons',
     access: 'server',
-    summary: 'Bulk import of up to 500 persons, each given a 4-character access code',
+    summary: `Bulk import of up to ${MAX_PERSONS_PER_IMPORT} persons, each given a 4-character access code`,
   },
   {
     id: 'getGalleryStats',

@@ -1,3 +1,4 @@
+import type { CheckinInfo, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { enabledFormFields, publicPackage, publicShootingDay, sortPackages, sortShootingDays } from '#lib/domain/gallery-views';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
@@ -7,7 +8,7 @@ import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
  * form fields, as the form-fields endpoint returns them) because a public page holds no key,
  * and the consent text and granular consents the page must show to ask for them.
  */
-export async function getCheckinInfo(tenant: Tenant, token: string | undefined): Promise<Record<string, unknown>> {
+export async function getCheckinInfo(tenant: Tenant, token: string | undefined): Promise<ResultMembers<typeof CheckinInfo>> {
   const { gallery, shootingDays, packages, formFields } = await loadGroupShootGallery(tenant.tenantId, token);
   return {
     galleryName: gallery.galleryName,

@@ -1,16 +1,16 @@
 import { nowIso } from '#lib/clock';
 import { insertCheckedInPerson } from '#lib/db/checkins';
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
+import type { CheckinResult, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { validateCheckin } from '#lib/domain/checkin-request';
 import { DomainError } from '#lib/domain/domain-error';
 import { requiresPayment } from '#lib/domain/gallery-model';
 import { selfieObjectKey } from '#lib/domain/media-keys';
-import { newPersonId } from '#lib/domain/person-model';
+import { type PersonDraft, newPersonId } from '#lib/domain/person-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { logger } from '#lib/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
-import type { PersonDraft } from '#lib/db/persons';
 import { startPaidCheckin } from '#lib/payments/checkout';
 import { returnUrlOf } from '#lib/payments/checkout-urls';
 import { defaultReturnUrl } from '#lib/payments/payment-settings';
@@ -24,7 +24,7 @@ import { defaultReturnUrl } from '#lib/payments/payment-settings';
 /** The S3 client is loaded with the first selfie: most check-ins send none, and loading it costs cold-start time. */
 const mediaBucket = () => import('#lib/adapters/media-bucket');
 
-export async function submitCheckin(tenant: Tenant, body: Record<string, unknown>) {
+export async function submitCheckin(tenant: Tenant, body: Record<string, unknown>): Promise<ResultMembers<typeof CheckinResult>> {
   const token = typeof body.token === 'string' ? body.token.trim() : '';
   if (token === '') throw new DomainError('token_required');
   const configuration = await loadGroupShootGallery(tenant.tenantId, token);

@@ -2,9 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
-import type { GalleryScope } from '#lib/db/persons';
 import { withStoreRetries } from '#lib/db/retry';
-import type { GalleryCounters } from '#lib/domain/gallery-model';
+import type { GalleryCounters, GalleryScope } from '#lib/domain/gallery-model';
 
 /**
  * Adds to the gallery's statistics counters (one UpdateItem `ADD`). Runs after the persons it
@@ -22,28 +21,14 @@ export async function addToGalleryCounters(scope: GalleryScope, deltas: Partial<
   });
 }
 
-/** Adds imported persons to their days' booked counts; imports never refuse for capacity (the spec). */
-export async function addDayBookings(scope: GalleryScope, bookingsByDay: ReadonlyMap<string, number>): Promise<void> {
-  await Promise.all(
-    [...bookingsByDay].map(([dayId, count]) =>
-      addOnce({
-        Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
-        UpdateExpression: 'ADD booked :count',
-        // A day deleted while the import ran has nothing left to count.
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':count': count },
-      }),
-    ),
-  );
-}
-
 /**
  * An `ADD` that a resend does not apply twice. The update marks the item with an ID of its
  * own and is conditional on that mark being absent: when the SDK (or the retry here) resends
  * an update whose answer was lost, the resend fails its condition. Exact unless another update of the same item lands between
  * the lost answer and the resend. A refused `condition` leaves the item alone, silently.
+ * Counters of the statistics and of the days' bookings (lib/db/day-bookings.ts) use it.
  */
-async function addOnce(update: {
+export async function addOnce(update: {
   Key: Record<string, string>;
   UpdateExpression: string;
   ConditionExpression?: string;

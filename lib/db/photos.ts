@@ -1,7 +1,8 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
-import { type GalleryScope, getPerson } from '#lib/db/persons';
+import { getPerson } from '#lib/db/persons';
+import type { GalleryScope } from '#lib/domain/gallery-model';
 import { queryPartition } from '#lib/db/queries';
 import { cancellationCodes, withStoreRetries } from '#lib/db/retry';
 import type { Photo } from '#lib/domain/photo-model';

@@ -1,6 +1,7 @@
 import { validateCustomFields } from '#lib/domain/custom-fields';
 import { DomainError, invalidField } from '#lib/domain/domain-error';
 import { isPlausibleEmail } from '#lib/domain/email';
+import { type LimitedTextField, TEXT_LIMITS } from '#lib/domain/field-limits';
 import { BUILT_IN_FIELD_KEYS, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/domain/gallery-model';
 import type { PersonConsents } from '#lib/domain/person-model';
 import { decodeSelfie, stripJpegMetadata } from '#lib/domain/selfie';
@@ -23,18 +24,18 @@ export interface CheckinSubmission {
   termsAccepted: boolean;
 }
 
-/** Text fields and their limits, in the order their errors take precedence. */
+/** Text fields in the order their errors take precedence; their limits are TEXT_LIMITS'. */
 const TEXT_FIELDS = [
-  ['name', 200],
-  ['email', 200],
-  ['employeeId', 100],
-  ['phone', 50],
-  ['department', 100],
-  ['notes', 1000],
-  ['orderNotes', 1000],
-  ['shootingDayId', 100],
-  ['selectedPackageId', 100],
-] as const;
+  'name',
+  'email',
+  'employeeId',
+  'phone',
+  'department',
+  'notes',
+  'orderNotes',
+  'shootingDayId',
+  'selectedPackageId',
+] as const satisfies readonly LimitedTextField[];
 const BOOLEAN_FIELDS = ['consentGiven', 'faceConsent', 'notificationConsent', 'hrExportConsent', 'termsAccepted'] as const;
 
 /** Absent and null are "not given"; strings are trimmed and an empty one is not given either. */
@@ -57,7 +58,8 @@ export function validateCheckin(body: Record<string, unknown>, configuration: Ga
   if (isBlank(body.name)) throw new DomainError('name_required');
   if (isBlank(body.email)) throw new DomainError('email_required');
 
-  for (const [field, limit] of TEXT_FIELDS) {
+  for (const field of TEXT_FIELDS) {
+    const limit = TEXT_LIMITS[field];
     const value = body[field];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') throw invalidField(field, `${field} must be a string.`);

@@ -1,8 +1,7 @@
 import { DomainError } from '#lib/domain/domain-error';
+import { CUSTOM_TEXT_LIMITS } from '#lib/domain/field-limits';
 import type { FormField } from '#lib/domain/gallery-model';
 
-/** Longest accepted value of a text and of a textarea custom field. */
-export const CUSTOM_TEXT_LIMITS = { text: 500, textarea: 2000 } as const;
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 

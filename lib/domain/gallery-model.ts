@@ -1,4 +1,10 @@
 /** Gallery configuration as the domain sees it; lib/db/galleries.ts maps it to items. */
+/** The gallery an operation works in: every item of a gallery is keyed by both. */
+export interface GalleryScope {
+  tenantId: string;
+  token: string;
+}
+
 export interface GranularConsents {
   face: boolean;
   notification: boolean;

@@ -2,7 +2,7 @@ import type { GalleryConfiguration } from '#lib/domain/gallery-model';
 import { sortShootingDays, spotsRemaining } from '#lib/domain/gallery-views';
 
 /** The integrator's dashboard figures, from the gallery's counters alone. */
-export function galleryStatistics({ gallery, counters, shootingDays }: GalleryConfiguration): Record<string, unknown> {
+export function galleryStatistics({ gallery, counters, shootingDays }: GalleryConfiguration) {
   const sorted = sortShootingDays(shootingDays);
   return {
     galleryToken: gallery.token,

@@ -11,7 +11,7 @@ export function spotsRemaining(day: ShootingDay): number | undefined {
 }
 
 /** A shooting day as public check-in info shows it: capacity fields only where capacity is configured. */
-export function publicShootingDay(day: ShootingDay): Record<string, unknown> {
+export function publicShootingDay(day: ShootingDay) {
   return {
     id: day.id,
     date: day.date,
@@ -23,11 +23,11 @@ export function publicShootingDay(day: ShootingDay): Record<string, unknown> {
 }
 
 /** A shooting day as the server-side days endpoint shows it: with the booked count. */
-export function integrationShootingDay(day: ShootingDay): Record<string, unknown> {
+export function integrationShootingDay(day: ShootingDay) {
   return { ...publicShootingDay(day), booked: day.booked };
 }
 
-export function publicPackage(pkg: GalleryPackage): Record<string, unknown> {
+export function publicPackage(pkg: GalleryPackage) {
   return {
     id: pkg.id,
     name: pkg.name,
@@ -43,7 +43,7 @@ export function sortPackages(packages: readonly GalleryPackage[]): GalleryPackag
 }
 
 /** Enabled fields in their configured order; only select fields carry `options`. */
-export function enabledFormFields(fields: readonly FormField[]): Record<string, unknown>[] {
+export function enabledFormFields(fields: readonly FormField[]) {
   return [...fields]
     .filter((field) => field.enabled)
     .sort((a, b) => a.position - b.position || a.key.localeCompare(b.key))

@@ -1,10 +1,8 @@
-import type { PersonDraft } from '#lib/db/persons';
+import type { PersonDraft } from '#lib/domain/person-model';
 
 /**
- * A payment reservation. pending: the spot is held and a Checkout Session is open; paid: the
- * person exists; expired: the session expired unpaid and the spot was released; canceled: the
- * payment failed (asynchronous methods) and the spot was released. Expired and canceled
- * reservations can be retried while a spot can be taken again.
+ * The status of a payment reservation as the API shows it. lib/domain/order-lifecycle.ts
+ * holds the states and transitions behind it.
  */
 export type OrderStatus = 'pending' | 'paid' | 'expired' | 'canceled';
 
@@ -20,18 +18,10 @@ export interface Order {
   amount: number;
   currency: string;
   accountId: string;
-  /** The Checkout Session that may complete the order (the latest one). */
+  /** The Checkout Session that may complete the order (the latest one); absent while reserved or replacing. */
   sessionId?: string;
   checkoutUrl?: string;
   code?: string;
   createdAt: string;
   updatedAt: string;
 }
-
-/** Counter of the gallery statistics for each status. */
-export const ORDER_STATUS_COUNTER = {
-  pending: 'ordersPending',
-  paid: 'ordersPaid',
-  expired: 'ordersExpired',
-  canceled: 'ordersCanceled',
-} as const satisfies Record<OrderStatus, string>;

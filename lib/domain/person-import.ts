@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { DomainError } from '#lib/domain/domain-error';
 import { isPlausibleEmail } from '#lib/domain/email';
-import { NO_CONSENTS, type Person, newPersonId } from '#lib/domain/person-model';
+import { MAX_PERSONS_PER_IMPORT, TEXT_LIMITS } from '#lib/domain/field-limits';
+import { NO_CONSENTS, type PersonDraft, newPersonId } from '#lib/domain/person-model';
 
-export const MAX_PERSONS_PER_IMPORT = 500;
 
 /**
  * Why an import row was skipped. Stable, machine-readable, documented in the README; the
@@ -37,15 +37,15 @@ const ImportRowSchema = v.object(
         v.nullable(v.string('name_not_string')),
         v.transform((value) => value?.trim() ?? ''),
         v.minLength(1, 'name_required'),
-        v.maxLength(200, 'name_too_long'),
+        v.maxLength(TEXT_LIMITS.name, 'name_too_long'),
       ),
       '',
     ),
     email: v.pipe(
-      optionalText('email_not_string', 'email_too_long', 200),
+      optionalText('email_not_string', 'email_too_long', TEXT_LIMITS.email),
       v.check((value) => value === null || isPlausibleEmail(value), 'email_invalid'),
     ),
-    employeeId: optionalText('employee_id_not_string', 'employee_id_too_long', 100),
+    employeeId: optionalText('employee_id_not_string', 'employee_id_too_long', TEXT_LIMITS.employeeId),
     // The spec ignores an invalid shooting day ID silently; a value that is not a string is one.
     shootingDayId: v.optional(v.unknown()),
   },
@@ -89,7 +89,7 @@ export function validateImportRow(input: unknown, shootingDayIds: ReadonlySet<st
 }
 
 /** The person an import row becomes (everything but the access code, which storage assigns). */
-export function importedPersonDraft(row: ImportRow, createdAt: string): Omit<Person, 'code'> {
+export function importedPersonDraft(row: ImportRow, createdAt: string): PersonDraft {
   return {
     personId: newPersonId(),
     ...row,

@@ -35,6 +35,9 @@ export interface Person {
   photoCount: number;
 }
 
+/** A person before storage gives it an access code. */
+export type PersonDraft = Omit<Person, 'code'>;
+
 export const NO_CONSENTS: PersonConsents = {
   consentGiven: null,
   faceConsent: null,

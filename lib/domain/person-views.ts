@@ -1,7 +1,7 @@
 import type { Person } from '#lib/domain/person-model';
 
 /** A person as the server-side endpoints show it: everything the service holds about them. */
-export function integrationPersonView(person: Person): Record<string, unknown> {
+export function integrationPersonView(person: Person) {
   return {
     personId: person.personId,
     name: person.name,

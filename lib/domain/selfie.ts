@@ -1,12 +1,10 @@
 import { DomainError } from '#lib/domain/domain-error';
+import { MAX_SELFIE_BYTES } from '#lib/domain/field-limits';
 
 /**
- * Selfies: a JPEG of at most 3 MiB once decoded, sent as a data URI
- * (`data:image/jpeg;base64,…`) or as raw base64. Within the 5 MiB body limit, which stays
- * under API Gateway's 10 MB and Lambda's 6 MB payload limits.
+ * Selfies: a JPEG of at most MAX_SELFIE_BYTES once decoded, sent as a data URI
+ * (`data:image/jpeg;base64,…`) or as raw base64.
  */
-export const MAX_SELFIE_BYTES = 3 * 1024 * 1024;
-
 const DATA_URI = /^data:([^;,]*)(;[^,]*)?,/;
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 

@@ -1,9 +1,10 @@
+import type { FormFields, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { enabledFormFields } from '#lib/domain/gallery-views';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
 /** The enabled check-in form fields in their configured order (name and email are never among them). */
-export async function listFormFields(tenant: Tenant, token: string | undefined): Promise<Record<string, unknown>> {
+export async function listFormFields(tenant: Tenant, token: string | undefined): Promise<ResultMembers<typeof FormFields>> {
   const { gallery, formFields } = await loadGroupShootGallery(tenant.tenantId, token);
   return { galleryToken: gallery.token, formFields: enabledFormFields(formFields) };
 }

@@ -1,8 +1,10 @@
 import { now } from '#lib/clock';
+import type { ImportResult, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
-import { addDayBookings, addToGalleryCounters } from '#lib/db/gallery-counters';
-import { insertPersonsWithCodes, type PersonDraft } from '#lib/db/persons';
-import type { Person } from '#lib/domain/person-model';
+import { addImportedBookings } from '#lib/db/day-bookings';
+import { addToGalleryCounters } from '#lib/db/gallery-counters';
+import { insertPersonsWithCodes } from '#lib/db/access-code-allocation';
+import type { Person, PersonDraft } from '#lib/domain/person-model';
 import { type SkipReason, importRows, importedPersonDraft, validateImportRow } from '#lib/domain/person-import';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { logger } from '#lib/logger';
@@ -12,7 +14,7 @@ import { logger } from '#lib/logger';
  * answers exactly what was stored. Rows that fail validation are skipped with a reason;
  * rows that could not be stored after retries are skipped as `not_written` (send them again).
  */
-export async function importPersons(tenant: Tenant, token: string | undefined, body: Record<string, unknown>) {
+export async function importPersons(tenant: Tenant, token: string | undefined, body: Record<string, unknown>): Promise<ResultMembers<typeof ImportResult>> {
   const { gallery, shootingDays } = await loadGroupShootGallery(tenant.tenantId, token);
   const rows = importRows(body);
   const dayIds = new Set(shootingDays.map((day) => day.id));
@@ -39,7 +41,7 @@ export async function importPersons(tenant: Tenant, token: string | undefined, b
 
   await Promise.all([
     addToGalleryCounters(scope, { personsImported: written.length }),
-    addDayBookings(scope, bookingsByDay(written)),
+    addImportedBookings(scope, bookingsByDay(written)),
   ]).catch((error: Error) => {
     // The persons are stored and must be reported; the counters lag until recounted.
     logger.error('import counters not updated', error);

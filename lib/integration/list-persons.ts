@@ -1,6 +1,8 @@
 import { listPersons as listPersonsPage } from '#lib/db/persons';
+import type { PersonsPage, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { DomainError } from '#lib/domain/domain-error';
+import { TEXT_LIMITS } from '#lib/domain/field-limits';
 import { PERSONS_PAGE, decodePersonCursor, encodePersonCursor } from '#lib/domain/page-cursor';
 import { integrationPersonView } from '#lib/domain/person-views';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
@@ -22,14 +24,14 @@ function pageLimit(value: string | undefined): number {
  * A page of the gallery's persons, oldest first, optionally only those with one exact
  * employeeId. `nextCursor` continues the listing and is null on the last page.
  */
-export async function listPersons(tenant: Tenant, token: string | undefined, query: Record<string, string>) {
+export async function listPersons(tenant: Tenant, token: string | undefined, query: Record<string, string>): Promise<ResultMembers<typeof PersonsPage>> {
   const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
   const limit = pageLimit(query.limit);
   const afterPersonId = query.cursor === undefined ? undefined : decodePersonCursor(query.cursor);
   if (query.cursor !== undefined && !afterPersonId) throw invalidParameter('cursor', 'cursor is not a cursor of this listing.');
   const employeeId = query.employeeId?.trim();
-  if (employeeId !== undefined && (employeeId === '' || employeeId.length > 100)) {
-    throw invalidParameter('employeeId', 'employeeId must have 1 to 100 characters.');
+  if (employeeId !== undefined && (employeeId === '' || employeeId.length > TEXT_LIMITS.employeeId)) {
+    throw invalidParameter('employeeId', `employeeId must have 1 to ${TEXT_LIMITS.employeeId} characters.`);
   }
   const page = await listPersonsPage({ tenantId: tenant.tenantId, token: gallery.token }, { limit, afterPersonId, employeeId });
   return {

@@ -2,6 +2,7 @@ import { now } from '#lib/clock';
 import { PHOTO_URL_TTL_SECONDS, signPhotoUrls } from '#lib/adapters/photo-url-signer';
 import { getPerson } from '#lib/db/persons';
 import { listPhotos } from '#lib/db/photos';
+import type { PersonPhotos, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { DomainError } from '#lib/domain/domain-error';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
@@ -12,7 +13,7 @@ const PERSON_ID_SHAPE = /^per_[0-9a-z]{26}$/;
  * A person's assigned photos, each with a signed CloudFront URL valid for PHOTO_URL_TTL_SECONDS.
  * person_not_found for an ID this gallery does not have (another gallery's person included).
  */
-export async function listPersonPhotos(tenant: Tenant, token: string | undefined, personId: string | undefined) {
+export async function listPersonPhotos(tenant: Tenant, token: string | undefined, personId: string | undefined): Promise<ResultMembers<typeof PersonPhotos>> {
   const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
   const scope = { tenantId: tenant.tenantId, token: gallery.token };
   const person = personId && PERSON_ID_SHAPE.test(personId) ? await getPerson(scope, personId) : undefined;
@@ -30,7 +31,7 @@ export async function listPersonPhotos(tenant: Tenant, token: string | undefined
       width: photo.width,
       height: photo.height,
       createdAt: photo.createdAt,
-      url: urls[index],
+      url: urls[index]!, // signPhotoUrls answers one URL per key, in order
     })),
     urlsExpireAt: new Date(expiresAtMs).toISOString(),
   };

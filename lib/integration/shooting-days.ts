@@ -1,9 +1,10 @@
+import type { ResultMembers, ShootingDays } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { integrationShootingDay, sortShootingDays } from '#lib/domain/gallery-views';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
 /** Every shooting day with capacity and booked count, by date and start time. */
-export async function listShootingDays(tenant: Tenant, token: string | undefined): Promise<Record<string, unknown>> {
+export async function listShootingDays(tenant: Tenant, token: string | undefined): Promise<ResultMembers<typeof ShootingDays>> {
   const { gallery, shootingDays } = await loadGroupShootGallery(tenant.tenantId, token);
   return { galleryToken: gallery.token, shootingDays: sortShootingDays(shootingDays).map(integrationShootingDay) };
 }

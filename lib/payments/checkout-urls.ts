@@ -1,8 +1,9 @@
 import { invalidField } from '#lib/domain/domain-error';
+import { RETURN_URL_MAX_LENGTH } from '#lib/domain/field-limits';
 
 /** A return URL must be https, or http on this machine (local development). */
 export function validReturnUrl(candidate: unknown): URL | undefined {
-  if (typeof candidate !== 'string' || candidate.length > 2000) return undefined;
+  if (typeof candidate !== 'string' || candidate.length > RETURN_URL_MAX_LENGTH) return undefined;
   try {
     const url = new URL(candidate);
     const local = url.protocol === 'http:' && ['localhost', '127.0.0.1'].includes(url.hostname);

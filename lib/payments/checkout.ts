@@ -3,24 +3,24 @@ import { ulid } from 'ulid';
 import { now, nowIso } from '#lib/clock';
 import { createCheckoutSession, expireCheckoutSession } from '#lib/adapters/stripe-payments';
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
+import { type CheckoutTokenPurpose, addCheckoutToken, findOrderByToken } from '#lib/db/checkout-tokens';
 import {
-  type CheckoutTokenPurpose,
-  SESSION_BEING_REPLACED,
   abandonSessionReplacement,
-  addCheckoutToken,
   attachCheckoutSession,
   claimSessionReplacement,
-  findOrderByToken,
-  releaseReservation,
+  removeReservation,
   reopenOrder,
   reserveOrder,
   restoreReplacedSession,
-} from '#lib/db/orders';
-import type { PersonDraft } from '#lib/db/persons';
+} from '#lib/db/order-transitions';
+import type { CheckinResult, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { DomainError, invalidField } from '#lib/domain/domain-error';
+import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/domain/field-limits';
 import type { GalleryPackage } from '#lib/domain/gallery-model';
-import { ORDER_STATUS_COUNTER, type Order } from '#lib/domain/order-model';
+import { ORDER_STATUS_COUNTER, orderState } from '#lib/domain/order-lifecycle';
+import type { Order } from '#lib/domain/order-model';
+import type { PersonDraft } from '#lib/domain/person-model';
 import { hashSecret, randomBase62 } from '#lib/domain/secrets';
 import { logger } from '#lib/logger';
 import { checkoutReturnUrls, returnUrlOf } from '#lib/payments/checkout-urls';
@@ -123,7 +123,7 @@ export async function startPaidCheckin(input: {
   // Nobody holds this reservation's tokens yet: a failure undoes it whole. Should DynamoDB fail
   // that too, the expiry of the order's session (expired at once, or at expires_at) undoes it.
   const undo = () =>
-    releaseReservation(reserved, { onlyUnattached: false }).then(
+    removeReservation(reserved, 'undoReservation').then(
       () => undefined,
       (error: Error) => logger.error('reservation not released; the expiry of its session releases it', { orderId: order.orderId, errorName: error.name }),
     );
@@ -134,14 +134,14 @@ export async function startPaidCheckin(input: {
 
 function tokenOf(body: Record<string, unknown>, member: string): string {
   const value = body[member];
-  if (typeof value !== 'string' || value.trim() === '' || value.length > 200) {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > CHECKOUT_TOKEN_MAX_LENGTH) {
     throw invalidField(member, `${member} is required.`);
   }
   return value.trim();
 }
 
 /** `checkinStatus`: where a reservation stands; once paid, the person's ID, code and name. */
-export async function checkinStatus(tenant: Tenant, body: Record<string, unknown>) {
+export async function checkinStatus(tenant: Tenant, body: Record<string, unknown>): Promise<ResultMembers<typeof CheckinResult>> {
   const order = await findOrderByToken(hashSecret(tokenOf(body, 'statusToken')), 'status', tenant.tenantId);
   if (!order) throw new DomainError('unknown_checkout_token');
   return {
@@ -159,7 +159,7 @@ export async function checkinStatus(tenant: Tenant, body: Record<string, unknown
  * spot again, or gets shooting_day_full. Every write is recognised as the retry's own when a
  * lost answer makes the SDK resend it. Answers like a paid check-in, with a new status token.
  */
-export async function retryCheckout(tenant: Tenant, body: Record<string, unknown>) {
+export async function retryCheckout(tenant: Tenant, body: Record<string, unknown>): Promise<ResultMembers<typeof CheckinResult>> {
   const retryToken = tokenOf(body, 'retryToken');
   const order = await findOrderByToken(hashSecret(retryToken), 'retry', tenant.tenantId);
   if (!order) throw new DomainError('unknown_checkout_token');
@@ -170,11 +170,12 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   const claim = randomUUID();
   if (previousStatus === 'pending') {
     // A reservation whose check-in is still opening its first session has no retry yet.
-    if (!order.sessionId || !(await claimSessionReplacement(order, claim))) {
+    const state = orderState(order);
+    if (state === 'reserved' || !(await claimSessionReplacement(order, claim))) {
       throw new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
     }
     // The session to expire: the order's, or the one an earlier retry that failed half-way was replacing.
-    const detached = order.sessionId !== SESSION_BEING_REPLACED;
+    const detached = state === 'open';
     const oldSession = detached ? order.sessionId : order.replacedSessionId;
     if (oldSession) {
       const outcome = await expireCheckoutSession(order.accountId, oldSession).catch(async (error: unknown) => {
@@ -195,7 +196,7 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
     await reopenOrder(order, claim);
     await countTransition(order, previousStatus, 'pending');
   }
-  const reopened: Order = { ...order, status: 'pending', sessionId: SESSION_BEING_REPLACED };
+  const reopened: Order = { ...order, status: 'pending', sessionId: undefined };
   // No session can complete or expire the order until the new one is attached: should that
   // fail, the order ends (expired, or as it was) and gives its spot back.
   const endStatus = previousStatus === 'pending' ? 'expired' : previousStatus;

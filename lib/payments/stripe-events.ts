@@ -1,16 +1,12 @@
 import type { Stripe } from '#lib/adapters/stripe-payments';
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
-import {
-  type StoredOrder,
-  endPendingOrder,
-  finalizePaidOrder,
-  getOrder,
-  releaseReservation,
-  rememberStripeEvent,
-  stripeEventHandled,
-} from '#lib/db/orders';
+import { endPendingOrder, payOrder, removeReservation } from '#lib/db/order-transitions';
+import { type StoredOrder, getOrder } from '#lib/db/orders';
+import { rememberStripeEvent, stripeEventHandled } from '#lib/db/stripe-event-log';
 import { getTenantByStripeAccount, recordStripeReadiness } from '#lib/db/tenants';
-import { ORDER_STATUS_COUNTER, type Order } from '#lib/domain/order-model';
+import { now } from '#lib/clock';
+import { ORDER_STATUS_COUNTER, orderState } from '#lib/domain/order-lifecycle';
+import type { Order } from '#lib/domain/order-model';
 import { logger } from '#lib/logger';
 import { countTransition } from '#lib/payments/checkout';
 
@@ -27,7 +23,7 @@ async function orderOfSession(event: Stripe.Event, session: Stripe.Checkout.Sess
 }
 
 async function finalize(order: Order): Promise<void> {
-  const person = await finalizePaidOrder(order);
+  const person = await payOrder(order);
   if (person === 'already') return;
   // One update of the statistics item: two at once would defeat each other's protection
   // against being applied twice when an answer is lost (gallery-counters.ts).
@@ -42,14 +38,14 @@ async function finalize(order: Order): Promise<void> {
   ).catch((error: Error) => logger.error('check-in and order counters not updated', error));
 }
 
-async function end(order: StoredOrder, sessionId: string, status: 'expired' | 'canceled'): Promise<void> {
-  if (await endPendingOrder(order, sessionId, status)) {
-    await countTransition(order, 'pending', status);
+async function end(order: StoredOrder, sessionId: string, transition: 'expire' | 'cancel'): Promise<void> {
+  if (await endPendingOrder(order, sessionId, transition)) {
+    await countTransition(order, 'pending', transition === 'expire' ? 'expired' : 'canceled');
     return;
   }
   // A check-in that failed after storing its reservation and could not undo it: no session was
   // attached, nobody was answered its tokens, and the only session it opened ended. Undo it now.
-  if (order.status === 'pending' && order.sessionId === undefined && (await releaseReservation(order, { onlyUnattached: true }))) {
+  if (orderState(order) === 'reserved' && (await removeReservation(order, 'releaseUnattached'))) {
     logger.info('reservation of a failed check-in released', { orderId: order.orderId, sessionId });
   }
 }
@@ -69,10 +65,10 @@ async function handleSessionEvent(event: Stripe.Event, session: Stripe.Checkout.
       await finalize(order);
       return 'handled';
     case 'checkout.session.async_payment_failed':
-      await end(order, session.id, 'canceled');
+      await end(order, session.id, 'cancel');
       return 'handled';
     case 'checkout.session.expired':
-      await end(order, session.id, 'expired');
+      await end(order, session.id, 'expire');
       return 'handled';
     default:
       return 'ignored';
@@ -83,7 +79,7 @@ async function handleAccountUpdated(event: Stripe.Event, account: Stripe.Account
   const tenant = await getTenantByStripeAccount(account.id);
   if (!tenant) return 'ignored';
   const ready = account.charges_enabled === true && account.capabilities?.card_payments === 'active';
-  await recordStripeReadiness(tenant.slug, { accountId: account.id, ready, checkedAt: Date.now() });
+  await recordStripeReadiness(tenant.slug, { accountId: account.id, ready, checkedAt: now() });
   return 'handled';
 }
 

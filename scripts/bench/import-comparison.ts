@@ -1,6 +1,8 @@
 import { nowIso } from '#lib/clock';
 import { addShootingDay, createGallery } from '#lib/db/galleries';
-import { type GalleryScope, type PersonDraft, insertPersonsWithCodes } from '#lib/db/persons';
+import { insertPersonsWithCodes } from '#lib/db/access-code-allocation';
+import type { GalleryScope } from '#lib/domain/gallery-model';
+import type { PersonDraft } from '#lib/domain/person-model';
 import { importedPersonDraft } from '#lib/domain/person-import';
 import { type BenchApi, importRowsFor } from './bench-api';
 import { median, rounded, timed } from './statistics';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { GroupShootApiError, GroupShootClient } from '#lib/client/groupshoot-client';
-import { MAX_PERSONS_PER_IMPORT } from '#lib/domain/person-import';
+import { MAX_PERSONS_PER_IMPORT } from '#lib/domain/field-limits';
 import { type ColumnMapping, DEFAULT_MAPPING, type DayMatch, type ImportSkipReason, prepareRows, readRecords } from './import-rows';
 
 export interface ImportIo {

@@ -29,6 +29,10 @@ const settle = () => stripe.emulator.deliveriesSettled();
 
 afterEach(() => jest.restoreAllMocks());
 
+/** The update that attaches a Checkout Session to an order (it sets the order's checkoutUrl). */
+const attachesSession = (command: any) =>
+  command.constructor.name === 'UpdateCommand' && Object.values(command.input.ExpressionAttributeNames ?? {}).includes('checkoutUrl');
+
 /** DynamoDB stays throttled, after the SDK's retries, for the calls `matches` picks. */
 function throttleSendsWhere(matches: (command: any, input: string) => boolean): void {
   const send = db.send.bind(db);
@@ -44,7 +48,7 @@ it('a retry takes over an order an earlier retry left being replaced, expiring t
   const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
   const s1 = sessionIdOf(reserved.body.checkoutUrl);
-  await db.send(new UpdateCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId), UpdateExpression: 'SET sessionId = :r, replacedSessionId = :s, replacingBy = :x', ExpressionAttributeValues: { ':r': 'replacing', ':s': s1, ':x': 'earlier' } }));
+  await db.send(new UpdateCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId), UpdateExpression: 'SET replacedSessionId = :s, replacingBy = :x REMOVE sessionId', ExpressionAttributeValues: { ':s': s1, ':x': 'earlier' } }));
   const retried = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
   await settle();
   expect(retried.status).toBe(200);
@@ -58,7 +62,7 @@ it('the expiry of the replaced session ends an order whose retry is long over', 
   const reserved = await post(studio, paidBody(studio));
   const s1 = sessionIdOf(reserved.body.checkoutUrl);
   const old = new Date(Date.now() - 10 * 60_000).toISOString();
-  await db.send(new UpdateCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId), UpdateExpression: 'SET sessionId = :r, replacedSessionId = :s, replacingBy = :x, updatedAt = :u', ExpressionAttributeValues: { ':r': 'replacing', ':s': s1, ':x': 'earlier', ':u': old } }));
+  await db.send(new UpdateCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId), UpdateExpression: 'SET replacedSessionId = :s, replacingBy = :x, updatedAt = :u REMOVE sessionId', ExpressionAttributeValues: { ':s': s1, ':x': 'earlier', ':u': old } }));
   await stripe.emulator.expire(s1);
   expect((await orderOf(studio, reserved.body.orderId))?.status).toBe('expired');
   expect(await booked(studio)).toBe(0);
@@ -68,7 +72,7 @@ it('the expiry of the replaced session ends an order whose retry is long over', 
 it('a check-in whose session cannot be attached, nor its reservation released, is undone by the expiry of its session', async () => {
   const studio = await createPayingStudio();
   await post(studio, paidBody(studio, { shootingDayId: studio.openDay.id })); // readiness cached
-  throttleSendsWhere((command, input) => input.includes('checkoutUrl = :url') || (command.constructor.name === 'TransactWriteCommand' && input.includes('"Delete"')));
+  throttleSendsWhere((command, input) => attachesSession(command) || (command.constructor.name === 'TransactWriteCommand' && input.includes('"Delete"')));
   const failed = await post(studio, paidBody(studio));
   jest.restoreAllMocks();
   expect([failed.status, failed.body.error]).toEqual([503, 'storage_unavailable']);
@@ -84,7 +88,7 @@ it('a check-in whose session cannot be attached is undone at once, its session e
   const studio = await createPayingStudio();
   const send = db.send.bind(db);
   jest.spyOn(db, 'send').mockImplementation(((command: any, ...rest: any[]) => {
-    if (JSON.stringify(command.input).includes('checkoutUrl = :url')) {
+    if (attachesSession(command)) {
       return Promise.reject(Object.assign(new Error('injected'), { name: 'ProvisionedThroughputExceededException', $metadata: { attempts: 4 } }));
     }
     return (send as any)(command, ...rest);
@@ -101,7 +105,7 @@ it('a check-in whose session cannot be attached is undone at once, its session e
 it('a retry whose new session cannot be attached nor the order ended: the expiry of that session ends the order', async () => {
   const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
-  throttleSendsWhere((command, input) => input.includes('checkoutUrl = :url') || (command.constructor.name === 'TransactWriteCommand' && input.includes('replacingBy = :claim')));
+  throttleSendsWhere((command, input) => attachesSession(command) || (command.constructor.name === 'TransactWriteCommand' && input.includes('replacingBy = :claim')));
   const failed = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
   jest.restoreAllMocks();
   await settle();
@@ -155,7 +159,7 @@ it('a retry of an expired reservation that fails half-way with DynamoDB failing 
   const reserved = await post(studio, paidBody(studio));
   await stripe.emulator.expire(sessionIdOf(reserved.body.checkoutUrl));
   expect((await stats(studio)).orders).toEqual({ pending: 0, paid: 0, expired: 1, canceled: 0 });
-  throttleSendsWhere((command, input) => input.includes('checkoutUrl = :url') || (command.constructor.name === 'TransactWriteCommand' && input.includes('replacingBy = :claim') && !input.includes(':previous')));
+  throttleSendsWhere((command, input) => attachesSession(command) || (command.constructor.name === 'TransactWriteCommand' && input.includes('replacingBy = :claim') && !input.includes(':previous')));
   const failed = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
   jest.restoreAllMocks();
   await settle();

@@ -1,0 +1,49 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { now } from '#lib/clock';
+import { db, tableName } from '#lib/db/client';
+import { conditionalWrite } from '#lib/db/conditional-writes';
+import { keys } from '#lib/db/keys';
+import { type StoredOrder, getOrder } from '#lib/db/orders';
+import { DomainError } from '#lib/domain/domain-error';
+import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/domain/order-lifecycle';
+import type { Order } from '#lib/domain/order-model';
+
+/** What a checkout token lets its holder do: poll the order's status, or retry its checkout. */
+export type CheckoutTokenPurpose = 'status' | 'retry';
+
+/** A token's item, keyed by the SHA-256 of its value; it expires with the token. */
+export function checkoutTokenItem(order: Pick<Order, 'tenantId' | 'galleryToken' | 'orderId' | 'createdAt'>, purpose: CheckoutTokenPurpose, tokenHash: string, issuedAtMs: number) {
+  return {
+    ...keys.checkoutToken(tokenHash),
+    purpose,
+    tenantId: order.tenantId,
+    galleryToken: order.galleryToken,
+    orderId: order.orderId,
+    expiresAt: Math.floor(issuedAtMs / 1000) + CHECKOUT_TOKEN_LIFETIME_SECONDS,
+  };
+}
+
+/** The order a token of this purpose belongs to, within this tenant; undefined otherwise. */
+export async function findOrderByToken(tokenHash: string, purpose: CheckoutTokenPurpose, tenantId: string): Promise<StoredOrder | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checkoutToken(tokenHash) }));
+  if (!Item || Item.purpose !== purpose || Item.tenantId !== tenantId) return undefined;
+  return getOrder(Item.tenantId, Item.galleryToken, Item.orderId);
+}
+
+/** Adds a token for an existing order (a retry issues a new status token). */
+export async function addCheckoutToken(order: Order, purpose: CheckoutTokenPurpose, tokenHash: string): Promise<void> {
+  // Tokens are random (190 bits): an existing item of this hash is this write, applied already.
+  const added = await conditionalWrite(
+    () =>
+      db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: checkoutTokenItem(order, purpose, tokenHash, now()),
+          ConditionExpression: 'attribute_not_exists(pk)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    (item) => item?.orderId === order.orderId && item.purpose === purpose,
+  );
+  if (!added) throw new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
+}

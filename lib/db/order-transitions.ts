@@ -1,0 +1,240 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { now } from '#lib/clock';
+import { ExtraConditionFailed, drawCodes, writePersonsWithCodes } from '#lib/db/access-code-allocation';
+import { type CheckoutTokenPurpose, checkoutTokenItem } from '#lib/db/checkout-tokens';
+import { db, tableName } from '#lib/db/client';
+import { CONTENDED_RETRIES, type TransactItem, conditionFailedAt, conditionalWrite, itemAt, transact } from '#lib/db/conditional-writes';
+import { giveBackSpot, spotRefusal, takeSpot } from '#lib/db/day-bookings';
+import { keys } from '#lib/db/keys';
+import { type OrderChange, type StoredOrder, fromStatesCondition, getOrder, orderKey, transitionUpdate } from '#lib/db/orders';
+import { DomainError } from '#lib/domain/domain-error';
+import { ORDER_TRANSITIONS, type OrderTransitionName, REPLACEMENT_ABANDONED_MS, orderState } from '#lib/domain/order-lifecycle';
+import type { Order } from '#lib/domain/order-model';
+import type { Person } from '#lib/domain/person-model';
+
+/**
+ * The transitions of the order lifecycle (lib/domain/order-lifecycle.ts), each one conditional
+ * write or transaction admitted only in the transition's `from` states. The day's spot moves
+ * in the same transaction as the order (take, give back), as the transition table says.
+ */
+
+const scopeOf = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({ tenantId: order.tenantId, token: order.galleryToken });
+const changedMeanwhile = () => new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
+
+/** The spot item a transition writes with the order, if the order has a day and the transition moves its spot. */
+function spotItems(order: Order, transition: OrderTransitionName): TransactItem[] {
+  const day = order.person.shootingDayId;
+  const effect = ORDER_TRANSITIONS[transition].spot;
+  if (!day || effect === 'keep') return [];
+  return [effect === 'take' ? takeSpot(scopeOf(order), day) : giveBackSpot(scopeOf(order), day)];
+}
+
+/** One conditional update of the order; `ours` recognises this very update when a lost answer made the SDK resend it. */
+async function updateOrder(order: Order, transition: OrderTransitionName, change: OrderChange, ours: (item: Record<string, any> | undefined) => boolean) {
+  return conditionalWrite(() => db.send(new UpdateCommand(transitionUpdate(order, transition, change))), ours);
+}
+
+/** The order, its spot moved, in one transaction; false when the order was not in a `from` state (and guard). */
+async function transactTransition(order: Order, transition: OrderTransitionName, change: OrderChange): Promise<boolean> {
+  try {
+    await transact([{ Update: transitionUpdate(order, transition, change) }, ...spotItems(order, transition)]);
+    return true;
+  } catch (error) {
+    if (conditionFailedAt(error, 0)) return false;
+    throw error;
+  }
+}
+
+/**
+ * reserve: stores a pending reservation with its two token hashes and takes its day's spot, in
+ * one transaction (shooting_day_full when the day is at capacity). No session is attached yet.
+ */
+export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTokenPurpose, string>): Promise<StoredOrder> {
+  const issuedAt = Date.parse(order.createdAt);
+  const tokenItems: TransactItem[] = (Object.entries(tokenHashes) as [CheckoutTokenPurpose, string][]).map(([purpose, hash]) => ({
+    Put: { TableName: tableName, Item: checkoutTokenItem(order, purpose, hash, issuedAt), ConditionExpression: 'attribute_not_exists(pk)' },
+  }));
+  const stored: StoredOrder = { ...order, tokenHashes: Object.values(tokenHashes) };
+  const spotIndex = 1 + tokenItems.length;
+  try {
+    await transact([
+      { Put: { TableName: tableName, Item: { ...orderKey(order), ...stored }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ...tokenItems,
+      ...spotItems(order, 'reserve'),
+    ]);
+    return stored;
+  } catch (error) {
+    if (order.person.shootingDayId && conditionFailedAt(error, spotIndex)) throw spotRefusal(itemAt(error, spotIndex));
+    throw error;
+  }
+}
+
+/**
+ * undoReservation (the failed check-in's own undo: reserved or open) or releaseUnattached (the
+ * expiry of a session of a check-in that failed half-way: reserved only): removes the order and
+ * its tokens and gives its spot back. False when there was nothing to remove.
+ */
+export async function removeReservation(order: StoredOrder, transition: 'undoReservation' | 'releaseUnattached'): Promise<boolean> {
+  const from = fromStatesCondition(transition);
+  try {
+    await transact([
+      {
+        Delete: {
+          TableName: tableName,
+          Key: orderKey(order),
+          ConditionExpression: from.expression,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: from.values,
+        },
+      },
+      ...(order.tokenHashes ?? []).map((hash) => ({ Delete: { TableName: tableName, Key: keys.checkoutToken(hash) } })),
+      ...spotItems(order, transition),
+    ]);
+    return true;
+  } catch (error) {
+    if (conditionFailedAt(error, 0)) return false;
+    throw error;
+  }
+}
+
+/**
+ * attachSession (a fresh reservation) or, with `claim`, attachReplacement (the retry that claimed
+ * the order): the new Checkout Session becomes the order's. reservation_changed otherwise.
+ */
+export async function attachCheckoutSession(order: Order, sessionId: string, checkoutUrl: string, claim?: string): Promise<void> {
+  const attached = await updateOrder(
+    order,
+    claim ? 'attachReplacement' : 'attachSession',
+    {
+      set: { sessionId, checkoutUrl },
+      ...(claim ? { remove: ['replacingBy', 'replacedSessionId'], guard: { expression: 'replacingBy = :claim', values: { ':claim': claim } } } : {}),
+    },
+    (item) => item?.status === 'pending' && item.sessionId === sessionId,
+  );
+  if (!attached) throw changedMeanwhile();
+}
+
+/**
+ * claimReplacement: a retry (`claim`) takes a pending order over for replacing its session. An
+ * open order's session becomes the replaced one, so its expiry (which Stripe sends for a manual
+ * expiry too) ends nothing; an order an earlier, failed retry left replacing is taken over as
+ * it is. False when the order is no longer as it was read.
+ */
+export async function claimSessionReplacement(order: StoredOrder, claim: string): Promise<boolean> {
+  const open = orderState(order) === 'open';
+  const seen = open ? order.sessionId : order.replacingBy;
+  return updateOrder(
+    order,
+    'claimReplacement',
+    {
+      set: { replacingBy: claim, ...(open ? { replacedSessionId: seen } : {}) },
+      ...(open ? { remove: ['sessionId'] } : {}),
+      guard: { expression: open ? 'sessionId = :seen' : 'replacingBy = :seen', values: { ':seen': seen } },
+    },
+    (item) => item?.status === 'pending' && item.replacingBy === claim,
+  );
+}
+
+/**
+ * restoreSession: gives a pending order back the session this retry unhooked from it (Stripe
+ * could not expire it), so that session's expiry still frees the spot. False when the order changed meanwhile.
+ */
+export async function restoreReplacedSession(order: Order, sessionId: string, checkoutUrl: string | undefined, claim: string): Promise<boolean> {
+  return updateOrder(
+    order,
+    'restoreSession',
+    {
+      set: { sessionId, ...(checkoutUrl ? { checkoutUrl } : {}) },
+      remove: ['replacingBy', 'replacedSessionId'],
+      guard: { expression: 'replacingBy = :claim', values: { ':claim': claim } },
+    },
+    (item) => item?.status === 'pending' && item.sessionId === sessionId,
+  );
+}
+
+/**
+ * pay: turns a paid reservation into its person. Person, code and the order's status are
+ * written in one transaction conditioned on the order still being pending; the spot was held
+ * since the reservation. 'already' when another delivery of the same payment got there first;
+ * the mark `paidBy` tells this call's own transaction (its answer lost) from another delivery's.
+ */
+export async function payOrder(order: Order): Promise<Person | 'already'> {
+  const attempt = randomUUID();
+  const paidByThisCall = (stored: Record<string, any> | undefined) =>
+    stored?.status === 'paid' && stored.paidBy === attempt ? { ...order.person, code: stored.code as string } : 'already';
+  try {
+    const written = await writePersonsWithCodes(scopeOf(order), drawCodes([order.person], new Set()), {
+      extraItems: ([person]) => [{ Update: transitionUpdate(order, 'pay', { status: 'paid', set: { code: person!.code, paidBy: attempt } }) }],
+      retry: CONTENDED_RETRIES,
+      attempt,
+    });
+    if (written.outcome === 'written') return written.persons[0]!;
+    // The person ID is the order's, and only this transition writes it: the person exists, so the order is paid.
+    return paidByThisCall(await getOrder(order.tenantId, order.galleryToken, order.orderId));
+  } catch (error) {
+    if (error instanceof ExtraConditionFailed) return paidByThisCall(error.item);
+    throw error;
+  }
+}
+
+/**
+ * expire or cancel: ends a pending reservation whose session expired (or whose payment failed)
+ * and gives its spot back. Only for the order's current session, so an older session's expiry
+ * after a retry changes nothing; or for an order a retry is replacing, unless it is the replaced
+ * session's expiry while that retry may still be running. False when there was nothing to end.
+ */
+export async function endPendingOrder(order: Order, sessionId: string, transition: 'expire' | 'cancel'): Promise<boolean> {
+  return transactTransition(order, transition, {
+    status: transition === 'expire' ? 'expired' : 'canceled',
+    remove: ['replacingBy'],
+    guard: {
+      expression:
+        'sessionId = :session OR (attribute_exists(replacingBy) AND ' +
+        '(attribute_not_exists(replacedSessionId) OR replacedSessionId <> :session OR updatedAt < :abandoned))',
+      values: { ':session': sessionId, ':abandoned': new Date(now() - REPLACEMENT_ABANDONED_MS).toISOString() },
+    },
+  });
+}
+
+/**
+ * abandonReplacement: ends a pending order whose retry (`claim`) failed before a new session
+ * was attached: no session can complete or expire it now. `status`: what it was before the retry.
+ */
+export async function abandonSessionReplacement(order: Order, claim: string, status: 'expired' | 'canceled'): Promise<boolean> {
+  return transactTransition(order, 'abandonReplacement', {
+    status,
+    remove: ['replacingBy'],
+    guard: { expression: 'replacingBy = :claim', values: { ':claim': claim } },
+  });
+}
+
+/**
+ * reopen: takes the spot of an expired or canceled reservation again, making it pending and
+ * claimed by this retry (`claim`) for its new session: shooting_day_full when taken.
+ */
+export async function reopenOrder(order: StoredOrder, claim: string): Promise<void> {
+  const replaces = order.sessionId;
+  try {
+    await transact([
+      {
+        Update: transitionUpdate(order, 'reopen', {
+          status: 'pending',
+          set: { replacingBy: claim, ...(replaces ? { replacedSessionId: replaces } : {}) },
+          remove: ['sessionId'],
+          guard: { expression: '#status = :previous', values: { ':previous': order.status } },
+        }),
+      },
+      ...spotItems(order, 'reopen'),
+    ]);
+  } catch (error) {
+    if (order.person.shootingDayId && conditionFailedAt(error, 1)) throw spotRefusal(itemAt(error, 1));
+    if (conditionFailedAt(error, 0)) {
+      const stored = itemAt(error, 0);
+      // This very transaction, applied already (its answer lost).
+      if (stored?.status === 'pending' && stored.replacingBy === claim) return;
+      throw changedMeanwhile();
+    }
+    throw error;
+  }
+}
