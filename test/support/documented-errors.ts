@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The document that holds the error table: one row `| <status> | <code> | <condition> |` per code. */
-export const ERROR_TABLE_DOCUMENT = join(__dirname, '..', '..', 'README.md');
+export const ERROR_TABLE_DOCUMENT = join(__dirname, '..', '..', 'docs', 'api-reference.md');
 
 /** Every error code the documentation's error table lists, with its HTTP status. */
 export function documentedErrorStatuses(): ReadonlyMap<string, number> {
