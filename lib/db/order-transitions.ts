@@ -124,6 +124,7 @@ export async function attachCheckoutSession(order: Order, sessionId: string, che
 export async function claimSessionReplacement(order: StoredOrder, claim: string): Promise<boolean> {
   const open = orderState(order) === 'open';
   const seen = open ? order.sessionId : order.replacingBy;
+  if (seen === undefined) return false; // read neither open nor replacing: nothing to claim
   return updateOrder(
     order,
     'claimReplacement',

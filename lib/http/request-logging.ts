@@ -1,3 +1,4 @@
+import { now } from '#lib/clock';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '#lib/logger';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
@@ -10,18 +11,18 @@ import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 export function requestLogging(routeId: string): ApiMiddleware[] {
   const startedAt = new WeakMap<object, number>();
   const logCompletion = async (request: ApiRequest) => {
-    const started = startedAt.get(request.event) ?? Date.now();
+    const started = startedAt.get(request.event) ?? now();
     logger.info('request completed', {
       method: request.event.requestContext?.http?.method,
       status: request.response?.statusCode,
-      durationMs: Date.now() - started,
+      durationMs: now() - started,
     });
   };
   return [
     injectLambdaContext(logger, { resetKeys: true }) as ApiMiddleware,
     {
       before: async (request) => {
-        startedAt.set(request.event, Date.now());
+        startedAt.set(request.event, now());
         logger.appendKeys({ requestId: request.context.requestId, route: routeId });
       },
       after: logCompletion,

@@ -1,4 +1,4 @@
-import { now } from '#lib/clock';
+import { nowIso } from '#lib/clock';
 import type { ImportResult, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { addImportedBookings } from '#lib/db/day-bookings';
@@ -18,7 +18,7 @@ export async function importPersons(tenant: Tenant, token: string | undefined, b
   const { gallery, shootingDays } = await loadGroupShootGallery(tenant.tenantId, token);
   const rows = importRows(body);
   const dayIds = new Set(shootingDays.map((day) => day.id));
-  const createdAt = new Date(now()).toISOString();
+  const createdAt = nowIso();
 
   const skippedDetails: { index: number; reason: SkipReason }[] = [];
   const drafts: PersonDraft[] = [];
