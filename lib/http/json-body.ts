@@ -21,7 +21,7 @@ export function jsonBody(): ApiMiddleware {
       if (typeof raw !== 'string' || raw.length === 0) {
         throw new ApiError('invalid_json', 'A JSON object is required as the request body.');
       }
-      const bytes = request.event.isBase64Encoded ? Math.floor((raw.length * 3) / 4) : Buffer.byteLength(raw, 'utf8');
+      const bytes = Buffer.byteLength(raw, request.event.isBase64Encoded ? 'base64' : 'utf8'); // base64: the decoded size, padding counted
       if (bytes > MAX_BODY_BYTES) {
         throw new ApiError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
       }
