@@ -1,0 +1,110 @@
+/**
+ * The state of a gallery as stored: its persons, access-code items, days, statistics counters,
+ * reservations, checkout-token items, photos and selfie objects, read consistently, so that a
+ * test can compare it before and after a request and check what must hold of it.
+ */
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/db/client';
+import { keys } from '#lib/db/keys';
+import { queryPartition } from '#lib/db/queries';
+import { testS3 } from '../media';
+import { lab } from './fault-lab';
+import type { Fixture } from './galleries';
+
+export interface GalleryState {
+  persons: Map<string, { name: string; code: string; day: string | null; hasSelfie: boolean; photoCount: number; source: string }>;
+  /** Access-code items: partition key → the person it names (null: no such item). */
+  codes: Map<string, string | null>;
+  days: Map<string, number>;
+  counters: Record<string, number>;
+  orders: Map<string, { status: string; sessionId: string | null; day: string | null; hasSelfie: boolean; personId: string; code: string | null }>;
+  /** Checkout-token items written by requests: partition key → order (null: no such item). */
+  tokens: Map<string, string | null>;
+  photos: Map<string, number>;
+  selfies: string[];
+}
+
+/** The gallery's statistics counters (its STATS item). */
+export const COUNTERS = ['personsImported', 'personsCheckedIn', 'personsWithSelfie', 'personsWithPhotos', 'photos', 'ordersPending', 'ordersPaid', 'ordersExpired', 'ordersCanceled'];
+
+/** One item, read consistently. */
+export async function getItem(key: { pk: string; sk: string }): Promise<Record<string, any> | undefined> {
+  return (await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+}
+
+/** The gallery as stored. `photos: false` skips counting each person's photos (for large galleries). */
+export async function readState(f: Fixture, options: { photos?: boolean } = {}): Promise<GalleryState> {
+  const galleryPartition = keys.galleryPartition(f.tenantId, f.token);
+  const [personItems, configItems, orderItems, selfieObjects] = await Promise.all([
+    queryPartition(keys.personsOfGallery(f.tenantId, f.token)),
+    queryPartition(galleryPartition),
+    queryPartition(keys.order(f.tenantId, f.token, 'x').pk),
+    testS3.send(new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${f.tenantId}/${f.token}/` })),
+  ]);
+  const persons: GalleryState['persons'] = new Map(
+    personItems.map((item) => [
+      item.personId as string,
+      {
+        name: item.name,
+        code: item.code,
+        day: item.shootingDayId ?? null,
+        hasSelfie: item.hasSelfie === true,
+        photoCount: item.photoCount ?? 0,
+        source: item.source,
+      },
+    ]),
+  );
+  const codeKeys = new Set([
+    ...[...persons.values()].map((person) => keys.accessCode(f.tenantId, f.token, person.code).pk),
+    ...[...lab.written].filter((pk) => pk.startsWith(`${galleryPartition}#CODE#`)),
+  ]);
+  const tokenKeys = [...lab.written].filter((pk) => pk.startsWith('CHECKOUTTOKEN#'));
+  const [codeItems, tokenItems, photoCounts] = await Promise.all([
+    Promise.all([...codeKeys].map(async (pk) => [pk, ((await getItem({ pk, sk: 'CODE' }))?.personId as string | undefined) ?? null] as const)),
+    Promise.all(
+      tokenKeys.map(async (pk) => {
+        const item = await getItem({ pk, sk: 'TOKEN' });
+        return [pk, item && item.galleryToken === f.token ? (item.orderId as string) : item ? 'other-gallery' : null] as const;
+      }),
+    ),
+    options.photos === false
+      ? Promise.resolve([] as (readonly [string, number])[])
+      : Promise.all([...persons.keys()].map(async (personId) => [personId, (await queryPartition(keys.photosOfPerson(f.tenantId, f.token, personId))).length] as const)),
+  ]);
+  const statsItem = configItems.find((item) => item.sk === 'STATS') ?? {};
+  return {
+    persons,
+    codes: new Map(codeItems),
+    days: new Map(configItems.filter((item) => String(item.sk).startsWith('DAY#')).map((item) => [item.id as string, (item.booked as number) ?? 0])),
+    counters: Object.fromEntries(COUNTERS.map((name) => [name, (statsItem[name] as number | undefined) ?? 0])),
+    orders: new Map(
+      orderItems.map((item) => [
+        item.orderId as string,
+        {
+          status: item.status,
+          sessionId: item.sessionId ?? null,
+          day: item.person?.shootingDayId ?? null,
+          hasSelfie: item.person?.hasSelfie === true,
+          personId: item.person?.personId,
+          code: item.code ?? null,
+        },
+      ]),
+    ),
+    tokens: new Map(tokenItems.filter(([, orderId]) => orderId !== 'other-gallery')),
+    photos: new Map(photoCounts),
+    selfies: (selfieObjects.Contents ?? []).map((object) => object.Key!).sort(),
+  };
+}
+
+/** What a failed request must leave as it was. */
+export function projection(state: GalleryState) {
+  return {
+    persons: Object.fromEntries([...state.persons].map(([id, person]) => [id, person])),
+    days: Object.fromEntries(state.days),
+    counters: state.counters,
+    orders: Object.fromEntries([...state.orders].map(([id, order]) => [id, { status: order.status, sessionId: order.sessionId }])),
+    photos: Object.fromEntries(state.photos),
+    selfies: state.selfies,
+  };
+}
