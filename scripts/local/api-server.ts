@@ -1,8 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { ApiError } from '#lib/errors';
-import { jsonResponse } from '#lib/http/json-response';
 import { logger } from '#lib/logger';
 import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
 import { STAGE, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
@@ -12,8 +10,19 @@ import { DOCS_PATH, serveApiDocs } from './api-docs';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** API Gateway HTTP API refuses payloads above 10 MB before any function runs. */
+/**
+ * API Gateway HTTP API refuses payloads above 10 MB itself, before any function runs, with its
+ * own answer: 413 and `{"message":"Request Entity Too Large"}`, not the service's error shape
+ * (no requestId, no X-Request-Id). Below it the request reaches the function, whose own limit
+ * (5 MiB) answers 413 payload_too_large. Lambda's 6 MB invocation limit in between (a known
+ * limit, docs/deployment.md) is not played here.
+ */
 const GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
+const GATEWAY_PAYLOAD_TOO_LARGE: APIGatewayProxyStructuredResultV2 = {
+  statusCode: 413,
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ message: 'Request Entity Too Large' }),
+};
 
 const FUNCTIONS_DIR = join(__dirname, '..', '..', 'functions');
 
@@ -110,12 +119,12 @@ function resolveTarget(method: string, path: string): Target {
 }
 
 async function serve(request: IncomingMessage, response: ServerResponse, handlers: Map<string, LambdaHandler>) {
-  const requestId = newRequestId();
   const body = await readBody(request, GATEWAY_PAYLOAD_LIMIT);
   if (body === 'too_large') {
-    writeResult(response, jsonResponse(413, new ApiError('payload_too_large').toJSON(), requestId));
+    writeResult(response, GATEWAY_PAYLOAD_TOO_LARGE);
     return;
   }
+  const requestId = newRequestId();
   const url = new URL(request.url ?? '/', 'http://localhost');
   const target = resolveTarget((request.method ?? 'GET').toUpperCase(), url.pathname);
   const handler = handlers.get(target.handlerName);

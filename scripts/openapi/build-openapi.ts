@@ -16,10 +16,41 @@ const ERROR_STATUSES: Record<Route['access'], number[]> = {
   webhook: [400, 405, 500, 503],
 };
 
+/**
+ * API Gateway's own answer to a body over its 10 MB payload limit: sent before any function
+ * runs, so it is not the error shape (no ok, no error code, no requestId, no X-Request-Id).
+ */
+const GATEWAY_ERROR_SCHEMAS: Json = {
+  GatewayError: {
+    type: 'object',
+    description: 'Sent by API Gateway itself, before any function runs, for request bodies over 10 MB: no error code, no requestId, no X-Request-Id.',
+    properties: { message: { type: 'string', examples: ['Request Entity Too Large'] } },
+    required: ['message'],
+    additionalProperties: false,
+  },
+  PayloadTooLargeBody: {
+    description: "The error shape (payload_too_large, selfie_too_large) for bodies the function refuses; API Gateway's GatewayError for bodies over 10 MB.",
+    oneOf: [{ $ref: '#/components/schemas/ErrorBody' }, { $ref: '#/components/schemas/GatewayError' }],
+  },
+};
+
 function errorResponse(status: number): Json {
   const codes = Object.entries(ERROR_CATALOG)
     .filter(([, entry]) => entry.status === status)
     .map(([code]) => code);
+  if (status === 413) {
+    return {
+      description: `Error: ${codes.join(', ')}; or, for a body over 10 MB, API Gateway's own GatewayError (without X-Request-Id)`,
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/PayloadTooLargeBody' },
+          examples: { ...exampleFor(codes[0]!), gateway_payload_limit: { value: { message: 'Request Entity Too Large' } } },
+        },
+      },
+      'x-error-codes': codes,
+    };
+  }
   return {
     description: `Error: ${codes.join(', ')}`,
     headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
@@ -93,6 +124,7 @@ export function buildOpenApiDocument(): Json {
     JSON.stringify(toJsonSchemaDefs(API_SCHEMAS, { target: 'draft-2020-12', errorMode: 'ignore' })).replace(/#\/\$defs\//g, '#/components/schemas/'),
   );
   for (const schema of Object.values(schemas) as Json[]) delete schema.$schema;
+  Object.assign(schemas, GATEWAY_ERROR_SCHEMAS);
   return {
     openapi: '3.1.0',
     info: {

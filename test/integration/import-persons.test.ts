@@ -127,8 +127,14 @@ describe('POST persons: request errors', () => {
     expectError(answer, 413, 'payload_too_large');
   });
 
-  it('gives 413 payload_too_large above the gateway limit of 10 MB too', async () => {
-    expectError(await post('x'.repeat(11 * 1024 * 1024)), 413, 'payload_too_large');
+  it("is refused by API Gateway itself above its 10 MB limit, before any function runs: 413 with the gateway's own body, not the error shape", async () => {
+    // Up to 10 MB the request reaches the function, which answers payload_too_large above 5 MiB
+    // (the test above); above 10 MB no function runs: no error code, no requestId, no X-Request-Id.
+    const answer = await post('x'.repeat(11 * 1024 * 1024));
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ message: 'Request Entity Too Large' });
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(answer.headers.get('x-request-id')).toBeNull();
   });
 
   it.each([
