@@ -1,5 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { App, Aspects, Stack } from 'aws-cdk-lib';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -9,6 +11,7 @@ import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/route
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 
+let app: App;
 let stack: GroupShootStack;
 let template: Template;
 /** Handler name → logical ID of its Lambda function. */
@@ -16,7 +19,7 @@ const functionIds = new Map<string, string>();
 
 beforeAll(() => {
   // Prepare: the real app shape, with cdk-nag, bundling every function with esbuild.
-  const app = new App();
+  app = new App();
   const { publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -44,6 +47,30 @@ const actionsOf = (statements: Statement[]) => statements.flatMap((statement) =>
 /** Statements about data (DynamoDB, S3, Secrets Manager), without the X-Ray tracing grant every function has. */
 const dataStatementsOf = (handler: string) =>
   statementsOf(handler).filter((statement) => !actionsOf([statement]).every((action) => action.startsWith('xray:')));
+
+/** A CloudFormation value as text, its references written as Fn::Sub writes them: ${Id}, ${Id.Attribute}. */
+function asSubstitution(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const node = value as Record<string, any>;
+  if ('Ref' in node) return `\${${node.Ref}}`;
+  if ('Fn::GetAtt' in node) return `\${${node['Fn::GetAtt'].join('.')}}`;
+  if ('Fn::Join' in node) return (node['Fn::Join'][1] as unknown[]).map(asSubstitution).join(node['Fn::Join'][0]);
+  throw new Error(`no text for ${JSON.stringify(value)}`);
+}
+
+/**
+ * The sources of the check-in page's deployment, in order: each asset's staged directory in the
+ * cloud assembly, the files in it, and the markers CDK put into them for deploy-time values.
+ */
+function deployedCheckinPage(): { directory: string; files: string[]; markers: Record<string, unknown> }[] {
+  const [deployment] = Object.values(template.findResources('Custom::CDKBucketDeployment'));
+  const { SourceObjectKeys: objectKeys, SourceMarkers: markers } = deployment!.Properties as { SourceObjectKeys: string[]; SourceMarkers: Record<string, unknown>[] };
+  const assembly = app.synth().directory;
+  return objectKeys.map((objectKey, index) => {
+    const directory = join(assembly, `asset.${objectKey.replace(/\.zip$/, '')}`);
+    return { directory, files: readdirSync(directory).sort(), markers: markers[index] ?? {} };
+  });
+}
 
 describe('API routes come from the route module', () => {
   it('has every route on its primary path and alias, served by its function, and no other route', () => {
@@ -218,12 +245,28 @@ describe('data and delivery', () => {
     template.resourceCountIs('AWS::CloudFront::KeyGroup', 1);
   });
 
-  it('deploys the check-in page of web/ with its configuration into the page bucket behind CloudFront', () => {
+  it('deploys the check-in page of web/ and its config.js into the page bucket behind CloudFront', () => {
     template.hasResourceProperties('Custom::CDKBucketDeployment', {
       DestinationBucketName: { Ref: Match.stringLikeRegexp('^MediaCheckinPageBucket') },
       DistributionPaths: ['/*'],
-      SourceMarkers: Match.arrayWith([Match.objectLike({})]),
     });
+    const [page, config] = deployedCheckinPage();
+    expect(page!.files).toEqual(expect.arrayContaining(['index.html', 'checkin.js', 'checkin.css']));
+    expect(config!.files).toEqual(['config.js']);
+  });
+
+  it("points the check-in page's config.js at the HTTP API's endpoint on stage v1, the API URL the stack outputs, with no fixed tenant", () => {
+    // Prepare: the deployed text, with CDK's markers for deploy-time values written as ${Ref} or ${Resource.Attribute}.
+    const [, config] = deployedCheckinPage();
+    const text = readFileSync(join(config!.directory, 'config.js'), 'utf8');
+    const rendered = Object.entries(config!.markers).reduce((content, [marker, value]) => content.split(marker).join(asSubstitution(value)), text);
+    const [apiId] = Object.keys(template.findResources('AWS::ApiGatewayV2::Api'));
+    // Assess
+    const assignment = /^window\.GROUPSHOOT_CONFIG = (\{.*\});\n$/.exec(rendered);
+    expect(assignment).not.toBeNull();
+    const settings = JSON.parse(assignment![1]!);
+    expect(settings).toEqual({ apiBaseUrl: `https://\${${apiId}}.execute-api.\${AWS::Region}.\${AWS::URLSuffix}/v1`, tenantSlug: null });
+    expect(settings.apiBaseUrl).toBe(asSubstitution(template.toJSON().Outputs.ApiUrl.Value));
   });
 
   it('alarms on API 5xx and on every function error and throttle', () => {
@@ -253,10 +296,6 @@ describe('cdk-nag AwsSolutions', () => {
     expect(suppressions.length).toBeGreaterThan(0);
     for (const suppression of suppressions) expect(suppression.reason.length).toBeGreaterThan(20);
   });
-});
-
-it('is a Stack', () => {
-  expect(stack).toBeInstanceOf(Stack);
 });
 
 describe('custom API domain', () => {
