@@ -125,7 +125,8 @@ async function serve(request: IncomingMessage, response: ServerResponse, handler
     return;
   }
   const requestId = newRequestId();
-  const url = new URL(request.url ?? '/', 'http://localhost');
+  // Joined, not resolved against a base: a path such as `//` would read as a host otherwise.
+  const url = new URL(`http://localhost${request.url ?? '/'}`);
   const target = resolveTarget((request.method ?? 'GET').toUpperCase(), url.pathname);
   const handler = handlers.get(target.handlerName);
   if (!handler) throw new Error(`No handler ${target.handlerName}`);

@@ -36,6 +36,11 @@ describe('request pipeline', () => {
     studio = await createTestTenant();
   });
 
+  it('answers a path that leaves the stage (/v1/..// is //) with 404 not_found, not a failure of the local server', async () => {
+    const answer = await api.call('/..//');
+    expect([answer.status, answer.body.error, answer.headers.get('x-request-id')]).toEqual([404, 'not_found', answer.body.requestId]);
+  });
+
   it('answers an unexpected failure with 500 internal_error, the request ID, and no internals', async () => {
     // Prepare: the store fails in a way no code path expects.
     const failure = 'store exploded at /var/task/secret-path.js:42';
