@@ -45,14 +45,33 @@
     package_amount_exceeds_limit: 'selectedPackageId',
   };
 
-  function api(method, path, body) {
+  /** Waits a refused request out this many times (each at most 2 minutes) before showing the refusal. */
+  var RATE_LIMIT_RETRIES = 5;
+
+  function api(method, path, body, attempt) {
+    attempt = attempt || 0;
     return fetch(config.apiBaseUrl + path, {
       method: method,
       headers: { 'Content-Type': 'application/json', 'X-Tenant-Slug': tenantSlug || '' },
       body: body ? JSON.stringify(body) : undefined,
     }).then(function (response) {
+      if (response.status === 429 && attempt < RATE_LIMIT_RETRIES) {
+        var seconds = Math.min(120, Math.max(1, Number(response.headers.get('Retry-After')) || 5));
+        return waitOut(seconds).then(function () { return api(method, path, body, attempt + 1); });
+      }
       return response.json().catch(function () { return { ok: false, error: 'internal_error' }; });
     }, function () { return { ok: false, error: 'network' }; });
+  }
+
+  /** Many participants behind one address (a company network) may meet the limit: say so, count down, go on. */
+  function waitOut(seconds) {
+    return new Promise(function (resolve) {
+      (function tick(left) {
+        if (left <= 0) { status(''); resolve(); return; }
+        status('Many people are checking in right now. Trying again in ' + left + (left === 1 ? ' second…' : ' seconds…'));
+        setTimeout(function () { tick(left - 1); }, 1000);
+      })(seconds);
+    });
   }
 
   function status(text) { $('status').textContent = text; $('status').hidden = !text; }

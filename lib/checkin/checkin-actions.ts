@@ -1,6 +1,8 @@
+import { withStripeBudget } from '#lib/adapters/stripe-payments';
 import { DomainError } from '#lib/domain/domain-error';
 import type { CheckinResult, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
+import type { GalleryConfiguration } from '#lib/domain/gallery-model';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
 
@@ -9,14 +11,19 @@ const ACTIONS = {
   submitCheckin,
   checkinStatus,
   retryCheckout,
-} satisfies Record<string, (tenant: Tenant, body: Record<string, unknown>) => Promise<ResultMembers<typeof CheckinResult>>>;
+} satisfies Record<string, (tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration) => Promise<ResultMembers<typeof CheckinResult>>>;
 
 export const CHECKIN_ACTIONS = Object.keys(ACTIONS);
 
-export function runCheckinAction(tenant: Tenant, body: Record<string, unknown>): Promise<ResultMembers<typeof CheckinResult>> {
+export function runCheckinAction(
+  tenant: Tenant,
+  body: Record<string, unknown>,
+  loaded?: GalleryConfiguration,
+): Promise<ResultMembers<typeof CheckinResult>> {
   const action = body.action;
   if (typeof action !== 'string' || !Object.hasOwn(ACTIONS, action)) {
     throw new DomainError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);
   }
-  return ACTIONS[action as keyof typeof ACTIONS](tenant, body);
+  // One action is one request: its Stripe calls share one time budget.
+  return withStripeBudget(() => ACTIONS[action as keyof typeof ACTIONS](tenant, body, loaded));
 }

@@ -1,5 +1,6 @@
 import type { CheckinInfo, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
+import type { GalleryConfiguration } from '#lib/domain/gallery-model';
 import { enabledFormFields, publicPackage, publicShootingDay, sortPackages, sortShootingDays } from '#lib/domain/gallery-views';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
@@ -8,8 +9,12 @@ import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
  * form fields, as the form-fields endpoint returns them) because a public page holds no key,
  * and the consent text and granular consents the page must show to ask for them.
  */
-export async function getCheckinInfo(tenant: Tenant, token: string | undefined): Promise<ResultMembers<typeof CheckinInfo>> {
-  const { gallery, shootingDays, packages, formFields } = await loadGroupShootGallery(tenant.tenantId, token);
+export async function getCheckinInfo(
+  tenant: Tenant,
+  token: string | undefined,
+  loaded?: GalleryConfiguration,
+): Promise<ResultMembers<typeof CheckinInfo>> {
+  const { gallery, shootingDays, packages, formFields } = await loadGroupShootGallery(tenant.tenantId, token, loaded);
   return {
     galleryName: gallery.galleryName,
     selfieEnabled: gallery.selfieEnabled,

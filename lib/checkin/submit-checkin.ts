@@ -5,7 +5,7 @@ import type { CheckinResult, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { validateCheckin } from '#lib/domain/checkin-request';
 import { DomainError } from '#lib/domain/domain-error';
-import { requiresPayment } from '#lib/domain/gallery-model';
+import { type GalleryConfiguration, requiresPayment } from '#lib/domain/gallery-model';
 import { selfieObjectKey } from '#lib/domain/media-keys';
 import { type PersonDraft, newPersonId } from '#lib/domain/person-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
@@ -13,7 +13,6 @@ import { logger } from '#lib/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
 import { startPaidCheckin } from '#lib/payments/checkout';
 import { returnUrlOf } from '#lib/payments/checkout-urls';
-import { defaultReturnUrl } from '#lib/payments/payment-settings';
 
 /**
  * A participant's check-in: validates it against the gallery, stores the selfie (metadata
@@ -24,14 +23,18 @@ import { defaultReturnUrl } from '#lib/payments/payment-settings';
 /** The S3 client is loaded with the first selfie: most check-ins send none, and loading it costs cold-start time. */
 const mediaBucket = () => import('#lib/adapters/media-bucket');
 
-export async function submitCheckin(tenant: Tenant, body: Record<string, unknown>): Promise<ResultMembers<typeof CheckinResult>> {
+export async function submitCheckin(
+  tenant: Tenant,
+  body: Record<string, unknown>,
+  loaded?: GalleryConfiguration,
+): Promise<ResultMembers<typeof CheckinResult>> {
   const token = typeof body.token === 'string' ? body.token.trim() : '';
   if (token === '') throw new DomainError('token_required');
-  const configuration = await loadGroupShootGallery(tenant.tenantId, token);
+  const configuration = await loadGroupShootGallery(tenant.tenantId, token, loaded);
   const submission = validateCheckin(body, configuration);
   const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
   const accountId = paidPackage ? await checkPaidCheckin(tenant, submission, paidPackage) : undefined;
-  const returnUrl = paidPackage ? returnUrlOf(body.returnUrl, defaultReturnUrl()) : undefined;
+  const returnUrl = paidPackage ? returnUrlOf(body.returnUrl, tenant) : undefined;
 
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const personId = newPersonId();

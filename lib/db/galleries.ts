@@ -134,6 +134,7 @@ function toGallery(item: Record<string, any>): Gallery {
       notification: item.granularConsents?.notification === true,
       hrExport: item.granularConsents?.hrExport === true,
     },
+    ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}),
     createdAt: item.createdAt,
   };
 }

@@ -17,6 +17,9 @@ export const keys = {
   apiKeysOfTenant: (tenantId: string) => `T#${tenantId}#APIKEYS`,
 
   rateLimit: (keyId: string) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${keyId}`, sk: 'RATELIMIT' }),
+  /** The counter ID of a public client's budget in one gallery (`-`: no gallery named, or none found). */
+  publicRateLimitCounter: (tenantId: string, galleryToken: string | undefined, budget: string, client: string) =>
+    `PUBLIC#${tenantId}#${galleryToken ?? '-'}#${budget}#${client}`,
 
   /** Gallery configuration: the gallery item, its shooting days, packages and form fields. */
   galleryPartition: (tenantId: string, token: string) => `T#${tenantId}#G#${token}`,

@@ -1,3 +1,5 @@
+import type { PublicLimits } from '#lib/domain/public-limits';
+
 /** Gallery configuration as the domain sees it; lib/db/galleries.ts maps it to items. */
 /** The gallery an operation works in: every item of a gallery is keyed by both. */
 export interface GalleryScope {
@@ -23,6 +25,8 @@ export interface Gallery {
   showShootingDaySelector: boolean;
   /** Which granular consents the check-in asks for; only enabled ones are stored. */
   granularConsents: GranularConsents;
+  /** Limits of the public routes this gallery sets for itself; the defaults elsewhere (lib/domain/public-limits.ts). */
+  publicLimits?: Partial<PublicLimits>;
   createdAt: string;
 }
 

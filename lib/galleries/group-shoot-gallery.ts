@@ -5,14 +5,24 @@ import type { GalleryConfiguration } from '#lib/domain/gallery-model';
 /** Anything longer or with other characters cannot be a gallery token and is not looked up. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 
+/** The configuration of the tenant's gallery with this token, of any kind; undefined when there is none. */
+export async function findGalleryConfiguration(tenantId: string, token: string | undefined): Promise<GalleryConfiguration | undefined> {
+  return token !== undefined && TOKEN_SHAPE.test(token) ? getGalleryConfiguration(tenantId, token) : undefined;
+}
+
 /**
  * The configuration of one of the tenant's group-shoot galleries: gallery_not_found for a
  * token the tenant does not have (another tenant's token included), not_a_groupshoot_gallery
- * for an ordinary gallery.
+ * for an ordinary gallery. `loaded`: the configuration the request pipeline read already for
+ * this token (the public rate limit does), so it is not read twice.
  */
-export async function loadGroupShootGallery(tenantId: string, token: string | undefined): Promise<GalleryConfiguration> {
+export async function loadGroupShootGallery(
+  tenantId: string,
+  token: string | undefined,
+  loaded?: GalleryConfiguration,
+): Promise<GalleryConfiguration> {
   if (token === undefined || token === '') throw new DomainError('token_required');
-  const configuration = TOKEN_SHAPE.test(token) ? await getGalleryConfiguration(tenantId, token) : undefined;
+  const configuration = loaded?.gallery.token === token ? loaded : await findGalleryConfiguration(tenantId, token);
   if (!configuration) throw new DomainError('unknown_gallery');
   if (!configuration.gallery.isGroupShoot) throw new DomainError('not_a_group_shoot');
   return configuration;

@@ -10,7 +10,10 @@ import type { ApiEvent, ApiMiddleware, ApiRequest } from '#lib/http/types';
 export const CORS_REQUEST_HEADERS = ['Content-Type', 'X-Tenant-Slug', 'Idempotency-Key'];
 
 export function corsResponseHeaders(): Record<string, string> {
-  return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After' };
+  return {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+  };
 }
 
 /** The headers of a preflight answer for the path of the request. */

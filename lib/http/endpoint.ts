@@ -10,6 +10,7 @@ import { jsonBody } from '#lib/http/json-body';
 import { jsonResponse } from '#lib/http/json-response';
 import { methodCheck } from '#lib/http/method-check';
 import { planCheck } from '#lib/http/plan-check';
+import { publicRateLimit } from '#lib/http/public-rate-limit';
 import { rateLimit } from '#lib/http/rate-limit';
 import { requestId } from '#lib/http/request-id';
 import { requestLogging } from '#lib/http/request-logging';
@@ -21,7 +22,8 @@ export type EndpointBody = (input: EndpointInput) => Promise<EndpointResult>;
 /**
  * The one middleware preset, in its fixed order: request ID, logging, (CORS for public
  * routes), error mapping, method check, tenant, then for server-side routes API key, plan and
- * rate limit, then for POST routes the JSON body and the Idempotency-Key. The body returns the
+ * rate limit, then for POST routes the JSON body, for public routes the per-client rate limit
+ * (lib/http/public-rate-limit.ts), then for POST routes the Idempotency-Key. The body returns the
  * members of a 200 response. The key's lookup starts before the tenant's (prefetchApiKey), so
  * the two run in parallel; the checks keep their order.
  */
@@ -36,7 +38,9 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
   if (route.access === 'server') handler.use(prefetchApiKey());
   handler.use(tenantResolution());
   if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
-  if (route.method === 'POST') handler.use([jsonBody(), idempotencyStart(route.id)]);
+  if (route.method === 'POST') handler.use(jsonBody());
+  if (route.access === 'public') handler.use(publicRateLimit());
+  if (route.method === 'POST') handler.use(idempotencyStart(route.id));
   return handler.handler(async (event, context) => {
     const tenant = context.tenant;
     if (!tenant) throw new Error('tenantResolution did not run');
@@ -45,6 +49,7 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
       pathParameters: context.pathParameters,
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
       tenant,
+      gallery: context.gallery,
     });
     return jsonResponse(200, members, context.requestId);
   }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;

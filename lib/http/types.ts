@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiKeyRecord } from '#lib/db/api-keys';
 import type { Tenant } from '#lib/db/tenants';
+import type { GalleryConfiguration } from '#lib/domain/gallery-model';
 import type { Route } from '#lib/routes';
 
 /** API Gateway HTTP API event (payload format 2.0); `body` is replaced by the parsed JSON where a route takes one. */
@@ -17,6 +18,8 @@ export interface ApiContext extends Context {
   pathParameters: Record<string, string>;
   tenant?: Tenant;
   apiKey?: ApiKeyRecord;
+  /** The gallery a public request names, as the public rate limit read it. */
+  gallery?: GalleryConfiguration;
 }
 
 /** What an endpoint body sees: the tenant and key are resolved, the body parsed. */
@@ -25,6 +28,8 @@ export interface EndpointInput {
   pathParameters: Record<string, string>;
   query: Record<string, string>;
   tenant: Tenant;
+  /** The gallery the pipeline read already (public routes), for the use case to reuse. */
+  gallery?: GalleryConfiguration;
 }
 
 /** Members of a successful response body; `ok` and `requestId` are added by the pipeline. */

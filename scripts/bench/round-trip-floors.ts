@@ -18,9 +18,9 @@ const SERVER_SIDE_PREFIX = 4;
 const SERVER_SIDE_DEPTH = 3;
 
 export const PUBLIC_CHECKIN_INFO_FLOOR: RoundTripFloor = {
-  calls: 2,
-  depth: 2,
-  reason: 'tenant Query → gallery Query (gallery, days, packages, fields in one partition)',
+  calls: 3,
+  depth: 3,
+  reason: 'tenant Query → gallery Query (gallery, days, packages, fields and the per-client limits in one partition) → per-client rate-limit UpdateItem',
 };
 
 export const SERVER_SIDE_READ_FLOOR: RoundTripFloor = {
@@ -42,9 +42,9 @@ export const PERSON_PHOTOS_FLOOR: RoundTripFloor = {
 };
 
 export const SUBMIT_CHECKIN_FLOOR: RoundTripFloor = {
-  calls: 4,
-  depth: 4,
-  reason: 'tenant → gallery → one transaction (person, code, day booking) → stats UpdateItem',
+  calls: 5,
+  depth: 5,
+  reason: 'tenant → gallery → per-client rate limit → one transaction (person, code, day booking) → stats UpdateItem',
 };
 
 /**

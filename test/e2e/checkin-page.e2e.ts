@@ -105,6 +105,25 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     ]);
   });
 
+  it('waits out a rate limit by itself, with a message, and then checks the participant in', async () => {
+    // Prepare: one check-in per 3 seconds from an address, and this address (the browser's) has just used it.
+    const studio = await createCheckinStudio({ publicLimits: { checkins: { limit: 1, windowMs: 3_000 } } });
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    const other = await api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body: studio.validBody({ name: 'Colleague' }) });
+    expect(other.status).toBe(200);
+    // Act
+    await fillParticipant(page, studio);
+    await page.click('#submit');
+    await page.waitForSelector('#status:has-text("Many people are checking in right now")');
+    await page.screenshot({ path: join(SCREENSHOTS, `rate-limited-${size}.png`), fullPage: true });
+    await page.waitForSelector('#done:not([hidden])', { timeout: 15_000 });
+    // Assess
+    const code = await page.textContent('#code');
+    expect(code).toMatch(/^[A-Z2-9]{4}$/);
+    expect((await personsOf(studio)).map((person: { name: string }) => person.name).sort()).toEqual(['Ada Lovelace', 'Colleague']);
+  });
+
   it('shows a validation error next to its field, in words, and moves focus there', async () => {
     const studio = await createCheckinStudio();
     await page.goto(pageUrl(studio));

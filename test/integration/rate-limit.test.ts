@@ -2,6 +2,7 @@ import { resetClock, setClock } from '#lib/clock';
 import { createApiKey } from '#lib/db/api-keys';
 import { useLocalApi } from '../support/local-api';
 import { type TestTenant, createTestTenant } from '../support/factories';
+import { DEFAULT_PUBLIC_LIMITS } from '#lib/domain/public-limits';
 
 const api = useLocalApi();
 
@@ -116,9 +117,9 @@ describe('rate limit: 60 requests per minute per API key', () => {
     expect(answer.headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
-  it('sends no rate-limit headers on public endpoints', async () => {
+  it("counts public endpoints per client, not against any API key: their headers show the gallery's read budget", async () => {
     const answer = await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders });
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('x-ratelimit-limit')).toBeNull();
+    expect(answer.headers.get('x-ratelimit-limit')).toBe(String(DEFAULT_PUBLIC_LIMITS.reads.limit));
   });
 });

@@ -264,8 +264,8 @@ describe('POST /group-shoot submitCheckin: what is stored', () => {
 
 describe('POST /group-shoot submitCheckin: concurrency', () => {
   it('gives exactly 25 of 200 concurrent check-ins a spot on a day of capacity 25', async () => {
-    // Prepare
-    const studio = await createCheckinStudio();
+    // Prepare: one test client plays 200 participants, so the gallery allows one address 200 check-ins at once.
+    const studio = await createCheckinStudio({ publicLimits: { checkins: { limit: 200, windowMs: 60_000 } } });
     const { addShootingDay } = await import('#lib/db/galleries');
     const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2027-06-01', label: 'Busy', startTime: '08:00', endTime: '18:00', maxPersons: 25 });
     // Act

@@ -1,0 +1,45 @@
+import type { RateLimitPolicy } from '#lib/domain/rate-limit';
+
+/**
+ * Limits on the public routes, per client (its address, an IPv6 client by its /64) and per
+ * gallery, with separate budgets for reading and for checking in. A gallery may set its own;
+ * these defaults let a whole company check in through one corporate NAT address in the hour
+ * after an announcement (docs/api-reference.md#public-rate-limits gives the reasoning):
+ * - check-ins (submitCheckin, retryCheckout): a burst of 100, then one every 12 seconds
+ *   (300 an hour), so 400 check-ins from one address fit in the first hour and a page that is
+ *   refused waits at most 12 seconds;
+ * - reads (check-in info, checkinStatus): a burst of 300, then one a second, so every one of
+ *   those participants can load the page and poll a payment's status.
+ */
+export interface PublicLimits {
+  reads: RateLimitPolicy;
+  checkins: RateLimitPolicy;
+}
+
+export const DEFAULT_PUBLIC_LIMITS: PublicLimits = {
+  reads: { limit: 300, windowMs: 5 * 60_000 },
+  checkins: { limit: 100, windowMs: 20 * 60_000 },
+};
+
+/** Which budget a public request draws on. */
+export type PublicBudget = keyof PublicLimits;
+
+/** The check-in actions that only read (a status poll); every other action, known or not, is a check-in attempt. */
+const READING_ACTIONS: ReadonlySet<string> = new Set(['checkinStatus']);
+
+export function budgetOfAction(action: unknown): PublicBudget {
+  return typeof action === 'string' && READING_ACTIONS.has(action) ? 'reads' : 'checkins';
+}
+
+/** The limits of a gallery: its own where it sets them, the defaults elsewhere. */
+export function publicLimitsOf(configured: Partial<PublicLimits> | undefined): PublicLimits {
+  return { ...DEFAULT_PUBLIC_LIMITS, ...configured };
+}
+
+/** A rate limit's window in words, for messages: "minute", "hour", "20 minutes". */
+export function windowInWords(windowMs: number): string {
+  if (windowMs === 60_000) return 'minute';
+  if (windowMs === 3_600_000) return 'hour';
+  if (windowMs % 60_000 === 0) return `${windowMs / 60_000} minutes`;
+  return `${windowMs / 1000} seconds`;
+}
