@@ -19,7 +19,7 @@ export interface FunctionPermissions {
 }
 
 export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
-  'checkin/get-checkin-info': { table: 'read' },
+  'checkin/get-checkin-info': { table: 'readAndRateLimit' },
   'checkin/post-group-shoot': {
     table: 'readWrite',
     media: { prefix: 'selfies/', access: 'write' },
