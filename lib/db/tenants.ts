@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { nowIso } from '#lib/clock';
 import { db, tableName } from '#lib/db/client';
@@ -26,6 +26,11 @@ export interface Tenant {
   createdAt: string;
   /** Absent when no plan record exists (for example while billing has not synced yet). */
   plan?: PlanRecord;
+  /**
+   * Origins (`https://photos.example.com`) besides the check-in page's to which Stripe may send
+   * participants back (lib/payments/checkout-urls.ts), sorted; absent when there are none.
+   */
+  allowedReturnOrigins?: string[];
 }
 
 export interface StripeReadiness {
@@ -65,6 +70,7 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
     stripeReadiness: profile.stripeReadiness,
     createdAt: profile.createdAt,
     plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
+    allowedReturnOrigins: profile.allowedReturnOrigins instanceof Set ? [...(profile.allowedReturnOrigins as Set<string>)].sort() : undefined,
   };
 }
 
@@ -129,6 +135,53 @@ export async function updateTenantSettings(slug: string, settings: TenantSetting
 /** Records what Stripe said about the connected account's ability to take charges. */
 export async function recordStripeReadiness(slug: string, readiness: StripeReadiness): Promise<void> {
   await updateExistingItem(keys.tenant(slug), { stripeReadiness: readiness });
+}
+
+/** What became of a change to a tenant's allowed return origins. */
+export type ReturnOriginChange = 'changed' | 'unchanged' | 'no_tenant' | 'limit_reached';
+
+/**
+ * Allows a return origin for the tenant: one element more of the profile's string set
+ * `allowedReturnOrigins`, added atomically, so concurrent changes never lose one. 'unchanged'
+ * when it was allowed already; 'limit_reached' when the tenant has `limit` origins already.
+ */
+export async function allowReturnOrigin(slug: string, origin: string, limit: number): Promise<ReturnOriginChange> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.tenant(slug),
+        UpdateExpression: 'ADD allowedReturnOrigins :origins',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(allowedReturnOrigins) OR contains(allowedReturnOrigins, :origin) OR size(allowedReturnOrigins) < :limit)',
+        ExpressionAttributeValues: { ':origins': new Set([origin]), ':origin': origin, ':limit': limit },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+    return (Attributes?.allowedReturnOrigins as Set<string> | undefined)?.has(origin) ? 'unchanged' : 'changed';
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    return (await getTenantBySlug(slug)) ? 'limit_reached' : 'no_tenant';
+  }
+}
+
+/** Takes a return origin back; 'unchanged' when the tenant did not allow it. An emptied set goes away. */
+export async function disallowReturnOrigin(slug: string, origin: string): Promise<ReturnOriginChange> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.tenant(slug),
+        UpdateExpression: 'DELETE allowedReturnOrigins :origins',
+        ConditionExpression: 'attribute_exists(pk) AND contains(allowedReturnOrigins, :origin)',
+        ExpressionAttributeValues: { ':origins': new Set([origin]), ':origin': origin },
+      }),
+    );
+    return 'changed';
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    return (await getTenantBySlug(slug)) ? 'unchanged' : 'no_tenant';
+  }
 }
 
 /** Connect events name the connected account; this item leads from it to the tenant. */

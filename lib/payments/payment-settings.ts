@@ -7,7 +7,10 @@ import { optionalEnv } from '#lib/config';
  * Stripe's own default would be 24 hours). STRIPE_READINESS_CACHE_SECONDS: how long a
  * connected account's readiness read from Stripe is trusted (default 300; account.updated
  * events refresh it at once). CHECKIN_PAGE_URL: where Stripe sends participants back when the
- * check-in gives no returnUrl.
+ * check-in gives no returnUrl; its origin is always an allowed return origin. LOCAL_STACK:
+ * `true` on the local stack, where http://localhost and http://127.0.0.1 are allowed too.
+ * (STRIPE_TIME_BUDGET_MS, the time all Stripe calls of a request may take together, is read by
+ * lib/adapters/stripe-payments.ts, which may not import this layer.)
  */
 export const PACKAGE_AMOUNT_LIMIT = Number(optionalEnv('PACKAGE_AMOUNT_LIMIT') ?? 100_000);
 export const CHECKOUT_SESSION_MINUTES = Number(optionalEnv('CHECKOUT_SESSION_MINUTES') ?? 30);
@@ -15,4 +18,12 @@ export const STRIPE_READINESS_CACHE_MS = Number(optionalEnv('STRIPE_READINESS_CA
 
 export function defaultReturnUrl(): string | undefined {
   return optionalEnv('CHECKIN_PAGE_URL');
+}
+
+/**
+ * Whether this process is the local stack (`npm start`, the tests' in-process API): set by
+ * scripts/local/ as LOCAL_STACK=true. A Lambda function never is, whatever its environment says.
+ */
+export function runsOnLocalStack(): boolean {
+  return optionalEnv('LOCAL_STACK') === 'true' && optionalEnv('AWS_LAMBDA_FUNCTION_NAME') === undefined;
 }

@@ -46,7 +46,7 @@ const gallerySettingsUsage =
 
 export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
   tenant: {
-    summary: 'Tenants (studios): slug, name, plan tier, payment settings',
+    summary: 'Tenants (studios): slug, name, plan tier, payment settings, return origins',
     commands: {
       create: {
         usage:
@@ -60,6 +60,9 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       },
       show: { usage: 'tenant show --slug SLUG', options: { slug: text } },
       list: { usage: 'tenant list', options: {} },
+      origins: { usage: 'tenant origins --slug SLUG   (return origins of paid check-ins)', options: { slug: text } },
+      'allow-origin': { usage: 'tenant allow-origin --slug SLUG --origin https://photos.example.com', options: { slug: text, origin: text } },
+      'disallow-origin': { usage: 'tenant disallow-origin --slug SLUG --origin https://photos.example.com', options: { slug: text, origin: text } },
     },
     loadHandlers: async () => (await import('./tenant-commands')).tenantCommands,
   },

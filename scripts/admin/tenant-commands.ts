@@ -16,14 +16,17 @@ import {
 import {
   type Tenant,
   TenantExistsError,
+  allowReturnOrigin,
   createTenant,
+  disallowReturnOrigin,
   getTenantBySlug,
   listTenants,
   setTenantPlan,
   updateTenantSettings,
 } from '#lib/db/tenants';
+import { ALLOWED_RETURN_ORIGINS_MAX, allowableReturnOrigin } from '#lib/payments/checkout-urls';
 
-/** `tenant create|update|show|list`. */
+/** `tenant create|update|show|list|origins|allow-origin|disallow-origin`. */
 export const tenantCommands: CommandHandlers = {
   async create(values) {
     const slug = tenantSlug(values, 'slug');
@@ -64,6 +67,31 @@ export const tenantCommands: CommandHandlers = {
     return tenantResult(await findTenant(values, 'slug'));
   },
 
+  async origins(values) {
+    return originsResult(await findTenant(values, 'slug'));
+  },
+
+  async 'allow-origin'(values) {
+    const slug = tenantSlug(values, 'slug');
+    const origin = returnOrigin(values);
+    const change = await allowReturnOrigin(slug, origin, ALLOWED_RETURN_ORIGINS_MAX);
+    if (change === 'no_tenant') throw new NotFoundError(`No tenant with slug "${slug}"`);
+    if (change === 'limit_reached') {
+      throw new ConflictError(`Tenant "${slug}" allows ${ALLOWED_RETURN_ORIGINS_MAX} return origins already; disallow one first`);
+    }
+    const headline = change === 'changed' ? `Allowed return origin ${origin} for tenant "${slug}"` : `Tenant "${slug}" allowed return origin ${origin} already`;
+    return originsResult(await readTenant(slug), headline);
+  },
+
+  async 'disallow-origin'(values) {
+    const slug = tenantSlug(values, 'slug');
+    const origin = returnOrigin(values);
+    const change = await disallowReturnOrigin(slug, origin);
+    if (change === 'no_tenant') throw new NotFoundError(`No tenant with slug "${slug}"`);
+    if (change === 'unchanged') throw new NotFoundError(`Tenant "${slug}" does not allow the return origin ${origin}`);
+    return originsResult(await readTenant(slug), `Disallowed return origin ${origin} for tenant "${slug}"`);
+  },
+
   async list() {
     const tenants = await listTenants();
     return {
@@ -101,6 +129,30 @@ function platformFeeBps(values: OptionValues): number | undefined {
   return fee;
 }
 
+/** `--origin`: an https origin such as https://photos.example.com, in its normal form. */
+function returnOrigin(values: OptionValues): string {
+  const text = requiredText(values, 'origin', 300);
+  const origin = allowableReturnOrigin(text);
+  if (origin === undefined) {
+    throw new UsageError(`--origin "${text}" is not an https origin such as https://photos.example.com (no path, query or fragment; not localhost)`);
+  }
+  return origin;
+}
+
+/** A tenant's allowed return origins; the check-in page's origin is allowed besides them. */
+function originsResult(tenant: Tenant, headline?: string): CommandResult {
+  const origins = tenant.allowedReturnOrigins ?? [];
+  return {
+    data: { slug: tenant.slug, allowedReturnOrigins: origins },
+    lines: [
+      ...(headline ? [headline] : []),
+      `Return origins of tenant ${tenant.slug}: ${origins.length === 0 ? 'none' : origins.length}`,
+      ...origins.map((origin) => `  ${origin}`),
+      "Always allowed as well: the check-in page's origin (CHECKIN_PAGE_URL), and localhost on the local stack.",
+    ],
+  };
+}
+
 async function readTenant(slug: string): Promise<Tenant> {
   const tenant = await getTenantBySlug(slug);
   if (!tenant) throw new NotFoundError(`No tenant with slug "${slug}"`);
@@ -119,6 +171,7 @@ function tenantResult(tenant: Tenant, headline?: string): CommandResult {
         ['plan', tenant.plan ? `${tenant.plan.tier} (since ${tenant.plan.updatedAt})` : '(no plan record)'],
         ['Stripe account', tenant.stripeAccountId ?? '(none)'],
         ['payments approved', yesNo(tenant.paymentAccessApproved)],
+        ['return origins', tenant.allowedReturnOrigins?.join(', ') ?? '(only the check-in page)'],
         ['created', tenant.createdAt],
       ]),
     ],

@@ -17,7 +17,8 @@ export interface LocalServices {
 
 /**
  * Environment of the functions when they run locally. Values already set win, so a
- * developer can point the local API at another table or endpoint.
+ * developer can point the local API at another table or endpoint. LOCAL_STACK marks this
+ * process as the local stack (lib/payments/payment-settings.ts: return URLs on localhost).
  */
 export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string }): void {
   const defaults: Record<string, string> = {
@@ -29,6 +30,7 @@ export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string 
     AWS_ACCESS_KEY_ID: 'S3RVER',
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
     POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
+    LOCAL_STACK: 'true',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   for (const [name, value] of Object.entries(defaults)) {

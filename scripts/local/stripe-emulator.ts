@@ -17,6 +17,15 @@ export interface EmulatedAccount {
 
 type Session = Record<string, any> & { id: string; account: string };
 
+/** The API calls the emulator answers, named as the SDK names them. */
+export type EmulatedOperation = 'accounts.retrieve' | 'checkout.sessions.create' | 'checkout.sessions.retrieve' | 'checkout.sessions.expire';
+
+/** A slow Stripe: how late calls are answered, and how many more of them (undefined: all). */
+interface Slowness {
+  ms: number;
+  remaining?: number;
+}
+
 export interface StripeEmulator {
   url: string;
   webhookSecret: string;
@@ -26,6 +35,13 @@ export interface StripeEmulator {
   setAccount(id: string, account: EmulatedAccount): void;
   /** The next `count` API calls answer 500, as an outage would. */
   failNextCalls(count: number): void;
+  /**
+   * API calls are answered `ms` late, as a slow Stripe answers them: every call, or the next
+   * `count` (each SDK attempt is a call). With an `operation`, only its calls, and a rule for
+   * one operation goes before the rule for all. A delayed call is carried out when its answer
+   * is sent, whether or not the client still waits for it. `delayCalls(0)` ends every delay.
+   */
+  delayCalls(ms: number, options?: { count?: number; operation?: EmulatedOperation }): void;
   /** Completes a session as the Pay button does, and delivers checkout.session.completed. */
   pay(sessionId: string): Promise<void>;
   /** Expires an open session as Stripe does at expires_at, and delivers checkout.session.expired. */
@@ -64,7 +80,27 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
   const accounts = new Map<string, EmulatedAccount>();
   const idempotent = new Map<string, Session>();
   let failures = 0;
+  const slowness = new Map<EmulatedOperation | 'any', Slowness>();
+  const delays = new Set<ReturnType<typeof setTimeout>>();
   let server: Server;
+
+  /** How long to hold this call back, counting it against `delayCalls`' count. */
+  function delayOf(operation: EmulatedOperation | undefined): number {
+    const rule = [operation && slowness.get(operation), slowness.get('any')].find((candidate) => candidate && candidate.remaining !== 0);
+    if (!rule) return 0;
+    if (rule.remaining !== undefined) rule.remaining -= 1;
+    return rule.ms;
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        delays.delete(timer);
+        resolve();
+      }, ms);
+      delays.add(timer);
+    });
+  }
 
   // Like Stripe, an expiry through the API is answered before its event is delivered.
   const backgroundDeliveries = new Set<Promise<void>>();
@@ -75,6 +111,11 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
     setAccount: (accountId, account) => accounts.set(accountId, account),
     failNextCalls: (count) => {
       failures = count;
+    },
+    delayCalls: (ms, delayOptions = {}) => {
+      if (ms <= 0 && !delayOptions.operation) slowness.clear();
+      else if (ms <= 0) slowness.delete(delayOptions.operation!);
+      else slowness.set(delayOptions.operation ?? 'any', { ms, remaining: delayOptions.count });
     },
     async pay(sessionId) {
       const session = sessions.get(sessionId);
@@ -115,7 +156,14 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
       // A delivery's handling may call the API again and start another one.
       while (backgroundDeliveries.size > 0) await Promise.all([...backgroundDeliveries]);
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        // Calls still held back are never answered; their connections are closed with the server.
+        for (const timer of delays) clearTimeout(timer);
+        delays.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 
   const publicSession = ({ account: _account, ...session }: Session) => session;
@@ -124,13 +172,16 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
     if (!/^Bearer sk_/.test(request.headers.authorization ?? '')) {
       return stripeError(response, 401, 'invalid_request_error', 'Invalid API Key provided.');
     }
+    const method = request.method ?? 'GET';
+    // Read first, so that a call the client gave up on meanwhile is still carried out.
+    const params = parse(await readBody(request), { depth: 10 }) as Record<string, any>;
+    const delay = delayOf(operationOf(method, path));
+    if (delay > 0) await sleep(delay);
     if (failures > 0) {
       failures -= 1;
       return stripeError(response, 500, 'api_error', 'An unexpected error occurred (emulated outage).');
     }
     const account = String(request.headers['stripe-account'] ?? '');
-    const params = parse(await readBody(request), { depth: 10 }) as Record<string, any>;
-    const method = request.method ?? 'GET';
     let match: RegExpExecArray | null;
 
     if (method === 'POST' && path === '/v1/checkout/sessions') {
@@ -231,6 +282,14 @@ ${session.status === 'open' ? `<form method="post" action="/pay/${session.id}/pa
   const address = server.address();
   emulator.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return emulator;
+}
+
+function operationOf(method: string, path: string): EmulatedOperation | undefined {
+  if (method === 'GET' && /^\/v1\/accounts\/[^/]+$/.test(path)) return 'accounts.retrieve';
+  if (method === 'POST' && path === '/v1/checkout/sessions') return 'checkout.sessions.create';
+  if (method === 'GET' && /^\/v1\/checkout\/sessions\/[^/]+$/.test(path)) return 'checkout.sessions.retrieve';
+  if (method === 'POST' && /^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(path)) return 'checkout.sessions.expire';
+  return undefined;
 }
 
 function escapeHtml(text: string): string {

@@ -13,6 +13,9 @@ export function useStripeEmulator(api: { readonly url: string }): { readonly emu
     process.env.STRIPE_API_BASE = emulator.url;
     process.env.STRIPE_WEBHOOK_SECRET = emulator.webhookSecret;
     process.env.CHECKIN_PAGE_URL = 'https://checkin.example.com/page';
+    // The local stack, as `npm start` marks it: the check-in page the local API serves
+    // (http://127.0.0.1:<port>/checkin/) is an allowed return URL.
+    process.env.LOCAL_STACK = 'true';
   });
   afterAll(async () => {
     await emulator?.close();

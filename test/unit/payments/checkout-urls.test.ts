@@ -1,4 +1,11 @@
-import { checkoutReturnUrls, returnUrlOf, validReturnUrl } from '#lib/payments/checkout-urls';
+import {
+  type ReturnUrlSettings,
+  allowableReturnOrigin,
+  checkoutReturnUrls,
+  returnUrlOf,
+  returnUrlSettings,
+  validReturnUrl,
+} from '#lib/payments/checkout-urls';
 import { refusalOf } from '../../support/domain-errors';
 
 const PAGE = 'https://photos.example.com/checkin';
@@ -53,19 +60,36 @@ describe('validReturnUrl', () => {
 });
 
 describe('returnUrlOf', () => {
-  it("takes the caller's URL", () => {
-    expect(returnUrlOf('https://studio.example.org/welcome', PAGE).href).toBe('https://studio.example.org/welcome');
+  const DEPLOYED: ReturnUrlSettings = { checkinPageUrl: PAGE, local: false };
+  const LOCAL: ReturnUrlSettings = { checkinPageUrl: PAGE, local: true };
+  const STUDIO = { allowedReturnOrigins: ['https://studio.example.org'] };
+  const NO_ORIGINS = {};
+  const notAllowed = /^The origin .+ is not allowed for this studio/;
+
+  it("takes the caller's URL on an origin the studio allowed, and refuses it for a studio that did not", () => {
+    expect(returnUrlOf('https://studio.example.org/welcome', STUDIO, DEPLOYED).href).toBe('https://studio.example.org/welcome');
+    expect(refusalOf(() => returnUrlOf('https://studio.example.org/welcome', NO_ORIGINS, DEPLOYED)).message).toMatch(notAllowed);
+  });
+
+  it("takes any URL on the check-in page's origin for every studio, but no look-alike of it", () => {
+    expect(returnUrlOf('https://photos.example.com/other/page?x=1', NO_ORIGINS, DEPLOYED).href).toBe('https://photos.example.com/other/page?x=1');
+    expect(refusalOf(() => returnUrlOf('https://photos.example.com.evil.example/checkin', NO_ORIGINS, DEPLOYED)).message).toMatch(notAllowed);
+  });
+
+  it('compares origins in their normal form: case and the default port do not matter, another port does', () => {
+    expect(returnUrlOf('HTTPS://Studio.Example.ORG:443/welcome', STUDIO, DEPLOYED).href).toBe('https://studio.example.org/welcome');
+    expect(refusalOf(() => returnUrlOf('https://studio.example.org:444/welcome', STUDIO, DEPLOYED)).message).toMatch(notAllowed);
   });
 
   it.each([
     ['absent', undefined],
     ['null', null],
   ])('falls back to the configured page when the URL is %s', (_case, candidate) => {
-    expect(returnUrlOf(candidate, PAGE).href).toBe(PAGE);
+    expect(returnUrlOf(candidate, NO_ORIGINS, DEPLOYED).href).toBe(PAGE);
   });
 
   it('refuses an invalid URL as invalid_field returnUrl rather than falling back', () => {
-    const error = refusalOf(() => returnUrlOf('http://evil.example.com/', PAGE));
+    const error = refusalOf(() => returnUrlOf('http://evil.example.com/', STUDIO, DEPLOYED));
 
     expect(error).toMatchObject({
       reason: 'invalid_field',
@@ -74,12 +98,100 @@ describe('returnUrlOf', () => {
     });
   });
 
+  it.each([
+    ['another site', 'https://evil.example.com/checkin'],
+    ['a host that starts like an allowed one', 'https://studio.example.org.evil.example/'],
+    ['a subdomain of an allowed origin', 'https://pay.studio.example.org/'],
+    ['another port of an allowed origin', 'https://studio.example.org:8443/welcome'],
+    ['credentials in front of another host', 'https://studio.example.org@evil.example.com/'],
+    ['https on localhost', 'https://localhost/checkin'],
+  ])('refuses %s when deployed: the origin is not allowed for this studio', (_case, candidate) => {
+    const error = refusalOf(() => returnUrlOf(candidate, STUDIO, DEPLOYED));
+
+    expect(error).toMatchObject({ reason: 'invalid_field', subject: { field: 'returnUrl' } });
+    expect(error.message).toMatch(notAllowed);
+    expect(error.message).toContain(new URL(candidate).origin);
+  });
+
+  it.each(['http://localhost:3000/checkin/', 'http://127.0.0.1:49152/checkin/', 'http://localhost/'])(
+    'takes %s on the local stack only',
+    (candidate) => {
+      expect(returnUrlOf(candidate, NO_ORIGINS, LOCAL).href).toBe(candidate);
+      expect(refusalOf(() => returnUrlOf(candidate, NO_ORIGINS, DEPLOYED)).message).toMatch(notAllowed);
+    },
+  );
+
+  it('refuses other origins on the local stack too', () => {
+    expect(refusalOf(() => returnUrlOf('https://evil.example.com/', NO_ORIGINS, LOCAL)).message).toMatch(notAllowed);
+  });
+
+  it("takes the studio's origins without a check-in page configured, and refuses the rest", () => {
+    const settings = { checkinPageUrl: undefined, local: false };
+
+    expect(returnUrlOf('https://studio.example.org/', STUDIO, settings).href).toBe('https://studio.example.org/');
+    expect(refusalOf(() => returnUrlOf('https://photos.example.com/checkin', STUDIO, settings)).message).toMatch(notAllowed);
+  });
+
   it('refuses when neither a URL nor a fallback is there', () => {
-    expect(refusalOf(() => returnUrlOf(undefined, undefined))).toMatchObject({ reason: 'invalid_field', subject: { field: 'returnUrl' } });
+    const settings = { checkinPageUrl: undefined, local: false };
+
+    expect(refusalOf(() => returnUrlOf(undefined, STUDIO, settings))).toMatchObject({ reason: 'invalid_field', subject: { field: 'returnUrl' } });
   });
 
   it('refuses an invalid fallback', () => {
-    expect(refusalOf(() => returnUrlOf(undefined, 'http://photos.example.com/')).subject).toEqual({ field: 'returnUrl' });
+    const settings = { checkinPageUrl: 'http://photos.example.com/', local: false };
+
+    expect(refusalOf(() => returnUrlOf(undefined, STUDIO, settings)).subject).toEqual({ field: 'returnUrl' });
+  });
+});
+
+describe('returnUrlSettings', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it.each([
+    ['LOCAL_STACK=true', true, { LOCAL_STACK: 'true' }],
+    ['no LOCAL_STACK', false, {}],
+    ['LOCAL_STACK=1', false, { LOCAL_STACK: '1' }],
+    ['LOCAL_STACK=true inside a Lambda function', false, { LOCAL_STACK: 'true', AWS_LAMBDA_FUNCTION_NAME: 'groupshoot-checkin' }],
+  ])('with %s, local is %s', (_case, local, environment) => {
+    // Prepare
+    delete process.env.LOCAL_STACK;
+    delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+    Object.assign(process.env, environment, { CHECKIN_PAGE_URL: PAGE });
+
+    // Act
+    const settings = returnUrlSettings();
+
+    // Assess
+    expect(settings).toEqual({ checkinPageUrl: PAGE, local });
+  });
+});
+
+describe('allowableReturnOrigin', () => {
+  it.each([
+    ['https://photos.example.com', 'https://photos.example.com'],
+    ['https://photos.example.com/', 'https://photos.example.com'],
+    [' HTTPS://Photos.Example.COM:443 ', 'https://photos.example.com'],
+    ['https://photos.example.com:8443', 'https://photos.example.com:8443'],
+  ])('takes %j as %s', (text, origin) => {
+    expect(allowableReturnOrigin(text)).toBe(origin);
+  });
+
+  it.each([
+    ['http', 'http://photos.example.com'],
+    ['a path', 'https://photos.example.com/checkin'],
+    ['a query', 'https://photos.example.com/?a=1'],
+    ['a fragment', 'https://photos.example.com/#top'],
+    ['credentials', 'https://user:secret@photos.example.com'],
+    ['localhost', 'https://localhost'],
+    ['127.0.0.1', 'https://127.0.0.1:8443'],
+    ['no URL', 'photos.example.com'],
+    ['javascript:', 'javascript:alert(1)'],
+  ])('refuses %s', (_case, text) => {
+    expect(allowableReturnOrigin(text)).toBeUndefined();
   });
 });
 
