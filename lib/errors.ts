@@ -50,6 +50,12 @@ export const ERROR_CATALOG = {
   shooting_day_full: { status: 409, message: 'The selected shooting day is fully booked.' },
   idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
   order_already_paid: { status: 409, message: 'This reservation is paid already; ask for its status instead.' },
+  email_checkin_limit: { status: 409, message: 'This email address has checked in to this gallery as often as it may.' },
+  retry_limit_reached: { status: 409, message: 'This reservation cannot be retried again; check in again instead.' },
+  pending_payments_limit: {
+    status: 409,
+    message: 'Too many participants are paying for this shooting day right now; try again in a few minutes or pick another day.',
+  },
   idempotency_key_reused: {
     status: 422,
     message: 'This Idempotency-Key was used with a different request body in the last 24 hours.',

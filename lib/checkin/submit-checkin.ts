@@ -7,6 +7,7 @@ import { validateCheckin } from '#lib/domain/checkin-request';
 import { DomainError } from '#lib/domain/domain-error';
 import { type GalleryConfiguration, requiresPayment } from '#lib/domain/gallery-model';
 import { selfieObjectKey } from '#lib/domain/media-keys';
+import { pendingPaymentsCap, publicLimitsOf } from '#lib/domain/public-limits';
 import { type PersonDraft, newPersonId } from '#lib/domain/person-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { logger } from '#lib/logger';
@@ -32,6 +33,7 @@ export async function submitCheckin(
   if (token === '') throw new DomainError('token_required');
   const configuration = await loadGroupShootGallery(tenant.tenantId, token, loaded);
   const submission = validateCheckin(body, configuration);
+  const limits = publicLimitsOf(configuration.gallery.publicLimits);
   const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
   const accountId = paidPackage ? await checkPaidCheckin(tenant, submission, paidPackage) : undefined;
   const returnUrl = paidPackage ? returnUrlOf(body.returnUrl, tenant) : undefined;
@@ -65,9 +67,10 @@ export async function submitCheckin(
   };
   try {
     if (paidPackage && accountId && returnUrl) {
-      return await startPaidCheckin({ tenant, galleryToken: scope.token, draft, pkg: paidPackage, accountId, returnUrl });
+      const pendingCap = pendingPaymentsCap(limits, submission.shootingDay?.maxPersons);
+      return await startPaidCheckin({ tenant, galleryToken: scope.token, draft, pkg: paidPackage, accountId, returnUrl, pendingPaymentsCap: pendingCap });
     }
-    const person = await insertCheckedInPerson(scope, draft);
+    const person = await insertCheckedInPerson(scope, draft, limits.checkinsPerEmail);
     await addToGalleryCounters(scope, { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 }).catch((error: Error) =>
       logger.error('check-in counters not updated', error),
     );

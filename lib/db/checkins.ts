@@ -1,23 +1,43 @@
 import { ExtraConditionFailed, writePersonsWithCodes } from '#lib/db/access-code-allocation';
-import { CONTENDED_RETRIES } from '#lib/db/conditional-writes';
+import { tableName } from '#lib/db/client';
+import { CONTENDED_RETRIES, type TransactItem } from '#lib/db/conditional-writes';
 import { spotRefusal, takeSpot } from '#lib/db/day-bookings';
+import { keys } from '#lib/db/keys';
 import { generateAccessCode } from '#lib/domain/access-codes';
+import { DomainError } from '#lib/domain/domain-error';
+import { emailKey } from '#lib/domain/email';
 import type { GalleryScope } from '#lib/domain/gallery-model';
 import type { Person, PersonDraft } from '#lib/domain/person-model';
 
+/** Counts one more free check-in of an email address in the gallery, refused once it made `limit`. */
+function emailCheckinCount(scope: GalleryScope, email: string, limit: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.emailCheckins(scope.tenantId, scope.token, emailKey(email)),
+      UpdateExpression: 'ADD checkins :one',
+      ConditionExpression: 'attribute_not_exists(checkins) OR checkins < :limit',
+      ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+    },
+  };
+}
+
 /**
- * Stores a checked-in person, its access code and its day's spot in one transaction: the
- * spot's condition keeps the day within capacity under any concurrency (shooting_day_full),
- * and nothing is stored unless everything is.
+ * Stores a checked-in person, its access code, its day's spot and its email's count in one
+ * transaction: the spot's condition keeps the day within capacity under any concurrency
+ * (shooting_day_full), the count's keeps one address to `checkinsPerEmail` free check-ins
+ * (email_checkin_limit), and nothing is stored unless everything is.
  */
-export async function insertCheckedInPerson(scope: GalleryScope, draft: PersonDraft): Promise<Person> {
+export async function insertCheckedInPerson(scope: GalleryScope, draft: PersonDraft, checkinsPerEmail: number): Promise<Person> {
   const person: Person = { ...draft, code: generateAccessCode() };
-  const extraItems = draft.shootingDayId ? [takeSpot(scope, draft.shootingDayId)] : [];
+  const spot = draft.shootingDayId ? [takeSpot(scope, draft.shootingDayId)] : [];
+  const count = draft.email ? [emailCheckinCount(scope, draft.email, checkinsPerEmail)] : [];
   try {
-    const { persons } = await writePersonsWithCodes(scope, [person], { extraItems, retry: CONTENDED_RETRIES });
+    const { persons } = await writePersonsWithCodes(scope, [person], { extraItems: [...spot, ...count], retry: CONTENDED_RETRIES });
     return persons[0]!;
   } catch (error) {
-    if (error instanceof ExtraConditionFailed) throw spotRefusal(error.item);
-    throw error;
+    if (!(error instanceof ExtraConditionFailed)) throw error;
+    if (error.extraIndex < spot.length) throw spotRefusal(error.item);
+    throw new DomainError('email_checkin_limit', `This email address has checked in ${checkinsPerEmail} time${checkinsPerEmail === 1 ? '' : 's'} to this gallery already.`);
   }
 }

@@ -12,27 +12,58 @@ import type { GalleryScope } from '#lib/domain/gallery-model';
  * because taking a spot is a condition of the same transaction that stores what holds it.
  */
 
-/** Takes one spot of the day, as an item of the transaction that stores its holder. Its condition fails when the day is full or gone. */
-export function takeSpot(scope: GalleryScope, dayId: string): TransactItem {
+/**
+ * A spot held by a reservation waiting for payment also counts in the day's `pendingPayments`,
+ * which a day with a capacity keeps under a cap, so that unpaid reservations cannot hold the
+ * whole day (lib/domain/public-limits.ts).
+ */
+export interface PaymentHold {
+  /** The spot is a reservation's: count it in pendingPayments. */
+  pending?: boolean;
+  /** Refuse the spot while this many reservations of the day wait for payment. */
+  pendingPaymentsCap?: number;
+}
+
+/**
+ * Takes one spot of the day, as an item of the transaction that stores its holder. Its
+ * condition fails when the day is full, is at its cap of pending payments, or is gone.
+ */
+export function takeSpot(scope: GalleryScope, dayId: string, hold: PaymentHold = {}): TransactItem {
+  const capped = hold.pending && hold.pendingPaymentsCap !== undefined;
   return {
     Update: {
       TableName: tableName,
       Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
-      UpdateExpression: 'ADD booked :one',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(maxPersons) OR booked < maxPersons)',
-      ExpressionAttributeValues: { ':one': 1 },
+      UpdateExpression: hold.pending ? 'ADD booked :one, pendingPayments :one' : 'ADD booked :one',
+      ConditionExpression:
+        'attribute_exists(pk) AND (attribute_not_exists(maxPersons) OR booked < maxPersons)' +
+        (capped ? ' AND (attribute_not_exists(pendingPayments) OR pendingPayments < :cap)' : ''),
+      ExpressionAttributeValues: { ':one': 1, ...(capped ? { ':cap': hold.pendingPaymentsCap } : {}) },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }
 
 /** Gives one spot back to the day, as an item of the transaction that ends what held it. */
-export function giveBackSpot(scope: GalleryScope, dayId: string): TransactItem {
+export function giveBackSpot(scope: GalleryScope, dayId: string, hold: PaymentHold = {}): TransactItem {
   return {
     Update: {
       TableName: tableName,
       Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
-      UpdateExpression: 'ADD booked :minusOne',
+      UpdateExpression: hold.pending ? 'ADD booked :minusOne, pendingPayments :minusOne' : 'ADD booked :minusOne',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':minusOne': -1 },
+    },
+  };
+}
+
+/** A reservation's spot becomes its person's (paid): it no longer counts as a pending payment. */
+export function settlePendingPayment(scope: GalleryScope, dayId: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
+      UpdateExpression: 'ADD pendingPayments :minusOne',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':minusOne': -1 },
     },
@@ -41,10 +72,16 @@ export function giveBackSpot(scope: GalleryScope, dayId: string): TransactItem {
 
 /**
  * Why a takeSpot was refused, from the day's item as its failed condition returned it: the
- * day exists and is full (shooting_day_full), or it was deleted meanwhile.
+ * day is full (shooting_day_full), at its cap of pending payments (pending_payments_limit), or
+ * was deleted meanwhile.
  */
-export function spotRefusal(dayItem: unknown): DomainError {
-  return new DomainError(dayItem ? 'shooting_day_full' : 'unknown_shooting_day');
+export function spotRefusal(dayItem: Record<string, any> | undefined, pendingPaymentsCap?: number): DomainError {
+  if (!dayItem) return new DomainError('unknown_shooting_day');
+  const full = typeof dayItem.maxPersons === 'number' && (dayItem.booked ?? 0) >= dayItem.maxPersons;
+  if (!full && pendingPaymentsCap !== undefined && (dayItem.pendingPayments ?? 0) >= pendingPaymentsCap) {
+    return new DomainError('pending_payments_limit');
+  }
+  return new DomainError('shooting_day_full');
 }
 
 /**

@@ -54,6 +54,8 @@ export const keys = {
     pk: `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
     sk: `PHOTO#${photoId}`,
   }),
+  /** GSI1 partition of every order waiting for payment, of all tenants, by creation (the reservation sweep reads it). */
+  pendingOrders: () => 'PENDINGORDERS',
   /** Payment reservations of a gallery. */
   order: (tenantId: string, token: string, orderId: string) => ({ pk: `T#${tenantId}#G#${token}#ORDERS`, sk: `ORDER#${orderId}` }),
   /** A status or retry token of a reservation, by the SHA-256 of its value. */
@@ -62,6 +64,8 @@ export const keys = {
   idempotencyKey: (scopeHash: string) => ({ pk: `IDEMPOTENCY#${scopeHash}`, sk: 'IDEMPOTENCY' }),
   /** A Stripe event already handled (expires after Stripe's retry window). */
   stripeEvent: (eventId: string) => ({ pk: `STRIPEEVENT#${eventId}`, sk: 'EVENT' }),
+  /** How often one email address checked in to a gallery for free, by a hash of the address: a partition of its own. */
+  emailCheckins: (tenantId: string, token: string, emailKey: string) => ({ pk: `T#${tenantId}#G#${token}#EMAIL#${emailKey}`, sk: 'CHECKINS' }),
   /** One item per access code in use: its own partition, so code writes never contend. */
   accessCode: (tenantId: string, token: string, code: string) => ({ pk: `T#${tenantId}#G#${token}#CODE#${code}`, sk: 'CODE' }),
 } as const;

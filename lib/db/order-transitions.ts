@@ -5,11 +5,11 @@ import { ExtraConditionFailed, drawCodes, writePersonsWithCodes } from '#lib/db/
 import { type CheckoutTokenPurpose, checkoutTokenItem } from '#lib/db/checkout-tokens';
 import { db, tableName } from '#lib/db/client';
 import { CONTENDED_RETRIES, type TransactItem, conditionFailedAt, conditionalWrite, itemAt, transact } from '#lib/db/conditional-writes';
-import { giveBackSpot, spotRefusal, takeSpot } from '#lib/db/day-bookings';
+import { giveBackSpot, settlePendingPayment, spotRefusal, takeSpot } from '#lib/db/day-bookings';
 import { keys } from '#lib/db/keys';
-import { type OrderChange, type StoredOrder, fromStatesCondition, getOrder, orderKey, transitionUpdate } from '#lib/db/orders';
+import { type OrderChange, type StoredOrder, fromStatesCondition, getOrder, orderKey, pendingOrderIndex, transitionUpdate } from '#lib/db/orders';
 import { DomainError } from '#lib/domain/domain-error';
-import { ORDER_TRANSITIONS, type OrderTransitionName, REPLACEMENT_ABANDONED_MS, orderState } from '#lib/domain/order-lifecycle';
+import { ORDER_TRANSITIONS, type OrderTransitionName, REPLACEMENT_ABANDONED_MS, orderState, pendingPaymentEffect } from '#lib/domain/order-lifecycle';
 import type { Order } from '#lib/domain/order-model';
 import type { Person } from '#lib/domain/person-model';
 
@@ -22,12 +22,23 @@ import type { Person } from '#lib/domain/person-model';
 const scopeOf = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({ tenantId: order.tenantId, token: order.galleryToken });
 const changedMeanwhile = () => new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
 
-/** The spot item a transition writes with the order, if the order has a day and the transition moves its spot. */
-function spotItems(order: Order, transition: OrderTransitionName): TransactItem[] {
+/**
+ * The day item a transition writes with the order, if the order has a day: its spot taken or
+ * given back, and its count of pending payments moved, as the transition table says.
+ * `pendingPaymentsCap`: the day's cap, where the transition takes a spot.
+ */
+function spotItems(order: Order, transition: OrderTransitionName, pendingPaymentsCap?: number): TransactItem[] {
   const day = order.person.shootingDayId;
-  const effect = ORDER_TRANSITIONS[transition].spot;
-  if (!day || effect === 'keep') return [];
-  return [effect === 'take' ? takeSpot(scopeOf(order), day) : giveBackSpot(scopeOf(order), day)];
+  if (!day) return [];
+  const hold = { pending: pendingPaymentEffect(transition) !== 0, pendingPaymentsCap };
+  switch (ORDER_TRANSITIONS[transition].spot) {
+    case 'take':
+      return [takeSpot(scopeOf(order), day, hold)];
+    case 'give_back':
+      return [giveBackSpot(scopeOf(order), day, hold)];
+    default:
+      return pendingPaymentEffect(transition) === -1 ? [settlePendingPayment(scopeOf(order), day)] : [];
+  }
 }
 
 /** One conditional update of the order; `ours` recognises this very update when a lost answer made the SDK resend it. */
@@ -48,9 +59,10 @@ async function transactTransition(order: Order, transition: OrderTransitionName,
 
 /**
  * reserve: stores a pending reservation with its two token hashes and takes its day's spot, in
- * one transaction (shooting_day_full when the day is at capacity). No session is attached yet.
+ * one transaction: shooting_day_full when the day is at capacity, pending_payments_limit when
+ * `pendingPaymentsCap` reservations of the day wait for payment. No session is attached yet.
  */
-export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTokenPurpose, string>): Promise<StoredOrder> {
+export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTokenPurpose, string>, pendingPaymentsCap?: number): Promise<StoredOrder> {
   const issuedAt = Date.parse(order.createdAt);
   const tokenItems: TransactItem[] = (Object.entries(tokenHashes) as [CheckoutTokenPurpose, string][]).map(([purpose, hash]) => ({
     Put: { TableName: tableName, Item: checkoutTokenItem(order, purpose, hash, issuedAt), ConditionExpression: 'attribute_not_exists(pk)' },
@@ -59,13 +71,13 @@ export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTok
   const spotIndex = 1 + tokenItems.length;
   try {
     await transact([
-      { Put: { TableName: tableName, Item: { ...orderKey(order), ...stored }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: tableName, Item: { ...orderKey(order), ...pendingOrderIndex(order), ...stored }, ConditionExpression: 'attribute_not_exists(pk)' } },
       ...tokenItems,
-      ...spotItems(order, 'reserve'),
+      ...spotItems(order, 'reserve', pendingPaymentsCap),
     ]);
     return stored;
   } catch (error) {
-    if (order.person.shootingDayId && conditionFailedAt(error, spotIndex)) throw spotRefusal(itemAt(error, spotIndex));
+    if (order.person.shootingDayId && conditionFailedAt(error, spotIndex)) throw spotRefusal(itemAt(error, spotIndex), pendingPaymentsCap);
     throw error;
   }
 }
@@ -130,6 +142,7 @@ export async function claimSessionReplacement(order: StoredOrder, claim: string)
     'claimReplacement',
     {
       set: { replacingBy: claim, ...(open ? { replacedSessionId: seen } : {}) },
+      add: { retries: 1 },
       ...(open ? { remove: ['sessionId'] } : {}),
       guard: { expression: open ? 'sessionId = :seen' : 'replacingBy = :seen', values: { ':seen': seen } },
     },
@@ -166,7 +179,10 @@ export async function payOrder(order: Order): Promise<Person | 'already'> {
     stored?.status === 'paid' && stored.paidBy === attempt ? { ...order.person, code: stored.code as string } : 'already';
   try {
     const written = await writePersonsWithCodes(scopeOf(order), drawCodes([order.person], new Set()), {
-      extraItems: ([person]) => [{ Update: transitionUpdate(order, 'pay', { status: 'paid', set: { code: person!.code, paidBy: attempt } }) }],
+      extraItems: ([person]) => [
+        { Update: transitionUpdate(order, 'pay', { status: 'paid', set: { code: person!.code, paidBy: attempt } }) },
+        ...spotItems(order, 'pay'),
+      ],
       retry: CONTENDED_RETRIES,
       attempt,
     });
@@ -174,7 +190,7 @@ export async function payOrder(order: Order): Promise<Person | 'already'> {
     // The person ID is the order's, and only this transition writes it: the person exists, so the order is paid.
     return paidByThisCall(await getOrder(order.tenantId, order.galleryToken, order.orderId));
   } catch (error) {
-    if (error instanceof ExtraConditionFailed) return paidByThisCall(error.item);
+    if (error instanceof ExtraConditionFailed && error.extraIndex === 0) return paidByThisCall(error.item);
     throw error;
   }
 }
@@ -212,9 +228,10 @@ export async function abandonSessionReplacement(order: Order, claim: string, sta
 
 /**
  * reopen: takes the spot of an expired or canceled reservation again, making it pending and
- * claimed by this retry (`claim`) for its new session: shooting_day_full when taken.
+ * claimed by this retry (`claim`) for its new session: shooting_day_full when taken,
+ * pending_payments_limit when the day is at its cap of pending payments.
  */
-export async function reopenOrder(order: StoredOrder, claim: string): Promise<void> {
+export async function reopenOrder(order: StoredOrder, claim: string, pendingPaymentsCap?: number): Promise<void> {
   const replaces = order.sessionId;
   try {
     await transact([
@@ -222,14 +239,15 @@ export async function reopenOrder(order: StoredOrder, claim: string): Promise<vo
         Update: transitionUpdate(order, 'reopen', {
           status: 'pending',
           set: { replacingBy: claim, ...(replaces ? { replacedSessionId: replaces } : {}) },
+          add: { retries: 1 },
           remove: ['sessionId'],
           guard: { expression: '#status = :previous', values: { ':previous': order.status } },
         }),
       },
-      ...spotItems(order, 'reopen'),
+      ...spotItems(order, 'reopen', pendingPaymentsCap),
     ]);
   } catch (error) {
-    if (order.person.shootingDayId && conditionFailedAt(error, 1)) throw spotRefusal(itemAt(error, 1));
+    if (order.person.shootingDayId && conditionFailedAt(error, 1)) throw spotRefusal(itemAt(error, 1), pendingPaymentsCap);
     if (conditionFailedAt(error, 0)) {
       const stored = itemAt(error, 0);
       // This very transaction, applied already (its answer lost).

@@ -1,4 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll } from '#lib/db/queries';
+import { GSI1 } from '#lib/db/table-definition';
 import { nowIso } from '#lib/clock';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
@@ -25,10 +27,31 @@ export type StoredOrder = Order &
   SessionReplacement & {
     tokenHashes?: string[];
     paidBy?: string;
+    /** Checkout retries so far (claimReplacement and reopen count one each). */
+    retries?: number;
   };
 
 export function orderKey(order: Pick<Order, 'tenantId' | 'galleryToken' | 'orderId'>) {
   return keys.order(order.tenantId, order.galleryToken, order.orderId);
+}
+
+/**
+ * An order waiting for payment is in the sparse GSI1 partition of pending orders, by creation;
+ * every transition out of pending takes it out, reopen puts it back.
+ */
+export function pendingOrderIndex(order: Pick<Order, 'createdAt' | 'orderId'>) {
+  return { [GSI1.partitionKey]: keys.pendingOrders(), [GSI1.sortKey]: `${order.createdAt}#${order.orderId}` };
+}
+
+/** Orders of every tenant that have been waiting for payment since before `createdBefore` (as the index saw them). */
+export async function listPendingOrdersCreatedBefore(createdBefore: string): Promise<StoredOrder[]> {
+  const items = await queryAll({
+    IndexName: GSI1.indexName,
+    KeyConditionExpression: '#pk = :pk AND #sk < :before',
+    ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+    ExpressionAttributeValues: { ':pk': keys.pendingOrders(), ':before': createdBefore },
+  });
+  return items as StoredOrder[];
 }
 
 export async function getOrder(tenantId: string, galleryToken: string, orderId: string): Promise<StoredOrder | undefined> {
@@ -72,6 +95,8 @@ export interface OrderChange {
   /** The new status, when it changes. */
   status?: OrderStatus;
   set?: Record<string, unknown>;
+  /** Numbers added to (counters such as `retries`). */
+  add?: Record<string, number>;
   remove?: string[];
   /** A condition the transition adds to its `from` states (the session an event is about, a retry's claim). */
   guard?: Condition;
@@ -82,22 +107,33 @@ export interface OrderChange {
  * transition's `from` states (and its guard); on a failed condition the item comes back as it
  * was (ALL_OLD), so the caller can tell its own earlier write from another's.
  */
-export function transitionUpdate(order: Pick<Order, 'tenantId' | 'galleryToken' | 'orderId'>, transition: OrderTransitionName, change: OrderChange) {
+export function transitionUpdate(
+  order: Pick<Order, 'tenantId' | 'galleryToken' | 'orderId' | 'createdAt'>,
+  transition: OrderTransitionName,
+  change: OrderChange,
+) {
   const from = fromStatesCondition(transition);
-  const set: Record<string, unknown> = { ...(change.status ? { status: change.status } : {}), updatedAt: nowIso(), ...change.set };
+  // In or out of the index of pending orders, with the status.
+  const index = change.status === 'pending' ? pendingOrderIndex(order) : {};
+  const leavesPending = change.status !== undefined && change.status !== 'pending';
+  const set: Record<string, unknown> = { ...(change.status ? { status: change.status } : {}), updatedAt: nowIso(), ...index, ...change.set };
   const names = Object.keys(set);
-  const removed = change.remove ?? [];
+  const added = Object.entries(change.add ?? {});
+  const removed = [...(change.remove ?? []), ...(leavesPending ? [GSI1.partitionKey, GSI1.sortKey] : [])];
   return {
     TableName: tableName,
     Key: orderKey(order),
     UpdateExpression:
-      `SET ${names.map((name, index) => `#set${index} = :set${index}`).join(', ')}` + (removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''),
+      `SET ${names.map((name, index) => `#set${index} = :set${index}`).join(', ')}` +
+      (added.length > 0 ? ` ADD ${added.map(([name], index) => `${name} :add${index}`).join(', ')}` : '') +
+      (removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''),
     ConditionExpression: change.guard ? `${grouped(from.expression)} AND ${grouped(change.guard.expression)}` : from.expression,
     ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(names.map((name, index) => [`#set${index}`, name])) },
     ExpressionAttributeValues: {
       ...from.values,
       ...change.guard?.values,
       ...Object.fromEntries(names.map((name, index) => [`:set${index}`, set[name]])),
+      ...Object.fromEntries(added.map(([, value], index) => [`:add${index}`, value])),
     },
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   };

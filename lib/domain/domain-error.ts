@@ -31,6 +31,9 @@ export type DomainErrorReason =
   | 'order_already_paid'
   | 'reservation_changed'
   | 'access_codes_exhausted'
+  | 'email_checkin_limit'
+  | 'retry_limit_reached'
+  | 'pending_payments_limit'
   // The studio cannot take this payment.
   | 'payment_access_not_approved'
   | 'payment_account_not_ready'

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 
 const EmailSchema = v.pipe(v.string(), v.email());
@@ -5,4 +6,12 @@ const EmailSchema = v.pipe(v.string(), v.email());
 /** A plausible address (valibot's check): one @, a domain with a dot, no spaces. */
 export function isPlausibleEmail(value: string): boolean {
   return v.is(EmailSchema, value);
+}
+
+/**
+ * What an email address is counted under: a hash of it, case and surrounding space ignored
+ * (mail providers treat addresses so), so that counters hold no address.
+ */
+export function emailKey(email: string): string {
+  return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22);
 }

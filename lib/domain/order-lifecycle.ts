@@ -66,6 +66,22 @@ export const ORDER_TRANSITIONS = {
 
 export type OrderTransitionName = keyof typeof ORDER_TRANSITIONS;
 
+/** Whether an order in this state holds a spot as a reservation waiting for payment. */
+export function holdsPendingPayment(state: OrderState | 'deleted' | undefined): boolean {
+  return state === 'reserved' || state === 'open' || state === 'replacing';
+}
+
+/**
+ * What a transition does to the day's count of pending payments: +1 where an order starts
+ * waiting for payment, -1 where it stops (paid, ended or removed), 0 between pending states.
+ */
+export function pendingPaymentEffect(name: OrderTransitionName): -1 | 0 | 1 {
+  const transition: OrderTransition = ORDER_TRANSITIONS[name];
+  const before = holdsPendingPayment(transition.from[0]);
+  const after = holdsPendingPayment(transition.to[0]);
+  return before === after ? 0 : after ? 1 : -1;
+}
+
 /** Whether the transition applies to an order in this state (undefined: no order yet). */
 export function transitionApplies(name: OrderTransitionName, state: OrderState | undefined): boolean {
   const from: readonly OrderState[] = ORDER_TRANSITIONS[name].from;

@@ -14,15 +14,36 @@ import type { RateLimitPolicy } from '#lib/domain/rate-limit';
 export interface PublicLimits {
   reads: RateLimitPolicy;
   checkins: RateLimitPolicy;
+  /** Free check-ins one email address may make in the gallery (a parent checking in two children shares one). */
+  checkinsPerEmail: number;
+  /** Checkout retries of one reservation. */
+  retriesPerOrder: number;
+  /**
+   * Reservations waiting for payment at once on a day with a capacity, as a share of that
+   * capacity (at least MIN_PENDING_PAYMENTS_PER_DAY): unpaid reservations cannot hold the whole day.
+   */
+  pendingPaymentsShare: number;
 }
 
 export const DEFAULT_PUBLIC_LIMITS: PublicLimits = {
   reads: { limit: 300, windowMs: 5 * 60_000 },
   checkins: { limit: 100, windowMs: 20 * 60_000 },
+  checkinsPerEmail: 3,
+  retriesPerOrder: 5,
+  pendingPaymentsShare: 0.25,
 };
 
-/** Which budget a public request draws on. */
-export type PublicBudget = keyof PublicLimits;
+/** However small a day, this many participants may be paying for it at once. */
+export const MIN_PENDING_PAYMENTS_PER_DAY = 5;
+
+/** The reservations a day with this capacity may have waiting for payment at once; none without capacity. */
+export function pendingPaymentsCap(limits: PublicLimits, maxPersons: number | undefined): number | undefined {
+  if (maxPersons === undefined) return undefined;
+  return Math.max(MIN_PENDING_PAYMENTS_PER_DAY, Math.ceil(maxPersons * limits.pendingPaymentsShare));
+}
+
+/** The rate budgets of the public routes. */
+export type PublicBudget = 'reads' | 'checkins';
 
 /** The check-in actions that only read (a status poll); every other action, known or not, is a check-in attempt. */
 const READING_ACTIONS: ReadonlySet<string> = new Set(['checkinStatus']);

@@ -21,10 +21,12 @@ import type { GalleryPackage } from '#lib/domain/gallery-model';
 import { ORDER_STATUS_COUNTER, orderState } from '#lib/domain/order-lifecycle';
 import type { Order } from '#lib/domain/order-model';
 import type { PersonDraft } from '#lib/domain/person-model';
+import { pendingPaymentsCap, publicLimitsOf } from '#lib/domain/public-limits';
+import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
 import { hashSecret, randomBase62 } from '#lib/domain/secrets';
 import { logger } from '#lib/logger';
 import { checkoutReturnUrls, returnUrlOf } from '#lib/payments/checkout-urls';
-import { CHECKOUT_SESSION_MINUTES, defaultReturnUrl } from '#lib/payments/payment-settings';
+import { CHECKOUT_SESSION_MINUTES } from '#lib/payments/payment-settings';
 
 /** Random, opaque, single-purpose; only their SHA-256 is stored. */
 function newToken(purpose: CheckoutTokenPurpose): string {
@@ -100,6 +102,8 @@ export async function startPaidCheckin(input: {
   pkg: GalleryPackage;
   accountId: string;
   returnUrl: URL;
+  /** The cap of reservations waiting for payment on the chosen day (none without a capacity). */
+  pendingPaymentsCap?: number;
 }) {
   const { tenant, galleryToken, draft, pkg, accountId, returnUrl } = input;
   const tokens = { statusToken: newToken('status'), retryToken: newToken('retry') };
@@ -119,7 +123,7 @@ export async function startPaidCheckin(input: {
     createdAt,
     updatedAt: createdAt,
   };
-  const reserved = await reserveOrder(order, hashes);
+  const reserved = await reserveOrder(order, hashes, input.pendingPaymentsCap);
   // Nobody holds this reservation's tokens yet: a failure undoes it whole. Should DynamoDB fail
   // that too, the expiry of the order's session (expired at once, or at expires_at) undoes it.
   const undo = () =>
@@ -138,6 +142,14 @@ function tokenOf(body: Record<string, unknown>, member: string): string {
     throw invalidField(member, `${member} is required.`);
   }
   return value.trim();
+}
+
+/** The gallery's limits that apply to a reservation, and the cap of pending payments on its day. */
+async function reservationLimits(tenant: Tenant, order: Order) {
+  const configuration = await findGalleryConfiguration(tenant.tenantId, order.galleryToken);
+  const limits = publicLimitsOf(configuration?.gallery.publicLimits);
+  const day = configuration?.shootingDays.find((candidate) => candidate.id === order.person.shootingDayId);
+  return { limits, pendingPaymentsCap: pendingPaymentsCap(limits, day?.maxPersons) };
 }
 
 /** `checkinStatus`: where a reservation stands; once paid, the person's ID, code and name. */
@@ -164,7 +176,11 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   const order = await findOrderByToken(hashSecret(retryToken), 'retry', tenant.tenantId);
   if (!order) throw new DomainError('unknown_checkout_token');
   if (order.status === 'paid') throw new DomainError('order_already_paid');
-  const returnUrl = returnUrlOf(body.returnUrl, defaultReturnUrl());
+  const { limits, pendingPaymentsCap } = await reservationLimits(tenant, order);
+  if ((order.retries ?? 0) >= limits.retriesPerOrder) {
+    throw new DomainError('retry_limit_reached', `A reservation can be retried ${limits.retriesPerOrder} times; check in again instead.`);
+  }
+  const returnUrl = returnUrlOf(body.returnUrl, tenant);
   const previousStatus = order.status;
   // This retry's claim on the order: its session is being replaced by this request.
   const claim = randomUUID();
@@ -193,7 +209,7 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
       if (outcome === 'complete') throw new DomainError('order_already_paid');
     }
   } else {
-    await reopenOrder(order, claim);
+    await reopenOrder(order, claim, pendingPaymentsCap);
     await countTransition(order, previousStatus, 'pending');
   }
   const reopened: Order = { ...order, status: 'pending', sessionId: undefined };

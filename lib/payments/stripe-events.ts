@@ -1,14 +1,10 @@
 import type { Stripe } from '#lib/adapters/stripe-payments';
-import { addToGalleryCounters } from '#lib/db/gallery-counters';
-import { endPendingOrder, payOrder, removeReservation } from '#lib/db/order-transitions';
 import { type StoredOrder, getOrder } from '#lib/db/orders';
 import { rememberStripeEvent, stripeEventHandled } from '#lib/db/stripe-event-log';
 import { getTenantByStripeAccount, recordStripeReadiness } from '#lib/db/tenants';
 import { now } from '#lib/clock';
-import { ORDER_STATUS_COUNTER, orderState } from '#lib/domain/order-lifecycle';
-import type { Order } from '#lib/domain/order-model';
 import { logger } from '#lib/logger';
-import { countTransition } from '#lib/payments/checkout';
+import { completePaidOrder, endOrderOfSession } from '#lib/payments/order-outcomes';
 
 export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'unknown_order';
 
@@ -22,34 +18,6 @@ async function orderOfSession(event: Stripe.Event, session: Stripe.Checkout.Sess
   return order && order.accountId === event.account ? order : undefined;
 }
 
-async function finalize(order: Order): Promise<void> {
-  const person = await payOrder(order);
-  if (person === 'already') return;
-  // One update of the statistics item: two at once would defeat each other's protection
-  // against being applied twice when an answer is lost (gallery-counters.ts).
-  await addToGalleryCounters(
-    { tenantId: order.tenantId, token: order.galleryToken },
-    {
-      [ORDER_STATUS_COUNTER.pending]: -1,
-      [ORDER_STATUS_COUNTER.paid]: 1,
-      personsCheckedIn: 1,
-      personsWithSelfie: person.hasSelfie ? 1 : 0,
-    },
-  ).catch((error: Error) => logger.error('check-in and order counters not updated', error));
-}
-
-async function end(order: StoredOrder, sessionId: string, transition: 'expire' | 'cancel'): Promise<void> {
-  if (await endPendingOrder(order, sessionId, transition)) {
-    await countTransition(order, 'pending', transition === 'expire' ? 'expired' : 'canceled');
-    return;
-  }
-  // A check-in that failed after storing its reservation and could not undo it: no session was
-  // attached, nobody was answered its tokens, and the only session it opened ended. Undo it now.
-  if (orderState(order) === 'reserved' && (await removeReservation(order, 'releaseUnattached'))) {
-    logger.info('reservation of a failed check-in released', { orderId: order.orderId, sessionId });
-  }
-}
-
 async function handleSessionEvent(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<EventOutcome> {
   const order = await orderOfSession(event, session);
   if (!order) {
@@ -59,16 +27,16 @@ async function handleSessionEvent(event: Stripe.Event, session: Stripe.Checkout.
   switch (event.type) {
     case 'checkout.session.completed':
       // Delayed methods (bank debits) complete unpaid and report later through async_payment_*.
-      if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') await finalize(order);
+      if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') await completePaidOrder(order);
       return 'handled';
     case 'checkout.session.async_payment_succeeded':
-      await finalize(order);
+      await completePaidOrder(order);
       return 'handled';
     case 'checkout.session.async_payment_failed':
-      await end(order, session.id, 'cancel');
+      await endOrderOfSession(order, session.id, 'cancel');
       return 'handled';
     case 'checkout.session.expired':
-      await end(order, session.id, 'expire');
+      await endOrderOfSession(order, session.id, 'expire');
       return 'handled';
     default:
       return 'ignored';

@@ -11,7 +11,7 @@ const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/com
 
 /** Error statuses each kind of route can answer, beyond the ones its method adds. */
 const ERROR_STATUSES: Record<Route['access'], number[]> = {
-  public: [400, 404, 405, 409, 500, 502, 503],
+  public: [400, 404, 405, 409, 429, 500, 502, 503],
   server: [400, 401, 403, 404, 405, 409, 429, 500, 503],
   webhook: [400, 405, 500, 503],
 };
@@ -83,7 +83,8 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
       { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'nextCursor of the previous page.' },
     );
   }
-  const headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...(route.access === 'server' ? RATE_LIMIT_HEADERS : {}) };
+  const rateLimited = route.access === 'server' || (route.access === 'public' && route.method !== 'OPTIONS');
+  const headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...(rateLimited ? RATE_LIMIT_HEADERS : {}) };
   const success =
     route.method === 'OPTIONS'
       ? { '204': { description: 'CORS preflight answer', headers } }
@@ -159,7 +160,7 @@ export function buildOpenApiDocument(): Json {
       },
       headers: {
         'X-Request-Id': { schema: { type: 'string' }, description: 'The same as the body member requestId.' },
-        'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed per minute (60).' },
+        'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'The budget: 60 per minute for an API key; for a public client, the gallery budget (docs/api-reference.md, public rate limits).' },
         'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests that would be admitted now.' },
         'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix second: a full bucket again, or on 429 the first admitted retry.' },
       },

@@ -22,6 +22,7 @@ import {
   type OrderState,
   type OrderTransitionName,
   orderState,
+  pendingPaymentEffect,
   transitionApplies,
 } from '#lib/domain/order-lifecycle';
 import type { Order } from '#lib/domain/order-model';
@@ -114,16 +115,18 @@ async function setBooked(booked: number): Promise<void> {
     new UpdateCommand({
       TableName: tableName,
       Key: keys.shootingDay(scope.tenantId, scope.galleryToken, scope.dayId),
-      UpdateExpression: 'SET booked = :booked',
+      UpdateExpression: 'SET booked = :booked, pendingPayments = :booked',
       ExpressionAttributeValues: { ':booked': booked },
     }),
   );
 }
 
-async function booked(): Promise<number> {
+/** The day's spots taken and, of those, the ones held by reservations waiting for payment. */
+async function booked(): Promise<{ booked: number; pendingPayments: number }> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(scope.tenantId, scope.galleryToken, scope.dayId), ConsistentRead: true }));
-  return Item?.booked as number;
+  return { booked: Item?.booked as number, pendingPayments: Item?.pendingPayments as number };
 }
+const unchanged = { booked: BOOKED_BEFORE, pendingPayments: BOOKED_BEFORE };
 
 /** Refusals the transitions answer with; anything else thrown fails the test. */
 function refusal(error: unknown): false {
@@ -177,10 +180,13 @@ describe('order lifecycle: every transition from every state', () => {
     if (legal) {
       const to: readonly string[] = ORDER_TRANSITIONS[transition].to;
       expect(to).toContain(after ? orderState(after) : 'deleted');
-      expect(await booked()).toBe(BOOKED_BEFORE + SPOT_DELTA[ORDER_TRANSITIONS[transition].spot]);
+      expect(await booked()).toEqual({
+        booked: BOOKED_BEFORE + SPOT_DELTA[ORDER_TRANSITIONS[transition].spot],
+        pendingPayments: BOOKED_BEFORE + pendingPaymentEffect(transition),
+      });
     } else {
       expect(after).toEqual(start === 'absent' ? undefined : read);
-      expect(await booked()).toBe(BOOKED_BEFORE);
+      expect(await booked()).toEqual(unchanged);
     }
   });
 });
@@ -207,6 +213,6 @@ describe('order lifecycle: the store refuses a transition whose order moved on s
     // Assess
     expect(applied).toBe(false);
     expect(await storedOrder(order)).toEqual(stored);
-    expect(await booked()).toBe(BOOKED_BEFORE);
+    expect(await booked()).toEqual(unchanged);
   });
 });

@@ -50,13 +50,13 @@ export async function createCheckinStudio(settings: Partial<Gallery> = {}) {
     freePackage,
     paidPackage,
     fieldKeys: { size: size.key, years: years.key, motto: motto.key, hidden: hidden.key },
-    /** A body that passes every rule. */
+    /** A body that passes every rule; a participant named otherwise gets an address of their own. */
     validBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
       return {
         action: 'submitCheckin',
         token,
         name: 'Ada Lovelace',
-        email: 'ada@example.com',
+        email: emailOf(overrides.name),
         consentGiven: true,
         customFields: { [size.key]: 'm' },
         ...overrides,
@@ -68,9 +68,15 @@ export async function createCheckinStudio(settings: Partial<Gallery> = {}) {
 
 export type CheckinStudio = Awaited<ReturnType<typeof createCheckinStudio>>;
 
+/** Ada's address, or one made from another participant's name (one address may check in only so often). */
+function emailOf(name: unknown): string {
+  if (typeof name !== 'string' || name === 'Ada Lovelace' || name.trim() === '') return 'ada@example.com';
+  return `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.').replace(/^\.|\.$/g, '') || 'participant'}@example.com`;
+}
+
 /** A check-in studio whose connected account can take payments, with a platform fee of 5 %. */
-export async function createPayingStudio(): Promise<CheckinStudio> {
-  const studio = await createCheckinStudio();
+export async function createPayingStudio(settings: Partial<Gallery> = {}): Promise<CheckinStudio> {
+  const studio = await createCheckinStudio(settings);
   await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`, platformFeeBps: 500 });
   return studio;
 }

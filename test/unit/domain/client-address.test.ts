@@ -54,9 +54,9 @@ describe('public limits', () => {
     ]);
   });
 
-  it("takes a gallery's own budget and the default for the other", () => {
+  it("takes a gallery's own limit and the defaults for the others", () => {
     const reads = { limit: 5, windowMs: 60_000 };
-    expect(publicLimitsOf({ reads })).toEqual({ reads, checkins: DEFAULT_PUBLIC_LIMITS.checkins });
+    expect(publicLimitsOf({ reads })).toEqual({ ...DEFAULT_PUBLIC_LIMITS, reads });
     expect(publicLimitsOf(undefined)).toEqual(DEFAULT_PUBLIC_LIMITS);
   });
 

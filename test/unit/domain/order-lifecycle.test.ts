@@ -3,7 +3,9 @@ import {
   ORDER_TRANSITIONS,
   type OrderState,
   type OrderTransitionName,
+  holdsPendingPayment,
   orderState,
+  pendingPaymentEffect,
   statusOfState,
   transitionApplies,
 } from '#lib/domain/order-lifecycle';
@@ -41,6 +43,19 @@ describe('order lifecycle table', () => {
         for (const to of transition.to) {
           const expected = holdsSpot(from) === holdsSpot(to) ? 'keep' : holdsSpot(to) ? 'take' : 'give_back';
           expect(`${name}: ${transition.spot}`).toBe(`${name}: ${expected}`);
+        }
+      }
+    }
+  });
+
+
+  it('counts an order as a pending payment exactly while it is reserved, open or replacing', () => {
+    for (const [name, transition] of TRANSITIONS) {
+      const before = transition.from.length === 0 ? [undefined] : transition.from;
+      for (const from of before) {
+        for (const to of transition.to) {
+          const expected = Number(holdsPendingPayment(to)) - Number(holdsPendingPayment(from));
+          expect(`${name}: ${pendingPaymentEffect(name)}`).toBe(`${name}: ${expected}`);
         }
       }
     }
