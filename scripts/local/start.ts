@@ -74,6 +74,9 @@ async function main(): Promise<void> {
     process.env.PHOTO_CDN_URL = `http://localhost:${api.port}${CDN_PATH}`;
     process.env.CHECKIN_PAGE_URL ??= `http://localhost:${api.port}/checkin/`;
     if (stripeEmulator) stripeEmulator.webhookUrl = `${api.url}/webhooks/stripe`;
+    // The deployed stack runs the reservation sweep on a schedule; locally it runs every minute.
+    const { sweepReservations } = await import('#lib/payments/reservation-sweep');
+    setInterval(() => void sweepReservations().catch((error: Error) => console.error('reservation sweep failed:', error.message)), 60_000).unref();
     const info = {
       baseUrl: `http://localhost:${api.port}/v1`,
       ...demo,

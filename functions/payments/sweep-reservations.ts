@@ -1,0 +1,8 @@
+import { logger } from '#lib/logger';
+import { sweepReservations } from '#lib/payments/reservation-sweep';
+
+/** Every few minutes (a schedule, not a route): gives back the spots of reservations nothing else will end. */
+export const handler = async (): Promise<void> => {
+  const tally = await sweepReservations();
+  logger.info('reservations swept', tally);
+};
