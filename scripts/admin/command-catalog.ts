@@ -90,6 +90,19 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       },
       list: { usage: 'gallery list --tenant SLUG', options: { tenant: text } },
       show: { usage: 'gallery show --tenant SLUG --gallery TOKEN', options: inGallery },
+      limits: {
+        usage:
+          'gallery limits --tenant SLUG --gallery TOKEN [--reads N/WINDOW] [--checkins N/WINDOW] [--checkins-per-email N] [--retries-per-order N] [--pending-payments-percent P] [--defaults]   (no option: show them)',
+        options: {
+          ...inGallery,
+          reads: text,
+          checkins: text,
+          'checkins-per-email': text,
+          'retries-per-order': text,
+          'pending-payments-percent': text,
+          defaults: flag,
+        },
+      },
     },
     loadHandlers: async () => (await import('./gallery-commands')).galleryCommands,
   },

@@ -9,13 +9,16 @@ import {
   galleryToken,
   optionalChoice,
   optionalList,
+  optionalRate,
   optionalText,
+  optionalWholeNumber,
   requiredText,
   tenantSlug,
 } from './options';
 import { type GallerySettings, createGallery, listGalleries, updateGallerySettings } from '#lib/db/galleries';
 import type { Gallery, GalleryConfiguration, GranularConsents } from '#lib/domain/gallery-model';
 import { sortPackages, sortShootingDays } from '#lib/domain/gallery-views';
+import { type PublicLimits, publicLimitsOf, windowInWords } from '#lib/domain/public-limits';
 
 const SELFIE_MODES = ['off', 'optional', 'required'] as const;
 const GRANULAR_CONSENTS = ['face', 'notification', 'hrExport'] as const;
@@ -72,6 +75,51 @@ export const galleryCommands: CommandHandlers = {
         ...formatTable(
           ['TOKEN', 'NAME', 'GROUP SHOOT', 'CREATED'],
           galleries.map((gallery) => [gallery.token, gallery.galleryName, yesNo(gallery.isGroupShoot), gallery.createdAt]),
+        ),
+      ],
+    };
+  },
+
+  /** The gallery's limits on the public routes; with options, sets those (the rest stay), or with --defaults drops its own. */
+  async limits(values) {
+    tenantSlug(values, 'tenant');
+    const token = galleryToken(values);
+    const percent = optionalWholeNumber(values, 'pending-payments-percent', 1);
+    if (percent !== undefined && percent > 100) throw new UsageError('--pending-payments-percent must be at most 100');
+    const given: Partial<PublicLimits> = Object.fromEntries(
+      Object.entries({
+        reads: optionalRate(values, 'reads'),
+        checkins: optionalRate(values, 'checkins'),
+        checkinsPerEmail: optionalWholeNumber(values, 'checkins-per-email', 1),
+        retriesPerOrder: optionalWholeNumber(values, 'retries-per-order', 0),
+        pendingPaymentsShare: percent === undefined ? undefined : percent / 100,
+      }).filter(([, value]) => value !== undefined),
+    );
+    const reset = flag(values, 'defaults');
+    if (reset && Object.keys(given).length > 0) throw new UsageError('Give either --defaults or limits to set, not both');
+    const { tenant, configuration } = await findGallery(values);
+    if (reset || Object.keys(given).length > 0) {
+      const publicLimits = reset ? {} : { ...configuration.gallery.publicLimits, ...given };
+      await updateGallerySettings(tenant.tenantId, token, { publicLimits });
+      configuration.gallery.publicLimits = publicLimits;
+    }
+    const own = configuration.gallery.publicLimits ?? {};
+    const limits = publicLimitsOf(own);
+    const origin = (name: keyof PublicLimits) => (name in own ? 'set for this gallery' : 'default');
+    const rate = (policy: { limit: number; windowMs: number }) => `${policy.limit} per ${windowInWords(policy.windowMs)}`;
+    return {
+      data: limits,
+      lines: [
+        `Limits of gallery ${token} on the public routes`,
+        ...formatTable(
+          ['LIMIT', 'VALUE', 'FROM'],
+          [
+            ['reads per client', rate(limits.reads), origin('reads')],
+            ['check-ins per client', rate(limits.checkins), origin('checkins')],
+            ['free check-ins per email', String(limits.checkinsPerEmail), origin('checkinsPerEmail')],
+            ['retries per reservation', String(limits.retriesPerOrder), origin('retriesPerOrder')],
+            ['pending payments per day', `${Math.round(limits.pendingPaymentsShare * 100)} % of capacity, at least 5`, origin('pendingPaymentsShare')],
+          ],
         ),
       ],
     };

@@ -174,3 +174,19 @@ export function optionalSelectOptions(values: OptionValues, name = 'options'): F
   if (duplicate !== undefined) throw new UsageError(`--${name} lists the value "${duplicate}" twice`);
   return options;
 }
+
+const RATE_SHAPE = /^(\d+)\/(\d+)(s|m|h)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** A rate budget written `LIMIT/WINDOW`, the window in s, m or h: `100/20m` is 100 per 20 minutes. */
+export function optionalRate(values: OptionValues, name: string): { limit: number; windowMs: number } | undefined {
+  const text = optionalText(values, name);
+  if (text === undefined) return undefined;
+  const match = RATE_SHAPE.exec(text);
+  const limit = Number(match?.[1]);
+  const windowMs = Number(match?.[2]) * UNIT_MS[(match?.[3] ?? 's') as keyof typeof UNIT_MS];
+  if (!match || limit < 1 || windowMs < 1000 || !Number.isSafeInteger(limit) || !Number.isSafeInteger(windowMs)) {
+    throw new UsageError(`--${name} must be LIMIT/WINDOW with the window in s, m or h (for example 100/20m), not "${text}"`);
+  }
+  return { limit, windowMs };
+}

@@ -1,0 +1,57 @@
+import { getGalleryConfiguration } from '#lib/db/galleries';
+import { DEFAULT_PUBLIC_LIMITS } from '#lib/domain/public-limits';
+import { admin } from '../support/admin';
+import { createTestTenant } from '../support/factories';
+import { useTestTable } from '../support/test-table';
+
+useTestTable();
+
+describe('gallery limits (admin CLI)', () => {
+  it('shows the defaults of a gallery that sets none', async () => {
+    const studio = await createTestTenant();
+    const run = await admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, '--json');
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual(DEFAULT_PUBLIC_LIMITS);
+  });
+
+  it('sets the limits it is given, keeps the others, and says which are the gallery\'s own', async () => {
+    // Prepare
+    const studio = await createTestTenant();
+    const limits = (...options: string[]) => admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, ...options);
+    // Act
+    const first = await limits('--checkins', '600/1h', '--checkins-per-email', '1');
+    const second = await limits('--reads', '50/30s', '--pending-payments-percent', '40', '--retries-per-order', '0');
+    // Assess
+    expect(first.code).toBe(0);
+    expect(second.out).toContain('check-ins per client      600 per hour');
+    expect(second.out).toMatch(/reads per client\s+50 per 30 seconds\s+set for this gallery/);
+    expect(second.out).toMatch(/free check-ins per email\s+1\s+set for this gallery/);
+    expect((await getGalleryConfiguration(studio.tenant.tenantId, studio.token))?.gallery.publicLimits).toEqual({
+      checkins: { limit: 600, windowMs: 3_600_000 },
+      checkinsPerEmail: 1,
+      reads: { limit: 50, windowMs: 30_000 },
+      pendingPaymentsShare: 0.4,
+      retriesPerOrder: 0,
+    });
+  });
+
+  it('goes back to the defaults with --defaults', async () => {
+    const studio = await createTestTenant();
+    await admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, '--checkins', '5/1m');
+    const run = await admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, '--defaults', '--json');
+    expect(run.json()).toEqual(DEFAULT_PUBLIC_LIMITS);
+  });
+
+  it.each([
+    [['--checkins', '100'], /--checkins must be LIMIT\/WINDOW/],
+    [['--reads', '0/1m'], /--reads must be LIMIT\/WINDOW/],
+    [['--pending-payments-percent', '150'], /at most 100/],
+    [['--checkins-per-email', '0'], /at least 1/],
+    [['--defaults', '--reads', '5/1m'], /either --defaults or limits/],
+  ])('refuses %j as a usage error, changing nothing', async (options, message) => {
+    const studio = await createTestTenant();
+    const run = await admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, ...options);
+    expect([run.code, run.err.join('\n')]).toEqual([2, expect.stringMatching(message)]);
+    expect((await getGalleryConfiguration(studio.tenant.tenantId, studio.token))?.gallery.publicLimits).toBeUndefined();
+  });
+});
