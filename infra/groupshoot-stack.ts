@@ -3,6 +3,8 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   ApiMapping,
   DomainName,
+  type CfnRoute,
+  type CfnStage,
   HttpApi,
   HttpMethod,
   HttpRoute,
@@ -27,16 +29,36 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '../lib/db/table-definition';
-import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '../lib/routes';
+import { UNMATCHED_ROUTE_HANDLER, routes } from '../lib/routes';
+import { ApiFront, CLIENT_ADDRESS_HEADER } from './api-front';
 import { MediaDelivery } from './media-delivery';
+import { type ReservedConcurrencyOption, reservedConcurrencyOf } from './function-concurrency';
 import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER, type SecretName } from './function-permissions';
+import { DEFAULT_ROUTE_THROTTLES, DEFAULT_STAGE_THROTTLE, type Throttle, routeThrottleSettings } from './route-throttles';
 import { ServiceFunction } from './service-function';
+import { type RouteClass, functionClasses, stageRoutes } from './stage-routes';
 
 export interface GroupShootStackProps extends StackProps {
   /** PEM public key of the photo URL signing key pair; its private key goes into the PhotoSigningKey secret. */
   photoSigningPublicKeyPem: string;
-  /** Steady-state requests per second and burst of the v1 stage. */
-  throttle?: { rateLimit: number; burstLimit: number };
+  /**
+   * Steady-state requests per second and burst of the v1 stage: the limit of each route without
+   * one of its own, and the ceiling of `routeThrottles`. Default 200/s, burst 400.
+   */
+  throttle?: Throttle;
+  /** Each route's own limit, by class: public, server, webhook, unmatched (404/405). Default DEFAULT_ROUTE_THROTTLES. */
+  routeThrottles?: Partial<Record<RouteClass, Throttle>>;
+  /**
+   * Reserved concurrency of the API's functions per class, checked against the account's quota
+   * (default DEFAULT_RESERVED_CONCURRENCY, which assumes a quota of 1,000); false reserves none,
+   * for accounts with a small quota (new accounts often have 10).
+   */
+  reservedConcurrency?: ReservedConcurrencyOption;
+  /**
+   * CloudFront with AWS WAF in front of the API, off unless given: the ARN of a web ACL of scope
+   * CLOUDFRONT (us-east-1), e.g. the output of ApiFrontWebAclStack.
+   */
+  apiFront?: { webAclArn: string };
   /** The tenant the deployed check-in page checks in for, unless its link names one (`?tenant=`). */
   checkinTenantSlug?: string;
   /** A custom domain for the API (e.g. api.example.com) with its ACM certificate in the stack's region. */
@@ -51,6 +73,8 @@ export interface GroupShootStackProps extends StackProps {
 export class GroupShootStack extends Stack {
   readonly functions = new Map<string, LambdaFunction>();
   readonly api: HttpApi;
+  /** The CloudFront front of the API, when `apiFront` is set. */
+  readonly apiFront?: ApiFront;
 
   constructor(scope: Construct, id: string, props: GroupShootStackProps) {
     super(scope, id, props);
@@ -94,6 +118,10 @@ export class GroupShootStack extends Stack {
       CLOUDFRONT_KEY_PAIR_ID: delivery.photoSigningKeyId,
       CHECKIN_PAGE_URL: `https://${delivery.checkinPageCdn.distributionDomainName}/`,
     };
+    const apiFunctions = functionClasses();
+    const reserved = reservedConcurrencyOf(apiFunctions, props.reservedConcurrency);
+    // Behind the front, requestContext.http.sourceIp is a CloudFront address; the client's is in this header.
+    const apiEnvironment = props.apiFront ? { ...environment, CLIENT_ADDRESS_HEADER } : environment;
     const handlers = [...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), PHOTO_INGEST_HANDLER])];
     for (const handler of handlers) {
       const permissions = FUNCTION_PERMISSIONS[handler];
@@ -104,7 +132,8 @@ export class GroupShootStack extends Stack {
         table,
         mediaBucket: delivery.mediaBucket,
         secrets,
-        environment,
+        environment: apiFunctions.has(handler) ? apiEnvironment : environment,
+        reservedConcurrentExecutions: reserved.get(handler),
       });
       this.functions.set(handler, fn);
     }
@@ -128,11 +157,12 @@ export class GroupShootStack extends Stack {
 
     this.api = new HttpApi(this, 'Api', { apiName: 'groupshoot-api', createDefaultStage: false });
     const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const stageThrottle = props.throttle ?? DEFAULT_STAGE_THROTTLE;
     const stage = new HttpStage(this, 'V1', {
       httpApi: this.api,
       stageName: 'v1',
       autoDeploy: true,
-      throttle: props.throttle ?? { rateLimit: 200, burstLimit: 400 },
+      throttle: stageThrottle,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.custom(
@@ -148,7 +178,7 @@ export class GroupShootStack extends Stack {
         ),
       },
     });
-    this.addRoutes();
+    this.addRoutes(stage, { ...DEFAULT_ROUTE_THROTTLES, ...props.routeThrottles }, stageThrottle);
     if (props.apiDomain) {
       const domainName = new DomainName(this, 'ApiDomain', {
         domainName: props.apiDomain.domainName,
@@ -159,9 +189,12 @@ export class GroupShootStack extends Stack {
       new CfnOutput(this, 'ApiDomainTarget', { value: domainName.regionalDomainName, description: 'CNAME/alias target of the API domain' });
     }
 
-    this.deployCheckinPage(delivery, stage.url.replace(/\/$/, ''), props.checkinTenantSlug);
+    const stageUrl = stage.url.replace(/\/$/, '');
+    this.apiFront = props.apiFront && this.addApiFront(props.apiFront.webAclArn, delivery, [...apiFunctions.keys()], stageUrl);
+    const apiUrl = this.apiFront?.url ?? stageUrl;
+    this.deployCheckinPage(delivery, apiUrl, props.checkinTenantSlug);
     this.addAlarms(stage);
-    new CfnOutput(this, 'ApiUrl', { value: stage.url.replace(/\/$/, '') });
+    new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the API for every client, the Stripe webhook included' });
     new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL, description: 'Open with ?token=<gallery token> (and ?tenant=<slug> unless checkinTenantSlug is set)' });
     new CfnOutput(this, 'PhotoCdnUrl', { value: environment.PHOTO_CDN_URL });
     new CfnOutput(this, 'TableName', { value: table.tableName });
@@ -177,10 +210,11 @@ export class GroupShootStack extends Stack {
   }
 
   /**
-   * Every route of the route module on its primary path and alias; per known path an ANY
-   * route and for everything else $default, both to the function that answers 404 and 405.
+   * Every route of the stage (stage-routes.ts): the route module's routes on primary path and
+   * alias; per known path an ANY route and for everything else $default, both to the function
+   * that answers 404 and 405. Each is throttled by its class on the stage.
    */
-  private addRoutes(): void {
+  private addRoutes(stage: HttpStage, throttles: Record<RouteClass, Throttle>, stageThrottle: Throttle): void {
     const integrations = new Map<string, HttpLambdaIntegration>();
     const integrationOf = (handler: string) => {
       let integration = integrations.get(handler);
@@ -190,29 +224,34 @@ export class GroupShootStack extends Stack {
       }
       return integration;
     };
-    const knownPaths = new Set<string>();
-    for (const route of routes as readonly Route[]) {
-      for (const path of pathsOf(route)) {
-        knownPaths.add(path);
-        new HttpRoute(this, `Route ${route.method} ${path}`, {
-          httpApi: this.api,
-          routeKey: HttpRouteKey.with(path, HttpMethod[route.method]),
-          integration: integrationOf(route.handler),
-        });
-      }
-    }
-    for (const path of knownPaths) {
-      new HttpRoute(this, `Route ANY ${path}`, {
+    const cfnStage = stage.node.defaultChild as CfnStage;
+    const all = stageRoutes();
+    for (const { key, method, path, handler } of all) {
+      const route = new HttpRoute(this, `Route ${key}`, {
         httpApi: this.api,
-        routeKey: HttpRouteKey.with(path, HttpMethod.ANY),
-        integration: integrationOf(UNMATCHED_ROUTE_HANDLER),
+        routeKey: method && path ? HttpRouteKey.with(path, HttpMethod[method]) : HttpRouteKey.DEFAULT,
+        integration: integrationOf(handler),
       });
+      // Route settings name routes by key: CloudFormation must create the routes first.
+      cfnStage.addResourceDependency(route.node.defaultChild as CfnRoute);
     }
-    new HttpRoute(this, 'Route $default', {
-      httpApi: this.api,
-      routeKey: HttpRouteKey.DEFAULT,
-      integration: integrationOf(UNMATCHED_ROUTE_HANDLER),
-    });
+    cfnStage.routeSettings = routeThrottleSettings(all, throttles, stageThrottle);
+  }
+
+  /**
+   * CloudFront and the web ACL in front of the API. Every API function learns where the client's
+   * address is (CLIENT_ADDRESS_HEADER, set with the environment) and may read the origin-verify
+   * secret, to refuse requests that did not come through CloudFront.
+   */
+  private addApiFront(webAclArn: string, delivery: MediaDelivery, apiHandlers: string[], stageUrl: string): ApiFront {
+    const front = new ApiFront(this, 'ApiFront', { api: this.api, webAclArn, logBucket: delivery.logsBucket });
+    for (const handler of apiHandlers) {
+      const fn = this.functions.get(handler)!;
+      fn.addEnvironment('ORIGIN_VERIFY_SECRET_ARN', front.originVerifySecret.secretArn);
+      front.originVerifySecret.grantRead(fn);
+    }
+    new CfnOutput(this, 'ApiOriginUrl', { value: stageUrl, description: "The HTTP API's own endpoint, CloudFront's origin; clients use ApiUrl" });
+    return front;
   }
 
   /** The reference page of web/ with its config.js (API URL, tenant), into the page bucket behind CloudFront. */

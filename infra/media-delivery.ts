@@ -24,10 +24,12 @@ export class MediaDelivery extends Construct {
   readonly photoCdn: Distribution;
   readonly checkinPageCdn: Distribution;
   readonly photoSigningKeyId: string;
+  /** Server access logs of the buckets and access logs of the distributions (the API front's too). */
+  readonly logsBucket: Bucket;
 
   constructor(scope: Construct, id: string, props: { photoSigningPublicKeyPem: string }) {
     super(scope, id);
-    const logs = new Bucket(this, 'AccessLogs', {
+    this.logsBucket = new Bucket(this, 'AccessLogs', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
@@ -35,6 +37,7 @@ export class MediaDelivery extends Construct {
       lifecycleRules: [{ expiration: Duration.days(90) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
+    const logs = this.logsBucket;
     NagSuppressions.addResourceSuppressions(logs, [
       { id: 'AwsSolutions-S1', reason: 'This is the access-log bucket; logging it into itself would loop.' },
     ]);

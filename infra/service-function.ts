@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -21,6 +21,8 @@ export interface ServiceFunctionProps {
   mediaBucket: IBucket;
   secrets: Record<SecretName, ISecret>;
   environment: Record<string, string>;
+  /** Instances reserved for the function, and the most it may run; none when undefined. */
+  reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -35,15 +37,14 @@ export class ServiceFunction extends Construct {
     super(scope, id);
     const { permissions, table, mediaBucket, secrets } = props;
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
-    const bundleDir = join(ROOT, '.build', 'functions', props.handler);
-    bundleFunction(join(ROOT, 'functions', `${props.handler}.ts`), bundleDir, ROOT);
     this.fn = new LambdaFunction(this, 'Function', {
-      code: Code.fromAsset(bundleDir),
+      code: codeOf(this, props.handler),
       handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: permissions.memoryMb ?? 512,
       timeout: Duration.seconds(29),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       tracing: Tracing.ACTIVE,
       loggingFormat: LoggingFormat.JSON,
       logGroup,
@@ -90,6 +91,18 @@ export class ServiceFunction extends Construct {
     }
     for (const name of permissions.secrets ?? []) secrets[name].grantRead(fn);
   }
+}
+
+/**
+ * The handler's esbuild bundle; a placeholder where the stack is not being bundled (CDK's
+ * `aws:cdk:bundling-stacks` context: the CLI sets it to the stacks it deploys, and unit tests of
+ * the stack that do not test bundling set it to none). Such a template is never deployed.
+ */
+function codeOf(scope: Construct, handler: string): Code {
+  if (!Stack.of(scope).bundlingRequired) return Code.fromInline(`// ${handler}: not bundled for this synth`);
+  const bundleDir = join(ROOT, '.build', 'functions', handler);
+  bundleFunction(join(ROOT, 'functions', `${handler}.ts`), bundleDir, ROOT);
+  return Code.fromAsset(bundleDir);
 }
 
 /** The environment variable naming each secret's ARN (read by lib/adapters/secrets.ts). */
