@@ -36,7 +36,12 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   'system/route-not-matched': { table: 'none' },
   'system/cors-preflight': { table: 'none' },
   'media/ingest-photo': { table: 'readWrite', media: { prefix: 'photos/', access: 'read' } },
+  'payments/sweep-reservations': { table: 'readWrite', secrets: ['stripeSecretKey'] },
 };
 
 /** The function S3 invokes for new objects under photos/; not behind the API. */
 export const PHOTO_INGEST_HANDLER = 'media/ingest-photo';
+
+/** The function a schedule runs every few minutes to settle reservations nothing else will end (docs/payments.md). */
+export const RESERVATION_SWEEP_HANDLER = 'payments/sweep-reservations';
+export const RESERVATION_SWEEP_MINUTES = 5;

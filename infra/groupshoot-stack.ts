@@ -33,10 +33,18 @@ import { UNMATCHED_ROUTE_HANDLER, routes } from '../lib/routes';
 import { ApiFront, CLIENT_ADDRESS_HEADER } from './api-front';
 import { MediaDelivery } from './media-delivery';
 import { type ReservedConcurrencyOption, reservedConcurrencyOf } from './function-concurrency';
-import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER, type SecretName } from './function-permissions';
+import {
+  FUNCTION_PERMISSIONS,
+  PHOTO_INGEST_HANDLER,
+  RESERVATION_SWEEP_HANDLER,
+  RESERVATION_SWEEP_MINUTES,
+  type SecretName,
+} from './function-permissions';
 import { DEFAULT_ROUTE_THROTTLES, DEFAULT_STAGE_THROTTLE, type Throttle, routeThrottleSettings } from './route-throttles';
 import { ServiceFunction } from './service-function';
 import { type RouteClass, functionClasses, stageRoutes } from './stage-routes';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 
 export interface GroupShootStackProps extends StackProps {
   /** PEM public key of the photo URL signing key pair; its private key goes into the PhotoSigningKey secret. */
@@ -122,7 +130,7 @@ export class GroupShootStack extends Stack {
     const reserved = reservedConcurrencyOf(apiFunctions, props.reservedConcurrency);
     // Behind the front, requestContext.http.sourceIp is a CloudFront address; the client's is in this header.
     const apiEnvironment = props.apiFront ? { ...environment, CLIENT_ADDRESS_HEADER } : environment;
-    const handlers = [...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), PHOTO_INGEST_HANDLER])];
+    const handlers = [...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER])];
     for (const handler of handlers) {
       const permissions = FUNCTION_PERMISSIONS[handler];
       if (!permissions) throw new Error(`No permissions declared for function ${handler}`);
@@ -137,6 +145,11 @@ export class GroupShootStack extends Stack {
       });
       this.functions.set(handler, fn);
     }
+    new Rule(this, 'ReservationSweepSchedule', {
+      description: 'Settles reservations that nothing else will end (docs/payments.md, reservation sweep)',
+      schedule: Schedule.rate(Duration.minutes(RESERVATION_SWEEP_MINUTES)),
+      targets: [new LambdaTarget(this.functions.get(RESERVATION_SWEEP_HANDLER)!, { retryAttempts: 0 })],
+    });
     delivery.mediaBucket.addEventNotification(
       EventType.OBJECT_CREATED,
       new LambdaDestination(this.functions.get(PHOTO_INGEST_HANDLER)!),

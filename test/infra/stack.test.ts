@@ -5,7 +5,7 @@ import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER } from '../../infra/function-permissions';
+import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER } from '../../infra/function-permissions';
 import { GroupShootStack } from '../../infra/groupshoot-stack';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/routes';
 
@@ -107,8 +107,8 @@ describe('API routes come from the route module', () => {
 });
 
 describe('functions', () => {
-  it('has one function per function of the route module, plus the photo ingest, each with declared permissions', () => {
-    const expected = new Set([UNMATCHED_ROUTE_HANDLER, PHOTO_INGEST_HANDLER, ...routes.map((route) => route.handler)]);
+  it('has one function per function of the route module, plus the photo ingest and the reservation sweep, each with declared permissions', () => {
+    const expected = new Set([UNMATCHED_ROUTE_HANDLER, PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, ...routes.map((route) => route.handler)]);
     expect([...functionIds.keys()].sort()).toEqual([...expected].sort());
     expect(Object.keys(FUNCTION_PERMISSIONS).sort()).toEqual([...expected].sort());
   });
@@ -176,7 +176,7 @@ describe('functions', () => {
     const secretReaders = [...functionIds.keys()].filter((handler) =>
       actionsOf(statementsOf(handler)).includes('secretsmanager:GetSecretValue'),
     );
-    expect(secretReaders.sort()).toEqual(['checkin/post-group-shoot', 'integration/list-person-photos', 'payments/stripe-webhook']);
+    expect(secretReaders.sort()).toEqual(['checkin/post-group-shoot', 'integration/list-person-photos', 'payments/stripe-webhook', RESERVATION_SWEEP_HANDLER]);
   });
 
   it('invokes the photo ingest for objects created under photos/', () => {
@@ -272,6 +272,23 @@ describe('data and delivery', () => {
 
   it('outputs the API URL, the check-in page URL and the table name', () => {
     for (const output of ['ApiUrl', 'CheckinPageUrl', 'TableName']) template.hasOutput(output, {});
+  });
+});
+
+describe('reservation sweep', () => {
+  it('runs the sweep function every 5 minutes, with no retry of a failed run (the next run tries again)', () => {
+    const sweepArn = { 'Fn::GetAtt': [functionIds.get('payments/sweep-reservations')!, 'Arn'] };
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: sweepArn, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+  });
+
+  it('lets the sweep write orders and read the Stripe key, and nothing else of the secrets', () => {
+    const actions = actionsOf(dataStatementsOf('payments/sweep-reservations'));
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+    expect(actionsOf(statementsOf('payments/sweep-reservations'))).toContain('secretsmanager:GetSecretValue');
   });
 });
 
