@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon, { type Request as LoadRequest } from 'autocannon';
+import { updateGallerySettings } from '#lib/db/galleries';
 import { generateAccessCode } from '#lib/domain/access-codes';
 import { newPersonId } from '#lib/domain/person-model';
 import type { BenchApi } from './bench-api';
@@ -87,6 +88,9 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
   const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
   // The day without capacity, so that no check-in is refused for a full day.
   const openDayId = shootingDayIds[2]!;
+  // One load client plays every participant: the demo gallery lets it (a studio raises its limits the same way).
+  const unlimited = { limit: 1_000_000, windowMs: 60_000 };
+  await updateGallerySettings(api.tenantId, token, { publicLimits: { reads: unlimited, checkins: unlimited } });
   const apiKeys = await Promise.all(Array.from({ length: keyCount }, () => api.freshApiKey()));
   const personsPath = `/groupshoot/${token}/persons`;
   const checkinBody = (id: string) => ({

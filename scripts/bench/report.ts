@@ -1,3 +1,4 @@
+import type { AbuseResult } from './abuse';
 import type { BundleColdStart } from './cold-start';
 import type { ImportComparison } from './import-comparison';
 import type { LoadResult } from './load';
@@ -16,11 +17,13 @@ export interface BenchResults {
     loadConnections: number;
     loadRequests: number;
     loadKeys: number;
+    abuseSeconds: number;
   };
   roundTrips: EndpointRoundTrips[];
   coldStarts: BundleColdStart[];
   importComparison: ImportComparison;
   load: LoadResult[];
+  abuse: AbuseResult;
 }
 
 /** A Markdown table, so the output can be pasted into docs/benchmarks.md as it is. */
@@ -66,6 +69,18 @@ export function formatResults(results: BenchResults): string {
       `${row.throughputRatio}x`,
     ]),
   );
+  const { abuse } = results;
+  const calmRow = (label: string, figures: AbuseResult['calm']['withoutFlood']) => [label, figures.requests, figures.refused, figures.p50Milliseconds, figures.p99Milliseconds];
+  const abuseTables = [
+    markdownTable(
+      ['Well-behaved clients (check-ins on another tenant, persons reads)', 'Requests', 'Refused (goal 0)', 'p50 ms', 'p99 ms'],
+      [calmRow('without the flood', abuse.calm.withoutFlood), calmRow('with the flood', abuse.calm.withFlood)],
+    ),
+    markdownTable(
+      ['p99 with / without (goal ≤ 1.5x)', 'Flood requests', "Flooder's budget", 'Admitted', 'Spots of A taken (goal ≤ budget)', 'Writes by refused requests (goal 0)'],
+      [[`${abuse.p99Ratio}x`, abuse.flooderRequests, abuse.flooderBudget, abuse.flooderAdmitted, abuse.flooderSpots, abuse.writesByRefused]],
+    ),
+  ].join('\n\n');
   const { settings } = results;
   return [
     `### DynamoDB round trips per request (${settings.roundTripIterations} measured request(s) each)`,
@@ -76,6 +91,8 @@ export function formatResults(results: BenchResults): string {
     importTable,
     `### Load: ${settings.loadRequests} requests per scenario on ${settings.loadConnections} connections (one per simulated Lambda instance), against the same DynamoDB work alone`,
     load,
+    `### Abuse: one client floods POST /group-shoot of gallery A at 10x its check-in budget for ${abuse.durationSeconds} s`,
+    abuseTables,
   ].join('\n\n');
 }
 

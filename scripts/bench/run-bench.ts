@@ -28,6 +28,7 @@ const FULL = {
   loadConnections: 10,
   loadRequests: 1000,
   loadKeys: 25,
+  abuseSeconds: 60,
 };
 const SMOKE = {
   roundTripIterations: 1,
@@ -38,6 +39,7 @@ const SMOKE = {
   loadConnections: 2,
   loadRequests: 20,
   loadKeys: 2,
+  abuseSeconds: 3,
 };
 
 async function main(): Promise<void> {
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
     const { measureRoundTrips } = await import('./round-trips');
     const { compareImports } = await import('./import-comparison');
     const { measureLoad } = await import('./load');
+    const { measureAbuse } = await import('./abuse');
 
     const counter = installRoundTripCounter(db);
     const demo = await seedDemo();
@@ -94,6 +97,9 @@ async function main(): Promise<void> {
       keys: settings.loadKeys,
     });
 
+    log(`Abuse: a flood at 10x one client's budget beside well-behaved clients (${settings.abuseSeconds} s without, then with)…`);
+    const abuse = await measureAbuse(db, { baseUrl: localApi.url, seconds: settings.abuseSeconds });
+
     const results: BenchResults = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
@@ -106,11 +112,13 @@ async function main(): Promise<void> {
         loadConnections: settings.loadConnections,
         loadRequests: settings.loadRequests,
         loadKeys: settings.loadKeys,
+        abuseSeconds: settings.abuseSeconds,
       },
       roundTrips,
       coldStarts,
       importComparison,
       load,
+      abuse,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\n${formatResults(results)}\n\nWritten to ${outFile}`);

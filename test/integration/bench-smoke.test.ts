@@ -57,5 +57,13 @@ describe('npm run bench -- --smoke', () => {
       const figures = [row.api, row.dynamoDbAlone].flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
       expect([row.scenario, figures.every(isPositive), isPositive(row.p50Ratio), isPositive(row.throughputRatio)]).toEqual([row.scenario, true, true, true]);
     }
+    const { abuse } = results;
+    expect(stdout).toContain('### Abuse');
+    expect(abuse.calm.withFlood.refused + abuse.calm.withoutFlood.refused).toBe(0);
+    expect(abuse.flooderRequests).toBeGreaterThan(abuse.flooderAdmitted);
+    expect(abuse.flooderSpots).toBe(abuse.flooderAdmitted);
+    expect(abuse.flooderAdmitted).toBeLessThanOrEqual(abuse.flooderBudget);
+    expect(abuse.writesByRefused).toBe(0);
+    expect(isPositive(abuse.p99Ratio)).toBe(true);
   }, 90_000);
 });
