@@ -39,6 +39,10 @@ export const ERROR_CATALOG = {
   too_many_persons: { status: 400, message: `At most ${MAX_PERSONS_PER_IMPORT} persons can be imported in one request.` },
   api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },
   invalid_api_key: { status: 401, message: 'The API key is wrong, revoked or disabled.' },
+  direct_access_forbidden: {
+    status: 403,
+    message: "Requests must come through the API's own address; this one came around its front.",
+  },
   plan_upgrade_required: {
     status: 403,
     message: 'The integration API needs the Creator plan or a higher one.',

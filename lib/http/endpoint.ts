@@ -9,6 +9,7 @@ import { idempotencyFinish, idempotencyStart } from '#lib/http/idempotency';
 import { jsonBody } from '#lib/http/json-body';
 import { jsonResponse } from '#lib/http/json-response';
 import { methodCheck } from '#lib/http/method-check';
+import { originVerify } from '#lib/http/origin-verify';
 import { planCheck } from '#lib/http/plan-check';
 import { publicRateLimit } from '#lib/http/public-rate-limit';
 import { rateLimit } from '#lib/http/rate-limit';
@@ -34,7 +35,7 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
     .use(requestLogging(route.id));
   if (route.access === 'public') handler.use(cors());
   if (route.method === 'POST') handler.use(idempotencyFinish());
-  handler.use(errorResponses()).use(methodCheck([route]));
+  handler.use(errorResponses()).use(originVerify()).use(methodCheck([route]));
   if (route.access === 'server') handler.use(prefetchApiKey());
   handler.use(tenantResolution());
   if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
@@ -72,6 +73,7 @@ export function webhookEndpoint(routeId: RouteId, body: (input: WebhookInput) =>
     .use(requestId())
     .use(requestLogging(route.id))
     .use(errorResponses())
+    .use(originVerify())
     .use(methodCheck([route]))
     .handler(async (event, context) => {
       const raw = typeof event.body === 'string' ? event.body : '';
@@ -87,6 +89,7 @@ export function corsPreflight() {
     .use(requestId())
     .use(requestLogging('corsPreflight'))
     .use(errorResponses())
+    .use(originVerify())
     .use(methodCheck((routes as readonly Route[]).filter((route) => route.handler === CORS_PREFLIGHT_HANDLER)))
     .handler(async (event) => ({ statusCode: 204, headers: preflightHeaders(event), body: '' })) as unknown as (
     event: ApiEvent,
@@ -100,6 +103,7 @@ export function unmatchedRoute() {
     .use(requestId())
     .use(requestLogging('unmatched'))
     .use(errorResponses())
+    .use(originVerify())
     .use(methodCheck([]))
     .handler(async () => {
       throw new ApiError('not_found');

@@ -11,9 +11,9 @@ const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/com
 
 /** Error statuses each kind of route can answer, beyond the ones its method adds. */
 const ERROR_STATUSES: Record<Route['access'], number[]> = {
-  public: [400, 404, 405, 409, 429, 500, 502, 503],
+  public: [400, 403, 404, 405, 409, 429, 500, 502, 503],
   server: [400, 401, 403, 404, 405, 409, 429, 500, 503],
-  webhook: [400, 405, 500, 503],
+  webhook: [400, 403, 405, 500, 503],
 };
 
 /**

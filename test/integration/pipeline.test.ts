@@ -36,6 +36,22 @@ describe('request pipeline', () => {
     studio = await createTestTenant();
   });
 
+  it('behind the API front, refuses every request that came around it (403 direct_access_forbidden), webhook and unknown paths included', async () => {
+    process.env.ORIGIN_VERIFY_SECRET = 'front-secret';
+    try {
+      const around = await Promise.all([
+        api.call('/group-shoot/checkin/anytoken', { headers: { 'X-Tenant-Slug': 'anyone' } }),
+        api.call('/webhooks/stripe', { method: 'POST', body: '{}' }),
+        api.call('/nowhere'),
+      ]);
+      const through = await api.call('/nowhere', { headers: { 'X-Origin-Verify': 'front-secret' } });
+      expect(around.map((answer) => [answer.status, answer.body.error])).toEqual(Array(3).fill([403, 'direct_access_forbidden']));
+      expect([through.status, through.body.error]).toEqual([404, 'not_found']);
+    } finally {
+      delete process.env.ORIGIN_VERIFY_SECRET;
+    }
+  });
+
   it('answers a path that leaves the stage (/v1/..// is //) with 404 not_found, not a failure of the local server', async () => {
     const answer = await api.call('/..//');
     expect([answer.status, answer.body.error, answer.headers.get('x-request-id')]).toEqual([404, 'not_found', answer.body.requestId]);
