@@ -55,6 +55,10 @@ export const ERROR_CATALOG = {
   idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
   order_already_paid: { status: 409, message: 'This reservation is paid already; ask for its status instead.' },
   email_checkin_limit: { status: 409, message: 'This email address has checked in to this gallery as often as it may.' },
+  reservation_exists: {
+    status: 409,
+    message: 'This email address has another reservation waiting for payment in this gallery; complete or retry that one.',
+  },
   retry_limit_reached: { status: 409, message: 'This reservation cannot be retried again; check in again instead.' },
   pending_payments_limit: {
     status: 409,

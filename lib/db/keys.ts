@@ -58,6 +58,11 @@ export const keys = {
   pendingOrders: () => 'PENDINGORDERS',
   /** Payment reservations of a gallery. */
   order: (tenantId: string, token: string, orderId: string) => ({ pk: `T#${tenantId}#G#${token}#ORDERS`, sk: `ORDER#${orderId}` }),
+  /** The one reservation an email address may have waiting for payment in a gallery, by a hash of the address. */
+  liveReservationOfEmail: (tenantId: string, token: string, emailKey: string) => ({
+    pk: `T#${tenantId}#G#${token}#EMAILRESERVATION#${emailKey}`,
+    sk: 'RESERVATION',
+  }),
   /** A status or retry token of a reservation, by the SHA-256 of its value. */
   checkoutToken: (tokenHash: string) => ({ pk: `CHECKOUTTOKEN#${tokenHash}`, sk: 'TOKEN' }),
   /** A request made with an Idempotency-Key, by the SHA-256 of tenant, caller, route and key. */

@@ -9,6 +9,7 @@ import { giveBackSpot, settlePendingPayment, spotRefusal, takeSpot } from '#lib/
 import { keys } from '#lib/db/keys';
 import { type OrderChange, type StoredOrder, fromStatesCondition, getOrder, orderKey, pendingOrderIndex, transitionUpdate } from '#lib/db/orders';
 import { DomainError } from '#lib/domain/domain-error';
+import { emailKey } from '#lib/domain/email';
 import { ORDER_TRANSITIONS, type OrderTransitionName, REPLACEMENT_ABANDONED_MS, orderState, pendingPaymentEffect } from '#lib/domain/order-lifecycle';
 import type { Order } from '#lib/domain/order-model';
 import type { Person } from '#lib/domain/person-model';
@@ -41,6 +42,38 @@ function spotItems(order: Order, transition: OrderTransitionName, pendingPayment
   }
 }
 
+/**
+ * The one reservation an email address may have waiting for payment in a gallery: taken with a
+ * transition into pending (refused while another order of the address holds it), given back
+ * with every transition out of it.
+ */
+function emailHoldItems(order: Order, transition: OrderTransitionName): TransactItem[] {
+  if (!order.person.email) return [];
+  const Key = keys.liveReservationOfEmail(order.tenantId, order.galleryToken, emailKey(order.person.email));
+  const ours = { ConditionExpression: 'attribute_not_exists(pk) OR orderId = :orderId', ExpressionAttributeValues: { ':orderId': order.orderId } };
+  switch (pendingPaymentEffect(transition)) {
+    case 1:
+      return [{ Put: { TableName: tableName, Item: { ...Key, orderId: order.orderId }, ...ours, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }];
+    case -1:
+      return [{ Delete: { TableName: tableName, Key, ...ours } }];
+    default:
+      return [];
+  }
+}
+
+/** The items a transition writes beside the order: its day's spot and pending payments, and its email's hold. */
+function companionItems(order: Order, transition: OrderTransitionName, pendingPaymentsCap?: number): TransactItem[] {
+  return [...spotItems(order, transition, pendingPaymentsCap), ...emailHoldItems(order, transition)];
+}
+
+/** Another order of the same email address is waiting for payment in the gallery. */
+export class LiveReservationOfEmail extends Error {
+  constructor(readonly orderId: string) {
+    super(`Order ${orderId} of this email address is waiting for payment`);
+    this.name = 'LiveReservationOfEmail';
+  }
+}
+
 /** One conditional update of the order; `ours` recognises this very update when a lost answer made the SDK resend it. */
 async function updateOrder(order: Order, transition: OrderTransitionName, change: OrderChange, ours: (item: Record<string, any> | undefined) => boolean) {
   return conditionalWrite(() => db.send(new UpdateCommand(transitionUpdate(order, transition, change))), ours);
@@ -49,7 +82,7 @@ async function updateOrder(order: Order, transition: OrderTransitionName, change
 /** The order, its spot moved, in one transaction; false when the order was not in a `from` state (and guard). */
 async function transactTransition(order: Order, transition: OrderTransitionName, change: OrderChange): Promise<boolean> {
   try {
-    await transact([{ Update: transitionUpdate(order, transition, change) }, ...spotItems(order, transition)]);
+    await transact([{ Update: transitionUpdate(order, transition, change) }, ...companionItems(order, transition)]);
     return true;
   } catch (error) {
     if (conditionFailedAt(error, 0)) return false;
@@ -68,16 +101,20 @@ export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTok
     Put: { TableName: tableName, Item: checkoutTokenItem(order, purpose, hash, issuedAt), ConditionExpression: 'attribute_not_exists(pk)' },
   }));
   const stored: StoredOrder = { ...order, tokenHashes: Object.values(tokenHashes) };
+  const spots = spotItems(order, 'reserve', pendingPaymentsCap);
   const spotIndex = 1 + tokenItems.length;
+  const holdIndex = spotIndex + spots.length;
   try {
     await transact([
       { Put: { TableName: tableName, Item: { ...orderKey(order), ...pendingOrderIndex(order), ...stored }, ConditionExpression: 'attribute_not_exists(pk)' } },
       ...tokenItems,
-      ...spotItems(order, 'reserve', pendingPaymentsCap),
+      ...spots,
+      ...emailHoldItems(order, 'reserve'),
     ]);
     return stored;
   } catch (error) {
-    if (order.person.shootingDayId && conditionFailedAt(error, spotIndex)) throw spotRefusal(itemAt(error, spotIndex), pendingPaymentsCap);
+    if (spots.length > 0 && conditionFailedAt(error, spotIndex)) throw spotRefusal(itemAt(error, spotIndex), pendingPaymentsCap);
+    if (conditionFailedAt(error, holdIndex)) throw new LiveReservationOfEmail(String(itemAt(error, holdIndex)?.orderId));
     throw error;
   }
 }
@@ -101,7 +138,7 @@ export async function removeReservation(order: StoredOrder, transition: 'undoRes
         },
       },
       ...(order.tokenHashes ?? []).map((hash) => ({ Delete: { TableName: tableName, Key: keys.checkoutToken(hash) } })),
-      ...spotItems(order, transition),
+      ...companionItems(order, transition),
     ]);
     return true;
   } catch (error) {
@@ -181,7 +218,7 @@ export async function payOrder(order: Order): Promise<Person | 'already'> {
     const written = await writePersonsWithCodes(scopeOf(order), drawCodes([order.person], new Set()), {
       extraItems: ([person]) => [
         { Update: transitionUpdate(order, 'pay', { status: 'paid', set: { code: person!.code, paidBy: attempt } }) },
-        ...spotItems(order, 'pay'),
+        ...companionItems(order, 'pay'),
       ],
       retry: CONTENDED_RETRIES,
       attempt,
@@ -233,6 +270,7 @@ export async function abandonSessionReplacement(order: Order, claim: string, sta
  */
 export async function reopenOrder(order: StoredOrder, claim: string, pendingPaymentsCap?: number): Promise<void> {
   const replaces = order.sessionId;
+  const spots = spotItems(order, 'reopen', pendingPaymentsCap);
   try {
     await transact([
       {
@@ -244,10 +282,12 @@ export async function reopenOrder(order: StoredOrder, claim: string, pendingPaym
           guard: { expression: '#status = :previous', values: { ':previous': order.status } },
         }),
       },
-      ...spotItems(order, 'reopen', pendingPaymentsCap),
+      ...spots,
+      ...emailHoldItems(order, 'reopen'),
     ]);
   } catch (error) {
-    if (order.person.shootingDayId && conditionFailedAt(error, 1)) throw spotRefusal(itemAt(error, 1), pendingPaymentsCap);
+    if (spots.length > 0 && conditionFailedAt(error, 1)) throw spotRefusal(itemAt(error, 1), pendingPaymentsCap);
+    if (conditionFailedAt(error, 1 + spots.length)) throw new DomainError('reservation_exists');
     if (conditionFailedAt(error, 0)) {
       const stored = itemAt(error, 0);
       // This very transaction, applied already (its answer lost).

@@ -34,6 +34,7 @@ export type DomainErrorReason =
   | 'email_checkin_limit'
   | 'retry_limit_reached'
   | 'pending_payments_limit'
+  | 'reservation_exists'
   // The studio cannot take this payment.
   | 'payment_access_not_approved'
   | 'payment_account_not_ready'

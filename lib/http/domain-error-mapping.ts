@@ -34,6 +34,7 @@ export const ERROR_CODE_OF_REASON = {
   email_checkin_limit: 'email_checkin_limit',
   retry_limit_reached: 'retry_limit_reached',
   pending_payments_limit: 'pending_payments_limit',
+  reservation_exists: 'reservation_exists',
   payment_access_not_approved: 'payment_access_not_approved',
   payment_account_not_ready: 'connect_not_ready_for_payments',
   package_amount_exceeds_limit: 'package_amount_exceeds_limit',

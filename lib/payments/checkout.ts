@@ -5,20 +5,20 @@ import { createCheckoutSession, expireCheckoutSession } from '#lib/adapters/stri
 import { addToGalleryCounters } from '#lib/db/gallery-counters';
 import { type CheckoutTokenPurpose, addCheckoutToken, findOrderByToken } from '#lib/db/checkout-tokens';
 import {
+  LiveReservationOfEmail,
   abandonSessionReplacement,
   attachCheckoutSession,
-  claimSessionReplacement,
   removeReservation,
   reopenOrder,
   reserveOrder,
-  restoreReplacedSession,
 } from '#lib/db/order-transitions';
+import { getOrder } from '#lib/db/orders';
 import type { CheckinResult, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { DomainError, invalidField } from '#lib/domain/domain-error';
 import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/domain/field-limits';
 import type { GalleryPackage } from '#lib/domain/gallery-model';
-import { ORDER_STATUS_COUNTER, orderState } from '#lib/domain/order-lifecycle';
+import { ORDER_STATUS_COUNTER } from '#lib/domain/order-lifecycle';
 import type { Order } from '#lib/domain/order-model';
 import type { PersonDraft } from '#lib/domain/person-model';
 import { pendingPaymentsCap, publicLimitsOf } from '#lib/domain/public-limits';
@@ -27,6 +27,7 @@ import { hashSecret, randomBase62 } from '#lib/domain/secrets';
 import { logger } from '#lib/logger';
 import { checkoutReturnUrls, returnUrlOf } from '#lib/payments/checkout-urls';
 import { CHECKOUT_SESSION_MINUTES } from '#lib/payments/payment-settings';
+import { takeOverSession } from '#lib/payments/session-replacement';
 
 /** Random, opaque, single-purpose; only their SHA-256 is stored. */
 function newToken(purpose: CheckoutTokenPurpose): string {
@@ -81,6 +82,20 @@ async function openSession(
   return session;
 }
 
+/**
+ * Ends the reservation an email address still has waiting for payment, so that the address's
+ * new check-in replaces it: its session is expired at Stripe (order_already_paid if it was paid
+ * meanwhile), then the order ends as expired and gives its spot back.
+ */
+async function supersedeReservation(tenant: Tenant, galleryToken: string, orderId: string): Promise<void> {
+  const earlier = await getOrder(tenant.tenantId, galleryToken, orderId);
+  if (!earlier || earlier.status !== 'pending') return; // ended meanwhile: its hold went with it
+  const claim = randomUUID();
+  await takeOverSession(earlier, claim);
+  if (await abandonSessionReplacement(earlier, claim, 'expired')) await countTransition(earlier, 'pending', 'expired');
+  logger.info('reservation replaced by a new check-in of the same email address', { orderId });
+}
+
 /** Moves an order between the statistics' status counters (after the transition is stored). */
 export function countTransition(order: Pick<Order, 'tenantId' | 'galleryToken'>, from: Order['status'] | undefined, to: Order['status']) {
   return addToGalleryCounters(
@@ -123,7 +138,12 @@ export async function startPaidCheckin(input: {
     createdAt,
     updatedAt: createdAt,
   };
-  const reserved = await reserveOrder(order, hashes, input.pendingPaymentsCap);
+  const reserved = await reserveOrder(order, hashes, input.pendingPaymentsCap).catch(async (error: Error) => {
+    if (!(error instanceof LiveReservationOfEmail)) throw error;
+    // One live reservation per email address and gallery: a new check-in replaces the earlier one.
+    await supersedeReservation(tenant, galleryToken, error.orderId);
+    return reserveOrder(order, hashes, input.pendingPaymentsCap);
+  });
   // Nobody holds this reservation's tokens yet: a failure undoes it whole. Should DynamoDB fail
   // that too, the expiry of the order's session (expired at once, or at expires_at) undoes it.
   const undo = () =>
@@ -185,29 +205,7 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   // This retry's claim on the order: its session is being replaced by this request.
   const claim = randomUUID();
   if (previousStatus === 'pending') {
-    // A reservation whose check-in is still opening its first session has no retry yet.
-    const state = orderState(order);
-    if (state === 'reserved' || !(await claimSessionReplacement(order, claim))) {
-      throw new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
-    }
-    // The session to expire: the order's, or the one an earlier retry that failed half-way was replacing.
-    const detached = state === 'open';
-    const oldSession = detached ? order.sessionId : order.replacedSessionId;
-    if (oldSession) {
-      const outcome = await expireCheckoutSession(order.accountId, oldSession).catch(async (error: unknown) => {
-        // Stripe unreachable: the session this retry unhooked becomes the order's again, so its
-        // expiry still frees the spot. (One an earlier retry left being replaced stays so: the
-        // expiry of any of the order's sessions ends it once that retry is over.)
-        if (detached) {
-          await restoreReplacedSession(order, oldSession, order.checkoutUrl, claim).catch((restore: Error) =>
-            logger.error('replaced session not restored; its expiry ends the reservation', { orderId: order.orderId, errorName: restore.name }),
-          );
-        }
-        throw error;
-      });
-      // A session paid meanwhile still completes the order through its webhook.
-      if (outcome === 'complete') throw new DomainError('order_already_paid');
-    }
+    await takeOverSession(order, claim);
   } else {
     await reopenOrder(order, claim, pendingPaymentsCap);
     await countTransition(order, previousStatus, 'pending');

@@ -96,3 +96,49 @@ describe('reservations waiting for payment per shooting day', () => {
     expect(answers.map((answer) => answer.body.error ?? answer.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 'pending_payments_limit']);
   });
 });
+
+describe('one reservation waiting for payment per email address and gallery', () => {
+  const paidCheckin = (studio: CheckinStudio, overrides: Record<string, unknown> = {}) =>
+    post(studio, studio.validBody({ selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.smallDay.id, ...overrides }));
+  const statusOf = async (studio: CheckinStudio, statusToken: string) => (await post(studio, { action: 'checkinStatus', statusToken })).body.status;
+
+  it('replaces the earlier reservation of the address: its session expired at Stripe, its spot given to the new one', async () => {
+    // Prepare
+    const studio = await createPayingStudio();
+    const first = await paidCheckin(studio);
+    // Act
+    const second = await paidCheckin(studio, { shootingDayId: studio.openDay.id });
+    await stripe.emulator.deliveriesSettled();
+    // Assess
+    expect(second.status).toBe(200);
+    expect(stripe.emulator.sessions.get(sessionIdOf(first.body.checkoutUrl))!.status).toBe('expired');
+    expect([await statusOf(studio, first.body.statusToken), await statusOf(studio, second.body.statusToken)]).toEqual(['expired', 'pending']);
+    expect([(await dayItem(studio, studio.smallDay.id)).booked, (await dayItem(studio, studio.openDay.id)).booked]).toEqual([0, 1]);
+    const stats = (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body;
+    expect(stats.orders).toEqual({ pending: 1, paid: 0, expired: 1, canceled: 0 });
+  });
+
+  it('keeps the addresses of other participants apart', async () => {
+    const studio = await createPayingStudio();
+    const answers = [await paidCheckin(studio, { name: 'One' }), await paidCheckin(studio, { name: 'Two' })];
+    expect(await Promise.all(answers.map((answer) => statusOf(studio, answer.body.statusToken)))).toEqual(['pending', 'pending']);
+  });
+
+  it('refuses to reopen the replaced reservation while the new one waits for payment (409 reservation_exists)', async () => {
+    const studio = await createPayingStudio();
+    const first = await paidCheckin(studio);
+    await paidCheckin(studio);
+    const retried = await post(studio, { action: 'retryCheckout', retryToken: first.body.retryToken });
+    expect([retried.status, retried.body.error]).toEqual([409, 'reservation_exists']);
+    expect((await dayItem(studio, studio.smallDay.id)).booked).toBe(1);
+  });
+
+  it('answers 409 order_already_paid when the earlier reservation was paid meanwhile, and takes nothing', async () => {
+    const studio = await createPayingStudio();
+    const first = await paidCheckin(studio);
+    Object.assign(stripe.emulator.sessions.get(sessionIdOf(first.body.checkoutUrl))!, { status: 'complete', payment_status: 'paid' });
+    const second = await paidCheckin(studio);
+    expect([second.status, second.body.error]).toEqual([409, 'order_already_paid']);
+    expect((await dayItem(studio, studio.smallDay.id)).booked).toBe(1);
+  });
+});

@@ -53,15 +53,16 @@ beforeAll(async () => {
 
 function newOrder(): Order {
   const createdAt = nowIso();
+  const orderId = `ord_${randomBytes(8).toString('hex')}`;
   return {
-    orderId: `ord_${randomBytes(8).toString('hex')}`,
+    orderId,
     tenantId: scope.tenantId,
     galleryToken: scope.galleryToken,
     status: 'pending',
     person: {
       personId: newPersonId(),
       name: 'Lifecycle Walker',
-      email: 'walker@example.com',
+      email: `walker-${orderId}@example.com`, // one live reservation per address: each order its own
       employeeId: null,
       phone: null,
       department: null,

@@ -73,7 +73,7 @@ it('a check-in whose session cannot be attached, nor its reservation released, i
   const studio = await createPayingStudio();
   await post(studio, paidBody(studio, { shootingDayId: studio.openDay.id })); // readiness cached
   throttleSendsWhere((command, input) => attachesSession(command) || (command.constructor.name === 'TransactWriteCommand' && input.includes('"Delete"')));
-  const failed = await post(studio, paidBody(studio));
+  const failed = await post(studio, paidBody(studio, { name: 'Second participant' }));
   jest.restoreAllMocks();
   expect([failed.status, failed.body.error]).toEqual([503, 'storage_unavailable']);
   await settle();
