@@ -1,5 +1,6 @@
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { API_SCHEMAS, ROUTE_SCHEMAS } from '#lib/api-schemas';
+import { DEFAULT_PUBLIC_LIMITS, windowInWords } from '#lib/domain/public-limits';
 import { ERROR_CATALOG } from '#lib/errors';
 import { type Route, pathsOf, routes } from '#lib/routes';
 import { PERSONS_PAGE } from '#lib/domain/page-cursor';
@@ -57,6 +58,18 @@ function errorResponse(status: number): Json {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples: exampleFor(codes[0]!) } },
     'x-error-codes': codes,
   };
+}
+
+/** The public routes' limits and their defaults, from the one source the service reads. */
+function publicLimitsDescription(): string {
+  const { reads, checkins, checkinsPerEmail, retriesPerOrder, pendingPaymentsShare } = DEFAULT_PUBLIC_LIMITS;
+  const rate = (policy: { limit: number; windowMs: number }) => `${policy.limit} per ${windowInWords(policy.windowMs)}`;
+  return [
+    'No API key; any origin may call them (CORS).',
+    `Each client address (IPv6 by /64) has per gallery a read budget (check-in info, checkinStatus; default ${rate(reads)}) and a check-in budget (submitCheckin, retryCheckout; default ${rate(checkins)}): over it, 429 rate_limit_exceeded with Retry-After and the X-RateLimit-* headers.`,
+    `Per gallery and email address at most ${checkinsPerEmail} free check-ins (409 email_checkin_limit) and one reservation waiting for payment (a new one replaces it); per reservation ${retriesPerOrder} retries (409 retry_limit_reached); per day with a capacity at most ${Math.round(pendingPaymentsShare * 100)} % of it waiting for payment (409 pending_payments_limit).`,
+    'A gallery changes these with the admin CLI (gallery limits); docs/api-reference.md explains the defaults.',
+  ].join(' ');
 }
 
 function exampleFor(code: string): Json {
@@ -137,7 +150,7 @@ export function buildOpenApiDocument(): Json {
     },
     servers: [{ url: 'http://localhost:3000/v1', description: 'npm start' }, { url: 'https://{host}/v1', variables: { host: { default: 'api.example.com' } } }],
     tags: [
-      { name: 'Public check-in', description: 'No API key; any origin may call them (CORS).' },
+      { name: 'Public check-in', description: publicLimitsDescription() },
       { name: 'Server-side (API key)', description: 'Creator plan or higher; 60 requests per minute per key.' },
       { name: 'Webhooks', description: 'Called by Stripe; authenticated by the signature.' },
     ],
