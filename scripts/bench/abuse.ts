@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { createApiKey } from '#lib/db/api-keys';
-import { addShootingDay, createGallery } from '#lib/db/galleries';
+import { updateGallerySettings } from '#lib/db/galleries';
 import { keys } from '#lib/db/keys';
 import { queryPartition } from '#lib/db/queries';
 import { createTenant } from '#lib/db/tenants';
 import { DEFAULT_PUBLIC_LIMITS } from '#lib/domain/public-limits';
+import type { RateLimitPolicy } from '#lib/domain/rate-limit';
+import { createBenchGallery } from './bench-api';
 import { percentile, rounded } from './statistics';
 
 /** What the well-behaved clients saw in one phase. */
@@ -44,18 +46,9 @@ interface Studio {
 async function createStudio(label: string): Promise<Studio> {
   const slug = `bench-${label}-${randomBytes(3).toString('hex')}`;
   const tenant = await createTenant({ slug, name: `Bench ${label}`, plan: 'creator' });
-  const gallery = await createGallery(tenant.tenantId, {
-    galleryName: `Bench ${label}`,
-    isGroupShoot: true,
-    selfieEnabled: false,
-    selfieRequired: false,
-    consentRequired: false,
-    showShootingDaySelector: true,
-    granularConsents: { face: false, notification: false, hrExport: false },
-  });
-  const day = await addShootingDay(tenant.tenantId, gallery.token, { date: '2027-09-01', label: 'Day', startTime: '09:00', endTime: '17:00' });
+  const { token, dayId } = await createBenchGallery(tenant.tenantId, `Bench ${label}`);
   const { secret } = await createApiKey(tenant.tenantId, 'bench integration');
-  return { tenantId: tenant.tenantId, slug, token: gallery.token, dayId: day.id, apiKey: secret };
+  return { tenantId: tenant.tenantId, slug, token, dayId, apiKey: secret };
 }
 
 const checkinBody = (studio: Studio, id: string) =>
@@ -115,11 +108,15 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * well-behaved client checks in to another tenant's gallery and an integration reads persons;
  * the same well-behaved clients run once without the flood first, side by side in this run.
  */
-export async function measureAbuse(client: DynamoDBDocumentClient, options: { baseUrl: string; seconds: number }): Promise<AbuseResult> {
+export async function measureAbuse(
+  client: DynamoDBDocumentClient,
+  options: { baseUrl: string; seconds: number; /** The flooded gallery's check-in budget; the default when absent. */ flooderPolicy?: RateLimitPolicy },
+): Promise<AbuseResult> {
   const [flooded, calm, calmAlone] = await Promise.all([createStudio('flooded'), createStudio('calm'), createStudio('calm-alone')]);
   const withoutFlood = await runCalmClients(options.baseUrl, calmAlone, options.seconds);
 
-  const policy = DEFAULT_PUBLIC_LIMITS.checkins;
+  const policy = options.flooderPolicy ?? DEFAULT_PUBLIC_LIMITS.checkins;
+  if (options.flooderPolicy) await updateGallerySettings(flooded.tenantId, flooded.token, { publicLimits: { checkins: options.flooderPolicy } });
   const flooderBudget = policy.limit + Math.floor((options.seconds * 1000) / (policy.windowMs / policy.limit));
   const writes = countWritesOf(client, flooded.tenantId);
   const flood = autocannon({

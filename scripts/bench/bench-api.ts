@@ -1,4 +1,5 @@
 import { createApiKey } from '#lib/db/api-keys';
+import { addShootingDay, createGallery } from '#lib/db/galleries';
 import { getTenantBySlug } from '#lib/db/tenants';
 import type { DemoData } from '../local/seed-demo';
 
@@ -52,4 +53,19 @@ export function importRowsFor(count: number, shootingDayId: string, prefix: stri
     employeeId: `${prefix}-${index}`,
     shootingDayId,
   }));
+}
+
+/** A group-shoot gallery of the tenant with one day without capacity, for a bench scenario of its own. */
+export async function createBenchGallery(tenantId: string, galleryName: string): Promise<{ token: string; dayId: string }> {
+  const gallery = await createGallery(tenantId, {
+    galleryName,
+    isGroupShoot: true,
+    selfieEnabled: false,
+    selfieRequired: false,
+    consentRequired: false,
+    showShootingDaySelector: true,
+    granularConsents: { face: false, notification: false, hrExport: false },
+  });
+  const day = await addShootingDay(tenantId, gallery.token, { date: '2030-01-15', label: 'Bench day', startTime: '09:00', endTime: '17:00' });
+  return { token: gallery.token, dayId: day.id };
 }

@@ -1,10 +1,9 @@
 import { nowIso } from '#lib/clock';
-import { addShootingDay, createGallery } from '#lib/db/galleries';
 import { insertPersonsWithCodes } from '#lib/db/access-code-allocation';
 import type { GalleryScope } from '#lib/domain/gallery-model';
 import type { PersonDraft } from '#lib/domain/person-model';
 import { importedPersonDraft } from '#lib/domain/person-import';
-import { type BenchApi, importRowsFor } from './bench-api';
+import { type BenchApi, createBenchGallery, importRowsFor } from './bench-api';
 import { median, rounded, timed } from './statistics';
 
 /** End-to-end import through the API against the same writes with the SDK alone. */
@@ -59,17 +58,8 @@ export async function compareImports(api: BenchApi, options: { rows: number; ite
 }
 
 async function createSecondGallery(tenantId: string): Promise<GalleryScope & { shootingDayId: string }> {
-  const gallery = await createGallery(tenantId, {
-    galleryName: 'Bench: SDK-alone imports',
-    isGroupShoot: true,
-    selfieEnabled: false,
-    selfieRequired: false,
-    consentRequired: false,
-    showShootingDaySelector: true,
-    granularConsents: { face: false, notification: false, hrExport: false },
-  });
-  const day = await addShootingDay(tenantId, gallery.token, { date: '2030-01-15', label: 'Bench day', startTime: '09:00', endTime: '17:00' });
-  return { tenantId, token: gallery.token, shootingDayId: day.id };
+  const { token, dayId } = await createBenchGallery(tenantId, 'Bench: SDK-alone imports');
+  return { tenantId, token, shootingDayId: dayId };
 }
 
 /** The drafts the import use case builds from the bench's rows (lib/integration/import-persons.ts). */

@@ -29,6 +29,7 @@ const FULL = {
   loadRequests: 1000,
   loadKeys: 25,
   abuseSeconds: 60,
+  abuseFlooderPolicy: undefined,
 };
 const SMOKE = {
   roundTripIterations: 1,
@@ -40,6 +41,8 @@ const SMOKE = {
   loadRequests: 20,
   loadKeys: 2,
   abuseSeconds: 3,
+  // A budget a slow machine's short flood still exceeds tenfold.
+  abuseFlooderPolicy: { limit: 5, windowMs: 60_000 },
 };
 
 async function main(): Promise<void> {
@@ -98,7 +101,7 @@ async function main(): Promise<void> {
     });
 
     log(`Abuse: a flood at 10x one client's budget beside well-behaved clients (${settings.abuseSeconds} s without, then with)…`);
-    const abuse = await measureAbuse(db, { baseUrl: localApi.url, seconds: settings.abuseSeconds });
+    const abuse = await measureAbuse(db, { baseUrl: localApi.url, seconds: settings.abuseSeconds, flooderPolicy: settings.abuseFlooderPolicy });
 
     const results: BenchResults = {
       mode: values.smoke ? 'smoke' : 'full',

@@ -1,6 +1,4 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { randomBytes } from 'node:crypto';
-import { nowIso } from '#lib/clock';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
 import {
@@ -26,8 +24,8 @@ import {
   transitionApplies,
 } from '#lib/domain/order-lifecycle';
 import type { Order } from '#lib/domain/order-model';
-import { NO_CONSENTS, newPersonId } from '#lib/domain/person-model';
 import { createTestTenant } from '../support/factories';
+import { pendingOrder } from '../support/orders';
 import { useTestTable } from '../support/test-table';
 
 /**
@@ -51,41 +49,7 @@ beforeAll(async () => {
   scope = { tenantId: studio.tenant.tenantId, galleryToken: studio.token, dayId: studio.days.later.id };
 });
 
-function newOrder(): Order {
-  const createdAt = nowIso();
-  const orderId = `ord_${randomBytes(8).toString('hex')}`;
-  return {
-    orderId,
-    tenantId: scope.tenantId,
-    galleryToken: scope.galleryToken,
-    status: 'pending',
-    person: {
-      personId: newPersonId(),
-      name: 'Lifecycle Walker',
-      email: `walker-${orderId}@example.com`, // one live reservation per address: each order its own
-      employeeId: null,
-      phone: null,
-      department: null,
-      notes: null,
-      shootingDayId: scope.dayId,
-      packageId: 'pkg_paid',
-      orderNotes: null,
-      consents: NO_CONSENTS,
-      customFields: {},
-      source: 'checkin',
-      createdAt,
-      hasSelfie: false,
-      photoCount: 0,
-    },
-    packageId: 'pkg_paid',
-    packageName: 'Prints',
-    amount: 2500,
-    currency: 'eur',
-    accountId: 'acct_walk',
-    createdAt,
-    updatedAt: createdAt,
-  };
-}
+const newOrder = () => pendingOrder(scope);
 
 /** The stored attributes of each state: an open order's session is cs_1, a replacing one replaces cs_0 for claim-1. */
 const STATE_ATTRIBUTES: Record<OrderState, Partial<StoredOrder>> = {

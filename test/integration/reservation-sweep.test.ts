@@ -1,5 +1,4 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { randomBytes } from 'node:crypto';
 import { now, nowIso, resetClock, setClock } from '#lib/clock';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
@@ -7,10 +6,10 @@ import { reserveOrder } from '#lib/db/order-transitions';
 import { getOrder } from '#lib/db/orders';
 import { queryPartition } from '#lib/db/queries';
 import type { Order } from '#lib/domain/order-model';
-import { NO_CONSENTS, newPersonId } from '#lib/domain/person-model';
 import { sweepReservations } from '#lib/payments/reservation-sweep';
 import { useLocalApi } from '../support/local-api';
 import { type CheckinStudio, createPayingStudio } from '../support/checkin-gallery';
+import { pendingOrder } from '../support/orders';
 import { useStripeEmulator } from '../support/stripe';
 
 /**
@@ -43,38 +42,10 @@ afterEach(() => resetClock());
 
 /** A reservation as a check-in that died right after storing it leaves it: spot taken, no session. */
 async function orphanedReservation(studio: CheckinStudio): Promise<Order> {
-  const createdAt = nowIso();
-  const order: Order = {
-    orderId: `ord_${randomBytes(8).toString('hex')}`,
-    tenantId: studio.tenant.tenantId,
-    galleryToken: studio.token,
-    status: 'pending',
-    person: {
-      personId: newPersonId(),
-      name: 'Orphan',
-      email: 'orphan@example.com',
-      employeeId: null,
-      phone: null,
-      department: null,
-      notes: null,
-      shootingDayId: studio.smallDay.id,
-      packageId: studio.paidPackage.id,
-      orderNotes: null,
-      consents: NO_CONSENTS,
-      customFields: {},
-      source: 'checkin',
-      createdAt,
-      hasSelfie: false,
-      photoCount: 0,
-    },
-    packageId: studio.paidPackage.id,
-    packageName: 'Premium',
-    amount: 2900,
-    currency: 'eur',
-    accountId: `acct_${studio.slug.replace(/-/g, '')}`,
-    createdAt,
-    updatedAt: createdAt,
-  };
+  const order = pendingOrder(
+    { tenantId: studio.tenant.tenantId, galleryToken: studio.token, dayId: studio.smallDay.id },
+    { packageId: studio.paidPackage.id, accountId: `acct_${studio.slug.replace(/-/g, '')}` },
+  );
   await reserveOrder(order, { status: `s-${order.orderId}`, retry: `r-${order.orderId}` });
   return order;
 }
