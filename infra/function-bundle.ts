@@ -12,7 +12,7 @@ import { type BuildOptions, buildSync } from 'esbuild';
 export const FUNCTION_BUNDLE_OPTIONS = {
   bundle: true,
   platform: 'node',
-  target: 'node22',
+  target: 'node24',
   format: 'esm',
   splitting: true,
   mainFields: ['module', 'main'],

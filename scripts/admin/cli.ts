@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { applyLocalApiDefaults } from './local-environment';
 import { runAdmin } from './run-admin';
 
-// Lambda runs Node.js 22; the SDK's notice about Node 20 support is noise on this machine.
+// Lambda runs Node.js 24; the SDK's notice about Node 20 support is noise where the local tools run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const note = applyLocalApiDefaults(process.env, resolve('.local', 'local-api.json'));

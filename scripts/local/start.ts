@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
-// Lambda runs Node.js 22; the SDK's notice about Node 20 support is noise on this machine.
+// Lambda runs Node.js 24; the SDK's notice about Node 20 support is noise where the local tools run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 import { resolve } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';

@@ -113,12 +113,12 @@ describe('functions', () => {
     expect(Object.keys(FUNCTION_PERMISSIONS).sort()).toEqual([...expected].sort());
   });
 
-  it('runs them on Node.js 22, arm64, traced, logging JSON, with the table and bucket configured', () => {
+  it('runs them on Node.js 24, arm64, traced, logging JSON, with the table and bucket configured', () => {
     for (const id of functionIds.values()) {
       const fn = template.findResources('AWS::Lambda::Function')[id]!.Properties;
       expect(fn).toEqual(
         expect.objectContaining({
-          Runtime: 'nodejs22.x',
+          Runtime: 'nodejs24.x',
           Architectures: ['arm64'],
           TracingConfig: { Mode: 'Active' },
           LoggingConfig: expect.objectContaining({ LogFormat: 'JSON' }),
