@@ -30,28 +30,43 @@ export async function sweepReservations(): Promise<Record<SweepOutcome, number>>
   const tally: Record<SweepOutcome, number> = { released: 0, ended: 0, paid: 0, left: 0 };
   const candidates = await listPendingOrdersCreatedBefore(new Date(now() - UNATTACHED_AFTER_MS).toISOString());
   for (const candidate of candidates) {
-    const order = await getOrder(candidate.tenantId, candidate.galleryToken, candidate.orderId);
-    const outcome = order ? await sweepOrder(order).catch((error: Error) => {
-      logger.error('reservation not swept; the next sweep tries again', { orderId: candidate.orderId, errorName: error.name });
-      return 'left' as const;
-    }) : 'left';
+    // The index's copy says whether an order is due; only a due one is read again, consistently.
+    const order = isDue(candidate) ? await getOrder(candidate.tenantId, candidate.galleryToken, candidate.orderId) : undefined;
+    const outcome =
+      order && isDue(order)
+        ? await settle(order).catch((error: Error) => {
+            logger.error('reservation not swept; the next sweep tries again', { orderId: candidate.orderId, errorName: error.name });
+            return 'left' as const;
+          })
+        : 'left';
     tally[outcome] += 1;
   }
   return tally;
 }
 
-async function sweepOrder(order: StoredOrder): Promise<SweepOutcome> {
+/** Whether nothing but the sweep will end the order now: the request or event that should have is surely over. */
+function isDue(order: StoredOrder): boolean {
   const idleMs = now() - Date.parse(order.updatedAt);
   switch (orderState(order)) {
     case 'reserved':
-      if (idleMs < UNATTACHED_AFTER_MS) return 'left';
+      return idleMs >= UNATTACHED_AFTER_MS;
+    case 'replacing':
+      return idleMs >= REPLACEMENT_ABANDONED_MS;
+    case 'open':
+      return idleMs >= CHECKOUT_SESSION_MINUTES * 60_000 + SESSION_OVERDUE_MS;
+    default:
+      return false;
+  }
+}
+
+async function settle(order: StoredOrder): Promise<SweepOutcome> {
+  switch (orderState(order)) {
+    case 'reserved':
       return (await removeReservation(order, 'releaseUnattached')) ? 'released' : 'left';
     case 'replacing':
-      return idleMs < REPLACEMENT_ABANDONED_MS ? 'left' : settleAbandonedRetry(order);
-    case 'open':
-      return idleMs < CHECKOUT_SESSION_MINUTES * 60_000 + SESSION_OVERDUE_MS ? 'left' : settleOverdueSession(order, order.sessionId!);
+      return settleAbandonedRetry(order);
     default:
-      return 'left';
+      return settleOverdueSession(order, order.sessionId!);
   }
 }
 
