@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { CHECKOUT_TOKEN_MAX_LENGTH, MAX_PERSONS_PER_IMPORT, MAX_SELFIE_BYTES, RETURN_URL_MAX_LENGTH, TEXT_LIMITS, mebibytes } from '#lib/domain/field-limits';
+import { CHECKOUT_TOKEN_MAX_LENGTH, MAX_PERSONS_PER_IMPORT, MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS, RETURN_URL_MAX_LENGTH, TEXT_LIMITS, mebibytes } from '#lib/domain/field-limits';
 
 /**
  * The request and response bodies of the API as valibot schemas: the source of the OpenAPI
@@ -82,7 +82,15 @@ export const CheckinRequest = v.object({
   selectedPackageId: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.selectedPackageId))),
   orderNotes: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.orderNotes))),
   termsAccepted: v.optional(v.boolean()),
-  selfieBase64: v.optional(v.pipe(v.string(), v.description(`JPEG as a data URI or raw base64, at most ${mebibytes(MAX_SELFIE_BYTES)} decoded.`))),
+  selfieBase64: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        `JPEG as a data URI or raw base64, at most ${mebibytes(MAX_SELFIE_BYTES)} decoded and ${MAX_SELFIE_PIXELS / 1_000_000} megapixels; ` +
+          'stored re-encoded: upright, at most 2048 px on its longer side, without any metadata.',
+      ),
+    ),
+  ),
   returnUrl: v.optional(v.pipe(v.string(), v.maxLength(RETURN_URL_MAX_LENGTH), v.description('Paid packages: the check-in page Stripe returns to.'))),
   statusToken: v.optional(v.pipe(v.string(), v.maxLength(CHECKOUT_TOKEN_MAX_LENGTH), v.description('checkinStatus'))),
   retryToken: v.optional(v.pipe(v.string(), v.maxLength(CHECKOUT_TOKEN_MAX_LENGTH), v.description('retryCheckout'))),

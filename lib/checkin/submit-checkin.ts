@@ -10,20 +10,21 @@ import { selfieObjectKey } from '#lib/domain/media-keys';
 import { pendingPaymentsCap, publicLimitsOf } from '#lib/domain/public-limits';
 import { type PersonDraft, newPersonId } from '#lib/domain/person-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
-import { logger } from '#lib/logger';
+import { reencodeSelfie } from '#lib/media/selfie-image';
+import { galleryRef, loggableError, logger } from '#lib/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
 import { startPaidCheckin } from '#lib/payments/checkout';
 import { returnUrlOf } from '#lib/payments/checkout-urls';
 
-/**
- * A participant's check-in: validates it against the gallery, stores the selfie (metadata
- * stripped), then the person, code and day booking in one transaction, or for a paid package
- * a reservation with a Checkout Session. Should that fail, the selfie is deleted again, so a
- * failed check-in leaves nothing behind.
- */
 /** The S3 client is loaded with the first selfie: most check-ins send none, and loading it costs cold-start time. */
 const mediaBucket = () => import('#lib/adapters/media-bucket');
 
+/**
+ * A participant's check-in: validates it against the gallery, re-encodes the selfie (no
+ * metadata survives, see reencodeSelfie), stores it, then the person, code and day booking in
+ * one transaction, or for a paid package a reservation with a Checkout Session. Should that
+ * fail, the selfie is deleted again, so a failed check-in leaves nothing behind.
+ */
 export async function submitCheckin(
   tenant: Tenant,
   body: Record<string, unknown>,
@@ -33,6 +34,9 @@ export async function submitCheckin(
   if (token === '') throw new DomainError('token_required');
   const configuration = await loadGroupShootGallery(tenant.tenantId, token, loaded);
   const submission = validateCheckin(body, configuration);
+  // Decoding is the one costly check: after every rule that needs no storage, before the
+  // payment checks read anything.
+  const selfie = submission.selfieAsSent ? await reencodeSelfie(submission.selfieAsSent) : undefined;
   const limits = publicLimitsOf(configuration.gallery.publicLimits);
   const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
   const accountId = paidPackage ? await checkPaidCheckin(tenant, submission, paidPackage) : undefined;
@@ -40,10 +44,10 @@ export async function submitCheckin(
 
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const personId = newPersonId();
-  const selfieKey = submission.selfie ? selfieObjectKey(scope.tenantId, scope.token, personId) : undefined;
-  if (selfieKey) {
-    await (await mediaBucket()).putMediaObject(selfieKey, submission.selfie!, 'image/jpeg').catch((error: Error) => {
-      logger.error('selfie upload failed', { errorName: error.name });
+  const selfieKey = selfie ? selfieObjectKey(scope.tenantId, scope.token, personId) : undefined;
+  if (selfie && selfieKey) {
+    await (await mediaBucket()).putMediaObject(selfieKey, selfie, 'image/jpeg').catch((error: Error) => {
+      logger.error('selfie upload failed', { personId, error: loggableError(error) });
       throw new DomainError('media_storage_unavailable');
     });
   }
@@ -72,13 +76,13 @@ export async function submitCheckin(
     }
     const person = await insertCheckedInPerson(scope, draft, limits.checkinsPerEmail);
     await addToGalleryCounters(scope, { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 }).catch((error: Error) =>
-      logger.error('check-in counters not updated', error),
+      logger.error('check-in counters not updated', { personId, error: loggableError(error) }),
     );
     return { personId: person.personId, code: person.code, name: person.name };
   } catch (error) {
     if (selfieKey) {
       await (await mediaBucket()).deleteMediaObject(selfieKey).catch((cleanup: Error) =>
-        logger.error('orphaned selfie could not be deleted', { objectKey: selfieKey, errorName: cleanup.name }),
+        logger.error('orphaned selfie could not be deleted', { gallery: galleryRef(scope.token), personId, error: loggableError(cleanup) }),
       );
     }
     throw error;

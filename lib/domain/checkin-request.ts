@@ -4,7 +4,7 @@ import { isPlausibleEmail } from '#lib/domain/email';
 import { type LimitedTextField, TEXT_LIMITS } from '#lib/domain/field-limits';
 import { BUILT_IN_FIELD_KEYS, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/domain/gallery-model';
 import type { PersonConsents } from '#lib/domain/person-model';
-import { decodeSelfie, stripJpegMetadata } from '#lib/domain/selfie';
+import { decodeSelfie, readJpegFrameSize } from '#lib/domain/selfie';
 
 /** A check-in that passed every rule that needs no storage. */
 export interface CheckinSubmission {
@@ -17,8 +17,12 @@ export interface CheckinSubmission {
   orderNotes: string | null;
   consents: PersonConsents;
   customFields: Record<string, string | number>;
-  /** The selfie with its metadata stripped; absent when none was sent or the gallery takes none. */
-  selfie?: Buffer;
+  /**
+   * The selfie's bytes as sent, metadata and all: a JPEG whose header declares an acceptable
+   * size. Never store them as they are: submitCheckin stores reencodeSelfie's output. Absent
+   * when none was sent or the gallery takes none.
+   */
+  selfieAsSent?: Buffer;
   shootingDay?: ShootingDay;
   selectedPackage?: GalleryPackage;
   termsAccepted: boolean;
@@ -51,7 +55,9 @@ function isBlank(value: unknown): boolean {
 /**
  * Validates a submitCheckin body against the gallery, in the documented order of precedence:
  * name_required, email_required, field limits and types (invalid_field), consent_required,
- * custom fields, selfie, shooting day, package. Payment checks come after, with the tenant.
+ * custom fields, selfie (encoding, size and JPEG header), shooting day, package. Synchronous
+ * and cheap: the selfie's image data is decoded later, by submitCheckin, and payment checks come
+ * after that, with the tenant.
  */
 export function validateCheckin(body: Record<string, unknown>, configuration: GalleryConfiguration): CheckinSubmission {
   const { gallery, formFields, shootingDays, packages } = configuration;
@@ -90,7 +96,8 @@ export function validateCheckin(body: Record<string, unknown>, configuration: Ga
 
   const submittedSelfie = text(body, 'selfieBase64');
   if (gallery.selfieRequired && gallery.selfieEnabled && submittedSelfie === null) throw new DomainError('selfie_required');
-  const selfie = gallery.selfieEnabled && submittedSelfie !== null ? stripJpegMetadata(decodeSelfie(submittedSelfie)) : undefined;
+  const selfieAsSent = gallery.selfieEnabled && submittedSelfie !== null ? decodeSelfie(submittedSelfie) : undefined;
+  if (selfieAsSent) readJpegFrameSize(selfieAsSent);
 
   const shootingDayId = text(body, 'shootingDayId');
   const shootingDay = shootingDayId === null ? undefined : shootingDays.find((day) => day.id === shootingDayId);
@@ -116,7 +123,7 @@ export function validateCheckin(body: Record<string, unknown>, configuration: Ga
       hrExportConsent: granted(gallery.granularConsents.hrExport, body.hrExportConsent),
     },
     customFields: customValues,
-    selfie,
+    selfieAsSent,
     shootingDay,
     selectedPackage,
     termsAccepted: body.termsAccepted === true,

@@ -28,6 +28,13 @@ export const MAX_PERSONS_PER_IMPORT = 500;
 /** A selfie once decoded from base64: within the body limit, which stays under Lambda's 6 MB payload. */
 export const MAX_SELFIE_BYTES = 3 * 1024 * 1024;
 
+/**
+ * The most pixels (width × height) a selfie may declare: a phone's full-resolution 50 MP
+ * picture (8160 × 6120) fits, a decompression bomb's 65535 × 65535 does not. It also bounds
+ * the decoder's memory (see lib/media/selfie-image.ts).
+ */
+export const MAX_SELFIE_PIXELS = 50_000_000;
+
 /** A status or retry token as sent back (issued tokens are far shorter). */
 export const CHECKOUT_TOKEN_MAX_LENGTH = 200;
 

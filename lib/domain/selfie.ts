@@ -1,9 +1,10 @@
 import { DomainError } from '#lib/domain/domain-error';
-import { MAX_SELFIE_BYTES } from '#lib/domain/field-limits';
+import { MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS } from '#lib/domain/field-limits';
 
 /**
- * Selfies: a JPEG of at most MAX_SELFIE_BYTES once decoded, sent as a data URI
- * (`data:image/jpeg;base64,…`) or as raw base64.
+ * Selfies: a JPEG of at most MAX_SELFIE_BYTES once decoded and MAX_SELFIE_PIXELS, sent as a
+ * data URI (`data:image/jpeg;base64,…`) or as raw base64. The bytes as sent are never stored:
+ * submitCheckin stores what reencodeSelfie (lib/media/selfie-image.ts) makes of them.
  */
 const DATA_URI = /^data:([^;,]*)(;[^,]*)?,/;
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
@@ -27,24 +28,26 @@ export function decodeSelfie(submitted: string): Buffer {
   return bytes;
 }
 
-/** APP0 "JFIF" and APP14 "Adobe" shape how a JPEG decodes; every other APPn and comment is metadata. */
-function keepsApplicationSegment(marker: number, segment: Buffer): boolean {
-  const identifier = segment.subarray(4, 9).toString('latin1');
-  return (marker === 0xe0 && identifier === 'JFIF\0') || (marker === 0xee && identifier === 'Adobe');
+/** The size a JPEG's frame header declares. */
+export interface JpegFrameSize {
+  width: number;
+  height: number;
 }
 
+/** SOF0 to SOF15 start a frame; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not. */
+const isStartOfFrame = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+
 /**
- * The JPEG without its metadata: EXIF (GPS position, camera, time), XMP, IPTC, ICC and
- * comments are removed; the image data is copied unchanged. Anything that is not a
- * well-formed JPEG is invalid_selfie.
+ * The frame size of a JPEG, read from its header segments without decoding any image data: a
+ * cheap check, before anything is stored, that the selfie is a JPEG at all and declares at most
+ * MAX_SELFIE_PIXELS (a decompression bomb declares far more). What follows the frame header
+ * (image data, trailing bytes, further images) is not looked at here: lib/media/selfie-image.ts
+ * decodes it and stores a new JPEG, without any of the sent file's segments.
  */
-export function stripJpegMetadata(jpeg: Buffer): Buffer {
+export function readJpegFrameSize(jpeg: Buffer): JpegFrameSize {
   const invalid = () => new DomainError('invalid_selfie', 'The selfie is not a JPEG image.');
   if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw invalid();
-  if (jpeg[jpeg.length - 2] !== 0xff || jpeg[jpeg.length - 1] !== 0xd9) throw invalid();
-  const kept: Buffer[] = [jpeg.subarray(0, 2)];
   let offset = 2;
-  let sawFrame = false;
   for (;;) {
     if (offset + 4 > jpeg.length || jpeg[offset] !== 0xff) throw invalid();
     const marker = jpeg[offset + 1]!;
@@ -52,17 +55,19 @@ export function stripJpegMetadata(jpeg: Buffer): Buffer {
       offset += 1; // fill byte
       continue;
     }
+    if (marker === 0xda || marker === 0xd9) throw invalid(); // image data or the end before any frame
     const length = jpeg.readUInt16BE(offset + 2);
     if (length < 2 || offset + 2 + length > jpeg.length) throw invalid();
-    const segment = jpeg.subarray(offset, offset + 2 + length);
-    if (marker === 0xda) {
-      if (!sawFrame) throw invalid();
-      kept.push(jpeg.subarray(offset)); // start of scan: the image data, up to and with EOI
-      return Buffer.concat(kept);
+    if (isStartOfFrame(marker)) {
+      if (length < 8) throw invalid();
+      const height = jpeg.readUInt16BE(offset + 5);
+      const width = jpeg.readUInt16BE(offset + 7);
+      if (width === 0 || height === 0) throw invalid();
+      if (width * height > MAX_SELFIE_PIXELS) {
+        throw new DomainError('invalid_selfie', `The selfie has more than ${MAX_SELFIE_PIXELS / 1_000_000} megapixels.`);
+      }
+      return { width, height };
     }
-    const isMetadata = (marker >= 0xe0 && marker <= 0xef && !keepsApplicationSegment(marker, segment)) || marker === 0xfe;
-    if (!isMetadata) kept.push(segment);
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) sawFrame = true;
     offset += 2 + length;
   }
 }

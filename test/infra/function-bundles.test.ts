@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { decode } from 'jpeg-js';
+import sharp from 'sharp';
 import { BUNDLE_ENTRY_FILE, bundleFunction } from '../../infra/function-bundle';
+import type { FunctionArchitecture } from '../../infra/native-packages';
+import { METADATA_TRACES, jpegStructure, phonePictureWithEverything } from '../support/phone-jpegs';
 
 const ROOT = join(__dirname, '..', '..');
 const runFile = promisify(execFile);
@@ -21,6 +25,15 @@ const { handler } = await import(entry);
 process.stdout.write(typeof handler);
 `;
 
+const FRESH_NODE_ENV = {
+  PATH: process.env.PATH ?? '',
+  TABLE_NAME: 'groupshoot-bundle-test',
+  MEDIA_BUCKET: 'groupshoot-bundle-test-media',
+  AWS_REGION: 'eu-central-1',
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+};
+
 describe('function bundles, as the stack deploys them', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'function-bundles-'));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
@@ -30,24 +43,93 @@ describe('function bundles, as the stack deploys them', () => {
     const bundleDir = join(outDir, handler);
     const entry = bundleFunction(join(ROOT, 'functions', `${handler}.ts`), bundleDir, ROOT);
     const chunks = readdirSync(bundleDir, { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.mjs') && file !== BUNDLE_ENTRY_FILE)
+      .filter((file) => file.endsWith('.mjs') && file !== BUNDLE_ENTRY_FILE && !file.startsWith('node_modules'))
       .map((file) => join(bundleDir, file));
 
     // Act
     const { stdout } = await runFile(process.execPath, ['--input-type=module', '-e', IMPORT_ALL, entry, ...chunks], {
       cwd: tmpdir(),
-      env: {
-        PATH: process.env.PATH ?? '',
-        TABLE_NAME: 'groupshoot-bundle-test',
-        MEDIA_BUCKET: 'groupshoot-bundle-test-media',
-        AWS_REGION: 'eu-central-1',
-        POWERTOOLS_LOG_LEVEL: 'SILENT',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      },
+      env: FRESH_NODE_ENV,
     });
 
     // Assess
     expect(stdout).toBe('function');
     expect(relative(bundleDir, entry)).toBe(BUNDLE_ENTRY_FILE);
+  }, 30_000);
+});
+
+/** The ELF header's machine (e_machine) of a binary: 0xB7 is AArch64, 0x3E x86-64. */
+function elfMachineOf(file: string): number {
+  const header = readFileSync(file).subarray(0, 20);
+  expect(header.subarray(0, 4).toString('latin1')).toBe('\x7fELF');
+  expect(header[4]).toBe(2); // 64-bit
+  expect(header[5]).toBe(1); // little-endian
+  return header.readUInt16LE(18);
+}
+
+const filesUnder = (directory: string) => readdirSync(directory, { recursive: true, encoding: 'utf8' }).map((file) => join(directory, file));
+
+describe('sharp in the bundles: the selfie re-encoding of post-group-shoot', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'sharp-bundles-'));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  const rootSharpVersion = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'sharp', 'package.json'), 'utf8')).version;
+
+  it("carries sharp's linux-arm64 binary and libvips, ELF for AArch64, in the arm64 bundle the stack deploys", () => {
+    // Act
+    const bundleDir = join(outDir, 'post-group-shoot-arm64');
+    bundleFunction(join(ROOT, 'functions', 'checkin', 'post-group-shoot.ts'), bundleDir, ROOT);
+
+    // Assess
+    const modules = join(bundleDir, 'node_modules');
+    const binaries = filesUnder(join(modules, '@img', 'sharp-linux-arm64')).filter((file) => file.endsWith('.node'));
+    const libvips = filesUnder(join(modules, '@img', 'sharp-libvips-linux-arm64')).filter((file) => /libvips-cpp\.so/.test(file));
+    expect(binaries).toHaveLength(1);
+    expect(libvips).toHaveLength(1);
+    expect([...binaries, ...libvips].map(elfMachineOf)).toEqual([0xb7, 0xb7]);
+    expect(existsSync(join(modules, '@img', 'sharp-linux-x64'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(modules, 'sharp', 'package.json'), 'utf8')).version).toBe(rootSharpVersion);
+    for (const dependency of ['detect-libc', 'semver', '@img/colour']) expect(existsSync(join(modules, dependency, 'package.json'))).toBe(true);
+  }, 30_000);
+
+  it('carries no native package in a bundle that does not reach sharp', () => {
+    const bundleDir = join(outDir, 'get-checkin-info');
+
+    bundleFunction(join(ROOT, 'functions', 'checkin', 'get-checkin-info.ts'), bundleDir, ROOT);
+
+    expect(existsSync(join(bundleDir, 'node_modules'))).toBe(false);
+  });
+
+  // Calls reencodeSelfie through the bundle, then names the native libraries the process loaded.
+  const REENCODE = `
+const [entry, input, output] = process.argv.slice(1);
+const { readFileSync, writeFileSync } = await import('node:fs');
+const { reencodeSelfie } = await import(entry);
+writeFileSync(output, await reencodeSelfie(readFileSync(input)));
+const loaded = readFileSync('/proc/self/maps', 'utf8').split('\\n').map((line) => line.split(/\\s+/)[5] ?? '');
+process.stdout.write(JSON.stringify([...new Set(loaded.filter((path) => /sharp|vips/.test(path)))]));
+`;
+
+  it(`re-encodes a phone picture through the bundle's own sharp in a fresh Node, bundled for this machine (${process.arch})`, async () => {
+    // Prepare
+    const architecture = process.arch as FunctionArchitecture;
+    const bundleDir = join(outDir, `reencode-${architecture}`);
+    const entry = bundleFunction(join(ROOT, 'test', 'infra', 'reencode-selfie-entry.ts'), bundleDir, ROOT, architecture);
+    const input = join(outDir, 'sent.jpg');
+    const output = join(outDir, 'stored.jpg');
+    writeFileSync(input, await phonePictureWithEverything());
+
+    // Act
+    const { stdout } = await runFile(process.execPath, ['--input-type=module', '-e', REENCODE, entry, input, output], { cwd: tmpdir(), env: FRESH_NODE_ENV });
+
+    // Assess
+    const loaded: string[] = JSON.parse(stdout);
+    expect(loaded.length).toBeGreaterThanOrEqual(2);
+    expect(loaded.filter((path) => !path.startsWith(join(bundleDir, 'node_modules')))).toEqual([]);
+    const stored = readFileSync(output);
+    expect(jpegStructure(stored).end).toBe(stored.length);
+    expect(METADATA_TRACES.filter(([, trace]) => stored.includes(trace)).map(([name]) => name)).toEqual([]);
+    const metadata = await sharp(stored).metadata();
+    expect([metadata.format, metadata.width, metadata.height, metadata.exif]).toEqual(['jpeg', 300, 400, undefined]);
+    expect(decode(stored).width).toBe(300);
   }, 30_000);
 });

@@ -24,6 +24,17 @@ async function selfieObjects(studio: CheckinStudio) {
   return listing.Contents ?? [];
 }
 
+/** The JPEG with its frame header declaring `width` × `height`. */
+function declaring(jpeg: Buffer, width: number, height: number): Buffer {
+  const frame = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+  jpeg.writeUInt16BE(height, frame + 5);
+  jpeg.writeUInt16BE(width, frame + 7);
+  return jpeg;
+}
+
+/** The JPEG's header with only part of its image data: the header check passes it, the decoder does not. */
+const cutOff = (jpeg: Buffer) => jpeg.subarray(0, jpeg.length - 200).toString('base64');
+
 describe('POST /group-shoot submitCheckin: every rule, in order of precedence', () => {
   let studio: CheckinStudio;
   let otherStudio: CheckinStudio;
@@ -75,8 +86,10 @@ describe('POST /group-shoot submitCheckin: every rule, in order of precedence', 
     ['base64 of something that is not a JPEG', (s) => ({ body: s.validBody({ selfieBase64: Buffer.from('hello world, not an image').toString('base64') }) }), 400, 'invalid_selfie'],
     ['a truncated JPEG', (s) => ({ body: s.validBody({ selfieBase64: makeJpeg(16, 16).subarray(0, 200).toString('base64') }) }), 400, 'invalid_selfie'],
     ['a selfie over 3 MiB', (s) => ({ body: s.validBody({ selfieBase64: Buffer.alloc(3 * 1024 * 1024 + 10, 1).toString('base64') }) }), 413, 'selfie_too_large'],
+    ['a JPEG declaring over 50 megapixels (before an unknown day)', (s) => ({ body: s.validBody({ selfieBase64: declaring(makeJpeg(8, 8), 8000, 6251).toString('base64'), shootingDayId: 'day_x' }) }), 400, 'invalid_selfie'],
     ['an unknown shooting day (before an unknown package)', (s) => ({ body: s.validBody({ shootingDayId: 'day_unknown', selectedPackageId: 'pkg_x' }) }), 400, 'invalid_shooting_day'],
-    ['an unknown package', (s) => ({ body: s.validBody({ selectedPackageId: 'pkg_unknown' }) }), 400, 'package_not_found'],
+    ['an unknown package (before a JPEG whose image data is cut off)', (s) => ({ body: s.validBody({ selectedPackageId: 'pkg_unknown', selfieBase64: cutOff(makeJpeg(64, 64)) }) }), 400, 'package_not_found'],
+    ['a JPEG whose image data is cut off (before the paid-package rules)', (s) => ({ body: s.validBody({ selectedPackageId: s.paidPackage.id, selfieBase64: cutOff(makeJpeg(64, 64)) }) }), 400, 'invalid_selfie'],
     ['a paid package without accepted terms', (s) => ({ body: s.validBody({ selectedPackageId: s.paidPackage.id }) }), 400, 'terms_not_accepted'],
     ['a paid package of a studio without payment approval', (s) => ({ body: s.validBody({ selectedPackageId: s.paidPackage.id, termsAccepted: true }) }), 400, 'payment_access_not_approved'],
   ];

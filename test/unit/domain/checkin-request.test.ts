@@ -278,7 +278,7 @@ describe('validateCheckin', () => {
     it('requires no selfie where selfies are disabled, even if marked required', () => {
       const gallery = configuration({ selfieEnabled: false, selfieRequired: true });
 
-      expect(validateCheckin(VALID, gallery).selfie).toBeUndefined();
+      expect(validateCheckin(VALID, gallery).selfieAsSent).toBeUndefined();
     });
 
     it('gives invalid_selfie for a selfie that is not a JPEG', () => {
@@ -295,23 +295,32 @@ describe('validateCheckin', () => {
       expect(refusalOf(() => validateCheckin({ ...VALID, selfieBase64 }, gallery)).reason).toBe('selfie_too_large');
     });
 
-    it('returns the selfie without its metadata', () => {
+    it('returns the selfie as sent, for submitCheckin to re-encode before it stores anything', () => {
       const gallery = configuration({ selfieEnabled: true });
       const photo = makeJpegWithGps();
 
-      const { selfie } = validateCheckin({ ...VALID, selfieBase64: `data:image/jpeg;base64,${base64(photo)}` }, gallery);
+      const { selfieAsSent } = validateCheckin({ ...VALID, selfieBase64: `data:image/jpeg;base64,${base64(photo)}` }, gallery);
 
-      expect(selfie).toBeInstanceOf(Buffer);
-      expect(selfie!.subarray(0, 2).toString('hex')).toBe('ffd8');
-      expect(selfie!.includes('Exif')).toBe(false);
-      expect(selfie!.includes('PhoneMaker')).toBe(false);
-      expect(photo.includes('PhoneMaker')).toBe(true);
+      expect(selfieAsSent!.equals(photo)).toBe(true);
+    });
+
+    it('gives invalid_selfie for a JPEG that declares more than 50 megapixels', () => {
+      const gallery = configuration({ selfieEnabled: true });
+      const photo = makeJpeg(8, 8);
+      const frame = photo.indexOf(Buffer.from([0xff, 0xc0]));
+      photo.writeUInt16BE(7072, frame + 5); // height
+      photo.writeUInt16BE(7072, frame + 7); // width: 7072 × 7072 = 50,013,184 pixels
+
+      expect(refusalOf(() => validateCheckin({ ...VALID, selfieBase64: base64(photo) }, gallery))).toMatchObject({
+        reason: 'invalid_selfie',
+        message: 'The selfie has more than 50 megapixels.',
+      });
     });
 
     it('ignores a selfie, even an invalid one, where selfies are disabled', () => {
       const submission = validateCheckin({ ...VALID, selfieBase64: 'not base64 at all!' }, configuration({ selfieEnabled: false }));
 
-      expect(submission.selfie).toBeUndefined();
+      expect(submission.selfieAsSent).toBeUndefined();
     });
   });
 
@@ -373,7 +382,7 @@ describe('validateCheckin', () => {
         orderNotes: 'Two prints',
         consents: { consentGiven: null, faceConsent: null, notificationConsent: null, hrExportConsent: null },
         customFields: {},
-        selfie: undefined,
+        selfieAsSent: undefined,
         shootingDay: undefined,
         selectedPackage: undefined,
         termsAccepted: true,

@@ -7,6 +7,7 @@ import {
   CUSTOM_TEXT_LIMITS,
   MAX_PERSONS_PER_IMPORT,
   MAX_SELFIE_BYTES,
+  MAX_SELFIE_PIXELS,
   RETURN_URL_MAX_LENGTH,
   TEXT_LIMITS,
   mebibytes,
@@ -27,6 +28,7 @@ describe('field limits', () => {
     expect(limitRows.get('Custom fields')).toContain(`\`text\` at most ${CUSTOM_TEXT_LIMITS.text}, \`textarea\` at most ${CUSTOM_TEXT_LIMITS.textarea} characters`);
     expect(limitRows.get('Persons per import')).toContain(`1 to ${MAX_PERSONS_PER_IMPORT}`);
     expect(limitRows.get('Selfie')).toContain(`at most ${mebibytes(MAX_SELFIE_BYTES)}`);
+    expect(limitRows.get('Selfie')).toContain(`at most ${MAX_SELFIE_PIXELS / 1_000_000} megapixels`);
     expect(limitRows.get('`statusToken`, `retryToken`')).toContain(`at most ${CHECKOUT_TOKEN_MAX_LENGTH} characters`);
     expect(limitRows.get('`returnUrl`')).toContain(`at most ${RETURN_URL_MAX_LENGTH} characters`);
   });

@@ -1,5 +1,6 @@
-import { decode, encode } from 'jpeg-js';
-import { decodeSelfie, stripJpegMetadata } from '#lib/domain/selfie';
+import { encode } from 'jpeg-js';
+import { MAX_SELFIE_PIXELS } from '#lib/domain/field-limits';
+import { decodeSelfie, readJpegFrameSize } from '#lib/domain/selfie';
 import { refusalOf } from '../../support/domain-errors';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -43,8 +44,6 @@ function headerSegments(jpeg: Buffer): { marker: number; offset: number }[] {
   return segments;
 }
 
-const headerMarkers = (jpeg: Buffer) => headerSegments(jpeg).map(({ marker }) => marker);
-
 /** Where the segment with this marker starts. */
 function offsetOf(jpeg: Buffer, marker: number): number {
   const found = headerSegments(jpeg).find((candidate) => candidate.marker === marker);
@@ -67,7 +66,6 @@ const xmpSegment = () =>
 const iccSegment = () => segment(0xe2, Buffer.concat([Buffer.from('ICC_PROFILE\0\x01\x01', 'latin1'), Buffer.alloc(128, 7)]));
 const iptcSegment = () => segment(0xed, 'Photoshop 3.0\x008BIM\x04\x04\x00\x00\x00\x00\x00\x10By-line: Someone');
 const commentSegment = () => segment(0xfe, 'Shot at Secret Street 12');
-const adobeSegment = () => segment(0xee, Buffer.from([...Buffer.from('Adobe', 'latin1'), 0, 100, 0, 0, 0, 0, 1]));
 
 describe('decodeSelfie', () => {
   const jpeg = cleanJpeg();
@@ -138,97 +136,57 @@ describe('decodeSelfie', () => {
   });
 });
 
-describe('stripJpegMetadata', () => {
-  const clean = cleanJpeg();
+/** The JPEG with its frame header declaring `width` × `height`. */
+function declaring(jpeg: Buffer, width: number, height: number): Buffer {
+  const frame = offsetOf(jpeg, 0xc0);
+  const patched = Buffer.from(jpeg);
+  patched.writeUInt16BE(height, frame + 5);
+  patched.writeUInt16BE(width, frame + 7);
+  return patched;
+}
 
-  it('leaves a JPEG without metadata byte for byte as it is', () => {
-    expect(stripJpegMetadata(clean).equals(clean)).toBe(true);
+describe('readJpegFrameSize', () => {
+  const clean = cleanJpeg(16, 12);
+
+  it('gives the size the frame header declares', () => {
+    expect(readJpegFrameSize(clean)).toEqual({ width: 16, height: 12 });
+  });
+
+  it('reads a progressive frame header (SOF2) as well', () => {
+    const progressive = Buffer.from(clean);
+    progressive[offsetOf(clean, 0xc0) + 1] = 0xc2;
+
+    expect(readJpegFrameSize(progressive)).toEqual({ width: 16, height: 12 });
+  });
+
+  it('reads past EXIF, XMP, ICC, IPTC, comments and fill bytes to the frame header', () => {
+    const tagged = withSegments(clean, exifSegment(), xmpSegment(), iccSegment(), iptcSegment(), commentSegment(), Buffer.from([0xff, 0xff]));
+
+    expect(readJpegFrameSize(tagged)).toEqual({ width: 16, height: 12 });
   });
 
   it.each([
-    ['EXIF', exifSegment, ['Exif', 'PhoneMaker']],
-    ['XMP', xmpSegment, ['http://ns.adobe.com/xap', 'CreatorTool']],
-    ['an ICC profile', iccSegment, ['ICC_PROFILE']],
-    ['IPTC', iptcSegment, ['Photoshop 3.0', 'By-line']],
-    ['a comment', commentSegment, ['Secret Street']],
-  ] as const)('removes %s', (_kind, metadata, traces) => {
-    // Prepare
-    const tagged = withSegments(clean, metadata());
-    expect(tagged.includes(traces[0])).toBe(true);
-
-    // Act
-    const stripped = stripJpegMetadata(tagged);
-
-    // Assess
-    for (const trace of traces) expect(stripped.includes(trace)).toBe(false);
-    expect(stripped.equals(clean)).toBe(true);
+    ['bytes after its end, as phones append them', Buffer.concat([clean, Buffer.from('SEFHImage_UTC_Data1747474872000SEFT')])],
+    ['a second image after its end (MPF)', Buffer.concat([clean, cleanJpeg(8, 8)])],
+    ['no end marker', clean.subarray(0, clean.length - 2)],
+    ['image data cut off', clean.subarray(0, offsetOf(clean, 0xda) + 20)],
+  ])('leaves what follows the header to the decoder: accepts a JPEG with %s', (_case, bytes) => {
+    expect(readJpegFrameSize(bytes)).toEqual({ width: 16, height: 12 });
   });
 
-  it('removes every metadata segment of a phone picture, and nothing else', () => {
-    const tagged = withSegments(clean, exifSegment(), xmpSegment(), iccSegment(), iptcSegment(), commentSegment());
-
-    const stripped = stripJpegMetadata(tagged);
-
-    expect(stripped.equals(clean)).toBe(true);
+  it(`accepts exactly ${MAX_SELFIE_PIXELS} pixels and refuses one row more as invalid_selfie`, () => {
+    expect(readJpegFrameSize(declaring(clean, 10_000, 5_000))).toEqual({ width: 10_000, height: 5_000 });
+    expect(refusalOf(() => readJpegFrameSize(declaring(clean, 10_000, 5_001)))).toMatchObject({
+      reason: 'invalid_selfie',
+      message: 'The selfie has more than 50 megapixels.',
+    });
   });
 
-  it('removes the EXIF that piexif writes into a JPEG', () => {
-    const exif = piexif.dump({ '0th': { [piexif.ImageIFD.Make]: 'PhoneMaker' } });
-    const tagged = Buffer.from(piexif.insert(exif, clean.toString('binary')), 'binary');
-
-    const stripped = stripJpegMetadata(tagged);
-
-    expect(tagged.includes('PhoneMaker')).toBe(true);
-    expect(stripped.includes('PhoneMaker')).toBe(false);
-    expect(stripped.includes('JFIF')).toBe(true);
+  it('refuses a decompression bomb of 65535 × 65535 pixels before anything decodes it', () => {
+    expect(refusalOf(() => readJpegFrameSize(declaring(clean, 65_535, 65_535))).reason).toBe('invalid_selfie');
   });
 
-  it('removes the comments jpeg-js writes', () => {
-    const pixels = Buffer.alloc(8 * 8 * 4, 200);
-    const commented = Buffer.from(encode({ data: pixels, width: 8, height: 8, comments: ['Secret Street 12'] }, 80).data);
-
-    const stripped = stripJpegMetadata(commented);
-
-    expect(commented.includes('Secret Street')).toBe(true);
-    expect(stripped.includes('Secret Street')).toBe(false);
-  });
-
-  it('keeps the JFIF and Adobe segments that decoding needs', () => {
-    // Prepare
-    const tagged = withSegments(clean, exifSegment(), adobeSegment());
-
-    // Act
-    const stripped = stripJpegMetadata(tagged);
-
-    // Assess
-    expect(headerMarkers(tagged)).toEqual([0xe0, 0xe1, 0xee, 0xdb, 0xc0, 0xc4, 0xda]);
-    expect(headerMarkers(stripped)).toEqual([0xe0, 0xee, 0xdb, 0xc0, 0xc4, 0xda]);
-    expect(stripped.equals(withSegments(clean, adobeSegment()))).toBe(true);
-  });
-
-  it('removes an APP0 segment that is not JFIF', () => {
-    const tagged = withSegments(clean, segment(0xe0, 'JFXX\0\x10thumbnail'));
-
-    expect(stripJpegMetadata(tagged).equals(clean)).toBe(true);
-  });
-
-  it('copies the image data unchanged, so the picture decodes to the same pixels', () => {
-    const tagged = withSegments(clean, exifSegment(), iccSegment());
-
-    const stripped = stripJpegMetadata(tagged);
-
-    expect(stripped.subarray(offsetOf(stripped, 0xda)).equals(clean.subarray(offsetOf(clean, 0xda)))).toBe(true);
-    expect(Buffer.from(decode(stripped).data).equals(Buffer.from(decode(clean).data))).toBe(true);
-  });
-
-  it('skips fill bytes between segments', () => {
-    const afterJfif = 4 + clean.readUInt16BE(4);
-    const padded = Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0xff, 0xff]), clean.subarray(afterJfif)]);
-
-    expect(stripJpegMetadata(padded).equals(clean)).toBe(true);
-  });
-
-  describe('refuses what is not a well-formed JPEG as invalid_selfie', () => {
+  describe('refuses what is not a JPEG with a frame header as invalid_selfie', () => {
     const afterJfif = 4 + clean.readUInt16BE(4);
     const scanStart = offsetOf(clean, 0xda);
     const frameStart = offsetOf(clean, 0xc0);
@@ -238,15 +196,16 @@ describe('stripJpegMetadata', () => {
       ['a PNG', Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex')],
       ['text', Buffer.from('hello, this is not a picture')],
       ['only the start and end markers', Buffer.from([0xff, 0xd8, 0xff, 0xd9])],
-      ['a JPEG cut off before its end', clean.subarray(0, clean.length - 10)],
-      ['a JPEG without its end marker', clean.subarray(0, clean.length - 2)],
       ['a JPEG cut off inside its header', Buffer.concat([clean.subarray(0, afterJfif + 10), Buffer.from([0xff, 0xd9])])],
       ['a segment longer than the file', Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0xff, 0xe1, 0xff, 0xff, 0xff, 0xd9])])],
       ['a segment length below 2', Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0xff, 0xe1, 0x00, 0x01]), clean.subarray(afterJfif)])],
       ['stray bytes between segments', Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0x00, 0x00]), clean.subarray(afterJfif)])],
       ['image data before any frame', Buffer.concat([clean.subarray(0, frameStart), clean.subarray(scanStart)])],
+      ['a frame header too short for its size', Buffer.concat([clean.subarray(0, frameStart), segment(0xc0, Buffer.from([8, 0, 12])), clean.subarray(scanStart)])],
+      ['a width of 0', declaring(clean, 0, 12)],
+      ['a height of 0 (to be defined later by a DNL segment, which decoders do not support)', declaring(clean, 16, 0)],
     ])('%s', (_case, bytes) => {
-      expect(refusalOf(() => stripJpegMetadata(bytes))).toMatchObject({
+      expect(refusalOf(() => readJpegFrameSize(bytes))).toMatchObject({
         reason: 'invalid_selfie',
         message: 'The selfie is not a JPEG image.',
       });

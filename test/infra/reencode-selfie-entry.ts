@@ -1,0 +1,5 @@
+/**
+ * An entry for function-bundles.test.ts: the selfie re-encoding of post-group-shoot, bundled as
+ * the functions are, so that a fresh Node can call it through the bundle's own sharp.
+ */
+export { reencodeSelfie } from '#lib/media/selfie-image';
