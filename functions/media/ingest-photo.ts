@@ -1,18 +1,21 @@
 import type { S3Event } from 'aws-lambda';
-import { logger } from '#lib/logger';
+import { logger, reportFailure } from '#lib/logger';
 import { ingestPhotoObject } from '#lib/media/ingest-photo';
 
 /**
  * S3 ObjectCreated events under `photos/`: each object becomes a photo of the person its key
- * names. A failure throws, so Lambda's retries of the asynchronous invocation apply.
+ * names. A failure throws, so Lambda's retries of the asynchronous invocation apply; what is
+ * thrown carries only the error's name (the key holds the gallery token, the error may hold items).
  */
 export const handler = async (event: S3Event): Promise<void> => {
   for (const record of event.Records) {
     if (!record.eventName.startsWith('ObjectCreated')) continue;
     // Event keys are URL-encoded, with + for spaces.
     const objectKey = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
-    const outcome = await ingestPhotoObject(objectKey, record.eventTime);
+    const outcome = await ingestPhotoObject(objectKey, record.eventTime).catch((error: unknown) => {
+      throw reportFailure('photo object not ingested', error);
+    });
     const log = outcome === 'recorded' || outcome === 'recorded_already' ? logger.info : logger.warn;
-    log.call(logger, 'photo object ingested', { outcome, objectSize: record.s3.object.size });
+    log('photo object ingested', { outcome, objectSize: record.s3.object.size });
   }
 };

@@ -1,8 +1,10 @@
-import { logger } from '#lib/logger';
+import { logger, reportFailure } from '#lib/logger';
 import { sweepReservations } from '#lib/payments/reservation-sweep';
 
 /** Every few minutes (a schedule, not a route): gives back the spots of reservations nothing else will end. */
 export const handler = async (): Promise<void> => {
-  const tally = await sweepReservations();
-  logger.info('reservations swept', tally);
+  const tally = await sweepReservations().catch((error: unknown) => {
+    throw reportFailure('reservation sweep failed', error);
+  });
+  logger.info('reservations swept', { counts: tally });
 };

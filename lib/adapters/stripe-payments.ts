@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 import { now } from '#lib/clock';
 import { optionalEnv } from '#lib/config';
 import { DomainError } from '#lib/domain/domain-error';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 import { secretValue } from '#lib/adapters/secrets';
 
 /**
@@ -111,7 +111,7 @@ class StripeBudgetSpent extends Error {
 
 /** Any failure of Stripe's API is the provider's: 502, and the caller rolls its reservation back. */
 function providerFailure(operation: string, error: unknown): DomainError {
-  logger.error('Stripe call failed', { operation, errorType: (error as { type?: string }).type, errorName: (error as Error).name });
+  logger.error('Stripe call failed', { operation, error: loggableError(error) });
   return new DomainError('payment_provider_unavailable');
 }
 

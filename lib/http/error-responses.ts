@@ -4,24 +4,25 @@ import { isTransientStoreError } from '#lib/db/retry';
 import { apiErrorOf } from '#lib/http/domain-error-mapping';
 import { IdempotentReplay } from '#lib/http/idempotency';
 import { jsonResponse } from '#lib/http/json-response';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /** DynamoDB or S3 still throttled or unreachable after the retries: retryable, nothing was saved. */
 function storageUnavailable(error: unknown): ApiError {
-  logger.warn('storage unavailable after retries', { errorName: (error as Error)?.name });
+  logger.warn('storage unavailable after retries', { error: loggableError(error) });
   return new ApiError('storage_unavailable');
 }
 
 function unexpected(error: unknown): ApiError {
-  logger.error('unexpected error', error as Error);
+  logger.error('unexpected error', { error: loggableError(error) });
   return new ApiError('internal_error');
 }
 
 /**
  * Turns an ApiError, or a domain refusal through its one mapping, into its status and JSON body; a store failure that outlasted its retries
  * becomes 503 storage_unavailable; anything else becomes 500 internal_error, logged with the
- * request ID, its text and stack kept out of the response.
+ * request ID as loggableError() reduces it (never its message or fields), and kept out of the
+ * response.
  */
 export function errorResponses(): ApiMiddleware {
   return {

@@ -1,12 +1,11 @@
 import { now } from '#lib/clock';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logger } from '#lib/logger';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 /**
  * Adds the Lambda context and the request ID to every log line of the request, and writes
- * one access line when it ends. Only the route id is logged, never the raw path or headers:
- * paths carry gallery tokens and headers carry keys.
+ * one access line when it ends. Only the route id is logged, never the raw path, the headers or
+ * the event: paths carry gallery tokens, headers carry keys, bodies carry personal data.
  */
 export function requestLogging(routeId: string): ApiMiddleware[] {
   const startedAt = new WeakMap<object, number>();
@@ -19,7 +18,7 @@ export function requestLogging(routeId: string): ApiMiddleware[] {
     });
   };
   return [
-    injectLambdaContext(logger, { resetKeys: true }) as ApiMiddleware,
+    logger.lambdaContext() as ApiMiddleware,
     {
       before: async (request) => {
         startedAt.set(request.event, now());

@@ -7,7 +7,7 @@ import { insertPersonsWithCodes } from '#lib/db/access-code-allocation';
 import type { Person, PersonDraft } from '#lib/domain/person-model';
 import { type SkipReason, importRows, importedPersonDraft, validateImportRow } from '#lib/domain/person-import';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 
 /**
  * Bulk import: validates every row, stores the valid ones with unique access codes, and
@@ -44,7 +44,7 @@ export async function importPersons(tenant: Tenant, token: string | undefined, b
     addImportedBookings(scope, bookingsByDay(written)),
   ]).catch((error: Error) => {
     // The persons are stored and must be reported; the counters lag until recounted.
-    logger.error('import counters not updated', error);
+    logger.error('import counters not updated', { error: loggableError(error) });
   });
 
   written.sort((a, b) => rowIndexOf.get(a.personId)! - rowIndexOf.get(b.personId)!);

@@ -24,7 +24,7 @@ import type { PersonDraft } from '#lib/domain/person-model';
 import { pendingPaymentsCap, publicLimitsOf } from '#lib/domain/public-limits';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
 import { hashSecret, randomBase62 } from '#lib/domain/secrets';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 import { checkoutReturnUrls, returnUrlOf } from '#lib/payments/checkout-urls';
 import { CHECKOUT_SESSION_MINUTES } from '#lib/payments/payment-settings';
 import { takeOverSession } from '#lib/payments/session-replacement';
@@ -75,7 +75,7 @@ async function openSession(
   } catch (error) {
     await undo();
     await expireCheckoutSession(order.accountId, session.sessionId).catch((cleanup: Error) =>
-      logger.error('unattached Checkout Session not expired; it ends at its expires_at', { sessionId: session.sessionId, errorName: cleanup.name }),
+      logger.error('unattached Checkout Session not expired; it ends at its expires_at', { sessionId: session.sessionId, error: loggableError(cleanup) }),
     );
     throw error;
   }
@@ -101,7 +101,7 @@ export function countTransition(order: Pick<Order, 'tenantId' | 'galleryToken'>,
   return addToGalleryCounters(
     { tenantId: order.tenantId, token: order.galleryToken },
     { ...(from ? { [ORDER_STATUS_COUNTER[from]]: -1 } : {}), [ORDER_STATUS_COUNTER[to]]: 1 },
-  ).catch((error: Error) => logger.error('order counters not updated', error));
+  ).catch((error: Error) => logger.error('order counters not updated', { error: loggableError(error) }));
 }
 
 /**
@@ -149,7 +149,7 @@ export async function startPaidCheckin(input: {
   const undo = () =>
     removeReservation(reserved, 'undoReservation').then(
       () => undefined,
-      (error: Error) => logger.error('reservation not released; the expiry of its session releases it', { orderId: order.orderId, errorName: error.name }),
+      (error: Error) => logger.error('reservation not released; the expiry of its session releases it', { orderId: order.orderId, error: loggableError(error) }),
     );
   const session = await openSession(tenant, order, returnUrl, tokens, undo);
   await countTransition(order, undefined, 'pending');
@@ -216,7 +216,7 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   const endStatus = previousStatus === 'pending' ? 'expired' : previousStatus;
   const undo = async () => {
     const ended = await abandonSessionReplacement(reopened, claim, endStatus).catch((error: Error) => {
-      logger.error('retried reservation not ended; the expiry of its sessions ends it', { orderId: order.orderId, errorName: error.name });
+      logger.error('retried reservation not ended; the expiry of its sessions ends it', { orderId: order.orderId, error: loggableError(error) });
       return false;
     });
     if (ended) await countTransition(order, 'pending', endStatus);

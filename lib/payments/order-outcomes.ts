@@ -3,7 +3,7 @@ import { endPendingOrder, payOrder, removeReservation } from '#lib/db/order-tran
 import type { StoredOrder } from '#lib/db/orders';
 import { ORDER_STATUS_COUNTER, orderState } from '#lib/domain/order-lifecycle';
 import type { Order } from '#lib/domain/order-model';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 import { countTransition } from '#lib/payments/checkout';
 
 /**
@@ -25,7 +25,7 @@ export async function completePaidOrder(order: Order): Promise<void> {
       personsCheckedIn: 1,
       personsWithSelfie: person.hasSelfie ? 1 : 0,
     },
-  ).catch((error: Error) => logger.error('check-in and order counters not updated', error));
+  ).catch((error: Error) => logger.error('check-in and order counters not updated', { orderId: order.orderId, error: loggableError(error) }));
 }
 
 /**

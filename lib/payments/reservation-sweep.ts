@@ -3,7 +3,7 @@ import { checkoutSessionState, expireCheckoutSession } from '#lib/adapters/strip
 import { abandonSessionReplacement, removeReservation } from '#lib/db/order-transitions';
 import { type StoredOrder, getOrder, listPendingOrdersCreatedBefore } from '#lib/db/orders';
 import { REPLACEMENT_ABANDONED_MS, orderState } from '#lib/domain/order-lifecycle';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 import { countTransition } from '#lib/payments/checkout';
 import { completePaidOrder, endOrderOfSession } from '#lib/payments/order-outcomes';
 import { CHECKOUT_SESSION_MINUTES } from '#lib/payments/payment-settings';
@@ -35,7 +35,7 @@ export async function sweepReservations(): Promise<Record<SweepOutcome, number>>
     const outcome =
       order && isDue(order)
         ? await settle(order).catch((error: Error) => {
-            logger.error('reservation not swept; the next sweep tries again', { orderId: candidate.orderId, errorName: error.name });
+            logger.error('reservation not swept; the next sweep tries again', { orderId: candidate.orderId, error: loggableError(error) });
             return 'left' as const;
           })
         : 'left';

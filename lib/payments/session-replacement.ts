@@ -3,7 +3,7 @@ import { claimSessionReplacement, restoreReplacedSession } from '#lib/db/order-t
 import type { StoredOrder } from '#lib/db/orders';
 import { DomainError } from '#lib/domain/domain-error';
 import { orderState } from '#lib/domain/order-lifecycle';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 
 /**
  * Takes a pending order's session away from it for `claim` (a retry, or a new check-in of the
@@ -27,7 +27,7 @@ export async function takeOverSession(order: StoredOrder, claim: string): Promis
     // any of the order's sessions ends it once that retry is over.)
     if (detached) {
       await restoreReplacedSession(order, oldSession, order.checkoutUrl, claim).catch((restore: Error) =>
-        logger.error('replaced session not restored; its expiry ends the reservation', { orderId: order.orderId, errorName: restore.name }),
+        logger.error('replaced session not restored; its expiry ends the reservation', { orderId: order.orderId, error: loggableError(restore) }),
       );
     }
     throw error;

@@ -3,7 +3,7 @@ import { type StoredOrder, getOrder } from '#lib/db/orders';
 import { rememberStripeEvent, stripeEventHandled } from '#lib/db/stripe-event-log';
 import { getTenantByStripeAccount, recordStripeReadiness } from '#lib/db/tenants';
 import { now } from '#lib/clock';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 import { completePaidOrder, endOrderOfSession } from '#lib/payments/order-outcomes';
 
 export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'unknown_order';
@@ -66,7 +66,7 @@ export async function handleStripeEvent(event: Stripe.Event): Promise<EventOutco
   if (await stripeEventHandled(event.id)) return 'duplicate';
   const outcome = await handleEvent(event);
   // Only an optimisation: a redelivery of an event not remembered is handled again, harmlessly.
-  await rememberStripeEvent(event.id).catch((error: Error) => logger.warn('handled Stripe event not remembered', { eventId: event.id, errorName: error.name }));
+  await rememberStripeEvent(event.id).catch((error: Error) => logger.warn('handled Stripe event not remembered', { eventId: event.id, error: loggableError(error) }));
   return outcome;
 }
 

@@ -1,7 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/logger';
 import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
 import { STAGE, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
 import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';
@@ -67,7 +67,7 @@ export async function startLocalApi(
             ? serveApiDocs(request, response)
             : serve(request, response, handlers);
     work.catch((error) => {
-      logger.error('local API server failure', error as Error);
+      logger.error('local API server failure', { error: loggableError(error) });
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify({ message: 'Internal Server Error' }));
     });

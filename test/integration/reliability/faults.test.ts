@@ -1,18 +1,16 @@
 import { Retry } from '@smithy/core/retry';
-import { logger } from '#lib/logger';
-import { type Route, type RouteId, pathsOf, routes } from '#lib/routes';
-import { always, failures, onFirstAttempt, restoreServices } from '../../support/faults/aws-fault-injection';
+import { galleryRef, logger } from '#lib/logger';
+import { type Route, pathsOf, routes } from '#lib/routes';
+import { always, failures, restoreServices } from '../../support/faults/aws-fault-injection';
 import { consistencyProblems, expectConsistent } from '../../support/faults/consistency';
 import { expectDocumentedError, expectNoInternalError, undocumentedAnswer } from '../../support/faults/documented-answers';
 import type { AwsFault } from '../../support/faults/fault-lab';
 import { useFaultHarness } from '../../support/faults/fault-harness';
-import { type Faults, type Window, underFaults } from '../../support/faults/fault-window';
+import { type Window, underFaults } from '../../support/faults/fault-window';
 import { beginRun, newGallery } from '../../support/faults/galleries';
 import { projection, readState } from '../../support/faults/gallery-state';
-import { checkinInfoProbe, checkinStatusProbe, freeCheckinProbe, paidCheckinProbe, preflightProbe, retryCheckoutProbe } from '../../support/faults/probes/checkin-probes';
-import { ingestProbe, webhookProbe } from '../../support/faults/probes/event-probes';
-import { type Probe, type ProbeSpec, type Touches, fill } from '../../support/faults/probes/probe';
-import { importProbe, personWithPhoto, serverRead } from '../../support/faults/probes/server-probes';
+import { FAULTS, type FaultSpec, MATRIX, affected } from '../../support/faults/matrix';
+import { type Probe, type Touches, fill } from '../../support/faults/probes/probe';
 import { type Outcome, answerOf, call, checkinBody, describeOutcome, publicHeaders, serverHeaders, uniqueName } from '../../support/faults/requests';
 import { FUNCTION_TIMEOUT_MS, expectRetriesBounded } from '../../support/faults/retry-bounds';
 import { attemptTimeoutMs, initialRetryCapacity, maxAttempts, realSetTimeout, refillRetryQuotas } from '../../support/faults/retry-observation';
@@ -47,112 +45,12 @@ import { expireOpenSessions } from '../../support/faults/stripe-fault-proxy';
  * double fault (the check-in transaction fails and S3 fails the selfie's clean-up).
  *
  * The harness (fault injection, the Stripe fault proxy, retry observation, galleries, state and
- * consistency checks, the probes) lives in test/support/faults/.
+ * consistency checks, the probes, and the matrix of probes and faults) lives in test/support/faults/.
  * FAULTS_SUMMARY=1 prints what every run measured: calls, attempts, retries, waits, times.
  */
 
 /** How long a hanging call is watched when the client has no timeout that could end it. */
 const HANG_OBSERVATION_MS = 2_000;
-
-// ---------------------------------------------------------------------------------------------
-// The probes: for every route of the table (and the photo ingest), requests that exercise it.
-
-/** Every route id maps to its probes: a route added to the table does not compile here until it has some. */
-const PROBES: Record<RouteId, ProbeSpec[]> = {
-  getCheckinInfo: [checkinInfoProbe],
-  submitCheckin: [
-    freeCheckinProbe,
-    paidCheckinProbe('submitCheckin: paid package with selfie (readiness cached)', true, true),
-    paidCheckinProbe('submitCheckin: paid package (readiness read from Stripe)', false, false),
-    checkinStatusProbe,
-    retryCheckoutProbe,
-  ],
-  checkinInfoPreflight: [preflightProbe('GET')],
-  checkinPreflight: [preflightProbe('POST')],
-  listFormFields: [serverRead((answer) => expect(answer.body.formFields).toEqual([]))],
-  listPersonPhotos: [
-    serverRead((answer) => expect(answer.body.photos).toEqual([expect.objectContaining({ fileName: 'portrait.jpg', url: expect.any(String) })]), personWithPhoto),
-  ],
-  listShootingDays: [serverRead((answer, f) => expect(answer.body.shootingDays).toEqual([expect.objectContaining({ id: f.dayId, booked: 0 })]))],
-  listPersons: [serverRead((answer) => expect(answer.body.persons).toEqual([]))],
-  importPersons: [importProbe],
-  getGalleryStats: [serverRead((answer) => expect(answer.body.persons.total).toBe(0))],
-  stripeWebhook: [webhookProbe],
-};
-
-const MATRIX: Probe[] = [
-  ...(routes as readonly Route[]).flatMap((route) =>
-    pathsOf(route).flatMap((template) =>
-      PROBES[route.id as RouteId].map((spec) => ({
-        ...spec,
-        routeId: route.id as RouteId,
-        method: route.method,
-        template,
-        label: `${route.method} ${template} (${route.access}): ${spec.label === 'GET' ? route.id : spec.label}`,
-      })),
-    ),
-  ),
-  ingestProbe,
-];
-
-// ---------------------------------------------------------------------------------------------
-// The faults of the matrix.
-
-interface FaultSpec {
-  name: string;
-  service: 'DynamoDB' | 'S3' | 'Stripe';
-  /** Fails every attempt of the calls it concerns, so an endpoint making them must give its documented error. */
-  persistent: boolean;
-  /** Only DynamoDB transactions fail. */
-  transactionsOnly?: boolean;
-  faults: Faults;
-}
-
-const FAULTS: FaultSpec[] = [
-  {
-    name: 'DynamoDB throttled on every attempt (ProvisionedThroughputExceededException)',
-    service: 'DynamoDB',
-    persistent: true,
-    faults: { aws: always('DynamoDB', { before: failures.provisionedThroughput }) },
-  },
-  {
-    name: 'DynamoDB transactions throttled on every attempt (ThrottlingException)',
-    service: 'DynamoDB',
-    persistent: true,
-    transactionsOnly: true,
-    faults: { aws: always('DynamoDB', { before: failures.throttling }, 'TransactWriteItemsCommand') },
-  },
-  {
-    name: 'DynamoDB throttled on the first attempt of every call',
-    service: 'DynamoDB',
-    persistent: false,
-    faults: { aws: onFirstAttempt('DynamoDB', { before: failures.throttling }) },
-  },
-  {
-    name: 'DynamoDB timing out on every attempt (TimeoutError)',
-    service: 'DynamoDB',
-    persistent: true,
-    faults: { aws: always('DynamoDB', { before: failures.socketTimeout }) },
-  },
-  {
-    name: 'DynamoDB answer lost after the first attempt of every call was applied (TimeoutError)',
-    service: 'DynamoDB',
-    persistent: false,
-    faults: { aws: onFirstAttempt('DynamoDB', { after: failures.socketTimeout }) },
-  },
-  { name: 'S3 unavailable on every attempt (503)', service: 'S3', persistent: true, faults: { aws: always('S3', { before: failures.s3Unavailable }) } },
-  { name: 'S3 unavailable on the first attempt of every call', service: 'S3', persistent: false, faults: { aws: onFirstAttempt('S3', { before: failures.s3Unavailable }) } },
-  { name: 'Stripe down (HTTP 500 on every call)', service: 'Stripe', persistent: true, faults: { stripe: 'down' } },
-  { name: 'Stripe unreachable (connection reset on every call)', service: 'Stripe', persistent: true, faults: { stripe: 'reset' } },
-  { name: 'Stripe failing the first attempt of every call', service: 'Stripe', persistent: false, faults: { stripe: 'flaky' } },
-];
-
-/** A persistent fault fails the probes that reach its service; a transient one fails none. */
-function affected(probe: Probe, fault: FaultSpec): boolean {
-  if (!fault.persistent) return false;
-  if (fault.service === 'DynamoDB') return fault.transactionsOnly ? probe.touches.transactions : probe.touches.dynamodb;
-  return fault.service === 'S3' ? probe.touches.s3 : probe.touches.stripe;
-}
 
 const TRANSIENT_NAMES = ['ProvisionedThroughputExceededException', 'ThrottlingException', 'TimeoutError', 'ServiceUnavailable'];
 
@@ -448,7 +346,7 @@ describe('retries, bounded across requests and across a whole import', () => {
 });
 
 describe('a double fault', () => {
-  it('leaves the selfie behind only when S3 also fails its clean-up: nothing refers to it, and the log names it (README, known limits)', async () => {
+  it('leaves the selfie behind only when S3 also fails its clean-up: nothing refers to it, and the log names its person and gallery (README, known limits)', async () => {
     const probe = matrixProbe('submitCheckin', 'free package');
     const f = await newGallery();
     const setup = await probe.prepare(f, probe.template);
@@ -473,7 +371,8 @@ describe('a double fault', () => {
     expect(state.persons.size).toBe(0);
     const problems = consistencyProblems(f, state, { strictCounters: true, paymentsSettled: true });
     expect(problems).toEqual([expect.stringMatching(/^selfie object selfies\/.+ belongs to no person or reservation$/)]);
-    const orphanKey = state.selfies[0];
-    expect(errorLogs).toContainEqual(['orphaned selfie could not be deleted', expect.objectContaining({ objectKey: orphanKey })]);
+    // The key holds the gallery token: the log names the person and a hash of the token instead.
+    const orphanPersonId = /\/(per_[0-9a-z]+)\.jpg$/.exec(state.selfies[0]!)?.[1];
+    expect(errorLogs).toContainEqual(['orphaned selfie could not be deleted', expect.objectContaining({ personId: orphanPersonId, gallery: galleryRef(f.token) })]);
   });
 });

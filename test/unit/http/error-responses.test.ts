@@ -153,16 +153,19 @@ describe('errorResponses', () => {
       expect(JSON.stringify(answer)).not.toContain('secret-path');
     });
 
-    it('is logged as an unexpected error, with its text, for the operator', async () => {
+    it('is logged as an unexpected error with its name and the frames of our code, never its text', async () => {
       // Prepare
       const logged = jest.spyOn(logger, 'error');
-      const error = new Error('store exploded');
+      const error = new Error('store exploded for ada@example.com');
 
       // Act
       await answerTo(error);
 
       // Assess
-      expect(logged).toHaveBeenCalledWith('unexpected error', error);
+      expect(logged).toHaveBeenCalledWith('unexpected error', {
+        error: expect.objectContaining({ name: 'Error', stack: expect.arrayContaining([expect.stringContaining('error-responses.test.ts')]) }),
+      });
+      expect(JSON.stringify(logged.mock.calls)).not.toContain('ada@example.com');
     });
   });
 
