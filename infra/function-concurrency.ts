@@ -22,8 +22,9 @@ export const MINIMUM_UNRESERVED_CONCURRENCY = 100;
 /**
  * Defaults for an account with the usual quota of 1,000 (docs/deployment.md#fair-share-between-tenants):
  * public 50 per function (a whole burst of the public route throttle at once), server 20 per
- * function, webhook 20, the 404/405 function 10. With today's 11 API functions that reserves
- * 300 and leaves 700 unreserved (the photo ingest and anything else in the account).
+ * function, webhook 20, the 404/405 function 10. With today's 11 API functions and the retention
+ * run's 1 that reserves 301 and leaves 699 unreserved (the photo ingest, the reservation sweep
+ * and anything else in the account).
  */
 export const DEFAULT_RESERVED_CONCURRENCY: ReservedConcurrency = {
   perFunction: { public: 50, server: 20, webhook: 20, unmatched: 10 },
@@ -34,11 +35,16 @@ export const DEFAULT_RESERVED_CONCURRENCY: ReservedConcurrency = {
 export type ReservedConcurrencyOption = { perFunction?: Partial<Record<RouteClass, number>>; accountQuota?: number } | false;
 
 /**
- * The reserved concurrency of each function (handler → instances); none with `false`. Throws
- * when a number is not a whole number of at least 1, or when the reservations together would
- * leave the account fewer than 100 unreserved, which Lambda refuses at deployment.
+ * The reserved concurrency of each function (handler → instances): the API's functions by class,
+ * plus `fixed` reservations of functions behind no route; none with `false`. Throws when a number
+ * is not a whole number of at least 1, or when the reservations together would leave the account
+ * fewer than 100 unreserved, which Lambda refuses at deployment.
  */
-export function reservedConcurrencyOf(functionClasses: ReadonlyMap<string, RouteClass>, option: ReservedConcurrencyOption | undefined): Map<string, number> {
+export function reservedConcurrencyOf(
+  functionClasses: ReadonlyMap<string, RouteClass>,
+  option: ReservedConcurrencyOption | undefined,
+  fixed: ReadonlyMap<string, number> = new Map(),
+): Map<string, number> {
   if (option === false) return new Map();
   const reservation: ReservedConcurrency = {
     perFunction: { ...DEFAULT_RESERVED_CONCURRENCY.perFunction, ...option?.perFunction },
@@ -49,7 +55,7 @@ export function reservedConcurrencyOf(functionClasses: ReadonlyMap<string, Route
       throw new Error(`Reserved concurrency of ${routeClass} functions must be a whole number of at least 1 (or reservedConcurrency: false).`);
     }
   }
-  const reserved = new Map([...functionClasses].map(([handler, routeClass]) => [handler, reservation.perFunction[routeClass]]));
+  const reserved = new Map([...[...functionClasses].map(([handler, routeClass]) => [handler, reservation.perFunction[routeClass]] as const), ...fixed]);
   const total = [...reserved.values()].reduce((sum, instances) => sum + instances, 0);
   const available = reservation.accountQuota - MINIMUM_UNRESERVED_CONCURRENCY;
   if (total > available) {

@@ -1,42 +1,188 @@
+import type { MEDIA_FOLDERS } from '../lib/domain/media-keys';
+import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, STRIPE_READINESS_ATTRIBUTES } from './table-access';
+
 /**
  * What each function may touch, by the handler name the route module gives it. The stack
- * grants exactly this; infra tests check that every function of the route module is here.
+ * grants exactly this (infra/service-function.ts); infra tests check that every function of the
+ * route module is here and that its policy reaches nothing else. The table grants follow the
+ * code path of each handler down to lib/db/ (docs/deployment.md#table-access has the table).
  *
- * table: none, read, read plus the rate-limit counters (server-side endpoints), or readWrite.
- * media: which prefixes of the media bucket, and how.
+ * table: the partitions of the table and of GSI1 the function reads or writes, and how.
+ * media: which folders of the media bucket, and how.
  * secrets: which secrets it reads at run time.
  */
-export type TableAccess = 'none' | 'read' | 'readAndRateLimit' | 'readWrite';
 export type SecretName = 'stripeSecretKey' | 'stripeWebhookSecret' | 'photoSigningKey';
+export type MediaFolder = keyof typeof MEDIA_FOLDERS;
+
+export interface MediaAccess {
+  folders: MediaFolder[];
+  /** Object actions on `<folder>/*`. */
+  objects?: ('GetObject' | 'PutObject' | 'DeleteObject' | 'DeleteObjectVersion')[];
+  /** ListBucket and ListBucketVersions, only with an `s3:prefix` inside these folders. */
+  list?: boolean;
+}
 
 export interface FunctionPermissions {
-  table: TableAccess;
-  media?: { prefix: 'selfies/' | 'photos/'; access: 'read' | 'write' };
+  table: KeyAccess[];
+  media?: MediaAccess;
   secrets?: SecretName[];
   /** Photo URL signing configuration (distribution domain, key pair ID). */
   photoCdn?: boolean;
   memoryMb?: number;
+  /** Default 29 s, within API Gateway's limit. */
+  timeoutSeconds?: number;
 }
 
+// The access sets the functions are made of, each named for the code that needs it.
+
+/** tenantResolution (lib/http): the tenant's profile and plan, one Query of its partition. */
+const RESOLVE_TENANT: KeyAccess = { on: 'table', actions: ['Query'], partitions: [PARTITIONS.tenant] };
+
+/** Server-side routes (lib/http): the presented key by its hash, then the key's rate-limit counter. */
+const API_KEY_CHECKS: KeyAccess[] = [
+  { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.apiKey] },
+  { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.apiKeyRateLimit] },
+];
+
+/** getGalleryConfiguration: the gallery, its days, packages, form fields and statistics. */
+const READ_GALLERY_CONFIG: KeyAccess = { on: 'table', actions: ['Query'], partitions: [PARTITIONS.galleryConfig] };
+
+/** What every public request does first: tenant, the gallery it names, the client's counter (publicRateLimit). */
+const PUBLIC_REQUEST: KeyAccess[] = [
+  RESOLVE_TENANT,
+  READ_GALLERY_CONFIG,
+  { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.publicRateLimit] },
+];
+
+/** What every server-side request does before its use case. */
+const SERVER_REQUEST: KeyAccess[] = [RESOLVE_TENANT, ...API_KEY_CHECKS, READ_GALLERY_CONFIG];
+
+/** Idempotency-Key on POST routes: claim, complete or release the record. */
+const IDEMPOTENCY_RECORDS: KeyAccess = { on: 'table', actions: ['PutItem', 'UpdateItem', 'DeleteItem'], partitions: [PARTITIONS.idempotency] };
+
+/**
+ * Storing persons (writePersonsWithCodes: person and code Puts) and counting them: days' `booked`
+ * and the statistics item live in the configuration partition. Nothing here reads a person.
+ */
+const STORE_PERSONS: KeyAccess[] = [
+  { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.persons, PARTITIONS.accessCodes] },
+  { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.galleryConfig] },
+];
+
+/**
+ * The order transitions of lib/db/order-transitions.ts that end or pay a reservation (webhook,
+ * sweep): read the order, update it, remove a failed check-in's order and tokens, give the
+ * email's hold back. Paying stores the person (STORE_PERSONS).
+ */
+const SETTLE_ORDERS: KeyAccess[] = [
+  ...STORE_PERSONS,
+  { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.orders] },
+  { on: 'table', actions: ['DeleteItem'], partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations] },
+];
+
+/**
+ * A paid check-in, checkinStatus and retryCheckout (lib/payments/checkout.ts): reserve (order,
+ * token hashes, the email's hold), look an order up by token, attach or replace its session,
+ * undo a failed reservation.
+ */
+const RESERVE_ORDERS: KeyAccess[] = [
+  { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens] },
+  { on: 'table', actions: ['PutItem', 'DeleteItem'], partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations] },
+  { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.orders, PARTITIONS.galleryConfig] },
+];
+
+/**
+ * recordStripeReadiness: caches a connected account's readiness on the tenant profile. The only
+ * write to a tenant-admin item outside the admin CLI, so it may name no other attribute.
+ */
+const CACHE_STRIPE_READINESS: KeyAccess = {
+  on: 'table',
+  actions: ['UpdateItem'],
+  partitions: [PARTITIONS.tenant],
+  attributes: STRIPE_READINESS_ATTRIBUTES,
+};
+
 export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
-  'checkin/get-checkin-info': { table: 'readAndRateLimit' },
+  'checkin/get-checkin-info': { table: PUBLIC_REQUEST },
   'checkin/post-group-shoot': {
-    table: 'readWrite',
-    media: { prefix: 'selfies/', access: 'write' },
+    table: [
+      ...PUBLIC_REQUEST,
+      IDEMPOTENCY_RECORDS,
+      ...STORE_PERSONS,
+      // A free check-in counts the email's check-ins (insertCheckedInPerson).
+      { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.emailCheckins] },
+      ...RESERVE_ORDERS,
+      CACHE_STRIPE_READINESS,
+    ],
+    media: { folders: ['selfies'], objects: ['PutObject', 'DeleteObject'] },
     secrets: ['stripeSecretKey'],
     memoryMb: 1024,
   },
-  'integration/list-form-fields': { table: 'readAndRateLimit' },
-  'integration/list-shooting-days': { table: 'readAndRateLimit' },
-  'integration/list-persons': { table: 'readAndRateLimit' },
-  'integration/get-gallery-stats': { table: 'readAndRateLimit' },
-  'integration/list-person-photos': { table: 'readAndRateLimit', secrets: ['photoSigningKey'], photoCdn: true },
-  'integration/import-persons': { table: 'readWrite', memoryMb: 1024 },
-  'payments/stripe-webhook': { table: 'readWrite', secrets: ['stripeWebhookSecret'] },
-  'system/route-not-matched': { table: 'none' },
-  'system/cors-preflight': { table: 'none' },
-  'media/ingest-photo': { table: 'readWrite', media: { prefix: 'photos/', access: 'read' } },
-  'payments/sweep-reservations': { table: 'readWrite', secrets: ['stripeSecretKey'] },
+  'integration/list-form-fields': { table: SERVER_REQUEST },
+  'integration/list-shooting-days': { table: SERVER_REQUEST },
+  'integration/get-gallery-stats': { table: SERVER_REQUEST },
+  'integration/list-persons': {
+    table: [
+      ...SERVER_REQUEST,
+      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.persons] },
+      { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.personsByEmployeeId] },
+    ],
+  },
+  'integration/list-person-photos': {
+    table: [
+      ...SERVER_REQUEST,
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
+      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos] },
+    ],
+    secrets: ['photoSigningKey'],
+    photoCdn: true,
+  },
+  'integration/import-persons': { table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS, ...STORE_PERSONS], memoryMb: 1024 },
+  'payments/stripe-webhook': {
+    table: [
+      { on: 'table', actions: ['GetItem', 'PutItem'], partitions: [PARTITIONS.stripeEvent] },
+      // account.updated: the connected account's tenant, then its readiness.
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.stripeAccount] },
+      RESOLVE_TENANT,
+      CACHE_STRIPE_READINESS,
+      ...SETTLE_ORDERS,
+    ],
+    secrets: ['stripeWebhookSecret'],
+  },
+  'system/route-not-matched': { table: [] },
+  'system/cors-preflight': { table: [] },
+  'media/ingest-photo': {
+    table: [
+      // recordPhoto: the photo, the person's photoCount and the statistics in one transaction; getPerson on a retry.
+      { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.photos] },
+      { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.persons] },
+      { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.galleryConfig] },
+    ],
+    media: { folders: ['photos'], objects: ['GetObject'] },
+  },
+  'payments/sweep-reservations': {
+    table: [{ on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.pendingOrders] }, ...SETTLE_ORDERS],
+    secrets: ['stripeSecretKey'],
+  },
+  'privacy/apply-retention': {
+    table: [
+      // The tenant directory and each tenant's galleries lead to the galleries whose data is due,
+      // and a gallery's Idempotency-Key records to the answers that hold its participants' data.
+      {
+        on: 'gsi1',
+        actions: ['Query'],
+        partitions: [GSI1_PARTITIONS.tenantDirectory, GSI1_PARTITIONS.galleriesOfTenant, GSI1_PARTITIONS.idempotencyRecordsOfGallery],
+      },
+      { on: 'table', actions: ['GetItem', 'Query'], partitions: [PARTITIONS.tenant] },
+      {
+        on: 'table',
+        actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+        partitions: [PARTITIONS.galleryData, PARTITIONS.idempotency, PARTITIONS.checkoutTokens],
+      },
+    ],
+    media: { folders: ['selfies', 'photos'], objects: ['DeleteObject', 'DeleteObjectVersion'], list: true },
+    timeoutSeconds: 15 * 60,
+  },
 };
 
 /** The function S3 invokes for new objects under photos/; not behind the API. */
@@ -45,3 +191,11 @@ export const PHOTO_INGEST_HANDLER = 'media/ingest-photo';
 /** The function a schedule runs every few minutes to settle reservations nothing else will end (docs/payments.md). */
 export const RESERVATION_SWEEP_HANDLER = 'payments/sweep-reservations';
 export const RESERVATION_SWEEP_MINUTES = 5;
+
+/** The function a schedule runs once a day to remove the personal data each gallery's retention says is due. */
+export const RETENTION_HANDLER = 'privacy/apply-retention';
+/** 03:15 UTC every day; one run at a time (reserved concurrency 1), never retried: the next day's run picks up what is left. */
+export const RETENTION_SCHEDULE = { minute: '15', hour: '3' } as const;
+
+/** Functions behind no route, each with its own trigger. */
+export const TRIGGERED_HANDLERS = [PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, RETENTION_HANDLER] as const;

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { type CfnResource, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   ApiMapping,
@@ -19,7 +19,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Alias } from 'aws-cdk-lib/aws-kms';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { EventType } from 'aws-cdk-lib/aws-s3';
 import { LambdaDestination } from 'aws-cdk-lib/aws-s3-notifications';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -29,6 +29,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '../lib/db/table-definition';
+import { MEDIA_FOLDERS } from '../lib/domain/media-keys';
 import { UNMATCHED_ROUTE_HANDLER, routes } from '../lib/routes';
 import { ApiFront, CLIENT_ADDRESS_HEADER } from './api-front';
 import { MediaDelivery } from './media-delivery';
@@ -38,10 +39,13 @@ import {
   PHOTO_INGEST_HANDLER,
   RESERVATION_SWEEP_HANDLER,
   RESERVATION_SWEEP_MINUTES,
+  RETENTION_HANDLER,
+  RETENTION_SCHEDULE,
   type SecretName,
+  TRIGGERED_HANDLERS,
 } from './function-permissions';
 import { DEFAULT_ROUTE_THROTTLES, DEFAULT_STAGE_THROTTLE, type Throttle, routeThrottleSettings } from './route-throttles';
-import { ServiceFunction } from './service-function';
+import { LOG_RETENTION, ServiceFunction } from './service-function';
 import { type RouteClass, functionClasses, stageRoutes } from './stage-routes';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
@@ -127,10 +131,11 @@ export class GroupShootStack extends Stack {
       CHECKIN_PAGE_URL: `https://${delivery.checkinPageCdn.distributionDomainName}/`,
     };
     const apiFunctions = functionClasses();
-    const reserved = reservedConcurrencyOf(apiFunctions, props.reservedConcurrency);
+    // The retention run holds one instance, so that two runs (a manual one, say) never overlap.
+    const reserved = reservedConcurrencyOf(apiFunctions, props.reservedConcurrency, new Map([[RETENTION_HANDLER, 1]]));
     // Behind the front, requestContext.http.sourceIp is a CloudFront address; the client's is in this header.
     const apiEnvironment = props.apiFront ? { ...environment, CLIENT_ADDRESS_HEADER } : environment;
-    const handlers = [...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER])];
+    const handlers = [...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), ...TRIGGERED_HANDLERS])];
     for (const handler of handlers) {
       const permissions = FUNCTION_PERMISSIONS[handler];
       if (!permissions) throw new Error(`No permissions declared for function ${handler}`);
@@ -150,14 +155,22 @@ export class GroupShootStack extends Stack {
       schedule: Schedule.rate(Duration.minutes(RESERVATION_SWEEP_MINUTES)),
       targets: [new LambdaTarget(this.functions.get(RESERVATION_SWEEP_HANDLER)!, { retryAttempts: 0 })],
     });
+    new Rule(this, 'RetentionSchedule', {
+      description: 'Removes the personal data each gallery keeps no longer (docs/deployment.md, what stays and for how long)',
+      schedule: Schedule.cron(RETENTION_SCHEDULE),
+      targets: [new LambdaTarget(this.functions.get(RETENTION_HANDLER)!, { retryAttempts: 0 })],
+    });
     delivery.mediaBucket.addEventNotification(
       EventType.OBJECT_CREATED,
       new LambdaDestination(this.functions.get(PHOTO_INGEST_HANDLER)!),
-      { prefix: 'photos/' },
+      { prefix: `${MEDIA_FOLDERS.photos}/` },
     );
     // The notification configuration is applied by CDK's own singleton custom resource.
     const notificationsHandler = this.node.tryFindChild('BucketNotificationsHandler050a0587b7544547bf325f094a3db834');
     if (notificationsHandler) {
+      // Its logs too expire like every function's (CDK offers no option for it).
+      const logs = new LogGroup(this, 'BucketNotificationsLogs', { retention: LOG_RETENTION });
+      (notificationsHandler.node.defaultChild as CfnResource).addPropertyOverride('LoggingConfig', { LogGroup: logs.logGroupName });
       NagSuppressions.addResourceSuppressions(
         notificationsHandler,
         [
@@ -169,7 +182,7 @@ export class GroupShootStack extends Stack {
     }
 
     this.api = new HttpApi(this, 'Api', { apiName: 'groupshoot-api', createDefaultStage: false });
-    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: LOG_RETENTION });
     const stageThrottle = props.throttle ?? DEFAULT_STAGE_THROTTLE;
     const stage = new HttpStage(this, 'V1', {
       httpApi: this.api,
@@ -274,6 +287,7 @@ export class GroupShootStack extends Stack {
       sources: [Source.asset(join(__dirname, '..', 'web')), Source.data('config.js', config)],
       destinationBucket: delivery.checkinPageBucket,
       distribution: delivery.checkinPageCdn,
+      logGroup: new LogGroup(this, 'CheckinPageDeploymentLogs', { retention: LOG_RETENTION }),
       distributionPaths: ['/*'],
     });
     // CDK's deployment custom resource: its role, runtime and policies are CDK's own.

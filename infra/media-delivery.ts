@@ -3,20 +3,44 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  HeadersReferrerPolicy,
   KeyGroup,
   PublicKey,
+  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, type LifecycleRule, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { MEDIA_FOLDERS } from '../lib/domain/media-keys';
+import { FolderOrigin } from './folder-origin';
+
+/** How long the logs bucket keeps bucket and CDN access logs. */
+export const ACCESS_LOG_DAYS = 90;
+/** How long a replaced or deleted object version stays recoverable: photos (and anything else), selfies. */
+export const NONCURRENT_VERSION_DAYS = { default: 30, selfies: 1 } as const;
+
+/**
+ * The media bucket's old versions: 30 days, but a selfie's 1 day, so that a deleted or erased
+ * selfie does not linger. Where both rules apply S3 honours the shorter. Delete markers left
+ * with no version behind them go too.
+ */
+const MEDIA_VERSION_RULES: LifecycleRule[] = [
+  { id: 'OldVersions', noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS.default), expiredObjectDeleteMarker: true },
+  {
+    id: 'OldSelfieVersions',
+    prefix: `${MEDIA_FOLDERS.selfies}/`,
+    noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS.selfies),
+    expiredObjectDeleteMarker: true,
+  },
+];
 
 /**
  * The media bucket (selfies, photos) and the check-in page bucket, private, encrypted and
- * TLS-only, each behind a CloudFront distribution with origin access control. Photos are
- * served only on URLs signed with the key group's key pair; server access logs go to a
- * logs bucket.
+ * TLS-only, each behind a CloudFront distribution with origin access control. The photo
+ * distribution's origin is the media bucket's photos/ folder alone (selfies are never served),
+ * and only on URLs signed with the key group's key pair; server access logs go to a logs bucket.
  */
 export class MediaDelivery extends Construct {
   readonly mediaBucket: Bucket;
@@ -34,7 +58,7 @@ export class MediaDelivery extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(90) }],
+      lifecycleRules: [{ expiration: Duration.days(ACCESS_LOG_DAYS) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
     const logs = this.logsBucket;
@@ -49,11 +73,7 @@ export class MediaDelivery extends Construct {
         versioned,
         serverAccessLogsBucket: logs,
         serverAccessLogsPrefix: `${name}/`,
-        lifecycleRules: [
-          // Replaced or deleted selfies and photos are recoverable for 30 days, then gone.
-          ...(versioned ? [{ noncurrentVersionExpiration: Duration.days(30) }] : []),
-          { abortIncompleteMultipartUploadAfter: Duration.days(7) },
-        ],
+        lifecycleRules: [...(versioned ? MEDIA_VERSION_RULES : []), { abortIncompleteMultipartUploadAfter: Duration.days(7) }],
         removalPolicy: RemovalPolicy.RETAIN,
       });
     this.mediaBucket = privateBucket('MediaBucket', true);
@@ -66,7 +86,8 @@ export class MediaDelivery extends Construct {
     this.photoCdn = new Distribution(this, 'PhotoCdn', {
       comment: 'groupshoot-api photos (signed URLs only)',
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.mediaBucket),
+        // The photos/ folder only: selfies have no URL, and the distribution may read nothing else.
+        origin: new FolderOrigin(this.mediaBucket, MEDIA_FOLDERS.photos),
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
@@ -83,6 +104,7 @@ export class MediaDelivery extends Construct {
         origin: S3BucketOrigin.withOriginAccessControl(this.checkinPageBucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: this.checkinPageHeaders(),
       },
       enableLogging: true,
       logBucket: logs,
@@ -98,5 +120,21 @@ export class MediaDelivery extends Construct {
         },
       ]);
     }
+  }
+
+  /**
+   * The check-in page's links carry gallery, status and retry tokens: no-referrer keeps them
+   * from the pages and sites it leads to (Stripe included). Also nosniff and HSTS; no frame or
+   * content-security rules, which could break pages that embed or extend it.
+   */
+  private checkinPageHeaders(): ResponseHeadersPolicy {
+    return new ResponseHeadersPolicy(this, 'CheckinPageHeaders', {
+      comment: 'groupshoot-api check-in page: no referrer',
+      securityHeadersBehavior: {
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentTypeOptions: { override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: false, override: true },
+      },
+    });
   }
 }

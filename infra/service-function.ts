@@ -8,11 +8,16 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import { bundleFunction } from './function-bundle';
-import type { FunctionPermissions, SecretName } from './function-permissions';
-import { RATE_LIMIT_KEY_PREFIX } from '../lib/db/keys';
+import { FUNCTION_ARCHITECTURE, bundleFunction } from './function-bundle';
+import type { FunctionPermissions, MediaAccess, SecretName } from './function-permissions';
+import { type KeyAccess, keyAccessStatements } from './table-access';
+import { GSI1 } from '../lib/db/table-definition';
+import { MEDIA_FOLDERS } from '../lib/domain/media-keys';
 
 const ROOT = join(__dirname, '..');
+
+/** How long every function's log group (and the API's access logs) keeps its lines: 30 days. */
+export const LOG_RETENTION = RetentionDays.ONE_MONTH;
 
 export interface ServiceFunctionProps {
   handler: string;
@@ -36,14 +41,15 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const { permissions, table, mediaBucket, secrets } = props;
-    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
     this.fn = new LambdaFunction(this, 'Function', {
       code: codeOf(this, props.handler),
       handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
+      // The architecture the bundles carry native binaries for (sharp's, see function-bundle.ts).
+      architecture: FUNCTION_ARCHITECTURE === 'arm64' ? Architecture.ARM_64 : Architecture.X86_64,
       memorySize: permissions.memoryMb ?? 512,
-      timeout: Duration.seconds(29),
+      timeout: Duration.seconds(permissions.timeoutSeconds ?? 29),
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       tracing: Tracing.ACTIVE,
       loggingFormat: LoggingFormat.JSON,
@@ -70,27 +76,64 @@ export class ServiceFunction extends Construct {
   }
 
   private grant({ permissions, table, mediaBucket, secrets }: ServiceFunctionProps): void {
-    const { fn } = this;
-    if (permissions.table === 'read' || permissions.table === 'readAndRateLimit') table.grantReadData(fn);
-    if (permissions.table === 'readWrite') table.grantReadWriteData(fn);
-    if (permissions.table === 'readAndRateLimit') {
-      // Server-side endpoints write nothing but their key's rate-limit counter.
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          effect: Effect.ALLOW,
-          actions: ['dynamodb:UpdateItem'],
-          resources: [table.tableArn],
-          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_LIMIT_KEY_PREFIX}*`] } },
-        }),
-      );
-    }
-    if (permissions.media?.access === 'read') mediaBucket.grantRead(fn, `${permissions.media.prefix}*`);
-    if (permissions.media?.access === 'write') {
-      mediaBucket.grantPut(fn, `${permissions.media.prefix}*`);
-      mediaBucket.grantDelete(fn, `${permissions.media.prefix}*`);
-    }
-    for (const name of permissions.secrets ?? []) secrets[name].grantRead(fn);
+    for (const statement of tableStatements(permissions.table, table)) this.fn.addToRolePolicy(statement);
+    for (const statement of mediaStatements(permissions.media, mediaBucket)) this.fn.addToRolePolicy(statement);
+    for (const name of permissions.secrets ?? []) secrets[name].grantRead(this.fn);
   }
+}
+
+/**
+ * The table grants as IAM statements, one per group of keyAccessStatements: each bounded by
+ * `dynamodb:LeadingKeys` (which must be present, so that no request without a partition key
+ * passes), GSI1's on the index, and an attribute limit where the grant has one.
+ */
+function tableStatements(accesses: readonly KeyAccess[], table: ITable): PolicyStatement[] {
+  return keyAccessStatements(accesses).map(
+    (access) =>
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: access.actions.map((action) => `dynamodb:${action}`),
+        resources: [access.on === 'gsi1' ? `${table.tableArn}/index/${GSI1.indexName}` : table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': access.partitions },
+          Null: { 'dynamodb:LeadingKeys': 'false', ...(access.attributes ? { 'dynamodb:Attributes': 'false' } : {}) },
+          ...(access.attributes
+            ? {
+                'ForAllValues:StringEquals': { 'dynamodb:Attributes': access.attributes },
+                // Returning whole items would show the attributes the limit keeps out.
+                StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_OLD', 'UPDATED_NEW'] },
+              }
+            : {}),
+        },
+      }),
+  );
+}
+
+/** The media grants: object actions on `<folder>/*`, listing only with a prefix inside the folders. */
+function mediaStatements(media: MediaAccess | undefined, bucket: IBucket): PolicyStatement[] {
+  if (!media) return [];
+  const folders = media.folders.map((folder) => MEDIA_FOLDERS[folder]);
+  const statements: PolicyStatement[] = [];
+  if (media.objects?.length) {
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: media.objects.map((action) => `s3:${action}`),
+        resources: folders.map((folder) => bucket.arnForObjects(`${folder}/*`)),
+      }),
+    );
+  }
+  if (media.list) {
+    statements.push(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['s3:ListBucket', 's3:ListBucketVersions'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': folders.map((folder) => `${folder}/*`) } },
+      }),
+    );
+  }
+  return statements;
 }
 
 /**

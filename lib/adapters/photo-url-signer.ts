@@ -1,7 +1,8 @@
 import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { optionalEnv } from '#lib/config';
 import { DomainError } from '#lib/domain/domain-error';
-import { logger } from '#lib/logger';
+import { MEDIA_FOLDERS } from '#lib/domain/media-keys';
+import { loggableError, logger } from '#lib/logger';
 import { secretValue } from '#lib/adapters/secrets';
 
 /**
@@ -13,6 +14,17 @@ import { secretValue } from '#lib/adapters/secrets';
  */
 export const PHOTO_URL_TTL_SECONDS = Number(optionalEnv('PHOTO_URL_TTL_SECONDS') ?? 3600);
 
+/**
+ * Where the photo CDN serves a photo object. The distribution's origin is the bucket's photos/
+ * folder (origin path `/photos`, infra/media-delivery.ts), so `photos/<rest>` is served at
+ * `/<rest>`, each segment URL-encoded; an object outside photos/ has no URL (undefined).
+ */
+export function photoCdnPath(objectKey: string): string | undefined {
+  const folder = `${MEDIA_FOLDERS.photos}/`;
+  if (!objectKey.startsWith(folder) || objectKey.length === folder.length) return undefined;
+  return `/${objectKey.slice(folder.length).split('/').map(encodeURIComponent).join('/')}`;
+}
+
 export async function signPhotoUrls(objectKeys: string[], expiresAtMs: number): Promise<string[]> {
   const baseUrl = optionalEnv('PHOTO_CDN_URL');
   const keyPairId = optionalEnv('CLOUDFRONT_KEY_PAIR_ID');
@@ -22,16 +34,13 @@ export async function signPhotoUrls(objectKeys: string[], expiresAtMs: number): 
     throw new DomainError('photo_signing_unavailable');
   }
   try {
-    return objectKeys.map((objectKey) =>
-      getSignedUrl({
-        url: `${baseUrl.replace(/\/$/, '')}/${objectKey.split('/').map(encodeURIComponent).join('/')}`,
-        keyPairId,
-        privateKey,
-        dateLessThan: new Date(expiresAtMs).toISOString(),
-      }),
-    );
+    return objectKeys.map((objectKey) => {
+      const path = photoCdnPath(objectKey);
+      if (!path) throw new Error('photo object outside the folder the photo CDN serves');
+      return getSignedUrl({ url: `${baseUrl.replace(/\/$/, '')}${path}`, keyPairId, privateKey, dateLessThan: new Date(expiresAtMs).toISOString() });
+    });
   } catch (error) {
-    logger.error('photo URL signing failed', { errorName: (error as Error).name });
+    logger.error('photo URL signing failed', { error: loggableError(error) });
     throw new DomainError('photo_signing_unavailable');
   }
 }

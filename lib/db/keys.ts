@@ -21,23 +21,27 @@ export const keys = {
   publicRateLimitCounter: (tenantId: string, galleryToken: string | undefined, budget: string, client: string) =>
     `PUBLIC#${tenantId}#${galleryToken ?? '-'}#${budget}#${client}`,
 
-  /** Gallery configuration: the gallery item, its shooting days, packages and form fields. */
-  galleryPartition: (tenantId: string, token: string) => `T#${tenantId}#G#${token}`,
-  gallery: (tenantId: string, token: string) => ({ pk: `T#${tenantId}#G#${token}`, sk: 'GALLERY' }),
+  /**
+   * Gallery configuration: the gallery item, its shooting days, packages, form fields and
+   * statistics. `#CONFIG` ends the key so that no other partition of the gallery starts with it:
+   * IAM policies tell each partition kind apart by its key (docs/deployment.md#table-access).
+   */
+  galleryPartition: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#CONFIG`,
+  gallery: (tenantId: string, token: string) => ({ pk: `T#${tenantId}#G#${token}#CONFIG`, sk: 'GALLERY' }),
   galleriesOfTenant: (tenantId: string) => `T#${tenantId}#GALLERIES`,
   shootingDay: (tenantId: string, token: string, dayId: string) => ({
-    pk: `T#${tenantId}#G#${token}`,
+    pk: `T#${tenantId}#G#${token}#CONFIG`,
     sk: `DAY#${dayId}`,
   }),
   galleryPackage: (tenantId: string, token: string, packageId: string) => ({
-    pk: `T#${tenantId}#G#${token}`,
+    pk: `T#${tenantId}#G#${token}#CONFIG`,
     sk: `PACKAGE#${packageId}`,
   }),
   formField: (tenantId: string, token: string, fieldKey: string) => ({
-    pk: `T#${tenantId}#G#${token}`,
+    pk: `T#${tenantId}#G#${token}#CONFIG`,
     sk: `FIELD#${fieldKey}`,
   }),
-  galleryStats: (tenantId: string, token: string) => ({ pk: `T#${tenantId}#G#${token}`, sk: 'STATS' }),
+  galleryStats: (tenantId: string, token: string) => ({ pk: `T#${tenantId}#G#${token}#CONFIG`, sk: 'STATS' }),
 
   /** Persons of a gallery: one item collection, sorted by personId (a ULID, so by creation). */
   personsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#PERSONS`,
@@ -56,7 +60,8 @@ export const keys = {
   }),
   /** GSI1 partition of every order waiting for payment, of all tenants, by creation (the reservation sweep reads it). */
   pendingOrders: () => 'PENDINGORDERS',
-  /** Payment reservations of a gallery. */
+  /** Payment reservations of a gallery: one item collection. */
+  ordersOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#ORDERS`,
   order: (tenantId: string, token: string, orderId: string) => ({ pk: `T#${tenantId}#G#${token}#ORDERS`, sk: `ORDER#${orderId}` }),
   /** The one reservation an email address may have waiting for payment in a gallery, by a hash of the address. */
   liveReservationOfEmail: (tenantId: string, token: string, emailKey: string) => ({
@@ -65,8 +70,10 @@ export const keys = {
   }),
   /** A status or retry token of a reservation, by the SHA-256 of its value. */
   checkoutToken: (tokenHash: string) => ({ pk: `CHECKOUTTOKEN#${tokenHash}`, sk: 'TOKEN' }),
-  /** A request made with an Idempotency-Key, by the SHA-256 of tenant, caller, route and key. */
+  /** A request made with an Idempotency-Key, by an ID derived from tenant, caller, route and key (lib/domain/idempotency-sealing.ts). */
   idempotencyKey: (scopeHash: string) => ({ pk: `IDEMPOTENCY#${scopeHash}`, sk: 'IDEMPOTENCY' }),
+  /** GSI1 partition of the completed Idempotency-Key records whose request named this gallery (erasure reads it). */
+  idempotencyRecordsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#IDEMPOTENCY`,
   /** A Stripe event already handled (expires after Stripe's retry window). */
   stripeEvent: (eventId: string) => ({ pk: `STRIPEEVENT#${eventId}`, sk: 'EVENT' }),
   /** How often one email address checked in to a gallery for free, by a hash of the address: a partition of its own. */

@@ -39,3 +39,19 @@ export function photoIdOf(objectKey: string): string {
 export function selfieObjectKey(tenantId: string, token: string, personId: string): string {
   return `selfies/${tenantId}/${token}/${personId}.jpg`;
 }
+
+/** Where all of one person's photos are. */
+export function personPhotoPrefix(location: Omit<PhotoLocation, 'fileName'>): string {
+  return `photos/${location.tenantId}/${location.token}/${location.personId}/`;
+}
+
+/** Where all selfies and all photos of a gallery are. */
+export function galleryMediaPrefixes(tenantId: string, token: string): { selfies: string; photos: string } {
+  return { selfies: `selfies/${tenantId}/${token}/`, photos: `photos/${tenantId}/${token}/` };
+}
+
+/**
+ * The two top-level folders of the media bucket. The photo CDN serves `photos` only (its origin
+ * path), and IAM grants, lifecycle rules and the ingest trigger name them (infra/).
+ */
+export const MEDIA_FOLDERS = { photos: 'photos', selfies: 'selfies' } as const;

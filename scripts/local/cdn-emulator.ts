@@ -1,6 +1,7 @@
 import { createVerify } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { MEDIA_FOLDERS } from '#lib/domain/media-keys';
 
 export interface CdnEmulatorOptions {
   /** The URL photo links are signed for, e.g. http://localhost:3000/cdn */
@@ -15,6 +16,8 @@ export interface CdnEmulatorOptions {
  * Plays the CloudFront distribution in front of the media bucket: serves an object only for
  * a URL signed with the key pair (canned policy: Expires, Signature, Key-Pair-Id), as
  * CloudFront does with a trusted key group, so locally printed photo URLs open in a browser.
+ * Like the deployed distribution, whose origin path is `/photos`, it serves the photos/ folder
+ * only: `<baseUrl>/<rest>` is object `photos/<rest>`, and no URL reaches a selfie.
  */
 export async function serveSignedObject(request: IncomingMessage, response: ServerResponse, options: CdnEmulatorOptions) {
   const url = new URL(request.url ?? '/', 'http://localhost');
@@ -37,12 +40,26 @@ export async function serveSignedObject(request: IncomingMessage, response: Serv
     response.writeHead(403, { 'Content-Type': 'text/plain' }).end('Access denied: missing, expired or wrong signature');
     return;
   }
-  const key = url.pathname.slice(basePath.length + 1).split('/').map(decodeURIComponent).join('/');
+  const segments = decodedSegments(url.pathname.slice(basePath.length + 1));
+  // The local S3 server keeps objects as files: no segment may step out of the folder.
+  if (!segments || segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.includes('/'))) {
+    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+    return;
+  }
+  const key = `${MEDIA_FOLDERS.photos}/${segments.join('/')}`;
   try {
     const object = await options.s3.send(new GetObjectCommand({ Bucket: options.bucket, Key: key }));
     response.writeHead(200, { 'Content-Type': object.ContentType ?? 'application/octet-stream' });
     response.end(await object.Body!.transformToByteArray());
   } catch {
     response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+  }
+}
+
+function decodedSegments(path: string): string[] | undefined {
+  try {
+    return path.split('/').map(decodeURIComponent);
+  } catch {
+    return undefined; // malformed percent-encoding
   }
 }

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/routes';
-import { PHOTO_INGEST_HANDLER } from '../../infra/function-permissions';
+import { PHOTO_INGEST_HANDLER, RETENTION_HANDLER } from '../../infra/function-permissions';
 import { nagFindings, unbundledStack } from './unbundled-stack';
 
 type RouteSettings = Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
@@ -69,6 +69,8 @@ describe('per-route throttles on stage v1, with the defaults', () => {
     expect(reserved[UNMATCHED_ROUTE_HANDLER]).toBe(DOCUMENTED_CONCURRENCY.unmatched);
     // The photo ingest is not behind the API: it runs in the unreserved pool.
     expect(reserved[PHOTO_INGEST_HANDLER]).toBeUndefined();
+    // The retention run holds one instance: two runs never overlap.
+    expect(reserved[RETENTION_HANDLER]).toBe(1);
     const total = Object.values(reserved).reduce<number>((sum, instances) => sum + (instances ?? 0), 0);
     expect(total).toBeLessThanOrEqual(1000 - 100);
   });
@@ -100,7 +102,7 @@ describe('throttle and concurrency options', () => {
   });
 
   it('refuses reservations the account quota cannot hold, and names the way out', () => {
-    expect(() => unbundledStack({ reservedConcurrency: { accountQuota: 10 } })).toThrow(/needs an account quota of at least 400 .*reserveConcurrency=false/);
+    expect(() => unbundledStack({ reservedConcurrency: { accountQuota: 10 } })).toThrow(/needs an account quota of at least 401 .*reserveConcurrency=false/);
   });
 
   it('refuses a route limit above the stage default', () => {

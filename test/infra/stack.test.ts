@@ -5,7 +5,7 @@ import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER } from '../../infra/function-permissions';
+import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, TRIGGERED_HANDLERS } from '../../infra/function-permissions';
 import { GroupShootStack } from '../../infra/groupshoot-stack';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/routes';
 
@@ -107,8 +107,8 @@ describe('API routes come from the route module', () => {
 });
 
 describe('functions', () => {
-  it('has one function per function of the route module, plus the photo ingest and the reservation sweep, each with declared permissions', () => {
-    const expected = new Set([UNMATCHED_ROUTE_HANDLER, PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, ...routes.map((route) => route.handler)]);
+  it('has one function per function of the route module, plus the photo ingest, the reservation sweep and the retention run, each with declared permissions', () => {
+    const expected = new Set([UNMATCHED_ROUTE_HANDLER, ...TRIGGERED_HANDLERS, ...routes.map((route) => route.handler)]);
     expect([...functionIds.keys()].sort()).toEqual([...expected].sort());
     expect(Object.keys(FUNCTION_PERMISSIONS).sort()).toEqual([...expected].sort());
   });
@@ -153,11 +153,15 @@ describe('functions', () => {
   it.each(['checkin/get-checkin-info', 'integration/list-persons', 'integration/list-shooting-days', 'integration/get-gallery-stats', 'integration/list-form-fields', 'integration/list-person-photos'])(
     'lets %s write only rate-limit counters',
     (handler) => {
+      // test/infra/least-privilege.test.ts checks every grant of every function in depth.
       const writes = dataStatementsOf(handler).filter((statement) => actionsOf([statement]).some((action) => /Put|Update|Delete|Write/.test(action)));
       expect(writes).toEqual([
         expect.objectContaining({
           Action: 'dynamodb:UpdateItem',
-          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATELIMIT#*'] } },
+          Condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [expect.stringMatching(/^RATELIMIT#(key_|PUBLIC#)\*/)] },
+            Null: { 'dynamodb:LeadingKeys': 'false' },
+          },
         }),
       ]);
     },

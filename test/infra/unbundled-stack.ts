@@ -21,13 +21,21 @@ export function unbundledApp(): App {
   return app;
 }
 
-/** The stack with these props in an unbundled app, its template and each handler's function logical ID. */
-export function unbundledStack(props: Partial<GroupShootStackProps> = {}): {
+/**
+ * The stack with these props in an unbundled app, its template and each handler's function
+ * logical ID. `change`, when given, alters the stack before it is synthesized (tests that show a
+ * check catches a bad change).
+ */
+export function unbundledStack(
+  props: Partial<GroupShootStackProps> = {},
+  change?: (stack: GroupShootStack) => void,
+): {
   stack: GroupShootStack;
   template: Template;
   functionIds: Map<string, string>;
 } {
   const stack = new GroupShootStack(unbundledApp(), 'TestStack', { photoSigningPublicKeyPem: publicKey, ...props });
+  change?.(stack);
   const template = Template.fromStack(stack);
   const functionIds = new Map(
     [...stack.functions].map(([handler, fn]) => [handler, stack.getLogicalId(fn.node.defaultChild as CfnFunction)]),

@@ -1,7 +1,9 @@
 import { handler as ingestPhoto } from '../../functions/media/ingest-photo';
 import { createGallery } from '#lib/db/galleries';
 import { getPerson } from '#lib/db/persons';
-import { photoObjectKey } from '#lib/domain/media-keys';
+import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
+import { photoCdnPath, signPhotoUrls } from '#lib/adapters/photo-url-signer';
+import { photoObjectKey, selfieObjectKey } from '#lib/domain/media-keys';
 import { useLocalApi } from '../support/local-api';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../support/media';
@@ -159,5 +161,48 @@ describe('photo URL signing failures', () => {
     } finally {
       process.env.CLOUDFRONT_PRIVATE_KEY = configured;
     }
+  });
+});
+
+describe('the photo CDN serves the photos/ folder only', () => {
+  let studio: TestTenant;
+  let personId: string;
+  let photoKey: string;
+  const jpeg = makeJpeg(8, 8);
+  beforeAll(async () => {
+    studio = await createTestTenant();
+    personId = await importOne(studio, 'Mapped');
+    photoKey = await deliverPhoto(studio, personId, 'mapped.jpg', jpeg);
+    await uploadObject(selfieObjectKey(studio.tenant.tenantId, studio.token, personId), jpeg);
+  });
+
+  /** A URL of the CDN for this path, signed as the API signs photo URLs. */
+  const signed = (path: string) =>
+    getSignedUrl({
+      url: `${process.env.PHOTO_CDN_URL}${path}`,
+      keyPairId: process.env.CLOUDFRONT_KEY_PAIR_ID!,
+      privateKey: process.env.CLOUDFRONT_PRIVATE_KEY!,
+      dateLessThan: new Date(Date.now() + 60_000).toISOString(),
+    });
+
+  it('names a photo by its key below photos/, as the distribution with origin path /photos serves it', async () => {
+    const answer = await api.call(`/groupshoot/${studio.token}/persons/${personId}/photos`, { headers: studio.serverHeaders });
+    const url = new URL(answer.body.photos[0].url);
+    expect(url.pathname).toBe(`${new URL(process.env.PHOTO_CDN_URL!).pathname}/${photoKey.slice('photos/'.length).split('/').map(encodeURIComponent).join('/')}`);
+    expect((await fetch(url)).status).toBe(200);
+  });
+
+  it("serves no selfie, even on a validly signed URL for the selfie's key", async () => {
+    const selfieKey = selfieObjectKey(studio.tenant.tenantId, studio.token, personId);
+    const [asWholeBucket, stepOut] = [signed(`/${selfieKey}`), signed(`/x%2F..%2F..%2F${selfieKey.split('/').join('%2F')}`)];
+    expect([(await fetch(asWholeBucket)).status, (await fetch(stepOut)).status]).toEqual([404, 404]);
+    expect((await fetch(signed(photoCdnPath(photoKey)!))).status).toBe(200);
+  });
+
+  it('signs no URL for an object outside photos/', async () => {
+    expect(photoCdnPath(selfieObjectKey(studio.tenant.tenantId, studio.token, personId))).toBeUndefined();
+    await expect(signPhotoUrls([selfieObjectKey(studio.tenant.tenantId, studio.token, personId)], Date.now() + 60_000)).rejects.toMatchObject({
+      reason: 'photo_signing_unavailable',
+    });
   });
 });

@@ -84,7 +84,7 @@ async function scanByPrefix(prefix: string): Promise<Item[]> {
 async function readGallery(tenantId: string, token: string) {
   const [persons, codeItems, orders, configuration] = await Promise.all([
     queryPartition(keys.personsOfGallery(tenantId, token)),
-    scanByPrefix(`${keys.galleryPartition(tenantId, token)}#CODE#`),
+    scanByPrefix(keys.accessCode(tenantId, token, '').pk),
     queryPartition(keys.order(tenantId, token, 'none').pk),
     queryPartition(keys.galleryPartition(tenantId, token)),
   ]);

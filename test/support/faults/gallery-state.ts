@@ -57,7 +57,7 @@ export async function readState(f: Fixture, options: { photos?: boolean } = {}):
   );
   const codeKeys = new Set([
     ...[...persons.values()].map((person) => keys.accessCode(f.tenantId, f.token, person.code).pk),
-    ...[...lab.written].filter((pk) => pk.startsWith(`${galleryPartition}#CODE#`)),
+    ...[...lab.written].filter((pk) => pk.startsWith(keys.accessCode(f.tenantId, f.token, '').pk)),
   ]);
   const tokenKeys = [...lab.written].filter((pk) => pk.startsWith('CHECKOUTTOKEN#'));
   const [codeItems, tokenItems, photoCounts] = await Promise.all([

@@ -1,0 +1,174 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { keys } from '#lib/db/keys';
+import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
+import { type KeyAccess, PARTITIONS } from '../../infra/table-access';
+import { type TableRequest, allows, asText, roleStatements, stringLike } from './iam-evaluation';
+import { unbundledStack } from './unbundled-stack';
+
+const TENANT_ID = 'ten_01j9zk3v6q8x4m2n7p5r1s0t9w';
+const TOKEN = 'abcdefghjkmnpqrs';
+const PERSON_ID = 'per_01j9zk3v6q8x4m2n7p5r1s0t9x';
+const HASH = '3f'.repeat(32);
+
+type Sample = { on: 'table' | 'gsi1'; key: string };
+
+/** One partition key of every kind the table and GSI1 hold, built as the code builds them. */
+const SAMPLES: Record<string, Sample> = {
+  'tenant profile and plan': { on: 'table', key: keys.tenant('acme-photo').pk },
+  'API key': { on: 'table', key: keys.apiKey(HASH).pk },
+  'connected account mapping': { on: 'table', key: keys.stripeAccount('acct_1PqRsT').pk },
+  'Stripe event handled': { on: 'table', key: keys.stripeEvent('evt_1PqRsTuV').pk },
+  "API key's rate-limit counter": { on: 'table', key: keys.rateLimit('key_01j9zk3v6q8x4m2n7p5r1s0t9y').pk },
+  "public client's rate-limit counter": { on: 'table', key: keys.rateLimit(keys.publicRateLimitCounter(TENANT_ID, TOKEN, 'reads', '203.0.113.7')).pk },
+  'gallery configuration': { on: 'table', key: keys.galleryPartition(TENANT_ID, TOKEN) },
+  persons: { on: 'table', key: keys.personsOfGallery(TENANT_ID, TOKEN) },
+  'access code': { on: 'table', key: keys.accessCode(TENANT_ID, TOKEN, 'K7QX').pk },
+  "email's free check-ins": { on: 'table', key: keys.emailCheckins(TENANT_ID, TOKEN, HASH).pk },
+  "person's photos": { on: 'table', key: keys.photosOfPerson(TENANT_ID, TOKEN, PERSON_ID) },
+  orders: { on: 'table', key: keys.ordersOfGallery(TENANT_ID, TOKEN) },
+  "email's live reservation": { on: 'table', key: keys.liveReservationOfEmail(TENANT_ID, TOKEN, HASH).pk },
+  'status or retry token': { on: 'table', key: keys.checkoutToken(HASH).pk },
+  'Idempotency-Key record': { on: 'table', key: keys.idempotencyKey(HASH).pk },
+  'another partition': { on: 'table', key: 'SOMETHING#else' },
+  'tenant directory (GSI1)': { on: 'gsi1', key: keys.tenantDirectory() },
+  "tenant's API keys (GSI1)": { on: 'gsi1', key: keys.apiKeysOfTenant(TENANT_ID) },
+  "tenant's galleries (GSI1)": { on: 'gsi1', key: keys.galleriesOfTenant(TENANT_ID) },
+  'persons by employee ID (GSI1)': { on: 'gsi1', key: keys.personsByEmployeeId(TENANT_ID, TOKEN, 'E-1001') },
+  'pending orders (GSI1)': { on: 'gsi1', key: keys.pendingOrders() },
+  "gallery's Idempotency-Key records (GSI1)": { on: 'gsi1', key: keys.idempotencyRecordsOfGallery(TENANT_ID, TOKEN) },
+  'another index partition': { on: 'gsi1', key: 'SOMETHING' },
+};
+
+const ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
+const dynamodb = (action: string) => `dynamodb:${action}`;
+
+/** Tenant-admin items (docs/deployment.md#tenant-admin-items), and the webhook's own Stripe events. */
+const TENANT_ADMIN = ['API key', "tenant's API keys (GSI1)", 'tenant directory (GSI1)', 'connected account mapping', 'Stripe event handled'];
+const PUBLIC_FUNCTIONS = ['checkin/get-checkin-info', 'checkin/post-group-shoot'];
+
+/** Whether the function's declaration lets it do `action` to the sample (grants limited to attributes aside). */
+function declared(handler: string, action: string, sample: Sample): boolean {
+  return FUNCTION_PERMISSIONS[handler]!.table.some(
+    (access: KeyAccess) =>
+      access.on === sample.on && !access.attributes && access.actions.includes(action as never) && access.partitions.some((pattern) => stringLike(pattern, sample.key)),
+  );
+}
+
+/**
+ * Everything wrong with a function's DynamoDB grants: a statement not bounded by present leading
+ * keys, a request without a partition key that passes, and every action on a sample partition
+ * that its policy and its declaration answer differently.
+ */
+function violations(template: Template, functionId: string, handler: string): string[] {
+  const statements = roleStatements(template, functionId);
+  const [tableId] = Object.keys(template.findResources('AWS::DynamoDB::Table'));
+  const tableArn = `\${${tableId}.Arn}`;
+  const found: string[] = [];
+  for (const statement of statements) {
+    if (![statement.Action].flat().some((action) => stringLike(action, 'dynamodb:GetItem') || action.startsWith('dynamodb:'))) continue;
+    const bound = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+    if (!bound || statement.Condition?.Null?.['dynamodb:LeadingKeys'] !== 'false') {
+      found.push(`not bounded by leading keys: ${JSON.stringify(statement.Action)} on ${[statement.Resource].flat().map(asText).join(', ')}`);
+    }
+  }
+  for (const action of ACTIONS) {
+    for (const on of ['table', 'gsi1'] as const) {
+      if (allows(statements, { action: dynamodb(action), on, leadingKeys: [] }, tableArn)) found.push(`${action} on the ${on} without a partition key`);
+    }
+    for (const [name, sample] of Object.entries(SAMPLES)) {
+      const granted = allows(statements, { action: dynamodb(action), on: sample.on, leadingKeys: [sample.key] }, tableArn);
+      if (granted !== declared(handler, action, sample)) found.push(`${action} on ${name}: ${granted ? 'granted, not declared' : 'declared, not granted'}`);
+    }
+  }
+  return found;
+}
+
+let built: ReturnType<typeof unbundledStack>;
+/** What the function's role allows for this request. */
+let can: (handler: string, request: Omit<TableRequest, 'action' | 'leadingKeys'> & { action: string; key: string }) => boolean;
+
+beforeAll(() => {
+  // Prepare: the stack as deployed by default, not bundled (the code is not under test here).
+  built = unbundledStack();
+  const [tableId] = Object.keys(built.template.findResources('AWS::DynamoDB::Table'));
+  can = (handler, { action, key, ...request }) =>
+    allows(roleStatements(built.template, built.functionIds.get(handler)!), { ...request, action: dynamodb(action), leadingKeys: [key] }, `\${${tableId}.Arn}`);
+}, 60_000);
+
+describe('table access of every function', () => {
+  it('covers every declared partition pattern with a sample key, so the checks below see each one', () => {
+    const patterns = Object.values(FUNCTION_PERMISSIONS).flatMap((permissions) => permissions.table.flatMap((access) => access.partitions.map((pattern) => [access.on, pattern] as const)));
+    const unseen = patterns.filter(([on, pattern]) => !Object.values(SAMPLES).some((sample) => sample.on === on && stringLike(pattern, sample.key)));
+    expect(unseen).toEqual([]);
+  });
+
+  it.each(Object.keys(FUNCTION_PERMISSIONS))('lets %s reach exactly the partitions it declares, each bounded by dynamodb:LeadingKeys', (handler) => {
+    expect(violations(built.template, built.functionIds.get(handler)!, handler)).toEqual([]);
+  });
+
+  it('catches a table-wide grant: readWrite on the whole table for the check-in function', () => {
+    // Act: the grant the stack gave before, added back to one function.
+    const widened = unbundledStack({}, (stack) => {
+      (stack.node.findChild('Table') as Table).grantReadWriteData(stack.functions.get('checkin/post-group-shoot')!);
+    });
+    // Assess
+    const found = violations(widened.template, widened.functionIds.get('checkin/post-group-shoot')!, 'checkin/post-group-shoot');
+    expect(found).toEqual(expect.arrayContaining([expect.stringMatching(/^not bounded by leading keys/), 'Scan on the table without a partition key', 'GetItem on API key: granted, not declared']));
+  }, 60_000);
+
+  it('gives the gallery configuration a partition no other gallery partition starts with', () => {
+    const others = Object.entries(SAMPLES).filter(([name, sample]) => sample.on === 'table' && name !== 'gallery configuration');
+    expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryConfig, sample.key)).map(([name]) => name)).toEqual([]);
+    expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryData, sample.key)).map(([name]) => name).sort()).toEqual(
+      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation"].sort(),
+    );
+  });
+});
+
+describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
+  it.each(TENANT_ADMIN)('can neither read nor write the %s', (name) => {
+    const sample = SAMPLES[name]!;
+    const granted = ACTIONS.filter((action) => can(handler, { action, on: sample.on, key: sample.key, attributes: ['pk', 'sk', 'stripeReadiness'] }));
+    expect(granted).toEqual([]);
+  });
+
+  it('can read the tenant profile and plan, but not put, delete or change anything of them except the cached Stripe readiness', () => {
+    const tenant = SAMPLES['tenant profile and plan']!.key;
+    const write = (action: string, attributes?: string[], returnValues?: string) => can(handler, { action, on: 'table', key: tenant, attributes, returnValues });
+    expect(can(handler, { action: 'Query', on: 'table', key: tenant })).toBe(true);
+    expect(['PutItem', 'DeleteItem', 'BatchWriteItem'].filter((action) => write(action))).toEqual([]);
+    for (const attribute of ['stripeAccountId', 'paymentAccessApproved', 'platformFeeBps', 'tier', 'allowedReturnOrigins', 'tenantId']) {
+      expect([attribute, write('UpdateItem', ['pk', 'sk', attribute])]).toEqual([attribute, false]);
+      expect([attribute, write('UpdateItem', ['pk', 'sk', 'stripeReadiness', attribute])]).toEqual([attribute, false]);
+    }
+    expect(write('UpdateItem')).toBe(false);
+    expect(write('UpdateItem', ['pk', 'sk', 'stripeReadiness'], 'ALL_NEW')).toBe(false);
+    // recordStripeReadiness: a paid check-in caches whether the connected account can take charges.
+    expect(write('UpdateItem', ['pk', 'sk', 'stripeReadiness'])).toBe(handler === 'checkin/post-group-shoot');
+  });
+
+  it("reads no person, photo, access code or email's count", () => {
+    const personal = ['persons', "person's photos", 'access code', "email's free check-ins", 'persons by employee ID (GSI1)'];
+    const reads = personal.flatMap((name) =>
+      ['GetItem', 'BatchGetItem', 'Query'].filter((action) => can(handler, { action, on: SAMPLES[name]!.on, key: SAMPLES[name]!.key })).map((action) => `${action} ${name}`),
+    );
+    expect(reads).toEqual([]);
+  });
+});
+
+describe('what the public functions need', () => {
+  it('lets the check-in info function read only its tenant and gallery configuration and take from public counters', () => {
+    const granted = Object.entries(SAMPLES).flatMap(([name, sample]) =>
+      ACTIONS.filter((action) => can('checkin/get-checkin-info', { action, on: sample.on, key: sample.key })).map((action) => `${action} ${name}`),
+    );
+    expect(granted.sort()).toEqual(['Query gallery configuration', 'Query tenant profile and plan', "UpdateItem public client's rate-limit counter"]);
+  });
+
+  it('lets the check-in function store persons and reservations without reading persons back', () => {
+    const handler = 'checkin/post-group-shoot';
+    const on = (name: string, action: string) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key });
+    expect([on('persons', 'PutItem'), on('access code', 'PutItem'), on('orders', 'PutItem'), on('status or retry token', 'GetItem')]).toEqual([true, true, true, true]);
+    expect([on('persons', 'UpdateItem'), on('persons', 'DeleteItem'), on('access code', 'DeleteItem'), on("API key's rate-limit counter", 'UpdateItem')]).toEqual([false, false, false, false]);
+  });
+});

@@ -1,0 +1,140 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { MEDIA_FOLDERS } from '#lib/domain/media-keys';
+import { RETENTION_HANDLER } from '../../infra/function-permissions';
+import type { MediaDelivery } from '../../infra/media-delivery';
+import { type Statement, asText, roleStatements } from './iam-evaluation';
+import { nagFindings, unbundledStack } from './unbundled-stack';
+
+type Resource = { Properties: Record<string, any> };
+
+let built: ReturnType<typeof unbundledStack>;
+/** Logical IDs of the media bucket and the check-in page bucket. */
+let mediaBucketId: string;
+let pageBucketId: string;
+
+beforeAll(() => {
+  // Prepare: the stack as deployed by default, not bundled (the code is not under test here).
+  built = unbundledStack();
+  const delivery = built.stack.node.findChild('Media') as MediaDelivery;
+  mediaBucketId = built.stack.getLogicalId(delivery.mediaBucket.node.defaultChild as never);
+  pageBucketId = built.stack.getLogicalId(delivery.checkinPageBucket.node.defaultChild as never);
+}, 60_000);
+
+const resources = (type: string) => Object.values(built.template.findResources(type)) as Resource[];
+const statementsOf = (handler: string) => roleStatements(built.template, built.functionIds.get(handler)!);
+const s3Statements = (handler: string) => statementsOf(handler).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')));
+
+/** Whether an S3 origin with this origin path can serve this object: `/photos` serves `photos/…`; no path, everything. */
+function reaches(originPath: string | undefined, objectKey: string): boolean {
+  const folder = (originPath ?? '').replace(/^\/+|\/+$/g, '');
+  return folder === '' || objectKey.startsWith(`${folder}/`);
+}
+
+describe('the photo CDN serves photos/ only', () => {
+  it('has no distribution with an origin in the media bucket whose path reaches selfies/', () => {
+    const origins = resources('AWS::CloudFront::Distribution').flatMap((distribution) => distribution.Properties.DistributionConfig.Origins as Record<string, any>[]);
+    const inMediaBucket = origins.filter((origin) => asText(origin.DomainName).startsWith(`\${${mediaBucketId}.`));
+    expect(inMediaBucket).toHaveLength(1);
+    for (const origin of inMediaBucket) {
+      expect(reaches(origin.OriginPath, `${MEDIA_FOLDERS.selfies}/ten_x/token/per_x.jpg`)).toBe(false);
+      expect(reaches(origin.OriginPath, `${MEDIA_FOLDERS.photos}/ten_x/token/per_x/a.jpg`)).toBe(true);
+      expect(origin.OriginAccessControlId).toBeDefined();
+    }
+  });
+
+  it('lets CloudFront read objects under photos/ of the media bucket and nothing else', () => {
+    const [policy] = resources('AWS::S3::BucketPolicy').filter((candidate) => asText(candidate.Properties.Bucket) === `\${${mediaBucketId}}`);
+    const cloudFront = (policy!.Properties.PolicyDocument.Statement as (Statement & { Principal?: any })[]).filter(
+      (statement) => statement.Effect === 'Allow' && JSON.stringify(statement.Principal ?? {}).includes('cloudfront.amazonaws.com'),
+    );
+    expect(cloudFront.map((statement) => ({ actions: [statement.Action].flat(), resources: [statement.Resource].flat().map(asText) }))).toEqual([
+      { actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/${MEDIA_FOLDERS.photos}/*`] },
+    ]);
+  });
+
+  it('still serves the whole check-in page bucket to its own distribution', () => {
+    const [policy] = resources('AWS::S3::BucketPolicy').filter((candidate) => asText(candidate.Properties.Bucket) === `\${${pageBucketId}}`);
+    expect(JSON.stringify(policy!.Properties.PolicyDocument)).toContain('cloudfront.amazonaws.com');
+  });
+});
+
+describe('the check-in page CDN', () => {
+  it('sends Referrer-Policy: no-referrer, overriding whatever the bucket holds', () => {
+    const [policyId] = Object.keys(built.template.findResources('AWS::CloudFront::ResponseHeadersPolicy', {
+      Properties: { ResponseHeadersPolicyConfig: { SecurityHeadersConfig: { ReferrerPolicy: { ReferrerPolicy: 'no-referrer', Override: true } } } },
+    }));
+    expect(policyId).toBeDefined();
+    const page = resources('AWS::CloudFront::Distribution').find((distribution) => distribution.Properties.DistributionConfig.Comment.includes('check-in page'))!;
+    expect(page.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
+  });
+});
+
+describe('media bucket grants', () => {
+  it('lets the check-in function put and delete selfies, and the ingest read photos, nowhere else', () => {
+    const grants = (handler: string) => s3Statements(handler).map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText) }));
+    expect(grants('checkin/post-group-shoot')).toEqual([{ actions: ['s3:DeleteObject', 's3:PutObject'], resources: [`\${${mediaBucketId}.Arn}/selfies/*`] }]);
+    expect(grants('media/ingest-photo')).toEqual([{ actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/photos/*`] }]);
+  });
+
+  it('lets the retention run list selfies/ and photos/ only, and delete their objects and versions', () => {
+    const statements = s3Statements(RETENTION_HANDLER);
+    expect(statements.map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText), condition: statement.Condition }))).toEqual([
+      {
+        actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
+        resources: [`\${${mediaBucketId}.Arn}/selfies/*`, `\${${mediaBucketId}.Arn}/photos/*`],
+        condition: undefined,
+      },
+      { actions: ['s3:ListBucket', 's3:ListBucketVersions'], resources: [`\${${mediaBucketId}.Arn}`], condition: { StringLike: { 's3:prefix': ['selfies/*', 'photos/*'] } } },
+    ]);
+  });
+
+  it('lets no other function list the bucket', () => {
+    const listers = [...built.functionIds.keys()].filter((handler) => s3Statements(handler).some((statement) => [statement.Action].flat().some((action) => /^s3:List/.test(action))));
+    expect(listers).toEqual([RETENTION_HANDLER]);
+  });
+});
+
+describe('retention', () => {
+  it('runs the retention function once a day at 03:15 UTC, never retried, one run at a time, for up to 15 minutes', () => {
+    const functionId = built.functionIds.get(RETENTION_HANDLER)!;
+    built.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(15 3 * * ? *)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
+    });
+    const fn = built.template.findResources('AWS::Lambda::Function')[functionId]!.Properties;
+    expect([fn.Timeout, fn.ReservedConcurrentExecutions]).toEqual([900, 1]);
+  });
+
+  it('keeps replaced or deleted media versions 30 days, selfies 1 day', () => {
+    const media = built.template.findResources('AWS::S3::Bucket')[mediaBucketId]!.Properties.LifecycleConfiguration.Rules as Record<string, any>[];
+    const noncurrent = media.filter((rule) => rule.NoncurrentVersionExpiration).map((rule) => [rule.Prefix ?? '', rule.NoncurrentVersionExpiration.NoncurrentDays]);
+    expect(noncurrent).toEqual([
+      ['', 30],
+      ['selfies/', 1],
+    ]);
+  });
+
+  it('keeps access logs 90 days', () => {
+    const logs = resources('AWS::S3::Bucket').filter((bucket) => JSON.stringify(bucket.Properties.LifecycleConfiguration ?? {}).includes('ExpirationInDays'));
+    expect(logs.map((bucket) => bucket.Properties.LifecycleConfiguration.Rules.map((rule: { ExpirationInDays?: number }) => rule.ExpirationInDays))).toEqual([[90]]);
+  });
+
+  it("gives every function, CDK's own included, a log group that keeps its lines 30 days", () => {
+    const logGroups = built.template.findResources('AWS::Logs::LogGroup');
+    const functions = Object.entries(built.template.findResources('AWS::Lambda::Function'));
+    const retention = functions.map(([id, fn]) => [id, logGroups[fn.Properties.LoggingConfig?.LogGroup?.Ref]?.Properties.RetentionInDays]);
+    expect(retention).toEqual(functions.map(([id]) => [id, 30]));
+    expect(Object.values(logGroups).every((group) => group.Properties.RetentionInDays === 30)).toBe(true);
+  });
+
+  it('keeps point-in-time recovery on, at its default window of 35 days', () => {
+    built.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: Match.absent() },
+    });
+  });
+
+  it('stays clean under cdk-nag AwsSolutions', () => {
+    expect(nagFindings(built.stack)).toEqual([]);
+  });
+});

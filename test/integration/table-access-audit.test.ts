@@ -1,0 +1,177 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handler as ingestPhoto } from '../../functions/media/ingest-photo';
+import { handler as sweepReservations } from '../../functions/payments/sweep-reservations';
+import { handler as applyRetention } from '../../functions/privacy/apply-retention';
+import { FUNCTION_PERMISSIONS, RETENTION_HANDLER } from '../../infra/function-permissions';
+import { resetClock, setClock } from '#lib/clock';
+import { db } from '#lib/db/client';
+import { reserveOrder } from '#lib/db/order-transitions';
+import { photoObjectKey } from '#lib/domain/media-keys';
+import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
+import { type CheckinStudio, createPayingStudio } from '../support/checkin-gallery';
+import { useLocalApi } from '../support/local-api';
+import { makeJpeg, objectCreatedEvent, uploadObject } from '../support/media';
+import { pendingOrder } from '../support/orders';
+import { useStripeEmulator } from '../support/stripe';
+import { stringLike } from '../infra/iam-evaluation';
+
+/**
+ * The deployed functions may touch only what infra/function-permissions.ts grants them (IAM,
+ * bounded by partition key). This runs every function through its paths on DynamoDB Local and
+ * records each item action it sends, with the partition it names, to find any the grants lack:
+ * those would be refused in AWS. Requests are told apart by the function serving them.
+ */
+const api = useLocalApi();
+const stripe = useStripeEmulator(api);
+
+type Access = { handler: string; action: string; on: 'table' | 'gsi1'; key: string; attributes: string[] };
+const serving = new AsyncLocalStorage<string>();
+const recorded: Access[] = [];
+
+/** Plain text of a key attribute, marshalled ({ S: … }) or not. */
+const text = (value: unknown) => String((value as { S?: string })?.S ?? value);
+
+const KEYWORDS = new Set(['SET', 'REMOVE', 'ADD', 'DELETE', 'AND', 'OR', 'NOT', 'IN', 'BETWEEN', 'attribute_exists', 'attribute_not_exists', 'attribute_type', 'begins_with', 'contains', 'size', 'if_not_exists', 'list_append']);
+
+/** The attributes an update names (as IAM's dynamodb:Attributes sees them), keys included. */
+function attributesOf(input: Record<string, any>): string[] {
+  const expressions = [input.UpdateExpression, input.ConditionExpression].filter(Boolean).join(' ');
+  const bare = [...expressions.matchAll(/(?<![#:\w])([A-Za-z_]\w*)/g)].map((match) => match[1]!).filter((word) => !KEYWORDS.has(word));
+  return [...new Set(['pk', 'sk', ...Object.values<string>(input.ExpressionAttributeNames ?? {}), ...bare])];
+}
+
+/** The item actions of one DynamoDB command, each with the partition it names. */
+function accessesOf(command: string, input: Record<string, any>): Omit<Access, 'handler'>[] {
+  const item = (action: string, key: Record<string, unknown>, part: Record<string, any> = {}) => ({ action, on: 'table' as const, key: text(key.pk), attributes: attributesOf(part) });
+  switch (command) {
+    case 'GetItemCommand':
+      return [item('GetItem', input.Key)];
+    case 'PutItemCommand':
+      return [item('PutItem', input.Item, input)];
+    case 'UpdateItemCommand':
+      return [item('UpdateItem', input.Key, input)];
+    case 'DeleteItemCommand':
+      return [item('DeleteItem', input.Key, input)];
+    case 'QueryCommand': {
+      const placeholder = /^\s*(?:#?\w+)\s*=\s*(:\w+)/.exec(input.KeyConditionExpression)![1]!;
+      return [{ action: 'Query', on: input.IndexName ? 'gsi1' : 'table', key: text(input.ExpressionAttributeValues[placeholder]), attributes: [] }];
+    }
+    case 'TransactWriteItemsCommand':
+      return (input.TransactItems as Record<string, any>[]).map((entry) => {
+        const [kind, part] = Object.entries(entry)[0]!;
+        const action = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' }[kind]!;
+        return item(action, part.Item ?? part.Key, part);
+      });
+    case 'BatchWriteItemCommand':
+      return Object.values(input.RequestItems as Record<string, Record<string, any>[]>)
+        .flat()
+        .map((request) => item('BatchWriteItem', request.PutRequest?.Item ?? request.DeleteRequest.Key));
+    default:
+      return [{ action: command, on: 'table', key: '', attributes: [] }];
+  }
+}
+
+/** Whether the function's grants cover the access. */
+function granted({ handler, action, on, key, attributes }: Access): boolean {
+  return FUNCTION_PERMISSIONS[handler]!.table.some(
+    (access) =>
+      access.on === on &&
+      access.actions.includes(action as never) &&
+      access.partitions.some((pattern) => stringLike(pattern, key)) &&
+      (!access.attributes || attributes.every((attribute) => access.attributes!.includes(attribute))),
+  );
+}
+
+function handlerOf(request: IncomingMessage): string {
+  const path = new URL(`http://localhost${request.url ?? '/'}`).pathname.replace(/^\/v1/, '');
+  const route = (routes as readonly Route[]).find((candidate) => candidate.method === request.method && pathsOf(candidate).some((template) => matchTemplate(template, path)));
+  return route?.handler ?? UNMATCHED_ROUTE_HANDLER;
+}
+
+const ownEmit = Object.prototype.hasOwnProperty.call(Server.prototype, 'emit');
+const emit = Server.prototype.emit;
+beforeAll(() => {
+  const apiPort = Number(new URL(api.url).port);
+  // Every request to the local API runs as the function that serves it.
+  Server.prototype.emit = function (this: Server, event: string, ...args: unknown[]) {
+    const send = () => (emit as (this: Server, event: string, ...args: unknown[]) => boolean).call(this, event, ...args);
+    if (event === 'request' && (this.address() as AddressInfo | null)?.port === apiPort) return serving.run(handlerOf(args[0] as IncomingMessage), send);
+    return send();
+  } as typeof emit;
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const handler = serving.getStore();
+      if (handler) for (const access of accessesOf(context.commandName!, args.input as Record<string, any>)) recorded.push({ handler, ...access });
+      return next(args);
+    },
+    { step: 'initialize', name: 'table-access-audit' },
+  );
+});
+afterAll(() => {
+  db.middlewareStack.remove('table-access-audit');
+  if (ownEmit) Server.prototype.emit = emit;
+  else delete (Server.prototype as Partial<Server>).emit;
+  resetClock();
+});
+
+const post = (studio: CheckinStudio, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  api.call('/group-shoot', { method: 'POST', headers: { ...studio.publicHeaders, ...headers }, body });
+const paid = (studio: CheckinStudio, name: string) =>
+  studio.validBody({ name, selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.openDay.id });
+const sessionOf = (checkoutUrl: string) => stripe.emulator.sessions.get(checkoutUrl.split('/').pop()!)!;
+
+describe('what the functions send to DynamoDB', () => {
+  it('stays within the grants of each function, on every path the functions take', async () => {
+    // Prepare
+    let clockMs = Date.now();
+    setClock(() => clockMs);
+    const studio = await createPayingStudio();
+    const account = `acct_${studio.slug.replace(/-/g, '')}`;
+    const server = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+      api.call(`/groupshoot/${studio.token}${path}`, { ...init, headers: { ...studio.serverHeaders, ...init.headers } });
+
+    // Act: the public routes, free and paid, with Idempotency-Key, selfie, status and retry.
+    await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders });
+    const free = await post(studio, studio.validBody({ name: 'Free One', selfieBase64: makeJpeg(8, 8).toString('base64'), shootingDayId: studio.smallDay.id }), { 'Idempotency-Key': 'free-1' });
+    await post(studio, studio.validBody({ name: 'Free One', shootingDayId: studio.smallDay.id }), { 'Idempotency-Key': 'free-1' });
+    const first = await post(studio, paid(studio, 'Payer One'));
+    await post(studio, { action: 'checkinStatus', statusToken: first.body.statusToken });
+    const retried = await post(studio, { action: 'retryCheckout', retryToken: first.body.retryToken });
+    await stripe.emulator.deliveriesSettled();
+    await stripe.emulator.pay(sessionOf(retried.body.checkoutUrl).id);
+    const expiring = await post(studio, paid(studio, 'Payer Two'));
+    await stripe.emulator.expire(sessionOf(expiring.body.checkoutUrl).id);
+    await post(studio, { action: 'retryCheckout', retryToken: expiring.body.retryToken });
+    const superseding = await post(studio, paid(studio, 'Payer Two')); // supersedes the reopened reservation of the same address
+    await stripe.emulator.deliveriesSettled();
+    await stripe.emulator.deliver('account.updated', account, { id: account, object: 'account', charges_enabled: true, capabilities: { card_payments: 'active' } });
+
+    // Act: the server-side routes, the photo ingest, the sweep and the retention run.
+    await server('/persons', { method: 'POST', body: { persons: [{ name: 'Imported', employeeId: 'E-1', shootingDayId: studio.openDay.id }] }, headers: { 'Idempotency-Key': 'import-1' } });
+    for (const path of ['/persons', '/persons?employeeId=E-1', '/days', '/stats', '/form-fields']) await server(path);
+    const photoKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: free.body.personId, fileName: 'a.jpg' });
+    await uploadObject(photoKey, makeJpeg(8, 8));
+    await serving.run('media/ingest-photo', () => ingestPhoto(objectCreatedEvent(photoKey)));
+    await server(`/persons/${free.body.personId}/photos`);
+    const overdue = await post(studio, paid(studio, 'Payer Three'));
+    Object.assign(sessionOf(overdue.body.checkoutUrl), { status: 'complete', payment_status: 'paid' }); // its event lost
+    const unpaid = await post(studio, paid(studio, 'Payer Four'));
+    for (const lost of [unpaid, superseding]) sessionOf(lost.body.checkoutUrl).status = 'expired'; // their events lost
+    const orphan = pendingOrder({ tenantId: studio.tenant.tenantId, galleryToken: studio.token, dayId: studio.openDay.id }, { packageId: studio.paidPackage.id, accountId: account });
+    await reserveOrder(orphan, { status: `s-${orphan.orderId}`, retry: `r-${orphan.orderId}` }); // its check-in died before a session
+    clockMs += 2 * 3600_000;
+    await serving.run('payments/sweep-reservations', () => sweepReservations());
+    clockMs = Date.parse('2031-01-01T00:00:00Z'); // years after the last shooting day: everything is due
+    await serving.run(RETENTION_HANDLER, () => applyRetention());
+
+    // Assess: every function ran, and nothing it sent lies outside its grants.
+    // (The retention run may find nothing due in a fresh table; what it sends is checked all the same.)
+    const ran = [...new Set(recorded.map((access) => access.handler))].filter((handler) => handler !== RETENTION_HANDLER);
+    const withTableGrants = Object.keys(FUNCTION_PERMISSIONS).filter((handler) => FUNCTION_PERMISSIONS[handler]!.table.length > 0 && handler !== RETENTION_HANDLER);
+    expect(ran.sort()).toEqual(withTableGrants.sort());
+    const outside = recorded.filter((access) => !granted(access)).map(({ handler, action, on, key, attributes }) => `${handler}: ${action} ${on} ${key} [${attributes.join(',')}]`);
+    expect([...new Set(outside)]).toEqual([]);
+  }, 60_000);
+});
