@@ -2,13 +2,14 @@
  * Reference check-in page, built only on the public endpoints. Configuration comes from
  * config.js: window.GROUPSHOOT_CONFIG = { apiBaseUrl, tenantSlug }. The gallery token is the
  * query parameter `token` or the last path segment; `tenant` in the query overrides the slug.
+ * Tokens leave the address bar as soon as they are read (see takeAddressParameters).
  */
 (function () {
   'use strict';
   var config = window.GROUPSHOOT_CONFIG || {};
-  var query = new URLSearchParams(location.search);
-  var tenantSlug = query.get('tenant') || config.tenantSlug;
-  var token = query.get('token') || decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() || '');
+  var address = takeAddressParameters();
+  var tenantSlug = address.tenant || config.tenantSlug;
+  var token = address.token;
   var MAX_SELFIE_BYTES = 3 * 1024 * 1024;
   var $ = function (id) { return document.getElementById(id); };
   var selfieBase64 = null;
@@ -44,6 +45,43 @@
     payment_access_not_approved: 'selectedPackageId', connect_not_ready_for_payments: 'selectedPackageId',
     package_amount_exceeds_limit: 'selectedPackageId',
   };
+
+  /**
+   * What the page's address carries: the gallery token (`token`, or the last path segment), the
+   * tenant, and after Stripe's redirect `checkout` with its status or retry token. The tokens
+   * are taken out of the address bar at once (history.replaceState), so that they do not stay
+   * in the history entry, a shared or bookmarked address, or a screenshot; this tab keeps them
+   * in sessionStorage, so that a reload still shows the form or the payment's status.
+   * An address without any of them falls back to what this tab kept.
+   */
+  function takeAddressParameters() {
+    var STORAGE_KEY = 'groupshoot-checkin';
+    var query = new URLSearchParams(location.search);
+    var segments = location.pathname.split('/');
+    var last = segments[segments.length - 1];
+    var pathToken = '';
+    try { pathToken = last && last !== 'index.html' ? decodeURIComponent(last) : ''; } catch (e) { /* not a token */ }
+    var names = ['token', 'tenant', 'checkout', 'statusToken', 'retryToken'];
+    var carried = pathToken !== '' || names.some(function (name) { return query.has(name); });
+    if (!carried) {
+      try { return JSON.parse(sessionStorage.getItem(STORAGE_KEY) || '{}') || {}; } catch (e) { return {}; }
+    }
+    var checkout = query.get('checkout') || undefined;
+    var fromPath = !query.get('token') && pathToken !== '';
+    var taken = {
+      token: query.get('token') || pathToken || undefined,
+      tenant: query.get('tenant') || undefined,
+      checkout: checkout,
+      statusToken: checkout === 'success' ? query.get('statusToken') || undefined : undefined,
+      retryToken: checkout === 'cancel' ? query.get('retryToken') || undefined : undefined,
+    };
+    try { sessionStorage.setItem(STORAGE_KEY, JSON.stringify(taken)); } catch (e) { /* storage off: a reload starts over */ }
+    names.forEach(function (name) { query.delete(name); });
+    var path = fromPath ? segments.slice(0, -1).join('/') + '/' : location.pathname;
+    var rest = query.toString();
+    history.replaceState(history.state, '', path + (rest ? '?' + rest : '') + location.hash);
+    return taken;
+  }
 
   /** Waits a refused request out this many times (each at most 2 minutes) before showing the refusal. */
   var RATE_LIMIT_RETRIES = 5;
@@ -280,8 +318,8 @@
     });
   }
 
-  if (query.get('checkout') === 'success' && query.get('statusToken')) return awaitPayment(query.get('statusToken'), 0);
-  if (query.get('checkout') === 'cancel' && query.get('retryToken')) return offerRetry(query.get('retryToken'));
+  if (address.checkout === 'success' && address.statusToken) return awaitPayment(address.statusToken, 0);
+  if (address.checkout === 'cancel' && address.retryToken) return offerRetry(address.retryToken);
   if (!token || !tenantSlug) return status('This check-in link is incomplete. Please ask your photographer for the right one.');
   $('checkin').addEventListener('submit', submit);
   $('selfie').addEventListener('change', function () {

@@ -30,6 +30,12 @@ export async function findOrderByToken(tokenHash: string, purpose: CheckoutToken
   return getOrder(Item.tenantId, Item.galleryToken, Item.orderId);
 }
 
+/** The gallery of a token of either purpose within this tenant, undefined otherwise (Idempotency-Key records of checkinStatus and retryCheckout are listed under it). */
+export async function galleryOfCheckoutToken(tokenHash: string, tenantId: string): Promise<string | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checkoutToken(tokenHash), ProjectionExpression: 'tenantId, galleryToken' }));
+  return Item?.tenantId === tenantId && typeof Item.galleryToken === 'string' ? Item.galleryToken : undefined;
+}
+
 /** Adds a token for an existing order (a retry issues a new status token). */
 export async function addCheckoutToken(order: Order, purpose: CheckoutTokenPurpose, tokenHash: string): Promise<void> {
   // Tokens are random (190 bits): an existing item of this hash is this write, applied already.

@@ -12,19 +12,25 @@ const FILES: Record<string, string> = {
 };
 
 /**
+ * The page's address carries gallery, status and retry tokens until checkin.js removes them:
+ * no request the page makes may pass its address on (docs/checkin-page.md#tokens-in-the-address).
+ */
+export const CHECKIN_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer' } as const;
+
+/**
  * Serves web/ as CloudFront serves the deployed page: its files, config.js with this API's
  * base URL and the page's tenant, and index.html for every other path (so /checkin/<token>
- * works as well as /checkin/?token=<token>).
+ * works as well as /checkin/?token=<token>), each with CHECKIN_PAGE_HEADERS.
  */
 export async function serveCheckinPage(request: IncomingMessage, response: ServerResponse, options: { tenantSlug?: string }) {
   const name = new URL(request.url ?? '/', 'http://localhost').pathname.slice(CHECKIN_PAGE_PATH.length + 1);
   if (name === 'config.js') {
     const config = { apiBaseUrl: `http://${request.headers.host}/v1`, tenantSlug: options.tenantSlug };
-    response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+    response.writeHead(200, { ...CHECKIN_PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
     response.end(`window.GROUPSHOOT_CONFIG = ${JSON.stringify(config)};\n`);
     return;
   }
   const file = FILES[name] ? name : 'index.html';
-  response.writeHead(200, { 'Content-Type': FILES[file] ?? 'text/html; charset=utf-8' });
+  response.writeHead(200, { ...CHECKIN_PAGE_HEADERS, 'Content-Type': FILES[file] ?? 'text/html; charset=utf-8' });
   response.end(await readFile(join(WEB_DIR, file)));
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Browser, type Page, type Request, chromium } from 'playwright-core';
 import { updateTenantSettings } from '#lib/db/tenants';
 import { useLocalApi } from '../support/local-api';
 import { type CheckinStudio, createCheckinStudio } from '../support/checkin-gallery';
@@ -29,8 +29,11 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The local server's origin, where it serves the page under /checkin/. */
+const pageBase = () => api.url.replace(/\/v1$/, '');
+
 function pageUrl(studio: CheckinStudio): string {
-  return `${api.url.replace(/\/v1$/, '')}/checkin/?tenant=${studio.slug}&token=${studio.token}`;
+  return `${pageBase()}/checkin/?tenant=${studio.slug}&token=${studio.token}`;
 }
 
 async function fillParticipant(page: Page, studio: CheckinStudio, email = 'ada@example.com') {
@@ -148,7 +151,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     await page.screenshot({ path: join(SCREENSHOTS, `paid-3-code-${size}.png`), fullPage: true });
     // Assess
     const code = await page.textContent('#code');
-    expect(page.url()).toContain('checkout=success');
+    expect(page.url()).toBe(`${pageBase()}/checkin/`);
     expect(await personsOf(studio)).toEqual([expect.objectContaining({ code, packageId: studio.paidPackage.id, name: 'Ada Lovelace' })]);
   });
 
@@ -161,5 +164,96 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     await page.click('#retry');
     await page.waitForURL(`${stripe.emulator.url}/pay/**`);
     expect(page.url()).not.toBe(firstCheckout);
+  });
+});
+
+describe('check-in page: tokens in the address', () => {
+  let page: Page;
+  let requests: Request[];
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    requests = [];
+    page.on('request', (request) => requests.push(request));
+  });
+  afterEach(async () => {
+    await page.close();
+  });
+
+  /** The Referer of every request the page made so far, as Chromium sent it (absent: undefined). */
+  const referers = () => Promise.all(requests.map(async (request) => [request.url(), (await request.allHeaders()).referer] as const));
+
+  it('takes the gallery token and tenant out of the address bar, still renders the check-in, and no request carries a Referer', async () => {
+    // Prepare
+    const studio = await createCheckinStudio();
+    // Act: open the page, then load an image and follow a link from it.
+    await page.goto(`${pageUrl(studio)}&lang=en`);
+    await page.waitForSelector('#checkin:not([hidden])');
+    const address = page.url();
+    const imageRequested = page.waitForRequest(`${pageBase()}/checkin/probe.png`);
+    // A string, as the tests' TypeScript knows no DOM: an image and a link, as a tenant's copy of the page might add.
+    await page.evaluate(`(() => {
+      const image = document.createElement('img');
+      image.src = ${JSON.stringify(`${pageBase()}/checkin/probe.png`)};
+      document.body.append(image);
+      const link = document.createElement('a');
+      link.href = ${JSON.stringify(`${pageBase()}/checkin/elsewhere`)};
+      link.id = 'probe-link';
+      link.textContent = 'elsewhere';
+      document.body.append(link);
+    })()`);
+    await imageRequested;
+    await Promise.all([page.waitForURL(`${pageBase()}/checkin/elsewhere`), page.click('#probe-link')]);
+    // Assess
+    expect(address).toBe(`${pageBase()}/checkin/?lang=en`);
+    expect(await page.evaluate('document.referrer')).toBe('');
+    const sent = await referers();
+    expect(sent.map(([url]) => new URL(url).pathname)).toEqual(
+      expect.arrayContaining(['/checkin/config.js', '/checkin/checkin.js', `/v1/group-shoot/checkin/${studio.token}`, '/checkin/probe.png', '/checkin/elsewhere']),
+    );
+    expect(sent.filter(([, referer]) => referer !== undefined)).toEqual([]);
+  });
+
+  it('takes a gallery token out of the path, and a reload still shows the check-in', async () => {
+    const studio = await createCheckinStudio();
+
+    await page.goto(`${pageBase()}/checkin/${studio.token}?tenant=${studio.slug}`);
+    await page.waitForSelector('#checkin:not([hidden])');
+    const address = page.url();
+    await page.reload();
+    await page.waitForSelector('#checkin:not([hidden])');
+
+    expect(address).toBe(`${pageBase()}/checkin/`);
+    expect(page.url()).toBe(`${pageBase()}/checkin/`);
+    expect(await page.textContent('#title')).toBe('Check-in gallery');
+  });
+
+  it('takes the status token out of the address after a paid checkout, and shows the code again after a reload', async () => {
+    const studio = await submitPaidCheckin(page, 'tokens');
+    await page.click('#pay');
+    await page.waitForSelector('#done:not([hidden])');
+    const code = await page.textContent('#code');
+    const stripeRedirect = requests.find((request) => request.isNavigationRequest() && request.url().includes('checkout=success'));
+
+    await page.reload();
+    await page.waitForSelector('#done:not([hidden])');
+
+    expect(stripeRedirect?.url()).toContain('statusToken=');
+    expect(page.url()).toBe(`${pageBase()}/checkin/`);
+    expect(await page.textContent('#code')).toBe(code);
+    expect(await personsOf(studio)).toEqual([expect.objectContaining({ code })]);
+  });
+
+  it('takes the retry token out of the address after a cancelled checkout, and still offers the retry after a reload', async () => {
+    await submitPaidCheckin(page, 'tokens');
+    await page.click('#cancel');
+    await page.waitForSelector('#cancelled:not([hidden])');
+    const address = page.url();
+
+    await page.reload();
+    await page.waitForSelector('#cancelled:not([hidden])');
+    await page.click('#retry');
+    await page.waitForURL(`${stripe.emulator.url}/pay/**`);
+
+    expect(address).toBe(`${pageBase()}/checkin/`);
   });
 });
