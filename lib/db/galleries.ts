@@ -135,6 +135,7 @@ function toGallery(item: Record<string, any>): Gallery {
       hrExport: item.granularConsents?.hrExport === true,
     },
     ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}),
+    ...(item.retention ? { retention: item.retention } : {}),
     createdAt: item.createdAt,
   };
 }

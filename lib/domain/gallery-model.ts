@@ -1,4 +1,5 @@
 import type { PublicLimits } from '#lib/domain/public-limits';
+import type { RetentionPolicy } from '#lib/domain/personal-data';
 
 /** Gallery configuration as the domain sees it; lib/db/galleries.ts maps it to items. */
 /** The gallery an operation works in: every item of a gallery is keyed by both. */
@@ -27,6 +28,8 @@ export interface Gallery {
   granularConsents: GranularConsents;
   /** Limits of the public routes this gallery sets for itself; the defaults elsewhere (lib/domain/public-limits.ts). */
   publicLimits?: Partial<PublicLimits>;
+  /** How long this gallery keeps personal data, where it differs from the defaults (lib/domain/personal-data.ts). */
+  retention?: Partial<RetentionPolicy>;
   createdAt: string;
 }
 

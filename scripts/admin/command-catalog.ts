@@ -103,8 +103,19 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
           defaults: flag,
         },
       },
+      erase: {
+        usage: 'gallery erase --tenant SLUG --gallery TOKEN [--dry-run]   (final: persons, media, configuration; orders keep accounting data)',
+        options: { ...inGallery, 'dry-run': flag },
+      },
+      retention: {
+        usage: 'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',
+        options: { ...inGallery, 'selfie-days': text, 'order-days': text, 'person-days': text, defaults: flag },
+      },
     },
-    loadHandlers: async () => (await import('./gallery-commands')).galleryCommands,
+    loadHandlers: async () => ({
+      ...(await import('./gallery-commands')).galleryCommands,
+      ...(await import('./privacy-commands')).galleryPrivacyCommands,
+    }),
   },
   day: {
     summary: 'Shooting days of a gallery',
@@ -149,6 +160,16 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       list: { usage: 'field list --tenant SLUG --gallery TOKEN', options: inGallery },
     },
     loadHandlers: async () => (await import('./field-commands')).fieldCommands,
+  },
+  person: {
+    summary: 'Persons of a gallery: erasure of everything held about them',
+    commands: {
+      erase: {
+        usage: 'person erase --tenant SLUG --gallery TOKEN (--person PERSON_ID | --email EMAIL | --employee-id ID) [--dry-run]   (final)',
+        options: { ...inGallery, person: text, email: text, 'employee-id': text, 'dry-run': flag },
+      },
+    },
+    loadHandlers: async () => (await import('./privacy-commands')).personCommands,
   },
   photo: {
     summary: "Photos of a person: upload to the media bucket and assign (what the S3 ingest function does)",

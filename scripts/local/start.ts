@@ -76,7 +76,13 @@ async function main(): Promise<void> {
     if (stripeEmulator) stripeEmulator.webhookUrl = `${api.url}/webhooks/stripe`;
     // The deployed stack runs the reservation sweep on a schedule; locally it runs every minute.
     const { sweepReservations } = await import('#lib/payments/reservation-sweep');
-    setInterval(() => void sweepReservations().catch((error: Error) => console.error('reservation sweep failed:', error.message)), 60_000).unref();
+    const { loggableError, logger } = await import('#lib/logger');
+    setInterval(() => void sweepReservations().catch((error: unknown) => logger.error('reservation sweep failed', { error: loggableError(error) })), 60_000).unref();
+    // Retention runs once a day in the stack; locally once an hour, and once at start.
+    const { applyRetention } = await import('#lib/privacy/retention');
+    const retain = () => void applyRetention().catch((error: unknown) => logger.error('retention failed', { error: loggableError(error) }));
+    retain();
+    setInterval(retain, 3_600_000).unref();
     const info = {
       baseUrl: `http://localhost:${api.port}/v1`,
       ...demo,
@@ -123,7 +129,8 @@ async function ingestUploadedPhotos(event: S3Event): Promise<void> {
     const { handler } = await import('../../functions/media/ingest-photo');
     await handler(event);
   } catch (error) {
-    console.error(`Photo ingest failed: ${(error as Error).message}`);
+    // The handler logged the details; what it throws holds only the error's name.
+    console.error(`Photo ingest failed: ${(error as Error).name}`);
   }
 }
 

@@ -1,0 +1,164 @@
+import { type StoredObjectVersion, deleteObjectVersions, listObjectVersions } from '#lib/adapters/media-bucket';
+import {
+  deleteItems,
+  deletePersonRecords,
+  galleryConfigurationKeys,
+  listAllPersonItems,
+  listOrderItems,
+  photoRecordKeys,
+  redactOrder,
+} from '#lib/db/erasure';
+import { getGalleryConfiguration } from '#lib/db/galleries';
+import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/db/idempotency-records';
+import { toPerson } from '#lib/db/persons';
+import { DomainError } from '#lib/domain/domain-error';
+import type { GalleryScope } from '#lib/domain/gallery-model';
+import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey } from '#lib/domain/media-keys';
+import type { Person } from '#lib/domain/person-model';
+import { type ErasureSubject, describeSubject, orderMatchesSubject, personMatchesSubject } from '#lib/domain/personal-data';
+
+/**
+ * Erasure (the right to be forgotten): a person, or a whole gallery, removed from the table and
+ * the media bucket, every object version included; orders keep only what accounting needs.
+ * Everything is found first, so a dry run reports exactly what a real run removes; a real run
+ * removes the person last, so running it again after an interruption finishes the work.
+ */
+
+/** What an erasure removed (or, in a dry run, would remove). */
+export interface ErasureReceipt {
+  dryRun: boolean;
+  subject: string;
+  persons: string[];
+  accessCodes: number;
+  spotsGivenBack: number;
+  selfieVersions: number;
+  photoRecords: number;
+  photoObjectVersions: number;
+  ordersRedacted: string[];
+  checkoutTokens: number;
+  idempotencyRecords: number;
+  /** Gallery erasure: the gallery's configuration items (gallery, days, packages, fields, statistics). */
+  galleryItems?: number;
+}
+
+type Item = Record<string, any>;
+
+interface ErasurePlan {
+  persons: Person[];
+  orders: Item[];
+  selfieVersions: StoredObjectVersion[];
+  photoObjectVersions: StoredObjectVersion[];
+  photoRecords: { pk: string; sk: string }[];
+  idempotencyRecords: string[];
+}
+
+export interface ErasureOptions {
+  dryRun?: boolean;
+}
+
+/** Erases the persons `subject` names in one gallery, and what the participant left in its orders. */
+export async function erasePersons(scope: GalleryScope, subject: ErasureSubject, options: ErasureOptions = {}): Promise<ErasureReceipt> {
+  const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
+  if (!configuration) throw new DomainError('unknown_gallery');
+  const persons = (await listAllPersonItems(scope)).map(toPerson).filter((person) => personMatchesSubject(person, subject));
+  const personIds = new Set(persons.map((person) => person.personId));
+  const orders = (await listOrderItems(scope)).filter((order) => order.person && orderMatchesSubject(order.person, subject, personIds));
+  const reservationSelfies = orders.filter((order) => order.person.hasSelfie && !personIds.has(order.person.personId)).map((order) => order.person.personId);
+  const selfieKeys = [...persons.filter((person) => person.hasSelfie).map((person) => person.personId), ...reservationSelfies].map((personId) =>
+    selfieObjectKey(scope.tenantId, scope.token, personId),
+  );
+  const plan: ErasurePlan = {
+    persons,
+    orders,
+    selfieVersions: (await Promise.all(selfieKeys.map(exactObjectVersions))).flat(),
+    photoObjectVersions: (await Promise.all(persons.map((person) => listObjectVersions(personPhotoPrefix({ ...scope, personId: person.personId }))))).flat(),
+    photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
+    idempotencyRecords: await idempotencyRecordsAnswering(scope, personIds, new Set(orders.map((order) => order.orderId))),
+  };
+  const existingDays = new Set(configuration.shootingDays.map((day) => day.id));
+  return carryOut(plan, describeSubject(subject), options, (person) => deletePersonRecords(scope, person, existingDays));
+}
+
+/**
+ * Erases every participant of a gallery: every person and what belongs to them, every selfie
+ * and photo under the gallery's prefixes (objects no person claims included), the
+ * participants' data in its orders and every idempotency record of the gallery. The gallery's
+ * configuration stays; retention erases so once a gallery's persons are due.
+ */
+export async function eraseParticipantsOfGallery(scope: GalleryScope, options: ErasureOptions = {}): Promise<ErasureReceipt> {
+  const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
+  const persons = (await listAllPersonItems(scope)).map(toPerson);
+  const prefixes = galleryMediaPrefixes(scope.tenantId, scope.token);
+  const plan: ErasurePlan = {
+    persons,
+    orders: (await listOrderItems(scope)).filter((order) => order.person),
+    selfieVersions: await listObjectVersions(prefixes.selfies),
+    photoObjectVersions: await listObjectVersions(prefixes.photos),
+    photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
+    idempotencyRecords: (await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token)).map((record) => record.scopeHash),
+  };
+  const existingDays = new Set(configuration?.shootingDays.map((day) => day.id));
+  return carryOut(plan, `every participant of gallery ${scope.token}`, options, (person) => deletePersonRecords(scope, person, existingDays));
+}
+
+/**
+ * Erases a gallery: its participants as eraseParticipantsOfGallery does, then its
+ * configuration, so that its token opens nothing any more. Orders stay as accounting records.
+ */
+export async function eraseGallery(scope: GalleryScope, options: ErasureOptions = {}): Promise<ErasureReceipt> {
+  const receipt = await eraseParticipantsOfGallery(scope, options);
+  const configurationKeys = await galleryConfigurationKeys(scope);
+  if (!options.dryRun) await deleteItems(configurationKeys);
+  return { ...receipt, subject: `gallery ${scope.token}`, galleryItems: configurationKeys.length };
+}
+
+/** The order in which a plan is carried out: media, photo records, orders, idempotency records, then the persons. */
+async function carryOut(
+  plan: ErasurePlan,
+  subject: string,
+  options: ErasureOptions,
+  deletePerson: (person: Person) => Promise<boolean>,
+): Promise<ErasureReceipt> {
+  const pending = plan.orders.filter((order) => order.status === 'pending');
+  if (pending.length > 0) {
+    throw new DomainError(
+      'reservation_changed',
+      `${pending.length} order(s) of ${subject} wait for payment (${pending.map((order) => order.orderId).join(', ')}); erase once they have ended (at most one checkout session lifetime).`,
+    );
+  }
+  const receipt: ErasureReceipt = {
+    dryRun: options.dryRun === true,
+    subject,
+    persons: plan.persons.map((person) => person.personId),
+    accessCodes: plan.persons.length,
+    spotsGivenBack: plan.persons.filter((person) => person.shootingDayId).length,
+    selfieVersions: plan.selfieVersions.length,
+    photoRecords: plan.photoRecords.length,
+    photoObjectVersions: plan.photoObjectVersions.length,
+    ordersRedacted: plan.orders.map((order) => order.orderId),
+    checkoutTokens: plan.orders.reduce((count, order) => count + ((order.tokenHashes as string[] | undefined)?.length ?? 0), 0),
+    idempotencyRecords: plan.idempotencyRecords.length,
+  };
+  if (options.dryRun) return receipt;
+  await deleteObjectVersions([...plan.selfieVersions, ...plan.photoObjectVersions]);
+  await deleteItems(plan.photoRecords);
+  for (const order of plan.orders) await redactOrder(order);
+  for (const scopeHash of plan.idempotencyRecords) await deleteIdempotencyRecord(scopeHash);
+  let spotsGivenBack = 0;
+  for (const person of plan.persons) {
+    if ((await deletePerson(person)) && person.shootingDayId) spotsGivenBack += 1;
+  }
+  return { ...receipt, spotsGivenBack };
+}
+
+/** The versions of exactly this object (a prefix listing would also match longer keys). */
+async function exactObjectVersions(key: string): Promise<StoredObjectVersion[]> {
+  return (await listObjectVersions(key)).filter((version) => version.key === key);
+}
+
+async function idempotencyRecordsAnswering(scope: GalleryScope, personIds: ReadonlySet<string>, orderIds: ReadonlySet<string>): Promise<string[]> {
+  const records = await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token);
+  return records
+    .filter((record) => record.personIds.some((id) => personIds.has(id)) || (record.orderIds ?? []).some((id) => orderIds.has(id)))
+    .map((record) => record.scopeHash);
+}

@@ -1,0 +1,105 @@
+import { deleteObjectVersions, listObjectVersions } from '#lib/adapters/media-bucket';
+import { now } from '#lib/clock';
+import { clearSelfieFlag, listAllPersonItems, listOrderItems, redactOrder } from '#lib/db/erasure';
+import { getGalleryConfiguration, listGalleries } from '#lib/db/galleries';
+import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/db/idempotency-records';
+import { listTenants } from '#lib/db/tenants';
+import type { GalleryConfiguration, GalleryScope } from '#lib/domain/gallery-model';
+import { galleryMediaPrefixes, selfieObjectKey } from '#lib/domain/media-keys';
+import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/domain/order-lifecycle';
+import { isRetentionDue, retentionOf, retentionStartDate } from '#lib/domain/personal-data';
+import { loggableError, logger } from '#lib/logger';
+import { eraseParticipantsOfGallery } from '#lib/privacy/erasure';
+
+/**
+ * Retention, carried out once a day without anyone running a command (the stack schedules
+ * it; `npm start` runs it every hour). For each gallery, counted from its last shooting day
+ * (lib/domain/personal-data.ts): selfies go after `selfieDays`, the participants' data in
+ * ended orders after `orderDays`, persons with everything of theirs after `personDays`. In any
+ * gallery, a reservation never paid loses its participant's data and selfie once its retry
+ * token has expired: nothing can complete it any more.
+ */
+
+export interface RetentionTally {
+  galleriesChecked: number;
+  personsErased: number;
+  selfieVersionsDeleted: number;
+  ordersRedacted: number;
+  idempotencyRecordsDeleted: number;
+  /** Galleries whose retention failed this run (logged; the next run tries again). */
+  galleriesFailed: number;
+}
+
+type Item = Record<string, any>;
+
+export async function applyRetention(nowMs: number = now()): Promise<RetentionTally> {
+  const tally: RetentionTally = { galleriesChecked: 0, personsErased: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, galleriesFailed: 0 };
+  for (const tenant of await listTenants()) {
+    for (const gallery of await listGalleries(tenant.tenantId)) {
+      tally.galleriesChecked += 1;
+      try {
+        await applyGalleryRetention({ tenantId: tenant.tenantId, token: gallery.token }, nowMs, tally);
+      } catch (error) {
+        tally.galleriesFailed += 1;
+        logger.error('retention of a gallery failed', { tenantId: tenant.tenantId, error: loggableError(error) });
+      }
+    }
+  }
+  return tally;
+}
+
+/** One gallery's retention; what is gone already costs a read, not a write. */
+export async function applyGalleryRetention(scope: GalleryScope, nowMs: number, tally: RetentionTally): Promise<void> {
+  const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
+  if (!configuration) return;
+  const policy = retentionOf(configuration.gallery.retention);
+  const start = retentionStartDate(
+    configuration.shootingDays.map((day) => day.date),
+    configuration.gallery.createdAt,
+  );
+  if (isRetentionDue(start, policy.personDays, nowMs)) {
+    const receipt = await eraseParticipantsOfGallery(scope);
+    tally.personsErased += receipt.persons.length;
+    tally.selfieVersionsDeleted += receipt.selfieVersions;
+    tally.ordersRedacted += receipt.ordersRedacted.length;
+    tally.idempotencyRecordsDeleted += receipt.idempotencyRecords;
+    return;
+  }
+  const ordersDue = isRetentionDue(start, policy.orderDays, nowMs);
+  const retryWindowStart = new Date(nowMs - CHECKOUT_TOKEN_LIFETIME_SECONDS * 1000).toISOString();
+  const ended = (await listOrderItems(scope)).filter(
+    (order) => order.person && order.status !== 'pending' && (ordersDue || (order.status !== 'paid' && order.createdAt < retryWindowStart)),
+  );
+  await redactOrders(scope, ended, tally);
+  if (isRetentionDue(start, policy.selfieDays, nowMs)) await removeSelfies(scope, configuration, tally);
+}
+
+/** Ended orders lose their participant's data; a reservation never paid also its selfie, and the idempotency records answering with it. */
+async function redactOrders(scope: GalleryScope, orders: Item[], tally: RetentionTally): Promise<void> {
+  if (orders.length === 0) return;
+  const unpaidSelfies = orders
+    .filter((order) => order.status !== 'paid' && order.person.hasSelfie)
+    .map((order) => selfieObjectKey(scope.tenantId, scope.token, order.person.personId));
+  const versions = (await Promise.all(unpaidSelfies.map(listObjectVersions))).flat().filter((version) => unpaidSelfies.includes(version.key));
+  await deleteObjectVersions(versions);
+  tally.selfieVersionsDeleted += versions.length;
+  const orderIds = new Set(orders.map((order) => order.orderId));
+  const records = (await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token)).filter((record) =>
+    (record.orderIds ?? []).some((orderId) => orderIds.has(orderId)),
+  );
+  for (const record of records) await deleteIdempotencyRecord(record.scopeHash);
+  tally.idempotencyRecordsDeleted += records.length;
+  for (const order of orders) await redactOrder(order);
+  tally.ordersRedacted += orders.length;
+}
+
+/** Every selfie of the gallery goes, every version; persons stay, marked as having none. */
+async function removeSelfies(scope: GalleryScope, configuration: GalleryConfiguration, tally: RetentionTally): Promise<void> {
+  const versions = await listObjectVersions(galleryMediaPrefixes(scope.tenantId, scope.token).selfies);
+  if (versions.length === 0 && configuration.counters.personsWithSelfie <= 0) return;
+  await deleteObjectVersions(versions);
+  tally.selfieVersionsDeleted += versions.length;
+  for (const person of await listAllPersonItems(scope)) {
+    if (person.hasSelfie === true) await clearSelfieFlag(scope, person.personId);
+  }
+}

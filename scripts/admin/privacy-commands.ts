@@ -1,0 +1,112 @@
+import { ConflictError, UsageError } from './admin-errors';
+import type { CommandHandlers, CommandResult } from './command-catalog';
+import { formatTable } from './format';
+import { findGallery } from './lookups';
+import { type OptionValues, flag, optionalText, optionalWholeNumber } from './options';
+import { updateGallerySettings } from '#lib/db/galleries';
+import { DomainError } from '#lib/domain/domain-error';
+import { DEFAULT_RETENTION, MAX_RETENTION_DAYS, RETENTION_SETTINGS, type ErasureSubject, type RetentionPolicy, retentionOf } from '#lib/domain/personal-data';
+import { type ErasureReceipt, eraseGallery, erasePersons } from '#lib/privacy/erasure';
+
+/** Refusals of the domain (an order still waiting for payment) are conflicts of the command. */
+async function asCommand<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw new ConflictError(error.message);
+    throw error;
+  }
+}
+
+/** Exactly one of --person, --email, --employee-id. */
+function erasureSubject(values: OptionValues): ErasureSubject {
+  const given = [
+    ['person', optionalText(values, 'person', 40)],
+    ['email', optionalText(values, 'email', 254)],
+    ['employee-id', optionalText(values, 'employee-id', 100)],
+  ].filter(([, value]) => value !== undefined) as [string, string][];
+  if (given.length !== 1) throw new UsageError('Name the person with exactly one of --person, --email or --employee-id');
+  const [[option, value]] = given as [[string, string]];
+  if (option === 'person') return { personId: value };
+  if (option === 'email') return { email: value };
+  return { employeeId: value };
+}
+
+function receiptResult(receipt: ErasureReceipt): CommandResult {
+  const verb = receipt.dryRun ? 'Would remove' : 'Removed';
+  const rows: [string, string][] = [
+    ['persons', receipt.persons.length === 0 ? '0' : `${receipt.persons.length} (${receipt.persons.join(', ')})`],
+    ['access codes', String(receipt.accessCodes)],
+    ['day spots given back', String(receipt.spotsGivenBack)],
+    ['selfie object versions', String(receipt.selfieVersions)],
+    ['photo records', String(receipt.photoRecords)],
+    ['photo object versions', String(receipt.photoObjectVersions)],
+    ['orders reduced to accounting data', receipt.ordersRedacted.length === 0 ? '0' : `${receipt.ordersRedacted.length} (${receipt.ordersRedacted.join(', ')})`],
+    ['checkout tokens', String(receipt.checkoutTokens)],
+    ['idempotency records', String(receipt.idempotencyRecords)],
+    ...(receipt.galleryItems !== undefined ? [['gallery configuration items', String(receipt.galleryItems)] as [string, string]] : []),
+  ];
+  return {
+    data: receipt,
+    lines: [
+      `${verb} for ${receipt.subject}${receipt.dryRun ? ' (dry run: nothing was changed)' : ''}`,
+      ...formatTable(['WHAT', 'COUNT'], rows),
+    ],
+  };
+}
+
+/** `person erase`. */
+export const personCommands: CommandHandlers = {
+  async erase(values) {
+    const subject = erasureSubject(values);
+    const { tenant, configuration } = await findGallery(values);
+    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+    return receiptResult(await asCommand(() => erasePersons(scope, subject, { dryRun: flag(values, 'dry-run') })));
+  },
+};
+
+const RETENTION_OPTIONS: Record<keyof RetentionPolicy, string> = { selfieDays: 'selfie-days', personDays: 'person-days', orderDays: 'order-days' };
+
+/** `gallery erase` and `gallery retention`. */
+export const galleryPrivacyCommands: CommandHandlers = {
+  async erase(values) {
+    const { tenant, configuration } = await findGallery(values);
+    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+    return receiptResult(await asCommand(() => eraseGallery(scope, { dryRun: flag(values, 'dry-run') })));
+  },
+
+  async retention(values) {
+    const given: Partial<RetentionPolicy> = {};
+    for (const name of RETENTION_SETTINGS) {
+      const days = optionalWholeNumber(values, RETENTION_OPTIONS[name], 1);
+      if (days !== undefined && days > MAX_RETENTION_DAYS) throw new UsageError(`--${RETENTION_OPTIONS[name]} must be at most ${MAX_RETENTION_DAYS}`);
+      if (days !== undefined) given[name] = days;
+    }
+    const reset = flag(values, 'defaults');
+    if (reset && Object.keys(given).length > 0) throw new UsageError('Give either --defaults or days to set, not both');
+    const { tenant, configuration } = await findGallery(values);
+    const { gallery } = configuration;
+    if (reset || Object.keys(given).length > 0) {
+      gallery.retention = reset ? {} : { ...gallery.retention, ...given };
+      await updateGallerySettings(tenant.tenantId, gallery.token, { retention: gallery.retention });
+    }
+    const policy = retentionOf(gallery.retention);
+    const own = gallery.retention ?? {};
+    const row = (name: keyof RetentionPolicy, what: string) => [
+      what,
+      `${policy[name]} days`,
+      name in own ? 'set for this gallery' : `default (${DEFAULT_RETENTION[name]})`,
+    ];
+    return {
+      data: policy,
+      lines: [
+        `Retention of gallery ${gallery.token}, counted from its last shooting day`,
+        ...formatTable(
+          ['DATA', 'KEPT', 'FROM'],
+          [row('selfieDays', 'selfies'), row('orderDays', 'participant data in ended orders'), row('personDays', 'persons, codes, photos')],
+        ),
+        ...(policy.selfieDays < (own.selfieDays ?? DEFAULT_RETENTION.selfieDays) ? ['Selfies are never kept longer than their persons.'] : []),
+      ],
+    };
+  },
+};
