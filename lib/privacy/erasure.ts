@@ -76,7 +76,7 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
     idempotencyRecords: await idempotencyRecordsAnswering(scope, personIds, new Set(orders.map((order) => order.orderId))),
   };
   const existingDays = new Set(configuration.shootingDays.map((day) => day.id));
-  return carryOut(plan, describeSubject(subject), options, (person) => deletePersonRecords(scope, person, existingDays));
+  return carryOut(scope, plan, describeSubject(subject), options, existingDays);
 }
 
 /**
@@ -98,7 +98,7 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: E
     idempotencyRecords: (await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token)).map((record) => record.scopeHash),
   };
   const existingDays = new Set(configuration?.shootingDays.map((day) => day.id));
-  return carryOut(plan, `every participant of gallery ${scope.token}`, options, (person) => deletePersonRecords(scope, person, existingDays));
+  return carryOut(scope, plan, `every participant of gallery ${scope.token}`, options, existingDays);
 }
 
 /**
@@ -114,10 +114,12 @@ export async function eraseGallery(scope: GalleryScope, options: ErasureOptions 
 
 /** The order in which a plan is carried out: media, photo records, orders, idempotency records, then the persons. */
 async function carryOut(
+  scope: GalleryScope,
   plan: ErasurePlan,
   subject: string,
   options: ErasureOptions,
-  deletePerson: (person: Person) => Promise<boolean>,
+  /** The gallery's shooting days: a person's spot is given back only to a day that still exists. */
+  existingDays: ReadonlySet<string>,
 ): Promise<ErasureReceipt> {
   const pending = plan.orders.filter((order) => order.status === 'pending');
   if (pending.length > 0) {
@@ -131,7 +133,7 @@ async function carryOut(
     subject,
     persons: plan.persons.map((person) => person.personId),
     accessCodes: plan.persons.length,
-    spotsGivenBack: plan.persons.filter((person) => person.shootingDayId).length,
+    spotsGivenBack: plan.persons.filter((person) => person.shootingDayId && existingDays.has(person.shootingDayId)).length,
     selfieVersions: plan.selfieVersions.length,
     photoRecords: plan.photoRecords.length,
     photoObjectVersions: plan.photoObjectVersions.length,
@@ -146,7 +148,8 @@ async function carryOut(
   for (const scopeHash of plan.idempotencyRecords) await deleteIdempotencyRecord(scopeHash);
   let spotsGivenBack = 0;
   for (const person of plan.persons) {
-    if ((await deletePerson(person)) && person.shootingDayId) spotsGivenBack += 1;
+    const deleted = await deletePersonRecords(scope, person, existingDays);
+    if (deleted && person.shootingDayId && existingDays.has(person.shootingDayId)) spotsGivenBack += 1;
   }
   return { ...receipt, spotsGivenBack };
 }
