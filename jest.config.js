@@ -7,8 +7,8 @@ module.exports = {
   transform: {
     '^.+\\.(t|j|mj)s$': ['@sucrase/jest-plugin', { disableESTransforms: true }],
   },
-  // middy ships ES modules only; everything else in node_modules is CommonJS already.
-  transformIgnorePatterns: ['/node_modules/(?!@middy/)'],
+  // middy and request-filtering-agent ship ES modules only; everything else in node_modules is CommonJS already.
+  transformIgnorePatterns: ['/node_modules/(?!@middy/|request-filtering-agent/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   setupFiles: ['<rootDir>/test/support/test-environment.ts'],

@@ -11,7 +11,7 @@ import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, STRIPE_READINESS_ATTRIBUTE
  * media: which folders of the media bucket, and how.
  * secrets: which secrets it reads at run time.
  */
-export type SecretName = 'stripeSecretKey' | 'stripeWebhookSecret' | 'photoSigningKey';
+export type SecretName = 'stripeSecretKey' | 'stripeWebhookSecret' | 'photoSigningKey' | 'webhookSealingKey';
 export type MediaFolder = keyof typeof MEDIA_FOLDERS;
 
 export interface MediaAccess {
@@ -63,10 +63,13 @@ const IDEMPOTENCY_RECORDS: KeyAccess = { on: 'table', actions: ['PutItem', 'Upda
 /**
  * Storing persons (writePersonsWithCodes: person and code Puts) and counting them: days' `booked`
  * and the statistics item live in the configuration partition. Nothing here reads a person.
+ * Each change that tenants hear of (a person created, a check-in, an order paid or ended) puts its
+ * event into the gallery's outbox in the same transaction (lib/db/events.ts, eventPut).
  */
 const STORE_PERSONS: KeyAccess[] = [
   { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.persons, PARTITIONS.accessCodes] },
   { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.galleryConfig] },
+  { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.events] },
 ];
 
 /**
@@ -157,6 +160,8 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.photos] },
       { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.persons] },
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.galleryConfig] },
+      // photosAssignedUpdate: the person's photos.assigned event of the window, created or counted up.
+      { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
     ],
     media: { folders: ['photos'], objects: ['GetObject'] },
   },
@@ -174,6 +179,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
         partitions: [GSI1_PARTITIONS.tenantDirectory, GSI1_PARTITIONS.galleriesOfTenant, GSI1_PARTITIONS.idempotencyRecordsOfGallery],
       },
       { on: 'table', actions: ['GetItem', 'Query'], partitions: [PARTITIONS.tenant] },
+      // galleryData covers every gallery partition, the event outbox included (erasure queries and deletes its events).
       {
         on: 'table',
         actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
@@ -182,6 +188,27 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     ],
     media: { folders: ['selfies', 'photos'], objects: ['DeleteObject', 'DeleteObjectVersion'], list: true },
     timeoutSeconds: 15 * 60,
+  },
+  'events/dispatch-events': {
+    table: [
+      // For each new event, the tenant's subscriptions; a delivery record per subscription that wants it,
+      // read and updated again when the record of a replay comes back through the stream.
+      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.webhookSubscriptions] },
+      { on: 'table', actions: ['PutItem', 'GetItem', 'UpdateItem'], partitions: [PARTITIONS.webhookDeliveries] },
+    ],
+    memoryMb: 256,
+    timeoutSeconds: 60,
+  },
+  'events/deliver-webhooks': {
+    table: [
+      // The subscription (its URL and sealed secrets; marked failing, healthy or disabled), the event, the delivery's record.
+      { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.webhookSubscriptions, PARTITIONS.webhookDeliveries] },
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.events] },
+    ],
+    secrets: ['webhookSealingKey'],
+    memoryMb: 256,
+    // A batch of 10 deliveries runs at once, each at most 10 s (DELIVERY_TIMEOUT_MS).
+    timeoutSeconds: 30,
   },
 };
 
@@ -197,5 +224,10 @@ export const RETENTION_HANDLER = 'privacy/apply-retention';
 /** 03:15 UTC every day; one run at a time (reserved concurrency 1), never retried: the next day's run picks up what is left. */
 export const RETENTION_SCHEDULE = { minute: '15', hour: '3' } as const;
 
+/** The function the table's stream invokes for new events and replay requests: it records deliveries and queues them. */
+export const EVENT_DISPATCH_HANDLER = 'events/dispatch-events';
+/** The function the delivery queue invokes: one signed HTTP attempt per message (infra/webhook-delivery.ts). */
+export const WEBHOOK_DELIVERY_HANDLER = 'events/deliver-webhooks';
+
 /** Functions behind no route, each with its own trigger. */
-export const TRIGGERED_HANDLERS = [PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, RETENTION_HANDLER] as const;
+export const TRIGGERED_HANDLERS = [PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, RETENTION_HANDLER, EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER] as const;

@@ -1,4 +1,4 @@
-import { type CfnResource, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { type CfnResource, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   ApiMapping,
@@ -14,9 +14,8 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Alarm, ComparisonOperator, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Alias } from 'aws-cdk-lib/aws-kms';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -28,13 +27,13 @@ import { join } from 'node:path';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '../lib/db/table-definition';
 import { MEDIA_FOLDERS } from '../lib/domain/media-keys';
 import { UNMATCHED_ROUTE_HANDLER, routes } from '../lib/routes';
 import { ApiFront, CLIENT_ADDRESS_HEADER } from './api-front';
 import { MediaDelivery } from './media-delivery';
 import { type ReservedConcurrencyOption, reservedConcurrencyOf } from './function-concurrency';
 import {
+  EVENT_DISPATCH_HANDLER,
   FUNCTION_PERMISSIONS,
   PHOTO_INGEST_HANDLER,
   RESERVATION_SWEEP_HANDLER,
@@ -43,10 +42,14 @@ import {
   RETENTION_SCHEDULE,
   type SecretName,
   TRIGGERED_HANDLERS,
+  WEBHOOK_DELIVERY_HANDLER,
 } from './function-permissions';
 import { DEFAULT_ROUTE_THROTTLES, DEFAULT_STAGE_THROTTLE, type Throttle, routeThrottleSettings } from './route-throttles';
 import { LOG_RETENTION, ServiceFunction } from './service-function';
+import { serviceTable } from './service-table';
 import { type RouteClass, functionClasses, stageRoutes } from './stage-routes';
+import { thresholdAlarm } from './threshold-alarm';
+import { WebhookDelivery, webhookSealingKey } from './webhook-delivery';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 
@@ -79,8 +82,9 @@ export interface GroupShootStackProps extends StackProps {
 
 /**
  * The whole service in one stack: the single table, the media and check-in page buckets
- * behind CloudFront, the secrets, one Lambda function per function of the route module, and
- * the HTTP API (stage v1) whose routes are generated from that module.
+ * behind CloudFront, the secrets, one Lambda function per function of the route module, the
+ * HTTP API (stage v1) whose routes are generated from that module, and webhook delivery from the
+ * table's stream through a queue.
  */
 export class GroupShootStack extends Stack {
   readonly functions = new Map<string, LambdaFunction>();
@@ -91,22 +95,7 @@ export class GroupShootStack extends Stack {
   constructor(scope: Construct, id: string, props: GroupShootStackProps) {
     super(scope, id, props);
 
-    const table = new Table(this, 'Table', {
-      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      timeToLiveAttribute: TTL_ATTRIBUTE,
-      encryption: TableEncryption.AWS_MANAGED,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    table.addGlobalSecondaryIndex({
-      indexName: GSI1.indexName,
-      partitionKey: { name: GSI1.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: GSI1.sortKey, type: AttributeType.STRING },
-    });
-
+    const table = serviceTable(this);
     const delivery = new MediaDelivery(this, 'Media', { photoSigningPublicKeyPem: props.photoSigningPublicKeyPem });
 
     const secret = (name: string, description: string) => {
@@ -119,6 +108,7 @@ export class GroupShootStack extends Stack {
       stripeSecretKey: secret('StripeSecretKey', 'Stripe secret key of the platform account (sk_live_… or sk_test_…)'),
       stripeWebhookSecret: secret('StripeWebhookSecret', 'Signing secret of the Stripe Connect webhook endpoint (whsec_…)'),
       photoSigningKey: secret('PhotoSigningKey', 'PEM private key whose public key is in the photo CDN key group'),
+      webhookSealingKey: webhookSealingKey(this),
     };
 
     const environment = {
@@ -159,6 +149,11 @@ export class GroupShootStack extends Stack {
       description: 'Removes the personal data each gallery keeps no longer (docs/deployment.md, what stays and for how long)',
       schedule: Schedule.cron(RETENTION_SCHEDULE),
       targets: [new LambdaTarget(this.functions.get(RETENTION_HANDLER)!, { retryAttempts: 0 })],
+    });
+    const webhooks = new WebhookDelivery(this, 'Webhooks', {
+      table,
+      dispatcher: this.functions.get(EVENT_DISPATCH_HANDLER)!,
+      worker: this.functions.get(WEBHOOK_DELIVERY_HANDLER)!,
     });
     delivery.mediaBucket.addEventNotification(
       EventType.OBJECT_CREATED,
@@ -219,7 +214,7 @@ export class GroupShootStack extends Stack {
     this.apiFront = props.apiFront && this.addApiFront(props.apiFront.webAclArn, delivery, [...apiFunctions.keys()], stageUrl);
     const apiUrl = this.apiFront?.url ?? stageUrl;
     this.deployCheckinPage(delivery, apiUrl, props.checkinTenantSlug);
-    this.addAlarms(stage);
+    this.addAlarms(stage, webhooks.alarms);
     new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the API for every client, the Stripe webhook included' });
     new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL, description: 'Open with ?token=<gallery token> (and ?tenant=<slug> unless checkinTenantSlug is set)' });
     new CfnOutput(this, 'PhotoCdnUrl', { value: environment.PHOTO_CDN_URL });
@@ -305,24 +300,16 @@ export class GroupShootStack extends Stack {
     }
   }
 
-  /** Alarms on the API's 5xx answers and on every function's errors and throttles, to one topic. */
-  private addAlarms(stage: HttpStage): void {
+  /** Alarms on the API's 5xx answers, on every function's errors and throttles, and `others`, to one topic. */
+  private addAlarms(stage: HttpStage, others: readonly Alarm[]): void {
     const topic = new Topic(this, 'Alarms', { enforceSSL: true, masterKey: Alias.fromAliasName(this, 'SnsKey', 'alias/aws/sns') });
-    const action = new SnsAction(topic);
-    const alarm = (id: string, metric: IMetric, threshold: number) =>
-      new Alarm(this, id, {
-        metric,
-        threshold,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }).addAlarmAction(action);
-    alarm('Api5xxAlarm', stage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }), 5);
+    const alarms = [thresholdAlarm(this, 'Api5xxAlarm', stage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }), 5), ...others];
     for (const [handler, fn] of this.functions) {
       const id = functionId(handler);
-      alarm(`${id}ErrorsAlarm`, fn.metricErrors({ period: Duration.minutes(5) }), 1);
-      alarm(`${id}ThrottlesAlarm`, fn.metricThrottles({ period: Duration.minutes(5) }), 1);
+      alarms.push(thresholdAlarm(this, `${id}ErrorsAlarm`, fn.metricErrors({ period: Duration.minutes(5) }), 1));
+      alarms.push(thresholdAlarm(this, `${id}ThrottlesAlarm`, fn.metricThrottles({ period: Duration.minutes(5) }), 1));
     }
+    for (const alarm of alarms) alarm.addAlarmAction(new SnsAction(topic));
     new CfnOutput(this, 'AlarmTopicArn', { value: topic.topicArn });
   }
 }

@@ -153,4 +153,5 @@ export const SECRET_VARIABLES: Record<SecretName, string> = {
   stripeSecretKey: 'STRIPE_SECRET_KEY_ARN',
   stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET_ARN',
   photoSigningKey: 'CLOUDFRONT_PRIVATE_KEY_ARN',
+  webhookSealingKey: 'WEBHOOK_SEALING_KEY_ARN',
 };

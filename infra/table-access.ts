@@ -56,8 +56,17 @@ export const PARTITIONS = {
   emailReservations: keys.liveReservationOfEmail(ANY, ANY, ANY).pk,
   checkoutTokens: keys.checkoutToken(ANY).pk,
   idempotency: keys.idempotencyKey(ANY).pk,
-  /** Every partition of every gallery: the kinds above from galleryConfig to emailReservations. */
+  /** A gallery's event outbox (`…#EVENTS`): events name persons, so they are gallery data too. */
+  events: keys.eventsOfGallery(ANY, ANY),
+  /**
+   * Every partition of every gallery: the kinds above from galleryConfig to emailReservations,
+   * and events. Webhook subscriptions and deliveries are the tenant's, not a gallery's (no `#G#`).
+   */
   galleryData: keys.galleryPartition(ANY, ANY).replace(/CONFIG$/, ANY),
+  /** `T#<tenantId>#WEBHOOKS`: a tenant's webhook subscriptions, their signing secrets sealed. */
+  webhookSubscriptions: keys.webhookSubscriptionsOfTenant(ANY),
+  /** `T#<tenantId>#WEBHOOK#<subscriptionId>#DELIVERIES`: the delivery log of one subscription. */
+  webhookDeliveries: keys.deliveriesOfSubscription(ANY, ANY),
 };
 
 /** Partition-key patterns of GSI1. */

@@ -61,6 +61,7 @@ const LOG_FIELDS = {
   sessionId: 'id', // Stripe Checkout Session ID; not the URL a participant pays at
   eventId: 'id',
   eventType: 'id',
+  subscriptionId: 'id', // a webhook subscription (whk_…); never its URL or secret
   operation: 'id',
   outcome: 'id',
   gallery: 'gallery',

@@ -3,6 +3,7 @@
  * import command). It waits on 429 until X-RateLimit-Reset, retries the answers documented as
  * retryable with exponential backoff and jitter, and surfaces the request ID in its errors.
  * It uses only `fetch`, so it runs in Node.js 20+ and in browsers (public endpoints only there).
+ * Webhook signatures are verified with ./webhook-signature.ts (Node.js, beside this file).
  */
 
 import type * as v from 'valibot';

@@ -2,11 +2,13 @@ import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { db, tableName } from '#lib/db/client';
 import { type TransactItem, itemAt } from '#lib/db/conditional-writes';
+import { eventPut } from '#lib/db/events';
 import { keys } from '#lib/db/keys';
 import { toPersonItem } from '#lib/db/persons';
 import { type RetryOptions, cancellationCodes, withStoreRetries } from '#lib/db/retry';
 import { generateAccessCodeNotIn } from '#lib/domain/access-codes';
 import { DomainError } from '#lib/domain/domain-error';
+import { personCreated } from '#lib/domain/events/event-catalogue';
 import type { GalleryScope } from '#lib/domain/gallery-model';
 import type { Person, PersonDraft } from '#lib/domain/person-model';
 
@@ -14,11 +16,12 @@ import type { Person, PersonDraft } from '#lib/domain/person-model';
  * Access codes: every person is stored through this module, with a code unique in its gallery.
  * Each code in use has an item of its own (its own partition, so code writes never contend),
  * written with the person in one transaction on the condition that it does not exist yet; a
- * code that collides is drawn again. Imports, check-ins and paid orders all allocate so.
+ * code that collides is drawn again. Imports, check-ins and paid orders all allocate so, and the
+ * same transaction records each person's person.created event.
  */
 
-/** Two actions per person (person, code) within TransactWriteItems' limit of 100. */
-const PERSONS_PER_TRANSACTION = 50;
+/** Three actions per person (person, code, person.created event) within TransactWriteItems' limit of 100. */
+const PERSONS_PER_TRANSACTION = 33;
 const PARALLEL_TRANSACTIONS = 4;
 /** Rounds of drawing new codes for collisions with codes already in the gallery. */
 const CODE_ROUNDS = 8;
@@ -88,6 +91,8 @@ export async function writePersonsWithCodes(
         { Put: { TableName: tableName, Item: accessCodeItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
       ]),
       ...extraItemsFor(persons),
+      // Last, so that cancellation reasons keep the indexes above.
+      ...persons.map((person) => eventPut(personCreated({ tenantId: scope.tenantId, galleryToken: scope.token }, person))),
     ];
     try {
       const token = requestToken(persons, options.attempt ?? '');

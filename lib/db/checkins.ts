@@ -2,10 +2,12 @@ import { ExtraConditionFailed, writePersonsWithCodes } from '#lib/db/access-code
 import { tableName } from '#lib/db/client';
 import { CONTENDED_RETRIES, type TransactItem } from '#lib/db/conditional-writes';
 import { spotRefusal, takeSpot } from '#lib/db/day-bookings';
+import { eventPut } from '#lib/db/events';
 import { keys } from '#lib/db/keys';
 import { generateAccessCode } from '#lib/domain/access-codes';
 import { DomainError } from '#lib/domain/domain-error';
 import { emailKey } from '#lib/domain/email';
+import { checkinCompleted } from '#lib/domain/events/event-catalogue';
 import type { GalleryScope } from '#lib/domain/gallery-model';
 import type { Person, PersonDraft } from '#lib/domain/person-model';
 
@@ -26,14 +28,17 @@ function emailCheckinCount(scope: GalleryScope, email: string, limit: number): T
  * Stores a checked-in person, its access code, its day's spot and its email's count in one
  * transaction: the spot's condition keeps the day within capacity under any concurrency
  * (shooting_day_full), the count's keeps one address to `checkinsPerEmail` free check-ins
- * (email_checkin_limit), and nothing is stored unless everything is.
+ * (email_checkin_limit), and nothing is stored unless everything is, the check-in's events included.
  */
 export async function insertCheckedInPerson(scope: GalleryScope, draft: PersonDraft, checkinsPerEmail: number): Promise<Person> {
   const person: Person = { ...draft, code: generateAccessCode() };
   const spot = draft.shootingDayId ? [takeSpot(scope, draft.shootingDayId)] : [];
   const count = draft.email ? [emailCheckinCount(scope, draft.email, checkinsPerEmail)] : [];
   try {
-    const { persons } = await writePersonsWithCodes(scope, [person], { extraItems: [...spot, ...count], retry: CONTENDED_RETRIES });
+    const { persons } = await writePersonsWithCodes(scope, [person], {
+      extraItems: ([stored]) => [...spot, ...count, eventPut(checkinCompleted({ tenantId: scope.tenantId, galleryToken: scope.token }, stored!, null))],
+      retry: CONTENDED_RETRIES,
+    });
     return persons[0]!;
   } catch (error) {
     if (!(error instanceof ExtraConditionFailed)) throw error;

@@ -80,6 +80,18 @@ export const keys = {
   emailCheckins: (tenantId: string, token: string, emailKey: string) => ({ pk: `T#${tenantId}#G#${token}#EMAIL#${emailKey}`, sk: 'CHECKINS' }),
   /** One item per access code in use: its own partition, so code writes never contend. */
   accessCode: (tenantId: string, token: string, code: string) => ({ pk: `T#${tenantId}#G#${token}#CODE#${code}`, sk: 'CODE' }),
+  /** Events of a gallery waiting for or done with dispatch (the outbox): written in the transaction of the change they report. */
+  eventsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#EVENTS`,
+  event: (tenantId: string, token: string, eventId: string) => ({ pk: `T#${tenantId}#G#${token}#EVENTS`, sk: `EVENT#${eventId}` }),
+  /** A tenant's webhook subscriptions: one item collection. */
+  webhookSubscriptionsOfTenant: (tenantId: string) => `T#${tenantId}#WEBHOOKS`,
+  webhookSubscription: (tenantId: string, subscriptionId: string) => ({ pk: `T#${tenantId}#WEBHOOKS`, sk: `SUBSCRIPTION#${subscriptionId}` }),
+  /** The delivery log of one subscription: an item per event, newest last (event IDs are ULIDs). */
+  deliveriesOfSubscription: (tenantId: string, subscriptionId: string) => `T#${tenantId}#WEBHOOK#${subscriptionId}#DELIVERIES`,
+  webhookDelivery: (tenantId: string, subscriptionId: string, eventId: string) => ({
+    pk: `T#${tenantId}#WEBHOOK#${subscriptionId}#DELIVERIES`,
+    sk: `DELIVERY#${eventId}`,
+  }),
 } as const;
 
 /** Sort-key prefixes of the items in a gallery partition. */

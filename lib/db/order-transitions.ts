@@ -6,10 +6,12 @@ import { type CheckoutTokenPurpose, checkoutTokenItem } from '#lib/db/checkout-t
 import { db, tableName } from '#lib/db/client';
 import { CONTENDED_RETRIES, type TransactItem, conditionFailedAt, conditionalWrite, itemAt, transact } from '#lib/db/conditional-writes';
 import { giveBackSpot, settlePendingPayment, spotRefusal, takeSpot } from '#lib/db/day-bookings';
+import { eventPut } from '#lib/db/events';
 import { keys } from '#lib/db/keys';
 import { type OrderChange, type StoredOrder, fromStatesCondition, getOrder, orderKey, pendingOrderIndex, transitionUpdate } from '#lib/db/orders';
 import { DomainError } from '#lib/domain/domain-error';
 import { emailKey } from '#lib/domain/email';
+import { checkinCompleted, orderEnded, orderPaid } from '#lib/domain/events/event-catalogue';
 import { ORDER_TRANSITIONS, type OrderTransitionName, REPLACEMENT_ABANDONED_MS, orderState, pendingPaymentEffect } from '#lib/domain/order-lifecycle';
 import type { Order } from '#lib/domain/order-model';
 import type { Person } from '#lib/domain/person-model';
@@ -21,6 +23,7 @@ import type { Person } from '#lib/domain/person-model';
  */
 
 const scopeOf = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({ tenantId: order.tenantId, token: order.galleryToken });
+const scopeOfEvents = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({ tenantId: order.tenantId, galleryToken: order.galleryToken });
 const changedMeanwhile = () => new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
 
 /**
@@ -79,10 +82,14 @@ async function updateOrder(order: Order, transition: OrderTransitionName, change
   return conditionalWrite(() => db.send(new UpdateCommand(transitionUpdate(order, transition, change))), ours);
 }
 
-/** The order, its spot moved, in one transaction; false when the order was not in a `from` state (and guard). */
+/**
+ * The order, its spot moved, in one transaction; false when the order was not in a `from` state
+ * (and guard). An order that ends unpaid reports it (order.expired, order.canceled) in the same transaction.
+ */
 async function transactTransition(order: Order, transition: OrderTransitionName, change: OrderChange): Promise<boolean> {
+  const ended = change.status === 'expired' || change.status === 'canceled' ? [eventPut(orderEnded(order, change.status))] : [];
   try {
-    await transact([{ Update: transitionUpdate(order, transition, change) }, ...companionItems(order, transition)]);
+    await transact([{ Update: transitionUpdate(order, transition, change) }, ...companionItems(order, transition), ...ended]);
     return true;
   } catch (error) {
     if (conditionFailedAt(error, 0)) return false;
@@ -209,6 +216,7 @@ export async function restoreReplacedSession(order: Order, sessionId: string, ch
  * written in one transaction conditioned on the order still being pending; the spot was held
  * since the reservation. 'already' when another delivery of the same payment got there first;
  * the mark `paidBy` tells this call's own transaction (its answer lost) from another delivery's.
+ * The same transaction records checkin.completed and order.paid (person.created comes with the person).
  */
 export async function payOrder(order: Order): Promise<Person | 'already'> {
   const attempt = randomUUID();
@@ -219,6 +227,8 @@ export async function payOrder(order: Order): Promise<Person | 'already'> {
       extraItems: ([person]) => [
         { Update: transitionUpdate(order, 'pay', { status: 'paid', set: { code: person!.code, paidBy: attempt } }) },
         ...companionItems(order, 'pay'),
+        eventPut(checkinCompleted(scopeOfEvents(order), person!, order.orderId)),
+        eventPut(orderPaid(order, person!.personId)),
       ],
       retry: CONTENDED_RETRIES,
       attempt,

@@ -1,17 +1,20 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
+import { photosAssignedUpdate } from '#lib/db/events';
 import { keys } from '#lib/db/keys';
 import { getPerson } from '#lib/db/persons';
 import type { GalleryScope } from '#lib/domain/gallery-model';
 import { queryPartition } from '#lib/db/queries';
 import { cancellationCodes, withStoreRetries } from '#lib/db/retry';
 import type { Photo } from '#lib/domain/photo-model';
+import { now } from '#lib/clock';
 
 export type PhotoRecording = 'recorded' | 'recorded_already' | 'person_not_found';
 
 /**
- * Records a photo of a person: the photo item, the person's photo count and the gallery's
- * counters in one transaction. Recording the same photo again changes nothing.
+ * Records a photo of a person: the photo item, the person's photo count, the gallery's counters
+ * and the person's photos.assigned event of the moment in one transaction. Recording the same
+ * photo again changes nothing.
  */
 export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<PhotoRecording> {
   const personKey = keys.person(scope.tenantId, scope.token, photo.personId);
@@ -49,6 +52,7 @@ export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<Ph
                   ExpressionAttributeValues: { ':one': 1 },
                 },
               },
+              photosAssignedUpdate(scope, photo.personId, now()),
             ],
           }),
         ),

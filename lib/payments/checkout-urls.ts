@@ -1,7 +1,8 @@
 import type { Tenant } from '#lib/db/tenants';
 import { invalidField } from '#lib/domain/domain-error';
 import { RETURN_URL_MAX_LENGTH } from '#lib/domain/field-limits';
-import { defaultReturnUrl, runsOnLocalStack } from '#lib/payments/payment-settings';
+import { runsOnLocalStack } from '#lib/config';
+import { defaultReturnUrl } from '#lib/payments/payment-settings';
 
 /** The most return origins one tenant may allow (`tenant allow-origin`). */
 export const ALLOWED_RETURN_ORIGINS_MAX = 20;

@@ -19,11 +19,3 @@ export const STRIPE_READINESS_CACHE_MS = Number(optionalEnv('STRIPE_READINESS_CA
 export function defaultReturnUrl(): string | undefined {
   return optionalEnv('CHECKIN_PAGE_URL');
 }
-
-/**
- * Whether this process is the local stack (`npm start`, the tests' in-process API): set by
- * scripts/local/ as LOCAL_STACK=true. A Lambda function never is, whatever its environment says.
- */
-export function runsOnLocalStack(): boolean {
-  return optionalEnv('LOCAL_STACK') === 'true' && optionalEnv('AWS_LAMBDA_FUNCTION_NAME') === undefined;
-}

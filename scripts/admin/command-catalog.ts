@@ -171,6 +171,25 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     },
     loadHandlers: async () => (await import('./privacy-commands')).personCommands,
   },
+  webhook: {
+    summary: 'Webhook subscriptions: signed events to an endpoint, secret rotation, delivery log, replay (docs/events.md)',
+    commands: {
+      add: { usage: 'webhook add --tenant SLUG --url URL [--events all|TYPE,TYPE] [--description TEXT]', options: { tenant: text, url: text, events: text, description: text } },
+      list: { usage: 'webhook list --tenant SLUG', options: { tenant: text } },
+      show: { usage: 'webhook show --tenant SLUG --id ID', options: { tenant: text, id: text } },
+      enable: { usage: 'webhook enable --tenant SLUG --id ID', options: { tenant: text, id: text } },
+      disable: { usage: 'webhook disable --tenant SLUG --id ID', options: { tenant: text, id: text } },
+      'rotate-secret': { usage: 'webhook rotate-secret --tenant SLUG --id ID [--grace-hours N]', options: { tenant: text, id: text, 'grace-hours': text } },
+      remove: { usage: 'webhook remove --tenant SLUG --id ID', options: { tenant: text, id: text } },
+      deliveries: {
+        usage: 'webhook deliveries --tenant SLUG --id ID [--status pending|delivered|failed|gone|replay_requested] [--limit N]',
+        options: { tenant: text, id: text, status: text, limit: text },
+      },
+      attempts: { usage: 'webhook attempts --tenant SLUG --id ID --event EVENT_ID', options: { tenant: text, id: text, event: text } },
+      replay: { usage: 'webhook replay --tenant SLUG --id ID (--event EVENT_ID | --failed)', options: { tenant: text, id: text, event: text, failed: flag } },
+    },
+    loadHandlers: async () => (await import('./webhook-commands')).webhookCommands,
+  },
   photo: {
     summary: "Photos of a person: upload to the media bucket and assign (what the S3 ingest function does)",
     commands: {

@@ -1,7 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/db/table-definition';
 
-/** Creates the single table (keys, GSI1, TTL) as the CDK stack defines it; no-op when it exists. */
+/** Creates the single table (keys, GSI1, TTL, a stream of new images) as the CDK stack defines it; no-op when it exists. */
 export async function createTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
     await client.send(
@@ -25,6 +25,8 @@ export async function createTable(client: DynamoDBClient, tableName: string): Pr
             Projection: { ProjectionType: 'ALL' },
           },
         ],
+        // The event dispatcher reads it (scripts/local/change-stream.ts), as Lambda reads the deployed table's.
+        StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
       }),
     );
   } catch (error) {

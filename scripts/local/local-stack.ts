@@ -4,6 +4,7 @@ import type { S3Event } from 'aws-lambda';
 import { join } from 'node:path';
 import { createTable } from './create-table';
 import { type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
+import { LOCAL_WEBHOOK_SEALING_KEY } from './local-secrets';
 import { type RunningS3, startS3Local } from './s3-local';
 
 export const LOCAL_TABLE_NAME = 'groupshoot-local';
@@ -31,6 +32,7 @@ export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string 
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
     POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
     LOCAL_STACK: 'true',
+    WEBHOOK_SEALING_KEY: LOCAL_WEBHOOK_SEALING_KEY,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   for (const [name, value] of Object.entries(defaults)) {

@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local, a local S3 server, the
- * table, a seeded demo tenant, and the API at http://localhost:3000/v1 serving the same
- * handlers the Lambda functions run. Ctrl-C stops everything it started.
+ * table, a seeded demo tenant, the API at http://localhost:3000/v1 serving the same handlers
+ * the Lambda functions run, and the event dispatcher and webhook delivery worker. Ctrl-C stops everything it started.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     onS3Event: (event) => void ingestUploadedPhotos(event),
   });
   let apiRef: { close(): Promise<void> } | undefined;
+  let stopEvents: (() => Promise<void>) | undefined;
   const stripeEmulator = process.env.STRIPE_SECRET_KEY ? undefined : await startStripeEmulator();
   if (stripeEmulator) {
     process.env.STRIPE_SECRET_KEY = 'sk_test_local_emulator';
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log('\nStopping the local API, S3 and DynamoDB Local…');
     await api?.close();
+    await stopEvents?.();
     await stripeEmulator?.close();
     await services.stop();
     process.exit(0);
@@ -78,6 +80,10 @@ async function main(): Promise<void> {
     const { sweepReservations } = await import('#lib/payments/reservation-sweep');
     const { loggableError, logger } = await import('#lib/logger');
     setInterval(() => void sweepReservations().catch((error: unknown) => logger.error('reservation sweep failed', { error: loggableError(error) })), 60_000).unref();
+    // Events: DynamoDB Local's stream to the dispatcher, a local queue to the delivery worker.
+    const { startEventPipeline } = await import('./event-pipeline');
+    const events = await startEventPipeline();
+    stopEvents = () => events.stop();
     // Retention runs once a day in the stack; locally once an hour, and once at start.
     const { applyRetention } = await import('#lib/privacy/retention');
     const retain = () => void applyRetention().catch((error: unknown) => logger.error('retention failed', { error: loggableError(error) }));
@@ -164,6 +170,11 @@ API reference:
 
 Check-in page:
   ${info.baseUrl.replace(/\/v1$/, "")}/checkin/?token=${info.galleryToken}
+
+Webhooks (the event dispatcher runs on DynamoDB Local's stream): subscribe a local receiver,
+then start it with the signing secret the first command prints:
+  npm run admin -- webhook add --tenant ${info.tenantSlug} --url http://localhost:4000/webhooks --events all
+  npm run webhook-receiver -- --port 4000 --secret whsec_…
 
 Try:
   curl -s ${info.baseUrl}/group-shoot/checkin/${info.galleryToken} ${tenant}

@@ -1,15 +1,16 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { keys } from '#lib/db/keys';
-import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
+import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { type KeyAccess, PARTITIONS } from '../../infra/table-access';
-import { type TableRequest, allows, asText, roleStatements, stringLike } from './iam-evaluation';
+import { type Statement, type TableRequest, allows, asText, roleStatements, stringLike } from './iam-evaluation';
 import { unbundledStack } from './unbundled-stack';
 
 const TENANT_ID = 'ten_01j9zk3v6q8x4m2n7p5r1s0t9w';
 const TOKEN = 'abcdefghjkmnpqrs';
 const PERSON_ID = 'per_01j9zk3v6q8x4m2n7p5r1s0t9x';
 const HASH = '3f'.repeat(32);
+const SUBSCRIPTION_ID = 'whsub_01j9zk3v6q8x4m2n7p5r1s0t9z';
 
 type Sample = { on: 'table' | 'gsi1'; key: string };
 
@@ -30,6 +31,9 @@ const SAMPLES: Record<string, Sample> = {
   "email's live reservation": { on: 'table', key: keys.liveReservationOfEmail(TENANT_ID, TOKEN, HASH).pk },
   'status or retry token': { on: 'table', key: keys.checkoutToken(HASH).pk },
   'Idempotency-Key record': { on: 'table', key: keys.idempotencyKey(HASH).pk },
+  "gallery's events": { on: 'table', key: keys.eventsOfGallery(TENANT_ID, TOKEN) },
+  "tenant's webhook subscriptions": { on: 'table', key: keys.webhookSubscriptionsOfTenant(TENANT_ID) },
+  "subscription's deliveries": { on: 'table', key: keys.deliveriesOfSubscription(TENANT_ID, SUBSCRIPTION_ID) },
   'another partition': { on: 'table', key: 'SOMETHING#else' },
   'tenant directory (GSI1)': { on: 'gsi1', key: keys.tenantDirectory() },
   "tenant's API keys (GSI1)": { on: 'gsi1', key: keys.apiKeysOfTenant(TENANT_ID) },
@@ -46,6 +50,21 @@ const dynamodb = (action: string) => `dynamodb:${action}`;
 /** Tenant-admin items (docs/deployment.md#tenant-admin-items), and the webhook's own Stripe events. */
 const TENANT_ADMIN = ['API key', "tenant's API keys (GSI1)", 'tenant directory (GSI1)', 'connected account mapping', 'Stripe event handled'];
 const PUBLIC_FUNCTIONS = ['checkin/get-checkin-info', 'checkin/post-group-shoot'];
+/** The functions whose changes are reported as events (STORE_PERSONS): each puts its events in the same transaction. */
+const EVENT_WRITERS = ['checkin/post-group-shoot', 'integration/import-persons', 'payments/stripe-webhook', 'payments/sweep-reservations'];
+
+/**
+ * Reading the table's stream (the dispatcher's event source): DescribeStream, GetRecords and
+ * GetShardIterator on the stream, and ListStreams, which has no resource. Stream reads name no
+ * item, so no leading keys bound them; which functions have them is checked on its own.
+ */
+function readsStreamOnly(statement: Statement, tableArn: string): boolean {
+  const actions = [statement.Action].flat();
+  const onStream = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
+  return [statement.Resource].flat().map(asText).every((resource) =>
+    resource === '*' ? actions.every((action) => action === 'dynamodb:ListStreams') : resource === tableArn.replace(/\.Arn\}$/, '.StreamArn}') && actions.every((action) => onStream.includes(action)),
+  );
+}
 
 /** Whether the function's declaration lets it do `action` to the sample (grants limited to attributes aside). */
 function declared(handler: string, action: string, sample: Sample): boolean {
@@ -67,6 +86,7 @@ function violations(template: Template, functionId: string, handler: string): st
   const found: string[] = [];
   for (const statement of statements) {
     if (![statement.Action].flat().some((action) => stringLike(action, 'dynamodb:GetItem') || action.startsWith('dynamodb:'))) continue;
+    if (readsStreamOnly(statement, tableArn)) continue;
     const bound = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
     if (!bound || statement.Condition?.Null?.['dynamodb:LeadingKeys'] !== 'false') {
       found.push(`not bounded by leading keys: ${JSON.stringify(statement.Action)} on ${[statement.Resource].flat().map(asText).join(', ')}`);
@@ -121,8 +141,15 @@ describe('table access of every function', () => {
     const others = Object.entries(SAMPLES).filter(([name, sample]) => sample.on === 'table' && name !== 'gallery configuration');
     expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryConfig, sample.key)).map(([name]) => name)).toEqual([]);
     expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryData, sample.key)).map(([name]) => name).sort()).toEqual(
-      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation"].sort(),
+      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation", "gallery's events"].sort(),
     );
+  });
+
+  it("keeps events, webhook subscriptions and deliveries apart: each is reached by its own pattern only (events also by the gallery's)", () => {
+    const reaching = (name: string) => Object.entries(PARTITIONS).filter(([, pattern]) => stringLike(pattern, SAMPLES[name]!.key)).map(([kind]) => kind).sort();
+    expect(reaching("gallery's events")).toEqual(['events', 'galleryData']);
+    expect(reaching("tenant's webhook subscriptions")).toEqual(['webhookSubscriptions']);
+    expect(reaching("subscription's deliveries")).toEqual(['webhookDeliveries']);
   });
 });
 
@@ -170,5 +197,70 @@ describe('what the public functions need', () => {
     const on = (name: string, action: string) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key });
     expect([on('persons', 'PutItem'), on('access code', 'PutItem'), on('orders', 'PutItem'), on('status or retry token', 'GetItem')]).toEqual([true, true, true, true]);
     expect([on('persons', 'UpdateItem'), on('persons', 'DeleteItem'), on('access code', 'DeleteItem'), on("API key's rate-limit counter", 'UpdateItem')]).toEqual([false, false, false, false]);
+  });
+});
+
+describe('events and webhooks', () => {
+  /** Every action the function's role allows on a sample partition, as `<action> <sample>`. */
+  const grantedTo = (handler: string) =>
+    Object.entries(SAMPLES).flatMap(([name, sample]) => ACTIONS.filter((action) => can(handler, { action, on: sample.on, key: sample.key })).map((action) => `${action} ${name}`));
+
+  it("lets the dispatcher find the tenant's subscriptions and record deliveries, and reach no gallery data", () => {
+    expect(grantedTo(EVENT_DISPATCH_HANDLER).sort()).toEqual(
+      ["GetItem subscription's deliveries", "PutItem subscription's deliveries", "Query tenant's webhook subscriptions", "UpdateItem subscription's deliveries"].sort(),
+    );
+    expect(can(EVENT_DISPATCH_HANDLER, { action: 'GetItem', on: 'table', key: SAMPLES.persons!.key })).toBe(false);
+  });
+
+  it('lets the delivery function read the event, read and update subscription and delivery, and write no gallery data', () => {
+    expect(grantedTo(WEBHOOK_DELIVERY_HANDLER).sort()).toEqual(
+      [
+        "GetItem gallery's events",
+        "GetItem tenant's webhook subscriptions",
+        "UpdateItem tenant's webhook subscriptions",
+        "GetItem subscription's deliveries",
+        "UpdateItem subscription's deliveries",
+      ].sort(),
+    );
+    expect(['PutItem', 'UpdateItem', 'DeleteItem'].filter((action) => can(WEBHOOK_DELIVERY_HANDLER, { action, on: 'table', key: SAMPLES.persons!.key }))).toEqual([]);
+  });
+
+  it('lets no function but the dispatcher and the delivery function reach webhook subscriptions or deliveries', () => {
+    const webhookData = ["tenant's webhook subscriptions", "subscription's deliveries"];
+    const reaching = Object.keys(FUNCTION_PERMISSIONS).filter((handler) =>
+      webhookData.some((name) => ACTIONS.some((action) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key }))),
+    );
+    expect(reaching.sort()).toEqual([WEBHOOK_DELIVERY_HANDLER, EVENT_DISPATCH_HANDLER].sort());
+    expect(['GetItem', 'Query'].filter((action) => can('checkin/post-group-shoot', { action, on: 'table', key: SAMPLES["tenant's webhook subscriptions"]!.key }))).toEqual([]);
+  });
+
+  it.each(EVENT_WRITERS)('lets %s put events, but not read, change or delete them', (handler) => {
+    const events = SAMPLES["gallery's events"]!.key;
+    expect(ACTIONS.filter((action) => can(handler, { action, on: 'table', key: events }))).toEqual(['PutItem']);
+  });
+
+  it("lets the photo ingest add photos to a person's photos.assigned event (an upsert), and nothing else with events", () => {
+    const events = SAMPLES["gallery's events"]!.key;
+    expect(ACTIONS.filter((action) => can('media/ingest-photo', { action, on: 'table', key: events }))).toEqual(['UpdateItem']);
+  });
+
+  it("lets the retention run find and delete a gallery's events (erasure)", () => {
+    const events = SAMPLES["gallery's events"]!.key;
+    const granted = ACTIONS.filter((action) => can('privacy/apply-retention', { action, on: 'table', key: events }));
+    expect(granted).toEqual(expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']));
+  });
+
+  it("lets only the dispatcher read the table's stream", () => {
+    const [tableId] = Object.keys(built.template.findResources('AWS::DynamoDB::Table'));
+    const readers = [...built.functionIds].filter(([, functionId]) =>
+      roleStatements(built.template, functionId).some((statement) => [statement.Action].flat().includes('dynamodb:GetRecords')),
+    );
+    expect(readers.map(([handler]) => handler)).toEqual([EVENT_DISPATCH_HANDLER]);
+    const streamStatements = roleStatements(built.template, built.functionIds.get(EVENT_DISPATCH_HANDLER)!).filter((statement) =>
+      readsStreamOnly(statement, `\${${tableId}.Arn}`),
+    );
+    expect(streamStatements.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(
+      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
+    );
   });
 });

@@ -5,7 +5,14 @@ import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { FUNCTION_PERMISSIONS, PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, TRIGGERED_HANDLERS } from '../../infra/function-permissions';
+import {
+  EVENT_DISPATCH_HANDLER,
+  FUNCTION_PERMISSIONS,
+  PHOTO_INGEST_HANDLER,
+  RESERVATION_SWEEP_HANDLER,
+  TRIGGERED_HANDLERS,
+  WEBHOOK_DELIVERY_HANDLER,
+} from '../../infra/function-permissions';
 import { GroupShootStack } from '../../infra/groupshoot-stack';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/routes';
 
@@ -107,7 +114,7 @@ describe('API routes come from the route module', () => {
 });
 
 describe('functions', () => {
-  it('has one function per function of the route module, plus the photo ingest, the reservation sweep and the retention run, each with declared permissions', () => {
+  it('has one function per function of the route module, plus the photo ingest, the reservation sweep, the retention run and the two event functions, each with declared permissions', () => {
     const expected = new Set([UNMATCHED_ROUTE_HANDLER, ...TRIGGERED_HANDLERS, ...routes.map((route) => route.handler)]);
     expect([...functionIds.keys()].sort()).toEqual([...expected].sort());
     expect(Object.keys(FUNCTION_PERMISSIONS).sort()).toEqual([...expected].sort());
@@ -131,18 +138,17 @@ describe('functions', () => {
   it('keeps secrets out of environment variables: functions get secret ARNs only', () => {
     for (const id of functionIds.values()) {
       const variables = template.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables;
-      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'CLOUDFRONT_PRIVATE_KEY']) expect(variables).not.toHaveProperty(name);
+      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'CLOUDFRONT_PRIVATE_KEY', 'WEBHOOK_SEALING_KEY']) expect(variables).not.toHaveProperty(name);
     }
     const checkin = template.findResources('AWS::Lambda::Function')[functionIds.get('checkin/post-group-shoot')!]!;
     expect(checkin.Properties.Environment.Variables.STRIPE_SECRET_KEY_ARN).toEqual({ Ref: expect.stringMatching(/^StripeSecretKey/) });
   });
 
-  it('grants no wildcard action, and a wildcard resource only for X-Ray', () => {
+  it("grants no wildcard action, and a wildcard resource only for X-Ray and the dispatcher's ListStreams (which has no resource)", () => {
     for (const handler of functionIds.keys()) {
-      for (const statement of statementsOf(handler)) {
-        for (const action of [statement.Action].flat()) expect(action).not.toMatch(/(^\*$)|(:\*$)/);
-        if (statement.Resource === '*') expect(actionsOf([statement]).every((action) => action.startsWith('xray:'))).toBe(true);
-      }
+      for (const action of actionsOf(statementsOf(handler))) expect(action).not.toMatch(/(^\*$)|(:\*$)/);
+      const unscoped = actionsOf(statementsOf(handler).filter((statement) => statement.Resource === '*')).filter((action) => !action.startsWith('xray:'));
+      expect([handler, unscoped]).toEqual([handler, handler === EVENT_DISPATCH_HANDLER ? ['dynamodb:ListStreams'] : []]);
     }
   });
 
@@ -180,7 +186,7 @@ describe('functions', () => {
     const secretReaders = [...functionIds.keys()].filter((handler) =>
       actionsOf(statementsOf(handler)).includes('secretsmanager:GetSecretValue'),
     );
-    expect(secretReaders.sort()).toEqual(['checkin/post-group-shoot', 'integration/list-person-photos', 'payments/stripe-webhook', RESERVATION_SWEEP_HANDLER]);
+    expect(secretReaders.sort()).toEqual(['checkin/post-group-shoot', WEBHOOK_DELIVERY_HANDLER, 'integration/list-person-photos', 'payments/stripe-webhook', RESERVATION_SWEEP_HANDLER].sort());
   });
 
   it('invokes the photo ingest for objects created under photos/', () => {

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { LOCAL_WEBHOOK_SEALING_KEY } from '../../scripts/local/local-secrets';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -478,6 +479,8 @@ describe('help and environment', () => {
         AWS_REGION: 'eu-central-1',
         AWS_ACCESS_KEY_ID: 'S3RVER',
         AWS_SECRET_ACCESS_KEY: 'S3RVER',
+        WEBHOOK_SEALING_KEY: LOCAL_WEBHOOK_SEALING_KEY,
+        LOCAL_STACK: 'true',
       });
       expect(note).toMatch(/Using the local table "groupshoot-local"/);
     });

@@ -1,10 +1,15 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { handler as deliverWebhooks } from '../../functions/events/deliver-webhooks';
+import { handler as dispatchEvents } from '../../functions/events/dispatch-events';
 import { handler as ingestPhoto } from '../../functions/media/ingest-photo';
 import { handler as sweepReservations } from '../../functions/payments/sweep-reservations';
 import { handler as applyRetention } from '../../functions/privacy/apply-retention';
-import { FUNCTION_PERMISSIONS, RETENTION_HANDLER } from '../../infra/function-permissions';
+import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, RETENTION_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
+import { startChangeStream } from '../../scripts/local/change-stream';
+import { LocalDeliveryQueue } from '../../scripts/local/local-delivery-queue';
+import { useDeliveryQueue } from '#lib/adapters/delivery-queue';
 import { resetClock, setClock } from '#lib/clock';
 import { db } from '#lib/db/client';
 import { reserveOrder } from '#lib/db/order-transitions';
@@ -15,6 +20,8 @@ import { useLocalApi } from '../support/local-api';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../support/media';
 import { pendingOrder } from '../support/orders';
 import { useStripeEmulator } from '../support/stripe';
+import { admin } from '../support/admin';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 import { stringLike } from '../infra/iam-evaluation';
 
 /**
@@ -163,6 +170,31 @@ describe('what the functions send to DynamoDB', () => {
     await reserveOrder(orphan, { status: `s-${orphan.orderId}`, retry: `r-${orphan.orderId}` }); // its check-in died before a session
     clockMs += 2 * 3600_000;
     await serving.run('payments/sweep-reservations', () => sweepReservations());
+    // Act: the events of all that through the dispatcher and the delivery worker: a failed
+    // attempt, its retry, and a replay an operator asked for.
+    const receiver = await startWebhookReceiver();
+    const subscribed = await admin('webhook', 'add', '--tenant', studio.slug, '--url', receiver.url, '--events', 'all', '--json');
+    receiver.secret = subscribed.json().signingSecret;
+    let refusals = 1;
+    receiver.answer = () => (refusals-- > 0 ? 500 : 200);
+    const queue = new LocalDeliveryQueue((event) => serving.run(WEBHOOK_DELIVERY_HANDLER, () => deliverWebhooks(event)));
+    useDeliveryQueue(queue);
+    const stream = await startChangeStream({
+      endpoint: process.env.DYNAMODB_ENDPOINT!,
+      tableName: process.env.TABLE_NAME!,
+      handler: (event) => serving.run(EVENT_DISPATCH_HANDLER, () => dispatchEvents(event)),
+      pollMs: 20,
+    });
+    await stream.caughtUp();
+    await queue.settled();
+    clockMs += 3600_000;
+    await queue.settled();
+    await admin('webhook', 'replay', '--tenant', studio.slug, '--id', subscribed.json().subscriptionId, '--event', receiver.received[0]!.event.id);
+    await stream.caughtUp();
+    await queue.settled();
+    await stream.stop();
+    useDeliveryQueue(undefined);
+    await receiver.close();
     clockMs = Date.parse('2031-01-01T00:00:00Z'); // years after the last shooting day: everything is due
     await serving.run(RETENTION_HANDLER, () => applyRetention());
 

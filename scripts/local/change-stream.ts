@@ -1,0 +1,169 @@
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+export interface RunningChangeStream {
+  stop(): Promise<void>;
+  /** Resolves once every record written so far has been handled. */
+  caughtUp(): Promise<void>;
+}
+
+/**
+ * Plays Lambda's DynamoDB stream event source locally: reads DynamoDB Local's real stream of the
+ * table, shard by shard, and hands each batch to the handler in Lambda's event shape. A batch is
+ * passed again from its first failed record until it succeeds (as an event source with
+ * unlimited retries and bisecting does), so a handler that dies half-way through a batch loses
+ * nothing.
+ */
+export async function startChangeStream(options: {
+  endpoint: string;
+  tableName: string;
+  handler: StreamHandler;
+  pollMs?: number;
+  batchSize?: number;
+}): Promise<RunningChangeStream> {
+  const pollMs = options.pollMs ?? 50;
+  const tables = new DynamoDBClient({ endpoint: options.endpoint });
+  const { Table } = await tables.send(new DescribeTableCommand({ TableName: options.tableName }));
+  tables.destroy();
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`Table ${options.tableName} has no stream`);
+  const streams = new DynamoDBStreamsClient({ endpoint: options.endpoint });
+
+  /** Per shard: the iterator to read next, or null once the shard is closed and read to its end. */
+  const iterators = new Map<string, string | null>();
+  let stopped = false;
+  let idleWaiters: (() => void)[] = [];
+  let sweepRunning: Promise<void> = Promise.resolve();
+
+  const discoverShards = async () => {
+    let start: string | undefined;
+    do {
+      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }));
+      for (const shard of StreamDescription?.Shards ?? []) {
+        if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
+        // A child shard is read once its parent is read to the end, so records keep their order per item.
+        if (shard.ParentShardId && iterators.has(shard.ParentShardId) && iterators.get(shard.ParentShardId) !== null) continue;
+        const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
+        iterators.set(shard.ShardId, ShardIterator ?? null);
+      }
+      start = StreamDescription?.LastEvaluatedShardId;
+    } while (start);
+  };
+
+  /** Hands `records` to the handler until it takes them all; returns the records' last sequence number. */
+  const deliver = async (records: DynamoDBRecord[]) => {
+    let remaining = records;
+    while (remaining.length > 0 && !stopped) {
+      let failedAt: string | undefined;
+      try {
+        const response = await options.handler({ Records: remaining });
+        failedAt = response?.batchItemFailures?.[0]?.itemIdentifier;
+      } catch {
+        failedAt = remaining[0]!.dynamodb!.SequenceNumber;
+      }
+      if (failedAt === undefined) return;
+      const index = remaining.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
+      remaining = remaining.slice(Math.max(0, index));
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  };
+
+  /** One pass over every shard; true when some shard had records. */
+  const sweep = async (): Promise<boolean> => {
+    await discoverShards();
+    let sawRecords = false;
+    for (const [shardId, iterator] of iterators) {
+      if (iterator === null || stopped) continue;
+      const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize ?? 100 }));
+      if (Records.length > 0) {
+        sawRecords = true;
+        await deliver(Records.map(toLambdaRecord));
+      }
+      iterators.set(shardId, NextShardIterator ?? null);
+    }
+    return sawRecords;
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      let sawRecords = false;
+      sweepRunning = sweep().then(
+        (saw) => {
+          sawRecords = saw;
+        },
+        () => undefined, // DynamoDB Local busy or stopping: the next pass tries again
+      );
+      await sweepRunning;
+      if (!sawRecords) {
+        const waiting = idleWaiters;
+        idleWaiters = [];
+        for (const resolve of waiting) resolve();
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
+    }
+  };
+  void loop();
+
+  return {
+    async stop() {
+      stopped = true;
+      await sweepRunning;
+      streams.destroy();
+      for (const resolve of idleWaiters) resolve();
+    },
+    caughtUp: () =>
+      new Promise<void>((resolve) => {
+        // Two idle passes: the first may have started before the caller's last write.
+        let passes = 0;
+        const wait = () => {
+          idleWaiters.push(() => (++passes >= 2 ? resolve() : wait()));
+        };
+        wait();
+      }),
+  };
+}
+
+type AttributeValue = Record<string, unknown>;
+
+/**
+ * The Streams client reads an empty map attribute (`{"M":{}}` on the wire) as `{}`, which no
+ * unmarshaller accepts; Lambda hands it over as `{ M: {} }`. This puts the map back, at any depth.
+ */
+function withEmptyMaps(image: Record<string, AttributeValue> | undefined): Record<string, AttributeValue> | undefined {
+  if (!image) return image;
+  const repair = (value: AttributeValue): AttributeValue => {
+    if (Object.keys(value).length === 0) return { M: {} };
+    if (value.M) return { M: withEmptyMaps(value.M as Record<string, AttributeValue>) };
+    if (Array.isArray(value.L)) return { L: (value.L as AttributeValue[]).map(repair) };
+    return value;
+  };
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, repair(value)]));
+}
+
+/** A record of the Streams API in the shape Lambda hands to a stream function. */
+function toLambdaRecord(record: StreamRecord): DynamoDBRecord {
+  const created = record.dynamodb?.ApproximateCreationDateTime;
+  const images = record.dynamodb as { NewImage?: Record<string, AttributeValue>; OldImage?: Record<string, AttributeValue> } | undefined;
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName as DynamoDBRecord['eventName'],
+    eventVersion: record.eventVersion,
+    eventSource: record.eventSource,
+    awsRegion: record.awsRegion,
+    dynamodb: {
+      ...(record.dynamodb as NonNullable<DynamoDBRecord['dynamodb']>),
+      NewImage: withEmptyMaps(images?.NewImage) as NonNullable<DynamoDBRecord['dynamodb']>['NewImage'],
+      OldImage: withEmptyMaps(images?.OldImage) as NonNullable<DynamoDBRecord['dynamodb']>['OldImage'],
+      ApproximateCreationDateTime: created ? Math.floor(new Date(created).getTime() / 1000) : undefined,
+    },
+  };
+}

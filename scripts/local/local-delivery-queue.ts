@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { now } from '#lib/clock';
+import type { DeliveryQueue, QueuedDelivery } from '#lib/adapters/delivery-queue';
+
+type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
+
+interface Held {
+  id: string;
+  body: string;
+  group: string;
+  dueAt: number;
+  receiveCount: number;
+}
+
+/** How long a message the handler failed stays invisible before it is handed over again (the stack sets 6x the worker's timeout). */
+const VISIBILITY_TIMEOUT_MS = 180_000;
+
+/**
+ * The local stand-in for the SQS delivery queue and its Lambda event source: messages wait
+ * until their delay is over by the service's clock (so tests move time instead of sleeping),
+ * then go to the same handler the worker function runs, one message per invocation, with at
+ * most `perGroupConcurrency` in flight per message group (subscription), so a slow endpoint
+ * holds only its own deliveries, as SQS fair queues and Lambda's scaling do in AWS. Messages
+ * live in this process's memory; the deployed queue is durable.
+ */
+export class LocalDeliveryQueue implements DeliveryQueue {
+  private readonly waiting: Held[] = [];
+  private readonly inFlight = new Map<string, number>();
+  private readonly running = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly handler: QueueHandler,
+    private readonly options: { perGroupConcurrency?: number; pollMs?: number } = {},
+  ) {}
+
+  async send(deliveries: readonly QueuedDelivery[]): Promise<void> {
+    const at = now();
+    for (const { message, delaySeconds } of deliveries) {
+      this.waiting.push({ id: randomUUID(), body: JSON.stringify(message), group: message.subscriptionId, dueAt: at + delaySeconds * 1000, receiveCount: 0 });
+    }
+    this.pump();
+  }
+
+  /** Hands every due message to the handler (as far as the groups' limits allow). */
+  pump(): void {
+    const at = now();
+    const limit = this.options.perGroupConcurrency ?? 2;
+    this.waiting.sort((a, b) => a.dueAt - b.dueAt);
+    for (const held of [...this.waiting]) {
+      if (held.dueAt > at) break;
+      const busy = this.inFlight.get(held.group) ?? 0;
+      if (busy >= limit) continue;
+      this.waiting.splice(this.waiting.indexOf(held), 1);
+      this.inFlight.set(held.group, busy + 1);
+      const run = this.invoke(held).finally(() => {
+        this.inFlight.set(held.group, (this.inFlight.get(held.group) ?? 1) - 1);
+        this.running.delete(run);
+        this.pump();
+      });
+      this.running.add(run);
+    }
+  }
+
+  private async invoke(held: Held): Promise<void> {
+    held.receiveCount += 1;
+    const record = { messageId: held.id, body: held.body, attributes: { ApproximateReceiveCount: String(held.receiveCount) } } as unknown as SQSRecord;
+    let failed = true;
+    try {
+      failed = (await this.handler({ Records: [record] })).batchItemFailures.length > 0;
+    } catch {
+      failed = true;
+    }
+    if (failed) this.waiting.push({ ...held, dueAt: now() + VISIBILITY_TIMEOUT_MS });
+  }
+
+  /** Polls for due messages every `pollMs` (real time), for the local server. */
+  start(): void {
+    this.timer ??= setInterval(() => this.pump(), this.options.pollMs ?? 250);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.settled();
+  }
+
+  /** Resolves once no handler runs and no due message waits. */
+  async settled(): Promise<void> {
+    for (;;) {
+      this.pump();
+      if (this.running.size === 0) return;
+      await Promise.all([...this.running]);
+    }
+  }
+
+  /** Messages not yet handed over, and when the next one is due. */
+  waitingCount(): number {
+    return this.waiting.length;
+  }
+
+  nextDueAt(): number | undefined {
+    return this.waiting.reduce<number | undefined>((first, held) => (first === undefined || held.dueAt < first ? held.dueAt : first), undefined);
+  }
+}

@@ -1,0 +1,250 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { keys } from '#lib/db/keys';
+import { EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
+import { ENDPOINT_DISABLED_MESSAGE } from '../../infra/webhook-delivery';
+import { asText, roleStatements } from './iam-evaluation';
+import { unbundledStack } from './unbundled-stack';
+
+type Resource = { Properties: Record<string, any> };
+
+let built: ReturnType<typeof unbundledStack>;
+/** Logical IDs: the table, the delivery queue, its dead-letter queue, the alarm topic, the sealing key. */
+let ids: { table: string; queue: string; deadLetterQueue: string; topic: string; sealingKey: string };
+
+beforeAll(() => {
+  // Prepare: the stack as deployed by default, not bundled (the code is not under test here).
+  built = unbundledStack();
+  const only = (type: string, prefix: string) => {
+    const found = Object.keys(built.template.findResources(type)).filter((id) => id.startsWith(prefix));
+    if (found.length !== 1) throw new Error(`expected one ${type} starting with ${prefix}, found ${found.join(', ')}`);
+    return found[0]!;
+  };
+  ids = {
+    table: only('AWS::DynamoDB::Table', 'Table'),
+    queue: only('AWS::SQS::Queue', 'WebhooksQueue'),
+    deadLetterQueue: only('AWS::SQS::Queue', 'WebhooksDeadLetterQueue'),
+    topic: only('AWS::SNS::Topic', 'Alarms'),
+    sealingKey: only('AWS::SecretsManager::Secret', 'WebhookSealingKey'),
+  };
+}, 60_000);
+
+const resources = (type: string) => Object.entries(built.template.findResources(type)) as [string, Resource][];
+const functionOf = (handler: string) => built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(handler)!]!.Properties;
+const actionsOf = (handler: string) => roleStatements(built.template, built.functionIds.get(handler)!).flatMap((statement) => [statement.Action].flat());
+
+/** The event source mapping that invokes the function. */
+function mappingOf(handler: string): Record<string, any> {
+  const mappings = resources('AWS::Lambda::EventSourceMapping').filter(([, mapping]) => mapping.Properties.FunctionName.Ref === built.functionIds.get(handler));
+  expect(mappings).toHaveLength(1);
+  return mappings[0]![1].Properties;
+}
+
+/**
+ * Whether a Lambda filter pattern matches an event: every key of the pattern must be in the
+ * event; an array lists the values allowed (exact values or `{ prefix }`), an object nests. Any
+ * other operator throws, so that a pattern this check does not understand cannot pass.
+ */
+function matchesPattern(pattern: Record<string, unknown>, event: unknown): boolean {
+  if (typeof event !== 'object' || event === null) return false;
+  return Object.entries(pattern).every(([key, expected]) => {
+    const actual = (event as Record<string, unknown>)[key];
+    if (!Array.isArray(expected)) return typeof expected === 'object' && expected !== null && matchesPattern(expected as Record<string, unknown>, actual);
+    return expected.some((allowed) => {
+      if (typeof allowed !== 'object' || allowed === null) return actual === allowed;
+      const operators = Object.keys(allowed);
+      if (operators.length !== 1 || operators[0] !== 'prefix') throw new Error(`filter operator ${operators.join(', ')} is not understood by this check`);
+      return typeof actual === 'string' && actual.startsWith((allowed as { prefix: string }).prefix);
+    });
+  });
+}
+
+const TENANT_ID = 'ten_01j9zk3v6q8x4m2n7p5r1s0t9w';
+const TOKEN = 'abcdefghjkmnpqrs';
+const EVENT_ID = 'evt_01j9zk3v6q8x4m2n7p5r1s0t9v';
+
+/** A stream record as Lambda filters it: event name, keys and new image in DynamoDB JSON. */
+function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', key: { pk: string; sk: string }, newImage?: Record<string, string>) {
+  const typed = (item: Record<string, string>) => Object.fromEntries(Object.entries(item).map(([name, value]) => [name, { S: value }]));
+  return {
+    eventName,
+    eventSource: 'aws:dynamodb',
+    dynamodb: { Keys: typed(key), ...(newImage ? { NewImage: typed({ ...key, ...newImage }) } : {}), StreamViewType: 'NEW_IMAGE' },
+  };
+}
+
+describe("the dispatcher on the table's stream", () => {
+  it('has a stream of new images on the table', () => {
+    built.template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+  });
+
+  it('reads the stream from its oldest record, 100 records at a time, 4 batches per shard, retrying until it succeeds', () => {
+    const mapping = mappingOf(EVENT_DISPATCH_HANDLER);
+    expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [ids.table, 'StreamArn'] });
+    expect(mapping).toEqual(
+      expect.objectContaining({
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 100,
+        ParallelizationFactor: 4,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: -1,
+      }),
+    );
+    // No age limit (Lambda's default, -1) and nowhere to discard records to: nothing is dropped before the stream's 24 hours.
+    expect(mapping.MaximumRecordAgeInSeconds ?? -1).toBe(-1);
+    expect(mapping.DestinationConfig).toBeUndefined();
+  });
+
+  it('is invoked only for new events and replay requests', () => {
+    // Prepare
+    const patterns = (mappingOf(EVENT_DISPATCH_HANDLER).FilterCriteria.Filters as { Pattern: string }[]).map((filter) => JSON.parse(filter.Pattern));
+    const invokes = (record: unknown) => patterns.some((pattern) => matchesPattern(pattern, record));
+    const event = keys.event(TENANT_ID, TOKEN, EVENT_ID);
+    const delivery = keys.webhookDelivery(TENANT_ID, 'whsub_01j9zk3v6q8x4m2n7p5r1s0t9z', EVENT_ID);
+    const records = {
+      'a new event': streamRecord('INSERT', event, { type: 'person.created' }),
+      'a replay request': streamRecord('MODIFY', delivery, { status: 'replay_requested' }),
+      "a photos.assigned event's next photo": streamRecord('MODIFY', event, { type: 'photos.assigned' }),
+      'an event expired by TTL': streamRecord('REMOVE', event),
+      'a new person': streamRecord('INSERT', keys.person(TENANT_ID, TOKEN, 'per_01j9zk3v6q8x4m2n7p5r1s0t9x'), { status: 'checked_in' }),
+      'a new delivery': streamRecord('INSERT', delivery, { status: 'pending' }),
+      'a delivery attempted': streamRecord('MODIFY', delivery, { status: 'failed' }),
+      'a replay status outside deliveries': streamRecord('MODIFY', keys.order(TENANT_ID, TOKEN, 'ord_1'), { status: 'replay_requested' }),
+    };
+
+    // Act
+    const invoking = Object.entries(records).filter(([, record]) => invokes(record)).map(([name]) => name);
+
+    // Assess
+    expect(invoking).toEqual(['a new event', 'a replay request']);
+  });
+
+  it('runs for up to 60 s with 256 MB', () => {
+    expect([functionOf(EVENT_DISPATCH_HANDLER).Timeout, functionOf(EVENT_DISPATCH_HANDLER).MemorySize]).toEqual([60, 256]);
+  });
+});
+
+describe('the delivery queue', () => {
+  it('hides a received message six times the delivery function timeout, keeps messages 4 days, encrypted, TLS only', () => {
+    const queue = built.template.findResources('AWS::SQS::Queue')[ids.queue]!.Properties;
+    expect(queue).toEqual({
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 6 * functionOf(WEBHOOK_DELIVERY_HANDLER).Timeout,
+      MessageRetentionPeriod: 4 * 86_400,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [ids.deadLetterQueue, 'Arn'] }, maxReceiveCount: 5 },
+    });
+    expect(built.template.findResources('AWS::SQS::Queue')[ids.deadLetterQueue]!.Properties).toEqual({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
+  });
+
+  it('refuses every request without TLS to either queue', () => {
+    const tlsOnly = resources('AWS::SQS::QueuePolicy')
+      .filter(([, policy]) =>
+        (policy.Properties.PolicyDocument.Statement as Record<string, any>[]).some(
+          (statement) => statement.Effect === 'Deny' && statement.Action === 'sqs:*' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false',
+        ),
+      )
+      .flatMap(([, policy]) => policy.Properties.Queues.map(asText));
+    expect(tlsOnly.sort()).toEqual([`\${${ids.queue}}`, `\${${ids.deadLetterQueue}}`].sort());
+  });
+
+  it('invokes the delivery function with 10 messages at a time, at most 20 at once, retrying only the failed ones', () => {
+    const mapping = mappingOf(WEBHOOK_DELIVERY_HANDLER);
+    expect(mapping).toEqual(
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': [ids.queue, 'Arn'] },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: 20 },
+      }),
+    );
+  });
+
+  it('names the queue to both event functions, and lets them (and no other function) send to it', () => {
+    const queueUrl = { Ref: ids.queue };
+    for (const handler of [EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER]) expect(functionOf(handler).Environment.Variables.WEBHOOK_QUEUE_URL).toEqual(queueUrl);
+    const senders = [...built.functionIds.keys()].filter((handler) => actionsOf(handler).includes('sqs:SendMessage'));
+    expect(senders.sort()).toEqual([EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER].sort());
+    const sends = roleStatements(built.template, built.functionIds.get(EVENT_DISPATCH_HANDLER)!).filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
+    expect(sends.flatMap((statement) => [statement.Resource].flat().map(asText))).toEqual([`\${${ids.queue}.Arn}`]);
+  });
+});
+
+describe('the delivery function', () => {
+  it('runs for up to 30 s with 256 MB, outside any VPC (deliveries go to the internet)', () => {
+    const fn = functionOf(WEBHOOK_DELIVERY_HANDLER);
+    expect([fn.Timeout, fn.MemorySize, fn.VpcConfig]).toEqual([30, 256, undefined]);
+  });
+
+  it('alone learns and may read the sealing key, a generated secret of 64 letters and digits kept with the table', () => {
+    const secret = built.template.findResources('AWS::SecretsManager::Secret')[ids.sealingKey]!;
+    expect(secret.Properties.GenerateSecretString).toEqual({ PasswordLength: 64, ExcludePunctuation: true });
+    expect(secret.DeletionPolicy).toBe('Retain');
+    const told = [...built.functionIds.keys()].filter((handler) => functionOf(handler).Environment.Variables.WEBHOOK_SEALING_KEY_ARN !== undefined);
+    expect(told).toEqual([WEBHOOK_DELIVERY_HANDLER]);
+    expect(functionOf(WEBHOOK_DELIVERY_HANDLER).Environment.Variables.WEBHOOK_SEALING_KEY_ARN).toEqual({ Ref: ids.sealingKey });
+    const readers = [...built.functionIds].filter(([, functionId]) =>
+      roleStatements(built.template, functionId).some(
+        (statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue') && [statement.Resource].flat().map(asText).includes(`\${${ids.sealingKey}}`),
+      ),
+    );
+    expect(readers.map(([handler]) => handler)).toEqual([WEBHOOK_DELIVERY_HANDLER]);
+  });
+});
+
+describe('webhook alarms, to the alarm topic', () => {
+  const alarmsOf = (metricName: string) => resources('AWS::CloudWatch::Alarm').filter(([, alarm]) => alarm.Properties.MetricName === metricName).map(([, alarm]) => alarm.Properties);
+
+  it('alarms when a message reaches the dead-letter queue', () => {
+    const alarms = alarmsOf('ApproximateNumberOfMessagesVisible');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toEqual(
+      expect.objectContaining({
+        Namespace: 'AWS/SQS',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [ids.deadLetterQueue, 'QueueName'] } }],
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        Threshold: 1,
+        AlarmActions: [{ Ref: ids.topic }],
+      }),
+    );
+  });
+
+  it('alarms when the dispatcher falls an hour behind the stream, long before its records expire', () => {
+    const alarms = alarmsOf('IteratorAge');
+    expect(alarms).toHaveLength(1);
+    expect(alarms[0]).toEqual(
+      expect.objectContaining({
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: built.functionIds.get(EVENT_DISPATCH_HANDLER) } }],
+        Statistic: 'Maximum',
+        Threshold: 3_600_000,
+        AlarmActions: [{ Ref: ids.topic }],
+      }),
+    );
+  });
+
+  it("counts the delivery function's 'webhook endpoint disabled' lines and alarms on one within 5 minutes", () => {
+    // Prepare
+    const [filter, ...others] = resources('AWS::Logs::MetricFilter').map(([, resource]) => resource.Properties);
+    expect(others).toEqual([]);
+
+    // Assess: on the delivery function's own log group, the JSON line whose message is exactly that.
+    expect(filter!.LogGroupName).toEqual(functionOf(WEBHOOK_DELIVERY_HANDLER).LoggingConfig.LogGroup);
+    expect(filter!.FilterPattern).toBe('{ $.message = "webhook endpoint disabled" }');
+    expect(filter!.MetricTransformations).toEqual([{ MetricNamespace: 'GroupShoot', MetricName: 'WebhookEndpointsDisabled', MetricValue: '1' }]);
+    const alarms = alarmsOf('WebhookEndpointsDisabled');
+    expect(alarms).toEqual([
+      expect.objectContaining({ Namespace: 'GroupShoot', Statistic: 'Sum', Period: 300, Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', AlarmActions: [{ Ref: ids.topic }] }),
+    ]);
+  });
+
+  it('matches a message the delivery code actually logs', () => {
+    const root = join(__dirname, '..', '..');
+    const sources = ['lib', 'functions'].flatMap((folder) =>
+      readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => readFileSync(join(root, folder, file), 'utf8')),
+    );
+    const logged = sources.filter((source) => source.includes(`logger.error('${ENDPOINT_DISABLED_MESSAGE}'`) || source.includes(`logger.warn('${ENDPOINT_DISABLED_MESSAGE}'`));
+    expect(logged).toHaveLength(1);
+  });
+});
