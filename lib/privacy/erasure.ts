@@ -2,6 +2,7 @@ import { type StoredObjectVersion, deleteObjectVersions, listObjectVersions } fr
 import {
   deleteItems,
   deletePersonRecords,
+  eventKeys,
   galleryConfigurationKeys,
   listAllPersonItems,
   listOrderItems,
@@ -37,6 +38,8 @@ export interface ErasureReceipt {
   ordersRedacted: string[];
   checkoutTokens: number;
   idempotencyRecords: number;
+  /** Events about the persons (webhook outbox items), whether sent already or not. */
+  events: number;
   /** Gallery erasure: the gallery's configuration items (gallery, days, packages, fields, statistics). */
   galleryItems?: number;
 }
@@ -50,6 +53,7 @@ interface ErasurePlan {
   photoObjectVersions: StoredObjectVersion[];
   photoRecords: { pk: string; sk: string }[];
   idempotencyRecords: string[];
+  events: { pk: string; sk: string }[];
 }
 
 export interface ErasureOptions {
@@ -74,6 +78,7 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
     photoObjectVersions: (await Promise.all(persons.map((person) => listObjectVersions(personPhotoPrefix({ ...scope, personId: person.personId }))))).flat(),
     photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
     idempotencyRecords: await idempotencyRecordsAnswering(scope, personIds, new Set(orders.map((order) => order.orderId))),
+    events: await eventKeys(scope, personIds),
   };
   const existingDays = new Set(configuration.shootingDays.map((day) => day.id));
   return carryOut(scope, plan, describeSubject(subject), options, existingDays);
@@ -82,7 +87,7 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
 /**
  * Erases every participant of a gallery: every person and what belongs to them, every selfie
  * and photo under the gallery's prefixes (objects no person claims included), the
- * participants' data in its orders and every idempotency record of the gallery. The gallery's
+ * participants' data in its orders, every idempotency record and every event of the gallery. The gallery's
  * configuration stays; retention erases so once a gallery's persons are due.
  */
 export async function eraseParticipantsOfGallery(scope: GalleryScope, options: ErasureOptions = {}): Promise<ErasureReceipt> {
@@ -96,6 +101,7 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: E
     photoObjectVersions: await listObjectVersions(prefixes.photos),
     photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
     idempotencyRecords: (await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token)).map((record) => record.scopeHash),
+    events: await eventKeys(scope),
   };
   const existingDays = new Set(configuration?.shootingDays.map((day) => day.id));
   return carryOut(scope, plan, `every participant of gallery ${scope.token}`, options, existingDays);
@@ -112,7 +118,7 @@ export async function eraseGallery(scope: GalleryScope, options: ErasureOptions 
   return { ...receipt, subject: `gallery ${scope.token}`, galleryItems: configurationKeys.length };
 }
 
-/** The order in which a plan is carried out: media, photo records, orders, idempotency records, then the persons. */
+/** The order in which a plan is carried out: media, photo records and events, orders, idempotency records, then the persons. */
 async function carryOut(
   scope: GalleryScope,
   plan: ErasurePlan,
@@ -140,10 +146,11 @@ async function carryOut(
     ordersRedacted: plan.orders.map((order) => order.orderId),
     checkoutTokens: plan.orders.reduce((count, order) => count + ((order.tokenHashes as string[] | undefined)?.length ?? 0), 0),
     idempotencyRecords: plan.idempotencyRecords.length,
+    events: plan.events.length,
   };
   if (options.dryRun) return receipt;
   await deleteObjectVersions([...plan.selfieVersions, ...plan.photoObjectVersions]);
-  await deleteItems(plan.photoRecords);
+  await deleteItems([...plan.photoRecords, ...plan.events]);
   for (const order of plan.orders) await redactOrder(order);
   for (const scopeHash of plan.idempotencyRecords) await deleteIdempotencyRecord(scopeHash);
   let spotsGivenBack = 0;

@@ -43,6 +43,7 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
     ['photo object versions', String(receipt.photoObjectVersions)],
     ['orders reduced to accounting data', receipt.ordersRedacted.length === 0 ? '0' : `${receipt.ordersRedacted.length} (${receipt.ordersRedacted.join(', ')})`],
     ['checkout tokens', String(receipt.checkoutTokens)],
+    ['events (webhook outbox)', String(receipt.events)],
     ['idempotency records', String(receipt.idempotencyRecords)],
     ...(receipt.galleryItems !== undefined ? [['gallery configuration items', String(receipt.galleryItems)] as [string, string]] : []),
   ];

@@ -89,6 +89,7 @@ describe('npm run admin -- person erase', () => {
       ordersRedacted: [erased.orderId],
       checkoutTokens: 2,
       idempotencyRecords: 1,
+      events: 4, // person.created, checkin.completed, order.paid, photos.assigned
     };
     expect(dryRun.code).toBe(0);
     expect(dryRun.json()).toEqual(expect.objectContaining({ ...expectedReceipt, dryRun: true }));
@@ -97,7 +98,7 @@ describe('npm run admin -- person erase', () => {
     expect(run.json()).toEqual(expect.objectContaining({ ...expectedReceipt, dryRun: false }));
     expect(again.code).toBe(0);
     expect(again.json()).toEqual(
-      expect.objectContaining({ persons: [], selfieVersions: 0, photoRecords: 0, photoObjectVersions: 0, ordersRedacted: [], idempotencyRecords: 0 }),
+      expect.objectContaining({ persons: [], selfieVersions: 0, photoRecords: 0, photoObjectVersions: 0, ordersRedacted: [], idempotencyRecords: 0, events: 0 }),
     );
     // Assess: every read endpoint
     const persons = await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders });
