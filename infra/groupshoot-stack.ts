@@ -221,6 +221,10 @@ export class GroupShootStack extends Stack {
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: delivery.mediaBucket.bucketName });
     new CfnOutput(this, 'CheckinPageBucketName', { value: delivery.checkinPageBucket.bucketName });
+    new CfnOutput(this, 'WebhookSealingKeyArn', {
+      value: secrets.webhookSealingKey.secretArn,
+      description: 'Set as WEBHOOK_SEALING_KEY_ARN for `npm run admin -- webhook add|rotate-secret` against this stack',
+    });
 
     NagSuppressions.addStackSuppressions(this, [
       {

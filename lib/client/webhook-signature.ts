@@ -9,21 +9,78 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The events a subscription can receive. */
-export type WebhookEventType = 'person.created' | 'checkin.completed' | 'order.paid' | 'order.expired' | 'order.canceled' | 'photos.assigned';
+/** `data` of person.created: a person was added to the gallery, by an import or a check-in. */
+export interface PersonCreatedEventData {
+  personId: string;
+  /** import: an HR import; checkin: the participant's own check-in (free, or once paid). */
+  source: 'import' | 'checkin';
+  employeeId: string | null;
+  email: string | null;
+  shootingDayId: string | null;
+}
 
-/** The JSON body of every webhook POST. */
-export interface WebhookEnvelope {
+/** `data` of checkin.completed: a participant checked in (a paid check-in once paid). */
+export interface CheckinCompletedEventData {
+  personId: string;
+  shootingDayId: string | null;
+  packageId: string | null;
+  /** The paid order the check-in completed with; null for a free check-in. */
+  orderId: string | null;
+}
+
+/** `data` of order.expired and order.canceled: a payment reservation ended unpaid. */
+export interface OrderEventData {
+  orderId: string;
+  packageId: string;
+  /** Minor units of the currency (cents). */
+  amount: number;
+  /** ISO 4217, lowercase (eur). */
+  currency: string;
+  shootingDayId: string | null;
+}
+
+/** `data` of order.paid: the reservation was paid and its person created. */
+export interface OrderPaidEventData extends OrderEventData {
+  personId: string;
+}
+
+/** `data` of photos.assigned: photos were assigned to a person (one event per person and 5-minute window). */
+export interface PhotosAssignedEventData {
+  personId: string;
+  photosAdded: number;
+}
+
+/** Each event type and the shape of its `data` (docs/events.md#the-catalogue). */
+export interface WebhookEventDataOf {
+  'person.created': PersonCreatedEventData;
+  'checkin.completed': CheckinCompletedEventData;
+  'order.paid': OrderPaidEventData;
+  'order.expired': OrderEventData;
+  'order.canceled': OrderEventData;
+  'photos.assigned': PhotosAssignedEventData;
+}
+
+/** The events a subscription can receive. */
+export type WebhookEventType = keyof WebhookEventDataOf;
+
+/** The JSON body of a webhook POST of one type. */
+export interface WebhookEventOf<T extends WebhookEventType> {
   /** evt_…, the same for every attempt of one event: use it to ignore repeats. */
   id: string;
-  type: WebhookEventType;
+  type: T;
   /** When the change happened (ISO 8601), not when it was sent. */
   createdAt: string;
   apiVersion: 'v1';
   tenantSlug: string;
   galleryToken: string;
-  data: unknown;
+  data: WebhookEventDataOf[T];
 }
+
+/**
+ * The JSON body of every webhook POST: a union told apart by `type`, so that checking the type
+ * narrows `data` (`if (event.type === 'order.paid') event.data.amount`).
+ */
+export type WebhookEnvelope<T extends WebhookEventType = WebhookEventType> = { [K in T]: WebhookEventOf<K> }[T];
 
 export type WebhookSignatureErrorCode = 'missing_header' | 'malformed_header' | 'timestamp_outside_tolerance' | 'no_matching_signature';
 

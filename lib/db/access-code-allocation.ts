@@ -21,7 +21,7 @@ import type { Person, PersonDraft } from '#lib/domain/person-model';
  */
 
 /** Three actions per person (person, code, person.created event) within TransactWriteItems' limit of 100. */
-const PERSONS_PER_TRANSACTION = 33;
+export const PERSONS_PER_TRANSACTION = 33;
 const PARALLEL_TRANSACTIONS = 4;
 /** Rounds of drawing new codes for collisions with codes already in the gallery. */
 const CODE_ROUNDS = 8;

@@ -93,9 +93,13 @@ export async function closeDelivery(
   );
 }
 
+/** A pending delivery whose attempt is this overdue lost its queue message (it went to the dead-letter queue): it may be replayed. */
+export const STUCK_DELIVERY_MS = 3_600_000;
+
 /**
  * Asks for a delivery to be sent again, as a new round: the dispatcher sees the change on the
- * table's stream and queues it. False when there is no such delivery, or it is waiting already.
+ * table's stream and queues it. False when there is no such delivery, or it is waiting already
+ * (a replay asked for, or a pending attempt not yet STUCK_DELIVERY_MS overdue).
  */
 export async function requestReplay(tenantId: string, subscriptionId: string, eventId: string, at: number): Promise<boolean> {
   try {
@@ -104,9 +108,9 @@ export async function requestReplay(tenantId: string, subscriptionId: string, ev
         TableName: tableName,
         Key: keys.webhookDelivery(tenantId, subscriptionId, eventId),
         UpdateExpression: 'SET #status = :replay, nextAttemptAt = :at, roundFailures = :zero REMOVE roundStartedAt',
-        ConditionExpression: 'attribute_exists(pk) AND #status <> :replay AND #status <> :pending',
+        ConditionExpression: 'attribute_exists(pk) AND #status <> :replay AND (#status <> :pending OR nextAttemptAt < :stuck)',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':replay': 'replay_requested', ':pending': 'pending', ':at': at, ':zero': 0 },
+        ExpressionAttributeValues: { ':replay': 'replay_requested', ':pending': 'pending', ':at': at, ':zero': 0, ':stuck': at - STUCK_DELIVERY_MS },
       }),
     );
     return true;

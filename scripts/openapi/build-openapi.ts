@@ -1,10 +1,12 @@
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
 import { API_SCHEMAS, ROUTE_SCHEMAS } from '#lib/api-schemas';
+import { EVENT_SCHEMAS } from '#lib/domain/events/event-schemas';
 import { DEFAULT_PUBLIC_LIMITS, windowInWords } from '#lib/domain/public-limits';
 import { ERROR_CATALOG } from '#lib/errors';
 import { type Route, pathsOf, routes } from '#lib/routes';
 import { PERSONS_PAGE } from '#lib/domain/page-cursor';
 import { EXAMPLES } from './examples';
+import { WEBHOOK_PARAMETERS, webhookOperations } from './webhooks';
 
 type Json = Record<string, any>;
 
@@ -125,7 +127,10 @@ function examplesOf(routeId: string): Json {
   return example ? { examples: { example: { value: example } } } : {};
 }
 
-/** The OpenAPI 3.1 document of the API, from the route module, the valibot schemas and the error catalogue. */
+/**
+ * The OpenAPI 3.1 document of the API, from the route module, the valibot schemas and the error
+ * catalogue; its `webhooks` are the events the service sends to subscriptions.
+ */
 export function buildOpenApiDocument(): Json {
   const paths: Json = {};
   for (const route of routes as readonly Route[]) {
@@ -135,7 +140,7 @@ export function buildOpenApiDocument(): Json {
     }
   }
   const schemas = JSON.parse(
-    JSON.stringify(toJsonSchemaDefs(API_SCHEMAS, { target: 'draft-2020-12', errorMode: 'ignore' })).replace(/#\/\$defs\//g, '#/components/schemas/'),
+    JSON.stringify(toJsonSchemaDefs({ ...API_SCHEMAS, ...EVENT_SCHEMAS }, { target: 'draft-2020-12', errorMode: 'ignore' })).replace(/#\/\$defs\//g, '#/components/schemas/'),
   );
   for (const schema of Object.values(schemas) as Json[]) delete schema.$schema;
   Object.assign(schemas, GATEWAY_ERROR_SCHEMAS);
@@ -153,8 +158,14 @@ export function buildOpenApiDocument(): Json {
       { name: 'Public check-in', description: publicLimitsDescription() },
       { name: 'Server-side (API key)', description: 'Creator plan or higher; 60 requests per minute per key.' },
       { name: 'Webhooks', description: 'Called by Stripe; authenticated by the signature.' },
+      {
+        name: 'Events',
+        description:
+          "Sent by the service to the endpoints of a tenant's webhook subscriptions (npm run admin -- webhook add), signed with the subscription's secret. docs/events.md describes delivery, retries and verification.",
+      },
     ],
     paths,
+    webhooks: webhookOperations(),
     components: {
       schemas,
       securitySchemes: {
@@ -170,6 +181,7 @@ export function buildOpenApiDocument(): Json {
           schema: { type: 'string', minLength: 1, maxLength: 255 },
           description: 'A repeat with the same body within 24 hours gets the first answer and creates nothing.',
         },
+        ...WEBHOOK_PARAMETERS,
       },
       headers: {
         'X-Request-Id': { schema: { type: 'string' }, description: 'The same as the body member requestId.' },

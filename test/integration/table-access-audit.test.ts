@@ -30,7 +30,7 @@ import { stringLike } from '../infra/iam-evaluation';
  * records each item action it sends, with the partition it names, to find any the grants lack:
  * those would be refused in AWS. Requests are told apart by the function serving them.
  */
-const api = useLocalApi();
+const api = useLocalApi({ stream: true });
 const stripe = useStripeEmulator(api);
 
 type Access = { handler: string; action: string; on: 'table' | 'gsi1'; key: string; attributes: string[] };

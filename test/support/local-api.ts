@@ -21,10 +21,10 @@ export interface ApiAnswer {
  * real HTTP while sharing modules (clock, DynamoDB client) with the server.
  */
 export function useLocalApi(
-  options: { checkinPage?: boolean } = {},
+  options: { checkinPage?: boolean; stream?: boolean } = {},
 ): { call(path: string, options?: ApiCall): Promise<ApiAnswer>; readonly url: string } {
   let api: LocalApi | undefined;
-  useTestTable();
+  useTestTable({ stream: options.stream });
   beforeAll(async () => {
     api = await startLocalApi({
       port: 0,

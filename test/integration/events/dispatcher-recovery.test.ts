@@ -11,7 +11,7 @@ import { createTestTenant } from '../../support/factories';
 import { useTestTable } from '../../support/test-table';
 import { startWebhookReceiver } from '../../support/webhook-receiver';
 
-useTestTable();
+useTestTable({ stream: true });
 
 let deaths = 0;
 /** The dispatcher, dying twice half-way through a batch: after queueing the first half, before answering. */

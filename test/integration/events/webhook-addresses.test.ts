@@ -7,7 +7,7 @@ import { createTestTenant } from '../../support/factories';
 import { useLocalApi } from '../../support/local-api';
 import { startWebhookReceiver } from '../../support/webhook-receiver';
 
-const api = useLocalApi();
+const api = useLocalApi({ stream: true });
 const events = useEventPipeline();
 
 /** Runs `work` as a deployed function would: not on the local stack. */

@@ -14,7 +14,7 @@ import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media'
 import { useStripeEmulator } from '../../support/stripe';
 import { type WebhookReceiver, startWebhookReceiver } from '../../support/webhook-receiver';
 
-const api = useLocalApi();
+const api = useLocalApi({ stream: true });
 const stripe = useStripeEmulator(api);
 const events = useEventPipeline();
 

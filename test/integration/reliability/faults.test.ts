@@ -1,4 +1,5 @@
 import { Retry } from '@smithy/core/retry';
+import { PERSONS_PER_TRANSACTION } from '#lib/db/access-code-allocation';
 import { galleryRef, logger } from '#lib/logger';
 import { type Route, pathsOf, routes } from '#lib/routes';
 import { always, failures, restoreServices } from '../../support/faults/aws-fault-injection';
@@ -323,23 +324,24 @@ describe('retries, bounded across requests and across a whole import', () => {
 
   it('stores whole chunks of an import and reports the rows of a chunk that stays throttled as not_written', async () => {
     const f = await newGallery();
+    const chunk = PERSONS_PER_TRANSACTION;
     const rows = Array.from({ length: 150 }, (_, index) => ({ name: `Chunked ${f.token} ${String(index).padStart(3, '0')}`, shootingDayId: f.dayId }));
     const secondChunk: AwsFault = (attempt) =>
-      attempt.command === 'TransactWriteItemsCommand' && attempt.input.includes(`Chunked ${f.token} 050`) ? { before: failures.throttling } : undefined;
+      attempt.command === 'TransactWriteItemsCommand' && attempt.input.includes(`Chunked ${f.token} ${String(chunk).padStart(3, '0')}`) ? { before: failures.throttling } : undefined;
     const send = (persons: unknown[]) => call(f, `/groupshoot/${f.token}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons } });
     const window = await underFaults({ aws: secondChunk }, () => send(rows));
     summarise('POST /groupshoot/{token}/persons: 150 rows', 'second chunk throttled', window);
     const answer = answerOf(window.outcome);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(expect.objectContaining({ imported: 100, skipped: 50 }));
-    expect(answer.body.skippedDetails).toEqual(Array.from({ length: 50 }, (_, index) => ({ index: 50 + index, reason: 'not_written' })));
-    expect(answer.body.persons.map((person: { name: string }) => person.name)).toEqual([...rows.slice(0, 50), ...rows.slice(100)].map((row) => row.name));
+    expect(answer.body).toEqual(expect.objectContaining({ imported: 150 - chunk, skipped: chunk }));
+    expect(answer.body.skippedDetails).toEqual(Array.from({ length: chunk }, (_, index) => ({ index: chunk + index, reason: 'not_written' })));
+    expect(answer.body.persons.map((person: { name: string }) => person.name)).toEqual([...rows.slice(0, chunk), ...rows.slice(2 * chunk)].map((row) => row.name));
     const state = await expectConsistent(f, { strictCounters: true, paymentsSettled: true });
     expect([...state.persons.keys()].sort()).toEqual(answer.body.persons.map((person: { personId: string }) => person.personId).sort());
     expectRetriesBounded(window);
     // The client sends the not_written rows again.
-    const resent = answerOf(await send(rows.slice(50, 100)));
-    expect(resent.body).toEqual(expect.objectContaining({ imported: 50, skipped: 0 }));
+    const resent = answerOf(await send(rows.slice(chunk, 2 * chunk)));
+    expect(resent.body).toEqual(expect.objectContaining({ imported: chunk, skipped: 0 }));
     const whole = await expectConsistent(f, { strictCounters: true, paymentsSettled: true });
     expect([...whole.persons.values()].map((person) => person.name).sort()).toEqual(rows.map((row) => row.name).sort());
   });
