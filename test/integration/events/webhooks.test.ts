@@ -1,5 +1,7 @@
 import { keys } from '#lib/db/keys';
 import { queryPartition } from '#lib/db/queries';
+import { verifyWebhookSignature } from '#lib/client/webhook-signature';
+import { now } from '#lib/clock';
 import { getDelivery, listDeliveries } from '#lib/db/webhook-deliveries';
 import { getSubscription } from '#lib/db/webhook-subscriptions';
 import { DELIVERY_RETRY_PERIOD_MS } from '#lib/domain/events/delivery-schedule';
@@ -212,6 +214,43 @@ describe('events: at least once, through outages', () => {
     expect(attempts.json().attemptLog.at(-1)).toEqual(expect.objectContaining({ statusCode: 200 }));
     expect(receiver.received.at(-1)!.headers['groupshoot-delivery-attempt']).toBe(String(failed!.attempts + 1));
   }, 120_000);
+});
+
+describe('events: signing secrets', () => {
+  it('signs with the old and the new secret during a rotation grace period, then with the new one only', async () => {
+    // Prepare
+    const studio = await createPayingStudio();
+    const { receiver, subscriptionId } = await subscribe(studio, 'person.created');
+    const oldSecret = receiver.secret;
+    const verifies = (delivery: (typeof receiver.received)[number] | undefined, secret: string) => {
+      try {
+        verifyWebhookSignature(delivery!.body, delivery!.headers['groupshoot-signature'] as string, secret, { now });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    // Act
+    const rotated = await admin('webhook', 'rotate-secret', '--tenant', studio.slug, '--id', subscriptionId, '--grace-hours', '2', '--json');
+    const newSecret = rotated.json().signingSecret as string;
+    receiver.secret = newSecret;
+    await importPersons(studio, [{ name: 'During Grace' }]);
+    await events.settled();
+    const during = receiver.received[0];
+    const duringVerifies = [verifies(during, oldSecret), verifies(during, newSecret)];
+    events.advance(2 * 3_600_000 + 1000);
+    await importPersons(studio, [{ name: 'After Grace' }]);
+    await events.settled();
+    const after = receiver.received[1];
+    // Assess
+    expect(rotated.code).toBe(0);
+    expect(newSecret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    expect(newSecret).not.toBe(oldSecret);
+    expect(receiver.received).toHaveLength(2);
+    expect(duringVerifies).toEqual([true, true]);
+    expect([verifies(after, oldSecret), verifies(after, newSecret)]).toEqual([false, true]);
+    expect(String(after?.headers['groupshoot-signature']).match(/v1=/g)).toHaveLength(1);
+  });
 });
 
 describe('events: isolation', () => {
