@@ -90,19 +90,33 @@ export async function postWebhook(request: WebhookRequest): Promise<WebhookAttem
   const url = new URL(request.url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('a webhook URL is http or https');
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const started = performance.now();
+  const first = await sendOnce(request, url, timeoutMs, started);
+  // A kept-alive connection the endpoint (or a frozen Lambda sandbox) had dropped fails before
+  // any answer: the request never reached the endpoint, so it goes once more on a new connection.
+  if (!first.staleConnection) return first.result;
+  return (await sendOnce(request, url, timeoutMs - (performance.now() - started), started)).result;
+}
+
+/** One POST; `staleConnection` when it failed on a reused connection before any answer. */
+function sendOnce(
+  request: WebhookRequest,
+  url: URL,
+  timeoutMs: number,
+  started: number,
+): Promise<{ result: WebhookAttemptResult; staleConnection: boolean }> {
   const transport = url.protocol === 'https:' ? https : http;
   const agent = agents[request.mode][url.protocol === 'https:' ? 'https' : 'http'];
-  const started = performance.now();
 
   return new Promise((resolve) => {
     let statusCode: number | undefined;
     let settled = false;
     const timedOut = new Error('webhook attempt timed out');
-    const settle = (outcome: Omit<WebhookAttemptResult, 'durationMs'>) => {
+    const settle = (outcome: Omit<WebhookAttemptResult, 'durationMs'>, staleConnection = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
+      resolve({ result: { ...outcome, durationMs: Math.round(performance.now() - started) }, staleConnection });
     };
     const settleByStatus = () => settle(outcomeOfStatus(statusCode!));
 
@@ -112,7 +126,7 @@ export async function postWebhook(request: WebhookRequest): Promise<WebhookAttem
       headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body, 'utf8')) },
       ...(request.lookup ? { lookup: callbackLookup(request.lookup) } : {}),
     });
-    const timer = setTimeout(() => outgoing.destroy(timedOut), timeoutMs);
+    const timer = setTimeout(() => outgoing.destroy(timedOut), Math.max(0, timeoutMs));
 
     outgoing.on('response', (response) => {
       statusCode = response.statusCode ?? 0;
@@ -127,7 +141,8 @@ export async function postWebhook(request: WebhookRequest): Promise<WebhookAttem
     });
     outgoing.on('error', (error) => {
       if (statusCode !== undefined) return settleByStatus();
-      settle({ delivered: false, failure: error === timedOut ? 'timeout' : isAddressRefusal(error) ? 'address_refused' : 'connection_failed' });
+      const stale = outgoing.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
+      settle({ delivered: false, failure: error === timedOut ? 'timeout' : isAddressRefusal(error) ? 'address_refused' : 'connection_failed' }, stale);
     });
     outgoing.end(request.body, 'utf8');
   });

@@ -33,18 +33,25 @@ export async function dispatchChangeRecords(records: readonly ChangeRecord[]): P
     return found;
   };
   const queued: QueuedDelivery[] = [];
+  const events = records.filter((record) => record.eventName === 'INSERT' && record.newImage && isEventItem(record.newImage));
   for (const record of records) {
-    const image = record.newImage;
-    if (!image) continue;
-    if (record.eventName === 'INSERT' && isEventItem(image)) {
-      queued.push(...(await deliveriesOf(eventFromItem(image), await subscriptions(image.tenantId))));
-    } else if (isReplayRequest(image)) {
-      queued.push({ message: messageOf(image as DeliveryMessage), delaySeconds: 0 });
-    }
+    if (record.newImage && isReplayRequest(record.newImage)) queued.push({ message: messageOf(record.newImage as DeliveryMessage), delaySeconds: 0 });
   }
+  // Deliveries are created several at a time: one after another, a batch of a big import takes seconds.
+  let next = 0;
+  const creator = async () => {
+    while (next < events.length) {
+      const image = events[next++]!.newImage!;
+      queued.push(...(await deliveriesOf(eventFromItem(image), await subscriptions(image.tenantId))));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_DELIVERY_WRITES, events.length) }, creator));
   if (queued.length > 0) await deliveryQueue().send(queued);
   return { queued: queued.length };
 }
+
+/** Deliveries created at once by one dispatcher invocation. */
+const PARALLEL_DELIVERY_WRITES = 16;
 
 function messageOf(source: DeliveryMessage): DeliveryMessage {
   return { tenantId: source.tenantId, subscriptionId: source.subscriptionId, eventId: source.eventId, galleryToken: source.galleryToken };

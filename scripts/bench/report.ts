@@ -3,6 +3,7 @@ import type { BundleColdStart } from './cold-start';
 import type { ImportComparison } from './import-comparison';
 import type { LoadResult } from './load';
 import type { EndpointRoundTrips } from './round-trips';
+import type { WebhookDeliveryResult } from './webhook-delivery';
 
 /** Everything one bench run measured, as written to bench-results.json. */
 export interface BenchResults {
@@ -24,6 +25,7 @@ export interface BenchResults {
   importComparison: ImportComparison;
   load: LoadResult[];
   abuse: AbuseResult;
+  webhookDelivery: WebhookDeliveryResult;
 }
 
 /** A Markdown table, so the output can be pasted into docs/benchmarks.md as it is. */
@@ -82,6 +84,7 @@ export function formatResults(results: BenchResults): string {
     ),
   ].join('\n\n');
   const { settings } = results;
+  const { webhookDelivery } = results;
   return [
     `### DynamoDB round trips per request (${settings.roundTripIterations} measured request(s) each)`,
     roundTrips,
@@ -93,7 +96,69 @@ export function formatResults(results: BenchResults): string {
     load,
     `### Abuse: one client floods POST /group-shoot of gallery A at 10x its check-in budget for ${abuse.durationSeconds} s`,
     abuseTables,
+    `### Webhook delivery: ${webhookDelivery.checkins.requests} free check-ins on ${webhookDelivery.checkins.connections} connections, then an import of ${webhookDelivery.import.rows} persons (stream polled every ${webhookDelivery.streamPollMilliseconds} ms when idle, ${webhookDelivery.deliveryConcurrency} deliveries at a time)`,
+    webhookTables(webhookDelivery),
   ].join('\n\n');
+}
+
+/** The check-in answers without and with delivery, commit-to-delivery latency and its stages, the import. */
+function webhookTables({ checkins, import: imported }: WebhookDeliveryResult): string {
+  const answers = markdownTable(
+    ['Check-in answers', 'p50 ms', 'p99 ms', 'req/s'],
+    [
+      ['without delivery (events written, stream not read)', checkins.withoutDelivery.p50Milliseconds, checkins.withoutDelivery.p99Milliseconds, checkins.withoutDelivery.requestsPerSecond],
+      ['with delivery (pipeline running, one subscription to every event)', checkins.withDelivery.p50Milliseconds, checkins.withDelivery.p99Milliseconds, checkins.withDelivery.requestsPerSecond],
+      ['with / without', `${checkins.answerP50Ratio}x`, `${checkins.answerP99Ratio}x`, ''],
+    ],
+  );
+  const { delivery } = checkins;
+  const latency = markdownTable(
+    ['Commit to verified arrival', 'Events', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'p50 / answer p50', 'p99 / answer p99', 'Events written / delivered per s', 'Drain after the last answer, ms'],
+    [
+      [
+        'check-in events (person.created, checkin.completed)',
+        delivery.events,
+        delivery.p50Milliseconds,
+        delivery.p95Milliseconds,
+        delivery.p99Milliseconds,
+        delivery.maxMilliseconds,
+        `${checkins.deliveryToAnswerP50Ratio}x`,
+        `${checkins.deliveryToAnswerP99Ratio}x`,
+        `${checkins.eventsWrittenPerSecond} / ${checkins.eventsDeliveredPerSecond}`,
+        checkins.drainMilliseconds,
+      ],
+    ],
+  );
+  const stageRow = (label: string, name: keyof WebhookDeliveryResult['import']['delivery']['stages']) => [
+    label,
+    delivery.stages[name].p50Milliseconds,
+    delivery.stages[name].p99Milliseconds,
+    imported.delivery.stages[name].p50Milliseconds,
+    imported.delivery.stages[name].p99Milliseconds,
+  ];
+  const stages = markdownTable(
+    ['Stage (from the delivery log)', 'Check-ins p50 ms', 'p99 ms', 'Import p50 ms', 'p99 ms'],
+    [
+      stageRow('written → delivery recorded (stream read, dispatcher)', 'toDispatch'),
+      stageRow('recorded → attempt started (queue, worker reads)', 'toAttempt'),
+      stageRow('attempt started → arrived (signing, HTTP)', 'toArrival'),
+    ],
+  );
+  const importTable = markdownTable(
+    ['Rows', 'Import through the API, ms', 'All person.created verified, ms (from the import start)', 'Ratio', 'Distinct events', 'Delivery p50 ms', 'p99 ms'],
+    [
+      [
+        imported.rows,
+        imported.importMilliseconds,
+        imported.allDeliveredMilliseconds,
+        `${imported.ratio}x`,
+        imported.distinctEvents,
+        imported.delivery.p50Milliseconds,
+        imported.delivery.p99Milliseconds,
+      ],
+    ],
+  );
+  return [answers, latency, stages, importTable].join('\n\n');
 }
 
 /** `Query, Query, TransactWriteItems × 10, UpdateItem × 2` instead of 14 names. */

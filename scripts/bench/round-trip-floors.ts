@@ -1,3 +1,5 @@
+import { PERSONS_PER_TRANSACTION } from '#lib/db/access-code-allocation';
+
 /**
  * The fewest DynamoDB round trips each endpoint can make as designed today, from the table
  * "Round trips per request" in docs/data-model.md. `calls` is the total, `depth` the waves a
@@ -9,8 +11,6 @@ export interface RoundTripFloor {
   reason: string;
 }
 
-/** Persons and their codes per TransactWriteItems (2 actions each, limit 100). */
-const PERSONS_PER_TRANSACTION = 50;
 
 /** Tenant Query ‖ key GetItem, then rate-limit UpdateItem, then gallery Query: every server-side request. */
 const SERVER_SIDE_PREFIX = 4;
@@ -48,7 +48,7 @@ export const SUBMIT_CHECKIN_FLOOR: RoundTripFloor = {
 };
 
 /**
- * An import of `rows` valid rows, all on one shooting day: the server-side 4, ⌈rows/50⌉
+ * An import of `rows` valid rows, all on one shooting day: the server-side 4, ⌈rows/33⌉
  * transactions (4 in parallel, so one wave), then the stats and day counter updates in
  * parallel (one wave of 2).
  */
@@ -57,6 +57,6 @@ export function importFloor(rows: number): RoundTripFloor {
   return {
     calls: SERVER_SIDE_PREFIX + transactions + 2,
     depth: SERVER_SIDE_DEPTH + 1 + 1,
-    reason: `the server-side 4, ${transactions} transaction(s) of ≤ 50 persons in parallel, stats + day counters in parallel`,
+    reason: `the server-side 4, ${transactions} transaction(s) of ≤ ${PERSONS_PER_TRANSACTION} persons in parallel, stats + day counters in parallel`,
   };
 }

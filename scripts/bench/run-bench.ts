@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: DynamoDB round trips per request, cold start per function bundle, the
- * import of 500 persons against the SDK alone, and autocannon load against the same DynamoDB
- * work alone, measured side by side in one run on local services it starts and stops itself. Prints Markdown tables and writes bench-results.json.
+ * import of 500 persons against the SDK alone, autocannon load against the same DynamoDB
+ * work alone, abuse, and webhook delivery (commit to verified arrival), measured side by side in
+ * one run on local services it starts and stops itself. Prints Markdown tables and writes bench-results.json.
  * `--smoke` runs each figure once, small, to prove the bench still works.
  */
 // Before anything loads the SDK or the logger.
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     const { compareImports } = await import('./import-comparison');
     const { measureLoad } = await import('./load');
     const { measureAbuse } = await import('./abuse');
+    const { measureWebhookDelivery } = await import('./webhook-delivery');
 
     const counter = installRoundTripCounter(db);
     const demo = await seedDemo();
@@ -103,6 +105,15 @@ async function main(): Promise<void> {
     log(`Abuse: a flood at 10x one client's budget beside well-behaved clients (${settings.abuseSeconds} s without, then with)…`);
     const abuse = await measureAbuse(db, { baseUrl: localApi.url, seconds: settings.abuseSeconds, flooderPolicy: settings.abuseFlooderPolicy });
 
+    // Last, so that no other figure shares the machine with the event pipeline it starts (which first reads the whole stream).
+    log('Webhook delivery: the check-in load without and with a subscription, then an import…');
+    const webhookDelivery = await measureWebhookDelivery(api, {
+      baseUrl: localApi.url,
+      connections: settings.loadConnections,
+      requests: settings.loadRequests,
+      rows: settings.importRows,
+    });
+
     const results: BenchResults = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
@@ -122,6 +133,7 @@ async function main(): Promise<void> {
       importComparison,
       load,
       abuse,
+      webhookDelivery,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\n${formatResults(results)}\n\nWritten to ${outFile}`);

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { WebhookDeliveryResult } from '../../scripts/bench/webhook-delivery';
 
 const ROOT = join(__dirname, '..', '..');
 const runFile = promisify(execFile);
@@ -27,7 +28,7 @@ describe('npm run bench -- --smoke', () => {
     const { stdout } = await runFile('npx', ['tsx', 'scripts/bench/run-bench.ts', '--smoke', '--out', outFile], {
       cwd: ROOT,
       env: withoutTestEnvironment(process.env),
-      timeout: 80_000,
+      timeout: 100_000,
     });
     const results = JSON.parse(readFileSync(outFile, 'utf8'));
 
@@ -65,5 +66,19 @@ describe('npm run bench -- --smoke', () => {
     expect(abuse.flooderAdmitted).toBeLessThanOrEqual(abuse.flooderBudget);
     expect(abuse.writesByRefused).toBe(0);
     expect(isPositive(abuse.p99Ratio)).toBe(true);
-  }, 90_000);
+    const { checkins, import: imported } = results.webhookDelivery as WebhookDeliveryResult;
+    expect(stdout).toContain('### Webhook delivery');
+    // Two events per free check-in and one per imported person, each verified at the receiver.
+    expect([checkins.requests, checkins.delivery.events]).toEqual([20, 40]);
+    expect([imported.rows, imported.distinctEvents, imported.delivery.events]).toEqual([20, 20, 20]);
+    const answers = [checkins.withoutDelivery, checkins.withDelivery].flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
+    expect(answers.every(isPositive)).toBe(true);
+    for (const latency of [checkins.delivery, imported.delivery]) {
+      expect([latency.p50Milliseconds, latency.p99Milliseconds].every(isPositive)).toBe(true);
+      expect(latency.p50Milliseconds).toBeLessThanOrEqual(latency.p99Milliseconds);
+      const stages = Object.values(latency.stages).flatMap((stage) => [stage.p50Milliseconds, stage.p99Milliseconds]);
+      expect(stages.every((value) => value >= 0)).toBe(true);
+    }
+    expect([imported.importMilliseconds, imported.allDeliveredMilliseconds, imported.ratio].every(isPositive)).toBe(true);
+  }, 110_000);
 });

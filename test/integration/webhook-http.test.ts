@@ -209,6 +209,27 @@ describe('postWebhook in local mode', () => {
     expect(receiver.connections).toBe(1);
   });
 
+  it('sends once more on a new connection when a kept-alive one turns out dropped', async () => {
+    // Prepare: the receiver drops a connection the moment a second request comes over it.
+    const served = new WeakSet<object>();
+    const receiver = await startServer((request, response) => {
+      if (served.has(request.socket)) return request.socket.destroy();
+      served.add(request.socket);
+      response.writeHead(200).end();
+    });
+    const lookup = lookupOf({ 'dropper.test': ['127.0.0.1'] });
+    const url = `http://dropper.test:${receiver.port}/hook`;
+
+    // Act
+    const first = await postWebhook({ url, body: BODY, headers: HEADERS, mode: 'local', lookup });
+    const second = await postWebhook({ url, body: BODY, headers: HEADERS, mode: 'local', lookup });
+
+    // Assess: the second went over the kept connection, was cut, and went again on a new one.
+    expect([first.delivered, second.delivered]).toEqual([true, true]);
+    expect(receiver.requests).toHaveLength(3);
+    expect(receiver.connections).toBe(2);
+  });
+
   it('rejects what could never be sent, rather than calling it a network failure', async () => {
     await expect(postWebhook({ url: 'ftp://127.0.0.1/hook', body: BODY, headers: HEADERS, mode: 'local' })).rejects.toThrow(TypeError);
   });
