@@ -1,17 +1,15 @@
 import { now } from '#lib/clock';
-import { runsOnLocalStack } from '#lib/config';
 import { type DeliveryMessage, QUEUE_MAX_DELAY_SECONDS, deliveryQueue } from '#lib/adapters/delivery-queue';
-import { secretValue } from '#lib/adapters/secrets';
 import { postWebhook } from '#lib/adapters/webhook-http';
 import { getEvent } from '#lib/db/events';
 import { closeDelivery, getDelivery, recordAttempt } from '#lib/db/webhook-deliveries';
 import { disableFailingEndpoint, getSubscription, markEndpointFailing, markEndpointHealthy } from '#lib/db/webhook-subscriptions';
-import type { AddressMode } from '#lib/domain/events/address-policy';
 import { DELIVERY_TIMEOUT_MS, endpointFailedTooLong, nextRetryAt } from '#lib/domain/events/delivery-schedule';
 import { envelopeOf } from '#lib/domain/events/event-catalogue';
 import { signatureHeader } from '#lib/domain/events/signature';
 import { awaitsAttempt } from '#lib/domain/events/webhook-delivery';
 import { type WebhookSubscription, openSecret, signingSecrets } from '#lib/domain/events/webhook-subscription';
+import { sealingKeyMaterial, webhookAddressMode } from '#lib/events/webhook-settings';
 import { logger } from '#lib/logger';
 
 /**
@@ -21,18 +19,6 @@ import { logger } from '#lib/logger';
  * retry period is over; an endpoint failing that long is disabled, and the log line that says so
  * raises an alarm. A message for a delivery that is done already (a duplicate) does nothing.
  */
-
-/** Outside the local stack, deliveries go only to public addresses (docs/events.md#server-side-request-forgery). */
-export function webhookAddressMode(): AddressMode {
-  return runsOnLocalStack() ? 'local' : 'strict';
-}
-
-/** The key signing secrets are sealed with (a secret of the deployment). */
-export async function sealingKeyMaterial(): Promise<string> {
-  const key = await secretValue('WEBHOOK_SEALING_KEY');
-  if (!key) throw new Error('WEBHOOK_SEALING_KEY is not configured');
-  return key;
-}
 
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'gone' | 'not_due' | 'nothing_to_do';
 

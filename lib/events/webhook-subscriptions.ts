@@ -7,7 +7,7 @@ import { checkWebhookUrl } from '#lib/domain/events/address-policy';
 import type { EventType } from '#lib/domain/events/event-catalogue';
 import { newSigningSecret } from '#lib/domain/events/signature';
 import { DEFAULT_ROTATION_GRACE_HOURS, type WebhookSubscription, sealSecret, signingSecrets } from '#lib/domain/events/webhook-subscription';
-import { sealingKeyMaterial, webhookAddressMode } from '#lib/events/deliver-webhooks';
+import { sealingKeyMaterial, webhookAddressMode } from '#lib/events/webhook-settings';
 
 /**
  * Managing a tenant's webhook subscriptions (the admin CLI's `webhook` commands). A signing
