@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
+import { conditionalWrite } from '#lib/db/conditional-writes';
 import { keys } from '#lib/db/keys';
 import { EVENT_RETENTION_DAYS } from '#lib/db/events';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from '#lib/domain/events/webhook-delivery';
@@ -16,24 +17,22 @@ function fromItem(item: Record<string, any>): WebhookDelivery {
 }
 
 /** Records a delivery to come; false when it exists already. */
-export async function createDelivery(delivery: WebhookDelivery): Promise<boolean> {
-  try {
-    await db.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: {
-          ...keys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
-          ...delivery,
-          expiresAt: Math.floor(Date.parse(delivery.createdAt) / 1000) + EVENT_RETENTION_DAYS * 86_400,
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+export function createDelivery(delivery: WebhookDelivery): Promise<boolean> {
+  return conditionalWrite(
+    () =>
+      db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
+            ...delivery,
+            expiresAt: Math.floor(Date.parse(delivery.createdAt) / 1000) + EVENT_RETENTION_DAYS * 86_400,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    () => false,
+  );
 }
 
 export async function getDelivery(tenantId: string, subscriptionId: string, eventId: string): Promise<WebhookDelivery | undefined> {
@@ -101,23 +100,21 @@ export const STUCK_DELIVERY_MS = 3_600_000;
  * table's stream and queues it. False when there is no such delivery, or it is waiting already
  * (a replay asked for, or a pending attempt not yet STUCK_DELIVERY_MS overdue).
  */
-export async function requestReplay(tenantId: string, subscriptionId: string, eventId: string, at: number): Promise<boolean> {
-  try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.webhookDelivery(tenantId, subscriptionId, eventId),
-        UpdateExpression: 'SET #status = :replay, nextAttemptAt = :at, roundFailures = :zero REMOVE roundStartedAt',
-        ConditionExpression: 'attribute_exists(pk) AND #status <> :replay AND (#status <> :pending OR nextAttemptAt < :stuck)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':replay': 'replay_requested', ':pending': 'pending', ':at': at, ':zero': 0, ':stuck': at - STUCK_DELIVERY_MS },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+export function requestReplay(tenantId: string, subscriptionId: string, eventId: string, at: number): Promise<boolean> {
+  return conditionalWrite(
+    () =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.webhookDelivery(tenantId, subscriptionId, eventId),
+          UpdateExpression: 'SET #status = :replay, nextAttemptAt = :at, roundFailures = :zero REMOVE roundStartedAt',
+          ConditionExpression: 'attribute_exists(pk) AND #status <> :replay AND (#status <> :pending OR nextAttemptAt < :stuck)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':replay': 'replay_requested', ':pending': 'pending', ':at': at, ':zero': 0, ':stuck': at - STUCK_DELIVERY_MS },
+        }),
+      ),
+    () => false,
+  );
 }
 
 /** A page of a subscription's deliveries, newest first, optionally only those in `status`. */

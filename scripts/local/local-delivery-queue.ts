@@ -96,11 +96,7 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     }
   }
 
-  /** Messages not yet handed over, and when the next one is due. */
-  waitingCount(): number {
-    return this.waiting.length;
-  }
-
+  /** When the next message not yet handed over is due. */
   nextDueAt(): number | undefined {
     return this.waiting.reduce<number | undefined>((first, held) => (first === undefined || held.dueAt < first ? held.dueAt : first), undefined);
   }

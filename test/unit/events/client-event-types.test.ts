@@ -10,16 +10,13 @@ import {
   orderPaid,
   personCreated,
 } from '#lib/domain/events/event-catalogue';
-import type { Order } from '#lib/domain/order-model';
-import { NO_CONSENTS, type Person } from '#lib/domain/person-model';
+import { type MutuallyAssignable, sampleOrder, samplePerson } from '../../support/event-samples';
 
 /**
  * The typed client (lib/client/webhook-signature.ts) is self-contained, so it repeats the
  * catalogue's data types; the compiler holds the two copies equal, and the samples below,
  * typed with the client's types, hold it to the members the catalogue really fills in.
  */
-
-type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 // Compile time: `npx tsc` fails as soon as one side changes without the other.
 const sameTypes: MutuallyAssignable<WebhookEventType, EventType> = true;
@@ -44,38 +41,18 @@ const CLIENT_SAMPLES: { [T in WebhookEventType]: WebhookEventDataOf[T] } = {
 };
 
 const scope = { tenantId: 'ten_1', galleryToken: 'hpfvwks795s6wvs8' };
-const buyer: Person = {
+const buyer = samplePerson({
   personId: 'per_1',
   name: 'Ada Lovelace',
   email: 'ada@example.com',
   employeeId: 'E-1',
-  phone: null,
   department: null,
-  notes: null,
   shootingDayId: null,
   packageId: 'pkg_1',
-  orderNotes: null,
-  code: 'K7QM',
-  consents: NO_CONSENTS,
-  customFields: {},
   source: 'checkin',
   createdAt: '2026-12-06T09:14:03.512Z',
-  hasSelfie: false,
-  photoCount: 0,
-};
-const reservation: Order = {
-  orderId: 'ord_1',
-  ...scope,
-  status: 'pending',
-  person: buyer,
-  packageId: 'pkg_1',
-  packageName: 'Portrait',
-  amount: 2900,
-  currency: 'eur',
-  accountId: 'acct_1',
-  createdAt: buyer.createdAt,
-  updatedAt: buyer.createdAt,
-};
+});
+const reservation = sampleOrder(scope, buyer, { orderId: 'ord_1', packageId: 'pkg_1', accountId: 'acct_1', createdAt: buyer.createdAt, updatedAt: buyer.createdAt });
 
 /** The `data` members the catalogue fills in for each type (photos.assigned's come from its stored item, lib/db/events.ts). */
 const CATALOGUE_MEMBERS: { [T in EventType]: string[] } = {

@@ -6,27 +6,22 @@ import {
   personCreated,
   photosAssignedWindow,
 } from '#lib/domain/events/event-catalogue';
-import type { Person } from '#lib/domain/person-model';
+import { samplePerson } from '../../support/event-samples';
 
-const person: Person = {
+const person = samplePerson({
   personId: 'per_01',
-  name: 'Grace Hopper',
   email: 'grace@example.com',
   employeeId: 'E-1',
   phone: '+49 30 1234',
   department: 'Navy',
   notes: 'note',
   shootingDayId: 'day_1',
-  packageId: null,
-  orderNotes: null,
   code: 'K7QX',
   consents: { consentGiven: true, faceConsent: true, notificationConsent: null, hrExportConsent: null },
   customFields: { 'custom-1': 'm' },
-  source: 'import',
   createdAt: '2026-11-24T00:00:00.000Z',
   hasSelfie: true,
-  photoCount: 0,
-};
+});
 
 afterEach(() => resetClock());
 

@@ -16,8 +16,8 @@ import {
   personCreated,
 } from '#lib/domain/events/event-catalogue';
 import { EVENT_ENVELOPE_SCHEMAS, EVENT_SCHEMA_OF, WebhookEvent } from '#lib/domain/events/event-schemas';
-import type { Order } from '#lib/domain/order-model';
-import { NO_CONSENTS, type Person, newPersonId } from '#lib/domain/person-model';
+import type { Person } from '#lib/domain/person-model';
+import { type MutuallyAssignable, sampleOrder, samplePerson } from '../../support/event-samples';
 import { buildOpenApiDocument } from '../../../scripts/openapi/build-openapi';
 import { EVENT_EXAMPLES } from '../../../scripts/openapi/examples';
 
@@ -25,8 +25,6 @@ import { EVENT_EXAMPLES } from '../../../scripts/openapi/examples';
  * The webhook body schemas (the OpenAPI document's `webhooks`) against what the service really
  * sends: events built by the catalogue, as the worker turns them into bodies.
  */
-
-type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 // Compile time: each schema's `data` is the catalogue's data type, and its body the typed client's.
 const schemasMatchTheCatalogue: { [T in EventType]: MutuallyAssignable<v.InferOutput<(typeof EVENT_ENVELOPE_SCHEMAS)[T]>['data'], EventDataOf[T]> } = {
@@ -48,47 +46,9 @@ const schemasMatchTheClient: { [T in EventType]: MutuallyAssignable<v.InferOutpu
 
 const ROOT = join(__dirname, '..', '..', '..');
 const scope = { tenantId: 'ten_01m6r25xbrbjvqqh90ejd3y8jz', galleryToken: 'hpfvwks795s6wvs8' };
-const SHOOTING_DAY = 'day_01m6r25xbsgcvrzwhakaambmqy';
 
-function person(overrides: Partial<Person> = {}): Person {
-  return {
-    personId: newPersonId(),
-    name: 'Grace Hopper',
-    email: 'grace@example.com',
-    employeeId: 'E-1042',
-    phone: null,
-    department: 'Engineering',
-    notes: null,
-    shootingDayId: SHOOTING_DAY,
-    packageId: null,
-    orderNotes: null,
-    code: 'K7QM',
-    consents: NO_CONSENTS,
-    customFields: {},
-    source: 'import',
-    createdAt: new Date().toISOString(),
-    hasSelfie: false,
-    photoCount: 0,
-    ...overrides,
-  };
-}
-
-function order(buyer: Person): Order {
-  const createdAt = new Date().toISOString();
-  return {
-    orderId: 'ord_01m95a3fbq9w6t4r2p0n8m6k4j',
-    ...scope,
-    status: 'pending',
-    person: buyer,
-    packageId: 'pkg_01m6r25xbtazhpeqcrzn3c9ej4',
-    packageName: 'Portrait',
-    amount: 2900,
-    currency: 'eur',
-    accountId: 'acct_1Abc',
-    createdAt,
-    updatedAt: createdAt,
-  };
-}
+const person = samplePerson;
+const order = (buyer: Person) => sampleOrder(scope, buyer);
 
 /** A photos.assigned event as the stream or a read hands it over: the item photosAssignedUpdate writes, after two photos. */
 function photosAssignedEvent(personId: string): ServiceEvent {
