@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 
 /**
  * Where media live in the bucket. Photos: `photos/<tenantId>/<galleryToken>/<personId>/<file>`;
- * an object created under such a key is a photo of that person. Selfies:
- * `selfies/<tenantId>/<galleryToken>/<personId>.jpg`.
+ * an object created under such a key is a photo of that person. A shoot's unsorted photos:
+ * `photos/<tenantId>/<galleryToken>/inbox/<path>`, up to INBOX_PATH_DEPTH folders deep (one
+ * folder per camera card or shoot, as the photographer uploads them); ingest sorts them to
+ * persons by the camera cards among them. Selfies: `selfies/<tenantId>/<galleryToken>/<personId>.jpg`.
  */
 export interface PhotoLocation {
   tenantId: string;
@@ -29,6 +31,42 @@ export function parsePhotoObjectKey(key: string): PhotoLocation | undefined {
   if (!match) return undefined;
   const [, tenantId, token, personId, fileName] = match as unknown as [string, string, string, string, string];
   return isValidPhotoFileName(fileName) ? { tenantId, token, personId, fileName } : undefined;
+}
+
+/** An inbox photo: its gallery and its path below the gallery's inbox folder. */
+export interface InboxLocation {
+  tenantId: string;
+  token: string;
+  /** `<folder>/…/<file>`, segments separated by `/`. */
+  path: string;
+}
+
+/** Folders an inbox path may have above its file: a shoot folder with a folder per camera fits. */
+export const INBOX_PATH_DEPTH = 3;
+
+const INBOX_KEY = /^photos\/(ten_[0-9a-z]{26})\/([A-Za-z0-9_-]{1,128})\/inbox\/(.{1,1000})$/;
+
+/** Whether `path` can name an inbox photo: 1 to INBOX_PATH_DEPTH + 1 segments, each a valid file name. */
+export function isValidInboxPath(path: string): boolean {
+  const segments = path.split('/');
+  return segments.length <= INBOX_PATH_DEPTH + 1 && segments.every(isValidPhotoFileName);
+}
+
+export function inboxObjectKey(location: InboxLocation): string {
+  return `${inboxPrefix(location.tenantId, location.token)}${location.path}`;
+}
+
+/** The inbox photo an object key names; undefined for keys outside the inbox layout. */
+export function parseInboxObjectKey(key: string): InboxLocation | undefined {
+  const match = INBOX_KEY.exec(key);
+  if (!match) return undefined;
+  const [, tenantId, token, path] = match as unknown as [string, string, string, string];
+  return isValidInboxPath(path) ? { tenantId, token, path } : undefined;
+}
+
+/** Where a gallery's unsorted shoot photos are uploaded. */
+export function inboxPrefix(tenantId: string, token: string): string {
+  return `photos/${tenantId}/${token}/inbox/`;
 }
 
 /** Derived from the object key, so a redelivered event records the same photo, not a second one. */
