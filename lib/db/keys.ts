@@ -58,6 +58,20 @@ export const keys = {
     pk: `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
     sk: `PHOTO#${photoId}`,
   }),
+  /**
+   * A gallery's shoot: every photo uploaded to its inbox, as camera cards (`CARD#`) and photos
+   * (`SHOT#`) in capture order per camera sequence, and photos without a place in one (`LOOSE#`).
+   */
+  shootOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#SHOOT`,
+  shootCard: (tenantId: string, token: string, sequenceId: string, position: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOT`,
+    sk: `CARD#${sequenceId}#${position}`,
+  }),
+  shootPhoto: (tenantId: string, token: string, sequenceId: string, position: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOT`,
+    sk: `SHOT#${sequenceId}#${position}`,
+  }),
+  looseShootPhoto: (tenantId: string, token: string, photoId: string) => ({ pk: `T#${tenantId}#G#${token}#SHOOT`, sk: `LOOSE#${photoId}` }),
   /** GSI1 partition of every order waiting for payment, of all tenants, by creation (the reservation sweep reads it). */
   pendingOrders: () => 'PENDINGORDERS',
   /** Payment reservations of a gallery: one item collection. */

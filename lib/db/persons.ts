@@ -78,6 +78,12 @@ export async function getPerson(scope: GalleryScope, personId: string): Promise<
   return Item ? toPerson(Item) : undefined;
 }
 
+/** The ID of the person holding an access code in the gallery (codes are stored upper case); undefined when none does. */
+export async function personIdOfCode(scope: GalleryScope, code: string): Promise<string | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, code) }));
+  return Item?.personId as string | undefined;
+}
+
 export function toPerson(item: Record<string, any>): Person {
   return {
     personId: item.personId,

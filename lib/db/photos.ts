@@ -3,7 +3,8 @@ import { db, tableName } from '#lib/db/client';
 import { photosAssignedUpdate } from '#lib/db/events';
 import { keys } from '#lib/db/keys';
 import { getPerson } from '#lib/db/persons';
-import type { GalleryScope } from '#lib/domain/gallery-model';
+import type { GalleryCounters, GalleryScope } from '#lib/domain/gallery-model';
+import type { TransactItem } from '#lib/db/conditional-writes';
 import { queryPartition } from '#lib/db/queries';
 import { cancellationCodes, withStoreRetries } from '#lib/db/retry';
 import type { Photo } from '#lib/domain/photo-model';
@@ -11,52 +12,94 @@ import { now } from '#lib/clock';
 
 export type PhotoRecording = 'recorded' | 'recorded_already' | 'person_not_found';
 
+type CounterDeltas = Partial<GalleryCounters>;
+
+/**
+ * A photo becoming one of the person's: its item, the person's photo count (conditional on the
+ * caller's guess whether it is their first, which also counts the person among those with
+ * photos) and the person's photos.assigned event of the moment. Counter deltas for statistics.
+ */
+export function photoGained(scope: GalleryScope, photo: Photo, firstPhoto: boolean): { items: TransactItem[]; counters: CounterDeltas } {
+  return {
+    items: [
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.photo(scope.tenantId, scope.token, photo.personId, photo.photoId), ...photo },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.person(scope.tenantId, scope.token, photo.personId),
+          UpdateExpression: 'ADD photoCount :one',
+          ConditionExpression: firstPhoto
+            ? 'attribute_exists(pk) AND (attribute_not_exists(photoCount) OR photoCount = :zero)'
+            : 'attribute_exists(pk) AND photoCount > :zero',
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+        },
+      },
+      photosAssignedUpdate(scope, photo.personId, now()),
+    ],
+    counters: { photos: 1, personsWithPhotos: firstPhoto ? 1 : 0 },
+  };
+}
+
+/** A photo leaving the person's photos (a late camera card gave it to another): the reverse of photoGained. */
+export function photoLost(scope: GalleryScope, personId: string, photoId: string, lastPhoto: boolean): { items: TransactItem[]; counters: CounterDeltas } {
+  return {
+    items: [
+      {
+        Delete: {
+          TableName: tableName,
+          Key: keys.photo(scope.tenantId, scope.token, personId, photoId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.person(scope.tenantId, scope.token, personId),
+          UpdateExpression: 'ADD photoCount :minusOne',
+          ConditionExpression: lastPhoto ? 'photoCount = :one' : 'photoCount > :one',
+          ExpressionAttributeValues: { ':minusOne': -1, ':one': 1 },
+        },
+      },
+    ],
+    counters: { photos: -1, personsWithPhotos: lastPhoto ? -1 : 0 },
+  };
+}
+
+/** The statistics item's counters moved by `deltas`, as one transaction item (a transaction names an item once). */
+export function countersUpdate(scope: GalleryScope, ...deltas: CounterDeltas[]): TransactItem | undefined {
+  const sums = new Map<string, number>();
+  for (const delta of deltas) for (const [name, value] of Object.entries(delta)) sums.set(name, (sums.get(name) ?? 0) + (value ?? 0));
+  const entries = [...sums].filter(([, value]) => value !== 0);
+  if (entries.length === 0) return undefined;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.galleryStats(scope.tenantId, scope.token),
+      UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:c${index}`, value])),
+    },
+  };
+}
+
 /**
  * Records a photo of a person: the photo item, the person's photo count, the gallery's counters
  * and the person's photos.assigned event of the moment in one transaction. Recording the same
  * photo again changes nothing.
  */
 export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<PhotoRecording> {
-  const personKey = keys.person(scope.tenantId, scope.token, photo.personId);
   // The person's first photo also counts the person among those with photos.
   let firstPhoto = true;
   for (let attempt = 0; attempt < 4; attempt += 1) {
+    const gained = photoGained(scope, photo, firstPhoto);
     try {
-      await withStoreRetries(() =>
-        db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: tableName,
-                  Item: { ...keys.photo(scope.tenantId, scope.token, photo.personId, photo.photoId), ...photo },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              {
-                Update: {
-                  TableName: tableName,
-                  Key: personKey,
-                  UpdateExpression: 'ADD photoCount :one',
-                  ConditionExpression: firstPhoto
-                    ? 'attribute_exists(pk) AND (attribute_not_exists(photoCount) OR photoCount = :zero)'
-                    : 'attribute_exists(pk) AND photoCount > :zero',
-                  ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
-                },
-              },
-              {
-                Update: {
-                  TableName: tableName,
-                  Key: keys.galleryStats(scope.tenantId, scope.token),
-                  UpdateExpression: firstPhoto ? 'ADD photos :one, personsWithPhotos :one' : 'ADD photos :one',
-                  ExpressionAttributeValues: { ':one': 1 },
-                },
-              },
-              photosAssignedUpdate(scope, photo.personId, now()),
-            ],
-          }),
-        ),
-      );
+      await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: [...gained.items, countersUpdate(scope, gained.counters)!] })));
       return 'recorded';
     } catch (error) {
       if ((error as Error).name !== 'TransactionCanceledException') throw error;

@@ -85,6 +85,10 @@ export interface GalleryCounters {
   personsWithSelfie: number;
   personsWithPhotos: number;
   photos: number;
+  /** Shoot photos in the inbox that belong to nobody (docs/photos.md#sorting-at-ingest). */
+  photosUnassigned: number;
+  /** Camera cards among the shoot photos (never delivered as photos). */
+  cardPhotos: number;
   ordersPending: number;
   ordersPaid: number;
   ordersExpired: number;
@@ -97,6 +101,8 @@ export const GALLERY_COUNTER_NAMES = [
   'personsWithSelfie',
   'personsWithPhotos',
   'photos',
+  'photosUnassigned',
+  'cardPhotos',
   'ordersPending',
   'ordersPaid',
   'ordersExpired',

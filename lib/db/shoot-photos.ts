@@ -1,0 +1,220 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/db/client';
+import type { TransactItem } from '#lib/db/conditional-writes';
+import { keys } from '#lib/db/keys';
+import { getPerson } from '#lib/db/persons';
+import { countersUpdate, photoGained, photoLost } from '#lib/db/photos';
+import { queryAll } from '#lib/db/queries';
+import { withStoreRetries } from '#lib/db/retry';
+import type { GalleryScope } from '#lib/domain/gallery-model';
+import type { Photo } from '#lib/domain/photo-model';
+import { type UnassignedReason, supersedes } from '#lib/domain/photos/shoot-sequence';
+
+/**
+ * The gallery's shoot partition (keys.shootOfGallery): one item per photo uploaded to the
+ * inbox. A card item says whose code it shows; a photo item says which card governs it (the
+ * latest card before it on its camera, or an assignment by hand) and so whose photo it is. A
+ * photo that belongs to a person is also a photo item of that person (lib/db/photos.ts), written
+ * in the same transaction, so every reader of persons' photos sees sorted photos as any other.
+ */
+
+/** What ingest learnt about an inbox photo. */
+export interface ShootPhotoFacts {
+  photoId: string;
+  objectKey: string;
+  /** Path below the inbox folder. */
+  path: string;
+  fileName: string;
+  camera: string | null;
+  capturedAt: string | null;
+  width: number | null;
+  height: number | null;
+  uploadedAt: string;
+}
+
+export interface ShootCard extends ShootPhotoFacts {
+  kind: 'card';
+  /** The code it shows; null for a card showing several. */
+  code: string | null;
+  /** The person with that code; null when the gallery has none. */
+  cardPersonId: string | null;
+}
+
+export interface ShootPhoto extends ShootPhotoFacts {
+  kind: 'photo';
+  /** The position of the card that governs it, or a manual governor; absent while none does. */
+  governor?: string;
+  /** The person it belongs to; absent while unassigned. */
+  personId?: string;
+  /** Why it belongs to nobody; absent once assigned. */
+  reason?: UnassignedReason;
+}
+
+export type ShootItem = (ShootCard | ShootPhoto) & { pk: string; sk: string };
+
+type Key = { pk: string; sk: string };
+
+/**
+ * Stores a card or photo as it arrives, counted in the statistics (a card among the cards, a
+ * photo among the unassigned). False when it was stored before: a redelivered upload event.
+ */
+export async function storeShootItem(scope: GalleryScope, key: Key, item: ShootCard | ShootPhoto): Promise<boolean> {
+  try {
+    await withStoreRetries(() =>
+      db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName, Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
+            countersUpdate(scope, item.kind === 'card' ? { cardPhotos: 1 } : { photosUnassigned: 1 })!,
+          ],
+        }),
+      ),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name !== 'TransactionCanceledException') throw error;
+    return false;
+  }
+}
+
+/** The last card of a sequence before `position` (strongly consistent: a card stored a moment ago counts). */
+export async function cardBefore(scope: GalleryScope, sequenceId: string, position: string): Promise<(ShootCard & Key) | undefined> {
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :first AND :here',
+      ExpressionAttributeValues: {
+        ':pk': keys.shootOfGallery(scope.tenantId, scope.token),
+        ':first': `CARD#${sequenceId}#`,
+        ':here': keys.shootCard(scope.tenantId, scope.token, sequenceId, position).sk,
+      },
+      ScanIndexForward: false,
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  return Items?.[0] as (ShootCard & Key) | undefined;
+}
+
+/** The first card of a sequence after `position`. */
+export async function cardAfter(scope: GalleryScope, sequenceId: string, position: string): Promise<(ShootCard & Key) | undefined> {
+  const own = keys.shootCard(scope.tenantId, scope.token, sequenceId, position);
+  const { Items } = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND sk > :own',
+      ExpressionAttributeValues: { ':pk': own.pk, ':own': own.sk },
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  const next = Items?.[0];
+  // The next item may be of another sequence, or not a card at all.
+  return next && (next.sk as string).startsWith(`CARD#${sequenceId}#`) ? (next as ShootCard & Key) : undefined;
+}
+
+/** The photos of a sequence between two positions (to the end without `to`). */
+export function photosBetween(scope: GalleryScope, sequenceId: string, from: string, to: string | undefined): Promise<(ShootPhoto & Key)[]> {
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: {
+      ':pk': keys.shootOfGallery(scope.tenantId, scope.token),
+      ':from': keys.shootPhoto(scope.tenantId, scope.token, sequenceId, from).sk,
+      // `~` sorts after every position (they start with a digit).
+      ':to': keys.shootPhoto(scope.tenantId, scope.token, sequenceId, to ?? '~').sk,
+    },
+    ConsistentRead: true,
+  }) as Promise<(ShootPhoto & Key)[]>;
+}
+
+/** Every card and photo of the gallery's shoot. */
+export function listShootItems(scope: GalleryScope): Promise<ShootItem[]> {
+  return queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.shootOfGallery(scope.tenantId, scope.token) },
+  }) as Promise<ShootItem[]>;
+}
+
+async function getShootPhoto(key: Key): Promise<(ShootPhoto & Key) | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+  return Item as (ShootPhoto & Key) | undefined;
+}
+
+/** Whose a photo becomes: a person's, or nobody's for a reason. */
+export type PhotoTarget = { personId: string } | { reason: UnassignedReason };
+
+export type GovernorOutcome = 'applied' | 'superseded' | 'missing';
+
+/**
+ * Makes `governor` the photo's governor and the photo `target`'s, unless a later governor got
+ * there first: the photo moves between persons (their photo items, photo counts and the
+ * statistics) in one transaction conditional on the governor it replaces, so concurrent
+ * placements settle on the latest governor whatever their order. A target person that no longer
+ * exists (erased) leaves the photo unassigned.
+ */
+export async function applyGovernor(scope: GalleryScope, key: Key, governor: string, target: PhotoTarget): Promise<GovernorOutcome> {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const shot = await getShootPhoto(key);
+    if (!shot) return 'missing';
+    if (!supersedes(governor, shot.governor)) return 'superseded';
+    const items = await governorTransaction(scope, shot, governor, target);
+    try {
+      await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+      return 'applied';
+    } catch (error) {
+      // The photo's governor, or a person's photo count, moved since it was read: read again.
+      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * (attempt + 1)));
+    }
+  }
+  throw new Error('A shoot photo kept changing while it was being assigned');
+}
+
+async function governorTransaction(scope: GalleryScope, shot: ShootPhoto & Key, governor: string, target: PhotoTarget): Promise<TransactItem[]> {
+  const toPerson = 'personId' in target ? await getPerson(scope, target.personId) : undefined;
+  const reason: UnassignedReason | undefined = toPerson ? undefined : 'reason' in target ? target.reason : 'unknown_code';
+  const shotUpdate: TransactItem = {
+    Update: {
+      TableName: tableName,
+      Key: { pk: shot.pk, sk: shot.sk },
+      UpdateExpression: toPerson ? 'SET governor = :governor, personId = :personId REMOVE reason' : 'SET governor = :governor, reason = :reason REMOVE personId',
+      ConditionExpression: shot.governor === undefined ? 'attribute_not_exists(governor)' : 'governor = :previous',
+      ExpressionAttributeValues: {
+        ':governor': governor,
+        ...(toPerson ? { ':personId': toPerson.personId } : { ':reason': reason }),
+        ...(shot.governor === undefined ? {} : { ':previous': shot.governor }),
+      },
+    },
+  };
+  if (shot.personId === toPerson?.personId) return [shotUpdate]; // same owner (or still nobody): only the governor changes
+  const items: TransactItem[] = [shotUpdate];
+  const counters = [];
+  const fromPerson = shot.personId ? await getPerson(scope, shot.personId) : undefined;
+  if (fromPerson) {
+    const lost = photoLost(scope, fromPerson.personId, shot.photoId, fromPerson.photoCount <= 1);
+    items.push(...lost.items);
+    counters.push(lost.counters);
+  }
+  if (toPerson) {
+    const gained = photoGained(scope, personPhoto(shot, toPerson.personId), toPerson.photoCount === 0);
+    items.push(...gained.items);
+    counters.push(gained.counters);
+  }
+  // From nobody to a person, or back: the unassigned count follows.
+  counters.push({ photosUnassigned: (shot.personId ? 0 : -1) + (toPerson ? 0 : 1) });
+  const countersItem = countersUpdate(scope, ...counters);
+  return countersItem ? [...items, countersItem] : items;
+}
+
+/** The person's photo item of a shoot photo: the same photo ID, file and object as in the inbox. */
+function personPhoto(shot: ShootPhotoFacts, personId: string): Photo {
+  return {
+    photoId: shot.photoId,
+    personId,
+    fileName: shot.fileName,
+    objectKey: shot.objectKey,
+    width: shot.width,
+    height: shot.height,
+    createdAt: shot.uploadedAt,
+  };
+}
