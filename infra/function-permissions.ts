@@ -157,9 +157,14 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   'media/ingest-photo': {
     table: [
       // recordPhoto: the photo, the person's photoCount and the statistics in one transaction; getPerson on a retry.
-      { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.photos] },
+      // A sorted shoot photo moving from one person to another also deletes the first one's photo item.
+      { on: 'table', actions: ['PutItem', 'DeleteItem'], partitions: [PARTITIONS.photos] },
       { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.persons] },
-      { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.galleryConfig] },
+      // The gallery must exist before its inbox is sorted; the statistics count photos, cards and unassigned photos.
+      { on: 'table', actions: ['Query', 'UpdateItem'], partitions: [PARTITIONS.galleryConfig] },
+      // Sorting an inbox photo: a card's code is looked up, and the shoot's cards and photos are stored and read.
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes] },
+      { on: 'table', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], partitions: [PARTITIONS.shoot] },
       // photosAssignedUpdate: the person's photos.assigned event of the window, created or counted up.
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
     ],

@@ -56,11 +56,13 @@ export const PARTITIONS = {
   emailReservations: keys.liveReservationOfEmail(ANY, ANY, ANY).pk,
   checkoutTokens: keys.checkoutToken(ANY).pk,
   idempotency: keys.idempotencyKey(ANY).pk,
+  /** A gallery's shoot (`…#SHOOT`): its inbox photos, camera cards and whose each photo is. */
+  shoot: keys.shootOfGallery(ANY, ANY),
   /** A gallery's event outbox (`…#EVENTS`): events name persons, so they are gallery data too. */
   events: keys.eventsOfGallery(ANY, ANY),
   /**
    * Every partition of every gallery: the kinds above from galleryConfig to emailReservations,
-   * and events. Webhook subscriptions and deliveries are the tenant's, not a gallery's (no `#G#`).
+   * the shoot and events. Webhook subscriptions and deliveries are the tenant's, not a gallery's (no `#G#`).
    */
   galleryData: keys.galleryPartition(ANY, ANY).replace(/CONFIG$/, ANY),
   /** `T#<tenantId>#WEBHOOKS`: a tenant's webhook subscriptions, their signing secrets sealed. */

@@ -1,6 +1,8 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
 import type { TransactItem } from '#lib/db/conditional-writes';
+import { deleteItems } from '#lib/db/erasure';
+import { addToGalleryCounters } from '#lib/db/gallery-counters';
 import { keys } from '#lib/db/keys';
 import { getPerson } from '#lib/db/persons';
 import { countersUpdate, photoGained, photoLost } from '#lib/db/photos';
@@ -217,4 +219,23 @@ function personPhoto(shot: ShootPhotoFacts, personId: string): Photo {
     height: shot.height,
     createdAt: shot.uploadedAt,
   };
+}
+
+/**
+ * The shoot items that are personal data of the persons `personIds` (every item of the shoot
+ * when undefined): their photos, and the cards showing their codes.
+ */
+export async function shootItemsOf(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<ShootItem[]> {
+  const items = await listShootItems(scope);
+  if (!personIds) return items;
+  return items.filter((item) => (item.kind === 'card' ? item.cardPersonId !== null && personIds.has(item.cardPersonId) : item.personId !== undefined && personIds.has(item.personId)));
+}
+
+/** Deletes shoot items, taking them off the statistics (erasure; their persons' photo items go separately). */
+export async function deleteShootItems(scope: GalleryScope, items: readonly ShootItem[]): Promise<void> {
+  await deleteItems(items.map(({ pk, sk }) => ({ pk, sk })));
+  await addToGalleryCounters(scope, {
+    cardPhotos: -items.filter((item) => item.kind === 'card').length,
+    photosUnassigned: -items.filter((item) => item.kind === 'photo' && !item.personId).length,
+  });
 }

@@ -10,6 +10,7 @@ import {
   redactOrder,
 } from '#lib/db/erasure';
 import { getGalleryConfiguration } from '#lib/db/galleries';
+import { type ShootItem, deleteShootItems, shootItemsOf } from '#lib/db/shoot-photos';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/db/idempotency-records';
 import { toPerson } from '#lib/db/persons';
 import { DomainError } from '#lib/domain/domain-error';
@@ -40,6 +41,8 @@ export interface ErasureReceipt {
   idempotencyRecords: number;
   /** Events about the persons (webhook outbox items), whether sent already or not. */
   events: number;
+  /** Items of the gallery's shoot: the persons' sorted photos and the camera cards showing their codes (their objects are among photoObjectVersions). */
+  shootItems: number;
   /** Gallery erasure: the gallery's configuration items (gallery, days, packages, fields, statistics). */
   galleryItems?: number;
 }
@@ -54,6 +57,7 @@ interface ErasurePlan {
   photoRecords: { pk: string; sk: string }[];
   idempotencyRecords: string[];
   events: { pk: string; sk: string }[];
+  shootItems: ShootItem[];
 }
 
 export interface ErasureOptions {
@@ -66,6 +70,7 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
   if (!configuration) throw new DomainError('unknown_gallery');
   const persons = (await listAllPersonItems(scope)).map(toPerson).filter((person) => personMatchesSubject(person, subject));
   const personIds = new Set(persons.map((person) => person.personId));
+  const shootItems = await shootItemsOf(scope, personIds);
   const orders = (await listOrderItems(scope)).filter((order) => order.person && orderMatchesSubject(order.person, subject, personIds));
   const reservationSelfies = orders.filter((order) => order.person.hasSelfie && !personIds.has(order.person.personId)).map((order) => order.person.personId);
   const selfieKeys = [...persons.filter((person) => person.hasSelfie).map((person) => person.personId), ...reservationSelfies].map((personId) =>
@@ -75,10 +80,15 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
     persons,
     orders,
     selfieVersions: (await Promise.all(selfieKeys.map(exactObjectVersions))).flat(),
-    photoObjectVersions: (await Promise.all(persons.map((person) => listObjectVersions(personPhotoPrefix({ ...scope, personId: person.personId }))))).flat(),
+    photoObjectVersions: [
+      ...(await Promise.all(persons.map((person) => listObjectVersions(personPhotoPrefix({ ...scope, personId: person.personId }))))).flat(),
+      // Sorted shoot photos and cards stay where they were uploaded, in the gallery's inbox.
+      ...(await Promise.all(shootItems.map((item) => exactObjectVersions(item.objectKey)))).flat(),
+    ],
     photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
     idempotencyRecords: await idempotencyRecordsAnswering(scope, personIds, new Set(orders.map((order) => order.orderId))),
     events: await eventKeys(scope, personIds),
+    shootItems,
   };
   const existingDays = new Set(configuration.shootingDays.map((day) => day.id));
   return carryOut(scope, plan, describeSubject(subject), options, existingDays);
@@ -102,6 +112,7 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: E
     photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
     idempotencyRecords: (await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token)).map((record) => record.scopeHash),
     events: await eventKeys(scope),
+    shootItems: await shootItemsOf(scope),
   };
   const existingDays = new Set(configuration?.shootingDays.map((day) => day.id));
   return carryOut(scope, plan, `every participant of gallery ${scope.token}`, options, existingDays);
@@ -147,10 +158,12 @@ async function carryOut(
     checkoutTokens: plan.orders.reduce((count, order) => count + ((order.tokenHashes as string[] | undefined)?.length ?? 0), 0),
     idempotencyRecords: plan.idempotencyRecords.length,
     events: plan.events.length,
+    shootItems: plan.shootItems.length,
   };
   if (options.dryRun) return receipt;
   await deleteObjectVersions([...plan.selfieVersions, ...plan.photoObjectVersions]);
   await deleteItems([...plan.photoRecords, ...plan.events]);
+  await deleteShootItems(scope, plan.shootItems);
   for (const order of plan.orders) await redactOrder(order);
   for (const scopeHash of plan.idempotencyRecords) await deleteIdempotencyRecord(scopeHash);
   let spotsGivenBack = 0;

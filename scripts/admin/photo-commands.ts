@@ -11,6 +11,7 @@ import { getPerson } from '#lib/db/persons';
 import { listPhotos } from '#lib/db/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/domain/media-keys';
 import { ingestPhotoObject } from '#lib/media/ingest-photo';
+import { assignShootPhotoByHand, listUnassignedShootPhotos } from '#lib/photos/shoot-review';
 
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -25,7 +26,7 @@ async function findPerson(values: OptionValues) {
 }
 
 /**
- * `photo add|list`. `add` uploads under the person's photo prefix with the image's size as
+ * `photo add|list|unassigned|assign`. `add` uploads under the person's photo prefix with the image's size as
  * metadata, then records it as the S3 ingest function would; where that function runs (AWS,
  * or `npm start`), its event finds the photo recorded already and changes nothing.
  */
@@ -73,5 +74,30 @@ export const photoCommands: CommandHandlers = {
         ),
       ],
     };
+  },
+
+  async unassigned(values) {
+    const { tenant, configuration } = await findGallery(values);
+    const photos = await listUnassignedShootPhotos({ tenantId: tenant.tenantId, token: configuration.gallery.token });
+    return {
+      data: photos,
+      lines: [
+        `${photos.length} unassigned photo(s) in the shoot of ${configuration.gallery.token}`,
+        ...formatTable(
+          ['PHOTO', 'PATH', 'CAMERA', 'CAPTURED', 'REASON'],
+          photos.map((photo) => [photo.photoId, photo.path, photo.camera ?? '?', photo.capturedAt ?? '?', photo.reason?.replaceAll('_', ' ') ?? '']),
+        ),
+      ],
+    };
+  },
+
+  async assign(values) {
+    const photoId = requiredText(values, 'photo', 40);
+    const { scope, person } = await findPerson(values);
+    const outcome = await assignShootPhotoByHand(scope, photoId, person.personId);
+    if (outcome === 'unknown_photo') throw new NotFoundError(`The shoot of ${scope.token} has no photo "${photoId}"`);
+    if (outcome === 'card') throw new UsageError(`${photoId} is a camera card: cards are not delivered`);
+    if (outcome === 'unknown_person') throw new NotFoundError(`Gallery ${scope.token} has no person "${person.personId}"`);
+    return { data: { photoId, personId: person.personId }, lines: [`Assigned ${photoId} to ${person.personId}; later cards leave it there`] };
   },
 };

@@ -1,3 +1,4 @@
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import fc from 'fast-check';
 import { createGallery, getGalleryConfiguration } from '#lib/db/galleries';
 import { getPerson } from '#lib/db/persons';
@@ -9,7 +10,9 @@ import { type CardReading, assignSequence, sequencePosition } from '#lib/domain/
 import { importPersons } from '#lib/integration/import-persons';
 import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
 import { assignShootPhotoByHand, listUnassignedShootPhotos } from '#lib/photos/shoot-review';
+import { erasePersons } from '#lib/privacy/erasure';
 import { type TestTenant, createTestTenant } from '../support/factories';
+import { makeJpeg, testS3, uploadObject } from '../support/media';
 import { useTestTable } from '../support/test-table';
 
 useTestTable();
@@ -221,3 +224,45 @@ describe('placements that race', () => {
     expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters).toMatchObject({ photos: 1, photosUnassigned: 0, cardPhotos: 1 });
   });
 });
+
+describe('erasing a person of a sorted shoot', () => {
+  it('removes their sorted photos and the card showing their code, objects included, and leaves the others', async () => {
+    // Prepare: card A, a photo, card B, a photo, each uploaded to the inbox
+    const studio = await createTestTenant();
+    const { scope, persons } = await newShoot(studio, 2);
+    const [first, second] = persons as [{ personId: string; code: string }, { personId: string; code: string }];
+    const uploads: Upload[] = [
+      [1, { kind: 'card', code: first.code }],
+      [2, { kind: 'photo' }],
+      [3, { kind: 'card', code: second.code }],
+      [4, { kind: 'photo' }],
+    ].map(([second, card]) => {
+      const path = `erase/IMG_000${second}.JPG`;
+      const objectKey = inboxObjectKey({ ...scope, path });
+      const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: `IMG_000${second}.JPG`, camera: null, capturedAt: `2026-11-20T09:00:0${second}.000Z`, width: 8, height: 8, uploadedAt: '2026-11-20T12:00:00.000Z' };
+      return { facts, card: card as CardReading };
+    });
+    for (const upload of uploads) {
+      await uploadObject(upload.facts.objectKey, makeJpeg(8, 8));
+      await placeShootPhoto(scope, upload.facts, upload.card);
+    }
+    // Act
+    const receipt = await erasePersons(scope, { personId: first.personId });
+    // Assess
+    expect(receipt).toMatchObject({ persons: [first.personId], photoRecords: 1, shootItems: 2, photoObjectVersions: 2 });
+    const remaining = await listShootItems(scope);
+    expect(remaining.map((item) => item.path).sort()).toEqual(['erase/IMG_0003.JPG', 'erase/IMG_0004.JPG']);
+    expect(await objectExists(uploads[0]!.facts.objectKey)).toBe(false);
+    expect(await objectExists(uploads[1]!.facts.objectKey)).toBe(false);
+    expect(await objectExists(uploads[3]!.facts.objectKey)).toBe(true);
+    expect((await listPhotos(scope, second.personId)).length).toBe(1);
+    expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters).toMatchObject({ photos: 1, personsWithPhotos: 1, cardPhotos: 1, photosUnassigned: 0 });
+  });
+});
+
+async function objectExists(key: string): Promise<boolean> {
+  return testS3.send(new HeadObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key })).then(
+    () => true,
+    () => false,
+  );
+}
