@@ -191,15 +191,27 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => (await import('./webhook-commands')).webhookCommands,
   },
   photo: {
-    summary: "Photos of a person: upload to the media bucket and assign (what the S3 ingest function does)",
+    summary: "Photos of a person: upload and assign (what the S3 ingest function does); a sorted shoot's unassigned photos, assigned by hand",
     commands: {
       add: {
         usage: 'photo add --tenant SLUG --gallery TOKEN --person PERSON_ID --file PATH [--name FILE_NAME]',
         options: { ...inGallery, person: text, file: text, name: text },
       },
       list: { usage: 'photo list --tenant SLUG --gallery TOKEN --person PERSON_ID', options: { ...inGallery, person: text } },
+      unassigned: { usage: 'photo unassigned --tenant SLUG --gallery TOKEN', options: inGallery },
+      assign: { usage: 'photo assign --tenant SLUG --gallery TOKEN --photo PHOTO_ID --person PERSON_ID', options: { ...inGallery, photo: text, person: text } },
     },
     loadHandlers: async () => (await import('./photo-commands')).photoCommands,
+  },
+  cards: {
+    summary: 'Printable camera cards (name, employee ID, access code and its QR code), four per page, as a PDF (docs/photos.md)',
+    commands: {
+      pdf: {
+        usage: 'cards pdf --tenant SLUG --gallery TOKEN [--day DAY_ID] [--paper a4|letter] --out FILE.pdf',
+        options: { ...inGallery, day: text, paper: text, out: text },
+      },
+    },
+    loadHandlers: async () => (await import('./card-commands')).cardCommands,
   },
 };
 

@@ -230,6 +230,8 @@ describe('gallery commands', () => {
         personsWithSelfie: 0,
         personsWithPhotos: 0,
         photos: 0,
+        photosUnassigned: 0,
+        cardPhotos: 0,
         ordersPending: 0,
         ordersPaid: 0,
         ordersExpired: 0,

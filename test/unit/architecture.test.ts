@@ -17,7 +17,7 @@ const LAYERS: readonly { name: string; rank: number; matches: (path: string) => 
   {
     name: 'use cases',
     rank: 4,
-    matches: (path) => ['lib/checkin/', 'lib/integration/', 'lib/payments/', 'lib/galleries/', 'lib/media/', 'lib/privacy/', 'lib/events/'].some((folder) => path.startsWith(folder)),
+    matches: (path) => ['lib/checkin/', 'lib/integration/', 'lib/payments/', 'lib/galleries/', 'lib/media/', 'lib/privacy/', 'lib/events/', 'lib/photos/'].some((folder) => path.startsWith(folder)),
   },
   { name: 'HTTP edge', rank: 5, matches: (path) => path.startsWith('lib/http/') || path === 'lib/errors.ts' },
   { name: 'functions', rank: 6, matches: (path) => path.startsWith('functions/') },

@@ -1,0 +1,131 @@
+import { statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { AdminError, EXIT_CODE, NotFoundError, UsageError } from '../admin/admin-errors';
+import { type OptionValues, flag, galleryToken, optionalWholeNumber, requiredText } from '../admin/options';
+import type { SkippedFile } from './shoot-folder';
+import { formatMegabytes, progressBar, progressLines } from './upload-progress';
+import type { UploadReport } from './upload-shoot';
+
+/** Where the command writes; `progress` is the terminal's standard error when there is one. */
+export interface PhotosIo {
+  out(line: string): void;
+  err(line: string): void;
+  progress?: NodeJS.WritableStream;
+}
+
+export const PHOTOS_USAGE = [
+  'Usage: npm run photos -- upload DIR --tenant SLUG|TENANT_ID --gallery TOKEN [--parallel N] [--part-size MIB] [--dry-run] [--json]',
+  '',
+  "Uploads every JPEG below DIR to the gallery's inbox (photos/<tenantId>/<token>/inbox/<path>), with capture",
+  'time and camera from EXIF as object metadata; files the inbox has with the same size are not sent again.',
+  '  --parallel N      files uploaded at the same time (default 4)',
+  '  --part-size MIB   files larger than this go up in parts of this size, in MiB (default 8, at least 5)',
+  '  --dry-run         list what would be uploaded, upload nothing',
+  'Environment: TABLE_NAME and MEDIA_BUCKET (or `npm start`\'s .local/local-api.json), S3_ENDPOINT for a local S3 server. See docs/photos.md.',
+];
+
+const OPTIONS = {
+  tenant: { type: 'string' },
+  gallery: { type: 'string' },
+  parallel: { type: 'string' },
+  'part-size': { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const TENANT_ID = /^ten_[0-9a-z]{26}$/;
+const MEBIBYTE = 1024 * 1024;
+const SKIP_REASONS: Record<SkippedFile['reason'], string> = {
+  not_jpeg: 'not a JPEG',
+  invalid_name: 'no valid inbox name',
+  name_clash: 'same inbox name as another file',
+};
+/** Skipped files named in the summary; the rest are counted. */
+const SKIPPED_NAMED = 10;
+
+/** Runs `npm run photos -- <argv>` and returns its exit code; failures are one line on `io.err`. */
+export async function runPhotos(argv: readonly string[], io: PhotosIo): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined || ['help', '--help', '-h'].includes(command)) {
+      PHOTOS_USAGE.forEach((line) => io.out(line));
+      return command === undefined ? EXIT_CODE.usage : EXIT_CODE.ok;
+    }
+    if (command !== 'upload') throw new UsageError(`Unknown command "${command}": use upload, or help`);
+    const { values, positionals } = parseCommandLine(rest);
+    if (values.help === true) {
+      io.out(PHOTOS_USAGE[0]!);
+      return EXIT_CODE.ok;
+    }
+    return await upload(values, positionals, io);
+  } catch (error) {
+    if (error instanceof AdminError) {
+      io.err(error.message);
+      return error.exitCode;
+    }
+    io.err(`Failed: ${(error as Error)?.name ?? 'Error'}: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+    return EXIT_CODE.failed;
+  }
+}
+
+function parseCommandLine(args: string[]): { values: OptionValues; positionals: string[] } {
+  try {
+    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true }) as { values: OptionValues; positionals: string[] };
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run "npm run photos -- help"`);
+  }
+}
+
+async function upload(values: OptionValues, positionals: string[], io: PhotosIo): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError('upload needs exactly one folder: npm run photos -- upload DIR --tenant SLUG --gallery TOKEN');
+  const folder = positionals[0]!;
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${folder} is not a folder`);
+  const presentedTenant = requiredText(values, 'tenant');
+  const token = galleryToken(values);
+  const parallel = optionalWholeNumber(values, 'parallel', 1) ?? 4;
+  const partSizeBytes = (optionalWholeNumber(values, 'part-size', 5) ?? 8) * MEBIBYTE;
+  checkEnvironment();
+  // lib/db and the bucket adapter read their environment on import.
+  const { getGalleryConfiguration } = await import('#lib/db/galleries');
+  const { findTenant } = await import('../admin/lookups');
+  const { uploadShoot } = await import('./upload-shoot');
+  const tenantId = TENANT_ID.test(presentedTenant) ? presentedTenant : (await findTenant(values)).tenantId;
+  if (!(await getGalleryConfiguration(tenantId, token))) throw new NotFoundError(`Tenant "${presentedTenant}" has no gallery with token "${token}"`);
+  const report = await uploadShoot({
+    folder,
+    tenantId,
+    token,
+    parallel,
+    partSizeBytes,
+    dryRun: flag(values, 'dry-run'),
+    progress: io.progress ? progressBar(io.progress) : progressLines((line) => io.err(line)),
+  });
+  if (values.json === true) io.out(JSON.stringify(report, null, 2));
+  else summaryLines(report, flag(values, 'dry-run')).forEach((line) => io.out(line));
+  return report.failed.length === 0 ? EXIT_CODE.ok : EXIT_CODE.failed;
+}
+
+function checkEnvironment(): void {
+  const missing = ['TABLE_NAME', 'MEDIA_BUCKET'].filter((name) => !process.env[name]);
+  if (missing.length > 0) {
+    throw new UsageError(
+      `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: export TABLE_NAME and MEDIA_BUCKET (and AWS_REGION, or S3_ENDPOINT and DYNAMODB_ENDPOINT locally), or run \`npm start\` so .local/local-api.json supplies them`,
+    );
+  }
+}
+
+function summaryLines(report: UploadReport, dryRun: boolean): string[] {
+  const bytes = report.uploaded.reduce((sum, file) => sum + file.size, 0);
+  const lines = dryRun
+    ? [`Would upload ${report.pending.length} file(s); ${report.unchanged.length} already in the inbox`, ...report.pending.map((path) => `  ${path}`)]
+    : [`Uploaded ${report.uploaded.length} file(s), ${formatMegabytes(bytes)}; ${report.unchanged.length} already in the inbox`];
+  if (report.skipped.length > 0) {
+    const named = report.skipped.slice(0, SKIPPED_NAMED).map((file) => `${file.relativePath} (${SKIP_REASONS[file.reason]})`);
+    const more = report.skipped.length - named.length;
+    lines.push(`Skipped ${report.skipped.length} file(s): ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
+  }
+  for (const failure of report.failed) lines.push(`Failed ${failure.inboxPath}: ${failure.error}`);
+  if (report.failed.length > 0) lines.push(`${report.failed.length} file(s) failed; run the same command again to retry them`);
+  return lines;
+}

@@ -1,0 +1,162 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import { insertPersonsWithCodes } from '#lib/db/access-code-allocation';
+import type { Person, PersonDraft } from '#lib/domain/person-model';
+import { NO_CONSENTS, newPersonId } from '#lib/domain/person-model';
+import { PAPER_SIZES } from '#lib/domain/photos/camera-card-layout';
+import { admin } from '../support/admin';
+import { type TestTenant, createTestTenant } from '../support/factories';
+import { useTestTable } from '../support/test-table';
+
+useTestTable();
+
+const wasmBinary = readFileSync(resolve(__dirname, '../../node_modules/zxing-wasm/dist/reader/zxing_reader.wasm'));
+prepareZXingModule({ overrides: { wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer } });
+
+function draft(name: string, employeeId: string | null, shootingDayId: string | null): PersonDraft {
+  return {
+    personId: newPersonId(),
+    name,
+    email: null,
+    employeeId,
+    phone: null,
+    department: null,
+    notes: null,
+    shootingDayId,
+    packageId: null,
+    orderNotes: null,
+    consents: NO_CONSENTS,
+    customFields: {},
+    source: 'import',
+    createdAt: new Date().toISOString(),
+    hasSelfie: false,
+    photoCount: 0,
+  };
+}
+
+/** The PDF's pages as PNG files (poppler's pdftoppm), in page order. */
+function renderPages(pdfFile: string, directory: string): string[] {
+  execFileSync('pdftoppm', ['-r', '100', '-gray', '-png', pdfFile, join(directory, 'page')]);
+  return readdirSync(directory)
+    .filter((file) => file.startsWith('page') && file.endsWith('.png'))
+    .sort()
+    .map((file) => join(directory, file));
+}
+
+/** Every QR code text on every page. */
+async function decodeQrCodes(pages: string[]): Promise<string[]> {
+  const texts: string[] = [];
+  for (const page of pages) {
+    const results = await readBarcodes(new Uint8Array(readFileSync(page)), { formats: ['QRCode'], maxNumberOfSymbols: 16 });
+    texts.push(...results.filter((result) => result.isValid).map((result) => result.text));
+  }
+  return texts;
+}
+
+/** Page sizes in points, as pdfinfo prints them ("Page    1 size:  595.28 x 841.89 pts (A4)"). */
+function pageSizes(pdfFile: string): Array<{ width: number; height: number }> {
+  const info = execFileSync('pdfinfo', ['-f', '1', '-l', '999', pdfFile], { encoding: 'utf8' });
+  return [...info.matchAll(/Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/g)].map((match) => ({
+    width: Number(match[1]),
+    height: Number(match[2]),
+  }));
+}
+
+describe('npm run admin -- cards pdf', () => {
+  let studio: TestTenant;
+  let persons: Person[];
+  let directory: string;
+  const gallery = () => ['--tenant', studio.slug, '--gallery', studio.token];
+
+  beforeAll(async () => {
+    studio = await createTestTenant();
+    const { earlier, later } = studio.days;
+    const { written } = await insertPersonsWithCodes({ tenantId: studio.tenant.tenantId, token: studio.token }, [
+      draft('Ada Lovelace', 'E-1001', earlier.id),
+      draft('Zoë Müller-Lüdenscheidt', 'E-1002', earlier.id),
+      draft('Łukasz Wąsowski', null, earlier.id),
+      draft('王伟', 'E-1004', later.id),
+      draft('Bartholomew Maximilian Featherstonehaugh-Cholmondeley the Third of Nether Wallop', 'E-1005', later.id),
+      draft('Grace Hopper', 'E-1006', null),
+    ]);
+    persons = written;
+    directory = mkdtempSync(join(tmpdir(), 'camera-cards-'));
+  });
+
+  afterAll(() => {
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it.each([
+    ['a4', PAPER_SIZES.a4],
+    ['letter', PAPER_SIZES.letter],
+  ] as const)('prints one card per person on %s pages, each QR code reading exactly the access code', async (paper, size) => {
+    // Prepare
+    const out = join(directory, `all-${paper}.pdf`);
+    const pagesDirectory = mkdtempSync(join(directory, `pages-${paper}-`));
+    // Act
+    const run = await admin('cards', 'pdf', ...gallery(), '--paper', paper, '--out', out, '--json');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual(expect.objectContaining({ cards: 6, pages: 2, paper }));
+    const sizes = pageSizes(out);
+    expect(sizes).toHaveLength(2);
+    for (const pageSize of sizes) {
+      expect(pageSize.width).toBeCloseTo(size.width, 1);
+      expect(pageSize.height).toBeCloseTo(size.height, 1);
+    }
+    const decoded = await decodeQrCodes(renderPages(out, pagesDirectory));
+    expect(decoded.sort()).toEqual(persons.map((person) => person.code).sort());
+  });
+
+  it('prints name, employee ID and code as text, and reduces names to the standard fonts', async () => {
+    // Prepare
+    const out = join(directory, 'text.pdf');
+    // Act
+    const run = await admin('cards', 'pdf', ...gallery(), '--out', out, '--json');
+    const text = execFileSync('pdftotext', ['-layout', out, '-'], { encoding: 'utf8' });
+    // Assess
+    expect(run.code).toBe(0);
+    for (const person of persons) expect(text).toContain(person.code);
+    expect(text).toContain('Ada Lovelace');
+    expect(text).toContain('Employee ID E-1001');
+    expect(text).toContain('Zoë Müller-Lüdenscheidt'); // Windows-1252 has these letters
+    expect(text).toContain('Lukasz Wasowski'); // ...and not these
+    expect(text).toContain('Bartholomew'); // a long name is shrunk or shortened, not dropped
+    const altered = persons.filter((person) => ['Łukasz Wąsowski', '王伟'].includes(person.name)).map((person) => person.personId);
+    expect(run.json().alteredNames.sort()).toEqual(altered.sort());
+  });
+
+  it('prints only the persons of the shooting day given with --day', async () => {
+    // Prepare
+    const out = join(directory, 'day.pdf');
+    const pagesDirectory = mkdtempSync(join(directory, 'pages-day-'));
+    const earlierCodes = persons.filter((person) => person.shootingDayId === studio.days.earlier.id).map((person) => person.code);
+    // Act
+    const run = await admin('cards', 'pdf', ...gallery(), '--day', studio.days.earlier.id, '--out', out);
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/Wrote 3 camera card\(s\) of shooting day day_\w+ on 1 A4 page\(s\)/);
+    expect((await decodeQrCodes(renderPages(out, pagesDirectory))).sort()).toEqual(earlierCodes.sort());
+    expect(execFileSync('pdftotext', [out, '-'], { encoding: 'utf8' })).not.toContain('Grace Hopper');
+  });
+
+  it.each<[string, () => string[], number, RegExp]>([
+    ['an unknown day', () => ['--day', 'day_nope', '--out', join(directory, 'x.pdf')], 1, /has no shooting day "day_nope"/],
+    ['an unknown paper size', () => ['--paper', 'a3', '--out', join(directory, 'x.pdf')], 2, /--paper "a3" is not valid/],
+    ['no --out', () => [], 2, /--out is required/],
+    ['a directory that does not exist', () => ['--out', join(directory, 'missing', 'x.pdf')], 2, /cannot write it/],
+  ])('refuses %s', async (_case, options, code, message) => {
+    const run = await admin('cards', 'pdf', ...gallery(), ...options());
+    expect({ code: run.code, err: run.err }).toEqual({ code, err: [expect.stringMatching(message)] });
+  });
+
+  it('refuses a gallery without persons', async () => {
+    const empty = await createTestTenant();
+    const run = await admin('cards', 'pdf', '--tenant', empty.slug, '--gallery', empty.token, '--out', join(directory, 'none.pdf'));
+    expect({ code: run.code, err: run.err }).toEqual({ code: 1, err: [expect.stringMatching(/No persons in gallery/)] });
+  });
+});

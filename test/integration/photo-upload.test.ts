@@ -1,0 +1,157 @@
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import sharp from 'sharp';
+import { s3 } from '#lib/adapters/media-bucket';
+import { inboxObjectKey } from '#lib/domain/media-keys';
+import { runPhotos } from '../../scripts/photos/run-photos';
+import { type TestTenant, createTestTenant } from '../support/factories';
+import { testS3 } from '../support/media';
+import { useTestTable } from '../support/test-table';
+
+useTestTable();
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const piexif = require('piexifjs');
+
+/** A small real JPEG carrying the given EXIF (0th IFD for make and model, Exif IFD for the rest). */
+async function jpegWithExif(exif?: { make?: string; model?: string; taken?: string; subSeconds?: string; serial?: string }): Promise<Buffer> {
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 120, b: 40 } } }).jpeg().toBuffer();
+  if (!exif) return jpeg;
+  const zeroth: Record<number, string> = {};
+  const photo: Record<number, string> = {};
+  if (exif.make) zeroth[piexif.ImageIFD.Make] = exif.make;
+  if (exif.model) zeroth[piexif.ImageIFD.Model] = exif.model;
+  if (exif.taken) photo[piexif.ExifIFD.DateTimeOriginal] = exif.taken;
+  if (exif.subSeconds) photo[piexif.ExifIFD.SubSecTimeOriginal] = exif.subSeconds;
+  if (exif.serial) photo[piexif.ExifIFD.BodySerialNumber] = exif.serial;
+  const dumped = piexif.dump({ '0th': zeroth, Exif: photo });
+  return Buffer.from(piexif.insert(dumped, jpeg.toString('binary')), 'binary');
+}
+
+function writeFile(root: string, path: string, bytes: Buffer | string): void {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), bytes);
+}
+
+/** Every S3 call the upload makes, by command and key. */
+const calls: Array<{ command: string; key?: string }> = [];
+s3.middlewareStack.add(
+  (next, context) => async (args) => {
+    calls.push({ command: context.commandName as string, key: (args.input as { Key?: string }).Key });
+    return next(args);
+  },
+  { step: 'initialize', name: 'recordCallsForTest' },
+);
+
+async function upload(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  calls.length = 0;
+  const code = await runPhotos(['upload', ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, err, json: () => JSON.parse(out.join('\n')) };
+}
+
+describe('npm run photos -- upload', () => {
+  let studio: TestTenant;
+  let folder: string;
+  const key = (path: string) => inboxObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, path });
+  const head = (path: string) => testS3.send(new HeadObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key(path) }));
+  const gallery = () => ['--tenant', studio.slug, '--gallery', studio.token];
+  const photos = ['big/large.jpg', 'cam-a/IMG_0001.JPG', 'cam-a/IMG_0002.jpg', 'cam-b/a/b-c/deep.jpg', 'cam-b/day 1/DSC 0001.jpeg'];
+
+  beforeAll(async () => {
+    studio = await createTestTenant();
+    folder = mkdtempSync(join(tmpdir(), 'photo-upload-'));
+    writeFile(folder, 'cam-a/IMG_0001.JPG', await jpegWithExif({ make: 'Canon', model: 'EOS R5', taken: '2026:11:20 10:00:01', subSeconds: '12', serial: '0123' }));
+    writeFile(folder, 'cam-a/IMG_0002.jpg', await jpegWithExif({ make: 'Nikon', model: 'Z 9', taken: '2026:11:20 10:00:02' }));
+    writeFile(folder, 'cam-b/day 1/DSC 0001.jpeg', await jpegWithExif());
+    // A camera whose clock was never set writes zeros: no capture time.
+    writeFile(folder, 'cam-b/a/b/c/deep.jpg', await jpegWithExif({ model: 'Phone', taken: '0000:00:00 00:00:00' }));
+    // Above the 5 MiB part size: bytes after the end-of-image marker keep it a valid JPEG.
+    writeFile(folder, 'big/large.jpg', Buffer.concat([await jpegWithExif({ make: 'Sony', taken: '2026:11:20 11:00:00', subSeconds: '5' }), Buffer.alloc(6_000_000, 7)]));
+    writeFile(folder, 'notes.txt', 'shot list');
+    writeFile(folder, 'cam-a/._IMG_0001.JPG', 'macOS resource fork, not a JPEG');
+    writeFile(folder, '.hidden/secret.jpg', await jpegWithExif());
+  });
+
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('uploads every JPEG to the inbox with capture time and camera from EXIF, large files in parts, and skips the rest', async () => {
+    // Act
+    const run = await upload(folder, ...gallery(), '--part-size', '5', '--parallel', '2', '--json');
+    // Assess
+    expect(run.code).toBe(0);
+    const report = run.json();
+    expect(report.uploaded.map((file: { inboxPath: string }) => file.inboxPath)).toEqual(photos);
+    expect(report.skipped).toEqual([
+      { relativePath: 'cam-a/._IMG_0001.JPG', reason: 'not_jpeg' },
+      { relativePath: 'notes.txt', reason: 'not_jpeg' },
+    ]);
+    expect((await head('cam-a/IMG_0001.JPG')).Metadata).toEqual({ 'captured-at': '2026-11-20T10:00:01.120Z', camera: 'Canon EOS R5 #0123' });
+    expect((await head('cam-a/IMG_0002.jpg')).Metadata).toEqual({ 'captured-at': '2026-11-20T10:00:02.000Z', camera: 'Nikon Z 9' });
+    expect((await head('cam-b/day 1/DSC 0001.jpeg')).Metadata).toEqual({});
+    expect((await head('cam-b/a/b-c/deep.jpg')).Metadata).toEqual({ camera: 'Phone' });
+    const large = await head('big/large.jpg');
+    expect(large).toEqual(expect.objectContaining({ ContentType: 'image/jpeg', ContentLength: expect.any(Number) }));
+    expect(large.Metadata).toEqual({ 'captured-at': '2026-11-20T11:00:00.500Z', camera: 'Sony' });
+    expect(large.ContentLength).toBeGreaterThan(6_000_000);
+    const largeCalls = calls.filter((call) => call.key === key('big/large.jpg')).map((call) => call.command);
+    expect(largeCalls).toEqual(expect.arrayContaining(['CreateMultipartUploadCommand', 'UploadPartCommand', 'CompleteMultipartUploadCommand']));
+    expect(largeCalls.filter((command) => command === 'UploadPartCommand')).toHaveLength(2);
+    expect(calls.filter((call) => call.key === key('cam-a/IMG_0001.JPG')).map((call) => call.command)).toEqual(['PutObjectCommand']);
+    // Without a terminal: a first line, then one line per file, no progress bar.
+    expect(run.err).toHaveLength(1 + photos.length);
+    expect(run.err[0]).toMatch(/^Uploading 5 file\(s\), 6\.\d MB$/);
+  });
+
+  it('uploads nothing on a second run', async () => {
+    // Act
+    const run = await upload(folder, ...gallery(), '--part-size', '5');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.out[0]).toBe('Uploaded 0 file(s), 0.0 MB; 5 already in the inbox');
+    expect(run.out[1]).toMatch(/^Skipped 2 file\(s\): cam-a\/\._IMG_0001\.JPG \(not a JPEG\), notes\.txt \(not a JPEG\)$/);
+    expect(calls.map((call) => call.command)).toEqual(['ListObjectsV2Command']);
+    expect(run.err).toEqual([]);
+  });
+
+  it('uploads again what is missing from the inbox or differs in size, given the tenant by ID', async () => {
+    // Prepare
+    await testS3.send(new DeleteObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key('cam-a/IMG_0002.jpg') }));
+    appendFileSync(join(folder, 'cam-b/day 1/DSC 0001.jpeg'), Buffer.alloc(10));
+    // Act
+    const run = await upload(folder, '--tenant', studio.tenant.tenantId, '--gallery', studio.token, '--json');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.json().uploaded.map((file: { inboxPath: string }) => file.inboxPath)).toEqual(['cam-a/IMG_0002.jpg', 'cam-b/day 1/DSC 0001.jpeg']);
+    expect(run.json().unchanged).toHaveLength(3);
+    const stored = await testS3.send(new GetObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key('cam-b/day 1/DSC 0001.jpeg') }));
+    expect((await stored.Body!.transformToByteArray()).subarray(-10)).toEqual(new Uint8Array(10));
+  });
+
+  it('lists what it would upload with --dry-run and sends nothing', async () => {
+    // Prepare
+    appendFileSync(join(folder, 'cam-a/IMG_0001.JPG'), Buffer.alloc(3));
+    // Act
+    const run = await upload(folder, ...gallery(), '--dry-run');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.out.slice(0, 2)).toEqual(['Would upload 1 file(s); 4 already in the inbox', '  cam-a/IMG_0001.JPG']);
+    expect(calls.map((call) => call.command)).toEqual(['ListObjectsV2Command']);
+  });
+
+  it.each<[string, () => string[], number, RegExp]>([
+    ['an unknown gallery', () => [folder, '--tenant', studio.slug, '--gallery', 'nosuchgallery'], 1, /has no gallery with token "nosuchgallery"/],
+    ['an unknown tenant', () => [folder, '--tenant', 'no-such-studio', '--gallery', studio.token], 1, /No tenant with slug "no-such-studio"/],
+    ['a folder that does not exist', () => [join(folder, 'missing'), ...gallery()], 2, /is not a folder/],
+    ['no folder', () => gallery(), 2, /needs exactly one folder/],
+    ['a part size below 5 MiB', () => [folder, ...gallery(), '--part-size', '4'], 2, /--part-size must be a whole number of at least 5/],
+  ])('refuses %s with one line', async (_case, argv, code, message) => {
+    const run = await upload(...argv());
+    expect({ code: run.code, err: run.err, out: run.out }).toEqual({ code, err: [expect.stringMatching(message)], out: [] });
+  });
+});
