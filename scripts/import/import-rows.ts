@@ -1,76 +1,68 @@
-import { parse } from 'csv-parse/sync';
 import type { ShootingDay } from '#lib/client/groupshoot-client';
-import { type SkipReason, validateImportRow } from '#lib/domain/person-import';
+import { type ImportRow, type SkipReason, validateImportRow } from '#lib/domain/person-import';
+import type { ColumnMapping } from './header-mapping';
+import { type DayMatch, type DayProblem, matchShootingDay } from './match-day';
+import type { TableRow } from './table';
 
-/** Where each person field comes from in the file: column names, matched case-insensitively. */
-export interface ColumnMapping {
-  name: string[];
-  email: string[];
-  employeeId: string[];
-  day: string[];
-}
-
-export const DEFAULT_MAPPING: ColumnMapping = {
-  name: ['name', 'full name', 'fullname'],
-  email: ['email', 'e-mail', 'mail'],
-  employeeId: ['employeeid', 'employee id', 'personnel number', 'id'],
-  day: ['shootingdayid', 'shooting day', 'day', 'date'],
-};
-
-export type DayMatch = 'id' | 'date' | 'label';
-
-export type ImportSkipReason = SkipReason | 'shooting_day_not_found' | 'duplicate_in_file' | 'already_imported';
+export type ImportSkipReason = SkipReason | DayProblem | 'duplicate_in_file' | 'already_imported';
 
 export interface PreparedRow {
-  /** Line of the row in a CSV file (header is line 1), or position in a JSON array (1-based). */
   line: number;
-  person?: { name: string; email: string | null; employeeId: string | null; shootingDayId: string | null };
+  /** The person as it is sent; absent when the row is skipped. */
+  person?: ImportRow;
   reason?: ImportSkipReason;
+  /** The row is imported, but without the day its value did not name (not with --strict-days). */
+  warning?: DayProblem;
+  /** The day value behind a warning or a day skip, for the summary. */
+  dayValue?: string;
 }
 
-/** The file's records: a CSV with a header line, or a JSON array of objects. */
-export function readRecords(fileName: string, content: string): Record<string, unknown>[] {
-  if (/\.json$/i.test(fileName)) {
-    const data = JSON.parse(content) as unknown;
-    const records = Array.isArray(data) ? data : (data as { persons?: unknown }).persons;
-    if (!Array.isArray(records)) throw new Error('A JSON file must hold an array of persons (or { "persons": [...] })');
-    return records as Record<string, unknown>[];
-  }
-  return parse(content, { columns: true, skip_empty_lines: true, trim: true, bom: true, relax_column_count: true });
-}
-
-function pick(record: Record<string, unknown>, columns: string[]): unknown {
-  const wanted = new Set(columns.map((column) => column.toLowerCase()));
-  const key = Object.keys(record).find((name) => wanted.has(name.trim().toLowerCase()));
-  return key === undefined ? undefined : record[key];
+export interface PrepareOptions {
+  mapping: ColumnMapping;
+  dayMatch: DayMatch;
+  days: readonly ShootingDay[];
+  existingEmployeeIds: ReadonlySet<string>;
+  /** Skip rows whose day is not found, instead of importing them without a day. */
+  strictDays: boolean;
 }
 
 /**
- * Maps, validates and deduplicates the file's records before anything is sent: the same rules
- * as the API (lib/domain/person-import.ts), shooting days matched by ID, date or label, and
- * employee IDs that the gallery has already, or that came earlier in the file, skipped.
+ * A field's value from its columns: one column's value as it is (JSON keeps its types for the
+ * API's rules), several columns' texts joined by a space with the blank ones dropped.
  */
-export function prepareRows(
-  records: Record<string, unknown>[],
-  options: { mapping: ColumnMapping; dayMatch: DayMatch; days: ShootingDay[]; existingEmployeeIds: Set<string>; csv: boolean },
-): PreparedRow[] {
+export function fieldValue(values: Record<string, unknown>, columns: readonly string[]): unknown {
+  if (columns.length === 1) return values[columns[0]!];
+  const parts = columns.map((column) => values[column]).filter((value) => value !== undefined && value !== null && String(value).trim() !== '');
+  return parts.length === 0 ? undefined : parts.map((value) => String(value).trim()).join(' ');
+}
+
+/**
+ * Maps, validates and deduplicates the rows before anything is sent: the API's own rules
+ * (lib/domain/person-import.ts), shooting days matched by ID, date or label, and employee IDs
+ * that the gallery has already, or that came earlier in the file, skipped. A day value that
+ * names no day follows the API's rule, imported without a day, with a warning; with
+ * strictDays the row is skipped.
+ */
+export function prepareRows(rows: readonly TableRow[], options: PrepareOptions): PreparedRow[] {
   const seen = new Set<string>();
   const dayIds = new Set(options.days.map((day) => day.id));
-  return records.map((record, index) => {
-    const line = options.csv ? index + 2 : index + 1;
-    const dayValue = pick(record, options.mapping.day);
+  return rows.map(({ line, values }) => {
+    if (values === null) return { line, reason: 'row_not_object' };
+    const dayValue = options.mapping.day.length > 0 ? fieldValue(values, options.mapping.day) : undefined;
     let shootingDayId: string | null = null;
-    if (typeof dayValue === 'string' && dayValue.trim() !== '') {
-      const wanted = dayValue.trim();
-      const day = options.days.find((candidate) => candidate[options.dayMatch] === wanted);
-      if (!day) return { line, reason: 'shooting_day_not_found' };
-      shootingDayId = day.id;
+    let warning: DayProblem | undefined;
+    const wanted = typeof dayValue === 'number' ? String(dayValue) : dayValue;
+    if (typeof wanted === 'string' && wanted.trim() !== '') {
+      const verdict = matchShootingDay(wanted, options.days, options.dayMatch);
+      if ('problem' in verdict && options.strictDays) return { line, reason: verdict.problem, dayValue: wanted.trim() };
+      if ('problem' in verdict) warning = verdict.problem;
+      else shootingDayId = verdict.day.id;
     }
     const verdict = validateImportRow(
       {
-        name: pick(record, options.mapping.name),
-        email: pick(record, options.mapping.email),
-        employeeId: pick(record, options.mapping.employeeId),
+        name: fieldValue(values, options.mapping.name),
+        email: options.mapping.email.length > 0 ? fieldValue(values, options.mapping.email) : undefined,
+        employeeId: options.mapping.employeeId.length > 0 ? fieldValue(values, options.mapping.employeeId) : undefined,
         shootingDayId,
       },
       dayIds,
@@ -80,6 +72,6 @@ export function prepareRows(
     if (employeeId !== null && options.existingEmployeeIds.has(employeeId)) return { line, reason: 'already_imported' };
     if (employeeId !== null && seen.has(employeeId)) return { line, reason: 'duplicate_in_file' };
     if (employeeId !== null) seen.add(employeeId);
-    return { line, person: verdict.row };
+    return warning ? { line, person: verdict.row, warning, dayValue: (wanted as string).trim() } : { line, person: verdict.row };
   });
 }
