@@ -11,6 +11,7 @@ const EXAMPLE_KEY = join(__dirname, 'keys', 'photo-signing-public.example.pem');
  * `npx cdk synth|deploy`. Context: `photoSigningPublicKeyFile` (PEM; default the example key,
  * whose private half nobody has, so photo URLs cannot be signed until it is replaced),
  * `stackName` (default GroupShoot), `checkinTenantSlug` (the deployed check-in page's tenant),
+ * `photoNoticeSender` (the From address of photo-ready emails, an SES identity; unset, none are sent),
  * optionally `apiDomainName` with `apiCertificateArn`, `reserveConcurrency=false` (accounts with
  * a small Lambda concurrency quota), and the API front (docs/deployment.md#fair-share-between-tenants):
  * `apiFrontWebAcl=true` adds the stack `<stackName>ApiFrontWebAcl` in us-east-1 (with
@@ -37,6 +38,7 @@ const stack = new GroupShootStack(app, stackName, {
     : undefined,
   reservedConcurrency: flag('reserveConcurrency', true) ? undefined : false,
   apiFront: webAclArn ? { webAclArn } : undefined,
+  photoNoticeSender: context('photoNoticeSender') as string | undefined,
 });
 if (flag('apiFrontWebAcl', false)) {
   const requestsPerClient = context('apiFrontRequestsPerClient');

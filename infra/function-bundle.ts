@@ -10,6 +10,7 @@ import { type FunctionArchitecture, NATIVE_PACKAGES, shipNativePackage } from '.
  * every cold start. The pinned AWS SDK is bundled from its ES module builds, so unused
  * commands are shaken out. Native packages (sharp) stay external: a bundle that reaches one
  * carries it installed, with its binary for the function's architecture (native-packages.ts).
+ * WebAssembly (ZXing) is bundled as bytes.
  */
 export const FUNCTION_BUNDLE_OPTIONS = {
   bundle: true,
@@ -22,6 +23,9 @@ export const FUNCTION_BUNDLE_OPTIONS = {
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.mjs' },
   external: Object.keys(NATIVE_PACKAGES),
+  // WebAssembly a handler imports (ZXing's reader, lib/adapters/shoot-photo-reader.ts) is embedded
+  // as bytes in the chunk that imports it: nothing to locate at run time, nothing fetched.
+  loader: { '.wasm': 'binary' },
   minify: true,
   sourcemap: true,
   logLevel: 'warning',

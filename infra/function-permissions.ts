@@ -1,5 +1,5 @@
 import type { MEDIA_FOLDERS } from '../lib/domain/media-keys';
-import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, STRIPE_READINESS_ATTRIBUTES } from './table-access';
+import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, PHOTO_NOTICE_UPDATE_ATTRIBUTES, STRIPE_READINESS_ATTRIBUTES } from './table-access';
 
 /**
  * What each function may touch, by the handler name the route module gives it. The stack
@@ -116,9 +116,13 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.emailCheckins] },
       ...RESERVE_ORDERS,
       CACHE_STRIPE_READINESS,
+      // myPhotos (lib/photos/participant-photos.ts): the code's person, then the person's photos.
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes, PARTITIONS.persons] },
+      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos] },
     ],
     media: { folders: ['selfies'], objects: ['PutObject', 'DeleteObject'] },
-    secrets: ['stripeSecretKey'],
+    secrets: ['stripeSecretKey', 'photoSigningKey'],
+    photoCdn: true,
     memoryMb: 1024,
   },
   'integration/list-form-fields': { table: SERVER_REQUEST },
@@ -169,6 +173,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
     ],
     media: { folders: ['photos'], objects: ['GetObject'] },
+    // Reading a shoot photo (lib/adapters/shoot-photo-reader.ts, docs/benchmarks.md#photo-ingest-reading-shoot-photos): a 24 MP
+    // camera JPEG peaked at 262 MB and took 187 ms of CPU on x64, the worst measured (61 MP progressive
+    // 4:4:4) 511 MB and 2.7 s. 1024 MB gives about 0.58 vCPU: about 0.4 s a 24 MP photo, 6 s the worst.
+    memoryMb: 1024,
+    timeoutSeconds: 30,
   },
   'payments/sweep-reservations': {
     table: [{ on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.pendingOrders] }, ...SETTLE_ORDERS],
@@ -204,6 +213,19 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     memoryMb: 256,
     timeoutSeconds: 60,
   },
+  'photos/send-photo-notices': {
+    table: [
+      // The event's gallery (does it ask for the notification consent?), the tenant's slug and name
+      // from the directory, the person (consent, email, photos), and the notice's claim on the person.
+      READ_GALLERY_CONFIG,
+      { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.tenantDirectory] },
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
+      { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.persons], attributes: PHOTO_NOTICE_UPDATE_ATTRIBUTES },
+    ],
+    memoryMb: 256,
+    // One record at a time, each a few table calls and one SES call (at most 3 attempts of 5 s).
+    timeoutSeconds: 60,
+  },
   'events/deliver-webhooks': {
     table: [
       // The subscription (its URL and sealed secrets; marked failing, healthy or disabled), the event, the delivery's record.
@@ -234,5 +256,8 @@ export const EVENT_DISPATCH_HANDLER = 'events/dispatch-events';
 /** The function the delivery queue invokes: one signed HTTP attempt per message (infra/webhook-delivery.ts). */
 export const WEBHOOK_DELIVERY_HANDLER = 'events/deliver-webhooks';
 
+/** The function the table's stream invokes for photos.assigned events: one photo-ready email per consenting person (infra/photo-notices.ts). */
+export const PHOTO_NOTICE_HANDLER = 'photos/send-photo-notices';
+
 /** Functions behind no route, each with its own trigger. */
-export const TRIGGERED_HANDLERS = [PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, RETENTION_HANDLER, EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER] as const;
+export const TRIGGERED_HANDLERS = [PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, RETENTION_HANDLER, EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER, PHOTO_NOTICE_HANDLER] as const;

@@ -30,12 +30,14 @@ import type { Construct } from 'constructs';
 import { MEDIA_FOLDERS } from '../lib/domain/media-keys';
 import { UNMATCHED_ROUTE_HANDLER, routes } from '../lib/routes';
 import { ApiFront, CLIENT_ADDRESS_HEADER } from './api-front';
+import { QR_ENCODER_FILE, buildQrEncoder } from './checkin-page-assets';
 import { MediaDelivery } from './media-delivery';
 import { type ReservedConcurrencyOption, reservedConcurrencyOf } from './function-concurrency';
 import {
   EVENT_DISPATCH_HANDLER,
   FUNCTION_PERMISSIONS,
   PHOTO_INGEST_HANDLER,
+  PHOTO_NOTICE_HANDLER,
   RESERVATION_SWEEP_HANDLER,
   RESERVATION_SWEEP_MINUTES,
   RETENTION_HANDLER,
@@ -50,6 +52,7 @@ import { serviceTable } from './service-table';
 import { type RouteClass, functionClasses, stageRoutes } from './stage-routes';
 import { thresholdAlarm } from './threshold-alarm';
 import { WebhookDelivery, webhookSealingKey } from './webhook-delivery';
+import { PhotoNotices } from './photo-notices';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 
@@ -78,6 +81,11 @@ export interface GroupShootStackProps extends StackProps {
   checkinTenantSlug?: string;
   /** A custom domain for the API (e.g. api.example.com) with its ACM certificate in the stack's region. */
   apiDomain?: { domainName: string; certificateArn: string };
+  /**
+   * The From address of photo-ready emails (docs/deployment.md#photo-ready-emails): an SES identity
+   * of the account in the stack's region. Unset, no photo-ready email is sent.
+   */
+  photoNoticeSender?: string;
 }
 
 /**
@@ -214,7 +222,12 @@ export class GroupShootStack extends Stack {
     this.apiFront = props.apiFront && this.addApiFront(props.apiFront.webAclArn, delivery, [...apiFunctions.keys()], stageUrl);
     const apiUrl = this.apiFront?.url ?? stageUrl;
     this.deployCheckinPage(delivery, apiUrl, props.checkinTenantSlug);
-    this.addAlarms(stage, webhooks.alarms);
+    const photoNotices = new PhotoNotices(this, 'PhotoNotices', {
+      table,
+      sender: this.functions.get(PHOTO_NOTICE_HANDLER)!,
+      fromAddress: props.photoNoticeSender,
+    });
+    this.addAlarms(stage, [...webhooks.alarms, ...photoNotices.alarms]);
     new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the API for every client, the Stripe webhook included' });
     new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL, description: 'Open with ?token=<gallery token> (and ?tenant=<slug> unless checkinTenantSlug is set)' });
     new CfnOutput(this, 'PhotoCdnUrl', { value: environment.PHOTO_CDN_URL });
@@ -283,7 +296,8 @@ export class GroupShootStack extends Stack {
   private deployCheckinPage(delivery: MediaDelivery, apiUrl: string, tenantSlug: string | undefined): void {
     const config = `window.GROUPSHOOT_CONFIG = {"apiBaseUrl":"${apiUrl}","tenantSlug":${JSON.stringify(tenantSlug ?? null)}};\n`;
     new BucketDeployment(this, 'CheckinPage', {
-      sources: [Source.asset(join(__dirname, '..', 'web')), Source.data('config.js', config)],
+      // The QR encoder is built from the qrcode package here, as the local server builds it.
+      sources: [Source.asset(join(__dirname, '..', 'web')), Source.data('config.js', config), Source.data(QR_ENCODER_FILE, buildQrEncoder())],
       destinationBucket: delivery.checkinPageBucket,
       distribution: delivery.checkinPageCdn,
       logGroup: new LogGroup(this, 'CheckinPageDeploymentLogs', { retention: LOG_RETENTION }),

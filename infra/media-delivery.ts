@@ -92,6 +92,8 @@ export class MediaDelivery extends Construct {
         allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         trustedKeyGroups: [keyGroup],
+        // The check-in page's Download fetches the file to save it under its name: CORS for GET.
+        responseHeadersPolicy: this.photoDownloadHeaders(),
       },
       enableLogging: true,
       logBucket: logs,
@@ -127,6 +129,24 @@ export class MediaDelivery extends Construct {
    * from the pages and sites it leads to (Stripe included). Also nosniff and HSTS; no frame or
    * content-security rules, which could break pages that embed or extend it.
    */
+  /**
+   * Lets pages read the photos they hold signed URLs for (the My photos view saves a photo
+   * under its file name): any origin may GET, without credentials. It opens nothing: whoever
+   * has a signed URL can fetch the file anyway; without one CloudFront still refuses.
+   */
+  private photoDownloadHeaders(): ResponseHeadersPolicy {
+    return new ResponseHeadersPolicy(this, 'PhotoDownloadHeaders', {
+      comment: 'groupshoot-api photos: CORS for GET, no credentials',
+      corsBehavior: {
+        accessControlAllowOrigins: ['*'],
+        accessControlAllowMethods: ['GET', 'HEAD'],
+        accessControlAllowHeaders: ['*'],
+        accessControlAllowCredentials: false,
+        originOverride: true,
+      },
+    });
+  }
+
   private checkinPageHeaders(): ResponseHeadersPolicy {
     return new ResponseHeadersPolicy(this, 'CheckinPageHeaders', {
       comment: 'groupshoot-api check-in page: no referrer',

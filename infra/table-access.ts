@@ -1,4 +1,5 @@
 import { keys } from '../lib/db/keys';
+import { PHOTO_NOTICE_ATTRIBUTES } from '../lib/domain/photos/photo-notice';
 
 /**
  * The vocabulary of the functions' table grants (function-permissions.ts): partition-key
@@ -86,6 +87,9 @@ export const GSI1_PARTITIONS = {
 
 /** What recordStripeReadiness may name on a tenant profile: its key and the cached readiness. */
 export const STRIPE_READINESS_ATTRIBUTES = ['pk', 'sk', 'stripeReadiness'];
+
+/** What the photo-ready email sender may name when it updates a person: its key and the notice's state. */
+export const PHOTO_NOTICE_UPDATE_ATTRIBUTES = ['pk', 'sk', ...PHOTO_NOTICE_ATTRIBUTES];
 
 /**
  * A function's grants merged into the fewest statements: per place and attribute limit, each

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ACCESS_CODE_LENGTH } from '#lib/domain/access-codes';
 import { CHECKOUT_TOKEN_MAX_LENGTH, MAX_PERSONS_PER_IMPORT, MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS, RETURN_URL_MAX_LENGTH, TEXT_LIMITS, mebibytes } from '#lib/domain/field-limits';
 
 /**
@@ -65,11 +66,14 @@ export const CheckinInfo = v.object({
 });
 
 export const CheckinRequest = v.object({
-  action: v.picklist(['submitCheckin', 'checkinStatus', 'retryCheckout']),
+  action: v.picklist(['submitCheckin', 'checkinStatus', 'retryCheckout', 'myPhotos']),
   token: v.optional(v.string()),
   name: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.name))),
-  email: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.email))),
-  employeeId: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.employeeId))),
+  email: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.email), v.description('submitCheckin; myPhotos: the second factor, compared without case.'))),
+  employeeId: v.optional(
+    v.pipe(v.string(), v.maxLength(TEXT_LIMITS.employeeId), v.description('myPhotos: the second factor where the person has no email (exact; ignored when email is given).')),
+  ),
+  code: v.optional(v.pipe(v.string(), v.description(`myPhotos: the ${ACCESS_CODE_LENGTH}-character access code; case and surrounding space are ignored.`))),
   phone: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.phone))),
   department: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.department))),
   notes: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.notes))),
@@ -96,6 +100,23 @@ export const CheckinRequest = v.object({
   retryToken: v.optional(v.pipe(v.string(), v.maxLength(CHECKOUT_TOKEN_MAX_LENGTH), v.description('retryCheckout'))),
 });
 
+/** myPhotos: the participant's photos, without person or photo IDs. */
+export const ParticipantPhotos = v.object({
+  ok: v.literal(true),
+  name: v.pipe(v.string(), v.description("The participant's name, as checked in or imported.")),
+  urlsExpireAt: v.string(),
+  photos: v.array(
+    v.object({
+      fileName: v.string(),
+      width: v.nullable(v.number()),
+      height: v.nullable(v.number()),
+      createdAt: v.string(),
+      url: v.pipe(v.string(), v.description('Signed CloudFront URL.')),
+    }),
+  ),
+  requestId,
+});
+
 export const CheckinResult = v.union([
   v.object({ ok: v.literal(true), personId: v.string(), code: v.string(), name: v.string(), requestId }),
   v.object({
@@ -117,6 +138,7 @@ export const CheckinResult = v.union([
     name: v.optional(v.string()),
     requestId,
   }),
+  ParticipantPhotos,
 ]);
 
 export const ImportRequest = v.object({
@@ -210,7 +232,7 @@ export const GalleryStats = v.object({
   ok: v.literal(true),
   galleryToken: v.string(),
   persons: v.object({ total: v.number(), bySource: counts('import', 'checkin'), withSelfie: v.number(), withPhotos: v.number() }),
-  photos: counts('total'),
+  photos: counts('total', 'unassigned', 'cards'),
   orders: counts('pending', 'paid', 'expired', 'canceled'),
   shootingDays: v.array(
     v.object({
@@ -243,6 +265,7 @@ export const API_SCHEMAS = {
   Package,
   CheckinInfo,
   CheckinRequest,
+  ParticipantPhotos,
   CheckinResult,
   ImportRequest,
   ImportedPerson,

@@ -50,6 +50,10 @@ export const ERROR_CATALOG = {
   not_found: { status: 404, message: 'No endpoint exists at this path.' },
   gallery_not_found: { status: 404, message: 'No gallery exists with this token.' },
   person_not_found: { status: 404, message: 'No person exists with this ID in this gallery.' },
+  photos_not_found: {
+    status: 404,
+    message: 'No participant of this gallery has this access code with this email address or employee ID.',
+  },
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
   shooting_day_full: { status: 409, message: 'The selected shooting day is fully booked.' },
   idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.' },

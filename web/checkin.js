@@ -3,6 +3,7 @@
  * config.js: window.GROUPSHOOT_CONFIG = { apiBaseUrl, tenantSlug }. The gallery token is the
  * query parameter `token` or the last path segment; `tenant` in the query overrides the slug.
  * Tokens leave the address bar as soon as they are read (see takeAddressParameters).
+ * The My photos view (my-photos.js) uses what this file exposes as window.GROUPSHOOT_PAGE.
  */
 (function () {
   'use strict';
@@ -86,20 +87,30 @@
   /** Waits a refused request out this many times (each at most 2 minutes) before showing the refusal. */
   var RATE_LIMIT_RETRIES = 5;
 
-  function api(method, path, body, attempt) {
-    attempt = attempt || 0;
+  /**
+   * One API call; its JSON answer, or `{ ok: false, error: 'network' }`. A 429 is waited out
+   * `retries` times (default RATE_LIMIT_RETRIES); one that is not carries `retryAfter` (seconds).
+   */
+  function api(method, path, body, retries) {
+    var left = retries === undefined ? RATE_LIMIT_RETRIES : retries;
     return fetch(config.apiBaseUrl + path, {
       method: method,
       headers: { 'Content-Type': 'application/json', 'X-Tenant-Slug': tenantSlug || '' },
       body: body ? JSON.stringify(body) : undefined,
     }).then(function (response) {
-      if (response.status === 429 && attempt < RATE_LIMIT_RETRIES) {
-        var seconds = Math.min(120, Math.max(1, Number(response.headers.get('Retry-After')) || 5));
-        return waitOut(seconds).then(function () { return api(method, path, body, attempt + 1); });
+      var retryAfter = Number(response.headers.get('Retry-After')) || 5;
+      if (response.status === 429 && left > 0) {
+        return waitOut(Math.min(120, Math.max(1, retryAfter))).then(function () { return api(method, path, body, left - 1); });
       }
-      return response.json().catch(function () { return { ok: false, error: 'internal_error' }; });
+      return response.json().catch(function () { return { ok: false, error: 'internal_error' }; }).then(function (answer) {
+        if (response.status === 429) answer.retryAfter = retryAfter;
+        return answer;
+      });
     }, function () { return { ok: false, error: 'network' }; });
   }
+
+  /** What the My photos view (my-photos.js) shares with the check-in. */
+  window.GROUPSHOOT_PAGE = { token: token, tenantSlug: tenantSlug, api: api, element: element, status: status };
 
   /** Many participants behind one address (a company network) may meet the limit: say so, count down, go on. */
   function waitOut(seconds) {
@@ -274,9 +285,32 @@
     return body;
   }
 
+  /**
+   * The access code as a QR code (its text is the code exactly) in an SVG of crisp modules with
+   * the standard quiet zone of 4, large enough on a phone screen for the photographer's camera
+   * to read it as a camera card. Without the encoder (qr-encoder.js did not load) the code stays text.
+   */
+  function renderQr(container, code) {
+    if (!window.QRCodeCore) return false;
+    var modules = window.QRCodeCore.create(code, { errorCorrectionLevel: 'H' }).modules;
+    var quiet = 4;
+    var extent = modules.size + 2 * quiet;
+    var path = '';
+    for (var row = 0; row < modules.size; row += 1) {
+      for (var column = 0; column < modules.size; column += 1) {
+        if (modules.get(row, column)) path += 'M' + (column + quiet) + ' ' + (row + quiet) + 'h1v1h-1z';
+      }
+    }
+    container.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + extent + ' ' + extent + '" shape-rendering="crispEdges">' +
+      '<rect width="' + extent + '" height="' + extent + '" fill="#fff"/><path fill="#000" d="' + path + '"/></svg>';
+    return true;
+  }
+
   function showCode(code) {
     $('checkin').hidden = true;
     $('code').textContent = code;
+    $('code-qr-figure').hidden = !renderQr($('code-qr'), code);
+    $('done-photos-link').setAttribute('href', '#my-photos/' + encodeURIComponent(code));
     $('done').hidden = false;
     $('done').focus();
     status('');

@@ -4,7 +4,7 @@ import { ingestPhotoObject } from '#lib/media/ingest-photo';
 
 /**
  * S3 ObjectCreated events under `photos/`: each object becomes a photo of the person its key
- * names. A failure throws, so Lambda's retries of the asynchronous invocation apply; what is
+ * names, or, in a gallery's inbox, is sorted to a person by the shoot's camera cards. A failure throws, so Lambda's retries of the asynchronous invocation apply; what is
  * thrown carries only the error's name (the key holds the gallery token, the error may hold items).
  */
 export const handler = async (event: S3Event): Promise<void> => {
@@ -15,7 +15,7 @@ export const handler = async (event: S3Event): Promise<void> => {
     const outcome = await ingestPhotoObject(objectKey, record.eventTime).catch((error: unknown) => {
       throw reportFailure('photo object not ingested', error);
     });
-    const log = outcome === 'recorded' || outcome === 'recorded_already' ? logger.info : logger.warn;
+    const log = outcome === 'not_a_photo_key' || outcome === 'gallery_not_found' || outcome === 'person_not_found' ? logger.warn : logger.info;
     log('photo object ingested', { outcome, objectSize: record.s3.object.size });
   }
 };

@@ -122,3 +122,9 @@ export async function deleteObjectVersions(versions: readonly StoredObjectVersio
     }
   }
 }
+
+/** A whole object with its user metadata. */
+export async function getMediaObject(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
+  const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key }));
+  return { bytes: object.Body ? await object.Body.transformToByteArray() : new Uint8Array(), metadata: object.Metadata ?? {} };
+}

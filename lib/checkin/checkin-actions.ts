@@ -5,12 +5,14 @@ import type { Tenant } from '#lib/db/tenants';
 import type { GalleryConfiguration } from '#lib/domain/gallery-model';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
+import { participantPhotos } from '#lib/photos/participant-photos';
 
 /** The operations of POST /group-shoot, selected by the body member `action`. */
 const ACTIONS = {
   submitCheckin,
   checkinStatus,
   retryCheckout,
+  myPhotos: participantPhotos,
 } satisfies Record<string, (tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration) => Promise<ResultMembers<typeof CheckinResult>>>;
 
 export const CHECKIN_ACTIONS = Object.keys(ACTIONS);

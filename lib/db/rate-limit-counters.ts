@@ -83,6 +83,33 @@ async function writeTat(
   }
 }
 
+/**
+ * Gives back one request taken from the key's counter: a lookup is charged before it is known
+ * whether it counts (lib/http/public-rate-limit.ts, wrong photo lookups) and refunded when it
+ * does not. The TAT moves back one interval where it is at least that far ahead of `now`;
+ * nearer, the bucket is all but full and nothing is given back. Marked like writeTat, so a
+ * resent refund gives back nothing twice.
+ */
+export async function refundRateLimit(keyId: string, policy: RateLimitPolicy, now: number): Promise<void> {
+  const interval = emissionInterval(policy);
+  const writeId = randomUUID();
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.rateLimit(keyId),
+        UpdateExpression: 'SET tat = tat - :interval, lastWrite = :writeId',
+        ConditionExpression: 'tat >= :floor AND (attribute_not_exists(lastWrite) OR lastWrite <> :writeId)',
+        ExpressionAttributeValues: { ':interval': interval, ':floor': now + interval, ':writeId': writeId },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    rememberTat(keyId, Attributes?.tat as number | undefined);
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+}
+
 function rememberTat(keyId: string, tat: number | undefined): void {
   if (lastSeenTat.size > 10_000) lastSeenTat.clear();
   if (tat === undefined) lastSeenTat.delete(keyId);

@@ -26,6 +26,8 @@ export type DomainErrorReason =
   | 'unknown_shooting_day'
   | 'unknown_package'
   | 'unknown_checkout_token'
+  // An access code with a second factor (email or employee ID) that no participant of the gallery has: one answer for every wrong pair.
+  | 'unknown_access_pair'
   // The state of what it changes does not allow it.
   | 'shooting_day_full'
   | 'order_already_paid'

@@ -27,6 +27,7 @@ export const ERROR_CODE_OF_REASON = {
   unknown_shooting_day: 'invalid_shooting_day',
   unknown_package: 'package_not_found',
   unknown_checkout_token: 'invalid_checkout_token',
+  unknown_access_pair: 'photos_not_found',
   shooting_day_full: 'shooting_day_full',
   order_already_paid: 'order_already_paid',
   reservation_changed: 'storage_unavailable',

@@ -5,9 +5,31 @@ import { listPhotos } from '#lib/db/photos';
 import type { PersonPhotos, ResultMembers } from '#lib/api-schemas';
 import type { Tenant } from '#lib/db/tenants';
 import { DomainError } from '#lib/domain/domain-error';
+import type { Photo } from '#lib/domain/photo-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
 const PERSON_ID_SHAPE = /^per_[0-9a-z]{26}$/;
+
+/** Photos with their signed URLs, and when those URLs stop working. */
+export interface SignedPhotos {
+  photos: { photo: Photo; url: string }[];
+  urlsExpireAt: string;
+}
+
+/**
+ * Signed CloudFront URLs for `photos`, valid for PHOTO_URL_TTL_SECONDS, in their order: what
+ * the server-side photos route and the participant's myPhotos both answer with.
+ */
+export async function signPhotos(photos: Photo[]): Promise<SignedPhotos> {
+  // Whole seconds: CloudFront's canned policy expires at a Unix second.
+  const expiresAtMs = (Math.floor(now() / 1000) + PHOTO_URL_TTL_SECONDS) * 1000;
+  const urls = photos.length === 0 ? [] : await signPhotoUrls(photos.map((photo) => photo.objectKey), expiresAtMs);
+  return {
+    // signPhotoUrls answers one URL per key, in order
+    photos: photos.map((photo, index) => ({ photo, url: urls[index]! })),
+    urlsExpireAt: new Date(expiresAtMs).toISOString(),
+  };
+}
 
 /**
  * A person's assigned photos, each with a signed CloudFront URL valid for PHOTO_URL_TTL_SECONDS.
@@ -18,21 +40,18 @@ export async function listPersonPhotos(tenant: Tenant, token: string | undefined
   const scope = { tenantId: tenant.tenantId, token: gallery.token };
   const person = personId && PERSON_ID_SHAPE.test(personId) ? await getPerson(scope, personId) : undefined;
   if (!person) throw new DomainError('unknown_person');
-  const photos = await listPhotos(scope, person.personId);
-  // Whole seconds: CloudFront's canned policy expires at a Unix second.
-  const expiresAtMs = (Math.floor(now() / 1000) + PHOTO_URL_TTL_SECONDS) * 1000;
-  const urls = photos.length === 0 ? [] : await signPhotoUrls(photos.map((photo) => photo.objectKey), expiresAtMs);
+  const signed = await signPhotos(await listPhotos(scope, person.personId));
   return {
     galleryToken: gallery.token,
     personId: person.personId,
-    photos: photos.map((photo, index) => ({
+    photos: signed.photos.map(({ photo, url }) => ({
       photoId: photo.photoId,
       fileName: photo.fileName,
       width: photo.width,
       height: photo.height,
       createdAt: photo.createdAt,
-      url: urls[index]!, // signPhotoUrls answers one URL per key, in order
+      url,
     })),
-    urlsExpireAt: new Date(expiresAtMs).toISOString(),
+    urlsExpireAt: signed.urlsExpireAt,
   };
 }

@@ -1,16 +1,25 @@
 import { imageSize } from 'image-size';
 import { mediaObjectHead, mediaObjectMetadata } from '#lib/adapters/media-bucket';
 import { type PhotoRecording, recordPhoto } from '#lib/db/photos';
-import { parsePhotoObjectKey, photoIdOf } from '#lib/domain/media-keys';
+import { parseInboxObjectKey, parsePhotoObjectKey, photoIdOf } from '#lib/domain/media-keys';
+import { sortShootPhoto } from '#lib/photos/sort-shoot-photo';
 
-export type IngestOutcome = PhotoRecording | 'not_a_photo_key';
+/** What became of an uploaded object: a person's photo, a shoot photo sorted (card, assigned, unassigned), or nothing. */
+export type IngestOutcome = PhotoRecording | 'not_a_photo_key' | 'gallery_not_found' | 'card' | 'assigned' | 'unassigned';
 
 /**
- * Assigns an uploaded object to its person: the key says which person (see media-keys.ts),
- * user metadata `width`/`height` or else the image header give the dimensions. Recording is
+ * Assigns an uploaded object to its person. Under a person's folder the key says which person
+ * (see media-keys.ts), user metadata `width`/`height` or else the image header give the
+ * dimensions. In a gallery's inbox, the shoot's camera cards say which (lib/photos/). Both are
  * idempotent, so a redelivered event or a second upload of the same key changes nothing.
  */
 export async function ingestPhotoObject(objectKey: string, uploadedAt: string): Promise<IngestOutcome> {
+  const inbox = parseInboxObjectKey(objectKey);
+  if (inbox) {
+    const placement = await sortShootPhoto(inbox, objectKey, uploadedAt);
+    if (placement === 'gallery_not_found' || placement.kind === 'card') return placement === 'gallery_not_found' ? placement : 'card';
+    return placement.personId ? 'assigned' : 'unassigned';
+  }
   const location = parsePhotoObjectKey(objectKey);
   if (!location) return 'not_a_photo_key';
   const { width, height } = await dimensionsOf(objectKey);

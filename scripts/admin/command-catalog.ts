@@ -92,11 +92,13 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       show: { usage: 'gallery show --tenant SLUG --gallery TOKEN', options: inGallery },
       limits: {
         usage:
-          'gallery limits --tenant SLUG --gallery TOKEN [--reads N/WINDOW] [--checkins N/WINDOW] [--checkins-per-email N] [--retries-per-order N] [--pending-payments-percent P] [--defaults]   (no option: show them)',
+          'gallery limits --tenant SLUG --gallery TOKEN [--reads N/WINDOW] [--checkins N/WINDOW] [--photo-lookups N/WINDOW] [--photo-lookup-failures N/WINDOW] [--checkins-per-email N] [--retries-per-order N] [--pending-payments-percent P] [--defaults]   (no option: show them)',
         options: {
           ...inGallery,
           reads: text,
           checkins: text,
+          'photo-lookups': text,
+          'photo-lookup-failures': text,
           'checkins-per-email': text,
           'retries-per-order': text,
           'pending-payments-percent': text,

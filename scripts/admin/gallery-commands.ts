@@ -90,6 +90,8 @@ export const galleryCommands: CommandHandlers = {
       Object.entries({
         reads: optionalRate(values, 'reads'),
         checkins: optionalRate(values, 'checkins'),
+        photoLookups: optionalRate(values, 'photo-lookups'),
+        photoLookupFailures: optionalRate(values, 'photo-lookup-failures'),
         checkinsPerEmail: optionalWholeNumber(values, 'checkins-per-email', 1),
         retriesPerOrder: optionalWholeNumber(values, 'retries-per-order', 0),
         pendingPaymentsShare: percent === undefined ? undefined : percent / 100,
@@ -116,6 +118,8 @@ export const galleryCommands: CommandHandlers = {
           [
             ['reads per client', rate(limits.reads), origin('reads')],
             ['check-ins per client', rate(limits.checkins), origin('checkins')],
+            ['photo lookups per client', rate(limits.photoLookups), origin('photoLookups')],
+            ['wrong photo lookups per gallery', rate(limits.photoLookupFailures), origin('photoLookupFailures')],
             ['free check-ins per email', String(limits.checkinsPerEmail), origin('checkinsPerEmail')],
             ['retries per reservation', String(limits.retriesPerOrder), origin('retriesPerOrder')],
             ['pending payments per day', `${Math.round(limits.pendingPaymentsShare * 100)} % of capacity, at least 5`, origin('pendingPaymentsShare')],

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: DynamoDB round trips per request, cold start per function bundle, the
  * import of 500 persons against the SDK alone, autocannon load against the same DynamoDB
- * work alone, abuse, and webhook delivery (commit to verified arrival), measured side by side in
+ * work alone, abuse, webhook delivery (commit to verified arrival), and the reading of shoot
+ * photos against decoding them with sharp alone, measured side by side in
  * one run on local services it starts and stops itself. Prints Markdown tables and writes bench-results.json.
  * `--smoke` runs each figure once, small, to prove the bench still works.
  */
@@ -16,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { JAVA_MISSING_MESSAGE, javaIsInstalled } from '../local/dynamodb-local';
 import { startLocalServices } from '../local/local-stack';
 import { measureColdStarts } from './cold-start';
+import { type PhotoIngestResult, formatPhotoIngest, measurePhotoIngest } from './photo-ingest';
 import { type BenchResults, formatResults } from './report';
 
 const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N]';
@@ -31,6 +33,7 @@ const FULL = {
   loadKeys: 25,
   abuseSeconds: 60,
   abuseFlooderPolicy: undefined,
+  photoIngest: { width: 6000, height: 4000, cards: 3, portraits: 9, rounds: 3 },
 };
 const SMOKE = {
   roundTripIterations: 1,
@@ -44,6 +47,7 @@ const SMOKE = {
   abuseSeconds: 3,
   // A budget a slow machine's short flood still exceeds tenfold.
   abuseFlooderPolicy: { limit: 5, windowMs: 60_000 },
+  photoIngest: { width: 1600, height: 1067, cards: 1, portraits: 1, rounds: 1 },
 };
 
 async function main(): Promise<void> {
@@ -64,6 +68,8 @@ async function main(): Promise<void> {
   // First, while DynamoDB Local's JVM does not yet compete with the child processes for the CPUs.
   log('Cold starts (bundling, then fresh node processes)…');
   const coldStarts = await measureColdStarts({ processes: settings.coldStartProcesses, limit: settings.bundleLimit });
+  log('Photo ingest: reading shoot photos against decoding them with sharp alone (child processes)…');
+  const photoIngest = await measurePhotoIngest(settings.photoIngest);
 
   const services = await startLocalServices();
   let closeApi: (() => Promise<void>) | undefined;
@@ -114,7 +120,7 @@ async function main(): Promise<void> {
       rows: settings.importRows,
     });
 
-    const results: BenchResults = {
+    const results: BenchResults & { photoIngest: PhotoIngestResult } = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
       machine: { node: process.version, cpus: availableParallelism(), platform: `${process.platform} ${process.arch}` },
@@ -134,9 +140,10 @@ async function main(): Promise<void> {
       load,
       abuse,
       webhookDelivery,
+      photoIngest,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\n${formatResults(results)}\n\nWritten to ${outFile}`);
+    console.log(`\n${formatResults(results)}\n\n${formatPhotoIngest(photoIngest)}\n\nWritten to ${outFile}`);
   } finally {
     await closeApi?.();
     await services.stop();

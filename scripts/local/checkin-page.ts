@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { QR_ENCODER_FILE, buildQrEncoder } from '../../infra/checkin-page-assets';
 
 /** Where the local API serves the reference check-in page (web/). */
 export const CHECKIN_PAGE_PATH = '/checkin';
@@ -9,6 +10,7 @@ const WEB_DIR = join(__dirname, '..', '..', 'web');
 const FILES: Record<string, string> = {
   'checkin.js': 'text/javascript; charset=utf-8',
   'checkin.css': 'text/css; charset=utf-8',
+  'my-photos.js': 'text/javascript; charset=utf-8',
 };
 
 /**
@@ -19,7 +21,8 @@ export const CHECKIN_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer' } as cons
 
 /**
  * Serves web/ as CloudFront serves the deployed page: its files, config.js with this API's
- * base URL and the page's tenant, and index.html for every other path (so /checkin/<token>
+ * base URL and the page's tenant, the QR encoder built as the stack builds it
+ * (infra/checkin-page-assets.ts), and index.html for every other path (so /checkin/<token>
  * works as well as /checkin/?token=<token>), each with CHECKIN_PAGE_HEADERS.
  */
 export async function serveCheckinPage(request: IncomingMessage, response: ServerResponse, options: { tenantSlug?: string }) {
@@ -28,6 +31,11 @@ export async function serveCheckinPage(request: IncomingMessage, response: Serve
     const config = { apiBaseUrl: `http://${request.headers.host}/v1`, tenantSlug: options.tenantSlug };
     response.writeHead(200, { ...CHECKIN_PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
     response.end(`window.GROUPSHOOT_CONFIG = ${JSON.stringify(config)};\n`);
+    return;
+  }
+  if (name === QR_ENCODER_FILE) {
+    response.writeHead(200, { ...CHECKIN_PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8' });
+    response.end(buildQrEncoder());
     return;
   }
   const file = FILES[name] ? name : 'index.html';

@@ -5,7 +5,9 @@ import { LocalDeliveryQueue } from './local-delivery-queue';
 export interface LocalEventPipeline {
   queue: LocalDeliveryQueue;
   stream: RunningChangeStream;
-  /** Resolves once every change written so far is dispatched and every due delivery attempted. */
+  /** The photo-ready email sender's own reader of the stream, when started (`photoNotices`). */
+  noticeStream?: RunningChangeStream;
+  /** Resolves once every change written so far is dispatched (and its photo notices sent) and every due delivery attempted. */
   settled(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -13,9 +15,10 @@ export interface LocalEventPipeline {
 /**
  * What the stack deploys for events, on this machine: DynamoDB Local's stream to the
  * dispatcher function, and a local queue to the delivery worker function; the same handlers
- * Lambda runs. Needs TABLE_NAME and DYNAMODB_ENDPOINT set (applyLocalEnvironment).
+ * Lambda runs. Needs TABLE_NAME and DYNAMODB_ENDPOINT set (applyLocalEnvironment). With
+ * `photoNotices`, the photo-ready email function on the same stream too.
  */
-export async function startEventPipeline(options: { pollMs?: number; perGroupConcurrency?: number } = {}): Promise<LocalEventPipeline> {
+export async function startEventPipeline(options: { pollMs?: number; perGroupConcurrency?: number; photoNotices?: boolean } = {}): Promise<LocalEventPipeline> {
   const [{ handler: dispatch }, { handler: deliver }] = await Promise.all([
     import('../../functions/events/dispatch-events'),
     import('../../functions/events/deliver-webhooks'),
@@ -24,17 +27,27 @@ export async function startEventPipeline(options: { pollMs?: number; perGroupCon
   useDeliveryQueue(queue);
   queue.start();
   const stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler: dispatch, pollMs: options.pollMs });
+  // Photo-ready emails read the stream on their own, as their function's event source does in AWS
+  // (sending to SES_ENDPOINT, the local SES that `npm start` runs).
+  const noticeStream = options.photoNotices ? await startPhotoNoticeStream(options.pollMs) : undefined;
   return {
     queue,
     stream,
+    noticeStream,
     async settled() {
-      await stream.caughtUp();
+      await Promise.all([stream.caughtUp(), noticeStream?.caughtUp()]);
       await queue.settled();
     },
     async stop() {
+      await noticeStream?.stop();
       await stream.stop();
       await queue.stop();
       useDeliveryQueue(undefined);
     },
   };
+}
+
+async function startPhotoNoticeStream(pollMs: number | undefined): Promise<RunningChangeStream> {
+  const { handler } = await import('../../functions/photos/send-photo-notices');
+  return startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs });
 }

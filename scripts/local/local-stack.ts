@@ -9,6 +9,7 @@ import { type RunningS3, startS3Local } from './s3-local';
 
 export const LOCAL_TABLE_NAME = 'groupshoot-local';
 export const LOCAL_MEDIA_BUCKET = 'groupshoot-local-media';
+export const LOCAL_PHOTO_NOTICE_FROM = 'photos@groupshoot.example';
 
 export interface LocalServices {
   dynamoDb: RunningDynamoDb;
@@ -33,6 +34,8 @@ export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string 
     POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
     LOCAL_STACK: 'true',
     WEBHOOK_SEALING_KEY: LOCAL_WEBHOOK_SEALING_KEY,
+    // The sender of photo-ready emails; the local SES (scripts/local/ses-local.ts) takes any address.
+    PHOTO_NOTICE_FROM: LOCAL_PHOTO_NOTICE_FROM,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
   };
   for (const [name, value] of Object.entries(defaults)) {

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole service on this machine. DynamoDB Local, a local S3 server, the
  * table, a seeded demo tenant, the API at http://localhost:3000/v1 serving the same handlers
- * the Lambda functions run, and the event dispatcher and webhook delivery worker. Ctrl-C stops everything it started.
+ * the Lambda functions run, the event dispatcher and webhook delivery worker, and photo-ready
+ * emails to a local SES with an inbox in the browser. Ctrl-C stops everything it started.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -15,6 +16,7 @@ import type { S3Event } from 'aws-lambda';
 import { JAVA_MISSING_MESSAGE, javaIsInstalled } from './dynamodb-local';
 import { startLocalServices } from './local-stack';
 import { startStripeEmulator } from './stripe-emulator';
+import { startSesLocal } from './ses-local';
 import type { DemoData } from './seed-demo';
 
 const usage = 'Usage: npm start -- [--port N] [--data DIR]   (PORT=N also sets the port; --data persists DynamoDB and S3 data)';
@@ -51,6 +53,9 @@ async function main(): Promise<void> {
     process.env.STRIPE_API_BASE = stripeEmulator.url;
     process.env.STRIPE_WEBHOOK_SECRET = stripeEmulator.webhookSecret;
   }
+  // Photo-ready emails go to a local SES, whose inbox is a page in the browser.
+  const ses = process.env.SES_ENDPOINT ? undefined : await startSesLocal();
+  if (ses) process.env.SES_ENDPOINT = ses.endpoint;
   let stopping = false;
   const stopAll = async (api?: { close(): Promise<void> }) => {
     if (stopping) return;
@@ -59,6 +64,7 @@ async function main(): Promise<void> {
     await api?.close();
     await stopEvents?.();
     await stripeEmulator?.close();
+    await ses?.stop();
     await services.stop();
     process.exit(0);
   };
@@ -82,7 +88,7 @@ async function main(): Promise<void> {
     setInterval(() => void sweepReservations().catch((error: unknown) => logger.error('reservation sweep failed', { error: loggableError(error) })), 60_000).unref();
     // Events: DynamoDB Local's stream to the dispatcher, a local queue to the delivery worker.
     const { startEventPipeline } = await import('./event-pipeline');
-    const events = await startEventPipeline();
+    const events = await startEventPipeline({ photoNotices: true });
     stopEvents = () => events.stop();
     // Retention runs once a day in the stack; locally once an hour, and once at start.
     const { applyRetention } = await import('#lib/privacy/retention');
@@ -99,8 +105,15 @@ async function main(): Promise<void> {
       mediaBucket: process.env.MEDIA_BUCKET,
       persisted: values.data !== undefined,
       stripe: stripeEmulator ? `emulator at ${stripeEmulator.url} (no money moves)` : 'Stripe, with STRIPE_SECRET_KEY',
+      emailInbox: process.env.SES_ENDPOINT,
     };
     writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`);
+    // The CLIs' defaults (import, admin, photos) read .local/local-api.json wherever --data keeps the data.
+    const defaultInfoFile = resolve('.local', 'local-api.json');
+    if (defaultInfoFile !== infoFile) {
+      mkdirSync(resolve('.local'), { recursive: true });
+      writeFileSync(defaultInfoFile, `${JSON.stringify(info, null, 2)}\n`);
+    }
     printBanner(info, infoFile);
   } catch (error) {
     await services.stop();
@@ -149,7 +162,7 @@ function readPreviousDemo(infoFile: string): DemoData {
 }
 
 function printBanner(
-  info: DemoData & { baseUrl: string; dynamoDbEndpoint: string; s3Endpoint: string; persisted: boolean; tableName?: string; mediaBucket?: string; stripe: string },
+  info: DemoData & { baseUrl: string; dynamoDbEndpoint: string; s3Endpoint: string; persisted: boolean; tableName?: string; mediaBucket?: string; stripe: string; emailInbox?: string },
   infoFile: string,
 ): void {
   const tenant = `-H 'X-Tenant-Slug: ${info.tenantSlug}'`;
@@ -163,6 +176,7 @@ groupshoot-api is running locally
   DynamoDB     ${info.dynamoDbEndpoint}   table ${info.tableName} (${info.persisted ? 'persisted' : 'in memory'})
   S3           ${info.s3Endpoint}   bucket ${info.mediaBucket}
   Payments     ${info.stripe}
+  Emails       ${info.emailInbox}   (local SES: open it in a browser to read the photo-ready emails)
   Written to   ${infoFile}
 
 API reference:

@@ -1,11 +1,14 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type Page, type Request, chromium } from 'playwright-core';
+import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import { recordPhoto } from '#lib/db/photos';
 import { updateTenantSettings } from '#lib/db/tenants';
+import { photoIdOf, photoObjectKey } from '#lib/domain/media-keys';
 import { useLocalApi } from '../support/local-api';
 import { type CheckinStudio, createCheckinStudio } from '../support/checkin-gallery';
-import { makeJpeg } from '../support/media';
+import { makeJpeg, uploadObject } from '../support/media';
 import { useStripeEmulator } from '../support/stripe';
 
 const api = useLocalApi({ checkinPage: true });
@@ -15,6 +18,15 @@ const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, 
 
 let browser: Browser;
 let selfieFile: string;
+
+const zxingWasm = readFileSync(join(__dirname, '..', '..', 'node_modules', 'zxing-wasm', 'dist', 'reader', 'zxing_reader.wasm'));
+prepareZXingModule({ overrides: { wasmBinary: zxingWasm.buffer.slice(zxingWasm.byteOffset, zxingWasm.byteOffset + zxingWasm.byteLength) as ArrayBuffer } });
+
+/** The texts of the QR codes in a PNG, as a camera card reader would find them. */
+async function qrTexts(png: Buffer): Promise<string[]> {
+  const found = await readBarcodes(new Uint8Array(png), { formats: ['QRCode'], tryHarder: true });
+  return found.map((result) => result.text);
+}
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -106,6 +118,28 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
         source: 'checkin',
       }),
     ]);
+  });
+
+  it('shows the access code on the success page as a QR code of the code, large enough to photograph', async () => {
+    // Prepare
+    const studio = await createCheckinStudio();
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    await fillParticipant(page, studio);
+    // Act
+    await page.click('#submit');
+    await page.waitForSelector('#code-qr-figure:not([hidden]) svg');
+    const qr = page.locator('#code-qr svg');
+    const png = await qr.screenshot();
+    await page.screenshot({ path: join(SCREENSHOTS, `free-3-qr-${size}.png`), fullPage: true });
+    // Assess
+    const code = await page.textContent('#code');
+    expect(code).toMatch(/^[A-Z2-9]{4}$/);
+    expect(await qrTexts(png)).toEqual([code]);
+    const box = (await qr.boundingBox())!;
+    // 29 modules (version 1 and its quiet zone) at 8 CSS pixels or more each.
+    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(Math.min(232, viewport.width * 0.85));
+    expect(await page.getAttribute('#done-photos-link', 'href')).toBe(`#my-photos/${code}`);
   });
 
   it('waits out a rate limit by itself, with a message, and then checks the participant in', async () => {
@@ -255,5 +289,124 @@ describe('check-in page: tokens in the address', () => {
     await page.waitForURL(`${stripe.emulator.url}/pay/**`);
 
     expect(address).toBe(`${pageBase()}/checkin/`);
+  });
+});
+
+interface ImportedParticipant {
+  personId: string;
+  code: string;
+}
+
+describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a %s', (size, viewport) => {
+  let page: Page;
+  let studio: CheckinStudio;
+  let ada: ImportedParticipant;
+  let grace: ImportedParticipant;
+  const adaPhotos = ['ada-portrait-1.jpg', 'ada-portrait-2.jpg', 'ada-portrait-3.jpg'];
+
+  /** A photo of the person as ingest records one: the object in the bucket and its record. */
+  async function givePhoto(personId: string, fileName: string, index: number): Promise<void> {
+    const objectKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId, fileName });
+    await uploadObject(objectKey, makeJpeg(300 + index * 20, 400));
+    const photo = { photoId: photoIdOf(objectKey), personId, fileName, objectKey, width: 300 + index * 20, height: 400, createdAt: new Date(Date.UTC(2027, 4, 1, 9, index)).toISOString() };
+    expect(await recordPhoto({ tenantId: studio.tenant.tenantId, token: studio.token }, photo)).toBe('recorded');
+  }
+
+  beforeAll(async () => {
+    studio = await createCheckinStudio();
+    const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
+      method: 'POST',
+      headers: studio.serverHeaders,
+      body: { persons: [{ name: 'Ada Lovelace', email: 'ada@example.com' }, { name: 'Grace Hopper', employeeId: 'E-2' }] },
+    });
+    [ada, grace] = imported.body.persons;
+    await Promise.all(adaPhotos.map((fileName, index) => givePhoto(ada.personId, fileName, index)));
+    await givePhoto(grace.personId, 'grace.jpg', 0);
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport, acceptDownloads: true });
+  });
+  afterEach(async () => {
+    await page.close();
+  });
+
+  const photosUrl = (fragment: string) => `${pageUrl(studio)}#${fragment}`;
+  const shownFiles = () => page.$$eval('#photos-grid img', (images) => images.map((image) => image.getAttribute('alt')));
+
+  it('opens from a link with the code, shows the right photos in a grid, a full view and a download', async () => {
+    // Act: the address a photo-ready email links to, with the code in lower case
+    await page.goto(photosUrl(`my-photos/${ada.code.toLowerCase()}`));
+    await page.waitForSelector('#my-photos:not([hidden])');
+    const address = page.url();
+    expect(await page.inputValue('#photos-code')).toBe(ada.code);
+    expect(await page.isVisible('#checkin')).toBe(false);
+    await page.fill('#photos-email', ' ADA@example.com ');
+    await page.screenshot({ path: join(SCREENSHOTS, `photos-1-form-${size}.png`), fullPage: true });
+    await page.click('#photos-submit');
+    await page.waitForSelector('#photos-result:not([hidden])');
+    // every thumbnail loaded from its signed URL
+    await page.waitForFunction('[...document.querySelectorAll("#photos-grid img")].every((image) => image.complete && image.naturalWidth > 0)');
+    await page.screenshot({ path: join(SCREENSHOTS, `photos-2-grid-${size}.png`), fullPage: true });
+    await page.click('#photos-grid li:nth-child(2) button');
+    await page.waitForSelector('#photo-viewer[open]');
+    await page.waitForFunction('document.getElementById("viewer-image").naturalWidth > 0');
+    await page.screenshot({ path: join(SCREENSHOTS, `photos-3-full-${size}.png`) });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#viewer-download')]);
+    // Assess
+    expect(address).toBe(`${pageBase()}/checkin/#my-photos`);
+    expect(await shownFiles()).toEqual(adaPhotos);
+    expect(await page.textContent('#photos-heading')).toBe('Ada Lovelace, your 3 photos:');
+    expect(await page.textContent('#viewer-title')).toBe('ada-portrait-2.jpg (2 of 3)');
+    expect(await page.evaluate('document.getElementById("viewer-image").naturalWidth')).toBe(320);
+    expect(download.suggestedFilename()).toBe('ada-portrait-2.jpg');
+    const saved = readFileSync((await download.path())!);
+    expect(saved.subarray(0, 2).toString('hex')).toBe('ffd8');
+    await page.click('#viewer-next');
+    expect(await page.textContent('#viewer-title')).toBe('ada-portrait-3.jpg (3 of 3)');
+  });
+
+  it('is reachable from the check-in page, and takes the employee ID of a person without an email', async () => {
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    await page.click('#my-photos-link');
+    await page.waitForSelector('#my-photos:not([hidden])');
+    await page.fill('#photos-code', grace.code);
+    await page.check('#photos-no-email');
+    await page.fill('#photos-employeeId', 'E-2');
+    await page.click('#photos-submit');
+    await page.waitForSelector('#photos-result:not([hidden])');
+    expect(await shownFiles()).toEqual(['grace.jpg']);
+    await page.click('#back-to-checkin');
+    await page.waitForSelector('#checkin:not([hidden])');
+    expect(await page.isVisible('#my-photos')).toBe(false);
+  });
+
+  it.each([
+    ['a wrong email', () => ({ code: ada.code, email: 'eve@example.com' })],
+    ['an unknown code', () => ({ code: ada.code === 'ZZZZ' ? 'YYYY' : 'ZZZZ', email: 'ada@example.com' })],
+    ["another participant's code", () => ({ code: grace.code, email: 'ada@example.com' })],
+    ['the employee ID of a person who has an email', () => ({ code: ada.code, employeeId: 'E-2' })],
+  ])('refuses %s with the one message and shows no photo', async (_case, pairOf) => {
+    // Prepare
+    const pair = pairOf() as { code: string; email?: string; employeeId?: string };
+    await page.goto(photosUrl('my-photos'));
+    await page.waitForSelector('#my-photos:not([hidden])');
+    // Act
+    await page.fill('#photos-code', pair.code);
+    if (pair.employeeId) {
+      await page.check('#photos-no-email');
+      await page.fill('#photos-employeeId', pair.employeeId);
+    } else {
+      await page.fill('#photos-email', pair.email!);
+    }
+    await page.click('#photos-submit');
+    await page.waitForSelector('#photos-error:not([hidden])');
+    // Assess
+    expect(await page.textContent('#photos-error')).toBe(
+      'We found no photos for this code with this email address or employee ID. Please check both and try again.',
+    );
+    expect(await page.isVisible('#photos-result')).toBe(false);
+    expect(await page.$$('#photos-grid img')).toHaveLength(0);
+    expect(await page.textContent('body')).not.toContain('photos_not_found');
   });
 });

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { BUNDLE_ENTRY_FILE, bundleFunction } from '../../infra/function-bundle';
 import type { FunctionArchitecture } from '../../infra/native-packages';
 import { METADATA_TRACES, jpegStructure, phonePictureWithEverything } from '../support/phone-jpegs';
+import { cardJpeg } from '../support/synthetic-shoot';
 
 const ROOT = join(__dirname, '..', '..');
 const runFile = promisify(execFile);
@@ -131,5 +132,56 @@ process.stdout.write(JSON.stringify([...new Set(loaded.filter((path) => /sharp|v
     const metadata = await sharp(stored).metadata();
     expect([metadata.format, metadata.width, metadata.height, metadata.exif]).toEqual(['jpeg', 300, 400, undefined]);
     expect(decode(stored).width).toBe(300);
+  }, 30_000);
+});
+
+describe('sharp and ZXing in the bundles: the shoot photo reader of the photo ingest', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'zxing-bundles-'));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  // "\0asm", the start of every WebAssembly module, as esbuild's binary loader writes it (base64).
+  const EMBEDDED_WASM = Buffer.from('\0asm\x01\0\0\0').toString('base64').slice(0, 10);
+
+  it("carries sharp's linux-arm64 binary, and ZXing's WebAssembly in a chunk loaded on demand, in the arm64 ingest bundle the stack deploys", () => {
+    // Act
+    const bundleDir = join(outDir, 'ingest-photo-arm64');
+    const entry = bundleFunction(join(ROOT, 'functions', 'media', 'ingest-photo.ts'), bundleDir, ROOT);
+
+    // Assess
+    const binaries = filesUnder(join(bundleDir, 'node_modules', '@img', 'sharp-linux-arm64')).filter((file) => file.endsWith('.node'));
+    expect(binaries.map(elfMachineOf)).toEqual([0xb7]);
+    const chunks = filesUnder(join(bundleDir, 'chunks')).filter((file) => file.endsWith('.mjs'));
+    expect(chunks.filter((file) => readFileSync(file, 'latin1').includes(EMBEDDED_WASM))).toHaveLength(1);
+    expect(readFileSync(entry, 'latin1')).not.toContain(EMBEDDED_WASM);
+    expect(filesUnder(bundleDir).filter((file) => file.endsWith('.wasm'))).toEqual([]);
+  }, 30_000);
+
+  // Reads the photo through the bundle with fetch made to fail (ZXing would fetch its WebAssembly from a CDN).
+  const READ = `
+const [entry, input] = process.argv.slice(1);
+globalThis.fetch = async () => { throw new Error('fetch is not for the shoot photo reader'); };
+const { readFileSync } = await import('node:fs');
+const { readShootPhoto } = await import(entry);
+const reading = await readShootPhoto(readFileSync(input));
+const loaded = readFileSync('/proc/self/maps', 'utf8').split('\\n').map((line) => line.split(/\\s+/)[5] ?? '');
+process.stdout.write(JSON.stringify({ reading, loaded: [...new Set(loaded.filter((path) => /sharp|vips/.test(path)))] }));
+`;
+
+  it(`reads the code of a card photo through the bundle in a fresh Node, bundled for this machine (${process.arch})`, async () => {
+    // Prepare
+    const architecture = process.arch as FunctionArchitecture;
+    const bundleDir = join(outDir, `reader-${architecture}`);
+    const entry = bundleFunction(join(ROOT, 'test', 'infra', 'read-shoot-photo-entry.ts'), bundleDir, ROOT, architecture);
+    const input = join(outDir, 'card.jpg');
+    const camera = { make: 'Canon', model: 'EOS R6', serial: '031001' };
+    writeFileSync(input, await cardJpeg({ width: 1600, height: 1067, text: 'K7QM', size: 0.08, angle: 30, blur: 0.3, capturedAt: '2026-11-20T10:00:01.120Z', camera }));
+
+    // Act
+    const { stdout } = await runFile(process.execPath, ['--input-type=module', '-e', READ, entry, input], { cwd: tmpdir(), env: FRESH_NODE_ENV });
+
+    // Assess
+    const { reading, loaded } = JSON.parse(stdout) as { reading: unknown; loaded: string[] };
+    expect(reading).toEqual({ width: 1600, height: 1067, capturedAt: '2026-11-20T10:00:01.120Z', camera: 'Canon EOS R6 #031001', codes: ['K7QM'] });
+    expect(loaded.length).toBeGreaterThanOrEqual(2);
+    expect(loaded.filter((path) => !path.startsWith(join(bundleDir, 'node_modules')))).toEqual([]);
   }, 30_000);
 });

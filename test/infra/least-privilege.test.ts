@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { keys } from '#lib/db/keys';
-import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
+import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { type KeyAccess, PARTITIONS } from '../../infra/table-access';
 import { type Statement, type TableRequest, allows, asText, roleStatements, stringLike } from './iam-evaluation';
 import { unbundledStack } from './unbundled-stack';
@@ -27,6 +27,7 @@ const SAMPLES: Record<string, Sample> = {
   'access code': { on: 'table', key: keys.accessCode(TENANT_ID, TOKEN, 'K7QX').pk },
   "email's free check-ins": { on: 'table', key: keys.emailCheckins(TENANT_ID, TOKEN, HASH).pk },
   "person's photos": { on: 'table', key: keys.photosOfPerson(TENANT_ID, TOKEN, PERSON_ID) },
+  "gallery's shoot": { on: 'table', key: keys.shootOfGallery(TENANT_ID, TOKEN) },
   orders: { on: 'table', key: keys.ordersOfGallery(TENANT_ID, TOKEN) },
   "email's live reservation": { on: 'table', key: keys.liveReservationOfEmail(TENANT_ID, TOKEN, HASH).pk },
   'status or retry token': { on: 'table', key: keys.checkoutToken(HASH).pk },
@@ -141,7 +142,7 @@ describe('table access of every function', () => {
     const others = Object.entries(SAMPLES).filter(([name, sample]) => sample.on === 'table' && name !== 'gallery configuration');
     expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryConfig, sample.key)).map(([name]) => name)).toEqual([]);
     expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryData, sample.key)).map(([name]) => name).sort()).toEqual(
-      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation", "gallery's events"].sort(),
+      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation", "gallery's events", "gallery's shoot"].sort(),
     );
   });
 
@@ -175,12 +176,13 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
     expect(write('UpdateItem', ['pk', 'sk', 'stripeReadiness'])).toBe(handler === 'checkin/post-group-shoot');
   });
 
-  it("reads no person, photo, access code or email's count", () => {
-    const personal = ['persons', "person's photos", 'access code', "email's free check-ins", 'persons by employee ID (GSI1)'];
+  it("reads no person, photo, access code or email's count, except the participant's own photos (myPhotos)", () => {
+    const personal = ['persons', "person's photos", 'access code', "email's free check-ins", 'persons by employee ID (GSI1)', "gallery's shoot"];
     const reads = personal.flatMap((name) =>
       ['GetItem', 'BatchGetItem', 'Query'].filter((action) => can(handler, { action, on: SAMPLES[name]!.on, key: SAMPLES[name]!.key })).map((action) => `${action} ${name}`),
     );
-    expect(reads).toEqual([]);
+    // myPhotos: the code item names the person, the person's email or employee ID is the second factor.
+    expect(reads).toEqual(handler === 'checkin/post-group-shoot' ? ['GetItem persons', "Query person's photos", 'GetItem access code'] : []);
   });
 });
 
@@ -250,17 +252,19 @@ describe('events and webhooks', () => {
     expect(granted).toEqual(expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']));
   });
 
-  it("lets only the dispatcher read the table's stream", () => {
+  it("lets only the dispatcher and the photo-ready email function read the table's stream", () => {
     const [tableId] = Object.keys(built.template.findResources('AWS::DynamoDB::Table'));
     const readers = [...built.functionIds].filter(([, functionId]) =>
       roleStatements(built.template, functionId).some((statement) => [statement.Action].flat().includes('dynamodb:GetRecords')),
     );
-    expect(readers.map(([handler]) => handler)).toEqual([EVENT_DISPATCH_HANDLER]);
-    const streamStatements = roleStatements(built.template, built.functionIds.get(EVENT_DISPATCH_HANDLER)!).filter((statement) =>
-      readsStreamOnly(statement, `\${${tableId}.Arn}`),
-    );
-    expect(streamStatements.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(
-      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
-    );
+    expect(readers.map(([handler]) => handler).sort()).toEqual([EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER].sort());
+    for (const handler of [EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER]) {
+      const streamStatements = roleStatements(built.template, built.functionIds.get(handler)!).filter((statement) =>
+        readsStreamOnly(statement, `\${${tableId}.Arn}`),
+      );
+      expect(streamStatements.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(
+        ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
+      );
+    }
   });
 });

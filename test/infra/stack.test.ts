@@ -9,6 +9,7 @@ import {
   EVENT_DISPATCH_HANDLER,
   FUNCTION_PERMISSIONS,
   PHOTO_INGEST_HANDLER,
+  PHOTO_NOTICE_HANDLER,
   RESERVATION_SWEEP_HANDLER,
   TRIGGERED_HANDLERS,
   WEBHOOK_DELIVERY_HANDLER,
@@ -144,11 +145,12 @@ describe('functions', () => {
     expect(checkin.Properties.Environment.Variables.STRIPE_SECRET_KEY_ARN).toEqual({ Ref: expect.stringMatching(/^StripeSecretKey/) });
   });
 
-  it("grants no wildcard action, and a wildcard resource only for X-Ray and the dispatcher's ListStreams (which has no resource)", () => {
+  it("grants no wildcard action, and a wildcard resource only for X-Ray and the stream readers' ListStreams (which has no resource)", () => {
     for (const handler of functionIds.keys()) {
       for (const action of actionsOf(statementsOf(handler))) expect(action).not.toMatch(/(^\*$)|(:\*$)/);
       const unscoped = actionsOf(statementsOf(handler).filter((statement) => statement.Resource === '*')).filter((action) => !action.startsWith('xray:'));
-      expect([handler, unscoped]).toEqual([handler, handler === EVENT_DISPATCH_HANDLER ? ['dynamodb:ListStreams'] : []]);
+      const readsStream = handler === EVENT_DISPATCH_HANDLER || handler === PHOTO_NOTICE_HANDLER;
+      expect([handler, unscoped]).toEqual([handler, readsStream ? ['dynamodb:ListStreams'] : []]);
     }
   });
 

@@ -20,10 +20,12 @@ describe('gallery limits (admin CLI)', () => {
     const limits = (...options: string[]) => admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, ...options);
     // Act
     const first = await limits('--checkins', '600/1h', '--checkins-per-email', '1');
-    const second = await limits('--reads', '50/30s', '--pending-payments-percent', '40', '--retries-per-order', '0');
+    const second = await limits('--reads', '50/30s', '--pending-payments-percent', '40', '--retries-per-order', '0', '--photo-lookups', '10/1h', '--photo-lookup-failures', '20/24h');
     // Assess
     expect(first.code).toBe(0);
-    expect(second.out).toContain('check-ins per client      600 per hour');
+    expect(second.out).toMatch(/check-ins per client\s+600 per hour/);
+    expect(second.out).toMatch(/photo lookups per client\s+10 per hour\s+set for this gallery/);
+    expect(second.out).toMatch(/wrong photo lookups per gallery\s+20 per 24 hours\s+set for this gallery/);
     expect(second.out).toMatch(/reads per client\s+50 per 30 seconds\s+set for this gallery/);
     expect(second.out).toMatch(/free check-ins per email\s+1\s+set for this gallery/);
     expect((await getGalleryConfiguration(studio.tenant.tenantId, studio.token))?.gallery.publicLimits).toEqual({
@@ -32,6 +34,8 @@ describe('gallery limits (admin CLI)', () => {
       reads: { limit: 50, windowMs: 30_000 },
       pendingPaymentsShare: 0.4,
       retriesPerOrder: 0,
+      photoLookups: { limit: 10, windowMs: 3_600_000 },
+      photoLookupFailures: { limit: 20, windowMs: 86_400_000 },
     });
   });
 

@@ -6,14 +6,15 @@ import { handler as dispatchEvents } from '../../functions/events/dispatch-event
 import { handler as ingestPhoto } from '../../functions/media/ingest-photo';
 import { handler as sweepReservations } from '../../functions/payments/sweep-reservations';
 import { handler as applyRetention } from '../../functions/privacy/apply-retention';
-import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, RETENTION_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
+import { handler as sendPhotoNotices } from '../../functions/photos/send-photo-notices';
+import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER, RETENTION_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { startChangeStream } from '../../scripts/local/change-stream';
 import { LocalDeliveryQueue } from '../../scripts/local/local-delivery-queue';
 import { useDeliveryQueue } from '#lib/adapters/delivery-queue';
 import { resetClock, setClock } from '#lib/clock';
-import { db } from '#lib/db/client';
+import { db, tableName } from '#lib/db/client';
 import { reserveOrder } from '#lib/db/order-transitions';
-import { photoObjectKey } from '#lib/domain/media-keys';
+import { inboxObjectKey, photoObjectKey } from '#lib/domain/media-keys';
 import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
 import { type CheckinStudio, createPayingStudio } from '../support/checkin-gallery';
 import { useLocalApi } from '../support/local-api';
@@ -22,6 +23,11 @@ import { pendingOrder } from '../support/orders';
 import { useStripeEmulator } from '../support/stripe';
 import { admin } from '../support/admin';
 import { startWebhookReceiver } from '../support/webhook-receiver';
+import { useSesEmulator } from '../support/ses';
+import { cardJpeg, portraitJpeg } from '../support/synthetic-shoot';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { updateGallerySettings } from '#lib/db/galleries';
+import { keys } from '#lib/db/keys';
 import { stringLike } from '../infra/iam-evaluation';
 
 /**
@@ -32,6 +38,7 @@ import { stringLike } from '../infra/iam-evaluation';
  */
 const api = useLocalApi({ stream: true });
 const stripe = useStripeEmulator(api);
+const ses = useSesEmulator();
 
 type Access = { handler: string; action: string; on: 'table' | 'gsi1'; key: string; attributes: string[] };
 const serving = new AsyncLocalStorage<string>();
@@ -158,10 +165,31 @@ describe('what the functions send to DynamoDB', () => {
     // Act: the server-side routes, the photo ingest, the sweep and the retention run.
     await server('/persons', { method: 'POST', body: { persons: [{ name: 'Imported', employeeId: 'E-1', shootingDayId: studio.openDay.id }] }, headers: { 'Idempotency-Key': 'import-1' } });
     for (const path of ['/persons', '/persons?employeeId=E-1', '/days', '/stats', '/form-fields']) await server(path);
+    // The free participant is to get the photo-ready email (set outside any function, so not recorded).
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, { granularConsents: { face: true, notification: true, hrExport: false } });
+    await db.send(new UpdateCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, free.body.personId), UpdateExpression: 'SET consents.notificationConsent = :yes', ExpressionAttributeValues: { ':yes': true } }));
     const photoKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: free.body.personId, fileName: 'a.jpg' });
     await uploadObject(photoKey, makeJpeg(8, 8));
     await serving.run('media/ingest-photo', () => ingestPhoto(objectCreatedEvent(photoKey)));
     await server(`/persons/${free.body.personId}/photos`);
+    // A sorted shoot: the imported person's card, a photo, and the free participant's card
+    // between them arriving last, so that the photo moves from one person to the other.
+    const importedCode = (await server('/persons?employeeId=E-1')).body.persons[0].code;
+    const camera = { make: 'Canon', model: 'EOS R6', serial: '1' };
+    const inbox = (path: string) => inboxObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, path });
+    const shot = (second: number) => ({ width: 800, height: 533, capturedAt: `2026-11-20T09:00:0${second}.000Z`, camera });
+    const shoot: [string, Buffer][] = [
+      ['IMG_1.JPG', await cardJpeg({ ...shot(1), text: importedCode, size: 0.4 })],
+      ['IMG_3.JPG', await portraitJpeg(shot(3))],
+      ['IMG_2.JPG', await cardJpeg({ ...shot(2), text: free.body.code, size: 0.4 })],
+    ];
+    for (const [path, bytes] of shoot) {
+      await uploadObject(inbox(path), bytes);
+      await serving.run('media/ingest-photo', () => ingestPhoto(objectCreatedEvent(inbox(path))));
+    }
+    const ownPhotos = await post(studio, { action: 'myPhotos', token: studio.token, code: free.body.code, email: 'free.one@example.com' });
+    await post(studio, { action: 'myPhotos', token: studio.token, code: free.body.code, email: 'someone.else@example.com' });
+    expect(ownPhotos.body.photos.map((photo: { fileName: string }) => photo.fileName).sort()).toEqual(['IMG_3.JPG', 'a.jpg']);
     const overdue = await post(studio, paid(studio, 'Payer Three'));
     Object.assign(sessionOf(overdue.body.checkoutUrl), { status: 'complete', payment_status: 'paid' }); // its event lost
     const unpaid = await post(studio, paid(studio, 'Payer Four'));
@@ -193,6 +221,16 @@ describe('what the functions send to DynamoDB', () => {
     await stream.caughtUp();
     await queue.settled();
     await stream.stop();
+    // The photo's event through the photo-ready email function: the email is claimed, sent and marked.
+    const notices = await startChangeStream({
+      endpoint: process.env.DYNAMODB_ENDPOINT!,
+      tableName: process.env.TABLE_NAME!,
+      handler: (event) => serving.run(PHOTO_NOTICE_HANDLER, () => sendPhotoNotices(event)),
+      pollMs: 20,
+    });
+    await notices.caughtUp();
+    await notices.stop();
+    expect((await ses.emails()).map((email) => email.subject)).toEqual([expect.stringMatching(/^Your photos are ready/)]);
     useDeliveryQueue(undefined);
     await receiver.close();
     clockMs = Date.parse('2031-01-01T00:00:00Z'); // years after the last shooting day: everything is due

@@ -1,0 +1,91 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { keys } from '../lib/db/keys';
+import { TABLE_KEYS } from '../lib/db/table-definition';
+import type { EventType } from '../lib/domain/events/event-catalogue';
+import { isPlausibleEmail } from '../lib/domain/email';
+import { thresholdAlarm } from './threshold-alarm';
+
+/**
+ * Stream records the photo-ready email function takes at once. It handles them one after another
+ * (one SES call each at most), well within its 60 s timeout.
+ */
+export const PHOTO_NOTICE_BATCH_SIZE = 10;
+
+/** How far behind the table's stream the email function may fall before an alarm (records leave the stream after 24 hours). */
+export const PHOTO_NOTICE_MAX_LAG = Duration.hours(1);
+
+const PHOTOS_ASSIGNED: EventType = 'photos.assigned';
+
+export interface PhotoNoticesProps {
+  /** The single table; it must have a stream with new images. */
+  table: ITable;
+  /** photos/send-photo-notices. */
+  sender: LambdaFunction;
+  /**
+   * The From address of the emails (PHOTO_NOTICE_FROM): an SES identity of the account in the
+   * stack's region, or an address of a verified domain. Without it the function sends nothing.
+   */
+  fromAddress?: string;
+}
+
+/**
+ * Photo-ready emails (docs/photos.md#photo-ready-emails): the table's stream starts the email
+ * function for each photos.assigned event item, created by a window's first photo (INSERT) or
+ * counted up by the others (MODIFY); the function may send through SES from the configured
+ * address only.
+ */
+export class PhotoNotices extends Construct {
+  /** The stream lag alarm, for the stack to send to its alarm topic. */
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, { table, sender, fromAddress }: PhotoNoticesProps) {
+    super(scope, id);
+    if (fromAddress !== undefined && !isPlausibleEmail(fromAddress)) throw new Error(`photoNoticeSender is not an email address: ${fromAddress}`);
+    sender.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: PHOTO_NOTICE_BATCH_SIZE,
+        reportBatchItemFailures: true,
+        // Retried until it succeeds: the claim on the person keeps a retry from sending twice, and
+        // a record dropped here would be an email never sent. The lag alarm tells of a stuck one.
+        retryAttempts: -1,
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.or('INSERT', 'MODIFY'),
+            dynamodb: {
+              Keys: { [TABLE_KEYS.sortKey]: { S: FilterRule.beginsWith(keys.event('', '', '').sk) } },
+              NewImage: { type: { S: FilterRule.isEqual(PHOTOS_ASSIGNED) } },
+            },
+          }),
+        ],
+      }),
+    );
+    if (fromAddress !== undefined) {
+      sender.addEnvironment('PHOTO_NOTICE_FROM', fromAddress);
+      // SES authorises a send against the sender's identity (and in the sandbox the recipient's
+      // too), so the resource is the account's identities; the condition holds the From address.
+      sender.addToRolePolicy(
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          actions: ['ses:SendEmail'],
+          resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+          conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
+        }),
+      );
+      NagSuppressions.addResourceSuppressions(
+        sender,
+        [{ id: 'AwsSolutions-IAM5', reason: "ses:SendEmail on the account's identities in this region, only from the configured From address (ses:FromAddress)." }],
+        true,
+      );
+    }
+    const lag = sender.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' });
+    this.alarms.push(thresholdAlarm(this, 'LagAlarm', lag, PHOTO_NOTICE_MAX_LAG.toMilliseconds()));
+  }
+}

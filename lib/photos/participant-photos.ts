@@ -1,0 +1,106 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ParticipantPhotos, ResultMembers } from '#lib/api-schemas';
+import { getPerson, personIdOfCode } from '#lib/db/persons';
+import { listPhotos } from '#lib/db/photos';
+import type { Tenant } from '#lib/db/tenants';
+import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from '#lib/domain/access-codes';
+import { DomainError, invalidField } from '#lib/domain/domain-error';
+import { emailKey } from '#lib/domain/email';
+import { TEXT_LIMITS } from '#lib/domain/field-limits';
+import type { GalleryConfiguration } from '#lib/domain/gallery-model';
+import type { Person } from '#lib/domain/person-model';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+import { signPhotos } from '#lib/integration/person-photos';
+
+const CODE_SHAPE = new RegExp(`^[${ACCESS_CODE_ALPHABET}]{${ACCESS_CODE_LENGTH}}$`);
+
+/** A person ID no person has: read in place of the person when the code is unknown, so both cases cost the same reads. */
+const NO_PERSON_ID = 'per_00000000000000000000000000';
+
+/** The second factor a participant proves the code with. */
+type SecondFactor = { kind: 'email'; value: string } | { kind: 'employeeId'; value: string } | undefined;
+
+/** Absent, null and blank are "not given"; anything else must be a string within its limit. */
+function optionalText(body: Record<string, unknown>, field: 'email' | 'employeeId'): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalidField(field, `${field} must be a string.`);
+  const trimmed = value.trim();
+  if (trimmed.length > TEXT_LIMITS[field]) throw invalidField(field, `${field} must have at most ${TEXT_LIMITS[field]} characters.`);
+  return trimmed === '' ? undefined : trimmed;
+}
+
+/** The access code as typed: surrounding space and case do not matter. */
+function accessCodeOf(body: Record<string, unknown>): string {
+  const code = typeof body.code === 'string' ? body.code.trim().toUpperCase() : '';
+  if (!CODE_SHAPE.test(code)) throw invalidField('code', `code must be the ${ACCESS_CODE_LENGTH}-character access code.`);
+  return code;
+}
+
+/** The email when one is given; else the employee ID. */
+function secondFactorOf(body: Record<string, unknown>): SecondFactor {
+  const email = optionalText(body, 'email');
+  const employeeId = optionalText(body, 'employeeId');
+  if (email !== undefined) return { kind: 'email', value: email };
+  return employeeId === undefined ? undefined : { kind: 'employeeId', value: employeeId };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/**
+ * Whether the factor is the person's: the email compared as addresses are (case and space
+ * ignored, lib/domain/email.ts), the employee ID exactly and only for a person without an
+ * email. Digests are compared in constant time, and a missing person is compared against a
+ * value nobody has, so the time taken tells nothing about the stored value.
+ */
+function factorMatches(person: Person | undefined, factor: NonNullable<SecondFactor>): boolean {
+  if (factor.kind === 'email') {
+    const stored = person?.email ? emailKey(person.email) : '';
+    const matches = timingSafeEqual(digest(stored), digest(emailKey(factor.value)));
+    return matches && stored !== '';
+  }
+  const eligible = person !== undefined && person.email === null && person.employeeId !== null;
+  const matches = timingSafeEqual(digest(eligible ? person.employeeId! : ''), digest(factor.value));
+  return matches && eligible;
+}
+
+/**
+ * `myPhotos`: the photos of the participant with this access code (4 characters, case and
+ * surrounding space ignored) and second factor, the email, or the employee ID where the person
+ * has no email. Each photo with a signed URL, as the server-side photos route signs them, but
+ * without person or photo IDs: the participant needs the file, its name and size. Every wrong
+ * pair (unknown code, another email or employee ID, an employee ID where the person has an
+ * email, no factor at all) is the one refusal unknown_access_pair; an unknown code reads as much
+ * as a known one. The attempt limits are the pipeline's (lib/http/public-rate-limit.ts).
+ */
+export async function participantPhotos(
+  tenant: Tenant,
+  body: Record<string, unknown>,
+  loaded?: GalleryConfiguration,
+): Promise<ResultMembers<typeof ParticipantPhotos>> {
+  const token = typeof body.token === 'string' ? body.token.trim() : '';
+  if (token === '') throw new DomainError('token_required');
+  const configuration = await loadGroupShootGallery(tenant.tenantId, token, loaded);
+  const code = accessCodeOf(body);
+  const factor = secondFactorOf(body);
+  if (!factor) throw new DomainError('unknown_access_pair');
+  const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+  const personId = await personIdOfCode(scope, code);
+  const person = await getPerson(scope, personId ?? NO_PERSON_ID);
+  const matches = factorMatches(person, factor);
+  if (!person || !matches) throw new DomainError('unknown_access_pair');
+  const signed = await signPhotos(await listPhotos(scope, person.personId));
+  return {
+    name: person.name,
+    photos: signed.photos.map(({ photo, url }) => ({
+      fileName: photo.fileName,
+      width: photo.width,
+      height: photo.height,
+      createdAt: photo.createdAt,
+      url,
+    })),
+    urlsExpireAt: signed.urlsExpireAt,
+  };
+}

@@ -1,0 +1,43 @@
+import { getMediaObject } from '#lib/adapters/media-bucket';
+import { UnreadableImageError, readShootPhoto } from '#lib/adapters/shoot-photo-reader';
+import { getGalleryConfiguration } from '#lib/db/galleries';
+import { type InboxLocation, photoIdOf } from '#lib/domain/media-keys';
+import { readCard } from '#lib/domain/photos/shoot-sequence';
+import { type ShootPlacement, placeShootPhoto } from '#lib/photos/place-shoot-photo';
+
+/** ISO 8601 with milliseconds, as the upload command writes `captured-at`. */
+const CAPTURE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * Sorts a photo uploaded to a gallery's inbox: reads it (size, capture time, camera, any QR or
+ * Data Matrix code), then places it in the shoot as a card or as a photo. Capture time and
+ * camera come from the object's `captured-at`/`camera` metadata where the uploader set them
+ * (the upload command copies them from EXIF; a photographer may correct them), else from EXIF.
+ */
+export async function sortShootPhoto(location: InboxLocation, objectKey: string, uploadedAt: string): Promise<ShootPlacement | 'gallery_not_found'> {
+  const scope = { tenantId: location.tenantId, token: location.token };
+  if (!(await getGalleryConfiguration(scope.tenantId, scope.token))) return 'gallery_not_found';
+  const { bytes, metadata } = await getMediaObject(objectKey);
+  const reading = await readShootPhoto(bytes).catch((error: unknown) => {
+    if (error instanceof UnreadableImageError) return undefined;
+    throw error;
+  });
+  const facts = {
+    photoId: photoIdOf(objectKey),
+    objectKey,
+    path: location.path,
+    fileName: location.path.split('/').at(-1)!,
+    camera: metadata.camera || (reading?.camera ?? null),
+    capturedAt: captureTimeOf(metadata) ?? reading?.capturedAt ?? null,
+    width: reading?.width ?? null,
+    height: reading?.height ?? null,
+    uploadedAt,
+  };
+  return placeShootPhoto(scope, facts, reading ? readCard(reading.codes) : 'unreadable');
+}
+
+function captureTimeOf(metadata: Record<string, string>): string | null {
+  const value = metadata['captured-at'];
+  return value && CAPTURE_TIME.test(value) ? value : null;
+}
+
