@@ -173,7 +173,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
     ],
     media: { folders: ['photos'], objects: ['GetObject'] },
-    // Reading a shoot photo (lib/adapters/shoot-photo-reader.ts, docs/benchmarks.md#photo-ingest-reading-shoot-photos): a 24 MP
+    // Reading a shoot photo (lib/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
     // camera JPEG peaked at 262 MB and took 187 ms of CPU on x64, the worst measured (61 MP progressive
     // 4:4:4) 511 MB and 2.7 s. 1024 MB gives about 0.58 vCPU: about 0.4 s a 24 MP photo, 6 s the worst.
     memoryMb: 1024,

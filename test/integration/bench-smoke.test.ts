@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { PhotoIngestResult } from '../../scripts/bench/photo-ingest';
 import type { WebhookDeliveryResult } from '../../scripts/bench/webhook-delivery';
 
 const ROOT = join(__dirname, '..', '..');
@@ -80,5 +81,12 @@ describe('npm run bench -- --smoke', () => {
       expect(stages.every((value) => value >= 0)).toBe(true);
     }
     expect([imported.importMilliseconds, imported.allDeliveredMilliseconds, imported.ratio].every(isPositive)).toBe(true);
+    const photos = results.photoIngest as PhotoIngestResult;
+    expect(stdout).toContain('Photo ingest');
+    expect([photos.cardsRead, photos.codesInPortraits]).toEqual([photos.photos.cards, 0]);
+    for (const side of [photos.reader, photos.sharpDecode]) {
+      expect([side.medianMilliseconds, side.photosPerCoreSecond, side.peakRssMb].every(isPositive)).toBe(true);
+    }
+    expect([photos.timeRatio, photos.memoryRatio].every(isPositive)).toBe(true);
   }, 110_000);
 });

@@ -18,7 +18,7 @@ describe.each([0, 1])('GET stats, path variant %i', (variant) => {
     const answer = await api.call(path(studio.token), { headers: studio.serverHeaders });
     expect(answer.status).toBe(200);
     expect(answer.body.persons).toEqual({ total: 0, bySource: { import: 0, checkin: 0 }, withSelfie: 0, withPhotos: 0 });
-    expect(answer.body.photos).toEqual({ total: 0 });
+    expect(answer.body.photos).toEqual({ total: 0, unassigned: 0, cards: 0 });
   });
 
   it('counts imports per source and per day, from counters rather than persons', async () => {

@@ -500,6 +500,26 @@ const publicCases: Record<string, () => void> = {
       expect(owner.body).toEqual(expect.objectContaining({ ok: true, orderId: bravoOrder.orderId, status: 'pending' }));
     });
 
+    it("gives Bravo's participant's code and email (myPhotos) the answer of an unknown gallery with Alpha's slug, and of a wrong pair in Alpha's gallery", async () => {
+      const participant = bravo1.photographed;
+      const pair = { action: 'myPhotos', code: participant.code, email: participant.email };
+      await expectRefusedLikeUnknown(
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...pair, token: bravo1.token } },
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...pair, token: unknownToken() } },
+        404,
+        'gallery_not_found',
+      );
+      const unusedCode = ['ZZZZ', 'YYYY', 'XXXX'].find((code) => !alpha1.persons.some((person) => person.code === code))!;
+      await expectRefusedLikeUnknown(
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...pair, token: alpha1.token } },
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { action: 'myPhotos', token: alpha1.token, code: unusedCode, email: 'nobody@alpha.example' } },
+        404,
+        'photos_not_found',
+      );
+      const owner = await send({ method: 'POST', path: '/group-shoot', headers: bravo.publicHeaders, body: { ...pair, token: bravo1.token } });
+      expect(owner.body.photos.map((photo: { fileName: string }) => photo.fileName)).toEqual([bravo1.photo.fileName]);
+    });
+
     it("gives Bravo's retryCheckout token with Alpha's slug 404 invalid_checkout_token and opens no session", async () => {
       const sessionsBefore = stripe.emulator.sessions.size;
       await expectRefusedLikeUnknown(
@@ -536,7 +556,7 @@ const publicCases: Record<string, () => void> = {
 };
 
 /** Check-in actions crossed above (POST /group-shoot selects them by `action`). */
-const crossedActions = ['submitCheckin', 'checkinStatus', 'retryCheckout'];
+const crossedActions = ['submitCheckin', 'checkinStatus', 'retryCheckout', 'myPhotos'];
 
 describe('public routes', () => {
   it('has an isolation case for every public route and every check-in action', () => {
@@ -630,7 +650,7 @@ describe.each([
     const body = await read(gallery, '/stats');
     const bySource = (source: Person['source']) => gallery.persons.filter((person) => person.source === source).length;
     expect(body.persons).toEqual({ total: gallery.persons.length, bySource: { import: bySource('import'), checkin: bySource('checkin') }, withSelfie: 0, withPhotos: 1 });
-    expect(body.photos).toEqual({ total: 1 });
+    expect(body.photos).toEqual({ total: 1, unassigned: 0, cards: 0 });
     expect(body.orders).toEqual({ pending: gallery.reservedSpots, paid: 0, expired: 0, canceled: 0 });
     expect(body.shootingDays.map((day: { id: string }) => day.id)).toEqual([gallery.dayId]);
   });

@@ -18,6 +18,7 @@ const RENAMED = new Map(
     'media_storage_unavailable storage_unavailable',
     'payment_account_not_ready connect_not_ready_for_payments',
     'photo_signing_unavailable cdn_signing_unavailable',
+    'unknown_access_pair photos_not_found',
   ].map((pair) => pair.split(' ') as [DomainErrorReason, ErrorCode]),
 );
 /** Every other reason is named like the catalogue code it is answered with. */
