@@ -101,19 +101,21 @@ export const CheckinRequest = v.object({
 });
 
 /** myPhotos: the participant's photos, without person or photo IDs. */
+/** A photo with its signed URL, as the server-side photos route answers it (a participant's own view leaves out the ID). */
+const SignedPhoto = v.object({
+  photoId: v.string(),
+  fileName: v.string(),
+  width: v.nullable(v.number()),
+  height: v.nullable(v.number()),
+  createdAt: v.string(),
+  url: v.pipe(v.string(), v.description('Signed CloudFront URL.')),
+});
+
 export const ParticipantPhotos = v.object({
   ok: v.literal(true),
   name: v.pipe(v.string(), v.description("The participant's name, as checked in or imported.")),
   urlsExpireAt: v.string(),
-  photos: v.array(
-    v.object({
-      fileName: v.string(),
-      width: v.nullable(v.number()),
-      height: v.nullable(v.number()),
-      createdAt: v.string(),
-      url: v.pipe(v.string(), v.description('Signed CloudFront URL.')),
-    }),
-  ),
+  photos: v.array(v.omit(SignedPhoto, ['photoId'])),
   requestId,
 });
 
@@ -211,16 +213,7 @@ export const PersonPhotos = v.object({
   galleryToken: v.string(),
   personId: v.string(),
   urlsExpireAt: v.string(),
-  photos: v.array(
-    v.object({
-      photoId: v.string(),
-      fileName: v.string(),
-      width: v.nullable(v.number()),
-      height: v.nullable(v.number()),
-      createdAt: v.string(),
-      url: v.pipe(v.string(), v.description('Signed CloudFront URL.')),
-    }),
-  ),
+  photos: v.array(SignedPhoto),
   requestId,
 });
 

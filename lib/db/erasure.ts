@@ -2,6 +2,7 @@ import { BatchWriteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk
 import { nowIso } from '#lib/clock';
 import { db, tableName } from '#lib/db/client';
 import type { TransactItem } from '#lib/db/conditional-writes';
+import { countersUpdate } from '#lib/db/gallery-counters';
 import { keys } from '#lib/db/keys';
 import { queryAll, queryPartition } from '#lib/db/queries';
 import { cancellationCodes, withStoreRetries } from '#lib/db/retry';
@@ -77,19 +78,8 @@ function counterDecrements(person: Person): Partial<GalleryCounters> {
 }
 
 function addToStatistics(scope: GalleryScope, deltas: Partial<GalleryCounters>): TransactItem[] {
-  const entries = Object.entries(deltas).filter(([, value]) => value);
-  if (entries.length === 0) return [];
-  return [
-    {
-      Update: {
-        TableName: tableName,
-        Key: keys.galleryStats(scope.tenantId, scope.token),
-        UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:c${index}`, value])),
-      },
-    },
-  ];
+  const update = countersUpdate(scope, deltas);
+  return update ? [update] : [];
 }
 
 /**

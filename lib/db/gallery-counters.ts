@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { db, tableName } from '#lib/db/client';
 import { keys } from '#lib/db/keys';
 import { withStoreRetries } from '#lib/db/retry';
+import type { TransactItem } from '#lib/db/conditional-writes';
 import type { GalleryCounters, GalleryScope } from '#lib/domain/gallery-model';
 
 /**
@@ -11,13 +12,13 @@ import type { GalleryCounters, GalleryScope } from '#lib/domain/gallery-model';
  * not conflict on the counters item.
  */
 export async function addToGalleryCounters(scope: GalleryScope, deltas: Partial<GalleryCounters>): Promise<void> {
-  const entries = Object.entries(deltas).filter(([, value]) => value);
-  if (entries.length === 0) return;
+  const update = countersUpdate(scope, deltas)?.Update;
+  if (!update) return;
   await addOnce({
-    Key: keys.galleryStats(scope.tenantId, scope.token),
-    UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
-    ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
-    ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:c${index}`, value])),
+    Key: update.Key as Record<string, string>,
+    UpdateExpression: update.UpdateExpression!,
+    ExpressionAttributeNames: update.ExpressionAttributeNames,
+    ExpressionAttributeValues: update.ExpressionAttributeValues!,
   });
 }
 
@@ -51,4 +52,21 @@ export async function addOnce(update: {
     // Either our own resend, already applied, or the caller's condition refused it: nothing to add.
     if (error.name !== 'ConditionalCheckFailedException') throw error;
   });
+}
+
+/** The statistics item's counters moved by `deltas`, as one transaction item (a transaction names an item once). */
+export function countersUpdate(scope: GalleryScope, ...deltas: Partial<GalleryCounters>[]): TransactItem | undefined {
+  const sums = new Map<string, number>();
+  for (const delta of deltas) for (const [name, value] of Object.entries(delta)) sums.set(name, (sums.get(name) ?? 0) + (value ?? 0));
+  const entries = [...sums].filter(([, value]) => value !== 0);
+  if (entries.length === 0) return undefined;
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.galleryStats(scope.tenantId, scope.token),
+      UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:c${index}`, value])),
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
+import { countersUpdate } from '#lib/db/gallery-counters';
 import { photosAssignedUpdate } from '#lib/db/events';
 import { keys } from '#lib/db/keys';
 import { getPerson } from '#lib/db/persons';
@@ -68,23 +69,6 @@ export function photoLost(scope: GalleryScope, personId: string, photoId: string
       },
     ],
     counters: { photos: -1, personsWithPhotos: lastPhoto ? -1 : 0 },
-  };
-}
-
-/** The statistics item's counters moved by `deltas`, as one transaction item (a transaction names an item once). */
-export function countersUpdate(scope: GalleryScope, ...deltas: CounterDeltas[]): TransactItem | undefined {
-  const sums = new Map<string, number>();
-  for (const delta of deltas) for (const [name, value] of Object.entries(delta)) sums.set(name, (sums.get(name) ?? 0) + (value ?? 0));
-  const entries = [...sums].filter(([, value]) => value !== 0);
-  if (entries.length === 0) return undefined;
-  return {
-    Update: {
-      TableName: tableName,
-      Key: keys.galleryStats(scope.tenantId, scope.token),
-      UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:c${index}`, value])),
-    },
   };
 }
 

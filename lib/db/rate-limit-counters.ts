@@ -92,22 +92,13 @@ async function writeTat(
  */
 export async function refundRateLimit(keyId: string, policy: RateLimitPolicy, now: number): Promise<void> {
   const interval = emissionInterval(policy);
-  const writeId = randomUUID();
-  try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.rateLimit(keyId),
-        UpdateExpression: 'SET tat = tat - :interval, lastWrite = :writeId',
-        ConditionExpression: 'tat >= :floor AND (attribute_not_exists(lastWrite) OR lastWrite <> :writeId)',
-        ExpressionAttributeValues: { ':interval': interval, ':floor': now + interval, ':writeId': writeId },
-        ReturnValues: 'UPDATED_NEW',
-      }),
-    );
-    rememberTat(keyId, Attributes?.tat as number | undefined);
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  const { tat } = await writeTat(keyId, {
+    update: 'SET tat = tat - :interval',
+    condition: 'tat >= :floor',
+    values: { ':interval': interval, ':floor': now + interval },
+  });
+  // Refused (the bucket all but full), the TAT is as it was, and writeTat reports that one.
+  rememberTat(keyId, tat);
 }
 
 function rememberTat(keyId: string, tat: number | undefined): void {

@@ -2,10 +2,10 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { db, tableName } from '#lib/db/client';
 import type { TransactItem } from '#lib/db/conditional-writes';
 import { deleteItems } from '#lib/db/erasure';
-import { addToGalleryCounters } from '#lib/db/gallery-counters';
 import { keys } from '#lib/db/keys';
 import { getPerson } from '#lib/db/persons';
-import { countersUpdate, photoGained, photoLost } from '#lib/db/photos';
+import { addToGalleryCounters, countersUpdate } from '#lib/db/gallery-counters';
+import { photoGained, photoLost } from '#lib/db/photos';
 import { queryAll } from '#lib/db/queries';
 import { withStoreRetries } from '#lib/db/retry';
 import type { GalleryScope } from '#lib/domain/gallery-model';

@@ -31,6 +31,11 @@ export async function signPhotos(photos: Photo[]): Promise<SignedPhotos> {
   };
 }
 
+/** A signed photo as the answers show it. */
+export function signedPhotoView({ photo, url }: SignedPhotos['photos'][number]) {
+  return { photoId: photo.photoId, fileName: photo.fileName, width: photo.width, height: photo.height, createdAt: photo.createdAt, url };
+}
+
 /**
  * A person's assigned photos, each with a signed CloudFront URL valid for PHOTO_URL_TTL_SECONDS.
  * person_not_found for an ID this gallery does not have (another gallery's person included).
@@ -44,14 +49,7 @@ export async function listPersonPhotos(tenant: Tenant, token: string | undefined
   return {
     galleryToken: gallery.token,
     personId: person.personId,
-    photos: signed.photos.map(({ photo, url }) => ({
-      photoId: photo.photoId,
-      fileName: photo.fileName,
-      width: photo.width,
-      height: photo.height,
-      createdAt: photo.createdAt,
-      url,
-    })),
+    photos: signed.photos.map(signedPhotoView),
     urlsExpireAt: signed.urlsExpireAt,
   };
 }

@@ -10,7 +10,7 @@ import { TEXT_LIMITS } from '#lib/domain/field-limits';
 import type { GalleryConfiguration } from '#lib/domain/gallery-model';
 import type { Person } from '#lib/domain/person-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
-import { signPhotos } from '#lib/integration/person-photos';
+import { signPhotos, signedPhotoView } from '#lib/integration/person-photos';
 
 const CODE_SHAPE = new RegExp(`^[${ACCESS_CODE_ALPHABET}]{${ACCESS_CODE_LENGTH}}$`);
 
@@ -94,13 +94,11 @@ export async function participantPhotos(
   const signed = await signPhotos(await listPhotos(scope, person.personId));
   return {
     name: person.name,
-    photos: signed.photos.map(({ photo, url }) => ({
-      fileName: photo.fileName,
-      width: photo.width,
-      height: photo.height,
-      createdAt: photo.createdAt,
-      url,
-    })),
+    // A participant has no use for internal IDs.
+    photos: signed.photos.map((signed) => {
+      const { photoId: _photoId, ...view } = signedPhotoView(signed);
+      return view;
+    }),
     urlsExpireAt: signed.urlsExpireAt,
   };
 }
