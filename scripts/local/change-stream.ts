@@ -77,16 +77,43 @@ export async function startChangeStream(options: {
     }
   };
 
+  /** Per shard: the last record handed over, so that a lost iterator resumes after it. */
+  const lastSequence = new Map<string, string>();
+
+  /**
+   * The next records of a shard. An iterator that DynamoDB Local no longer takes (expired, or
+   * "trimmed" while two readers read the same shard) is replaced by a new one after the last
+   * record handed over, as Lambda's event source would resume.
+   */
+  const readShard = async (shardId: string, iterator: string) => {
+    try {
+      return await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize ?? 100 }));
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
+      const after = lastSequence.get(shardId);
+      const { ShardIterator } = await streams.send(
+        new GetShardIteratorCommand(
+          after === undefined
+            ? { StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }
+            : { StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after },
+        ),
+      );
+      return { Records: [], NextShardIterator: ShardIterator };
+    }
+  };
+
   /** One pass over every shard; true when some shard had records. */
   const sweep = async (): Promise<boolean> => {
     await discoverShards();
     let sawRecords = false;
     for (const [shardId, iterator] of iterators) {
       if (iterator === null || stopped) continue;
-      const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize ?? 100 }));
+      const { Records = [], NextShardIterator } = await readShard(shardId, iterator);
       if (Records.length > 0) {
         sawRecords = true;
         await deliver(Records.map(toLambdaRecord));
+        lastSequence.set(shardId, Records.at(-1)!.dynamodb!.SequenceNumber!);
       }
       iterators.set(shardId, NextShardIterator ?? null);
     }
