@@ -9,7 +9,7 @@ import { type GalleryConfiguration, requiresPayment } from '#lib/domain/gallery-
 import { selfieObjectKey } from '#lib/domain/media-keys';
 import { pendingPaymentsCap, publicLimitsOf } from '#lib/domain/public-limits';
 import { type PersonDraft, newPersonId } from '#lib/domain/person-model';
-import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+import { loadGalleryOfBody } from '#lib/galleries/group-shoot-gallery';
 import { reencodeSelfie } from '#lib/media/selfie-image';
 import { galleryRef, loggableError, logger } from '#lib/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
@@ -30,9 +30,7 @@ export async function submitCheckin(
   body: Record<string, unknown>,
   loaded?: GalleryConfiguration,
 ): Promise<ResultMembers<typeof CheckinResult>> {
-  const token = typeof body.token === 'string' ? body.token.trim() : '';
-  if (token === '') throw new DomainError('token_required');
-  const configuration = await loadGroupShootGallery(tenant.tenantId, token, loaded);
+  const configuration = await loadGalleryOfBody(tenant.tenantId, body, loaded);
   const submission = validateCheckin(body, configuration);
   // Decoding is the one costly check: after every rule that needs no storage, before the
   // payment checks read anything.

@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/db/client';
+import { conditionalWrite } from '#lib/db/conditional-writes';
 import { keys } from '#lib/db/keys';
 import { toPerson } from '#lib/db/persons';
 import { queryAll } from '#lib/db/queries';
@@ -15,6 +16,20 @@ import { PHOTO_NOTICE_CLAIM_MS, type PhotoNoticeState } from '#lib/domain/photos
  * holds the claim, and a person erased meanwhile is not written back as a stub. They name no
  * attribute but the keys and PHOTO_NOTICE_ATTRIBUTES: IAM allows the sender no other.
  */
+
+/**
+ * One conditional update of the person's notice state. A condition that failed is another
+ * sender's doing, or this write's own resend after a lost answer; the two are not told apart
+ * (no item comes back), and the claim's lapse covers the second.
+ */
+function updateNotice(
+  scope: GalleryScope,
+  personId: string,
+  update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+): Promise<boolean> {
+  const key = keys.person(scope.tenantId, scope.token, personId);
+  return conditionalWrite(() => db.send(new UpdateCommand({ TableName: tableName, Key: key, ...update })), () => false);
+}
 
 /** The person with the notice's state, read consistently (a claim just written must be seen); undefined when erased. */
 export async function getNoticeRecipient(scope: GalleryScope, personId: string): Promise<{ person: Person; state: PhotoNoticeState } | undefined> {
@@ -33,17 +48,13 @@ export async function getNoticeRecipient(scope: GalleryScope, personId: string):
  * claim younger than PHOTO_NOTICE_CLAIM_MS. False when another sender got there first.
  */
 export async function claimPhotoNotice(scope: GalleryScope, personId: string, at: number): Promise<boolean> {
-  return conditionally(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
-      UpdateExpression: 'SET photoNoticeClaimedAt = :at',
-      ConditionExpression:
-        'attribute_exists(pk) AND attribute_not_exists(photoNoticeSentAt) AND attribute_not_exists(photoNoticeRejectedAt) ' +
-        'AND (attribute_not_exists(photoNoticeClaimedAt) OR photoNoticeClaimedAt < :lapsed)',
-      ExpressionAttributeValues: { ':at': at, ':lapsed': at - PHOTO_NOTICE_CLAIM_MS },
-    }),
-  );
+  return updateNotice(scope, personId, {
+    UpdateExpression: 'SET photoNoticeClaimedAt = :at',
+    ConditionExpression:
+      'attribute_exists(pk) AND attribute_not_exists(photoNoticeSentAt) AND attribute_not_exists(photoNoticeRejectedAt) ' +
+      'AND (attribute_not_exists(photoNoticeClaimedAt) OR photoNoticeClaimedAt < :lapsed)',
+    ExpressionAttributeValues: { ':at': at, ':lapsed': at - PHOTO_NOTICE_CLAIM_MS },
+  });
 }
 
 /**
@@ -51,28 +62,20 @@ export async function claimPhotoNotice(scope: GalleryScope, personId: string, at
  * the claim was no longer this sender's (it lapsed and another took it over).
  */
 export async function completePhotoNotice(scope: GalleryScope, personId: string, claimedAt: number, outcome: 'sent' | 'rejected', at: string): Promise<boolean> {
-  return conditionally(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
-      UpdateExpression: `SET ${outcome === 'sent' ? 'photoNoticeSentAt' : 'photoNoticeRejectedAt'} = :at REMOVE photoNoticeClaimedAt`,
-      ConditionExpression: 'photoNoticeClaimedAt = :claimedAt',
-      ExpressionAttributeValues: { ':at': at, ':claimedAt': claimedAt },
-    }),
-  );
+  return updateNotice(scope, personId, {
+    UpdateExpression: `SET ${outcome === 'sent' ? 'photoNoticeSentAt' : 'photoNoticeRejectedAt'} = :at REMOVE photoNoticeClaimedAt`,
+    ConditionExpression: 'photoNoticeClaimedAt = :claimedAt',
+    ExpressionAttributeValues: { ':at': at, ':claimedAt': claimedAt },
+  });
 }
 
 /** Gives the claim made at `claimedAt` back after a failed send, so that the retry may send. */
 export async function releasePhotoNotice(scope: GalleryScope, personId: string, claimedAt: number): Promise<boolean> {
-  return conditionally(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
-      UpdateExpression: 'REMOVE photoNoticeClaimedAt',
-      ConditionExpression: 'photoNoticeClaimedAt = :claimedAt',
-      ExpressionAttributeValues: { ':claimedAt': claimedAt },
-    }),
-  );
+  return updateNotice(scope, personId, {
+    UpdateExpression: 'REMOVE photoNoticeClaimedAt',
+    ConditionExpression: 'photoNoticeClaimedAt = :claimedAt',
+    ExpressionAttributeValues: { ':claimedAt': claimedAt },
+  });
 }
 
 /** Slug and name of the tenant with this ID: the email names the studio, and the link the tenant. */
@@ -103,14 +106,4 @@ export async function findTenantById(tenantId: string): Promise<TenantIdentity |
   const found = { slug: String(profile.slug), name: String(profile.name) };
   tenantsById.set(tenantId, found);
   return found;
-}
-
-async function conditionally(command: UpdateCommand): Promise<boolean> {
-  try {
-    await db.send(command);
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
 }

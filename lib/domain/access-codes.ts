@@ -7,6 +7,13 @@ import { randomInt } from 'node:crypto';
 export const ACCESS_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const ACCESS_CODE_LENGTH = 4;
 
+const ACCESS_CODE_SHAPE = new RegExp(`^[${ACCESS_CODE_ALPHABET}]{${ACCESS_CODE_LENGTH}}$`);
+
+/** Whether `text` could be an access code (upper case, as codes are stored). */
+export function isAccessCodeShaped(text: string): boolean {
+  return ACCESS_CODE_SHAPE.test(text);
+}
+
 export function generateAccessCode(): string {
   let code = '';
   for (let index = 0; index < ACCESS_CODE_LENGTH; index += 1) {

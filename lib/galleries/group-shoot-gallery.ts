@@ -27,3 +27,8 @@ export async function loadGroupShootGallery(
   if (!configuration.gallery.isGroupShoot) throw new DomainError('not_a_group_shoot');
   return configuration;
 }
+
+/** The group-shoot gallery a check-in action's body names in `token` (surrounding space ignored). */
+export function loadGalleryOfBody(tenantId: string, body: Record<string, unknown>, loaded?: GalleryConfiguration): Promise<GalleryConfiguration> {
+  return loadGroupShootGallery(tenantId, typeof body.token === 'string' ? body.token.trim() : undefined, loaded);
+}

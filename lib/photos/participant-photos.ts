@@ -3,16 +3,14 @@ import type { ParticipantPhotos, ResultMembers } from '#lib/api-schemas';
 import { getPerson, personIdOfCode } from '#lib/db/persons';
 import { listPhotos } from '#lib/db/photos';
 import type { Tenant } from '#lib/db/tenants';
-import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from '#lib/domain/access-codes';
+import { ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/domain/access-codes';
 import { DomainError, invalidField } from '#lib/domain/domain-error';
 import { emailKey } from '#lib/domain/email';
 import { TEXT_LIMITS } from '#lib/domain/field-limits';
 import type { GalleryConfiguration } from '#lib/domain/gallery-model';
 import type { Person } from '#lib/domain/person-model';
-import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+import { loadGalleryOfBody } from '#lib/galleries/group-shoot-gallery';
 import { signPhotos, signedPhotoView } from '#lib/integration/person-photos';
-
-const CODE_SHAPE = new RegExp(`^[${ACCESS_CODE_ALPHABET}]{${ACCESS_CODE_LENGTH}}$`);
 
 /** A person ID no person has: read in place of the person when the code is unknown, so both cases cost the same reads. */
 const NO_PERSON_ID = 'per_00000000000000000000000000';
@@ -33,7 +31,7 @@ function optionalText(body: Record<string, unknown>, field: 'email' | 'employeeI
 /** The access code as typed: surrounding space and case do not matter. */
 function accessCodeOf(body: Record<string, unknown>): string {
   const code = typeof body.code === 'string' ? body.code.trim().toUpperCase() : '';
-  if (!CODE_SHAPE.test(code)) throw invalidField('code', `code must be the ${ACCESS_CODE_LENGTH}-character access code.`);
+  if (!isAccessCodeShaped(code)) throw invalidField('code', `code must be the ${ACCESS_CODE_LENGTH}-character access code.`);
   return code;
 }
 
@@ -80,9 +78,7 @@ export async function participantPhotos(
   body: Record<string, unknown>,
   loaded?: GalleryConfiguration,
 ): Promise<ResultMembers<typeof ParticipantPhotos>> {
-  const token = typeof body.token === 'string' ? body.token.trim() : '';
-  if (token === '') throw new DomainError('token_required');
-  const configuration = await loadGroupShootGallery(tenant.tenantId, token, loaded);
+  const configuration = await loadGalleryOfBody(tenant.tenantId, body, loaded);
   const code = accessCodeOf(body);
   const factor = secondFactorOf(body);
   if (!factor) throw new DomainError('unknown_access_pair');

@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type Page, type Request, chromium } from 'playwright-core';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { recordPhoto } from '#lib/db/photos';
 import { updateTenantSettings } from '#lib/db/tenants';
 import { photoIdOf, photoObjectKey } from '#lib/domain/media-keys';
 import { useLocalApi } from '../support/local-api';
 import { type CheckinStudio, createCheckinStudio } from '../support/checkin-gallery';
 import { makeJpeg, uploadObject } from '../support/media';
+import { qrTextsInPng } from '../support/qr-reader';
 import { useStripeEmulator } from '../support/stripe';
 
 const api = useLocalApi({ checkinPage: true });
@@ -19,14 +19,6 @@ const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, 
 let browser: Browser;
 let selfieFile: string;
 
-const zxingWasm = readFileSync(join(__dirname, '..', '..', 'node_modules', 'zxing-wasm', 'dist', 'reader', 'zxing_reader.wasm'));
-prepareZXingModule({ overrides: { wasmBinary: zxingWasm.buffer.slice(zxingWasm.byteOffset, zxingWasm.byteOffset + zxingWasm.byteLength) as ArrayBuffer } });
-
-/** The texts of the QR codes in a PNG, as a camera card reader would find them. */
-async function qrTexts(png: Buffer): Promise<string[]> {
-  const found = await readBarcodes(new Uint8Array(png), { formats: ['QRCode'], tryHarder: true });
-  return found.map((result) => result.text);
-}
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -135,7 +127,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     // Assess
     const code = await page.textContent('#code');
     expect(code).toMatch(/^[A-Z2-9]{4}$/);
-    expect(await qrTexts(png)).toEqual([code]);
+    expect(await qrTextsInPng(png)).toEqual([code]);
     const box = (await qr.boundingBox())!;
     // 29 modules (version 1 and its quiet zone) at 8 CSS pixels or more each.
     expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(Math.min(232, viewport.width * 0.85));

@@ -1,40 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import { join } from 'node:path';
 import { insertPersonsWithCodes } from '#lib/db/access-code-allocation';
 import type { Person, PersonDraft } from '#lib/domain/person-model';
-import { NO_CONSENTS, newPersonId } from '#lib/domain/person-model';
 import { PAPER_SIZES } from '#lib/domain/photos/camera-card-layout';
 import { admin } from '../support/admin';
+import { samplePerson } from '../support/event-samples';
 import { type TestTenant, createTestTenant } from '../support/factories';
+import { qrTextsInPng } from '../support/qr-reader';
 import { useTestTable } from '../support/test-table';
 
 useTestTable();
 
-const wasmBinary = readFileSync(resolve(__dirname, '../../node_modules/zxing-wasm/dist/reader/zxing_reader.wasm'));
-prepareZXingModule({ overrides: { wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer } });
-
 function draft(name: string, employeeId: string | null, shootingDayId: string | null): PersonDraft {
-  return {
-    personId: newPersonId(),
-    name,
-    email: null,
-    employeeId,
-    phone: null,
-    department: null,
-    notes: null,
-    shootingDayId,
-    packageId: null,
-    orderNotes: null,
-    consents: NO_CONSENTS,
-    customFields: {},
-    source: 'import',
-    createdAt: new Date().toISOString(),
-    hasSelfie: false,
-    photoCount: 0,
-  };
+  return samplePerson({ name, email: null, employeeId, department: null, shootingDayId });
 }
 
 /** The PDF's pages as PNG files (poppler's pdftoppm), in page order. */
@@ -50,8 +30,7 @@ function renderPages(pdfFile: string, directory: string): string[] {
 async function decodeQrCodes(pages: string[]): Promise<string[]> {
   const texts: string[] = [];
   for (const page of pages) {
-    const results = await readBarcodes(new Uint8Array(readFileSync(page)), { formats: ['QRCode'], maxNumberOfSymbols: 16 });
-    texts.push(...results.filter((result) => result.isValid).map((result) => result.text));
+    texts.push(...(await qrTextsInPng(readFileSync(page))));
   }
   return texts;
 }

@@ -13,8 +13,9 @@ import { recordPhoto } from '#lib/db/photos';
 import { queryPartition } from '#lib/db/queries';
 import { createTenant } from '#lib/db/tenants';
 import type { GalleryScope } from '#lib/domain/gallery-model';
-import { NO_CONSENTS, type Person, type PersonConsents, newPersonId } from '#lib/domain/person-model';
+import { NO_CONSENTS, type Person, type PersonConsents } from '#lib/domain/person-model';
 import { PHOTO_NOTICE_CLAIM_MS } from '#lib/domain/photos/photo-notice';
+import { samplePerson } from '../support/event-samples';
 import { uniqueSlug } from '../support/factories';
 import { useSesEmulator } from '../support/ses';
 import { useTestTable } from '../support/test-table';
@@ -61,26 +62,8 @@ const uniqueEmail = () => `person-${randomBytes(4).toString('hex')}@example.com`
 
 async function storePerson(scope: GalleryScope, options: { email: string | null; notificationConsent: boolean | null }): Promise<Person> {
   const consents: PersonConsents = { ...NO_CONSENTS, notificationConsent: options.notificationConsent };
-  const { written } = await insertPersonsWithCodes(scope, [
-    {
-      personId: newPersonId(),
-      name: 'Grace <Hopper>',
-      email: options.email,
-      employeeId: null,
-      phone: null,
-      department: null,
-      notes: null,
-      shootingDayId: null,
-      packageId: null,
-      orderNotes: null,
-      consents,
-      customFields: {},
-      source: 'checkin',
-      createdAt: new Date(now()).toISOString(),
-      hasSelfie: false,
-      photoCount: 0,
-    },
-  ]);
+  const draft = samplePerson({ name: 'Grace <Hopper>', email: options.email, employeeId: null, department: null, shootingDayId: null, consents, source: 'checkin', createdAt: new Date(now()).toISOString() });
+  const { written } = await insertPersonsWithCodes(scope, [draft]);
   return written[0]!;
 }
 

@@ -1,7 +1,10 @@
 import type { Order } from '#lib/domain/order-model';
 import { NO_CONSENTS, type Person, newPersonId } from '#lib/domain/person-model';
 
-/** Samples for the event catalogue's unit tests: a stored person and the order of a paid check-in. */
+/**
+ * Samples for the event catalogue's unit tests (a stored person and the order of a paid
+ * check-in), and the person other tests store with overrides (its code is drawn anew on insert).
+ */
 
 /** `true` only where each type is assignable to the other: the compiler then holds two copies of a type equal. */
 export type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

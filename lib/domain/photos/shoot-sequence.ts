@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from '#lib/domain/access-codes';
+import { isAccessCodeShaped } from '#lib/domain/access-codes';
 
 /**
  * The keyframe rule of a shoot: per camera, in capture order, a camera card (a photo showing a
@@ -21,10 +21,6 @@ export type UnassignedReason =
   /** The file is not an image that could be decoded. */
   | 'unreadable';
 
-export const UNASSIGNED_REASONS: readonly UnassignedReason[] = ['before_first_card', 'unknown_code', 'no_capture_time', 'unreadable'];
-
-const CODE_SHAPE = new RegExp(`^[${ACCESS_CODE_ALPHABET}]{${ACCESS_CODE_LENGTH}}$`);
-
 /**
  * What a photo's decoded QR/Data Matrix texts make of it: a card showing one access code, a
  * card showing several (which person it means is unknown), or no card (texts that are not
@@ -33,7 +29,7 @@ const CODE_SHAPE = new RegExp(`^[${ACCESS_CODE_ALPHABET}]{${ACCESS_CODE_LENGTH}}
 export type CardReading = { kind: 'card'; code: string } | { kind: 'ambiguous_card' } | { kind: 'photo' };
 
 export function readCard(texts: readonly string[]): CardReading {
-  const codes = new Set(texts.map((text) => text.trim().toUpperCase()).filter((text) => CODE_SHAPE.test(text)));
+  const codes = new Set(texts.map((text) => text.trim().toUpperCase()).filter(isAccessCodeShaped));
   if (codes.size === 0) return { kind: 'photo' };
   if (codes.size > 1) return { kind: 'ambiguous_card' };
   return { kind: 'card', code: [...codes][0]! };
