@@ -1,4 +1,4 @@
-import type { MEDIA_FOLDERS } from '../lib/domain/media-keys';
+import type { MEDIA_FOLDERS } from '../lib/platform/media-keys';
 import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, PHOTO_NOTICE_UPDATE_ATTRIBUTES, STRIPE_READINESS_ATTRIBUTES } from './table-access';
 
 /**
@@ -64,7 +64,7 @@ const IDEMPOTENCY_RECORDS: KeyAccess = { on: 'table', actions: ['PutItem', 'Upda
  * Storing persons (writePersonsWithCodes: person and code Puts) and counting them: days' `booked`
  * and the statistics item live in the configuration partition. Nothing here reads a person.
  * Each change that tenants hear of (a person created, a check-in, an order paid or ended) puts its
- * event into the gallery's outbox in the same transaction (lib/db/events.ts, eventPut).
+ * event into the gallery's outbox in the same transaction (lib/events/store/outbox.ts, eventPut).
  */
 const STORE_PERSONS: KeyAccess[] = [
   { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.persons, PARTITIONS.accessCodes] },
@@ -73,7 +73,7 @@ const STORE_PERSONS: KeyAccess[] = [
 ];
 
 /**
- * The order transitions of lib/db/order-transitions.ts that end or pay a reservation (webhook,
+ * The order transitions of lib/payments/store/order-transitions.ts that end or pay a reservation (webhook,
  * sweep): read the order, update it, remove a failed check-in's order and tokens, give the
  * email's hold back. Paying stores the person (STORE_PERSONS).
  */
@@ -173,7 +173,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
     ],
     media: { folders: ['photos'], objects: ['GetObject'] },
-    // Reading a shoot photo (lib/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
+    // Reading a shoot photo (lib/photos/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
     // camera JPEG peaked at 262 MB and took 187 ms of CPU on x64, the worst measured (61 MP progressive
     // 4:4:4) 511 MB and 2.7 s. 1024 MB gives about 0.58 vCPU: about 0.4 s a 24 MP photo, 6 s the worst.
     memoryMb: 1024,

@@ -13,7 +13,7 @@ import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, type LifecycleRule, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { MEDIA_FOLDERS } from '../lib/domain/media-keys';
+import { MEDIA_FOLDERS } from '../lib/platform/media-keys';
 import { FolderOrigin } from './folder-origin';
 
 /** How long the logs bucket keeps bucket and CDN access logs. */

@@ -6,10 +6,10 @@ import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPo
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { keys } from '../lib/db/keys';
-import { TABLE_KEYS } from '../lib/db/table-definition';
-import type { EventType } from '../lib/domain/events/event-catalogue';
-import { isPlausibleEmail } from '../lib/domain/email';
+import { keys } from '../lib/platform/table/keys';
+import { TABLE_KEYS } from '../lib/platform/table/table-definition';
+import type { EventType } from '../lib/events/rules/event-catalogue';
+import { isPlausibleEmail } from '../lib/platform/email-address';
 import { thresholdAlarm } from './threshold-alarm';
 
 /**

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { FUNCTION_ARCHITECTURE, bundleFunction } from './function-bundle';
 import type { FunctionPermissions, MediaAccess, SecretName } from './function-permissions';
 import { type KeyAccess, keyAccessStatements } from './table-access';
-import { GSI1 } from '../lib/db/table-definition';
-import { MEDIA_FOLDERS } from '../lib/domain/media-keys';
+import { GSI1 } from '../lib/platform/table/table-definition';
+import { MEDIA_FOLDERS } from '../lib/platform/media-keys';
 
 const ROOT = join(__dirname, '..');
 
@@ -148,7 +148,7 @@ function codeOf(scope: Construct, handler: string): Code {
   return Code.fromAsset(bundleDir);
 }
 
-/** The environment variable naming each secret's ARN (read by lib/adapters/secrets.ts). */
+/** The environment variable naming each secret's ARN (read by lib/platform/secrets-manager.ts). */
 export const SECRET_VARIABLES: Record<SecretName, string> = {
   stripeSecretKey: 'STRIPE_SECRET_KEY_ARN',
   stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET_ARN',

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct } from 'constructs';
-import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '../lib/db/table-definition';
+import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '../lib/platform/table/table-definition';
 
 /**
  * The single table (docs/data-model.md): on demand, point-in-time recovery at its default

@@ -1,4 +1,4 @@
-import { type Route, type RouteAccess, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '../lib/routes';
+import { type Route, type RouteAccess, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '../lib/http/routes';
 
 /** Who may call a route, and `unmatched` for the catch-all routes that answer 404 and 405. */
 export type RouteClass = RouteAccess | 'unmatched';

@@ -1,5 +1,5 @@
-import { keys } from '../lib/db/keys';
-import { PHOTO_NOTICE_ATTRIBUTES } from '../lib/domain/photos/photo-notice';
+import { keys } from '../lib/platform/table/keys';
+import { PHOTO_NOTICE_ATTRIBUTES } from '../lib/photos/rules/photo-notice';
 
 /**
  * The vocabulary of the functions' table grants (function-permissions.ts): partition-key
@@ -30,7 +30,7 @@ export const ANY = '*';
 
 /**
  * Partition-key patterns of the table, by what the partitions hold. Built with the key
- * functions of lib/db/keys.ts, so that they follow any change there. None of the generated
+ * functions of lib/platform/table/keys.ts, so that they follow any change there. None of the generated
  * parts of a key (tenant IDs, gallery tokens, person IDs, hashes, codes) contains `#`, and each
  * kind of gallery partition ends in a word of its own, so no pattern reaches another kind.
  */

@@ -8,9 +8,9 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { keys } from '../lib/db/keys';
-import { TABLE_KEYS } from '../lib/db/table-definition';
-import type { DeliveryStatus } from '../lib/domain/events/webhook-delivery';
+import { keys } from '../lib/platform/table/keys';
+import { TABLE_KEYS } from '../lib/platform/table/table-definition';
+import type { DeliveryStatus } from '../lib/webhooks/rules/webhook-delivery';
 import { thresholdAlarm } from './threshold-alarm';
 
 /**

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { parseDeliveryMessage } from '#lib/adapters/delivery-queue';
-import { deliverWebhook } from '#lib/events/deliver-webhooks';
-import { loggableError, logger } from '#lib/logger';
+import { parseDeliveryMessage } from '#lib/webhooks/adapters/delivery-queue';
+import { deliverWebhook } from '#lib/webhooks/deliver-webhooks';
+import { loggableError, logger } from '#lib/platform/logger';
 
 /**
  * Queued webhook deliveries, one attempt each, all of a batch at once: a slow endpoint holds

@@ -1,9 +1,7 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { type ChangeRecord, dispatchChangeRecords } from '#lib/events/dispatch-events';
-import { loggableError, logger } from '#lib/logger';
-
-type Image = Parameters<typeof unmarshall>[0];
+import { batchResponse, changeRecordsOf } from '#lib/events/adapters/stream-records';
+import { loggableError, logger } from '#lib/platform/logger';
+import { dispatchChangeRecords } from '#lib/webhooks/dispatch-events';
 
 /**
  * The table's stream (filtered by the stack to new events and replay requests) to queued
@@ -11,16 +9,12 @@ type Image = Parameters<typeof unmarshall>[0];
  * again from there; the dispatch is idempotent.
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const records: ChangeRecord[] = event.Records.map((record) => ({
-    eventName: record.eventName!,
-    newImage: record.dynamodb?.NewImage ? unmarshall(record.dynamodb.NewImage as Image) : undefined,
-  }));
+  const records = changeRecordsOf(event);
   try {
     await dispatchChangeRecords(records);
-    return { batchItemFailures: [] };
+    return batchResponse(undefined);
   } catch (error) {
     logger.error('event dispatch failed', { counts: { records: records.length }, error: loggableError(error) });
-    const first = event.Records[0]?.dynamodb?.SequenceNumber;
-    return { batchItemFailures: first ? [{ itemIdentifier: first }] : [] };
+    return batchResponse(event.Records[0]?.dynamodb?.SequenceNumber);
   }
 }

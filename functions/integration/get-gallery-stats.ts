@@ -1,5 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
-import { getGalleryStats } from '#lib/integration/gallery-stats';
+import { getGalleryStats } from '#lib/galleries/get-gallery-stats';
 
 /** GET /group-shoot/checkin/{token}/stats, alias /groupshoot/{token}/stats (API key) */
 export const handler = endpoint('getGalleryStats', ({ tenant, pathParameters }) =>

@@ -1,5 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
-import { importPersons } from '#lib/integration/import-persons';
+import { importPersons } from '#lib/persons/import-persons';
 
 /** POST /group-shoot/checkin/{token}/persons, alias /groupshoot/{token}/persons (API key) */
 export const handler = endpoint('importPersons', ({ tenant, pathParameters, body }) =>

@@ -1,5 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
-import { listFormFields } from '#lib/integration/form-fields';
+import { listFormFields } from '#lib/galleries/list-form-fields';
 
 /** GET /group-shoot/checkin/{token}/form-fields, alias /groupshoot/{token}/form-fields (API key) */
 export const handler = endpoint('listFormFields', ({ tenant, pathParameters }) =>

@@ -1,5 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
-import { listPersons } from '#lib/integration/list-persons';
+import { listPersons } from '#lib/persons/list-persons';
 
 /** GET /group-shoot/checkin/{token}/persons, alias /groupshoot/{token}/persons (API key) */
 export const handler = endpoint('listPersons', ({ tenant, pathParameters, query }) =>

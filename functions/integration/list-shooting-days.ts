@@ -1,5 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
-import { listShootingDays } from '#lib/integration/shooting-days';
+import { listShootingDays } from '#lib/galleries/list-shooting-days';
 
 /** GET /group-shoot/checkin/{token}/days, alias /groupshoot/{token}/days (API key) */
 export const handler = endpoint('listShootingDays', ({ tenant, pathParameters }) =>

@@ -1,6 +1,6 @@
 import type { S3Event } from 'aws-lambda';
-import { logger, reportFailure } from '#lib/logger';
-import { ingestPhotoObject } from '#lib/media/ingest-photo';
+import { logger, reportFailure } from '#lib/platform/logger';
+import { ingestPhotoObject } from '#lib/photos/ingest-photo';
 
 /**
  * S3 ObjectCreated events under `photos/`: each object becomes a photo of the person its key

@@ -1,5 +1,5 @@
-import { ApiError } from '#lib/errors';
-import { verifiedWebhookEvent } from '#lib/adapters/stripe-payments';
+import { ApiError } from '#lib/http/errors';
+import { verifiedWebhookEvent } from '#lib/payments/adapters/stripe-payments';
 import { webhookEndpoint } from '#lib/http/endpoint';
 import { handleStripeEvent } from '#lib/payments/stripe-events';
 

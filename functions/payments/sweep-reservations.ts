@@ -1,4 +1,4 @@
-import { logger, reportFailure } from '#lib/logger';
+import { logger, reportFailure } from '#lib/platform/logger';
 import { sweepReservations } from '#lib/payments/reservation-sweep';
 
 /** Every few minutes (a schedule, not a route): gives back the spots of reservations nothing else will end. */

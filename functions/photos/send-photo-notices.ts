@@ -1,8 +1,6 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { type NoticeRecord, sendPhotoNotices } from '#lib/photos/photo-notices';
-
-type Image = Parameters<typeof unmarshall>[0];
+import { batchResponse, changeRecordsOf } from '#lib/events/adapters/stream-records';
+import { sendPhotoNotices } from '#lib/photos/send-photo-notices';
 
 /**
  * The table's stream (filtered by the stack to photos.assigned event items, new or counted up)
@@ -10,11 +8,6 @@ type Image = Parameters<typeof unmarshall>[0];
  * it come again; the ones before it are done.
  */
 export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  const records: NoticeRecord[] = event.Records.map((record, index) => ({
-    id: record.dynamodb?.SequenceNumber ?? String(index),
-    eventName: record.eventName!,
-    newImage: record.dynamodb?.NewImage ? unmarshall(record.dynamodb.NewImage as Image) : undefined,
-  }));
-  const { failedRecordId } = await sendPhotoNotices(records);
-  return { batchItemFailures: failedRecordId === undefined ? [] : [{ itemIdentifier: failedRecordId }] };
+  const { failedRecordId } = await sendPhotoNotices(changeRecordsOf(event));
+  return batchResponse(failedRecordId);
 }

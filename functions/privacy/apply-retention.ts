@@ -1,4 +1,4 @@
-import { logger, reportFailure } from '#lib/logger';
+import { logger, reportFailure } from '#lib/platform/logger';
 import { applyRetention } from '#lib/privacy/retention';
 
 /**

@@ -1,8 +1,9 @@
-import { withStripeBudget } from '#lib/adapters/stripe-payments';
-import { DomainError } from '#lib/domain/domain-error';
-import type { CheckinResult, ResultMembers } from '#lib/api-schemas';
-import type { Tenant } from '#lib/db/tenants';
-import type { GalleryConfiguration } from '#lib/domain/gallery-model';
+import { withStripeBudget } from '#lib/payments/adapters/stripe-payments';
+import { DomainError } from '#lib/platform/domain-error';
+import type { CheckinResult } from '#lib/checkin/checkin-schemas';
+import type { ResultMembers } from '#lib/platform/schema-parts';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
 import { participantPhotos } from '#lib/photos/participant-photos';

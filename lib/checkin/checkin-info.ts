@@ -1,7 +1,8 @@
-import type { CheckinInfo, ResultMembers } from '#lib/api-schemas';
-import type { Tenant } from '#lib/db/tenants';
-import type { GalleryConfiguration } from '#lib/domain/gallery-model';
-import { enabledFormFields, publicPackage, publicShootingDay, sortPackages, sortShootingDays } from '#lib/domain/gallery-views';
+import type { CheckinInfo } from '#lib/checkin/checkin-schemas';
+import type { ResultMembers } from '#lib/platform/schema-parts';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
+import { enabledFormFields, publicPackage, publicShootingDay, sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
 /**

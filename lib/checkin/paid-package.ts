@@ -1,9 +1,9 @@
-import { now } from '#lib/clock';
-import { accountCanTakeCharges } from '#lib/adapters/stripe-payments';
-import { type Tenant, recordStripeReadiness } from '#lib/db/tenants';
-import type { CheckinSubmission } from '#lib/domain/checkin-request';
-import { DomainError } from '#lib/domain/domain-error';
-import type { GalleryPackage } from '#lib/domain/gallery-model';
+import { now } from '#lib/platform/clock';
+import { accountCanTakeCharges } from '#lib/payments/adapters/stripe-payments';
+import { type Tenant, recordStripeReadiness } from '#lib/tenants/store/tenants';
+import type { CheckinSubmission } from '#lib/checkin/rules/checkin-request';
+import { DomainError } from '#lib/platform/domain-error';
+import type { GalleryPackage } from '#lib/galleries/rules/gallery-model';
 import { PACKAGE_AMOUNT_LIMIT, STRIPE_READINESS_CACHE_MS } from '#lib/payments/payment-settings';
 
 /**

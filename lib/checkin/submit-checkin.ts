@@ -1,23 +1,24 @@
-import { nowIso } from '#lib/clock';
-import { insertCheckedInPerson } from '#lib/db/checkins';
-import { addToGalleryCounters } from '#lib/db/gallery-counters';
-import type { CheckinResult, ResultMembers } from '#lib/api-schemas';
-import type { Tenant } from '#lib/db/tenants';
-import { validateCheckin } from '#lib/domain/checkin-request';
-import { DomainError } from '#lib/domain/domain-error';
-import { type GalleryConfiguration, requiresPayment } from '#lib/domain/gallery-model';
-import { selfieObjectKey } from '#lib/domain/media-keys';
-import { pendingPaymentsCap, publicLimitsOf } from '#lib/domain/public-limits';
-import { type PersonDraft, newPersonId } from '#lib/domain/person-model';
+import { nowIso } from '#lib/platform/clock';
+import { insertCheckedInPerson } from '#lib/checkin/store/checkins';
+import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
+import type { CheckinResult } from '#lib/checkin/checkin-schemas';
+import type { ResultMembers } from '#lib/platform/schema-parts';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { validateCheckin } from '#lib/checkin/rules/checkin-request';
+import { DomainError } from '#lib/platform/domain-error';
+import { type GalleryConfiguration, requiresPayment } from '#lib/galleries/rules/gallery-model';
+import { selfieObjectKey } from '#lib/platform/media-keys';
+import { pendingPaymentsCap, publicLimitsOf } from '#lib/galleries/rules/public-limits';
+import { type PersonDraft, newPersonId } from '#lib/persons/rules/person-model';
 import { loadGalleryOfBody } from '#lib/galleries/group-shoot-gallery';
-import { reencodeSelfie } from '#lib/media/selfie-image';
-import { galleryRef, loggableError, logger } from '#lib/logger';
+import { reencodeSelfie } from '#lib/checkin/adapters/selfie-image';
+import { galleryRef, loggableError, logger } from '#lib/platform/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
 import { startPaidCheckin } from '#lib/payments/checkout';
 import { returnUrlOf } from '#lib/payments/checkout-urls';
 
 /** The S3 client is loaded with the first selfie: most check-ins send none, and loading it costs cold-start time. */
-const mediaBucket = () => import('#lib/adapters/media-bucket');
+const mediaBucket = () => import('#lib/platform/media-bucket');
 
 /**
  * A participant's check-in: validates it against the gallery, re-encodes the selfie (no

@@ -7,7 +7,7 @@
  */
 
 import type * as v from 'valibot';
-import type * as schemas from '#lib/api-schemas';
+import type * as schemas from '#lib/http/route-schemas';
 
 /** Answers that are safe to retry: nothing was saved, or the failure was transient. */
 const RETRYABLE_CODES = new Set(['storage_unavailable', 'plan_check_unavailable', 'cdn_signing_unavailable', 'payment_provider_unavailable']);
@@ -37,7 +37,7 @@ export interface ClientOptions {
   now?: () => number;
 }
 
-/** The answers' shapes are the OpenAPI document's (lib/api-schemas.ts); a type-only import adds no code. */
+/** The answers' shapes are the OpenAPI document's (lib/http/route-schemas.ts); a type-only import adds no code. */
 export type ShootingDay = v.InferOutput<typeof schemas.ShootingDay>;
 export type FormField = v.InferOutput<typeof schemas.FormField>;
 export type ImportedPerson = v.InferOutput<typeof schemas.ImportedPerson>;

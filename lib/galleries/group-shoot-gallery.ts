@@ -1,6 +1,6 @@
-import { getGalleryConfiguration } from '#lib/db/galleries';
-import { DomainError } from '#lib/domain/domain-error';
-import type { GalleryConfiguration } from '#lib/domain/gallery-model';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { DomainError } from '#lib/platform/domain-error';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 
 /** Anything longer or with other characters cannot be a gallery token and is not looked up. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;

@@ -1,8 +1,8 @@
-import { ApiError } from '#lib/errors';
-import { type ApiKeyRecord, findApiKeyBySecret } from '#lib/db/api-keys';
-import { hasApiKeyShape } from '#lib/domain/api-key-secret';
+import { ApiError } from '#lib/http/errors';
+import { type ApiKeyRecord, findApiKeyBySecret } from '#lib/tenants/store/api-keys';
+import { hasApiKeyShape } from '#lib/tenants/rules/api-key-secret';
 import { headerValue } from '#lib/http/json-response';
-import { logger } from '#lib/logger';
+import { logger } from '#lib/platform/logger';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /**

@@ -1,4 +1,4 @@
-import { type Route, routesAtPath } from '#lib/routes';
+import { type Route, routesAtPath } from '#lib/http/routes';
 import { pathWithinStage } from '#lib/http/method-check';
 import type { ApiEvent, ApiMiddleware, ApiRequest } from '#lib/http/types';
 

@@ -1,5 +1,5 @@
-import type { DomainError, DomainErrorReason } from '#lib/domain/domain-error';
-import { ApiError, type ErrorCode } from '#lib/errors';
+import type { DomainError, DomainErrorReason } from '#lib/platform/domain-error';
+import { ApiError, type ErrorCode } from '#lib/http/errors';
 
 /**
  * The one place a domain refusal becomes an API error: each reason's catalogue code (and so

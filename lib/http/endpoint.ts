@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { ApiError } from '#lib/errors';
-import { CORS_PREFLIGHT_HANDLER, type Route, type RouteId, findRoute, routes } from '#lib/routes';
+import { ApiError } from '#lib/http/errors';
+import { CORS_PREFLIGHT_HANDLER, type Route, type RouteId, findRoute, routes } from '#lib/http/routes';
 import { apiKeyAuth, prefetchApiKey } from '#lib/http/api-key-auth';
 import { cors, preflightHeaders } from '#lib/http/cors';
 import { errorResponses } from '#lib/http/error-responses';

@@ -1,10 +1,10 @@
-import { DomainError } from '#lib/domain/domain-error';
-import { ApiError } from '#lib/errors';
-import { isTransientStoreError } from '#lib/db/retry';
+import { DomainError } from '#lib/platform/domain-error';
+import { ApiError } from '#lib/http/errors';
+import { isTransientStoreError } from '#lib/platform/table/retry';
 import { apiErrorOf } from '#lib/http/domain-error-mapping';
 import { IdempotentReplay } from '#lib/http/idempotency';
 import { jsonResponse } from '#lib/http/json-response';
-import { loggableError, logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/platform/logger';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /** DynamoDB or S3 still throttled or unreachable after the retries: retryable, nothing was saved. */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
-import { now } from '#lib/clock';
-import { ApiError } from '#lib/errors';
-import { galleryOfCheckoutToken } from '#lib/db/checkout-tokens';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '#lib/db/idempotency-records';
-import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/domain/field-limits';
+import { now } from '#lib/platform/clock';
+import { ApiError } from '#lib/http/errors';
+import { galleryOfCheckoutToken } from '#lib/payments/store/checkout-tokens';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '#lib/idempotency/store/idempotency-records';
+import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/platform/field-limits';
 import {
   type IdempotencyKeyMaterial,
   type StoredAnswer,
@@ -12,10 +12,10 @@ import {
   idsInAnswer,
   openAnswer,
   sealAnswer,
-} from '#lib/domain/idempotency-sealing';
-import { hashSecret } from '#lib/domain/secrets';
+} from '#lib/idempotency/rules/idempotency-sealing';
+import { hashSecret } from '#lib/platform/secret-values';
 import { headerValue } from '#lib/http/json-response';
-import { loggableError, logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/platform/logger';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -48,7 +48,7 @@ const inUse = () => new ApiError('idempotency_key_in_use', undefined, { headers:
  * caller (API key, or public) and the route. Without the header nothing changes.
  *
  * The answer is stored sealed under a key derived from the Idempotency-Key
- * (lib/domain/idempotency-sealing.ts): the table never holds its tokens or codes in clear, and
+ * (lib/idempotency/rules/idempotency-sealing.ts): the table never holds its tokens or codes in clear, and
  * only a holder of the key can have it replayed.
  *
  * Two middlewares: `idempotencyStart` claims the key once the caller and body are known;

@@ -1,6 +1,6 @@
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import { MAX_BODY_BYTES } from '#lib/config';
-import { ApiError } from '#lib/errors';
+import { MAX_BODY_BYTES } from '#lib/platform/config';
+import { ApiError } from '#lib/http/errors';
 import type { ApiMiddleware } from '#lib/http/types';
 
 // disableContentTypeCheck exists in the middleware but not in its published typings.

@@ -1,5 +1,5 @@
-import { ApiError } from '#lib/errors';
-import { type Route, routesAtPath } from '#lib/routes';
+import { ApiError } from '#lib/http/errors';
+import { type Route, routesAtPath } from '#lib/http/routes';
 import type { ApiEvent, ApiMiddleware } from '#lib/http/types';
 
 /** The request path without the stage segment (`/v1/groupshoot/x/days` → `/groupshoot/x/days`). */

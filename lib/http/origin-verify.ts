@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
-import { now } from '#lib/clock';
-import { optionalEnv } from '#lib/config';
-import { secretValue } from '#lib/adapters/secrets';
-import { ApiError } from '#lib/errors';
+import { now } from '#lib/platform/clock';
+import { optionalEnv } from '#lib/platform/config';
+import { secretValue } from '#lib/platform/secrets-manager';
+import { ApiError } from '#lib/http/errors';
 import { headerValue } from '#lib/http/json-response';
 import type { ApiMiddleware } from '#lib/http/types';
 

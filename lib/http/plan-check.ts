@@ -1,5 +1,5 @@
-import { ApiError } from '#lib/errors';
-import { integrationEligibility } from '#lib/domain/plans';
+import { ApiError } from '#lib/http/errors';
+import { integrationEligibility } from '#lib/tenants/rules/plans';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /** Server-side routes need the Creator plan or higher; an unreadable plan answers 503 (retry). */

@@ -1,16 +1,16 @@
-import { now } from '#lib/clock';
-import { optionalEnv } from '#lib/config';
-import { keys } from '#lib/db/keys';
-import { consumeRateLimit, refundRateLimit } from '#lib/db/rate-limit-counters';
-import { addressOfViewerHeader, clientKey } from '#lib/domain/client-address';
-import { ALL_CLIENTS, type PublicBudget, budgetOfAction, publicLimitsOf } from '#lib/domain/public-limits';
-import type { RateLimitPolicy } from '#lib/domain/rate-limit';
-import { ApiError } from '#lib/errors';
+import { now } from '#lib/platform/clock';
+import { optionalEnv } from '#lib/platform/config';
+import { keys } from '#lib/platform/table/keys';
+import { consumeRateLimit, refundRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
+import { addressOfViewerHeader, clientKey } from '#lib/rate-limits/rules/client-address';
+import { ALL_CLIENTS, type PublicBudget, budgetOfAction, publicLimitsOf } from '#lib/galleries/rules/public-limits';
+import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
+import { ApiError } from '#lib/http/errors';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
 import { headerValue } from '#lib/http/json-response';
 import { admitRequest } from '#lib/http/rate-limit';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
-import { loggableError, logger } from '#lib/logger';
+import { loggableError, logger } from '#lib/platform/logger';
 
 /**
  * Where the client's address is when a proxy stands in front of the API: the CloudFront front
@@ -82,7 +82,7 @@ async function giveBackCharge(request: ApiRequest): Promise<void> {
 /**
  * Public routes: each client (its address; an IPv6 client by its /64) has a budget per
  * gallery for reads and one for check-ins, the gallery's own limits or the defaults
- * (lib/domain/public-limits.ts), in the same GCRA counters as API keys. It reads the gallery the
+ * (lib/galleries/rules/public-limits.ts), in the same GCRA counters as API keys. It reads the gallery the
  * request names (the use case then takes it from the context instead of reading it again) but
  * raises none of its errors: an unknown gallery counts under the tenant, and the use case
  * answers gallery_not_found as before. Over the limit: 429 with nothing written. A photo

@@ -1,8 +1,8 @@
-import { now } from '#lib/clock';
-import { ApiError } from '#lib/errors';
-import { consumeRateLimit } from '#lib/db/rate-limit-counters';
-import { windowInWords } from '#lib/domain/public-limits';
-import { API_KEY_RATE_LIMIT, type RateLimitPolicy } from '#lib/domain/rate-limit';
+import { now } from '#lib/platform/clock';
+import { ApiError } from '#lib/http/errors';
+import { consumeRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
+import { windowInWords } from '#lib/galleries/rules/public-limits';
+import { API_KEY_RATE_LIMIT, type RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 /**

@@ -1,5 +1,5 @@
-import { now } from '#lib/clock';
-import { logger } from '#lib/logger';
+import { now } from '#lib/platform/clock';
+import { logger } from '#lib/platform/logger';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 /**

@@ -1,8 +1,8 @@
-import { ApiError } from '#lib/errors';
-import { getTenantBySlug } from '#lib/db/tenants';
-import { normalizeTenantSlug } from '#lib/domain/tenant-slug';
+import { ApiError } from '#lib/http/errors';
+import { getTenantBySlug } from '#lib/tenants/store/tenants';
+import { normalizeTenantSlug } from '#lib/tenants/rules/tenant-slug';
 import { headerValue } from '#lib/http/json-response';
-import { logger } from '#lib/logger';
+import { logger } from '#lib/platform/logger';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /** Resolves `X-Tenant-Slug`: missing_tenant_slug when absent, invalid_tenant when unknown. */

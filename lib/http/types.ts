@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { ApiKeyRecord } from '#lib/db/api-keys';
-import type { Tenant } from '#lib/db/tenants';
-import type { GalleryConfiguration } from '#lib/domain/gallery-model';
-import type { Route } from '#lib/routes';
+import type { ApiKeyRecord } from '#lib/tenants/store/api-keys';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
+import type { Route } from '#lib/http/routes';
 
 /** API Gateway HTTP API event (payload format 2.0); `body` is replaced by the parsed JSON where a route takes one. */
 export type ApiEvent = Omit<APIGatewayProxyEventV2, 'body'> & { body?: unknown };

@@ -1,7 +1,7 @@
-import type { Tenant } from '#lib/db/tenants';
-import { invalidField } from '#lib/domain/domain-error';
-import { RETURN_URL_MAX_LENGTH } from '#lib/domain/field-limits';
-import { runsOnLocalStack } from '#lib/config';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { invalidField } from '#lib/platform/domain-error';
+import { RETURN_URL_MAX_LENGTH } from '#lib/platform/field-limits';
+import { runsOnLocalStack } from '#lib/platform/config';
 import { defaultReturnUrl } from '#lib/payments/payment-settings';
 
 /** The most return origins one tenant may allow (`tenant allow-origin`). */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
-import { now, nowIso } from '#lib/clock';
-import { createCheckoutSession, expireCheckoutSession } from '#lib/adapters/stripe-payments';
-import { addToGalleryCounters } from '#lib/db/gallery-counters';
-import { type CheckoutTokenPurpose, addCheckoutToken, findOrderByToken } from '#lib/db/checkout-tokens';
+import { now, nowIso } from '#lib/platform/clock';
+import { createCheckoutSession, expireCheckoutSession } from '#lib/payments/adapters/stripe-payments';
+import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
+import { type CheckoutTokenPurpose, addCheckoutToken, findOrderByToken } from '#lib/payments/store/checkout-tokens';
 import {
   LiveReservationOfEmail,
   abandonSessionReplacement,
@@ -11,20 +11,21 @@ import {
   removeReservation,
   reopenOrder,
   reserveOrder,
-} from '#lib/db/order-transitions';
-import { getOrder } from '#lib/db/orders';
-import type { CheckinResult, ResultMembers } from '#lib/api-schemas';
-import type { Tenant } from '#lib/db/tenants';
-import { DomainError, invalidField } from '#lib/domain/domain-error';
-import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/domain/field-limits';
-import type { GalleryPackage } from '#lib/domain/gallery-model';
-import { ORDER_STATUS_COUNTER } from '#lib/domain/order-lifecycle';
-import type { Order } from '#lib/domain/order-model';
-import type { PersonDraft } from '#lib/domain/person-model';
-import { pendingPaymentsCap, publicLimitsOf } from '#lib/domain/public-limits';
+} from '#lib/payments/store/order-transitions';
+import { getOrder } from '#lib/payments/store/orders';
+import type { CheckoutStarted, OrderStatus } from '#lib/payments/payment-schemas';
+import type { ResultMembers } from '#lib/platform/schema-parts';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { DomainError, invalidField } from '#lib/platform/domain-error';
+import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/platform/field-limits';
+import type { GalleryPackage } from '#lib/galleries/rules/gallery-model';
+import { ORDER_STATUS_COUNTER } from '#lib/payments/rules/order-lifecycle';
+import type { Order } from '#lib/payments/rules/order-model';
+import type { PersonDraft } from '#lib/persons/rules/person-model';
+import { pendingPaymentsCap, publicLimitsOf } from '#lib/galleries/rules/public-limits';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
-import { hashSecret, randomBase62 } from '#lib/domain/secrets';
-import { loggableError, logger } from '#lib/logger';
+import { hashSecret, randomBase62 } from '#lib/platform/secret-values';
+import { loggableError, logger } from '#lib/platform/logger';
 import { checkoutReturnUrls, returnUrlOf } from '#lib/payments/checkout-urls';
 import { CHECKOUT_SESSION_MINUTES } from '#lib/payments/payment-settings';
 import { takeOverSession } from '#lib/payments/session-replacement';
@@ -173,7 +174,10 @@ async function reservationLimits(tenant: Tenant, order: Order) {
 }
 
 /** `checkinStatus`: where a reservation stands; once paid, the person's ID, code and name. */
-export async function checkinStatus(tenant: Tenant, body: Record<string, unknown>): Promise<ResultMembers<typeof CheckinResult>> {
+/** What the payment actions answer: a Checkout Session to go to, or the order's status. */
+export type PaymentAnswer = ResultMembers<typeof CheckoutStarted | typeof OrderStatus>;
+
+export async function checkinStatus(tenant: Tenant, body: Record<string, unknown>): Promise<PaymentAnswer> {
   const order = await findOrderByToken(hashSecret(tokenOf(body, 'statusToken')), 'status', tenant.tenantId);
   if (!order) throw new DomainError('unknown_checkout_token');
   return {
@@ -191,7 +195,7 @@ export async function checkinStatus(tenant: Tenant, body: Record<string, unknown
  * spot again, or gets shooting_day_full. Every write is recognised as the retry's own when a
  * lost answer makes the SDK resend it. Answers like a paid check-in, with a new status token.
  */
-export async function retryCheckout(tenant: Tenant, body: Record<string, unknown>): Promise<ResultMembers<typeof CheckinResult>> {
+export async function retryCheckout(tenant: Tenant, body: Record<string, unknown>): Promise<PaymentAnswer> {
   const retryToken = tokenOf(body, 'retryToken');
   const order = await findOrderByToken(hashSecret(retryToken), 'retry', tenant.tenantId);
   if (!order) throw new DomainError('unknown_checkout_token');

@@ -1,9 +1,9 @@
-import { addToGalleryCounters } from '#lib/db/gallery-counters';
-import { endPendingOrder, payOrder, removeReservation } from '#lib/db/order-transitions';
-import type { StoredOrder } from '#lib/db/orders';
-import { ORDER_STATUS_COUNTER, orderState } from '#lib/domain/order-lifecycle';
-import type { Order } from '#lib/domain/order-model';
-import { loggableError, logger } from '#lib/logger';
+import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
+import { endPendingOrder, payOrder, removeReservation } from '#lib/payments/store/order-transitions';
+import type { StoredOrder } from '#lib/payments/store/orders';
+import { ORDER_STATUS_COUNTER, orderState } from '#lib/payments/rules/order-lifecycle';
+import type { Order } from '#lib/payments/rules/order-model';
+import { loggableError, logger } from '#lib/platform/logger';
 import { countTransition } from '#lib/payments/checkout';
 
 /**

@@ -1,4 +1,4 @@
-import { optionalEnv } from '#lib/config';
+import { optionalEnv } from '#lib/platform/config';
 
 /**
  * Payment settings. PACKAGE_AMOUNT_LIMIT: the largest package price accepted for checkout, in
@@ -10,7 +10,7 @@ import { optionalEnv } from '#lib/config';
  * check-in gives no returnUrl; its origin is always an allowed return origin. LOCAL_STACK:
  * `true` on the local stack, where http://localhost and http://127.0.0.1 are allowed too.
  * (STRIPE_TIME_BUDGET_MS, the time all Stripe calls of a request may take together, is read by
- * lib/adapters/stripe-payments.ts, which may not import this layer.)
+ * lib/payments/adapters/stripe-payments.ts, which may not import this layer.)
  */
 export const PACKAGE_AMOUNT_LIMIT = Number(optionalEnv('PACKAGE_AMOUNT_LIMIT') ?? 100_000);
 export const CHECKOUT_SESSION_MINUTES = Number(optionalEnv('CHECKOUT_SESSION_MINUTES') ?? 30);

@@ -1,9 +1,9 @@
-import { now } from '#lib/clock';
-import { checkoutSessionState, expireCheckoutSession } from '#lib/adapters/stripe-payments';
-import { abandonSessionReplacement, removeReservation } from '#lib/db/order-transitions';
-import { type StoredOrder, getOrder, listPendingOrdersCreatedBefore } from '#lib/db/orders';
-import { REPLACEMENT_ABANDONED_MS, orderState } from '#lib/domain/order-lifecycle';
-import { loggableError, logger } from '#lib/logger';
+import { now } from '#lib/platform/clock';
+import { checkoutSessionState, expireCheckoutSession } from '#lib/payments/adapters/stripe-payments';
+import { abandonSessionReplacement, removeReservation } from '#lib/payments/store/order-transitions';
+import { type StoredOrder, getOrder, listPendingOrdersCreatedBefore } from '#lib/payments/store/orders';
+import { REPLACEMENT_ABANDONED_MS, orderState } from '#lib/payments/rules/order-lifecycle';
+import { loggableError, logger } from '#lib/platform/logger';
 import { countTransition } from '#lib/payments/checkout';
 import { completePaidOrder, endOrderOfSession } from '#lib/payments/order-outcomes';
 import { CHECKOUT_SESSION_MINUTES } from '#lib/payments/payment-settings';

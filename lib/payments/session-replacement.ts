@@ -1,9 +1,9 @@
-import { expireCheckoutSession } from '#lib/adapters/stripe-payments';
-import { claimSessionReplacement, restoreReplacedSession } from '#lib/db/order-transitions';
-import type { StoredOrder } from '#lib/db/orders';
-import { DomainError } from '#lib/domain/domain-error';
-import { orderState } from '#lib/domain/order-lifecycle';
-import { loggableError, logger } from '#lib/logger';
+import { expireCheckoutSession } from '#lib/payments/adapters/stripe-payments';
+import { claimSessionReplacement, restoreReplacedSession } from '#lib/payments/store/order-transitions';
+import type { StoredOrder } from '#lib/payments/store/orders';
+import { DomainError } from '#lib/platform/domain-error';
+import { orderState } from '#lib/payments/rules/order-lifecycle';
+import { loggableError, logger } from '#lib/platform/logger';
 
 /**
  * Takes a pending order's session away from it for `claim` (a retry, or a new check-in of the

@@ -1,9 +1,9 @@
-import type { Stripe } from '#lib/adapters/stripe-payments';
-import { type StoredOrder, getOrder } from '#lib/db/orders';
-import { rememberStripeEvent, stripeEventHandled } from '#lib/db/stripe-event-log';
-import { getTenantByStripeAccount, recordStripeReadiness } from '#lib/db/tenants';
-import { now } from '#lib/clock';
-import { loggableError, logger } from '#lib/logger';
+import type { Stripe } from '#lib/payments/adapters/stripe-payments';
+import { type StoredOrder, getOrder } from '#lib/payments/store/orders';
+import { rememberStripeEvent, stripeEventHandled } from '#lib/payments/store/stripe-event-log';
+import { getTenantByStripeAccount, recordStripeReadiness } from '#lib/tenants/store/tenants';
+import { now } from '#lib/platform/clock';
+import { loggableError, logger } from '#lib/platform/logger';
 import { completePaidOrder, endOrderOfSession } from '#lib/payments/order-outcomes';
 
 export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'unknown_order';

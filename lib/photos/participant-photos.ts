@@ -1,16 +1,17 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ParticipantPhotos, ResultMembers } from '#lib/api-schemas';
-import { getPerson, personIdOfCode } from '#lib/db/persons';
-import { listPhotos } from '#lib/db/photos';
-import type { Tenant } from '#lib/db/tenants';
-import { ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/domain/access-codes';
-import { DomainError, invalidField } from '#lib/domain/domain-error';
-import { emailKey } from '#lib/domain/email';
-import { TEXT_LIMITS } from '#lib/domain/field-limits';
-import type { GalleryConfiguration } from '#lib/domain/gallery-model';
-import type { Person } from '#lib/domain/person-model';
+import type { ParticipantPhotos } from '#lib/photos/photo-schemas';
+import type { ResultMembers } from '#lib/platform/schema-parts';
+import { getPerson, personIdOfCode } from '#lib/persons/store/persons';
+import { listPhotos } from '#lib/photos/store/photos';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/persons/rules/access-codes';
+import { DomainError, invalidField } from '#lib/platform/domain-error';
+import { emailKey } from '#lib/platform/email-address';
+import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
+import type { Person } from '#lib/persons/rules/person-model';
 import { loadGalleryOfBody } from '#lib/galleries/group-shoot-gallery';
-import { signPhotos, signedPhotoView } from '#lib/integration/person-photos';
+import { signPhotos, signedPhotoView } from '#lib/photos/person-photos';
 
 /** A person ID no person has: read in place of the person when the code is unknown, so both cases cost the same reads. */
 const NO_PERSON_ID = 'per_00000000000000000000000000';
@@ -49,7 +50,7 @@ function digest(text: string): Buffer {
 
 /**
  * Whether the factor is the person's: the email compared as addresses are (case and space
- * ignored, lib/domain/email.ts), the employee ID exactly and only for a person without an
+ * ignored, lib/platform/email-address.ts), the employee ID exactly and only for a person without an
  * email. Digests are compared in constant time, and a missing person is compared against a
  * value nobody has, so the time taken tells nothing about the stored value.
  */

@@ -1,8 +1,9 @@
-import { nowIso } from '#lib/clock';
-import { getPerson } from '#lib/db/persons';
-import { type ShootItem, type ShootPhoto, applyGovernor, listShootItems } from '#lib/db/shoot-photos';
-import type { GalleryScope } from '#lib/domain/gallery-model';
-import { manualGovernor } from '#lib/domain/photos/shoot-sequence';
+import { nowIso } from '#lib/platform/clock';
+import { getPerson } from '#lib/persons/store/persons';
+import { applyGovernor } from '#lib/photos/assign-shoot-photo';
+import { type ShootItem, type ShootPhoto, listShootItems } from '#lib/photos/store/shoot-photos';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { manualGovernor } from '#lib/photos/rules/shoot-sequence';
 
 /**
  * The photographer's review of a sorted shoot (npm run admin -- photo unassigned|assign): the

@@ -1,8 +1,8 @@
-import { getMediaObject } from '#lib/adapters/media-bucket';
-import { UnreadableImageError, readShootPhoto } from '#lib/adapters/shoot-photo-reader';
-import { getGalleryConfiguration } from '#lib/db/galleries';
-import { type InboxLocation, photoIdOf } from '#lib/domain/media-keys';
-import { readCard } from '#lib/domain/photos/shoot-sequence';
+import { getMediaObject } from '#lib/platform/media-bucket';
+import { UnreadableImageError, readShootPhoto } from '#lib/photos/adapters/shoot-photo-reader';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { type InboxLocation, photoIdOf } from '#lib/platform/media-keys';
+import { readCard } from '#lib/photos/rules/shoot-sequence';
 import { type ShootPlacement, placeShootPhoto } from '#lib/photos/place-shoot-photo';
 
 /** ISO 8601 with milliseconds, as the upload command writes `captured-at`. */

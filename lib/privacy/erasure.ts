@@ -1,6 +1,5 @@
-import { type StoredObjectVersion, deleteObjectVersions, listObjectVersions } from '#lib/adapters/media-bucket';
+import { type StoredObjectVersion, deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
 import {
-  deleteItems,
   deletePersonRecords,
   eventKeys,
   galleryConfigurationKeys,
@@ -8,16 +7,17 @@ import {
   listOrderItems,
   photoRecordKeys,
   redactOrder,
-} from '#lib/db/erasure';
-import { getGalleryConfiguration } from '#lib/db/galleries';
-import { type ShootItem, deleteShootItems, shootItemsOf } from '#lib/db/shoot-photos';
-import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/db/idempotency-records';
-import { toPerson } from '#lib/db/persons';
-import { DomainError } from '#lib/domain/domain-error';
-import type { GalleryScope } from '#lib/domain/gallery-model';
-import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey } from '#lib/domain/media-keys';
-import type { Person } from '#lib/domain/person-model';
-import { type ErasureSubject, describeSubject, orderMatchesSubject, personMatchesSubject } from '#lib/domain/personal-data';
+  deleteErasedItems,
+} from '#lib/privacy/store/erasable-items';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { type ShootItem, deleteShootItems, shootItemsOf } from '#lib/photos/store/shoot-photos';
+import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
+import { toPerson } from '#lib/persons/store/persons';
+import { DomainError } from '#lib/platform/domain-error';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey } from '#lib/platform/media-keys';
+import type { Person } from '#lib/persons/rules/person-model';
+import { type ErasureSubject, describeSubject, orderMatchesSubject, personMatchesSubject } from '#lib/privacy/rules/personal-data';
 
 /**
  * Erasure (the right to be forgotten): a person, or a whole gallery, removed from the table and
@@ -125,7 +125,7 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: E
 export async function eraseGallery(scope: GalleryScope, options: ErasureOptions = {}): Promise<ErasureReceipt> {
   const receipt = await eraseParticipantsOfGallery(scope, options);
   const configurationKeys = await galleryConfigurationKeys(scope);
-  if (!options.dryRun) await deleteItems(configurationKeys);
+  if (!options.dryRun) await deleteErasedItems(configurationKeys);
   return { ...receipt, subject: `gallery ${scope.token}`, galleryItems: configurationKeys.length };
 }
 
@@ -162,7 +162,7 @@ async function carryOut(
   };
   if (options.dryRun) return receipt;
   await deleteObjectVersions([...plan.selfieVersions, ...plan.photoObjectVersions]);
-  await deleteItems([...plan.photoRecords, ...plan.events]);
+  await deleteErasedItems([...plan.photoRecords, ...plan.events]);
   await deleteShootItems(scope, plan.shootItems);
   for (const order of plan.orders) await redactOrder(order);
   for (const scopeHash of plan.idempotencyRecords) await deleteIdempotencyRecord(scopeHash);

@@ -1,20 +1,21 @@
-import { deleteObjectVersions, listObjectVersions } from '#lib/adapters/media-bucket';
-import { now } from '#lib/clock';
-import { clearSelfieFlag, listAllPersonItems, listOrderItems, redactOrder } from '#lib/db/erasure';
-import { getGalleryConfiguration, listGalleries } from '#lib/db/galleries';
-import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/db/idempotency-records';
-import { listTenants } from '#lib/db/tenants';
-import type { GalleryConfiguration, GalleryScope } from '#lib/domain/gallery-model';
-import { galleryMediaPrefixes, selfieObjectKey } from '#lib/domain/media-keys';
-import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/domain/order-lifecycle';
-import { isRetentionDue, retentionOf, retentionStartDate } from '#lib/domain/personal-data';
-import { loggableError, logger } from '#lib/logger';
+import { deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
+import { now } from '#lib/platform/clock';
+import { clearSelfieFlag, listAllPersonItems, listOrderItems, redactOrder } from '#lib/privacy/store/erasable-items';
+import { getGalleryConfiguration, listGalleries } from '#lib/galleries/store/galleries';
+import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
+import { listTenants } from '#lib/tenants/store/tenants';
+import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { galleryMediaPrefixes, selfieObjectKey } from '#lib/platform/media-keys';
+import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/payments/rules/order-lifecycle';
+import { retentionOf } from '#lib/galleries/rules/retention-policy';
+import { isRetentionDue, retentionStartDate } from '#lib/privacy/rules/personal-data';
+import { loggableError, logger } from '#lib/platform/logger';
 import { eraseParticipantsOfGallery } from '#lib/privacy/erasure';
 
 /**
  * Retention, carried out once a day without anyone running a command (the stack schedules
  * it; `npm start` runs it every hour). For each gallery, counted from its last shooting day
- * (lib/domain/personal-data.ts): selfies go after `selfieDays`, the participants' data in
+ * (lib/privacy/rules/personal-data.ts): selfies go after `selfieDays`, the participants' data in
  * ended orders after `orderDays`, persons with everything of theirs after `personDays`. In any
  * gallery, a reservation never paid loses its participant's data and selfie once its retry
  * token has expired: nothing can complete it any more.

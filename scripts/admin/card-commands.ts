@@ -3,12 +3,12 @@ import { NotFoundError, UsageError } from './admin-errors';
 import type { CommandHandlers } from './command-catalog';
 import { findGallery } from './lookups';
 import { optionalChoice, optionalText, requiredText } from './options';
-import { renderCameraCardsPdf } from '#lib/adapters/camera-card-pdf';
-import { listPersons } from '#lib/db/persons';
-import type { GalleryScope, ShootingDay } from '#lib/domain/gallery-model';
-import { sortShootingDays } from '#lib/domain/gallery-views';
-import type { Person } from '#lib/domain/person-model';
-import { CARD_PAPERS, type CameraCard, sortCameraCards } from '#lib/domain/photos/camera-card-layout';
+import { renderCameraCardsPdf } from '#lib/photos/adapters/camera-card-pdf';
+import { listPersons } from '#lib/persons/store/persons';
+import type { GalleryScope, ShootingDay } from '#lib/galleries/rules/gallery-model';
+import { sortShootingDays } from '#lib/galleries/rules/gallery-views';
+import type { Person } from '#lib/persons/rules/person-model';
+import { CARD_PAPERS, type CameraCard, sortCameraCards } from '#lib/photos/rules/camera-card-layout';
 
 const PERSONS_PER_QUERY = 200;
 

@@ -3,8 +3,8 @@ import type { CommandHandlers } from './command-catalog';
 import { dayTable } from './gallery-tables';
 import { findGallery } from './lookups';
 import { galleryToken, optionalWholeNumber, requiredDate, requiredText, requiredTime, tenantSlug } from './options';
-import { addShootingDay } from '#lib/db/galleries';
-import { sortShootingDays } from '#lib/domain/gallery-views';
+import { addShootingDay } from '#lib/galleries/store/galleries';
+import { sortShootingDays } from '#lib/galleries/rules/gallery-views';
 
 /** `day add|list`: shooting days of a gallery. */
 export const dayCommands: CommandHandlers = {

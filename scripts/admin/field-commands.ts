@@ -12,8 +12,8 @@ import {
   requiredText,
   tenantSlug,
 } from './options';
-import { putFormField } from '#lib/db/galleries';
-import { BUILT_IN_FIELD_KEYS, isValidFormFieldKey } from '#lib/domain/gallery-model';
+import { putFormField } from '#lib/galleries/store/galleries';
+import { BUILT_IN_FIELD_KEYS, isValidFormFieldKey } from '#lib/galleries/rules/gallery-model';
 
 /** Asks putFormField for a new `custom-<uuid>` key. */
 const NEW_CUSTOM_KEY = 'custom';

@@ -15,10 +15,10 @@ import {
   requiredText,
   tenantSlug,
 } from './options';
-import { type GallerySettings, createGallery, listGalleries, updateGallerySettings } from '#lib/db/galleries';
-import type { Gallery, GalleryConfiguration, GranularConsents } from '#lib/domain/gallery-model';
-import { sortPackages, sortShootingDays } from '#lib/domain/gallery-views';
-import { type PublicLimits, publicLimitsOf, windowInWords } from '#lib/domain/public-limits';
+import { type GallerySettings, createGallery, listGalleries, updateGallerySettings } from '#lib/galleries/store/galleries';
+import type { Gallery, GalleryConfiguration, GranularConsents } from '#lib/galleries/rules/gallery-model';
+import { sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
+import { type PublicLimits, publicLimitsOf, windowInWords } from '#lib/galleries/rules/public-limits';
 
 const SELFIE_MODES = ['off', 'optional', 'required'] as const;
 const GRANULAR_CONSENTS = ['face', 'notification', 'hrExport'] as const;

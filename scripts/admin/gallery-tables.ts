@@ -1,7 +1,7 @@
 /** Tables of a gallery's configuration, shared by `gallery show` and the list commands. */
 import { formatPrice, formatTable, yesNo } from './format';
-import type { FormField, GalleryPackage, ShootingDay } from '#lib/domain/gallery-model';
-import { spotsRemaining } from '#lib/domain/gallery-views';
+import type { FormField, GalleryPackage, ShootingDay } from '#lib/galleries/rules/gallery-model';
+import { spotsRemaining } from '#lib/galleries/rules/gallery-views';
 
 /** Shooting days with capacity, booked persons and spots left. */
 export function dayTable(days: readonly ShootingDay[]): string[] {

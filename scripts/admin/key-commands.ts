@@ -3,7 +3,7 @@ import type { CommandHandlers, CommandResult } from './command-catalog';
 import { formatFields, formatTable } from './format';
 import { findTenant } from './lookups';
 import { type OptionValues, requiredText, tenantSlug } from './options';
-import { type ApiKeyRecord, type ApiKeyStatus, createApiKey, listApiKeys, setApiKeyStatus } from '#lib/db/api-keys';
+import { type ApiKeyRecord, type ApiKeyStatus, createApiKey, listApiKeys, setApiKeyStatus } from '#lib/tenants/store/api-keys';
 
 const SHOWN_ONCE_WARNING = 'Store this key now: it will not be shown again. Only its prefix can be listed later.';
 

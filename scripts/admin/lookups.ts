@@ -1,8 +1,8 @@
 import { NotFoundError } from './admin-errors';
 import { type OptionValues, galleryToken, tenantSlug } from './options';
-import { getGalleryConfiguration } from '#lib/db/galleries';
-import { type Tenant, getTenantBySlug } from '#lib/db/tenants';
-import type { GalleryConfiguration } from '#lib/domain/gallery-model';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { type Tenant, getTenantBySlug } from '#lib/tenants/store/tenants';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 
 /** The tenant named by a slug option (`--tenant` by default), or a not-found error. */
 export async function findTenant(values: OptionValues, option = 'tenant'): Promise<Tenant> {

@@ -1,7 +1,7 @@
 import { UsageError } from './admin-errors';
-import { FORM_FIELD_TYPES, type FormFieldOption, type FormFieldType } from '#lib/domain/gallery-model';
-import { PLAN_TIERS, type PlanTier, isPlanTier } from '#lib/domain/plans';
-import { normalizeTenantSlug } from '#lib/domain/tenant-slug';
+import { FORM_FIELD_TYPES, type FormFieldOption, type FormFieldType } from '#lib/galleries/rules/gallery-model';
+import { PLAN_TIERS, type PlanTier, isPlanTier } from '#lib/tenants/rules/plans';
+import { normalizeTenantSlug } from '#lib/tenants/rules/tenant-slug';
 
 /** Option values as `util.parseArgs` returns them for one command. */
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -54,7 +54,7 @@ export function galleryToken(values: OptionValues, name = 'gallery'): string {
   return token;
 }
 
-/** One of the plan tiers of lib/domain/plans.ts, case-insensitive. */
+/** One of the plan tiers of lib/tenants/rules/plans.ts, case-insensitive. */
 export function optionalPlanTier(values: OptionValues, name = 'plan'): PlanTier | undefined {
   const tier = optionalText(values, name)?.toLowerCase();
   if (tier === undefined) return undefined;

@@ -10,8 +10,8 @@ import {
   requiredWholeNumber,
   tenantSlug,
 } from './options';
-import { addPackage } from '#lib/db/galleries';
-import { sortPackages } from '#lib/domain/gallery-views';
+import { addPackage } from '#lib/galleries/store/galleries';
+import { sortPackages } from '#lib/galleries/rules/gallery-views';
 
 /** `package add|list`: packages offered at check-in; a price above 0 makes a package paid. */
 export const packageCommands: CommandHandlers = {

@@ -6,11 +6,11 @@ import type { CommandHandlers } from './command-catalog';
 import { formatTable } from './format';
 import { findGallery } from './lookups';
 import { type OptionValues, requiredText } from './options';
-import { putMediaObject } from '#lib/adapters/media-bucket';
-import { getPerson } from '#lib/db/persons';
-import { listPhotos } from '#lib/db/photos';
-import { isValidPhotoFileName, photoObjectKey } from '#lib/domain/media-keys';
-import { ingestPhotoObject } from '#lib/media/ingest-photo';
+import { putMediaObject } from '#lib/platform/media-bucket';
+import { getPerson } from '#lib/persons/store/persons';
+import { listPhotos } from '#lib/photos/store/photos';
+import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';
+import { ingestPhotoObject } from '#lib/photos/ingest-photo';
 import { assignShootPhotoByHand, listUnassignedShootPhotos } from '#lib/photos/shoot-review';
 
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };

@@ -3,9 +3,10 @@ import type { CommandHandlers, CommandResult } from './command-catalog';
 import { formatTable } from './format';
 import { findGallery } from './lookups';
 import { type OptionValues, flag, optionalText, optionalWholeNumber } from './options';
-import { updateGallerySettings } from '#lib/db/galleries';
-import { DomainError } from '#lib/domain/domain-error';
-import { DEFAULT_RETENTION, MAX_RETENTION_DAYS, RETENTION_SETTINGS, type ErasureSubject, type RetentionPolicy, retentionOf } from '#lib/domain/personal-data';
+import { updateGallerySettings } from '#lib/galleries/store/galleries';
+import { DomainError } from '#lib/platform/domain-error';
+import { DEFAULT_RETENTION, MAX_RETENTION_DAYS, RETENTION_SETTINGS, type RetentionPolicy, retentionOf } from '#lib/galleries/rules/retention-policy';
+import type { ErasureSubject } from '#lib/privacy/rules/personal-data';
 import { type ErasureReceipt, eraseGallery, erasePersons } from '#lib/privacy/erasure';
 
 /** Refusals of the domain (an order still waiting for payment) are conflicts of the command. */

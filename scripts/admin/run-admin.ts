@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { AdminError, EXIT_CODE, UsageError } from './admin-errors';
 import { COMMAND_CATALOG, COMMON_OPTIONS, type CommandSpec, type ResourceSpec, usageLines } from './command-catalog';
 import type { OptionValues } from './options';
+import { isMissingTable } from '#lib/platform/table/store-errors';
 
 /** Where a command writes: standard output for results, standard error for messages. */
 export interface AdminIo {
@@ -90,7 +91,7 @@ function describeParseError(commandLabel: string, error: Error & { code?: string
   }
 }
 
-/** lib/db/client.ts throws on import without TABLE_NAME; say so before importing it. */
+/** lib/platform/table/client.ts throws on import without TABLE_NAME; say so before importing it. */
 function checkEnvironment(): void {
   if (!process.env.TABLE_NAME) {
     throw new UsageError(
@@ -111,7 +112,7 @@ function reportFailure(error: unknown, io: AdminIo): number {
 /** DynamoDB and network failures, with a hint for the usual causes. */
 function describeUnexpectedError(error: Error & { code?: string }): string {
   const firstLine = String(error?.message ?? error).split('\n')[0];
-  if (error?.name === 'ResourceNotFoundException') {
+  if (isMissingTable(error)) {
     return `Table "${process.env.TABLE_NAME}" was not found (${firstLine}); check TABLE_NAME, AWS_REGION and DYNAMODB_ENDPOINT`;
   }
   if (error?.code === 'ECONNREFUSED' && process.env.DYNAMODB_ENDPOINT) {

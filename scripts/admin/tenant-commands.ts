@@ -23,7 +23,7 @@ import {
   listTenants,
   setTenantPlan,
   updateTenantSettings,
-} from '#lib/db/tenants';
+} from '#lib/tenants/store/tenants';
 import { ALLOWED_RETURN_ORIGINS_MAX, allowableReturnOrigin } from '#lib/payments/checkout-urls';
 
 /** `tenant create|update|show|list|origins|allow-origin|disallow-origin`. */

@@ -3,18 +3,18 @@ import type { CommandHandlers, CommandResult } from './command-catalog';
 import { formatFields, formatTable, yesNo } from './format';
 import { findTenant } from './lookups';
 import { type OptionValues, flag, optionalChoice, optionalText, optionalWholeNumber, requiredText, tenantSlug } from './options';
-import { nowIso } from '#lib/clock';
-import { getDelivery, listDeliveries } from '#lib/db/webhook-deliveries';
-import { deleteSubscription, getSubscription, listSubscriptions, setSubscriptionEnabled } from '#lib/db/webhook-subscriptions';
-import type { DeliveryStatus, WebhookDelivery } from '#lib/domain/events/webhook-delivery';
-import { type WebhookSubscription, parseEventTypes } from '#lib/domain/events/webhook-subscription';
+import { nowIso } from '#lib/platform/clock';
+import { getDelivery, listDeliveries } from '#lib/webhooks/store/webhook-deliveries';
+import { deleteSubscription, getSubscription, listSubscriptions, setSubscriptionEnabled } from '#lib/webhooks/store/webhook-subscriptions';
+import type { DeliveryStatus, WebhookDelivery } from '#lib/webhooks/rules/webhook-delivery';
+import { type WebhookSubscription, parseEventTypes } from '#lib/webhooks/rules/webhook-subscription';
 import {
   WebhookUrlRefused,
   createSubscription,
   replayDelivery,
   replayFailedDeliveries,
   rotateSigningSecret,
-} from '#lib/events/webhook-subscriptions';
+} from '#lib/webhooks/manage-subscriptions';
 
 const SHOWN_ONCE_WARNING = 'Store this signing secret now: it will not be shown again (rotate-secret makes a new one).';
 const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'delivered', 'failed', 'gone', 'replay_requested'];

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
-import { createApiKey } from '#lib/db/api-keys';
-import { updateGallerySettings } from '#lib/db/galleries';
-import { keys } from '#lib/db/keys';
-import { queryPartition } from '#lib/db/queries';
-import { createTenant } from '#lib/db/tenants';
-import { DEFAULT_PUBLIC_LIMITS } from '#lib/domain/public-limits';
-import type { RateLimitPolicy } from '#lib/domain/rate-limit';
+import { createApiKey } from '#lib/tenants/store/api-keys';
+import { updateGallerySettings } from '#lib/galleries/store/galleries';
+import { keys } from '#lib/platform/table/keys';
+import { queryPartition } from '#lib/platform/table/queries';
+import { createTenant } from '#lib/tenants/store/tenants';
+import { DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
+import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
 import { createBenchGallery } from './bench-api';
 import { percentile, rounded } from './statistics';
 

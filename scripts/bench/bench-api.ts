@@ -1,6 +1,6 @@
-import { createApiKey } from '#lib/db/api-keys';
-import { addShootingDay, createGallery } from '#lib/db/galleries';
-import { getTenantBySlug } from '#lib/db/tenants';
+import { createApiKey } from '#lib/tenants/store/api-keys';
+import { addShootingDay, createGallery } from '#lib/galleries/store/galleries';
+import { getTenantBySlug } from '#lib/tenants/store/tenants';
 import type { DemoData } from '../local/seed-demo';
 
 /** The local API and the demo tenant the bench calls it as. */

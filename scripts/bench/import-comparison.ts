@@ -1,8 +1,8 @@
-import { nowIso } from '#lib/clock';
-import { insertPersonsWithCodes } from '#lib/db/access-code-allocation';
-import type { GalleryScope } from '#lib/domain/gallery-model';
-import type { PersonDraft } from '#lib/domain/person-model';
-import { importedPersonDraft } from '#lib/domain/person-import';
+import { nowIso } from '#lib/platform/clock';
+import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { PersonDraft } from '#lib/persons/rules/person-model';
+import { importedPersonDraft } from '#lib/persons/rules/person-import';
 import { type BenchApi, createBenchGallery, importRowsFor } from './bench-api';
 import { median, rounded, timed } from './statistics';
 
@@ -62,7 +62,7 @@ async function createSecondGallery(tenantId: string): Promise<GalleryScope & { s
   return { tenantId, token, shootingDayId: dayId };
 }
 
-/** The drafts the import use case builds from the bench's rows (lib/integration/import-persons.ts). */
+/** The drafts the import use case builds from the bench's rows (lib/persons/import-persons.ts). */
 function importDrafts(rows: number, shootingDayId: string, label: string): PersonDraft[] {
   const createdAt = nowIso();
   return importRowsFor(rows, shootingDayId, label).map((row) => importedPersonDraft(row, createdAt));

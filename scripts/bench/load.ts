@@ -1,9 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon, { type Request as LoadRequest } from 'autocannon';
-import { updateGallerySettings } from '#lib/db/galleries';
-import { generateAccessCode } from '#lib/domain/access-codes';
-import { newPersonId } from '#lib/domain/person-model';
+import { updateGallerySettings } from '#lib/galleries/store/galleries';
+import { generateAccessCode } from '#lib/persons/rules/access-codes';
+import { newPersonId } from '#lib/persons/rules/person-model';
 import type { BenchApi } from './bench-api';
 import { replayWork } from './dynamodb-replay';
 import type { RecordedWork, RoundTripCounter } from './round-trip-counter';
@@ -53,7 +53,7 @@ export async function measureLoad(
   counter: RoundTripCounter,
   options: { baseUrl: string; connections: number; requests: number; keys: number },
 ): Promise<LoadResult[]> {
-  // Configured as lib/db/client.ts configures the API's client.
+  // Configured as lib/platform/table/client.ts configures the API's client.
   const replayClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, maxAttempts: 4 }), {
     marshallOptions: { removeUndefinedValues: true },
   });

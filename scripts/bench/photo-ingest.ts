@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type CardVariant, cardJpeg, portraitJpeg } from '../../test/support/synthetic-shoot';
+import { type CardVariant, cardJpeg, portraitJpeg } from '../samples/synthetic-shoot';
 import { median, rounded } from './statistics';
 
 /**
- * What reading a shoot photo costs the photo ingest (lib/adapters/shoot-photo-reader.ts: size,
+ * What reading a shoot photo costs the photo ingest (lib/photos/adapters/shoot-photo-reader.ts: size,
  * EXIF, and the codes searched in the photo decoded at reduced size), against decoding the same
  * JPEGs with sharp alone at full size to raw pixels, the least any look at the pixels costs. Each
  * side runs in a child process of its own, one photo at a time (libvips with one thread, as
@@ -97,7 +97,7 @@ export async function measurePhotoIngest(settings: PhotoIngestSettings): Promise
   }
 }
 
-/** Access codes of the alphabet (lib/domain/access-codes.ts). */
+/** Access codes of the alphabet (lib/persons/rules/access-codes.ts). */
 const CARD_TEXTS = ['K7QM', 'W2HB', 'PP4D', 'HJ5N'];
 const cardText = (index: number) => CARD_TEXTS[index % CARD_TEXTS.length]!;
 
@@ -122,7 +122,7 @@ async function measureInThisProcess(side: 'reader' | 'sharp', directory: string,
   const idleRss = statusKb('VmRSS');
   let read: (photo: Buffer) => Promise<string[]>;
   if (side === 'reader') {
-    const { readShootPhoto } = await import('#lib/adapters/shoot-photo-reader');
+    const { readShootPhoto } = await import('#lib/photos/adapters/shoot-photo-reader');
     read = async (photo) => (await readShootPhoto(photo)).codes;
   } else {
     const { default: sharp } = await import('sharp');

@@ -1,4 +1,4 @@
-import { PERSONS_PER_TRANSACTION } from '#lib/db/access-code-allocation';
+import { PERSONS_PER_TRANSACTION } from '#lib/persons/store/access-code-allocation';
 
 /**
  * The fewest DynamoDB round trips each endpoint can make as designed today, from the table

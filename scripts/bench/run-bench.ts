@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   let closeApi: (() => Promise<void>) | undefined;
   try {
     // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
-    const { db } = await import('#lib/db/client');
+    const { db } = await import('#lib/platform/table/client');
     const { installRoundTripCounter } = await import('./round-trip-counter');
     const { seedDemo } = await import('../local/seed-demo');
     const { startLocalApi } = await import('../local/api-server');

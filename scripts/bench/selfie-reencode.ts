@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { reencodeSelfie } from '#lib/media/selfie-image';
+import { reencodeSelfie } from '#lib/checkin/adapters/selfie-image';
 import { median, rounded } from './statistics';
 
 /**
- * What the selfie re-encoding of a check-in costs (lib/media/selfie-image.ts): the time to load
+ * What the selfie re-encoding of a check-in costs (lib/checkin/adapters/selfie-image.ts): the time to load
  * sharp in a fresh process (the first selfie of an instance pays it), then per selfie the median
  * time and the peak memory of a process that does nothing else, for 12 MP phone-sized JPEGs of
  * about 1, 2 and 3 MB. libvips runs on one thread, sharp's default on glibc Linux, Lambda's too.

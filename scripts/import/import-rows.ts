@@ -1,5 +1,5 @@
 import type { ShootingDay } from '#lib/client/groupshoot-client';
-import { type ImportRow, type SkipReason, validateImportRow } from '#lib/domain/person-import';
+import { type ImportRow, type SkipReason, validateImportRow } from '#lib/persons/rules/person-import';
 import type { ColumnMapping } from './header-mapping';
 import { type DayMatch, type DayProblem, matchShootingDay } from './match-day';
 import type { TableRow } from './table';
@@ -38,7 +38,7 @@ export function fieldValue(values: Record<string, unknown>, columns: readonly st
 
 /**
  * Maps, validates and deduplicates the rows before anything is sent: the API's own rules
- * (lib/domain/person-import.ts), shooting days matched by ID, date or label, and employee IDs
+ * (lib/persons/rules/person-import.ts), shooting days matched by ID, date or label, and employee IDs
  * that the gallery has already, or that came earlier in the file, skipped. A day value that
  * names no day follows the API's rule, imported without a day, with a warning; with
  * strictDays the row is skipped.

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { GroupShootApiError, GroupShootClient } from '#lib/client/groupshoot-client';
-import { MAX_PERSONS_PER_IMPORT } from '#lib/domain/field-limits';
+import { MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
 import { LOCAL_API_INFO_FILE } from '../admin/local-environment';
 import { describeMapping, resolveMapping } from './header-mapping';
 import { USAGE, connectionSettings, parseImportOptions } from './import-options';

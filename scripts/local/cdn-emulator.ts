@@ -1,7 +1,7 @@
 import { createVerify } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { MEDIA_FOLDERS } from '#lib/domain/media-keys';
+import { MEDIA_FOLDERS } from '#lib/platform/media-keys';
 
 export interface CdnEmulatorOptions {
   /** The URL photo links are signed for, e.g. http://localhost:3000/cdn */

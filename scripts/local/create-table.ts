@@ -1,5 +1,5 @@
 import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/db/table-definition';
+import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
 
 /**
  * Creates the single table (keys, GSI1, TTL, a stream of new images) as the CDK stack defines

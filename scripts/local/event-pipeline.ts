@@ -1,4 +1,4 @@
-import { useDeliveryQueue } from '#lib/adapters/delivery-queue';
+import { useDeliveryQueue } from '#lib/webhooks/adapters/delivery-queue';
 import { type RunningChangeStream, startChangeStream } from './change-stream';
 import { LocalDeliveryQueue } from './local-delivery-queue';
 

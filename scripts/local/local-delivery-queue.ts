@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { now } from '#lib/clock';
-import type { DeliveryQueue, QueuedDelivery } from '#lib/adapters/delivery-queue';
+import { now } from '#lib/platform/clock';
+import type { DeliveryQueue, QueuedDelivery } from '#lib/webhooks/adapters/delivery-queue';
 
 type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 

@@ -1,7 +1,7 @@
-import { now } from '#lib/clock';
-import { createApiKey } from '#lib/db/api-keys';
-import { addPackage, addShootingDay, createGallery, putFormField } from '#lib/db/galleries';
-import { createTenant, getTenantBySlug } from '#lib/db/tenants';
+import { now } from '#lib/platform/clock';
+import { createApiKey } from '#lib/tenants/store/api-keys';
+import { addPackage, addShootingDay, createGallery, putFormField } from '#lib/galleries/store/galleries';
+import { createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
 
 export const DEMO_TENANT_SLUG = 'demo-studio';
 

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     if (stripeEmulator) stripeEmulator.webhookUrl = `${api.url}/webhooks/stripe`;
     // The deployed stack runs the reservation sweep on a schedule; locally it runs every minute.
     const { sweepReservations } = await import('#lib/payments/reservation-sweep');
-    const { loggableError, logger } = await import('#lib/logger');
+    const { loggableError, logger } = await import('#lib/platform/logger');
     setInterval(() => void sweepReservations().catch((error: unknown) => logger.error('reservation sweep failed', { error: loggableError(error) })), 60_000).unref();
     // Events: DynamoDB Local's stream to the dispatcher, a local queue to the delivery worker.
     const { startEventPipeline } = await import('./event-pipeline');

@@ -1,10 +1,10 @@
 import { toJsonSchemaDefs } from '@valibot/to-json-schema';
-import { API_SCHEMAS, ROUTE_SCHEMAS } from '#lib/api-schemas';
-import { EVENT_SCHEMAS } from '#lib/domain/events/event-schemas';
-import { DEFAULT_PUBLIC_LIMITS, windowInWords } from '#lib/domain/public-limits';
-import { ERROR_CATALOG } from '#lib/errors';
-import { type Route, pathsOf, routes } from '#lib/routes';
-import { PERSONS_PAGE } from '#lib/domain/page-cursor';
+import { API_SCHEMAS, ROUTE_SCHEMAS } from '#lib/http/route-schemas';
+import { EVENT_SCHEMAS } from '#lib/events/rules/event-schemas';
+import { DEFAULT_PUBLIC_LIMITS, windowInWords } from '#lib/galleries/rules/public-limits';
+import { ERROR_CATALOG } from '#lib/http/errors';
+import { type Route, pathsOf, routes } from '#lib/http/routes';
+import { PERSONS_PAGE } from '#lib/platform/page-cursor';
 import { EXAMPLES } from './examples';
 import { WEBHOOK_PARAMETERS, webhookOperations } from './webhooks';
 

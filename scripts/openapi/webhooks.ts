@@ -1,7 +1,7 @@
-import { DELIVERY_TIMEOUT_MS } from '#lib/domain/events/delivery-schedule';
-import { EVENT_TYPES, type EventType, PHOTOS_COALESCING_WINDOW_MS } from '#lib/domain/events/event-catalogue';
-import { EVENT_SCHEMA_OF } from '#lib/domain/events/event-schemas';
-import { SIGNATURE_HEADER } from '#lib/domain/events/signature';
+import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/rules/delivery-schedule';
+import { EVENT_TYPES, type EventType, PHOTOS_COALESCING_WINDOW_MS } from '#lib/events/rules/event-catalogue';
+import { EVENT_SCHEMA_OF } from '#lib/events/rules/event-schemas';
+import { SIGNATURE_HEADER } from '#lib/webhooks/rules/signature';
 import { EVENT_EXAMPLES } from './examples';
 
 type Json = Record<string, any>;
@@ -9,7 +9,7 @@ type Json = Record<string, any>;
 /**
  * The OpenAPI 3.1 `webhooks` of the document: the POST the service sends a subscription's
  * endpoint for each event type (docs/events.md), with its body schema (from
- * lib/domain/events/event-schemas.ts), an example and the headers every delivery carries.
+ * lib/events/rules/event-schemas.ts), an example and the headers every delivery carries.
  */
 
 /** When each event is sent, and what causes it. */

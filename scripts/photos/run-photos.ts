@@ -87,7 +87,7 @@ async function upload(values: OptionValues, positionals: string[], io: PhotosIo)
   const partSizeBytes = (optionalWholeNumber(values, 'part-size', 5) ?? 8) * MEBIBYTE;
   checkEnvironment();
   // lib/db and the bucket adapter read their environment on import.
-  const { getGalleryConfiguration } = await import('#lib/db/galleries');
+  const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
   const { findTenant } = await import('../admin/lookups');
   const { uploadShoot } = await import('./upload-shoot');
   const tenantId = TENANT_ID.test(presentedTenant) ? presentedTenant : (await findTenant(values)).tenantId;

@@ -1,6 +1,6 @@
 import { open, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { INBOX_PATH_DEPTH, isValidInboxPath } from '#lib/domain/media-keys';
+import { INBOX_PATH_DEPTH, isValidInboxPath } from '#lib/platform/media-keys';
 
 /** A JPEG of the shoot folder and where it goes below the gallery's inbox. */
 export interface ShootFile {

@@ -3,8 +3,9 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { readCaptureMetadata } from './capture-metadata';
 import { type ShootFile, type SkippedFile, listShootFiles } from './shoot-folder';
-import { mediaBucket, s3 } from '#lib/adapters/media-bucket';
-import { inboxObjectKey, inboxPrefix } from '#lib/domain/media-keys';
+import { mediaBucket, s3 } from '#lib/platform/media-bucket';
+import { inboxObjectKey, inboxPrefix } from '#lib/platform/media-keys';
+import { mapWithConcurrency } from '#lib/platform/concurrency';
 
 /** What the upload reports as it goes: a progress bar on a terminal, a line per file elsewhere. */
 export interface UploadProgress {
@@ -67,7 +68,7 @@ export async function uploadShoot(options: UploadShootOptions): Promise<UploadRe
   if (options.dryRun || missing.length === 0) return report;
   options.progress.start(missing.length, missing.reduce((sum, file) => sum + file.size, 0));
   try {
-    await forEachConcurrently(missing, options.parallel, async (file) => {
+    await mapWithConcurrency(missing, options.parallel, async (file) => {
       try {
         report.uploaded.push(await uploadFile(file, keyOf(file), options));
         options.progress.fileDone(file);
@@ -122,14 +123,3 @@ async function listInboxSizes(prefix: string): Promise<Map<string, number>> {
   return sizes;
 }
 
-async function forEachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next]!;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}

@@ -1,7 +1,7 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PHOTO_INGEST_HANDLER } from '../../infra/function-permissions';
 import { ApiFrontWebAclStack } from '../../infra/api-front-web-acl-stack';
-import { type Route, UNMATCHED_ROUTE_HANDLER, routes } from '#lib/routes';
+import { type Route, UNMATCHED_ROUTE_HANDLER, routes } from '#lib/http/routes';
 import { nagFindings, unbundledApp, unbundledStack } from './unbundled-stack';
 
 const WEB_ACL_ARN = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/groupshoot-api-front/0123abcd-0123-4567-89ab-0123456789ab';

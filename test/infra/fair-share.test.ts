@@ -1,5 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
-import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/routes';
+import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/http/routes';
 import { PHOTO_INGEST_HANDLER, RETENTION_HANDLER } from '../../infra/function-permissions';
 import { nagFindings, unbundledStack } from './unbundled-stack';
 

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { BUNDLE_ENTRY_FILE, bundleFunction } from '../../infra/function-bundle';
 import type { FunctionArchitecture } from '../../infra/native-packages';
 import { METADATA_TRACES, jpegStructure, phonePictureWithEverything } from '../support/phone-jpegs';
-import { cardJpeg } from '../support/synthetic-shoot';
+import { cardJpeg } from '../../scripts/samples/synthetic-shoot';
 
 const ROOT = join(__dirname, '..', '..');
 const runFile = promisify(execFile);

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { keys } from '#lib/db/keys';
+import { keys } from '#lib/platform/table/keys';
 import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { type KeyAccess, PARTITIONS } from '../../infra/table-access';
 import { type Statement, type TableRequest, allows, asText, roleStatements, stringLike } from './iam-evaluation';

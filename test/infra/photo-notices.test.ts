@@ -1,5 +1,5 @@
-import { keys } from '#lib/db/keys';
-import { PHOTO_NOTICE_CLAIM_MS } from '#lib/domain/photos/photo-notice';
+import { keys } from '#lib/platform/table/keys';
+import { PHOTO_NOTICE_CLAIM_MS } from '#lib/photos/rules/photo-notice';
 import { FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER } from '../../infra/function-permissions';
 import { PHOTO_NOTICE_BATCH_SIZE } from '../../infra/photo-notices';
 import { GSI1_PARTITIONS, PARTITIONS } from '../../infra/table-access';

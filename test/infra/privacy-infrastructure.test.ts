@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { MEDIA_FOLDERS } from '#lib/domain/media-keys';
+import { MEDIA_FOLDERS } from '#lib/platform/media-keys';
 import { RETENTION_HANDLER } from '../../infra/function-permissions';
 import type { MediaDelivery } from '../../infra/media-delivery';
 import { type Statement, asText, roleStatements } from './iam-evaluation';

@@ -15,7 +15,7 @@ import {
   WEBHOOK_DELIVERY_HANDLER,
 } from '../../infra/function-permissions';
 import { GroupShootStack } from '../../infra/groupshoot-stack';
-import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/routes';
+import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/http/routes';
 
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: unknown };
 

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { keys } from '#lib/db/keys';
+import { keys } from '#lib/platform/table/keys';
 import { EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { ENDPOINT_DISABLED_MESSAGE } from '../../infra/webhook-delivery';
 import { asText, roleStatements } from './iam-evaluation';

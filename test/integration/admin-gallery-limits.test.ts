@@ -1,5 +1,5 @@
-import { getGalleryConfiguration } from '#lib/db/galleries';
-import { DEFAULT_PUBLIC_LIMITS } from '#lib/domain/public-limits';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
 import { admin } from '../support/admin';
 import { createTestTenant } from '../support/factories';
 import { useTestTable } from '../support/test-table';

@@ -1,8 +1,8 @@
-import { createApiKey, setApiKeyStatus } from '#lib/db/api-keys';
-import { setTenantPlan } from '#lib/db/tenants';
+import { createApiKey, setApiKeyStatus } from '#lib/tenants/store/api-keys';
+import { setTenantPlan } from '#lib/tenants/store/tenants';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/db/client';
-import { keys } from '#lib/db/keys';
+import { db, tableName } from '#lib/platform/table/client';
+import { keys } from '#lib/platform/table/keys';
 import { type ApiAnswer, useLocalApi } from '../support/local-api';
 import { type TestTenant, createTestTenant } from '../support/factories';
 

@@ -1,5 +1,5 @@
-import { now, resetClock, setClock } from '#lib/clock';
-import { db } from '#lib/db/client';
+import { now, resetClock, setClock } from '#lib/platform/clock';
+import { db } from '#lib/platform/table/client';
 import { GroupShootApiError, GroupShootClient } from '#lib/client/groupshoot-client';
 import { useLocalApi } from '../support/local-api';
 import { type TestTenant, createTestTenant } from '../support/factories';

@@ -1,7 +1,7 @@
 /**
  * @logLevel DEBUG
  */
-import { db } from '#lib/db/client';
+import { db } from '#lib/platform/table/client';
 import { useLocalApi } from '../support/local-api';
 import { type TestTenant, createTestTenant } from '../support/factories';
 
@@ -86,7 +86,7 @@ describe('request pipeline', () => {
     });
     expect(JSON.stringify(answer!.body)).not.toContain('exploded');
     const errorLine = logs.find((line) => line.message === 'unexpected error');
-    // Logged by its name and the frames of our code that led to it; its message never (lib/logger.ts).
+    // Logged by its name and the frames of our code that led to it; its message never (lib/platform/logger.ts).
     expect(errorLine).toEqual(
       expect.objectContaining({
         requestId: answer!.body.requestId,

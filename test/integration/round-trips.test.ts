@@ -1,6 +1,6 @@
-import { resetClock, setClock } from '#lib/clock';
-import { createApiKey } from '#lib/db/api-keys';
-import { db } from '#lib/db/client';
+import { resetClock, setClock } from '#lib/platform/clock';
+import { createApiKey } from '#lib/tenants/store/api-keys';
+import { db } from '#lib/platform/table/client';
 import { installRoundTripCounter } from '../../scripts/bench/round-trip-counter';
 import { PUBLIC_CHECKIN_INFO_FLOOR, SERVER_SIDE_READ_FLOOR } from '../../scripts/bench/round-trip-floors';
 import { useLocalApi } from '../support/local-api';

@@ -1,4 +1,4 @@
-import { type Route, pathsOf, routes } from '#lib/routes';
+import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { useLocalApi } from '../support/local-api';
 import { type TestTenant, createTestTenant } from '../support/factories';
 

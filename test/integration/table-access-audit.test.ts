@@ -10,12 +10,12 @@ import { handler as sendPhotoNotices } from '../../functions/photos/send-photo-n
 import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER, RETENTION_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { startChangeStream } from '../../scripts/local/change-stream';
 import { LocalDeliveryQueue } from '../../scripts/local/local-delivery-queue';
-import { useDeliveryQueue } from '#lib/adapters/delivery-queue';
-import { resetClock, setClock } from '#lib/clock';
-import { db, tableName } from '#lib/db/client';
-import { reserveOrder } from '#lib/db/order-transitions';
-import { inboxObjectKey, photoObjectKey } from '#lib/domain/media-keys';
-import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/routes';
+import { useDeliveryQueue } from '#lib/webhooks/adapters/delivery-queue';
+import { resetClock, setClock } from '#lib/platform/clock';
+import { db, tableName } from '#lib/platform/table/client';
+import { reserveOrder } from '#lib/payments/store/order-transitions';
+import { inboxObjectKey, photoObjectKey } from '#lib/platform/media-keys';
+import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/http/routes';
 import { type CheckinStudio, createPayingStudio } from '../support/checkin-gallery';
 import { useLocalApi } from '../support/local-api';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../support/media';
@@ -24,10 +24,10 @@ import { useStripeEmulator } from '../support/stripe';
 import { admin } from '../support/admin';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { useSesEmulator } from '../support/ses';
-import { cardJpeg, portraitJpeg } from '../support/synthetic-shoot';
+import { cardJpeg, portraitJpeg } from '../../scripts/samples/synthetic-shoot';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { updateGallerySettings } from '#lib/db/galleries';
-import { keys } from '#lib/db/keys';
+import { updateGallerySettings } from '#lib/galleries/store/galleries';
+import { keys } from '#lib/platform/table/keys';
 import { stringLike } from '../infra/iam-evaluation';
 
 /**

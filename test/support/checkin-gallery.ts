@@ -1,6 +1,6 @@
-import { addPackage, addShootingDay, createGallery, putFormField } from '#lib/db/galleries';
-import { updateTenantSettings } from '#lib/db/tenants';
-import type { Gallery } from '#lib/domain/gallery-model';
+import { addPackage, addShootingDay, createGallery, putFormField } from '#lib/galleries/store/galleries';
+import { updateTenantSettings } from '#lib/tenants/store/tenants';
+import type { Gallery } from '#lib/galleries/rules/gallery-model';
 import { createTestTenant } from './factories';
 
 /**

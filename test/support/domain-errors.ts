@@ -1,4 +1,4 @@
-import { DomainError } from '#lib/domain/domain-error';
+import { DomainError } from '#lib/platform/domain-error';
 
 /** The refusal `act` throws; fails the test when it throws nothing or something else. */
 export function refusalOf(act: () => unknown): DomainError {

@@ -1,5 +1,5 @@
-import type { Order } from '#lib/domain/order-model';
-import { NO_CONSENTS, type Person, newPersonId } from '#lib/domain/person-model';
+import type { Order } from '#lib/payments/rules/order-model';
+import { NO_CONSENTS, type Person, newPersonId } from '#lib/persons/rules/person-model';
 
 /**
  * Samples for the event catalogue's unit tests (a stored person and the order of a paid

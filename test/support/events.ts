@@ -1,4 +1,4 @@
-import { now, resetClock, setClock } from '#lib/clock';
+import { now, resetClock, setClock } from '#lib/platform/clock';
 import { type LocalEventPipeline, startEventPipeline } from '../../scripts/local/event-pipeline';
 
 /**

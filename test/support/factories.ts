@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createApiKey } from '#lib/db/api-keys';
-import { addPackage, addShootingDay, createGallery } from '#lib/db/galleries';
-import { createTenant } from '#lib/db/tenants';
-import type { PlanTier } from '#lib/domain/plans';
+import { createApiKey } from '#lib/tenants/store/api-keys';
+import { addPackage, addShootingDay, createGallery } from '#lib/galleries/store/galleries';
+import { createTenant } from '#lib/tenants/store/tenants';
+import type { PlanTier } from '#lib/tenants/rules/plans';
 
 export function uniqueSlug(prefix = 't'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;

@@ -1,5 +1,5 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import { matchTemplate, pathsOf, routesAtPath } from '#lib/routes';
+import { matchTemplate, pathsOf, routesAtPath } from '#lib/http/routes';
 import { buildOpenApiDocument } from '../../scripts/openapi/build-openapi';
 
 const document = buildOpenApiDocument();

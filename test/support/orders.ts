@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { nowIso } from '#lib/clock';
-import type { Order } from '#lib/domain/order-model';
-import { NO_CONSENTS, newPersonId } from '#lib/domain/person-model';
+import { nowIso } from '#lib/platform/clock';
+import type { Order } from '#lib/payments/rules/order-model';
+import { NO_CONSENTS, newPersonId } from '#lib/persons/rules/person-model';
 
 /**
  * A pending order as a paid check-in makes it, for tests that write orders without the API.

@@ -1,6 +1,6 @@
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { now } from '#lib/clock';
+import { now } from '#lib/platform/clock';
 import { type WebhookEnvelope, WebhookSignatureError, constructWebhookEvent } from '../../lib/client/webhook-signature';
 
 export interface ReceivedDelivery {

@@ -159,7 +159,7 @@ describe('documentation links', () => {
       ['an absolute path', '[x](/etc/hosts)', 'absolute path'],
       ['a reference definition to another site', '[x][site]\n\n[site]: https://example.com/', 'outside the repository'],
       ['a reference without a definition', '[x][nowhere]', 'has no definition'],
-      ['an anchor on a source file', '[x](../lib/routes.ts#L1)', 'only be checked on a markdown file'],
+      ['an anchor on a source file', '[x](../lib/http/routes.ts#L1)', 'only be checked on a markdown file'],
     ])('refuses %s', (_name, markdown, problem) => {
       // Act
       const problems = linkProblems('docs/example.md', markdown);

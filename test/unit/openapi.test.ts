@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { conformanceProblems, schemaValidator } from '../support/openapi-conformance';
-import { type Route, pathsOf, routes } from '#lib/routes';
-import { ERROR_CATALOG } from '#lib/errors';
+import { type Route, pathsOf, routes } from '#lib/http/routes';
+import { ERROR_CATALOG } from '#lib/http/errors';
 import { buildOpenApiDocument } from '../../scripts/openapi/build-openapi';
 
 const ROOT = join(__dirname, '..', '..');

@@ -1,7 +1,7 @@
 import { Retry } from '@smithy/core/retry';
-import { PERSONS_PER_TRANSACTION } from '#lib/db/access-code-allocation';
-import { galleryRef, logger } from '#lib/logger';
-import { type Route, pathsOf, routes } from '#lib/routes';
+import { PERSONS_PER_TRANSACTION } from '#lib/persons/store/access-code-allocation';
+import { galleryRef, logger } from '#lib/platform/logger';
+import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { always, failures, restoreServices } from '../../support/faults/aws-fault-injection';
 import { consistencyProblems, expectConsistent } from '../../support/faults/consistency';
 import { expectDocumentedError, expectNoInternalError, undocumentedAnswer } from '../../support/faults/documented-answers';
@@ -36,7 +36,7 @@ import { expireOpenSessions } from '../../support/faults/stripe-fault-proxy';
  * Backoff is observed rather than waited: the retry strategy of the service's own AWS clients
  * computes each delay as it always does (recorded with its jitter at the maximum, so the
  * expected delay is half of it) and the wait is skipped; the timers of the application's retries
- * (lib/db/retry.ts) and of the Stripe SDK's retries fire at once and their delays are recorded.
+ * (lib/platform/table/retry.ts) and of the Stripe SDK's retries fire at once and their delays are recorded.
  * The time a request would have taken is the wall time plus those delays.
  *
  * Beyond the matrix: an outage that begins at each DynamoDB call of every writing endpoint

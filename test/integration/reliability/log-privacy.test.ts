@@ -4,9 +4,9 @@
 import Stripe from 'stripe';
 import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
 import { handler as sweepReservations } from '../../../functions/payments/sweep-reservations';
-import { setClock } from '#lib/clock';
-import { addShootingDay, putFormField, updateGallerySettings } from '#lib/db/galleries';
-import { photoObjectKey } from '#lib/domain/media-keys';
+import { setClock } from '#lib/platform/clock';
+import { addShootingDay, putFormField, updateGallerySettings } from '#lib/galleries/store/galleries';
+import { photoObjectKey } from '#lib/platform/media-keys';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';
 import { always } from '../../support/faults/aws-fault-injection';
 import type { AwsFault } from '../../support/faults/fault-lab';

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/db/client';
-import { keys } from '#lib/db/keys';
-import { queryPartition } from '#lib/db/queries';
+import { db, tableName } from '#lib/platform/table/client';
+import { keys } from '#lib/platform/table/keys';
+import { queryPartition } from '#lib/platform/table/queries';
 import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useStripeEmulator } from '../../support/stripe';

@@ -8,8 +8,8 @@ import { type AddressInfo, type Server as NetServer, type Socket, createServer a
 import { ProvisionedThroughputExceededException, ThrottlingException } from '@aws-sdk/client-dynamodb';
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { HttpRequest } from '@smithy/core/protocols';
-import { s3 } from '#lib/adapters/media-bucket';
-import { db } from '#lib/db/client';
+import { s3 } from '#lib/platform/media-bucket';
+import { db } from '#lib/platform/table/client';
 import { type AwsFault, type AwsFaultAction, type AwsService, type SendRecord, lab, nextFaultNumber } from './fault-lab';
 
 const faultMetadata = (status: number) => ({ httpStatusCode: status, requestId: `FAULT${nextFaultNumber()}`, attempts: 1, totalRetryDelay: 0 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERROR_CATALOG, type ErrorCode } from '#lib/errors';
+import { ERROR_CATALOG, type ErrorCode } from '#lib/http/errors';
 import { documentedErrorStatuses } from '../documented-errors';
 import { type Outcome, answerOf } from './requests';
 

@@ -4,8 +4,8 @@
  * retries, the black hole for hanging calls, the standing clock, and the studio with its
  * galleries made ahead.
  */
-import { resetClock } from '#lib/clock';
-import { logger } from '#lib/logger';
+import { resetClock } from '#lib/platform/clock';
+import { logger } from '#lib/platform/logger';
 import { closeBlackHole, installAwsMiddleware, openBlackHole, releaseBlackHole, removeAwsMiddleware } from './aws-fault-injection';
 import { stopFaults } from './fault-window';
 import { beginRun, createFaultStudio, fillGalleryPool, standClock } from './galleries';

@@ -33,7 +33,7 @@ export const lab = {
   fault: undefined as AwsFault | undefined,
   sends: [] as SendRecord[],
   backoffCapsMs: [] as { service: AwsService; capMs: number }[],
-  /** Waits of the application's retries (lib/db/retry.ts) and of the Stripe SDK's, observed and skipped. */
+  /** Waits of the application's retries (lib/platform/table/retry.ts) and of the Stripe SDK's, observed and skipped. */
   skippedWaitsMs: [] as { by: 'withStoreRetries' | 'Stripe SDK'; ms: number }[],
   inFlight: 0,
   maxInFlight: 0,

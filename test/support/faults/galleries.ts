@@ -2,10 +2,10 @@
  * The world the fault tests run in: one studio whose connected account can take payments, a
  * fresh gallery per test (made ahead, in a pool), and a standing clock.
  */
-import { setClock } from '#lib/clock';
-import { createApiKey } from '#lib/db/api-keys';
-import { addPackage, addShootingDay, createGallery } from '#lib/db/galleries';
-import { createTenant } from '#lib/db/tenants';
+import { setClock } from '#lib/platform/clock';
+import { createApiKey } from '#lib/tenants/store/api-keys';
+import { addPackage, addShootingDay, createGallery } from '#lib/galleries/store/galleries';
+import { createTenant } from '#lib/tenants/store/tenants';
 import { uniqueSlug } from '../factories';
 import { lab } from './fault-lab';
 
@@ -34,7 +34,7 @@ export async function createFaultStudio(): Promise<void> {
 // rate-limit bucket for the studio's key.
 let clockNow = Date.now();
 
-/** Stops the service's clock (lib/clock.ts) at the standing time; resetClock() restarts it. */
+/** Stops the service's clock (lib/platform/clock.ts) at the standing time; resetClock() restarts it. */
 export function standClock(): void {
   setClock(() => clockNow);
 }

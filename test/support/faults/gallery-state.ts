@@ -5,9 +5,9 @@
  */
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/db/client';
-import { keys } from '#lib/db/keys';
-import { queryPartition } from '#lib/db/queries';
+import { db, tableName } from '#lib/platform/table/client';
+import { keys } from '#lib/platform/table/keys';
+import { queryPartition } from '#lib/platform/table/queries';
 import { testS3 } from '../media';
 import { lab } from './fault-lab';
 import type { Fixture } from './galleries';

@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { inspect } from 'node:util';
-import { logger } from '#lib/logger';
+import { logger } from '#lib/platform/logger';
 import type { ApiAnswer, ApiCall } from '../local-api';
 import { makeJpeg } from '../media';
 import { services } from './local-services';

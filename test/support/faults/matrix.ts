@@ -3,7 +3,7 @@
  * photo ingest, the probes that exercise it, and the faults each of them runs under. Shared by
  * the fault tests (faults.test.ts) and the log privacy test (log-privacy.test.ts).
  */
-import { type Route, type RouteId, pathsOf, routes } from '#lib/routes';
+import { type Route, type RouteId, pathsOf, routes } from '#lib/http/routes';
 import { always, failures, onFirstAttempt } from './aws-fault-injection';
 import type { Faults } from './fault-window';
 import { checkinInfoProbe, checkinStatusProbe, freeCheckinProbe, paidCheckinProbe, preflightProbe, retryCheckoutProbe } from './probes/checkin-probes';

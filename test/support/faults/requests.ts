@@ -3,8 +3,8 @@
  * headers) or its server (API key), with what each answered; and the requests a test makes to
  * set a gallery up (a paid reservation, an imported person).
  */
-import { now } from '#lib/clock';
-import { recordStripeReadiness } from '#lib/db/tenants';
+import { now } from '#lib/platform/clock';
+import { recordStripeReadiness } from '#lib/tenants/store/tenants';
 import type { ApiAnswer } from '../local-api';
 import { type Fixture, world } from './galleries';
 import { services } from './local-services';

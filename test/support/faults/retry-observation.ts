@@ -2,7 +2,7 @@
  * Backoff observed rather than waited. The retry strategy of the service's AWS clients computes
  * each delay as it always does (recorded with its jitter at the maximum, so the expected delay
  * is half of it) and the wait is skipped; the timers of the application's retries
- * (lib/db/retry.ts) and of the Stripe SDK's retries fire at once and their delays are recorded.
+ * (lib/platform/backoff.ts) and of the Stripe SDK's retries fire at once and their delays are recorded.
  * Also: the clients' retry quotas, attempts and per-attempt timeouts, as they resolved them.
  */
 import { join, sep } from 'node:path';
@@ -25,12 +25,12 @@ export const initialRetryCapacity: Record<AwsService, number> = { DynamoDB: 0, S
 const strategies = {} as Record<AwsService, RetryStrategyInternals>;
 
 /**
- * The application's own backoff (lib/db/retry.ts) and the Stripe SDK's retry sleeps are
+ * The application's own backoff (lib/platform/backoff.ts) and the Stripe SDK's retry sleeps are
  * observed rather than waited, like the AWS SDK's: while a request is measured, a timer set by
  * either fires at once and its delay is recorded. Every other timer is left alone.
  */
 const RETRY_SLEEPERS = [
-  { by: 'withStoreRetries' as const, frame: join('lib', 'db', 'retry.ts') },
+  { by: 'withStoreRetries' as const, frame: join('lib', 'platform', 'backoff.ts') },
   { by: 'Stripe SDK' as const, frame: `${join('node_modules', 'stripe')}${sep}` },
 ];
 

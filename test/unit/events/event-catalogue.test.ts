@@ -1,11 +1,11 @@
-import { resetClock, setClock } from '#lib/clock';
+import { resetClock, setClock } from '#lib/platform/clock';
 import {
   PHOTOS_COALESCING_WINDOW_MS,
   envelopeOf,
   newEventId,
   personCreated,
   photosAssignedWindow,
-} from '#lib/domain/events/event-catalogue';
+} from '#lib/events/rules/event-catalogue';
 import { samplePerson } from '../../support/event-samples';
 
 const person = samplePerson({

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import type { WebhookEnvelope } from '#lib/client/webhook-signature';
-import { eventFromItem, photosAssignedUpdate } from '#lib/db/events';
+import { eventFromItem, photosAssignedUpdate } from '#lib/events/store/outbox';
 import {
   EVENT_TYPES,
   type EventDataOf,
@@ -14,9 +14,9 @@ import {
   orderEnded,
   orderPaid,
   personCreated,
-} from '#lib/domain/events/event-catalogue';
-import { EVENT_ENVELOPE_SCHEMAS, EVENT_SCHEMA_OF, WebhookEvent } from '#lib/domain/events/event-schemas';
-import type { Person } from '#lib/domain/person-model';
+} from '#lib/events/rules/event-catalogue';
+import { EVENT_ENVELOPE_SCHEMAS, EVENT_SCHEMA_OF, WebhookEvent } from '#lib/events/rules/event-schemas';
+import type { Person } from '#lib/persons/rules/person-model';
 import { type MutuallyAssignable, sampleOrder, samplePerson } from '../../support/event-samples';
 import { buildOpenApiDocument } from '../../../scripts/openapi/build-openapi';
 import { EVENT_EXAMPLES } from '../../../scripts/openapi/examples';
@@ -87,7 +87,7 @@ function realEvents(): ServiceEvent[] {
 
 const wire = (event: ServiceEvent) => JSON.parse(JSON.stringify(envelopeOf(event, 'acme-photo'))) as Record<string, unknown> & { type: EventType };
 
-describe('webhook body schemas (lib/domain/events/event-schemas.ts)', () => {
+describe('webhook body schemas (lib/events/rules/event-schemas.ts)', () => {
   it('hold the catalogue and the typed client to the same shapes (checked by the compiler)', () => {
     // Assess: the objects above compile only while every entry is true.
     expect(Object.keys(schemasMatchTheCatalogue).sort()).toEqual([...EVENT_TYPES].sort());

@@ -1,6 +1,6 @@
-import { type ApiKeyRecord, createApiKey, setApiKeyStatus } from '#lib/db/api-keys';
-import { db } from '#lib/db/client';
-import { type Tenant, createTenant } from '#lib/db/tenants';
+import { type ApiKeyRecord, createApiKey, setApiKeyStatus } from '#lib/tenants/store/api-keys';
+import { db } from '#lib/platform/table/client';
+import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
 import { apiKeyAuth, prefetchApiKey, presentedApiKey } from '#lib/http/api-key-auth';
 import type { ApiRequest } from '#lib/http/types';
 import { uniqueSlug } from '../../support/factories';

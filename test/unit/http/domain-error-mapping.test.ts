@@ -1,5 +1,5 @@
-import { DomainError, type DomainErrorReason, invalidField } from '#lib/domain/domain-error';
-import { ERROR_CATALOG, type ErrorCode } from '#lib/errors';
+import { DomainError, type DomainErrorReason, invalidField } from '#lib/platform/domain-error';
+import { ERROR_CATALOG, type ErrorCode } from '#lib/http/errors';
 import { ERROR_CODE_OF_REASON, apiErrorOf } from '#lib/http/domain-error-mapping';
 
 const reasons = Object.keys(ERROR_CODE_OF_REASON) as DomainErrorReason[];

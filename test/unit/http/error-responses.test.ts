@@ -1,8 +1,8 @@
-import { DomainError, invalidField } from '#lib/domain/domain-error';
-import { ApiError, ERROR_CATALOG } from '#lib/errors';
+import { DomainError, invalidField } from '#lib/platform/domain-error';
+import { ApiError, ERROR_CATALOG } from '#lib/http/errors';
 import { errorResponses } from '#lib/http/error-responses';
 import { IdempotentReplay } from '#lib/http/idempotency';
-import { logger } from '#lib/logger';
+import { logger } from '#lib/platform/logger';
 import { apiEvent, apiRequest, bodyOf, runOnError } from './request-builders';
 
 /** The answer errorResponses gives to a request that failed with `error`. */

@@ -1,6 +1,6 @@
-import { type ApiKeyRecord, createApiKey } from '#lib/db/api-keys';
-import { type Tenant, createTenant } from '#lib/db/tenants';
-import { resetClock, setClock } from '#lib/clock';
+import { type ApiKeyRecord, createApiKey } from '#lib/tenants/store/api-keys';
+import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
+import { resetClock, setClock } from '#lib/platform/clock';
 import { IdempotentReplay, idempotencyFinish, idempotencyStart } from '#lib/http/idempotency';
 import { jsonResponse } from '#lib/http/json-response';
 import type { ApiRequest } from '#lib/http/types';

@@ -1,4 +1,4 @@
-import { ERROR_CATALOG } from '#lib/errors';
+import { ERROR_CATALOG } from '#lib/http/errors';
 import { jsonBody } from '#lib/http/json-body';
 import { apiEvent, apiRequest, runBefore } from './request-builders';
 

@@ -1,5 +1,5 @@
 import { methodCheck, pathWithinStage } from '#lib/http/method-check';
-import { findRoute } from '#lib/routes';
+import { findRoute } from '#lib/http/routes';
 import { apiEvent, apiRequest, runBefore } from './request-builders';
 
 describe('pathWithinStage', () => {

@@ -1,5 +1,5 @@
-import type { Tenant } from '#lib/db/tenants';
-import { PLAN_TIERS } from '#lib/domain/plans';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { PLAN_TIERS } from '#lib/tenants/rules/plans';
 import { planCheck } from '#lib/http/plan-check';
 import { apiRequest, runBefore } from './request-builders';
 

@@ -1,6 +1,6 @@
-import { type ApiKeyRecord, createApiKey } from '#lib/db/api-keys';
-import { createTenant } from '#lib/db/tenants';
-import { resetClock, setClock } from '#lib/clock';
+import { type ApiKeyRecord, createApiKey } from '#lib/tenants/store/api-keys';
+import { createTenant } from '#lib/tenants/store/tenants';
+import { resetClock, setClock } from '#lib/platform/clock';
 import { rateLimit } from '#lib/http/rate-limit';
 import type { ApiRequest } from '#lib/http/types';
 import { uniqueSlug } from '../../support/factories';

@@ -2,14 +2,14 @@
  * @logLevel INFO
  */
 import middy from '@middy/core';
-import { resetClock, setClock } from '#lib/clock';
-import { ApiError } from '#lib/errors';
+import { resetClock, setClock } from '#lib/platform/clock';
+import { ApiError } from '#lib/http/errors';
 import { errorResponses } from '#lib/http/error-responses';
 import { jsonResponse } from '#lib/http/json-response';
 import { requestId } from '#lib/http/request-id';
 import { requestLogging } from '#lib/http/request-logging';
 import type { ApiContext, ApiEvent, ApiResponse } from '#lib/http/types';
-import { logger } from '#lib/logger';
+import { logger } from '#lib/platform/logger';
 import { apiContext, apiEvent } from './request-builders';
 
 type LogLine = Record<string, unknown>;

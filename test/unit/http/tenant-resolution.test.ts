@@ -1,4 +1,4 @@
-import { type Tenant, createTenant } from '#lib/db/tenants';
+import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
 import { tenantResolution } from '#lib/http/tenant-resolution';
 import { uniqueSlug } from '../../support/factories';
 import { useTestTable } from '../../support/test-table';

@@ -3,8 +3,8 @@
  * check-in with a free or a paid package, a reservation's status, a new Checkout Session for a
  * pending reservation, and the CORS preflights.
  */
-import { now } from '#lib/clock';
-import { keys } from '#lib/db/keys';
+import { now } from '#lib/platform/clock';
+import { keys } from '#lib/platform/table/keys';
 import { getItem } from '../gallery-state';
 import { services } from '../local-services';
 import { type Outcome, answerOf, cacheReadiness, call, checkinBody, paidCheckin, publicHeaders, sessionIdOf } from '../requests';

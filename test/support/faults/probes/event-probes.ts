@@ -4,9 +4,9 @@
  */
 import Stripe from 'stripe';
 import { handler as ingestPhoto } from '../../../../functions/media/ingest-photo';
-import { keys } from '#lib/db/keys';
-import { queryPartition } from '#lib/db/queries';
-import { photoIdOf, photoObjectKey } from '#lib/domain/media-keys';
+import { keys } from '#lib/platform/table/keys';
+import { queryPartition } from '#lib/platform/table/queries';
+import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../media';
 import { getItem } from '../gallery-state';
 import { services } from '../local-services';

@@ -3,7 +3,7 @@
  * its success looks like and what the participant, the client, Stripe or Lambda does once a
  * fault is gone. Also the pieces the probes share.
  */
-import type { RouteId } from '#lib/routes';
+import type { RouteId } from '#lib/http/routes';
 import { makeJpeg } from '../../media';
 import type { Fixture } from '../galleries';
 import type { Outcome } from '../requests';

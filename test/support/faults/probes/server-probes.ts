@@ -3,8 +3,8 @@
  * import of persons, settled the way the documented client does it.
  */
 import { handler as ingestPhoto } from '../../../../functions/media/ingest-photo';
-import { keys } from '#lib/db/keys';
-import { photoObjectKey } from '#lib/domain/media-keys';
+import { keys } from '#lib/platform/table/keys';
+import { photoObjectKey } from '#lib/platform/media-keys';
 import type { ApiAnswer } from '../../local-api';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../media';
 import { getItem } from '../gallery-state';

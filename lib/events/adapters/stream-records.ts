@@ -1,0 +1,49 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { type ServiceEvent, isEventType } from '#lib/events/rules/event-catalogue';
+import { eventFromItem } from '#lib/events/store/outbox';
+import { ITEM_PREFIX } from '#lib/platform/table/keys';
+
+/**
+ * The one seam between the table's stream and its consumers (the webhook dispatcher, the
+ * photo-ready emails): records as plain values, the outbox events they carry as typed events,
+ * and the batch answer that makes Lambda send a batch again from its first failed record.
+ */
+
+type Image = Parameters<typeof unmarshall>[0];
+
+/** A record of the table's stream, reduced to what the consumers read (plain values). */
+export interface ChangeRecord {
+  /** The record's ID in its batch (the stream's sequence number). */
+  id: string;
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  newImage?: Record<string, any>;
+}
+
+export function changeRecordsOf(streamEvent: DynamoDBStreamEvent): ChangeRecord[] {
+  return streamEvent.Records.map((record, index) => ({
+    id: record.dynamodb?.SequenceNumber ?? String(index),
+    eventName: record.eventName!,
+    newImage: record.dynamodb?.NewImage ? unmarshall(record.dynamodb.NewImage as Image) : undefined,
+  }));
+}
+
+/** The outbox event a record writes (new, or a coalesced one counted up); undefined for any other item, or a removal. */
+export function eventOfRecord(record: ChangeRecord): ServiceEvent | undefined {
+  const image = record.newImage;
+  if (record.eventName === 'REMOVE' || !image || typeof image.sk !== 'string' || !image.sk.startsWith(ITEM_PREFIX.event)) return undefined;
+  if (typeof image.type !== 'string' || !isEventType(image.type)) return undefined;
+  if (typeof image.eventId !== 'string' || typeof image.tenantId !== 'string' || typeof image.galleryToken !== 'string') return undefined;
+  return eventFromItem(image);
+}
+
+/** A webhook delivery item (the delivery log) that a record writes; undefined for any other item. */
+export function deliveryItemOfRecord(record: ChangeRecord): Record<string, any> | undefined {
+  const image = record.newImage;
+  return record.eventName !== 'REMOVE' && image && typeof image.sk === 'string' && image.sk.startsWith(ITEM_PREFIX.delivery) ? image : undefined;
+}
+
+/** Lambda's answer for a batch: try again from `failedRecordId` (and everything after it), or nothing. */
+export function batchResponse(failedRecordId: string | undefined): DynamoDBBatchResponse {
+  return { batchItemFailures: failedRecordId === undefined ? [] : [{ itemIdentifier: failedRecordId }] };
+}

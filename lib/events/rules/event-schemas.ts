@@ -1,0 +1,127 @@
+import * as v from 'valibot';
+import { EVENT_API_VERSION, type EventType } from '#lib/events/rules/event-catalogue';
+
+/**
+ * The bodies of the webhook POSTs as valibot schemas: the source of the OpenAPI document's
+ * `webhooks` and their component schemas (scripts/openapi/build-openapi.ts). Unit tests
+ * validate events built by the catalogue against them and hold their types equal to the
+ * catalogue's (EventDataOf), so the document cannot drift from what subscribers receive.
+ * Objects are open: a field added within v1 breaks no receiver that ignores what it does not know.
+ */
+
+const personId = v.pipe(v.string(), v.startsWith('per_'), v.description('The person (per_…), as GET …/persons lists it.'));
+const orderId = v.pipe(v.string(), v.startsWith('ord_'), v.description('The payment reservation (ord_…), as the check-in answered it.'));
+const shootingDayId = v.pipe(v.nullable(v.string()), v.description("The person's shooting day, or null when none was chosen."));
+
+export const PersonCreatedData = v.pipe(
+  v.object({
+    personId,
+    source: v.pipe(
+      v.picklist(['import', 'checkin']),
+      v.description("import: an HR import (POST …/persons). checkin: a participant's own check-in, free or once paid."),
+    ),
+    employeeId: v.pipe(v.nullable(v.string()), v.description('The employee ID the import or check-in gave, or null.')),
+    email: v.pipe(v.nullable(v.string()), v.description('The email address the import or check-in gave, or null.')),
+    shootingDayId,
+  }),
+  v.description('A person was added to the gallery.'),
+);
+
+export const CheckinCompletedData = v.pipe(
+  v.object({
+    personId,
+    shootingDayId,
+    packageId: v.pipe(v.nullable(v.string()), v.description('The package chosen at check-in, or null.')),
+    orderId: v.pipe(v.nullable(v.pipe(v.string(), v.startsWith('ord_'))), v.description('The paid order the check-in completed with; null for a free check-in.')),
+  }),
+  v.description('A participant checked in: at once for a free check-in, once paid for a paid one.'),
+);
+
+const orderEntries = {
+  orderId,
+  packageId: v.pipe(v.string(), v.description('The package paid for.')),
+  amount: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('The price in minor units of the currency (cents).')),
+  currency: v.pipe(v.string(), v.regex(/^[a-z]{3}$/), v.description('ISO 4217 code, lowercase (eur).')),
+  shootingDayId,
+};
+
+export const OrderPaidData = v.pipe(
+  v.object({ ...orderEntries, personId: v.pipe(personId, v.description('The person the payment created (checkin.completed and person.created name it too).')) }),
+  v.description('A payment reservation was paid; its person exists.'),
+);
+
+export const OrderEndedData = v.pipe(
+  v.object(orderEntries),
+  v.description('A payment reservation ended unpaid and gave its spot back; no person was created. retryCheckout can reopen it.'),
+);
+
+export const PhotosAssignedData = v.pipe(
+  v.object({
+    personId,
+    photosAdded: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Photos assigned to the person in the 5-minute window this event covers.')),
+  }),
+  v.description("Photos were assigned to a person; GET …/persons/{personId}/photos lists them."),
+);
+
+const envelopeEntries = {
+  id: v.pipe(
+    v.string(),
+    v.regex(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/),
+    v.description('evt_ and 26 characters: unique, and the same on every attempt and replay of the event. Ignore an ID you have handled.'),
+  ),
+  createdAt: v.pipe(v.string(), v.isoTimestamp(), v.description('When the change happened (ISO 8601, UTC), not when it was sent.')),
+  apiVersion: v.pipe(v.literal(EVENT_API_VERSION), v.description('The version of the envelope and of every data shape.')),
+  tenantSlug: v.pipe(v.string(), v.description('The tenant (its X-Tenant-Slug).')),
+  galleryToken: v.pipe(v.string(), v.description('The gallery the event concerns.')),
+};
+
+const { id, ...aboutTheChange } = envelopeEntries;
+
+function envelope<const T extends EventType, D extends v.GenericSchema>(type: T, data: D) {
+  return v.object({ id, type: v.literal(type), ...aboutTheChange, data });
+}
+
+export const PersonCreatedEvent = envelope('person.created', PersonCreatedData);
+export const CheckinCompletedEvent = envelope('checkin.completed', CheckinCompletedData);
+export const OrderPaidEvent = envelope('order.paid', OrderPaidData);
+export const OrderExpiredEvent = envelope('order.expired', OrderEndedData);
+export const OrderCanceledEvent = envelope('order.canceled', OrderEndedData);
+export const PhotosAssignedEvent = envelope('photos.assigned', PhotosAssignedData);
+
+/** Each type's body schema. */
+export const EVENT_ENVELOPE_SCHEMAS = {
+  'person.created': PersonCreatedEvent,
+  'checkin.completed': CheckinCompletedEvent,
+  'order.paid': OrderPaidEvent,
+  'order.expired': OrderExpiredEvent,
+  'order.canceled': OrderCanceledEvent,
+  'photos.assigned': PhotosAssignedEvent,
+} satisfies { [T in EventType]: v.GenericSchema };
+
+/** Any webhook body, told apart by `type`. */
+export const WebhookEvent = v.variant('type', [PersonCreatedEvent, CheckinCompletedEvent, OrderPaidEvent, OrderExpiredEvent, OrderCanceledEvent, PhotosAssignedEvent]);
+
+/** Component schemas by name, as the OpenAPI document names them. */
+export const EVENT_SCHEMAS = {
+  PersonCreatedData,
+  CheckinCompletedData,
+  OrderPaidData,
+  OrderEndedData,
+  PhotosAssignedData,
+  PersonCreatedEvent,
+  CheckinCompletedEvent,
+  OrderPaidEvent,
+  OrderExpiredEvent,
+  OrderCanceledEvent,
+  PhotosAssignedEvent,
+};
+
+/** The component schema of each type's body. */
+export const EVENT_SCHEMA_OF: { [T in EventType]: keyof typeof EVENT_SCHEMAS } = {
+  'person.created': 'PersonCreatedEvent',
+  'checkin.completed': 'CheckinCompletedEvent',
+  'order.paid': 'OrderPaidEvent',
+  'order.expired': 'OrderExpiredEvent',
+  'order.canceled': 'OrderCanceledEvent',
+  'photos.assigned': 'PhotosAssignedEvent',
+};

@@ -1,0 +1,77 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { keys } from '#lib/platform/table/keys';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { type EventType, type ServiceEvent, photosAssignedWindow } from '#lib/events/rules/event-catalogue';
+
+/**
+ * The event outbox: each event is an item of its gallery's EVENTS partition, written in the
+ * transaction of the change it reports. The table's stream carries each new one to the
+ * dispatcher (lib/webhooks/dispatch-events.ts). Items expire after EVENT_RETENTION_DAYS, long
+ * after the last retry, so a failed delivery can still be replayed for a while.
+ */
+
+export const EVENT_RETENTION_DAYS = 30;
+
+const expiresAt = (createdAtMs: number) => Math.floor(createdAtMs / 1000) + EVENT_RETENTION_DAYS * 86_400;
+
+/** The transaction item that records `event`. No condition: event IDs are new, and a resent transaction writes the same item. */
+export function eventPut(event: ServiceEvent): TransactItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: { ...keys.event(event.tenantId, event.galleryToken, event.eventId), ...event, expiresAt: expiresAt(Date.parse(event.createdAt)) },
+    },
+  };
+}
+
+/**
+ * The transaction item that adds one photo to the person's photos.assigned event of the window
+ * containing `at`, creating the event with the window's first photo.
+ */
+export function photosAssignedUpdate(scope: GalleryScope, personId: string, at: number): TransactItem {
+  const { eventId, windowEnd } = photosAssignedWindow(personId, at);
+  const type: EventType = 'photos.assigned';
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.event(scope.tenantId, scope.token, eventId),
+      UpdateExpression:
+        'SET eventId = :eventId, #type = :type, createdAt = if_not_exists(createdAt, :createdAt), tenantId = :tenantId, ' +
+        'galleryToken = :token, personId = :personId, deliverAfter = :windowEnd, expiresAt = :expiresAt ADD photosAdded :one',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: {
+        ':eventId': eventId,
+        ':type': type,
+        ':createdAt': new Date(at).toISOString(),
+        ':tenantId': scope.tenantId,
+        ':token': scope.token,
+        ':personId': personId,
+        ':windowEnd': windowEnd,
+        ':expiresAt': expiresAt(at),
+        ':one': 1,
+      },
+    },
+  };
+}
+
+/** An event as stored (a stream image or a read item, as plain values). A coalesced event's count is an attribute of its own (ADD). */
+export function eventFromItem(item: Record<string, any>): ServiceEvent {
+  const data = item.type === 'photos.assigned' ? { personId: item.personId, photosAdded: Number(item.photosAdded) } : item.data;
+  return {
+    eventId: item.eventId,
+    type: item.type,
+    createdAt: item.createdAt,
+    tenantId: item.tenantId,
+    galleryToken: item.galleryToken,
+    personId: item.personId ?? null,
+    data,
+    ...(typeof item.deliverAfter === 'number' ? { deliverAfter: item.deliverAfter } : {}),
+  };
+}
+
+export async function getEvent(tenantId: string, galleryToken: string, eventId: string): Promise<ServiceEvent | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(tenantId, galleryToken, eventId), ConsistentRead: true }));
+  return Item ? eventFromItem(Item) : undefined;
+}

@@ -1,0 +1,10 @@
+import type { GalleryStats } from '#lib/galleries/gallery-schemas';
+import type { ResultMembers } from '#lib/platform/schema-parts';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { galleryStatistics } from '#lib/galleries/rules/gallery-stats';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+
+/** Statistics of a gallery: one Query of its configuration partition, whatever its number of persons. */
+export async function getGalleryStats(tenant: Tenant, token: string | undefined): Promise<ResultMembers<typeof GalleryStats>> {
+  return galleryStatistics(await loadGroupShootGallery(tenant.tenantId, token));
+}

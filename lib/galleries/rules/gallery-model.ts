@@ -1,0 +1,129 @@
+import type { PublicLimits } from '#lib/galleries/rules/public-limits';
+import type { RetentionPolicy } from '#lib/galleries/rules/retention-policy';
+
+/** Gallery configuration as the domain sees it; lib/galleries/store/galleries.ts maps it to items. */
+/** The gallery an operation works in: every item of a gallery is keyed by both. */
+export interface GalleryScope {
+  tenantId: string;
+  token: string;
+}
+
+export interface GranularConsents {
+  face: boolean;
+  notification: boolean;
+  hrExport: boolean;
+}
+
+export interface Gallery {
+  tenantId: string;
+  token: string;
+  galleryName: string;
+  isGroupShoot: boolean;
+  selfieEnabled: boolean;
+  selfieRequired: boolean;
+  consentRequired: boolean;
+  consentText?: string;
+  showShootingDaySelector: boolean;
+  /** Which granular consents the check-in asks for; only enabled ones are stored. */
+  granularConsents: GranularConsents;
+  /** Limits of the public routes this gallery sets for itself; the defaults elsewhere (lib/galleries/rules/public-limits.ts). */
+  publicLimits?: Partial<PublicLimits>;
+  /** How long this gallery keeps personal data, where it differs from the defaults (lib/galleries/rules/retention-policy.ts). */
+  retention?: Partial<RetentionPolicy>;
+  createdAt: string;
+}
+
+export interface ShootingDay {
+  id: string;
+  /** YYYY-MM-DD */
+  date: string;
+  label: string;
+  /** HH:MM */
+  startTime: string;
+  /** HH:MM */
+  endTime: string;
+  /** Capacity; absent when the day has none. */
+  maxPersons?: number;
+  /** Persons holding a spot: imported, checked in, or reserved by a pending payment. */
+  booked: number;
+}
+
+export interface GalleryPackage {
+  id: string;
+  name: string;
+  description: string;
+  /** In minor units of `currency` (cents); 0 for a free package. */
+  price: number;
+  /** ISO 4217, lowercase as Stripe uses it. */
+  currency: string;
+  position: number;
+}
+
+export const FORM_FIELD_TYPES = ['text', 'textarea', 'number', 'select'] as const;
+export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
+export const BUILT_IN_FIELD_KEYS = ['employeeId', 'phone', 'department', 'notes'] as const;
+
+export interface FormFieldOption {
+  value: string;
+  label: string;
+}
+
+export interface FormField {
+  key: string;
+  label: string;
+  type: FormFieldType;
+  required: boolean;
+  enabled: boolean;
+  position: number;
+  options?: FormFieldOption[];
+}
+
+/** Counters kept up to date by every write, so statistics never read the persons. */
+export interface GalleryCounters {
+  personsImported: number;
+  personsCheckedIn: number;
+  personsWithSelfie: number;
+  personsWithPhotos: number;
+  photos: number;
+  /** Shoot photos in the inbox that belong to nobody (docs/photos.md#sorting-at-ingest). */
+  photosUnassigned: number;
+  /** Camera cards among the shoot photos (never delivered as photos). */
+  cardPhotos: number;
+  ordersPending: number;
+  ordersPaid: number;
+  ordersExpired: number;
+  ordersCanceled: number;
+}
+
+export const GALLERY_COUNTER_NAMES = [
+  'personsImported',
+  'personsCheckedIn',
+  'personsWithSelfie',
+  'personsWithPhotos',
+  'photos',
+  'photosUnassigned',
+  'cardPhotos',
+  'ordersPending',
+  'ordersPaid',
+  'ordersExpired',
+  'ordersCanceled',
+] as const satisfies readonly (keyof GalleryCounters)[];
+
+export interface GalleryConfiguration {
+  gallery: Gallery;
+  shootingDays: ShootingDay[];
+  packages: GalleryPackage[];
+  formFields: FormField[];
+  counters: GalleryCounters;
+}
+
+const CUSTOM_KEY_PATTERN = /^custom-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Built-in keys, or `custom-` followed by a lowercase UUID. */
+export function isValidFormFieldKey(key: string): boolean {
+  return (BUILT_IN_FIELD_KEYS as readonly string[]).includes(key) || CUSTOM_KEY_PATTERN.test(key);
+}
+
+export function requiresPayment(pkg: GalleryPackage): boolean {
+  return pkg.price > 0;
+}

@@ -1,0 +1,182 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { ulid } from 'ulid';
+import { nowIso } from '#lib/platform/clock';
+import { db, tableName } from '#lib/platform/table/client';
+import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
+import { queryGsi1, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
+import { GSI1 } from '#lib/platform/table/table-definition';
+import { randomToken } from '#lib/platform/secret-values';
+import { GALLERY_COUNTER_NAMES } from '#lib/galleries/rules/gallery-model';
+import type {
+  FormField,
+  Gallery,
+  GalleryConfiguration,
+  GalleryCounters,
+  GalleryPackage,
+  ShootingDay,
+} from '#lib/galleries/rules/gallery-model';
+
+/** Gallery tokens: 16 characters of a 31-letter alphabet, about 79 random bits. */
+const GALLERY_TOKEN_LENGTH = 16;
+
+/**
+ * The gallery and everything configured on it (days, packages, form fields) in one Query
+ * over its partition; undefined when the tenant has no gallery with this token.
+ */
+export async function getGalleryConfiguration(
+  tenantId: string,
+  token: string,
+): Promise<GalleryConfiguration | undefined> {
+  const items = await queryPartition(keys.galleryPartition(tenantId, token));
+  const galleryItem = items.find((item) => item.sk === GALLERY_ITEM.gallery);
+  if (!galleryItem) return undefined;
+  const withPrefix = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
+  return {
+    gallery: toGallery(galleryItem),
+    shootingDays: withPrefix(GALLERY_ITEM.shootingDay).map(toShootingDay),
+    packages: withPrefix(GALLERY_ITEM.package).map(toPackage),
+    formFields: withPrefix(GALLERY_ITEM.formField).map(toFormField),
+    counters: toCounters(items.find((item) => item.sk === GALLERY_ITEM.stats)),
+  };
+}
+
+export type NewGallery = Omit<Gallery, 'tenantId' | 'token' | 'createdAt'>;
+
+export async function createGallery(tenantId: string, settings: NewGallery): Promise<Gallery> {
+  const gallery: Gallery = { ...settings, tenantId, token: randomToken(GALLERY_TOKEN_LENGTH), createdAt: nowIso() };
+  await db.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...keys.gallery(tenantId, gallery.token),
+        [GSI1.partitionKey]: keys.galleriesOfTenant(tenantId),
+        [GSI1.sortKey]: `${gallery.createdAt}#${gallery.token}`,
+        ...gallery,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return gallery;
+}
+
+export type GallerySettings = Partial<NewGallery>;
+
+/** Changes settings of an existing gallery; false when the tenant has no such gallery. */
+export function updateGallerySettings(tenantId: string, token: string, settings: GallerySettings): Promise<boolean> {
+  return updateExistingItem(keys.gallery(tenantId, token), settings);
+}
+
+/** The tenant's galleries, oldest first, through GSI1 (admin use). */
+export async function listGalleries(tenantId: string): Promise<Gallery[]> {
+  return (await queryGsi1(keys.galleriesOfTenant(tenantId))).map(toGallery);
+}
+
+export async function addShootingDay(
+  tenantId: string,
+  token: string,
+  day: Omit<ShootingDay, 'id' | 'booked'>,
+): Promise<ShootingDay> {
+  const created: ShootingDay = { ...day, id: `day_${ulid().toLowerCase()}`, booked: 0 };
+  await putInGallery(keys.shootingDay(tenantId, token, created.id), created);
+  return created;
+}
+
+export async function addPackage(
+  tenantId: string,
+  token: string,
+  pkg: Omit<GalleryPackage, 'id'>,
+): Promise<GalleryPackage> {
+  const created: GalleryPackage = { ...pkg, id: `pkg_${ulid().toLowerCase()}` };
+  await putInGallery(keys.galleryPackage(tenantId, token, created.id), created);
+  return created;
+}
+
+/** Creates or replaces a form field; `custom` asks for a new `custom-<uuid>` key. */
+export async function putFormField(
+  tenantId: string,
+  token: string,
+  field: Omit<FormField, 'key'> & { key: string | 'custom' },
+): Promise<FormField> {
+  const saved: FormField = { ...field, key: field.key === 'custom' ? `custom-${randomUUID()}` : field.key };
+  await putInGallery(keys.formField(tenantId, token, saved.key), saved, { replace: true });
+  return saved;
+}
+
+/** Items of a gallery's partition exist only next to their gallery item. */
+async function putInGallery(
+  key: { pk: string; sk: string },
+  item: object,
+  options: { replace?: boolean } = {},
+): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...key, ...item },
+      ConditionExpression: options.replace ? undefined : 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+function toGallery(item: Record<string, any>): Gallery {
+  return {
+    tenantId: item.tenantId,
+    token: item.token,
+    galleryName: item.galleryName,
+    isGroupShoot: item.isGroupShoot === true,
+    selfieEnabled: item.selfieEnabled === true,
+    selfieRequired: item.selfieRequired === true,
+    consentRequired: item.consentRequired === true,
+    consentText: item.consentText,
+    showShootingDaySelector: item.showShootingDaySelector === true,
+    granularConsents: {
+      face: item.granularConsents?.face === true,
+      notification: item.granularConsents?.notification === true,
+      hrExport: item.granularConsents?.hrExport === true,
+    },
+    ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}),
+    ...(item.retention ? { retention: item.retention } : {}),
+    createdAt: item.createdAt,
+  };
+}
+
+function toCounters(item: Record<string, any> | undefined): GalleryCounters {
+  const counters = {} as GalleryCounters;
+  for (const name of GALLERY_COUNTER_NAMES) counters[name] = typeof item?.[name] === 'number' ? item[name] : 0;
+  return counters;
+}
+
+function toShootingDay(item: Record<string, any>): ShootingDay {
+  return {
+    id: item.id,
+    date: item.date,
+    label: item.label,
+    startTime: item.startTime,
+    endTime: item.endTime,
+    maxPersons: typeof item.maxPersons === 'number' ? item.maxPersons : undefined,
+    booked: typeof item.booked === 'number' ? item.booked : 0,
+  };
+}
+
+function toPackage(item: Record<string, any>): GalleryPackage {
+  return {
+    id: item.id,
+    name: item.name,
+    description: item.description ?? '',
+    price: item.price,
+    currency: item.currency,
+    position: item.position ?? 0,
+  };
+}
+
+function toFormField(item: Record<string, any>): FormField {
+  return {
+    key: item.key,
+    label: item.label,
+    type: item.type,
+    required: item.required === true,
+    enabled: item.enabled !== false,
+    position: item.position ?? 0,
+    options: item.options,
+  };
+}

@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import { CheckinInfo, CheckinRequest, CheckinResult } from '#lib/checkin/checkin-schemas';
+import { FormField, FormFields, GalleryStats, Package, ShootingDay, ShootingDays } from '#lib/galleries/gallery-schemas';
+import { WebhookResult } from '#lib/payments/payment-schemas';
+import { ImportRequest, ImportResult, ImportedPerson, Person, PersonsPage } from '#lib/persons/person-schemas';
+import { ParticipantPhotos, PersonPhotos } from '#lib/photos/photo-schemas';
+import { requestId } from '#lib/platform/schema-parts';
+
+/**
+ * The request and response bodies of every route, collected from the features that answer
+ * them: the source of the OpenAPI document's component schemas (scripts/openapi/build-openapi.ts).
+ */
+export const ErrorBody = v.object({
+  ok: v.literal(false),
+  error: v.pipe(v.string(), v.description('A stable error code; see the error table.')),
+  message: v.string(),
+  requestId,
+  field: v.optional(v.pipe(v.string(), v.description('invalid_field: the field concerned.'))),
+  key: v.optional(v.pipe(v.string(), v.description('invalid_custom_field: the form-field key concerned.'))),
+  parameter: v.optional(v.pipe(v.string(), v.description('invalid_parameter: the query parameter concerned.'))),
+});
+
+/** Component schemas by name, as the OpenAPI document names them. */
+export const API_SCHEMAS = {
+  ErrorBody,
+  ShootingDay,
+  FormField,
+  Package,
+  CheckinInfo,
+  CheckinRequest,
+  ParticipantPhotos,
+  CheckinResult,
+  ImportRequest,
+  ImportedPerson,
+  ImportResult,
+  Person,
+  PersonsPage,
+  PersonPhotos,
+  FormFields,
+  ShootingDays,
+  GalleryStats,
+  WebhookResult,
+};
+
+/** Request and 200 response schema of each route, by route ID. */
+export const ROUTE_SCHEMAS: Record<string, { request?: keyof typeof API_SCHEMAS; response?: keyof typeof API_SCHEMAS }> = {
+  getCheckinInfo: { response: 'CheckinInfo' },
+  submitCheckin: { request: 'CheckinRequest', response: 'CheckinResult' },
+  listFormFields: { response: 'FormFields' },
+  listPersons: { response: 'PersonsPage' },
+  importPersons: { request: 'ImportRequest', response: 'ImportResult' },
+  listPersonPhotos: { response: 'PersonPhotos' },
+  listShootingDays: { response: 'ShootingDays' },
+  getGalleryStats: { response: 'GalleryStats' },
+  stripeWebhook: { response: 'WebhookResult' },
+};
+
+export { CheckinInfo, CheckinRequest, CheckinResult, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, ShootingDay, ShootingDays, WebhookResult };

@@ -1,0 +1,196 @@
+/**
+ * Every route of the API, declared once. The local server, the method check (405/404), the
+ * CDK stack and the OpenAPI document all read this list; there is no second one.
+ *
+ * `handler` names the file under `functions/` (without extension) that serves the route on
+ * its primary path and on its alias alike.
+ */
+import { MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
+
+export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
+
+/**
+ * public: tenant slug only, and browsers of any origin may call it (CORS, preflight routes).
+ * server: tenant slug, API key, plan and rate limit; no CORS, so a key is useless in a browser.
+ * webhook: no tenant header (the sender names the account); the raw body is verified instead.
+ */
+export type RouteAccess = 'public' | 'server' | 'webhook';
+
+export interface Route {
+  readonly id: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly alias?: string;
+  readonly handler: string;
+  readonly access: RouteAccess;
+  readonly summary: string;
+}
+
+export const routes = [
+  {
+    id: 'getCheckinInfo',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}',
+    handler: 'checkin/get-checkin-info',
+    access: 'public',
+    summary: 'Gallery metadata for rendering a custom check-in page',
+  },
+  {
+    id: 'submitCheckin',
+    method: 'POST',
+    path: '/group-shoot',
+    handler: 'checkin/post-group-shoot',
+    access: 'public',
+    summary: 'Check-in actions selected by the body member action (submitCheckin)',
+  },
+  {
+    id: 'checkinInfoPreflight',
+    method: 'OPTIONS',
+    path: '/group-shoot/checkin/{token}',
+    handler: 'system/cors-preflight',
+    access: 'public',
+    summary: 'CORS preflight of the public check-in info',
+  },
+  {
+    id: 'checkinPreflight',
+    method: 'OPTIONS',
+    path: '/group-shoot',
+    handler: 'system/cors-preflight',
+    access: 'public',
+    summary: 'CORS preflight of the public check-in actions',
+  },
+  {
+    id: 'listFormFields',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/form-fields',
+    alias: '/groupshoot/{token}/form-fields',
+    handler: 'integration/list-form-fields',
+    access: 'server',
+    summary: 'The enabled check-in form fields, for custom check-in pages and customFields labels',
+  },
+  {
+    id: 'listPersonPhotos',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/persons/{personId}/photos',
+    alias: '/groupshoot/{token}/persons/{personId}/photos',
+    handler: 'integration/list-person-photos',
+    access: 'server',
+    summary: "A person's assigned photos with time-limited signed CloudFront URLs",
+  },
+  {
+    id: 'listShootingDays',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/days',
+    alias: '/groupshoot/{token}/days',
+    handler: 'integration/list-shooting-days',
+    access: 'server',
+    summary: 'Shooting days with capacity and bookings',
+  },
+  {
+    id: 'listPersons',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/persons',
+    alias: '/groupshoot/{token}/persons',
+    handler: 'integration/list-persons',
+    access: 'server',
+    summary: 'Persons of the gallery, paginated, optionally filtered by exact employeeId',
+  },
+  {
+    id: 'importPersons',
+    method: 'POST',
+    path: '/group-shoot/checkin/{token}/persons',
+    alias: '/groupshoot/{token}/persons',
+    handler: 'integration/import-persons',
+    access: 'server',
+    summary: `Bulk import of up to ${MAX_PERSONS_PER_IMPORT} persons, each given a 4-character access code`,
+  },
+  {
+    id: 'getGalleryStats',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/stats',
+    alias: '/groupshoot/{token}/stats',
+    handler: 'integration/get-gallery-stats',
+    access: 'server',
+    summary: 'Dashboard statistics from counters maintained on every write',
+  },
+  {
+    id: 'stripeWebhook',
+    method: 'POST',
+    path: '/webhooks/stripe',
+    handler: 'payments/stripe-webhook',
+    access: 'webhook',
+    summary: 'Stripe Connect events: checkout sessions completed, expired, async payments; account updates',
+  },
+] as const satisfies readonly Route[];
+
+export type RouteId = (typeof routes)[number]['id'];
+
+export const CORS_PREFLIGHT_HANDLER = 'system/cors-preflight';
+
+/** The function that answers requests no route matches: 404 not_found or 405 method_not_allowed. */
+export const UNMATCHED_ROUTE_HANDLER = 'system/route-not-matched';
+
+export function findRoute(id: RouteId): Route {
+  const route = routes.find((candidate) => candidate.id === id);
+  if (!route) throw new Error(`Unknown route id ${id}`);
+  return route;
+}
+
+/** The primary path and, where there is one, the alias. */
+export function pathsOf(route: Route): string[] {
+  return route.alias ? [route.path, route.alias] : [route.path];
+}
+
+export interface PathMatch {
+  route: Route;
+  pathParameters: Record<string, string>;
+}
+
+const compiledTemplates = new Map<string, { pattern: RegExp; names: string[] }>();
+
+function compileTemplate(template: string): { pattern: RegExp; names: string[] } {
+  let compiled = compiledTemplates.get(template);
+  if (!compiled) {
+    const names: string[] = [];
+    const source = template
+      .split('/')
+      .map((segment) => {
+        const parameter = /^\{(\w+)\}$/.exec(segment);
+        if (!parameter?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(parameter[1]);
+        return '([^/]+)';
+      })
+      .join('/');
+    compiled = { pattern: new RegExp(`^${source}$`), names };
+    compiledTemplates.set(template, compiled);
+  }
+  return compiled;
+}
+
+/** Matches a path (without the stage prefix) against one template; null when it does not fit. */
+export function matchTemplate(template: string, path: string): Record<string, string> | null {
+  const { pattern, names } = compileTemplate(template);
+  const found = pattern.exec(path);
+  if (!found) return null;
+  const parameters: Record<string, string> = {};
+  try {
+    names.forEach((name, index) => {
+      parameters[name] = decodeURIComponent(found[index + 1] ?? '');
+    });
+  } catch {
+    return null; // a malformed percent-encoding names no resource
+  }
+  return parameters;
+}
+
+/** Every route whose primary path or alias fits the path, whatever its method. */
+export function routesAtPath(path: string): PathMatch[] {
+  const matches: PathMatch[] = [];
+  for (const route of routes as readonly Route[]) {
+    for (const template of pathsOf(route)) {
+      const pathParameters = matchTemplate(template, path);
+      if (pathParameters) matches.push({ route, pathParameters });
+    }
+  }
+  return matches;
+}

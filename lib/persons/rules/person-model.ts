@@ -1,0 +1,53 @@
+import { monotonicFactory } from 'ulid';
+import { now } from '#lib/platform/clock';
+
+/** Where a person came from: an HR import or a participant's own check-in. */
+export type PersonSource = 'import' | 'checkin';
+
+/** Consent flags; null where the person was never asked (imported, or the gallery does not ask). */
+export interface PersonConsents {
+  consentGiven: boolean | null;
+  faceConsent: boolean | null;
+  notificationConsent: boolean | null;
+  hrExportConsent: boolean | null;
+}
+
+/** Everything the service holds about a participant. */
+export interface Person {
+  personId: string;
+  name: string;
+  email: string | null;
+  employeeId: string | null;
+  phone: string | null;
+  department: string | null;
+  notes: string | null;
+  shootingDayId: string | null;
+  /** The package chosen at check-in (free packages; paid ones once paid). */
+  packageId: string | null;
+  orderNotes: string | null;
+  code: string;
+  consents: PersonConsents;
+  /** Values of enabled `custom-*` form fields, keyed by field key. */
+  customFields: Record<string, string | number>;
+  source: PersonSource;
+  createdAt: string;
+  hasSelfie: boolean;
+  photoCount: number;
+}
+
+/** A person before storage gives it an access code. */
+export type PersonDraft = Omit<Person, 'code'>;
+
+export const NO_CONSENTS: PersonConsents = {
+  consentGiven: null,
+  faceConsent: null,
+  notificationConsent: null,
+  hrExportConsent: null,
+};
+
+const personUlid = monotonicFactory();
+
+/** `per_` + a lowercase ULID: unique, and sorting by ID sorts by creation (monotonic within a millisecond). */
+export function newPersonId(): string {
+  return `per_${personUlid(now()).toLowerCase()}`;
+}

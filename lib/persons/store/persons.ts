@@ -1,0 +1,112 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { GSI1 } from '#lib/platform/table/table-definition';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { Person } from '#lib/persons/rules/person-model';
+
+/** Persons as items: how one is stored, and the reads of a gallery's persons. They are written by lib/persons/store/access-code-allocation.ts. */
+
+export function toPersonItem(scope: GalleryScope, person: Person): Record<string, unknown> {
+  return {
+    ...keys.person(scope.tenantId, scope.token, person.personId),
+    ...(person.employeeId
+      ? {
+          [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, person.employeeId),
+          [GSI1.sortKey]: keys.person(scope.tenantId, scope.token, person.personId).sk,
+        }
+      : {}),
+    ...person,
+  };
+}
+
+export interface PersonsPage {
+  persons: Person[];
+  /** The last person of the page when more follow. */
+  lastPersonId?: string;
+}
+
+/**
+ * One page of a gallery's persons in creation order, after `afterPersonId`; with
+ * `employeeId`, only the persons with that exact employee ID, through GSI1. Reads one item
+ * more than asked to know whether another page follows.
+ */
+export async function listPersons(
+  scope: GalleryScope,
+  options: { limit: number; afterPersonId?: string; employeeId?: string },
+): Promise<PersonsPage> {
+  const { limit, afterPersonId, employeeId } = options;
+  const personKey = (personId: string) => keys.person(scope.tenantId, scope.token, personId);
+  const input = employeeId
+    ? {
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: { ':pk': keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId) },
+        ExclusiveStartKey: afterPersonId
+          ? {
+              ...personKey(afterPersonId),
+              [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId),
+              [GSI1.sortKey]: keys.person(scope.tenantId, scope.token, afterPersonId).sk,
+            }
+          : undefined,
+      }
+    : {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
+        ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': ITEM_PREFIX.person },
+        ExclusiveStartKey: afterPersonId ? personKey(afterPersonId) : undefined,
+      };
+  const items: Record<string, any>[] = [];
+  let startKey = input.ExclusiveStartKey as Record<string, unknown> | undefined;
+  while (items.length <= limit) {
+    const page = await db.send(
+      new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey, Limit: limit + 1 - items.length }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+    if (!startKey) break;
+  }
+  const persons = items.slice(0, limit).map(toPerson);
+  return { persons, lastPersonId: items.length > limit ? persons.at(-1)?.personId : undefined };
+}
+
+/** One person of the gallery by ID; undefined when the gallery has no such person. */
+export async function getPerson(scope: GalleryScope, personId: string): Promise<Person | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.person(scope.tenantId, scope.token, personId) }),
+  );
+  return Item ? toPerson(Item) : undefined;
+}
+
+/** The ID of the person holding an access code in the gallery (codes are stored upper case); undefined when none does. */
+export async function personIdOfCode(scope: GalleryScope, code: string): Promise<string | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, code) }));
+  return Item?.personId as string | undefined;
+}
+
+export function toPerson(item: Record<string, any>): Person {
+  return {
+    personId: item.personId,
+    name: item.name,
+    email: item.email ?? null,
+    employeeId: item.employeeId ?? null,
+    phone: item.phone ?? null,
+    department: item.department ?? null,
+    notes: item.notes ?? null,
+    shootingDayId: item.shootingDayId ?? null,
+    packageId: item.packageId ?? null,
+    orderNotes: item.orderNotes ?? null,
+    code: item.code,
+    consents: {
+      consentGiven: item.consents?.consentGiven ?? null,
+      faceConsent: item.consents?.faceConsent ?? null,
+      notificationConsent: item.consents?.notificationConsent ?? null,
+      hrExportConsent: item.consents?.hrExportConsent ?? null,
+    },
+    customFields: item.customFields ?? {},
+    source: item.source,
+    createdAt: item.createdAt,
+    hasSelfie: item.hasSelfie === true,
+    photoCount: typeof item.photoCount === 'number' ? item.photoCount : 0,
+  };
+}

@@ -1,0 +1,135 @@
+import { type ChangeRecord, eventOfRecord } from '#lib/events/adapters/stream-records';
+import { now } from '#lib/platform/clock';
+import { optionalEnv, requireEnv } from '#lib/platform/config';
+import { emailSender } from '#lib/platform/email-sender';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { claimPhotoNotice, completePhotoNotice, findTenantById, getNoticeRecipient, releasePhotoNotice } from '#lib/photos/store/photo-notices';
+import { isPlausibleEmail } from '#lib/platform/email-address';
+import type { Gallery, GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { photoNoticeContent, photoNoticeDecision, photoViewUrl } from '#lib/photos/rules/photo-notice';
+import { galleryRef, loggableError, logger } from '#lib/platform/logger';
+
+/**
+ * Photo-ready emails (docs/photos.md#photo-ready-emails): the table's stream brings each
+ * photos.assigned event item as the photo assignment writes it (created by a window's first
+ * photo, counted up by the others); for the event's person, one email ever, when the gallery
+ * asks for the notification consent, the person gave it, has an email address and has photos.
+ *
+ * Delivery is at least once, with a duplicate only in one narrow case. The email is claimed on
+ * the person item before it is sent (a conditional update, so two senders never both send) and
+ * marked sent after; a redelivered record finds it sent and does nothing. A send that fails gives
+ * the claim back and fails the record, so the stream tries it again. A sender that dies between
+ * claim and mark leaves a claim that lapses after PHOTO_NOTICE_CLAIM_MS; the stream retries the
+ * record until then and sends: a second email only where SES had accepted the first one and the
+ * sender died (or the table failed) before marking it.
+ *
+ * Configuration: PHOTO_NOTICE_FROM (the sender address; without it no email is sent), and
+ * CHECKIN_PAGE_URL (the check-in page, whose "My photos" view the link opens).
+ */
+
+export type NoticeOutcome =
+  | 'sent'
+  | 'rejected'
+  | 'not_an_assignment'
+  | 'handled_in_batch'
+  | 'not_configured'
+  | 'no_gallery'
+  | 'no_person'
+  | 'no_tenant'
+  | 'gallery_not_asking'
+  | 'no_consent'
+  | 'no_email'
+  | 'no_photos'
+  | 'done_already';
+
+export interface NoticeBatchResult {
+  outcomes: Partial<Record<NoticeOutcome, number>>;
+  /** The first record that failed; it and those after it are to be tried again. */
+  failedRecordId?: string;
+}
+
+/** Another sender holds the person's notice: the record is tried again once that one sent, or its claim lapsed. */
+export class PhotoNoticeBusyError extends Error {
+  constructor() {
+    super('Another sender holds the photo notice');
+    this.name = 'PhotoNoticeBusyError';
+  }
+}
+
+/**
+ * Sends the photo-ready emails the records call for, one record after another. Stops at the
+ * first record that fails (the table or SES failed, or another sender holds the notice) and
+ * names it, so that it and the records after it are tried again.
+ */
+export async function sendPhotoNotices(records: readonly ChangeRecord[]): Promise<NoticeBatchResult> {
+  const outcomes: NoticeBatchResult['outcomes'] = {};
+  const galleries = new Map<string, Promise<Gallery | undefined>>();
+  const handled = new Set<string>();
+  for (const record of records) {
+    try {
+      const outcome = await noticeOf(record, galleries, handled);
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    } catch (error) {
+      const fields = { eventId: record.newImage?.eventId, personId: record.newImage?.personId };
+      if (error instanceof PhotoNoticeBusyError) logger.warn('photo notice held by another sender', fields);
+      else logger.error('photo notice failed', { ...fields, error: loggableError(error) });
+      return { outcomes, failedRecordId: record.id };
+    }
+  }
+  return { outcomes };
+}
+
+async function noticeOf(record: ChangeRecord, galleries: Map<string, Promise<Gallery | undefined>>, handled: Set<string>): Promise<NoticeOutcome> {
+  const image = eventOfRecord(record);
+  if (image?.type !== 'photos.assigned' || image.personId === null) return 'not_an_assignment';
+  const scope: GalleryScope = { tenantId: image.tenantId, token: image.galleryToken };
+  const personKey = `${scope.tenantId}/${scope.token}/${image.personId}`;
+  // A batch often holds the same person's event several times (each photo counts it up).
+  if (handled.has(personKey)) return 'handled_in_batch';
+  const from = senderAddress();
+  if (!from) return 'not_configured';
+  let gallery = galleries.get(`${scope.tenantId}/${scope.token}`);
+  if (!gallery) galleries.set(`${scope.tenantId}/${scope.token}`, (gallery = getGalleryConfiguration(scope.tenantId, scope.token).then((found) => found?.gallery)));
+  const found = await gallery;
+  if (!found) return 'no_gallery';
+  // Most galleries do not ask: their events cost no read of the person.
+  if (!found.granularConsents.notification) return 'gallery_not_asking';
+  const recipient = await getNoticeRecipient(scope, image.personId);
+  if (!recipient) return 'no_person';
+  const at = now();
+  const decision = photoNoticeDecision(found, recipient.person, recipient.state, at);
+  if (decision === 'claimed_elsewhere') throw new PhotoNoticeBusyError();
+  handled.add(personKey);
+  if (decision !== 'send') return decision;
+  const tenant = await findTenantById(scope.tenantId);
+  if (!tenant) return 'no_tenant';
+  const link = photoViewUrl(requireEnv('CHECKIN_PAGE_URL'), { tenantSlug: tenant.slug, galleryToken: scope.token });
+  const content = photoNoticeContent({
+    personName: recipient.person.name,
+    galleryName: found.galleryName,
+    studioName: tenant.name,
+    accessCode: recipient.person.code,
+    photoViewUrl: link,
+  });
+  if (!(await claimPhotoNotice(scope, image.personId, at))) throw new PhotoNoticeBusyError();
+  let sent;
+  try {
+    sent = await emailSender().send({ from, to: recipient.person.email!, ...content });
+  } catch (error) {
+    await releasePhotoNotice(scope, image.personId, at);
+    throw error;
+  }
+  const fields = { personId: image.personId, eventId: image.eventId, gallery: galleryRef(scope.token), tenantId: scope.tenantId, outcome: sent.outcome };
+  // Not completed: the claim lapsed and another sender took it over, so this email may be a second one.
+  if (!(await completePhotoNotice(scope, image.personId, at, sent.outcome, new Date(now()).toISOString()))) logger.warn('photo notice claim lost before it was marked', fields);
+  if (sent.outcome === 'sent') logger.info('photo notice sent', fields);
+  else logger.warn('photo notice refused by the mail service', { ...fields, operation: sent.reason });
+  return sent.outcome;
+}
+
+/** PHOTO_NOTICE_FROM: undefined when photo-ready emails are off; a value that is no address is a configuration error. */
+function senderAddress(): string | undefined {
+  const from = optionalEnv('PHOTO_NOTICE_FROM');
+  if (from !== undefined && !isPlausibleEmail(from)) throw new Error('PHOTO_NOTICE_FROM is not an email address');
+  return from;
+}

@@ -1,0 +1,109 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { conditionalWrite } from '#lib/platform/table/conditional-writes';
+import { keys } from '#lib/platform/table/keys';
+import { toPerson } from '#lib/persons/store/persons';
+import { queryAll } from '#lib/platform/table/queries';
+import { GSI1 } from '#lib/platform/table/table-definition';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { Person } from '#lib/persons/rules/person-model';
+import { PHOTO_NOTICE_CLAIM_MS, type PhotoNoticeState } from '#lib/photos/rules/photo-notice';
+
+/**
+ * The photo-ready email's state on the person item (docs/photos.md#photo-ready-emails): a claim
+ * (`photoNoticeClaimedAt`, ms) while a sender sends, then `photoNoticeSentAt` (or
+ * `photoNoticeRejectedAt`) for good. Every write is conditional, so of two senders only one
+ * holds the claim, and a person erased meanwhile is not written back as a stub. They name no
+ * attribute but the keys and PHOTO_NOTICE_ATTRIBUTES: IAM allows the sender no other.
+ */
+
+/**
+ * One conditional update of the person's notice state. A condition that failed is another
+ * sender's doing, or this write's own resend after a lost answer; the two are not told apart
+ * (no item comes back), and the claim's lapse covers the second.
+ */
+function updateNotice(
+  scope: GalleryScope,
+  personId: string,
+  update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+): Promise<boolean> {
+  const key = keys.person(scope.tenantId, scope.token, personId);
+  return conditionalWrite(() => db.send(new UpdateCommand({ TableName: tableName, Key: key, ...update })), () => false);
+}
+
+/** The person with the notice's state, read consistently (a claim just written must be seen); undefined when erased. */
+export async function getNoticeRecipient(scope: GalleryScope, personId: string): Promise<{ person: Person; state: PhotoNoticeState } | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.person(scope.tenantId, scope.token, personId), ConsistentRead: true }));
+  if (!Item) return undefined;
+  const state: PhotoNoticeState = {
+    ...(typeof Item.photoNoticeClaimedAt === 'number' ? { claimedAt: Item.photoNoticeClaimedAt } : {}),
+    ...(typeof Item.photoNoticeSentAt === 'string' ? { sentAt: Item.photoNoticeSentAt } : {}),
+    ...(typeof Item.photoNoticeRejectedAt === 'string' ? { rejectedAt: Item.photoNoticeRejectedAt } : {}),
+  };
+  return { person: toPerson(Item), state };
+}
+
+/**
+ * Claims the person's notice at `at` (ms): only while it is neither sent nor rejected and holds no
+ * claim younger than PHOTO_NOTICE_CLAIM_MS. False when another sender got there first.
+ */
+export async function claimPhotoNotice(scope: GalleryScope, personId: string, at: number): Promise<boolean> {
+  return updateNotice(scope, personId, {
+    UpdateExpression: 'SET photoNoticeClaimedAt = :at',
+    ConditionExpression:
+      'attribute_exists(pk) AND attribute_not_exists(photoNoticeSentAt) AND attribute_not_exists(photoNoticeRejectedAt) ' +
+      'AND (attribute_not_exists(photoNoticeClaimedAt) OR photoNoticeClaimedAt < :lapsed)',
+    ExpressionAttributeValues: { ':at': at, ':lapsed': at - PHOTO_NOTICE_CLAIM_MS },
+  });
+}
+
+/**
+ * Ends the claim made at `claimedAt` for good: the email was sent, or refused for good. False when
+ * the claim was no longer this sender's (it lapsed and another took it over).
+ */
+export async function completePhotoNotice(scope: GalleryScope, personId: string, claimedAt: number, outcome: 'sent' | 'rejected', at: string): Promise<boolean> {
+  return updateNotice(scope, personId, {
+    UpdateExpression: `SET ${outcome === 'sent' ? 'photoNoticeSentAt' : 'photoNoticeRejectedAt'} = :at REMOVE photoNoticeClaimedAt`,
+    ConditionExpression: 'photoNoticeClaimedAt = :claimedAt',
+    ExpressionAttributeValues: { ':at': at, ':claimedAt': claimedAt },
+  });
+}
+
+/** Gives the claim made at `claimedAt` back after a failed send, so that the retry may send. */
+export async function releasePhotoNotice(scope: GalleryScope, personId: string, claimedAt: number): Promise<boolean> {
+  return updateNotice(scope, personId, {
+    UpdateExpression: 'REMOVE photoNoticeClaimedAt',
+    ConditionExpression: 'photoNoticeClaimedAt = :claimedAt',
+    ExpressionAttributeValues: { ':claimedAt': claimedAt },
+  });
+}
+
+/** Slug and name of the tenant with this ID: the email names the studio, and the link the tenant. */
+export interface TenantIdentity {
+  slug: string;
+  name: string;
+}
+
+// Slugs and IDs never change (the slug is the tenant's key), so what was found stays true.
+const tenantsById = new Map<string, TenantIdentity>();
+
+/**
+ * The tenant with this ID, from the tenant directory (GSI1), which holds the profile of every
+ * tenant; undefined when there is none. Found tenants are remembered for the process's life.
+ */
+export async function findTenantById(tenantId: string): Promise<TenantIdentity | undefined> {
+  const known = tenantsById.get(tenantId);
+  if (known) return known;
+  const items = await queryAll({
+    IndexName: GSI1.indexName,
+    KeyConditionExpression: '#pk = :pk',
+    FilterExpression: 'tenantId = :tenantId',
+    ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+    ExpressionAttributeValues: { ':pk': keys.tenantDirectory(), ':tenantId': tenantId },
+  });
+  const profile = items[0];
+  if (!profile) return undefined;
+  const found = { slug: String(profile.slug), name: String(profile.name) };
+  tenantsById.set(tenantId, found);
+  return found;
+}

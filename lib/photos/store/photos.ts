@@ -1,0 +1,116 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { countersUpdate } from '#lib/galleries/store/gallery-counters';
+import { photosAssignedUpdate } from '#lib/events/store/outbox';
+import { keys } from '#lib/platform/table/keys';
+import { getPerson } from '#lib/persons/store/persons';
+import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { queryPartition } from '#lib/platform/table/queries';
+import { cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
+import type { Photo } from '#lib/photos/rules/photo-model';
+import { now } from '#lib/platform/clock';
+import { isCancelledTransaction } from '#lib/platform/table/store-errors';
+
+export type PhotoRecording = 'recorded' | 'recorded_already' | 'person_not_found';
+
+type CounterDeltas = Partial<GalleryCounters>;
+
+/**
+ * A photo becoming one of the person's: its item, the person's photo count (conditional on the
+ * caller's guess whether it is their first, which also counts the person among those with
+ * photos) and the person's photos.assigned event of the moment. Counter deltas for statistics.
+ */
+export function photoGained(scope: GalleryScope, photo: Photo, firstPhoto: boolean): { items: TransactItem[]; counters: CounterDeltas } {
+  return {
+    items: [
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...keys.photo(scope.tenantId, scope.token, photo.personId, photo.photoId), ...photo },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.person(scope.tenantId, scope.token, photo.personId),
+          UpdateExpression: 'ADD photoCount :one',
+          ConditionExpression: firstPhoto
+            ? 'attribute_exists(pk) AND (attribute_not_exists(photoCount) OR photoCount = :zero)'
+            : 'attribute_exists(pk) AND photoCount > :zero',
+          ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
+        },
+      },
+      photosAssignedUpdate(scope, photo.personId, now()),
+    ],
+    counters: { photos: 1, personsWithPhotos: firstPhoto ? 1 : 0 },
+  };
+}
+
+/** A photo leaving the person's photos (a late camera card gave it to another): the reverse of photoGained. */
+export function photoLost(scope: GalleryScope, personId: string, photoId: string, lastPhoto: boolean): { items: TransactItem[]; counters: CounterDeltas } {
+  return {
+    items: [
+      {
+        Delete: {
+          TableName: tableName,
+          Key: keys.photo(scope.tenantId, scope.token, personId, photoId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.person(scope.tenantId, scope.token, personId),
+          UpdateExpression: 'ADD photoCount :minusOne',
+          ConditionExpression: lastPhoto ? 'photoCount = :one' : 'photoCount > :one',
+          ExpressionAttributeValues: { ':minusOne': -1, ':one': 1 },
+        },
+      },
+    ],
+    counters: { photos: -1, personsWithPhotos: lastPhoto ? -1 : 0 },
+  };
+}
+
+/**
+ * Records a photo of a person: the photo item, the person's photo count, the gallery's counters
+ * and the person's photos.assigned event of the moment in one transaction. Recording the same
+ * photo again changes nothing.
+ */
+export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<PhotoRecording> {
+  // The person's first photo also counts the person among those with photos.
+  let firstPhoto = true;
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    const gained = photoGained(scope, photo, firstPhoto);
+    try {
+      await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: [...gained.items, countersUpdate(scope, gained.counters)!] })));
+      return 'recorded';
+    } catch (error) {
+      if (!isCancelledTransaction(error)) throw error;
+      const [photoCode, personCode] = cancellationCodes(error);
+      if (photoCode === 'ConditionalCheckFailed') return 'recorded_already';
+      if (personCode !== 'ConditionalCheckFailed') throw error;
+      const person = await getPerson(scope, photo.personId);
+      if (!person) return 'person_not_found';
+      firstPhoto = person.photoCount === 0;
+    }
+  }
+  throw new Error('Photo count kept changing while recording a photo');
+}
+
+/** A person's photos, oldest first. */
+export async function listPhotos(scope: GalleryScope, personId: string): Promise<Photo[]> {
+  const items = await queryPartition(keys.photosOfPerson(scope.tenantId, scope.token, personId));
+  return items
+    .map((item) => ({
+      photoId: item.photoId,
+      personId: item.personId,
+      fileName: item.fileName,
+      objectKey: item.objectKey,
+      width: item.width ?? null,
+      height: item.height ?? null,
+      createdAt: item.createdAt,
+    }))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.fileName.localeCompare(b.fileName));
+}

@@ -1,0 +1,130 @@
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectVersionsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { optionalEnv, requireEnv } from '#lib/platform/config';
+
+/** The bucket of selfies and photos. S3_ENDPOINT points at a local S3 server (path-style). */
+export const mediaBucket = requireEnv('MEDIA_BUCKET');
+
+const endpoint = optionalEnv('S3_ENDPOINT');
+export const s3 = new S3Client({
+  endpoint,
+  forcePathStyle: endpoint !== undefined,
+  maxAttempts: 3,
+  // A call whose connection stays silent for 5 s is cut off and retried: 3 attempts stay within
+  // the 29 s function timeout.
+  requestHandler: { socketTimeout: 5000 },
+});
+
+export async function putMediaObject(
+  key: string,
+  body: Uint8Array,
+  contentType: string,
+  metadata: Record<string, string> = {},
+): Promise<void> {
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: mediaBucket,
+      Key: key,
+      Body: body,
+      ContentType: contentType,
+      Metadata: metadata,
+      ServerSideEncryption: endpoint === undefined ? 'AES256' : undefined,
+    }),
+  );
+}
+
+export async function mediaObjectMetadata(key: string): Promise<Record<string, string>> {
+  const head = await s3.send(new HeadObjectCommand({ Bucket: mediaBucket, Key: key }));
+  return head.Metadata ?? {};
+}
+
+/** The first bytes of an object, enough for an image's header. */
+export async function mediaObjectHead(key: string, bytes: number): Promise<Uint8Array> {
+  const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+  return object.Body ? object.Body.transformToByteArray() : new Uint8Array();
+}
+
+export async function deleteMediaObject(key: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: mediaBucket, Key: key }));
+}
+
+/** One stored version of an object (or a delete marker); no versionId on a bucket without versioning. */
+export interface StoredObjectVersion {
+  key: string;
+  versionId?: string;
+}
+
+/**
+ * Every version and delete marker of every object under `prefix`. The deployed bucket is
+ * versioned; a server without versioning (the local S3 server answers MethodNotAllowed)
+ * has one version per object, its current one.
+ */
+export async function listObjectVersions(prefix: string): Promise<StoredObjectVersion[]> {
+  try {
+    return await listVersions(prefix);
+  } catch (error) {
+    if (!['MethodNotAllowed', 'NotImplemented'].includes((error as Error).name)) throw error;
+    return listCurrentObjects(prefix);
+  }
+}
+
+async function listVersions(prefix: string): Promise<StoredObjectVersion[]> {
+  const versions: StoredObjectVersion[] = [];
+  let keyMarker: string | undefined;
+  let versionIdMarker: string | undefined;
+  do {
+    const page = await s3.send(
+      new ListObjectVersionsCommand({ Bucket: mediaBucket, Prefix: prefix, KeyMarker: keyMarker, VersionIdMarker: versionIdMarker }),
+    );
+    for (const entry of [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]) {
+      if (entry.Key) versions.push({ key: entry.Key, versionId: entry.VersionId });
+    }
+    keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+    versionIdMarker = page.IsTruncated ? page.NextVersionIdMarker : undefined;
+  } while (keyMarker !== undefined);
+  return versions;
+}
+
+async function listCurrentObjects(prefix: string): Promise<StoredObjectVersion[]> {
+  const objects: StoredObjectVersion[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, ContinuationToken: token }));
+    for (const entry of page.Contents ?? []) if (entry.Key) objects.push({ key: entry.Key });
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token !== undefined);
+  return objects;
+}
+
+/** S3 deletes at most this many objects per request. */
+const DELETE_BATCH = 1000;
+
+/** Deletes the given versions for good (a versioned delete leaves no delete marker and no older version). */
+export async function deleteObjectVersions(versions: readonly StoredObjectVersion[]): Promise<void> {
+  for (let start = 0; start < versions.length; start += DELETE_BATCH) {
+    const batch = versions.slice(start, start + DELETE_BATCH);
+    const result = await s3.send(
+      new DeleteObjectsCommand({
+        Bucket: mediaBucket,
+        Delete: { Objects: batch.map((version) => ({ Key: version.key, VersionId: version.versionId })), Quiet: true },
+      }),
+    );
+    if (result.Errors && result.Errors.length > 0) {
+      throw new Error(`S3 refused to delete ${result.Errors.length} object version(s): ${result.Errors[0]?.Code ?? 'unknown error'}`);
+    }
+  }
+}
+
+/** A whole object with its user metadata. */
+export async function getMediaObject(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
+  const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key }));
+  return { bytes: object.Body ? await object.Body.transformToByteArray() : new Uint8Array(), metadata: object.Metadata ?? {} };
+}

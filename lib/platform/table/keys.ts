@@ -1,0 +1,136 @@
+/**
+ * Every key prefix of the single table lives here. docs/data-model.md documents the
+ * access pattern each key serves.
+ */
+/** Rate-limit counters' partition keys start so; the deployed functions' IAM policies rely on it. */
+export const RATE_LIMIT_KEY_PREFIX = 'RATELIMIT#';
+
+export const keys = {
+  tenant: (slug: string) => ({ pk: `TENANT#${slug}`, sk: 'PROFILE' }),
+  tenantPlan: (slug: string) => ({ pk: `TENANT#${slug}`, sk: 'PLAN' }),
+  tenantPartition: (slug: string) => `TENANT#${slug}`,
+  tenantDirectory: () => 'TENANTS',
+
+  stripeAccount: (accountId: string) => ({ pk: `STRIPEACCOUNT#${accountId}`, sk: 'TENANT' }),
+
+  apiKey: (secretHash: string) => ({ pk: `APIKEY#${secretHash}`, sk: 'APIKEY' }),
+  apiKeysOfTenant: (tenantId: string) => `T#${tenantId}#APIKEYS`,
+
+  rateLimit: (keyId: string) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${keyId}`, sk: 'RATELIMIT' }),
+  /** The counter ID of a public client's budget in one gallery (`-`: no gallery named, or none found). */
+  publicRateLimitCounter: (tenantId: string, galleryToken: string | undefined, budget: string, client: string) =>
+    `PUBLIC#${tenantId}#${galleryToken ?? '-'}#${budget}#${client}`,
+
+  /**
+   * Gallery configuration: the gallery item, its shooting days, packages, form fields and
+   * statistics. `#CONFIG` ends the key so that no other partition of the gallery starts with it:
+   * IAM policies tell each partition kind apart by its key (docs/deployment.md#table-access).
+   */
+  galleryPartition: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#CONFIG`,
+  gallery: (tenantId: string, token: string) => ({ pk: `T#${tenantId}#G#${token}#CONFIG`, sk: 'GALLERY' }),
+  galleriesOfTenant: (tenantId: string) => `T#${tenantId}#GALLERIES`,
+  shootingDay: (tenantId: string, token: string, dayId: string) => ({
+    pk: `T#${tenantId}#G#${token}#CONFIG`,
+    sk: `DAY#${dayId}`,
+  }),
+  galleryPackage: (tenantId: string, token: string, packageId: string) => ({
+    pk: `T#${tenantId}#G#${token}#CONFIG`,
+    sk: `PACKAGE#${packageId}`,
+  }),
+  formField: (tenantId: string, token: string, fieldKey: string) => ({
+    pk: `T#${tenantId}#G#${token}#CONFIG`,
+    sk: `FIELD#${fieldKey}`,
+  }),
+  galleryStats: (tenantId: string, token: string) => ({ pk: `T#${tenantId}#G#${token}#CONFIG`, sk: 'STATS' }),
+
+  /** Persons of a gallery: one item collection, sorted by personId (a ULID, so by creation). */
+  personsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#PERSONS`,
+  person: (tenantId: string, token: string, personId: string) => ({
+    pk: `T#${tenantId}#G#${token}#PERSONS`,
+    sk: `PERSON#${personId}`,
+  }),
+  /** GSI1 partition of a gallery's persons with one employee ID (only persons that have one). */
+  personsByEmployeeId: (tenantId: string, token: string, employeeId: string) =>
+    `T#${tenantId}#G#${token}#EMP#${employeeId}`,
+  /** A person's photos: one item collection per person. */
+  photosOfPerson: (tenantId: string, token: string, personId: string) => `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
+  photo: (tenantId: string, token: string, personId: string, photoId: string) => ({
+    pk: `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
+    sk: `PHOTO#${photoId}`,
+  }),
+  /**
+   * A gallery's shoot: every photo uploaded to its inbox, as camera cards (`CARD#`) and photos
+   * (`SHOT#`) in capture order per camera sequence, and photos without a place in one (`LOOSE#`).
+   */
+  shootOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#SHOOT`,
+  shootCard: (tenantId: string, token: string, sequenceId: string, position: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOT`,
+    sk: `CARD#${sequenceId}#${position}`,
+  }),
+  shootPhoto: (tenantId: string, token: string, sequenceId: string, position: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOT`,
+    sk: `SHOT#${sequenceId}#${position}`,
+  }),
+  looseShootPhoto: (tenantId: string, token: string, photoId: string) => ({ pk: `T#${tenantId}#G#${token}#SHOOT`, sk: `LOOSE#${photoId}` }),
+  /** GSI1 partition of every order waiting for payment, of all tenants, by creation (the reservation sweep reads it). */
+  pendingOrders: () => 'PENDINGORDERS',
+  /** Payment reservations of a gallery: one item collection. */
+  ordersOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#ORDERS`,
+  order: (tenantId: string, token: string, orderId: string) => ({ pk: `T#${tenantId}#G#${token}#ORDERS`, sk: `ORDER#${orderId}` }),
+  /** The one reservation an email address may have waiting for payment in a gallery, by a hash of the address. */
+  liveReservationOfEmail: (tenantId: string, token: string, emailKey: string) => ({
+    pk: `T#${tenantId}#G#${token}#EMAILRESERVATION#${emailKey}`,
+    sk: 'RESERVATION',
+  }),
+  /** A status or retry token of a reservation, by the SHA-256 of its value. */
+  checkoutToken: (tokenHash: string) => ({ pk: `CHECKOUTTOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  /** A request made with an Idempotency-Key, by an ID derived from tenant, caller, route and key (lib/idempotency/rules/idempotency-sealing.ts). */
+  idempotencyKey: (scopeHash: string) => ({ pk: `IDEMPOTENCY#${scopeHash}`, sk: 'IDEMPOTENCY' }),
+  /** GSI1 partition of the completed Idempotency-Key records whose request named this gallery (erasure reads it). */
+  idempotencyRecordsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#IDEMPOTENCY`,
+  /** A Stripe event already handled (expires after Stripe's retry window). */
+  stripeEvent: (eventId: string) => ({ pk: `STRIPEEVENT#${eventId}`, sk: 'EVENT' }),
+  /** How often one email address checked in to a gallery for free, by a hash of the address: a partition of its own. */
+  emailCheckins: (tenantId: string, token: string, emailKey: string) => ({ pk: `T#${tenantId}#G#${token}#EMAIL#${emailKey}`, sk: 'CHECKINS' }),
+  /** One item per access code in use: its own partition, so code writes never contend. */
+  accessCode: (tenantId: string, token: string, code: string) => ({ pk: `T#${tenantId}#G#${token}#CODE#${code}`, sk: 'CODE' }),
+  /** Events of a gallery waiting for or done with dispatch (the outbox): written in the transaction of the change they report. */
+  eventsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#EVENTS`,
+  event: (tenantId: string, token: string, eventId: string) => ({ pk: `T#${tenantId}#G#${token}#EVENTS`, sk: `EVENT#${eventId}` }),
+  /** A tenant's webhook subscriptions: one item collection. */
+  webhookSubscriptionsOfTenant: (tenantId: string) => `T#${tenantId}#WEBHOOKS`,
+  webhookSubscription: (tenantId: string, subscriptionId: string) => ({ pk: `T#${tenantId}#WEBHOOKS`, sk: `SUBSCRIPTION#${subscriptionId}` }),
+  /** The delivery log of one subscription: an item per event, newest last (event IDs are ULIDs). */
+  deliveriesOfSubscription: (tenantId: string, subscriptionId: string) => `T#${tenantId}#WEBHOOK#${subscriptionId}#DELIVERIES`,
+  webhookDelivery: (tenantId: string, subscriptionId: string, eventId: string) => ({
+    pk: `T#${tenantId}#WEBHOOK#${subscriptionId}#DELIVERIES`,
+    sk: `DELIVERY#${eventId}`,
+  }),
+} as const;
+
+/** Sort-key prefixes of items read by kind: a query's `begins_with`, or a stream record's kind. */
+export const ITEM_PREFIX = {
+  person: 'PERSON#',
+  order: 'ORDER#',
+  event: 'EVENT#',
+  delivery: 'DELIVERY#',
+} as const;
+
+/** The sort-key prefix of a camera sequence's cards in a shoot partition (keys.shootCard). */
+export function shootCardsOfSequence(sequenceId: string): string {
+  return `CARD#${sequenceId}#`;
+}
+
+/** The position in its sequence of a shoot card or photo, from its sort key (`CARD#<sequence>#<position>`). */
+export function positionOfShootItem(sortKey: string): string {
+  return sortKey.split('#').slice(2).join('#');
+}
+
+/** Sort-key prefixes of the items in a gallery partition. */
+export const GALLERY_ITEM = {
+  gallery: 'GALLERY',
+  shootingDay: 'DAY#',
+  package: 'PACKAGE#',
+  formField: 'FIELD#',
+  stats: 'STATS',
+} as const;

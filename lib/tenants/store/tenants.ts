@@ -1,0 +1,205 @@
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { nowIso } from '#lib/platform/clock';
+import { db, tableName } from '#lib/platform/table/client';
+import { GSI1 } from '#lib/platform/table/table-definition';
+import { keys } from '#lib/platform/table/keys';
+import { queryGsi1, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
+import type { PlanTier } from '#lib/tenants/rules/plans';
+import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
+
+export interface PlanRecord {
+  /** Kept as read: an unknown tier is a state the plan check must notice, not a type error. */
+  tier: string;
+  updatedAt: string;
+}
+
+export interface Tenant {
+  tenantId: string;
+  slug: string;
+  name: string;
+  stripeAccountId?: string;
+  paymentAccessApproved: boolean;
+  /** Platform fee on paid packages, in basis points of the price (250 = 2.5 %). */
+  platformFeeBps: number;
+  /** Last known ability of a connected account to take card payments, and when it was read (ms). */
+  stripeReadiness?: StripeReadiness;
+  createdAt: string;
+  /** Absent when no plan record exists (for example while billing has not synced yet). */
+  plan?: PlanRecord;
+  /**
+   * Origins (`https://photos.example.com`) besides the check-in page's to which Stripe may send
+   * participants back (lib/payments/checkout-urls.ts), sorted; absent when there are none.
+   */
+  allowedReturnOrigins?: string[];
+}
+
+export interface StripeReadiness {
+  accountId: string;
+  ready: boolean;
+  checkedAt: number;
+}
+
+export interface NewTenant {
+  slug: string;
+  name: string;
+  plan: PlanTier;
+  stripeAccountId?: string;
+  paymentAccessApproved?: boolean;
+  platformFeeBps?: number;
+}
+
+export class TenantExistsError extends Error {
+  constructor(slug: string) {
+    super(`A tenant with slug "${slug}" exists already`);
+  }
+}
+
+/** Tenant profile and plan by slug: one Query over the tenant's partition. */
+export async function getTenantBySlug(slug: string): Promise<Tenant | undefined> {
+  const items = await queryPartition(keys.tenantPartition(slug));
+  const profile = items.find((item) => item.sk === 'PROFILE');
+  if (!profile) return undefined;
+  const plan = items.find((item) => item.sk === 'PLAN');
+  return {
+    tenantId: profile.tenantId,
+    slug: profile.slug,
+    name: profile.name,
+    stripeAccountId: profile.stripeAccountId,
+    paymentAccessApproved: profile.paymentAccessApproved === true,
+    platformFeeBps: typeof profile.platformFeeBps === 'number' ? profile.platformFeeBps : 0,
+    stripeReadiness: profile.stripeReadiness,
+    createdAt: profile.createdAt,
+    plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
+    allowedReturnOrigins: profile.allowedReturnOrigins instanceof Set ? [...(profile.allowedReturnOrigins as Set<string>)].sort() : undefined,
+  };
+}
+
+export async function createTenant(input: NewTenant): Promise<Tenant> {
+  const createdAt = nowIso();
+  const tenant: Tenant = {
+    tenantId: `ten_${ulid().toLowerCase()}`,
+    slug: input.slug,
+    name: input.name,
+    stripeAccountId: input.stripeAccountId,
+    paymentAccessApproved: input.paymentAccessApproved ?? false,
+    platformFeeBps: input.platformFeeBps ?? 0,
+    createdAt,
+    plan: { tier: input.plan, updatedAt: createdAt },
+  };
+  const { plan, ...profile } = tenant;
+  try {
+    await db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName,
+              Item: {
+                ...keys.tenant(input.slug),
+                [GSI1.partitionKey]: keys.tenantDirectory(),
+                [GSI1.sortKey]: input.slug,
+                ...profile,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          { Put: { TableName: tableName, Item: { ...keys.tenantPlan(input.slug), ...plan } } },
+          ...(input.stripeAccountId ? [{ Put: stripeAccountMapping(input.stripeAccountId, input.slug) }] : []),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (isCancelledTransaction(error)) throw new TenantExistsError(input.slug);
+    throw error;
+  }
+  return tenant;
+}
+
+export async function setTenantPlan(slug: string, tier: PlanTier): Promise<void> {
+  await db.send(
+    new PutCommand({ TableName: tableName, Item: { ...keys.tenantPlan(slug), tier, updatedAt: nowIso() } }),
+  );
+}
+
+export type TenantSettings = Partial<Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved' | 'platformFeeBps'>>;
+
+/** Changes profile settings of an existing tenant; false when no such tenant exists. */
+export async function updateTenantSettings(slug: string, settings: TenantSettings): Promise<boolean> {
+  const updated = await updateExistingItem(keys.tenant(slug), settings);
+  if (updated && settings.stripeAccountId) {
+    await db.send(new PutCommand(stripeAccountMapping(settings.stripeAccountId, slug)));
+  }
+  return updated;
+}
+
+/** Records what Stripe said about the connected account's ability to take charges. */
+export async function recordStripeReadiness(slug: string, readiness: StripeReadiness): Promise<void> {
+  await updateExistingItem(keys.tenant(slug), { stripeReadiness: readiness });
+}
+
+/** What became of a change to a tenant's allowed return origins. */
+export type ReturnOriginChange = 'changed' | 'unchanged' | 'no_tenant' | 'limit_reached';
+
+/**
+ * Allows a return origin for the tenant: one element more of the profile's string set
+ * `allowedReturnOrigins`, added atomically, so concurrent changes never lose one. 'unchanged'
+ * when it was allowed already; 'limit_reached' when the tenant has `limit` origins already.
+ */
+export async function allowReturnOrigin(slug: string, origin: string, limit: number): Promise<ReturnOriginChange> {
+  try {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.tenant(slug),
+        UpdateExpression: 'ADD allowedReturnOrigins :origins',
+        ConditionExpression:
+          'attribute_exists(pk) AND (attribute_not_exists(allowedReturnOrigins) OR contains(allowedReturnOrigins, :origin) OR size(allowedReturnOrigins) < :limit)',
+        ExpressionAttributeValues: { ':origins': new Set([origin]), ':origin': origin, ':limit': limit },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+    return (Attributes?.allowedReturnOrigins as Set<string> | undefined)?.has(origin) ? 'unchanged' : 'changed';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (await getTenantBySlug(slug)) ? 'limit_reached' : 'no_tenant';
+  }
+}
+
+/** Takes a return origin back; 'unchanged' when the tenant did not allow it. An emptied set goes away. */
+export async function disallowReturnOrigin(slug: string, origin: string): Promise<ReturnOriginChange> {
+  try {
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.tenant(slug),
+        UpdateExpression: 'DELETE allowedReturnOrigins :origins',
+        ConditionExpression: 'attribute_exists(pk) AND contains(allowedReturnOrigins, :origin)',
+        ExpressionAttributeValues: { ':origins': new Set([origin]), ':origin': origin },
+      }),
+    );
+    return 'changed';
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return (await getTenantBySlug(slug)) ? 'unchanged' : 'no_tenant';
+  }
+}
+
+/** Connect events name the connected account; this item leads from it to the tenant. */
+function stripeAccountMapping(accountId: string, slug: string) {
+  return { TableName: tableName, Item: { ...keys.stripeAccount(accountId), slug } };
+}
+
+/** The tenant whose connected Stripe account this is (for Connect webhooks). */
+export async function getTenantByStripeAccount(accountId: string): Promise<Tenant | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.stripeAccount(accountId) }));
+  const tenant = Item ? await getTenantBySlug(Item.slug) : undefined;
+  return tenant?.stripeAccountId === accountId ? tenant : undefined;
+}
+
+/** The tenant directory (admin use only): slugs in order, through GSI1. */
+export async function listTenants(): Promise<Tenant[]> {
+  const directory = await queryGsi1(keys.tenantDirectory());
+  const tenants = await Promise.all(directory.map((item) => getTenantBySlug(item.slug)));
+  return tenants.filter((tenant): tenant is Tenant => tenant !== undefined);
+}

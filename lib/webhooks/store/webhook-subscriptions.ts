@@ -1,0 +1,112 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { conditionalWrite } from '#lib/platform/table/conditional-writes';
+import { keys } from '#lib/platform/table/keys';
+import { queryPartition } from '#lib/platform/table/queries';
+import type { SealedSecret, WebhookSubscription } from '#lib/webhooks/rules/webhook-subscription';
+
+/** A tenant's webhook subscriptions: one item collection per tenant (keys.webhookSubscription). */
+
+function fromItem(item: Record<string, any>): WebhookSubscription {
+  const { pk: _pk, sk: _sk, ...subscription } = item;
+  return subscription as WebhookSubscription;
+}
+
+export async function putSubscription(subscription: WebhookSubscription): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...keys.webhookSubscription(subscription.tenantId, subscription.subscriptionId), ...subscription },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getSubscription(tenantId: string, subscriptionId: string): Promise<WebhookSubscription | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId) }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+export async function listSubscriptions(tenantId: string): Promise<WebhookSubscription[]> {
+  return (await queryPartition(keys.webhookSubscriptionsOfTenant(tenantId))).map(fromItem);
+}
+
+/**
+ * One conditional update of a subscription: true when it applied, false when its condition
+ * failed (no such subscription, or not in the state the update expects).
+ */
+function updateSubscription(
+  tenantId: string,
+  subscriptionId: string,
+  update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> },
+): Promise<boolean> {
+  return conditionalWrite(
+    () => db.send(new UpdateCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId), ...update })),
+    () => false,
+  );
+}
+
+export async function deleteSubscription(tenantId: string, subscriptionId: string): Promise<boolean> {
+  const { Attributes } = await db.send(
+    new DeleteCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId), ReturnValues: 'ALL_OLD' }),
+  );
+  return Attributes !== undefined;
+}
+
+const existing = 'attribute_exists(pk)';
+
+/** Enables (forgetting any failure streak) or disables a subscription; false when there is none. */
+export function setSubscriptionEnabled(
+  tenantId: string,
+  subscriptionId: string,
+  enabled: boolean,
+  at: string,
+  reason: 'failing' | 'by_admin' = 'by_admin',
+): Promise<boolean> {
+  return updateSubscription(
+    tenantId,
+    subscriptionId,
+    enabled
+      ? { UpdateExpression: 'SET enabled = :true REMOVE failingSince, disabledAt, disabledReason', ConditionExpression: existing, ExpressionAttributeValues: { ':true': true } }
+      : {
+          UpdateExpression: 'SET enabled = :false, disabledAt = :at, disabledReason = :reason',
+          ConditionExpression: existing,
+          ExpressionAttributeValues: { ':false': false, ':at': at, ':reason': reason },
+        },
+  );
+}
+
+/**
+ * Disables an endpoint that has failed for too long; true only for the call that disabled it
+ * (so the alarm's log line is written once).
+ */
+export function disableFailingEndpoint(tenantId: string, subscriptionId: string, at: string): Promise<boolean> {
+  return updateSubscription(tenantId, subscriptionId, {
+    UpdateExpression: 'SET enabled = :false, disabledAt = :at, disabledReason = :failing',
+    ConditionExpression: `${existing} AND enabled = :true`,
+    ExpressionAttributeValues: { ':false': false, ':true': true, ':at': at, ':failing': 'failing' },
+  });
+}
+
+/** Notes the start of a failure streak (kept when one is running). */
+export async function markEndpointFailing(tenantId: string, subscriptionId: string, at: number): Promise<void> {
+  await updateSubscription(tenantId, subscriptionId, {
+    UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :at)',
+    ConditionExpression: existing,
+    ExpressionAttributeValues: { ':at': at },
+  });
+}
+
+/** Ends a failure streak: the endpoint answered. */
+export async function markEndpointHealthy(tenantId: string, subscriptionId: string): Promise<void> {
+  await updateSubscription(tenantId, subscriptionId, { UpdateExpression: 'REMOVE failingSince', ConditionExpression: 'attribute_exists(failingSince)' });
+}
+
+/** Replaces the signing secrets (a rotation); false when there is no such subscription. */
+export function replaceSigningSecrets(tenantId: string, subscriptionId: string, secrets: SealedSecret[]): Promise<boolean> {
+  return updateSubscription(tenantId, subscriptionId, {
+    UpdateExpression: 'SET secrets = :secrets',
+    ConditionExpression: existing,
+    ExpressionAttributeValues: { ':secrets': secrets },
+  });
+}
