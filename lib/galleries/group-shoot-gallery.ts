@@ -1,13 +1,11 @@
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
-
-/** Anything longer or with other characters cannot be a gallery token and is not looked up. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
+import { isGalleryTokenShaped } from '#lib/platform/identifiers';
 
 /** The configuration of the tenant's gallery with this token, of any kind; undefined when there is none. */
 export async function findGalleryConfiguration(tenantId: string, token: string | undefined): Promise<GalleryConfiguration | undefined> {
-  return token !== undefined && TOKEN_SHAPE.test(token) ? getGalleryConfiguration(tenantId, token) : undefined;
+  return token !== undefined && isGalleryTokenShaped(token) ? getGalleryConfiguration(tenantId, token) : undefined;
 }
 
 /**

@@ -17,10 +17,9 @@ import { hashSecret } from '#lib/platform/secret-values';
 import { headerValue } from '#lib/http/json-response';
 import { loggableError, logger } from '#lib/platform/logger';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
+import { GALLERY_TOKEN_MAX_LENGTH } from '#lib/platform/identifiers';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-/** Gallery tokens are 16 characters; a longer `token` names no gallery and is not indexed. */
-const MAX_GALLERY_TOKEN_LENGTH = 100;
 
 /** The first answer to a key, replayed: not an error, but it ends the request the same way. */
 export class IdempotentReplay extends Error {
@@ -128,12 +127,12 @@ export function idempotencyFinish(): ApiMiddleware {
 async function galleryOfRequest(request: ApiRequest, carriesIds: boolean): Promise<string | undefined> {
   const body = (typeof request.event.body === 'object' && request.event.body !== null ? request.event.body : {}) as Record<string, unknown>;
   const text = (value: unknown, maxLength: number) => (typeof value === 'string' && value.trim() !== '' && value.length <= maxLength ? value.trim() : undefined);
-  const named = request.context.gallery?.gallery.token ?? text(request.context.pathParameters?.token, MAX_GALLERY_TOKEN_LENGTH);
+  const named = request.context.gallery?.gallery.token ?? text(request.context.pathParameters?.token, GALLERY_TOKEN_MAX_LENGTH);
   if (named !== undefined) return named;
   const checkoutToken = text(body.statusToken, CHECKOUT_TOKEN_MAX_LENGTH) ?? text(body.retryToken, CHECKOUT_TOKEN_MAX_LENGTH);
   if (carriesIds && checkoutToken !== undefined) {
     const gallery = await galleryOfCheckoutToken(hashSecret(checkoutToken), request.context.tenant!.tenantId);
     if (gallery !== undefined) return gallery;
   }
-  return text(body.token, MAX_GALLERY_TOKEN_LENGTH);
+  return text(body.token, GALLERY_TOKEN_MAX_LENGTH);
 }

@@ -8,8 +8,7 @@ import type { Tenant } from '#lib/tenants/store/tenants';
 import { DomainError } from '#lib/platform/domain-error';
 import type { Photo } from '#lib/photos/rules/photo-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
-
-const PERSON_ID_SHAPE = /^per_[0-9a-z]{26}$/;
+import { isPersonIdShaped } from '#lib/platform/identifiers';
 
 /** Photos with their signed URLs, and when those URLs stop working. */
 export interface SignedPhotos {
@@ -44,7 +43,7 @@ export function signedPhotoView({ photo, url }: SignedPhotos['photos'][number]) 
 export async function listPersonPhotos(tenant: Tenant, token: string | undefined, personId: string | undefined): Promise<ResultMembers<typeof PersonPhotos>> {
   const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
   const scope = { tenantId: tenant.tenantId, token: gallery.token };
-  const person = personId && PERSON_ID_SHAPE.test(personId) ? await getPerson(scope, personId) : undefined;
+  const person = personId && isPersonIdShaped(personId) ? await getPerson(scope, personId) : undefined;
   if (!person) throw new DomainError('unknown_person');
   const signed = await signPhotos(await listPhotos(scope, person.personId));
   return {

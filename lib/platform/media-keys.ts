@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { GALLERY_TOKEN_SOURCE, PERSON_ID_SOURCE, TENANT_ID_SOURCE } from '#lib/platform/identifiers';
 
 /**
  * Where media live in the bucket. Photos: `photos/<tenantId>/<galleryToken>/<personId>/<file>`;
@@ -14,7 +15,7 @@ export interface PhotoLocation {
   fileName: string;
 }
 
-const PHOTO_KEY = /^photos\/(ten_[0-9a-z]{26})\/([A-Za-z0-9_-]{1,128})\/(per_[0-9a-z]{26})\/([^/]{1,255})$/;
+const PHOTO_KEY = new RegExp(`^photos/(${TENANT_ID_SOURCE})/(${GALLERY_TOKEN_SOURCE})/(${PERSON_ID_SOURCE})/([^/]{1,255})$`);
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,254}$/;
 
 export function isValidPhotoFileName(fileName: string): boolean {
@@ -44,7 +45,7 @@ export interface InboxLocation {
 /** Folders an inbox path may have above its file: a shoot folder with a folder per camera fits. */
 export const INBOX_PATH_DEPTH = 3;
 
-const INBOX_KEY = /^photos\/(ten_[0-9a-z]{26})\/([A-Za-z0-9_-]{1,128})\/inbox\/(.{1,1000})$/;
+const INBOX_KEY = new RegExp(`^photos/(${TENANT_ID_SOURCE})/(${GALLERY_TOKEN_SOURCE})/inbox/(.{1,1000})$`);
 
 /** Whether `path` can name an inbox photo: 1 to INBOX_PATH_DEPTH + 1 segments, each a valid file name. */
 export function isValidInboxPath(path: string): boolean {

@@ -1,9 +1,9 @@
+import { isPersonIdShaped } from '#lib/platform/identifiers';
+
 /**
  * Cursors are opaque to callers: base64url of a version tag and the last person ID of the
  * page. They carry no table keys, so a cursor cannot point a query at another partition.
  */
-const PERSON_ID_PATTERN = /^per_[0-9a-z]{26}$/;
-
 export function encodePersonCursor(lastPersonId: string): string {
   return Buffer.from(`p1:${lastPersonId}`, 'utf8').toString('base64url');
 }
@@ -12,7 +12,7 @@ export function encodePersonCursor(lastPersonId: string): string {
 export function decodePersonCursor(cursor: string): string | undefined {
   const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
   const personId = decoded.startsWith('p1:') ? decoded.slice(3) : '';
-  return PERSON_ID_PATTERN.test(personId) ? personId : undefined;
+  return isPersonIdShaped(personId) ? personId : undefined;
 }
 
 export const PERSONS_PAGE = { defaultLimit: 100, maxLimit: 500 } as const;

@@ -2,12 +2,11 @@ import { UsageError } from './admin-errors';
 import { FORM_FIELD_TYPES, type FormFieldOption, type FormFieldType } from '#lib/galleries/rules/gallery-model';
 import { PLAN_TIERS, type PlanTier, isPlanTier } from '#lib/tenants/rules/plans';
 import { normalizeTenantSlug } from '#lib/tenants/rules/tenant-slug';
+import { GALLERY_TOKEN_MAX_LENGTH, isGalleryTokenShaped } from '#lib/platform/identifiers';
 
 /** Option values as `util.parseArgs` returns them for one command. */
 export type OptionValues = Record<string, string | boolean | undefined>;
 
-/** The same shape the API accepts for gallery tokens; anything else is not looked up. */
-const GALLERY_TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,128}$/;
 const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_SHAPE = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 const WHOLE_NUMBER_SHAPE = /^\d+$/;
@@ -49,8 +48,8 @@ export function tenantSlug(values: OptionValues, name: string): string {
 
 /** A gallery token option, refused without a lookup when it cannot be a token. */
 export function galleryToken(values: OptionValues, name = 'gallery'): string {
-  const token = requiredText(values, name, 128);
-  if (!GALLERY_TOKEN_SHAPE.test(token)) throw new UsageError(`--${name} "${token}" is not a gallery token`);
+  const token = requiredText(values, name, GALLERY_TOKEN_MAX_LENGTH);
+  if (!isGalleryTokenShaped(token)) throw new UsageError(`--${name} "${token}" is not a gallery token`);
   return token;
 }
 

@@ -6,11 +6,9 @@ import type { CommandHandlers } from './command-catalog';
 import { formatTable } from './format';
 import { findGallery } from './lookups';
 import { type OptionValues, requiredText } from './options';
-import { putMediaObject } from '#lib/platform/media-bucket';
 import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/store/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';
-import { ingestPhotoObject } from '#lib/photos/ingest-photo';
 import { assignShootPhotoByHand, listUnassignedShootPhotos } from '#lib/photos/shoot-review';
 
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
@@ -53,6 +51,8 @@ export const photoCommands: CommandHandlers = {
     }
     const { scope, person } = await findPerson(values);
     const objectKey = photoObjectKey({ ...scope, personId: person.personId, fileName });
+    // The bucket is read by `photo add` alone, so that the other photo commands need no MEDIA_BUCKET.
+    const [{ putMediaObject }, { ingestPhotoObject }] = await Promise.all([import('#lib/platform/media-bucket'), import('#lib/photos/ingest-photo')]);
     await putMediaObject(objectKey, bytes, contentType, { width: String(size.width), height: String(size.height) });
     const outcome = await ingestPhotoObject(objectKey, new Date().toISOString());
     return {

@@ -7,7 +7,10 @@ import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { DomainError } from '#lib/platform/domain-error';
 import { DEFAULT_RETENTION, MAX_RETENTION_DAYS, RETENTION_SETTINGS, type RetentionPolicy, retentionOf } from '#lib/galleries/rules/retention-policy';
 import type { ErasureSubject } from '#lib/privacy/rules/personal-data';
-import { type ErasureReceipt, eraseGallery, erasePersons } from '#lib/privacy/erasure';
+import type { ErasureReceipt } from '#lib/privacy/erasure';
+
+/** Erasure reaches the media bucket: loaded by the erase commands alone, so that the others need no MEDIA_BUCKET. */
+const erasure = () => import('#lib/privacy/erasure');
 
 /** Refusals of the domain (an order still waiting for payment) are conflicts of the command. */
 async function asCommand<T>(work: () => Promise<T>): Promise<T> {
@@ -63,7 +66,7 @@ export const personCommands: CommandHandlers = {
     const subject = erasureSubject(values);
     const { tenant, configuration } = await findGallery(values);
     const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-    return receiptResult(await asCommand(() => erasePersons(scope, subject, { dryRun: flag(values, 'dry-run') })));
+    return receiptResult(await asCommand(async () => (await erasure()).erasePersons(scope, subject, { dryRun: flag(values, 'dry-run') })));
   },
 };
 
@@ -74,7 +77,7 @@ export const galleryPrivacyCommands: CommandHandlers = {
   async erase(values) {
     const { tenant, configuration } = await findGallery(values);
     const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-    return receiptResult(await asCommand(() => eraseGallery(scope, { dryRun: flag(values, 'dry-run') })));
+    return receiptResult(await asCommand(async () => (await erasure()).eraseGallery(scope, { dryRun: flag(values, 'dry-run') })));
   },
 
   async retention(values) {

@@ -557,6 +557,20 @@ describe('the real CLI process', () => {
     expect(result.stderr.trimEnd()).toMatch(/^TABLE_NAME is not set: [^\n]+$/);
   });
 
+  it.each<[string, () => string[]]>([
+    ['gallery list', () => ['gallery', 'list', '--tenant', studio.slug]],
+    ['gallery create', () => ['gallery', 'create', '--tenant', studio.slug, '--name', 'No Bucket Needed', '--group-shoot']],
+    ['gallery retention', () => ['gallery', 'retention', '--tenant', studio.slug, '--gallery', studio.token]],
+    ['photo unassigned', () => ['photo', 'unassigned', '--tenant', studio.slug, '--gallery', studio.token]],
+  ])('runs %s with TABLE_NAME set and no MEDIA_BUCKET, as docs/admin-cli.md says', async (_case, args) => {
+    // Prepare: only the table; the media bucket is needed by the commands that write or delete media alone.
+    const { MEDIA_BUCKET: _bucket, ...env } = process.env;
+    // Act
+    const result = await runCli(args(), { env });
+    // Assess
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it('uses the table named in .local/local-api.json when TABLE_NAME is not set', async () => {
     // Prepare
     const { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, ...env } = process.env;

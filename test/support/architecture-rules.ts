@@ -86,7 +86,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
 };
 
 /** Kernel modules with no I/O: the only kernel a pure rule may import. */
-const PURE_KERNEL = ['clock', 'domain-error', 'email-address', 'field-limits', 'media-keys', 'page-cursor', 'schema-parts', 'secret-values'].map((name) => `lib/platform/${name}.ts`);
+const PURE_KERNEL = ['clock', 'domain-error', 'email-address', 'field-limits', 'identifiers', 'media-keys', 'page-cursor', 'schema-parts', 'secret-values'].map((name) => `lib/platform/${name}.ts`);
 
 /** Command-line tools: they reach the table through use cases and public store functions only. */
 const CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/', 'scripts/cli-kit/'];

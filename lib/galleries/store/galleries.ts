@@ -16,9 +16,9 @@ import type {
   GalleryPackage,
   ShootingDay,
 } from '#lib/galleries/rules/gallery-model';
+import { GALLERY_TOKEN_LENGTH } from '#lib/platform/identifiers';
 
 /** Gallery tokens: 16 characters of a 31-letter alphabet, about 79 random bits. */
-const GALLERY_TOKEN_LENGTH = 16;
 
 /**
  * The gallery and everything configured on it (days, packages, form fields) in one Query

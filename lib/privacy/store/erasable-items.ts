@@ -13,6 +13,7 @@ import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery
 import type { Person } from '#lib/persons/rules/person-model';
 import { personalOrderAttributes } from '#lib/privacy/rules/personal-data';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
+import { giveBackSpot } from '#lib/galleries/store/day-bookings';
 
 /**
  * The deletes of erasure and retention (lib/privacy). Each is safe to run again: what is gone
@@ -99,15 +100,7 @@ export async function deletePersonRecords(scope: GalleryScope, person: Person, e
     ...(person.email ? [{ Delete: { TableName: tableName, Key: keys.emailCheckins(scope.tenantId, scope.token, emailKey(person.email)) } }] : []),
     ...(dayId && existingDayIds.has(dayId)
       ? [
-          {
-            Update: {
-              TableName: tableName,
-              Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
-              UpdateExpression: 'ADD booked :minusOne',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':minusOne': -1 },
-            },
-          },
+          giveBackSpot(scope, dayId),
         ]
       : []),
     ...addToStatistics(scope, counterDecrements(person)),
