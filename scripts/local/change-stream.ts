@@ -14,6 +14,8 @@ export interface RunningChangeStream {
   stop(): Promise<void>;
   /** Resolves once every record written so far has been handled. */
   caughtUp(): Promise<void>;
+  /** How many times the handler failed a batch (it is handed over again from the failed record). */
+  failedHandovers(): number;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function startChangeStream(options: {
   /** Per shard: the iterator to read next, or null once the shard is closed and read to its end. */
   const iterators = new Map<string, string | null>();
   let stopped = false;
+  let failedHandovers = 0;
   let idleWaiters: (() => void)[] = [];
   let sweepRunning: Promise<void> = Promise.resolve();
 
@@ -71,6 +74,7 @@ export async function startChangeStream(options: {
         failedAt = remaining[0]!.dynamodb!.SequenceNumber;
       }
       if (failedAt === undefined) return;
+      failedHandovers += 1;
       const index = remaining.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
       remaining = remaining.slice(Math.max(0, index));
       await new Promise((resolve) => setTimeout(resolve, pollMs));
@@ -147,6 +151,7 @@ export async function startChangeStream(options: {
       streams.destroy();
       for (const resolve of idleWaiters) resolve();
     },
+    failedHandovers: () => failedHandovers,
     caughtUp: () =>
       new Promise<void>((resolve) => {
         // Two idle passes: the first may have started before the caller's last write.

@@ -98,6 +98,15 @@ async function waitForEmails(address: string, count: number) {
   }
 }
 
+/** Waits until `condition` holds; fails after 15 s. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  const until = Date.now() + 15_000;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('The condition did not come true within 15 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /**
  * Waits until everything written so far has been through the email function: a consenting
  * person's photo, written now, comes after it on the table's one stream, and its email is sent.
@@ -245,9 +254,10 @@ describe('photo-ready emails', () => {
     const address = uniqueEmail();
     const person = await storePerson(studio.scope, { email: address, notificationConsent: true });
     expect(await claimPhotoNotice(studio.scope, person.personId, now())).toBe(true);
-    // Act: the record is retried while the claim holds.
+    // Act: the record is refused, and handed over again, while the claim holds.
+    const refusalsBefore = pipeline.noticeStream!.failedHandovers();
     await recordPhotos(studio.scope, person.personId, 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitUntil(() => pipeline.noticeStream!.failedHandovers() >= refusalsBefore + 2);
     const whileClaimed = await ses.emailsTo(address);
     clockOffset += PHOTO_NOTICE_CLAIM_MS;
     await waitForEmails(address, 1);

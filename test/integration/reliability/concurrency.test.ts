@@ -542,11 +542,11 @@ describe('rate limit under concurrency', () => {
       () => api.call(`/group-shoot/checkin/${t}/persons?limit=1`, { headers }),
       () => api.call(`/groupshoot/${t}/persons?limit=1`, { headers }),
     ];
-    // Act: the 30 imports get a head start of a few milliseconds and the 120 reads overlap them.
+    // Act: the 120 reads start once the first import has been answered, and overlap the other 29.
     // Started together, the POSTs (slower to send and to parse) all arrived once the reads had
     // spent the key, and the admitted-import branch below went untested.
     const imports = Array.from({ length: 30 }, (_, index) => requests[index % 2]!());
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.race(imports);
     const reads = Array.from({ length: 120 }, (_, index) => requests[2 + (index % 8)]!());
     const [importAnswers, readAnswers] = await Promise.all([Promise.all(imports), Promise.all(reads)]);
     const answers = [...importAnswers, ...readAnswers];

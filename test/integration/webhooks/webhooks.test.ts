@@ -266,16 +266,19 @@ describe('events: isolation', () => {
   });
 
   it('a slow endpoint does not hold up the deliveries to another', async () => {
-    // Prepare: one endpoint takes two seconds per answer.
+    // Prepare: one endpoint does not answer until the test lets it.
     const studio = await createPayingStudio();
     const slow = await subscribe(studio, 'person.created');
     const fast = await subscribe(studio, 'person.created');
-    slow.receiver.answer = () => new Promise((resolve) => setTimeout(() => resolve(200), 2000));
-    // Act
+    let letSlowAnswer!: () => void;
+    const slowMayAnswer = new Promise<void>((resolve) => (letSlowAnswer = resolve));
+    slow.receiver.answer = () => slowMayAnswer.then(() => 200);
+    // Act: the fast endpoint must get all six while the slow one still holds its first.
     const started = Date.now();
     await importPersons(studio, Array.from({ length: 6 }, (_, index) => ({ name: `Person ${index}` })));
     while (fast.receiver.received.length < 6 && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
     const slowDoneThen = slow.receiver.received.length;
+    letSlowAnswer();
     await events.settled();
     // Assess: the fast endpoint had all six while the slow one had answered at most a few.
     expect(fast.receiver.received).toHaveLength(6);
