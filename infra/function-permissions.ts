@@ -5,7 +5,7 @@ import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, PHOTO_NOTICE_UPDATE_ATTRIB
  * What each function may touch, by the handler name the route module gives it. The stack
  * grants exactly this (infra/service-function.ts); infra tests check that every function of the
  * route module is here and that its policy reaches nothing else. The table grants follow the
- * code path of each handler down to lib/db/ (docs/deployment.md#table-access has the table).
+ * code path of each handler down to the stores it reaches (docs/deployment.md#table-access has the table).
  *
  * table: the partitions of the table and of GSI1 the function reads or writes, and how.
  * media: which folders of the media bucket, and how.

@@ -86,7 +86,7 @@ async function upload(values: OptionValues, positionals: string[], io: PhotosIo)
   const parallel = optionalWholeNumber(values, 'parallel', 1) ?? 4;
   const partSizeBytes = (optionalWholeNumber(values, 'part-size', 5) ?? 8) * MEBIBYTE;
   checkEnvironment();
-  // lib/db and the bucket adapter read their environment on import.
+  // The table client and the bucket adapter read their environment on import.
   const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
   const { findTenant } = await import('../admin/lookups');
   const { uploadShoot } = await import('./upload-shoot');

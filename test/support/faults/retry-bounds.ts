@@ -9,7 +9,7 @@ import { maxAttempts } from './retry-observation';
 
 /** infra/service-function.ts: the timeout of every function, the ingest included. */
 export const FUNCTION_TIMEOUT_MS = 29_000;
-/** The largest withStoreRetries budget in lib/db: check-ins (lib/checkin/store/checkins.ts) and order transactions (lib/payments/store/orders.ts). */
+/** The largest withStoreRetries budget of the stores: check-ins (lib/checkin/store/checkins.ts) and order transactions (lib/payments/store/orders.ts). */
 export const APP_ATTEMPTS_MAX = 10;
 /** lib/payments/adapters/stripe-payments.ts: maxNetworkRetries 1. */
 export const STRIPE_ATTEMPTS_MAX = 2;
