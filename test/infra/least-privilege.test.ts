@@ -35,7 +35,7 @@ const SAMPLES: Record<string, Sample> = {
   "gallery's events": { on: 'table', key: keys.eventsOfGallery(TENANT_ID, TOKEN) },
   "tenant's webhook subscriptions": { on: 'table', key: keys.webhookSubscriptionsOfTenant(TENANT_ID) },
   "subscription's deliveries": { on: 'table', key: keys.deliveriesOfSubscription(TENANT_ID, SUBSCRIPTION_ID) },
-  'another partition': { on: 'table', key: 'SOMETHING#else' },
+  'another partition': { on: 'table', key: 'another-partition' },
   'tenant directory (GSI1)': { on: 'gsi1', key: keys.tenantDirectory() },
   "tenant's API keys (GSI1)": { on: 'gsi1', key: keys.apiKeysOfTenant(TENANT_ID) },
   "tenant's galleries (GSI1)": { on: 'gsi1', key: keys.galleriesOfTenant(TENANT_ID) },

@@ -182,7 +182,7 @@ export function checkArchitecture(tree: SourceTree): Violation[] {
       }
     }
 
-    if (path !== 'lib/platform/table/keys.ts' && !path.startsWith('test/')) {
+    if (path !== 'lib/platform/table/keys.ts') {
       for (const match of code.matchAll(/['"`]([A-Z][A-Z0-9_]*#)/g)) report('key-prefix', path, `writes the key prefix ${match[1]} outside lib/platform/table/keys.ts`);
     }
     const testsErrorNames = own.kind !== 'kernel' && (path.startsWith('lib/') || path.startsWith('functions/') || CLI_FOLDERS.some((folder) => path.startsWith(folder)));

@@ -4,6 +4,14 @@
  */
 /** Rate-limit counters' partition keys start so; the deployed functions' IAM policies rely on it. */
 export const RATE_LIMIT_KEY_PREFIX = 'RATELIMIT#';
+/** Idempotency-Key records' and checkout tokens' partition keys start so (tests and audits find them by it). */
+export const IDEMPOTENCY_KEY_PREFIX = 'IDEMPOTENCY#';
+export const CHECKOUT_TOKEN_KEY_PREFIX = 'CHECKOUTTOKEN#';
+
+/** What every partition key of one gallery starts with. */
+export function galleryPartitionPrefix(tenantId: string, token: string): string {
+  return `T#${tenantId}#G#${token}`;
+}
 
 export const keys = {
   tenant: (slug: string) => ({ pk: `TENANT#${slug}`, sk: 'PROFILE' }),
@@ -83,9 +91,9 @@ export const keys = {
     sk: 'RESERVATION',
   }),
   /** A status or retry token of a reservation, by the SHA-256 of its value. */
-  checkoutToken: (tokenHash: string) => ({ pk: `CHECKOUTTOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  checkoutToken: (tokenHash: string) => ({ pk: `${CHECKOUT_TOKEN_KEY_PREFIX}${tokenHash}`, sk: 'TOKEN' }),
   /** A request made with an Idempotency-Key, by an ID derived from tenant, caller, route and key (lib/idempotency/rules/idempotency-sealing.ts). */
-  idempotencyKey: (scopeHash: string) => ({ pk: `IDEMPOTENCY#${scopeHash}`, sk: 'IDEMPOTENCY' }),
+  idempotencyKey: (scopeHash: string) => ({ pk: `${IDEMPOTENCY_KEY_PREFIX}${scopeHash}`, sk: 'IDEMPOTENCY' }),
   /** GSI1 partition of the completed Idempotency-Key records whose request named this gallery (erasure reads it). */
   idempotencyRecordsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#IDEMPOTENCY`,
   /** A Stripe event already handled (expires after Stripe's retry window). */

@@ -260,7 +260,7 @@ describe('paid check-in: the payment checks, in order', () => {
     expect(answer.body).toEqual(expect.objectContaining({ ok: false, error: 'payment_provider_unavailable', requestId: expect.any(String) }));
     const days = await api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders });
     expect(days.body.shootingDays[0].booked).toBe(0);
-    const orders = await queryPartition(`T#${studio.tenant.tenantId}#G#${studio.token}#ORDERS`);
+    const orders = await queryPartition(keys.ordersOfGallery(studio.tenant.tenantId, studio.token));
     expect(orders).toHaveLength(1); // only the first, successful reservation
     const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
     const { testS3 } = await import('../../support/media');

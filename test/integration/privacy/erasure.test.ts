@@ -8,6 +8,7 @@ import { type CheckinStudio, createPayingStudio } from '../../support/checkin-ga
 import { useLocalApi } from '../../support/local-api';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';
 import { useStripeEmulator } from '../../support/stripe';
+import { IDEMPOTENCY_KEY_PREFIX, RATE_LIMIT_KEY_PREFIX, galleryPartitionPrefix, keys } from '#lib/platform/table/keys';
 
 const api = useLocalApi();
 const stripe = useStripeEmulator(api);
@@ -124,7 +125,7 @@ describe('npm run admin -- person erase', () => {
     }
     expect(items.filter((item) => String(item.pk).endsWith(`#CODE#${erased.code}`))).toEqual([]);
     // The idempotency record is sealed, so no canary shows in it: it must be gone altogether.
-    expect(items.filter((item) => String(item.pk).startsWith('IDEMPOTENCY#'))).toEqual([]);
+    expect(items.filter((item) => String(item.pk).startsWith(IDEMPOTENCY_KEY_PREFIX))).toEqual([]);
     const order = items.find((item) => item.orderId === erased.orderId);
     expect(order).toEqual(
       expect.objectContaining({ status: 'paid', amount: 2900, currency: 'eur', sessionId: expect.stringMatching(/^cs_test_/), erasedAt: expect.any(String) }),
@@ -186,7 +187,7 @@ describe('npm run admin -- gallery erase', () => {
     const studio = await createPayingStudio();
     const erased = await paidParticipantWithPhotos(studio);
     await post(studio, studio.validBody({ name: 'Otto Other', selfieBase64: makeJpeg(8, 8).toString('base64') }));
-    const galleryPartitions = `T#${studio.tenant.tenantId}#G#${studio.token}`;
+    const galleryPartitions = galleryPartitionPrefix(studio.tenant.tenantId, studio.token);
     // Act
     const run = await admin('gallery', 'erase', '--tenant', studio.slug, '--gallery', studio.token, '--json');
     // Assess
@@ -202,9 +203,9 @@ describe('npm run admin -- gallery erase', () => {
     expect(await listObjectVersions(`photos/${studio.tenant.tenantId}/${studio.token}/`)).toEqual([]);
     // Rate-limit counters name the gallery in their key, hold no personal data and expire within minutes.
     const left = (await scanTable()).filter(
-      (item) => String(item.pk).startsWith(galleryPartitions) || (mentions(item, studio.token) && !String(item.pk).startsWith('RATELIMIT#')),
+      (item) => String(item.pk).startsWith(galleryPartitions) || (mentions(item, studio.token) && !String(item.pk).startsWith(RATE_LIMIT_KEY_PREFIX)),
     );
-    expect(left.map((item) => item.sk)).toEqual([`ORDER#${erased.orderId}`]);
+    expect(left.map((item) => item.sk)).toEqual([keys.order(studio.tenant.tenantId, studio.token, erased.orderId).sk]);
     expect(left.filter((item) => mentions(item, CANARY.name) || mentions(item, 'Otto Other'))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { db, tableName } from '#lib/platform/table/client';
 import { addShootingDay } from '#lib/galleries/store/galleries';
-import { keys } from '#lib/platform/table/keys';
+import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { recordStripeReadiness } from '#lib/tenants/store/tenants';
 import * as accessCodes from '#lib/persons/rules/access-codes';
@@ -89,7 +89,7 @@ async function readGallery(tenantId: string, token: string) {
     queryPartition(keys.galleryPartition(tenantId, token)),
   ]);
   const days = new Map<string, Item>(
-    configuration.filter((item) => String(item.sk).startsWith('DAY#')).map((item) => [String(item.sk).slice('DAY#'.length), item]),
+    configuration.filter((item) => String(item.sk).startsWith(GALLERY_ITEM.shootingDay)).map((item) => [String(item.sk).slice(GALLERY_ITEM.shootingDay.length), item]),
   );
   const stats = configuration.find((item) => item.sk === 'STATS') ?? {};
   return { persons, codeItems, orders, days, stats };

@@ -17,6 +17,7 @@ import { FUNCTION_TIMEOUT_MS, expectRetriesBounded } from '../../support/faults/
 import { attemptTimeoutMs, initialRetryCapacity, maxAttempts, realSetTimeout, refillRetryQuotas } from '../../support/faults/retry-observation';
 import { noteInSummary, plainMessage, summarise } from '../../support/faults/run-summary';
 import { expireOpenSessions } from '../../support/faults/stripe-fault-proxy';
+import { IDEMPOTENCY_KEY_PREFIX, RATE_LIMIT_KEY_PREFIX } from '#lib/platform/table/keys';
 
 /**
  * Faults (issue 9): DynamoDB throttling and timeouts, S3 down, Stripe down, injected through
@@ -245,7 +246,7 @@ describe('answers lost after DynamoDB applied a conditional write', () => {
     const setup = await probe.prepare(f, probe.template);
     let firstWrite: number | undefined;
     const lose: AwsFault = (attempt) => {
-      if (attempt.command !== 'UpdateItemCommand' || !attempt.input.includes('RATELIMIT#')) return undefined;
+      if (attempt.command !== 'UpdateItemCommand' || !attempt.input.includes(RATE_LIMIT_KEY_PREFIX)) return undefined;
       firstWrite ??= attempt.sendIndex;
       return attempt.sendIndex === firstWrite && attempt.attempt === 1 ? { after: failures.socketTimeout } : undefined;
     };
@@ -269,7 +270,7 @@ describe('answers lost after DynamoDB applied a conditional write', () => {
           : { path: fill(route.path, f), headers: { ...serverHeaders(), 'Idempotency-Key': key }, body: { persons: [{ name: 'A' }, { name: 'B' }] }, created: 2 };
       const send = () => call(f, request.path, { method: 'POST', headers: request.headers, body: request.body });
       const lose: AwsFault = (attempt) =>
-        attempt.command === 'PutItemCommand' && attempt.input.includes('IDEMPOTENCY#') && attempt.attempt === 1 ? { after: failures.socketTimeout } : undefined;
+        attempt.command === 'PutItemCommand' && attempt.input.includes(IDEMPOTENCY_KEY_PREFIX) && attempt.attempt === 1 ? { after: failures.socketTimeout } : undefined;
       const window = await underFaults({ aws: lose }, send);
       summarise(`${route.method} ${route.path}`, 'idempotency claim answer lost', window);
       expectNoInternalError(window.outcome);

@@ -20,6 +20,7 @@ import { CANARY, PHONE_DIGITS, addAccessCode, addSecret, allLines, canarySelfie,
 import { FAULTS, MATRIX } from '../../support/faults/matrix';
 import { webhookProbe } from '../../support/faults/probes/event-probes';
 import { type Outcome, answerOf, call, importOne, paidCheckin, publicHeaders, serverHeaders, uniqueName } from '../../support/faults/requests';
+import { IDEMPOTENCY_KEY_PREFIX } from '#lib/platform/table/keys';
 
 /**
  * Log privacy (issue 14, point 6): no log line holds a name, an email, a phone number, a token
@@ -266,7 +267,7 @@ describe('SDK errors that carry items and quote values', () => {
     ],
     // A failed condition on the counters means "applied already" (gallery-counters.ts): a refusal quoting values fails them instead.
     ['a check-in whose counters fail with a message quoting values', (f: Fixture) => when('UpdateItemCommand', (input) => input.includes('"sk":"STATS"'), invalidParameter(f)), (f: Fixture) => post(f, checkinOf(f))],
-    ['a check-in whose Idempotency-Key record cannot be completed', (f: Fixture) => when('UpdateItemCommand', (input) => input.includes('IDEMPOTENCY#'), failedCondition(f)), (f: Fixture) => post(f, checkinOf(f))],
+    ['a check-in whose Idempotency-Key record cannot be completed', (f: Fixture) => when('UpdateItemCommand', (input) => input.includes(IDEMPOTENCY_KEY_PREFIX), failedCondition(f)), (f: Fixture) => post(f, checkinOf(f))],
   ] as const)('%s', async (_name, fault, request) => {
     const f = await watchedGallery();
     await paidCheckin(f).catch(() => undefined); // a reservation, and the studio's readiness cached

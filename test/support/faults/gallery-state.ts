@@ -6,7 +6,7 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { CHECKOUT_TOKEN_KEY_PREFIX, GALLERY_ITEM, keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { testS3 } from '../media';
 import { lab } from './fault-lab';
@@ -59,7 +59,7 @@ export async function readState(f: Fixture, options: { photos?: boolean } = {}):
     ...[...persons.values()].map((person) => keys.accessCode(f.tenantId, f.token, person.code).pk),
     ...[...lab.written].filter((pk) => pk.startsWith(keys.accessCode(f.tenantId, f.token, '').pk)),
   ]);
-  const tokenKeys = [...lab.written].filter((pk) => pk.startsWith('CHECKOUTTOKEN#'));
+  const tokenKeys = [...lab.written].filter((pk) => pk.startsWith(CHECKOUT_TOKEN_KEY_PREFIX));
   const [codeItems, tokenItems, photoCounts] = await Promise.all([
     Promise.all([...codeKeys].map(async (pk) => [pk, ((await getItem({ pk, sk: 'CODE' }))?.personId as string | undefined) ?? null] as const)),
     Promise.all(
@@ -76,7 +76,7 @@ export async function readState(f: Fixture, options: { photos?: boolean } = {}):
   return {
     persons,
     codes: new Map(codeItems),
-    days: new Map(configItems.filter((item) => String(item.sk).startsWith('DAY#')).map((item) => [item.id as string, (item.booked as number) ?? 0])),
+    days: new Map(configItems.filter((item) => String(item.sk).startsWith(GALLERY_ITEM.shootingDay)).map((item) => [item.id as string, (item.booked as number) ?? 0])),
     counters: Object.fromEntries(COUNTERS.map((name) => [name, (statsItem[name] as number | undefined) ?? 0])),
     orders: new Map(
       orderItems.map((item) => [

@@ -9,10 +9,11 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AwsFault } from './fault-lab';
 import type { Fixture } from './galleries';
 import { CANARY, PHONE_DIGITS } from './log-watch';
+import { keys } from '#lib/platform/table/keys';
 
 const metadata = () => ({ httpStatusCode: 400, requestId: `LOGS${Date.now()}`, attempts: 1, totalRetryDelay: 0 });
 const itemOf = (f: Fixture) =>
-  marshall({ pk: `T#${f.tenantId}#G#${f.token}#PERSON#per_x`, name: `Ada ${CANARY}name`, email: `ada.${CANARY}mail@example.com`, phone: `+49 ${PHONE_DIGITS}`, galleryToken: f.token });
+  marshall({ pk: keys.person(f.tenantId, f.token, 'per_x').pk, name: `Ada ${CANARY}name`, email: `ada.${CANARY}mail@example.com`, phone: `+49 ${PHONE_DIGITS}`, galleryToken: f.token });
 export const failedCondition = (f: Fixture) => () =>
   new ConditionalCheckFailedException({ message: `The conditional request failed ${CANARY}message`, $metadata: metadata(), Item: itemOf(f) });
 export const cancelled = (f: Fixture) => () =>

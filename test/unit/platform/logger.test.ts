@@ -7,10 +7,11 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import Stripe from 'stripe';
 import { DomainError } from '#lib/platform/domain-error';
 import { type LogFields, galleryRef, loggableError, logger, reportFailure } from '#lib/platform/logger';
+import { keys } from '#lib/platform/table/keys';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SECRET = 'ada.lovelace@example.com';
-const ITEM = { pk: { S: 'T#ten_1#G#galtoken1234567#PERSON#per_1' }, email: { S: SECRET }, code: { S: 'K7QX' } };
+const ITEM = { pk: { S: keys.person('ten_1', 'galtoken1234567', 'per_1').pk }, email: { S: SECRET }, code: { S: 'K7QX' } };
 const metadata = { httpStatusCode: 400, requestId: 'REQ123ABC', attempts: 3, totalRetryDelay: 120 };
 
 /** The JSON lines the logger writes while `act` runs. */
