@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
+import type { CommandHandlers } from './command-types';
 import { findGallery } from './lookups';
 import { optionalChoice, optionalText, requiredText } from './options';
 import { renderCameraCardsPdf } from '#lib/photos/adapters/camera-card-pdf';

@@ -3,30 +3,7 @@
  * access, so help and option errors work without TABLE_NAME; each resource's handlers are
  * imported only once the environment has been checked.
  */
-import type { OptionValues } from './options';
-
-export interface CommandResult {
-  /** What `--json` prints. */
-  data: unknown;
-  /** What is printed otherwise. */
-  lines: string[];
-}
-
-export type CommandHandler = (values: OptionValues) => Promise<CommandResult>;
-export type CommandHandlers = Record<string, CommandHandler>;
-
-type OptionSpec = { type: 'string' } | { type: 'boolean' };
-
-export interface CommandSpec {
-  usage: string;
-  options: Record<string, OptionSpec>;
-}
-
-export interface ResourceSpec {
-  summary: string;
-  commands: Record<string, CommandSpec>;
-  loadHandlers(): Promise<CommandHandlers>;
-}
+import type { ResourceSpec } from './command-types';
 
 const text = { type: 'string' } as const;
 const flag = { type: 'boolean' } as const;

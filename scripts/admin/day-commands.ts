@@ -1,5 +1,5 @@
 import { UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
+import type { CommandHandlers } from './command-types';
 import { dayTable } from './gallery-tables';
 import { findGallery } from './lookups';
 import { galleryToken, optionalWholeNumber, requiredDate, requiredText, requiredTime, tenantSlug } from './options';

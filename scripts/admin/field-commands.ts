@@ -1,5 +1,5 @@
 import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
+import type { CommandHandlers } from './command-types';
 import { fieldTable, sortFormFields } from './gallery-tables';
 import { findGallery, nextPosition } from './lookups';
 import {

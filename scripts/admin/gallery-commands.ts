@@ -1,5 +1,5 @@
 import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
+import type { CommandHandlers } from './command-types';
 import { formatFields, formatTable, yesNo } from './format';
 import { dayTable, fieldTable, packageTable, sortFormFields } from './gallery-tables';
 import { findGallery, findTenant } from './lookups';

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from './admin-errors';
-import type { CommandHandlers, CommandResult } from './command-catalog';
+import type { CommandHandlers, CommandResult } from './command-types';
 import { formatFields, formatTable } from './format';
 import { findTenant } from './lookups';
 import { type OptionValues, requiredText, tenantSlug } from './options';

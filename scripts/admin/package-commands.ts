@@ -1,4 +1,4 @@
-import type { CommandHandlers } from './command-catalog';
+import type { CommandHandlers } from './command-types';
 import { packageTable } from './gallery-tables';
 import { findGallery, nextPosition } from './lookups';
 import {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { imageSize } from 'image-size';
 import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
+import type { CommandHandlers } from './command-types';
 import { formatTable } from './format';
 import { findGallery } from './lookups';
 import { type OptionValues, requiredText } from './options';

@@ -1,5 +1,5 @@
 import { ConflictError, UsageError } from './admin-errors';
-import type { CommandHandlers, CommandResult } from './command-catalog';
+import type { CommandHandlers, CommandResult } from './command-types';
 import { formatTable } from './format';
 import { findGallery } from './lookups';
 import { type OptionValues, flag, optionalText, optionalWholeNumber } from './options';

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AdminError, EXIT_CODE, UsageError } from './admin-errors';
-import { COMMAND_CATALOG, COMMON_OPTIONS, type CommandSpec, type ResourceSpec, usageLines } from './command-catalog';
+import { COMMAND_CATALOG, COMMON_OPTIONS, usageLines } from './command-catalog';
+import type { CommandSpec, ResourceSpec } from './command-types';
 import type { OptionValues } from './options';
 import { isMissingTable } from '#lib/platform/table/store-errors';
 

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers, CommandResult } from './command-catalog';
+import type { CommandHandlers, CommandResult } from './command-types';
 import { formatFields, formatTable, yesNo } from './format';
 import { findTenant } from './lookups';
 import {
