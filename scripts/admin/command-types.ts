@@ -3,15 +3,11 @@
  * that the `*-commands.ts` files, which the catalogue imports lazily, import nothing back from
  * the catalogue: no import cycle, type-only ones included.
  */
-import type { OptionValues } from './options';
+import type { OptionValues } from '../cli-kit/options';
+import type { PrintableResult } from '../cli-kit/output';
 
-/** What a handler returns; run-admin.ts prints one or the other. */
-export interface CommandResult {
-  /** What `--json` prints. */
-  data: unknown;
-  /** What is printed otherwise. */
-  lines: string[];
-}
+/** What a handler returns: `data` for --json, `lines` otherwise (run-admin.ts prints one of them). */
+export type CommandResult = PrintableResult;
 
 export type CommandHandler = (values: OptionValues) => Promise<CommandResult>;
 export type CommandHandlers = Record<string, CommandHandler>;
@@ -21,6 +17,8 @@ export type OptionSpec = { type: 'string' } | { type: 'boolean' };
 export interface CommandSpec {
   usage: string;
   options: Record<string, OptionSpec>;
+  /** Variables the command needs besides TABLE_NAME (MEDIA_BUCKET for those that touch media); the others run without them. */
+  environment?: readonly string[];
 }
 
 export interface ResourceSpec {
