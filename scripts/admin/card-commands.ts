@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
-import { findGallery } from './lookups';
-import { optionalChoice, optionalText, requiredText } from './options';
+import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
+import { findGallery } from '../cli-kit/lookups';
+import { optionalChoice, optionalText, requiredText } from '../cli-kit/options';
+import type { CommandHandlers } from './command-types';
 import { renderCameraCardsPdf } from '#lib/photos/adapters/camera-card-pdf';
 import { listPersons } from '#lib/persons/store/persons';
 import type { GalleryScope, ShootingDay } from '#lib/galleries/rules/gallery-model';

@@ -2,15 +2,10 @@
  * `npm run admin -- <resource> <command> [options]`: provisions tenants, API keys, galleries,
  * shooting days, packages and form fields. docs/admin-cli.md describes every command.
  */
-import { resolve } from 'node:path';
-import { applyLocalApiDefaults } from './local-environment';
 import { runAdmin } from './run-admin';
 
 // Lambda runs Node.js 24; the SDK's notice about Node 20 support is noise where the local tools run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
-const note = applyLocalApiDefaults(process.env, resolve('.local', 'local-api.json'));
-if (note) console.error(note);
 
 runAdmin(process.argv.slice(2), {
   out: (line) => console.log(line),

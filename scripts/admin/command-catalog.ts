@@ -3,30 +3,7 @@
  * access, so help and option errors work without TABLE_NAME; each resource's handlers are
  * imported only once the environment has been checked.
  */
-import type { OptionValues } from './options';
-
-export interface CommandResult {
-  /** What `--json` prints. */
-  data: unknown;
-  /** What is printed otherwise. */
-  lines: string[];
-}
-
-export type CommandHandler = (values: OptionValues) => Promise<CommandResult>;
-export type CommandHandlers = Record<string, CommandHandler>;
-
-type OptionSpec = { type: 'string' } | { type: 'boolean' };
-
-export interface CommandSpec {
-  usage: string;
-  options: Record<string, OptionSpec>;
-}
-
-export interface ResourceSpec {
-  summary: string;
-  commands: Record<string, CommandSpec>;
-  loadHandlers(): Promise<CommandHandlers>;
-}
+import type { ResourceSpec } from './command-types';
 
 const text = { type: 'string' } as const;
 const flag = { type: 'boolean' } as const;
@@ -108,6 +85,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       erase: {
         usage: 'gallery erase --tenant SLUG --gallery TOKEN [--dry-run]   (final: persons, media, configuration; orders keep accounting data)',
         options: { ...inGallery, 'dry-run': flag },
+        environment: ['MEDIA_BUCKET'],
       },
       retention: {
         usage: 'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',
@@ -169,6 +147,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       erase: {
         usage: 'person erase --tenant SLUG --gallery TOKEN (--person PERSON_ID | --email EMAIL | --employee-id ID) [--dry-run]   (final)',
         options: { ...inGallery, person: text, email: text, 'employee-id': text, 'dry-run': flag },
+        environment: ['MEDIA_BUCKET'],
       },
     },
     loadHandlers: async () => (await import('./privacy-commands')).personCommands,
@@ -198,6 +177,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       add: {
         usage: 'photo add --tenant SLUG --gallery TOKEN --person PERSON_ID --file PATH [--name FILE_NAME]',
         options: { ...inGallery, person: text, file: text, name: text },
+        environment: ['MEDIA_BUCKET'],
       },
       list: { usage: 'photo list --tenant SLUG --gallery TOKEN --person PERSON_ID', options: { ...inGallery, person: text } },
       unassigned: { usage: 'photo unassigned --tenant SLUG --gallery TOKEN', options: inGallery },
@@ -217,8 +197,8 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
   },
 };
 
-/** Options every command accepts. */
-export const COMMON_OPTIONS = { json: flag, help: { type: 'boolean', short: 'h' } } as const;
+/** Options every command accepts; `--data DIR` names the local server started with that data folder. */
+export const COMMON_OPTIONS = { json: flag, help: { type: 'boolean', short: 'h' }, data: text } as const;
 
 const PROGRAM = 'npm run admin --';
 
@@ -235,9 +215,9 @@ export function usageLines(resource?: string): string[] {
   }
   if (resource === undefined) {
     lines.push(
-      'Every command accepts --json (print JSON instead of text) and --help.',
+      'Every command accepts --json (print JSON instead of text), --help, and --data DIR (the local server started with npm start -- --data DIR).',
       'Exit codes: 0 done, 1 not found or conflict or DynamoDB failure, 2 invalid command, option or environment.',
-      'Environment: TABLE_NAME (required), AWS_REGION, DYNAMODB_ENDPOINT (DynamoDB Local). See docs/admin-cli.md.',
+      'Environment: TABLE_NAME (else the running npm start), AWS_REGION, DYNAMODB_ENDPOINT (DynamoDB Local); MEDIA_BUCKET for photo add, person erase and gallery erase. See docs/admin-cli.md.',
     );
   }
   return lines;

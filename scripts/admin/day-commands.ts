@@ -1,8 +1,8 @@
-import { UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
+import { UsageError } from '../cli-kit/cli-errors';
+import { findGallery } from '../cli-kit/lookups';
+import { galleryToken, optionalWholeNumber, requiredDate, requiredText, requiredTime, tenantSlug } from '../cli-kit/options';
+import type { CommandHandlers } from './command-types';
 import { dayTable } from './gallery-tables';
-import { findGallery } from './lookups';
-import { galleryToken, optionalWholeNumber, requiredDate, requiredText, requiredTime, tenantSlug } from './options';
 import { addShootingDay } from '#lib/galleries/store/galleries';
 import { sortShootingDays } from '#lib/galleries/rules/gallery-views';
 

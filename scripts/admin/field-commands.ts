@@ -1,17 +1,9 @@
-import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
-import { fieldTable, sortFormFields } from './gallery-tables';
-import { findGallery, nextPosition } from './lookups';
-import {
-  type OptionValues,
-  flag,
-  galleryToken,
-  optionalSelectOptions,
-  optionalWholeNumber,
-  requiredFieldType,
-  requiredText,
-  tenantSlug,
-} from './options';
+import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
+import { findGallery } from '../cli-kit/lookups';
+import { type OptionValues, flag, galleryToken, optionalWholeNumber, requiredText, tenantSlug } from '../cli-kit/options';
+import type { CommandHandlers } from './command-types';
+import { fieldTable, nextPosition, sortFormFields } from './gallery-tables';
+import { optionalSelectOptions, requiredFieldType } from './admin-options';
 import { putFormField } from '#lib/galleries/store/galleries';
 import { BUILT_IN_FIELD_KEYS, isValidFormFieldKey } from '#lib/galleries/rules/gallery-model';
 

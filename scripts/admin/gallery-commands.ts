@@ -1,20 +1,10 @@
-import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
-import { formatFields, formatTable, yesNo } from './format';
+import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
+import { formatFields, formatTable, yesNo } from '../cli-kit/output';
+import { findGallery, findTenant } from '../cli-kit/lookups';
+import { type OptionValues, flag, galleryToken, optionalChoice, optionalList, optionalText, optionalWholeNumber, requiredText, tenantSlug } from '../cli-kit/options';
+import type { CommandHandlers } from './command-types';
 import { dayTable, fieldTable, packageTable, sortFormFields } from './gallery-tables';
-import { findGallery, findTenant } from './lookups';
-import {
-  type OptionValues,
-  flag,
-  galleryToken,
-  optionalChoice,
-  optionalList,
-  optionalRate,
-  optionalText,
-  optionalWholeNumber,
-  requiredText,
-  tenantSlug,
-} from './options';
+import { optionalRate } from './admin-options';
 import { type GallerySettings, createGallery, listGalleries, updateGallerySettings } from '#lib/galleries/store/galleries';
 import type { Gallery, GalleryConfiguration, GranularConsents } from '#lib/galleries/rules/gallery-model';
 import { sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';

@@ -1,5 +1,5 @@
-/** Tables of a gallery's configuration, shared by `gallery show` and the list commands. */
-import { formatPrice, formatTable, yesNo } from './format';
+/** Tables of a gallery's configuration, shared by `gallery show` and the list commands, and the position a new entry takes. */
+import { formatPrice, formatTable, yesNo } from '../cli-kit/output';
 import type { FormField, GalleryPackage, ShootingDay } from '#lib/galleries/rules/gallery-model';
 import { spotsRemaining } from '#lib/galleries/rules/gallery-views';
 
@@ -52,4 +52,9 @@ export function fieldTable(fields: readonly FormField[]): string[] {
       (field.options ?? []).map((option) => `${option.value}=${option.label}`).join(', '),
     ]),
   );
+}
+
+/** The position after the highest one in use, so a new entry goes last. */
+export function nextPosition(items: ReadonlyArray<{ position: number }>): number {
+  return Math.max(0, ...items.map((item) => item.position)) + 1;
 }

@@ -1,15 +1,8 @@
-import type { CommandHandlers } from './command-catalog';
-import { packageTable } from './gallery-tables';
-import { findGallery, nextPosition } from './lookups';
-import {
-  galleryToken,
-  optionalText,
-  optionalWholeNumber,
-  requiredCurrency,
-  requiredText,
-  requiredWholeNumber,
-  tenantSlug,
-} from './options';
+import { findGallery } from '../cli-kit/lookups';
+import { galleryToken, optionalText, optionalWholeNumber, requiredText, requiredWholeNumber, tenantSlug } from '../cli-kit/options';
+import type { CommandHandlers } from './command-types';
+import { nextPosition, packageTable } from './gallery-tables';
+import { requiredCurrency } from './admin-options';
 import { addPackage } from '#lib/galleries/store/galleries';
 import { sortPackages } from '#lib/galleries/rules/gallery-views';
 

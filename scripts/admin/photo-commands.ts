@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { imageSize } from 'image-size';
-import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers } from './command-catalog';
-import { formatTable } from './format';
-import { findGallery } from './lookups';
-import { type OptionValues, requiredText } from './options';
+import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
+import { formatTable } from '../cli-kit/output';
+import { findGallery } from '../cli-kit/lookups';
+import { type OptionValues, requiredText } from '../cli-kit/options';
+import type { CommandHandlers } from './command-types';
 import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/store/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';

@@ -1,8 +1,8 @@
-import { ConflictError, UsageError } from './admin-errors';
-import type { CommandHandlers, CommandResult } from './command-catalog';
-import { formatTable } from './format';
-import { findGallery } from './lookups';
-import { type OptionValues, flag, optionalText, optionalWholeNumber } from './options';
+import { ConflictError, UsageError } from '../cli-kit/cli-errors';
+import { formatTable } from '../cli-kit/output';
+import { findGallery } from '../cli-kit/lookups';
+import { type OptionValues, flag, optionalText, optionalWholeNumber } from '../cli-kit/options';
+import type { CommandHandlers, CommandResult } from './command-types';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { DomainError } from '#lib/platform/domain-error';
 import { DEFAULT_RETENTION, MAX_RETENTION_DAYS, RETENTION_SETTINGS, type RetentionPolicy, retentionOf } from '#lib/galleries/rules/retention-policy';

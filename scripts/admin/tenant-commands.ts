@@ -1,18 +1,9 @@
-import { ConflictError, NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers, CommandResult } from './command-catalog';
-import { formatFields, formatTable, yesNo } from './format';
-import { findTenant } from './lookups';
-import {
-  type OptionValues,
-  flag,
-  optionalPlanTier,
-  optionalStripeAccount,
-  optionalText,
-  optionalTrueFalse,
-  optionalWholeNumber,
-  requiredText,
-  tenantSlug,
-} from './options';
+import { ConflictError, NotFoundError, UsageError } from '../cli-kit/cli-errors';
+import { formatFields, formatTable, yesNo } from '../cli-kit/output';
+import { findTenant } from '../cli-kit/lookups';
+import { type OptionValues, flag, optionalText, optionalTrueFalse, optionalWholeNumber, requiredText, tenantSlug } from '../cli-kit/options';
+import type { CommandHandlers, CommandResult } from './command-types';
+import { optionalPlanTier, optionalStripeAccount } from './admin-options';
 import {
   type Tenant,
   TenantExistsError,

@@ -1,8 +1,8 @@
-import { NotFoundError, UsageError } from './admin-errors';
-import type { CommandHandlers, CommandResult } from './command-catalog';
-import { formatFields, formatTable, yesNo } from './format';
-import { findTenant } from './lookups';
-import { type OptionValues, flag, optionalChoice, optionalText, optionalWholeNumber, requiredText, tenantSlug } from './options';
+import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
+import { formatFields, formatTable, yesNo } from '../cli-kit/output';
+import { findTenant } from '../cli-kit/lookups';
+import { type OptionValues, flag, optionalChoice, optionalText, optionalWholeNumber, requiredText, tenantSlug } from '../cli-kit/options';
+import type { CommandHandlers, CommandResult } from './command-types';
 import { nowIso } from '#lib/platform/clock';
 import { getDelivery, listDeliveries } from '#lib/webhooks/store/webhook-deliveries';
 import { deleteSubscription, getSubscription, listSubscriptions, setSubscriptionEnabled } from '#lib/webhooks/store/webhook-subscriptions';

@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { UsageError } from './usage-error';
+import { UsageError } from '../cli-kit/cli-errors';
 
 /** Text as decoded from a file's bytes, with the encoding it was read in (for the printed summary). */
 export interface DecodedText {

@@ -1,4 +1,4 @@
-import { UsageError } from './usage-error';
+import { UsageError } from '../cli-kit/cli-errors';
 
 /** The person fields a file's columns can fill. */
 export const IMPORT_FIELDS = ['name', 'email', 'employeeId', 'day'] as const;

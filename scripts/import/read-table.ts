@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
+import { UsageError } from '../cli-kit/cli-errors';
 import { decodeText, delimiterName, delimiterOption, detectDelimiter } from './detect-format';
 import { readWorkbook } from './read-workbook';
 import { type Table, columnNames, tableOf } from './table';
-import { UsageError } from './usage-error';
 
 /** How to read a file where detection is not wanted: --encoding, --delimiter, --sheet. */
 export interface ReadOptions {

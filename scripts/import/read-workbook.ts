@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
+import { UsageError } from '../cli-kit/cli-errors';
 import { type Table, tableOf } from './table';
-import { UsageError } from './usage-error';
 
 /** What a cell of exceljs holds, plus its number format (for dates and zero-padded IDs). */
 type Cell = { value: ExcelJS.CellValue; numFmt?: string };

@@ -1,29 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { GroupShootApiError, GroupShootClient } from '#lib/client/groupshoot-client';
 import { MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
-import { LOCAL_API_INFO_FILE } from '../admin/local-environment';
+import { EXIT_CODE, UsageError, firstLineOf, reportFailure } from '../cli-kit/cli-errors';
+import type { CliEnvironment } from '../cli-kit/local-servers';
+import type { CliIo } from '../cli-kit/output';
 import { describeMapping, resolveMapping } from './header-mapping';
 import { USAGE, connectionSettings, parseImportOptions } from './import-options';
 import { buildReport, writeReport } from './import-report';
 import { type PreparedRow, prepareRows } from './import-rows';
 import { readTable } from './read-table';
-import { UsageError } from './usage-error';
 
-export interface ImportIo {
-  out(line: string): void;
-  err(line: string): void;
+export interface ImportIo extends CliIo {
   /** Whether to draw a progress bar (a terminal); otherwise progress is printed per chunk. */
   interactive: boolean;
-}
-
-/** Where the connection comes from when the command line and the environment leave it open. */
-export interface ImportEnvironment {
-  env?: NodeJS.ProcessEnv;
-  /** `npm start`'s info file; .local/local-api.json in the working directory unless told. */
-  localApiInfoFile?: string;
 }
 
 /** Rows shown by --dry-run as they would be sent. */
@@ -69,19 +60,18 @@ async function sendChunks(api: GroupShootClient, gallery: string, toImport: Prep
  * the same Idempotency-Key. Returns the exit code: 0 done (skipped rows included), 1 the API
  * failed, 2 usage (options, an unreadable file, no API to talk to).
  */
-export async function runImport(argv: string[], io: ImportIo, client?: GroupShootClient, environment: ImportEnvironment = {}): Promise<number> {
+export async function runImport(argv: string[], io: ImportIo, client?: GroupShootClient, environment: Partial<CliEnvironment> = {}): Promise<number> {
   try {
     const options = parseImportOptions(argv);
-    if (!options) return io.out(USAGE), 0;
+    if (!options) return io.out(USAGE), EXIT_CODE.ok;
     const table = await readTable(options.file, readBytes(options.file), options.read);
     const mapping = resolveMapping(table.columns, options.requested);
     io.out(`Read ${options.file} as ${table.description}: ${table.rows.length} ${table.rows.length === 1 ? 'row' : 'rows'}.`);
     io.out(`Columns${Object.keys(options.requested).length > 0 ? ' (--map, the rest recognised)' : ' (recognised from the header)'}:`);
     for (const line of describeMapping(mapping, table.columns, options.dayMatch)) io.out(line);
 
-    const api =
-      client ??
-      new GroupShootClient(await connectionSettings(options.settings, environment.env ?? process.env, environment.localApiInfoFile ?? resolve(LOCAL_API_INFO_FILE)));
+    const connection = { env: environment.env ?? process.env, workingDirectory: environment.workingDirectory ?? process.cwd() };
+    const api = client ?? new GroupShootClient(await connectionSettings(options, connection, (line) => io.err(line)));
     const { shootingDays } = await api.shootingDays(options.gallery);
     const existingEmployeeIds = new Set<string>();
     for await (const person of api.allPersons(options.gallery)) if (person.employeeId) existingEmployeeIds.add(person.employeeId);
@@ -97,11 +87,15 @@ export async function runImport(argv: string[], io: ImportIo, client?: GroupShoo
     }
     const report = buildReport({ file: options.file, gallery: options.gallery, dryRun: options.dryRun, imported: sent.imported }, rows, sent.skippedByApi);
     for (const line of writeReport(report, options.report)) io.out(line);
-    return 0;
+    return EXIT_CODE.ok;
   } catch (error) {
-    if (error instanceof UsageError) return io.err(`${error.message}\n\n${USAGE}`), 2;
-    if (error instanceof GroupShootApiError) return io.err(`The API refused: ${error.message}`), 1;
-    io.err(`Import failed: ${(error as Error).message}`);
-    return 1;
+    const exitCode = reportFailure(error, io, describeImportFailure);
+    if (error instanceof UsageError) io.err(`\n${USAGE}`);
+    return exitCode;
   }
+}
+
+function describeImportFailure(error: unknown): string {
+  if (error instanceof GroupShootApiError) return `The API refused: ${error.message}`;
+  return `Import failed: ${firstLineOf(error)}`;
 }

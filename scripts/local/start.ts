@@ -4,7 +4,7 @@
  * the Lambda functions run, the event dispatcher and webhook delivery worker, and photo-ready
  * emails to a local SES with an inbox in the browser. Ctrl-C stops everything it started.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 
 // Lambda runs Node.js 24; the SDK's notice about Node 20 support is noise where the local tools run on Node 20.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -18,6 +18,7 @@ import { startLocalServices } from './local-stack';
 import { startStripeEmulator } from './stripe-emulator';
 import { startSesLocal } from './ses-local';
 import type { DemoData } from './seed-demo';
+import { DATA_CONNECTION_FILE, type LocalServerInfo, writeConnectionFiles } from './connection-files';
 
 const usage = 'Usage: npm start -- [--port N] [--data DIR]   (PORT=N also sets the port; --data persists DynamoDB and S3 data)';
 
@@ -37,12 +38,12 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const dataDir = resolve(values.data ?? '.local');
-  mkdirSync(dataDir, { recursive: true });
+  const dataDir = values.data === undefined ? undefined : resolve(values.data);
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
 
   const services = await startLocalServices({
-    dataDir: values.data === undefined ? undefined : dataDir,
+    dataDir,
     onS3Event: (event) => void ingestUploadedPhotos(event),
   });
   let apiRef: { close(): Promise<void> } | undefined;
@@ -56,10 +57,14 @@ async function main(): Promise<void> {
   // Photo-ready emails go to a local SES, whose inbox is a page in the browser.
   const ses = process.env.SES_ENDPOINT ? undefined : await startSesLocal();
   if (ses) process.env.SES_ENDPOINT = ses.endpoint;
+  // The connection file says "this server runs": it goes first when stopping, and at any exit.
+  let removeConnectionFile = () => {};
+  process.once('exit', () => removeConnectionFile());
   let stopping = false;
   const stopAll = async (api?: { close(): Promise<void> }) => {
     if (stopping) return;
     stopping = true;
+    removeConnectionFile();
     console.log('\nStopping the local API, S3 and DynamoDB Local…');
     await api?.close();
     await stopEvents?.();
@@ -75,8 +80,7 @@ async function main(): Promise<void> {
     // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
     const { seedDemo } = await import('./seed-demo');
     const { CDN_PATH, startLocalApi } = await import('./api-server');
-    const infoFile = resolve(dataDir, 'local-api.json');
-    const demo = (await seedDemo()) ?? readPreviousDemo(infoFile);
+    const demo = (await seedDemo()) ?? readPreviousDemo(dataDir);
     const api = await startLocalApi({ port, cdn: localCdnSigning(), checkinPage: { tenantSlug: demo.tenantSlug }, docs: true });
     apiRef = api;
     process.env.PHOTO_CDN_URL = `http://localhost:${api.port}${CDN_PATH}`;
@@ -95,26 +99,26 @@ async function main(): Promise<void> {
     const retain = () => void applyRetention().catch((error: unknown) => logger.error('retention failed', { error: loggableError(error) }));
     retain();
     setInterval(retain, 3_600_000).unref();
-    const info = {
+    const info: LocalServerInfo = {
+      pid: process.pid,
+      port: api.port,
       baseUrl: `http://localhost:${api.port}/v1`,
       ...demo,
       dynamoDbEndpoint: services.dynamoDb.endpoint,
       dynamoDbPid: services.dynamoDb.pid,
-      tableName: process.env.TABLE_NAME,
+      tableName: process.env.TABLE_NAME!,
       s3Endpoint: services.s3.endpoint,
-      mediaBucket: process.env.MEDIA_BUCKET,
-      persisted: values.data !== undefined,
+      mediaBucket: process.env.MEDIA_BUCKET!,
+      dataDir,
+      persisted: dataDir !== undefined,
       stripe: stripeEmulator ? `emulator at ${stripeEmulator.url} (no money moves)` : 'Stripe, with STRIPE_SECRET_KEY',
       emailInbox: process.env.SES_ENDPOINT,
     };
-    writeFileSync(infoFile, `${JSON.stringify(info, null, 2)}\n`);
-    // The CLIs' defaults (import, admin, photos) read .local/local-api.json wherever --data keeps the data.
-    const defaultInfoFile = resolve('.local', 'local-api.json');
-    if (defaultInfoFile !== infoFile) {
-      mkdirSync(resolve('.local'), { recursive: true });
-      writeFileSync(defaultInfoFile, `${JSON.stringify(info, null, 2)}\n`);
-    }
-    printBanner(info, infoFile);
+    // The CLIs find this server through its own file; .local/local-api.json is no longer written,
+    // as it could not tell which of two servers wrote it (docs/admin-cli.md#against-the-local-stack-npm-start).
+    const written = writeConnectionFiles(info, process.cwd());
+    removeConnectionFile = written.removeServerFile;
+    printBanner(info, [written.serverFile, written.dataFile].filter((file) => file !== undefined));
   } catch (error) {
     await services.stop();
     throw error;
@@ -153,18 +157,20 @@ async function ingestUploadedPhotos(event: S3Event): Promise<void> {
   }
 }
 
-function readPreviousDemo(infoFile: string): DemoData {
+/** The demo tenant of an earlier run on the same --data, from the connection file it left there; nothing else of that run. */
+function readPreviousDemo(dataDir: string | undefined): DemoData {
+  const infoFile = resolve(dataDir ?? '.', DATA_CONNECTION_FILE);
+  let previous: DemoData;
   try {
-    return JSON.parse(readFileSync(infoFile, 'utf8')) as DemoData;
+    previous = JSON.parse(readFileSync(infoFile, 'utf8')) as DemoData;
   } catch {
     throw new Error(`The data directory holds a demo tenant but not ${infoFile}; start with an empty --data directory.`);
   }
+  const { tenantSlug, apiKey, galleryToken, otherGalleryToken, shootingDayIds, packageIds } = previous;
+  return { tenantSlug, apiKey, galleryToken, otherGalleryToken, shootingDayIds, packageIds };
 }
 
-function printBanner(
-  info: DemoData & { baseUrl: string; dynamoDbEndpoint: string; s3Endpoint: string; persisted: boolean; tableName?: string; mediaBucket?: string; stripe: string; emailInbox?: string },
-  infoFile: string,
-): void {
+function printBanner(info: LocalServerInfo, connectionFiles: string[]): void {
   const tenant = `-H 'X-Tenant-Slug: ${info.tenantSlug}'`;
   console.log(`
 groupshoot-api is running locally
@@ -177,7 +183,7 @@ groupshoot-api is running locally
   S3           ${info.s3Endpoint}   bucket ${info.mediaBucket}
   Payments     ${info.stripe}
   Emails       ${info.emailInbox}   (local SES: open it in a browser to read the photo-ready emails)
-  Written to   ${infoFile}
+  Written to   ${connectionFiles.join(', ')}   (how npm run admin, import and photos find this server)
 
 API reference:
   ${info.baseUrl.replace(/\/v1$/, "")}/docs

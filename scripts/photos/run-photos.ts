@@ -1,27 +1,29 @@
 import { statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { AdminError, EXIT_CODE, NotFoundError, UsageError } from '../admin/admin-errors';
-import { type OptionValues, flag, galleryToken, optionalWholeNumber, requiredText } from '../admin/options';
+import { EXIT_CODE, NotFoundError, UsageError, describeFailure, reportFailure } from '../cli-kit/cli-errors';
+import { parseCommandLine } from '../cli-kit/command-line';
+import type { CliEnvironment } from '../cli-kit/local-servers';
+import { type OptionValues, flag, galleryToken, optionalText, optionalWholeNumber, requiredText } from '../cli-kit/options';
+import { type CliIo, printResult } from '../cli-kit/output';
+import { requireEnvironment, useLocalTable } from '../cli-kit/table-environment';
 import type { SkippedFile } from './shoot-folder';
 import { formatMegabytes, progressBar, progressLines } from './upload-progress';
 import type { UploadReport } from './upload-shoot';
 
 /** Where the command writes; `progress` is the terminal's standard error when there is one. */
-export interface PhotosIo {
-  out(line: string): void;
-  err(line: string): void;
+export interface PhotosIo extends CliIo {
   progress?: NodeJS.WritableStream;
 }
 
 export const PHOTOS_USAGE = [
-  'Usage: npm run photos -- upload DIR --tenant SLUG|TENANT_ID --gallery TOKEN [--parallel N] [--part-size MIB] [--dry-run] [--json]',
+  'Usage: npm run photos -- upload DIR --tenant SLUG|TENANT_ID --gallery TOKEN [--parallel N] [--part-size MIB] [--dry-run] [--json] [--data DIR]',
   '',
   "Uploads every JPEG below DIR to the gallery's inbox (photos/<tenantId>/<token>/inbox/<path>), with capture",
   'time and camera from EXIF as object metadata; files the inbox has with the same size are not sent again.',
   '  --parallel N      files uploaded at the same time (default 4)',
   '  --part-size MIB   files larger than this go up in parts of this size, in MiB (default 8, at least 5)',
   '  --dry-run         list what would be uploaded, upload nothing',
-  'Environment: TABLE_NAME and MEDIA_BUCKET (or `npm start`\'s .local/local-api.json), S3_ENDPOINT for a local S3 server. See docs/photos.md.',
+  '  --data DIR        the local server started with npm start -- --data DIR',
+  'Environment: TABLE_NAME and MEDIA_BUCKET (else the running npm start), S3_ENDPOINT for a local S3 server. See docs/photos.md.',
 ];
 
 const OPTIONS = {
@@ -31,6 +33,7 @@ const OPTIONS = {
   'part-size': { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
+  data: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,8 +47,16 @@ const SKIP_REASONS: Record<SkippedFile['reason'], string> = {
 /** Skipped files named in the summary; the rest are counted. */
 const SKIPPED_NAMED = 10;
 
-/** Runs `npm run photos -- <argv>` and returns its exit code; failures are one line on `io.err`. */
-export async function runPhotos(argv: readonly string[], io: PhotosIo): Promise<number> {
+/**
+ * Runs `npm run photos -- <argv>` and returns its exit code; failures are one line on `io.err`.
+ * Without TABLE_NAME in `environment.env`, the table and bucket of the running `npm start` are
+ * filled in there; the CLI passes process.env, which the table and bucket clients read.
+ */
+export async function runPhotos(
+  argv: readonly string[],
+  io: PhotosIo,
+  environment: CliEnvironment = { env: process.env, workingDirectory: process.cwd() },
+): Promise<number> {
   try {
     const [command, ...rest] = argv;
     if (command === undefined || ['help', '--help', '-h'].includes(command)) {
@@ -53,31 +64,18 @@ export async function runPhotos(argv: readonly string[], io: PhotosIo): Promise<
       return command === undefined ? EXIT_CODE.usage : EXIT_CODE.ok;
     }
     if (command !== 'upload') throw new UsageError(`Unknown command "${command}": use upload, or help`);
-    const { values, positionals } = parseCommandLine(rest);
+    const { values, positionals } = parseCommandLine(rest, OPTIONS, { command: 'upload', help: 'npm run photos -- help', allowPositionals: true });
     if (values.help === true) {
       io.out(PHOTOS_USAGE[0]!);
       return EXIT_CODE.ok;
     }
-    return await upload(values, positionals, io);
+    return await upload(values, positionals, io, environment);
   } catch (error) {
-    if (error instanceof AdminError) {
-      io.err(error.message);
-      return error.exitCode;
-    }
-    io.err(`Failed: ${(error as Error)?.name ?? 'Error'}: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
-    return EXIT_CODE.failed;
+    return reportFailure(error, io, (failure) => describeFailure(failure, environment.env));
   }
 }
 
-function parseCommandLine(args: string[]): { values: OptionValues; positionals: string[] } {
-  try {
-    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true }) as { values: OptionValues; positionals: string[] };
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.split('\n')[0]}; run "npm run photos -- help"`);
-  }
-}
-
-async function upload(values: OptionValues, positionals: string[], io: PhotosIo): Promise<number> {
+async function upload(values: OptionValues, positionals: string[], io: PhotosIo, environment: CliEnvironment): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('upload needs exactly one folder: npm run photos -- upload DIR --tenant SLUG --gallery TOKEN');
   const folder = positionals[0]!;
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${folder} is not a folder`);
@@ -85,10 +83,12 @@ async function upload(values: OptionValues, positionals: string[], io: PhotosIo)
   const token = galleryToken(values);
   const parallel = optionalWholeNumber(values, 'parallel', 1) ?? 4;
   const partSizeBytes = (optionalWholeNumber(values, 'part-size', 5) ?? 8) * MEBIBYTE;
-  checkEnvironment();
+  const note = useLocalTable(environment, optionalText(values, 'data'));
+  if (note) io.err(note);
+  requireEnvironment(environment.env, ['TABLE_NAME', 'MEDIA_BUCKET']);
   // The table client and the bucket adapter read their environment on import.
   const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
-  const { findTenant } = await import('../admin/lookups');
+  const { findTenant } = await import('../cli-kit/lookups');
   const { uploadShoot } = await import('./upload-shoot');
   const tenantId = TENANT_ID.test(presentedTenant) ? presentedTenant : (await findTenant(values)).tenantId;
   if (!(await getGalleryConfiguration(tenantId, token))) throw new NotFoundError(`Tenant "${presentedTenant}" has no gallery with token "${token}"`);
@@ -101,18 +101,8 @@ async function upload(values: OptionValues, positionals: string[], io: PhotosIo)
     dryRun: flag(values, 'dry-run'),
     progress: io.progress ? progressBar(io.progress) : progressLines((line) => io.err(line)),
   });
-  if (values.json === true) io.out(JSON.stringify(report, null, 2));
-  else summaryLines(report, flag(values, 'dry-run')).forEach((line) => io.out(line));
+  printResult(io, { data: report, lines: summaryLines(report, flag(values, 'dry-run')) }, values.json === true);
   return report.failed.length === 0 ? EXIT_CODE.ok : EXIT_CODE.failed;
-}
-
-function checkEnvironment(): void {
-  const missing = ['TABLE_NAME', 'MEDIA_BUCKET'].filter((name) => !process.env[name]);
-  if (missing.length > 0) {
-    throw new UsageError(
-      `${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: export TABLE_NAME and MEDIA_BUCKET (and AWS_REGION, or S3_ENDPOINT and DYNAMODB_ENDPOINT locally), or run \`npm start\` so .local/local-api.json supplies them`,
-    );
-  }
 }
 
 function summaryLines(report: UploadReport, dryRun: boolean): string[] {

@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
-import { LOCAL_WEBHOOK_SEALING_KEY } from '../../scripts/local/local-secrets';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApiKey, findApiKeyBySecret, listApiKeys, setApiKeyStatus } from '#lib/tenants/store/api-keys';
 import { getGalleryConfiguration, listGalleries, putFormField } from '#lib/galleries/store/galleries';
 import { getTenantBySlug } from '#lib/tenants/store/tenants';
 import { COMMAND_CATALOG } from '../../scripts/admin/command-catalog';
-import { applyLocalApiDefaults } from '../../scripts/admin/local-environment';
-import { type AdminRun, admin } from '../support/admin';
+import { type AdminRun, admin, adminIn } from '../support/admin';
+import { LIVE_PROCESS_IDS, stoppedProcessId, writeServerFile } from '../support/connection-files';
 import { type TestTenant, createTestTenant, uniqueSlug } from '../support/factories';
 import { useTestTable } from '../support/test-table';
 
@@ -451,54 +450,48 @@ describe('help and environment', () => {
     expectFailure(run, 2, /^TABLE_NAME is not set: /);
   });
 
-  describe('defaults from .local/local-api.json', () => {
-    let directory: string;
+  describe('without TABLE_NAME: the running npm start', () => {
+    let workingDirectory: string;
     beforeEach(() => {
-      directory = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+      workingDirectory = mkdtempSync(join(tmpdir(), 'admin-cli-'));
     });
     afterEach(() => {
-      rmSync(directory, { recursive: true, force: true });
+      rmSync(workingDirectory, { recursive: true, force: true });
     });
 
-    it('takes the table, bucket and endpoints from the file, with local credentials', () => {
-      const file = join(directory, 'local-api.json');
-      writeFileSync(
-        file,
-        JSON.stringify({
-          tableName: 'groupshoot-local',
-          dynamoDbEndpoint: 'http://127.0.0.1:4567',
-          mediaBucket: 'groupshoot-local-media',
-          s3Endpoint: 'http://127.0.0.1:4568',
-        }),
-      );
+    it('refuses to choose between two running servers, naming both ports', async () => {
+      // Prepare
+      writeServerFile(workingDirectory, { pid: LIVE_PROCESS_IDS[0], port: 3000, tableName: 'one', dynamoDbEndpoint: 'http://127.0.0.1:1' });
+      writeServerFile(workingDirectory, { pid: LIVE_PROCESS_IDS[1], port: 3001, tableName: 'two', dynamoDbEndpoint: 'http://127.0.0.1:2' });
       const env: NodeJS.ProcessEnv = {};
-      const note = applyLocalApiDefaults(env, file);
-      expect(env).toEqual({
-        TABLE_NAME: 'groupshoot-local',
-        DYNAMODB_ENDPOINT: 'http://127.0.0.1:4567',
-        MEDIA_BUCKET: 'groupshoot-local-media',
-        S3_ENDPOINT: 'http://127.0.0.1:4568',
-        AWS_REGION: 'eu-central-1',
-        AWS_ACCESS_KEY_ID: 'S3RVER',
-        AWS_SECRET_ACCESS_KEY: 'S3RVER',
-        WEBHOOK_SEALING_KEY: LOCAL_WEBHOOK_SEALING_KEY,
-        LOCAL_STACK: 'true',
-      });
-      expect(note).toMatch(/Using the local table "groupshoot-local"/);
+      // Act
+      const run = await adminIn({ env, workingDirectory }, 'tenant', 'list');
+      // Assess
+      expectFailure(run, 2, /^2 local servers run from .*port 3000 .*port 3001 .*; name one with --data DIR .*, or set TABLE_NAME/);
+      expect(env).toEqual({});
     });
 
-    it.each<[string, NodeJS.ProcessEnv, string | undefined]>([
-      ['TABLE_NAME is set', { TABLE_NAME: 'real-table' }, '{"tableName":"t","dynamoDbEndpoint":"http://x"}'],
-      ['there is no file', {}, undefined],
-      ['the file is not JSON', {}, 'not json'],
-      ['the file lacks the table', {}, '{"baseUrl":"http://localhost:3000/v1"}'],
-    ])('leaves the environment alone when %s', (_case, env, content) => {
-      const file = join(directory, 'local-api.json');
-      if (content !== undefined) writeFileSync(file, content);
-      const before = { ...env };
-      applyLocalApiDefaults(env, file);
-      expect(env).toEqual(before);
+    it('ignores the file of a server that has stopped', async () => {
+      writeServerFile(workingDirectory, { pid: await stoppedProcessId(), port: 3000, tableName: 'gone', dynamoDbEndpoint: 'http://127.0.0.1:1' });
+      const run = await adminIn({ env: {}, workingDirectory }, 'tenant', 'list');
+      expectFailure(run, 2, /^TABLE_NAME is not set: /);
     });
+
+    it('refuses --data DIR when TABLE_NAME is set too', async () => {
+      const run = await adminIn({ env: { TABLE_NAME: 'deployed-table' }, workingDirectory }, 'tenant', 'list', '--data', 'data');
+      expectFailure(run, 2, /^--data data names a local server, but TABLE_NAME is set/);
+    });
+  });
+
+  it.each<[string, string[]]>([
+    ['photo add', ['photo', 'add', '--tenant', 'acme', '--gallery', 'n9v9wd7vm8h9uu9v', '--person', 'per_x', '--file', 'x.jpg']],
+    ['person erase', ['person', 'erase', '--tenant', 'acme', '--gallery', 'n9v9wd7vm8h9uu9v', '--person', 'per_x']],
+    ['gallery erase', ['gallery', 'erase', '--tenant', 'acme', '--gallery', 'n9v9wd7vm8h9uu9v']],
+  ])('exits 2 for %s without MEDIA_BUCKET, before reading anything', async (_case, argv) => {
+    // Act: TABLE_NAME names no table at all, so a read would fail with exit code 1.
+    const run = await adminIn({ env: { TABLE_NAME: 'no-such-table' }, workingDirectory: tmpdir() }, ...argv);
+    // Assess
+    expectFailure(run, 2, /^MEDIA_BUCKET is not set: export MEDIA_BUCKET /);
   });
 });
 
@@ -571,20 +564,50 @@ describe('the real CLI process', () => {
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
   });
 
-  it('uses the table named in .local/local-api.json when TABLE_NAME is not set', async () => {
-    // Prepare
-    const { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, ...env } = process.env;
-    const workDirectory = mkdtempSync(join(tmpdir(), 'admin-cli-local-'));
-    mkdirSync(join(workDirectory, '.local'));
-    writeFileSync(join(workDirectory, '.local', 'local-api.json'), JSON.stringify({ tableName, dynamoDbEndpoint: endpoint }));
-    // Act
-    const result = await runCli(['tenant', 'show', '--slug', studio.slug], { env, cwd: workDirectory }).finally(() =>
-      rmSync(workDirectory, { recursive: true, force: true }),
-    );
-    // Assess
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`Using the local table "${tableName}"`);
-    expect(result.stdout).toContain(studio.tenant.tenantId);
+  describe('without TABLE_NAME: the running npm start', () => {
+    const { TABLE_NAME: tableName, DYNAMODB_ENDPOINT: endpoint, ...withoutTable } = process.env;
+    let workDirectory: string;
+    beforeEach(() => {
+      workDirectory = mkdtempSync(join(tmpdir(), 'admin-cli-local-'));
+    });
+    afterEach(() => {
+      rmSync(workDirectory, { recursive: true, force: true });
+    });
+
+    it('uses the table of the one server running from this folder, and says so', async () => {
+      // Prepare: this test process plays the server, as its process ID runs.
+      const file = writeServerFile(workDirectory, { pid: process.pid, port: 3000, tableName, dynamoDbEndpoint: endpoint });
+      // Act
+      const result = await runCli(['tenant', 'show', '--slug', studio.slug], { env: withoutTable, cwd: workDirectory });
+      // Assess
+      expect(result.code).toBe(0);
+      expect(result.stderr.trimEnd()).toBe(`Using the local table "${tableName}" at ${endpoint} (npm start on port 3000, from ${file})`);
+      expect(result.stdout).toContain(studio.tenant.tenantId);
+    });
+
+    it('uses the table of the server --data DIR names, beside another one', async () => {
+      // Prepare
+      writeServerFile(workDirectory, { pid: process.ppid, port: 3000, tableName: 'another-servers-table', dynamoDbEndpoint: endpoint });
+      const dataDir = join(workDirectory, 'data');
+      writeServerFile(workDirectory, { pid: process.pid, port: 3001, tableName, dynamoDbEndpoint: endpoint, dataDir });
+      // Act
+      const result = await runCli(['tenant', 'show', '--slug', studio.slug, '--data', dataDir], { env: withoutTable, cwd: workDirectory });
+      // Assess
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(`Using the local table "${tableName}"`);
+      expect(result.stderr).toContain(`from ${join(dataDir, 'local-api.json')}`);
+      expect(result.stdout).toContain(studio.tenant.tenantId);
+    });
+
+    it('reads no connection file when TABLE_NAME is set', async () => {
+      // Prepare: a running server whose table does not exist; the environment names the real one.
+      writeServerFile(workDirectory, { pid: process.pid, port: 3000, tableName: 'not-this-table', dynamoDbEndpoint: 'http://127.0.0.1:1' });
+      // Act
+      const result = await runCli(['tenant', 'show', '--slug', studio.slug], { cwd: workDirectory });
+      // Assess
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(result.stdout).toContain(studio.tenant.tenantId);
+    });
   });
 });
 

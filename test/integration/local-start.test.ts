@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,7 +17,7 @@ function processesInGroup(groupId: number): number[] {
   }
 }
 
-function waitForBanner(child: ChildProcess): Promise<{ baseUrl: string; apiKey: string; token: string; slug: string }> {
+function waitForBanner(child: ChildProcess): Promise<{ baseUrl: string; apiKey: string; token: string; slug: string; connectionFile: string }> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`npm start printed no banner:\n${output}`)), 60_000);
@@ -29,7 +29,7 @@ function waitForBanner(child: ChildProcess): Promise<{ baseUrl: string; apiKey: 
       if (!output.includes('Press Ctrl-C to stop.')) return;
       clearTimeout(timer);
       const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(output)?.[1] ?? '';
-      resolve({ baseUrl: field('Base URL'), apiKey: field('API key'), token: field('Gallery'), slug: field('Tenant slug') });
+      resolve({ baseUrl: field('Base URL'), apiKey: field('API key'), token: field('Gallery'), slug: field('Tenant slug'), connectionFile: field('Written to') });
     });
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
   });
@@ -42,7 +42,7 @@ function withoutTestEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 describe('npm start', () => {
-  it('serves the seeded demo with the printed key, and Ctrl-C leaves no process behind', async () => {
+  it('serves the seeded demo with the printed key, names itself in a connection file of its own, and Ctrl-C leaves no process and no file behind', async () => {
     // Prepare: its own process group, as a terminal gives it; Ctrl-C signals the whole group.
     const child = spawn('npm', ['start', '--', '--port', '0'], {
       cwd: ROOT,
@@ -63,6 +63,7 @@ describe('npm start', () => {
       const body = (await response.json()) as { ok: boolean; shootingDays: unknown[] };
       const reference = await fetch(demo.baseUrl.replace(/\/v1$/, '/docs/openapi.json'));
       const checkinPage = await fetch(demo.baseUrl.replace(/\/v1$/, `/checkin/?token=${demo.token}`));
+      const connection = JSON.parse(readFileSync(demo.connectionFile, 'utf8'));
       expect(processesInGroup(groupId).length).toBeGreaterThan(1); // npm, node and the JVM at least
       process.kill(-groupId, 'SIGINT');
 
@@ -72,11 +73,27 @@ describe('npm start', () => {
       expect(body.shootingDays).toHaveLength(3);
       expect(((await reference.json()) as { openapi: string }).openapi).toBe('3.1.0');
       expect(await checkinPage.text()).toContain('checkin.js');
+      // What the CLIs find it by (scripts/cli-kit/local-servers.ts): its own process, port and values.
+      expect(demo.connectionFile).toBe(join(ROOT, '.local', 'servers', `${connection.pid}.json`));
+      expect(processesInGroup(groupId)).toContain(connection.pid);
+      expect(connection).toEqual(
+        expect.objectContaining({
+          port: Number(new URL(demo.baseUrl).port),
+          baseUrl: demo.baseUrl,
+          tenantSlug: demo.slug,
+          apiKey: demo.apiKey,
+          tableName: expect.any(String),
+          dynamoDbEndpoint: expect.stringMatching(/^http:/),
+          mediaBucket: expect.any(String),
+          s3Endpoint: expect.stringMatching(/^http:/),
+        }),
+      );
       await exited;
       for (let attempt = 0; attempt < 50 && processesInGroup(groupId).length > 0; attempt += 1) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(processesInGroup(groupId)).toEqual([]);
+      expect(existsSync(demo.connectionFile)).toBe(false);
       await expect(fetch(`${demo.baseUrl}/groupshoot/${demo.token}/days`)).rejects.toThrow();
     } finally {
       if (processesInGroup(groupId).length > 0) process.kill(-groupId, 'SIGKILL');

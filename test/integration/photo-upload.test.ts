@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { s3 } from '#lib/platform/media-bucket';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { runPhotos } from '../../scripts/photos/run-photos';
+import { LIVE_PROCESS_IDS, writeServerFile } from '../support/connection-files';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { testS3 } from '../support/media';
 import { useTestTable } from '../support/test-table';
@@ -153,5 +154,72 @@ describe('npm run photos -- upload', () => {
   ])('refuses %s with one line', async (_case, argv, code, message) => {
     const run = await upload(...argv());
     expect({ code: run.code, err: run.err, out: run.out }).toEqual({ code, err: [expect.stringMatching(message)], out: [] });
+  });
+});
+
+describe('npm run photos -- upload: its environment', () => {
+  let studio: TestTenant;
+  let folder: string;
+  let workingDirectory: string;
+  /** The command with an environment of its own and the connection files of `workingDirectory`. */
+  async function uploadIn(env: NodeJS.ProcessEnv, ...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runPhotos(['upload', folder, '--tenant', studio.slug, '--gallery', studio.token, ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) }, { env, workingDirectory });
+    return { code, out, err };
+  }
+  /** The connection file of a server that runs (this test process) and serves this test's table and bucket. */
+  const writeServer = (info: { pid: number; port: number }) =>
+    writeServerFile(workingDirectory, {
+      ...info,
+      tableName: process.env.TABLE_NAME,
+      dynamoDbEndpoint: process.env.DYNAMODB_ENDPOINT,
+      mediaBucket: process.env.MEDIA_BUCKET,
+      s3Endpoint: process.env.S3_ENDPOINT,
+    });
+
+  beforeAll(async () => {
+    studio = await createTestTenant();
+    folder = mkdtempSync(join(tmpdir(), 'photo-upload-environment-'));
+    writeFile(folder, 'IMG_0001.jpg', await jpegWithExif());
+  });
+
+  beforeEach(() => {
+    workingDirectory = mkdtempSync(join(tmpdir(), 'photo-upload-servers-'));
+  });
+
+  afterEach(() => {
+    rmSync(workingDirectory, { recursive: true, force: true });
+  });
+
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('needs MEDIA_BUCKET as well as TABLE_NAME, and reads nothing without it', async () => {
+    // Prepare: TABLE_NAME names no table at all, so a read would fail with exit code 1.
+    const run = await uploadIn({ TABLE_NAME: 'no-such-table' });
+    // Assess
+    expect(run).toEqual({ code: 2, out: [], err: [expect.stringMatching(/^MEDIA_BUCKET is not set: export MEDIA_BUCKET /)] });
+  });
+
+  it('uses the table and bucket of the one server running from its folder, and says so', async () => {
+    // Prepare
+    const file = writeServer({ pid: LIVE_PROCESS_IDS[0], port: 3000 });
+    const env: NodeJS.ProcessEnv = {};
+    // Act
+    const run = await uploadIn(env, '--dry-run');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.err[0]).toBe(`Using the local table "${process.env.TABLE_NAME}" at ${process.env.DYNAMODB_ENDPOINT} (npm start on port 3000, from ${file})`);
+    expect(run.out[0]).toBe('Would upload 1 file(s); 0 already in the inbox');
+    expect(env).toEqual(expect.objectContaining({ TABLE_NAME: process.env.TABLE_NAME, MEDIA_BUCKET: process.env.MEDIA_BUCKET }));
+  });
+
+  it('refuses to choose between two running servers, naming both ports', async () => {
+    writeServer({ pid: LIVE_PROCESS_IDS[0], port: 3000 });
+    writeServer({ pid: LIVE_PROCESS_IDS[1], port: 3001 });
+    const run = await uploadIn({}, '--dry-run');
+    expect(run).toEqual({ code: 2, out: [], err: [expect.stringMatching(/^2 local servers run from .*: port 3000 .*, port 3001 .*; name one with --data DIR/)] });
   });
 });

@@ -18,6 +18,8 @@ export type RuleName =
   | 'key-prefix'
   | 'sdk-error-name'
   | 'cli-through-use-cases'
+  | 'cli-own-folder'
+  | 'cli-cycle'
   | 'bench-without-test-support';
 
 export interface Violation {
@@ -91,6 +93,9 @@ const PURE_KERNEL = ['clock', 'domain-error', 'email-address', 'field-limits', '
 /** Command-line tools: they reach the table through use cases and public store functions only. */
 const CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/', 'scripts/cli-kit/'];
 
+/** The CLIs themselves: each imports what they share from scripts/cli-kit/, never another's folder. */
+const OWN_CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/'];
+
 const TABLE_MODULES = /^@aws-sdk\/(lib-dynamodb|client-dynamodb)$/;
 
 interface Import {
@@ -147,6 +152,7 @@ export function checkArchitecture(tree: SourceTree): Violation[] {
   const violations: Violation[] = [];
   const report = (rule: RuleName, path: string, detail: string) => violations.push({ rule, path, detail });
   const featureEdges = new Map<Feature, Map<Feature, string>>();
+  const cliEdges = new Map<string, Map<string, string>>();
 
   for (const [path, source] of tree) {
     const own = placeOf(path);
@@ -172,6 +178,14 @@ export function checkArchitecture(tree: SourceTree): Violation[] {
       const readsKeysOnly = own.kind === 'feature' && own.part === 'adapters' && target === 'lib/platform/table/keys.ts';
       if (target.startsWith('lib/platform/table/') && own.kind === 'feature' && own.part !== 'store' && !readsKeysOnly) report('table-in-stores', path, `imports ${target}`);
       if (target.startsWith('lib/platform/table/') && target !== 'lib/platform/table/store-errors.ts' && CLI_FOLDERS.some((folder) => path.startsWith(folder))) report('cli-through-use-cases', path, `imports ${target}`);
+      const ownCli = OWN_CLI_FOLDERS.find((folder) => path.startsWith(folder));
+      const importedCli = OWN_CLI_FOLDERS.find((folder) => target.startsWith(folder));
+      if (ownCli && importedCli && ownCli !== importedCli) report('cli-own-folder', path, `imports ${target}; what the CLIs share belongs in scripts/cli-kit/`);
+      if (CLI_FOLDERS.some((folder) => path.startsWith(folder)) && CLI_FOLDERS.some((folder) => target.startsWith(folder))) {
+        const edges = cliEdges.get(path) ?? new Map<string, string>();
+        edges.set(target, `${path} imports ${target}`);
+        cliEdges.set(path, edges);
+      }
       if (imported.kind === 'feature' && !(own.kind === 'feature' && own.feature === imported.feature) && !path.startsWith('test/')) {
         if (!isPublic(imported)) report('public-face', path, `imports ${target}, which is not on the public face of ${imported.feature}`);
         if (own.kind === 'feature') {
@@ -191,15 +205,16 @@ export function checkArchitecture(tree: SourceTree): Violation[] {
     }
   }
 
-  for (const cycle of featureCycles(featureEdges)) report('feature-cycle', `lib/${cycle[0]}`, cycle.join(' → '));
+  for (const cycle of cyclesOf(featureEdges)) report('feature-cycle', `lib/${cycle[0]}`, cycle.join(' → '));
+  for (const cycle of cyclesOf(cliEdges)) report('cli-cycle', cycle[0]!, cycle.join(' → '));
   return violations;
 }
 
-/** Each cycle of the feature graph once, as the features along it (first repeated last). */
-function featureCycles(edges: ReadonlyMap<Feature, ReadonlyMap<Feature, string>>): Feature[][] {
-  const cycles: Feature[][] = [];
+/** Each cycle of a graph (features, or the modules of the CLIs) once, as the nodes along it (first repeated last). */
+function cyclesOf<Node extends string>(edges: ReadonlyMap<Node, ReadonlyMap<Node, string>>): Node[][] {
+  const cycles: Node[][] = [];
   const seen = new Set<string>();
-  const walk = (start: Feature, at: Feature, path: Feature[]) => {
+  const walk = (start: Node, at: Node, path: Node[]) => {
     for (const next of edges.get(at)?.keys() ?? []) {
       if (next === start) {
         const key = [...path].sort().join(',');
@@ -210,6 +225,6 @@ function featureCycles(edges: ReadonlyMap<Feature, ReadonlyMap<Feature, string>>
       } else if (!path.includes(next)) walk(start, next, [...path, next]);
     }
   };
-  for (const feature of edges.keys()) walk(feature, feature, [feature]);
+  for (const node of edges.keys()) walk(node, node, [node]);
   return cycles;
 }

@@ -91,6 +91,15 @@ describe('each rule fails on a deliberate violation', () => {
     ['an SDK error name tested in a CLI', 'sdk-error-name', { 'scripts/admin/run-admin.ts': "if (error?.name === 'ResourceNotFoundException') return;" }],
     ['a CLI sending to the table itself', 'cli-through-use-cases', { 'scripts/admin/x.ts': "import { UpdateCommand } from '@aws-sdk/lib-dynamodb';" }],
     ['a CLI importing the table client', 'cli-through-use-cases', { 'scripts/admin/x.ts': "import { db } from '#lib/platform/table/client';" }],
+    ['a CLI importing from another CLI\'s folder', 'cli-own-folder', { 'scripts/photos/run-photos.ts': "import { UsageError } from '../admin/admin-errors';" }],
+    [
+      'a command module importing the catalogue that loads it (type-only)',
+      'cli-cycle',
+      {
+        'scripts/admin/command-catalog.ts': "const load = () => import('./tenant-commands');",
+        'scripts/admin/tenant-commands.ts': "import type { CommandHandlers } from './command-catalog';",
+      },
+    ],
     ['bench code importing test support', 'bench-without-test-support', { 'scripts/bench/x.ts': "import { cardJpeg } from '../../test/support/factories';" }],
   ])('finds %s', (_case, rule, files) => {
     expect(rulesBroken(files)).toContain(rule);

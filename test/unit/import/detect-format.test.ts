@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { decodeText, delimiterOption, detectDelimiter } from '../../../scripts/import/detect-format';
-import { UsageError } from '../../../scripts/import/usage-error';
+import { UsageError } from '../../../scripts/cli-kit/cli-errors';
 
 const TEXT = 'Vorname;Nachname\nJürgen;Müller-Lüdenscheidt\nZoë;Ødegård ẞ €\n';
 

@@ -1,5 +1,5 @@
 import { describeMapping, normaliseHeader, parseMapOption, resolveMapping } from '../../../scripts/import/header-mapping';
-import { UsageError } from '../../../scripts/import/usage-error';
+import { UsageError } from '../../../scripts/cli-kit/cli-errors';
 
 function usageMessage(action: () => unknown): string {
   try {

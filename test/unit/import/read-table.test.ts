@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import { readTable } from '../../../scripts/import/read-table';
 import { cellText } from '../../../scripts/import/read-workbook';
-import { UsageError } from '../../../scripts/import/usage-error';
+import { UsageError } from '../../../scripts/cli-kit/cli-errors';
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
 

@@ -1,6 +1,9 @@
-import { UsageError } from './admin-errors';
-import { FORM_FIELD_TYPES, type FormFieldOption, type FormFieldType } from '#lib/galleries/rules/gallery-model';
-import { PLAN_TIERS, type PlanTier, isPlanTier } from '#lib/tenants/rules/plans';
+/**
+ * Readers of option values that every CLI uses: text, flags, numbers, dates, lists, and the
+ * identifiers the tools share (tenant slug, gallery token). Each refuses a bad value with a
+ * UsageError (exit code 2) that names the option, before anything is read or written.
+ */
+import { UsageError } from './cli-errors';
 import { normalizeTenantSlug } from '#lib/tenants/rules/tenant-slug';
 import { GALLERY_TOKEN_MAX_LENGTH, isGalleryTokenShaped } from '#lib/platform/identifiers';
 
@@ -10,7 +13,6 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME_SHAPE = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 const WHOLE_NUMBER_SHAPE = /^\d+$/;
-const STRIPE_ACCOUNT_SHAPE = /^acct_[A-Za-z0-9_]{1,255}$/;
 
 function stringValue(values: OptionValues, name: string): string | undefined {
   const value = values[name];
@@ -51,23 +53,6 @@ export function galleryToken(values: OptionValues, name = 'gallery'): string {
   const token = requiredText(values, name, GALLERY_TOKEN_MAX_LENGTH);
   if (!isGalleryTokenShaped(token)) throw new UsageError(`--${name} "${token}" is not a gallery token`);
   return token;
-}
-
-/** One of the plan tiers of lib/tenants/rules/plans.ts, case-insensitive. */
-export function optionalPlanTier(values: OptionValues, name = 'plan'): PlanTier | undefined {
-  const tier = optionalText(values, name)?.toLowerCase();
-  if (tier === undefined) return undefined;
-  if (!isPlanTier(tier)) throw new UsageError(`--${name} "${tier}" is not a plan tier: use one of ${PLAN_TIERS.join(', ')}`);
-  return tier;
-}
-
-/** A Stripe connected-account ID (`acct_...`). */
-export function optionalStripeAccount(values: OptionValues, name = 'stripe-account'): string | undefined {
-  const account = optionalText(values, name);
-  if (account !== undefined && !STRIPE_ACCOUNT_SHAPE.test(account)) {
-    throw new UsageError(`--${name} "${account}" is not a Stripe account ID (acct_...)`);
-  }
-  return account;
 }
 
 /** `true` or `false` spelled out, for settings that an update may turn either way. */
@@ -128,22 +113,6 @@ export function requiredTime(values: OptionValues, name: string): string {
   return text;
 }
 
-/** An ISO 4217 currency code, lowercase as Stripe and the table keep it. */
-export function requiredCurrency(values: OptionValues, name = 'currency'): string {
-  const code = requiredText(values, name).toLowerCase();
-  if (!/^[a-z]{3}$/.test(code) || !Intl.supportedValuesOf('currency').includes(code.toUpperCase())) {
-    throw new UsageError(`--${name} "${code}" is not an ISO 4217 currency code such as eur or usd`);
-  }
-  return code;
-}
-
-/** A form field type: text, textarea, number or select. */
-export function requiredFieldType(values: OptionValues, name = 'type'): FormFieldType {
-  const type = optionalChoice(values, name, FORM_FIELD_TYPES);
-  if (type === undefined) throw new UsageError(`--${name} is required`);
-  return type;
-}
-
 /** A comma-separated list (`face,notification`), blanks dropped. */
 export function optionalList(values: OptionValues, name: string): string[] | undefined {
   const text = stringValue(values, name);
@@ -152,40 +121,4 @@ export function optionalList(values: OptionValues, name: string): string[] | und
     .split(',')
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
-}
-
-/** Select options written as `value=Label,value2=Label 2`; values must be unique. */
-export function optionalSelectOptions(values: OptionValues, name = 'options'): FormFieldOption[] | undefined {
-  const entries = optionalList(values, name);
-  if (entries === undefined) return undefined;
-  if (entries.length === 0) throw new UsageError(`--${name} needs at least one value=Label entry`);
-  const options = entries.map((entry) => {
-    const separator = entry.indexOf('=');
-    const value = entry.slice(0, separator).trim();
-    const label = entry.slice(separator + 1).trim();
-    if (separator < 0 || value === '' || label === '') {
-      throw new UsageError(`--${name} entry "${entry}" is not of the form value=Label`);
-    }
-    return { value, label };
-  });
-  const optionValues = options.map((option) => option.value);
-  const duplicate = optionValues.find((value, index) => optionValues.indexOf(value) !== index);
-  if (duplicate !== undefined) throw new UsageError(`--${name} lists the value "${duplicate}" twice`);
-  return options;
-}
-
-const RATE_SHAPE = /^(\d+)\/(\d+)(s|m|h)$/;
-const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-/** A rate budget written `LIMIT/WINDOW`, the window in s, m or h: `100/20m` is 100 per 20 minutes. */
-export function optionalRate(values: OptionValues, name: string): { limit: number; windowMs: number } | undefined {
-  const text = optionalText(values, name);
-  if (text === undefined) return undefined;
-  const match = RATE_SHAPE.exec(text);
-  const limit = Number(match?.[1]);
-  const windowMs = Number(match?.[2]) * UNIT_MS[(match?.[3] ?? 's') as keyof typeof UNIT_MS];
-  if (!match || limit < 1 || windowMs < 1000 || !Number.isSafeInteger(limit) || !Number.isSafeInteger(windowMs)) {
-    throw new UsageError(`--${name} must be LIMIT/WINDOW with the window in s, m or h (for example 100/20m), not "${text}"`);
-  }
-  return { limit, windowMs };
 }

@@ -1,4 +1,9 @@
-import { NotFoundError } from './admin-errors';
+/**
+ * The tenant and gallery an option names, or a NotFoundError (exit code 1). These read the table:
+ * import this module only after the environment has been checked, as lib/platform/table/client.ts
+ * throws on import without TABLE_NAME.
+ */
+import { NotFoundError } from './cli-errors';
 import { type OptionValues, galleryToken, tenantSlug } from './options';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { type Tenant, getTenantBySlug } from '#lib/tenants/store/tenants';
@@ -21,7 +26,3 @@ export async function findGallery(values: OptionValues): Promise<{ tenant: Tenan
   return { tenant, configuration };
 }
 
-/** The position after the highest one in use, so a new entry goes last. */
-export function nextPosition(items: ReadonlyArray<{ position: number }>): number {
-  return Math.max(0, ...items.map((item) => item.position)) + 1;
-}

@@ -1,4 +1,27 @@
-/** Plain-text layout for the admin CLI's human-readable output. */
+/** What the CLIs print: results as plain-text tables and fields, or as JSON with --json. */
+
+/** Where a command writes: standard output for results, standard error for messages. */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** A command's result in both forms; `--json` prints `data`, otherwise `lines` are printed. */
+export interface PrintableResult {
+  data: unknown;
+  lines: readonly string[];
+}
+
+/** Prints a result to standard output, as JSON (two-space indented) or as its lines. */
+export function printResult(io: Pick<CliIo, 'out'>, result: PrintableResult, asJson: boolean): void {
+  if (asJson) io.out(JSON.stringify(result.data, null, 2));
+  else printLines(io, result.lines);
+}
+
+/** Prints lines to standard output, one call each, so a test's io records them as printed. */
+export function printLines(io: Pick<CliIo, 'out'>, lines: readonly string[]): void {
+  for (const line of lines) io.out(line);
+}
 
 /** Rows under a header, each column as wide as its widest cell; "(none)" for no rows. */
 export function formatTable(header: string[], rows: string[][]): string[] {
