@@ -1,23 +1,54 @@
+import * as v from 'valibot';
 import { withStripeBudget } from '#lib/payments/adapters/stripe-payments';
 import { DomainError } from '#lib/platform/domain-error';
-import type { CheckinResult } from '#lib/checkin/checkin-schemas';
+import { type CheckinAction, type CheckinResult, parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
+import { BodyGalleryToken } from '#lib/galleries/gallery-schemas';
+import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
+import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
 import { participantPhotos } from '#lib/photos/participant-photos';
+import { parseMyPhotos } from '#lib/photos/photo-schemas';
 
-/** The operations of POST /group-shoot, selected by the body member `action`. */
+type Action = (tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration) => Promise<ResultMembers<typeof CheckinResult>>;
+
+/**
+ * The group-shoot gallery the body names in `token`. An action that names one reads it before
+ * its body is parsed: the documented order puts the gallery's refusals (token_required,
+ * gallery_not_found, not_a_groupshoot_gallery) before the body's. `loaded`: the configuration
+ * the public rate limit read already.
+ */
+function galleryOfBody(tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration): Promise<GalleryConfiguration> {
+  return loadGroupShootGallery(tenant.tenantId, v.parse(BodyGalleryToken, body.token), loaded);
+}
+
+/**
+ * The operations of POST /group-shoot, selected by the body member `action`. This is where their
+ * bodies are parsed, each by its own schema (the options of CheckinRequest): the use cases see
+ * typed input only.
+ */
 const ACTIONS = {
-  submitCheckin,
-  checkinStatus,
-  retryCheckout,
-  myPhotos: participantPhotos,
-} satisfies Record<string, (tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration) => Promise<ResultMembers<typeof CheckinResult>>>;
+  submitCheckin: async (tenant, body, loaded) => {
+    const configuration = await galleryOfBody(tenant, body, loaded);
+    return submitCheckin(tenant, configuration, parseSubmitCheckin(body));
+  },
+  checkinStatus: (tenant, body) => checkinStatus(tenant, parseCheckinStatus(body)),
+  retryCheckout: (tenant, body) => retryCheckout(tenant, parseRetryCheckout(body)),
+  myPhotos: async (tenant, body, loaded) => {
+    const configuration = await galleryOfBody(tenant, body, loaded);
+    return participantPhotos(tenant, configuration, parseMyPhotos(body));
+  },
+} satisfies Record<CheckinAction, Action>;
 
 export const CHECKIN_ACTIONS = Object.keys(ACTIONS);
 
+/**
+ * Runs the action a POST /group-shoot body names (400 invalid_action for any other), with the
+ * body as the JSON parser left it. The handler's one step.
+ */
 export function runCheckinAction(
   tenant: Tenant,
   body: Record<string, unknown>,
@@ -28,5 +59,5 @@ export function runCheckinAction(
     throw new DomainError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);
   }
   // One action is one request: its Stripe calls share one time budget.
-  return withStripeBudget(() => ACTIONS[action as keyof typeof ACTIONS](tenant, body, loaded));
+  return withStripeBudget(() => ACTIONS[action as CheckinAction](tenant, body, loaded));
 }

@@ -1,10 +1,20 @@
 import * as v from 'valibot';
-import { FormField, Package, ShootingDay } from '#lib/galleries/gallery-schemas';
-import { CheckoutStarted, OrderStatus } from '#lib/payments/payment-schemas';
-import { ACCESS_CODE_LENGTH } from '#lib/persons/rules/access-codes';
-import { ParticipantPhotos } from '#lib/photos/photo-schemas';
-import { CHECKOUT_TOKEN_MAX_LENGTH, MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS, RETURN_URL_MAX_LENGTH, TEXT_LIMITS, mebibytes } from '#lib/platform/field-limits';
-import { nullableString, requestId } from '#lib/platform/schema-parts';
+import { BodyGalleryToken, FormField, Package, ShootingDay } from '#lib/galleries/gallery-schemas';
+import { CheckinStatusRequest, CheckoutStarted, OrderStatus, RetryCheckoutRequest, returnUrlMember } from '#lib/payments/payment-schemas';
+import { MyPhotosRequest, ParticipantPhotos } from '#lib/photos/photo-schemas';
+import { DomainError } from '#lib/platform/domain-error';
+import { isPlausibleEmail } from '#lib/platform/email-address';
+import { type LimitedTextField, MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS, TEXT_LIMITS, mebibytes } from '#lib/platform/field-limits';
+import {
+  type PrecedenceRule,
+  jsonObject,
+  nullableString,
+  optionalText,
+  parseBody,
+  requestId,
+  requiredText,
+  textMessages,
+} from '#lib/platform/schema-parts';
 
 /** The documented bodies of the public check-in routes. */
 export const CheckinInfo = v.object({
@@ -24,40 +34,90 @@ export const CheckinInfo = v.object({
   requestId,
 });
 
-export const CheckinRequest = v.object({
-  action: v.picklist(['submitCheckin', 'checkinStatus', 'retryCheckout', 'myPhotos']),
-  token: v.optional(v.string()),
-  name: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.name))),
-  email: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.email), v.description('submitCheckin; myPhotos: the second factor, compared without case.'))),
-  employeeId: v.optional(
-    v.pipe(v.string(), v.maxLength(TEXT_LIMITS.employeeId), v.description('myPhotos: the second factor where the person has no email (exact; ignored when email is given).')),
-  ),
-  code: v.optional(v.pipe(v.string(), v.description(`myPhotos: the ${ACCESS_CODE_LENGTH}-character access code; case and surrounding space are ignored.`))),
-  phone: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.phone))),
-  department: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.department))),
-  notes: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.notes))),
-  customFields: v.optional(v.record(v.string(), v.union([v.string(), v.number()]))),
-  consentGiven: v.optional(v.boolean()),
-  faceConsent: v.optional(v.boolean()),
-  notificationConsent: v.optional(v.boolean()),
-  hrExportConsent: v.optional(v.boolean()),
-  shootingDayId: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.shootingDayId))),
-  selectedPackageId: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.selectedPackageId))),
-  orderNotes: v.optional(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.orderNotes))),
-  termsAccepted: v.optional(v.boolean()),
-  selfieBase64: v.optional(
-    v.pipe(
-      v.string(),
-      v.description(
-        `JPEG as a data URI or raw base64, at most ${mebibytes(MAX_SELFIE_BYTES)} decoded and ${MAX_SELFIE_PIXELS / 1_000_000} megapixels; ` +
-          'stored re-encoded: upright, at most 2048 px on its longer side, without any metadata.',
-      ),
+/** Text members in the order their refusals take precedence; their limits are TEXT_LIMITS'. */
+const TEXT_FIELDS = [
+  'name',
+  'email',
+  'employeeId',
+  'phone',
+  'department',
+  'notes',
+  'orderNotes',
+  'shootingDayId',
+  'selectedPackageId',
+] as const satisfies readonly LimitedTextField[];
+const BOOLEAN_FIELDS = ['consentGiven', 'faceConsent', 'notificationConsent', 'hrExportConsent', 'termsAccepted'] as const;
+
+const text = (member: LimitedTextField) => optionalText(TEXT_LIMITS[member], textMessages(member, TEXT_LIMITS[member]));
+const flag = (member: (typeof BOOLEAN_FIELDS)[number]) => v.nullish(v.boolean(`${member} must be true or false.`));
+
+/**
+ * A custom field's value, documented as text or a number. The parser passes it on as sent: the
+ * gallery's form field decides what it must be (validateCustomFields, which refuses with the
+ * field's key), and keys of no enabled field are dropped whatever their value.
+ */
+const CustomFieldValue = v.pipe(v.unknown(), v.metadata({ anyOf: [{ type: 'string' }, { type: 'number' }] }));
+
+/**
+ * The body of the `submitCheckin` action of POST /group-shoot: every rule that needs no gallery
+ * (types and limits, blanks as null, strings trimmed). The rules that need the gallery follow in
+ * validateCheckin (rules/checkin-request.ts).
+ */
+export const SubmitCheckinRequest = v.object({
+  action: v.literal('submitCheckin'),
+  token: BodyGalleryToken,
+  name: requiredText(TEXT_LIMITS.name, textMessages('name', TEXT_LIMITS.name)),
+  email: v.pipe(requiredText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)), v.check(isPlausibleEmail, 'email is not a valid address.')),
+  employeeId: text('employeeId'),
+  phone: text('phone'),
+  department: text('department'),
+  notes: text('notes'),
+  orderNotes: text('orderNotes'),
+  shootingDayId: text('shootingDayId'),
+  selectedPackageId: text('selectedPackageId'),
+  consentGiven: flag('consentGiven'),
+  faceConsent: flag('faceConsent'),
+  notificationConsent: flag('notificationConsent'),
+  hrExportConsent: flag('hrExportConsent'),
+  termsAccepted: flag('termsAccepted'),
+  selfieBase64: v.pipe(
+    v.nullish(v.pipe(v.string('selfieBase64 must be a string.'), v.trim())),
+    v.transform((value) => value || null),
+    v.description(
+      `JPEG as a data URI or raw base64, at most ${mebibytes(MAX_SELFIE_BYTES)} decoded and ${MAX_SELFIE_PIXELS / 1_000_000} megapixels; ` +
+        'stored re-encoded: upright, at most 2048 px on its longer side, without any metadata.',
     ),
   ),
-  returnUrl: v.optional(v.pipe(v.string(), v.maxLength(RETURN_URL_MAX_LENGTH), v.description('Paid packages: the check-in page Stripe returns to.'))),
-  statusToken: v.optional(v.pipe(v.string(), v.maxLength(CHECKOUT_TOKEN_MAX_LENGTH), v.description('checkinStatus'))),
-  retryToken: v.optional(v.pipe(v.string(), v.maxLength(CHECKOUT_TOKEN_MAX_LENGTH), v.description('retryCheckout'))),
+  customFields: v.nullish(v.pipe(jsonObject('customFields must be an object keyed by form-field key.'), v.record(v.string(), CustomFieldValue))),
+  returnUrl: returnUrlMember('Paid packages: the check-in page Stripe returns to.'),
 });
+
+export type SubmitCheckinInput = v.InferOutput<typeof SubmitCheckinRequest>;
+
+/**
+ * The order of submitCheckin's refusals that need no gallery (docs/api-reference.md, rules 3
+ * and 4): name_required, email_required, each text member's type and limit in TEXT_FIELDS'
+ * order, the email's plausibility, the booleans, the selfie's type, the custom fields' type.
+ */
+const SUBMIT_CHECKIN_PRECEDENCE: readonly PrecedenceRule[] = [
+  { member: 'name', kind: 'blank', refusal: () => new DomainError('name_required') },
+  { member: 'email', kind: 'blank', refusal: () => new DomainError('email_required') },
+  ...TEXT_FIELDS.map((member) => ({ member, kind: 'shape' as const })),
+  { member: 'email', kind: 'check' },
+  ...BOOLEAN_FIELDS.map((member) => ({ member })),
+  { member: 'selfieBase64' },
+  { member: 'customFields' },
+];
+
+/** A submitCheckin body, parsed, or the refusal its order of precedence puts first. */
+export function parseSubmitCheckin(body: unknown): SubmitCheckinInput {
+  return parseBody(SubmitCheckinRequest, body, SUBMIT_CHECKIN_PRECEDENCE);
+}
+
+/** The body of POST /group-shoot: one of the actions' bodies, by its member `action`. */
+export const CheckinRequest = v.variant('action', [SubmitCheckinRequest, CheckinStatusRequest, RetryCheckoutRequest, MyPhotosRequest]);
+
+export type CheckinAction = v.InferOutput<typeof CheckinRequest>['action'];
 
 export const CheckinResult = v.union([
   v.object({ ok: v.literal(true), personId: v.string(), code: v.string(), name: v.string(), requestId }),

@@ -1,7 +1,7 @@
 import { nowIso } from '#lib/platform/clock';
 import { insertCheckedInPerson } from '#lib/checkin/store/checkins';
 import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
-import type { CheckinResult } from '#lib/checkin/checkin-schemas';
+import type { CheckinResult, SubmitCheckinInput } from '#lib/checkin/checkin-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { validateCheckin } from '#lib/checkin/rules/checkin-request';
@@ -10,7 +10,6 @@ import { type GalleryConfiguration, requiresPayment } from '#lib/galleries/rules
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { pendingPaymentsCap, publicLimitsOf } from '#lib/galleries/rules/public-limits';
 import { type PersonDraft, newPersonId } from '#lib/persons/rules/person-model';
-import { loadGalleryOfBody } from '#lib/galleries/group-shoot-gallery';
 import { reencodeSelfie } from '#lib/checkin/adapters/selfie-image';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
@@ -21,25 +20,25 @@ import { returnUrlOf } from '#lib/payments/checkout-urls';
 const mediaBucket = () => import('#lib/platform/media-bucket');
 
 /**
- * A participant's check-in: validates it against the gallery, re-encodes the selfie (no
+ * A participant's check-in to the gallery `configuration` (its body parsed by
+ * parseSubmitCheckin): validates it against the gallery, re-encodes the selfie (no
  * metadata survives, see reencodeSelfie), stores it, then the person, code and day booking in
  * one transaction, or for a paid package a reservation with a Checkout Session. Should that
  * fail, the selfie is deleted again, so a failed check-in leaves nothing behind.
  */
 export async function submitCheckin(
   tenant: Tenant,
-  body: Record<string, unknown>,
-  loaded?: GalleryConfiguration,
+  configuration: GalleryConfiguration,
+  request: SubmitCheckinInput,
 ): Promise<ResultMembers<typeof CheckinResult>> {
-  const configuration = await loadGalleryOfBody(tenant.tenantId, body, loaded);
-  const submission = validateCheckin(body, configuration);
+  const submission = validateCheckin(request, configuration);
   // Decoding is the one costly check: after every rule that needs no storage, before the
   // payment checks read anything.
   const selfie = submission.selfieAsSent ? await reencodeSelfie(submission.selfieAsSent) : undefined;
   const limits = publicLimitsOf(configuration.gallery.publicLimits);
   const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
   const accountId = paidPackage ? await checkPaidCheckin(tenant, submission, paidPackage) : undefined;
-  const returnUrl = paidPackage ? returnUrlOf(body.returnUrl, tenant) : undefined;
+  const returnUrl = paidPackage ? returnUrlOf(request.returnUrl, tenant) : undefined;
 
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const personId = newPersonId();

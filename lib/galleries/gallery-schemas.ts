@@ -2,6 +2,14 @@ import * as v from 'valibot';
 import { requestId } from '#lib/platform/schema-parts';
 
 /** The documented bodies about a gallery's days, packages, form fields and statistics. */
+
+/**
+ * The gallery token of a check-in action's body, trimmed. Never refused by the body's parser:
+ * the gallery is read before the body is parsed (its refusals come first in the documented
+ * order), and a token that is absent, blank or not a string is that read's token_required.
+ */
+export const BodyGalleryToken = v.fallback(v.pipe(v.string(), v.trim(), v.description('The gallery token.')), '');
+
 export const ShootingDay = v.object({
   id: v.string(),
   date: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/)),

@@ -26,7 +26,3 @@ export async function loadGroupShootGallery(
   return configuration;
 }
 
-/** The group-shoot gallery a check-in action's body names in `token` (surrounding space ignored). */
-export function loadGalleryOfBody(tenantId: string, body: Record<string, unknown>, loaded?: GalleryConfiguration): Promise<GalleryConfiguration> {
-  return loadGroupShootGallery(tenantId, typeof body.token === 'string' ? body.token.trim() : undefined, loaded);
-}

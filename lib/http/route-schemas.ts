@@ -1,14 +1,16 @@
 import * as v from 'valibot';
-import { CheckinInfo, CheckinRequest, CheckinResult } from '#lib/checkin/checkin-schemas';
+import { CheckinInfo, CheckinRequest, CheckinResult, SubmitCheckinRequest } from '#lib/checkin/checkin-schemas';
 import { FormField, FormFields, GalleryStats, Package, ShootingDay, ShootingDays } from '#lib/galleries/gallery-schemas';
-import { WebhookResult } from '#lib/payments/payment-schemas';
+import { CheckinStatusRequest, RetryCheckoutRequest, WebhookResult } from '#lib/payments/payment-schemas';
 import { ImportRequest, ImportResult, ImportedPerson, Person, PersonsPage } from '#lib/persons/person-schemas';
-import { ParticipantPhotos, PersonPhotos } from '#lib/photos/photo-schemas';
+import { MyPhotosRequest, ParticipantPhotos, PersonPhotos } from '#lib/photos/photo-schemas';
 import { requestId } from '#lib/platform/schema-parts';
 
 /**
- * The request and response bodies of every route, collected from the features that answer
- * them: the source of the OpenAPI document's component schemas (scripts/openapi/build-openapi.ts).
+ * The request and response bodies of every route, collected from the features that take and
+ * answer them: the source of the OpenAPI document's component schemas
+ * (scripts/openapi/build-openapi.ts). The request schemas are the ones the bodies are parsed
+ * with, so the document describes what the parsers take.
  */
 export const ErrorBody = v.object({
   ok: v.literal(false),
@@ -20,7 +22,10 @@ export const ErrorBody = v.object({
   parameter: v.optional(v.pipe(v.string(), v.description('invalid_parameter: the query parameter concerned.'))),
 });
 
-/** Component schemas by name, as the OpenAPI document names them. */
+/**
+ * Component schemas by name, as the OpenAPI document names them. A schema listed here is a
+ * reference wherever another one holds it: CheckinRequest is a oneOf of the four actions'.
+ */
 export const API_SCHEMAS = {
   ErrorBody,
   ShootingDay,
@@ -28,6 +33,10 @@ export const API_SCHEMAS = {
   Package,
   CheckinInfo,
   CheckinRequest,
+  SubmitCheckinRequest,
+  CheckinStatusRequest,
+  RetryCheckoutRequest,
+  MyPhotosRequest,
   ParticipantPhotos,
   CheckinResult,
   ImportRequest,
@@ -55,4 +64,4 @@ export const ROUTE_SCHEMAS: Record<string, { request?: keyof typeof API_SCHEMAS;
   stripeWebhook: { response: 'WebhookResult' },
 };
 
-export { CheckinInfo, CheckinRequest, CheckinResult, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, ShootingDay, ShootingDays, WebhookResult };
+export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, RetryCheckoutRequest, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult };

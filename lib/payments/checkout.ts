@@ -13,11 +13,10 @@ import {
   reserveOrder,
 } from '#lib/payments/store/order-transitions';
 import { getOrder } from '#lib/payments/store/orders';
-import type { CheckoutStarted, OrderStatus } from '#lib/payments/payment-schemas';
+import type { CheckinStatusInput, CheckoutStarted, OrderStatus, RetryCheckoutInput } from '#lib/payments/payment-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
-import { DomainError, invalidField } from '#lib/platform/domain-error';
-import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/platform/field-limits';
+import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryPackage } from '#lib/galleries/rules/gallery-model';
 import { ORDER_STATUS_COUNTER } from '#lib/payments/rules/order-lifecycle';
 import type { Order } from '#lib/payments/rules/order-model';
@@ -157,14 +156,6 @@ export async function startPaidCheckin(input: {
   return { orderId: order.orderId, checkoutUrl: session.url, ...tokens, packageName: order.packageName };
 }
 
-function tokenOf(body: Record<string, unknown>, member: string): string {
-  const value = body[member];
-  if (typeof value !== 'string' || value.trim() === '' || value.length > CHECKOUT_TOKEN_MAX_LENGTH) {
-    throw invalidField(member, `${member} is required.`);
-  }
-  return value.trim();
-}
-
 /** The gallery's limits that apply to a reservation, and the cap of pending payments on its day. */
 async function reservationLimits(tenant: Tenant, order: Order) {
   const configuration = await findGalleryConfiguration(tenant.tenantId, order.galleryToken);
@@ -173,12 +164,12 @@ async function reservationLimits(tenant: Tenant, order: Order) {
   return { limits, pendingPaymentsCap: pendingPaymentsCap(limits, day?.maxPersons) };
 }
 
-/** `checkinStatus`: where a reservation stands; once paid, the person's ID, code and name. */
 /** What the payment actions answer: a Checkout Session to go to, or the order's status. */
 export type PaymentAnswer = ResultMembers<typeof CheckoutStarted | typeof OrderStatus>;
 
-export async function checkinStatus(tenant: Tenant, body: Record<string, unknown>): Promise<PaymentAnswer> {
-  const order = await findOrderByToken(hashSecret(tokenOf(body, 'statusToken')), 'status', tenant.tenantId);
+/** `checkinStatus`: where a reservation stands; once paid, the person's ID, code and name. */
+export async function checkinStatus(tenant: Tenant, request: CheckinStatusInput): Promise<PaymentAnswer> {
+  const order = await findOrderByToken(hashSecret(request.statusToken), 'status', tenant.tenantId);
   if (!order) throw new DomainError('unknown_checkout_token');
   return {
     orderId: order.orderId,
@@ -195,8 +186,8 @@ export async function checkinStatus(tenant: Tenant, body: Record<string, unknown
  * spot again, or gets shooting_day_full. Every write is recognised as the retry's own when a
  * lost answer makes the SDK resend it. Answers like a paid check-in, with a new status token.
  */
-export async function retryCheckout(tenant: Tenant, body: Record<string, unknown>): Promise<PaymentAnswer> {
-  const retryToken = tokenOf(body, 'retryToken');
+export async function retryCheckout(tenant: Tenant, request: RetryCheckoutInput): Promise<PaymentAnswer> {
+  const { retryToken } = request;
   const order = await findOrderByToken(hashSecret(retryToken), 'retry', tenant.tenantId);
   if (!order) throw new DomainError('unknown_checkout_token');
   if (order.status === 'paid') throw new DomainError('order_already_paid');
@@ -204,7 +195,7 @@ export async function retryCheckout(tenant: Tenant, body: Record<string, unknown
   if ((order.retries ?? 0) >= limits.retriesPerOrder) {
     throw new DomainError('retry_limit_reached', `A reservation can be retried ${limits.retriesPerOrder} times; check in again instead.`);
   }
-  const returnUrl = returnUrlOf(body.returnUrl, tenant);
+  const returnUrl = returnUrlOf(request.returnUrl, tenant);
   const previousStatus = order.status;
   // This retry's claim on the order: its session is being replaced by this request.
   const claim = randomUUID();

@@ -1,31 +1,31 @@
 import { nowIso } from '#lib/platform/clock';
-import type { ImportResult } from '#lib/persons/person-schemas';
+import type { ImportInput, ImportResult } from '#lib/persons/person-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { addImportedBookings } from '#lib/galleries/store/day-bookings';
 import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
-import { type SkipReason, importRows, importedPersonDraft, validateImportRow } from '#lib/persons/rules/person-import';
-import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
+import { type SkipReason, importedPersonDraft, withKnownDay } from '#lib/persons/rules/person-import';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import { loggableError, logger } from '#lib/platform/logger';
 
 /**
- * Bulk import: validates every row, stores the valid ones with unique access codes, and
- * answers exactly what was stored. Rows that fail validation are skipped with a reason;
- * rows that could not be stored after retries are skipped as `not_written` (send them again).
+ * Bulk import into the gallery `configuration` (the body parsed by parseImportRequest, each row
+ * into its verdict): stores the valid rows with unique access codes, and answers exactly what
+ * was stored. Rows that fail validation are skipped with a reason; rows that could not be
+ * stored after retries are skipped as `not_written` (send them again).
  */
-export async function importPersons(tenant: Tenant, token: string | undefined, body: Record<string, unknown>): Promise<ResultMembers<typeof ImportResult>> {
-  const { gallery, shootingDays } = await loadGroupShootGallery(tenant.tenantId, token);
-  const rows = importRows(body);
+export async function importPersons(tenant: Tenant, configuration: GalleryConfiguration, request: ImportInput): Promise<ResultMembers<typeof ImportResult>> {
+  const { gallery, shootingDays } = configuration;
   const dayIds = new Set(shootingDays.map((day) => day.id));
   const createdAt = nowIso();
 
   const skippedDetails: { index: number; reason: SkipReason }[] = [];
   const drafts: PersonDraft[] = [];
   const rowIndexOf = new Map<string, number>();
-  rows.forEach((input, index) => {
-    const verdict = validateImportRow(input, dayIds);
+  request.persons.forEach((parsed, index) => {
+    const verdict = withKnownDay(parsed, dayIds);
     if (!verdict.ok) {
       skippedDetails.push({ index, reason: verdict.reason });
       return;

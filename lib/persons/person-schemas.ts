@@ -1,23 +1,38 @@
 import * as v from 'valibot';
 import { ACCESS_CODE_LENGTH } from '#lib/persons/rules/access-codes';
-import { MAX_PERSONS_PER_IMPORT, TEXT_LIMITS } from '#lib/platform/field-limits';
-import { nullableString, requestId } from '#lib/platform/schema-parts';
+import { ImportRowSchema } from '#lib/persons/rules/person-import';
+import { DomainError } from '#lib/platform/domain-error';
+import { MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
+import { nullableString, parseBody, requestId } from '#lib/platform/schema-parts';
 
-/** The documented bodies of the import and of the persons list. */
+/** The documented bodies of the import and of the persons list, and the import's request. */
+
+/**
+ * The body of the import: 1 to 500 rows, each parsed into its verdict (ImportRowSchema), so a
+ * row that fails is skipped, never the request. The count is checked before any row is parsed
+ * (the second array schema runs only once the first one's limits hold): a body of a million
+ * rows is refused for the cost of counting them.
+ */
 export const ImportRequest = v.object({
   persons: v.pipe(
-    v.array(
-      v.object({
-        name: v.pipe(v.string(), v.maxLength(TEXT_LIMITS.name)),
-        email: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.email)))),
-        employeeId: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(TEXT_LIMITS.employeeId)))),
-        shootingDayId: v.optional(v.nullable(v.string())),
-      }),
-    ),
+    v.array(v.unknown()),
     v.minLength(1),
-    v.maxLength(MAX_PERSONS_PER_IMPORT),
+    v.maxLength(MAX_PERSONS_PER_IMPORT, (issue) => `At most ${MAX_PERSONS_PER_IMPORT} persons per request; got ${issue.received}.`),
+    v.array(ImportRowSchema),
   ),
 });
+
+export type ImportInput = v.InferOutput<typeof ImportRequest>;
+
+/** An import body, parsed: too_many_persons above the limit, persons_required for anything else that is not 1 to 500 rows. */
+export function parseImportRequest(body: unknown): ImportInput {
+  return parseBody(ImportRequest, body, [
+    {
+      member: 'persons',
+      refusal: (issue) => (issue.type === 'max_length' ? new DomainError('too_many_persons', issue.message) : new DomainError('persons_required')),
+    },
+  ]);
+}
 
 export const ImportedPerson = v.object({
   personId: v.string(),

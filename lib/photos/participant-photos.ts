@@ -1,16 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ParticipantPhotos } from '#lib/photos/photo-schemas';
+import type { MyPhotosInput, ParticipantPhotos } from '#lib/photos/photo-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import { getPerson, personIdOfCode } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/store/photos';
 import type { Tenant } from '#lib/tenants/store/tenants';
-import { ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/persons/rules/access-codes';
-import { DomainError, invalidField } from '#lib/platform/domain-error';
+import { DomainError } from '#lib/platform/domain-error';
 import { emailKey } from '#lib/platform/email-address';
-import { TEXT_LIMITS } from '#lib/platform/field-limits';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
-import { loadGalleryOfBody } from '#lib/galleries/group-shoot-gallery';
 import { signPhotos, signedPhotoView } from '#lib/photos/person-photos';
 
 /** A person ID no person has: read in place of the person when the code is unknown, so both cases cost the same reads. */
@@ -19,29 +16,10 @@ const NO_PERSON_ID = 'per_00000000000000000000000000';
 /** The second factor a participant proves the code with. */
 type SecondFactor = { kind: 'email'; value: string } | { kind: 'employeeId'; value: string } | undefined;
 
-/** Absent, null and blank are "not given"; anything else must be a string within its limit. */
-function optionalText(body: Record<string, unknown>, field: 'email' | 'employeeId'): string | undefined {
-  const value = body[field];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidField(field, `${field} must be a string.`);
-  const trimmed = value.trim();
-  if (trimmed.length > TEXT_LIMITS[field]) throw invalidField(field, `${field} must have at most ${TEXT_LIMITS[field]} characters.`);
-  return trimmed === '' ? undefined : trimmed;
-}
-
-/** The access code as typed: surrounding space and case do not matter. */
-function accessCodeOf(body: Record<string, unknown>): string {
-  const code = typeof body.code === 'string' ? body.code.trim().toUpperCase() : '';
-  if (!isAccessCodeShaped(code)) throw invalidField('code', `code must be the ${ACCESS_CODE_LENGTH}-character access code.`);
-  return code;
-}
-
 /** The email when one is given; else the employee ID. */
-function secondFactorOf(body: Record<string, unknown>): SecondFactor {
-  const email = optionalText(body, 'email');
-  const employeeId = optionalText(body, 'employeeId');
-  if (email !== undefined) return { kind: 'email', value: email };
-  return employeeId === undefined ? undefined : { kind: 'employeeId', value: employeeId };
+function secondFactorOf(request: MyPhotosInput): SecondFactor {
+  if (request.email) return { kind: 'email', value: request.email };
+  return request.employeeId ? { kind: 'employeeId', value: request.employeeId } : undefined;
 }
 
 function digest(text: string): Buffer {
@@ -66,9 +44,9 @@ function factorMatches(person: Person | undefined, factor: NonNullable<SecondFac
 }
 
 /**
- * `myPhotos`: the photos of the participant with this access code (4 characters, case and
- * surrounding space ignored) and second factor, the email, or the employee ID where the person
- * has no email. Each photo with a signed URL, as the server-side photos route signs them, but
+ * `myPhotos` in the gallery `configuration`: the photos of the participant with this access
+ * code and second factor, the email, or the employee ID where the person has no email (the
+ * body parsed by parseMyPhotos). Each photo with a signed URL, as the server-side photos route signs them, but
  * without person or photo IDs: the participant needs the file, its name and size. Every wrong
  * pair (unknown code, another email or employee ID, an employee ID where the person has an
  * email, no factor at all) is the one refusal unknown_access_pair; an unknown code reads as much
@@ -76,15 +54,13 @@ function factorMatches(person: Person | undefined, factor: NonNullable<SecondFac
  */
 export async function participantPhotos(
   tenant: Tenant,
-  body: Record<string, unknown>,
-  loaded?: GalleryConfiguration,
+  configuration: GalleryConfiguration,
+  request: MyPhotosInput,
 ): Promise<ResultMembers<typeof ParticipantPhotos>> {
-  const configuration = await loadGalleryOfBody(tenant.tenantId, body, loaded);
-  const code = accessCodeOf(body);
-  const factor = secondFactorOf(body);
+  const factor = secondFactorOf(request);
   if (!factor) throw new DomainError('unknown_access_pair');
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  const personId = await personIdOfCode(scope, code);
+  const personId = await personIdOfCode(scope, request.code);
   const person = await getPerson(scope, personId ?? NO_PERSON_ID);
   const matches = factorMatches(person, factor);
   if (!person || !matches) throw new DomainError('unknown_access_pair');

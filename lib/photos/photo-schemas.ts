@@ -1,7 +1,11 @@
 import * as v from 'valibot';
-import { requestId } from '#lib/platform/schema-parts';
+import { BodyGalleryToken } from '#lib/galleries/gallery-schemas';
+import { ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/persons/rules/access-codes';
+import { invalidField } from '#lib/platform/domain-error';
+import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import { optionalText, parseBody, requestId, textMessages } from '#lib/platform/schema-parts';
 
-/** The documented bodies about a person's photos: the server-side view and the participant's own. */
+/** The documented bodies about a person's photos: the server-side view and the participant's own, and the participant's request. */
 /** A photo with its signed URL, as the server-side photos route answers it (a participant's own view leaves out the ID). */
 export const SignedPhoto = v.object({
   photoId: v.string(),
@@ -29,3 +33,34 @@ export const ParticipantPhotos = v.object({
   photos: v.array(v.omit(SignedPhoto, ['photoId'])),
   requestId,
 });
+
+const CODE_MESSAGE = `code must be the ${ACCESS_CODE_LENGTH}-character access code.`;
+
+/** The body of the `myPhotos` action of POST /group-shoot: the access code and a second factor. */
+export const MyPhotosRequest = v.object({
+  action: v.literal('myPhotos'),
+  token: BodyGalleryToken,
+  code: v.pipe(
+    v.string(CODE_MESSAGE),
+    v.trim(),
+    v.toUpperCase(),
+    v.check(isAccessCodeShaped, CODE_MESSAGE),
+    v.description(`The ${ACCESS_CODE_LENGTH}-character access code; case and surrounding space are ignored.`),
+  ),
+  email: v.pipe(optionalText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)), v.description('The second factor, compared without case.')),
+  employeeId: v.pipe(
+    optionalText(TEXT_LIMITS.employeeId, textMessages('employeeId', TEXT_LIMITS.employeeId)),
+    v.description('The second factor where the person has no email (exact; ignored when email is given).'),
+  ),
+});
+
+export type MyPhotosInput = v.InferOutput<typeof MyPhotosRequest>;
+
+/**
+ * A myPhotos body, parsed: 400 invalid_field for the code, then the email, then the employee
+ * ID. A missing second factor is not the body's refusal but the lookup's (unknown_access_pair),
+ * one answer for every wrong pair.
+ */
+export function parseMyPhotos(body: unknown): MyPhotosInput {
+  return parseBody(MyPhotosRequest, body, [{ member: 'code', refusal: () => invalidField('code', CODE_MESSAGE) }, { member: 'email' }, { member: 'employeeId' }]);
+}

@@ -1,7 +1,5 @@
 import { validateCustomFields } from '#lib/galleries/rules/custom-fields';
 import { DomainError, invalidField } from '#lib/platform/domain-error';
-import { isPlausibleEmail } from '#lib/platform/email-address';
-import { type LimitedTextField, TEXT_LIMITS } from '#lib/platform/field-limits';
 import { BUILT_IN_FIELD_KEYS, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/galleries/rules/gallery-model';
 import type { PersonConsents } from '#lib/persons/rules/person-model';
 import { decodeSelfie, readJpegFrameSize } from '#lib/checkin/rules/selfie';
@@ -28,104 +26,83 @@ export interface CheckinSubmission {
   termsAccepted: boolean;
 }
 
-/** Text fields in the order their errors take precedence; their limits are TEXT_LIMITS'. */
-const TEXT_FIELDS = [
-  'name',
-  'email',
-  'employeeId',
-  'phone',
-  'department',
-  'notes',
-  'orderNotes',
-  'shootingDayId',
-  'selectedPackageId',
-] as const satisfies readonly LimitedTextField[];
-const BOOLEAN_FIELDS = ['consentGiven', 'faceConsent', 'notificationConsent', 'hrExportConsent', 'termsAccepted'] as const;
-
-/** Absent and null are "not given"; strings are trimmed and an empty one is not given either. */
-function text(body: Record<string, unknown>, field: string): string | null {
-  const value = body[field];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
-}
-
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+/**
+ * A submitCheckin body as the edge parsed it (SubmitCheckinRequest, lib/checkin/checkin-schemas.ts):
+ * name and email given, every member of its type and within its limit, strings trimmed, blanks
+ * null or absent. What remains to check needs the gallery.
+ */
+export interface CheckinFields {
+  name: string;
+  email: string;
+  employeeId?: string | null;
+  phone?: string | null;
+  department?: string | null;
+  notes?: string | null;
+  orderNotes?: string | null;
+  shootingDayId?: string | null;
+  selectedPackageId?: string | null;
+  consentGiven?: boolean | null;
+  faceConsent?: boolean | null;
+  notificationConsent?: boolean | null;
+  hrExportConsent?: boolean | null;
+  termsAccepted?: boolean | null;
+  selfieBase64?: string | null;
+  customFields?: Record<string, unknown> | null;
 }
 
 /**
- * Validates a submitCheckin body against the gallery, in the documented order of precedence:
- * name_required, email_required, field limits and types (invalid_field), consent_required,
- * custom fields, selfie (encoding, size and JPEG header), shooting day, package. Synchronous
- * and cheap: the selfie's image data is decoded later, by submitCheckin, and payment checks come
+ * Validates a parsed submitCheckin body against the gallery, in the documented order of
+ * precedence; the rules before these, up to the custom fields' type, are the parser's
+ * (parseSubmitCheckin). Here: required built-in form fields (invalid_field), consent_required,
+ * custom fields, selfie (encoding, size and JPEG header), shooting day, package. Synchronous and
+ * cheap: the selfie's image data is decoded later, by submitCheckin, and payment checks come
  * after that, with the tenant.
  */
-export function validateCheckin(body: Record<string, unknown>, configuration: GalleryConfiguration): CheckinSubmission {
+export function validateCheckin(fields: CheckinFields, configuration: GalleryConfiguration): CheckinSubmission {
   const { gallery, formFields, shootingDays, packages } = configuration;
-  if (isBlank(body.name)) throw new DomainError('name_required');
-  if (isBlank(body.email)) throw new DomainError('email_required');
-
-  for (const field of TEXT_FIELDS) {
-    const limit = TEXT_LIMITS[field];
-    const value = body[field];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw invalidField(field, `${field} must be a string.`);
-    if (value.trim().length > limit) throw invalidField(field, `${field} must have at most ${limit} characters.`);
-  }
-  if (!isPlausibleEmail(text(body, 'email')!)) throw invalidField('email', 'email is not a valid address.');
-  for (const field of BOOLEAN_FIELDS) {
-    const value = body[field];
-    if (value !== undefined && value !== null && typeof value !== 'boolean') throw invalidField(field, `${field} must be true or false.`);
-  }
-  if (body.selfieBase64 !== undefined && body.selfieBase64 !== null && typeof body.selfieBase64 !== 'string') {
-    throw invalidField('selfieBase64', 'selfieBase64 must be a string.');
-  }
-  const customFields = body.customFields ?? {};
-  if (customFields === null || typeof customFields !== 'object' || Array.isArray(customFields)) {
-    throw invalidField('customFields', 'customFields must be an object keyed by form-field key.');
-  }
   for (const field of formFields) {
     const builtIn = (BUILT_IN_FIELD_KEYS as readonly string[]).includes(field.key);
-    if (builtIn && field.enabled && field.required && text(body, field.key) === null) {
+    if (builtIn && field.enabled && field.required && (fields[field.key as (typeof BUILT_IN_FIELD_KEYS)[number]] ?? null) === null) {
       throw invalidField(field.key, `${field.label} is required.`);
     }
   }
 
-  if (gallery.consentRequired && body.consentGiven !== true) throw new DomainError('consent_required');
+  if (gallery.consentRequired && fields.consentGiven !== true) throw new DomainError('consent_required');
 
-  const customValues = validateCustomFields(customFields as Record<string, unknown>, formFields);
+  const customValues = validateCustomFields(fields.customFields ?? {}, formFields);
 
-  const submittedSelfie = text(body, 'selfieBase64');
+  const submittedSelfie = fields.selfieBase64 ?? null;
   if (gallery.selfieRequired && gallery.selfieEnabled && submittedSelfie === null) throw new DomainError('selfie_required');
   const selfieAsSent = gallery.selfieEnabled && submittedSelfie !== null ? decodeSelfie(submittedSelfie) : undefined;
   if (selfieAsSent) readJpegFrameSize(selfieAsSent);
 
-  const shootingDayId = text(body, 'shootingDayId');
+  const shootingDayId = fields.shootingDayId ?? null;
   const shootingDay = shootingDayId === null ? undefined : shootingDays.find((day) => day.id === shootingDayId);
   if (shootingDayId !== null && !shootingDay) throw new DomainError('unknown_shooting_day');
 
-  const packageId = text(body, 'selectedPackageId');
+  const packageId = fields.selectedPackageId ?? null;
   const selectedPackage = packageId === null ? undefined : packages.find((pkg) => pkg.id === packageId);
   if (packageId !== null && !selectedPackage) throw new DomainError('unknown_package');
 
-  const granted = (enabled: boolean, value: unknown) => (enabled ? value === true : null);
+  const granted = (enabled: boolean, value: boolean | null | undefined) => (enabled ? value === true : null);
   return {
-    name: text(body, 'name')!,
-    email: text(body, 'email')!,
-    employeeId: text(body, 'employeeId'),
-    phone: text(body, 'phone'),
-    department: text(body, 'department'),
-    notes: text(body, 'notes'),
-    orderNotes: text(body, 'orderNotes'),
+    name: fields.name,
+    email: fields.email,
+    employeeId: fields.employeeId ?? null,
+    phone: fields.phone ?? null,
+    department: fields.department ?? null,
+    notes: fields.notes ?? null,
+    orderNotes: fields.orderNotes ?? null,
     consents: {
-      consentGiven: typeof body.consentGiven === 'boolean' ? body.consentGiven : null,
-      faceConsent: granted(gallery.granularConsents.face, body.faceConsent),
-      notificationConsent: granted(gallery.granularConsents.notification, body.notificationConsent),
-      hrExportConsent: granted(gallery.granularConsents.hrExport, body.hrExportConsent),
+      consentGiven: fields.consentGiven ?? null,
+      faceConsent: granted(gallery.granularConsents.face, fields.faceConsent),
+      notificationConsent: granted(gallery.granularConsents.notification, fields.notificationConsent),
+      hrExportConsent: granted(gallery.granularConsents.hrExport, fields.hrExportConsent),
     },
     customFields: customValues,
     selfieAsSent,
     shootingDay,
     selectedPackage,
-    termsAccepted: body.termsAccepted === true,
+    termsAccepted: fields.termsAccepted === true,
   };
 }

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
-import { DomainError } from '#lib/platform/domain-error';
 import { isPlausibleEmail } from '#lib/platform/email-address';
-import { MAX_PERSONS_PER_IMPORT, TEXT_LIMITS } from '#lib/platform/field-limits';
+import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import { isBlank, jsonObject, memberOf, optionalText, requiredText } from '#lib/platform/schema-parts';
 import { NO_CONSENTS, type PersonDraft, newPersonId } from '#lib/persons/rules/person-model';
-
 
 /**
  * Why an import row was skipped. Stable, machine-readable, documented in the README; the
@@ -21,37 +20,6 @@ export type SkipReason =
   | 'employee_id_too_long'
   | 'not_written';
 
-/** Absent, null and (after trimming) empty are all "not given". */
-const optionalText = (notString: SkipReason, tooLong: SkipReason, max: number) =>
-  v.pipe(
-    v.optional(v.nullable(v.string(notString))),
-    v.transform((value) => value?.trim() || null),
-    v.check((value) => value === null || value.length <= max, tooLong),
-  );
-
-const ImportRowSchema = v.object(
-  {
-    // The default makes a missing name go through the same checks as an empty one.
-    name: v.optional(
-      v.pipe(
-        v.nullable(v.string('name_not_string')),
-        v.transform((value) => value?.trim() ?? ''),
-        v.minLength(1, 'name_required'),
-        v.maxLength(TEXT_LIMITS.name, 'name_too_long'),
-      ),
-      '',
-    ),
-    email: v.pipe(
-      optionalText('email_not_string', 'email_too_long', TEXT_LIMITS.email),
-      v.check((value) => value === null || isPlausibleEmail(value), 'email_invalid'),
-    ),
-    employeeId: optionalText('employee_id_not_string', 'employee_id_too_long', TEXT_LIMITS.employeeId),
-    // The spec ignores an invalid shooting day ID silently; a value that is not a string is one.
-    shootingDayId: v.optional(v.unknown()),
-  },
-  'row_not_object',
-);
-
 export interface ImportRow {
   name: string;
   email: string | null;
@@ -61,31 +29,53 @@ export interface ImportRow {
 
 export type RowVerdict = { ok: true; row: ImportRow } | { ok: false; reason: SkipReason };
 
-/** The `persons` array of an import request: persons_required or too_many_persons otherwise. */
-export function importRows(body: Record<string, unknown>): unknown[] {
-  const persons = body.persons;
-  if (!Array.isArray(persons) || persons.length === 0) throw new DomainError('persons_required');
-  if (persons.length > MAX_PERSONS_PER_IMPORT) {
-    throw new DomainError('too_many_persons', `At most ${MAX_PERSONS_PER_IMPORT} persons per request; got ${persons.length}.`);
-  }
-  return persons;
+/** The skip reason of a row's first issue (its members are parsed in the order name, email, employeeId). */
+function skipReasonOf(issue: v.BaseIssue<unknown> | undefined): SkipReason {
+  const member = issue && memberOf(issue);
+  if (!issue || member === undefined) return 'row_not_object';
+  // A name that is absent or null is missing, like a blank one, whatever valibot calls it.
+  if (member === 'name' && isBlank(issue.input)) return 'name_required';
+  return issue.message as SkipReason;
 }
 
-/** Validates one row; a shooting day ID the gallery does not have becomes null. */
+/**
+ * One row of an import request, as ImportRequest (person-schemas.ts) documents and parses it:
+ * its verdict, never a refusal of the request. A row that fails is skipped with the reason of
+ * its first failing member. Its shooting day is looked up in the gallery later (withKnownDay).
+ */
+export const ImportRowSchema = v.fallback(
+  v.pipe(
+    jsonObject('row_not_object'),
+    v.object({
+      name: requiredText(TEXT_LIMITS.name, { notString: 'name_not_string', tooLong: 'name_too_long' }),
+      email: v.pipe(
+        optionalText(TEXT_LIMITS.email, { notString: 'email_not_string', tooLong: 'email_too_long' }),
+        v.check((email) => email === null || isPlausibleEmail(email), 'email_invalid'),
+      ),
+      employeeId: optionalText(TEXT_LIMITS.employeeId, { notString: 'employee_id_not_string', tooLong: 'employee_id_too_long' }),
+      // The spec ignores an invalid shooting day ID silently; a value that is not a string is one.
+      shootingDayId: v.optional(v.fallback(v.nullable(v.string()), null)),
+    }),
+    v.transform(
+      (row): RowVerdict => ({
+        ok: true,
+        row: { name: row.name, email: row.email ?? null, employeeId: row.employeeId ?? null, shootingDayId: row.shootingDayId ?? null },
+      }),
+    ),
+  ),
+  (dataset): RowVerdict => ({ ok: false, reason: skipReasonOf(dataset?.issues?.[0]) }),
+);
+
+/** A row's verdict with its shooting day kept only if the gallery has it (else null, as the spec says). */
+export function withKnownDay(verdict: RowVerdict, shootingDayIds: ReadonlySet<string>): RowVerdict {
+  if (!verdict.ok) return verdict;
+  const { shootingDayId } = verdict.row;
+  return { ok: true, row: { ...verdict.row, shootingDayId: shootingDayId !== null && shootingDayIds.has(shootingDayId) ? shootingDayId : null } };
+}
+
+/** Validates one row as the import does (for the import CLI, which checks rows before it sends them). */
 export function validateImportRow(input: unknown, shootingDayIds: ReadonlySet<string>): RowVerdict {
-  if (Array.isArray(input)) return { ok: false, reason: 'row_not_object' }; // valibot's object() takes arrays
-  const result = v.safeParse(ImportRowSchema, input, { abortEarly: true });
-  if (!result.success) return { ok: false, reason: result.issues[0].message as SkipReason };
-  const { name, email, employeeId, shootingDayId } = result.output;
-  return {
-    ok: true,
-    row: {
-      name: name ?? '',
-      email: email ?? null,
-      employeeId: employeeId ?? null,
-      shootingDayId: typeof shootingDayId === 'string' && shootingDayIds.has(shootingDayId) ? shootingDayId : null,
-    },
-  };
+  return withKnownDay(v.parse(ImportRowSchema, input), shootingDayIds);
 }
 
 /** The person an import row becomes (everything but the access code, which storage assigns). */

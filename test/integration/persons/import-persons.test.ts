@@ -164,6 +164,11 @@ describe('POST persons: request errors', () => {
   it('gives 400 not_a_groupshoot_gallery for an ordinary gallery', async () => {
     expectError(await post({ persons: [{ name: 'A' }] }, studio.ordinaryToken), 400, 'not_a_groupshoot_gallery');
   });
+
+  it("checks the gallery before the body: an unknown or ordinary gallery's error comes first", async () => {
+    expectError(await post({ persons: [] }, 'unknowntoken'), 404, 'gallery_not_found');
+    expectError(await post({}, studio.ordinaryToken), 400, 'not_a_groupshoot_gallery');
+  });
 });
 
 describe('POST persons: 500 rows with invalid ones among them', () => {

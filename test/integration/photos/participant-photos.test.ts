@@ -165,6 +165,12 @@ describe('POST /group-shoot myPhotos', () => {
     const missing = await lookUp(studio, { token: undefined, code: ada.code, email: 'ada.lovelace@example.com' });
     expect([unknown.status, unknown.body.error, missing.status, missing.body.error]).toEqual([404, 'gallery_not_found', 400, 'token_required']);
   });
+
+  it("checks the gallery before the body: the gallery's error comes before the code's", async () => {
+    const unknown = await lookUp(studio, { token: 'nope', code: 'not a code', email: 42 });
+    const missing = await lookUp(studio, { token: undefined, code: undefined });
+    expect([unknown.status, unknown.body.error, missing.status, missing.body.error]).toEqual([404, 'gallery_not_found', 400, 'token_required']);
+  });
 });
 
 describe('myPhotos attempt limits', () => {

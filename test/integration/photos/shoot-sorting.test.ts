@@ -9,6 +9,7 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { type CardReading, assignSequence, sequencePosition } from '#lib/photos/rules/shoot-sequence';
 import { importPersons } from '#lib/persons/import-persons';
+import { parseImportRequest } from '#lib/persons/person-schemas';
 import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
 import { assignShootPhotoByHand, listUnassignedShootPhotos } from '#lib/photos/shoot-review';
 import { erasePersons } from '#lib/privacy/erasure';
@@ -88,9 +89,12 @@ async function newShoot(studio: TestTenant, personCount: number) {
     granularConsents: { face: false, notification: false, hrExport: false },
   });
   const scope = { tenantId: studio.tenant.tenantId, token: gallery.token };
-  const imported = await importPersons(studio.tenant, gallery.token, {
-    persons: Array.from({ length: personCount }, (_, index) => ({ name: `Person ${index}`, email: `person${index}@example.com` })),
-  });
+  const configuration = (await getGalleryConfiguration(studio.tenant.tenantId, gallery.token))!;
+  const imported = await importPersons(
+    studio.tenant,
+    configuration,
+    parseImportRequest({ persons: Array.from({ length: personCount }, (_, index) => ({ name: `Person ${index}`, email: `person${index}@example.com` })) }),
+  );
   const persons = imported.persons.map((person) => ({ personId: person.personId, code: person.code }));
   return { scope, persons, personOfCode: new Map(persons.map((person) => [person.code, person.personId])) };
 }

@@ -1,3 +1,4 @@
+import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { validateCheckin } from '#lib/checkin/rules/checkin-request';
 import { DomainError } from '#lib/platform/domain-error';
 import { type FormField, GALLERY_COUNTER_NAMES, type Gallery, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/galleries/rules/gallery-model';
@@ -37,9 +38,17 @@ function configuration(
 }
 
 const VALID = { name: 'Ada Lovelace', email: 'ada@example.com' };
+
+/**
+ * A submitCheckin body on its way through the service: parsed at the edge (types, limits and
+ * their order of precedence), then held to the gallery's rules.
+ */
+function checkIn(body: Record<string, unknown>, gallery: GalleryConfiguration) {
+  return validateCheckin(parseSubmitCheckin({ action: 'submitCheckin', ...body }), gallery);
+}
 const base64 = (bytes: Buffer) => bytes.toString('base64');
 
-describe('validateCheckin', () => {
+describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () => {
   describe('order of precedence', () => {
     /** A gallery that asks for everything, so that every rule has something to check. */
     const demanding = configuration(
@@ -104,7 +113,7 @@ describe('validateCheckin', () => {
         const body = steps.slice(0, index).reduce((partial, [, , repair]) => ({ ...partial, ...repair }), brokenEverywhere);
 
         // Act
-        const error = refusalOf(() => validateCheckin(body, demanding));
+        const error = refusalOf(() => checkIn(body, demanding));
 
         // Assess
         expect(error).toMatchObject(refusal);
@@ -114,7 +123,7 @@ describe('validateCheckin', () => {
     it('accepts the body once every rule is repaired', () => {
       const body = steps.reduce((partial, [, , repair]) => ({ ...partial, ...repair }), brokenEverywhere);
 
-      const submission = validateCheckin(body, demanding);
+      const submission = checkIn(body, demanding);
 
       expect(submission).toEqual(
         expect.objectContaining({ name: 'Ada Lovelace', employeeId: 'E-1', shootingDay: DAY, selectedPackage: PACKAGE }),
@@ -149,23 +158,23 @@ describe('validateCheckin', () => {
     );
 
     it.each(limits)('accepts %s of %i characters', (field, limit) => {
-      expect(() => validateCheckin({ ...VALID, [field]: valueOfLength(field, limit) }, withLongIds)).not.toThrow();
+      expect(() => checkIn({ ...VALID, [field]: valueOfLength(field, limit) }, withLongIds)).not.toThrow();
     });
 
     it.each(limits)('refuses %s of more than %i characters as invalid_field', (field, limit) => {
-      const error = refusalOf(() => validateCheckin({ ...VALID, [field]: valueOfLength(field, limit + 1) }, withLongIds));
+      const error = refusalOf(() => checkIn({ ...VALID, [field]: valueOfLength(field, limit + 1) }, withLongIds));
 
       expect(error).toMatchObject({ reason: 'invalid_field', subject: { field }, message: `${field} must have at most ${limit} characters.` });
     });
 
     it.each(limits)('counts the characters of %s after trimming', (field, limit) => {
-      expect(() => validateCheckin({ ...VALID, [field]: `  ${valueOfLength(field, limit)}\n` }, withLongIds)).not.toThrow();
+      expect(() => checkIn({ ...VALID, [field]: `  ${valueOfLength(field, limit)}\n` }, withLongIds)).not.toThrow();
     });
 
     it.each(limits.flatMap(([field]) => [[field, 42] as const, [field, true] as const, [field, ['x']] as const]))(
       'refuses %s given as %p as invalid_field',
       (field, value) => {
-        const error = refusalOf(() => validateCheckin({ ...VALID, [field]: value }, configuration()));
+        const error = refusalOf(() => checkIn({ ...VALID, [field]: value }, configuration()));
 
         expect(error).toMatchObject({ reason: 'invalid_field', subject: { field }, message: `${field} must be a string.` });
       },
@@ -179,7 +188,7 @@ describe('validateCheckin', () => {
       ['empty', ''],
       ['blank', ' \t\n'],
     ])('gives name_required for a name that is %s', (_case, name) => {
-      expect(refusalOf(() => validateCheckin({ ...VALID, name }, configuration())).reason).toBe('name_required');
+      expect(refusalOf(() => checkIn({ ...VALID, name }, configuration())).reason).toBe('name_required');
     });
 
     it.each([
@@ -187,13 +196,13 @@ describe('validateCheckin', () => {
       ['null', null],
       ['blank', '   '],
     ])('gives email_required for an email that is %s', (_case, email) => {
-      expect(refusalOf(() => validateCheckin({ ...VALID, email }, configuration())).reason).toBe('email_required');
+      expect(refusalOf(() => checkIn({ ...VALID, email }, configuration())).reason).toBe('email_required');
     });
 
     it.each(['ada', 'ada@', '@example.com', 'ada@example', 'ada lovelace@example.com'])(
       'refuses the implausible address %p as invalid_field email',
       (email) => {
-        expect(refusalOf(() => validateCheckin({ ...VALID, email }, configuration()))).toMatchObject({
+        expect(refusalOf(() => checkIn({ ...VALID, email }, configuration()))).toMatchObject({
           reason: 'invalid_field',
           subject: { field: 'email' },
         });
@@ -205,7 +214,7 @@ describe('validateCheckin', () => {
     it.each(['consentGiven', 'faceConsent', 'notificationConsent', 'hrExportConsent', 'termsAccepted'])(
       'refuses %s that is not true or false',
       (field) => {
-        const error = refusalOf(() => validateCheckin({ ...VALID, [field]: 'true' }, configuration()));
+        const error = refusalOf(() => checkIn({ ...VALID, [field]: 'true' }, configuration()));
 
         expect(error).toMatchObject({ reason: 'invalid_field', subject: { field }, message: `${field} must be true or false.` });
       },
@@ -216,7 +225,7 @@ describe('validateCheckin', () => {
     it.each(['employeeId', 'phone', 'department', 'notes'])('requires %s where the form marks it required', (key) => {
       const gallery = configuration({}, { formFields: [formField(key, { label: `The ${key}`, required: true })] });
 
-      const error = refusalOf(() => validateCheckin({ ...VALID, [key]: '  ' }, gallery));
+      const error = refusalOf(() => checkIn({ ...VALID, [key]: '  ' }, gallery));
 
       expect(error).toMatchObject({ reason: 'invalid_field', subject: { field: key }, message: `The ${key} is required.` });
     });
@@ -224,7 +233,7 @@ describe('validateCheckin', () => {
     it('does not require a required field that is disabled', () => {
       const gallery = configuration({}, { formFields: [formField('phone', { required: true, enabled: false })] });
 
-      expect(validateCheckin(VALID, gallery).phone).toBeNull();
+      expect(checkIn(VALID, gallery).phone).toBeNull();
     });
   });
 
@@ -235,11 +244,11 @@ describe('validateCheckin', () => {
     ])('gives consent_required when the gallery requires consent and consentGiven is %s', (_case, consentGiven) => {
       const gallery = configuration({ consentRequired: true });
 
-      expect(refusalOf(() => validateCheckin({ ...VALID, consentGiven }, gallery)).reason).toBe('consent_required');
+      expect(refusalOf(() => checkIn({ ...VALID, consentGiven }, gallery)).reason).toBe('consent_required');
     });
 
     it('accepts consentGiven true where the gallery requires consent', () => {
-      expect(validateCheckin({ ...VALID, consentGiven: true }, configuration({ consentRequired: true })).consents.consentGiven).toBe(true);
+      expect(checkIn({ ...VALID, consentGiven: true }, configuration({ consentRequired: true })).consents.consentGiven).toBe(true);
     });
   });
 
@@ -247,7 +256,7 @@ describe('validateCheckin', () => {
     it('refuses an invalid custom value with its key', () => {
       const gallery = configuration({}, { formFields: [formField(SHIRT_SIZE, { type: 'number' })] });
 
-      const error = refusalOf(() => validateCheckin({ ...VALID, customFields: { [SHIRT_SIZE]: 'large' } }, gallery));
+      const error = refusalOf(() => checkIn({ ...VALID, customFields: { [SHIRT_SIZE]: 'large' } }, gallery));
 
       expect(error).toMatchObject({ reason: 'invalid_custom_field', subject: { key: SHIRT_SIZE } });
     });
@@ -257,14 +266,14 @@ describe('validateCheckin', () => {
       ['text', 'M'],
       ['a number', 42],
     ])('refuses customFields that are %s', (_case, customFields) => {
-      expect(refusalOf(() => validateCheckin({ ...VALID, customFields }, configuration()))).toMatchObject({
+      expect(refusalOf(() => checkIn({ ...VALID, customFields }, configuration()))).toMatchObject({
         reason: 'invalid_field',
         subject: { field: 'customFields' },
       });
     });
 
     it('takes customFields null as none', () => {
-      expect(validateCheckin({ ...VALID, customFields: null }, configuration()).customFields).toEqual({});
+      expect(checkIn({ ...VALID, customFields: null }, configuration()).customFields).toEqual({});
     });
   });
 
@@ -272,34 +281,34 @@ describe('validateCheckin', () => {
     it('gives selfie_required where the gallery requires one and none is sent', () => {
       const gallery = configuration({ selfieEnabled: true, selfieRequired: true });
 
-      expect(refusalOf(() => validateCheckin({ ...VALID, selfieBase64: '  ' }, gallery)).reason).toBe('selfie_required');
+      expect(refusalOf(() => checkIn({ ...VALID, selfieBase64: '  ' }, gallery)).reason).toBe('selfie_required');
     });
 
     it('requires no selfie where selfies are disabled, even if marked required', () => {
       const gallery = configuration({ selfieEnabled: false, selfieRequired: true });
 
-      expect(validateCheckin(VALID, gallery).selfieAsSent).toBeUndefined();
+      expect(checkIn(VALID, gallery).selfieAsSent).toBeUndefined();
     });
 
     it('gives invalid_selfie for a selfie that is not a JPEG', () => {
       const gallery = configuration({ selfieEnabled: true });
       const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 
-      expect(refusalOf(() => validateCheckin({ ...VALID, selfieBase64: base64(png) }, gallery)).reason).toBe('invalid_selfie');
+      expect(refusalOf(() => checkIn({ ...VALID, selfieBase64: base64(png) }, gallery)).reason).toBe('invalid_selfie');
     });
 
     it('gives selfie_too_large for a selfie over 3 MiB', () => {
       const gallery = configuration({ selfieEnabled: true });
       const selfieBase64 = 'A'.repeat(Math.ceil(((3 * 1024 * 1024 + 3) * 4) / 3));
 
-      expect(refusalOf(() => validateCheckin({ ...VALID, selfieBase64 }, gallery)).reason).toBe('selfie_too_large');
+      expect(refusalOf(() => checkIn({ ...VALID, selfieBase64 }, gallery)).reason).toBe('selfie_too_large');
     });
 
     it('returns the selfie as sent, for submitCheckin to re-encode before it stores anything', () => {
       const gallery = configuration({ selfieEnabled: true });
       const photo = makeJpegWithGps();
 
-      const { selfieAsSent } = validateCheckin({ ...VALID, selfieBase64: `data:image/jpeg;base64,${base64(photo)}` }, gallery);
+      const { selfieAsSent } = checkIn({ ...VALID, selfieBase64: `data:image/jpeg;base64,${base64(photo)}` }, gallery);
 
       expect(selfieAsSent!.equals(photo)).toBe(true);
     });
@@ -311,14 +320,14 @@ describe('validateCheckin', () => {
       photo.writeUInt16BE(7072, frame + 5); // height
       photo.writeUInt16BE(7072, frame + 7); // width: 7072 × 7072 = 50,013,184 pixels
 
-      expect(refusalOf(() => validateCheckin({ ...VALID, selfieBase64: base64(photo) }, gallery))).toMatchObject({
+      expect(refusalOf(() => checkIn({ ...VALID, selfieBase64: base64(photo) }, gallery))).toMatchObject({
         reason: 'invalid_selfie',
         message: 'The selfie has more than 50 megapixels.',
       });
     });
 
     it('ignores a selfie, even an invalid one, where selfies are disabled', () => {
-      const submission = validateCheckin({ ...VALID, selfieBase64: 'not base64 at all!' }, configuration({ selfieEnabled: false }));
+      const submission = checkIn({ ...VALID, selfieBase64: 'not base64 at all!' }, configuration({ selfieEnabled: false }));
 
       expect(submission.selfieAsSent).toBeUndefined();
     });
@@ -326,28 +335,28 @@ describe('validateCheckin', () => {
 
   describe('shooting day and package', () => {
     it('gives unknown_shooting_day for a day the gallery does not have', () => {
-      expect(refusalOf(() => validateCheckin({ ...VALID, shootingDayId: 'day-2' }, configuration())).reason).toBe('unknown_shooting_day');
+      expect(refusalOf(() => checkIn({ ...VALID, shootingDayId: 'day-2' }, configuration())).reason).toBe('unknown_shooting_day');
     });
 
     it('gives unknown_package for a package the gallery does not have', () => {
-      expect(refusalOf(() => validateCheckin({ ...VALID, selectedPackageId: 'pkg-2' }, configuration())).reason).toBe('unknown_package');
+      expect(refusalOf(() => checkIn({ ...VALID, selectedPackageId: 'pkg-2' }, configuration())).reason).toBe('unknown_package');
     });
 
     it('checks the day before the package', () => {
-      const error = refusalOf(() => validateCheckin({ ...VALID, shootingDayId: 'day-2', selectedPackageId: 'pkg-2' }, configuration()));
+      const error = refusalOf(() => checkIn({ ...VALID, shootingDayId: 'day-2', selectedPackageId: 'pkg-2' }, configuration()));
 
       expect(error.reason).toBe('unknown_shooting_day');
     });
 
     it('returns the chosen day and package, found by their trimmed IDs', () => {
-      const submission = validateCheckin({ ...VALID, shootingDayId: ' day-1 ', selectedPackageId: 'pkg-1\n' }, configuration());
+      const submission = checkIn({ ...VALID, shootingDayId: ' day-1 ', selectedPackageId: 'pkg-1\n' }, configuration());
 
       expect(submission.shootingDay).toEqual(DAY);
       expect(submission.selectedPackage).toEqual(PACKAGE);
     });
 
     it('takes blank IDs as no day and no package', () => {
-      const submission = validateCheckin({ ...VALID, shootingDayId: '  ', selectedPackageId: '' }, configuration());
+      const submission = checkIn({ ...VALID, shootingDayId: '  ', selectedPackageId: '' }, configuration());
 
       expect(submission.shootingDay).toBeUndefined();
       expect(submission.selectedPackage).toBeUndefined();
@@ -369,7 +378,7 @@ describe('validateCheckin', () => {
       };
 
       // Act
-      const submission = validateCheckin(body, configuration());
+      const submission = checkIn(body, configuration());
 
       // Assess
       expect(submission).toEqual({
@@ -395,24 +404,24 @@ describe('validateCheckin', () => {
       const body = { ...VALID, faceConsent: true, notificationConsent: true };
 
       // Act
-      const { consents } = validateCheckin(body, gallery);
+      const { consents } = checkIn(body, gallery);
 
       // Assess
       expect(consents).toEqual({ consentGiven: null, faceConsent: true, notificationConsent: null, hrExportConsent: false });
     });
 
     it('keeps consentGiven as sent', () => {
-      expect(validateCheckin({ ...VALID, consentGiven: false }, configuration()).consents.consentGiven).toBe(false);
+      expect(checkIn({ ...VALID, consentGiven: false }, configuration()).consents.consentGiven).toBe(false);
     });
 
     it('takes termsAccepted as false unless it is true', () => {
-      expect(validateCheckin(VALID, configuration()).termsAccepted).toBe(false);
+      expect(checkIn(VALID, configuration()).termsAccepted).toBe(false);
     });
 
     it('returns the custom values of enabled fields and drops unknown keys', () => {
       const gallery = configuration({}, { formFields: [formField(SHIRT_SIZE, { type: 'number' })] });
 
-      const submission = validateCheckin({ ...VALID, customFields: { [SHIRT_SIZE]: '42', 'custom-unknown': 'x' } }, gallery);
+      const submission = checkIn({ ...VALID, customFields: { [SHIRT_SIZE]: '42', 'custom-unknown': 'x' } }, gallery);
 
       expect(submission.customFields).toEqual({ [SHIRT_SIZE]: 42 });
     });

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode } from 'jpeg-js';
 import sharp from 'sharp';
-import { CheckinRequest } from '#lib/checkin/checkin-schemas';
+import * as v from 'valibot';
+import { SubmitCheckinRequest } from '#lib/checkin/checkin-schemas';
 import { SELFIE_JPEG_QUALITY, SELFIE_MAX_DIMENSION, reencodeSelfie } from '#lib/checkin/adapters/selfie-image';
 import { DomainError } from '#lib/platform/domain-error';
 import {
@@ -129,7 +130,7 @@ describe('reencodeSelfie', () => {
 
   it('is documented with its size and quality in the API reference and the OpenAPI document', () => {
     const reference = readFileSync(join(__dirname, '..', '..', '..', 'docs', 'api-reference.md'), 'utf8');
-    const openapiDescription = (CheckinRequest.entries.selfieBase64.wrapped.pipe[1] as { description: string }).description;
+    const openapiDescription = v.getDescription(SubmitCheckinRequest.entries.selfieBase64);
 
     expect(reference).toContain(`at most ${SELFIE_MAX_DIMENSION} pixels on its longer side`);
     expect(reference).toContain(`a baseline JPEG of quality ${SELFIE_JPEG_QUALITY}`);

@@ -1,5 +1,6 @@
 import { DomainError } from '#lib/platform/domain-error';
-import { importRows, validateImportRow } from '#lib/persons/rules/person-import';
+import { parseImportRequest } from '#lib/persons/person-schemas';
+import { validateImportRow } from '#lib/persons/rules/person-import';
 
 const days = new Set(['day_1']);
 
@@ -35,14 +36,24 @@ describe('import row validation', () => {
   });
 });
 
-describe('import request', () => {
+describe('import request (parseImportRequest)', () => {
   it.each([{}, { persons: [] }, { persons: {} }, { persons: 'x' }])('needs a non-empty persons array: %j', (body) => {
-    expect(() => importRows(body)).toThrow(expect.objectContaining({ reason: 'persons_required' }) as unknown as DomainError);
+    expect(() => parseImportRequest(body)).toThrow(expect.objectContaining({ reason: 'persons_required' }) as unknown as DomainError);
+  });
+
+  it('parses each row into its verdict: a row that fails is skipped, never the request', () => {
+    const { persons } = parseImportRequest({ persons: [{ name: ' Ann ', shootingDayId: 'day_1' }, ['Ann'], { name: 7 }] });
+
+    expect(persons).toEqual([
+      { ok: true, row: { name: 'Ann', email: null, employeeId: null, shootingDayId: 'day_1' } },
+      { ok: false, reason: 'row_not_object' },
+      { ok: false, reason: 'name_not_string' },
+    ]);
   });
 
   it('takes 500 persons and refuses 501', () => {
-    expect(importRows({ persons: new Array(500).fill({}) })).toHaveLength(500);
-    expect(() => importRows({ persons: new Array(501).fill({}) })).toThrow(
+    expect(parseImportRequest({ persons: new Array(500).fill({}) }).persons).toHaveLength(500);
+    expect(() => parseImportRequest({ persons: new Array(501).fill({}) })).toThrow(
       expect.objectContaining({ reason: 'too_many_persons' }) as unknown as DomainError,
     );
   });
