@@ -35,7 +35,7 @@ export const SERVERS_FOLDER = join('.local', 'servers');
 export const DATA_CONNECTION_FILE = 'local-api.json';
 
 /** The connection file of the server with this process ID. */
-export function serverConnectionFile(workingDirectory: string, pid: number): string {
+function serverConnectionFile(workingDirectory: string, pid: number): string {
   return join(workingDirectory, SERVERS_FOLDER, `${pid}.json`);
 }
 

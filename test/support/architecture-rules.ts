@@ -129,7 +129,7 @@ type Place =
   | { kind: 'outside' }
   | { kind: 'unknown' };
 
-export function placeOf(path: string): Place {
+function placeOf(path: string): Place {
   if (!path.startsWith('lib/')) return { kind: 'outside' };
   if (path.startsWith('lib/platform/')) return { kind: 'kernel' };
   if (path.startsWith('lib/http/')) return { kind: 'edge' };
