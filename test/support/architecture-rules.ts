@@ -29,7 +29,7 @@ export interface Violation {
 }
 
 /** The features of lib/, each a folder: its pure rules in rules/, its store in store/, adapters in adapters/, use cases beside them. */
-export const FEATURES = ['tenants', 'rate-limits', 'idempotency', 'galleries', 'events', 'persons', 'payments', 'photos', 'checkin', 'privacy', 'webhooks'] as const;
+export const FEATURES = ['tenants', 'rate-limits', 'idempotency', 'galleries', 'events', 'persons', 'faces', 'payments', 'photos', 'checkin', 'privacy', 'webhooks'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /**
@@ -53,6 +53,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
   ],
   events: ['store/outbox', 'adapters/stream-records'],
   persons: ['person-schemas', 'import-persons', 'list-persons', 'store/persons', 'store/access-code-allocation'],
+  faces: ['reference-faces', 'second-opinion', 'calibration', 'store/reference-faces', 'adapters/face-model'],
   payments: [
     'payment-schemas',
     'checkout',
