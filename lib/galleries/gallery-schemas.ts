@@ -47,7 +47,7 @@ export const GalleryStats = v.object({
   ok: v.literal(true),
   galleryToken: v.string(),
   persons: v.object({ total: v.number(), bySource: counts('import', 'checkin'), withSelfie: v.number(), withPhotos: v.number() }),
-  photos: counts('total', 'unassigned', 'cards'),
+  photos: counts('total', 'unassigned', 'withheld', 'cards'),
   orders: counts('pending', 'paid', 'expired', 'canceled'),
   shootingDays: v.array(
     v.object({

@@ -1,5 +1,6 @@
 import type { PublicLimits } from '#lib/galleries/rules/public-limits';
 import type { RetentionPolicy } from '#lib/galleries/rules/retention-policy';
+import type { FaceMatchingMode, FaceThresholds } from '#lib/galleries/rules/face-matching';
 
 /** Gallery configuration as the domain sees it; lib/galleries/store/galleries.ts maps it to items. */
 /** The gallery an operation works in: every item of a gallery is keyed by both. */
@@ -30,6 +31,10 @@ export interface Gallery {
   publicLimits?: Partial<PublicLimits>;
   /** How long this gallery keeps personal data, where it differs from the defaults (lib/galleries/rules/retention-policy.ts). */
   retention?: Partial<RetentionPolicy>;
+  /** Whether faces give a second opinion on its shoot photos, where it differs from the default (lib/galleries/rules/face-matching.ts). */
+  faceMatching?: FaceMatchingMode;
+  /** Its own face distances, where they differ from the defaults. */
+  faceThresholds?: Partial<FaceThresholds>;
   createdAt: string;
 }
 
@@ -87,6 +92,8 @@ export interface GalleryCounters {
   photos: number;
   /** Shoot photos in the inbox that belong to nobody (docs/photos.md#sorting-at-ingest). */
   photosUnassigned: number;
+  /** Shoot photos withheld for review because the face did not match the card's person (docs/photos.md#review). */
+  photosWithheld: number;
   /** Camera cards among the shoot photos (never delivered as photos). */
   cardPhotos: number;
   ordersPending: number;
@@ -102,6 +109,7 @@ export const GALLERY_COUNTER_NAMES = [
   'personsWithPhotos',
   'photos',
   'photosUnassigned',
+  'photosWithheld',
   'cardPhotos',
   'ordersPending',
   'ordersPaid',

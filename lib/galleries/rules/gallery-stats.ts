@@ -12,7 +12,7 @@ export function galleryStatistics({ gallery, counters, shootingDays }: GalleryCo
       withSelfie: counters.personsWithSelfie,
       withPhotos: counters.personsWithPhotos,
     },
-    photos: { total: counters.photos, unassigned: counters.photosUnassigned, cards: counters.cardPhotos },
+    photos: { total: counters.photos, unassigned: counters.photosUnassigned, withheld: counters.photosWithheld, cards: counters.cardPhotos },
     orders: {
       pending: counters.ordersPending,
       paid: counters.ordersPaid,

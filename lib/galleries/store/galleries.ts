@@ -136,6 +136,8 @@ function toGallery(item: Record<string, any>): Gallery {
     },
     ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}),
     ...(item.retention ? { retention: item.retention } : {}),
+    ...(item.faceMatching ? { faceMatching: item.faceMatching } : {}),
+    ...(item.faceThresholds ? { faceThresholds: item.faceThresholds } : {}),
     createdAt: item.createdAt,
   };
 }

@@ -80,6 +80,12 @@ export const keys = {
     sk: `SHOT#${sequenceId}#${position}`,
   }),
   looseShootPhoto: (tenantId: string, token: string, photoId: string) => ({ pk: `T#${tenantId}#G#${token}#SHOOT`, sk: `LOOSE#${photoId}` }),
+  /**
+   * Reference faces of a gallery: one item per consenting person with a face descriptor of their
+   * selfie (lib/faces/), all in one collection, so the second opinion reads them in one query.
+   */
+  referenceFacesOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#FACES`,
+  referenceFace: (tenantId: string, token: string, personId: string) => ({ pk: `T#${tenantId}#G#${token}#FACES`, sk: `FACE#${personId}` }),
   /** GSI1 partition of every order waiting for payment, of all tenants, by creation (the reservation sweep reads it). */
   pendingOrders: () => 'PENDINGORDERS',
   /** Payment reservations of a gallery: one item collection. */
@@ -132,6 +138,12 @@ export function shootCardsOfSequence(sequenceId: string): string {
 /** The position in its sequence of a shoot card or photo, from its sort key (`CARD#<sequence>#<position>`). */
 export function positionOfShootItem(sortKey: string): string {
   return sortKey.split('#').slice(2).join('#');
+}
+
+/** The gallery of a person item, from its partition key (keys.person); undefined for any other key. */
+export function galleryOfPersonItem(pk: string): { tenantId: string; token: string } | undefined {
+  const match = /^T#([^#]+)#G#([^#]+)#PERSONS$/.exec(pk);
+  return match ? { tenantId: match[1]!, token: match[2]! } : undefined;
 }
 
 /** Sort-key prefixes of the items in a gallery partition. */

@@ -1,0 +1,49 @@
+import { nowIso } from '#lib/platform/clock';
+import { galleryOfPersonItem } from '#lib/platform/table/keys';
+import type { ChangeRecord } from '#lib/events/adapters/stream-records';
+import { getMediaObject } from '#lib/platform/media-bucket';
+import { selfieObjectKey } from '#lib/platform/media-keys';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { getPerson } from '#lib/persons/store/persons';
+import { mainFace } from '#lib/faces/rules/face-descriptors';
+import { putReferenceFace } from '#lib/faces/store/reference-faces';
+
+/** The face model is loaded with the first selfie to describe: it costs seconds and hundreds of MB. */
+const faceModel = () => import('#lib/faces/adapters/face-model');
+
+export type ReferenceOutcome = 'stored' | 'no_face' | 'not_consenting' | 'matching_off' | 'person_gone';
+
+/**
+ * A consenting person's reference face: the main face of their selfie, described by the face
+ * model and stored with the person. Nothing is computed for a gallery whose face matching is
+ * off, or for a person without a selfie or without face consent (given on a gallery that asks
+ * for it); a selfie showing no face gives no reference. Running it again stores the same.
+ */
+export async function describeReferenceFace(scope: GalleryScope, personId: string): Promise<ReferenceOutcome> {
+  const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
+  if (!configuration) return 'person_gone';
+  if (faceMatchingOf(configuration.gallery).mode === 'off') return 'matching_off';
+  const person = await getPerson(scope, personId);
+  if (!person) return 'person_gone';
+  if (!configuration.gallery.granularConsents.face || person.consents.faceConsent !== true || !person.hasSelfie) return 'not_consenting';
+  const { bytes } = await getMediaObject(selfieObjectKey(scope.tenantId, scope.token, personId));
+  const face = mainFace(await (await faceModel()).describeFaces(Buffer.from(bytes)));
+  if (!face) return 'no_face';
+  return (await putReferenceFace(scope, { personId, descriptor: face.descriptor }, nowIso())) ? 'stored' : 'person_gone';
+}
+
+/**
+ * The persons whose reference face a batch of the table's stream asks for: person items
+ * written with a selfie and face consent (the stack filters the stream so; this checks again).
+ */
+export function personsToDescribe(records: readonly ChangeRecord[]): { id: string; scope: GalleryScope; personId: string }[] {
+  return records.flatMap((record) => {
+    const item = record.newImage;
+    if (record.eventName !== 'INSERT' || !item || typeof item.pk !== 'string' || typeof item.personId !== 'string') return [];
+    const scope = galleryOfPersonItem(item.pk);
+    if (!scope || item.hasSelfie !== true || item.consents?.faceConsent !== true) return [];
+    return [{ id: record.id, scope, personId: item.personId }];
+  });
+}

@@ -1,0 +1,82 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { deleteItems } from '#lib/platform/table/batches';
+import { keys } from '#lib/platform/table/keys';
+import { queryPartition } from '#lib/platform/table/queries';
+import { withStoreRetries } from '#lib/platform/table/retry';
+import { isCancelledTransaction } from '#lib/platform/table/store-errors';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+
+/**
+ * Reference faces (keys.referenceFace): the face descriptor of a consenting person's selfie,
+ * biometric data kept only while the person, their consent and their selfie are
+ * (docs/personal-data.md). Stored as 128 float32 values in one binary attribute.
+ */
+
+export interface ReferenceFace {
+  personId: string;
+  descriptor: number[];
+}
+
+const toBinary = (descriptor: readonly number[]) => new Uint8Array(Float32Array.from(descriptor).buffer);
+
+function toDescriptor(binary: Uint8Array): number[] {
+  const aligned = Uint8Array.from(binary); // a fresh buffer, aligned for the float view
+  return Array.from(new Float32Array(aligned.buffer, 0, aligned.byteLength / 4));
+}
+
+/**
+ * Stores a person's reference face, on condition that the person exists and still consents:
+ * a descriptor computed while the person is erased or withdraws is not kept. False when the
+ * condition failed.
+ */
+export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace, computedAt: string): Promise<boolean> {
+  const items: TransactItem[] = [
+    {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: keys.person(scope.tenantId, scope.token, face.personId),
+        ConditionExpression: 'attribute_exists(pk) AND consents.faceConsent = :true AND hasSelfie = :true',
+        ExpressionAttributeValues: { ':true': true },
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...keys.referenceFace(scope.tenantId, scope.token, face.personId), personId: face.personId, descriptor: toBinary(face.descriptor), computedAt },
+      },
+    },
+  ];
+  try {
+    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+    return true;
+  } catch (error) {
+    if (!isCancelledTransaction(error)) throw error;
+    return false;
+  }
+}
+
+export async function getReferenceFace(scope: GalleryScope, personId: string): Promise<ReferenceFace | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.referenceFace(scope.tenantId, scope.token, personId), ConsistentRead: true }));
+  return Item ? { personId: Item.personId, descriptor: toDescriptor(Item.descriptor) } : undefined;
+}
+
+/** Every reference face of the gallery. */
+export async function listReferenceFaces(scope: GalleryScope): Promise<ReferenceFace[]> {
+  const items = await queryPartition(keys.referenceFacesOfGallery(scope.tenantId, scope.token));
+  return items.map((item) => ({ personId: item.personId, descriptor: toDescriptor(item.descriptor) }));
+}
+
+/** The delete of a person's reference face, for the transaction that deletes the person. */
+export function referenceFaceDeletion(scope: GalleryScope, personId: string): TransactItem {
+  return { Delete: { TableName: tableName, Key: keys.referenceFace(scope.tenantId, scope.token, personId) } };
+}
+
+/** Deletes the reference faces of `personIds` (every one of the gallery when undefined); gives how many there were. */
+export async function deleteReferenceFaces(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<number> {
+  const items = await queryPartition(keys.referenceFacesOfGallery(scope.tenantId, scope.token));
+  const doomed = items.filter((item) => personIds === undefined || personIds.has(item.personId));
+  await deleteItems(doomed.map(({ pk, sk }) => ({ pk, sk })));
+  return doomed.length;
+}
