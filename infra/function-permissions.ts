@@ -169,7 +169,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       // Sorting an inbox photo: a card's code is looked up, and the shoot's cards and photos are stored and read.
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes] },
       { on: 'table', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], partitions: [PARTITIONS.shoot] },
-      // photosAssignedUpdate: the person's photos.assigned event of the window, created or counted up.
+      // photosAssignedUpdate, photosWithheldUpdate: the person's photos.assigned or the gallery's photos.withheld event of the window, created or counted up.
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
     ],
     media: { folders: ['photos'], objects: ['GetObject'] },

@@ -110,7 +110,7 @@ export class WebhookDelivery extends Construct {
         retryAttempts: -1,
         parallelizationFactor: EVENT_DISPATCH_PARALLELIZATION,
         filters: [
-          // A new event in a gallery's outbox (a photos.assigned event only when its window's first photo creates it).
+          // A new event in a gallery's outbox (a coalesced photos.assigned or photos.withheld event only when its window's first photo creates it).
           FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { [sortKey]: { S: FilterRule.beginsWith(keys.event('', '', '').sk) } } } }),
           // A delivery whose replay an operator asked for.
           FilterCriteria.filter({

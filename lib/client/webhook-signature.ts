@@ -50,6 +50,11 @@ export interface PhotosAssignedEventData {
   photosAdded: number;
 }
 
+/** `data` of photos.withheld: shoot photos wait for the studio's review (one event per gallery and 5-minute window). */
+export interface PhotosWithheldEventData {
+  photosWithheld: number;
+}
+
 /** Each event type and the shape of its `data` (docs/events.md#the-catalogue). */
 export interface WebhookEventDataOf {
   'person.created': PersonCreatedEventData;
@@ -58,6 +63,7 @@ export interface WebhookEventDataOf {
   'order.expired': OrderEventData;
   'order.canceled': OrderEventData;
   'photos.assigned': PhotosAssignedEventData;
+  'photos.withheld': PhotosWithheldEventData;
 }
 
 /** The events a subscription can receive. */

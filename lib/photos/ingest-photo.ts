@@ -5,7 +5,7 @@ import { parseInboxObjectKey, parsePhotoObjectKey, photoIdOf } from '#lib/platfo
 import { sortShootPhoto } from '#lib/photos/sort-shoot-photo';
 
 /** What became of an uploaded object: a person's photo, a shoot photo sorted (card, assigned, unassigned), or nothing. */
-export type IngestOutcome = PhotoRecording | 'not_a_photo_key' | 'gallery_not_found' | 'card' | 'assigned' | 'unassigned';
+export type IngestOutcome = PhotoRecording | 'not_a_photo_key' | 'gallery_not_found' | 'card' | 'assigned' | 'withheld' | 'unassigned' | 'erased';
 
 /**
  * Assigns an uploaded object to its person. Under a person's folder the key says which person
@@ -17,8 +17,9 @@ export async function ingestPhotoObject(objectKey: string, uploadedAt: string): 
   const inbox = parseInboxObjectKey(objectKey);
   if (inbox) {
     const placement = await sortShootPhoto(inbox, objectKey, uploadedAt);
-    if (placement === 'gallery_not_found' || placement.kind === 'card') return placement === 'gallery_not_found' ? placement : 'card';
-    return placement.personId ? 'assigned' : 'unassigned';
+    if (placement === 'gallery_not_found') return placement;
+    if (placement.kind !== 'photo') return placement.kind;
+    return placement.personId ? 'assigned' : placement.heldFor ? 'withheld' : 'unassigned';
   }
   const location = parsePhotoObjectKey(objectKey);
   if (!location) return 'not_a_photo_key';

@@ -1,11 +1,16 @@
 import { personIdOfCode } from '#lib/persons/store/persons';
-import { type PhotoTarget, applyGovernor } from '#lib/photos/assign-shoot-photo';
-import { type ShootPhotoFacts, cardAfter, cardBefore, photosBetween, storeShootItem } from '#lib/photos/store/shoot-photos';
+import type { FaceOpinion } from '#lib/faces/second-opinion';
+import { type PhotoTarget, applyGovernor, deleteErasedPersonsPhoto } from '#lib/photos/assign-shoot-photo';
+import { type PlacedCard, type ShootPhotoFacts, cardAfter, cardBefore, getShootItem, photosBetween, storeShootItem } from '#lib/photos/store/shoot-photos';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { type CardReading, type UnassignedReason, cameraSequenceId, sequencePosition } from '#lib/photos/rules/shoot-sequence';
+import { type CardReading, NO_CARD_GOVERNOR, type UnassignedReason, cameraSequenceId, sequencePosition } from '#lib/photos/rules/shoot-sequence';
+import { deleteObjectForGood } from '#lib/platform/media-bucket';
 
-/** Where a shoot photo ended up: a card, or a photo of a person, or a photo of nobody (and why). */
-export type ShootPlacement = { kind: 'card'; code: string | null; personId: string | null } | { kind: 'photo'; personId: string | null; reason?: UnassignedReason };
+/** Where a shoot photo ended up: a card, a photo of a person (or withheld, or of nobody, and why), or deleted as an erased person's. */
+export type ShootPlacement =
+  | { kind: 'card'; code: string | null; personId: string | null }
+  | { kind: 'photo'; personId: string | null; reason?: UnassignedReason; heldFor?: string }
+  | { kind: 'erased' };
 
 /**
  * Places one inbox photo in the gallery's shoot, in whatever order photos arrive and however
@@ -13,9 +18,16 @@ export type ShootPlacement = { kind: 'card'; code: string | null; personId: stri
  * photo, then reads the cards (a photo) or the photos (a card) around it with strongly
  * consistent reads: of a card and a photo placed at the same moment, at least one sees the
  * other, and applyGovernor keeps the latest card, so the outcome is the same in every order.
- * A repeated placement stores nothing new and repeats the reads, finishing what a failed one began.
+ * A repeated placement stores nothing new and repeats the reads, finishing what a failed one
+ * began. `faces` is the second opinion (none: the card alone decides); a card's photos it
+ * re-governs are judged by opinions of their own (`opinionOf`).
  */
-export async function placeShootPhoto(scope: GalleryScope, facts: ShootPhotoFacts, card: CardReading | 'unreadable'): Promise<ShootPlacement> {
+export async function placeShootPhoto(
+  scope: GalleryScope,
+  facts: ShootPhotoFacts,
+  card: CardReading | 'unreadable',
+  faces?: { opinion: FaceOpinion; opinionOf: (objectKey: string) => FaceOpinion },
+): Promise<ShootPlacement> {
   const isCard = card !== 'unreadable' && card.kind !== 'photo';
   if (facts.capturedAt === null || card === 'unreadable') {
     // Without a place in a sequence it governs nothing and nothing governs it.
@@ -29,24 +41,45 @@ export async function placeShootPhoto(scope: GalleryScope, facts: ShootPhotoFact
   if (isCard) {
     const code = card.kind === 'card' ? card.code : null;
     const personId = (code && (await personIdOfCode(scope, code))) || null;
-    await storeShootItem(scope, { sequenceId, position }, { ...facts, kind: 'card', code, cardPersonId: personId });
-    await governPhotosAfter(scope, sequenceId, position, personId);
+    const { key, stored } = await storeShootItem(scope, { sequenceId, position }, { ...facts, kind: 'card', code, cardPersonId: personId });
+    if (!stored && (await getShootItem(key))?.kind === 'erased_card') {
+      // An erased person's card uploaded again (a re-run over the original folder): it stays erased.
+      await deleteObjectForGood(facts.objectKey);
+      return { kind: 'erased' };
+    }
+    await governPhotosAfter(scope, { ...key, position }, sequenceId, personId, faces?.opinionOf);
     return { kind: 'card', code, personId };
   }
   const { key } = await storeShootItem(scope, { sequenceId, position }, { ...facts, kind: 'photo', reason: 'before_first_card' });
   const governing = await cardBefore(scope, sequenceId, position);
-  if (!governing) return { kind: 'photo', personId: null, reason: 'before_first_card' };
-  const target = targetOfCard(governing.cardPersonId);
-  await applyGovernor(scope, key, governing.position, target);
-  return 'personId' in target ? { kind: 'photo', personId: target.personId } : { kind: 'photo', personId: null, reason: target.reason };
+  if (governing?.kind === 'erased_card') {
+    await deleteErasedPersonsPhoto(scope, { ...key, ...facts, kind: 'photo' }, governing.position);
+    return { kind: 'erased' };
+  }
+  const target = governing ? targetOfCard(governing.cardPersonId) : { reason: 'before_first_card' as const };
+  const governor = governing ? { position: governing.position, card: { pk: governing.pk, sk: governing.sk } } : { position: NO_CARD_GOVERNOR };
+  if (!governing && !faces) return { kind: 'photo', personId: null, reason: 'before_first_card' };
+  const governed = await applyGovernor(scope, key, governor, target, faces?.opinion);
+  if (!('state' in governed)) return { kind: 'erased' };
+  const { personId, reason, heldFor } = governed.state;
+  return { kind: 'photo', personId: personId ?? null, ...(reason ? { reason } : {}), ...(heldFor ? { heldFor } : {}) };
 }
 
 /** A card's photos: those after it on its camera, up to the next card. */
-async function governPhotosAfter(scope: GalleryScope, sequenceId: string, position: string, personId: string | null): Promise<void> {
-  const next = await cardAfter(scope, sequenceId, position);
-  const photos = await photosBetween(scope, sequenceId, position, next?.position);
+async function governPhotosAfter(
+  scope: GalleryScope,
+  card: Pick<PlacedCard, 'pk' | 'sk' | 'position'>,
+  sequenceId: string,
+  personId: string | null,
+  opinionOf: ((objectKey: string) => FaceOpinion) | undefined,
+): Promise<void> {
+  const next = await cardAfter(scope, sequenceId, card.position);
+  const photos = await photosBetween(scope, sequenceId, card.position, next?.position);
   // One at a time: they move to the same person, whose photo count each transaction changes.
-  for (const photo of photos) await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, position, targetOfCard(personId));
+  for (const photo of photos) {
+    const governor = { position: card.position, card: { pk: card.pk, sk: card.sk } };
+    await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, governor, targetOfCard(personId), opinionOf?.(photo.objectKey));
+  }
 }
 
 function targetOfCard(personId: string | null): PhotoTarget {

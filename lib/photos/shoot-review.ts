@@ -1,32 +1,71 @@
 import { nowIso } from '#lib/platform/clock';
 import { getPerson } from '#lib/persons/store/persons';
+import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { applyGovernor } from '#lib/photos/assign-shoot-photo';
-import { type ShootItem, type ShootPhoto, listShootItems } from '#lib/photos/store/shoot-photos';
+import { type Key, type ShootCard, type ShootItem, type ShootPhoto, listShootItems, shootItemPosition } from '#lib/photos/store/shoot-photos';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { manualGovernor } from '#lib/photos/rules/shoot-sequence';
+import { isCardGovernor, manualGovernor } from '#lib/photos/rules/shoot-sequence';
 
 /**
- * The photographer's review of a sorted shoot (npm run admin -- photo unassigned|assign): the
- * photos that belong to nobody, and assigning a photo by hand, which no card changes afterwards.
+ * The photographer's review of a sorted shoot (npm run admin -- photo review|release|assign):
+ * the photos withheld by the faces and those that belong to nobody, releasing a withheld photo
+ * to its card's person, and assigning a photo by hand, which no card changes afterwards.
  */
 
-export type UnassignedShootPhoto = Pick<ShootPhoto, 'photoId' | 'path' | 'camera' | 'capturedAt' | 'reason'>;
+export interface ReviewedShootPhoto extends Pick<ShootPhoto, 'photoId' | 'path' | 'camera' | 'capturedAt' | 'reason'> {
+  /** The person its card names, whom a withheld photo waits for. */
+  heldFor: string | null;
+  /** The card that governs it: its photo ID, the code it showed, and whose code that is (null: nobody's, or erased since). */
+  card: { photoId: string; code: string | null; personId: string | null } | null;
+  /** The consenting persons its main face resembles most, nearest first (IDs and distances, never a descriptor). */
+  candidates: FaceCandidate[];
+}
 
-/** The shoot's photos that belong to nobody, by camera and capture time. */
-export async function listUnassignedShootPhotos(scope: GalleryScope): Promise<UnassignedShootPhoto[]> {
+/** The shoot's photos that wait for a review (withheld, or belonging to nobody), by camera and capture time. */
+export async function listPhotosForReview(scope: GalleryScope): Promise<ReviewedShootPhoto[]> {
   const items = await listShootItems(scope);
+  const cardsByPosition = new Map(
+    items.filter((item): item is ShootCard & Key => item.kind === 'card').map((card) => [shootItemPosition(card), card]),
+  );
   return items
     .filter((item): item is ShootItem & ShootPhoto => item.kind === 'photo' && !item.personId)
-    .map(({ photoId, path, camera, capturedAt, reason }) => ({ photoId, path, camera, capturedAt, reason }))
+    .map((photo) => {
+      const card = photo.governor && isCardGovernor(photo.governor) ? cardsByPosition.get(photo.governor) : undefined;
+      return {
+        photoId: photo.photoId,
+        path: photo.path,
+        camera: photo.camera,
+        capturedAt: photo.capturedAt,
+        reason: photo.reason,
+        heldFor: photo.heldFor ?? null,
+        card: card ? { photoId: card.photoId, code: card.code, personId: card.cardPersonId } : null,
+        candidates: photo.candidates ?? [],
+      };
+    })
     .sort((a, b) => (a.camera ?? '').localeCompare(b.camera ?? '') || (a.capturedAt ?? '~').localeCompare(b.capturedAt ?? '~') || a.path.localeCompare(b.path));
 }
 
-/** Gives a shoot photo to a person by hand; cards never take it back. */
-export async function assignShootPhotoByHand(scope: GalleryScope, photoId: string, personId: string): Promise<'assigned' | 'unknown_photo' | 'card' | 'unknown_person'> {
-  const photo = (await listShootItems(scope)).find((item) => item.photoId === photoId);
-  if (!photo) return 'unknown_photo';
-  if (photo.kind === 'card') return 'card';
+export type HandOutcome = 'assigned' | 'unknown_photo' | 'card' | 'unknown_person' | 'not_withheld';
+
+/** Gives a shoot photo to a person by hand, over any card and any face; cards never take it back. */
+export async function assignShootPhotoByHand(scope: GalleryScope, photoId: string, personId: string): Promise<HandOutcome> {
+  const photo = await findShootPhoto(scope, photoId);
+  if (photo === undefined || photo === 'card') return photo ?? 'unknown_photo';
   if (!(await getPerson(scope, personId))) return 'unknown_person';
-  await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, manualGovernor(nowIso()), { personId });
+  await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, { position: manualGovernor(nowIso()) }, { personId });
   return 'assigned';
+}
+
+/** Delivers a withheld photo to the person its card names, as a hand would: the photographer saw it is theirs. */
+export async function releaseWithheldPhoto(scope: GalleryScope, photoId: string): Promise<HandOutcome> {
+  const photo = await findShootPhoto(scope, photoId);
+  if (photo === undefined || photo === 'card') return photo ?? 'unknown_photo';
+  if (!photo.heldFor) return 'not_withheld';
+  return assignShootPhotoByHand(scope, photoId, photo.heldFor);
+}
+
+async function findShootPhoto(scope: GalleryScope, photoId: string): Promise<(ShootPhoto & Key) | 'card' | undefined> {
+  const item = (await listShootItems(scope)).find((candidate) => candidate.kind !== 'erased_card' && candidate.photoId === photoId);
+  if (!item) return undefined;
+  return item.kind === 'photo' ? item : 'card';
 }

@@ -3,6 +3,8 @@ import { UnreadableImageError, readShootPhoto } from '#lib/photos/adapters/shoot
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { type InboxLocation, photoIdOf } from '#lib/platform/media-keys';
 import { readCard } from '#lib/photos/rules/shoot-sequence';
+import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
+import { FaceOpinion } from '#lib/faces/second-opinion';
 import { type ShootPlacement, placeShootPhoto } from '#lib/photos/place-shoot-photo';
 
 /** ISO 8601 with milliseconds, as the upload command writes `captured-at`. */
@@ -16,7 +18,8 @@ const CAPTURE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  */
 export async function sortShootPhoto(location: InboxLocation, objectKey: string, uploadedAt: string): Promise<ShootPlacement | 'gallery_not_found'> {
   const scope = { tenantId: location.tenantId, token: location.token };
-  if (!(await getGalleryConfiguration(scope.tenantId, scope.token))) return 'gallery_not_found';
+  const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
+  if (!configuration) return 'gallery_not_found';
   const { bytes, metadata } = await getMediaObject(objectKey);
   const reading = await readShootPhoto(bytes).catch((error: unknown) => {
     if (error instanceof UnreadableImageError) return undefined;
@@ -33,7 +36,15 @@ export async function sortShootPhoto(location: InboxLocation, objectKey: string,
     height: reading?.height ?? null,
     uploadedAt,
   };
-  return placeShootPhoto(scope, facts, reading ? readCard(reading.codes) : 'unreadable');
+  const faceMatching = faceMatchingOf(configuration.gallery);
+  const faces =
+    faceMatching.mode === 'off'
+      ? undefined
+      : {
+          opinion: new FaceOpinion(scope, faceMatching, { objectKey, bytes }),
+          opinionOf: (photoKey: string) => new FaceOpinion(scope, faceMatching, { objectKey: photoKey }),
+        };
+  return placeShootPhoto(scope, facts, reading ? readCard(reading.codes) : 'unreadable', faces);
 }
 
 function captureTimeOf(metadata: Record<string, string>): string | null {

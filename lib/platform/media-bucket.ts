@@ -128,3 +128,13 @@ export async function getMediaObject(key: string): Promise<{ bytes: Uint8Array; 
   const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key }));
   return { bytes: object.Body ? await object.Body.transformToByteArray() : new Uint8Array(), metadata: object.Metadata ?? {} };
 }
+
+/** The versions of exactly this object (a prefix listing would also match longer keys). */
+export async function exactObjectVersions(key: string): Promise<StoredObjectVersion[]> {
+  return (await listObjectVersions(key)).filter((version) => version.key === key);
+}
+
+/** Deletes an object with every version of it, for good. */
+export async function deleteObjectForGood(key: string): Promise<void> {
+  await deleteObjectVersions(await exactObjectVersions(key));
+}

@@ -10,9 +10,11 @@ import {
   deleteErasedItems,
 } from '#lib/privacy/store/erasable-items';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import { type ShootItem, deleteShootItems, shootItemsOf } from '#lib/photos/store/shoot-photos';
+import { type ShootItem, shootItemsOf } from '#lib/photos/store/shoot-photos';
+import { eraseFromShoot } from '#lib/photos/erase-shoot-photos';
+import { deleteReferenceFaces, listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
-import { toPerson } from '#lib/persons/store/persons';
+import { getPerson, toPerson } from '#lib/persons/store/persons';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey } from '#lib/platform/media-keys';
@@ -41,8 +43,14 @@ export interface ErasureReceipt {
   idempotencyRecords: number;
   /** Events about the persons (webhook outbox items), whether sent already or not. */
   events: number;
-  /** Items of the gallery's shoot: the persons' sorted photos and the camera cards showing their codes (their objects are among photoObjectVersions). */
+  /**
+   * Items of the gallery's shoot: the persons' sorted and withheld photos and the camera cards
+   * showing their codes (their objects are among photoObjectVersions). The cards stay as erased
+   * cards, positions without personal data (docs/photos.md#erasure-and-the-sequence).
+   */
   shootItems: number;
+  /** The persons' reference faces (face descriptors of their selfies). */
+  referenceFaces: number;
   /** Gallery erasure: the gallery's configuration items (gallery, days, packages, fields, statistics). */
   galleryItems?: number;
 }
@@ -58,6 +66,9 @@ interface ErasurePlan {
   idempotencyRecords: string[];
   events: { pk: string; sk: string }[];
   shootItems: ShootItem[];
+  referenceFaces: number;
+  /** A whole gallery's participants: every shoot item goes, not only the persons'. */
+  wholeShoot: boolean;
 }
 
 export interface ErasureOptions {
@@ -89,6 +100,8 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
     idempotencyRecords: await idempotencyRecordsAnswering(scope, personIds, new Set(orders.map((order) => order.orderId))),
     events: await eventKeys(scope, personIds),
     shootItems,
+    referenceFaces: (await listReferenceFaces(scope)).filter((face) => personIds.has(face.personId)).length,
+    wholeShoot: false,
   };
   const existingDays = new Set(configuration.shootingDays.map((day) => day.id));
   return carryOut(scope, plan, describeSubject(subject), options, existingDays);
@@ -113,6 +126,8 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: E
     idempotencyRecords: (await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token)).map((record) => record.scopeHash),
     events: await eventKeys(scope),
     shootItems: await shootItemsOf(scope),
+    referenceFaces: (await listReferenceFaces(scope)).length,
+    wholeShoot: true,
   };
   const existingDays = new Set(configuration?.shootingDays.map((day) => day.id));
   return carryOut(scope, plan, `every participant of gallery ${scope.token}`, options, existingDays);
@@ -129,7 +144,12 @@ export async function eraseGallery(scope: GalleryScope, options: ErasureOptions 
   return { ...receipt, subject: `gallery ${scope.token}`, galleryItems: configurationKeys.length };
 }
 
-/** The order in which a plan is carried out: media, photo records and events, orders, idempotency records, then the persons. */
+/**
+ * The order in which a plan is carried out: the shoot first (the persons' cards become erased
+ * cards, so no photo placed from then on can reach them or anyone else), media, photo records and
+ * events, orders, idempotency records, reference faces, then the persons; last, the shoot, the
+ * photo records and the persons' folders once more, for a photo placed while the erasure ran.
+ */
 async function carryOut(
   scope: GalleryScope,
   plan: ErasurePlan,
@@ -159,19 +179,39 @@ async function carryOut(
     idempotencyRecords: plan.idempotencyRecords.length,
     events: plan.events.length,
     shootItems: plan.shootItems.length,
+    referenceFaces: plan.referenceFaces,
   };
   if (options.dryRun) return receipt;
+  const personIds = new Set(plan.persons.map((person) => person.personId));
+  await eraseFromShoot(scope, personIds, { everyItem: plan.wholeShoot });
   await deleteObjectVersions([...plan.selfieVersions, ...plan.photoObjectVersions]);
   await deleteErasedItems([...plan.photoRecords, ...plan.events]);
-  await deleteShootItems(scope, plan.shootItems);
   for (const order of plan.orders) await redactOrder(order);
   for (const scopeHash of plan.idempotencyRecords) await deleteIdempotencyRecord(scopeHash);
+  await deleteReferenceFaces(scope, plan.wholeShoot ? undefined : personIds);
   let spotsGivenBack = 0;
-  for (const person of plan.persons) {
+  for (const planned of plan.persons) {
+    // As it is now: taking its shoot photos away has counted its photos down already.
+    const person = await getPerson(scope, planned.personId);
+    if (!person) continue;
     const deleted = await deletePersonRecords(scope, person, existingDays);
     if (deleted && person.shootingDayId && existingDays.has(person.shootingDayId)) spotsGivenBack += 1;
   }
+  await sweepAfterPersons(scope, personIds, plan.wholeShoot);
   return { ...receipt, spotsGivenBack };
+}
+
+/**
+ * What a placement running alongside the erasure may have added before the persons were gone
+ * (a photo assigned to one of them, its person photo item, an object under their folder).
+ * Once they are gone no placement can give them anything, so this pass leaves nothing behind.
+ */
+async function sweepAfterPersons(scope: GalleryScope, personIds: ReadonlySet<string>, wholeShoot: boolean): Promise<void> {
+  await eraseFromShoot(scope, personIds, { everyItem: wholeShoot });
+  const records = (await Promise.all([...personIds].map((personId) => photoRecordKeys(scope, personId)))).flat();
+  await deleteErasedItems(records);
+  const objects = (await Promise.all([...personIds].map((personId) => listObjectVersions(personPhotoPrefix({ ...scope, personId }))))).flat();
+  await deleteObjectVersions(objects);
 }
 
 /** The versions of exactly this object (a prefix listing would also match longer keys). */

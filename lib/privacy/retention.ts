@@ -11,6 +11,7 @@ import { retentionOf } from '#lib/galleries/rules/retention-policy';
 import { isRetentionDue, retentionStartDate } from '#lib/privacy/rules/personal-data';
 import { loggableError, logger } from '#lib/platform/logger';
 import { eraseParticipantsOfGallery } from '#lib/privacy/erasure';
+import { deleteReferenceFaces } from '#lib/faces/store/reference-faces';
 
 /**
  * Retention, carried out once a day without anyone running a command (the stack schedules
@@ -27,6 +28,8 @@ export interface RetentionTally {
   selfieVersionsDeleted: number;
   ordersRedacted: number;
   idempotencyRecordsDeleted: number;
+  /** Reference faces deleted with the selfies they were described from. */
+  referenceFacesDeleted: number;
   /** Galleries whose retention failed this run (logged; the next run tries again). */
   galleriesFailed: number;
 }
@@ -34,7 +37,7 @@ export interface RetentionTally {
 type Item = Record<string, any>;
 
 export async function applyRetention(nowMs: number = now()): Promise<RetentionTally> {
-  const tally: RetentionTally = { galleriesChecked: 0, personsErased: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, galleriesFailed: 0 };
+  const tally: RetentionTally = { galleriesChecked: 0, personsErased: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, referenceFacesDeleted: 0, galleriesFailed: 0 };
   for (const tenant of await listTenants()) {
     for (const gallery of await listGalleries(tenant.tenantId)) {
       tally.galleriesChecked += 1;
@@ -94,8 +97,9 @@ async function redactOrders(scope: GalleryScope, orders: Item[], tally: Retentio
   tally.ordersRedacted += orders.length;
 }
 
-/** Every selfie of the gallery goes, every version; persons stay, marked as having none. */
+/** Every selfie of the gallery goes, every version, and every reference face described from one; persons stay, marked as having none. */
 async function removeSelfies(scope: GalleryScope, configuration: GalleryConfiguration, tally: RetentionTally): Promise<void> {
+  tally.referenceFacesDeleted += await deleteReferenceFaces(scope);
   const versions = await listObjectVersions(galleryMediaPrefixes(scope.tenantId, scope.token).selfies);
   if (versions.length === 0 && configuration.counters.personsWithSelfie <= 0) return;
   await deleteObjectVersions(versions);

@@ -87,6 +87,12 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         options: { ...inGallery, 'dry-run': flag },
         environment: ['MEDIA_BUCKET'],
       },
+      'face-matching': {
+        usage:
+          'gallery face-matching --tenant SLUG --gallery TOKEN [--mode off|withhold|fill] [--match D] [--mismatch D] [--fill D] [--margin D] [--defaults]   (no option: show it)',
+        options: { ...inGallery, mode: text, match: text, mismatch: text, fill: text, margin: text, defaults: flag },
+        environment: ['MEDIA_BUCKET'],
+      },
       retention: {
         usage: 'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',
         options: { ...inGallery, 'selfie-days': text, 'order-days': text, 'person-days': text, defaults: flag },
@@ -172,7 +178,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => (await import('./webhook-commands')).webhookCommands,
   },
   photo: {
-    summary: "Photos of a person: upload and assign (what the S3 ingest function does); a sorted shoot's unassigned photos, assigned by hand",
+    summary: "Photos of a person: upload and assign (what the S3 ingest function does); a sorted shoot's review: withheld and unassigned photos, released or assigned by hand",
     commands: {
       add: {
         usage: 'photo add --tenant SLUG --gallery TOKEN --person PERSON_ID --file PATH [--name FILE_NAME]',
@@ -180,7 +186,9 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         environment: ['MEDIA_BUCKET'],
       },
       list: { usage: 'photo list --tenant SLUG --gallery TOKEN --person PERSON_ID', options: { ...inGallery, person: text } },
+      review: { usage: 'photo review --tenant SLUG --gallery TOKEN   (withheld and unassigned photos, their cards and face candidates)', options: inGallery },
       unassigned: { usage: 'photo unassigned --tenant SLUG --gallery TOKEN', options: inGallery },
+      release: { usage: 'photo release --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (a withheld photo, to the person its card names)', options: { ...inGallery, photo: text } },
       assign: { usage: 'photo assign --tenant SLUG --gallery TOKEN --photo PHOTO_ID --person PERSON_ID', options: { ...inGallery, photo: text, person: text } },
     },
     loadHandlers: async () => (await import('./photo-commands')).photoCommands,

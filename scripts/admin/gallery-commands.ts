@@ -9,6 +9,7 @@ import { type GallerySettings, createGallery, listGalleries, updateGallerySettin
 import type { Gallery, GalleryConfiguration, GranularConsents } from '#lib/galleries/rules/gallery-model';
 import { sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
 import { type PublicLimits, publicLimitsOf, windowInWords } from '#lib/galleries/rules/public-limits';
+import { FACE_MATCHING_MODES, type FaceThresholds, faceMatchingOf } from '#lib/galleries/rules/face-matching';
 
 const SELFIE_MODES = ['off', 'optional', 'required'] as const;
 const GRANULAR_CONSENTS = ['face', 'notification', 'hrExport'] as const;
@@ -119,6 +120,51 @@ export const galleryCommands: CommandHandlers = {
     };
   },
 
+  async 'face-matching'(values) {
+    tenantSlug(values, 'tenant');
+    galleryToken(values);
+    const mode = optionalChoice(values, 'mode', FACE_MATCHING_MODES);
+    const given: Partial<FaceThresholds> = Object.fromEntries(
+      (['match', 'mismatch', 'fill', 'margin'] as const).flatMap((name) => {
+        const distance = optionalDistance(values, name);
+        return distance === undefined ? [] : [[name, distance]];
+      }),
+    );
+    const reset = flag(values, 'defaults');
+    if (reset && Object.keys(given).length > 0) throw new UsageError('Give either --defaults or distances to set, not both');
+    const { tenant, configuration } = await findGallery(values);
+    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+    const thresholds = reset ? {} : Object.keys(given).length > 0 ? { ...configuration.gallery.faceThresholds, ...given } : undefined;
+    const settings = faceMatchingOf({ ...configuration.gallery, ...(mode ? { faceMatching: mode } : {}), ...(thresholds ? { faceThresholds: thresholds } : {}) });
+    if (settings.thresholds.match > settings.thresholds.mismatch) throw new UsageError('--match must be at most --mismatch');
+    const lines: string[] = [];
+    if (mode || thresholds) {
+      // The face model and the media bucket are loaded only when something changes.
+      const { changeFaceMatching } = await import('#lib/faces/face-matching-switch');
+      const change = await changeFaceMatching(scope, { mode, thresholds });
+      if (change.deleted > 0) lines.push(`Deleted ${change.deleted} reference face(s): nothing compares with them any more`);
+      const described = Object.entries(change.described);
+      if (described.length > 0) lines.push(`Reference faces of consenting persons: ${described.map(([outcome, count]) => `${count} ${outcome.replaceAll('_', ' ')}`).join(', ')}`);
+    }
+    const { match, mismatch, fill, margin } = settings.thresholds;
+    return {
+      data: settings,
+      lines: [
+        `Face matching of gallery ${scope.token}: ${settings.mode}${configuration.gallery.granularConsents.face ? '' : ' (the check-in does not ask for face consent, so nobody has a reference face)'}`,
+        ...formatTable(
+          ['DISTANCE', 'VALUE', 'MEANING'],
+          [
+            ['match', match.toFixed(2), 'at most this far from the card person\'s reference: delivered'],
+            ['mismatch', mismatch.toFixed(2), 'at least this far: withheld as face mismatch (between the two: face uncertain, withheld)'],
+            ['fill', fill.toFixed(2), 'a photo no card governs goes to the one reference at most this far...'],
+            ['margin', margin.toFixed(2), '...when every other reference is this much further away (mode fill)'],
+          ],
+        ),
+        ...lines,
+      ],
+    };
+  },
+
   async show(values) {
     const { configuration } = await findGallery(values);
     const sorted: GalleryConfiguration = {
@@ -144,6 +190,15 @@ export const galleryCommands: CommandHandlers = {
     };
   },
 };
+
+/** A face distance option: a decimal between 0 and 2 (descriptors are unit vectors, at most 2 apart). */
+function optionalDistance(values: OptionValues, name: string): number | undefined {
+  const text = optionalText(values, name, 10);
+  if (text === undefined) return undefined;
+  const distance = Number(text);
+  if (!/^\d(\.\d+)?$/.test(text) || distance > 2) throw new UsageError(`--${name} must be a distance between 0 and 2, such as 0.5`);
+  return distance;
+}
 
 /**
  * The settings options given, and only those: create fills in defaults, update leaves the

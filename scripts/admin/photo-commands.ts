@@ -9,7 +9,7 @@ import type { CommandHandlers } from './command-types';
 import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/store/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';
-import { assignShootPhotoByHand, listUnassignedShootPhotos } from '#lib/photos/shoot-review';
+import { type HandOutcome, type ReviewedShootPhoto, assignShootPhotoByHand, listPhotosForReview, releaseWithheldPhoto } from '#lib/photos/shoot-review';
 
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -23,8 +23,33 @@ async function findPerson(values: OptionValues) {
   return { scope, person };
 }
 
+const reasonText = (reason: string | undefined) => reason?.replaceAll('_', ' ') ?? '';
+
+/** A photo's review line: what it is, why it waits, which card governs it, and whose faces it resembles (distance). */
+function reviewRow(photo: ReviewedShootPhoto): string[] {
+  return [
+    photo.photoId,
+    photo.path,
+    photo.camera ?? '?',
+    photo.capturedAt ?? '?',
+    reasonText(photo.reason),
+    photo.card ? `${photo.card.code ?? 'several codes'} (${photo.card.personId ?? 'nobody'})` : '-',
+    photo.candidates.map((candidate) => `${candidate.personId} ${candidate.distance.toFixed(2)}`).join(', ') || '-',
+  ];
+}
+
+const REVIEW_HEADINGS = ['PHOTO', 'PATH', 'CAMERA', 'CAPTURED', 'REASON', 'CARD', 'FACES (DISTANCE)'];
+
+/** The errors of a hand's outcome other than success. */
+function refuseHandOutcome(outcome: HandOutcome, photoId: string, token: string, personId?: string): void {
+  if (outcome === 'unknown_photo') throw new NotFoundError(`The shoot of ${token} has no photo "${photoId}"`);
+  if (outcome === 'card') throw new UsageError(`${photoId} is a camera card: cards are not delivered`);
+  if (outcome === 'unknown_person') throw new NotFoundError(`Gallery ${token} has no person "${personId}"`);
+  if (outcome === 'not_withheld') throw new UsageError(`${photoId} is not withheld: only a photo withheld by the faces has a card's person to release it to (photo assign gives any photo to anyone)`);
+}
+
 /**
- * `photo add|list|unassigned|assign`. `add` uploads under the person's photo prefix with the image's size as
+ * `photo add|list|review|unassigned|release|assign`. `add` uploads under the person's photo prefix with the image's size as
  * metadata, then records it as the S3 ingest function would; where that function runs (AWS,
  * or `npm start`), its event finds the photo recorded already and changes nothing.
  */
@@ -76,28 +101,42 @@ export const photoCommands: CommandHandlers = {
     };
   },
 
-  async unassigned(values) {
+  async review(values) {
     const { tenant, configuration } = await findGallery(values);
-    const photos = await listUnassignedShootPhotos({ tenantId: tenant.tenantId, token: configuration.gallery.token });
+    const photos = await listPhotosForReview({ tenantId: tenant.tenantId, token: configuration.gallery.token });
+    const withheld = photos.filter((photo) => photo.heldFor !== null).length;
     return {
       data: photos,
       lines: [
-        `${photos.length} unassigned photo(s) in the shoot of ${configuration.gallery.token}`,
-        ...formatTable(
-          ['PHOTO', 'PATH', 'CAMERA', 'CAPTURED', 'REASON'],
-          photos.map((photo) => [photo.photoId, photo.path, photo.camera ?? '?', photo.capturedAt ?? '?', photo.reason?.replaceAll('_', ' ') ?? '']),
-        ),
+        `${photos.length} photo(s) to review in the shoot of ${configuration.gallery.token}: ${withheld} withheld, ${photos.length - withheld} unassigned`,
+        ...formatTable(REVIEW_HEADINGS, photos.map(reviewRow)),
       ],
     };
+  },
+
+  async unassigned(values) {
+    const { tenant, configuration } = await findGallery(values);
+    const photos = (await listPhotosForReview({ tenantId: tenant.tenantId, token: configuration.gallery.token })).filter((photo) => photo.heldFor === null);
+    return {
+      data: photos,
+      lines: [`${photos.length} unassigned photo(s) in the shoot of ${configuration.gallery.token}`, ...formatTable(REVIEW_HEADINGS, photos.map(reviewRow))],
+    };
+  },
+
+  async release(values) {
+    const photoId = requiredText(values, 'photo', 40);
+    const { tenant, configuration } = await findGallery(values);
+    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+    const outcome = await releaseWithheldPhoto(scope, photoId);
+    refuseHandOutcome(outcome, photoId, scope.token);
+    return { data: { photoId, outcome }, lines: [`Released ${photoId} to the person its card names; later cards leave it there`] };
   },
 
   async assign(values) {
     const photoId = requiredText(values, 'photo', 40);
     const { scope, person } = await findPerson(values);
     const outcome = await assignShootPhotoByHand(scope, photoId, person.personId);
-    if (outcome === 'unknown_photo') throw new NotFoundError(`The shoot of ${scope.token} has no photo "${photoId}"`);
-    if (outcome === 'card') throw new UsageError(`${photoId} is a camera card: cards are not delivered`);
-    if (outcome === 'unknown_person') throw new NotFoundError(`Gallery ${scope.token} has no person "${person.personId}"`);
-    return { data: { photoId, personId: person.personId }, lines: [`Assigned ${photoId} to ${person.personId}; later cards leave it there`] };
+    refuseHandOutcome(outcome, photoId, scope.token, person.personId);
+    return { data: { photoId, personId: person.personId }, lines: [`Assigned ${photoId} to ${person.personId}; later cards and faces leave it there`] };
   },
 };

@@ -78,4 +78,11 @@ export const EVENT_EXAMPLES: { [T in WebhookEventType]: WebhookEnvelope<T> } = {
     ...envelope,
     data: { personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz', photosAdded: 12 },
   },
+  'photos.withheld': {
+    id: 'evt_01M95GEKV0V16H16F6CKR84G1G',
+    type: 'photos.withheld',
+    createdAt: '2026-12-06T11:07:18.604Z',
+    ...envelope,
+    data: { photosWithheld: 3 },
+  },
 };

@@ -43,6 +43,10 @@ const EVENT_DESCRIPTIONS: { [T in EventType]: { summary: string; description: st
     summary: 'Photos were assigned to a person',
     description: `Photos stored for a person (the S3 ingest, or admin photo add), coalesced: one event per person and ${PHOTOS_COALESCING_WINDOW_MS / 60_000}-minute window, sent once the window has closed, with the number of photos it added.`,
   },
+  'photos.withheld': {
+    summary: 'Photos wait for the studio\'s review',
+    description: `Shoot photos withheld for review because their faces did not match the person their camera card names, coalesced: one event per gallery and ${PHOTOS_COALESCING_WINDOW_MS / 60_000}-minute window, sent once the window has closed, with the number of photos it withheld. It names no person, by design: a withheld photo may show someone who never consented. The studio reviews them (npm run admin -- photo review) and releases or assigns each.`,
+  },
 };
 
 const header = (name: string, description: string, schema: Json): Json => ({ name, in: 'header', required: true, description, schema });

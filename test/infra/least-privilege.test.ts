@@ -241,7 +241,7 @@ describe('events and webhooks', () => {
     expect(ACTIONS.filter((action) => can(handler, { action, on: 'table', key: events }))).toEqual(['PutItem']);
   });
 
-  it("lets the photo ingest add photos to a person's photos.assigned event (an upsert), and nothing else with events", () => {
+  it("lets the photo ingest add photos to a person's photos.assigned or the gallery's photos.withheld event (an upsert), and nothing else with events", () => {
     const events = SAMPLES["gallery's events"]!.key;
     expect(ACTIONS.filter((action) => can('media/ingest-photo', { action, on: 'table', key: events }))).toEqual(['UpdateItem']);
   });

@@ -71,6 +71,9 @@ describe('the photo-ready email function', () => {
       "a window's first photo": streamRecord('INSERT', EVENT, { type: 'photos.assigned' }),
       "a window's next photo": streamRecord('MODIFY', EVENT, { type: 'photos.assigned' }),
       'another event': streamRecord('INSERT', EVENT, { type: 'person.created' }),
+      // Withheld photos wait for the studio's review; nobody is told of photos they do not have.
+      "a photos.withheld window's first photo": streamRecord('INSERT', EVENT, { type: 'photos.withheld' }),
+      "a photos.withheld window's next photo": streamRecord('MODIFY', EVENT, { type: 'photos.withheld' }),
       'an event expired by TTL': streamRecord('REMOVE', EVENT),
       'a person': streamRecord('MODIFY', PERSON, { type: 'photos.assigned' }),
     };

@@ -106,6 +106,7 @@ describe("the dispatcher on the table's stream", () => {
       'a new event': streamRecord('INSERT', event, { type: 'person.created' }),
       'a replay request': streamRecord('MODIFY', delivery, { status: 'replay_requested' }),
       "a photos.assigned event's next photo": streamRecord('MODIFY', event, { type: 'photos.assigned' }),
+      "a photos.withheld event's next photo": streamRecord('MODIFY', event, { type: 'photos.withheld' }),
       'an event expired by TTL': streamRecord('REMOVE', event),
       'a new person': streamRecord('INSERT', keys.person(TENANT_ID, TOKEN, 'per_01j9zk3v6q8x4m2n7p5r1s0t9x'), { status: 'checked_in' }),
       'a new delivery': streamRecord('INSERT', delivery, { status: 'pending' }),

@@ -53,7 +53,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
   ],
   events: ['store/outbox', 'adapters/stream-records'],
   persons: ['person-schemas', 'import-persons', 'list-persons', 'store/persons', 'store/access-code-allocation'],
-  faces: ['reference-faces', 'second-opinion', 'calibration', 'store/reference-faces', 'adapters/face-model'],
+  faces: ['reference-faces', 'second-opinion', 'face-matching-switch', 'calibration', 'store/reference-faces', 'adapters/face-model'],
   payments: [
     'payment-schemas',
     'checkout',
@@ -71,6 +71,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'person-photos',
     'send-photo-notices',
     'shoot-review',
+    'erase-shoot-photos',
     'store/photos',
     'store/shoot-photos',
     'adapters/camera-card-pdf',

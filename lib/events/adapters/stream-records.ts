@@ -2,7 +2,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { type ServiceEvent, isEventType } from '#lib/events/rules/event-catalogue';
 import { eventFromItem } from '#lib/events/store/outbox';
-import { ITEM_PREFIX } from '#lib/platform/table/keys';
+import { ITEM_PREFIX, galleryOfPersonItem } from '#lib/platform/table/keys';
 
 /**
  * The one seam between the table's stream and its consumers (the webhook dispatcher, the
@@ -41,6 +41,14 @@ export function eventOfRecord(record: ChangeRecord): ServiceEvent | undefined {
 export function deliveryItemOfRecord(record: ChangeRecord): Record<string, any> | undefined {
   const image = record.newImage;
   return record.eventName !== 'REMOVE' && image && typeof image.sk === 'string' && image.sk.startsWith(ITEM_PREFIX.delivery) ? image : undefined;
+}
+
+/** A person item that a record inserts, with its gallery; undefined for any other record. */
+export function insertedPersonOfRecord(record: ChangeRecord): { scope: { tenantId: string; token: string }; item: Record<string, any> } | undefined {
+  const image = record.newImage;
+  if (record.eventName !== 'INSERT' || !image || typeof image.pk !== 'string' || typeof image.sk !== 'string' || !image.sk.startsWith(ITEM_PREFIX.person)) return undefined;
+  const scope = galleryOfPersonItem(image.pk);
+  return scope ? { scope, item: image } : undefined;
 }
 
 /** Lambda's answer for a batch: try again from `failedRecordId` (and everything after it), or nothing. */

@@ -10,7 +10,7 @@ import { now } from '#lib/platform/clock';
  * form answers or selfies.
  */
 
-export const EVENT_TYPES = ['person.created', 'checkin.completed', 'order.paid', 'order.expired', 'order.canceled', 'photos.assigned'] as const;
+export const EVENT_TYPES = ['person.created', 'checkin.completed', 'order.paid', 'order.expired', 'order.canceled', 'photos.assigned', 'photos.withheld'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The version of the envelope and of every `data` shape; a change that breaks a consumer gets a new one. */
@@ -50,6 +50,11 @@ export interface PhotosAssignedData {
   photosAdded: number;
 }
 
+export interface PhotosWithheldData {
+  /** Shoot photos withheld for review within the coalescing window this event covers. */
+  photosWithheld: number;
+}
+
 export interface EventDataOf {
   'person.created': PersonCreatedData;
   'checkin.completed': CheckinCompletedData;
@@ -57,6 +62,7 @@ export interface EventDataOf {
   'order.expired': OrderData;
   'order.canceled': OrderData;
   'photos.assigned': PhotosAssignedData;
+  'photos.withheld': PhotosWithheldData;
 }
 
 /** An event as the outbox stores it; the envelope a subscriber receives is built from it (envelopeOf). */
@@ -165,8 +171,21 @@ export function orderEnded(order: OrderFacts, status: 'expired' | 'canceled'): S
  * event, and it is delivered once the window has closed.
  */
 export function photosAssignedWindow(personId: string, at: number): { eventId: string; windowEnd: number } {
+  return coalescingWindow(personId, at);
+}
+
+/**
+ * The photos.withheld event that collects a gallery's photos withheld for review in the window
+ * containing `at`: one per gallery and window, naming no person (a withheld photo may show
+ * someone who never consented to anything).
+ */
+export function photosWithheldWindow(galleryToken: string, at: number): { eventId: string; windowEnd: number } {
+  return coalescingWindow(`withheld@${galleryToken}`, at);
+}
+
+function coalescingWindow(subject: string, at: number): { eventId: string; windowEnd: number } {
   const windowStart = Math.floor(at / PHOTOS_COALESCING_WINDOW_MS) * PHOTOS_COALESCING_WINDOW_MS;
-  const suffix = crockfordOf(createHash('sha256').update(`${personId}@${windowStart}`).digest()).slice(0, 16);
+  const suffix = crockfordOf(createHash('sha256').update(`${subject}@${windowStart}`).digest()).slice(0, 16);
   return { eventId: `evt_${encodeTime(windowStart, 10)}${suffix}`, windowEnd: windowStart + PHOTOS_COALESCING_WINDOW_MS };
 }
 

@@ -63,6 +63,18 @@ export const PhotosAssignedData = v.pipe(
   v.description("Photos were assigned to a person; GET …/persons/{personId}/photos lists them."),
 );
 
+export const PhotosWithheldData = v.pipe(
+  v.object({
+    photosWithheld: v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.description('Shoot photos withheld for review in the 5-minute window this event covers: their faces did not match the person their camera card names.'),
+    ),
+  }),
+  v.description('Photos wait for the studio\'s review (npm run admin -- photo review); names no person.'),
+);
+
 const envelopeEntries = {
   id: v.pipe(
     v.string(),
@@ -87,6 +99,7 @@ export const OrderPaidEvent = envelope('order.paid', OrderPaidData);
 export const OrderExpiredEvent = envelope('order.expired', OrderEndedData);
 export const OrderCanceledEvent = envelope('order.canceled', OrderEndedData);
 export const PhotosAssignedEvent = envelope('photos.assigned', PhotosAssignedData);
+export const PhotosWithheldEvent = envelope('photos.withheld', PhotosWithheldData);
 
 /** Each type's body schema. */
 export const EVENT_ENVELOPE_SCHEMAS = {
@@ -96,10 +109,11 @@ export const EVENT_ENVELOPE_SCHEMAS = {
   'order.expired': OrderExpiredEvent,
   'order.canceled': OrderCanceledEvent,
   'photos.assigned': PhotosAssignedEvent,
+  'photos.withheld': PhotosWithheldEvent,
 } satisfies { [T in EventType]: v.GenericSchema };
 
 /** Any webhook body, told apart by `type`. */
-export const WebhookEvent = v.variant('type', [PersonCreatedEvent, CheckinCompletedEvent, OrderPaidEvent, OrderExpiredEvent, OrderCanceledEvent, PhotosAssignedEvent]);
+export const WebhookEvent = v.variant('type', [PersonCreatedEvent, CheckinCompletedEvent, OrderPaidEvent, OrderExpiredEvent, OrderCanceledEvent, PhotosAssignedEvent, PhotosWithheldEvent]);
 
 /** Component schemas by name, as the OpenAPI document names them. */
 export const EVENT_SCHEMAS = {
@@ -108,12 +122,14 @@ export const EVENT_SCHEMAS = {
   OrderPaidData,
   OrderEndedData,
   PhotosAssignedData,
+  PhotosWithheldData,
   PersonCreatedEvent,
   CheckinCompletedEvent,
   OrderPaidEvent,
   OrderExpiredEvent,
   OrderCanceledEvent,
   PhotosAssignedEvent,
+  PhotosWithheldEvent,
 };
 
 /** The component schema of each type's body. */
@@ -124,4 +140,5 @@ export const EVENT_SCHEMA_OF: { [T in EventType]: keyof typeof EVENT_SCHEMAS } =
   'order.expired': 'OrderExpiredEvent',
   'order.canceled': 'OrderCanceledEvent',
   'photos.assigned': 'PhotosAssignedEvent',
+  'photos.withheld': 'PhotosWithheldEvent',
 };

@@ -3,7 +3,7 @@ import { db, tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { type EventType, type ServiceEvent, photosAssignedWindow } from '#lib/events/rules/event-catalogue';
+import { type EventType, type ServiceEvent, photosAssignedWindow, photosWithheldWindow } from '#lib/events/rules/event-catalogue';
 
 /**
  * The event outbox: each event is an item of its gallery's EVENTS partition, written in the
@@ -31,16 +31,30 @@ export function eventPut(event: ServiceEvent): TransactItem {
  * containing `at`, creating the event with the window's first photo.
  */
 export function photosAssignedUpdate(scope: GalleryScope, personId: string, at: number): TransactItem {
-  const { eventId, windowEnd } = photosAssignedWindow(personId, at);
-  const type: EventType = 'photos.assigned';
+  return coalescedEventUpdate(scope, 'photos.assigned', photosAssignedWindow(personId, at), personId, 'photosAdded', at);
+}
+
+/** The transaction item that adds one photo to the gallery's photos.withheld event of the window containing `at`. */
+export function photosWithheldUpdate(scope: GalleryScope, at: number): TransactItem {
+  return coalescedEventUpdate(scope, 'photos.withheld', photosWithheldWindow(scope.token, at), null, 'photosWithheld', at);
+}
+
+function coalescedEventUpdate(
+  scope: GalleryScope,
+  type: EventType,
+  { eventId, windowEnd }: { eventId: string; windowEnd: number },
+  personId: string | null,
+  countName: string,
+  at: number,
+): TransactItem {
   return {
     Update: {
       TableName: tableName,
       Key: keys.event(scope.tenantId, scope.token, eventId),
       UpdateExpression:
         'SET eventId = :eventId, #type = :type, createdAt = if_not_exists(createdAt, :createdAt), tenantId = :tenantId, ' +
-        'galleryToken = :token, personId = :personId, deliverAfter = :windowEnd, expiresAt = :expiresAt ADD photosAdded :one',
-      ExpressionAttributeNames: { '#type': 'type' },
+        'galleryToken = :token, personId = :personId, deliverAfter = :windowEnd, expiresAt = :expiresAt ADD #count :one',
+      ExpressionAttributeNames: { '#type': 'type', '#count': countName },
       ExpressionAttributeValues: {
         ':eventId': eventId,
         ':type': type,
@@ -58,7 +72,12 @@ export function photosAssignedUpdate(scope: GalleryScope, personId: string, at: 
 
 /** An event as stored (a stream image or a read item, as plain values). A coalesced event's count is an attribute of its own (ADD). */
 export function eventFromItem(item: Record<string, any>): ServiceEvent {
-  const data = item.type === 'photos.assigned' ? { personId: item.personId, photosAdded: Number(item.photosAdded) } : item.data;
+  const data =
+    item.type === 'photos.assigned'
+      ? { personId: item.personId, photosAdded: Number(item.photosAdded) }
+      : item.type === 'photos.withheld'
+        ? { photosWithheld: Number(item.photosWithheld) }
+        : item.data;
   return {
     eventId: item.eventId,
     type: item.type,

@@ -19,7 +19,14 @@ export type UnassignedReason =
   /** The photo has no capture time, so its place in the sequence is unknown. */
   | 'no_capture_time'
   /** The file is not an image that could be decoded. */
-  | 'unreadable';
+  | 'unreadable'
+  /** Withheld for review: no face in it is the card's person's (lib/faces/rules/second-opinion.ts). */
+  | 'face_mismatch'
+  /** Withheld for review: its faces neither clearly match the card's person nor clearly differ. */
+  | 'face_uncertain';
+
+/** The reasons a photo is withheld rather than merely unassigned: it has a card's person, whom it waits for. */
+export const WITHHELD_REASONS: readonly UnassignedReason[] = ['face_mismatch', 'face_uncertain'];
 
 /**
  * What a photo's decoded QR/Data Matrix texts make of it: a card showing one access code, a
@@ -61,6 +68,17 @@ export function sequencePosition(capturedAt: string, fileName: string, photoId: 
  */
 export function manualGovernor(assignedAtIso: string): string {
   return `~manual|${assignedAtIso}`;
+}
+
+/**
+ * The governor of a photo no card governs, once the faces had their say on it: beaten by every
+ * card and every assignment by hand (`!` sorts before digits and `~`).
+ */
+export const NO_CARD_GOVERNOR = '!no-card';
+
+/** Whether a governor is a camera card's position (not a hand's, not the no-card one). */
+export function isCardGovernor(governor: string): boolean {
+  return !governor.startsWith('~') && governor !== NO_CARD_GOVERNOR;
 }
 
 /** Whether `candidate` may replace a photo's current governor (none: anything may). */

@@ -1,16 +1,20 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
 import { keys, positionOfShootItem, shootCardsOfSequence } from '#lib/platform/table/keys';
 import { addToGalleryCounters, countersUpdate } from '#lib/galleries/store/gallery-counters';
 import { photoGained, photoLost } from '#lib/photos/store/photos';
+import { photosWithheldUpdate } from '#lib/events/store/outbox';
+import type { GalleryCounters } from '#lib/galleries/rules/gallery-model';
+import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
+import { now, nowIso } from '#lib/platform/clock';
 import { queryAll } from '#lib/platform/table/queries';
 import { withStoreRetries } from '#lib/platform/table/retry';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Photo } from '#lib/photos/rules/photo-model';
-import type { UnassignedReason } from '#lib/photos/rules/shoot-sequence';
+import { type UnassignedReason, WITHHELD_REASONS } from '#lib/photos/rules/shoot-sequence';
 import { isCancelledTransaction } from '#lib/platform/table/store-errors';
 
 /**
@@ -43,17 +47,37 @@ export interface ShootCard extends ShootPhotoFacts {
   cardPersonId: string | null;
 }
 
-export interface ShootPhoto extends ShootPhotoFacts {
-  kind: 'photo';
-  /** The position of the card that governs it, or a manual governor; absent while none does. */
-  governor?: string;
-  /** The person it belongs to; absent while unassigned. */
+/** Whose a shoot photo is: a person's, withheld from the card's person for review, or nobody's. */
+export interface ShotState {
+  /** The person it belongs to; absent while unassigned or withheld. */
   personId?: string;
   /** Why it belongs to nobody; absent once assigned. */
   reason?: UnassignedReason;
+  /** The card's person a withheld photo waits for (reason face_mismatch or face_uncertain). */
+  heldFor?: string;
+  /** The consenting persons its main face resembles most, for the review (IDs and distances only). */
+  candidates?: FaceCandidate[];
+  /** Set when the faces, not a card, gave it to its person. */
+  assignedBy?: 'face_match';
 }
 
-export type ShootItem = (ShootCard | ShootPhoto) & { pk: string; sk: string };
+export interface ShootPhoto extends ShootPhotoFacts, ShotState {
+  kind: 'photo';
+  /** The position of the card that governs it, or a manual or no-card governor; absent while none does. */
+  governor?: string;
+}
+
+/**
+ * What an erased person's card leaves (lib/privacy/erasure.ts): its place in its camera's
+ * sequence, and no personal data. It still governs the photos after it, as nobody's: they are
+ * deleted on arrival.
+ */
+export interface ErasedCard {
+  kind: 'erased_card';
+  erasedAt: string;
+}
+
+export type ShootItem = (ShootCard | ShootPhoto | ErasedCard) & { pk: string; sk: string };
 
 /** Where a shoot item is stored: opaque to the use cases, which get it from the reads below. */
 export type Key = { pk: string; sk: string };
@@ -93,7 +117,7 @@ export async function storeShootItem(scope: GalleryScope, slot: ShootSlot, item:
 }
 
 /** A card as the sorting reads it: with its position in its sequence. */
-export type PlacedCard = ShootCard & Key & { position: string };
+export type PlacedCard = (ShootCard | ErasedCard) & Key & { position: string };
 
 function placed(card: Record<string, any> | undefined): PlacedCard | undefined {
   return card ? ({ ...card, position: positionOfShootItem(card.sk as string) } as PlacedCard) : undefined;
@@ -149,34 +173,63 @@ export function photosBetween(scope: GalleryScope, sequenceId: string, from: str
   }) as Promise<(ShootPhoto & Key)[]>;
 }
 
-/** Every card and photo of the gallery's shoot. */
+/** Every card and photo of the gallery's shoot (strongly consistent: erasure reads it again after its deletes). */
 export function listShootItems(scope: GalleryScope): Promise<ShootItem[]> {
   return queryAll({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.shootOfGallery(scope.tenantId, scope.token) },
+    ConsistentRead: true,
   }) as Promise<ShootItem[]>;
 }
 
-/** A shoot photo as it is now (strongly consistent). */
-export async function getShootPhoto(key: Key): Promise<(ShootPhoto & Key) | undefined> {
+/** A shoot item as it is now (strongly consistent). */
+export async function getShootItem(key: Key): Promise<ShootItem | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
-  return Item as (ShootPhoto & Key) | undefined;
+  return Item as ShootItem | undefined;
+}
+
+/** A shoot photo as it is now (strongly consistent); undefined when the key holds none. */
+export async function getShootPhoto(key: Key): Promise<(ShootPhoto & Key) | undefined> {
+  const item = await getShootItem(key);
+  return item?.kind === 'photo' ? item : undefined;
+}
+
+/** Which statistics counter a shoot photo of this state is counted in (an assigned one: among the person's photos). */
+function stateCounter(state: ShotState): keyof GalleryCounters | undefined {
+  if (state.personId) return undefined;
+  return state.heldFor ? 'photosWithheld' : 'photosUnassigned';
+}
+
+const isWithheld = (state: ShotState) => !state.personId && state.reason !== undefined && WITHHELD_REASONS.includes(state.reason);
+
+/** The persons a move takes a photo from and gives it to, as read with the photo. */
+export interface MovePersons {
+  fromPerson: Person | undefined;
+  toPerson: Person | undefined;
 }
 
 /**
- * Moves a photo to `governor` and to `toPerson` (or to nobody, for `reason`), taking it from the
- * person who has it: their photo items, photo counts and the statistics change in one
- * transaction, conditional on the governor read with the photo and on both persons' photo
- * counts. False when any of them changed since they were read (lib/photos/assign-shoot-photo.ts
- * reads again); a person erased meanwhile fails its condition the same way.
+ * Moves a photo to `governor` and to the state `to` (a person's, withheld, or nobody's), taking
+ * it from the person who has it: their photo items, photo counts and the statistics change in
+ * one transaction, conditional on the governor read with the photo, on both persons' photo
+ * counts and, when a card governs, on that card not being erased meanwhile. False when any of
+ * them changed since they were read (lib/photos/assign-shoot-photo.ts reads again); a person
+ * erased meanwhile fails its condition the same way.
  */
 export async function moveShootPhoto(
   scope: GalleryScope,
   shot: ShootPhoto & Key,
   governor: string,
-  move: { fromPerson: Person | undefined; toPerson: Person | undefined; reason: UnassignedReason | undefined },
+  to: ShotState,
+  persons: MovePersons,
+  governingCard?: Key,
 ): Promise<boolean> {
-  const items = governorTransaction(scope, shot, governor, move);
+  const items = governorTransaction(scope, shot, governor, to, persons);
+  if (governingCard) {
+    items.push({
+      ConditionCheck: { TableName: tableName, Key: governingCard, ConditionExpression: 'kind = :card', ExpressionAttributeValues: { ':card': 'card' } },
+    });
+  }
   try {
     await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })));
     return true;
@@ -186,40 +239,46 @@ export async function moveShootPhoto(
   }
 }
 
-function governorTransaction(
-  scope: GalleryScope,
-  shot: ShootPhoto & Key,
-  governor: string,
-  { fromPerson, toPerson, reason }: { fromPerson: Person | undefined; toPerson: Person | undefined; reason: UnassignedReason | undefined },
-): TransactItem[] {
-  const shotUpdate: TransactItem = {
-    Update: {
-      TableName: tableName,
-      Key: { pk: shot.pk, sk: shot.sk },
-      UpdateExpression: toPerson ? 'SET governor = :governor, personId = :personId REMOVE reason' : 'SET governor = :governor, reason = :reason REMOVE personId',
-      ConditionExpression: shot.governor === undefined ? 'attribute_not_exists(governor)' : 'governor = :previous',
-      ExpressionAttributeValues: {
-        ':governor': governor,
-        ...(toPerson ? { ':personId': toPerson.personId } : { ':reason': reason }),
-        ...(shot.governor === undefined ? {} : { ':previous': shot.governor }),
+const STATE_ATTRIBUTES = ['personId', 'reason', 'heldFor', 'candidates', 'assignedBy'] as const satisfies readonly (keyof ShotState)[];
+
+function governorTransaction(scope: GalleryScope, shot: ShootPhoto & Key, governor: string, to: ShotState, { fromPerson, toPerson }: MovePersons): TransactItem[] {
+  const values: Record<string, unknown> = { ':governor': governor, ...(shot.governor === undefined ? {} : { ':previous': shot.governor }) };
+  const sets = ['governor = :governor'];
+  const removes: string[] = [];
+  for (const name of STATE_ATTRIBUTES) {
+    if (to[name] === undefined) removes.push(name);
+    else {
+      sets.push(`${name} = :${name}`);
+      values[`:${name}`] = to[name];
+    }
+  }
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName,
+        Key: { pk: shot.pk, sk: shot.sk },
+        UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
+        ConditionExpression: shot.governor === undefined ? 'attribute_not_exists(governor)' : 'governor = :previous',
+        ExpressionAttributeValues: values,
       },
     },
-  };
-  if (shot.personId === toPerson?.personId) return [shotUpdate]; // same owner (or still nobody): only the governor changes
-  const items: TransactItem[] = [shotUpdate];
-  const counters = [];
-  if (fromPerson) {
-    const lost = photoLost(scope, fromPerson.personId, shot.photoId, fromPerson.photoCount <= 1);
-    items.push(...lost.items);
-    counters.push(lost.counters);
+  ];
+  const counters: Partial<GalleryCounters>[] = [];
+  if (shot.personId !== to.personId) {
+    if (fromPerson) {
+      const lost = photoLost(scope, fromPerson.personId, shot.photoId, fromPerson.photoCount <= 1);
+      items.push(...lost.items);
+      counters.push(lost.counters);
+    }
+    if (toPerson) {
+      const gained = photoGained(scope, personPhoto(shot, toPerson.personId), toPerson.photoCount === 0);
+      items.push(...gained.items);
+      counters.push(gained.counters);
+    }
   }
-  if (toPerson) {
-    const gained = photoGained(scope, personPhoto(shot, toPerson.personId), toPerson.photoCount === 0);
-    items.push(...gained.items);
-    counters.push(gained.counters);
-  }
-  // From nobody to a person, or back: the unassigned count follows.
-  counters.push({ photosUnassigned: (shot.personId ? 0 : -1) + (toPerson ? 0 : 1) });
+  const [before, after] = [stateCounter(shot), stateCounter(to)];
+  if (before !== after) counters.push({ ...(before ? { [before]: -1 } : {}), ...(after ? { [after]: 1 } : {}) });
+  if (isWithheld(to) && !isWithheld(shot)) items.push(photosWithheldUpdate(scope, now()));
   const countersItem = countersUpdate(scope, ...counters);
   return countersItem ? [...items, countersItem] : items;
 }
@@ -238,20 +297,103 @@ function personPhoto(shot: ShootPhotoFacts, personId: string): Photo {
 }
 
 /**
- * The shoot items that are personal data of the persons `personIds` (every item of the shoot
- * when undefined): their photos, and the cards showing their codes.
+ * The shoot items that are personal data of the persons `personIds` (every card and photo of the
+ * shoot when undefined): their photos (withheld ones included), and the cards showing their codes.
  */
-export async function shootItemsOf(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<ShootItem[]> {
-  const items = await listShootItems(scope);
+export async function shootItemsOf(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<((ShootCard | ShootPhoto) & Key)[]> {
+  const items = (await listShootItems(scope)).filter((item): item is (ShootCard | ShootPhoto) & Key => item.kind !== 'erased_card');
   if (!personIds) return items;
-  return items.filter((item) => (item.kind === 'card' ? item.cardPersonId !== null && personIds.has(item.cardPersonId) : item.personId !== undefined && personIds.has(item.personId)));
+  return items.filter((item) => {
+    if (item.kind === 'card') return item.cardPersonId !== null && personIds.has(item.cardPersonId);
+    return [item.personId, item.heldFor].some((id) => id !== undefined && personIds.has(id));
+  });
+}
+
+/** The photos whose governor is one of `governors` (card positions are unique across sequences: they end in the photo ID). */
+export async function photosGovernedBy(scope: GalleryScope, governors: ReadonlySet<string>): Promise<(ShootPhoto & Key)[]> {
+  const items = await listShootItems(scope);
+  return items.filter((item): item is ShootPhoto & Key => item.kind === 'photo' && item.governor !== undefined && governors.has(item.governor));
 }
 
 /** Deletes shoot items, taking them off the statistics (erasure; their persons' photo items go separately). */
 export async function deleteShootItems(scope: GalleryScope, items: readonly ShootItem[]): Promise<void> {
   await deleteItems(items.map(({ pk, sk }) => ({ pk, sk })));
+  const photos = items.filter((item): item is ShootPhoto & Key => item.kind === 'photo');
   await addToGalleryCounters(scope, {
     cardPhotos: -items.filter((item) => item.kind === 'card').length,
-    photosUnassigned: -items.filter((item) => item.kind === 'photo' && !item.personId).length,
+    photosUnassigned: -photos.filter((photo) => stateCounter(photo) === 'photosUnassigned').length,
+    photosWithheld: -photos.filter((photo) => stateCounter(photo) === 'photosWithheld').length,
   });
+}
+
+/**
+ * Turns cards into erased cards: every attribute but the key (its position) is removed, and the
+ * card no longer counts among the cards. A card erased already is skipped.
+ */
+export async function eraseCards(scope: GalleryScope, cards: readonly (ShootCard & Key)[]): Promise<void> {
+  for (const card of cards) {
+    const removed = Object.keys(card).filter((name) => name !== 'pk' && name !== 'sk' && name !== 'kind');
+    try {
+      await withStoreRetries(() =>
+        db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: { pk: card.pk, sk: card.sk },
+                  UpdateExpression: `SET kind = :erased, erasedAt = :now REMOVE ${removed.map((_, index) => `#r${index}`).join(', ')}`,
+                  ConditionExpression: 'kind = :card',
+                  ExpressionAttributeNames: Object.fromEntries(removed.map((name, index) => [`#r${index}`, name])),
+                  ExpressionAttributeValues: { ':erased': 'erased_card', ':card': 'card', ':now': nowIso() },
+                },
+              },
+              countersUpdate(scope, { cardPhotos: -1 })!,
+            ],
+          }),
+        ),
+      );
+    } catch (error) {
+      if (!isCancelledTransaction(error)) throw error; // erased already
+    }
+  }
+}
+
+/**
+ * Deletes one shoot photo whatever its state (an erased person's photo, on arrival or found
+ * late), taking it from its person and off the statistics, on condition that it is still as
+ * read. False when it changed meanwhile (read it again).
+ */
+export async function deleteShootPhoto(scope: GalleryScope, shot: ShootPhoto & Key, person: Person | undefined): Promise<boolean> {
+  const items: TransactItem[] = [
+    {
+      Delete: {
+        TableName: tableName,
+        Key: { pk: shot.pk, sk: shot.sk },
+        ConditionExpression: shot.governor === undefined ? 'attribute_exists(pk) AND attribute_not_exists(governor)' : 'governor = :previous',
+        ...(shot.governor === undefined ? {} : { ExpressionAttributeValues: { ':previous': shot.governor } }),
+      },
+    },
+  ];
+  const counters: Partial<GalleryCounters>[] = [];
+  if (shot.personId && person) {
+    const lost = photoLost(scope, person.personId, shot.photoId, person.photoCount <= 1);
+    items.push(...lost.items);
+    counters.push(lost.counters);
+  }
+  const counter = stateCounter(shot);
+  if (counter) counters.push({ [counter]: -1 });
+  const countersItem = countersUpdate(scope, ...counters);
+  try {
+    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: countersItem ? [...items, countersItem] : items })));
+    return true;
+  } catch (error) {
+    if (!isCancelledTransaction(error)) throw error;
+    return false;
+  }
+}
+
+/** A card's or photo's position in its camera's sequence (what a photo's governor holds for its card). */
+export function shootItemPosition(item: Key): string {
+  return positionOfShootItem(item.sk);
 }

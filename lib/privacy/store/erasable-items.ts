@@ -14,6 +14,7 @@ import type { Person } from '#lib/persons/rules/person-model';
 import { personalOrderAttributes } from '#lib/privacy/rules/personal-data';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
 import { giveBackSpot } from '#lib/galleries/store/day-bookings';
+import { referenceFaceDeletion } from '#lib/faces/store/reference-faces';
 
 /**
  * The deletes of erasure and retention (lib/privacy). Each is safe to run again: what is gone
@@ -75,9 +76,10 @@ function addToStatistics(scope: GalleryScope, deltas: Partial<GalleryCounters>):
 }
 
 /**
- * Deletes a person, its access code and its email's free check-in count, gives its day's spot
- * back (when the day still exists) and corrects the statistics, in one transaction conditional
- * on the person still being there. False when it was gone already (nothing changed).
+ * Deletes a person, its access code, its reference face and its email's free check-in count,
+ * gives its day's spot back (when the day still exists) and corrects the statistics, in one
+ * transaction conditional on the person still being there (a reference face is stored only
+ * while the person is, so none can be left behind). False when it was gone already (nothing changed).
  */
 export async function deletePersonRecords(scope: GalleryScope, person: Person, existingDayIds: ReadonlySet<string>): Promise<boolean> {
   const dayId = person.shootingDayId;
@@ -97,6 +99,7 @@ export async function deletePersonRecords(scope: GalleryScope, person: Person, e
         ExpressionAttributeValues: { ':personId': person.personId },
       },
     },
+    referenceFaceDeletion(scope, person.personId),
     ...(person.email ? [{ Delete: { TableName: tableName, Key: keys.emailCheckins(scope.tenantId, scope.token, emailKey(person.email)) } }] : []),
     ...(dayId && existingDayIds.has(dayId)
       ? [

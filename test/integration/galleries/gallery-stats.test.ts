@@ -18,7 +18,7 @@ describe.each([0, 1])('GET stats, path variant %i', (variant) => {
     const answer = await api.call(path(studio.token), { headers: studio.serverHeaders });
     expect(answer.status).toBe(200);
     expect(answer.body.persons).toEqual({ total: 0, bySource: { import: 0, checkin: 0 }, withSelfie: 0, withPhotos: 0 });
-    expect(answer.body.photos).toEqual({ total: 0, unassigned: 0, cards: 0 });
+    expect(answer.body.photos).toEqual({ total: 0, unassigned: 0, withheld: 0, cards: 0 });
   });
 
   it('counts imports per source and per day, from counters rather than persons', async () => {
@@ -45,7 +45,7 @@ describe.each([0, 1])('GET stats, path variant %i', (variant) => {
       requestId: answer.headers.get('x-request-id'),
       galleryToken: fresh.token,
       persons: { total: 4, bySource: { import: 4, checkin: 0 }, withSelfie: 0, withPhotos: 0 },
-      photos: { total: 0, unassigned: 0, cards: 0 },
+      photos: { total: 0, unassigned: 0, withheld: 0, cards: 0 },
       orders: { pending: 0, paid: 0, expired: 0, canceled: 0 },
       shootingDays: [
         { id: fresh.days.earlier.id, date: '2027-03-01', label: 'First day', booked: 2, maxPersons: 5, spotsRemaining: 3 },

@@ -120,7 +120,7 @@ describe('photo ingest', () => {
     const person = await getPerson({ tenantId: studio.tenant.tenantId, token: studio.token }, personId);
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
     expect(person?.photoCount).toBe(2);
-    expect(stats.body.photos).toEqual({ total: 2, unassigned: 0, cards: 0 });
+    expect(stats.body.photos).toEqual({ total: 2, unassigned: 0, withheld: 0, cards: 0 });
     expect(stats.body.persons.withPhotos).toBe(1);
   });
 

@@ -134,7 +134,7 @@ describe('a shoot uploaded to the inbox, sorted by the S3 ingest function', () =
       'phone/no-exif.jpg': 'no_capture_time',
       'phone/notes.jpg': 'unreadable',
     });
-    expect(stats.body.photos).toEqual({ total: PERSONS * 3, unassigned: 8, cards: PERSONS + 1 });
+    expect(stats.body.photos).toEqual({ total: PERSONS * 3, unassigned: 8, withheld: 0, cards: PERSONS + 1 });
     expect(stats.body.persons.withPhotos).toBe(PERSONS);
   });
 

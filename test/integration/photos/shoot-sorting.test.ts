@@ -11,7 +11,7 @@ import { type CardReading, assignSequence, sequencePosition } from '#lib/photos/
 import { importPersons } from '#lib/persons/import-persons';
 import { parseImportRequest } from '#lib/persons/person-schemas';
 import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
-import { assignShootPhotoByHand, listUnassignedShootPhotos } from '#lib/photos/shoot-review';
+import { assignShootPhotoByHand, listPhotosForReview } from '#lib/photos/shoot-review';
 import { erasePersons } from '#lib/privacy/erasure';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { makeJpeg, testS3, uploadObject } from '../../support/media';
@@ -197,11 +197,11 @@ describe('placements that race', () => {
     await placeShootPhoto(scope, cardA, { kind: 'card', code: first.code });
     await placeShootPhoto(scope, facts(2), { kind: 'card', code: second.code });
     await placeShootPhoto(scope, facts(3), { kind: 'photo' });
-    const photo = (await listShootItems(scope)).find((item) => item.photoId === facts(3).photoId)!;
+    const photo = (await listShootItems(scope)).find((item) => item.kind === 'photo' && item.photoId === facts(3).photoId)!;
     // Act
-    const outcome = await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, sequencePosition(cardA.capturedAt!, cardA.fileName, cardA.photoId), { personId: first.personId });
+    const outcome = await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, { position: sequencePosition(cardA.capturedAt!, cardA.fileName, cardA.photoId) }, { personId: first.personId });
     // Assess
-    expect(outcome).toBe('superseded');
+    expect(outcome).toMatchObject({ outcome: 'superseded', state: { personId: second.personId } });
     expect((await listPhotos(scope, second.personId)).map((each) => each.photoId)).toEqual([facts(3).photoId]);
     expect(await listPhotos(scope, first.personId)).toEqual([]);
   });
@@ -218,14 +218,14 @@ describe('placements that race', () => {
     };
     const photo = facts('B.JPG', 5);
     await placeShootPhoto(scope, photo, { kind: 'photo' });
-    expect((await listUnassignedShootPhotos(scope)).map((each) => [each.photoId, each.reason])).toEqual([[photo.photoId, 'before_first_card']]);
+    expect((await listPhotosForReview(scope)).map((each) => [each.photoId, each.reason])).toEqual([[photo.photoId, 'before_first_card']]);
     expect(await assignShootPhotoByHand(scope, photo.photoId, second.personId)).toBe('assigned');
     // Act
     await placeShootPhoto(scope, facts('A.JPG', 1), { kind: 'card', code: first.code });
     // Assess
     expect((await listPhotos(scope, second.personId)).map((each) => each.photoId)).toEqual([photo.photoId]);
     expect(await listPhotos(scope, first.personId)).toEqual([]);
-    expect(await listUnassignedShootPhotos(scope)).toEqual([]);
+    expect(await listPhotosForReview(scope)).toEqual([]);
     expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters).toMatchObject({ photos: 1, photosUnassigned: 0, cardPhotos: 1 });
   });
 });
@@ -256,7 +256,11 @@ describe('erasing a person of a sorted shoot', () => {
     // Assess
     expect(receipt).toMatchObject({ persons: [first.personId], photoRecords: 1, shootItems: 2, photoObjectVersions: 2 });
     const remaining = await listShootItems(scope);
-    expect(remaining.map((item) => item.path).sort()).toEqual(['erase/IMG_0003.JPG', 'erase/IMG_0004.JPG']);
+    expect(remaining.flatMap((item) => (item.kind === 'erased_card' ? [] : [item.path])).sort()).toEqual(['erase/IMG_0003.JPG', 'erase/IMG_0004.JPG']);
+    // A's card stays as its position in the sequence, without anything else.
+    const erasedCard = remaining.find((item) => item.kind === 'erased_card')!;
+    expect(Object.keys(erasedCard).sort()).toEqual(['erasedAt', 'kind', 'pk', 'sk']);
+    expect(erasedCard.sk).toContain(uploads[0]!.facts.photoId);
     expect(await objectExists(uploads[0]!.facts.objectKey)).toBe(false);
     expect(await objectExists(uploads[1]!.facts.objectKey)).toBe(false);
     expect(await objectExists(uploads[3]!.facts.objectKey)).toBe(true);

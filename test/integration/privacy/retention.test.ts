@@ -21,7 +21,7 @@ const DAY_MS = 24 * 3600 * 1000;
 const LAST_DAY_END = Date.parse('2027-05-03T00:00:00Z');
 const daysAfterLastDay = (days: number) => LAST_DAY_END + days * DAY_MS + 1000;
 
-const emptyTally = (): RetentionTally => ({ galleriesChecked: 0, personsErased: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, galleriesFailed: 0 });
+const emptyTally = (): RetentionTally => ({ galleriesChecked: 0, personsErased: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, referenceFacesDeleted: 0, galleriesFailed: 0 });
 const selfie = () => makeJpeg(16, 16).toString('base64');
 
 async function checkIn(studio: CheckinStudio, name: string, extra: Record<string, unknown> = {}) {

@@ -650,7 +650,7 @@ describe.each([
     const body = await read(gallery, '/stats');
     const bySource = (source: Person['source']) => gallery.persons.filter((person) => person.source === source).length;
     expect(body.persons).toEqual({ total: gallery.persons.length, bySource: { import: bySource('import'), checkin: bySource('checkin') }, withSelfie: 0, withPhotos: 1 });
-    expect(body.photos).toEqual({ total: 1, unassigned: 0, cards: 0 });
+    expect(body.photos).toEqual({ total: 1, unassigned: 0, withheld: 0, cards: 0 });
     expect(body.orders).toEqual({ pending: gallery.reservedSpots, paid: 0, expired: 0, canceled: 0 });
     expect(body.shootingDays.map((day: { id: string }) => day.id)).toEqual([gallery.dayId]);
   });

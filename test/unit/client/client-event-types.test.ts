@@ -27,6 +27,7 @@ const sameData: { [T in EventType]: MutuallyAssignable<EventDataOf[T], WebhookEv
   'order.expired': true,
   'order.canceled': true,
   'photos.assigned': true,
+  'photos.withheld': true,
 };
 const sameApiVersion: MutuallyAssignable<typeof EVENT_API_VERSION, WebhookEnvelope['apiVersion']> = true;
 
@@ -38,6 +39,7 @@ const CLIENT_SAMPLES: { [T in WebhookEventType]: WebhookEventDataOf[T] } = {
   'order.expired': { orderId: 'ord_1', packageId: 'pkg_1', amount: 2900, currency: 'eur', shootingDayId: null },
   'order.canceled': { orderId: 'ord_1', packageId: 'pkg_1', amount: 2900, currency: 'eur', shootingDayId: null },
   'photos.assigned': { personId: 'per_1', photosAdded: 1 },
+  'photos.withheld': { photosWithheld: 1 },
 };
 
 const scope = { tenantId: 'ten_1', galleryToken: 'hpfvwks795s6wvs8' };
@@ -54,7 +56,7 @@ const buyer = samplePerson({
 });
 const reservation = sampleOrder(scope, buyer, { orderId: 'ord_1', packageId: 'pkg_1', accountId: 'acct_1', createdAt: buyer.createdAt, updatedAt: buyer.createdAt });
 
-/** The `data` members the catalogue fills in for each type (photos.assigned's come from its stored item, lib/events/store/outbox.ts). */
+/** The `data` members the catalogue fills in for each type (the coalesced photos.* events' come from their stored item, lib/events/store/outbox.ts). */
 const CATALOGUE_MEMBERS: { [T in EventType]: string[] } = {
   'person.created': Object.keys(personCreated(scope, buyer).data),
   'checkin.completed': Object.keys(checkinCompleted(scope, buyer, null).data),
@@ -62,6 +64,7 @@ const CATALOGUE_MEMBERS: { [T in EventType]: string[] } = {
   'order.expired': Object.keys(orderEnded(reservation, 'expired').data),
   'order.canceled': Object.keys(orderEnded(reservation, 'canceled').data),
   'photos.assigned': ['personId', 'photosAdded'],
+  'photos.withheld': ['photosWithheld'],
 };
 
 /** What a receiver writes: narrowing on `type` reaches each type's own members. */

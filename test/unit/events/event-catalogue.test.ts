@@ -5,6 +5,7 @@ import {
   newEventId,
   personCreated,
   photosAssignedWindow,
+  photosWithheldWindow,
 } from '#lib/events/rules/event-catalogue';
 import { samplePerson } from '../../support/event-samples';
 
@@ -52,6 +53,21 @@ describe('event catalogue', () => {
     expect(early.windowEnd).toBe(start + PHOTOS_COALESCING_WINDOW_MS);
     expect(next.eventId).not.toBe(early.eventId);
     expect(other.eventId).not.toBe(early.eventId);
+    expect(early.eventId).toMatch(/^evt_[0-9A-Z]{26}$/);
+  });
+
+  it('collects one gallery’s withheld photos of a window into one event, apart from any person’s', () => {
+    const start = 10 * PHOTOS_COALESCING_WINDOW_MS;
+    const early = photosWithheldWindow('g1', start + 1);
+    const late = photosWithheldWindow('g1', start + PHOTOS_COALESCING_WINDOW_MS - 1);
+    const next = photosWithheldWindow('g1', start + PHOTOS_COALESCING_WINDOW_MS);
+    const otherGallery = photosWithheldWindow('g2', start + 1);
+    expect(late).toEqual(early);
+    expect(early.windowEnd).toBe(start + PHOTOS_COALESCING_WINDOW_MS);
+    expect(next.eventId).not.toBe(early.eventId);
+    expect(otherGallery.eventId).not.toBe(early.eventId);
+    // A person whose ID were the gallery token's still has an event of their own.
+    expect(photosAssignedWindow('g1', start + 1).eventId).not.toBe(early.eventId);
     expect(early.eventId).toMatch(/^evt_[0-9A-Z]{26}$/);
   });
 

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import type { WebhookEnvelope } from '#lib/client/webhook-signature';
-import { eventFromItem, photosAssignedUpdate } from '#lib/events/store/outbox';
+import { eventFromItem, photosAssignedUpdate, photosWithheldUpdate } from '#lib/events/store/outbox';
+import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import {
   EVENT_TYPES,
   type EventDataOf,
@@ -34,6 +35,7 @@ const schemasMatchTheCatalogue: { [T in EventType]: MutuallyAssignable<v.InferOu
   'order.expired': true,
   'order.canceled': true,
   'photos.assigned': true,
+  'photos.withheld': true,
 };
 const schemasMatchTheClient: { [T in EventType]: MutuallyAssignable<v.InferOutput<(typeof EVENT_ENVELOPE_SCHEMAS)[T]>, WebhookEnvelope<T>> } = {
   'person.created': true,
@@ -42,6 +44,7 @@ const schemasMatchTheClient: { [T in EventType]: MutuallyAssignable<v.InferOutpu
   'order.expired': true,
   'order.canceled': true,
   'photos.assigned': true,
+  'photos.withheld': true,
 };
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -50,9 +53,11 @@ const scope = { tenantId: 'ten_01m6r25xbrbjvqqh90ejd3y8jz', galleryToken: 'hpfvw
 const person = samplePerson;
 const order = (buyer: Person) => sampleOrder(scope, buyer);
 
-/** A photos.assigned event as the stream or a read hands it over: the item photosAssignedUpdate writes, after two photos. */
-function photosAssignedEvent(personId: string): ServiceEvent {
-  const { Key, ExpressionAttributeValues: values } = photosAssignedUpdate({ tenantId: scope.tenantId, token: scope.galleryToken }, personId, Date.now()).Update!;
+const gallery = { tenantId: scope.tenantId, token: scope.galleryToken };
+
+/** A coalesced event as the stream or a read hands it over: the item its update (lib/events/store/outbox.ts) writes, after two photos. */
+function coalescedEvent(update: TransactItem): ServiceEvent {
+  const { Key, ExpressionAttributeNames: names, ExpressionAttributeValues: values } = update.Update!;
   return eventFromItem({
     ...Key,
     eventId: values![':eventId'],
@@ -63,7 +68,7 @@ function photosAssignedEvent(personId: string): ServiceEvent {
     personId: values![':personId'],
     deliverAfter: values![':windowEnd'],
     expiresAt: values![':expiresAt'],
-    photosAdded: 2,
+    [names!['#count']!]: 2,
   });
 }
 
@@ -81,7 +86,8 @@ function realEvents(): ServiceEvent[] {
     orderPaid(reservation, paying.personId),
     orderEnded(reservation, 'expired'),
     orderEnded({ ...reservation, person: { ...paying, shootingDayId: null } }, 'canceled'),
-    photosAssignedEvent(imported.personId),
+    coalescedEvent(photosAssignedUpdate(gallery, imported.personId, Date.now())),
+    coalescedEvent(photosWithheldUpdate(gallery, Date.now())),
   ];
 }
 
@@ -111,6 +117,16 @@ describe('webhook body schemas (lib/events/rules/event-schemas.ts)', () => {
       expect(own.output).toEqual(body);
       expect(any.output).toEqual(body);
     }
+  });
+
+  it('read a coalesced event from its stored item: photos.assigned names its person, photos.withheld nobody', () => {
+    // Act
+    const assigned = coalescedEvent(photosAssignedUpdate(gallery, 'per_01m6r25xbrbjvqqh90ejd3y8jz', Date.now()));
+    const withheld = coalescedEvent(photosWithheldUpdate(gallery, Date.now()));
+
+    // Assess
+    expect([assigned.type, assigned.personId, assigned.data]).toEqual(['photos.assigned', 'per_01m6r25xbrbjvqqh90ejd3y8jz', { personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz', photosAdded: 2 }]);
+    expect([withheld.type, withheld.personId, withheld.data]).toEqual(['photos.withheld', null, { photosWithheld: 2 }]);
   });
 
   it('refuse bodies that break the contract', () => {

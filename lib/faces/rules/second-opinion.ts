@@ -1,0 +1,65 @@
+import type { FaceThresholds } from '#lib/galleries/rules/face-matching';
+import { type DetectedFace, faceDistance, mainFace } from '#lib/faces/rules/face-descriptors';
+
+/**
+ * The second opinion from faces on where a shoot photo goes (docs/photos.md#a-second-opinion-from-faces).
+ * It can only withhold a photo its card gives to someone, or fill in a photo no card gives to
+ * anyone; it never moves a photo from one person to another.
+ */
+
+/** A consenting person's reference face, as the rules compare it. */
+export interface Reference {
+  personId: string;
+  descriptor: readonly number[];
+}
+
+/** A person the photo's main face resembles, for the review: an ID and a distance, never a descriptor. */
+export interface FaceCandidate {
+  personId: string;
+  distance: number;
+}
+
+/** How many candidates a photo keeps for its review. */
+export const REVIEW_CANDIDATES = 3;
+
+export type CardVerdict =
+  /** A face in the photo matches the card's person, or the photo shows no face to judge by. */
+  | { kind: 'agree'; distance: number | null }
+  /** No face in it is the card's person: clearly (face_mismatch) or not clearly either way (face_uncertain). */
+  | { kind: 'withhold'; reason: 'face_mismatch' | 'face_uncertain'; distance: number };
+
+/**
+ * Whether a photo the card gives to a person agrees with that person's reference face. The
+ * person counts as shown when any face of the photo is theirs: a portrait may show a colleague
+ * in the background, and a group photo many. Withholding only delays a photo, so the grey zone
+ * between `match` and `mismatch` is withheld too, under a reason of its own.
+ */
+export function verdictOnCard(faces: readonly DetectedFace[], reference: Reference, thresholds: FaceThresholds): CardVerdict {
+  if (faces.length === 0) return { kind: 'agree', distance: null };
+  const distance = Math.min(...faces.map((face) => faceDistance(face.descriptor, reference.descriptor)));
+  if (distance <= thresholds.match) return { kind: 'agree', distance };
+  return { kind: 'withhold', reason: distance >= thresholds.mismatch ? 'face_mismatch' : 'face_uncertain', distance };
+}
+
+/** The references nearest the photo's main face, nearest first (empty when it shows no face). */
+export function nearestCandidates(faces: readonly DetectedFace[], references: readonly Reference[], count = REVIEW_CANDIDATES): FaceCandidate[] {
+  const face = mainFace(faces);
+  if (!face) return [];
+  return references
+    .map((reference) => ({ personId: reference.personId, distance: faceDistance(face.descriptor, reference.descriptor) }))
+    .sort((a, b) => a.distance - b.distance || a.personId.localeCompare(b.personId))
+    .slice(0, count);
+}
+
+/**
+ * The one person a photo no card governs is filled in for: its main face within `fill` of
+ * exactly that person's reference, and every other reference at least `margin` further away.
+ * A wrong fill-in misdelivers, so this is stricter than agreeing with a card. Undefined: the
+ * photo stays unassigned (its candidates go to the review).
+ */
+export function fillInFor(candidates: readonly FaceCandidate[], thresholds: FaceThresholds): FaceCandidate | undefined {
+  const [best, second] = candidates;
+  if (!best || best.distance > thresholds.fill) return undefined;
+  if (second && second.distance - best.distance < thresholds.margin) return undefined;
+  return best;
+}
