@@ -1,7 +1,8 @@
-import { personIdOfCode } from '#lib/persons/store/persons';
+import { ownerOfCode } from '#lib/persons/store/persons';
+import { nowIso } from '#lib/platform/clock';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import { type PhotoTarget, applyGovernor, deleteErasedPersonsPhoto } from '#lib/photos/assign-shoot-photo';
-import { type PlacedCard, type ShootPhotoFacts, cardAfter, cardBefore, getShootItem, photosBetween, storeShootItem } from '#lib/photos/store/shoot-photos';
+import { type PlacedCard, type ShootPhotoFacts, cardAfter, cardBefore, eraseCards, getShootItem, photosBetween, storeShootItem } from '#lib/photos/store/shoot-photos';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { type CardReading, NO_CARD_GOVERNOR, type UnassignedReason, cameraSequenceId, sequencePosition } from '#lib/photos/rules/shoot-sequence';
 import { deleteObjectForGood } from '#lib/platform/media-bucket';
@@ -40,11 +41,18 @@ export async function placeShootPhoto(
   const position = sequencePosition(facts.capturedAt, facts.fileName, facts.photoId);
   if (isCard) {
     const code = card.kind === 'card' ? card.code : null;
-    const personId = (code && (await personIdOfCode(scope, code))) || null;
-    const { key, stored } = await storeShootItem(scope, { sequenceId, position }, { ...facts, kind: 'card', code, cardPersonId: personId });
-    if (!stored && (await getShootItem(key))?.kind === 'erased_card') {
-      // An erased person's card uploaded again (a re-run over the original folder): it stays erased.
+    const owner = code ? await ownerOfCode(scope, code) : undefined;
+    const personId = owner === 'erased' ? null : (owner ?? null);
+    const slot = { sequenceId, position };
+    const { key, stored } = await storeShootItem(scope, slot, owner === 'erased' ? { kind: 'erased_card', erasedAt: nowIso() } : { ...facts, kind: 'card', code, cardPersonId: personId });
+    // The code read again after the store: a person erased in between is caught here, or by the erasure's last pass.
+    const erasedMeanwhile = personId !== null && code !== null && (await ownerOfCode(scope, code)) === 'erased';
+    if (erasedMeanwhile) await eraseCards(scope, [{ ...key, ...facts, kind: 'card', code, cardPersonId: personId }]);
+    if (owner === 'erased' || erasedMeanwhile || (!stored && (await getShootItem(key))?.kind === 'erased_card')) {
+      // An erased person's card, arriving late or uploaded again (a re-run over the original
+      // folder): it takes its place as an erased card, which deletes the photos it governs.
       await deleteObjectForGood(facts.objectKey);
+      await governPhotosAfter(scope, { ...key, position }, sequenceId, null, undefined);
       return { kind: 'erased' };
     }
     await governPhotosAfter(scope, { ...key, position }, sequenceId, personId, faces?.opinionOf);

@@ -80,8 +80,19 @@ export async function getPerson(scope: GalleryScope, personId: string): Promise<
 
 /** The ID of the person holding an access code in the gallery (codes are stored upper case); undefined when none does. */
 export async function personIdOfCode(scope: GalleryScope, code: string): Promise<string | undefined> {
+  const owner = await ownerOfCode(scope, code);
+  return owner === 'erased' ? undefined : owner;
+}
+
+/**
+ * Who an access code belongs to: a person's ID, `erased` when its person was erased (the code
+ * is kept, linked to nobody, so it is never given out again and a late camera card showing it
+ * is known for an erased person's), or undefined when nobody ever had it.
+ */
+export async function ownerOfCode(scope: GalleryScope, code: string): Promise<string | 'erased' | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, code) }));
-  return Item?.personId as string | undefined;
+  if (!Item) return undefined;
+  return typeof Item.personId === 'string' ? Item.personId : 'erased';
 }
 
 export function toPerson(item: Record<string, any>): Person {

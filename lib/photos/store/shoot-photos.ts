@@ -85,9 +85,9 @@ export type Key = { pk: string; sk: string };
 /** Where a card or photo is kept: at its position in its camera's sequence, or loose (it has no place in one). */
 export type ShootSlot = { sequenceId: string; position: string } | 'loose';
 
-function keyOf(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhoto): Key {
-  if (slot === 'loose') return keys.looseShootPhoto(scope.tenantId, scope.token, item.photoId);
-  const at = item.kind === 'card' ? keys.shootCard : keys.shootPhoto;
+function keyOf(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhoto | ErasedCard): Key {
+  if (slot === 'loose') return keys.looseShootPhoto(scope.tenantId, scope.token, 'photoId' in item ? item.photoId : '');
+  const at = item.kind === 'photo' ? keys.shootPhoto : keys.shootCard;
   return at(scope.tenantId, scope.token, slot.sequenceId, slot.position);
 }
 
@@ -96,15 +96,16 @@ function keyOf(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhot
  * photo among the unassigned), and gives its key. `stored` is false when it was stored before:
  * a redelivered upload event.
  */
-export async function storeShootItem(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhoto): Promise<{ key: Key; stored: boolean }> {
+export async function storeShootItem(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhoto | ErasedCard): Promise<{ key: Key; stored: boolean }> {
   const key = keyOf(scope, slot, item);
+  const counted = item.kind === 'erased_card' ? undefined : countersUpdate(scope, item.kind === 'card' ? { cardPhotos: 1 } : { photosUnassigned: 1 });
   try {
     await withStoreRetries(() =>
       db.send(
         new TransactWriteCommand({
           TransactItems: [
             { Put: { TableName: tableName, Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
-            countersUpdate(scope, item.kind === 'card' ? { cardPhotos: 1 } : { photosUnassigned: 1 })!,
+            ...(counted ? [counted] : []),
           ],
         }),
       ),

@@ -92,9 +92,10 @@ export async function deletePersonRecords(scope: GalleryScope, person: Person, e
       },
     },
     {
-      Delete: {
+      // The code stays, linked to nobody: never given out again, and a late camera card showing it is known for an erased person's.
+      Put: {
         TableName: tableName,
-        Key: keys.accessCode(scope.tenantId, scope.token, person.code),
+        Item: { ...keys.accessCode(scope.tenantId, scope.token, person.code), erasedAt: nowIso() },
         ConditionExpression: 'attribute_not_exists(pk) OR personId = :personId',
         ExpressionAttributeValues: { ':personId': person.personId },
       },
