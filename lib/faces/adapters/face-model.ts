@@ -1,6 +1,203 @@
+import { dirname, join } from 'node:path';
+import type { default as SharpFunction } from 'sharp';
 import type { DetectedFace } from '#lib/faces/rules/face-descriptors';
 
-// Placeholder until the face-model branch lands (same exports); replaced by the real adapter.
-export async function describeFaces(_image: Buffer): Promise<DetectedFace[]> {
-  throw new Error('face model not built yet');
+type FaceApi = typeof import('@vladmandic/face-api/dist/face-api.node-wasm.js');
+/** face-api's `tf` is the TensorFlow.js it requires, with the WebAssembly backend's exports merged in; its own typing covers only what face-api uses. */
+type TensorFlow = typeof import('@tensorflow/tfjs') & Pick<typeof import('@tensorflow/tfjs-backend-wasm'), 'setWasmPaths'>;
+
+/**
+ * The files of the three models describeFaces runs, in the model directory: SSD MobileNet v1
+ * (detection), the 68-point landmarks (alignment) and the recognition network (descriptors).
+ * A bundle copies exactly these (about 12.5 MB) and sets FACE_MODEL_DIR.
+ */
+export const FACE_MODEL_FILES = [
+  'ssd_mobilenetv1_model-weights_manifest.json',
+  'ssd_mobilenetv1_model.bin',
+  'face_landmark_68_model-weights_manifest.json',
+  'face_landmark_68_model.bin',
+  'face_recognition_model-weights_manifest.json',
+  'face_recognition_model.bin',
+] as const;
+
+/**
+ * The WebAssembly binaries of TensorFlow.js's backend that Node can load: the SIMD build
+ * (every Node since 16) and the plain one, its fallback. The threaded build is never chosen
+ * in Node (tfjs-backend-wasm turns threads off there). A bundle copies these and sets FACE_WASM_DIR.
+ */
+export const FACE_WASM_FILES = ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm'] as const;
+
+/**
+ * Longest side of the image the faces are searched in. The detector sees 512 × 512 whatever it
+ * is given, and the descriptor a 150 × 150 crop of the face, so a larger image only costs
+ * memory; measured in docs/photos.md#thresholds, 1024 finds the same faces as the full photo.
+ */
+export const FACE_SEARCH_MAX_DIMENSION = 1024;
+
+/**
+ * The detector's score a face needs. 0.5 is face-api's own default; on the packaged photos
+ * every face scores above 0.8 and the rest of what scores above 0.3 is not a face
+ * (docs/photos.md#thresholds), and a photo's main face is its largest, which a small
+ * false detection does not displace.
+ */
+export const FACE_MIN_CONFIDENCE = 0.5;
+
+/** Most pixels a photo may declare: 110 MP, as the shoot photo reader allows. */
+const MAX_IMAGE_PIXELS = 110_000_000;
+const DECODE_TIMEOUT_SECONDS = 20;
+
+/** The bytes are not an image sharp can decode (or are truncated, or too large). */
+export class UnreadableFaceImageError extends Error {
+  override readonly name = 'UnreadableFaceImageError';
+
+  constructor() {
+    super('The image could not be decoded to look for faces.');
+  }
+}
+
+/** The WebAssembly backend did not come up (missing or unreadable .wasm files). */
+export class FaceModelBackendError extends Error {
+  override readonly name = 'FaceModelBackendError';
+}
+
+interface FaceModel {
+  faceapi: FaceApi;
+  tf: TensorFlow;
+  sharp: typeof SharpFunction;
+}
+
+let faceModel: Promise<FaceModel> | undefined;
+/** The model once its load has finished, for the figures below. */
+let loadedModel: FaceModel | undefined;
+
+/**
+ * Loads the face model once per process: TensorFlow.js on its WebAssembly backend, then the
+ * three models from disk (FACE_MODEL_FILES). The first call pays it (seconds); later calls
+ * share the same promise. A failed load is not kept: the next call tries again.
+ */
+export async function loadFaceModel(): Promise<void> {
+  await faceModelLoaded();
+}
+
+function faceModelLoaded(): Promise<FaceModel> {
+  faceModel ??= loadModel().catch((error: unknown) => {
+    faceModel = undefined;
+    throw error;
+  });
+  return faceModel;
+}
+
+async function loadModel(): Promise<FaceModel> {
+  const [faceapi, { default: sharp }] = await Promise.all([import('@vladmandic/face-api/dist/face-api.node-wasm.js'), import('sharp')]);
+  sharp.cache(false);
+  const tf = faceapi.tf as unknown as TensorFlow;
+  // Without the paths, a bundle cannot find the .wasm files, and TensorFlow.js quietly falls
+  // back to its plain JavaScript backend, about 20 times slower.
+  tf.setWasmPaths(withTrailingSlash(faceWasmDirectory()));
+  await tf.setBackend('wasm');
+  await tf.ready();
+  if (tf.getBackend() !== 'wasm') throw new FaceModelBackendError(`TensorFlow.js runs on "${tf.getBackend()}", not on its WebAssembly backend`);
+  const modelDirectory = faceModelDirectory();
+  await Promise.all([
+    faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDirectory),
+    faceapi.nets.faceLandmark68Net.loadFromDisk(modelDirectory),
+    faceapi.nets.faceRecognitionNet.loadFromDisk(modelDirectory),
+  ]);
+  loadedModel = { faceapi, tf, sharp };
+  return loadedModel;
+}
+
+/** FACE_MODEL_DIR, else the models face-api ships. */
+export function faceModelDirectory(): string {
+  return process.env.FACE_MODEL_DIR ?? join(installedPackageDirectory('@vladmandic/face-api', 'FACE_MODEL_DIR'), 'model');
+}
+
+/** FACE_WASM_DIR, else the binaries the installed backend ships. */
+export function faceWasmDirectory(): string {
+  return process.env.FACE_WASM_DIR ?? join(installedPackageDirectory('@tensorflow/tfjs-backend-wasm', 'FACE_WASM_DIR'), 'dist');
+}
+
+/**
+ * An installed package's folder, from source (tsx, jest: CommonJS). A function bundle is an
+ * ES module without `require`; it carries the files itself and names them in the environment.
+ */
+function installedPackageDirectory(name: string, variable: string): string {
+  if (typeof require === 'undefined') throw new FaceModelBackendError(`${variable} is not set, and ${name} cannot be looked up from an ES module bundle`);
+  return dirname(require.resolve(`${name}/package.json`));
+}
+
+const withTrailingSlash = (directory: string) => (directory.endsWith('/') ? directory : `${directory}/`);
+
+/** The backend TensorFlow.js runs on ('wasm' once loaded), for tests and the bench. */
+export function faceModelBackend(): string {
+  return loadedModel?.tf.getBackend() ?? 'not loaded';
+}
+
+/** Tensors TensorFlow.js holds (the models' weights once loaded): a describeFaces that leaks shows here. */
+export function faceModelTensorCount(): number {
+  return loadedModel?.tf.memory().numTensors ?? 0;
+}
+
+/** How describeFaces searches; the defaults are what the second opinion uses, the rest is for measuring them. */
+export interface FaceSearchOptions {
+  minConfidence?: number;
+  maxDimension?: number;
+}
+
+/**
+ * Every face in an image (JPEG, PNG or whatever sharp decodes), turned upright by its EXIF
+ * orientation: its box in the upright image's pixels, the detector's score and its 128-number
+ * descriptor. Loads the model on first use. An image without faces gives []; bytes that are no
+ * image throw UnreadableFaceImageError.
+ */
+export async function describeFaces(image: Buffer, options: FaceSearchOptions = {}): Promise<DetectedFace[]> {
+  const { faceapi, tf, sharp } = await faceModelLoaded();
+  const decoded = await decodeForSearch(sharp, image, options.maxDimension ?? FACE_SEARCH_MAX_DIMENSION);
+  const tensor = tf.tensor3d(decoded.pixels, [decoded.height, decoded.width, 3], 'int32');
+  try {
+    const faces = await faceapi
+      .detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence: options.minConfidence ?? FACE_MIN_CONFIDENCE }))
+      .withFaceLandmarks()
+      .withFaceDescriptors();
+    return faces.map(({ detection, descriptor }) => ({
+      box: {
+        x: detection.box.x * decoded.scale,
+        y: detection.box.y * decoded.scale,
+        width: detection.box.width * decoded.scale,
+        height: detection.box.height * decoded.scale,
+      },
+      score: detection.score,
+      descriptor: Array.from(descriptor),
+    }));
+  } finally {
+    tensor.dispose();
+  }
+}
+
+interface DecodedImage {
+  pixels: Buffer;
+  width: number;
+  height: number;
+  /** Upright image pixels per decoded pixel (1 when the image was not reduced). */
+  scale: number;
+}
+
+/** RGB pixels, upright, at most `maxDimension` on the longest side. */
+async function decodeForSearch(sharp: typeof SharpFunction, image: Buffer, maxDimension: number): Promise<DecodedImage> {
+  const options = { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS } as const;
+  try {
+    const { autoOrient } = await sharp(image, options).metadata();
+    const { data, info } = await sharp(image, options)
+      .autoOrient()
+      .resize({ width: maxDimension, height: maxDimension, fit: 'inside', withoutEnlargement: true })
+      .toColourspace('srgb')
+      .removeAlpha()
+      .raw()
+      .timeout({ seconds: DECODE_TIMEOUT_SECONDS })
+      .toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`${info.channels} channels`);
+    return { pixels: data, width: info.width, height: info.height, scale: autoOrient.width / info.width };
+  } catch {
+    throw new UnreadableFaceImageError();
+  }
 }
