@@ -3,10 +3,8 @@ import { UnreadableImageError, readShootPhoto } from '#lib/photos/adapters/shoot
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { type InboxLocation, photoIdOf } from '#lib/platform/media-keys';
 import { readCard } from '#lib/photos/rules/shoot-sequence';
+import { captureTimeOfMetadata } from '#lib/photos/rules/capture-facts';
 import { type ShootPlacement, placeShootPhoto } from '#lib/photos/place-shoot-photo';
-
-/** ISO 8601 with milliseconds, as the upload command writes `captured-at`. */
-const CAPTURE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * Sorts a photo uploaded to a gallery's inbox: reads it (size, capture time, camera, any QR or
@@ -28,16 +26,11 @@ export async function sortShootPhoto(location: InboxLocation, objectKey: string,
     path: location.path,
     fileName: location.path.split('/').at(-1)!,
     camera: metadata.camera || (reading?.camera ?? null),
-    capturedAt: captureTimeOf(metadata) ?? reading?.capturedAt ?? null,
+    capturedAt: captureTimeOfMetadata(metadata) ?? reading?.capturedAt ?? null,
     width: reading?.width ?? null,
     height: reading?.height ?? null,
     uploadedAt,
   };
   return placeShootPhoto(scope, facts, reading ? readCard(reading.codes) : 'unreadable');
-}
-
-function captureTimeOf(metadata: Record<string, string>): string | null {
-  const value = metadata['captured-at'];
-  return value && CAPTURE_TIME.test(value) ? value : null;
 }
 
