@@ -3,15 +3,20 @@ import { mediaObjectHead, mediaObjectMetadata } from '#lib/platform/media-bucket
 import { type PhotoRecording, recordPhoto } from '#lib/photos/store/photos';
 import { parseInboxObjectKey, parsePhotoObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { sortShootPhoto } from '#lib/photos/sort-shoot-photo';
+import { captureFactsOf, captureTimeOfMetadata, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
 
 /** What became of an uploaded object: a person's photo, a shoot photo sorted (card, assigned, unassigned), or nothing. */
 export type IngestOutcome = PhotoRecording | 'not_a_photo_key' | 'gallery_not_found' | 'card' | 'assigned' | 'unassigned';
 
+/** The image header, and the EXIF block the Exif standard puts right after the start of the image. */
+const HEAD_BYTES = 128 * 1024;
+
 /**
  * Assigns an uploaded object to its person. Under a person's folder the key says which person
- * (see media-keys.ts), user metadata `width`/`height` or else the image header give the
- * dimensions. In a gallery's inbox, the shoot's camera cards say which (lib/photos/). Both are
- * idempotent, so a redelivered event or a second upload of the same key changes nothing.
+ * (see media-keys.ts); user metadata `width`/`height` and `captured-at`, or else the image
+ * header and its EXIF, give the dimensions and the capture time. In a gallery's inbox, the
+ * shoot's camera cards say which (lib/photos/). Both are idempotent, so a redelivered event or a
+ * second upload of the same key changes nothing.
  */
 export async function ingestPhotoObject(objectKey: string, uploadedAt: string): Promise<IngestOutcome> {
   const inbox = parseInboxObjectKey(objectKey);
@@ -22,7 +27,6 @@ export async function ingestPhotoObject(objectKey: string, uploadedAt: string): 
   }
   const location = parsePhotoObjectKey(objectKey);
   if (!location) return 'not_a_photo_key';
-  const { width, height } = await dimensionsOf(objectKey);
   return recordPhoto(
     { tenantId: location.tenantId, token: location.token },
     {
@@ -30,20 +34,31 @@ export async function ingestPhotoObject(objectKey: string, uploadedAt: string): 
       personId: location.personId,
       fileName: location.fileName,
       objectKey,
-      width,
-      height,
+      ...(await readPersonPhoto(objectKey)),
       createdAt: uploadedAt,
     },
   );
 }
 
-async function dimensionsOf(objectKey: string): Promise<{ width: number | null; height: number | null }> {
+/** Dimensions and capture time of a photo under a person's folder: from its metadata, else from its first bytes. */
+async function readPersonPhoto(objectKey: string): Promise<{ width: number | null; height: number | null; capturedAt: string | null }> {
   const metadata = await mediaObjectMetadata(objectKey);
   const width = Number(metadata.width);
   const height = Number(metadata.height);
-  if (Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0) return { width, height };
+  const sizeFromMetadata = Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0 ? { width, height } : undefined;
+  const capturedAt = captureTimeOfMetadata(metadata);
+  if (sizeFromMetadata && capturedAt) return { ...sizeFromMetadata, capturedAt };
+  // An empty object has no range to read; like bytes that are no image, it has no size or capture time.
+  const head = await mediaObjectHead(objectKey, HEAD_BYTES).catch(() => undefined);
+  return {
+    ...(sizeFromMetadata ?? sizeOfImage(head)),
+    capturedAt: capturedAt ?? (head ? captureFactsOf(exifBlockOfJpeg(head)).capturedAt : null),
+  };
+}
+
+function sizeOfImage(head: Uint8Array | undefined): { width: number | null; height: number | null } {
   try {
-    const size = imageSize(await mediaObjectHead(objectKey, 128 * 1024));
+    const size = imageSize(head ?? new Uint8Array());
     return { width: size.width ?? null, height: size.height ?? null };
   } catch {
     return { width: null, height: null }; // not an image format image-size knows, or header beyond the range

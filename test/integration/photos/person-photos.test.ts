@@ -53,8 +53,8 @@ describe.each([0, 1])('GET persons/{personId}/photos, path variant %i', (variant
       personId,
       urlsExpireAt: expect.any(String),
       photos: [
-        { photoId: expect.stringMatching(/^pho_[0-9a-f]{24}$/), fileName: 'portrait 1.jpg', width: 64, height: 48, createdAt: expect.any(String), url: expect.any(String) },
-        { photoId: expect.any(String), fileName: 'portrait-2.jpg', width: 4000, height: 3000, createdAt: expect.any(String), url: expect.any(String) },
+        { photoId: expect.stringMatching(/^pho_[0-9a-f]{24}$/), fileName: 'portrait 1.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
+        { photoId: expect.any(String), fileName: 'portrait-2.jpg', width: 4000, height: 3000, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
       ],
     });
     const url = new URL(answer.body.photos[0].url);
