@@ -1,12 +1,23 @@
 import { imageSize } from 'image-size';
-import { mediaObjectHead, mediaObjectMetadata } from '#lib/platform/media-bucket';
+import { deleteMediaObject, mediaObjectHead, mediaObjectMetadata } from '#lib/platform/media-bucket';
 import { type PhotoRecording, recordPhoto } from '#lib/photos/store/photos';
 import { parseInboxObjectKey, parsePhotoObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { sortShootPhoto } from '#lib/photos/sort-shoot-photo';
 import { captureFactsOf, captureTimeOfMetadata, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
 
-/** What became of an uploaded object: a person's photo, a shoot photo sorted (card, assigned, unassigned), or nothing. */
+/**
+ * What became of an uploaded object: a person's photo, a shoot photo sorted (card, assigned,
+ * unassigned), or nothing. person_not_found: the object was deleted (see ingestPhotoObject).
+ */
 export type IngestOutcome = PhotoRecording | 'not_a_photo_key' | 'gallery_not_found' | 'card' | 'assigned' | 'unassigned';
+
+/** An object created in the media bucket, as its S3 event names it. */
+export interface UploadedObject {
+  objectKey: string;
+  /** The version created; absent on a bucket without versioning. */
+  versionId?: string;
+  uploadedAt: string;
+}
 
 /** The image header, and the EXIF block the Exif standard puts right after the start of the image. */
 const HEAD_BYTES = 128 * 1024;
@@ -17,8 +28,12 @@ const HEAD_BYTES = 128 * 1024;
  * header and its EXIF, give the dimensions and the capture time. In a gallery's inbox, the
  * shoot's camera cards say which (lib/photos/). Both are idempotent, so a redelivered event or a
  * second upload of the same key changes nothing.
+ *
+ * Person IDs are made by the server, so a person's folder without its person belongs to an
+ * erased person (or to none ever): the version that arrived there is deleted, as erasure would
+ * have deleted it. Every upload has an event of its own, so every version is.
  */
-export async function ingestPhotoObject(objectKey: string, uploadedAt: string): Promise<IngestOutcome> {
+export async function ingestPhotoObject({ objectKey, versionId, uploadedAt }: UploadedObject): Promise<IngestOutcome> {
   const inbox = parseInboxObjectKey(objectKey);
   if (inbox) {
     const placement = await sortShootPhoto(inbox, objectKey, uploadedAt);
@@ -27,7 +42,7 @@ export async function ingestPhotoObject(objectKey: string, uploadedAt: string): 
   }
   const location = parsePhotoObjectKey(objectKey);
   if (!location) return 'not_a_photo_key';
-  return recordPhoto(
+  const recording = await recordPhoto(
     { tenantId: location.tenantId, token: location.token },
     {
       photoId: photoIdOf(objectKey),
@@ -38,6 +53,8 @@ export async function ingestPhotoObject(objectKey: string, uploadedAt: string): 
       createdAt: uploadedAt,
     },
   );
+  if (recording === 'person_not_found') await deleteMediaObject(objectKey, versionId);
+  return recording;
 }
 
 /** Dimensions and capture time of a photo under a person's folder: from its metadata, else from its first bytes. */

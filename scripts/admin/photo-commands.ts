@@ -56,8 +56,8 @@ export const photoCommands: CommandHandlers = {
     const [{ putMediaObject }, { ingestPhotoObject }] = await Promise.all([import('#lib/platform/media-bucket'), import('#lib/photos/ingest-photo')]);
     const capturedAt = captureFactsOf(exifBlockOfJpeg(bytes)).capturedAt;
     const metadata = { width: String(size.width), height: String(size.height), ...(capturedAt ? { 'captured-at': capturedAt } : {}) };
-    await putMediaObject(objectKey, bytes, contentType, metadata);
-    const outcome = await ingestPhotoObject(objectKey, new Date().toISOString());
+    const versionId = await putMediaObject(objectKey, bytes, contentType, metadata);
+    const outcome = await ingestPhotoObject({ objectKey, versionId, uploadedAt: new Date().toISOString() });
     return {
       data: { objectKey, outcome, width: size.width, height: size.height },
       lines: [`Uploaded ${fileName} (${size.width}×${size.height}) for ${person.personId}: ${outcome.replace('_', ' ')}`],

@@ -91,7 +91,8 @@ export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<Ph
       const [photoCode, personCode] = cancellationCodes(error);
       if (photoCode === 'ConditionalCheckFailed') return 'recorded_already';
       if (personCode !== 'ConditionalCheckFailed') throw error;
-      const person = await getPerson(scope, photo.personId);
+      // Strongly consistent: ingest deletes the object of a photo whose person is not found.
+      const person = await getPerson(scope, photo.personId, { consistent: true });
       if (!person) return 'person_not_found';
       firstPhoto = person.photoCount === 0;
     }
