@@ -160,7 +160,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   'system/cors-preflight': { table: [] },
   'media/ingest-photo': {
     table: [
-      // recordPhoto: the photo, the person's photoCount and the statistics in one transaction; getPerson on a retry.
+      // recordPhoto: the photo, the person's photoCount and the statistics in one transaction; getPerson (strongly consistent) on a retry.
       // A sorted shoot photo moving from one person to another also deletes the first one's photo item.
       { on: 'table', actions: ['PutItem', 'DeleteItem'], partitions: [PARTITIONS.photos] },
       { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.persons] },
@@ -172,7 +172,8 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       // photosAssignedUpdate, photosWithheldUpdate: the person's photos.assigned or the gallery's photos.withheld event of the window, created or counted up.
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
     ],
-    media: { folders: ['photos'], objects: ['GetObject'] },
+    // A photo under the folder of a person who does not exist is deleted, by the version its event names (no listing).
+    media: { folders: ['photos'], objects: ['GetObject', 'DeleteObject', 'DeleteObjectVersion'] },
     // Reading a shoot photo (lib/photos/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
     // camera JPEG peaked at 262 MB and took 187 ms of CPU on x64, the worst measured (61 MP progressive
     // 4:4:4) 511 MB and 2.7 s. 1024 MB gives about 0.58 vCPU: about 0.4 s a 24 MP photo, 6 s the worst.

@@ -4,7 +4,8 @@ import { ingestPhotoObject } from '#lib/photos/ingest-photo';
 
 /**
  * S3 ObjectCreated events under `photos/`: each object becomes a photo of the person its key
- * names, or, in a gallery's inbox, is sorted to a person by the shoot's camera cards. A failure throws, so Lambda's retries of the asynchronous invocation apply; what is
+ * names (deleted when that person does not exist), or, in a gallery's inbox, is sorted to a
+ * person by the shoot's camera cards. A failure throws, so Lambda's retries of the asynchronous invocation apply; what is
  * thrown carries only the error's name (the key holds the gallery token, the error may hold items).
  */
 export const handler = async (event: S3Event): Promise<void> => {
@@ -12,7 +13,8 @@ export const handler = async (event: S3Event): Promise<void> => {
     if (!record.eventName.startsWith('ObjectCreated')) continue;
     // Event keys are URL-encoded, with + for spaces.
     const objectKey = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
-    const outcome = await ingestPhotoObject(objectKey, record.eventTime).catch((error: unknown) => {
+    const upload = { objectKey, versionId: record.s3.object.versionId, uploadedAt: record.eventTime };
+    const outcome = await ingestPhotoObject(upload).catch((error: unknown) => {
       throw reportFailure('photo object not ingested', error);
     });
     const log = outcome === 'not_a_photo_key' || outcome === 'gallery_not_found' || outcome === 'person_not_found' ? logger.warn : logger.info;

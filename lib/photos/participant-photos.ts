@@ -46,7 +46,7 @@ function factorMatches(person: Person | undefined, factor: NonNullable<SecondFac
 /**
  * `myPhotos` in the gallery `configuration`: the photos of the participant with this access
  * code and second factor, the email, or the employee ID where the person has no email (the
- * body parsed by parseMyPhotos). Each photo with a signed URL, as the server-side photos route signs them, but
+ * body parsed by parseMyPhotos), in the order they were taken. Each photo with a signed URL, as the server-side photos route signs them, but
  * without person or photo IDs: the participant needs the file, its name and size. Every wrong
  * pair (unknown code, another email or employee ID, an employee ID where the person has an
  * email, no factor at all) is the one refusal unknown_access_pair; an unknown code reads as much

@@ -33,11 +33,12 @@ export async function signPhotos(photos: Photo[]): Promise<SignedPhotos> {
 
 /** A signed photo as the answers show it. */
 export function signedPhotoView({ photo, url }: SignedPhotos['photos'][number]) {
-  return { photoId: photo.photoId, fileName: photo.fileName, width: photo.width, height: photo.height, createdAt: photo.createdAt, url };
+  const { photoId, fileName, width, height, capturedAt, createdAt } = photo;
+  return { photoId, fileName, width, height, capturedAt, createdAt, url };
 }
 
 /**
- * A person's assigned photos, each with a signed CloudFront URL valid for PHOTO_URL_TTL_SECONDS.
+ * A person's assigned photos in the order they were taken, each with a signed CloudFront URL valid for PHOTO_URL_TTL_SECONDS.
  * person_not_found for an ID this gallery does not have (another gallery's person included).
  */
 export async function listPersonPhotos(tenant: Tenant, token: string | undefined, personId: string | undefined): Promise<ResultMembers<typeof PersonPhotos>> {

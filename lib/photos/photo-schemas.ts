@@ -12,16 +12,22 @@ export const SignedPhoto = v.object({
   fileName: v.string(),
   width: v.nullable(v.number()),
   height: v.nullable(v.number()),
-  createdAt: v.string(),
+  capturedAt: v.pipe(
+    v.nullable(v.string()),
+    v.description('When the photo was taken, as the camera wrote it (EXIF DateTimeOriginal, no time zone applied), ISO 8601 with milliseconds; null when unknown.'),
+  ),
+  createdAt: v.pipe(v.string(), v.description("When the photo became the person's (its upload), ISO 8601.")),
   url: v.pipe(v.string(), v.description('Signed CloudFront URL.')),
 });
+
+const PHOTO_ORDER = 'Oldest first by capture time, then file name; photos without a capture time last, in the order they were uploaded.';
 
 export const PersonPhotos = v.object({
   ok: v.literal(true),
   galleryToken: v.string(),
   personId: v.string(),
   urlsExpireAt: v.string(),
-  photos: v.array(SignedPhoto),
+  photos: v.pipe(v.array(SignedPhoto), v.description(PHOTO_ORDER)),
   requestId,
 });
 
@@ -30,7 +36,7 @@ export const ParticipantPhotos = v.object({
   ok: v.literal(true),
   name: v.pipe(v.string(), v.description("The participant's name, as checked in or imported.")),
   urlsExpireAt: v.string(),
-  photos: v.array(v.omit(SignedPhoto, ['photoId'])),
+  photos: v.pipe(v.array(v.omit(SignedPhoto, ['photoId'])), v.description(PHOTO_ORDER)),
   requestId,
 });
 

@@ -5,10 +5,8 @@ import { type InboxLocation, photoIdOf } from '#lib/platform/media-keys';
 import { readCard } from '#lib/photos/rules/shoot-sequence';
 import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
 import { FaceOpinion } from '#lib/faces/second-opinion';
+import { captureTimeOfMetadata } from '#lib/photos/rules/capture-facts';
 import { type ShootPlacement, placeShootPhoto } from '#lib/photos/place-shoot-photo';
-
-/** ISO 8601 with milliseconds, as the upload command writes `captured-at`. */
-const CAPTURE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /**
  * Sorts a photo uploaded to a gallery's inbox: reads it (size, capture time, camera, any QR or
@@ -31,7 +29,7 @@ export async function sortShootPhoto(location: InboxLocation, objectKey: string,
     path: location.path,
     fileName: location.path.split('/').at(-1)!,
     camera: metadata.camera || (reading?.camera ?? null),
-    capturedAt: captureTimeOf(metadata) ?? reading?.capturedAt ?? null,
+    capturedAt: captureTimeOfMetadata(metadata) ?? reading?.capturedAt ?? null,
     width: reading?.width ?? null,
     height: reading?.height ?? null,
     uploadedAt,
@@ -45,10 +43,5 @@ export async function sortShootPhoto(location: InboxLocation, objectKey: string,
           opinionOf: (photoKey: string) => new FaceOpinion(scope, faceMatching, { objectKey: photoKey }),
         };
   return placeShootPhoto(scope, facts, reading ? readCard(reading.codes) : 'unreadable', faces);
-}
-
-function captureTimeOf(metadata: Record<string, string>): string | null {
-  const value = metadata['captured-at'];
-  return value && CAPTURE_TIME.test(value) ? value : null;
 }
 

@@ -23,13 +23,14 @@ export const s3 = new S3Client({
   requestHandler: { socketTimeout: 5000 },
 });
 
+/** Stores an object; answers the version it created (none on a bucket without versioning). */
 export async function putMediaObject(
   key: string,
   body: Uint8Array,
   contentType: string,
   metadata: Record<string, string> = {},
-): Promise<void> {
-  await s3.send(
+): Promise<string | undefined> {
+  const { VersionId } = await s3.send(
     new PutObjectCommand({
       Bucket: mediaBucket,
       Key: key,
@@ -39,6 +40,7 @@ export async function putMediaObject(
       ServerSideEncryption: endpoint === undefined ? 'AES256' : undefined,
     }),
   );
+  return VersionId;
 }
 
 export async function mediaObjectMetadata(key: string): Promise<Record<string, string>> {
@@ -52,8 +54,12 @@ export async function mediaObjectHead(key: string, bytes: number): Promise<Uint8
   return object.Body ? object.Body.transformToByteArray() : new Uint8Array();
 }
 
-export async function deleteMediaObject(key: string): Promise<void> {
-  await s3.send(new DeleteObjectCommand({ Bucket: mediaBucket, Key: key }));
+/**
+ * Deletes an object. With a version ID, that version for good (no delete marker is left);
+ * without, the current object, which on a versioned bucket only hides it behind a delete marker.
+ */
+export async function deleteMediaObject(key: string, versionId?: string): Promise<void> {
+  await s3.send(new DeleteObjectCommand({ Bucket: mediaBucket, Key: key, VersionId: versionId }));
 }
 
 /** One stored version of an object (or a delete marker); no versionId on a bucket without versioning. */

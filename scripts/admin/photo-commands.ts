@@ -10,6 +10,7 @@ import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/store/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';
 import { type HandOutcome, type ReviewedShootPhoto, assignShootPhotoByHand, listPhotosForReview, releaseWithheldPhoto } from '#lib/photos/shoot-review';
+import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
 
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -49,8 +50,8 @@ function refuseHandOutcome(outcome: HandOutcome, photoId: string, token: string,
 }
 
 /**
- * `photo add|list|review|unassigned|release|assign`. `add` uploads under the person's photo prefix with the image's size as
- * metadata, then records it as the S3 ingest function would; where that function runs (AWS,
+ * `photo add|list|review|unassigned|release|assign`. `add` uploads under the person's photo prefix with the image's size
+ * and (from a JPEG's EXIF) its capture time as metadata, then records it as the S3 ingest function would; where that function runs (AWS,
  * or `npm start`), its event finds the photo recorded already and changes nothing.
  */
 export const photoCommands: CommandHandlers = {
@@ -78,8 +79,10 @@ export const photoCommands: CommandHandlers = {
     const objectKey = photoObjectKey({ ...scope, personId: person.personId, fileName });
     // The bucket is read by `photo add` alone, so that the other photo commands need no MEDIA_BUCKET.
     const [{ putMediaObject }, { ingestPhotoObject }] = await Promise.all([import('#lib/platform/media-bucket'), import('#lib/photos/ingest-photo')]);
-    await putMediaObject(objectKey, bytes, contentType, { width: String(size.width), height: String(size.height) });
-    const outcome = await ingestPhotoObject(objectKey, new Date().toISOString());
+    const capturedAt = captureFactsOf(exifBlockOfJpeg(bytes)).capturedAt;
+    const metadata = { width: String(size.width), height: String(size.height), ...(capturedAt ? { 'captured-at': capturedAt } : {}) };
+    const versionId = await putMediaObject(objectKey, bytes, contentType, metadata);
+    const outcome = await ingestPhotoObject({ objectKey, versionId, uploadedAt: new Date().toISOString() });
     return {
       data: { objectKey, outcome, width: size.width, height: size.height },
       lines: [`Uploaded ${fileName} (${size.width}×${size.height}) for ${person.personId}: ${outcome.replace('_', ' ')}`],
@@ -94,8 +97,8 @@ export const photoCommands: CommandHandlers = {
       lines: [
         `${photos.length} photo(s) of ${person.personId}`,
         ...formatTable(
-          ['PHOTO', 'FILE', 'SIZE', 'CREATED'],
-          photos.map((photo) => [photo.photoId, photo.fileName, `${photo.width ?? '?'}×${photo.height ?? '?'}`, photo.createdAt]),
+          ['PHOTO', 'FILE', 'SIZE', 'CAPTURED', 'CREATED'],
+          photos.map((photo) => [photo.photoId, photo.fileName, `${photo.width ?? '?'}×${photo.height ?? '?'}`, photo.capturedAt ?? '?', photo.createdAt]),
         ),
       ],
     };

@@ -300,7 +300,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
   async function givePhoto(personId: string, fileName: string, index: number): Promise<void> {
     const objectKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId, fileName });
     await uploadObject(objectKey, makeJpeg(300 + index * 20, 400));
-    const photo = { photoId: photoIdOf(objectKey), personId, fileName, objectKey, width: 300 + index * 20, height: 400, createdAt: new Date(Date.UTC(2027, 4, 1, 9, index)).toISOString() };
+    const photo = { photoId: photoIdOf(objectKey), personId, fileName, objectKey, width: 300 + index * 20, height: 400, capturedAt: null, createdAt: new Date(Date.UTC(2027, 4, 1, 9, index)).toISOString() };
     expect(await recordPhoto({ tenantId: studio.tenant.tenantId, token: studio.token }, photo)).toBe('recorded');
   }
 

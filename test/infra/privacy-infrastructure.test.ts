@@ -70,10 +70,12 @@ describe('the check-in page CDN', () => {
 });
 
 describe('media bucket grants', () => {
-  it('lets the check-in function put and delete selfies, and the ingest read photos, nowhere else', () => {
+  it('lets the check-in function put and delete selfies, and the ingest read and delete photos, nowhere else', () => {
     const grants = (handler: string) => s3Statements(handler).map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText) }));
     expect(grants('checkin/post-group-shoot')).toEqual([{ actions: ['s3:DeleteObject', 's3:PutObject'], resources: [`\${${mediaBucketId}.Arn}/selfies/*`] }]);
-    expect(grants('media/ingest-photo')).toEqual([{ actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/photos/*`] }]);
+    expect(grants('media/ingest-photo')).toEqual([
+      { actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/photos/*`] },
+    ]);
   });
 
   it('lets the retention run list selfies/ and photos/ only, and delete their objects and versions', () => {

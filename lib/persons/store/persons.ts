@@ -70,10 +70,14 @@ export async function listPersons(
   return { persons, lastPersonId: items.length > limit ? persons.at(-1)?.personId : undefined };
 }
 
-/** One person of the gallery by ID; undefined when the gallery has no such person. */
-export async function getPerson(scope: GalleryScope, personId: string): Promise<Person | undefined> {
+/**
+ * One person of the gallery by ID; undefined when the gallery has no such person. `consistent`
+ * reads strongly, for an answer something irreversible follows (a person imported a moment ago
+ * may be missing from an eventually consistent read).
+ */
+export async function getPerson(scope: GalleryScope, personId: string, { consistent = false } = {}): Promise<Person | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.person(scope.tenantId, scope.token, personId) }),
+    new GetCommand({ TableName: tableName, Key: keys.person(scope.tenantId, scope.token, personId), ConsistentRead: consistent }),
   );
   return Item ? toPerson(Item) : undefined;
 }

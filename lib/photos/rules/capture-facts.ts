@@ -1,9 +1,10 @@
 import exifReader from 'exif-reader';
 
 /**
- * What a shoot photo's EXIF says about where it belongs in a shoot: when it was taken and by
- * which camera. Ingest (lib/photos/adapters/shoot-photo-reader.ts) and the upload command
- * (scripts/photos/) both read it so, so a file and the metadata uploaded with it never disagree.
+ * What a photo's EXIF says about where it belongs in a shoot and among a person's photos: when
+ * it was taken and by which camera. Ingest (lib/photos/adapters/shoot-photo-reader.ts,
+ * lib/photos/ingest-photo.ts) and the upload command (scripts/photos/) all read it so, so a file
+ * and the metadata uploaded with it never disagree.
  */
 export interface CaptureFacts {
   /** DateTimeOriginal (+ SubSecTimeOriginal) as written, no time zone applied: `2026-11-20T10:00:01.120Z`. */
@@ -13,6 +14,20 @@ export interface CaptureFacts {
 }
 
 const NO_FACTS: CaptureFacts = { capturedAt: null, camera: null };
+
+/** ISO 8601 with milliseconds, as the upload command writes `captured-at`. */
+const CAPTURE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The capture time an uploader set as the object's `captured-at` metadata; null when it is
+ * missing, not in the format of CaptureFacts.capturedAt, or no date (`2026-02-30T…`).
+ */
+export function captureTimeOfMetadata(metadata: Record<string, string>): string | null {
+  const value = metadata['captured-at'];
+  if (!value || !CAPTURE_TIME.test(value)) return null;
+  const time = new Date(value);
+  return !Number.isNaN(time.getTime()) && time.toISOString() === value ? value : null;
+}
 
 /** The facts of a raw EXIF block (as sharp's metadata gives it); a block that does not parse counts as none. */
 export function captureFactsOf(block: Buffer | undefined): CaptureFacts {
@@ -50,3 +65,32 @@ function cameraIdentity(make: unknown, model: unknown, serial: unknown): string 
 
 /** An EXIF text without its padding (NULs, spaces); exif-reader gives a Buffer for non-ASCII bytes, which is no text here. */
 const textOf = (value: unknown): string => (typeof value === 'string' ? value.replace(/\0/g, '').trim() : '');
+
+const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
+
+/**
+ * The raw EXIF block of a JPEG (its APP1 segment after the marker and length, as sharp's
+ * metadata gives it), read from the header segments of the file's first bytes without
+ * decoding anything; undefined for no JPEG, no EXIF, or EXIF beyond `head`. The Exif standard
+ * puts the block right after the start of the image, so the first 64 KB hold it.
+ */
+export function exifBlockOfJpeg(head: Uint8Array): Buffer | undefined {
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
+  let offset = 2;
+  while (offset + 4 <= bytes.length && bytes[offset] === 0xff) {
+    const marker = bytes[offset + 1]!;
+    if (marker === 0xff) {
+      offset += 1; // fill byte
+      continue;
+    }
+    if (marker === 0xda || marker === 0xd9) return undefined; // image data, or the end: no EXIF before them
+    const length = bytes.readUInt16BE(offset + 2);
+    const end = offset + 2 + length;
+    if (length < 2 || end > bytes.length) return undefined;
+    const payload = bytes.subarray(offset + 4, end);
+    if (marker === 0xe1 && payload.subarray(0, EXIF_HEADER.length).equals(EXIF_HEADER)) return payload;
+    offset = end;
+  }
+  return undefined;
+}

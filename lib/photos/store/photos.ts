@@ -8,7 +8,7 @@ import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { queryPartition } from '#lib/platform/table/queries';
 import { cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
-import type { Photo } from '#lib/photos/rules/photo-model';
+import { type Photo, sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 import { now } from '#lib/platform/clock';
 import { isCancelledTransaction } from '#lib/platform/table/store-errors';
 
@@ -91,7 +91,8 @@ export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<Ph
       const [photoCode, personCode] = cancellationCodes(error);
       if (photoCode === 'ConditionalCheckFailed') return 'recorded_already';
       if (personCode !== 'ConditionalCheckFailed') throw error;
-      const person = await getPerson(scope, photo.personId);
+      // Strongly consistent: ingest deletes the object of a photo whose person is not found.
+      const person = await getPerson(scope, photo.personId, { consistent: true });
       if (!person) return 'person_not_found';
       firstPhoto = person.photoCount === 0;
     }
@@ -99,18 +100,20 @@ export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<Ph
   throw new Error('Photo count kept changing while recording a photo');
 }
 
-/** A person's photos, oldest first. */
+/** A person's photos in the order they were taken (sortPhotosByCapture). */
 export async function listPhotos(scope: GalleryScope, personId: string): Promise<Photo[]> {
   const items = await queryPartition(keys.photosOfPerson(scope.tenantId, scope.token, personId));
-  return items
-    .map((item) => ({
+  return sortPhotosByCapture(
+    items.map((item) => ({
       photoId: item.photoId,
       personId: item.personId,
       fileName: item.fileName,
       objectKey: item.objectKey,
       width: item.width ?? null,
       height: item.height ?? null,
+      // Photos recorded before capture times were kept have none.
+      capturedAt: item.capturedAt ?? null,
       createdAt: item.createdAt,
-    }))
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.fileName.localeCompare(b.fileName));
+    })),
+  );
 }

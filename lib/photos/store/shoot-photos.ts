@@ -293,6 +293,7 @@ function personPhoto(shot: ShootPhotoFacts, personId: string): Photo {
     objectKey: shot.objectKey,
     width: shot.width,
     height: shot.height,
+    capturedAt: shot.capturedAt,
     createdAt: shot.uploadedAt,
   };
 }

@@ -41,7 +41,7 @@ async function givePhoto(studio: TestTenant, token: string, personId: string, fi
   await uploadObject(objectKey, jpeg);
   const recorded = await recordPhoto(
     { tenantId: studio.tenant.tenantId, token },
-    { photoId: photoIdOf(objectKey), personId, fileName, objectKey, width: 64, height: 48, createdAt: new Date(Date.now() + fileName.length).toISOString() },
+    { photoId: photoIdOf(objectKey), personId, fileName, objectKey, width: 64, height: 48, capturedAt: null, createdAt: new Date(Date.now() + fileName.length).toISOString() },
   );
   expect(recorded).toBe('recorded');
 }
@@ -81,8 +81,8 @@ describe('POST /group-shoot myPhotos', () => {
       name: 'Ada Lovelace',
       urlsExpireAt: expect.any(String),
       photos: [
-        { fileName: 'ada-1.jpg', width: 64, height: 48, createdAt: expect.any(String), url: expect.any(String) },
-        { fileName: 'ada-2.jpg', width: 64, height: 48, createdAt: expect.any(String), url: expect.any(String) },
+        { fileName: 'ada-1.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
+        { fileName: 'ada-2.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
       ],
     });
     const url = new URL(answer.body.photos[0].url);

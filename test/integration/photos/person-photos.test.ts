@@ -3,7 +3,9 @@ import { createGallery } from '#lib/galleries/store/galleries';
 import { getPerson } from '#lib/persons/store/persons';
 import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { photoCdnPath, signPhotoUrls } from '#lib/photos/adapters/photo-url-signer';
-import { photoObjectKey, selfieObjectKey } from '#lib/platform/media-keys';
+import { personPhotoPrefix, photoObjectKey, selfieObjectKey } from '#lib/platform/media-keys';
+import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { listObjectVersions, s3 } from '#lib/platform/media-bucket';
 import { useLocalApi } from '../../support/local-api';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';
@@ -53,8 +55,8 @@ describe.each([0, 1])('GET persons/{personId}/photos, path variant %i', (variant
       personId,
       urlsExpireAt: expect.any(String),
       photos: [
-        { photoId: expect.stringMatching(/^pho_[0-9a-f]{24}$/), fileName: 'portrait 1.jpg', width: 64, height: 48, createdAt: expect.any(String), url: expect.any(String) },
-        { photoId: expect.any(String), fileName: 'portrait-2.jpg', width: 4000, height: 3000, createdAt: expect.any(String), url: expect.any(String) },
+        { photoId: expect.stringMatching(/^pho_[0-9a-f]{24}$/), fileName: 'portrait 1.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
+        { photoId: expect.any(String), fileName: 'portrait-2.jpg', width: 4000, height: 3000, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
       ],
     });
     const url = new URL(answer.body.photos[0].url);
@@ -124,15 +126,55 @@ describe('photo ingest', () => {
     expect(stats.body.persons.withPhotos).toBe(1);
   });
 
-  it('ignores objects outside the photo layout and photos of persons that do not exist', async () => {
-    const ghost = 'per_00000000000000000000000001';
+  it('ignores objects outside the photo layout, and leaves them where they are', async () => {
     await uploadObject('somewhere/else.jpg', makeJpeg(8, 8));
     await ingestPhoto(objectCreatedEvent('somewhere/else.jpg'));
+    expect(await listObjectVersions('somewhere/else.jpg')).toEqual([{ key: 'somewhere/else.jpg' }]);
+  });
+
+  it('deletes on arrival a photo uploaded under the folder of a person who does not exist (an erased one), and records nothing', async () => {
+    // Prepare
+    const ghost = 'per_00000000000000000000000001';
+    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
+    const beside = photoObjectKey({ ...scope, personId: ghost, fileName: 'ghost.jpg.keep' });
+    await uploadObject(beside, makeJpeg(8, 8)); // no event: only the uploaded key may go
+    // Act
     await deliverPhoto(studio, ghost, 'ghost.jpg', makeJpeg(8, 8));
+    // Assess
     const answer = await api.call(`/groupshoot/${studio.token}/persons/${ghost}/photos`, { headers: studio.serverHeaders });
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
+    expect(await listObjectVersions(personPhotoPrefix({ ...scope, personId: ghost }))).toEqual([{ key: beside }]);
     expect(answer.body.error).toBe('person_not_found');
     expect(stats.body.photos.total).toBe(2); // only the two of the previous test
+  });
+
+  it('deletes exactly the version its event names, on a versioned bucket', async () => {
+    // Prepare: the local S3 server keeps no versions, so the request is looked at, not sent
+    const key = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: 'per_00000000000000000000000002', fileName: 'late.jpg' });
+    await uploadObject(key, makeJpeg(8, 8));
+    const event = objectCreatedEvent(key);
+    event.Records[0]!.s3.object.versionId = 'version-of-the-upload';
+    const deletions: unknown[] = [];
+    const send = s3.send.bind(s3);
+    const spy = jest.spyOn(s3, 'send').mockImplementation(((command: { input: unknown }) => {
+      if (command instanceof DeleteObjectCommand) return Promise.resolve(deletions.push(command.input));
+      return send(command as never);
+    }) as never);
+    // Act
+    try {
+      await ingestPhoto(event);
+    } finally {
+      spy.mockRestore();
+    }
+    // Assess
+    expect(deletions).toEqual([{ Bucket: process.env.MEDIA_BUCKET, Key: key, VersionId: 'version-of-the-upload' }]);
+  });
+
+  it("keeps the objects of the photos it records, a person's second photo too (whose first try fails on the photo count)", async () => {
+    const personId = await importOne(studio, 'Just imported');
+    const keys = [await deliverPhoto(studio, personId, 'first.jpg', makeJpeg(8, 8)), await deliverPhoto(studio, personId, 'second.jpg', makeJpeg(8, 8))];
+    expect(await listObjectVersions(personPhotoPrefix({ tenantId: studio.tenant.tenantId, token: studio.token, personId }))).toEqual(keys.map((key) => ({ key })));
+    expect((await getPerson({ tenantId: studio.tenant.tenantId, token: studio.token }, personId))?.photoCount).toBe(2);
   });
 });
 

@@ -79,6 +79,7 @@ async function recordPhotos(scope: GalleryScope, personId: string, count: number
       objectKey: `photos/${scope.tenantId}/${scope.token}/${personId}/${fileName}`,
       width: 64,
       height: 48,
+      capturedAt: null,
       createdAt: new Date(now()).toISOString(),
     });
     expect(outcome).toBe('recorded');

@@ -105,15 +105,20 @@ describe('a shoot uploaded to the inbox, sorted by the S3 ingest function', () =
     for (let start = 0; start < events.length; start += 4) await Promise.all(events.slice(start, start + 4).map((event) => ingestPhoto(event)));
   }, 180_000);
 
-  it('assigns every portrait after a card to that card’s person, and delivers no card', async () => {
+  it('assigns every portrait after a card to that card’s person, in capture order, and delivers no card', async () => {
+    const capturedAt = new Map(files.map((file) => [file.path, file.capturedAt!]));
     for (const person of persons) {
       // Act
       const answer = await api.call(`/groupshoot/${studio.token}/persons/${person.personId}/photos`, { headers: studio.serverHeaders });
       // Assess
-      const expected = [...owners].filter(([, owner]) => owner === person.personId).map(([path]) => path.split('/').at(-1));
+      const expected = [...owners]
+        .filter(([, owner]) => owner === person.personId)
+        .map(([path]) => path)
+        .sort((a, b) => capturedAt.get(a)!.localeCompare(capturedAt.get(b)!))
+        .map((path) => path.split('/').at(-1));
       expect(answer.status).toBe(200);
       expect(expected).toHaveLength(3);
-      expect(answer.body.photos.map((photo: { fileName: string }) => photo.fileName).sort()).toEqual(expected.sort());
+      expect(answer.body.photos.map((photo: { fileName: string }) => photo.fileName)).toEqual(expected);
       expect(answer.body.photos.every((photo: { width: number; height: number }) => photo.width === 1600 && photo.height === 1067)).toBe(true);
     }
   });
