@@ -23,19 +23,24 @@ export interface FaceCandidate {
 export const REVIEW_CANDIDATES = 3;
 
 export type CardVerdict =
-  /** A face in the photo matches the card's person, or the photo shows no face to judge by. */
-  | { kind: 'agree'; distance: number | null }
-  /** No face in it is the card's person: clearly (face_mismatch) or not clearly either way (face_uncertain). */
-  | { kind: 'withhold'; reason: 'face_mismatch' | 'face_uncertain'; distance: number };
+  /** A face in the photo matches the card's person. */
+  | { kind: 'agree'; distance: number }
+  /**
+   * No face in it is the card's person: clearly (face_mismatch), not clearly either way
+   * (face_uncertain), or no face was found to compare with (no_face).
+   */
+  | { kind: 'withhold'; reason: 'face_mismatch' | 'face_uncertain' | 'no_face'; distance: number | null };
 
 /**
  * Whether a photo the card gives to a person agrees with that person's reference face. The
  * person counts as shown when any face of the photo is theirs: a portrait may show a colleague
  * in the background, and a group photo many. Withholding only delays a photo, so the grey zone
- * between `match` and `mismatch` is withheld too, under a reason of its own.
+ * between `match` and `mismatch` is withheld too, under a reason of its own, and so is a photo
+ * where the detector found no face: a portrait of someone else, turned away or in poor light,
+ * would otherwise pass unjudged.
  */
 export function verdictOnCard(faces: readonly DetectedFace[], reference: Reference, thresholds: FaceThresholds): CardVerdict {
-  if (faces.length === 0) return { kind: 'agree', distance: null };
+  if (faces.length === 0) return { kind: 'withhold', reason: 'no_face', distance: null };
   const distance = Math.min(...faces.map((face) => faceDistance(face.descriptor, reference.descriptor)));
   if (distance <= thresholds.match) return { kind: 'agree', distance };
   return { kind: 'withhold', reason: distance >= thresholds.mismatch ? 'face_mismatch' : 'face_uncertain', distance };

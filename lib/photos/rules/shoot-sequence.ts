@@ -23,10 +23,12 @@ export type UnassignedReason =
   /** Withheld for review: no face in it is the card's person's (lib/faces/rules/second-opinion.ts). */
   | 'face_mismatch'
   /** Withheld for review: its faces neither clearly match the card's person nor clearly differ. */
-  | 'face_uncertain';
+  | 'face_uncertain'
+  /** Withheld for review: the card's person has a reference face, but the photo shows no face to compare with. */
+  | 'no_face';
 
 /** The reasons a photo is withheld rather than merely unassigned: it has a card's person, whom it waits for. */
-export const WITHHELD_REASONS: readonly UnassignedReason[] = ['face_mismatch', 'face_uncertain'];
+export const WITHHELD_REASONS: readonly UnassignedReason[] = ['face_mismatch', 'face_uncertain', 'no_face'];
 
 /**
  * What a photo's decoded QR/Data Matrix texts make of it: a card showing one access code, a
