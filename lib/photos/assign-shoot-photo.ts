@@ -35,12 +35,15 @@ const PLACEMENT_ROUNDS = { attempts: 10, baseDelayMs: 10, maxDelayMs: 400 };
  */
 export function applyGovernor(scope: GalleryScope, key: Key, governor: Governor, target: PhotoTarget, opinion?: FaceOpinion): Promise<GovernorOutcome> {
   let reviewed: Promise<ShotState> | undefined;
+  let round = 0;
   return retryWithBackoff(
     async (): Promise<GovernorOutcome> => {
+      round += 1;
       const shot = await getShootPhoto(key);
       if (!shot) return { outcome: 'missing' };
       if (!supersedes(governor.position, shot.governor)) return { outcome: 'superseded', state: shot };
-      if (governor.card && (await getShootItem(governor.card))?.kind !== 'card') {
+      // The caller has just read the card; the move's condition on it catches an erasure since, and a later round reads it.
+      if (governor.card && round > 1 && (await getShootItem(governor.card))?.kind !== 'card') {
         await deleteErasedPersonsPhoto(scope, shot, governor.position);
         return { outcome: 'erased' };
       }
