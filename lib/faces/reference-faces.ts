@@ -1,6 +1,5 @@
 import { nowIso } from '#lib/platform/clock';
-import { galleryOfPersonItem } from '#lib/platform/table/keys';
-import type { ChangeRecord } from '#lib/events/adapters/stream-records';
+import { type ChangeRecord, insertedPersonOfRecord } from '#lib/events/adapters/stream-records';
 import { getMediaObject } from '#lib/platform/media-bucket';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
@@ -40,10 +39,10 @@ export async function describeReferenceFace(scope: GalleryScope, personId: strin
  */
 export function personsToDescribe(records: readonly ChangeRecord[]): { id: string; scope: GalleryScope; personId: string }[] {
   return records.flatMap((record) => {
-    const item = record.newImage;
-    if (record.eventName !== 'INSERT' || !item || typeof item.pk !== 'string' || typeof item.personId !== 'string') return [];
-    const scope = galleryOfPersonItem(item.pk);
-    if (!scope || item.hasSelfie !== true || item.consents?.faceConsent !== true) return [];
-    return [{ id: record.id, scope, personId: item.personId }];
+    const person = insertedPersonOfRecord(record);
+    if (!person) return [];
+    const { gallery, item } = person;
+    if (typeof item.personId !== 'string' || item.hasSelfie !== true || item.consents?.faceConsent !== true) return [];
+    return [{ id: record.id, scope: gallery, personId: item.personId }];
   });
 }

@@ -2,11 +2,11 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { type ServiceEvent, isEventType } from '#lib/events/rules/event-catalogue';
 import { eventFromItem } from '#lib/events/store/outbox';
-import { ITEM_PREFIX } from '#lib/platform/table/keys';
+import { ITEM_PREFIX, galleryOfPersonItem } from '#lib/platform/table/keys';
 
 /**
  * The one seam between the table's stream and its consumers (the webhook dispatcher, the
- * photo-ready emails): records as plain values, the outbox events they carry as typed events,
+ * photo-ready emails, reference faces): records as plain values, the outbox events they carry as typed events,
  * and the batch answer that makes Lambda send a batch again from its first failed record.
  */
 
@@ -41,6 +41,14 @@ export function eventOfRecord(record: ChangeRecord): ServiceEvent | undefined {
 export function deliveryItemOfRecord(record: ChangeRecord): Record<string, any> | undefined {
   const image = record.newImage;
   return record.eventName !== 'REMOVE' && image && typeof image.sk === 'string' && image.sk.startsWith(ITEM_PREFIX.delivery) ? image : undefined;
+}
+
+/** A person item that a record inserts, with its gallery (from its key); undefined for any other item or change. */
+export function insertedPersonOfRecord(record: ChangeRecord): { gallery: { tenantId: string; token: string }; item: Record<string, any> } | undefined {
+  const image = record.newImage;
+  if (record.eventName !== 'INSERT' || !image || typeof image.pk !== 'string') return undefined;
+  const gallery = galleryOfPersonItem(image.pk);
+  return gallery ? { gallery, item: image } : undefined;
 }
 
 /** Lambda's answer for a batch: try again from `failedRecordId` (and everything after it), or nothing. */
