@@ -10,6 +10,7 @@ import {
   FUNCTION_PERMISSIONS,
   PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
+  REFERENCE_FACE_HANDLER,
   RESERVATION_SWEEP_HANDLER,
   TRIGGERED_HANDLERS,
   WEBHOOK_DELIVERY_HANDLER,
@@ -115,7 +116,7 @@ describe('API routes come from the route module', () => {
 });
 
 describe('functions', () => {
-  it('has one function per function of the route module, plus the photo ingest, the reservation sweep, the retention run and the two event functions, each with declared permissions', () => {
+  it('has one function per function of the route module, plus the triggered ones (photo ingest, schedules, stream and queue consumers), each with declared permissions', () => {
     const expected = new Set([UNMATCHED_ROUTE_HANDLER, ...TRIGGERED_HANDLERS, ...routes.map((route) => route.handler)]);
     expect([...functionIds.keys()].sort()).toEqual([...expected].sort());
     expect(Object.keys(FUNCTION_PERMISSIONS).sort()).toEqual([...expected].sort());
@@ -149,7 +150,7 @@ describe('functions', () => {
     for (const handler of functionIds.keys()) {
       for (const action of actionsOf(statementsOf(handler))) expect(action).not.toMatch(/(^\*$)|(:\*$)/);
       const unscoped = actionsOf(statementsOf(handler).filter((statement) => statement.Resource === '*')).filter((action) => !action.startsWith('xray:'));
-      const readsStream = handler === EVENT_DISPATCH_HANDLER || handler === PHOTO_NOTICE_HANDLER;
+      const readsStream = [EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER].includes(handler);
       expect([handler, unscoped]).toEqual([handler, readsStream ? ['dynamodb:ListStreams'] : []]);
     }
   });
