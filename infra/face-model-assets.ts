@@ -30,7 +30,7 @@ export const FACE_MODEL_FILES: readonly string[] = FACE_NETWORKS.flatMap((networ
 
 /**
  * The backend's binaries that the package has. In Node it loads the SIMD one where WebAssembly
- * SIMD validates (Node 24 on Graviton: yes), the plain one otherwise; the threaded one is never
+ * SIMD validates (V8 has it on x64 and arm64), the plain one otherwise; the threaded one is never
  * loaded in Node, but it is one of the files setWasmPaths may name, and 0.4 MB.
  */
 export const FACE_WASM_FILES: readonly string[] = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'].filter((file) =>
