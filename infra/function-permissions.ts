@@ -166,18 +166,27 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.persons] },
       // The gallery must exist before its inbox is sorted; the statistics count photos, cards and unassigned photos.
       { on: 'table', actions: ['Query', 'UpdateItem'], partitions: [PARTITIONS.galleryConfig] },
-      // Sorting an inbox photo: a card's code is looked up, and the shoot's cards and photos are stored and read.
+      // Sorting an inbox photo: a card's code is looked up, and the shoot's cards and photos are stored and read;
+      // a placement checks that its governing card is not erased (a ConditionCheck), and the shoot item of a
+      // photo of an erased person is deleted as the photo arrives.
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes] },
-      { on: 'table', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem'], partitions: [PARTITIONS.shoot] },
+      { on: 'table', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], partitions: [PARTITIONS.shoot] },
       // photosAssignedUpdate, photosWithheldUpdate: the person's photos.assigned or the gallery's photos.withheld event of the window, created or counted up.
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
+      // The second opinion from faces: the gallery's reference faces, all of them or one person's.
+      { on: 'table', actions: ['GetItem', 'Query'], partitions: [PARTITIONS.referenceFaces] },
     ],
-    // A photo under the folder of a person who does not exist is deleted, by the version its event names (no listing).
-    media: { folders: ['photos'], objects: ['GetObject', 'DeleteObject', 'DeleteObjectVersion'] },
+    // An upload under the folder of a person who does not exist, and a photo of an erased person, are deleted as
+    // they arrive, their versions too: the bucket is versioned, and a delete marker alone would keep them 30 days.
+    // Photos an erased card governs are found by listing their versions (lib/platform/media-bucket.ts deleteObjectForGood).
+    media: { folders: ['photos'], objects: ['GetObject', 'DeleteObject', 'DeleteObjectVersion'], list: true },
     // Reading a shoot photo (lib/photos/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
     // camera JPEG peaked at 262 MB and took 187 ms of CPU on x64, the worst measured (61 MP progressive
-    // 4:4:4) 511 MB and 2.7 s. 1024 MB gives about 0.58 vCPU: about 0.4 s a 24 MP photo, 6 s the worst.
-    memoryMb: 1024,
+    // 4:4:4) 511 MB and 2.7 s. The face model, loaded only for galleries with face matching on, adds
+    // about 480 MB that TensorFlow.js's WebAssembly heap keeps for the instance's life: with the worst
+    // photo and Node's own heap that is past 1024 MB. 2048 MB also gives about 1.16 vCPU (1024 MB: 0.58),
+    // so a 24 MP photo takes about 0.2 s, the worst 3 s, at about the same cost per photo.
+    memoryMb: 2048,
     timeoutSeconds: 30,
   },
   'payments/sweep-reservations': {
@@ -194,7 +203,8 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
         partitions: [GSI1_PARTITIONS.tenantDirectory, GSI1_PARTITIONS.galleriesOfTenant, GSI1_PARTITIONS.idempotencyRecordsOfGallery],
       },
       { on: 'table', actions: ['GetItem', 'Query'], partitions: [PARTITIONS.tenant] },
-      // galleryData covers every gallery partition, the event outbox included (erasure queries and deletes its events).
+      // galleryData covers every gallery partition, the event outbox and reference faces included
+      // (erasure queries and deletes a gallery's events and its persons' reference faces).
       {
         on: 'table',
         actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
@@ -238,6 +248,23 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     // A batch of 10 deliveries runs at once, each at most 10 s (DELIVERY_TIMEOUT_MS).
     timeoutSeconds: 30,
   },
+  'faces/describe-reference-faces': {
+    table: [
+      // The gallery (is face matching on, does it ask for face consent?) and the person (consent, selfie).
+      READ_GALLERY_CONFIG,
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
+      // putReferenceFace: the face is put on condition that the person still exists and consents.
+      { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.persons] },
+      { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.referenceFaces] },
+    ],
+    media: { folders: ['selfies'], objects: ['GetObject'] },
+    // The face model peaks at about 480 MB (TensorFlow.js's WebAssembly heap never shrinks) besides
+    // the selfie and the SDK; 1024 MB leaves room and gives about 0.58 vCPU.
+    memoryMb: 1024,
+    // A batch (infra/reference-faces.ts) takes a few seconds to load the model on a cold start, then
+    // about a quarter of a second a selfie.
+    timeoutSeconds: 60,
+  },
 };
 
 /** The function S3 invokes for new objects under photos/; not behind the API. */
@@ -260,5 +287,16 @@ export const WEBHOOK_DELIVERY_HANDLER = 'events/deliver-webhooks';
 /** The function the table's stream invokes for photos.assigned events: one photo-ready email per consenting person (infra/photo-notices.ts). */
 export const PHOTO_NOTICE_HANDLER = 'photos/send-photo-notices';
 
+/** The function the table's stream invokes for persons inserted with a selfie and face consent: their reference face (infra/reference-faces.ts). */
+export const REFERENCE_FACE_HANDLER = 'faces/describe-reference-faces';
+
 /** Functions behind no route, each with its own trigger. */
-export const TRIGGERED_HANDLERS = [PHOTO_INGEST_HANDLER, RESERVATION_SWEEP_HANDLER, RETENTION_HANDLER, EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER, PHOTO_NOTICE_HANDLER] as const;
+export const TRIGGERED_HANDLERS = [
+  PHOTO_INGEST_HANDLER,
+  RESERVATION_SWEEP_HANDLER,
+  RETENTION_HANDLER,
+  EVENT_DISPATCH_HANDLER,
+  WEBHOOK_DELIVERY_HANDLER,
+  PHOTO_NOTICE_HANDLER,
+  REFERENCE_FACE_HANDLER,
+] as const;

@@ -38,6 +38,7 @@ import {
   FUNCTION_PERMISSIONS,
   PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
+  REFERENCE_FACE_HANDLER,
   RESERVATION_SWEEP_HANDLER,
   RESERVATION_SWEEP_MINUTES,
   RETENTION_HANDLER,
@@ -53,6 +54,7 @@ import { type RouteClass, functionClasses, stageRoutes } from './stage-routes';
 import { thresholdAlarm } from './threshold-alarm';
 import { WebhookDelivery, webhookSealingKey } from './webhook-delivery';
 import { PhotoNotices } from './photo-notices';
+import { ReferenceFaces } from './reference-faces';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 
@@ -91,8 +93,8 @@ export interface GroupShootStackProps extends StackProps {
 /**
  * The whole service in one stack: the single table, the media and check-in page buckets
  * behind CloudFront, the secrets, one Lambda function per function of the route module, the
- * HTTP API (stage v1) whose routes are generated from that module, and webhook delivery from the
- * table's stream through a queue.
+ * HTTP API (stage v1) whose routes are generated from that module, and the table's stream
+ * consumers: webhook delivery through a queue, photo-ready emails and reference faces.
  */
 export class GroupShootStack extends Stack {
   readonly functions = new Map<string, LambdaFunction>();
@@ -227,7 +229,8 @@ export class GroupShootStack extends Stack {
       sender: this.functions.get(PHOTO_NOTICE_HANDLER)!,
       fromAddress: props.photoNoticeSender,
     });
-    this.addAlarms(stage, [...webhooks.alarms, ...photoNotices.alarms]);
+    const referenceFaces = new ReferenceFaces(this, 'ReferenceFaces', { table, describer: this.functions.get(REFERENCE_FACE_HANDLER)! });
+    this.addAlarms(stage, [...webhooks.alarms, ...photoNotices.alarms, ...referenceFaces.alarms]);
     new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the API for every client, the Stripe webhook included' });
     new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL, description: 'Open with ?token=<gallery token> (and ?tenant=<slug> unless checkinTenantSlug is set)' });
     new CfnOutput(this, 'PhotoCdnUrl', { value: environment.PHOTO_CDN_URL });

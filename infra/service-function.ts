@@ -8,7 +8,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-import { FUNCTION_ARCHITECTURE, bundleFunction } from './function-bundle';
+import { FUNCTION_ARCHITECTURE, bundleEnvironment, bundleFunction } from './function-bundle';
 import type { FunctionPermissions, MediaAccess, SecretName } from './function-permissions';
 import { type KeyAccess, keyAccessStatements } from './table-access';
 import { GSI1 } from '../lib/platform/table/table-definition';
@@ -42,8 +42,9 @@ export class ServiceFunction extends Construct {
     super(scope, id);
     const { permissions, table, mediaBucket, secrets } = props;
     const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+    const bundle = bundleOf(this, props.handler);
     this.fn = new LambdaFunction(this, 'Function', {
-      code: codeOf(this, props.handler),
+      code: bundle.code,
       handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
       // The architecture the bundles carry native binaries for (sharp's, see function-bundle.ts).
@@ -57,6 +58,7 @@ export class ServiceFunction extends Construct {
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
+        ...bundle.environment,
         ...Object.fromEntries((permissions.secrets ?? []).map((name) => [SECRET_VARIABLES[name], secrets[name].secretArn])),
       },
     });
@@ -137,15 +139,16 @@ function mediaStatements(media: MediaAccess | undefined, bucket: IBucket): Polic
 }
 
 /**
- * The handler's esbuild bundle; a placeholder where the stack is not being bundled (CDK's
+ * The handler's esbuild bundle and the variables that locate what it carries (the face model's
+ * files); a placeholder without them where the stack is not being bundled (CDK's
  * `aws:cdk:bundling-stacks` context: the CLI sets it to the stacks it deploys, and unit tests of
  * the stack that do not test bundling set it to none). Such a template is never deployed.
  */
-function codeOf(scope: Construct, handler: string): Code {
-  if (!Stack.of(scope).bundlingRequired) return Code.fromInline(`// ${handler}: not bundled for this synth`);
+function bundleOf(scope: Construct, handler: string): { code: Code; environment: Record<string, string> } {
+  if (!Stack.of(scope).bundlingRequired) return { code: Code.fromInline(`// ${handler}: not bundled for this synth`), environment: {} };
   const bundleDir = join(ROOT, '.build', 'functions', handler);
   bundleFunction(join(ROOT, 'functions', `${handler}.ts`), bundleDir, ROOT);
-  return Code.fromAsset(bundleDir);
+  return { code: Code.fromAsset(bundleDir), environment: bundleEnvironment(bundleDir) };
 }
 
 /** The environment variable naming each secret's ARN (read by lib/platform/secrets-manager.ts). */

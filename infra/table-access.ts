@@ -61,9 +61,12 @@ export const PARTITIONS = {
   shoot: keys.shootOfGallery(ANY, ANY),
   /** A gallery's event outbox (`…#EVENTS`): events name persons, so they are gallery data too. */
   events: keys.eventsOfGallery(ANY, ANY),
+  /** A gallery's reference faces (`…#FACES`): consenting persons' face descriptors, biometric data. */
+  referenceFaces: keys.referenceFacesOfGallery(ANY, ANY),
   /**
    * Every partition of every gallery: the kinds above from galleryConfig to emailReservations,
-   * the shoot and events. Webhook subscriptions and deliveries are the tenant's, not a gallery's (no `#G#`).
+   * the shoot, events and reference faces. Webhook subscriptions and deliveries are the tenant's,
+   * not a gallery's (no `#G#`).
    */
   galleryData: keys.galleryPartition(ANY, ANY).replace(/CONFIG$/, ANY),
   /** `T#<tenantId>#WEBHOOKS`: a tenant's webhook subscriptions, their signing secrets sealed. */

@@ -5,7 +5,9 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { decode } from 'jpeg-js';
 import sharp from 'sharp';
-import { BUNDLE_ENTRY_FILE, bundleFunction } from '../../infra/function-bundle';
+import * as faceModelAdapter from '#lib/faces/adapters/face-model';
+import { FACE_MODEL_FILES, FACE_MODEL_FOLDER, FACE_WASM_FILES, FACE_WASM_FOLDER, faceModelEnvironment } from '../../infra/face-model-assets';
+import { BUNDLE_ENTRY_FILE, bundleEnvironment, bundleFunction } from '../../infra/function-bundle';
 import type { FunctionArchitecture } from '../../infra/native-packages';
 import { METADATA_TRACES, jpegStructure, phonePictureWithEverything } from '../support/phone-jpegs';
 import { cardJpeg } from '../../scripts/samples/synthetic-shoot';
@@ -35,6 +37,12 @@ const FRESH_NODE_ENV = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
+/**
+ * The functions whose code reaches the face model (lib/faces/adapters/face-model.ts), and so
+ * carry its files. The photo ingest joins them when its second opinion from faces lands.
+ */
+const FACE_MODEL_HANDLERS = ['faces/describe-reference-faces'];
+
 describe('function bundles, as the stack deploys them', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'function-bundles-'));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
@@ -56,6 +64,7 @@ describe('function bundles, as the stack deploys them', () => {
     // Assess
     expect(stdout).toBe('function');
     expect(relative(bundleDir, entry)).toBe(BUNDLE_ENTRY_FILE);
+    expect(existsSync(join(bundleDir, FACE_MODEL_FOLDER))).toBe(FACE_MODEL_HANDLERS.includes(handler));
   }, 30_000);
 });
 
@@ -152,7 +161,8 @@ describe('sharp and ZXing in the bundles: the shoot photo reader of the photo in
     const chunks = filesUnder(join(bundleDir, 'chunks')).filter((file) => file.endsWith('.mjs'));
     expect(chunks.filter((file) => readFileSync(file, 'latin1').includes(EMBEDDED_WASM))).toHaveLength(1);
     expect(readFileSync(entry, 'latin1')).not.toContain(EMBEDDED_WASM);
-    expect(filesUnder(bundleDir).filter((file) => file.endsWith('.wasm'))).toEqual([]);
+    // (TensorFlow.js's WebAssembly, once the ingest reaches the face model, is a file of its own folder.)
+    expect(filesUnder(bundleDir).filter((file) => file.endsWith('.wasm') && !file.startsWith(join(bundleDir, FACE_WASM_FOLDER)))).toEqual([]);
   }, 30_000);
 
   // Reads the photo through the bundle with fetch made to fail (ZXing would fetch its WebAssembly from a CDN).
@@ -184,4 +194,73 @@ process.stdout.write(JSON.stringify({ reading, loaded: [...new Set(loaded.filter
     expect(loaded.length).toBeGreaterThanOrEqual(2);
     expect(loaded.filter((path) => !path.startsWith(join(bundleDir, 'node_modules')))).toEqual([]);
   }, 30_000);
+});
+
+describe('the face model in the bundles: reference faces, and the second opinion of the photo ingest', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'face-model-bundles-'));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  const sourceOf = (folder: string, file: string) =>
+    folder === FACE_MODEL_FOLDER ? join(ROOT, 'node_modules', '@vladmandic', 'face-api', 'model', file) : join(ROOT, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist', file);
+
+  it("carries face-api's three networks and TensorFlow.js's WebAssembly in folders of their own, and the variables that name them in Lambda", () => {
+    // Act
+    const bundleDir = join(outDir, 'describe-reference-faces');
+    bundleFunction(join(ROOT, 'functions', 'faces', 'describe-reference-faces.ts'), bundleDir, ROOT);
+
+    // Assess
+    expect(FACE_MODEL_FILES.filter((file) => file.endsWith('.json')).sort()).toEqual(
+      ['face_landmark_68_model-weights_manifest.json', 'face_recognition_model-weights_manifest.json', 'ssd_mobilenetv1_model-weights_manifest.json'],
+    );
+    expect(FACE_WASM_FILES).toEqual(expect.arrayContaining(['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm']));
+    for (const [folder, files] of [[FACE_MODEL_FOLDER, FACE_MODEL_FILES], [FACE_WASM_FOLDER, FACE_WASM_FILES]] as const) {
+      expect(readdirSync(join(bundleDir, folder)).sort()).toEqual([...files].sort());
+      for (const file of files) expect([file, readFileSync(join(bundleDir, folder, file)).equals(readFileSync(sourceOf(folder, file)))]).toEqual([file, true]);
+    }
+    expect(bundleEnvironment(bundleDir)).toEqual({ FACE_MODEL_DIR: '/var/task/face-model', FACE_WASM_DIR: '/var/task/face-wasm/' });
+    expect(bundleEnvironment(join(outDir, 'no-such-bundle'))).toEqual({});
+  }, 30_000);
+
+  // Loads the model and describes the photo through the bundle, with fetch made to fail (TensorFlow.js fetches its WebAssembly in a browser).
+  const DESCRIBE = `
+const [entry, input] = process.argv.slice(1);
+globalThis.fetch = async (url) => { throw new Error('fetch is not for the face model: ' + url); };
+const { readFileSync } = await import('node:fs');
+const { loadFaceModel, describeFaces } = await import(entry);
+await loadFaceModel();
+process.stdout.write(JSON.stringify(await describeFaces(readFileSync(input))));
+`;
+
+  // The adapter is a placeholder (describeFaces throws, no loadFaceModel) until the face-model branch lands.
+  const adapterHasLanded = typeof (faceModelAdapter as Record<string, unknown>).loadFaceModel === 'function';
+
+  (adapterHasLanded ? it : it.skip)(`describes the faces of a group photo through the bundle's files in a fresh Node, bundled for this machine (${process.arch})`, async () => {
+    // Prepare
+    const architecture = process.arch as FunctionArchitecture;
+    const bundleDir = join(outDir, `describe-faces-${architecture}`);
+    const entry = bundleFunction(join(ROOT, 'test', 'infra', 'describe-faces-entry.ts'), bundleDir, ROOT, architecture);
+    const input = join(outDir, 'group.jpg');
+    const width = 640;
+    writeFileSync(input, await sharp(join(ROOT, 'node_modules', '@vladmandic', 'face-api', 'demo', 'sample1.jpg')).resize({ width }).jpeg().toBuffer());
+    const height = (await sharp(input).metadata()).height!;
+
+    // Act
+    const { stdout } = await runFile(process.execPath, ['--input-type=module', '-e', DESCRIBE, entry, input], {
+      cwd: tmpdir(),
+      env: { ...FRESH_NODE_ENV, ...faceModelEnvironment(bundleDir) },
+    });
+
+    // Assess
+    const faces: { box: { x: number; y: number; width: number; height: number }; score: number; descriptor: number[] }[] = JSON.parse(stdout);
+    expect(faces.length).toBeGreaterThanOrEqual(2);
+    for (const { box, score, descriptor } of faces) {
+      expect(score).toBeGreaterThan(0);
+      expect(score).toBeLessThanOrEqual(1);
+      expect(descriptor).toHaveLength(128);
+      expect(descriptor.every(Number.isFinite)).toBe(true);
+      const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      expect([centre.x > 0 && centre.x < width, centre.y > 0 && centre.y < height]).toEqual([true, true]);
+    }
+    expect(faces[0]!.descriptor).not.toEqual(faces[1]!.descriptor);
+    expect(existsSync(join(bundleDir, 'node_modules', '@tensorflow'))).toBe(false);
+  }, 60_000);
 });

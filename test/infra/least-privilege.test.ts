@@ -1,7 +1,15 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { keys } from '#lib/platform/table/keys';
-import { EVENT_DISPATCH_HANDLER, FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
+import {
+  EVENT_DISPATCH_HANDLER,
+  FUNCTION_PERMISSIONS,
+  PHOTO_INGEST_HANDLER,
+  PHOTO_NOTICE_HANDLER,
+  REFERENCE_FACE_HANDLER,
+  RETENTION_HANDLER,
+  WEBHOOK_DELIVERY_HANDLER,
+} from '../../infra/function-permissions';
 import { type KeyAccess, PARTITIONS } from '../../infra/table-access';
 import { type Statement, type TableRequest, allows, asText, roleStatements, stringLike } from './iam-evaluation';
 import { unbundledStack } from './unbundled-stack';
@@ -33,6 +41,7 @@ const SAMPLES: Record<string, Sample> = {
   'status or retry token': { on: 'table', key: keys.checkoutToken(HASH).pk },
   'Idempotency-Key record': { on: 'table', key: keys.idempotencyKey(HASH).pk },
   "gallery's events": { on: 'table', key: keys.eventsOfGallery(TENANT_ID, TOKEN) },
+  "gallery's reference faces": { on: 'table', key: keys.referenceFacesOfGallery(TENANT_ID, TOKEN) },
   "tenant's webhook subscriptions": { on: 'table', key: keys.webhookSubscriptionsOfTenant(TENANT_ID) },
   "subscription's deliveries": { on: 'table', key: keys.deliveriesOfSubscription(TENANT_ID, SUBSCRIPTION_ID) },
   'another partition': { on: 'table', key: 'another-partition' },
@@ -44,6 +53,9 @@ const SAMPLES: Record<string, Sample> = {
   "gallery's Idempotency-Key records (GSI1)": { on: 'gsi1', key: keys.idempotencyRecordsOfGallery(TENANT_ID, TOKEN) },
   'another index partition': { on: 'gsi1', key: 'SOMETHING' },
 };
+
+/** The functions the table's stream starts. */
+const STREAM_READERS = [EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER].sort();
 
 const ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
 const dynamodb = (action: string) => `dynamodb:${action}`;
@@ -142,7 +154,7 @@ describe('table access of every function', () => {
     const others = Object.entries(SAMPLES).filter(([name, sample]) => sample.on === 'table' && name !== 'gallery configuration');
     expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryConfig, sample.key)).map(([name]) => name)).toEqual([]);
     expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryData, sample.key)).map(([name]) => name).sort()).toEqual(
-      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation", "gallery's events", "gallery's shoot"].sort(),
+      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation", "gallery's events", "gallery's shoot", "gallery's reference faces"].sort(),
     );
   });
 
@@ -252,13 +264,13 @@ describe('events and webhooks', () => {
     expect(granted).toEqual(expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']));
   });
 
-  it("lets only the dispatcher and the photo-ready email function read the table's stream", () => {
+  it("lets only the dispatcher, the photo-ready email function and the reference-face function read the table's stream", () => {
     const [tableId] = Object.keys(built.template.findResources('AWS::DynamoDB::Table'));
     const readers = [...built.functionIds].filter(([, functionId]) =>
       roleStatements(built.template, functionId).some((statement) => [statement.Action].flat().includes('dynamodb:GetRecords')),
     );
-    expect(readers.map(([handler]) => handler).sort()).toEqual([EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER].sort());
-    for (const handler of [EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER]) {
+    expect(readers.map(([handler]) => handler).sort()).toEqual(STREAM_READERS);
+    for (const handler of STREAM_READERS) {
       const streamStatements = roleStatements(built.template, built.functionIds.get(handler)!).filter((statement) =>
         readsStreamOnly(statement, `\${${tableId}.Arn}`),
       );
@@ -266,5 +278,29 @@ describe('events and webhooks', () => {
         ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
       );
     }
+  });
+});
+
+describe('reference faces', () => {
+  const faces = SAMPLES["gallery's reference faces"]!.key;
+  const grantedOn = (handler: string, key: string) => ACTIONS.filter((action) => can(handler, { action, on: 'table', key }));
+
+  it('lets only the reference-face function, the photo ingest and the retention run reach them', () => {
+    const reaching = Object.keys(FUNCTION_PERMISSIONS).filter((handler) => grantedOn(handler, faces).length > 0);
+    expect(reaching.sort()).toEqual([REFERENCE_FACE_HANDLER, PHOTO_INGEST_HANDLER, RETENTION_HANDLER].sort());
+  });
+
+  it('lets the reference-face function put them, the ingest read them, and the retention run find and delete them', () => {
+    expect(grantedOn(REFERENCE_FACE_HANDLER, faces)).toEqual(['PutItem']);
+    expect(grantedOn(PHOTO_INGEST_HANDLER, faces)).toEqual(['GetItem', 'Query']);
+    expect(grantedOn(RETENTION_HANDLER, faces)).toEqual(expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']));
+  });
+
+  it("lets the reference-face function check a person's consent in its transaction, and change no person", () => {
+    expect(grantedOn(REFERENCE_FACE_HANDLER, SAMPLES.persons!.key)).toEqual(['GetItem', 'ConditionCheckItem']);
+  });
+
+  it("lets the photo ingest check, change and delete the shoot's items as it sorts photos", () => {
+    expect(grantedOn(PHOTO_INGEST_HANDLER, SAMPLES["gallery's shoot"]!.key)).toEqual(['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']);
   });
 });

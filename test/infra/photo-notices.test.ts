@@ -4,6 +4,7 @@ import { FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER } from '../../infra/function
 import { PHOTO_NOTICE_BATCH_SIZE } from '../../infra/photo-notices';
 import { GSI1_PARTITIONS, PARTITIONS } from '../../infra/table-access';
 import { type Statement, allows, asText, roleStatements } from './iam-evaluation';
+import { filterPatternsOf, matchesPattern } from './stream-filters';
 import { nagFindings, unbundledStack } from './unbundled-stack';
 
 const SENDER = 'photos@studio.example';
@@ -35,20 +36,6 @@ function mappingOf(built: Built): Record<string, any> {
   return mappings[0]!.Properties;
 }
 
-/** Whether a Lambda filter pattern matches a record (exact values and `prefix` only; anything else throws). */
-function matchesPattern(pattern: Record<string, unknown>, record: unknown): boolean {
-  if (typeof record !== 'object' || record === null) return false;
-  return Object.entries(pattern).every(([key, expected]) => {
-    const actual = (record as Record<string, unknown>)[key];
-    if (!Array.isArray(expected)) return typeof expected === 'object' && expected !== null && matchesPattern(expected as Record<string, unknown>, actual);
-    return expected.some((allowed) => {
-      if (typeof allowed !== 'object' || allowed === null) return actual === allowed;
-      if (Object.keys(allowed).join() !== 'prefix') throw new Error(`filter operator ${Object.keys(allowed).join()} is not understood by this check`);
-      return typeof actual === 'string' && actual.startsWith((allowed as { prefix: string }).prefix);
-    });
-  });
-}
-
 function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', key: { pk: string; sk: string }, newImage?: Record<string, string>) {
   const typed = (item: Record<string, string>) => Object.fromEntries(Object.entries(item).map(([name, value]) => [name, { S: value }]));
   return { eventName, eventSource: 'aws:dynamodb', dynamodb: { Keys: typed(key), ...(newImage ? { NewImage: typed({ ...key, ...newImage }) } : {}) } };
@@ -65,7 +52,7 @@ describe('the photo-ready email function', () => {
 
   it('is invoked only for photos.assigned event items, created or counted up', () => {
     // Prepare
-    const patterns = (mappingOf(configured).FilterCriteria.Filters as { Pattern: string }[]).map((filter) => JSON.parse(filter.Pattern));
+    const patterns = filterPatternsOf(mappingOf(configured));
     const invokes = (record: unknown) => patterns.some((pattern) => matchesPattern(pattern, record));
     const records = {
       "a window's first photo": streamRecord('INSERT', EVENT, { type: 'photos.assigned' }),

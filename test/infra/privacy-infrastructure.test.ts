@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { MEDIA_FOLDERS } from '#lib/platform/media-keys';
-import { RETENTION_HANDLER } from '../../infra/function-permissions';
+import { REFERENCE_FACE_HANDLER, RETENTION_HANDLER } from '../../infra/function-permissions';
 import type { MediaDelivery } from '../../infra/media-delivery';
 import { type Statement, asText, roleStatements } from './iam-evaluation';
 import { nagFindings, unbundledStack } from './unbundled-stack';
@@ -70,12 +70,12 @@ describe('the check-in page CDN', () => {
 });
 
 describe('media bucket grants', () => {
-  it('lets the check-in function put and delete selfies, and the ingest read and delete photos, nowhere else', () => {
+  it('lets the check-in function put and delete selfies, the reference-face function read them, and the ingest read and delete photos, nowhere else', () => {
     const grants = (handler: string) => s3Statements(handler).map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText) }));
     expect(grants('checkin/post-group-shoot')).toEqual([{ actions: ['s3:DeleteObject', 's3:PutObject'], resources: [`\${${mediaBucketId}.Arn}/selfies/*`] }]);
-    expect(grants('media/ingest-photo')).toEqual([
-      { actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/photos/*`] },
-    ]);
+    expect(grants(REFERENCE_FACE_HANDLER)).toEqual([{ actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/selfies/*`] }]);
+    // A photo of an erased person is deleted as it arrives, with its version.
+    expect(grants('media/ingest-photo')).toEqual([{ actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/photos/*`] }]);
   });
 
   it('lets the retention run list selfies/ and photos/ only, and delete their objects and versions', () => {

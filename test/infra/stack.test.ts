@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -10,10 +10,12 @@ import {
   FUNCTION_PERMISSIONS,
   PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
+  REFERENCE_FACE_HANDLER,
   RESERVATION_SWEEP_HANDLER,
   TRIGGERED_HANDLERS,
   WEBHOOK_DELIVERY_HANDLER,
 } from '../../infra/function-permissions';
+import { FACE_MODEL_FILES, FACE_MODEL_FOLDER, FACE_WASM_FILES, FACE_WASM_FOLDER } from '../../infra/face-model-assets';
 import { GroupShootStack } from '../../infra/groupshoot-stack';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/http/routes';
 
@@ -115,7 +117,7 @@ describe('API routes come from the route module', () => {
 });
 
 describe('functions', () => {
-  it('has one function per function of the route module, plus the photo ingest, the reservation sweep, the retention run and the two event functions, each with declared permissions', () => {
+  it('has one function per function of the route module, plus the triggered ones (photo ingest, schedules, stream and queue consumers), each with declared permissions', () => {
     const expected = new Set([UNMATCHED_ROUTE_HANDLER, ...TRIGGERED_HANDLERS, ...routes.map((route) => route.handler)]);
     expect([...functionIds.keys()].sort()).toEqual([...expected].sort());
     expect(Object.keys(FUNCTION_PERMISSIONS).sort()).toEqual([...expected].sort());
@@ -149,7 +151,7 @@ describe('functions', () => {
     for (const handler of functionIds.keys()) {
       for (const action of actionsOf(statementsOf(handler))) expect(action).not.toMatch(/(^\*$)|(:\*$)/);
       const unscoped = actionsOf(statementsOf(handler).filter((statement) => statement.Resource === '*')).filter((action) => !action.startsWith('xray:'));
-      const readsStream = handler === EVENT_DISPATCH_HANDLER || handler === PHOTO_NOTICE_HANDLER;
+      const readsStream = [EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER].includes(handler);
       expect([handler, unscoped]).toEqual([handler, readsStream ? ['dynamodb:ListStreams'] : []]);
     }
   });
@@ -203,6 +205,30 @@ describe('functions', () => {
         ],
       },
     });
+  });
+});
+
+describe('the face model in the deployed bundles', () => {
+  it('is in the code of every function whose bundle reaches it, the reference-face function among them, with FACE_MODEL_DIR and FACE_WASM_DIR naming it where Lambda puts the code', () => {
+    // Prepare: each function's code as staged in the cloud assembly.
+    const assembly = app.synth().directory;
+    const functions = template.findResources('AWS::Lambda::Function');
+    const codeOf = (handler: string) => join(assembly, `asset.${(functions[functionIds.get(handler)!]!.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+    const variablesOf = (handler: string) => functions[functionIds.get(handler)!]!.Properties.Environment.Variables;
+    // Act
+    const carrying = [...functionIds.keys()].filter((handler) => existsSync(join(codeOf(handler), FACE_MODEL_FOLDER)));
+    const named = [...functionIds.keys()].filter((handler) => 'FACE_MODEL_DIR' in variablesOf(handler) || 'FACE_WASM_DIR' in variablesOf(handler));
+    // Assess
+    expect(carrying).toContain(REFERENCE_FACE_HANDLER);
+    expect(named.sort()).toEqual(carrying.sort());
+    for (const handler of carrying) {
+      expect([handler, readdirSync(join(codeOf(handler), FACE_MODEL_FOLDER)).sort(), readdirSync(join(codeOf(handler), FACE_WASM_FOLDER)).sort()]).toEqual([
+        handler,
+        [...FACE_MODEL_FILES].sort(),
+        [...FACE_WASM_FILES].sort(),
+      ]);
+      expect(variablesOf(handler)).toEqual(expect.objectContaining({ FACE_MODEL_DIR: '/var/task/face-model', FACE_WASM_DIR: '/var/task/face-wasm/' }));
+    }
   });
 });
 

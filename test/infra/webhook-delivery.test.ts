@@ -1,9 +1,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { keys } from '#lib/platform/table/keys';
-import { EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
+import { EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { ENDPOINT_DISABLED_MESSAGE } from '../../infra/webhook-delivery';
 import { asText, roleStatements } from './iam-evaluation';
+import { matchesPattern } from './stream-filters';
 import { unbundledStack } from './unbundled-stack';
 
 type Resource = { Properties: Record<string, any> };
@@ -31,32 +32,12 @@ beforeAll(() => {
 
 const resources = (type: string) => Object.entries(built.template.findResources(type)) as [string, Resource][];
 const functionOf = (handler: string) => built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(handler)!]!.Properties;
-const actionsOf = (handler: string) => roleStatements(built.template, built.functionIds.get(handler)!).flatMap((statement) => [statement.Action].flat());
 
 /** The event source mapping that invokes the function. */
 function mappingOf(handler: string): Record<string, any> {
   const mappings = resources('AWS::Lambda::EventSourceMapping').filter(([, mapping]) => mapping.Properties.FunctionName.Ref === built.functionIds.get(handler));
   expect(mappings).toHaveLength(1);
   return mappings[0]![1].Properties;
-}
-
-/**
- * Whether a Lambda filter pattern matches an event: every key of the pattern must be in the
- * event; an array lists the values allowed (exact values or `{ prefix }`), an object nests. Any
- * other operator throws, so that a pattern this check does not understand cannot pass.
- */
-function matchesPattern(pattern: Record<string, unknown>, event: unknown): boolean {
-  if (typeof event !== 'object' || event === null) return false;
-  return Object.entries(pattern).every(([key, expected]) => {
-    const actual = (event as Record<string, unknown>)[key];
-    if (!Array.isArray(expected)) return typeof expected === 'object' && expected !== null && matchesPattern(expected as Record<string, unknown>, actual);
-    return expected.some((allowed) => {
-      if (typeof allowed !== 'object' || allowed === null) return actual === allowed;
-      const operators = Object.keys(allowed);
-      if (operators.length !== 1 || operators[0] !== 'prefix') throw new Error(`filter operator ${operators.join(', ')} is not understood by this check`);
-      return typeof actual === 'string' && actual.startsWith((allowed as { prefix: string }).prefix);
-    });
-  });
 }
 
 const TENANT_ID = 'ten_01j9zk3v6q8x4m2n7p5r1s0t9w';
@@ -138,7 +119,7 @@ describe('the delivery queue', () => {
     expect(built.template.findResources('AWS::SQS::Queue')[ids.deadLetterQueue]!.Properties).toEqual({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 86_400 });
   });
 
-  it('refuses every request without TLS to either queue', () => {
+  it('refuses every request without TLS to either queue, as to every queue of the stack', () => {
     const tlsOnly = resources('AWS::SQS::QueuePolicy')
       .filter(([, policy]) =>
         (policy.Properties.PolicyDocument.Statement as Record<string, any>[]).some(
@@ -146,7 +127,8 @@ describe('the delivery queue', () => {
         ),
       )
       .flatMap(([, policy]) => policy.Properties.Queues.map(asText));
-    expect(tlsOnly.sort()).toEqual([`\${${ids.queue}}`, `\${${ids.deadLetterQueue}}`].sort());
+    expect(tlsOnly).toEqual(expect.arrayContaining([`\${${ids.queue}}`, `\${${ids.deadLetterQueue}}`]));
+    expect(tlsOnly.sort()).toEqual(Object.keys(built.template.findResources('AWS::SQS::Queue')).map((id) => `\${${id}}`).sort());
   });
 
   it('invokes the delivery function with 10 messages at a time, at most 20 at once, retrying only the failed ones', () => {
@@ -164,7 +146,11 @@ describe('the delivery queue', () => {
   it('names the queue to both event functions, and lets them (and no other function) send to it', () => {
     const queueUrl = { Ref: ids.queue };
     for (const handler of [EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER]) expect(functionOf(handler).Environment.Variables.WEBHOOK_QUEUE_URL).toEqual(queueUrl);
-    const senders = [...built.functionIds.keys()].filter((handler) => actionsOf(handler).includes('sqs:SendMessage'));
+    const sendsToQueue = (handler: string) =>
+      roleStatements(built.template, built.functionIds.get(handler)!).some(
+        (statement) => [statement.Action].flat().includes('sqs:SendMessage') && [statement.Resource].flat().map(asText).includes(`\${${ids.queue}.Arn}`),
+      );
+    const senders = [...built.functionIds.keys()].filter(sendsToQueue);
     expect(senders.sort()).toEqual([EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER].sort());
     const sends = roleStatements(built.template, built.functionIds.get(EVENT_DISPATCH_HANDLER)!).filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
     expect(sends.flatMap((statement) => [statement.Resource].flat().map(asText))).toEqual([`\${${ids.queue}.Arn}`]);
@@ -197,7 +183,8 @@ describe('webhook alarms, to the alarm topic', () => {
   const alarmsOf = (metricName: string) => resources('AWS::CloudWatch::Alarm').filter(([, alarm]) => alarm.Properties.MetricName === metricName).map(([, alarm]) => alarm.Properties);
 
   it('alarms when a message reaches the dead-letter queue', () => {
-    const alarms = alarmsOf('ApproximateNumberOfMessagesVisible');
+    // The reference-face function's failure queue has an alarm of its own (test/infra/reference-faces.test.ts).
+    const alarms = alarmsOf('ApproximateNumberOfMessagesVisible').filter((alarm) => alarm.Dimensions[0].Value['Fn::GetAtt'][0].startsWith('Webhooks'));
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toEqual(
       expect.objectContaining({
@@ -211,8 +198,10 @@ describe('webhook alarms, to the alarm topic', () => {
   });
 
   it('alarms when the dispatcher falls an hour behind the stream, long before its records expire', () => {
-    // The photo-ready email function reads the stream too, with a lag alarm of its own (test/infra/photo-notices.test.ts).
-    const alarms = alarmsOf('IteratorAge').filter((alarm) => alarm.Dimensions[0].Value.Ref !== built.functionIds.get(PHOTO_NOTICE_HANDLER));
+    // The photo-ready email and reference-face functions read the stream too, each with a lag alarm of its own
+    // (test/infra/photo-notices.test.ts, test/infra/reference-faces.test.ts).
+    const others = [PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER].map((handler) => built.functionIds.get(handler));
+    const alarms = alarmsOf('IteratorAge').filter((alarm) => !others.includes(alarm.Dimensions[0].Value.Ref));
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toEqual(
       expect.objectContaining({

@@ -6,7 +6,7 @@ import { ITEM_PREFIX, galleryOfPersonItem } from '#lib/platform/table/keys';
 
 /**
  * The one seam between the table's stream and its consumers (the webhook dispatcher, the
- * photo-ready emails): records as plain values, the outbox events they carry as typed events,
+ * photo-ready emails, reference faces): records as plain values, the outbox events they carry as typed events,
  * and the batch answer that makes Lambda send a batch again from its first failed record.
  */
 
