@@ -78,6 +78,21 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     await page.close();
   });
 
+  it('says what the face consent lets the studio do with the selfie, and how long it keeps the face template', async () => {
+    // Prepare
+    const studio = await createCheckinStudio();
+    // Act
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    // Assess
+    const faceConsent = page.getByRole('checkbox', { name: /^Use my selfie to check that the photos delivered to me are of me/ });
+    expect(await faceConsent.isVisible()).toBe(true);
+    expect(await faceConsent.getAttribute('aria-describedby')).toBe('faceConsent-hint');
+    expect(await page.textContent('#faceConsent-hint')).toBe(
+      'The studio keeps a face template made from your selfie only while it keeps the selfie, and deletes it with your data.',
+    );
+  });
+
   it('checks a participant in with fields, consents, day and selfie, and shows the code', async () => {
     // Prepare
     const studio = await createCheckinStudio();

@@ -1,0 +1,124 @@
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { listPhotos } from '#lib/photos/store/photos';
+import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import type { FaceOpinion } from '#lib/faces/second-opinion';
+import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
+import { admin } from '../support/admin';
+import { type TestTenant, createTestTenant } from '../support/factories';
+import { type Upload, newShoot, syntheticShoot } from '../support/shoot-uploads';
+import { useTestTable } from '../support/test-table';
+
+useTestTable();
+
+/**
+ * A second opinion that finds someone else's face in every photo a card gives to a person, as
+ * the face model does with the photos after a missed card; it fills nothing in.
+ */
+function someoneElsesFace(candidate: FaceCandidate): FaceOpinion {
+  const opinion: Pick<FaceOpinion, 'onCard' | 'withoutCard'> = {
+    onCard: async () => ({ kind: 'withhold', reason: 'face_mismatch', distance: 0.74, candidates: [candidate] }),
+    withoutCard: async () => undefined,
+  };
+  return opinion as FaceOpinion;
+}
+
+interface ReviewedPhoto {
+  photoId: string;
+  path: string;
+  reason: string;
+  heldFor: string | null;
+  card: { code: string | null; personId: string | null } | null;
+  candidates: FaceCandidate[];
+}
+
+describe('photo review, unassigned and release (admin CLI)', () => {
+  let studio: TestTenant;
+  let shoot: Awaited<ReturnType<typeof newShoot>>;
+  let uploads: Upload[];
+  /** The first photo after the first person's card, which the faces withhold from that person. */
+  let withheld: Upload;
+  let inGallery: string[];
+
+  beforeEach(async () => {
+    studio = await createTestTenant();
+    shoot = await newShoot(studio, 2);
+    inGallery = ['--tenant', studio.slug, '--gallery', shoot.scope.token];
+    uploads = syntheticShoot(shoot.scope, shoot.persons);
+    const card = uploads.findIndex((upload) => upload.card.kind === 'card' && upload.card.code === shoot.persons[0]!.code);
+    withheld = uploads[card + 1]!;
+    for (const upload of uploads.filter((upload) => upload !== withheld)) await placeShootPhoto(shoot.scope, upload.facts, upload.card);
+    const opinion = someoneElsesFace({ personId: shoot.persons[1]!.personId, distance: 0.31 });
+    await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
+  });
+
+  it('lists the withheld and the unassigned photos with their reason, camera, capture time, governing card and face candidates', async () => {
+    // Act
+    const json = await admin('photo', 'review', ...inGallery, '--json');
+    const text = await admin('photo', 'review', ...inGallery);
+    // Assess
+    expect(json.code).toBe(0);
+    const listed = json.json() as ReviewedPhoto[];
+    const byPath = new Map(listed.map((photo) => [photo.path, photo]));
+    const [first, second] = shoot.persons;
+    expect(byPath.get(withheld.facts.path)).toEqual({
+      photoId: withheld.facts.photoId,
+      path: withheld.facts.path,
+      camera: withheld.facts.camera,
+      capturedAt: withheld.facts.capturedAt,
+      reason: 'face_mismatch',
+      heldFor: first!.personId,
+      card: expect.objectContaining({ code: first!.code, personId: first!.personId }),
+      candidates: [{ personId: second!.personId, distance: 0.31 }],
+    });
+    // Per camera, by capture time: two photos before the first card, one after a code nobody has, one after a card showing two codes, one without capture time.
+    const unknownCodeCards = [expect.objectContaining({ code: 'ZZZZ', personId: null }), expect.objectContaining({ code: null, personId: null })];
+    expect(listed.filter((photo) => photo.reason === 'before_first_card').map((photo) => photo.card)).toEqual([null, null, null, null]);
+    expect(listed.filter((photo) => photo.reason === 'unknown_code').map((photo) => photo.card)).toEqual([...unknownCodeCards, ...unknownCodeCards]);
+    expect(listed.filter((photo) => photo.reason === 'no_capture_time')).toHaveLength(2);
+    expect(listed).toHaveLength(1 + 4 + 4 + 2);
+    expect(text.out).toMatch(/^11 photo\(s\) to review in the shoot of \w+: 1 withheld, 10 unassigned$/m);
+    expect(text.out).toMatch(new RegExp(`${withheld.facts.photoId}\\s+.*face mismatch\\s+${first!.code} \\(${first!.personId}\\)\\s+${second!.personId} 0\\.31`));
+    expect(text.out).toMatch(/unknown code\s+ZZZZ \(nobody\)/);
+    expect(text.out).toMatch(/unknown code\s+several codes \(nobody\)/);
+  });
+
+  it('leaves the withheld photos out of photo unassigned', async () => {
+    // Act
+    const run = await admin('photo', 'unassigned', ...inGallery, '--json');
+    // Assess
+    expect(run.code).toBe(0);
+    const listed = run.json() as ReviewedPhoto[];
+    expect(listed).toHaveLength(10);
+    expect(listed.map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
+    expect(listed.every((photo) => photo.heldFor === null)).toBe(true);
+  });
+
+  it('releases a withheld photo to the person its card names, and counts it out of the withheld', async () => {
+    // Prepare
+    const person = shoot.persons[0]!;
+    const countersBefore = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
+    // Act
+    const run = await admin('photo', 'release', ...inGallery, '--photo', withheld.facts.photoId);
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^Released pho_\w+ to the person its card names; later cards leave it there$/);
+    expect((await listPhotos(shoot.scope, person.personId)).map((photo) => photo.photoId)).toContain(withheld.facts.photoId);
+    const counters = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
+    expect(countersBefore.photosWithheld).toBe(1);
+    expect(counters).toMatchObject({ photosWithheld: 0, photos: countersBefore.photos + 1, photosUnassigned: countersBefore.photosUnassigned });
+    const review = (await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewedPhoto[];
+    expect(review.map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
+  });
+
+  it.each([
+    ['a photo that is not withheld', () => uploads.find((upload) => upload.card.kind === 'photo' && upload.facts.capturedAt === null)!.facts.photoId, 2, /is not withheld/],
+    ['a camera card', () => uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId, 2, /is a camera card/],
+    ['a photo the shoot does not have', () => 'pho_000000000000000000000000', 1, /has no photo "pho_0+"/],
+  ])('refuses to release %s', async (_case, photoId, code, message) => {
+    // Act
+    const run = await admin('photo', 'release', ...inGallery, '--photo', photoId());
+    // Assess
+    expect([run.code, run.err.join('\n')]).toEqual([code, expect.stringMatching(message)]);
+    expect((await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters.photosWithheld).toBe(1);
+  });
+});
