@@ -204,10 +204,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       },
       { on: 'table', actions: ['GetItem', 'Query'], partitions: [PARTITIONS.tenant] },
       // galleryData covers every gallery partition, the event outbox and reference faces included
-      // (erasure queries and deletes a gallery's events and its persons' reference faces).
+      // (erasure queries and deletes a gallery's events and its persons' reference faces); an erased
+      // person's access code is put back linked to nobody (PutItem), so it is never given out again.
       {
         on: 'table',
-        actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+        actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
         partitions: [PARTITIONS.galleryData, PARTITIONS.idempotency, PARTITIONS.checkoutTokens],
       },
     ],

@@ -5,7 +5,6 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { decode } from 'jpeg-js';
 import sharp from 'sharp';
-import * as faceModelAdapter from '#lib/faces/adapters/face-model';
 import { FACE_MODEL_FILES, FACE_MODEL_FOLDER, FACE_WASM_FILES, FACE_WASM_FOLDER, faceModelEnvironment } from '../../infra/face-model-assets';
 import { BUNDLE_ENTRY_FILE, bundleEnvironment, bundleFunction } from '../../infra/function-bundle';
 import type { FunctionArchitecture } from '../../infra/native-packages';
@@ -41,7 +40,7 @@ const FRESH_NODE_ENV = {
  * The functions whose code reaches the face model (lib/faces/adapters/face-model.ts), and so
  * carry its files. The photo ingest joins them when its second opinion from faces lands.
  */
-const FACE_MODEL_HANDLERS = ['faces/describe-reference-faces'];
+const FACE_MODEL_HANDLERS = ['faces/describe-reference-faces', 'media/ingest-photo'];
 
 describe('function bundles, as the stack deploys them', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'function-bundles-'));
@@ -230,10 +229,7 @@ await loadFaceModel();
 process.stdout.write(JSON.stringify(await describeFaces(readFileSync(input))));
 `;
 
-  // The adapter is a placeholder (describeFaces throws, no loadFaceModel) until the face-model branch lands.
-  const adapterHasLanded = typeof (faceModelAdapter as Record<string, unknown>).loadFaceModel === 'function';
-
-  (adapterHasLanded ? it : it.skip)(`describes the faces of a group photo through the bundle's files in a fresh Node, bundled for this machine (${process.arch})`, async () => {
+  it(`describes the faces of a group photo through the bundle's files in a fresh Node, bundled for this machine (${process.arch})`, async () => {
     // Prepare
     const architecture = process.arch as FunctionArchitecture;
     const bundleDir = join(outDir, `describe-faces-${architecture}`);

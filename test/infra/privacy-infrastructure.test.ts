@@ -74,8 +74,12 @@ describe('media bucket grants', () => {
     const grants = (handler: string) => s3Statements(handler).map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText) }));
     expect(grants('checkin/post-group-shoot')).toEqual([{ actions: ['s3:DeleteObject', 's3:PutObject'], resources: [`\${${mediaBucketId}.Arn}/selfies/*`] }]);
     expect(grants(REFERENCE_FACE_HANDLER)).toEqual([{ actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/selfies/*`] }]);
-    // A photo of an erased person is deleted as it arrives, with its version.
-    expect(grants('media/ingest-photo')).toEqual([{ actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/photos/*`] }]);
+    // A photo of an erased person is deleted as it arrives, with its versions; the photos an erased card governs are found by listing theirs, under photos/ only.
+    const ingest = s3Statements('media/ingest-photo').map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText), condition: statement.Condition }));
+    expect(ingest).toEqual([
+      { actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/photos/*`], condition: undefined },
+      { actions: ['s3:ListBucket', 's3:ListBucketVersions'], resources: [`\${${mediaBucketId}.Arn}`], condition: { StringLike: { 's3:prefix': ['photos/*'] } } },
+    ]);
   });
 
   it('lets the retention run list selfies/ and photos/ only, and delete their objects and versions', () => {
@@ -92,7 +96,7 @@ describe('media bucket grants', () => {
 
   it('lets no other function list the bucket', () => {
     const listers = [...built.functionIds.keys()].filter((handler) => s3Statements(handler).some((statement) => [statement.Action].flat().some((action) => /^s3:List/.test(action))));
-    expect(listers).toEqual([RETENTION_HANDLER]);
+    expect(listers.sort()).toEqual(['media/ingest-photo', RETENTION_HANDLER].sort());
   });
 });
 

@@ -88,7 +88,9 @@ function faceModelLoaded(): Promise<FaceModel> {
 }
 
 async function loadModel(): Promise<FaceModel> {
-  const [faceapi, { default: sharp }] = await Promise.all([import('@vladmandic/face-api/dist/face-api.node-wasm.js'), import('sharp')]);
+  const [faceapiModule, { default: sharp }] = await Promise.all([import('@vladmandic/face-api/dist/face-api.node-wasm.js'), import('sharp')]);
+  // face-api's Node build is CommonJS: an ES module bundle hands it over as the default export, tsx and jest as its members.
+  const faceapi = ((faceapiModule as { default?: FaceApi }).default ?? faceapiModule) as FaceApi;
   sharp.cache(false);
   const tf = faceapi.tf as unknown as TensorFlow;
   // Without the paths, a bundle cannot find the .wasm files, and TensorFlow.js quietly falls
