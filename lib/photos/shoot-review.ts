@@ -42,7 +42,12 @@ export async function listPhotosForReview(scope: GalleryScope): Promise<Reviewed
         candidates: photo.candidates ?? [],
       };
     })
-    .sort((a, b) => (a.camera ?? '').localeCompare(b.camera ?? '') || (a.capturedAt ?? '~').localeCompare(b.capturedAt ?? '~') || a.path.localeCompare(b.path));
+    .sort((a, b) => compareText(a.camera ?? '', b.camera ?? '') || compareText(a.capturedAt ?? '~', b.capturedAt ?? '~') || compareText(a.path, b.path));
+}
+
+/** By code point, as the shoot's positions sort: a photo without capture time (`~`) comes after every time, which localeCompare would not do. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export type HandOutcome = 'assigned' | 'unknown_photo' | 'card' | 'unknown_person' | 'not_withheld';

@@ -7,6 +7,8 @@ export interface LocalEventPipeline {
   stream: RunningChangeStream;
   /** The photo-ready email sender's own reader of the stream, when started (`photoNotices`). */
   noticeStream?: RunningChangeStream;
+  /** The reference-face function's own reader of the stream, when started (`referenceFaces`). */
+  faceStream?: RunningChangeStream;
   /** Resolves once every change written so far is dispatched (and its photo notices sent) and every due delivery attempted. */
   settled(): Promise<void>;
   stop(): Promise<void>;
@@ -18,7 +20,9 @@ export interface LocalEventPipeline {
  * Lambda runs. Needs TABLE_NAME and DYNAMODB_ENDPOINT set (applyLocalEnvironment). With
  * `photoNotices`, the photo-ready email function on the same stream too.
  */
-export async function startEventPipeline(options: { pollMs?: number; perGroupConcurrency?: number; photoNotices?: boolean } = {}): Promise<LocalEventPipeline> {
+export async function startEventPipeline(
+  options: { pollMs?: number; perGroupConcurrency?: number; photoNotices?: boolean; referenceFaces?: boolean } = {},
+): Promise<LocalEventPipeline> {
   const [{ handler: dispatch }, { handler: deliver }] = await Promise.all([
     import('../../functions/events/dispatch-events'),
     import('../../functions/events/deliver-webhooks'),
@@ -30,21 +34,30 @@ export async function startEventPipeline(options: { pollMs?: number; perGroupCon
   // Photo-ready emails read the stream on their own, as their function's event source does in AWS
   // (sending to SES_ENDPOINT, the local SES that `npm start` runs).
   const noticeStream = options.photoNotices ? await startPhotoNoticeStream(options.pollMs) : undefined;
+  // Reference faces of consenting participants' selfies, as their function's event source does in AWS.
+  const faceStream = options.referenceFaces ? await startReferenceFaceStream(options.pollMs) : undefined;
   return {
     queue,
     stream,
     noticeStream,
+    faceStream,
     async settled() {
-      await Promise.all([stream.caughtUp(), noticeStream?.caughtUp()]);
+      await Promise.all([stream.caughtUp(), noticeStream?.caughtUp(), faceStream?.caughtUp()]);
       await queue.settled();
     },
     async stop() {
+      await faceStream?.stop();
       await noticeStream?.stop();
       await stream.stop();
       await queue.stop();
       useDeliveryQueue(undefined);
     },
   };
+}
+
+async function startReferenceFaceStream(pollMs: number | undefined): Promise<RunningChangeStream> {
+  const { handler } = await import('../../functions/faces/describe-reference-faces');
+  return startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs });
 }
 
 async function startPhotoNoticeStream(pollMs: number | undefined): Promise<RunningChangeStream> {

@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     setInterval(() => void sweepReservations().catch((error: unknown) => logger.error('reservation sweep failed', { error: loggableError(error) })), 60_000).unref();
     // Events: DynamoDB Local's stream to the dispatcher, a local queue to the delivery worker.
     const { startEventPipeline } = await import('./event-pipeline');
-    const events = await startEventPipeline({ photoNotices: true });
+    const events = await startEventPipeline({ photoNotices: true, referenceFaces: true });
     stopEvents = () => events.stop();
     // Retention runs once a day in the stack; locally once an hour, and once at start.
     const { applyRetention } = await import('#lib/privacy/retention');

@@ -38,10 +38,7 @@ import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { keys } from '#lib/platform/table/keys';
 import { stringLike } from '../infra/iam-evaluation';
 
-// The face model is not what this audits (and it is a placeholder until its branch lands): a stand-in sees one face in every selfie.
-jest.mock('#lib/faces/adapters/face-model', () => ({
-  describeFaces: async () => [{ box: { x: 0, y: 0, width: 8, height: 8 }, score: 0.99, descriptor: new Array(128).fill(0.1) }],
-}));
+import { packagedFaces } from '../../scripts/faces/packaged-faces';
 
 /**
  * The deployed functions may touch only what infra/function-permissions.ts grants them (IAM,
@@ -161,7 +158,9 @@ describe('what the functions send to DynamoDB', () => {
 
     // Act: the public routes, free and paid, with Idempotency-Key, selfie, status and retry.
     await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders });
-    const free = await post(studio, studio.validBody({ name: 'Free One', selfieBase64: makeJpeg(8, 8).toString('base64'), faceConsent: true, shootingDayId: studio.smallDay.id }), {
+    // A real face, so that the reference-face function stores a descriptor (the packaged faces: scripts/faces/).
+    const [selfie] = await packagedFaces();
+    const free = await post(studio, studio.validBody({ name: 'Free One', selfieBase64: selfie!.image.toString('base64'), faceConsent: true, shootingDayId: studio.smallDay.id }), {
       'Idempotency-Key': 'free-1',
     });
     await post(studio, studio.validBody({ name: 'Free One', shootingDayId: studio.smallDay.id }), { 'Idempotency-Key': 'free-1' });
