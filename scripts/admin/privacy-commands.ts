@@ -49,6 +49,8 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
     ['checkout tokens', String(receipt.checkoutTokens)],
     ['events (webhook outbox)', String(receipt.events)],
     ['idempotency records', String(receipt.idempotencyRecords)],
+    ['shoot photos and cards (cards kept as positions without personal data)', String(receipt.shootItems)],
+    ['reference faces', String(receipt.referenceFaces)],
     ...(receipt.galleryItems !== undefined ? [['gallery configuration items', String(receipt.galleryItems)] as [string, string]] : []),
   ];
   return {
