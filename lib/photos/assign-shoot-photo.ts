@@ -1,10 +1,12 @@
 import { retryWithBackoff } from '#lib/platform/backoff';
-import { deleteObjectForGood } from '#lib/platform/media-bucket';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { getPerson } from '#lib/persons/store/persons';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import { type UnassignedReason, supersedes } from '#lib/photos/rules/shoot-sequence';
 import { type Key, type ShootPhoto, type ShotState, deleteShootPhoto, getShootItem, getShootPhoto, moveShootPhoto } from '#lib/photos/store/shoot-photos';
+
+/** The bucket is reached only to delete an erased person's photo: the review commands run without MEDIA_BUCKET. */
+const mediaBucket = () => import('#lib/platform/media-bucket');
 
 /** Whose a photo's governor makes it: a person's, or nobody's for a reason. */
 export type PhotoTarget = { personId: string } | { reason: UnassignedReason };
@@ -101,5 +103,5 @@ export async function deleteShootPhotoForGood(scope: GalleryScope, shot: ShootPh
     (error) => error instanceof PlacementRaced,
     PLACEMENT_ROUNDS,
   );
-  if (!taken) await deleteObjectForGood(shot.objectKey);
+  if (!taken) await (await mediaBucket()).deleteObjectForGood(shot.objectKey);
 }

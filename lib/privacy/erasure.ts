@@ -1,5 +1,6 @@
 import { type StoredObjectVersion, deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
 import {
+  accessCodeKeys,
   deletePersonRecords,
   eventKeys,
   galleryConfigurationKeys,
@@ -138,9 +139,11 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: E
  * configuration, so that its token opens nothing any more. Orders stay as accounting records.
  */
 export async function eraseGallery(scope: GalleryScope, options: ErasureOptions = {}): Promise<ErasureReceipt> {
+  // Erasing the participants keeps their codes, linked to nobody, so that the gallery never gives one out again; with the gallery gone, they go too.
+  const codes = (await listAllPersonItems(scope)).map((person) => person.code as string);
   const receipt = await eraseParticipantsOfGallery(scope, options);
   const configurationKeys = await galleryConfigurationKeys(scope);
-  if (!options.dryRun) await deleteErasedItems(configurationKeys);
+  if (!options.dryRun) await deleteErasedItems([...configurationKeys, ...accessCodeKeys(scope, codes)]);
   return { ...receipt, subject: `gallery ${scope.token}`, galleryItems: configurationKeys.length };
 }
 

@@ -230,6 +230,7 @@ describe('gallery commands', () => {
         personsWithPhotos: 0,
         photos: 0,
         photosUnassigned: 0,
+        photosWithheld: 0,
         cardPhotos: 0,
         ordersPending: 0,
         ordersPaid: 0,

@@ -177,6 +177,11 @@ export async function redactOrder(orderItem: Item): Promise<void> {
   }
 }
 
+/** The items of access codes, kept linked to nobody once their persons were erased (deletePersonRecords). */
+export function accessCodeKeys(scope: GalleryScope, codes: readonly string[]): { pk: string; sk: string }[] {
+  return codes.map((code) => keys.accessCode(scope.tenantId, scope.token, code));
+}
+
 /** Every item of the gallery's configuration partition (gallery, days, packages, form fields, statistics). */
 export async function galleryConfigurationKeys(scope: GalleryScope): Promise<{ pk: string; sk: string }[]> {
   const items = await queryPartition(keys.galleryPartition(scope.tenantId, scope.token));

@@ -123,7 +123,8 @@ describe('npm run admin -- person erase', () => {
     for (const text of [CANARY.name, CANARY.email, CANARY.motto, erased.personId]) {
       expect(items.filter((item) => mentions(item, text))).toEqual([]);
     }
-    expect(items.filter((item) => String(item.pk).endsWith(`#CODE#${erased.code}`))).toEqual([]);
+    // The code stays, linked to nobody: never given out again, and a late camera card showing it is known for an erased person's.
+    expect(items.filter((item) => String(item.pk).endsWith(`#CODE#${erased.code}`)).map((item) => Object.keys(item).sort())).toEqual([['erasedAt', 'pk', 'sk']]);
     // The idempotency record is sealed, so no canary shows in it: it must be gone altogether.
     expect(items.filter((item) => String(item.pk).startsWith(IDEMPOTENCY_KEY_PREFIX))).toEqual([]);
     const order = items.find((item) => item.orderId === erased.orderId);
