@@ -73,7 +73,8 @@ let loadedModel: FaceModel | undefined;
 /**
  * Loads the face model once per process: TensorFlow.js on its WebAssembly backend, then the
  * three models from disk (FACE_MODEL_FILES). The first call pays it (seconds); later calls
- * share the same promise. A failed load is not kept: the next call tries again.
+ * share the same promise. A failed load is not kept: the next call tries again, except that
+ * TensorFlow.js cannot start its WebAssembly backend a second time in a process.
  */
 export async function loadFaceModel(): Promise<void> {
   await faceModelLoaded();
@@ -87,24 +88,29 @@ function faceModelLoaded(): Promise<FaceModel> {
   return faceModel;
 }
 
+let backendStarted = false;
+
 async function loadModel(): Promise<FaceModel> {
   const [faceapi, { default: sharp }] = await Promise.all([import('@vladmandic/face-api/dist/face-api.node-wasm.js'), import('sharp')]);
   sharp.cache(false);
   const tf = faceapi.tf as unknown as TensorFlow;
+  if (tf.getBackend() !== 'wasm') await startWasmBackend(tf);
+  const modelDirectory = faceModelDirectory();
+  const nets = [faceapi.nets.ssdMobilenetv1, faceapi.nets.faceLandmark68Net, faceapi.nets.faceRecognitionNet];
+  await Promise.all(nets.filter((net) => !net.isLoaded).map((net) => net.loadFromDisk(modelDirectory)));
+  loadedModel = { faceapi, tf, sharp };
+  return loadedModel;
+}
+
+async function startWasmBackend(tf: TensorFlow): Promise<void> {
+  if (backendStarted) throw new FaceModelBackendError('The WebAssembly backend failed to start earlier in this process, and TensorFlow.js cannot start it again');
+  backendStarted = true;
   // Without the paths, a bundle cannot find the .wasm files, and TensorFlow.js quietly falls
   // back to its plain JavaScript backend, about 20 times slower.
   tf.setWasmPaths(withTrailingSlash(faceWasmDirectory()));
   await tf.setBackend('wasm');
   await tf.ready();
-  if (tf.getBackend() !== 'wasm') throw new FaceModelBackendError(`TensorFlow.js runs on "${tf.getBackend()}", not on its WebAssembly backend`);
-  const modelDirectory = faceModelDirectory();
-  await Promise.all([
-    faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDirectory),
-    faceapi.nets.faceLandmark68Net.loadFromDisk(modelDirectory),
-    faceapi.nets.faceRecognitionNet.loadFromDisk(modelDirectory),
-  ]);
-  loadedModel = { faceapi, tf, sharp };
-  return loadedModel;
+  if (tf.getBackend() !== 'wasm') throw new FaceModelBackendError(`TensorFlow.js runs on "${tf.getBackend()}", not on its WebAssembly backend: are ${FACE_WASM_FILES.join(' and ')} in ${faceWasmDirectory()}?`);
 }
 
 /** FACE_MODEL_DIR, else the models face-api ships. */
