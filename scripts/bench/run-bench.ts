@@ -2,8 +2,9 @@
  * `npm run bench`: DynamoDB round trips per request, cold start per function bundle, the
  * import of 500 persons against the SDK alone, autocannon load against the same DynamoDB
  * work alone, abuse, webhook delivery (commit to verified arrival), and the reading of shoot
- * photos against decoding them with sharp alone, measured side by side in
- * one run on local services it starts and stops itself. Prints Markdown tables and writes bench-results.json.
+ * photos against decoding them with sharp alone, and the face model alone (cold load, time per
+ * photo, peak memory), measured side by side in one run on local services it starts and stops
+ * itself. Prints Markdown tables and writes bench-results.json.
  * `--smoke` runs each figure once, small, to prove the bench still works.
  */
 // Before anything loads the SDK or the logger.
@@ -17,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { JAVA_MISSING_MESSAGE, javaIsInstalled } from '../local/dynamodb-local';
 import { startLocalServices } from '../local/local-stack';
 import { measureColdStarts } from './cold-start';
+import { type FaceModelResult, formatFaceModel, measureFaceModel } from './faces';
 import { type PhotoIngestResult, formatPhotoIngest, measurePhotoIngest } from './photo-ingest';
 import { type BenchResults, formatResults } from './report';
 
@@ -34,6 +36,7 @@ const FULL = {
   abuseSeconds: 60,
   abuseFlooderPolicy: undefined,
   photoIngest: { width: 6000, height: 4000, cards: 3, portraits: 9, rounds: 3 },
+  faceModel: { loadProcesses: 3, rounds: 2 },
 };
 const SMOKE = {
   roundTripIterations: 1,
@@ -48,6 +51,7 @@ const SMOKE = {
   // A budget a slow machine's short flood still exceeds tenfold.
   abuseFlooderPolicy: { limit: 5, windowMs: 60_000 },
   photoIngest: { width: 1600, height: 1067, cards: 1, portraits: 1, rounds: 1 },
+  faceModel: { loadProcesses: 1, rounds: 1, crops: 2, groupPhotos: 1 },
 };
 
 async function main(): Promise<void> {
@@ -70,6 +74,8 @@ async function main(): Promise<void> {
   const coldStarts = await measureColdStarts({ processes: settings.coldStartProcesses, limit: settings.bundleLimit });
   log('Photo ingest: reading shoot photos against decoding them with sharp alone (child processes)…');
   const photoIngest = await measurePhotoIngest(settings.photoIngest);
+  log('Face model alone: cold load, then face crops and group photos (child processes)…');
+  const faceModel = await measureFaceModel(settings.faceModel);
 
   const services = await startLocalServices();
   let closeApi: (() => Promise<void>) | undefined;
@@ -120,7 +126,7 @@ async function main(): Promise<void> {
       rows: settings.importRows,
     });
 
-    const results: BenchResults & { photoIngest: PhotoIngestResult } = {
+    const results: BenchResults & { photoIngest: PhotoIngestResult; faceModel: FaceModelResult } = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
       machine: { node: process.version, cpus: availableParallelism(), platform: `${process.platform} ${process.arch}` },
@@ -141,9 +147,10 @@ async function main(): Promise<void> {
       abuse,
       webhookDelivery,
       photoIngest,
+      faceModel,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\n${formatResults(results)}\n\n${formatPhotoIngest(photoIngest)}\n\nWritten to ${outFile}`);
+    console.log(`\n${formatResults(results)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\nWritten to ${outFile}`);
   } finally {
     await closeApi?.();
     await services.stop();

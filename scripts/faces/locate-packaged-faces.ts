@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describeFaces, loadFaceModel } from '#lib/faces/adapters/face-model';
 import { mainFace } from '#lib/faces/rules/face-descriptors';
-import { PACKAGED_FACES_FILE, type PackagedFaceBox, cropFace, packagedPhoto } from './packaged-faces';
+import { PACKAGED_FACES_FILE, type PackagedFaceBox, THUMBNAILS_IDENTITY, cropFace, packagedPhoto } from './packaged-faces';
 
 const FACE_API_PHOTOS = [1, 2, 3, 4, 5, 6].map((number) => `@vladmandic/face-api/demo/sample${number}.jpg`);
 /** Margins tried around a face, as a share of its size, the smallest first: a turned face needs more of the head around it. */
@@ -24,7 +24,6 @@ const FACE_MATCH_SCREENSHOT = '@vladmandic/human/assets/screenshot-facematch.jpg
 /** The screenshot's first row of thumbnails, as its dark separators show: 18 cells of 1920 / 18 px from y = 283, 107 px high. */
 const THUMBNAIL_ROW = { top: 283, height: 107, cells: 18, rowWidth: 1920 };
 const THUMBNAIL_PAD = 50;
-const THUMBNAIL_IDENTITY = 'human-facematch-man';
 
 /** Each face of each demo photo with every margin, as a list of candidates per face. */
 async function faceApiSampleFaces(): Promise<PackagedFaceBox[][]> {
@@ -54,7 +53,7 @@ function thumbnailCells(): PackagedFaceBox[][] {
   return Array.from({ length: cells }, (_, cell) => {
     const left = Math.round((cell * rowWidth) / cells);
     const right = Math.round(((cell + 1) * rowWidth) / cells);
-    return [{ identity: THUMBNAIL_IDENTITY, source: FACE_MATCH_SCREENSHOT, box: { left, top, width: right - left, height }, pad: THUMBNAIL_PAD }];
+    return [{ identity: THUMBNAILS_IDENTITY, source: FACE_MATCH_SCREENSHOT, box: { left, top, width: right - left, height }, pad: THUMBNAIL_PAD }];
   });
 }
 

@@ -11,6 +11,9 @@ import sharp from 'sharp';
 const ROOT = join(__dirname, '..', '..');
 export const PACKAGED_FACES_FILE = join(__dirname, 'packaged-faces.json');
 
+/** The one person with many photos among the packaged faces: the man of the face-match screenshot's thumbnails. */
+export const THUMBNAILS_IDENTITY = 'human-facematch-man';
+
 /** A region of a packaged photo, in its pixels, and the black border added around it. */
 export interface PackagedFaceBox {
   identity: string;

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { FaceModelResult } from '../../scripts/bench/faces';
 import type { PhotoIngestResult } from '../../scripts/bench/photo-ingest';
 import type { WebhookDeliveryResult } from '../../scripts/bench/webhook-delivery';
 
@@ -88,5 +89,9 @@ describe('npm run bench -- --smoke', () => {
       expect([side.medianMilliseconds, side.photosPerCoreSecond, side.peakRssMb].every(isPositive)).toBe(true);
     }
     expect([photos.timeRatio, photos.memoryRatio].every(isPositive)).toBe(true);
+    const faceModel = results.faceModel as FaceModelResult;
+    expect(stdout).toContain('### Face model');
+    expect([faceModel.backend, faceModel.crops.faces, faceModel.groupPhotos.faces]).toEqual(['wasm', 2, 3]);
+    expect([faceModel.coldLoadMilliseconds, faceModel.crops.medianMilliseconds, faceModel.groupPhotos.medianMilliseconds, faceModel.peakRssMb].every(isPositive)).toBe(true);
   }, 110_000);
 });

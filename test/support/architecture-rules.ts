@@ -93,10 +93,10 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
 const PURE_KERNEL = ['clock', 'domain-error', 'email-address', 'field-limits', 'identifiers', 'media-keys', 'page-cursor', 'schema-parts', 'secret-values'].map((name) => `lib/platform/${name}.ts`);
 
 /** Command-line tools: they reach the table through use cases and public store functions only. */
-const CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/', 'scripts/cli-kit/'];
+const CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/', 'scripts/faces/', 'scripts/cli-kit/'];
 
 /** The CLIs themselves: each imports what they share from scripts/cli-kit/, never another's folder. */
-const OWN_CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/'];
+const OWN_CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/', 'scripts/faces/'];
 
 const TABLE_MODULES = /^@aws-sdk\/(lib-dynamodb|client-dynamodb)$/;
 

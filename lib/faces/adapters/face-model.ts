@@ -29,18 +29,19 @@ export const FACE_WASM_FILES = ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-was
 
 /**
  * Longest side of the image the faces are searched in. The detector sees 512 × 512 whatever it
- * is given, and the descriptor a 150 × 150 crop of the face, so a larger image only costs
- * memory; measured in docs/photos.md#thresholds, 1024 finds the same faces as the full photo.
+ * is given, and the descriptor a 150 × 150 crop of the face, so a larger image mostly costs
+ * time and memory: a 24 MP photo takes 7.9 s and 2.1 GB at full size, 1.2 s and 423 MB at
+ * 1024, which finds the same faces in the demo photos (docs/photos.md#thresholds).
  */
 export const FACE_SEARCH_MAX_DIMENSION = 1024;
 
 /**
- * The detector's score a face needs. 0.5 is face-api's own default; on the packaged photos
- * every face scores above 0.8 and the rest of what scores above 0.3 is not a face
- * (docs/photos.md#thresholds), and a photo's main face is its largest, which a small
- * false detection does not displace.
+ * The detector's score a face needs. On the packaged faces (docs/photos.md#thresholds), 0.4
+ * finds 210 of 228 (face-api's default of 0.5: 199) with descriptors as close as those above
+ * 0.5, while below 0.3 the descriptors of the faces found drift apart; nothing in the photos
+ * without a face tried scored above 0.2.
  */
-export const FACE_MIN_CONFIDENCE = 0.5;
+export const FACE_MIN_CONFIDENCE = 0.4;
 
 /** Most pixels a photo may declare: 110 MP, as the shoot photo reader allows. */
 const MAX_IMAGE_PIXELS = 110_000_000;
@@ -73,7 +74,8 @@ let loadedModel: FaceModel | undefined;
 /**
  * Loads the face model once per process: TensorFlow.js on its WebAssembly backend, then the
  * three models from disk (FACE_MODEL_FILES). The first call pays it (seconds); later calls
- * share the same promise. A failed load is not kept: the next call tries again.
+ * share the same promise. A failed load is not kept: the next call tries again, except that
+ * TensorFlow.js cannot start its WebAssembly backend a second time in a process.
  */
 export async function loadFaceModel(): Promise<void> {
   await faceModelLoaded();
@@ -87,26 +89,31 @@ function faceModelLoaded(): Promise<FaceModel> {
   return faceModel;
 }
 
+let backendStarted = false;
+
 async function loadModel(): Promise<FaceModel> {
-  const [faceapiModule, { default: sharp }] = await Promise.all([import('@vladmandic/face-api/dist/face-api.node-wasm.js'), import('sharp')]);
-  // face-api's Node build is CommonJS: an ES module bundle hands it over as the default export, tsx and jest as its members.
-  const faceapi = ((faceapiModule as { default?: FaceApi }).default ?? faceapiModule) as FaceApi;
+  const [imported, { default: sharp }] = await Promise.all([import('@vladmandic/face-api/dist/face-api.node-wasm.js'), import('sharp')]);
+  // A CommonJS build: from source its exports come named; from an ES module bundle, as `default` only.
+  const faceapi = (imported as FaceApi & { default?: FaceApi }).default ?? imported;
   sharp.cache(false);
   const tf = faceapi.tf as unknown as TensorFlow;
+  if (tf.getBackend() !== 'wasm') await startWasmBackend(tf);
+  const modelDirectory = faceModelDirectory();
+  const nets = [faceapi.nets.ssdMobilenetv1, faceapi.nets.faceLandmark68Net, faceapi.nets.faceRecognitionNet];
+  await Promise.all(nets.filter((net) => !net.isLoaded).map((net) => net.loadFromDisk(modelDirectory)));
+  loadedModel = { faceapi, tf, sharp };
+  return loadedModel;
+}
+
+async function startWasmBackend(tf: TensorFlow): Promise<void> {
+  if (backendStarted) throw new FaceModelBackendError('The WebAssembly backend failed to start earlier in this process, and TensorFlow.js cannot start it again');
+  backendStarted = true;
   // Without the paths, a bundle cannot find the .wasm files, and TensorFlow.js quietly falls
   // back to its plain JavaScript backend, about 20 times slower.
   tf.setWasmPaths(withTrailingSlash(faceWasmDirectory()));
   await tf.setBackend('wasm');
   await tf.ready();
-  if (tf.getBackend() !== 'wasm') throw new FaceModelBackendError(`TensorFlow.js runs on "${tf.getBackend()}", not on its WebAssembly backend`);
-  const modelDirectory = faceModelDirectory();
-  await Promise.all([
-    faceapi.nets.ssdMobilenetv1.loadFromDisk(modelDirectory),
-    faceapi.nets.faceLandmark68Net.loadFromDisk(modelDirectory),
-    faceapi.nets.faceRecognitionNet.loadFromDisk(modelDirectory),
-  ]);
-  loadedModel = { faceapi, tf, sharp };
-  return loadedModel;
+  if (tf.getBackend() !== 'wasm') throw new FaceModelBackendError(`TensorFlow.js runs on "${tf.getBackend()}", not on its WebAssembly backend: are ${FACE_WASM_FILES.join(' and ')} in ${faceWasmDirectory()}?`);
 }
 
 /** FACE_MODEL_DIR, else the models face-api ships. */
@@ -120,12 +127,16 @@ export function faceWasmDirectory(): string {
 }
 
 /**
- * An installed package's folder, from source (tsx, jest: CommonJS). A function bundle is an
- * ES module without `require`; it carries the files itself and names them in the environment.
+ * An installed package's folder, from source (tsx, jest: CommonJS). A function bundle (an ES
+ * module, without `require` or with one that finds no package) carries the files itself and
+ * names them in the environment.
  */
 function installedPackageDirectory(name: string, variable: string): string {
-  if (typeof require === 'undefined') throw new FaceModelBackendError(`${variable} is not set, and ${name} cannot be looked up from an ES module bundle`);
-  return dirname(require.resolve(`${name}/package.json`));
+  try {
+    return dirname(require.resolve(`${name}/package.json`));
+  } catch {
+    throw new FaceModelBackendError(`${variable} is not set, and ${name} is not installed where this code runs`);
+  }
 }
 
 const withTrailingSlash = (directory: string) => (directory.endsWith('/') ? directory : `${directory}/`);

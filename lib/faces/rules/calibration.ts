@@ -153,7 +153,7 @@ export function fillOutcomes(labelled: LabelledDescriptors, fill: number, margin
 export interface CalibrationReport {
   identities: number;
   descriptors: number;
-  /** Identities with two descriptors or more: only they give genuine pairs and fill-in probes. */
+  /** Identities with two photos or more (altered copies of one photo counting once): only their genuine pairs tell how a person's photos differ. */
   identitiesWithPairs: number;
   distances: { genuine: DistanceSummary; impostor: DistanceSummary };
   rates: ErrorRates[];
@@ -184,7 +184,7 @@ export function calibrate(labelled: LabelledDescriptors, current: FaceThresholds
     fill: Math.min(match, withinBounds('fill', suggestedFill.fill, notes)),
     margin: withinBounds('margin', suggestedFill.margin, notes),
   };
-  const identitiesWithPairs = [...labelled.values()].filter((descriptors) => descriptors.length > 1).length;
+  const identitiesWithPairs = [...labelled.values()].filter((descriptors) => descriptors.length > copiesPerPhoto).length;
   if (labelled.size < 10 || identitiesWithPairs < 5) notes.push(`A thin sample (${labelled.size} people, ${identitiesWithPairs} with two photos or more): take the figures as a rough guide.`);
   return {
     identities: labelled.size,

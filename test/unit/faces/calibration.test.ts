@@ -7,7 +7,10 @@ import {
   pairDistances,
   wilsonUpperBound,
 } from '#lib/faces/rules/calibration';
-import { DEFAULT_FACE_THRESHOLDS } from '#lib/galleries/rules/face-matching';
+import type { FaceThresholds } from '#lib/galleries/rules/face-matching';
+
+/** A gallery's thresholds before calibration. */
+const CURRENT: FaceThresholds = { match: 0.5, mismatch: 0.65, fill: 0.4, margin: 0.1 };
 
 /** Descriptors on a line: distances are differences, which keeps the expectations readable. */
 const onLine = (entries: Record<string, number[]>): LabelledDescriptors => new Map(Object.entries(entries).map(([identity, points]) => [identity, points.map((x) => [x])]));
@@ -135,7 +138,7 @@ describe('calibrate', () => {
     const labelled = separatedIdentities(30, 0.8, [0.3]);
 
     // Act
-    const report = calibrate(labelled, DEFAULT_FACE_THRESHOLDS);
+    const report = calibrate(labelled, CURRENT);
 
     // Assess
     expect(report).toMatchObject({ identities: 30, descriptors: 60, identitiesWithPairs: 30 });
@@ -150,7 +153,7 @@ describe('calibrate', () => {
     const labelled = scatteredIdentities(40, 0.08);
 
     // Act
-    const report = calibrate(labelled, DEFAULT_FACE_THRESHOLDS);
+    const report = calibrate(labelled, CURRENT);
 
     // Assess
     const at = (threshold: number) => report.rates.find((row) => row.threshold === threshold)!;
@@ -167,7 +170,7 @@ describe('calibrate', () => {
     // Genuine pairs from 0.3 to 0.62 (up to 0.64 between the second photos themselves).
     const labelled = separatedIdentities(30, 1, [0.3, 0.62]);
 
-    const report = calibrate(labelled, DEFAULT_FACE_THRESHOLDS);
+    const report = calibrate(labelled, CURRENT);
 
     const chosen = report.rates.find((row) => row.threshold === report.suggested.mismatch)!;
     expect(chosen.falseRejectRate).toBeLessThanOrEqual(0.01);
@@ -176,17 +179,17 @@ describe('calibrate', () => {
   });
 
   it('keeps the current thresholds and says why when the sample is too thin', () => {
-    const report = calibrate(onLine({ ann: [0, 0.3], bob: [1], cy: [2] }), DEFAULT_FACE_THRESHOLDS);
+    const report = calibrate(onLine({ ann: [0, 0.3], bob: [1], cy: [2] }), CURRENT);
 
-    expect(report.suggested.match).toBe(DEFAULT_FACE_THRESHOLDS.match);
+    expect(report.suggested.match).toBe(CURRENT.match);
     expect(report.notes.join('\n')).toMatch(/no threshold keeps false accepts below 1 %.*impostor pairs/);
     expect(report.notes.join('\n')).toMatch(/thin sample \(3 people, 1 with two photos or more\)/);
   });
 
   it('keeps mismatch, fill and margin when nobody has two photos', () => {
-    const report = calibrate(separatedIdentities(30, 0.8, []), DEFAULT_FACE_THRESHOLDS);
+    const report = calibrate(separatedIdentities(30, 0.8, []), CURRENT);
 
     expect(report.distances.genuine.pairs).toBe(0);
-    expect(report.suggested).toMatchObject({ mismatch: DEFAULT_FACE_THRESHOLDS.mismatch, fill: DEFAULT_FACE_THRESHOLDS.fill, margin: DEFAULT_FACE_THRESHOLDS.margin });
+    expect(report.suggested).toMatchObject({ mismatch: CURRENT.mismatch, fill: CURRENT.fill, margin: CURRENT.margin });
   });
 });
