@@ -12,7 +12,7 @@ const distance = (value: number) => (Number.isNaN(value) ? '-' : value.toFixed(3
 
 /** The admin command that sets the thresholds on a gallery. */
 export function adminCommandFor(thresholds: FaceThresholds): string {
-  return `npm run admin -- gallery face-matching <token> --match ${thresholds.match} --mismatch ${thresholds.mismatch} --fill ${thresholds.fill} --margin ${thresholds.margin}`;
+  return `npm run admin -- gallery face-matching --tenant SLUG --gallery TOKEN --match ${thresholds.match} --mismatch ${thresholds.mismatch} --fill ${thresholds.fill} --margin ${thresholds.margin}`;
 }
 
 /** The calibration as an operator reads it: the photos, the error rates per threshold, the fill-in outcomes and the suggestion. */

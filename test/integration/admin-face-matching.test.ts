@@ -27,7 +27,7 @@ describe('gallery face-matching (admin CLI)', () => {
     expect(json.json()).toEqual({ mode: 'withhold', thresholds: DEFAULT_FACE_THRESHOLDS });
     expect(text.out).toMatch(new RegExp(`^Face matching of gallery ${studio.token}: withhold$`, 'm'));
     expect(text.out).toMatch(/match\s+0\.50\s+at most this far/);
-    expect(text.out).toMatch(/mismatch\s+0\.60\s+at least this far/);
+    expect(text.out).toMatch(new RegExp(`mismatch\\s+${DEFAULT_FACE_THRESHOLDS.mismatch.toFixed(2)}\\s+at least this far`));
     expect(await storedSettings(studio.token)).toEqual({ faceMatching: undefined, faceThresholds: undefined });
   });
 
@@ -56,7 +56,7 @@ describe('gallery face-matching (admin CLI)', () => {
     const second = await faceMatching(studio.token, '--fill', '0.35');
     // Assess
     expect(first.code).toBe(0);
-    expect(first.json()).toEqual({ mode: 'fill', thresholds: { match: 0.45, mismatch: 0.6, fill: 0.4, margin: 0.15 } });
+    expect(first.json()).toEqual({ mode: 'fill', thresholds: { ...DEFAULT_FACE_THRESHOLDS, match: 0.45, margin: 0.15 } });
     expect(second.code).toBe(0);
     expect(second.out).toMatch(/: fill$/m);
     expect(second.out).toMatch(/match\s+0\.45/);

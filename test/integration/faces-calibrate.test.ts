@@ -60,7 +60,7 @@ describe('npm run faces -- calibrate', () => {
     expect(text).toMatch(/\n {2}suggested\s+0\.\d+\s+0\.\d+\s+\d+ of 5\s+0\s+\d+\s+0 of 11\n {2}current\s+0\.4/);
     expect(text).toContain('no threshold keeps false accepts below 1 % at 95 % confidence (40 impostor pairs');
     expect(text).toContain('A thin sample (6 people, 1 with two photos or more)');
-    expect(out.at(-1)).toMatch(/^ {2}npm run admin -- gallery face-matching <token> --match 0\.\d+ --mismatch 0\.\d+ --fill 0\.\d+ --margin 0\.\d+$/);
+    expect(out.at(-1)).toMatch(/^ {2}npm run admin -- gallery face-matching --tenant SLUG --gallery TOKEN --match 0\.\d+ --mismatch 0\.\d+ --fill 0\.\d+ --margin 0\.\d+$/);
   }, CALIBRATING);
 
   it('calibrates on the packaged faces with --packaged, as JSON with --json', async () => {
