@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { decode } from 'jpeg-js';
 import sharp from 'sharp';
 import { FACE_MODEL_FILES, FACE_MODEL_FOLDER, FACE_WASM_FILES, FACE_WASM_FOLDER, faceModelEnvironment } from '../../infra/face-model-assets';
+import { FACE_MODEL_FILES as ADAPTER_MODEL_FILES, FACE_WASM_FILES as ADAPTER_WASM_FILES } from '#lib/faces/adapters/face-model';
 import { BUNDLE_ENTRY_FILE, bundleEnvironment, bundleFunction } from '../../infra/function-bundle';
 import type { FunctionArchitecture } from '../../infra/native-packages';
 import { METADATA_TRACES, jpegStructure, phonePictureWithEverything } from '../support/phone-jpegs';
@@ -211,6 +212,9 @@ describe('the face model in the bundles: reference faces, and the second opinion
       ['face_landmark_68_model-weights_manifest.json', 'face_recognition_model-weights_manifest.json', 'ssd_mobilenetv1_model-weights_manifest.json'],
     );
     expect(FACE_WASM_FILES).toEqual(expect.arrayContaining(['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm']));
+    // Every file the adapter reads is among those the bundle carries.
+    expect(FACE_MODEL_FILES).toEqual(expect.arrayContaining([...ADAPTER_MODEL_FILES]));
+    expect(FACE_WASM_FILES).toEqual(expect.arrayContaining([...ADAPTER_WASM_FILES]));
     for (const [folder, files] of [[FACE_MODEL_FOLDER, FACE_MODEL_FILES], [FACE_WASM_FOLDER, FACE_WASM_FILES]] as const) {
       expect(readdirSync(join(bundleDir, folder)).sort()).toEqual([...files].sort());
       for (const file of files) expect([file, readFileSync(join(bundleDir, folder, file)).equals(readFileSync(sourceOf(folder, file)))]).toEqual([file, true]);
