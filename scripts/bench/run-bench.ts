@@ -19,6 +19,7 @@ import { JAVA_MISSING_MESSAGE, javaIsInstalled } from '../local/dynamodb-local';
 import { startLocalServices } from '../local/local-stack';
 import { measureColdStarts } from './cold-start';
 import { type FaceModelResult, formatFaceModel, measureFaceModel } from './faces';
+import type { FaceIngestResult } from './face-ingest';
 import { type PhotoIngestResult, formatPhotoIngest, measurePhotoIngest } from './photo-ingest';
 import { type BenchResults, formatResults } from './report';
 
@@ -37,6 +38,7 @@ const FULL = {
   abuseFlooderPolicy: undefined,
   photoIngest: { width: 6000, height: 4000, cards: 3, portraits: 9, rounds: 3 },
   faceModel: { loadProcesses: 3, rounds: 2 },
+  faceIngest: { portraits: 12 },
 };
 const SMOKE = {
   roundTripIterations: 1,
@@ -52,6 +54,7 @@ const SMOKE = {
   abuseFlooderPolicy: { limit: 5, windowMs: 60_000 },
   photoIngest: { width: 1600, height: 1067, cards: 1, portraits: 1, rounds: 1 },
   faceModel: { loadProcesses: 1, rounds: 1, crops: 2, groupPhotos: 1 },
+  faceIngest: { portraits: 2 },
 };
 
 async function main(): Promise<void> {
@@ -91,6 +94,8 @@ async function main(): Promise<void> {
     const { measureLoad } = await import('./load');
     const { measureAbuse } = await import('./abuse');
     const { measureWebhookDelivery } = await import('./webhook-delivery');
+    const { measureFaceIngest, formatFaceIngest } = await import('./face-ingest');
+    const { getTenantBySlug } = await import('#lib/tenants/store/tenants');
 
     const counter = installRoundTripCounter(db);
     const demo = await seedDemo();
@@ -104,6 +109,8 @@ async function main(): Promise<void> {
       iterations: settings.roundTripIterations,
       largeImportRows: settings.importRows,
     });
+    log('Photo ingest with and without the second opinion from faces, against the face model alone…');
+    const faceIngest = await measureFaceIngest((await getTenantBySlug(demo.tenantSlug))!, counter, settings.faceIngest);
     log('Import through the API against the SDK alone…');
     const importComparison = await compareImports(api, { rows: settings.importRows, iterations: settings.importIterations });
     log('Load with autocannon against the same DynamoDB work alone…');
@@ -126,7 +133,7 @@ async function main(): Promise<void> {
       rows: settings.importRows,
     });
 
-    const results: BenchResults & { photoIngest: PhotoIngestResult; faceModel: FaceModelResult } = {
+    const results: BenchResults & { photoIngest: PhotoIngestResult; faceModel: FaceModelResult; faceIngest: FaceIngestResult } = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
       machine: { node: process.version, cpus: availableParallelism(), platform: `${process.platform} ${process.arch}` },
@@ -148,9 +155,10 @@ async function main(): Promise<void> {
       webhookDelivery,
       photoIngest,
       faceModel,
+      faceIngest,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\n${formatResults(results)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\nWritten to ${outFile}`);
+    console.log(`\n${formatResults(results)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\nWritten to ${outFile}`);
   } finally {
     await closeApi?.();
     await services.stop();

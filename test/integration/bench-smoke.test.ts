@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FaceModelResult } from '../../scripts/bench/faces';
+import { type FaceIngestResult, PLACEMENT_WITHOUT_FACES_FLOOR } from '../../scripts/bench/face-ingest';
 import type { PhotoIngestResult } from '../../scripts/bench/photo-ingest';
 import type { WebhookDeliveryResult } from '../../scripts/bench/webhook-delivery';
 
@@ -93,5 +94,9 @@ describe('npm run bench -- --smoke', () => {
     expect(stdout).toContain('### Face model');
     expect([faceModel.backend, faceModel.crops.faces, faceModel.groupPhotos.faces]).toEqual(['wasm', 2, 3]);
     expect([faceModel.coldLoadMilliseconds, faceModel.crops.medianMilliseconds, faceModel.groupPhotos.medianMilliseconds, faceModel.peakRssMb].every(isPositive)).toBe(true);
-  }, 110_000);
+    const faceIngest = results.faceIngest as FaceIngestResult;
+    expect(stdout).toContain('Photo ingest with and without the second opinion from faces');
+    expect([faceIngest.portraits, faceIngest.deliveredWithFaceMatching, faceIngest.roundTripsWithout]).toEqual([2, 2, PLACEMENT_WITHOUT_FACES_FLOOR]);
+    expect([faceIngest.withoutFaceMatchingMs, faceIngest.withFaceMatchingMs, faceIngest.modelAloneMs].every(isPositive)).toBe(true);
+  }, 150_000);
 });

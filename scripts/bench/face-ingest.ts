@@ -1,0 +1,142 @@
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { augment, packagedFaces } from '../faces/packaged-faces';
+import type { RoundTripCounter } from './round-trip-counter';
+import { median, rounded } from './statistics';
+
+/**
+ * What the second opinion from faces adds to placing a shoot photo at ingest
+ * (lib/photos/place-shoot-photo.ts with lib/faces/second-opinion.ts), side by side in one run:
+ * each portrait follows its person's camera card and is placed in a gallery without face
+ * matching and in one with it (its person has a reference face), and the same portraits are
+ * described by the face model alone. The face step is the difference between the two
+ * placements; the goal is at most 1.3 times the model's own time. The placement without face
+ * matching is counted in DynamoDB round trips, the figure that says it is unchanged.
+ */
+
+export interface FaceIngestSettings {
+  /** Portraits placed per gallery (persons with a reference face; the packaged faces limit them). */
+  portraits: number;
+}
+
+export interface FaceIngestResult {
+  portraits: number;
+  /** Median milliseconds per portrait placement. */
+  withoutFaceMatchingMs: number;
+  withFaceMatchingMs: number;
+  modelAloneMs: number;
+  /** withFaceMatchingMs − withoutFaceMatchingMs. */
+  faceStepMs: number;
+  /** faceStepMs / modelAloneMs (goal at most 1.3). */
+  faceStepRatio: number;
+  /** DynamoDB round trips of one placement: calls and the waves it waits for. */
+  roundTripsWithout: { calls: number; depth: number };
+  roundTripsWith: { calls: number; depth: number };
+  /** How the portraits came out with face matching (all of them delivered: each shows its card's person). */
+  deliveredWithFaceMatching: number;
+}
+
+/** A placement of a portrait without face matching: store it, the card before it, the photo and person read, the move. */
+export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
+
+export async function measureFaceIngest(tenant: Tenant, counter: RoundTripCounter, settings: FaceIngestSettings): Promise<FaceIngestResult> {
+  const [{ createGallery, getGalleryConfiguration }, { parseSubmitCheckin }, { submitCheckin }, { describeReferenceFace }, { FaceOpinion }, { faceMatchingOf }, { placeShootPhoto }, media, keys, { describeFaces, loadFaceModel }] =
+    await Promise.all([
+      import('#lib/galleries/store/galleries'),
+      import('#lib/checkin/checkin-schemas'),
+      import('#lib/checkin/submit-checkin'),
+      import('#lib/faces/reference-faces'),
+      import('#lib/faces/second-opinion'),
+      import('#lib/galleries/rules/face-matching'),
+      import('#lib/photos/place-shoot-photo'),
+      import('#lib/platform/media-bucket'),
+      import('#lib/platform/media-keys'),
+      import('#lib/faces/adapters/face-model'),
+    ]);
+  const identities = [...new Map((await packagedFaces()).map((face) => [face.identity, face.image])).values()].slice(0, settings.portraits);
+  const portraits = await Promise.all(identities.map((selfie) => augment(selfie, 'jpeg-q40')));
+
+  const shoot = async (faceMatching: 'off' | 'withhold') => {
+    const gallery = await createGallery(tenant.tenantId, {
+      galleryName: `Face ingest bench (${faceMatching})`,
+      isGroupShoot: true,
+      selfieEnabled: true,
+      selfieRequired: false,
+      consentRequired: false,
+      showShootingDaySelector: false,
+      granularConsents: { face: true, notification: false, hrExport: false },
+      faceMatching,
+    });
+    const scope = { tenantId: tenant.tenantId, token: gallery.token };
+    const codes: string[] = [];
+    for (const [index, selfie] of identities.entries()) {
+      const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
+      const request = parseSubmitCheckin({ action: 'submitCheckin', token: gallery.token, name: `Sitter ${index}`, email: `sitter${index}@example.com`, faceConsent: true, selfieBase64: selfie.toString('base64') });
+      const answer = (await submitCheckin(tenant, configuration, request)) as { personId: string; code: string };
+      await describeReferenceFace(scope, answer.personId);
+      codes.push(answer.code);
+    }
+    return { scope, codes, settings: faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery) };
+  };
+
+  const placeAll = async (faceMatching: 'off' | 'withhold') => {
+    const { scope, codes, settings: matching } = await shoot(faceMatching);
+    const samples: number[] = [];
+    const roundTrips: { calls: number; depth: number }[] = [];
+    let delivered = 0;
+    for (const [index, portrait] of portraits.entries()) {
+      const facts = (name: string, second: number) => {
+        const path = `bench/${name}`;
+        const objectKey = keys.inboxObjectKey({ ...scope, path });
+        return { photoId: keys.photoIdOf(objectKey), objectKey, path, fileName: name, camera: 'Bench camera', capturedAt: `2026-11-20T10:${String(index).padStart(2, '0')}:0${second}.000Z`, width: null, height: null, uploadedAt: new Date().toISOString() };
+      };
+      await placeShootPhoto(scope, facts(`CARD_${index}.JPG`, 0), { kind: 'card', code: codes[index]! });
+      const photo = facts(`IMG_${index}.JPG`, 1);
+      await media.putMediaObject(photo.objectKey, portrait, 'image/jpeg');
+      const faces =
+        matching.mode === 'off'
+          ? undefined
+          : { opinion: new FaceOpinion(scope, matching, { objectKey: photo.objectKey, bytes: portrait }), opinionOf: (objectKey: string) => new FaceOpinion(scope, matching, { objectKey }) };
+      const startedAt = performance.now();
+      const { result, count } = await counter.measure(() => placeShootPhoto(scope, photo, { kind: 'photo' }, faces));
+      samples.push(performance.now() - startedAt);
+      roundTrips.push({ calls: count.calls, depth: count.depth });
+      if (result.kind === 'photo' && result.personId) delivered += 1;
+    }
+    return { ms: rounded(median(samples)), roundTrips: roundTrips.at(-1)!, delivered };
+  };
+
+  // The model is loaded and warm before either side is timed: its cold load is its own figure (faces.ts).
+  await loadFaceModel();
+  await describeFaces(portraits[0]!);
+  const without = await placeAll('off');
+  const withFaces = await placeAll('withhold');
+  const alone: number[] = [];
+  for (const portrait of portraits) {
+    const startedAt = performance.now();
+    await describeFaces(portrait);
+    alone.push(performance.now() - startedAt);
+  }
+  const modelAloneMs = rounded(median(alone));
+  const faceStepMs = rounded(withFaces.ms - without.ms);
+  return {
+    portraits: portraits.length,
+    withoutFaceMatchingMs: without.ms,
+    withFaceMatchingMs: withFaces.ms,
+    modelAloneMs,
+    faceStepMs,
+    faceStepRatio: rounded(faceStepMs / modelAloneMs, 2),
+    roundTripsWithout: without.roundTrips,
+    roundTripsWith: withFaces.roundTrips,
+    deliveredWithFaceMatching: withFaces.delivered,
+  };
+}
+
+export function formatFaceIngest(result: FaceIngestResult): string {
+  return [
+    `Photo ingest with and without the second opinion from faces (${result.portraits} portraits, each after its person's card; median per placement)`,
+    `  without face matching   ${result.withoutFaceMatchingMs} ms, ${result.roundTripsWithout.calls} DynamoDB calls in ${result.roundTripsWithout.depth} waves (floor ${PLACEMENT_WITHOUT_FACES_FLOOR.calls}/${PLACEMENT_WITHOUT_FACES_FLOOR.depth})`,
+    `  with face matching      ${result.withFaceMatchingMs} ms, ${result.roundTripsWith.calls} calls in ${result.roundTripsWith.depth} waves; ${result.deliveredWithFaceMatching} of ${result.portraits} delivered`,
+    `  the face model alone    ${result.modelAloneMs} ms`,
+    `  face step               ${result.faceStepMs} ms = ${result.faceStepRatio}× the model alone (goal at most 1.3)`,
+  ].join('\n');
+}
