@@ -1,4 +1,4 @@
-import { type StoredObjectVersion, deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
+import { type StoredObjectVersion, deleteObjectVersions, exactObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
 import {
   accessCodeKeys,
   deletePersonRecords,
@@ -195,7 +195,7 @@ async function carryOut(
   let spotsGivenBack = 0;
   for (const planned of plan.persons) {
     // As it is now: taking its shoot photos away has counted its photos down already.
-    const person = await getPerson(scope, planned.personId);
+    const person = await getPerson(scope, planned.personId, { consistent: true });
     if (!person) continue;
     const deleted = await deletePersonRecords(scope, person, existingDays);
     if (deleted && person.shootingDayId && existingDays.has(person.shootingDayId)) spotsGivenBack += 1;
@@ -215,11 +215,6 @@ async function sweepAfterPersons(scope: GalleryScope, personIds: ReadonlySet<str
   await deleteErasedItems(records);
   const objects = (await Promise.all([...personIds].map((personId) => listObjectVersions(personPhotoPrefix({ ...scope, personId }))))).flat();
   await deleteObjectVersions(objects);
-}
-
-/** The versions of exactly this object (a prefix listing would also match longer keys). */
-async function exactObjectVersions(key: string): Promise<StoredObjectVersion[]> {
-  return (await listObjectVersions(key)).filter((version) => version.key === key);
 }
 
 async function idempotencyRecordsAnswering(scope: GalleryScope, personIds: ReadonlySet<string>, orderIds: ReadonlySet<string>): Promise<string[]> {
