@@ -1,6 +1,6 @@
 import { nowIso } from '#lib/platform/clock';
 import { type ChangeRecord, insertedPersonOfRecord } from '#lib/events/adapters/stream-records';
-import { getMediaObject } from '#lib/platform/media-bucket';
+import { findMediaObject } from '#lib/platform/media-bucket';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
@@ -12,7 +12,7 @@ import { putReferenceFace } from '#lib/faces/store/reference-faces';
 /** The face model is loaded with the first selfie to describe: it costs seconds and hundreds of MB. */
 const faceModel = () => import('#lib/faces/adapters/face-model');
 
-export type ReferenceOutcome = 'stored' | 'no_face' | 'not_consenting' | 'matching_off' | 'person_gone';
+export type ReferenceOutcome = 'stored' | 'no_face' | 'not_consenting' | 'matching_off' | 'person_gone' | 'selfie_gone';
 
 /**
  * A consenting person's reference face: the main face of their selfie, described by the face
@@ -27,8 +27,15 @@ export async function describeReferenceFace(scope: GalleryScope, personId: strin
   const person = await getPerson(scope, personId);
   if (!person) return 'person_gone';
   if (!configuration.gallery.granularConsents.face || person.consents.faceConsent !== true || !person.hasSelfie) return 'not_consenting';
-  const { bytes } = await getMediaObject(selfieObjectKey(scope.tenantId, scope.token, personId));
-  const face = mainFace(await (await faceModel()).describeFaces(Buffer.from(bytes)));
+  // Retention or erasure may have deleted the selfie since the person was stored.
+  const selfie = await findMediaObject(selfieObjectKey(scope.tenantId, scope.token, personId));
+  if (!selfie) return 'selfie_gone';
+  const model = await faceModel();
+  const faces = await model.describeFaces(Buffer.from(selfie.bytes)).catch((error: unknown) => {
+    if (error instanceof model.UnreadableFaceImageError) return [];
+    throw error;
+  });
+  const face = mainFace(faces);
   if (!face) return 'no_face';
   return (await putReferenceFace(scope, { personId, descriptor: face.descriptor }, nowIso())) ? 'stored' : 'person_gone';
 }

@@ -129,6 +129,16 @@ export async function deleteObjectVersions(versions: readonly StoredObjectVersio
   }
 }
 
+/** A whole object with its user metadata; undefined when there is no such object (deleted meanwhile). */
+export async function findMediaObject(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined> {
+  try {
+    return await getMediaObject(key);
+  } catch (error) {
+    if ((error as Error).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
 /** A whole object with its user metadata. */
 export async function getMediaObject(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
   const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key }));

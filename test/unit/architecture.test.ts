@@ -69,7 +69,7 @@ describe('each rule fails on a deliberate violation', () => {
     ['a pure rule importing the table kernel', 'pure-rules', { 'lib/photos/rules/shoot-sequence.ts': "import { keys } from '#lib/platform/table/keys';" }],
     ['a pure rule importing lib/http', 'pure-rules', { 'lib/photos/rules/shoot-sequence.ts': "import type { x } from '#lib/http/types';" }],
     ['a use case reaching the table itself', 'table-in-stores', { 'lib/photos/ingest-photo.ts': "import { db } from '#lib/platform/table/client';" }],
-    ['an import of a feature module off its public face', 'public-face', { 'lib/checkin/submit-checkin.ts': "import { x } from '#lib/photos/place-shoot-photo';" }],
+    ['an import of a feature module off its public face', 'public-face', { 'lib/checkin/submit-checkin.ts': "import { x } from '#lib/photos/assign-shoot-photo';" }],
     ['a function importing a private store', 'public-face', { 'functions/photos/x.ts': "import { x } from '#lib/photos/store/photo-notices';" }],
     [
       'two features importing each other',

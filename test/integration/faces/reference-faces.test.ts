@@ -5,6 +5,9 @@ import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { changeFaceMatching } from '#lib/faces/face-matching-switch';
+import { describeReferenceFace } from '#lib/faces/reference-faces';
+import { deleteMediaObject } from '#lib/platform/media-bucket';
+import { selfieObjectKey } from '#lib/platform/media-keys';
 import { erasePersons } from '#lib/privacy/erasure';
 import { handler } from '../../../functions/faces/describe-reference-faces';
 import { startChangeStream } from '../../../scripts/local/change-stream';
@@ -79,4 +82,26 @@ describe('reference faces', () => {
     expect(await changeFaceMatching(scope, { mode: 'off' })).toEqual({ described: {}, deleted: 1 });
     expect(await listReferenceFaces(scope)).toEqual([]);
   }, 120_000);
+
+  it('describes nothing once the selfie is gone (retention or erasure came first), and tells so', async () => {
+    const { tenant } = await createTestTenant();
+    const gallery = await createGallery(tenant.tenantId, {
+      galleryName: 'Faces',
+      isGroupShoot: true,
+      selfieEnabled: true,
+      selfieRequired: false,
+      consentRequired: false,
+      showShootingDaySelector: false,
+      granularConsents: { face: true, notification: false, hrExport: false },
+    });
+    const scope = { tenantId: tenant.tenantId, token: gallery.token };
+    const [first] = await packagedFaces();
+    const person = await checkIn(tenant, gallery.token, 'consenting', true, first!.image);
+    await deleteMediaObject(selfieObjectKey(scope.tenantId, scope.token, person.personId));
+    // Act
+    const outcome = await describeReferenceFace(scope, person.personId);
+    // Assess
+    expect(outcome).toBe('selfie_gone');
+    expect(await listReferenceFaces(scope)).toEqual([]);
+  }, 60_000);
 });
