@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
@@ -6,12 +6,11 @@ import { keys, positionOfShootItem, shootCardsOfSequence } from '#lib/platform/t
 import { addToGalleryCounters, countersUpdate } from '#lib/galleries/store/gallery-counters';
 import { photoGained, photoLost } from '#lib/photos/store/photos';
 import { photosWithheldUpdate } from '#lib/events/store/outbox';
-import type { GalleryCounters } from '#lib/galleries/rules/gallery-model';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { now, nowIso } from '#lib/platform/clock';
 import { queryAll } from '#lib/platform/table/queries';
 import { withStoreRetries } from '#lib/platform/table/retry';
-import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Photo } from '#lib/photos/rules/photo-model';
 import { type UnassignedReason, WITHHELD_REASONS } from '#lib/photos/rules/shoot-sequence';
@@ -53,7 +52,7 @@ export interface ShotState {
   personId?: string;
   /** Why it belongs to nobody; absent once assigned. */
   reason?: UnassignedReason;
-  /** The card's person a withheld photo waits for (reason face_mismatch or face_uncertain). */
+  /** The card's person a withheld photo waits for (reason face_mismatch, face_uncertain or no_face). */
   heldFor?: string;
   /** The consenting persons its main face resembles most, for the review (IDs and distances only). */
   candidates?: FaceCandidate[];
@@ -86,7 +85,10 @@ export type Key = { pk: string; sk: string };
 export type ShootSlot = { sequenceId: string; position: string } | 'loose';
 
 function keyOf(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhoto | ErasedCard): Key {
-  if (slot === 'loose') return keys.looseShootPhoto(scope.tenantId, scope.token, 'photoId' in item ? item.photoId : '');
+  if (slot === 'loose') {
+    if (item.kind === 'erased_card') throw new Error('An erased card keeps a place in a sequence; it is never loose');
+    return keys.looseShootPhoto(scope.tenantId, scope.token, item.photoId);
+  }
   const at = item.kind === 'photo' ? keys.shootPhoto : keys.shootCard;
   return at(scope.tenantId, scope.token, slot.sequenceId, slot.position);
 }
