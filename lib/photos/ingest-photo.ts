@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { MAX_PHOTO_OBJECT_BYTES } from '#lib/platform/field-limits';
 import { deleteMediaObject, mediaObjectHead, mediaObjectMetadata } from '#lib/platform/media-bucket';
 import { type PhotoRecording, recordPhoto } from '#lib/photos/store/photos';
 import { parseInboxObjectKey, parsePhotoObjectKey, photoIdOf } from '#lib/platform/media-keys';
@@ -7,9 +8,9 @@ import { captureFactsOf, captureTimeOfMetadata, exifBlockOfJpeg } from '#lib/pho
 
 /**
  * What became of an uploaded object: a person's photo, a shoot photo sorted (card, assigned,
- * withheld, unassigned, erased), or nothing. person_not_found: the object was deleted (see ingestPhotoObject).
+ * withheld, unassigned, too large to be read and so unassigned, erased), or nothing. person_not_found: the object was deleted (see ingestPhotoObject).
  */
-export type IngestOutcome = PhotoRecording | 'not_a_photo_key' | 'gallery_not_found' | 'card' | 'assigned' | 'withheld' | 'unassigned' | 'erased';
+export type IngestOutcome = PhotoRecording | 'not_a_photo_key' | 'gallery_not_found' | 'card' | 'assigned' | 'withheld' | 'unassigned' | 'too_large' | 'erased';
 
 /** An object created in the media bucket, as its S3 event names it. */
 export interface UploadedObject {
@@ -17,6 +18,8 @@ export interface UploadedObject {
   /** The version created; absent on a bucket without versioning. */
   versionId?: string;
   uploadedAt: string;
+  /** The object's size as the event announced it. */
+  size?: number;
 }
 
 /** The image header, and the EXIF block the Exif standard puts right after the start of the image. */
@@ -32,13 +35,17 @@ const HEAD_BYTES = 128 * 1024;
  * Person IDs are made by the server, so a person's folder without its person belongs to an
  * erased person (or to none ever): the version that arrived there is deleted, as erasure would
  * have deleted it. Every upload has an event of its own, so every version is.
+ *
+ * Only an inbox photo is downloaded whole, and never more than `maxBytes` of it; of a person's
+ * photo only its metadata and first HEAD_BYTES are read, whatever its size.
  */
-export async function ingestPhotoObject({ objectKey, versionId, uploadedAt }: UploadedObject): Promise<IngestOutcome> {
+export async function ingestPhotoObject({ objectKey, versionId, uploadedAt, size }: UploadedObject, maxBytes = MAX_PHOTO_OBJECT_BYTES): Promise<IngestOutcome> {
   const inbox = parseInboxObjectKey(objectKey);
   if (inbox) {
-    const placement = await sortShootPhoto(inbox, objectKey, uploadedAt);
+    const placement = await sortShootPhoto(inbox, { objectKey, uploadedAt, size, maxBytes });
     if (placement === 'gallery_not_found') return placement;
     if (placement.kind !== 'photo') return placement.kind;
+    if (placement.reason === 'too_large') return 'too_large';
     return placement.personId ? 'assigned' : placement.heldFor ? 'withheld' : 'unassigned';
   }
   const location = parsePhotoObjectKey(objectKey);

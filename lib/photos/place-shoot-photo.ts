@@ -7,6 +7,9 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { type CardReading, NO_CARD_GOVERNOR, type UnassignedReason, cameraSequenceId, sequencePosition } from '#lib/photos/rules/shoot-sequence';
 import { deleteObjectForGood } from '#lib/platform/media-bucket';
 
+/** Why a photo has no reading: not an image that decodes, or too large to be read at all. */
+export type UnreadPhoto = 'unreadable' | 'too_large';
+
 /** Where a shoot photo ended up: a card, a photo of a person (or withheld, or of nobody, and why), or deleted as an erased person's. */
 export type ShootPlacement =
   | { kind: 'card'; code: string | null; personId: string | null }
@@ -26,14 +29,15 @@ export type ShootPlacement =
 export async function placeShootPhoto(
   scope: GalleryScope,
   facts: ShootPhotoFacts,
-  card: CardReading | 'unreadable',
+  card: CardReading | UnreadPhoto,
   faces?: { opinion: FaceOpinion; opinionOf: (objectKey: string) => FaceOpinion },
 ): Promise<ShootPlacement> {
-  const isCard = card !== 'unreadable' && card.kind !== 'photo';
-  if (facts.capturedAt === null || card === 'unreadable') {
+  const unread = typeof card === 'string';
+  const isCard = !unread && card.kind !== 'photo';
+  if (facts.capturedAt === null || unread) {
     // Without a place in a sequence it governs nothing and nothing governs it.
-    const reason: UnassignedReason = card === 'unreadable' ? 'unreadable' : 'no_capture_time';
-    const code = card !== 'unreadable' && card.kind === 'card' ? card.code : null;
+    const reason: UnassignedReason = unread ? card : 'no_capture_time';
+    const code = !unread && card.kind === 'card' ? card.code : null;
     await storeShootItem(scope, 'loose', isCard ? { ...facts, kind: 'card', code, cardPersonId: null } : { ...facts, kind: 'photo', reason });
     return isCard ? { kind: 'card', code, personId: null } : { kind: 'photo', personId: null, reason };
   }

@@ -35,6 +35,13 @@ export const MAX_SELFIE_BYTES = 3 * 1024 * 1024;
  */
 export const MAX_SELFIE_PIXELS = 50_000_000;
 
+/**
+ * The largest photo object the ingest function downloads whole: a 102 MP medium-format JPEG is
+ * about 21 MB, a 24 MP one about 5 MB (docs/benchmarks.md, section 7); anything bigger is not a
+ * camera's photo, and reading it would exhaust the function's memory.
+ */
+export const MAX_PHOTO_OBJECT_BYTES = 64 * 1024 * 1024;
+
 /** A status or retry token as sent back (issued tokens are far shorter). */
 export const CHECKOUT_TOKEN_MAX_LENGTH = 200;
 

@@ -8,7 +8,9 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import type { Readable } from 'node:stream';
 import { optionalEnv, requireEnv } from '#lib/platform/config';
+import { MAX_PHOTO_OBJECT_BYTES } from '#lib/platform/field-limits';
 
 /** The bucket of selfies and photos. S3_ENDPOINT points at a local S3 server (path-style). */
 export const mediaBucket = requireEnv('MEDIA_BUCKET');
@@ -129,20 +131,49 @@ export async function deleteObjectVersions(versions: readonly StoredObjectVersio
   }
 }
 
+/** An object larger than the caller reads whole: refused before its body is read. */
+export class MediaObjectTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The object is larger than ${maxBytes} bytes`);
+    this.name = 'MediaObjectTooLargeError';
+  }
+}
+
 /** A whole object with its user metadata; undefined when there is no such object (deleted meanwhile). */
-export async function findMediaObject(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined> {
+export async function findMediaObject(key: string, maxBytes = MAX_PHOTO_OBJECT_BYTES): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined> {
   try {
-    return await getMediaObject(key);
+    return await getMediaObject(key, maxBytes);
   } catch (error) {
     if ((error as Error).name === 'NoSuchKey') return undefined;
     throw error;
   }
 }
 
-/** A whole object with its user metadata. */
-export async function getMediaObject(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
+/**
+ * A whole object with its user metadata. More than `maxBytes` is refused with
+ * MediaObjectTooLargeError: by the announced Content-Length before the body is read, and by
+ * counting while it is read (a length S3 did not announce).
+ */
+export async function getMediaObject(key: string, maxBytes = MAX_PHOTO_OBJECT_BYTES): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
   const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key }));
-  return { bytes: object.Body ? await object.Body.transformToByteArray() : new Uint8Array(), metadata: object.Metadata ?? {} };
+  const body = object.Body as (Readable & AsyncIterable<Uint8Array>) | undefined;
+  if (object.ContentLength !== undefined && object.ContentLength > maxBytes) {
+    body?.destroy();
+    throw new MediaObjectTooLargeError(maxBytes);
+  }
+  return { bytes: body ? await readAtMost(body, maxBytes) : new Uint8Array(), metadata: object.Metadata ?? {} };
+}
+
+async function readAtMost(body: Readable & AsyncIterable<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of body) {
+    length += chunk.length;
+    // Leaving the loop destroys the stream, so the rest is never downloaded.
+    if (length > maxBytes) throw new MediaObjectTooLargeError(maxBytes);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, length);
 }
 
 /** The versions of exactly this object (a prefix listing would also match longer keys). */

@@ -20,6 +20,8 @@ export type UnassignedReason =
   | 'no_capture_time'
   /** The file is not an image that could be decoded. */
   | 'unreadable'
+  /** The file is larger than any camera's photo (MAX_PHOTO_OBJECT_BYTES): it was not read. */
+  | 'too_large'
   /** Withheld for review: no face in it is the card's person's (lib/faces/rules/second-opinion.ts). */
   | 'face_mismatch'
   /** Withheld for review: its faces neither clearly match the card's person nor clearly differ. */
