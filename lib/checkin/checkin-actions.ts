@@ -13,7 +13,10 @@ import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-sc
 import { participantPhotos } from '#lib/photos/participant-photos';
 import { parseMyPhotos } from '#lib/photos/photo-schemas';
 
-type Action = (tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration) => Promise<ResultMembers<typeof CheckinResult>>;
+/** `answerConcerns`: names the persons an answer is about when its body does not (EndpointInput.answerConcerns). */
+type AnswerConcerns = (personIds: readonly string[]) => void;
+
+type Action = (tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration, answerConcerns?: AnswerConcerns) => Promise<ResultMembers<typeof CheckinResult>>;
 
 /**
  * The group-shoot gallery the body names in `token`. An action that names one reads it before
@@ -37,9 +40,11 @@ const ACTIONS = {
   },
   checkinStatus: (tenant, body) => checkinStatus(tenant, parseCheckinStatus(body)),
   retryCheckout: (tenant, body) => retryCheckout(tenant, parseRetryCheckout(body)),
-  myPhotos: async (tenant, body, loaded) => {
+  myPhotos: async (tenant, body, loaded, answerConcerns) => {
     const configuration = await galleryOfBody(tenant, body, loaded);
-    return participantPhotos(tenant, configuration, parseMyPhotos(body));
+    const { personId, answer } = await participantPhotos(tenant, configuration, parseMyPhotos(body));
+    answerConcerns?.([personId]);
+    return answer;
   },
 } satisfies Record<CheckinAction, Action>;
 
@@ -53,11 +58,12 @@ export function runCheckinAction(
   tenant: Tenant,
   body: Record<string, unknown>,
   loaded?: GalleryConfiguration,
+  answerConcerns?: AnswerConcerns,
 ): Promise<ResultMembers<typeof CheckinResult>> {
   const action = body.action;
   if (typeof action !== 'string' || !Object.hasOwn(ACTIONS, action)) {
     throw new DomainError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);
   }
   // One action is one request: its Stripe calls share one time budget.
-  return withStripeBudget(() => ACTIONS[action as CheckinAction](tenant, body, loaded));
+  return withStripeBudget(() => ACTIONS[action as CheckinAction](tenant, body, loaded, answerConcerns));
 }

@@ -51,6 +51,9 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
       tenant,
       gallery: context.gallery,
+      answerConcerns: (personIds) => {
+        context.answerPersonIds = [...personIds];
+      },
     });
     return jsonResponse(200, members, context.requestId);
   }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;

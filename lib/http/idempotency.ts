@@ -103,7 +103,10 @@ export function idempotencyFinish(): ApiMiddleware {
         return;
       }
       const { requestId: _requestId, ok: _ok, ...members } = JSON.parse(String(body)) as Record<string, unknown>;
-      const { personIds, orderIds } = idsInAnswer(members);
+      const inAnswer = idsInAnswer(members);
+      // A person the body does not name (myPhotos answers with a name and URLs only) counts as much.
+      const personIds = [...new Set([...inAnswer.personIds, ...(request.context.answerPersonIds ?? [])])];
+      const { orderIds } = inAnswer;
       const galleryToken = await galleryOfRequest(request, personIds.length + orderIds.length > 0);
       await completeIdempotencyKey(state.material.scopeHash, {
         sealedAnswer: sealAnswer(state.material.answerKey, { statusCode, members }, boundTo(state)),

@@ -20,6 +20,8 @@ export interface ApiContext extends Context {
   apiKey?: ApiKeyRecord;
   /** The gallery a public request names, as the public rate limit read it. */
   gallery?: GalleryConfiguration;
+  /** Persons the answer is about without naming them (see EndpointInput.answerConcerns). */
+  answerPersonIds?: string[];
 }
 
 /** What an endpoint body sees: the tenant and key are resolved, the body parsed. */
@@ -30,6 +32,11 @@ export interface EndpointInput {
   tenant: Tenant;
   /** The gallery the pipeline read already (public routes), for the use case to reuse. */
   gallery?: GalleryConfiguration;
+  /**
+   * Names the persons an answer is about when its body does not carry their `personId`, so
+   * that its idempotency record names them too and erasure finds it (lib/http/idempotency.ts).
+   */
+  answerConcerns: (personIds: readonly string[]) => void;
 }
 
 /** Members of a successful response body; `ok` and `requestId` are added by the pipeline. */

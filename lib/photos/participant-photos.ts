@@ -51,12 +51,14 @@ function factorMatches(person: Person | undefined, factor: NonNullable<SecondFac
  * pair (unknown code, another email or employee ID, an employee ID where the person has an
  * email, no factor at all) is the one refusal unknown_access_pair; an unknown code reads as much
  * as a known one. The attempt limits are the pipeline's (lib/http/public-rate-limit.ts).
+ * The person's ID comes with the answer, not in it: the caller names it to the idempotency
+ * record, which erasure finds by it.
  */
 export async function participantPhotos(
   tenant: Tenant,
   configuration: GalleryConfiguration,
   request: MyPhotosInput,
-): Promise<ResultMembers<typeof ParticipantPhotos>> {
+): Promise<{ personId: string; answer: ResultMembers<typeof ParticipantPhotos> }> {
   const factor = secondFactorOf(request);
   if (!factor) throw new DomainError('unknown_access_pair');
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
@@ -65,7 +67,7 @@ export async function participantPhotos(
   const matches = factorMatches(person, factor);
   if (!person || !matches) throw new DomainError('unknown_access_pair');
   const signed = await signPhotos(await listPhotos(scope, person.personId));
-  return {
+  const answer = {
     name: person.name,
     // A participant has no use for internal IDs.
     photos: signed.photos.map((signed) => {
@@ -74,4 +76,5 @@ export async function participantPhotos(
     }),
     urlsExpireAt: signed.urlsExpireAt,
   };
+  return { personId: person.personId, answer };
 }

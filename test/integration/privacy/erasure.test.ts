@@ -134,6 +134,33 @@ describe('npm run admin -- person erase', () => {
     expect(Object.keys(order!)).not.toEqual(expect.arrayContaining(['person']));
   });
 
+  it('erases the idempotency record of a myPhotos answer, which names the person only in the record', async () => {
+    // Prepare: two imported persons each ask for their photos with an Idempotency-Key
+    const studio = await createPayingStudio();
+    const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
+      method: 'POST',
+      headers: studio.serverHeaders,
+      body: { persons: [{ name: CANARY.name, email: CANARY.email }, { name: 'Otto Other', email: 'otto@example.com' }] },
+    });
+    const [erased, other] = imported.body.persons as { personId: string; code: string }[];
+    const lookUp = (person: { code: string }, email: string, key: string) =>
+      post(studio, { action: 'myPhotos', token: studio.token, code: person.code, email }, { ...studio.publicHeaders, 'Idempotency-Key': key });
+    const answer = await lookUp(erased!, CANARY.email, 'my-photos-erased-5c1e');
+    await lookUp(other!, 'otto@example.com', 'my-photos-other-5c1e');
+    const recordsOf = async (personId: string) =>
+      (await scanTable()).filter((item) => String(item.pk).startsWith(IDEMPOTENCY_KEY_PREFIX) && [...((item.personIds as Set<string> | undefined) ?? [])].includes(personId));
+    expect(answer.status).toBe(200);
+    expect(answer.body).not.toHaveProperty('personId');
+    expect(await recordsOf(erased!.personId)).toHaveLength(1);
+    // Act
+    const run = await admin('person', 'erase', '--tenant', studio.slug, '--gallery', studio.token, '--person', erased!.personId, '--json');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual(expect.objectContaining({ persons: [erased!.personId], idempotencyRecords: 1 }));
+    expect(await recordsOf(erased!.personId)).toEqual([]);
+    expect(await recordsOf(other!.personId)).toHaveLength(1);
+  });
+
   it('refuses while an order of the person waits for payment, and changes nothing', async () => {
     // Prepare
     const studio = await createPayingStudio();
