@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs';
 import { UsageError } from '../cli-kit/cli-errors';
+import { checkWorkbookExpandedSize } from './file-limits';
 import { type Table, tableOf } from './table';
 
 /** What a cell of exceljs holds, plus its number format (for dates and zero-padded IDs). */
@@ -52,12 +53,15 @@ export function cellText(cell: Cell): string {
 /**
  * The first worksheet of an .xlsx workbook, or the one named by `sheetName` (case-insensitive),
  * as a table: the first row with any value is the header; a row's line is its row number in Excel.
+ * A workbook that expands to more than MAX_WORKBOOK_EXPANDED_BYTES is refused unread.
  */
 export async function readWorkbook(bytes: Uint8Array, sheetName?: string): Promise<Table> {
   const workbook = new ExcelJS.Workbook();
   try {
+    await checkWorkbookExpandedSize(bytes);
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`Cannot read the workbook: ${(error as Error).message} (only .xlsx; save an .xls as .xlsx or CSV)`);
   }
   const names = workbook.worksheets.map((sheet) => sheet.name);

@@ -10,6 +10,7 @@ import { describeMapping, resolveMapping } from './header-mapping';
 import { USAGE, connectionSettings, parseImportOptions } from './import-options';
 import { buildReport, writeReport } from './import-report';
 import { type PreparedRow, prepareRows } from './import-rows';
+import { checkImportFileSize } from './file-limits';
 import { readTable } from './read-table';
 
 export interface ImportIo extends CliIo {
@@ -20,7 +21,9 @@ export interface ImportIo extends CliIo {
 /** Rows shown by --dry-run as they would be sent. */
 const PREVIEW_ROWS = 5;
 
+/** The file's bytes, once its size is known to be within MAX_IMPORT_FILE_BYTES. */
 function readBytes(file: string): Uint8Array {
+  checkImportFileSize(file);
   try {
     return readFileSync(file);
   } catch {

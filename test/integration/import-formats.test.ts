@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
+import JSZip from 'jszip';
 import { GroupShootClient } from '#lib/client/groupshoot-client';
+import { MAX_IMPORT_FILE_BYTES, MAX_WORKBOOK_EXPANDED_BYTES } from '../../scripts/import/file-limits';
 import { runImport } from '../../scripts/import/run-import';
 import { useLocalApi } from '../support/local-api';
 import { type TestTenant, createTestTenant } from '../support/factories';
@@ -215,5 +217,35 @@ describe('npm run import: the files HR systems export', () => {
     const again = await importFile('no-ids.csv', Buffer.from(csv), '--strict-days', '--day-by', 'label');
     expect(again.code).toBe(0);
     expect((await storedPersons()).size).toBe(2);
+  });
+
+  describe('files over the limits', () => {
+    it('refuses a file over 20 MiB by its size, before reading it, with exit 2', async () => {
+      // Prepare: a sparse file one byte over the limit
+      const file = join(directory, 'huge.csv');
+      writeFileSync(file, 'Name\nAda Lovelace\n');
+      truncateSync(file, MAX_IMPORT_FILE_BYTES + 1);
+      // Act
+      const code = await runImport([file, '--gallery', studio.token], io, client());
+      // Assess
+      expect(code).toBe(2);
+      expect(output[0]).toBe(`${file} is larger than 20 MiB, the most an import reads: split it`);
+      expect(methods).toEqual([]);
+    });
+
+    it('refuses an .xlsx that expands to more than 50 MiB (a zip bomb) before exceljs reads it, with exit 2', async () => {
+      // Prepare: a small zip whose worksheet inflates to one byte over the limit
+      const archive = new JSZip();
+      archive.file('[Content_Types].xml', '<?xml version="1.0"?><Types/>');
+      archive.file('xl/worksheets/sheet1.xml', Buffer.alloc(MAX_WORKBOOK_EXPANDED_BYTES + 1, 0x20));
+      const bytes = await archive.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+      expect(bytes.length).toBeLessThan(1024 * 1024);
+      // Act
+      const { code, printed } = await importFile('bomb.xlsx', bytes);
+      // Assess
+      expect(code).toBe(2);
+      expect(printed).toContain('The workbook expands to more than 50 MiB, the most an import reads: save the sheet alone, or as CSV');
+      expect(methods).toEqual([]);
+    });
   });
 });
