@@ -8,6 +8,7 @@ import { DELIVERY_TIMEOUT_MS, endpointFailedTooLong, nextRetryAt } from '#lib/we
 import { envelopeOf } from '#lib/events/rules/event-catalogue';
 import { signatureHeader } from '#lib/webhooks/rules/signature';
 import { awaitsAttempt } from '#lib/webhooks/rules/webhook-delivery';
+import { checkWebhookUrl } from '#lib/webhooks/rules/address-policy';
 import { type WebhookSubscription, openSecret, signingSecrets } from '#lib/webhooks/rules/webhook-subscription';
 import { sealingKeyMaterial, webhookAddressMode } from '#lib/webhooks/webhook-settings';
 import { logger } from '#lib/platform/logger';
@@ -17,7 +18,8 @@ import { logger } from '#lib/platform/logger';
  * than the queue's longest delay) goes back to the queue for the rest of it. A failed attempt
  * is retried by a new message at the next time of the schedule (delivery-schedule.ts) until the
  * retry period is over; an endpoint failing that long is disabled, and the log line that says so
- * raises an alarm. A message for a delivery that is done already (a duplicate) does nothing.
+ * raises an alarm. A message for a delivery that is done already (a duplicate) does nothing. A
+ * subscription URL the address policy refuses now ends the delivery as failed, without an attempt.
  */
 
 export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'gone' | 'not_due' | 'nothing_to_do';
@@ -43,6 +45,20 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
     await closeDelivery(delivery, 'failed', { attempt: attemptNumber, at: new Date(startedAt).toISOString(), durationMs: 0, failure: 'endpoint_disabled' });
     return 'failed';
   }
+  // The URL was checked when it was registered; checked again here, an item changed in the table
+  // since, or a rule tightened since, cannot make us post to http:// or to a refused address.
+  const mode = webhookAddressMode();
+  if (!checkWebhookUrl(subscription.url, mode).ok) {
+    // The reason sentence is not logged: LOG_FIELDS has no place for it, and the URL it concerns is the tenant's.
+    logger.warn('webhook delivery refused: the subscription URL breaks the address policy', {
+      tenantId: subscription.tenantId,
+      subscriptionId: subscription.subscriptionId,
+      eventId: delivery.eventId,
+      outcome: 'url_refused',
+    });
+    await closeDelivery(delivery, 'failed', { attempt: attemptNumber, at: new Date(startedAt).toISOString(), durationMs: 0, failure: 'url_refused' });
+    return 'failed';
+  }
 
   const body = JSON.stringify(envelopeOf(event, subscription.tenantSlug));
   const result = await postWebhook({
@@ -56,7 +72,7 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
       'Groupshoot-Delivery-Attempt': String(attemptNumber),
       'Groupshoot-Signature': signatureHeader(body, await openSigningSecrets(subscription, startedAt), Math.floor(startedAt / 1000)),
     },
-    mode: webhookAddressMode(),
+    mode,
     timeoutMs: DELIVERY_TIMEOUT_MS,
   });
   const finishedAt = now();

@@ -1,4 +1,4 @@
-import { promises as dns, type LookupAddress } from 'node:dns';
+import { promises as dns, lookup as systemLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -10,7 +10,8 @@ import { isPublicAddress, type AddressMode } from '#lib/webhooks/rules/address-p
  * One webhook POST, and the address checks around it. A URL's host is checked twice: every
  * address it resolves to when it is registered (resolveWebhookHost), and the address each
  * connection actually goes to (request-filtering-agent checks it between the DNS answer and the
- * connect), since a name's answer can change after registration (DNS rebinding).
+ * connect), since a name's answer can change after registration (DNS rebinding). Both judge
+ * addresses by isPublicAddress; the agent's own check (ipaddr.js's ranges) stays as a second one.
  */
 
 /** Every address of a host name, as `dns.promises.lookup(name, { all: true })` answers. */
@@ -91,6 +92,11 @@ export async function postWebhook(request: WebhookRequest): Promise<WebhookAttem
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('a webhook URL is http or https');
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const started = performance.now();
+  // An address literal is connected to without a lookup, so it is judged here.
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (request.mode === 'strict' && isIP(literal) !== 0 && !isPublicAddress(literal)) {
+    return { delivered: false, failure: 'address_refused', durationMs: Math.round(performance.now() - started) };
+  }
   const first = await sendOnce(request, url, timeoutMs, started);
   // A kept-alive connection the endpoint (or a frozen Lambda sandbox) had dropped fails before
   // any answer: the request never reached the endpoint, so it goes once more on a new connection.
@@ -107,6 +113,7 @@ function sendOnce(
 ): Promise<{ result: WebhookAttemptResult; staleConnection: boolean }> {
   const transport = url.protocol === 'https:' ? https : http;
   const agent = agents[request.mode][url.protocol === 'https:' ? 'https' : 'http'];
+  const lookup = request.lookup ? callbackLookup(request.lookup) : undefined;
 
   return new Promise((resolve) => {
     let statusCode: number | undefined;
@@ -124,7 +131,7 @@ function sendOnce(
       method: 'POST',
       agent,
       headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body, 'utf8')) },
-      ...(request.lookup ? { lookup: callbackLookup(request.lookup) } : {}),
+      ...(request.mode === 'strict' ? { lookup: publicAddressesOnly(lookup ?? (systemLookup as LookupFunction)) } : lookup ? { lookup } : {}),
     });
     const timer = setTimeout(() => outgoing.destroy(timedOut), Math.max(0, timeoutMs));
 
@@ -158,7 +165,22 @@ function outcomeOfStatus(statusCode: number): Omit<WebhookAttemptResult, 'durati
  * (it sets no code); Node's own network errors all carry a code (ECONNREFUSED, ENOTFOUND, …).
  */
 function isAddressRefusal(error: Error): boolean {
+  if (error instanceof WebhookAddressRefused) return true;
   return !('code' in error) && /^DNS lookup .* is not allowed\./.test(error.message);
+}
+
+/**
+ * A lookup that answers only when every address it found is public, as isPublicAddress judges
+ * (request-filtering-agent's own check lets IPv4-compatible addresses such as ::7f00:1 through).
+ */
+function publicAddressesOnly(lookup: LookupFunction): LookupFunction {
+  return (hostname, options, callback) =>
+    lookup(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family);
+      const found = typeof address === 'string' ? [address] : address.map((entry) => entry.address);
+      if (found.every((each) => isPublicAddress(each))) return callback(null, address, family);
+      callback(new WebhookAddressRefused('The host name resolves to a private, local or reserved address.'), '');
+    });
 }
 
 /** A LookupAll in the shape net.connect calls its `lookup` with (one address, or all of them). */

@@ -19,15 +19,52 @@ const MAX_URL_LENGTH = 2048;
 const LOCAL_HTTP_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
+ * IPv6 ranges refused whatever ipaddr.js's range() says of them, each because an IPv4 address
+ * hides in it or because it is deprecated. Refusing the whole range is simpler than judging the
+ * IPv4 address inside, and no webhook receiver has a reason to live in one:
+ * - ::/96, IPv4-compatible (RFC 4291 deprecates it): ipaddr.js calls '::7f00:1' unicast, and reads
+ *   '::127.0.0.1' as if it were IPv4-mapped, so neither notation is judged by its IPv4 part;
+ * - 2002::/16, 6to4, and 2001::/32, Teredo: tunnels whose relays deliver to the IPv4 address they
+ *   embed (6to4's anycast relays are deprecated by RFC 7526; Teredo is a client's tunnel, not a server's);
+ * - 64:ff9b::/96 and 64:ff9b:1::/48, NAT64: a translator would connect to the IPv4 address inside.
+ *   Only a resolver doing DNS64 hands these out, and our functions run outside any VPC; if they ever
+ *   run in an IPv6-only subnet with DNS64, judge 64:ff9b::/96 by its IPv4 part as ::ffff:0:0/96 is;
+ * - fec0::/10, site-local (RFC 3879 deprecates it).
+ * ipaddr.js 2.5 puts all but the first outside 'unicast' already; the list keeps the policy from
+ * depending on that.
+ */
+const REFUSED_IPV6_RANGES = ['::/96', '2002::/16', '2001::/32', '64:ff9b::/96', '64:ff9b:1::/48', 'fec0::/10'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+
+/**
  * Whether an address is one anybody on the internet could be: ipaddr.js's 'unicast', the range
  * of whatever is in none of its special ranges (private, loopback, link-local, CGNAT, multicast,
- * reserved, unspecified, broadcast, ULA, documentation, 6to4, Teredo, …). An IPv4-mapped IPv6
- * address is judged as the IPv4 address it maps, which is where a connection to it goes.
- * Only the usual notations count as addresses (dotted quad, IPv6 text); anything else is not public.
+ * reserved, unspecified, broadcast, ULA, documentation, 6to4, Teredo, …), and in none of
+ * REFUSED_IPV6_RANGES. An IPv4-mapped IPv6 address (::ffff:a.b.c.d) is judged as the IPv4 address
+ * it maps, which is where a connection to it goes.
+ * Only the usual notations count as addresses (dotted quad, IPv6 text without a zone); anything
+ * else is not public.
  */
 export function isPublicAddress(ip: string): boolean {
-  if (!ipaddr.IPv4.isValidFourPartDecimal(ip) && !ipaddr.IPv6.isValid(ip)) return false;
-  return ipaddr.process(ip).range() === 'unicast';
+  if (ipaddr.IPv4.isValidFourPartDecimal(ip)) return ipaddr.IPv4.parse(ip).range() === 'unicast';
+  const address = parseIPv6(ip);
+  if (!address) return false;
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().range() === 'unicast';
+  if (REFUSED_IPV6_RANGES.some((range) => address.match(range))) return false;
+  return address.range() === 'unicast';
+}
+
+/**
+ * An IPv6 address read as its 16 bytes. ipaddr.js alone reads '::a.b.c.d' as '::ffff:a.b.c.d',
+ * so the text goes first through the URL parser (WHATWG), which reads it as the network will and
+ * writes it back in hex only; it is also the parser that reads a webhook URL's host.
+ */
+function parseIPv6(ip: string): ipaddr.IPv6 | undefined {
+  if (!ipaddr.IPv6.isValid(ip)) return undefined;
+  try {
+    return ipaddr.IPv6.parse(new URL(`http://[${ip}]/`).hostname.slice(1, -1));
+  } catch {
+    return undefined; // a zone (fe80::1%eth0), which the URL parser refuses
+  }
 }
 
 /**

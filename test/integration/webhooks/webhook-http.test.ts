@@ -269,13 +269,16 @@ describe('postWebhook in strict mode', () => {
     ['a private address', '10.0.0.8'],
     ['an IPv4-mapped loopback address', '::ffff:127.0.0.1'],
     ['the IPv6 loopback address', '::1'],
+    ['an IPv4-compatible loopback address', '::7f00:1'],
+    ['an IPv4-compatible loopback address, as the system resolver writes it', '::127.0.0.1'],
+    ['a NAT64 address of the metadata service', '64:ff9b::a9fe:a9fe'],
   ])('refuses a name that resolves to %s', async (_case, address) => {
     const lookup = lookupOf({ 'inside.test': [address] });
     const result = await postWebhook({ url: 'https://inside.test/hook', body: BODY, headers: HEADERS, mode: 'strict', lookup, timeoutMs: 2000 });
     expect(result).toEqual({ delivered: false, failure: 'address_refused', durationMs: expect.any(Number) });
   });
 
-  it.each(['https://169.254.169.254/latest/meta-data/', 'https://[::1]/hook', 'http://[::ffff:7f00:1]/hook', 'https://10.1.2.3/hook'])(
+  it.each(['https://169.254.169.254/latest/meta-data/', 'https://[::1]/hook', 'http://[::ffff:7f00:1]/hook', 'https://[::127.0.0.1]/hook', 'https://10.1.2.3/hook'])(
     'refuses the address literal in %s',
     async (url) => {
       const result = await postWebhook({ url, body: BODY, headers: HEADERS, mode: 'strict', timeoutMs: 2000 });
@@ -312,6 +315,8 @@ describe('resolveWebhookHost', () => {
     ['the metadata service', ['169.254.169.254']],
     ['an IPv6 unique local address', ['fd00::5']],
     ['an IPv4-mapped private address', ['::ffff:192.168.1.1']],
+    ['an IPv4-compatible loopback address', ['::7f00:1']],
+    ['a site-local address', ['fec0::1']],
     ['public and private addresses', ['8.8.8.8', '10.0.0.1']],
     ['a private address after public IPv6', ['2606:4700::1111', '8.8.4.4', '::1']],
   ])('refuses a host with %s', async (_case, addresses) => {

@@ -23,6 +23,26 @@ describe('isPublicAddress', () => {
     ['::ffff:169.254.169.254', 'IPv4-mapped metadata service'],
     ['::ffff:a9fe:a9fe', 'IPv4-mapped metadata service, in hex'],
     ['::ffff:10.0.0.1', 'IPv4-mapped private'],
+    ['::ffff:100.64.0.1', 'IPv4-mapped carrier-grade NAT'],
+    ['::ffff:0:127.0.0.1', 'IPv4-translated loopback (RFC 6145)'],
+    ['::127.0.0.1', 'IPv4-compatible loopback (deprecated, RFC 4291)'],
+    ['::7f00:1', 'IPv4-compatible loopback, in hex'],
+    ['::a9fe:a9fe', 'IPv4-compatible metadata service, in hex'],
+    ['::10.0.0.1', 'IPv4-compatible private'],
+    ['::8.8.8.8', 'IPv4-compatible public: the whole deprecated range is refused'],
+    ['::808:808', 'IPv4-compatible public, in hex'],
+    ['2002:7f00:1::1', '6to4 of a loopback address'],
+    ['2002:a9fe:a9fe::1', '6to4 of the metadata service'],
+    ['2002:808:808::1', '6to4 of a public address: the whole range is refused'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo of client 127.0.0.1'],
+    ['2001:0:a00:1::1', 'Teredo with a private server'],
+    ['2001::1', 'Teredo: the whole range is refused'],
+    ['64:ff9b::127.0.0.1', 'NAT64 of a loopback address'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 of the metadata service'],
+    ['64:ff9b::8.8.8.8', 'NAT64 of a public address: the whole prefix is refused'],
+    ['64:ff9b:1::a00:1', 'NAT64 local-use prefix (RFC 8215)'],
+    ['fec0::1', 'site-local (deprecated, RFC 3879)'],
+    ['feff:ffff::1', 'site-local, its end'],
   ])('%s (%s)', (address) => {
     it('is refused', () => {
       expect(isPublicAddress(address)).toBe(false);
@@ -37,7 +57,12 @@ describe('isPublicAddress', () => {
   describe.each([
     ['8.8.8.8', 'public IPv4'],
     ['2606:4700::1111', 'public IPv6'],
+    ['2606:4700:4700::1111', 'public IPv6 (a resolver)'],
+    ['2a00:1450:4001:80b::200e', 'public IPv6 (another block)'],
+    ['2001:4860:4860::8888', 'public IPv6 in 2001::/16, outside Teredo'],
+    ['2003::1', 'public IPv6 next to 6to4'],
     ['::ffff:8.8.8.8', 'IPv4-mapped public IPv4'],
+    ['::ffff:808:808', 'IPv4-mapped public IPv4, in hex'],
   ])('%s (%s)', (address) => {
     it('is accepted', () => {
       expect(isPublicAddress(address)).toBe(true);
@@ -49,7 +74,7 @@ describe('isPublicAddress', () => {
     });
   });
 
-  it.each(['', 'localhost', 'example.com', '999.1.1.1', '2001:db8::1::2', '2130706433', '127.1', '8.8.8.8/32'])('reads %p as no public address', (text) => {
+  it.each(['', 'localhost', 'example.com', '999.1.1.1', '2001:db8::1::2', '2130706433', '127.1', '8.8.8.8/32', '2606:4700::1111%eth0'])('reads %p as no public address', (text) => {
     expect(isPublicAddress(text)).toBe(false);
   });
 });
