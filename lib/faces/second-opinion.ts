@@ -17,6 +17,18 @@ export interface OpinionWithoutCard {
   candidates: FaceCandidate[];
 }
 
+/** What a placement asks the faces: its photo's opinion, and one for each photo a card it places takes over. */
+export interface PlacementOpinions {
+  opinion: FaceOpinion;
+  opinionOf: (objectKey: string) => FaceOpinion;
+}
+
+/** The opinions a placement of `photo` asks; undefined where the gallery's face matching is off (the card alone decides). */
+export function placementOpinions(scope: GalleryScope, settings: FaceMatchingSettings, photo: { objectKey: string; bytes?: Uint8Array }): PlacementOpinions | undefined {
+  if (settings.mode === 'off') return undefined;
+  return { opinion: new FaceOpinion(scope, settings, photo), opinionOf: (objectKey) => new FaceOpinion(scope, settings, { objectKey }) };
+}
+
 /**
  * The second opinion on one shoot photo, asked while it is placed. The photo's faces are
  * described at most once, and only when there is something to compare them with; they live in

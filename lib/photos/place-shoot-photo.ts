@@ -1,6 +1,6 @@
 import { ownerOfCode } from '#lib/persons/store/persons';
 import { nowIso } from '#lib/platform/clock';
-import type { FaceOpinion } from '#lib/faces/second-opinion';
+import type { PlacementOpinions } from '#lib/faces/second-opinion';
 import { type PhotoTarget, applyGovernor, deleteErasedPersonsPhoto } from '#lib/photos/assign-shoot-photo';
 import { type PlacedCard, type ShootPhotoFacts, cardAfter, cardBefore, eraseCards, getShootItem, photosBetween, storeShootItem } from '#lib/photos/store/shoot-photos';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
@@ -30,7 +30,7 @@ export async function placeShootPhoto(
   scope: GalleryScope,
   facts: ShootPhotoFacts,
   card: CardReading | UnreadPhoto,
-  faces?: { opinion: FaceOpinion; opinionOf: (objectKey: string) => FaceOpinion },
+  faces?: PlacementOpinions,
 ): Promise<ShootPlacement> {
   const unread = typeof card === 'string';
   const isCard = !unread && card.kind !== 'photo';
@@ -83,7 +83,7 @@ async function governPhotosAfter(
   card: Pick<PlacedCard, 'pk' | 'sk' | 'position'>,
   sequenceId: string,
   personId: string | null,
-  opinionOf: ((objectKey: string) => FaceOpinion) | undefined,
+  opinionOf: PlacementOpinions['opinionOf'] | undefined,
 ): Promise<void> {
   const next = await cardAfter(scope, sequenceId, card.position);
   const photos = await photosBetween(scope, sequenceId, card.position, next?.position);

@@ -6,7 +6,7 @@ import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { type InboxLocation, photoIdOf } from '#lib/platform/media-keys';
 import { readCard } from '#lib/photos/rules/shoot-sequence';
 import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
-import { FaceOpinion } from '#lib/faces/second-opinion';
+import { placementOpinions } from '#lib/faces/second-opinion';
 import { captureTimeOfMetadata } from '#lib/photos/rules/capture-facts';
 import { type ShootPlacement, placeShootPhoto } from '#lib/photos/place-shoot-photo';
 
@@ -45,14 +45,7 @@ export async function sortShootPhoto(
   });
   const facts = factsOf(location, objectKey, uploadedAt, metadata, reading);
   const faceMatching = faceMatchingOf(configuration.gallery);
-  const faces =
-    faceMatching.mode === 'off'
-      ? undefined
-      : {
-          opinion: new FaceOpinion(scope, faceMatching, { objectKey, bytes }),
-          opinionOf: (photoKey: string) => new FaceOpinion(scope, faceMatching, { objectKey: photoKey }),
-        };
-  return placeShootPhoto(scope, facts, reading ? readCard(reading.codes) : 'unreadable', faces);
+  return placeShootPhoto(scope, facts, reading ? readCard(reading.codes) : 'unreadable', placementOpinions(scope, faceMatching, { objectKey, bytes }));
 }
 
 function refusedAsTooLarge(error: unknown): undefined {

@@ -39,7 +39,7 @@ export interface FaceIngestResult {
 export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
 
 export async function measureFaceIngest(tenant: Tenant, counter: RoundTripCounter, settings: FaceIngestSettings): Promise<FaceIngestResult> {
-  const [{ createGallery, getGalleryConfiguration }, { parseSubmitCheckin }, { submitCheckin }, { describeReferenceFace }, { FaceOpinion }, { faceMatchingOf }, { placeShootPhoto }, media, keys, { describeFaces, loadFaceModel }] =
+  const [{ createGallery, getGalleryConfiguration }, { parseSubmitCheckin }, { submitCheckin }, { describeReferenceFace }, { placementOpinions }, { faceMatchingOf }, { placeShootPhoto }, media, keys, { describeFaces, loadFaceModel }] =
     await Promise.all([
       import('#lib/galleries/store/galleries'),
       import('#lib/checkin/checkin-schemas'),
@@ -92,10 +92,7 @@ export async function measureFaceIngest(tenant: Tenant, counter: RoundTripCounte
       await placeShootPhoto(scope, facts(`CARD_${index}.JPG`, 0), { kind: 'card', code: codes[index]! });
       const photo = facts(`IMG_${index}.JPG`, 1);
       await media.putMediaObject(photo.objectKey, portrait, 'image/jpeg');
-      const faces =
-        matching.mode === 'off'
-          ? undefined
-          : { opinion: new FaceOpinion(scope, matching, { objectKey: photo.objectKey, bytes: portrait }), opinionOf: (objectKey: string) => new FaceOpinion(scope, matching, { objectKey }) };
+      const faces = placementOpinions(scope, matching, { objectKey: photo.objectKey, bytes: portrait });
       const startedAt = performance.now();
       const { result, count } = await counter.measure(() => placeShootPhoto(scope, photo, { kind: 'photo' }, faces));
       samples.push(performance.now() - startedAt);

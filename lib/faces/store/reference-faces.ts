@@ -1,11 +1,9 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
-import { withStoreRetries } from '#lib/platform/table/retry';
-import { isCancelledTransaction } from '#lib/platform/table/store-errors';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 
 /**
@@ -48,13 +46,7 @@ export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace,
       },
     },
   ];
-  try {
-    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })));
-    return true;
-  } catch (error) {
-    if (!isCancelledTransaction(error)) throw error;
-    return false;
-  }
+  return transactIfConditionsHold(items);
 }
 
 export async function getReferenceFace(scope: GalleryScope, personId: string): Promise<ReferenceFace | undefined> {

@@ -1,6 +1,6 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
 import { keys, positionOfShootItem, shootCardsOfSequence } from '#lib/platform/table/keys';
 import { addToGalleryCounters, countersUpdate } from '#lib/galleries/store/gallery-counters';
@@ -9,12 +9,10 @@ import { photosWithheldUpdate } from '#lib/events/store/outbox';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { now, nowIso } from '#lib/platform/clock';
 import { queryAll } from '#lib/platform/table/queries';
-import { withStoreRetries } from '#lib/platform/table/retry';
 import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Photo } from '#lib/photos/rules/photo-model';
 import { type UnassignedReason, WITHHELD_REASONS } from '#lib/photos/rules/shoot-sequence';
-import { isCancelledTransaction } from '#lib/platform/table/store-errors';
 
 /**
  * The gallery's shoot partition (keys.shootOfGallery): one item per photo uploaded to the
@@ -101,22 +99,11 @@ function keyOf(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhot
 export async function storeShootItem(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhoto | ErasedCard): Promise<{ key: Key; stored: boolean }> {
   const key = keyOf(scope, slot, item);
   const counted = item.kind === 'erased_card' ? undefined : countersUpdate(scope, item.kind === 'card' ? { cardPhotos: 1 } : { photosUnassigned: 1 });
-  try {
-    await withStoreRetries(() =>
-      db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: tableName, Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
-            ...(counted ? [counted] : []),
-          ],
-        }),
-      ),
-    );
-    return { key, stored: true };
-  } catch (error) {
-    if (!isCancelledTransaction(error)) throw error;
-    return { key, stored: false };
-  }
+  const stored = await transactIfConditionsHold([
+    { Put: { TableName: tableName, Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...(counted ? [counted] : []),
+  ]);
+  return { key, stored };
 }
 
 /** A card as the sorting reads it: with its position in its sequence. */
@@ -233,13 +220,7 @@ export async function moveShootPhoto(
       ConditionCheck: { TableName: tableName, Key: governingCard, ConditionExpression: 'kind = :card', ExpressionAttributeValues: { ':card': 'card' } },
     });
   }
-  try {
-    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })));
-    return true;
-  } catch (error) {
-    if (!isCancelledTransaction(error)) throw error;
-    return false;
-  }
+  return transactIfConditionsHold(items);
 }
 
 const STATE_ATTRIBUTES = ['personId', 'reason', 'heldFor', 'candidates', 'assignedBy'] as const satisfies readonly (keyof ShotState)[];
@@ -337,29 +318,20 @@ export async function deleteShootItems(scope: GalleryScope, items: readonly Shoo
 export async function eraseCards(scope: GalleryScope, cards: readonly (ShootCard & Key)[]): Promise<void> {
   for (const card of cards) {
     const removed = Object.keys(card).filter((name) => name !== 'pk' && name !== 'sk' && name !== 'kind');
-    try {
-      await withStoreRetries(() =>
-        db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: tableName,
-                  Key: { pk: card.pk, sk: card.sk },
-                  UpdateExpression: `SET kind = :erased, erasedAt = :now REMOVE ${removed.map((_, index) => `#r${index}`).join(', ')}`,
-                  ConditionExpression: 'kind = :card',
-                  ExpressionAttributeNames: Object.fromEntries(removed.map((name, index) => [`#r${index}`, name])),
-                  ExpressionAttributeValues: { ':erased': 'erased_card', ':card': 'card', ':now': nowIso() },
-                },
-              },
-              countersUpdate(scope, { cardPhotos: -1 })!,
-            ],
-          }),
-        ),
-      );
-    } catch (error) {
-      if (!isCancelledTransaction(error)) throw error; // erased already
-    }
+    // False when it was erased already.
+    await transactIfConditionsHold([
+      {
+        Update: {
+          TableName: tableName,
+          Key: { pk: card.pk, sk: card.sk },
+          UpdateExpression: `SET kind = :erased, erasedAt = :now REMOVE ${removed.map((_, index) => `#r${index}`).join(', ')}`,
+          ConditionExpression: 'kind = :card',
+          ExpressionAttributeNames: Object.fromEntries(removed.map((name, index) => [`#r${index}`, name])),
+          ExpressionAttributeValues: { ':erased': 'erased_card', ':card': 'card', ':now': nowIso() },
+        },
+      },
+      countersUpdate(scope, { cardPhotos: -1 })!,
+    ]);
   }
 }
 
@@ -388,13 +360,7 @@ export async function deleteShootPhoto(scope: GalleryScope, shot: ShootPhoto & K
   const counter = stateCounter(shot);
   if (counter) counters.push({ [counter]: -1 });
   const countersItem = countersUpdate(scope, ...counters);
-  try {
-    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: countersItem ? [...items, countersItem] : items })));
-    return true;
-  } catch (error) {
-    if (!isCancelledTransaction(error)) throw error;
-    return false;
-  }
+  return transactIfConditionsHold(countersItem ? [...items, countersItem] : items);
 }
 
 /** A card's or photo's position in its camera's sequence (what a photo's governor holds for its card). */

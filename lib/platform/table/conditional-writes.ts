@@ -17,6 +17,17 @@ export async function transact(items: TransactItem[], retry: RetryOptions = CONT
   await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })), retry);
 }
 
+/** A transaction whose conditions may fail, retried when transient: true when it was applied, false when a condition cancelled it. */
+export async function transactIfConditionsHold(items: TransactItem[]): Promise<boolean> {
+  try {
+    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+    return true;
+  } catch (error) {
+    if (!isCancelledTransaction(error)) throw error;
+    return false;
+  }
+}
+
 /** Whether a transaction was cancelled because the condition of its item `index` failed. */
 export function conditionFailedAt(error: unknown, index: number): boolean {
   return isCancelledTransaction(error) && cancellationCodes(error)[index] === 'ConditionalCheckFailed';

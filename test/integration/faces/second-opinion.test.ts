@@ -1,11 +1,9 @@
 import fc from 'fast-check';
-import { createGallery, getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { submitCheckin } from '#lib/checkin/submit-checkin';
-import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { describeReferenceFace } from '#lib/faces/reference-faces';
-import { FaceOpinion } from '#lib/faces/second-opinion';
+import { placementOpinions } from '#lib/faces/second-opinion';
 import { listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import type { CardReading } from '#lib/photos/rules/shoot-sequence';
@@ -16,6 +14,7 @@ import { listPhotos } from '#lib/photos/store/photos';
 import { erasePersons } from '#lib/privacy/erasure';
 import { augment, packagedFaces } from '../../../scripts/faces/packaged-faces';
 import { type TestTenant, createTestTenant } from '../../support/factories';
+import { checkInWithSelfie, createFaceGallery } from '../../support/face-galleries';
 import { uploadObject } from '../../support/media';
 import { useTestTable } from '../../support/test-table';
 
@@ -58,29 +57,10 @@ beforeAll(async () => {
 
 /** A gallery asking for face consent, filling in; the four participants check in with a selfie and face consent. */
 async function consentingShoot() {
-  const gallery = await createGallery(studio.tenant.tenantId, {
-    galleryName: 'Faces',
-    isGroupShoot: true,
-    selfieEnabled: true,
-    selfieRequired: false,
-    consentRequired: false,
-    showShootingDaySelector: false,
-    granularConsents: { face: true, notification: false, hrExport: false },
-    faceMatching: 'fill',
-  });
-  const scope: GalleryScope = { tenantId: studio.tenant.tenantId, token: gallery.token };
+  const scope = await createFaceGallery(studio.tenant, 'fill');
   const persons = new Map<Identity, { personId: string; code: string }>();
   for (const identity of ['alice', 'bob', 'carol', 'dave'] as const) {
-    const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
-    const request = parseSubmitCheckin({
-      action: 'submitCheckin',
-      token: gallery.token,
-      name: identity,
-      email: `${identity}@example.com`,
-      faceConsent: true,
-      selfieBase64: faces.get(identity)!.selfie.toString('base64'),
-    });
-    const answer = (await submitCheckin(studio.tenant, configuration, request)) as { personId: string; code: string };
+    const answer = await checkInWithSelfie(studio.tenant, scope, identity, true, faces.get(identity)!.selfie);
     persons.set(identity, { personId: answer.personId, code: answer.code });
     expect(await describeReferenceFace(scope, answer.personId)).toBe('stored');
   }
@@ -119,10 +99,7 @@ function shootOf(scope: GalleryScope, persons: Map<Identity, { code: string }>):
 async function deliver(scope: GalleryScope, upload: ShootUpload): Promise<void> {
   await uploadObject(upload.facts.objectKey, upload.image);
   const settings = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
-  await placeShootPhoto(scope, upload.facts, upload.card, {
-    opinion: new FaceOpinion(scope, settings, { objectKey: upload.facts.objectKey, bytes: upload.image }),
-    opinionOf: (objectKey) => new FaceOpinion(scope, settings, { objectKey }),
-  });
+  await placeShootPhoto(scope, upload.facts, upload.card, placementOpinions(scope, settings, { objectKey: upload.facts.objectKey, bytes: upload.image }));
 }
 
 describe('a second opinion from faces on a shoot sorted by cards', () => {

@@ -1,0 +1,28 @@
+import { submitCheckin } from '#lib/checkin/submit-checkin';
+import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
+import { createGallery, getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import type { FaceMatchingMode } from '#lib/galleries/rules/face-matching';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { Tenant } from '#lib/tenants/store/tenants';
+
+/** A gallery whose check-in takes a selfie and asks for face consent; `faceMatching` as given, else the default. */
+export async function createFaceGallery(tenant: Tenant, faceMatching?: FaceMatchingMode): Promise<GalleryScope> {
+  const gallery = await createGallery(tenant.tenantId, {
+    galleryName: 'Faces',
+    isGroupShoot: true,
+    selfieEnabled: true,
+    selfieRequired: false,
+    consentRequired: false,
+    showShootingDaySelector: false,
+    granularConsents: { face: true, notification: false, hrExport: false },
+    ...(faceMatching ? { faceMatching } : {}),
+  });
+  return { tenantId: tenant.tenantId, token: gallery.token };
+}
+
+/** A free check-in with a selfie, as the check-in page sends it. */
+export async function checkInWithSelfie(tenant: Tenant, scope: GalleryScope, name: string, faceConsent: boolean, selfie: Buffer): Promise<{ personId: string; code: string }> {
+  const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
+  const request = parseSubmitCheckin({ action: 'submitCheckin', token: scope.token, name, email: `${name}@example.com`, faceConsent, selfieBase64: selfie.toString('base64') });
+  return (await submitCheckin(tenant, configuration, request)) as { personId: string; code: string };
+}
