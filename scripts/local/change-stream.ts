@@ -126,20 +126,19 @@ export async function startChangeStream(options: {
 
   const loop = async () => {
     while (!stopped) {
-      let sawRecords = false;
-      sweepRunning = sweep().then(
-        (saw) => {
-          sawRecords = saw;
-        },
-        () => undefined, // DynamoDB Local busy or stopping: the next pass tries again
+      // A pass that failed (DynamoDB Local busy, or stopping) is not idle: it may have left records unread.
+      const pass = sweep().then(
+        (saw) => (saw ? 'records' : 'idle'),
+        () => 'failed',
       );
-      await sweepRunning;
-      if (!sawRecords) {
+      sweepRunning = pass.then(() => undefined);
+      const outcome = await pass;
+      if (outcome === 'idle') {
         const waiting = idleWaiters;
         idleWaiters = [];
         for (const resolve of waiting) resolve();
-        await new Promise((resolve) => setTimeout(resolve, pollMs));
       }
+      if (outcome !== 'records') await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   };
   void loop();
