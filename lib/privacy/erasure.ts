@@ -21,6 +21,8 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey } from '#lib/platform/media-keys';
 import type { Person } from '#lib/persons/rules/person-model';
 import { type ErasureSubject, describeSubject, orderMatchesSubject, personMatchesSubject } from '#lib/privacy/rules/personal-data';
+import { photoInvalidationPaths } from '#lib/privacy/rules/cdn-invalidation';
+import { invalidatePhotoCdnPaths } from '#lib/platform/photo-cdn-invalidation';
 
 /**
  * Erasure (the right to be forgotten): a person, or a whole gallery, removed from the table and
@@ -54,6 +56,11 @@ export interface ErasureReceipt {
   referenceFaces: number;
   /** Gallery erasure: the gallery's configuration items (gallery, days, packages, fields, statistics). */
   galleryItems?: number;
+  /**
+   * Retention only (deferPending): orders still waiting for payment, left with their
+   * participant's data, selfie and idempotency records for a later run, once they have ended.
+   */
+  ordersDeferred?: string[];
 }
 
 type Item = Record<string, any>;
@@ -74,6 +81,15 @@ interface ErasurePlan {
 
 export interface ErasureOptions {
   dryRun?: boolean;
+}
+
+export interface GalleryErasureOptions extends ErasureOptions {
+  /**
+   * Leave the orders that still wait for payment (and what belongs to their participants) for a
+   * later run instead of refusing the whole gallery: what retention asks for, so that one
+   * reservation never blocks a gallery's retention.
+   */
+  deferPending?: boolean;
 }
 
 /** Erases the persons `subject` names in one gallery, and what the participant left in its orders. */
@@ -99,7 +115,7 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
     ],
     photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
     idempotencyRecords: await idempotencyRecordsAnswering(scope, personIds, new Set(orders.map((order) => order.orderId))),
-    events: await eventKeys(scope, personIds),
+    events: await eventKeys(scope, (personId) => personId !== undefined && personIds.has(personId)),
     shootItems,
     referenceFaces: (await listReferenceFaces(scope)).filter((face) => personIds.has(face.personId)).length,
     wholeShoot: false,
@@ -112,26 +128,37 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
  * Erases every participant of a gallery: every person and what belongs to them, every selfie
  * and photo under the gallery's prefixes (objects no person claims included), the
  * participants' data in its orders, every idempotency record and every event of the gallery. The gallery's
- * configuration stays; retention erases so once a gallery's persons are due.
+ * configuration stays; retention erases so once a gallery's persons are due. An order waiting for
+ * payment makes it refuse, as erasePersons does, unless `deferPending` leaves such orders for later.
  */
-export async function eraseParticipantsOfGallery(scope: GalleryScope, options: ErasureOptions = {}): Promise<ErasureReceipt> {
+export async function eraseParticipantsOfGallery(scope: GalleryScope, options: GalleryErasureOptions = {}): Promise<ErasureReceipt> {
   const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
-  const persons = (await listAllPersonItems(scope)).map(toPerson);
+  const orders = (await listOrderItems(scope)).filter((order) => order.person);
+  const deferred = options.deferPending ? orders.filter((order) => order.status === 'pending') : [];
+  const deferredOrderIds = new Set(deferred.map((order) => order.orderId as string));
+  const deferredPersonIds = new Set(deferred.map((order) => order.person.personId as string));
+  const deferredSelfies = new Set([...deferredPersonIds].map((personId) => selfieObjectKey(scope.tenantId, scope.token, personId)));
+  const erasable = (personId: string | undefined) => personId === undefined || !deferredPersonIds.has(personId);
+  const persons = (await listAllPersonItems(scope)).map(toPerson).filter((person) => erasable(person.personId));
   const prefixes = galleryMediaPrefixes(scope.tenantId, scope.token);
+  const records = await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token);
   const plan: ErasurePlan = {
     persons,
-    orders: (await listOrderItems(scope)).filter((order) => order.person),
-    selfieVersions: await listObjectVersions(prefixes.selfies),
+    orders: orders.filter((order) => !deferredOrderIds.has(order.orderId)),
+    selfieVersions: (await listObjectVersions(prefixes.selfies)).filter((version) => !deferredSelfies.has(version.key)),
     photoObjectVersions: await listObjectVersions(prefixes.photos),
     photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
-    idempotencyRecords: (await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token)).map((record) => record.scopeHash),
-    events: await eventKeys(scope),
+    idempotencyRecords: records
+      .filter((record) => record.personIds.every(erasable) && !(record.orderIds ?? []).some((orderId) => deferredOrderIds.has(orderId)))
+      .map((record) => record.scopeHash),
+    events: await eventKeys(scope, erasable),
     shootItems: await shootItemsOf(scope),
     referenceFaces: (await listReferenceFaces(scope)).length,
     wholeShoot: true,
   };
   const existingDays = new Set(configuration?.shootingDays.map((day) => day.id));
-  return carryOut(scope, plan, `every participant of gallery ${scope.token}`, options, existingDays);
+  const receipt = await carryOut(scope, plan, `every participant of gallery ${scope.token}`, options, existingDays);
+  return options.deferPending ? { ...receipt, ordersDeferred: [...deferredOrderIds] } : receipt;
 }
 
 /**
@@ -151,7 +178,8 @@ export async function eraseGallery(scope: GalleryScope, options: ErasureOptions 
  * The order in which a plan is carried out: the shoot first (the persons' cards become erased
  * cards, so no photo placed from then on can reach them or anyone else), media, photo records and
  * events, orders, idempotency records, reference faces, then the persons; last, the shoot, the
- * photo records and the persons' folders once more, for a photo placed while the erasure ran.
+ * photo records and the persons' folders once more, for a photo placed while the erasure ran;
+ * then the photo CDN forgets the deleted photos (lib/privacy/rules/cdn-invalidation.ts).
  */
 async function carryOut(
   scope: GalleryScope,
@@ -201,6 +229,8 @@ async function carryOut(
     if (deleted && person.shootingDayId && existingDays.has(person.shootingDayId)) spotsGivenBack += 1;
   }
   await sweepAfterPersons(scope, personIds, plan.wholeShoot);
+  const objectKeys = [...plan.photoObjectVersions.map((version) => version.key), ...plan.shootItems.flatMap((item) => ('objectKey' in item ? [item.objectKey] : []))];
+  await invalidatePhotoCdnPaths(photoInvalidationPaths(scope, { wholeGallery: plan.wholeShoot, personIds: [...personIds], objectKeys }));
   return { ...receipt, spotsGivenBack };
 }
 

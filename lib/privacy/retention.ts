@@ -1,15 +1,12 @@
 import { deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
-import { now } from '#lib/platform/clock';
 import { clearSelfieFlag, listAllPersonItems, listOrderItems, redactOrder } from '#lib/privacy/store/erasable-items';
-import { getGalleryConfiguration, listGalleries } from '#lib/galleries/store/galleries';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
-import { listTenants } from '#lib/tenants/store/tenants';
 import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { galleryMediaPrefixes, selfieObjectKey } from '#lib/platform/media-keys';
 import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/payments/rules/order-lifecycle';
 import { retentionOf } from '#lib/galleries/rules/retention-policy';
 import { isRetentionDue, retentionStartDate } from '#lib/privacy/rules/personal-data';
-import { loggableError, logger } from '#lib/platform/logger';
 import { eraseParticipantsOfGallery } from '#lib/privacy/erasure';
 import { deleteReferenceFaces } from '#lib/faces/store/reference-faces';
 
@@ -19,38 +16,27 @@ import { deleteReferenceFaces } from '#lib/faces/store/reference-faces';
  * (lib/privacy/rules/personal-data.ts): selfies go after `selfieDays`, the participants' data in
  * ended orders after `orderDays`, persons with everything of theirs after `personDays`. In any
  * gallery, a reservation never paid loses its participant's data and selfie once its retry
- * token has expired: nothing can complete it any more.
+ * token has expired: nothing can complete it any more. An order still waiting for payment is
+ * left for a later run, never a reason to leave the rest. Each gallery is a unit of work of its
+ * own (lib/privacy/plan-retention.ts queues them, lib/privacy/retain-queued-galleries.ts runs them).
  */
 
 export interface RetentionTally {
-  galleriesChecked: number;
   personsErased: number;
+  /** Participants of orders still waiting for payment, left for a later run. */
+  personsDeferred: number;
   selfieVersionsDeleted: number;
   ordersRedacted: number;
   idempotencyRecordsDeleted: number;
   /** Reference faces deleted with the selfies they were described from. */
   referenceFacesDeleted: number;
-  /** Galleries whose retention failed this run (logged; the next run tries again). */
-  galleriesFailed: number;
+}
+
+export function emptyRetentionTally(): RetentionTally {
+  return { personsErased: 0, personsDeferred: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, referenceFacesDeleted: 0 };
 }
 
 type Item = Record<string, any>;
-
-export async function applyRetention(nowMs: number = now()): Promise<RetentionTally> {
-  const tally: RetentionTally = { galleriesChecked: 0, personsErased: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, referenceFacesDeleted: 0, galleriesFailed: 0 };
-  for (const tenant of await listTenants()) {
-    for (const gallery of await listGalleries(tenant.tenantId)) {
-      tally.galleriesChecked += 1;
-      try {
-        await applyGalleryRetention({ tenantId: tenant.tenantId, token: gallery.token }, nowMs, tally);
-      } catch (error) {
-        tally.galleriesFailed += 1;
-        logger.error('retention of a gallery failed', { tenantId: tenant.tenantId, error: loggableError(error) });
-      }
-    }
-  }
-  return tally;
-}
 
 /** One gallery's retention; what is gone already costs a read, not a write. */
 export async function applyGalleryRetention(scope: GalleryScope, nowMs: number, tally: RetentionTally): Promise<void> {
@@ -62,8 +48,9 @@ export async function applyGalleryRetention(scope: GalleryScope, nowMs: number, 
     configuration.gallery.createdAt,
   );
   if (isRetentionDue(start, policy.personDays, nowMs)) {
-    const receipt = await eraseParticipantsOfGallery(scope);
+    const receipt = await eraseParticipantsOfGallery(scope, { deferPending: true });
     tally.personsErased += receipt.persons.length;
+    tally.personsDeferred += receipt.ordersDeferred?.length ?? 0;
     tally.selfieVersionsDeleted += receipt.selfieVersions;
     tally.ordersRedacted += receipt.ordersRedacted.length;
     tally.idempotencyRecordsDeleted += receipt.idempotencyRecords;

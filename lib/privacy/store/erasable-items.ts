@@ -51,13 +51,13 @@ export async function photoRecordKeys(scope: GalleryScope, personId: string): Pr
 }
 
 /**
- * The keys of the gallery's events about the persons `personIds` (all of its events when
- * undefined): an event names a person in `personId`, and its data may hold their email or
+ * The keys of the gallery's events about the persons `isAbout` accepts (all of its events by
+ * default): an event names a person in `personId`, and its data may hold their email or
  * employee ID. Their deliveries stay, holding IDs only; an erased event is never sent again.
  */
-export async function eventKeys(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<{ pk: string; sk: string }[]> {
+export async function eventKeys(scope: GalleryScope, isAbout: (personId: string | undefined) => boolean = () => true): Promise<{ pk: string; sk: string }[]> {
   const items = await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token));
-  return items.filter((item) => personIds === undefined || personIds.has(item.personId)).map((item) => ({ pk: item.pk, sk: item.sk }));
+  return items.filter((item) => isAbout(item.personId)).map((item) => ({ pk: item.pk, sk: item.sk }));
 }
 
 /** What deleting a person takes off the gallery's statistics. */

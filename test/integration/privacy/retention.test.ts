@@ -6,7 +6,7 @@ import { getOrder } from '#lib/payments/store/orders';
 import { getPerson } from '#lib/persons/store/persons';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { DEFAULT_RETENTION } from '#lib/galleries/rules/retention-policy';
-import { type RetentionTally, applyGalleryRetention } from '#lib/privacy/retention';
+import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
 import { admin } from '../../support/admin';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useLocalApi } from '../../support/local-api';
@@ -21,7 +21,7 @@ const DAY_MS = 24 * 3600 * 1000;
 const LAST_DAY_END = Date.parse('2027-05-03T00:00:00Z');
 const daysAfterLastDay = (days: number) => LAST_DAY_END + days * DAY_MS + 1000;
 
-const emptyTally = (): RetentionTally => ({ galleriesChecked: 0, personsErased: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, referenceFacesDeleted: 0, galleriesFailed: 0 });
+const emptyTally = emptyRetentionTally;
 const selfie = () => makeJpeg(16, 16).toString('base64');
 
 async function checkIn(studio: CheckinStudio, name: string, extra: Record<string, unknown> = {}) {
@@ -68,6 +68,34 @@ describe('retention of personal data', () => {
     expect(days.body.shootingDays.find((day: { id: string }) => day.id === studio.smallDay.id).booked).toBe(0);
     const info = await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders });
     expect(info.status).toBe(200);
+  });
+
+  it('erases the others while an order waits for payment, and that one on a later run once it has ended', async () => {
+    // Prepare
+    const studio = await createPayingStudio();
+    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
+    const free = await checkIn(studio, 'Fritz Free');
+    const reserved = await checkIn(studio, 'Paula Pending', { selectedPackageId: studio.paidPackage.id, termsAccepted: true });
+    const pendingOrder = (await getOrder(scope.tenantId, scope.token, reserved.orderId))!;
+    const pendingSelfie = selfieObjectKey(scope.tenantId, scope.token, pendingOrder.person.personId);
+    // Act
+    const first = emptyTally();
+    await applyGalleryRetention(scope, daysAfterLastDay(DEFAULT_RETENTION.personDays), first);
+    const whilePending = await getOrder(scope.tenantId, scope.token, reserved.orderId);
+    const selfieWhilePending = await listObjectVersions(pendingSelfie);
+    await stripe.emulator.expire(reserved.checkoutUrl.split('/').pop()!);
+    const later = emptyTally();
+    await applyGalleryRetention(scope, daysAfterLastDay(DEFAULT_RETENTION.personDays + 1), later);
+    // Assess
+    expect(first).toEqual(expect.objectContaining({ personsErased: 1, personsDeferred: 1, ordersRedacted: 0 }));
+    expect(await getPerson(scope, free.personId)).toBeUndefined();
+    expect(whilePending).toEqual(expect.objectContaining({ status: 'pending', person: expect.objectContaining({ name: 'Paula Pending' }) }));
+    expect(selfieWhilePending).toHaveLength(1);
+    expect(later).toEqual(expect.objectContaining({ personsDeferred: 0, ordersRedacted: 1, selfieVersionsDeleted: 1 }));
+    const ended = await getOrder(scope.tenantId, scope.token, reserved.orderId);
+    expect(ended).toEqual(expect.objectContaining({ status: 'expired', erasedAt: expect.any(String) }));
+    expect(ended).not.toHaveProperty('person');
+    expect(await listObjectVersions(pendingSelfie)).toEqual([]);
   });
 
   it('follows the days a gallery sets with the admin command', async () => {
