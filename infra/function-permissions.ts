@@ -193,16 +193,20 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     table: [{ on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.pendingOrders] }, ...SETTLE_ORDERS],
     secrets: ['stripeSecretKey'],
   },
-  'privacy/apply-retention': {
+  'privacy/plan-retention': {
+    // The tenant directory and each tenant's galleries, a page at a time: one queue message per gallery.
     table: [
-      // The tenant directory and each tenant's galleries lead to the galleries whose data is due,
-      // and a gallery's Idempotency-Key records to the answers that hold its participants' data.
-      {
-        on: 'gsi1',
-        actions: ['Query'],
-        partitions: [GSI1_PARTITIONS.tenantDirectory, GSI1_PARTITIONS.galleriesOfTenant, GSI1_PARTITIONS.idempotencyRecordsOfGallery],
-      },
+      { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.tenantDirectory, GSI1_PARTITIONS.galleriesOfTenant] },
       { on: 'table', actions: ['GetItem', 'Query'], partitions: [PARTITIONS.tenant] },
+    ],
+    memoryMb: 256,
+    // It stops a minute before this and queues its continuation (functions/privacy/plan-retention.ts).
+    timeoutSeconds: 5 * 60,
+  },
+  'privacy/apply-gallery-retention': {
+    table: [
+      // A gallery's Idempotency-Key records lead to the answers that hold its participants' data.
+      { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.idempotencyRecordsOfGallery] },
       // galleryData covers every gallery partition, the event outbox and reference faces included
       // (erasure queries and deletes a gallery's events and its persons' reference faces); an erased
       // person's access code is put back linked to nobody (PutItem), so it is never given out again.
@@ -213,6 +217,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       },
     ],
     media: { folders: ['selfies', 'photos'], objects: ['DeleteObject', 'DeleteObjectVersion'], list: true },
+    // One gallery per invocation, however large (infra/retention-fan-out.ts).
     timeoutSeconds: 15 * 60,
   },
   'events/dispatch-events': {
@@ -275,9 +280,13 @@ export const PHOTO_INGEST_HANDLER = 'media/ingest-photo';
 export const RESERVATION_SWEEP_HANDLER = 'payments/sweep-reservations';
 export const RESERVATION_SWEEP_MINUTES = 5;
 
-/** The function a schedule runs once a day to remove the personal data each gallery's retention says is due. */
-export const RETENTION_HANDLER = 'privacy/apply-retention';
-/** 03:15 UTC every day; one run at a time (reserved concurrency 1), never retried: the next day's run picks up what is left. */
+/**
+ * The retention run (infra/retention-fan-out.ts): a schedule starts the planner once a day, which
+ * queues one message per gallery; the worker applies each gallery's retention, one per message.
+ */
+export const RETENTION_PLANNER_HANDLER = 'privacy/plan-retention';
+export const RETENTION_WORKER_HANDLER = 'privacy/apply-gallery-retention';
+/** 03:15 UTC every day; one planner at a time (reserved concurrency 1), never retried: the next day's run picks up what is left. */
 export const RETENTION_SCHEDULE = { minute: '15', hour: '3' } as const;
 
 /** The function the table's stream invokes for new events and replay requests: it records deliveries and queues them. */
@@ -295,7 +304,8 @@ export const REFERENCE_FACE_HANDLER = 'faces/describe-reference-faces';
 export const TRIGGERED_HANDLERS = [
   PHOTO_INGEST_HANDLER,
   RESERVATION_SWEEP_HANDLER,
-  RETENTION_HANDLER,
+  RETENTION_PLANNER_HANDLER,
+  RETENTION_WORKER_HANDLER,
   EVENT_DISPATCH_HANDLER,
   WEBHOOK_DELIVERY_HANDLER,
   PHOTO_NOTICE_HANDLER,

@@ -41,8 +41,8 @@ import {
   REFERENCE_FACE_HANDLER,
   RESERVATION_SWEEP_HANDLER,
   RESERVATION_SWEEP_MINUTES,
-  RETENTION_HANDLER,
-  RETENTION_SCHEDULE,
+  RETENTION_PLANNER_HANDLER,
+  RETENTION_WORKER_HANDLER,
   type SecretName,
   TRIGGERED_HANDLERS,
   WEBHOOK_DELIVERY_HANDLER,
@@ -55,6 +55,7 @@ import { thresholdAlarm } from './threshold-alarm';
 import { WebhookDelivery, webhookSealingKey } from './webhook-delivery';
 import { PhotoNotices } from './photo-notices';
 import { ReferenceFaces } from './reference-faces';
+import { RetentionFanOut } from './retention-fan-out';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaTarget } from 'aws-cdk-lib/aws-events-targets';
 
@@ -131,8 +132,8 @@ export class GroupShootStack extends Stack {
       CHECKIN_PAGE_URL: `https://${delivery.checkinPageCdn.distributionDomainName}/`,
     };
     const apiFunctions = functionClasses();
-    // The retention run holds one instance, so that two runs (a manual one, say) never overlap.
-    const reserved = reservedConcurrencyOf(apiFunctions, props.reservedConcurrency, new Map([[RETENTION_HANDLER, 1]]));
+    // The retention planner holds one instance, so that two runs (a manual one, say) never overlap.
+    const reserved = reservedConcurrencyOf(apiFunctions, props.reservedConcurrency, new Map([[RETENTION_PLANNER_HANDLER, 1]]));
     // Behind the front, requestContext.http.sourceIp is a CloudFront address; the client's is in this header.
     const apiEnvironment = props.apiFront ? { ...environment, CLIENT_ADDRESS_HEADER } : environment;
     const handlers = [...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), ...TRIGGERED_HANDLERS])];
@@ -155,10 +156,10 @@ export class GroupShootStack extends Stack {
       schedule: Schedule.rate(Duration.minutes(RESERVATION_SWEEP_MINUTES)),
       targets: [new LambdaTarget(this.functions.get(RESERVATION_SWEEP_HANDLER)!, { retryAttempts: 0 })],
     });
-    new Rule(this, 'RetentionSchedule', {
-      description: 'Removes the personal data each gallery keeps no longer (docs/deployment.md, what stays and for how long)',
-      schedule: Schedule.cron(RETENTION_SCHEDULE),
-      targets: [new LambdaTarget(this.functions.get(RETENTION_HANDLER)!, { retryAttempts: 0 })],
+    const retention = new RetentionFanOut(this, 'Retention', {
+      planner: this.functions.get(RETENTION_PLANNER_HANDLER)!,
+      worker: this.functions.get(RETENTION_WORKER_HANDLER)!,
+      photoCdn: delivery.photoCdn,
     });
     const webhooks = new WebhookDelivery(this, 'Webhooks', {
       table,
@@ -230,7 +231,7 @@ export class GroupShootStack extends Stack {
       fromAddress: props.photoNoticeSender,
     });
     const referenceFaces = new ReferenceFaces(this, 'ReferenceFaces', { table, describer: this.functions.get(REFERENCE_FACE_HANDLER)! });
-    this.addAlarms(stage, [...webhooks.alarms, ...photoNotices.alarms, ...referenceFaces.alarms]);
+    this.addAlarms(stage, [...webhooks.alarms, ...photoNotices.alarms, ...referenceFaces.alarms, ...retention.alarms]);
     new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the API for every client, the Stripe webhook included' });
     new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL, description: 'Open with ?token=<gallery token> (and ?tenant=<slug> unless checkinTenantSlug is set)' });
     new CfnOutput(this, 'PhotoCdnUrl', { value: environment.PHOTO_CDN_URL });

@@ -95,8 +95,10 @@ async function main(): Promise<void> {
     const events = await startEventPipeline({ photoNotices: true, referenceFaces: true });
     stopEvents = () => events.stop();
     // Retention runs once a day in the stack; locally once an hour, and once at start.
-    const { applyRetention } = await import('#lib/privacy/retention');
-    const retain = () => void applyRetention().catch((error: unknown) => logger.error('retention failed', { error: loggableError(error) }));
+    // The planner queues each gallery on a local queue, whose worker applies its retention.
+    const { startRetentionPipeline } = await import('./local-retention-queues');
+    const retention = await startRetentionPipeline();
+    const retain = () => void retention.run().catch((error: unknown) => logger.error('retention failed', { error: loggableError(error) }));
     retain();
     setInterval(retain, 3_600_000).unref();
     const info: LocalServerInfo = {

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/http/routes';
-import { PHOTO_INGEST_HANDLER, RETENTION_HANDLER } from '../../infra/function-permissions';
+import { PHOTO_INGEST_HANDLER, RETENTION_PLANNER_HANDLER } from '../../infra/function-permissions';
 import { nagFindings, unbundledStack } from './unbundled-stack';
 
 type RouteSettings = Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
@@ -70,7 +70,7 @@ describe('per-route throttles on stage v1, with the defaults', () => {
     // The photo ingest is not behind the API: it runs in the unreserved pool.
     expect(reserved[PHOTO_INGEST_HANDLER]).toBeUndefined();
     // The retention run holds one instance: two runs never overlap.
-    expect(reserved[RETENTION_HANDLER]).toBe(1);
+    expect(reserved[RETENTION_PLANNER_HANDLER]).toBe(1);
     const total = Object.values(reserved).reduce<number>((sum, instances) => sum + (instances ?? 0), 0);
     expect(total).toBeLessThanOrEqual(1000 - 100);
   });

@@ -7,7 +7,8 @@ import {
   PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
-  RETENTION_HANDLER,
+  RETENTION_PLANNER_HANDLER,
+  RETENTION_WORKER_HANDLER,
   WEBHOOK_DELIVERY_HANDLER,
 } from '../../infra/function-permissions';
 import { type KeyAccess, PARTITIONS } from '../../infra/table-access';
@@ -260,8 +261,19 @@ describe('events and webhooks', () => {
 
   it("lets the retention run find and delete a gallery's events (erasure)", () => {
     const events = SAMPLES["gallery's events"]!.key;
-    const granted = ACTIONS.filter((action) => can('privacy/apply-retention', { action, on: 'table', key: events }));
+    const granted = ACTIONS.filter((action) => can(RETENTION_WORKER_HANDLER, { action, on: 'table', key: events }));
     expect(granted).toEqual(expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']));
+  });
+
+  it("splits the retention run: the planner reads the tenant directory and tenants' galleries and no gallery's data, the worker the reverse", () => {
+    const reached = (handler: string) =>
+      Object.entries(SAMPLES)
+        .filter(([, sample]) => ACTIONS.some((action) => can(handler, { action, on: sample.on, key: sample.key })))
+        .map(([name]) => name);
+    expect(reached(RETENTION_PLANNER_HANDLER).sort()).toEqual(['tenant directory (GSI1)', "tenant's galleries (GSI1)", 'tenant profile and plan'].sort());
+    expect(reached(RETENTION_WORKER_HANDLER)).not.toContain('tenant directory (GSI1)');
+    expect(reached(RETENTION_WORKER_HANDLER)).not.toContain("tenant's galleries (GSI1)");
+    expect(reached(RETENTION_WORKER_HANDLER)).toEqual(expect.arrayContaining(['persons', 'orders', "gallery's Idempotency-Key records (GSI1)"]));
   });
 
   it("lets only the dispatcher, the photo-ready email function and the reference-face function read the table's stream", () => {
@@ -287,13 +299,13 @@ describe('reference faces', () => {
 
   it('lets only the reference-face function, the photo ingest and the retention run reach them', () => {
     const reaching = Object.keys(FUNCTION_PERMISSIONS).filter((handler) => grantedOn(handler, faces).length > 0);
-    expect(reaching.sort()).toEqual([REFERENCE_FACE_HANDLER, PHOTO_INGEST_HANDLER, RETENTION_HANDLER].sort());
+    expect(reaching.sort()).toEqual([REFERENCE_FACE_HANDLER, PHOTO_INGEST_HANDLER, RETENTION_WORKER_HANDLER].sort());
   });
 
   it('lets the reference-face function put them, the ingest read them, and the retention run find and delete them', () => {
     expect(grantedOn(REFERENCE_FACE_HANDLER, faces)).toEqual(['PutItem']);
     expect(grantedOn(PHOTO_INGEST_HANDLER, faces)).toEqual(['GetItem', 'Query']);
-    expect(grantedOn(RETENTION_HANDLER, faces)).toEqual(expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']));
+    expect(grantedOn(RETENTION_WORKER_HANDLER, faces)).toEqual(expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']));
   });
 
   it("lets the reference-face function check a person's consent in its transaction, and change no person", () => {

@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { MEDIA_FOLDERS } from '#lib/platform/media-keys';
-import { REFERENCE_FACE_HANDLER, RETENTION_HANDLER } from '../../infra/function-permissions';
+import { REFERENCE_FACE_HANDLER, RETENTION_PLANNER_HANDLER, RETENTION_WORKER_HANDLER } from '../../infra/function-permissions';
+import { RETENTION_MAX_RECEIVES, RETENTION_PLAN_MAX_RECEIVES, RETENTION_WORKER_CONCURRENCY, type RetentionFanOut } from '../../infra/retention-fan-out';
 import type { MediaDelivery } from '../../infra/media-delivery';
 import { type Statement, asText, roleStatements } from './iam-evaluation';
 import { nagFindings, unbundledStack } from './unbundled-stack';
@@ -11,6 +12,9 @@ let built: ReturnType<typeof unbundledStack>;
 /** Logical IDs of the media bucket and the check-in page bucket. */
 let mediaBucketId: string;
 let pageBucketId: string;
+/** Logical IDs of the photo distribution and of the retention run's queues. */
+let photoCdnId: string;
+let ids: { queue: string; planQueue: string; deadLetterQueue: string };
 
 beforeAll(() => {
   // Prepare: the stack as deployed by default, not bundled (the code is not under test here).
@@ -18,10 +22,22 @@ beforeAll(() => {
   const delivery = built.stack.node.findChild('Media') as MediaDelivery;
   mediaBucketId = built.stack.getLogicalId(delivery.mediaBucket.node.defaultChild as never);
   pageBucketId = built.stack.getLogicalId(delivery.checkinPageBucket.node.defaultChild as never);
+  photoCdnId = built.stack.getLogicalId(delivery.photoCdn.node.defaultChild as never);
+  const retention = built.stack.node.findChild('Retention') as RetentionFanOut;
+  const idOf = (queue: { node: { defaultChild?: unknown } }) => built.stack.getLogicalId(queue.node.defaultChild as never);
+  ids = { queue: idOf(retention.queue), planQueue: idOf(retention.planQueue), deadLetterQueue: idOf(retention.deadLetterQueue) };
 }, 60_000);
 
 const resources = (type: string) => Object.values(built.template.findResources(type)) as Resource[];
 const statementsOf = (handler: string) => roleStatements(built.template, built.functionIds.get(handler)!);
+const functionOf = (handler: string) => built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(handler)!]!.Properties;
+
+/** The event source mapping that invokes the function. */
+function mappingOf(handler: string): Record<string, any> {
+  const mappings = resources('AWS::Lambda::EventSourceMapping').filter((mapping) => mapping.Properties.FunctionName.Ref === built.functionIds.get(handler));
+  expect(mappings).toHaveLength(1);
+  return mappings[0]!.Properties;
+}
 const s3Statements = (handler: string) => statementsOf(handler).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')));
 
 /** Whether an S3 origin with this origin path can serve this object: `/photos` serves `photos/…`; no path, everything. */
@@ -82,8 +98,9 @@ describe('media bucket grants', () => {
     ]);
   });
 
-  it('lets the retention run list selfies/ and photos/ only, and delete their objects and versions', () => {
-    const statements = s3Statements(RETENTION_HANDLER);
+  it('lets the retention worker list selfies/ and photos/ only, and delete their objects and versions; the planner nothing', () => {
+    expect(s3Statements(RETENTION_PLANNER_HANDLER)).toEqual([]);
+    const statements = s3Statements(RETENTION_WORKER_HANDLER);
     expect(statements.map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText), condition: statement.Condition }))).toEqual([
       {
         actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
@@ -96,20 +113,70 @@ describe('media bucket grants', () => {
 
   it('lets no other function list the bucket', () => {
     const listers = [...built.functionIds.keys()].filter((handler) => s3Statements(handler).some((statement) => [statement.Action].flat().some((action) => /^s3:List/.test(action))));
-    expect(listers.sort()).toEqual(['media/ingest-photo', RETENTION_HANDLER].sort());
+    expect(listers.sort()).toEqual(['media/ingest-photo', RETENTION_WORKER_HANDLER].sort());
   });
 });
 
 describe('retention', () => {
-  it('runs the retention function once a day at 03:15 UTC, never retried, one run at a time, for up to 15 minutes', () => {
-    const functionId = built.functionIds.get(RETENTION_HANDLER)!;
+  it('starts the planner once a day at 03:15 UTC, never retried, one run at a time, for up to 5 minutes', () => {
+    const functionId = built.functionIds.get(RETENTION_PLANNER_HANDLER)!;
     built.template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'cron(15 3 * * ? *)',
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } })],
     });
     const fn = built.template.findResources('AWS::Lambda::Function')[functionId]!.Properties;
-    expect([fn.Timeout, fn.ReservedConcurrentExecutions]).toEqual([900, 1]);
+    expect([fn.Timeout, fn.ReservedConcurrentExecutions]).toEqual([300, 1]);
+  });
+
+  it('hands each gallery to the worker alone, for up to 15 minutes, at most a few at once; the planner takes its continuations one at a time', () => {
+    const worker = mappingOf(RETENTION_WORKER_HANDLER);
+    expect(worker).toEqual(
+      expect.objectContaining({
+        EventSourceArn: { 'Fn::GetAtt': [ids.queue, 'Arn'] },
+        BatchSize: 1,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: RETENTION_WORKER_CONCURRENCY },
+      }),
+    );
+    expect(mappingOf(RETENTION_PLANNER_HANDLER)).toEqual(expect.objectContaining({ EventSourceArn: { 'Fn::GetAtt': [ids.planQueue, 'Arn'] }, BatchSize: 1 }));
+    expect(functionOf(RETENTION_WORKER_HANDLER).Timeout).toBe(900);
+  });
+
+  it('moves a gallery failed 3 times, and a continuation failed 5 times, to one dead-letter queue that alarms; messages stay hidden 6 times the consumer timeout', () => {
+    const queues = built.template.findResources('AWS::SQS::Queue');
+    const redrive = (id: string) => queues[id]!.Properties.RedrivePolicy;
+    expect(redrive(ids.queue)).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [ids.deadLetterQueue, 'Arn'] }, maxReceiveCount: RETENTION_MAX_RECEIVES });
+    expect(redrive(ids.planQueue)).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [ids.deadLetterQueue, 'Arn'] }, maxReceiveCount: RETENTION_PLAN_MAX_RECEIVES });
+    expect([queues[ids.queue]!.Properties.VisibilityTimeout, queues[ids.planQueue]!.Properties.VisibilityTimeout]).toEqual([5400, 1800]);
+    for (const id of [ids.queue, ids.planQueue, ids.deadLetterQueue]) expect(queues[id]!.Properties.SqsManagedSseEnabled).toBe(true);
+    built.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [ids.deadLetterQueue, 'QueueName'] } }],
+      Threshold: 1,
+      AlarmActions: [{ Ref: Match.stringLikeRegexp('^Alarms') }],
+    });
+  });
+
+  it('lets the planner send to both queues and tells it their URLs; the worker sends nothing', () => {
+    const sends = (handler: string) =>
+      statementsOf(handler)
+        .filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'))
+        .flatMap((statement) => [statement.Resource].flat().map(asText));
+    expect(sends(RETENTION_PLANNER_HANDLER).sort()).toEqual([`\${${ids.queue}.Arn}`, `\${${ids.planQueue}.Arn}`].sort());
+    expect(sends(RETENTION_WORKER_HANDLER)).toEqual([]);
+    expect(functionOf(RETENTION_PLANNER_HANDLER).Environment.Variables).toEqual(
+      expect.objectContaining({ RETENTION_QUEUE_URL: { Ref: ids.queue }, RETENTION_PLAN_QUEUE_URL: { Ref: ids.planQueue } }),
+    );
+  });
+
+  it('lets the worker alone invalidate the photo CDN, that distribution only, and names it in its environment', () => {
+    const invalidating = [...built.functionIds.keys()].filter((handler) => statementsOf(handler).some((statement) => [statement.Action].flat().some((action) => action.startsWith('cloudfront:'))));
+    expect(invalidating).toEqual([RETENTION_WORKER_HANDLER]);
+    const statements = statementsOf(RETENTION_WORKER_HANDLER).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('cloudfront:')));
+    expect(statements.map((statement) => ({ actions: [statement.Action].flat(), resources: [statement.Resource].flat().map(asText) }))).toEqual([
+      { actions: ['cloudfront:CreateInvalidation'], resources: [`arn:\${AWS::Partition}:cloudfront::\${AWS::AccountId}:distribution/\${${photoCdnId}}`] },
+    ]);
+    expect(functionOf(RETENTION_WORKER_HANDLER).Environment.Variables.PHOTO_CDN_DISTRIBUTION_ID).toEqual({ Ref: photoCdnId });
   });
 
   it('keeps replaced or deleted media versions 30 days, selfies 1 day', () => {

@@ -79,7 +79,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'adapters/shoot-photo-reader',
   ],
   checkin: ['checkin-schemas', 'checkin-actions', 'checkin-info', 'submit-checkin', 'adapters/selfie-image'],
-  privacy: ['erasure', 'retention'],
+  privacy: ['erasure', 'retention', 'plan-retention', 'retain-queued-galleries', 'adapters/retention-queues'],
   webhooks: [
     'deliver-webhooks',
     'dispatch-events',

@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
-import { queryGsi1, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
+import { queryGsi1, queryGsi1Page, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { randomToken } from '#lib/platform/secret-values';
 import { GALLERY_COUNTER_NAMES } from '#lib/galleries/rules/gallery-model';
@@ -70,6 +70,16 @@ export function updateGallerySettings(tenantId: string, token: string, settings:
 /** The tenant's galleries, oldest first, through GSI1 (admin use). */
 export async function listGalleries(tenantId: string): Promise<Gallery[]> {
   return (await queryGsi1(keys.galleriesOfTenant(tenantId))).map(toGallery);
+}
+
+/** Up to `limit` of a tenant's galleries after `startKey`, and the key to go on from (retention's planner). */
+export async function listGalleriesPage(
+  tenantId: string,
+  startKey: Record<string, unknown> | undefined,
+  limit: number,
+): Promise<{ galleries: Gallery[]; nextKey?: Record<string, unknown> }> {
+  const page = await queryGsi1Page(keys.galleriesOfTenant(tenantId), startKey, limit);
+  return { galleries: page.items.map(toGallery), nextKey: page.nextKey };
 }
 
 export async function addShootingDay(

@@ -32,6 +32,28 @@ export function queryGsi1(partition: string, sortKey?: string): Promise<Item[]> 
   });
 }
 
+/** A page of a GSI1 partition and the key to continue after it (none on its last page). */
+export interface Gsi1Page {
+  items: Item[];
+  nextKey?: Record<string, unknown>;
+}
+
+/** Up to `limit` items of a GSI1 partition, after `startKey`: for collections too large to read in one go. */
+export async function queryGsi1Page(partition: string, startKey: Record<string, unknown> | undefined, limit: number): Promise<Gsi1Page> {
+  const page = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: GSI1.indexName,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':pk': partition },
+      ExclusiveStartKey: startKey,
+      Limit: limit,
+    }),
+  );
+  return { items: page.Items ?? [], nextKey: page.LastEvaluatedKey };
+}
+
 /**
  * Sets attributes of an existing item; false when the item does not exist. Attribute names
  * come from typed settings objects of this code base and are passed as placeholders.
