@@ -9,9 +9,10 @@ import { type Key, type ShootCard, type ShootPhoto, deleteShootItems, eraseCards
  * nobody's (without them, the card before would claim those photos for someone else); their
  * photos, withheld ones included, and everything their cards govern are deleted, objects and
  * all. Run again after the persons are deleted, it catches a photo that was being placed while
- * the erasure ran.
+ * the erasure ran. Answers the keys of the objects it went for (those of photos a placement
+ * meanwhile gave to someone else included), for the photo CDN to forget.
  */
-export async function eraseFromShoot(scope: GalleryScope, personIds: ReadonlySet<string>, options: { everyItem?: boolean } = {}): Promise<void> {
+export async function eraseFromShoot(scope: GalleryScope, personIds: ReadonlySet<string>, options: { everyItem?: boolean } = {}): Promise<string[]> {
   const items = await listShootItems(scope);
   const cards = items.filter((item): item is ShootCard & Key => item.kind === 'card' && item.cardPersonId !== null && personIds.has(item.cardPersonId));
   await eraseCards(scope, cards);
@@ -22,12 +23,12 @@ export async function eraseFromShoot(scope: GalleryScope, personIds: ReadonlySet
     options.everyItem === true ||
     [photo.personId, photo.heldFor].some((id) => id !== undefined && personIds.has(id)) ||
     (photo.governor !== undefined && erasedPositions.has(photo.governor));
-  for (const photo of photos.filter(isErasedPersons)) {
+  const erasedPhotos = photos.filter(isErasedPersons);
+  for (const photo of erasedPhotos) {
     await deleteShootPhotoForGood(scope, photo, (current) => options.everyItem !== true && !isErasedPersons(current));
   }
-  if (options.everyItem) {
-    const otherCards = items.filter((item): item is ShootCard & Key => item.kind === 'card' && !cards.includes(item));
-    await deleteShootItems(scope, otherCards);
-    for (const card of otherCards) await deleteObjectForGood(card.objectKey);
-  }
+  const otherCards = options.everyItem ? items.filter((item): item is ShootCard & Key => item.kind === 'card' && !cards.includes(item)) : [];
+  if (options.everyItem) await deleteShootItems(scope, otherCards);
+  for (const card of otherCards) await deleteObjectForGood(card.objectKey);
+  return [...cards, ...erasedPhotos, ...otherCards].map((item) => item.objectKey);
 }

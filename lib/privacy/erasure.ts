@@ -214,7 +214,7 @@ async function carryOut(
   };
   if (options.dryRun) return receipt;
   const personIds = new Set(plan.persons.map((person) => person.personId));
-  await eraseFromShoot(scope, personIds, { everyItem: plan.wholeShoot });
+  const shootObjectKeys = await eraseFromShoot(scope, personIds, { everyItem: plan.wholeShoot });
   await deleteObjectVersions([...plan.selfieVersions, ...plan.photoObjectVersions]);
   await deleteErasedItems([...plan.photoRecords, ...plan.events]);
   for (const order of plan.orders) await redactOrder(order);
@@ -228,8 +228,8 @@ async function carryOut(
     const deleted = await deletePersonRecords(scope, person, existingDays);
     if (deleted && person.shootingDayId && existingDays.has(person.shootingDayId)) spotsGivenBack += 1;
   }
-  await sweepAfterPersons(scope, personIds, plan.wholeShoot);
-  const objectKeys = [...plan.photoObjectVersions.map((version) => version.key), ...plan.shootItems.flatMap((item) => ('objectKey' in item ? [item.objectKey] : []))];
+  const sweptObjectKeys = await sweepAfterPersons(scope, personIds, plan.wholeShoot);
+  const objectKeys = [...plan.photoObjectVersions.map((version) => version.key), ...shootObjectKeys, ...sweptObjectKeys];
   await invalidatePhotoCdnPaths(photoInvalidationPaths(scope, { wholeGallery: plan.wholeShoot, personIds: [...personIds], objectKeys }));
   return { ...receipt, spotsGivenBack };
 }
@@ -238,13 +238,15 @@ async function carryOut(
  * What a placement running alongside the erasure may have added before the persons were gone
  * (a photo assigned to one of them, its person photo item, an object under their folder).
  * Once they are gone no placement can give them anything, so this pass leaves nothing behind.
+ * Answers the keys of the photo objects it went for.
  */
-async function sweepAfterPersons(scope: GalleryScope, personIds: ReadonlySet<string>, wholeShoot: boolean): Promise<void> {
-  await eraseFromShoot(scope, personIds, { everyItem: wholeShoot });
+async function sweepAfterPersons(scope: GalleryScope, personIds: ReadonlySet<string>, wholeShoot: boolean): Promise<string[]> {
+  const shootObjectKeys = await eraseFromShoot(scope, personIds, { everyItem: wholeShoot });
   const records = (await Promise.all([...personIds].map((personId) => photoRecordKeys(scope, personId)))).flat();
   await deleteErasedItems(records);
   const objects = (await Promise.all([...personIds].map((personId) => listObjectVersions(personPhotoPrefix({ ...scope, personId }))))).flat();
   await deleteObjectVersions(objects);
+  return [...shootObjectKeys, ...objects.map((object) => object.key)];
 }
 
 async function idempotencyRecordsAnswering(scope: GalleryScope, personIds: ReadonlySet<string>, orderIds: ReadonlySet<string>): Promise<string[]> {

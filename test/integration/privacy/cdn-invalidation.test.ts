@@ -1,9 +1,13 @@
 import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
-import { photoObjectKey } from '#lib/platform/media-keys';
+import { inboxObjectKey, photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
+import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import type { CardReading } from '#lib/photos/rules/shoot-sequence';
 import { DEFAULT_RETENTION } from '#lib/galleries/rules/retention-policy';
 import { erasePersons } from '#lib/privacy/erasure';
 import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
 import { type CheckinStudio, createCheckinStudio } from '../../support/checkin-gallery';
+import { createTestTenant } from '../../support/factories';
+import { newShoot } from '../../support/shoot-uploads';
 import { type CloudFrontEmulator, startCloudFrontEmulator } from '../../support/cloudfront-emulator';
 import { useLocalApi } from '../../support/local-api';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';
@@ -52,6 +56,30 @@ describe('the photo CDN forgets erased photos', () => {
     await erasePersons(scope, { personId });
     // Assess
     expect(cloudFront.invalidations).toEqual([{ distributionId: DISTRIBUTION_ID, callerReference: expect.any(String), paths: [`/${scope.tenantId}/${scope.token}/${personId}/*`] }]);
+  });
+
+  it("invalidates the exact inbox paths of a person's sorted shoot photos and card, not the others'", async () => {
+    // Prepare: card A, a photo, card B, a photo, uploaded to the gallery's inbox and sorted
+    const { scope, persons } = await newShoot(await createTestTenant(), 2);
+    const [first, second] = persons as [{ personId: string; code: string }, { personId: string; code: string }];
+    const sequence: [number, CardReading][] = [
+      [1, { kind: 'card', code: first.code }],
+      [2, { kind: 'photo' }],
+      [3, { kind: 'card', code: second.code }],
+      [4, { kind: 'photo' }],
+    ];
+    for (const [second, card] of sequence) {
+      const path = `shoot/IMG_000${second}.JPG`;
+      const objectKey = inboxObjectKey({ ...scope, path });
+      await uploadObject(objectKey, makeJpeg(8, 8));
+      const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: `IMG_000${second}.JPG`, camera: null, capturedAt: `2026-11-20T09:00:0${second}.000Z`, width: 8, height: 8, uploadedAt: '2026-11-20T12:00:00.000Z' };
+      await placeShootPhoto(scope, facts, card);
+    }
+    // Act
+    await erasePersons(scope, { personId: first.personId });
+    // Assess
+    const inbox = `/${scope.tenantId}/${scope.token}/inbox/shoot`;
+    expect(cloudFront.invalidations.map((invalidation) => invalidation.paths.sort())).toEqual([[`${inbox}/IMG_0001.JPG`, `${inbox}/IMG_0002.JPG`]]);
   });
 
   it('sends nothing for an erasure that deleted no photo, nor for a dry run', async () => {

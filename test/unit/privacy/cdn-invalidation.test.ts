@@ -19,8 +19,13 @@ describe('photoInvalidationPaths', () => {
 
   it(`falls back to the gallery's wildcard past ${MAX_PATHS_PER_ERASURE} paths`, () => {
     const keys = Array.from({ length: MAX_PATHS_PER_ERASURE }, (_, index) => inbox(index));
-    expect(photoInvalidationPaths(scope, { wholeGallery: false, personIds: ['per_1'], objectKeys: keys })).toEqual(['/ten_a/tok/*']);
+    const withFolder = [...keys, 'photos/ten_a/tok/per_1/a.jpg'];
+    expect(photoInvalidationPaths(scope, { wholeGallery: false, personIds: ['per_1'], objectKeys: withFolder })).toEqual(['/ten_a/tok/*']);
     expect(photoInvalidationPaths(scope, { wholeGallery: false, personIds: [], objectKeys: keys })).toHaveLength(MAX_PATHS_PER_ERASURE);
+  });
+
+  it("names no folder of a person who had no photo in it", () => {
+    expect(photoInvalidationPaths(scope, { wholeGallery: false, personIds: ['per_1', 'per_2'], objectKeys: ['photos/ten_a/tok/per_2/a.jpg'] })).toEqual(['/ten_a/tok/per_2/*']);
   });
 
   it('asks for nothing when no photo was deleted (selfies are not on the CDN)', () => {
