@@ -236,4 +236,20 @@ describe('npm run admin -- gallery erase', () => {
     expect(left.map((item) => item.sk)).toEqual([keys.order(studio.tenant.tenantId, studio.token, erased.orderId).sk]);
     expect(left.filter((item) => mentions(item, CANARY.name) || mentions(item, 'Otto Other'))).toEqual([]);
   });
+
+  it('refuses while an order waits for payment and changes nothing; only retention leaves such orders for later', async () => {
+    // Prepare
+    const studio = await createPayingStudio();
+    await post(studio, studio.validBody({ name: 'Otto Other' }));
+    await post(studio, studio.validBody({ name: CANARY.name, email: CANARY.email, selectedPackageId: studio.paidPackage.id, termsAccepted: true }));
+    // Act
+    const run = await admin('gallery', 'erase', '--tenant', studio.slug, '--gallery', studio.token);
+    // Assess
+    expect(run.code).toBe(1);
+    expect(run.err.join('\n')).toMatch(/wait for payment/);
+    const info = await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders });
+    expect(info.status).toBe(200);
+    const persons = await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders });
+    expect(persons.body.persons.map((person: { name: string }) => person.name)).toEqual(['Otto Other']);
+  });
 });
