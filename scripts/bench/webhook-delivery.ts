@@ -110,7 +110,7 @@ export async function measureWebhookDelivery(
     const withoutDelivery = await load(options.requests);
 
     // Started only now: it reads the stream from its start, so it first catches up on every earlier scenario's writes (no subscription yet, nothing to send).
-    pipeline = await startEventPipeline({ pollMs: STREAM_POLL_MS, perGroupConcurrency: DELIVERY_CONCURRENCY });
+    pipeline = await startEventPipeline({ pollMs: STREAM_POLL_MS, concurrency: DELIVERY_CONCURRENCY });
     await pipeline.settled();
     const checkins = await measureCheckinDelivery(api, pipeline, receiver, { ...options, load, withoutDelivery });
     return {

@@ -50,7 +50,7 @@ afterEach(() => {
 async function newWatchedPage(options: BrowserContextOptions): Promise<Page> {
   const page = await browser.newPage(options);
   page.on('console', (message) => {
-    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text().slice(0, 300));
   });
   await page.exposeFunction('reportCspViolation', (violation: string) => cspViolations.push(violation));
   await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
