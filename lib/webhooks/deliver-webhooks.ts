@@ -14,7 +14,7 @@ import { awaitsAttempt } from '#lib/webhooks/rules/webhook-delivery';
 import { checkWebhookUrl } from '#lib/webhooks/rules/address-policy';
 import { type WebhookSubscription, openSecret, signingSecrets } from '#lib/webhooks/rules/webhook-subscription';
 import { sealingKeyMaterial, webhookAddressMode } from '#lib/webhooks/webhook-settings';
-import { logger } from '#lib/platform/logger';
+import { loggableError, logger } from '#lib/platform/logger';
 
 /**
  * The delivery worker: one queued message, one attempt. A message that is early (a wait longer
@@ -86,7 +86,7 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
     },
     mode,
     timeoutMs: DELIVERY_TIMEOUT_MS,
-  }).finally(() => releaseAttemptSlot(slot));
+  }).finally(() => giveBackAttemptSlot(slot));
   const finishedAt = now();
   const attempt = {
     attempt: attemptNumber,
@@ -136,6 +136,15 @@ async function waitForAttemptSlot(subscription: WebhookSubscription): Promise<At
     const slot = await takeAttemptSlot(subscription.tenantId, subscription.subscriptionId, now());
     if (slot || tries >= SLOT_TRIES) return slot;
     await waitBeforeRetry(tries - 1, SLOT_WAIT);
+  }
+}
+
+/** Gives the slot back; a failure to do so must not lose the attempt's record, and the slot frees itself in time. */
+async function giveBackAttemptSlot(slot: AttemptSlot): Promise<void> {
+  try {
+    await releaseAttemptSlot(slot);
+  } catch (error) {
+    logger.warn('webhook attempt slot not given back; it frees itself', { tenantId: slot.tenantId, error: loggableError(error) });
   }
 }
 
