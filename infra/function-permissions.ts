@@ -248,6 +248,8 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       // The subscription (its URL and sealed secrets; marked failing, healthy or disabled), the event, the delivery's record.
       { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.webhookSubscriptions, PARTITIONS.webhookDeliveries] },
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.events] },
+      // The tenant's attempt slots: read, one taken before an attempt and given back after it.
+      { on: 'table', actions: ['Query', 'PutItem', 'DeleteItem'], partitions: [PARTITIONS.webhookAttemptSlots] },
     ],
     secrets: ['webhookSealingKey'],
     memoryMb: 256,

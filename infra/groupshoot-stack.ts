@@ -298,6 +298,7 @@ export class GroupShootStack extends Stack {
 
   /** The reference page of web/ with its config.js (API URL, tenant), into the page bucket behind CloudFront. */
   private deployCheckinPage(delivery: MediaDelivery, apiUrl: string, tenantSlug: string | undefined): void {
+    delivery.allowCheckinPageToCall(apiUrl);
     const config = `window.GROUPSHOOT_CONFIG = {"apiBaseUrl":"${apiUrl}","tenantSlug":${JSON.stringify(tenantSlug ?? null)}};\n`;
     new BucketDeployment(this, 'CheckinPage', {
       // The QR encoder is built from the qrcode package here, as the local server builds it.

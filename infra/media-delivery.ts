@@ -1,8 +1,9 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Lazy, RemovalPolicy } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  HeadersFrameOption,
   HeadersReferrerPolicy,
   KeyGroup,
   PublicKey,
@@ -14,6 +15,13 @@ import { BlockPublicAccess, Bucket, BucketEncryption, type LifecycleRule, Object
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { MEDIA_FOLDERS } from '../lib/platform/media-keys';
+import {
+  CHECKIN_PAGE_CUSTOM_HEADERS,
+  CHECKIN_PAGE_FRAME_OPTIONS,
+  CHECKIN_PAGE_HSTS_MAX_AGE_SECONDS,
+  CHECKIN_PAGE_REFERRER_POLICY,
+  checkinPageContentSecurityPolicy,
+} from './checkin-page-headers';
 import { FolderOrigin } from './folder-origin';
 
 /** How long the logs bucket keeps bucket and CDN access logs. */
@@ -50,6 +58,8 @@ export class MediaDelivery extends Construct {
   readonly photoSigningKeyId: string;
   /** Server access logs of the buckets and access logs of the distributions (the API front's too). */
   readonly logsBucket: Bucket;
+  /** The API the check-in page calls (its config.js), known only once the stack has made the API. */
+  private checkinPageApiBaseUrl: string | undefined;
 
   constructor(scope: Construct, id: string, props: { photoSigningPublicKeyPem: string }) {
     super(scope, id);
@@ -124,11 +134,11 @@ export class MediaDelivery extends Construct {
     }
   }
 
-  /**
-   * The check-in page's links carry gallery, status and retry tokens: no-referrer keeps them
-   * from the pages and sites it leads to (Stripe included). Also nosniff and HSTS; no frame or
-   * content-security rules, which could break pages that embed or extend it.
-   */
+  /** Names the API base URL the check-in page calls: the page's Content-Security-Policy admits it alone. */
+  allowCheckinPageToCall(apiBaseUrl: string): void {
+    this.checkinPageApiBaseUrl = apiBaseUrl;
+  }
+
   /**
    * Lets pages read the photos they hold signed URLs for (the My photos view saves a photo
    * under its file name): any origin may GET, without credentials. It opens nothing: whoever
@@ -147,13 +157,30 @@ export class MediaDelivery extends Construct {
     });
   }
 
+  /**
+   * The check-in page's security headers (infra/checkin-page-headers.ts, which the local server
+   * sends too): a CSP that admits the page's own files, the API and the photo CDN and forbids
+   * framing, no-referrer (its links carry tokens), nosniff, DENY, HSTS, Permissions-Policy and
+   * Cross-Origin-Opener-Policy; each overrides whatever the bucket holds.
+   */
   private checkinPageHeaders(): ResponseHeadersPolicy {
+    const contentSecurityPolicy = Lazy.string({
+      produce: () => {
+        if (this.checkinPageApiBaseUrl === undefined) throw new Error('MediaDelivery: allowCheckinPageToCall(apiBaseUrl) was never called');
+        return checkinPageContentSecurityPolicy({ apiBaseUrl: this.checkinPageApiBaseUrl, photoCdnUrl: `https://${this.photoCdn.distributionDomainName}` });
+      },
+    });
     return new ResponseHeadersPolicy(this, 'CheckinPageHeaders', {
-      comment: 'groupshoot-api check-in page: no referrer',
+      comment: 'groupshoot-api check-in page: CSP, no framing, no referrer',
       securityHeadersBehavior: {
-        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy, override: true },
+        frameOptions: { frameOption: CHECKIN_PAGE_FRAME_OPTIONS as HeadersFrameOption, override: true },
+        referrerPolicy: { referrerPolicy: CHECKIN_PAGE_REFERRER_POLICY as HeadersReferrerPolicy, override: true },
         contentTypeOptions: { override: true },
-        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), includeSubdomains: false, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.seconds(CHECKIN_PAGE_HSTS_MAX_AGE_SECONDS), includeSubdomains: false, override: true },
+      },
+      customHeadersBehavior: {
+        customHeaders: Object.entries(CHECKIN_PAGE_CUSTOM_HEADERS).map(([header, value]) => ({ header, value, override: true })),
       },
     });
   }

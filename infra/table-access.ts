@@ -73,6 +73,8 @@ export const PARTITIONS = {
   webhookSubscriptions: keys.webhookSubscriptionsOfTenant(ANY),
   /** `T#<tenantId>#WEBHOOK#<subscriptionId>#DELIVERIES`: the delivery log of one subscription. */
   webhookDeliveries: keys.deliveriesOfSubscription(ANY, ANY),
+  /** `T#<tenantId>#WEBHOOK_SLOTS`: the attempts of a tenant's webhook deliveries in flight (its fair share). */
+  webhookAttemptSlots: keys.webhookAttemptSlotsOfTenant(ANY),
 };
 
 /** Partition-key patterns of GSI1. */

@@ -3,15 +3,18 @@ import { type DeliveryMessage, QUEUE_MAX_DELAY_SECONDS, deliveryQueue } from '#l
 import { postWebhook } from '#lib/webhooks/adapters/webhook-http';
 import { getEvent } from '#lib/events/store/outbox';
 import { closeDelivery, getDelivery, recordAttempt } from '#lib/webhooks/store/webhook-deliveries';
+import { type AttemptSlot, releaseAttemptSlot, takeAttemptSlot } from '#lib/webhooks/store/attempt-slots';
 import { disableFailingEndpoint, getSubscription, markEndpointFailing, markEndpointHealthy } from '#lib/webhooks/store/webhook-subscriptions';
 import { DELIVERY_TIMEOUT_MS, endpointFailedTooLong, nextRetryAt } from '#lib/webhooks/rules/delivery-schedule';
+import { SLOT_TRIES, SLOT_WAIT, deferralDelayMs } from '#lib/webhooks/rules/delivery-capacity';
+import { waitBeforeRetry } from '#lib/platform/backoff';
 import { envelopeOf } from '#lib/events/rules/event-catalogue';
 import { signatureHeader } from '#lib/webhooks/rules/signature';
 import { awaitsAttempt } from '#lib/webhooks/rules/webhook-delivery';
 import { checkWebhookUrl } from '#lib/webhooks/rules/address-policy';
 import { type WebhookSubscription, openSecret, signingSecrets } from '#lib/webhooks/rules/webhook-subscription';
 import { sealingKeyMaterial, webhookAddressMode } from '#lib/webhooks/webhook-settings';
-import { logger } from '#lib/platform/logger';
+import { loggableError, logger } from '#lib/platform/logger';
 
 /**
  * The delivery worker: one queued message, one attempt. A message that is early (a wait longer
@@ -20,9 +23,11 @@ import { logger } from '#lib/platform/logger';
  * retry period is over; an endpoint failing that long is disabled, and the log line that says so
  * raises an alarm. A message for a delivery that is done already (a duplicate) does nothing. A
  * subscription URL the address policy refuses now ends the delivery as failed, without an attempt.
+ * An attempt holds one of its tenant's slots while it waits for the endpoint; with the tenant's
+ * share in flight, the message goes back to the queue for a while (rules/delivery-capacity.ts).
  */
 
-export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'gone' | 'not_due' | 'nothing_to_do';
+export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'gone' | 'not_due' | 'deferred' | 'nothing_to_do';
 
 export async function deliverWebhook(message: DeliveryMessage): Promise<DeliveryOutcome> {
   const delivery = await getDelivery(message.tenantId, message.subscriptionId, message.eventId);
@@ -61,6 +66,13 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
   }
 
   const body = JSON.stringify(envelopeOf(event, subscription.tenantSlug));
+  const signature = signatureHeader(body, await openSigningSecrets(subscription, startedAt), Math.floor(startedAt / 1000));
+  const slot = await waitForAttemptSlot(subscription);
+  if (!slot) {
+    const deferrals = message.deferrals ?? 0;
+    await requeue({ ...message, deferrals: deferrals + 1 }, deferralDelayMs(deferrals));
+    return 'deferred';
+  }
   const result = await postWebhook({
     url: subscription.url,
     body,
@@ -70,11 +82,11 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
       'Groupshoot-Event-Id': event.eventId,
       'Groupshoot-Event-Type': event.type,
       'Groupshoot-Delivery-Attempt': String(attemptNumber),
-      'Groupshoot-Signature': signatureHeader(body, await openSigningSecrets(subscription, startedAt), Math.floor(startedAt / 1000)),
+      'Groupshoot-Signature': signature,
     },
     mode,
     timeoutMs: DELIVERY_TIMEOUT_MS,
-  });
+  }).finally(() => giveBackAttemptSlot(slot));
   const finishedAt = now();
   const attempt = {
     attempt: attemptNumber,
@@ -95,7 +107,8 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
   await recordAttempt(delivery, { status: retryAt === undefined ? 'failed' : 'pending', attempt, nextAttemptAt: retryAt ?? finishedAt, roundStartedAt, failed: true });
   await noteEndpointFailure(subscription, finishedAt);
   if (retryAt === undefined) return 'failed';
-  await requeue(message, retryAt - finishedAt);
+  const { deferrals: _deferrals, ...retry } = message;
+  await requeue(retry, retryAt - finishedAt);
   return 'retry_scheduled';
 }
 
@@ -114,6 +127,24 @@ async function noteEndpointFailure(subscription: WebhookSubscription, at: number
   if (await disableFailingEndpoint(subscription.tenantId, subscription.subscriptionId, new Date(at).toISOString())) {
     // The stack's alarm watches for exactly this message.
     logger.error('webhook endpoint disabled', { tenantId: subscription.tenantId, subscriptionId: subscription.subscriptionId });
+  }
+}
+
+/** A slot of the subscription's tenant, tried for about a second (rules/delivery-capacity.ts); undefined when none came free. */
+async function waitForAttemptSlot(subscription: WebhookSubscription): Promise<AttemptSlot | undefined> {
+  for (let tries = 1; ; tries += 1) {
+    const slot = await takeAttemptSlot(subscription.tenantId, subscription.subscriptionId, now());
+    if (slot || tries >= SLOT_TRIES) return slot;
+    await waitBeforeRetry(tries - 1, SLOT_WAIT);
+  }
+}
+
+/** Gives the slot back; a failure to do so must not lose the attempt's record, and the slot frees itself in time. */
+async function giveBackAttemptSlot(slot: AttemptSlot): Promise<void> {
+  try {
+    await releaseAttemptSlot(slot);
+  } catch (error) {
+    logger.warn('webhook attempt slot not given back; it frees itself', { tenantId: slot.tenantId, error: loggableError(error) });
   }
 }
 

@@ -20,9 +20,10 @@ import { percentile, rounded, timed } from './statistics';
 export const STREAM_POLL_MS = 250;
 
 /**
- * Deliveries in flight at once for the one subscription. The stack lets the queue run 20
- * delivery functions (WEBHOOK_DELIVERY_CONCURRENCY in infra/webhook-delivery.ts), each with up
- * to 10 messages; the local queue hands over one message per invocation, so this is 20 of them.
+ * Messages the local queue hands over at once. The stack lets the queue run 20 delivery
+ * functions (WEBHOOK_DELIVERY_CONCURRENCY in infra/webhook-delivery.ts), each with up to 10
+ * messages; the local queue hands over one message per invocation, so this is 20 of them. The
+ * worker itself keeps the one subscription to SUBSCRIPTION_ATTEMPTS_IN_FLIGHT attempts at once.
  */
 export const DELIVERY_CONCURRENCY = 20;
 
@@ -110,7 +111,7 @@ export async function measureWebhookDelivery(
     const withoutDelivery = await load(options.requests);
 
     // Started only now: it reads the stream from its start, so it first catches up on every earlier scenario's writes (no subscription yet, nothing to send).
-    pipeline = await startEventPipeline({ pollMs: STREAM_POLL_MS, perGroupConcurrency: DELIVERY_CONCURRENCY });
+    pipeline = await startEventPipeline({ pollMs: STREAM_POLL_MS, concurrency: DELIVERY_CONCURRENCY });
     await pipeline.settled();
     const checkins = await measureCheckinDelivery(api, pipeline, receiver, { ...options, load, withoutDelivery });
     return {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { QR_ENCODER_FILE, buildQrEncoder } from '../../infra/checkin-page-assets';
+import { checkinPageSecurityHeaders } from '../../infra/checkin-page-headers';
 
 /** Where the local API serves the reference check-in page (web/). */
 export const CHECKIN_PAGE_PATH = '/checkin';
@@ -14,31 +15,28 @@ const FILES: Record<string, string> = {
 };
 
 /**
- * The page's address carries gallery, status and retry tokens until checkin.js removes them:
- * no request the page makes may pass its address on (docs/checkin-page.md#tokens-in-the-address).
- */
-export const CHECKIN_PAGE_HEADERS = { 'Referrer-Policy': 'no-referrer' } as const;
-
-/**
  * Serves web/ as CloudFront serves the deployed page: its files, config.js with this API's
  * base URL and the page's tenant, the QR encoder built as the stack builds it
  * (infra/checkin-page-assets.ts), and index.html for every other path (so /checkin/<token>
- * works as well as /checkin/?token=<token>), each with CHECKIN_PAGE_HEADERS.
+ * works as well as /checkin/?token=<token>), each with the page's security headers
+ * (infra/checkin-page-headers.ts) for this API and the local photo CDN, HSTS aside (plain http).
  */
 export async function serveCheckinPage(request: IncomingMessage, response: ServerResponse, options: { tenantSlug?: string }) {
   const name = new URL(request.url ?? '/', 'http://localhost').pathname.slice(CHECKIN_PAGE_PATH.length + 1);
+  const apiBaseUrl = `http://${request.headers.host}/v1`;
+  const headers = checkinPageSecurityHeaders({ apiBaseUrl, photoCdnUrl: process.env.PHOTO_CDN_URL }, { https: false });
   if (name === 'config.js') {
-    const config = { apiBaseUrl: `http://${request.headers.host}/v1`, tenantSlug: options.tenantSlug };
-    response.writeHead(200, { ...CHECKIN_PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+    const config = { apiBaseUrl, tenantSlug: options.tenantSlug };
+    response.writeHead(200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
     response.end(`window.GROUPSHOOT_CONFIG = ${JSON.stringify(config)};\n`);
     return;
   }
   if (name === QR_ENCODER_FILE) {
-    response.writeHead(200, { ...CHECKIN_PAGE_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8' });
+    response.writeHead(200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8' });
     response.end(buildQrEncoder());
     return;
   }
   const file = FILES[name] ? name : 'index.html';
-  response.writeHead(200, { ...CHECKIN_PAGE_HEADERS, 'Content-Type': FILES[file] ?? 'text/html; charset=utf-8' });
+  response.writeHead(200, { ...headers, 'Content-Type': FILES[file] ?? 'text/html; charset=utf-8' });
   response.end(await readFile(join(WEB_DIR, file)));
 }

@@ -21,13 +21,13 @@ export interface LocalEventPipeline {
  * `photoNotices`, the photo-ready email function on the same stream too.
  */
 export async function startEventPipeline(
-  options: { pollMs?: number; perGroupConcurrency?: number; photoNotices?: boolean; referenceFaces?: boolean } = {},
+  options: { pollMs?: number; concurrency?: number; photoNotices?: boolean; referenceFaces?: boolean } = {},
 ): Promise<LocalEventPipeline> {
   const [{ handler: dispatch }, { handler: deliver }] = await Promise.all([
     import('../../functions/events/dispatch-events'),
     import('../../functions/events/deliver-webhooks'),
   ]);
-  const queue = new LocalDeliveryQueue(deliver, { perGroupConcurrency: options.perGroupConcurrency, pollMs: options.pollMs });
+  const queue = new LocalDeliveryQueue(deliver, { concurrency: options.concurrency, pollMs: options.pollMs });
   useDeliveryQueue(queue);
   queue.start();
   const stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler: dispatch, pollMs: options.pollMs });

@@ -15,14 +15,18 @@ interface Held {
 
 /** How long a message the handler failed stays invisible before it is handed over again (the stack sets 6x the worker's timeout). */
 const VISIBILITY_TIMEOUT_MS = 180_000;
+/** Messages in flight at once when not told otherwise: the stand-in for the event source's concurrency. */
+const DEFAULT_CONCURRENCY = 16;
 
 /**
  * The local stand-in for the SQS delivery queue and its Lambda event source: messages wait
  * until their delay is over by the service's clock (so tests move time instead of sleeping),
- * then go to the same handler the worker function runs, one message per invocation, with at
- * most `perGroupConcurrency` in flight per message group (subscription), so a slow endpoint
- * holds only its own deliveries, as SQS fair queues and Lambda's scaling do in AWS. Messages
- * live in this process's memory; the deployed queue is durable.
+ * then go to the same handler the worker function runs, one message per invocation, at most
+ * `concurrency` at once. The message group is what AWS uses (the tenant); like SQS fair queues,
+ * the next message handed over is one of the group with the fewest in flight, the longest
+ * waiting first. It caps no group: each tenant's share is kept by the worker's code, as in AWS
+ * (lib/webhooks/rules/delivery-capacity.ts). Messages live in this process's memory; the
+ * deployed queue is durable.
  */
 export class LocalDeliveryQueue implements DeliveryQueue {
   private readonly waiting: Held[] = [];
@@ -32,28 +36,24 @@ export class LocalDeliveryQueue implements DeliveryQueue {
 
   constructor(
     private readonly handler: QueueHandler,
-    private readonly options: { perGroupConcurrency?: number; pollMs?: number } = {},
+    private readonly options: { concurrency?: number; pollMs?: number } = {},
   ) {}
 
   async send(deliveries: readonly QueuedDelivery[]): Promise<void> {
     const at = now();
     for (const { message, delaySeconds } of deliveries) {
-      this.waiting.push({ id: randomUUID(), body: JSON.stringify(message), group: message.subscriptionId, dueAt: at + delaySeconds * 1000, receiveCount: 0 });
+      this.waiting.push({ id: randomUUID(), body: JSON.stringify(message), group: message.tenantId, dueAt: at + delaySeconds * 1000, receiveCount: 0 });
     }
     this.pump();
   }
 
-  /** Hands every due message to the handler (as far as the groups' limits allow). */
+  /** Hands due messages to the handler, fairly between groups, as far as the concurrency allows. */
   pump(): void {
-    const at = now();
-    const limit = this.options.perGroupConcurrency ?? 2;
-    this.waiting.sort((a, b) => a.dueAt - b.dueAt);
-    for (const held of [...this.waiting]) {
-      if (held.dueAt > at) break;
-      const busy = this.inFlight.get(held.group) ?? 0;
-      if (busy >= limit) continue;
+    const limit = this.options.concurrency ?? DEFAULT_CONCURRENCY;
+    for (let next = this.nextFairMessage(); next && this.running.size < limit; next = this.nextFairMessage()) {
+      const held = next;
       this.waiting.splice(this.waiting.indexOf(held), 1);
-      this.inFlight.set(held.group, busy + 1);
+      this.inFlight.set(held.group, (this.inFlight.get(held.group) ?? 0) + 1);
       const run = this.invoke(held).finally(() => {
         this.inFlight.set(held.group, (this.inFlight.get(held.group) ?? 1) - 1);
         this.running.delete(run);
@@ -61,6 +61,18 @@ export class LocalDeliveryQueue implements DeliveryQueue {
       });
       this.running.add(run);
     }
+  }
+
+  /** The due message of the group with the fewest in flight, the longest waiting of those. */
+  private nextFairMessage(): Held | undefined {
+    const at = now();
+    const busy = (held: Held) => this.inFlight.get(held.group) ?? 0;
+    let best: Held | undefined;
+    for (const held of this.waiting) {
+      if (held.dueAt > at) continue;
+      if (!best || busy(held) < busy(best) || (busy(held) === busy(best) && held.dueAt < best.dueAt)) best = held;
+    }
+    return best;
   }
 
   private async invoke(held: Held): Promise<void> {

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type Page, type Request, chromium } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, type Page, type Request, chromium } from 'playwright-core';
 import { recordPhoto } from '#lib/photos/store/photos';
 import { updateTenantSettings } from '#lib/tenants/store/tenants';
 import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
@@ -32,6 +34,30 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** What the pages reported as blocked by their Content-Security-Policy during the current test. */
+const cspViolations: string[] = [];
+// Every flow runs under the page's CSP (infra/checkin-page-headers.ts): a test that made the page break it fails.
+afterEach(() => {
+  expect(cspViolations.splice(0)).toEqual([]);
+});
+
+/**
+ * A new page whose CSP violations go to cspViolations: Chromium's console line and the
+ * `securitypolicyviolation` event, listened to by a Playwright init script (run by the browser
+ * tool, not a script of the page, so the CSP does not apply to it).
+ */
+async function newWatchedPage(options: BrowserContextOptions): Promise<Page> {
+  const page = await browser.newPage(options);
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text().slice(0, 300));
+  });
+  await page.exposeFunction('reportCspViolation', (violation: string) => cspViolations.push(violation));
+  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
+    window.reportCspViolation(event.effectiveDirective + ' blocked ' + event.blockedURI + ' on ' + event.documentURI);
+  });`);
+  return page;
+}
 
 /** The local server's origin, where it serves the page under /checkin/. */
 const pageBase = () => api.url.replace(/\/v1$/, '');
@@ -72,7 +98,7 @@ async function personsOf(studio: CheckinStudio) {
 describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewport) => {
   let page: Page;
   beforeEach(async () => {
-    page = await browser.newPage({ viewport });
+    page = await newWatchedPage({ viewport });
   });
   afterEach(async () => {
     await page.close();
@@ -212,7 +238,7 @@ describe('check-in page: tokens in the address', () => {
   let page: Page;
   let requests: Request[];
   beforeEach(async () => {
-    page = await browser.newPage({ viewport: VIEWPORTS.desktop });
+    page = await newWatchedPage({ viewport: VIEWPORTS.desktop });
     requests = [];
     page.on('request', (request) => requests.push(request));
   });
@@ -331,7 +357,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     await givePhoto(grace.personId, 'grace.jpg', 0);
   });
   beforeEach(async () => {
-    page = await browser.newPage({ viewport, acceptDownloads: true });
+    page = await newWatchedPage({ viewport, acceptDownloads: true });
   });
   afterEach(async () => {
     await page.close();
@@ -415,5 +441,35 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     expect(await page.isVisible('#photos-result')).toBe(false);
     expect(await page.$$('#photos-grid img')).toHaveLength(0);
     expect(await page.textContent('body')).not.toContain('photos_not_found');
+  });
+});
+
+describe('check-in page: framing', () => {
+  it('refuses to show in a frame of another site: the frame stays empty and the page never calls the API', async () => {
+    // Prepare: a page on another local origin (another port) that frames the check-in page.
+    const studio = await createCheckinStudio();
+    const framer = createServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>framer</title><iframe src="${pageUrl(studio)}"></iframe>`);
+    });
+    await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
+    const page = await newWatchedPage({ viewport: VIEWPORTS.desktop });
+    const apiRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(api.url)) apiRequests.push(request.url());
+    });
+    try {
+      // Act
+      const refused = page.waitForEvent('console', { predicate: (message) => message.text().includes("frame-ancestors 'none'") });
+      await page.goto(`http://127.0.0.1:${(framer.address() as AddressInfo).port}/`);
+      await refused;
+      // Assess: Chromium put its error page in the frame; the check-in page's scripts never ran.
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame())!;
+      expect(frame.url()).not.toContain('/checkin');
+      expect(apiRequests).toEqual([]);
+      expect(cspViolations.splice(0).every((violation) => violation.includes('frame-ancestors'))).toBe(true);
+    } finally {
+      await page.close();
+      await new Promise((resolve) => framer.close(resolve));
+    }
   });
 });

@@ -45,6 +45,7 @@ const SAMPLES: Record<string, Sample> = {
   "gallery's reference faces": { on: 'table', key: keys.referenceFacesOfGallery(TENANT_ID, TOKEN) },
   "tenant's webhook subscriptions": { on: 'table', key: keys.webhookSubscriptionsOfTenant(TENANT_ID) },
   "subscription's deliveries": { on: 'table', key: keys.deliveriesOfSubscription(TENANT_ID, SUBSCRIPTION_ID) },
+  "tenant's webhook attempt slots": { on: 'table', key: keys.webhookAttemptSlotsOfTenant(TENANT_ID) },
   'another partition': { on: 'table', key: 'another-partition' },
   'tenant directory (GSI1)': { on: 'gsi1', key: keys.tenantDirectory() },
   "tenant's API keys (GSI1)": { on: 'gsi1', key: keys.apiKeysOfTenant(TENANT_ID) },
@@ -164,6 +165,7 @@ describe('table access of every function', () => {
     expect(reaching("gallery's events")).toEqual(['events', 'galleryData']);
     expect(reaching("tenant's webhook subscriptions")).toEqual(['webhookSubscriptions']);
     expect(reaching("subscription's deliveries")).toEqual(['webhookDeliveries']);
+    expect(reaching("tenant's webhook attempt slots")).toEqual(['webhookAttemptSlots']);
   });
 });
 
@@ -227,7 +229,7 @@ describe('events and webhooks', () => {
     expect(can(EVENT_DISPATCH_HANDLER, { action: 'GetItem', on: 'table', key: SAMPLES.persons!.key })).toBe(false);
   });
 
-  it('lets the delivery function read the event, read and update subscription and delivery, and write no gallery data', () => {
+  it("lets the delivery function read the event, read and update subscription and delivery, take and give back the tenant's attempt slots, and write no gallery data", () => {
     expect(grantedTo(WEBHOOK_DELIVERY_HANDLER).sort()).toEqual(
       [
         "GetItem gallery's events",
@@ -235,13 +237,16 @@ describe('events and webhooks', () => {
         "UpdateItem tenant's webhook subscriptions",
         "GetItem subscription's deliveries",
         "UpdateItem subscription's deliveries",
+        "Query tenant's webhook attempt slots",
+        "PutItem tenant's webhook attempt slots",
+        "DeleteItem tenant's webhook attempt slots",
       ].sort(),
     );
     expect(['PutItem', 'UpdateItem', 'DeleteItem'].filter((action) => can(WEBHOOK_DELIVERY_HANDLER, { action, on: 'table', key: SAMPLES.persons!.key }))).toEqual([]);
   });
 
   it('lets no function but the dispatcher and the delivery function reach webhook subscriptions or deliveries', () => {
-    const webhookData = ["tenant's webhook subscriptions", "subscription's deliveries"];
+    const webhookData = ["tenant's webhook subscriptions", "subscription's deliveries", "tenant's webhook attempt slots"];
     const reaching = Object.keys(FUNCTION_PERMISSIONS).filter((handler) =>
       webhookData.some((name) => ACTIONS.some((action) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key }))),
     );

@@ -1,6 +1,8 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { keys } from '#lib/platform/table/keys';
+import { ATTEMPT_SLOT_HOLD_MS, TENANT_ATTEMPTS_IN_FLIGHT } from '#lib/webhooks/rules/delivery-capacity';
+import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/rules/delivery-schedule';
 import { EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { ENDPOINT_DISABLED_MESSAGE } from '../../infra/webhook-delivery';
 import { asText, roleStatements } from './iam-evaluation';
@@ -161,6 +163,15 @@ describe('the delivery function', () => {
   it('runs for up to 30 s with 256 MB, outside any VPC (deliveries go to the internet)', () => {
     const fn = functionOf(WEBHOOK_DELIVERY_HANDLER);
     expect([fn.Timeout, fn.MemorySize, fn.VpcConfig]).toEqual([30, 256, undefined]);
+  });
+
+  it("leaves other tenants most of the functions: a tenant's attempts in flight hold fewer than half, and a slot outlives any attempt", () => {
+    // Each attempt in flight can keep one function busy (its batch waits for it) for up to the attempt's timeout.
+    const functions = mappingOf(WEBHOOK_DELIVERY_HANDLER).ScalingConfig.MaximumConcurrency;
+    expect(TENANT_ATTEMPTS_IN_FLIGHT).toBeLessThan(functions / 2);
+    // A slot whose function died frees itself, but never while its attempt may still run.
+    expect(ATTEMPT_SLOT_HOLD_MS).toBeGreaterThanOrEqual(functionOf(WEBHOOK_DELIVERY_HANDLER).Timeout * 1000);
+    expect(DELIVERY_TIMEOUT_MS).toBeLessThan(ATTEMPT_SLOT_HOLD_MS);
   });
 
   it('alone learns and may read the sealing key, a generated secret of 64 letters and digits kept with the table', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkinPageSecurityHeaders } from '../../infra/checkin-page-headers';
 import { useLocalApi } from '../support/local-api';
 
 const api = useLocalApi({ checkinPage: true });
@@ -13,11 +14,17 @@ describe('the local server of the check-in page', () => {
     ['its script', '/checkin/checkin.js'],
     ['its style sheet', '/checkin/checkin.css'],
     ['its configuration', '/checkin/config.js'],
-  ])('sends Referrer-Policy: no-referrer with %s', async (_what, path) => {
+  ])('sends Referrer-Policy: no-referrer and the other security headers with %s', async (_what, path) => {
+    // Act
     const response = await fetch(`${pageBase()}${path}`);
     await response.arrayBuffer();
+    // Assess: the CSP admits this API and the local photo CDN; no HSTS over plain http.
     expect(response.status).toBe(200);
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    const expected = checkinPageSecurityHeaders({ apiBaseUrl: api.url, photoCdnUrl: process.env.PHOTO_CDN_URL }, { https: false });
+    for (const [header, value] of Object.entries(expected)) expect([header, response.headers.get(header)]).toEqual([header, value]);
+    expect(response.headers.get('content-security-policy')).toContain(`connect-src ${api.url}/ ${process.env.PHOTO_CDN_URL}/;`);
+    expect(response.headers.get('strict-transport-security')).toBeNull();
   });
 
   it('serves a page that asks for no Referer itself, before it loads anything', () => {

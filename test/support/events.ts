@@ -6,13 +6,13 @@ import { type LocalEventPipeline, startEventPipeline } from '../../scripts/local
  * clock the test moves: `retryFor` jumps from one due delivery to the next instead of sleeping.
  * Call after useLocalApi() (or useTestTable()), which creates the table it reads.
  */
-export function useEventPipeline(options: { perGroupConcurrency?: number } = {}) {
+export function useEventPipeline(options: { concurrency?: number } = {}) {
   let pipeline: LocalEventPipeline | undefined;
   let offset = 0;
   beforeAll(async () => {
     process.env.LOCAL_STACK = 'true';
     setClock(() => Date.now() + offset);
-    pipeline = await startEventPipeline({ pollMs: 20, perGroupConcurrency: options.perGroupConcurrency });
+    pipeline = await startEventPipeline({ pollMs: 20, concurrency: options.concurrency });
   });
   afterAll(async () => {
     await pipeline?.stop();

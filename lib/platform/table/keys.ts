@@ -120,6 +120,9 @@ export const keys = {
     pk: `T#${tenantId}#WEBHOOK#${subscriptionId}#DELIVERIES`,
     sk: `DELIVERY#${eventId}`,
   }),
+  /** A tenant's webhook attempt slots, one item per attempt in flight (lib/webhooks/store/attempt-slots.ts). */
+  webhookAttemptSlotsOfTenant: (tenantId: string) => `T#${tenantId}#WEBHOOK_SLOTS`,
+  webhookAttemptSlot: (tenantId: string, slot: number) => ({ pk: `T#${tenantId}#WEBHOOK_SLOTS`, sk: `SLOT#${slot}` }),
 } as const;
 
 /** Sort-key prefixes of items read by kind: a query's `begins_with`, or a stream record's kind. */

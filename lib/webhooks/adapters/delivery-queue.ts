@@ -3,9 +3,9 @@ import { optionalEnv, requireEnv } from '#lib/platform/config';
 /**
  * The queue of webhook deliveries: one message per attempt to make, delayed until it is due.
  * In AWS an SQS queue (DelaySeconds up to 15 minutes; a longer wait is made of several hops,
- * see lib/webhooks/deliver-webhooks.ts) with the subscription as message group, so that SQS fair
- * queues keep one endpoint's backlog from delaying the others. The local stack installs its
- * own queue with the same contract (useDeliveryQueue).
+ * see lib/webhooks/deliver-webhooks.ts) with the tenant as message group, so that SQS fair
+ * queues keep one tenant's backlog from delaying the others' messages. The local stack installs
+ * its own queue with the same contract (useDeliveryQueue).
  */
 
 /** What a message names; the event's content stays in the table, out of the queue. */
@@ -14,6 +14,8 @@ export interface DeliveryMessage {
   subscriptionId: string;
   eventId: string;
   galleryToken: string;
+  /** How often this attempt found its tenant's share in flight and went back to the queue (rules/delivery-capacity.ts). */
+  deferrals?: number;
 }
 
 export interface QueuedDelivery {
@@ -57,7 +59,7 @@ function sqsDeliveryQueue(queueUrl: string): DeliveryQueue {
               Id: String(index),
               MessageBody: JSON.stringify(message),
               DelaySeconds: Math.max(0, Math.min(QUEUE_MAX_DELAY_SECONDS, Math.ceil(delaySeconds))),
-              MessageGroupId: message.subscriptionId,
+              MessageGroupId: message.tenantId,
             })),
           }),
         );
@@ -72,7 +74,9 @@ export function parseDeliveryMessage(body: string): DeliveryMessage | undefined 
   try {
     const parsed = JSON.parse(body) as Partial<DeliveryMessage>;
     const fields = [parsed.tenantId, parsed.subscriptionId, parsed.eventId, parsed.galleryToken];
-    return fields.every((field) => typeof field === 'string' && field !== '') ? (parsed as DeliveryMessage) : undefined;
+    if (!fields.every((field) => typeof field === 'string' && field !== '')) return undefined;
+    if (parsed.deferrals !== undefined && !(Number.isSafeInteger(parsed.deferrals) && parsed.deferrals >= 0)) return undefined;
+    return parsed as DeliveryMessage;
   } catch {
     return undefined;
   }

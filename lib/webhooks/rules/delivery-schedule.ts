@@ -18,8 +18,12 @@ const JITTER = 0.25;
 
 /** The delay before the next attempt after `failedAttempts` failures (1 after the first), jittered. */
 export function retryDelayMs(failedAttempts: number, random: () => number = Math.random): number {
-  const base = BASE_DELAYS_MS[failedAttempts - 1] ?? LONGEST_DELAY_MS;
-  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+  return jittered(BASE_DELAYS_MS[failedAttempts - 1] ?? LONGEST_DELAY_MS, random);
+}
+
+/** A delay of `baseMs` jittered by ±25 %. */
+export function jittered(baseMs: number, random: () => number = Math.random): number {
+  return Math.round(baseMs * (1 - JITTER + 2 * JITTER * random()));
 }
 
 /** After a failed attempt at `at`: when to try again, or undefined once the retry period is over. */

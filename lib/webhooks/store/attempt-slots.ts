@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { keys } from '#lib/platform/table/keys';
+import { queryAll } from '#lib/platform/table/queries';
+import { isConditionFailure } from '#lib/platform/table/store-errors';
+import { TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
+import { ATTEMPT_SLOT_HOLD_MS, type HeldSlot, freeSlotsFor } from '#lib/webhooks/rules/delivery-capacity';
+
+/**
+ * A tenant's webhook attempt slots (keys.webhookAttemptSlot): an item per slot in use, put on
+ * condition that the slot is free or held past its time, so that no two attempts hold one slot
+ * (rules/delivery-capacity.ts). Given back by deleting it, on condition that it is still ours.
+ */
+
+export interface AttemptSlot {
+  tenantId: string;
+  slot: number;
+  holder: string;
+}
+
+/** Takes a free slot of the tenant for one attempt of the subscription; undefined when its share is in flight. */
+export async function takeAttemptSlot(tenantId: string, subscriptionId: string, at: number): Promise<AttemptSlot | undefined> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': keys.webhookAttemptSlotsOfTenant(tenantId) },
+    ConsistentRead: true,
+  });
+  const held: HeldSlot[] = items.map((item) => ({ slot: item.slot, subscriptionId: item.subscriptionId, heldUntil: item.heldUntil }));
+  const holder = randomUUID();
+  const heldUntil = at + ATTEMPT_SLOT_HOLD_MS;
+  for (const slot of freeSlotsFor(held, subscriptionId, at)) {
+    try {
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...keys.webhookAttemptSlot(tenantId, slot), slot, subscriptionId, holder, heldUntil, [TTL_ATTRIBUTE]: Math.ceil(heldUntil / 1000) + 3600 },
+          ConditionExpression: 'attribute_not_exists(pk) OR heldUntil <= :at',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+      return { tenantId, slot, holder };
+    } catch (error) {
+      // Another attempt took it since the read: try the next.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return undefined;
+}
+
+/** Gives a slot back, unless it was held past its time and another attempt has it now. */
+export async function releaseAttemptSlot({ tenantId, slot, holder }: AttemptSlot): Promise<void> {
+  try {
+    await db.send(
+      new DeleteCommand({
+        TableName: tableName,
+        Key: keys.webhookAttemptSlot(tenantId, slot),
+        ConditionExpression: 'holder = :holder',
+        ExpressionAttributeValues: { ':holder': holder },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+  }
+}
