@@ -130,6 +130,9 @@ describe('importedOnly', () => {
     expect([(await dayItem(studio, studio.smallDay.id)).booked, (await dayItem(studio, studio.openDay.id)).booked]).toEqual([0, 1]);
     const selfie = await testS3.send(new GetObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: `selfies/${studio.tenant.tenantId}/${studio.token}/${ada!.personId}.jpg` }));
     expect(selfie.ContentType).toBe('image/jpeg');
+    // HR sees who has checked in.
+    const listed = await api.call(`/group-shoot/checkin/${studio.token}/persons`, { headers: { ...studio.publicHeaders, Authorization: `Bearer ${studio.apiKey}` } });
+    expect(listed.body.persons.map((person: Record<string, unknown>) => [person.personId, person.source, person.checkedInAt])).toEqual([[ada!.personId, 'import', stored.checkedInAt]]);
   });
 
   it('completes a person imported without an address by its employee ID, which gives it the address', async () => {
