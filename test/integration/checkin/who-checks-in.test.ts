@@ -1,10 +1,11 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { db, tableName } from '#lib/platform/table/client';
 import { addShootingDay } from '#lib/galleries/store/galleries';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { CheckinPolicy } from '#lib/galleries/rules/checkin-policy';
+import { CHECKIN_CLAIM_MS } from '#lib/checkin/store/imported-checkins';
 import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createCheckinStudio } from '../../support/checkin-gallery';
 import { makeJpeg, testS3 } from '../../support/media';
@@ -21,6 +22,9 @@ const personItem = async (studio: CheckinStudio, personId: string) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, personId), ConsistentRead: true }))).Item!;
 const dayItem = async (studio: CheckinStudio, dayId: string) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(studio.tenant.tenantId, studio.token, dayId), ConsistentRead: true }))).Item!;
+
+const selfieKeys = async (studio: CheckinStudio) =>
+  ((await testS3.send(new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/${studio.token}/` }))).Contents ?? []).map((object) => object.Key);
 
 function studioWith(checkinPolicy: CheckinPolicy): Promise<CheckinStudio> {
   return createCheckinStudio({ checkinPolicy });
@@ -229,10 +233,35 @@ describe('importedOnly', () => {
       { name: 'Alan Turing', email: 'alan@example.com', shootingDayId: studio.smallDay.id },
     ]);
     // Act
-    const full = await post(studio, studio.validBody({ shootingDayId: studio.smallDay.id }));
+    const full = await post(studio, studio.validBody({ shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(16, 16).toString('base64') }));
+    const afterRefusal = { person: await personItem(studio, ada!.personId), selfies: await selfieKeys(studio) };
     const later = await post(studio, studio.validBody({ shootingDayId: studio.openDay.id }));
     // Assess
     expect([full.status, full.body.error]).toEqual([409, 'shooting_day_full']);
+    expect([afterRefusal.person.checkinClaim, afterRefusal.person.checkedInAt, afterRefusal.selfies]).toEqual([undefined, undefined, []]);
     expect([later.status, later.body.personId]).toEqual([200, ada!.personId]);
+  });
+
+  it('takes over a claim whose check-in stopped half-way once it lapsed, and not before', async () => {
+    // Prepare: a claim left by a check-in that stopped (its instance ended).
+    const studio = await studioWith({ mode: 'importedOnly', allowedEmailDomains: [] });
+    const [ada] = await importPersons(studio, [{ name: 'Ada Lovelace', email: 'ada@example.com' }]);
+    const leaveClaim = (until: number) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.person(studio.tenant.tenantId, studio.token, ada!.personId),
+          UpdateExpression: 'SET checkinClaim = :claim, checkinClaimUntil = :until',
+          ExpressionAttributeValues: { ':claim': 'stopped-check-in', ':until': until },
+        }),
+      );
+    await leaveClaim(Date.now() + CHECKIN_CLAIM_MS);
+    // Act
+    const whileHeld = await post(studio, studio.validBody());
+    await leaveClaim(Date.now() - 1);
+    const afterLapse = await post(studio, studio.validBody());
+    // Assess: while the claim holds, the person counts as checked in (a repeated check-in of the address).
+    expect([whileHeld.status, whileHeld.body.personId === ada!.personId]).toEqual([200, false]);
+    expect([afterLapse.status, afterLapse.body.personId, afterLapse.body.code]).toEqual([200, ada!.personId, ada!.code]);
   });
 });
