@@ -224,7 +224,7 @@
 
   /** Tells participants which address to use: the gallery's domains, the one the studio was given. */
   function renderEmailHint(domains, mode) {
-    var named = domains.map(function (domain) { return domain.indexOf('*.') === 0 ? 'any address under ' + domain.slice(2) : domain; });
+    var named = domains.map(function (domain) { return domain.indexOf('*.') === 0 ? 'any subdomain of ' + domain.slice(2) : domain; });
     var hints = [];
     if (named.length) hints.push('Use your address at ' + named.join(' or ') + '.');
     if (mode === 'importedOnly') hints.push('Use the address your organisation gave the studio.');
