@@ -1,9 +1,9 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { CONTENDED_RETRIES, type TransactItem, conditionalWrite, itemAt, transact } from '#lib/platform/table/conditional-writes';
+import { CONTENDED_RETRIES, type TransactItem, conditionalWrite, itemAt } from '#lib/platform/table/conditional-writes';
 import { isCancelledTransaction } from '#lib/platform/table/store-errors';
-import { cancellationCodes } from '#lib/platform/table/retry';
+import { cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
 import { keys } from '#lib/platform/table/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { DomainError } from '#lib/platform/domain-error';
@@ -118,7 +118,8 @@ export async function completeImportedPerson(
     eventPut(checkinCompleted({ tenantId: scope.tenantId, galleryToken: scope.token }, completed, null)),
   ];
   try {
-    await transact(items, CONTENDED_RETRIES);
+    // The claim's ID as the request token: a resend after a lost answer is applied once, and answered as the first send.
+    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: options.claimId })), CONTENDED_RETRIES);
     return completed;
   } catch (error) {
     if (!isCancelledTransaction(error)) throw error;
