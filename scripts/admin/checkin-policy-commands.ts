@@ -4,6 +4,7 @@ import { findGallery } from '../cli-kit/lookups';
 import { type OptionValues, flag, galleryToken, optionalChoice, optionalList, tenantSlug } from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
+import { putImportedPersonsOnGuestList } from '#lib/persons/store/guest-list';
 import { CHECKIN_MODES, MAX_ALLOWED_EMAIL_DOMAINS, checkinPolicyOf, normalizeAllowedDomain } from '#lib/galleries/rules/checkin-policy';
 
 /** `gallery checkin-policy`: who may check in through the gallery's public page. */
@@ -21,6 +22,8 @@ export const checkinPolicyCommands: CommandHandlers = {
       ...(allowedEmailDomains ? { allowedEmailDomains } : {}),
     });
     if (mode || allowedEmailDomains) await updateGallerySettings(tenant.tenantId, token, { checkinPolicy: policy });
+    // Persons imported before the guest list existed are put on it as the gallery turns importedOnly.
+    const listed = mode === 'importedOnly' ? await putImportedPersonsOnGuestList({ tenantId: tenant.tenantId, token }) : undefined;
     return {
       data: policy,
       lines: [
@@ -29,6 +32,7 @@ export const checkinPolicyCommands: CommandHandlers = {
           ['mode', policy.mode === 'open' ? 'open: anyone may check in' : 'importedOnly: only persons of the HR import, by email or employee ID'],
           ['email domains', policy.allowedEmailDomains.length > 0 ? policy.allowedEmailDomains.join(', ') : 'any'],
         ]),
+        ...(listed === undefined ? [] : [`${listed} imported person(s) with an email address on the guest list`]),
       ],
     };
   },

@@ -1,4 +1,10 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
+import { importedPersonsWithEmail } from '#lib/persons/store/guest-list';
+import { importedPersonDraft } from '#lib/persons/rules/person-import';
+import { db, tableName } from '#lib/platform/table/client';
+import { keys } from '#lib/platform/table/keys';
 import { admin } from '../support/admin';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { useTestTable } from '../support/test-table';
@@ -35,6 +41,32 @@ describe('gallery checkin-policy (admin CLI)', () => {
     const run = await policy(studio, '--mode', 'open', '--any-domain', '--json');
     expect(run.json()).toEqual({ mode: 'open', allowedEmailDomains: [] });
     expect(await storedPolicy(studio)).toEqual({ mode: 'open', allowedEmailDomains: [] });
+  });
+
+  it('puts persons imported before the guest list existed on it as the gallery turns importedOnly', async () => {
+    // Prepare: two imported persons with an address and one without, their code items as an older version wrote them.
+    const studio = await createTestTenant();
+    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
+    const rows = [
+      { name: 'Ada Lovelace', email: 'ada@example.com', employeeId: null, shootingDayId: null },
+      { name: 'Grace Hopper', email: 'Grace@Example.com', employeeId: 'E-2', shootingDayId: null },
+      { name: 'Alan Turing', email: null, employeeId: 'E-3', shootingDayId: null },
+    ];
+    const { written } = await insertPersonsWithCodes(scope, rows.map((row) => importedPersonDraft(row, new Date().toISOString())));
+    for (const person of written) {
+      await db.send(new UpdateCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, person.code), UpdateExpression: 'REMOVE gsi1pk, gsi1sk' }));
+    }
+    const before = await importedPersonsWithEmail(scope, 'grace@example.com');
+    // Act
+    const run = await policy(studio, '--mode', 'importedOnly');
+    const again = await policy(studio, '--mode', 'importedOnly');
+    // Assess
+    expect(before).toEqual([]);
+    expect([run.code, again.code]).toEqual([0, 0]);
+    expect(run.out).toContain('2 imported person(s) with an email address on the guest list');
+    expect(again.out).toContain('2 imported person(s) with an email address on the guest list');
+    expect((await importedPersonsWithEmail(scope, ' grace@example.COM')).map((person) => person.name)).toEqual(['Grace Hopper']);
+    expect((await importedPersonsWithEmail(scope, 'ada@example.com')).map((person) => person.name)).toEqual(['Ada Lovelace']);
   });
 
   it.each([

@@ -10,7 +10,7 @@ import { DomainError } from '#lib/platform/domain-error';
 import { eventPut } from '#lib/events/store/outbox';
 import { checkinCompleted } from '#lib/events/rules/event-catalogue';
 import { giveBackSpot, spotRefusal, takeSpot } from '#lib/galleries/store/day-bookings';
-import { guestListKeys } from '#lib/persons/store/access-code-allocation';
+import { guestListEntryUpdate } from '#lib/persons/store/guest-list';
 import { emailCheckinCount, emailCheckinLimitReached } from '#lib/checkin/store/checkins';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -87,7 +87,6 @@ export async function completeImportedPerson(
     : {};
   const values: Record<string, unknown> = { ...Object.fromEntries(Object.entries(completed).filter(([name]) => !UNCHANGED_ATTRIBUTES.has(name))), ...employeeIndex };
   const names = Object.keys(values);
-  const guestList = guestListKeys(scope, completed.personId, email);
   const movesDay = completed.shootingDayId !== imported.shootingDayId;
   const spots: TransactItem[] = movesDay && completed.shootingDayId ? [takeSpot(scope, completed.shootingDayId)] : [];
   const leftDay = movesDay && imported.shootingDayId && options.existingDayIds.has(imported.shootingDayId) ? [giveBackSpot(scope, imported.shootingDayId)] : [];
@@ -102,16 +101,7 @@ export async function completeImportedPerson(
         ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, index) => [`:a${index}`, values[name]])), ':claim': options.claimId },
       },
     },
-    {
-      Update: {
-        TableName: tableName,
-        Key: keys.accessCode(scope.tenantId, scope.token, completed.code),
-        UpdateExpression: 'SET #gsiPk = :gsiPk, #gsiSk = :gsiSk',
-        ConditionExpression: 'personId = :personId',
-        ExpressionAttributeNames: { '#gsiPk': GSI1.partitionKey, '#gsiSk': GSI1.sortKey },
-        ExpressionAttributeValues: { ':gsiPk': guestList[GSI1.partitionKey], ':gsiSk': guestList[GSI1.sortKey], ':personId': completed.personId },
-      },
-    },
+    { Update: guestListEntryUpdate(scope, completed, email) },
     ...spots,
     ...leftDay,
     emailCheckinCount(scope, email, options.checkinsPerEmail),
