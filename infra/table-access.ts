@@ -85,6 +85,8 @@ export const GSI1_PARTITIONS = {
   apiKeysOfTenant: keys.apiKeysOfTenant(ANY),
   galleriesOfTenant: keys.galleriesOfTenant(ANY),
   personsByEmployeeId: keys.personsByEmployeeId(ANY, ANY, ANY),
+  /** A gallery's guest list: imported persons' access-code items, by a hash of their email address. */
+  importedPersonsByEmail: keys.importedPersonsByEmail(ANY, ANY, ANY),
   pendingOrders: keys.pendingOrders(),
   /** A gallery's completed Idempotency-Key records, by the gallery their request concerned. */
   idempotencyRecordsOfGallery: keys.idempotencyRecordsOfGallery(ANY, ANY),

@@ -36,10 +36,13 @@
     invalid_tenant: 'This check-in page is not set up correctly.',
     rate_limit_exceeded: 'Too many attempts. Please wait a moment and try again.',
     storage_unavailable: 'Saving did not work this time. Please try again.',
+    email_domain_not_allowed: 'Please use your work email address.',
+    not_on_guest_list: 'This check-in is for invited participants. Please use the email address (or employee ID) your organisation gave the studio.',
   };
   /** Which field an error belongs next to. */
   var FIELD_OF = {
-    name_required: 'name', email_required: 'email', consent_required: 'consentGiven',
+    name_required: 'name', email_required: 'email', email_domain_not_allowed: 'email', not_on_guest_list: 'email',
+    consent_required: 'consentGiven',
     selfie_required: 'selfieBase64', invalid_selfie: 'selfieBase64', selfie_too_large: 'selfieBase64',
     invalid_shooting_day: 'shootingDayId', shooting_day_full: 'shootingDayId',
     package_not_found: 'selectedPackageId', terms_not_accepted: 'termsAccepted',
@@ -180,6 +183,7 @@
     document.title = 'Check in: ' + info.galleryName;
     $('title').textContent = info.galleryName;
     renderFormFields(info.formFields || []);
+    renderEmailHint(info.allowedEmailDomains || [], info.checkinMode);
     if (info.showShootingDaySelector && info.shootingDays.length) {
       $('days-field').hidden = false;
       renderChoices('days', 'shootingDayId', info.shootingDays.map(function (day) {
@@ -216,6 +220,16 @@
     $('consents-field').hidden = !(info.consentRequired || consents.face || consents.notification || consents.hrExport);
     $('checkin').hidden = false;
     status('');
+  }
+
+  /** Tells participants which address to use: the gallery's domains, the one the studio was given. */
+  function renderEmailHint(domains, mode) {
+    var named = domains.map(function (domain) { return domain.indexOf('*.') === 0 ? 'any subdomain of ' + domain.slice(2) : domain; });
+    var hints = [];
+    if (named.length) hints.push('Use your address at ' + named.join(' or ') + '.');
+    if (mode === 'importedOnly') hints.push('Use the address your organisation gave the studio.');
+    $('email-hint').textContent = hints.join(' ');
+    $('email-hint').hidden = hints.length === 0;
   }
 
   function selectedValue(name) {

@@ -3,12 +3,14 @@ import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import { enabledFormFields, publicPackage, publicShootingDay, sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
+import { checkinPolicyOf } from '#lib/galleries/rules/checkin-policy';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 
 /**
  * What a check-in page needs to render: the spec's fields, plus `formFields` (the enabled
  * form fields, as the form-fields endpoint returns them) because a public page holds no key,
- * and the consent text and granular consents the page must show to ask for them.
+ * the consent text and granular consents the page must show to ask for them, and who may check
+ * in, for the page's hint on the email field.
  */
 export async function getCheckinInfo(
   tenant: Tenant,
@@ -16,6 +18,7 @@ export async function getCheckinInfo(
   loaded?: GalleryConfiguration,
 ): Promise<ResultMembers<typeof CheckinInfo>> {
   const { gallery, shootingDays, packages, formFields } = await loadGroupShootGallery(tenant.tenantId, token, loaded);
+  const policy = checkinPolicyOf(gallery.checkinPolicy);
   return {
     galleryName: gallery.galleryName,
     selfieEnabled: gallery.selfieEnabled,
@@ -29,5 +32,7 @@ export async function getCheckinInfo(
     formFields: enabledFormFields(formFields),
     consentText: gallery.consentText ?? null,
     granularConsents: gallery.granularConsents,
+    checkinMode: policy.mode,
+    allowedEmailDomains: policy.allowedEmailDomains,
   };
 }

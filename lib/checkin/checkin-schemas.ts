@@ -3,6 +3,7 @@ import { BodyGalleryToken, FormField, Package, ShootingDay } from '#lib/gallerie
 import { CheckinStatusRequest, CheckoutStarted, OrderStatus, RetryCheckoutRequest, returnUrlMember } from '#lib/payments/payment-schemas';
 import { MyPhotosRequest, ParticipantPhotos } from '#lib/photos/photo-schemas';
 import { DomainError } from '#lib/platform/domain-error';
+import { CHECKIN_MODES } from '#lib/galleries/rules/checkin-policy';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { type LimitedTextField, MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS, TEXT_LIMITS, mebibytes } from '#lib/platform/field-limits';
 import {
@@ -31,6 +32,14 @@ export const CheckinInfo = v.object({
   formFields: v.array(FormField),
   consentText: nullableString,
   granularConsents: v.object({ face: v.boolean(), notification: v.boolean(), hrExport: v.boolean() }),
+  checkinMode: v.pipe(
+    v.picklist(CHECKIN_MODES),
+    v.description('open: anyone may check in; importedOnly: only the persons the HR import created, by email address or employee ID.'),
+  ),
+  allowedEmailDomains: v.pipe(
+    v.array(v.string()),
+    v.description('The domains check-in email addresses must be at (`*.example.com`: its subdomains); empty: any address.'),
+  ),
   requestId,
 });
 

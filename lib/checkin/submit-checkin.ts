@@ -4,9 +4,13 @@ import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
 import type { CheckinResult, SubmitCheckinInput } from '#lib/checkin/checkin-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
-import { validateCheckin } from '#lib/checkin/rules/checkin-request';
+import { type CheckinSubmission, validateCheckin } from '#lib/checkin/rules/checkin-request';
+import { checkinPolicyOf } from '#lib/galleries/rules/checkin-policy';
+import { type ClaimedGuest, checkGuestList } from '#lib/checkin/guest-list-check';
+import { completeImportedPerson, releaseClaim } from '#lib/checkin/store/imported-checkins';
+import { completedPerson } from '#lib/checkin/rules/guest-match';
 import { DomainError } from '#lib/platform/domain-error';
-import { type GalleryConfiguration, requiresPayment } from '#lib/galleries/rules/gallery-model';
+import { type GalleryConfiguration, type GalleryPackage, requiresPayment } from '#lib/galleries/rules/gallery-model';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { pendingPaymentsCap, publicLimitsOf } from '#lib/galleries/rules/public-limits';
 import { type PersonDraft, newPersonId } from '#lib/persons/rules/person-model';
@@ -23,8 +27,10 @@ const mediaBucket = () => import('#lib/platform/media-bucket');
  * A participant's check-in to the gallery `configuration` (its body parsed by
  * parseSubmitCheckin): validates it against the gallery, re-encodes the selfie (no
  * metadata survives, see reencodeSelfie), stores it, then the person, code and day booking in
- * one transaction, or for a paid package a reservation with a Checkout Session. Should that
- * fail, the selfie is deleted again, so a failed check-in leaves nothing behind.
+ * one transaction, or for a paid package a reservation with a Checkout Session. In an
+ * `importedOnly` gallery it checks the guest list first, and a free check-in of an invited
+ * person completes that person instead of creating one. Should that fail, the selfie is
+ * deleted again (and the person's claim released), so a failed check-in leaves nothing behind.
  */
 export async function submitCheckin(
   tenant: Tenant,
@@ -35,13 +41,37 @@ export async function submitCheckin(
   // Decoding is the one costly check: after every rule that needs no storage, before the
   // payment checks read anything.
   const selfie = submission.selfieAsSent ? await reencodeSelfie(submission.selfieAsSent) : undefined;
-  const limits = publicLimitsOf(configuration.gallery.publicLimits);
   const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
+  const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+  const guest = checkinPolicyOf(configuration.gallery.checkinPolicy).mode === 'importedOnly' ? await checkGuestList(scope, submission, { claim: !paidPackage }) : undefined;
+  try {
+    return await storeCheckin({ tenant, configuration, request, submission, selfie, paidPackage, guest });
+  } catch (error) {
+    if (guest) await releaseClaim(scope, guest.person.personId, guest.claimId).catch((cleanup: Error) => logger.error('check-in claim not released', { error: loggableError(cleanup) }));
+    throw error;
+  }
+}
+
+/**
+ * The payment checks and the writes of a check-in that passed every rule: a person created, or
+ * the imported person `guest` completed, or a reservation for a paid package.
+ */
+async function storeCheckin(checkin: {
+  tenant: Tenant;
+  configuration: GalleryConfiguration;
+  request: SubmitCheckinInput;
+  submission: CheckinSubmission;
+  selfie: Buffer | undefined;
+  paidPackage: GalleryPackage | undefined;
+  guest: ClaimedGuest | undefined;
+}): Promise<ResultMembers<typeof CheckinResult>> {
+  const { tenant, configuration, request, submission, selfie, paidPackage, guest } = checkin;
+  const limits = publicLimitsOf(configuration.gallery.publicLimits);
   const accountId = paidPackage ? await checkPaidCheckin(tenant, submission, paidPackage) : undefined;
   const returnUrl = paidPackage ? returnUrlOf(request.returnUrl, tenant) : undefined;
 
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  const personId = newPersonId();
+  const personId = guest?.person.personId ?? newPersonId();
   const selfieKey = selfie ? selfieObjectKey(scope.tenantId, scope.token, personId) : undefined;
   if (selfie && selfieKey) {
     await (await mediaBucket()).putMediaObject(selfieKey, selfie, 'image/jpeg').catch((error: Error) => {
@@ -72,8 +102,16 @@ export async function submitCheckin(
       const pendingCap = pendingPaymentsCap(limits, submission.shootingDay?.maxPersons);
       return await startPaidCheckin({ tenant, galleryToken: scope.token, draft, pkg: paidPackage, accountId, returnUrl, pendingPaymentsCap: pendingCap });
     }
-    const person = await insertCheckedInPerson(scope, draft, limits.checkinsPerEmail);
-    await addToGalleryCounters(scope, { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 }).catch((error: Error) =>
+    const person = guest
+      ? await completeImportedPerson(scope, guest.person, completedPerson(guest.person, draft), {
+          claimId: guest.claimId,
+          checkinsPerEmail: limits.checkinsPerEmail,
+          existingDayIds: new Set(configuration.shootingDays.map((day) => day.id)),
+        })
+      : await insertCheckedInPerson(scope, draft, limits.checkinsPerEmail);
+    // A completed imported person stays counted as imported.
+    const counted = guest ? { personsWithSelfie: selfieKey && !guest.person.hasSelfie ? 1 : 0 } : { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 };
+    await addToGalleryCounters(scope, counted).catch((error: Error) =>
       logger.error('check-in counters not updated', { personId, error: loggableError(error) }),
     );
     return { personId: person.personId, code: person.code, name: person.name };

@@ -21,6 +21,8 @@ export const ERROR_CODE_OF_REASON = {
   persons_required: 'persons_required',
   too_many_persons: 'too_many_persons',
   terms_not_accepted: 'terms_not_accepted',
+  email_domain_not_allowed: 'email_domain_not_allowed',
+  not_on_guest_list: 'not_on_guest_list',
   unknown_gallery: 'gallery_not_found',
   not_a_group_shoot: 'not_a_groupshoot_gallery',
   unknown_person: 'person_not_found',

@@ -47,6 +47,11 @@ export const ERROR_CATALOG = {
     status: 403,
     message: 'The integration API needs the Creator plan or a higher one.',
   },
+  email_domain_not_allowed: { status: 403, message: 'This gallery takes check-ins only from email addresses at the domains it names.' },
+  not_on_guest_list: {
+    status: 403,
+    message: 'This gallery takes check-ins only from the persons invited to it; use the email address or employee ID your organisation gave the studio.',
+  },
   not_found: { status: 404, message: 'No endpoint exists at this path.' },
   gallery_not_found: { status: 404, message: 'No gallery exists with this token.' },
   person_not_found: { status: 404, message: 'No person exists with this ID in this gallery.' },

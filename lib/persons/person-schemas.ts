@@ -72,6 +72,7 @@ export const Person = v.object({
   customFields: v.record(v.string(), v.union([v.string(), v.number()])),
   source: v.picklist(['import', 'checkin']),
   createdAt: v.string(),
+  checkedInAt: v.pipe(nullableString, v.description('When an imported person completed its own check-in (importedOnly galleries); null until then, and for persons who checked in.')),
   hasSelfie: v.boolean(),
   photoCount: v.number(),
 });

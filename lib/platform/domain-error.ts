@@ -19,6 +19,9 @@ export type DomainErrorReason =
   | 'persons_required'
   | 'too_many_persons'
   | 'terms_not_accepted'
+  // The gallery's check-in policy does not let this participant in.
+  | 'email_domain_not_allowed'
+  | 'not_on_guest_list'
   // It names something the tenant does not have.
   | 'unknown_gallery'
   | 'not_a_group_shoot'

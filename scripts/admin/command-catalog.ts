@@ -93,6 +93,11 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         options: { ...inGallery, mode: text, match: text, mismatch: text, fill: text, margin: text, defaults: flag },
         environment: ['MEDIA_BUCKET'],
       },
+      'checkin-policy': {
+        usage:
+          'gallery checkin-policy --tenant SLUG --gallery TOKEN [--mode open|importedOnly] [--domains DOMAIN,*.DOMAIN,...] [--any-domain]   (no option: show it)',
+        options: { ...inGallery, mode: text, domains: text, 'any-domain': flag },
+      },
       retention: {
         usage: 'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',
         options: { ...inGallery, 'selfie-days': text, 'order-days': text, 'person-days': text, defaults: flag },
@@ -101,6 +106,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => ({
       ...(await import('./gallery-commands')).galleryCommands,
       ...(await import('./privacy-commands')).galleryPrivacyCommands,
+      ...(await import('./checkin-policy-commands')).checkinPolicyCommands,
     }),
   },
   day: {

@@ -209,6 +209,19 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     expect(await personsOf(studio)).toEqual([]);
   });
 
+  it('names the allowed email domains below the email field, and shows a refusal of another domain there', async () => {
+    const studio = await createCheckinStudio({ checkinPolicy: { mode: 'open', allowedEmailDomains: ['example.com', '*.example.org'] } });
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#email-hint:not([hidden])');
+    expect(await page.textContent('#email-hint')).toBe('Use your address at example.com or any subdomain of example.org.');
+    await fillParticipant(page, studio, 'ada@elsewhere.example');
+    await page.click('#submit');
+    await page.waitForSelector('#email-error:not([hidden])');
+    expect(await page.textContent('#email-error')).toBe('Please use your work email address.');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
+    expect(await personsOf(studio)).toEqual([]);
+  });
+
   it('takes a paid package through checkout and shows the code once paid', async () => {
     // Act
     const studio = await submitPaidCheckin(page, size);

@@ -51,6 +51,7 @@ const SAMPLES: Record<string, Sample> = {
   "tenant's API keys (GSI1)": { on: 'gsi1', key: keys.apiKeysOfTenant(TENANT_ID) },
   "tenant's galleries (GSI1)": { on: 'gsi1', key: keys.galleriesOfTenant(TENANT_ID) },
   'persons by employee ID (GSI1)': { on: 'gsi1', key: keys.personsByEmployeeId(TENANT_ID, TOKEN, 'E-1001') },
+  'guest list (GSI1)': { on: 'gsi1', key: keys.importedPersonsByEmail(TENANT_ID, TOKEN, 'aGFzaG9mYWRkcmVzcw') },
   'pending orders (GSI1)': { on: 'gsi1', key: keys.pendingOrders() },
   "gallery's Idempotency-Key records (GSI1)": { on: 'gsi1', key: keys.idempotencyRecordsOfGallery(TENANT_ID, TOKEN) },
   'another index partition': { on: 'gsi1', key: 'SOMETHING' },
@@ -191,13 +192,18 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
     expect(write('UpdateItem', ['pk', 'sk', 'stripeReadiness'])).toBe(handler === 'checkin/post-group-shoot');
   });
 
-  it("reads no person, photo, access code or email's count, except the participant's own photos (myPhotos)", () => {
-    const personal = ['persons', "person's photos", 'access code', "email's free check-ins", 'persons by employee ID (GSI1)', "gallery's shoot"];
+  it("reads no person, photo, access code or email's count, except those the participant names (myPhotos, importedOnly check-ins)", () => {
+    const personal = ['persons', "person's photos", 'access code', "email's free check-ins", 'persons by employee ID (GSI1)', 'guest list (GSI1)', "gallery's shoot"];
     const reads = personal.flatMap((name) =>
       ['GetItem', 'BatchGetItem', 'Query'].filter((action) => can(handler, { action, on: SAMPLES[name]!.on, key: SAMPLES[name]!.key })).map((action) => `${action} ${name}`),
     );
     // myPhotos: the code item names the person, the person's email or employee ID is the second factor.
-    expect(reads).toEqual(handler === 'checkin/post-group-shoot' ? ['GetItem persons', "Query person's photos", 'GetItem access code'] : []);
+    // importedOnly check-ins: the guest list and the employee ID name the imported persons, read again by key.
+    expect(reads).toEqual(
+      handler === 'checkin/post-group-shoot'
+        ? ['GetItem persons', "Query person's photos", 'GetItem access code', 'Query persons by employee ID (GSI1)', 'Query guest list (GSI1)']
+        : [],
+    );
   });
 });
 
@@ -209,11 +215,13 @@ describe('what the public functions need', () => {
     expect(granted.sort()).toEqual(['Query gallery configuration', 'Query tenant profile and plan', "UpdateItem public client's rate-limit counter"]);
   });
 
-  it('lets the check-in function store persons and reservations without reading persons back', () => {
+  it('lets the check-in function store persons and reservations, and complete imported persons, deleting none', () => {
     const handler = 'checkin/post-group-shoot';
     const on = (name: string, action: string) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key });
     expect([on('persons', 'PutItem'), on('access code', 'PutItem'), on('orders', 'PutItem'), on('status or retry token', 'GetItem')]).toEqual([true, true, true, true]);
-    expect([on('persons', 'UpdateItem'), on('persons', 'DeleteItem'), on('access code', 'DeleteItem'), on("API key's rate-limit counter", 'UpdateItem')]).toEqual([false, false, false, false]);
+    // importedOnly: claiming and completing the imported person, and its code item's place on the guest list.
+    expect([on('persons', 'UpdateItem'), on('access code', 'UpdateItem')]).toEqual([true, true]);
+    expect([on('persons', 'DeleteItem'), on('access code', 'DeleteItem'), on("API key's rate-limit counter", 'UpdateItem')]).toEqual([false, false, false]);
   });
 });
 

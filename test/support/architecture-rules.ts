@@ -52,7 +52,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'store/day-bookings',
   ],
   events: ['store/outbox', 'adapters/stream-records'],
-  persons: ['person-schemas', 'import-persons', 'list-persons', 'store/persons', 'store/access-code-allocation'],
+  persons: ['person-schemas', 'import-persons', 'list-persons', 'store/persons', 'store/access-code-allocation', 'store/guest-list'],
   faces: ['reference-faces', 'second-opinion', 'face-matching-switch', 'calibration', 'store/reference-faces', 'adapters/face-model'],
   payments: [
     'payment-schemas',

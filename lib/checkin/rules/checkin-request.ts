@@ -2,6 +2,7 @@ import { validateCustomFields } from '#lib/galleries/rules/custom-fields';
 import { DomainError, invalidField } from '#lib/platform/domain-error';
 import { BUILT_IN_FIELD_KEYS, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/galleries/rules/gallery-model';
 import type { PersonConsents } from '#lib/persons/rules/person-model';
+import { allowedDomainsInWords, checkinPolicyOf, isEmailDomainAllowed } from '#lib/galleries/rules/checkin-policy';
 import { decodeSelfie, readJpegFrameSize } from '#lib/checkin/rules/selfie';
 
 /** A check-in that passed every rule that needs no storage. */
@@ -53,7 +54,8 @@ export interface CheckinFields {
 /**
  * Validates a parsed submitCheckin body against the gallery, in the documented order of
  * precedence; the rules before these, up to the custom fields' type, are the parser's
- * (parseSubmitCheckin). Here: required built-in form fields (invalid_field), consent_required,
+ * (parseSubmitCheckin). Here: required built-in form fields (invalid_field), the email's domain
+ * (email_domain_not_allowed), consent_required,
  * custom fields, selfie (encoding, size and JPEG header), shooting day, package. Synchronous and
  * cheap: the selfie's image data is decoded later, by submitCheckin, and payment checks come
  * after that, with the tenant.
@@ -65,6 +67,11 @@ export function validateCheckin(fields: CheckinFields, configuration: GalleryCon
     if (builtIn && field.enabled && field.required && (fields[field.key as (typeof BUILT_IN_FIELD_KEYS)[number]] ?? null) === null) {
       throw invalidField(field.key, `${field.label} is required.`);
     }
+  }
+
+  const { allowedEmailDomains } = checkinPolicyOf(gallery.checkinPolicy);
+  if (!isEmailDomainAllowed(fields.email, allowedEmailDomains)) {
+    throw new DomainError('email_domain_not_allowed', allowedDomainsInWords(allowedEmailDomains));
   }
 
   if (gallery.consentRequired && fields.consentGiven !== true) throw new DomainError('consent_required');

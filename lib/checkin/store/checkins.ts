@@ -12,7 +12,7 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
 
 /** Counts one more free check-in of an email address in the gallery, refused once it made `limit`. */
-function emailCheckinCount(scope: GalleryScope, email: string, limit: number): TransactItem {
+export function emailCheckinCount(scope: GalleryScope, email: string, limit: number): TransactItem {
   return {
     Update: {
       TableName: tableName,
@@ -43,6 +43,11 @@ export async function insertCheckedInPerson(scope: GalleryScope, draft: PersonDr
   } catch (error) {
     if (!(error instanceof ExtraConditionFailed)) throw error;
     if (error.extraIndex < spot.length) throw spotRefusal(error.item);
-    throw new DomainError('email_checkin_limit', `This email address has checked in ${checkinsPerEmail} time${checkinsPerEmail === 1 ? '' : 's'} to this gallery already.`);
+    throw emailCheckinLimitReached(checkinsPerEmail);
   }
+}
+
+/** email_checkin_limit, saying how many check-ins the address made. */
+export function emailCheckinLimitReached(checkinsPerEmail: number): DomainError {
+  return new DomainError('email_checkin_limit', `This email address has checked in ${checkinsPerEmail} time${checkinsPerEmail === 1 ? '' : 's'} to this gallery already.`);
 }

@@ -1,6 +1,7 @@
 import type { PublicLimits } from '#lib/galleries/rules/public-limits';
 import type { RetentionPolicy } from '#lib/galleries/rules/retention-policy';
 import type { FaceMatchingMode, FaceThresholds } from '#lib/galleries/rules/face-matching';
+import type { CheckinPolicy } from '#lib/galleries/rules/checkin-policy';
 
 /** Gallery configuration as the domain sees it; lib/galleries/store/galleries.ts maps it to items. */
 /** The gallery an operation works in: every item of a gallery is keyed by both. */
@@ -35,6 +36,8 @@ export interface Gallery {
   faceMatching?: FaceMatchingMode;
   /** Its own face distances, where they differ from the defaults. */
   faceThresholds?: Partial<FaceThresholds>;
+  /** Who may check in, where it differs from open to anyone (lib/galleries/rules/checkin-policy.ts). */
+  checkinPolicy?: CheckinPolicy;
   createdAt: string;
 }
 

@@ -148,6 +148,7 @@ function toGallery(item: Record<string, any>): Gallery {
     ...(item.retention ? { retention: item.retention } : {}),
     ...(item.faceMatching ? { faceMatching: item.faceMatching } : {}),
     ...(item.faceThresholds ? { faceThresholds: item.faceThresholds } : {}),
+    ...(item.checkinPolicy ? { checkinPolicy: item.checkinPolicy } : {}),
     createdAt: item.createdAt,
   };
 }

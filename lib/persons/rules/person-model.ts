@@ -31,6 +31,8 @@ export interface Person {
   customFields: Record<string, string | number>;
   source: PersonSource;
   createdAt: string;
+  /** An imported person's own check-in completed it then (importedOnly galleries); absent until it does, and for every other person. */
+  checkedInAt?: string;
   hasSelfie: boolean;
   photoCount: number;
 }

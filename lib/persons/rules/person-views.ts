@@ -18,6 +18,7 @@ export function integrationPersonView(person: Person) {
     customFields: person.customFields,
     source: person.source,
     createdAt: person.createdAt,
+    checkedInAt: person.checkedInAt ?? null,
     hasSelfie: person.hasSelfie,
     photoCount: person.photoCount,
   };

@@ -4,6 +4,8 @@ import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, itemAt } from '#lib/platform/table/conditional-writes';
 import { eventPut } from '#lib/events/store/outbox';
 import { keys } from '#lib/platform/table/keys';
+import { GSI1 } from '#lib/platform/table/table-definition';
+import { emailKey } from '#lib/platform/email-address';
 import { toPersonItem } from '#lib/persons/store/persons';
 import { type RetryOptions, cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
 import { generateAccessCodeNotIn } from '#lib/persons/rules/access-codes';
@@ -28,8 +30,22 @@ const PARALLEL_TRANSACTIONS = 4;
 /** Rounds of drawing new codes for collisions with codes already in the gallery. */
 const CODE_ROUNDS = 8;
 
-export function accessCodeItem(scope: GalleryScope, person: Pick<Person, 'code' | 'personId' | 'createdAt'>) {
-  return { ...keys.accessCode(scope.tenantId, scope.token, person.code), personId: person.personId, createdAt: person.createdAt };
+/**
+ * The item that reserves a person's code. An imported person's with an email address is also on
+ * the gallery's guest list (GSI1 keys.importedPersonsByEmail, read by lib/persons/store/guest-list.ts).
+ */
+export function accessCodeItem(scope: GalleryScope, person: Pick<Person, 'code' | 'personId' | 'createdAt'> & Partial<Pick<Person, 'source' | 'email'>>) {
+  return {
+    ...keys.accessCode(scope.tenantId, scope.token, person.code),
+    personId: person.personId,
+    createdAt: person.createdAt,
+    ...(person.source === 'import' && person.email ? guestListKeys(scope, person.personId, person.email) : {}),
+  };
+}
+
+/** The GSI1 keys that put a person's code item on the guest list under its email address. */
+export function guestListKeys(scope: GalleryScope, personId: string, email: string) {
+  return { [GSI1.partitionKey]: keys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)), [GSI1.sortKey]: personId };
 }
 
 /** The drafts with codes drawn for them, no code twice in the batch (`codesInBatch` records them). */

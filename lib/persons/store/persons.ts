@@ -121,6 +121,7 @@ export function toPerson(item: Record<string, any>): Person {
     customFields: item.customFields ?? {},
     source: item.source,
     createdAt: item.createdAt,
+    ...(typeof item.checkedInAt === 'string' ? { checkedInAt: item.checkedInAt } : {}),
     hasSelfie: item.hasSelfie === true,
     photoCount: typeof item.photoCount === 'number' ? item.photoCount : 0,
   };

@@ -60,6 +60,12 @@ export const keys = {
   /** GSI1 partition of a gallery's persons with one employee ID (only persons that have one). */
   personsByEmployeeId: (tenantId: string, token: string, employeeId: string) =>
     `T#${tenantId}#G#${token}#EMP#${employeeId}`,
+  /**
+   * GSI1 partition of a gallery's imported persons with one email address, by a hash of the
+   * address (the guest list of `importedOnly` check-ins): their access-code items carry it, so an
+   * erased person's code item, overwritten, leaves the list with it.
+   */
+  importedPersonsByEmail: (tenantId: string, token: string, emailKey: string) => `T#${tenantId}#G#${token}#GUEST#${emailKey}`,
   /** A person's photos: one item collection per person. */
   photosOfPerson: (tenantId: string, token: string, personId: string) => `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
   photo: (tenantId: string, token: string, personId: string, photoId: string) => ({

@@ -80,6 +80,7 @@ describe.each([0, 1])('GET persons, path variant %i', (variant) => {
           customFields: {},
           source: 'import',
           createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+          checkedInAt: null,
           hasSelfie: false,
           photoCount: 0,
         },

@@ -52,7 +52,7 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
   describe('order of precedence', () => {
     /** A gallery that asks for everything, so that every rule has something to check. */
     const demanding = configuration(
-      { consentRequired: true, selfieEnabled: true, selfieRequired: true },
+      { consentRequired: true, selfieEnabled: true, selfieRequired: true, checkinPolicy: { mode: 'open', allowedEmailDomains: ['example.com'] } },
       { formFields: [formField('employeeId', { required: true }), formField(SHIRT_SIZE, { label: 'Shirt size', required: true })] },
     );
 
@@ -89,7 +89,7 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
       ['orderNotes length', { reason: 'invalid_field', subject: { field: 'orderNotes' } }, { orderNotes: '' }],
       ['shootingDayId length', { reason: 'invalid_field', subject: { field: 'shootingDayId' } }, { shootingDayId: 'day-9' }],
       ['selectedPackageId length', { reason: 'invalid_field', subject: { field: 'selectedPackageId' } }, { selectedPackageId: 'pkg-9' }],
-      ['email plausibility', { reason: 'invalid_field', subject: { field: 'email' } }, { email: 'ada@example.com' }],
+      ['email plausibility', { reason: 'invalid_field', subject: { field: 'email' } }, { email: 'ada@elsewhere.example' }],
       ['consentGiven type', { reason: 'invalid_field', subject: { field: 'consentGiven' } }, { consentGiven: false }],
       ['faceConsent type', { reason: 'invalid_field', subject: { field: 'faceConsent' } }, { faceConsent: null }],
       ['notificationConsent type', { reason: 'invalid_field', subject: { field: 'notificationConsent' } }, { notificationConsent: true }],
@@ -98,6 +98,7 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
       ['selfieBase64 type', { reason: 'invalid_field', subject: { field: 'selfieBase64' } }, { selfieBase64: null }],
       ['customFields type', { reason: 'invalid_field', subject: { field: 'customFields' } }, { customFields: {} }],
       ['required built-in form field', { reason: 'invalid_field', subject: { field: 'employeeId' } }, { employeeId: 'E-1' }],
+      ['email domain', { reason: 'email_domain_not_allowed' }, { email: 'ada@example.com' }],
       ['consent_required', { reason: 'consent_required' }, { consentGiven: true }],
       ['custom fields', { reason: 'invalid_custom_field', subject: { key: SHIRT_SIZE } }, { customFields: { [SHIRT_SIZE]: 'M' } }],
       ['selfie_required', { reason: 'selfie_required' }, { selfieBase64: 'not base64 at all!' }],

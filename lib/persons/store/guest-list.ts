@@ -1,0 +1,69 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { queryAll, queryGsi1 } from '#lib/platform/table/queries';
+import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { GSI1 } from '#lib/platform/table/table-definition';
+import { conditionalWrite } from '#lib/platform/table/conditional-writes';
+import { mapWithConcurrency } from '#lib/platform/concurrency';
+import { guestListKeys } from '#lib/persons/store/access-code-allocation';
+import { emailKey } from '#lib/platform/email-address';
+import { getPerson, toPerson } from '#lib/persons/store/persons';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { Person } from '#lib/persons/rules/person-model';
+
+/**
+ * The guest list of an `importedOnly` gallery: the persons the HR import created, found the two
+ * ways a check-in names one. Each person is read again from its item, strongly consistent (the
+ * index lags behind a check-in that completed it a moment ago).
+ */
+
+/** The gallery's imported persons holding this email address (case and surrounding space ignored). */
+export async function importedPersonsWithEmail(scope: GalleryScope, email: string): Promise<Person[]> {
+  const entries = await queryGsi1(keys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)));
+  return currentPersons(scope, entries.map((entry) => entry.personId as string));
+}
+
+/** The gallery's imported persons with exactly this employee ID. */
+export async function importedPersonsWithEmployeeId(scope: GalleryScope, employeeId: string): Promise<Person[]> {
+  const entries = await queryGsi1(keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId));
+  return currentPersons(scope, entries.filter((entry) => entry.source === 'import').map((entry) => entry.personId as string));
+}
+
+async function currentPersons(scope: GalleryScope, personIds: readonly string[]): Promise<Person[]> {
+  const persons = await Promise.all(personIds.map((personId) => getPerson(scope, personId, { consistent: true })));
+  return persons.filter((person): person is Person => person !== undefined).sort((a, b) => a.personId.localeCompare(b.personId));
+}
+
+/**
+ * Puts every imported person of the gallery that has an address on its guest list, under its
+ * address as it is now: persons imported before the guest list existed, whose code items do
+ * not carry it. Safe to run again; an erased person's code item is left as it is. Answers how
+ * many persons are on the list.
+ */
+export async function putImportedPersonsOnGuestList(scope: GalleryScope): Promise<number> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
+    ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': ITEM_PREFIX.person },
+  });
+  const guests = items.map(toPerson).filter((person) => person.source === 'import' && person.email !== null);
+  const listed = await mapWithConcurrency(guests, 8, (person) =>
+    conditionalWrite(() => db.send(new UpdateCommand(guestListEntryUpdate(scope, person, person.email!))), () => false),
+  );
+  return listed.filter(Boolean).length;
+}
+
+/**
+ * The update that puts a person's code item on the guest list under `email` (or moves it there),
+ * on the condition that the code is still that person's.
+ */
+export function guestListEntryUpdate(scope: GalleryScope, person: Pick<Person, 'personId' | 'code'>, email: string) {
+  const entry = guestListKeys(scope, person.personId, email);
+  return {
+    TableName: tableName,
+    Key: keys.accessCode(scope.tenantId, scope.token, person.code),
+    UpdateExpression: 'SET #gsiPk = :gsiPk, #gsiSk = :gsiSk',
+    ConditionExpression: 'personId = :personId',
+    ExpressionAttributeNames: { '#gsiPk': GSI1.partitionKey, '#gsiSk': GSI1.sortKey },
+    ExpressionAttributeValues: { ':gsiPk': entry[GSI1.partitionKey], ':gsiSk': entry[GSI1.sortKey], ':personId': person.personId },
+  };
+}

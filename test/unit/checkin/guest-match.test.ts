@@ -1,0 +1,87 @@
+import { completedPerson, matchGuest } from '#lib/checkin/rules/guest-match';
+import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
+import { samplePerson } from '../../support/event-samples';
+
+/** An imported person as the import stores it (the shared sample, with Ada's address). */
+const imported = (personId: string, overrides: Partial<Person> = {}): Person =>
+  samplePerson({ personId, name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1', department: null, shootingDayId: 'day-1', code: 'AB12', source: 'import', ...overrides });
+
+const CHECKED_IN = { checkedInAt: '2027-01-02T00:00:00.000Z' };
+
+describe('which imported person an importedOnly check-in completes', () => {
+  it('completes the person holding the address', () => {
+    const ada = imported('per_1');
+    expect(matchGuest([ada], [])).toEqual({ kind: 'complete', person: ada });
+  });
+
+  it('completes the first of several holding the address that has not checked in', () => {
+    const [first, second, third] = [imported('per_1', CHECKED_IN), imported('per_2'), imported('per_3')];
+    expect(matchGuest([first!, second!, third!], [])).toEqual({ kind: 'complete', person: second });
+  });
+
+  it('is a repeated check-in when everyone holding the address has checked in', () => {
+    expect(matchGuest([imported('per_1', CHECKED_IN)], [])).toEqual({ kind: 'repeat' });
+  });
+
+  it('completes a person imported without an address by its employee ID', () => {
+    const grace = imported('per_2', { email: null, employeeId: 'E-2' });
+    expect(matchGuest([], [grace])).toEqual({ kind: 'complete', person: grace });
+  });
+
+  it('does not complete a person imported with an address by its employee ID alone', () => {
+    expect(matchGuest([], [imported('per_1', { email: 'ada@example.com' })])).toEqual({ kind: 'none' });
+  });
+
+  it('names nobody when the employee ID\'s person has checked in already (its address matches it from then on)', () => {
+    expect(matchGuest([], [imported('per_2', { email: null, ...CHECKED_IN })])).toEqual({ kind: 'none' });
+  });
+
+  it('names nobody for an address and employee ID of no imported person', () => {
+    expect(matchGuest([], [])).toEqual({ kind: 'none' });
+  });
+
+  it('is a repeated check-in when the address is invited but its persons are taken by other check-ins', () => {
+    expect(matchGuest([], [], true)).toEqual({ kind: 'repeat' });
+  });
+});
+
+describe('an imported person as its check-in completes it', () => {
+  it('takes what the participant gave, keeps the import\'s where they left it blank, and marks it checked in', () => {
+    // Prepare
+    const ada = imported('per_1', { phone: '+44 1', department: 'Analytics', customFields: { 'custom-a': 'kept', 'custom-b': 'old' } });
+    const checkin: PersonDraft = {
+      ...ada,
+      personId: 'per_1',
+      name: 'Ada King',
+      email: 'Ada@Example.com',
+      employeeId: null,
+      phone: '+44 2',
+      department: null,
+      shootingDayId: null,
+      packageId: 'pkg-1',
+      consents: { consentGiven: true, faceConsent: true, notificationConsent: null, hrExportConsent: null },
+      customFields: { 'custom-b': 'new' },
+      source: 'checkin',
+      hasSelfie: true,
+    };
+    // Act
+    const completed = completedPerson(ada, checkin);
+    // Assess
+    expect(completed).toEqual({
+      ...ada,
+      name: 'Ada King',
+      email: 'Ada@Example.com',
+      employeeId: 'E-1',
+      phone: '+44 2',
+      department: 'Analytics',
+      shootingDayId: 'day-1',
+      packageId: 'pkg-1',
+      consents: checkin.consents,
+      customFields: { 'custom-a': 'kept', 'custom-b': 'new' },
+      hasSelfie: true,
+      source: 'import',
+      code: 'AB12',
+      checkedInAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+  });
+});
