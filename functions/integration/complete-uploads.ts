@@ -1,8 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
 import { completeInboxUploads } from '#lib/photos/inbox-uploads';
-import { parseCompleteUploadsRequest } from '#lib/photos/upload-schemas';
 
 /** POST /group-shoot/checkin/{token}/uploads/complete, alias /groupshoot/{token}/uploads/complete (API key) */
-export const handler = endpoint('completeUploads', ({ tenant, pathParameters, body }) =>
-  completeInboxUploads(tenant, pathParameters.token, parseCompleteUploadsRequest(body)),
-);
+export const handler = endpoint('completeUploads', ({ tenant, pathParameters, body }) => completeInboxUploads(tenant, pathParameters.token, body));

@@ -17,7 +17,7 @@ import {
   startMultipartUpload,
 } from '#lib/photos/adapters/inbox-storage';
 import { INBOX_PAGE, UPLOAD_CONTENT_TYPE, UPLOAD_URL_TTL_SECONDS, decodeInboxCursor, encodeInboxCursor, partSizes } from '#lib/photos/rules/inbox-uploads';
-import type { CompleteUploadsInput, CompleteUploadsResult, InboxPage, UploadFileInput, UploadInput, UploadPlan } from '#lib/photos/upload-schemas';
+import { type CompleteUploadsResult, type InboxPage, type UploadFileInput, type UploadPlan, parseCompleteUploadsRequest, parseUploadRequest } from '#lib/photos/upload-schemas';
 
 /**
  * Uploads to a gallery's inbox with the API key instead of AWS credentials (docs/photos.md):
@@ -55,9 +55,11 @@ function metadataOf(file: UploadFileInput): ObjectMetadata {
  * Presigned upload URLs for each file, valid UPLOAD_URL_TTL_SECONDS: one PUT for a file up to
  * `partSize`, else a multipart upload started here with presigned URLs for its parts. Each URL
  * takes exactly the declared size, and the single PUT's type and capture metadata are signed in.
+ * The gallery is checked before the body: its refusals come first, as on the other routes.
  */
-export async function createInboxUploads(tenant: Tenant, token: string | undefined, input: UploadInput): Promise<ResultMembers<typeof UploadPlan>> {
+export async function createInboxUploads(tenant: Tenant, token: string | undefined, body: unknown): Promise<ResultMembers<typeof UploadPlan>> {
   const inbox = await inboxOf(tenant, token);
+  const input = parseUploadRequest(body);
   const expiresAtMs = (Math.floor(now() / 1000) + UPLOAD_URL_TTL_SECONDS) * 1000;
   const expiresIn = Math.round((expiresAtMs - now()) / 1000);
   const uploads = await mapWithConcurrency(input.files, CALLS_IN_FLIGHT, async (file) => {
@@ -81,8 +83,9 @@ export async function createInboxUploads(tenant: Tenant, token: string | undefin
  * Completes or aborts multipart uploads of the gallery's inbox. A refusal of one upload (no such
  * upload of this path, parts that do not fit) is that file's outcome in `failed`, not the request's.
  */
-export async function completeInboxUploads(tenant: Tenant, token: string | undefined, input: CompleteUploadsInput): Promise<ResultMembers<typeof CompleteUploadsResult>> {
+export async function completeInboxUploads(tenant: Tenant, token: string | undefined, body: unknown): Promise<ResultMembers<typeof CompleteUploadsResult>> {
   const inbox = await inboxOf(tenant, token);
+  const input = parseCompleteUploadsRequest(body);
   const result: ResultMembers<typeof CompleteUploadsResult> = { galleryToken: inbox.token, completed: [], aborted: [], failed: [] };
   await mapWithConcurrency(input.files, CALLS_IN_FLIGHT, async (file) => {
     const key = inbox.keyOf(file.path);
