@@ -10,7 +10,7 @@ import { checkinInfoProbe, checkinStatusProbe, freeCheckinProbe, paidCheckinProb
 import { ingestProbe, webhookProbe } from './probes/event-probes';
 import type { Probe, ProbeSpec } from './probes/probe';
 import { importProbe, personWithPhoto, serverRead } from './probes/server-probes';
-import { completeUploadProbe, inboxListingProbe, multipartUploadProbe } from './probes/upload-probes';
+import { abortUploadProbe, inboxListingProbe, multipartUploadProbe } from './probes/upload-probes';
 
 /** Every route id maps to its probes: a route added to the table does not compile here until it has some. */
 const PROBES: Record<RouteId, ProbeSpec[]> = {
@@ -34,7 +34,7 @@ const PROBES: Record<RouteId, ProbeSpec[]> = {
   getGalleryStats: [serverRead((answer) => expect(answer.body.persons.total).toBe(0))],
   listInboxFiles: [inboxListingProbe],
   createUploads: [multipartUploadProbe],
-  completeUploads: [completeUploadProbe],
+  completeUploads: [abortUploadProbe],
   stripeWebhook: [webhookProbe],
 };
 
