@@ -17,7 +17,7 @@ export type MediaFolder = keyof typeof MEDIA_FOLDERS;
 export interface MediaAccess {
   folders: MediaFolder[];
   /** Object actions on `<folder>/*`. */
-  objects?: ('GetObject' | 'PutObject' | 'DeleteObject' | 'DeleteObjectVersion')[];
+  objects?: ('GetObject' | 'PutObject' | 'DeleteObject' | 'DeleteObjectVersion' | 'AbortMultipartUpload')[];
   /** ListBucket and ListBucketVersions, only with an `s3:prefix` inside these folders. */
   list?: boolean;
 }
@@ -147,6 +147,15 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     ],
     secrets: ['photoSigningKey'],
     photoCdn: true,
+  },
+  // Uploads into a gallery's inbox (lib/photos/inbox-uploads.ts): listing it, presigning PUTs and parts
+  // (a presigned URL acts with these credentials: PutObject covers PutObject and UploadPart), and the
+  // multipart calls themselves (PutObject covers create and complete). Nothing reads a photo.
+  'integration/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
+  'integration/create-uploads': { table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS], media: { folders: ['photos'], objects: ['PutObject'] } },
+  'integration/complete-uploads': {
+    table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
+    media: { folders: ['photos'], objects: ['PutObject', 'AbortMultipartUpload'] },
   },
   'integration/import-persons': { table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS, ...STORE_PERSONS], memoryMb: 1024 },
   'payments/stripe-webhook': {

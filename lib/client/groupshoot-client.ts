@@ -47,6 +47,11 @@ export type PersonsPage = v.InferOutput<typeof schemas.PersonsPage>;
 export type CheckinInfo = v.InferOutput<typeof schemas.CheckinInfo>;
 export type GalleryStats = v.InferOutput<typeof schemas.GalleryStats>;
 export type PersonPhotos = v.InferOutput<typeof schemas.PersonPhotos>;
+export type InboxPage = v.InferOutput<typeof schemas.InboxPage>;
+export type UploadRequest = v.InferInput<typeof schemas.UploadRequest>;
+export type UploadPlan = v.InferOutput<typeof schemas.UploadPlan>;
+export type CompleteUploadsRequest = v.InferInput<typeof schemas.CompleteUploadsRequest>;
+export type CompleteUploadsResult = v.InferOutput<typeof schemas.CompleteUploadsResult>;
 
 export interface ImportRowInput {
   name: string;
@@ -112,6 +117,27 @@ export class GroupShootClient {
 
   personPhotos(token: string, personId: string) {
     return this.request<PersonPhotos>('GET', `${this.gallery(token)}/persons/${encodeURIComponent(personId)}/photos`);
+  }
+
+  /** Every file in the gallery's inbox with its size, page by page. */
+  async *allInboxFiles(token: string): AsyncGenerator<InboxPage['files'][number]> {
+    let cursor: string | undefined;
+    do {
+      const suffix = cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`;
+      const page = await this.request<InboxPage>('GET', `${this.gallery(token)}/uploads${suffix}`);
+      yield* page.files;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** Presigned upload URLs into the gallery's inbox (docs/photos.md#uploading-a-shoot). */
+  createUploads(token: string, body: UploadRequest) {
+    return this.request<UploadPlan>('POST', `${this.gallery(token)}/uploads`, body);
+  }
+
+  /** Completes or aborts multipart uploads into the gallery's inbox. */
+  completeUploads(token: string, files: CompleteUploadsRequest['files']) {
+    return this.request<CompleteUploadsResult>('POST', `${this.gallery(token)}/uploads/complete`, { files });
   }
 
   private gallery(token: string): string {

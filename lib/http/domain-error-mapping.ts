@@ -20,6 +20,8 @@ export const ERROR_CODE_OF_REASON = {
   selfie_too_large: 'selfie_too_large',
   persons_required: 'persons_required',
   too_many_persons: 'too_many_persons',
+  files_required: 'files_required',
+  too_many_files: 'too_many_files',
   terms_not_accepted: 'terms_not_accepted',
   email_domain_not_allowed: 'email_domain_not_allowed',
   not_on_guest_list: 'not_on_guest_list',

@@ -1,4 +1,4 @@
-import { MAX_PERSONS_PER_IMPORT, MAX_SELFIE_BYTES, mebibytes } from '#lib/platform/field-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST, MAX_PERSONS_PER_IMPORT, MAX_SELFIE_BYTES, mebibytes } from '#lib/platform/field-limits';
 
 /**
  * The error catalogue: every error code the API can answer with, its HTTP status and its
@@ -37,6 +37,8 @@ export const ERROR_CATALOG = {
   package_not_found: { status: 400, message: 'The gallery has no package with this ID.' },
   persons_required: { status: 400, message: 'A non-empty persons array is required.' },
   too_many_persons: { status: 400, message: `At most ${MAX_PERSONS_PER_IMPORT} persons can be imported in one request.` },
+  files_required: { status: 400, message: 'A non-empty files array is required.' },
+  too_many_files: { status: 400, message: `At most ${MAX_FILES_PER_UPLOAD_REQUEST} files can be named in one request.` },
   api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },
   invalid_api_key: { status: 401, message: 'The API key is wrong, revoked or disabled.' },
   direct_access_forbidden: {

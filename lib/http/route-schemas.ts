@@ -4,6 +4,7 @@ import { FormField, FormFields, GalleryStats, Package, ShootingDay, ShootingDays
 import { CheckinStatusRequest, RetryCheckoutRequest, WebhookResult } from '#lib/payments/payment-schemas';
 import { ImportRequest, ImportResult, ImportedPerson, Person, PersonsPage } from '#lib/persons/person-schemas';
 import { MyPhotosRequest, ParticipantPhotos, PersonPhotos } from '#lib/photos/photo-schemas';
+import { CompleteUploadsRequest, CompleteUploadsResult, InboxPage, UploadPlan, UploadRequest } from '#lib/photos/upload-schemas';
 import { requestId } from '#lib/platform/schema-parts';
 
 /**
@@ -48,6 +49,11 @@ export const API_SCHEMAS = {
   FormFields,
   ShootingDays,
   GalleryStats,
+  InboxPage,
+  UploadRequest,
+  UploadPlan,
+  CompleteUploadsRequest,
+  CompleteUploadsResult,
   WebhookResult,
 };
 
@@ -61,7 +67,10 @@ export const ROUTE_SCHEMAS: Record<string, { request?: keyof typeof API_SCHEMAS;
   listPersonPhotos: { response: 'PersonPhotos' },
   listShootingDays: { response: 'ShootingDays' },
   getGalleryStats: { response: 'GalleryStats' },
+  listInboxFiles: { response: 'InboxPage' },
+  createUploads: { request: 'UploadRequest', response: 'UploadPlan' },
+  completeUploads: { request: 'CompleteUploadsRequest', response: 'CompleteUploadsResult' },
   stripeWebhook: { response: 'WebhookResult' },
 };
 
-export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, RetryCheckoutRequest, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult };
+export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, RetryCheckoutRequest, InboxPage, UploadRequest, UploadPlan, CompleteUploadsRequest, CompleteUploadsResult, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult };

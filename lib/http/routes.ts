@@ -5,7 +5,7 @@
  * `handler` names the file under `functions/` (without extension) that serves the route on
  * its primary path and on its alias alike.
  */
-import { MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST, MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
 
 export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
 
@@ -112,6 +112,33 @@ export const routes = [
     handler: 'integration/get-gallery-stats',
     access: 'server',
     summary: 'Dashboard statistics from counters maintained on every write',
+  },
+  {
+    id: 'listInboxFiles',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/uploads',
+    alias: '/groupshoot/{token}/uploads',
+    handler: 'integration/list-inbox-files',
+    access: 'server',
+    summary: "The files in the gallery's inbox with their sizes, paginated: what an upload need not send again",
+  },
+  {
+    id: 'createUploads',
+    method: 'POST',
+    path: '/group-shoot/checkin/{token}/uploads',
+    alias: '/groupshoot/{token}/uploads',
+    handler: 'integration/create-uploads',
+    access: 'server',
+    summary: `Presigned upload URLs into the gallery's inbox for up to ${MAX_FILES_PER_UPLOAD_REQUEST} photos (multipart for large ones)`,
+  },
+  {
+    id: 'completeUploads',
+    method: 'POST',
+    path: '/group-shoot/checkin/{token}/uploads/complete',
+    alias: '/groupshoot/{token}/uploads/complete',
+    handler: 'integration/complete-uploads',
+    access: 'server',
+    summary: `Completes or aborts up to ${MAX_FILES_PER_UPLOAD_REQUEST} multipart uploads into the gallery's inbox`,
   },
   {
     id: 'stripeWebhook',

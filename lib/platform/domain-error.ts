@@ -18,6 +18,8 @@ export type DomainErrorReason =
   | 'selfie_too_large'
   | 'persons_required'
   | 'too_many_persons'
+  | 'files_required'
+  | 'too_many_files'
   | 'terms_not_accepted'
   // The gallery's check-in policy does not let this participant in.
   | 'email_domain_not_allowed'

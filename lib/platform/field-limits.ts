@@ -42,6 +42,13 @@ export const MAX_SELFIE_PIXELS = 50_000_000;
  */
 export const MAX_PHOTO_OBJECT_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Files in one request for upload URLs, and uploads completed or aborted in one request
+ * (POST …/uploads, POST …/uploads/complete): 50 multipart uploads of 13 presigned part URLs
+ * each keep the answer far below Lambda's 6 MB.
+ */
+export const MAX_FILES_PER_UPLOAD_REQUEST = 50;
+
 /** A status or retry token as sent back (issued tokens are far shorter). */
 export const CHECKOUT_TOKEN_MAX_LENGTH = 200;
 

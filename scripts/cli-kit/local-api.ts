@@ -1,9 +1,18 @@
 /**
  * The API of a running `npm start`, for the CLIs that talk to the API rather than to the table
- * (the import command): its URL and the demo tenant's slug and key, from its connection file.
+ * (the import and photos commands): its URL and the demo tenant's slug and key, from its
+ * connection file, unless options or the environment give them.
  */
+import type { ClientOptions } from '#lib/client/groupshoot-client';
 import { UsageError } from './cli-errors';
-import type { LocalServer } from './local-servers';
+import { type CliEnvironment, type LocalServer, findLocalServer } from './local-servers';
+
+/** `--base-url`, `--tenant` and `--api-key` as given on the command line. */
+export interface ConnectionOptions {
+  baseUrl?: string;
+  tenantSlug?: string;
+  apiKey?: string;
+}
 
 /** The running local API as an API client talks to it. */
 export interface LocalApiConnection {
@@ -45,5 +54,42 @@ export async function connectLocalApi(
       `The local API at ${baseUrl} does not know the tenant and key in ${server.file} (answer ${response.status}): it was started from other data; restart \`npm start\`, or give --tenant and --api-key`,
     );
   }
+  return { baseUrl, tenantSlug, apiKey };
+}
+
+/** What to do instead of a running npm start, for the messages that need one. */
+const GIVE_CONNECTION = 'give --base-url, --tenant and --api-key (or GROUPSHOOT_API_URL, GROUPSHOOT_TENANT and GROUPSHOOT_API_KEY)';
+
+/**
+ * URL, tenant and key: each from its option, else its environment variable; what is still
+ * missing comes from the running `npm start` (scripts/cli-kit/local-servers.ts: the one server
+ * running from this folder, or the one --data names), once its API has answered; `say` tells
+ * which. With all three given no connection file is read, and --data beside them is refused.
+ */
+export async function connectionSettings(
+  options: { settings: ConnectionOptions; dataDir?: string },
+  environment: CliEnvironment,
+  say: (line: string) => void,
+): Promise<Pick<ClientOptions, 'baseUrl' | 'tenantSlug' | 'apiKey'>> {
+  const { settings, dataDir } = options;
+  const { env } = environment;
+  const given = {
+    baseUrl: settings.baseUrl ?? env.GROUPSHOOT_API_URL,
+    tenantSlug: settings.tenantSlug ?? env.GROUPSHOOT_TENANT,
+    apiKey: settings.apiKey ?? env.GROUPSHOOT_API_KEY,
+  };
+  if (given.baseUrl && given.tenantSlug && given.apiKey) {
+    if (dataDir !== undefined) {
+      throw new UsageError(`--data ${dataDir} names a local server, but the URL, tenant and key are all given (options or environment): leave out --data, or the others`);
+    }
+    return { baseUrl: given.baseUrl, tenantSlug: given.tenantSlug, apiKey: given.apiKey };
+  }
+  const server = findLocalServer({ workingDirectory: environment.workingDirectory, dataDir, otherwise: GIVE_CONNECTION });
+  const local = server && (await connectLocalApi(server));
+  if (server && local) say(`Using the local API at ${local.baseUrl} (from ${server.file})`);
+  const baseUrl = given.baseUrl ?? local?.baseUrl;
+  const tenantSlug = given.tenantSlug ?? local?.tenantSlug;
+  const apiKey = given.apiKey ?? local?.apiKey;
+  if (!baseUrl || !tenantSlug || !apiKey) throw new UsageError('The API URL, tenant and API key are needed (options, environment, or a running npm start)');
   return { baseUrl, tenantSlug, apiKey };
 }

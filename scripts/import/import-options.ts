@@ -1,8 +1,6 @@
-import type { ClientOptions } from '#lib/client/groupshoot-client';
 import { UsageError } from '../cli-kit/cli-errors';
 import { parseCommandLine } from '../cli-kit/command-line';
-import { connectLocalApi } from '../cli-kit/local-api';
-import { type CliEnvironment, findLocalServer } from '../cli-kit/local-servers';
+import type { ConnectionOptions } from '../cli-kit/local-api';
 import { type RequestedMapping, parseMapOption } from './header-mapping';
 import { DAY_MATCHES, type DayMatch } from './match-day';
 import type { ReadOptions } from './read-table';
@@ -26,7 +24,7 @@ export interface ImportOptions {
   read: ReadOptions;
   report: string;
   dryRun: boolean;
-  settings: { baseUrl?: string; tenantSlug?: string; apiKey?: string };
+  settings: ConnectionOptions;
   /** `--data DIR`: the local server started with this data folder. */
   dataDir?: string;
 }
@@ -75,41 +73,4 @@ export function parseImportOptions(argv: string[]): ImportOptions | undefined {
     settings: { baseUrl: text('base-url'), tenantSlug: text('tenant'), apiKey: text('api-key') },
     dataDir: text('data'),
   };
-}
-
-/** What to do instead of a running npm start, for the messages that need one. */
-const GIVE_CONNECTION = 'give --base-url, --tenant and --api-key (or GROUPSHOOT_API_URL, GROUPSHOOT_TENANT and GROUPSHOOT_API_KEY)';
-
-/**
- * URL, tenant and key: each from its option, else its environment variable; what is still
- * missing comes from the running `npm start` (scripts/cli-kit/local-servers.ts: the one server
- * running from this folder, or the one --data names), once its API has answered; `say` tells
- * which. With all three given no connection file is read, and --data beside them is refused.
- */
-export async function connectionSettings(
-  options: Pick<ImportOptions, 'settings' | 'dataDir'>,
-  environment: CliEnvironment,
-  say: (line: string) => void,
-): Promise<Pick<ClientOptions, 'baseUrl' | 'tenantSlug' | 'apiKey'>> {
-  const { settings, dataDir } = options;
-  const { env } = environment;
-  const given = {
-    baseUrl: settings.baseUrl ?? env.GROUPSHOOT_API_URL,
-    tenantSlug: settings.tenantSlug ?? env.GROUPSHOOT_TENANT,
-    apiKey: settings.apiKey ?? env.GROUPSHOOT_API_KEY,
-  };
-  if (given.baseUrl && given.tenantSlug && given.apiKey) {
-    if (dataDir !== undefined) {
-      throw new UsageError(`--data ${dataDir} names a local server, but the URL, tenant and key are all given (options or environment): leave out --data, or the others`);
-    }
-    return { baseUrl: given.baseUrl, tenantSlug: given.tenantSlug, apiKey: given.apiKey };
-  }
-  const server = findLocalServer({ workingDirectory: environment.workingDirectory, dataDir, otherwise: GIVE_CONNECTION });
-  const local = server && (await connectLocalApi(server));
-  if (server && local) say(`Using the local API at ${local.baseUrl} (from ${server.file})`);
-  const baseUrl = given.baseUrl ?? local?.baseUrl;
-  const tenantSlug = given.tenantSlug ?? local?.tenantSlug;
-  const apiKey = given.apiKey ?? local?.apiKey;
-  if (!baseUrl || !tenantSlug || !apiKey) throw new UsageError('The API URL, tenant and API key are needed (options, environment, or a running npm start)');
-  return { baseUrl, tenantSlug, apiKey };
 }

@@ -7,7 +7,8 @@ import { EXIT_CODE, UsageError, firstLineOf, reportFailure } from '../cli-kit/cl
 import type { CliEnvironment } from '../cli-kit/local-servers';
 import type { CliIo } from '../cli-kit/output';
 import { describeMapping, resolveMapping } from './header-mapping';
-import { USAGE, connectionSettings, parseImportOptions } from './import-options';
+import { USAGE, parseImportOptions } from './import-options';
+import { connectionSettings } from '../cli-kit/local-api';
 import { buildReport, writeReport } from './import-report';
 import { type PreparedRow, prepareRows } from './import-rows';
 import { checkImportFileSize } from './file-limits';

@@ -5,6 +5,7 @@ import { DEFAULT_PUBLIC_LIMITS, windowInWords } from '#lib/galleries/rules/publi
 import { ERROR_CATALOG } from '#lib/http/errors';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { PERSONS_PAGE } from '#lib/platform/page-cursor';
+import { INBOX_PAGE } from '#lib/photos/rules/inbox-uploads';
 import { EXAMPLES } from './examples';
 import { WEBHOOK_PARAMETERS, webhookOperations } from './webhooks';
 
@@ -96,6 +97,12 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
     parameters.push(
       { name: 'employeeId', in: 'query', schema: { type: 'string', maxLength: 100 }, description: 'Exact employee ID.' },
       { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PERSONS_PAGE.maxLimit, default: PERSONS_PAGE.defaultLimit } },
+      { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'nextCursor of the previous page.' },
+    );
+  }
+  if (route.id === 'listInboxFiles') {
+    parameters.push(
+      { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: INBOX_PAGE.maxLimit, default: INBOX_PAGE.defaultLimit } },
       { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'nextCursor of the previous page.' },
     );
   }

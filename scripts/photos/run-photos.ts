@@ -1,13 +1,17 @@
 import { statSync } from 'node:fs';
-import { EXIT_CODE, NotFoundError, UsageError, describeFailure, reportFailure } from '../cli-kit/cli-errors';
+import { GroupShootClient } from '#lib/client/groupshoot-client';
+import { UPLOAD_PART_BYTES } from '#lib/photos/rules/inbox-uploads';
+import { EXIT_CODE, UsageError, describeFailure, reportFailure } from '../cli-kit/cli-errors';
 import { parseCommandLine } from '../cli-kit/command-line';
+import { connectionSettings } from '../cli-kit/local-api';
 import type { CliEnvironment } from '../cli-kit/local-servers';
 import { type OptionValues, flag, galleryToken, optionalText, optionalWholeNumber, requiredText } from '../cli-kit/options';
 import { type CliIo, printResult } from '../cli-kit/output';
 import { requireEnvironment, useLocalTable } from '../cli-kit/table-environment';
 import type { SkippedFile } from './shoot-folder';
 import { formatMegabytes, progressBar, progressLines } from './upload-progress';
-import type { UploadReport } from './upload-shoot';
+import { uploadPolicy } from './upload-policy';
+import { type UploadReport, uploadShoot } from './upload-shoot';
 
 /** Where the command writes; `progress` is the terminal's standard error when there is one. */
 export interface PhotosIo extends CliIo {
@@ -15,24 +19,39 @@ export interface PhotosIo extends CliIo {
 }
 
 export const PHOTOS_USAGE = [
-  'Usage: npm run photos -- upload DIR --tenant SLUG|TENANT_ID --gallery TOKEN [--parallel N] [--part-size MIB] [--dry-run] [--json] [--data DIR]',
+  'Usage: npm run photos -- upload DIR --gallery TOKEN [--tenant SLUG] [--api-key KEY] [--base-url URL] [--parallel N] [--part-size MIB] [--dry-run] [--json] [--data DIR]',
+  '       npm run photos -- iam-policy --tenant SLUG|TENANT_ID [--bucket NAME] [--data DIR]',
   '',
-  "Uploads every JPEG below DIR to the gallery's inbox (photos/<tenantId>/<token>/inbox/<path>), with capture",
+  "upload: sends every JPEG below DIR to the gallery's inbox through the API (presigned URLs), with capture",
   'time and camera from EXIF as object metadata; files the inbox has with the same size are not sent again.',
+  'It needs the API URL, the tenant slug and an API key, no AWS credentials.',
   '  --parallel N      files uploaded at the same time (default 4)',
-  '  --part-size MIB   files larger than this go up in parts of this size, in MiB (default 8, at least 5)',
+  '  --part-size MIB   files larger than this go up in parts of this size, in MiB (default 8, 5 to 64)',
   '  --dry-run         list what would be uploaded, upload nothing',
   '  --data DIR        the local server started with npm start -- --data DIR',
-  'Environment: TABLE_NAME and MEDIA_BUCKET (else the running npm start), S3_ENDPOINT for a local S3 server. See docs/photos.md.',
+  'Defaults for tenant, key and URL come from GROUPSHOOT_TENANT, GROUPSHOOT_API_KEY and GROUPSHOOT_API_URL, else from the running npm start.',
+  '',
+  'iam-policy: prints the IAM policy of a studio that uploads straight to S3: only below photos/<tenantId>/, no table.',
+  '  --bucket NAME     the media bucket (default MEDIA_BUCKET); a slug is looked up in the table (TABLE_NAME, else npm start)',
+  'See docs/photos.md.',
 ];
 
-const OPTIONS = {
+const UPLOAD_OPTIONS = {
   tenant: { type: 'string' },
   gallery: { type: 'string' },
+  'api-key': { type: 'string' },
+  'base-url': { type: 'string' },
   parallel: { type: 'string' },
   'part-size': { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
+  data: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const POLICY_OPTIONS = {
+  tenant: { type: 'string' },
+  bucket: { type: 'string' },
   data: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -49,8 +68,9 @@ const SKIPPED_NAMED = 10;
 
 /**
  * Runs `npm run photos -- <argv>` and returns its exit code; failures are one line on `io.err`.
- * Without TABLE_NAME in `environment.env`, the table and bucket of the running `npm start` are
- * filled in there; the CLI passes process.env, which the table and bucket clients read.
+ * upload talks to the API only (URL, tenant and key from options, `environment.env` or the
+ * running `npm start`); iam-policy reads the table only to look a tenant's slug up (without
+ * TABLE_NAME, the running `npm start`'s table is filled into `environment.env`).
  */
 export async function runPhotos(
   argv: readonly string[],
@@ -63,46 +83,61 @@ export async function runPhotos(
       PHOTOS_USAGE.forEach((line) => io.out(line));
       return command === undefined ? EXIT_CODE.usage : EXIT_CODE.ok;
     }
-    if (command !== 'upload') throw new UsageError(`Unknown command "${command}": use upload, or help`);
-    const { values, positionals } = parseCommandLine(rest, OPTIONS, { command: 'upload', help: 'npm run photos -- help', allowPositionals: true });
-    if (values.help === true) {
-      io.out(PHOTOS_USAGE[0]!);
-      return EXIT_CODE.ok;
+    if (command === 'upload') {
+      const { values, positionals } = parseCommandLine(rest, UPLOAD_OPTIONS, { command: 'upload', help: 'npm run photos -- help', allowPositionals: true });
+      if (values.help === true) return io.out(PHOTOS_USAGE[0]!), EXIT_CODE.ok;
+      return await upload(values, positionals, io, environment);
     }
-    return await upload(values, positionals, io, environment);
+    if (command === 'iam-policy') {
+      const { values } = parseCommandLine(rest, POLICY_OPTIONS, { command: 'iam-policy', help: 'npm run photos -- help' });
+      if (values.help === true) return io.out(PHOTOS_USAGE[1]!.trim()), EXIT_CODE.ok;
+      return await printPolicy(values, io, environment);
+    }
+    throw new UsageError(`Unknown command "${command}": use upload, iam-policy, or help`);
   } catch (error) {
     return reportFailure(error, io, (failure) => describeFailure(failure, environment.env));
   }
 }
 
 async function upload(values: OptionValues, positionals: string[], io: PhotosIo, environment: CliEnvironment): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError('upload needs exactly one folder: npm run photos -- upload DIR --tenant SLUG --gallery TOKEN');
+  if (positionals.length !== 1) throw new UsageError('upload needs exactly one folder: npm run photos -- upload DIR --gallery TOKEN');
   const folder = positionals[0]!;
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${folder} is not a folder`);
-  const presentedTenant = requiredText(values, 'tenant');
   const token = galleryToken(values);
   const parallel = optionalWholeNumber(values, 'parallel', 1) ?? 4;
-  const partSizeBytes = (optionalWholeNumber(values, 'part-size', 5) ?? 8) * MEBIBYTE;
-  const note = useLocalTable(environment, optionalText(values, 'data'));
-  if (note) io.err(note);
-  requireEnvironment(environment.env, ['TABLE_NAME', 'MEDIA_BUCKET']);
-  // The table client and the bucket adapter read their environment on import.
-  const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
-  const { findTenant } = await import('../cli-kit/lookups');
-  const { uploadShoot } = await import('./upload-shoot');
-  const tenantId = TENANT_ID.test(presentedTenant) ? presentedTenant : (await findTenant(values)).tenantId;
-  if (!(await getGalleryConfiguration(tenantId, token))) throw new NotFoundError(`Tenant "${presentedTenant}" has no gallery with token "${token}"`);
+  const partSizeMebibytes = optionalWholeNumber(values, 'part-size', UPLOAD_PART_BYTES.min / MEBIBYTE) ?? UPLOAD_PART_BYTES.default / MEBIBYTE;
+  if (partSizeMebibytes * MEBIBYTE > UPLOAD_PART_BYTES.max) throw new UsageError(`--part-size must be at most ${UPLOAD_PART_BYTES.max / MEBIBYTE}`);
+  const settings = { baseUrl: optionalText(values, 'base-url', 2000), tenantSlug: optionalText(values, 'tenant'), apiKey: optionalText(values, 'api-key', 1000) };
+  const api = new GroupShootClient(await connectionSettings({ settings, dataDir: optionalText(values, 'data') }, environment, (line) => io.err(line)));
   const report = await uploadShoot({
     folder,
-    tenantId,
     token,
+    api,
     parallel,
-    partSizeBytes,
+    partSizeBytes: partSizeMebibytes * MEBIBYTE,
     dryRun: flag(values, 'dry-run'),
     progress: io.progress ? progressBar(io.progress) : progressLines((line) => io.err(line)),
   });
   printResult(io, { data: report, lines: summaryLines(report, flag(values, 'dry-run')) }, values.json === true);
   return report.failed.length === 0 ? EXIT_CODE.ok : EXIT_CODE.failed;
+}
+
+/** The policy for `--tenant`: a tenant ID as given; a slug looked up in the table. */
+async function printPolicy(values: OptionValues, io: PhotosIo, environment: CliEnvironment): Promise<number> {
+  const presentedTenant = requiredText(values, 'tenant');
+  let tenantId = presentedTenant;
+  if (!TENANT_ID.test(presentedTenant)) {
+    const note = useLocalTable(environment, optionalText(values, 'data'));
+    if (note) io.err(note);
+    requireEnvironment(environment.env, ['TABLE_NAME']);
+    // The table client reads its environment on import.
+    const { findTenant } = await import('../cli-kit/lookups');
+    tenantId = (await findTenant(values)).tenantId;
+  }
+  const bucket = optionalText(values, 'bucket') ?? environment.env.MEDIA_BUCKET;
+  if (!bucket) throw new UsageError('The bucket is needed: give --bucket NAME (or set MEDIA_BUCKET)');
+  JSON.stringify(uploadPolicy(tenantId, bucket), null, 2).split('\n').forEach((line) => io.out(line));
+  return EXIT_CODE.ok;
 }
 
 function summaryLines(report: UploadReport, dryRun: boolean): string[] {

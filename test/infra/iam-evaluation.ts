@@ -99,9 +99,27 @@ function conditionsHold(condition: Statement['Condition'], context: Record<strin
  */
 export function allows(statements: Statement[], request: TableRequest, tableArn: string): boolean {
   const resource = request.on === 'gsi1' ? `${tableArn}/index/gsi1` : tableArn;
-  const context = contextOf(request);
+  return evaluate(statements, request.action, resource, contextOf(request));
+}
+
+/** An S3 request as IAM sees it: an object's ARN, or the bucket's with the listing's prefix. */
+export interface BucketRequest {
+  action: string;
+  /** `arn:aws:s3:::<bucket>/<key>` or `arn:aws:s3:::<bucket>`. */
+  resource: string;
+  /** ListBucket's `s3:prefix`. */
+  prefix?: string;
+}
+
+/** Whether the statements allow an S3 request (a policy document's statements, or a role's). */
+export function allowsOnBucket(statements: Statement[], request: BucketRequest): boolean {
+  return evaluate(statements, request.action, request.resource, { 's3:prefix': request.prefix === undefined ? undefined : [request.prefix] });
+}
+
+/** An explicit Deny wins; otherwise any Allow whose action, resource and conditions all match. */
+function evaluate(statements: Statement[], action: string, resource: string, context: Record<string, ContextValue>): boolean {
   const applies = (statement: Statement) =>
-    [statement.Action].flat().some((action) => stringLike(action, request.action)) &&
+    [statement.Action].flat().some((pattern) => stringLike(pattern, action)) &&
     [statement.Resource].flat().some((pattern) => stringLike(asText(pattern), resource)) &&
     conditionsHold(statement.Condition, context);
   if (statements.some((statement) => statement.Effect === 'Deny' && applies(statement))) return false;

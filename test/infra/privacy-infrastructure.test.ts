@@ -111,9 +111,9 @@ describe('media bucket grants', () => {
     ]);
   });
 
-  it('lets no other function list the bucket', () => {
+  it('lets no other function list the bucket than ingest and the inbox listing of uploads', () => {
     const listers = [...built.functionIds.keys()].filter((handler) => s3Statements(handler).some((statement) => [statement.Action].flat().some((action) => /^s3:List/.test(action))));
-    expect(listers.sort()).toEqual(['media/ingest-photo', RETENTION_WORKER_HANDLER].sort());
+    expect(listers.sort()).toEqual(['media/ingest-photo', 'integration/list-inbox-files', RETENTION_WORKER_HANDLER].sort());
   });
 });
 

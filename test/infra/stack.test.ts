@@ -177,13 +177,16 @@ describe('functions', () => {
     },
   );
 
-  it('lets only the check-in function write selfies, and nothing write photos', () => {
+  it('lets only the check-in function write selfies, and only the upload functions write photos', () => {
+    const uploaders = ['integration/create-uploads', 'integration/complete-uploads'];
     for (const handler of functionIds.keys()) {
       const putsObjects = actionsOf(statementsOf(handler)).some((action) => action.startsWith('s3:PutObject'));
-      expect([handler, putsObjects]).toEqual([handler, handler === 'checkin/post-group-shoot']);
+      expect([handler, putsObjects]).toEqual([handler, handler === 'checkin/post-group-shoot' || uploaders.includes(handler)]);
     }
-    const checkinPuts = statementsOf('checkin/post-group-shoot').filter((statement) => actionsOf([statement]).includes('s3:PutObject'));
-    expect(JSON.stringify(checkinPuts)).toContain('/selfies/*');
+    const puts = (handler: string) => JSON.stringify(statementsOf(handler).filter((statement) => actionsOf([statement]).includes('s3:PutObject')));
+    expect(puts('checkin/post-group-shoot')).toContain('/selfies/*');
+    for (const handler of uploaders) expect([puts(handler)]).toEqual([expect.stringContaining('/photos/*')]);
+    for (const handler of uploaders) expect(puts(handler)).not.toContain('/selfies/');
   });
 
   it('lets each function read only the secrets it uses', () => {

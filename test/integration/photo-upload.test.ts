@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
-import { s3 } from '#lib/platform/media-bucket';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { runPhotos } from '../../scripts/photos/run-photos';
+import { uploadPolicy } from '../../scripts/photos/upload-policy';
 import { LIVE_PROCESS_IDS, writeServerFile } from '../support/connection-files';
 import { type TestTenant, createTestTenant } from '../support/factories';
+import { useLocalApi } from '../support/local-api';
 import { testS3 } from '../support/media';
-import { useTestTable } from '../support/test-table';
 
-useTestTable();
+const api = useLocalApi();
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const piexif = require('piexifjs');
@@ -36,34 +36,51 @@ function writeFile(root: string, path: string, bytes: Buffer | string): void {
   writeFileSync(join(root, path), bytes);
 }
 
-/** Every S3 call the upload makes, by command and key. */
-const calls: Array<{ command: string; key?: string }> = [];
-s3.middlewareStack.add(
-  (next, context) => async (args) => {
-    calls.push({ command: context.commandName as string, key: (args.input as { Key?: string }).Key });
-    return next(args);
-  },
-  { step: 'initialize', name: 'recordCallsForTest' },
-);
+/**
+ * Every request the command sends, by method and what it is: an API path (`POST /uploads`), or a
+ * presigned S3 URL (`PUT part <key>`, `PUT <key>`). Nothing else carries credentials: the
+ * command is given no AWS credentials, table or bucket.
+ */
+const calls: Array<{ call: string; key?: string }> = [];
+const realFetch = globalThis.fetch;
+beforeAll(() => {
+  globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(String(input instanceof Request ? input.url : input));
+    const method = init?.method ?? 'GET';
+    if (url.pathname.startsWith('/v1/')) {
+      calls.push({ call: `${method} ${url.pathname.replace(/^\/v1\/groupshoot\/[^/]+|^\/v1\/group-shoot\/checkin\/[^/]+/, '')}` });
+    } else {
+      const key = decodeURIComponent(url.pathname).split('/').slice(2).join('/');
+      calls.push({ call: `${method} ${url.searchParams.has('uploadId') ? 'part' : 'object'}`, key });
+    }
+    return realFetch(input, init);
+  }) as typeof fetch;
+});
+afterAll(() => {
+  globalThis.fetch = realFetch;
+});
 
+/** The command as the studio runs it: the API's URL, its slug and its API key, and an otherwise empty environment. */
 async function upload(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   calls.length = 0;
-  const code = await runPhotos(['upload', ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) });
+  const code = await runPhotos(['upload', ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) }, { env: {}, workingDirectory: tmpdir() });
   return { code, out, err, json: () => JSON.parse(out.join('\n')) };
 }
 
 describe('npm run photos -- upload', () => {
   let studio: TestTenant;
+  let other: TestTenant;
   let folder: string;
   const key = (path: string) => inboxObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, path });
   const head = (path: string) => testS3.send(new HeadObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key(path) }));
-  const gallery = () => ['--tenant', studio.slug, '--gallery', studio.token];
+  const connection = () => ['--base-url', api.url, '--tenant', studio.slug, '--api-key', studio.apiKey];
+  const gallery = () => [...connection(), '--gallery', studio.token];
   const photos = ['big/large.jpg', 'cam-a/IMG_0001.JPG', 'cam-a/IMG_0002.jpg', 'cam-b/a/b-c/deep.jpg', 'cam-b/day 1/DSC 0001.jpeg'];
 
   beforeAll(async () => {
-    studio = await createTestTenant();
+    [studio, other] = await Promise.all([createTestTenant(), createTestTenant()]);
     folder = mkdtempSync(join(tmpdir(), 'photo-upload-'));
     writeFile(folder, 'cam-a/IMG_0001.JPG', await jpegWithExif({ make: 'Canon', model: 'EOS R5', taken: '2026:11:20 10:00:01', subSeconds: '12', serial: '0123' }));
     writeFile(folder, 'cam-a/IMG_0002.jpg', await jpegWithExif({ make: 'Nikon', model: 'Z 9', taken: '2026:11:20 10:00:02' }));
@@ -100,10 +117,11 @@ describe('npm run photos -- upload', () => {
     expect(large).toEqual(expect.objectContaining({ ContentType: 'image/jpeg', ContentLength: expect.any(Number) }));
     expect(large.Metadata).toEqual({ 'captured-at': '2026-11-20T11:00:00.500Z', camera: 'Sony' });
     expect(large.ContentLength).toBeGreaterThan(6_000_000);
-    const largeCalls = calls.filter((call) => call.key === key('big/large.jpg')).map((call) => call.command);
-    expect(largeCalls).toEqual(expect.arrayContaining(['CreateMultipartUploadCommand', 'UploadPartCommand', 'CompleteMultipartUploadCommand']));
-    expect(largeCalls.filter((command) => command === 'UploadPartCommand')).toHaveLength(2);
-    expect(calls.filter((call) => call.key === key('cam-a/IMG_0001.JPG')).map((call) => call.command)).toEqual(['PutObjectCommand']);
+    // One listing, one request for the URLs, a PUT per small file, two parts for the large one, one completion.
+    expect(calls.filter((call) => call.key === key('big/large.jpg')).map((call) => call.call)).toEqual(['PUT part', 'PUT part']);
+    expect(calls.filter((call) => call.key === key('cam-a/IMG_0001.JPG')).map((call) => call.call)).toEqual(['PUT object']);
+    expect(calls.filter((call) => call.key === undefined).map((call) => call.call)).toEqual(['GET /uploads', 'POST /uploads', 'POST /uploads/complete']);
+    expect(report.uploaded.find((file: { inboxPath: string }) => file.inboxPath === 'big/large.jpg').kind).toBe('multipart');
     // Without a terminal: a first line, then one line per file, no progress bar.
     expect(run.err).toHaveLength(1 + photos.length);
     expect(run.err[0]).toMatch(/^Uploading 5 file\(s\), 6\.\d MB$/);
@@ -116,16 +134,19 @@ describe('npm run photos -- upload', () => {
     expect(run.code).toBe(0);
     expect(run.out[0]).toBe('Uploaded 0 file(s), 0.0 MB; 5 already in the inbox');
     expect(run.out[1]).toMatch(/^Skipped 2 file\(s\): cam-a\/\._IMG_0001\.JPG \(not a JPEG\), notes\.txt \(not a JPEG\)$/);
-    expect(calls.map((call) => call.command)).toEqual(['ListObjectsV2Command']);
+    expect(calls.map((call) => call.call)).toEqual(['GET /uploads']);
     expect(run.err).toEqual([]);
   });
 
-  it('uploads again what is missing from the inbox or differs in size, given the tenant by ID', async () => {
+  it('uploads again what is missing from the inbox or differs in size, given the connection in the environment', async () => {
     // Prepare
     await testS3.send(new DeleteObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key('cam-a/IMG_0002.jpg') }));
     appendFileSync(join(folder, 'cam-b/day 1/DSC 0001.jpeg'), Buffer.alloc(10));
     // Act
-    const run = await upload(folder, '--tenant', studio.tenant.tenantId, '--gallery', studio.token, '--json');
+    const out: string[] = [];
+    const env = { GROUPSHOOT_API_URL: api.url, GROUPSHOOT_TENANT: studio.slug, GROUPSHOOT_API_KEY: studio.apiKey };
+    const code = await runPhotos(['upload', folder, '--gallery', studio.token, '--json'], { out: (line) => out.push(line), err: () => {} }, { env, workingDirectory: tmpdir() });
+    const run = { code, json: () => JSON.parse(out.join('\n')) };
     // Assess
     expect(run.code).toBe(0);
     expect(run.json().uploaded.map((file: { inboxPath: string }) => file.inboxPath)).toEqual(['cam-a/IMG_0002.jpg', 'cam-b/day 1/DSC 0001.jpeg']);
@@ -142,22 +163,24 @@ describe('npm run photos -- upload', () => {
     // Assess
     expect(run.code).toBe(0);
     expect(run.out.slice(0, 2)).toEqual(['Would upload 1 file(s); 4 already in the inbox', '  cam-a/IMG_0001.JPG']);
-    expect(calls.map((call) => call.command)).toEqual(['ListObjectsV2Command']);
+    expect(calls.map((call) => call.call)).toEqual(['GET /uploads']);
   });
 
   it.each<[string, () => string[], number, RegExp]>([
-    ['an unknown gallery', () => [folder, '--tenant', studio.slug, '--gallery', 'nosuchgallery'], 1, /has no gallery with token "nosuchgallery"/],
-    ['an unknown tenant', () => [folder, '--tenant', 'no-such-studio', '--gallery', studio.token], 1, /No tenant with slug "no-such-studio"/],
+    ['an unknown gallery', () => [folder, ...connection(), '--gallery', 'nosuchgallery'], 1, /gallery_not_found/],
+    ['an unknown tenant', () => [folder, '--base-url', api.url, '--tenant', 'no-such-studio', '--api-key', studio.apiKey, '--gallery', studio.token], 1, /invalid_tenant/],
+    ["another tenant's gallery", () => [folder, '--base-url', api.url, '--tenant', other.slug, '--api-key', other.apiKey, '--gallery', studio.token], 1, /gallery_not_found/],
     ['a folder that does not exist', () => [join(folder, 'missing'), ...gallery()], 2, /is not a folder/],
     ['no folder', () => gallery(), 2, /needs exactly one folder/],
     ['a part size below 5 MiB', () => [folder, ...gallery(), '--part-size', '4'], 2, /--part-size must be a whole number of at least 5/],
+    ['a part size above 64 MiB', () => [folder, ...gallery(), '--part-size', '65'], 2, /--part-size must be at most 64/],
   ])('refuses %s with one line', async (_case, argv, code, message) => {
     const run = await upload(...argv());
     expect({ code: run.code, err: run.err, out: run.out }).toEqual({ code, err: [expect.stringMatching(message)], out: [] });
   });
 });
 
-describe('npm run photos -- upload: its environment', () => {
+describe('npm run photos -- upload: its connection', () => {
   let studio: TestTenant;
   let folder: string;
   let workingDirectory: string;
@@ -165,18 +188,12 @@ describe('npm run photos -- upload: its environment', () => {
   async function uploadIn(env: NodeJS.ProcessEnv, ...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runPhotos(['upload', folder, '--tenant', studio.slug, '--gallery', studio.token, ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) }, { env, workingDirectory });
+    const code = await runPhotos(['upload', folder, '--gallery', studio.token, ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) }, { env, workingDirectory });
     return { code, out, err };
   }
-  /** The connection file of a server that runs (this test process) and serves this test's table and bucket. */
+  /** The connection file of a server that runs (this test process) and serves this test's API. */
   const writeServer = (info: { pid: number; port: number }) =>
-    writeServerFile(workingDirectory, {
-      ...info,
-      tableName: process.env.TABLE_NAME,
-      dynamoDbEndpoint: process.env.DYNAMODB_ENDPOINT,
-      mediaBucket: process.env.MEDIA_BUCKET,
-      s3Endpoint: process.env.S3_ENDPOINT,
-    });
+    writeServerFile(workingDirectory, { ...info, baseUrl: api.url, tenantSlug: studio.slug, apiKey: studio.apiKey });
 
   beforeAll(async () => {
     studio = await createTestTenant();
@@ -196,24 +213,22 @@ describe('npm run photos -- upload: its environment', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  it('needs MEDIA_BUCKET as well as TABLE_NAME, and reads nothing without it', async () => {
-    // Prepare: TABLE_NAME names no table at all, so a read would fail with exit code 1.
-    const run = await uploadIn({ TABLE_NAME: 'no-such-table' });
+  it('needs the API URL, tenant and key, and no table, bucket or AWS credentials', async () => {
+    // Act: nothing given and no server running
+    const run = await uploadIn({});
     // Assess
-    expect(run).toEqual({ code: 2, out: [], err: [expect.stringMatching(/^MEDIA_BUCKET is not set: export MEDIA_BUCKET /)] });
+    expect(run).toEqual({ code: 2, out: [], err: ['The API URL, tenant and API key are needed (options, environment, or a running npm start)'] });
   });
 
-  it('uses the table and bucket of the one server running from its folder, and says so', async () => {
+  it('uses the API of the one server running from its folder, and says so', async () => {
     // Prepare
     const file = writeServer({ pid: LIVE_PROCESS_IDS[0], port: 3000 });
-    const env: NodeJS.ProcessEnv = {};
     // Act
-    const run = await uploadIn(env, '--dry-run');
+    const run = await uploadIn({}, '--dry-run');
     // Assess
     expect(run.code).toBe(0);
-    expect(run.err[0]).toBe(`Using the local table "${process.env.TABLE_NAME}" at ${process.env.DYNAMODB_ENDPOINT} (npm start on port 3000, from ${file})`);
+    expect(run.err[0]).toBe(`Using the local API at ${api.url} (from ${file})`);
     expect(run.out[0]).toBe('Would upload 1 file(s); 0 already in the inbox');
-    expect(env).toEqual(expect.objectContaining({ TABLE_NAME: process.env.TABLE_NAME, MEDIA_BUCKET: process.env.MEDIA_BUCKET }));
   });
 
   it('refuses to choose between two running servers, naming both ports', async () => {
@@ -221,5 +236,45 @@ describe('npm run photos -- upload: its environment', () => {
     writeServer({ pid: LIVE_PROCESS_IDS[1], port: 3001 });
     const run = await uploadIn({}, '--dry-run');
     expect(run).toEqual({ code: 2, out: [], err: [expect.stringMatching(/^2 local servers run from .*: port 3000 .*, port 3001 .*; name one with --data DIR/)] });
+  });
+});
+
+describe('npm run photos -- iam-policy', () => {
+  let studio: TestTenant;
+  async function policy(env: NodeJS.ProcessEnv, ...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runPhotos(['iam-policy', ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) }, { env, workingDirectory: tmpdir() });
+    return { code, out, err };
+  }
+
+  beforeAll(async () => {
+    studio = await createTestTenant();
+  });
+
+  it("prints the policy of the tenant's own photos folder, given the tenant by ID, without reading the table", async () => {
+    // Act
+    const run = await policy({}, '--tenant', studio.tenant.tenantId, '--bucket', 'studio-media');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out.join('\n'))).toEqual(uploadPolicy(studio.tenant.tenantId, 'studio-media'));
+  });
+
+  it('looks a slug up in the table and takes the bucket from MEDIA_BUCKET', async () => {
+    // Act
+    const { TABLE_NAME, DYNAMODB_ENDPOINT } = process.env;
+    const run = await policy({ TABLE_NAME, DYNAMODB_ENDPOINT, MEDIA_BUCKET: 'the-bucket' }, '--tenant', studio.slug);
+    // Assess
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out.join('\n'))).toEqual(uploadPolicy(studio.tenant.tenantId, 'the-bucket'));
+  });
+
+  it.each<[string, string[], number, RegExp]>([
+    ['an unknown slug', ['--tenant', 'no-such-studio', '--bucket', 'b'], 1, /No tenant with slug "no-such-studio"/],
+    ['no bucket', ['--tenant', 'ten_00000000000000000000000000'], 2, /--bucket NAME/],
+  ])('refuses %s with one line', async (_case, argv, code, message) => {
+    const { TABLE_NAME, DYNAMODB_ENDPOINT } = process.env;
+    const run = await policy({ TABLE_NAME, DYNAMODB_ENDPOINT }, ...argv);
+    expect({ code: run.code, err: run.err, out: run.out }).toEqual({ code, err: [expect.stringMatching(message)], out: [] });
   });
 });

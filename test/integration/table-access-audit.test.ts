@@ -182,13 +182,15 @@ describe('what the functions send to DynamoDB', () => {
 
     // Act: the server-side routes, the photo ingest, the sweep and the retention run.
     await server('/persons', { method: 'POST', body: { persons: [{ name: 'Imported', employeeId: 'E-1', shootingDayId: studio.openDay.id }] }, headers: { 'Idempotency-Key': 'import-1' } });
-    for (const path of ['/persons', '/persons?employeeId=E-1', '/days', '/stats', '/form-fields']) await server(path);
+    for (const path of ['/persons', '/persons?employeeId=E-1', '/days', '/stats', '/form-fields', '/uploads']) await server(path);
     // An importedOnly check-in (the policy set outside any function): the guest list, the claim, the completion moving a day.
     const policy = (mode: 'open' | 'importedOnly') => updateGallerySettings(studio.tenant.tenantId, studio.token, { checkinPolicy: { mode, allowedEmailDomains: [] } });
     await policy('importedOnly');
     const completing = await post(studio, studio.validBody({ name: 'Imported', employeeId: 'E-1', shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(8, 8).toString('base64') }));
     expect(completing.status).toBe(200);
     await policy('open');
+    const plan = await server('/uploads', { method: 'POST', body: { files: [{ path: 'cam/large.jpg', size: 9 * 1024 * 1024 }] }, headers: { 'Idempotency-Key': 'uploads-1' } });
+    await server('/uploads/complete', { method: 'POST', body: { files: [{ path: 'cam/large.jpg', uploadId: plan.body.uploads[0].uploadId, action: 'abort' }] }, headers: { 'Idempotency-Key': 'abort-1' } });
     // The free participant is to get the photo-ready email (set outside any function, so not recorded).
     await updateGallerySettings(studio.tenant.tenantId, studio.token, { granularConsents: { face: true, notification: true, hrExport: false } });
     await db.send(new UpdateCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, free.body.personId), UpdateExpression: 'SET consents.notificationConsent = :yes', ExpressionAttributeValues: { ':yes': true } }));

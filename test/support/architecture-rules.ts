@@ -66,6 +66,8 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
   ],
   photos: [
     'photo-schemas',
+    'upload-schemas',
+    'inbox-uploads',
     'ingest-photo',
     'participant-photos',
     'person-photos',

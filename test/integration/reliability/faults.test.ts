@@ -258,6 +258,12 @@ describe('answers lost after DynamoDB applied a conditional write', () => {
   });
 
   const idempotentRoutes = (routes as readonly Route[]).filter((route) => route.method === 'POST' && route.access !== 'webhook');
+  /** Each server-side POST's body, and the persons it creates. */
+  const SERVER_POSTS: Record<string, { body: unknown; created: number }> = {
+    importPersons: { body: { persons: [{ name: 'A' }, { name: 'B' }] }, created: 2 },
+    createUploads: { body: { files: [{ path: 'IMG_0001.jpg', size: 10 }] }, created: 0 },
+    completeUploads: { body: { files: [{ path: 'IMG_0001.jpg', uploadId: 'faults-upload', action: 'abort' }] }, created: 0 },
+  };
 
   it.each(idempotentRoutes.map((route) => [route.id, route] as const))(
     '%s: runs a request once when the answer of its Idempotency-Key claim is lost, instead of refusing it as its own repeat',
@@ -267,7 +273,7 @@ describe('answers lost after DynamoDB applied a conditional write', () => {
       const request =
         route.id === 'submitCheckin'
           ? { path: route.path, headers: { ...publicHeaders(), 'Idempotency-Key': key }, body: checkinBody(f, { selectedPackageId: f.freePackageId }), created: 1 }
-          : { path: fill(route.path, f), headers: { ...serverHeaders(), 'Idempotency-Key': key }, body: { persons: [{ name: 'A' }, { name: 'B' }] }, created: 2 };
+          : { path: fill(route.path, f), headers: { ...serverHeaders(), 'Idempotency-Key': key }, ...SERVER_POSTS[route.id]! };
       const send = () => call(f, request.path, { method: 'POST', headers: request.headers, body: request.body });
       const lose: AwsFault = (attempt) =>
         attempt.command === 'PutItemCommand' && attempt.input.includes(IDEMPOTENCY_KEY_PREFIX) && attempt.attempt === 1 ? { after: failures.socketTimeout } : undefined;

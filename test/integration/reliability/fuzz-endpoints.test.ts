@@ -579,6 +579,39 @@ function arbitraries(w: World) {
     { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 3 }) },
   );
 
+  // Upload bodies: mostly well-formed files, so the fuzzer reaches the presigning. Completions
+  // abort (the local S3 server has no uploads to complete with made-up IDs; S3 refuses those per file).
+  const uploadPath = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('IMG_0001.jpg', 'cam-a/IMG_0002.JPG', 'a/b/c/d.jpeg') },
+    { weight: 1, arbitrary: fc.constantFrom('../x.jpg', '/x.jpg', 'a/b/c/d/e.jpg', 'x.png') },
+    { weight: 1, arbitrary: fieldValue },
+  );
+  const mostlyValid = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: fieldValue });
+  const uploadFile = fc.record(
+    {
+      path: uploadPath,
+      size: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 20 * 1024 * 1024 }) }, { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, 64 * 1024 * 1024 + 1) }, { weight: 1, arbitrary: fieldValue }),
+      capturedAt: mostlyValid(fc.constant('2026-11-20T10:00:01.120Z')),
+      camera: mostlyValid(fc.constant('Canon EOS R5 #0123')),
+      contentType: mostlyValid(fc.constant('image/jpeg')),
+    },
+    { requiredKeys: ['path', 'size'] },
+  );
+  const uploadBody = fc.oneof(
+    { weight: 8, arbitrary: fc.array(uploadFile, { minLength: 1, maxLength: 2 }).map((files) => ({ files })) },
+    { weight: 1, arbitrary: fc.record({ partSize: anyJson, files: fc.array(uploadFile, { maxLength: 2 }) }) },
+    { weight: 1, arbitrary: fc.record({ files: anyJson }) },
+  );
+  const completeBody = fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc
+        .array(fc.record({ path: uploadPath, uploadId: mostlyValid(fc.string({ minLength: 1, maxLength: 40 })), action: mostlyValid(fc.constant('abort')) }), { minLength: 1, maxLength: 2 })
+        .map((files) => ({ files })),
+    },
+    { weight: 1, arbitrary: fc.record({ files: anyJson }) },
+  );
+
   const CHECKIN_MEMBERS = {
     action: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...CHECKIN_ACTIONS) }, { weight: 1, arbitrary: fieldValue }),
     token: fc.oneof(fc.constantFrom(studio.token, studio.ordinaryToken, other.token), fieldValue),
@@ -690,7 +723,7 @@ function arbitraries(w: World) {
 
   /** The JSON body of a POST route, by route; other POST routes of the future get generic bodies. */
   const routeBody = (route: Route): fc.Arbitrary<RawBody> => {
-    const specific = route.id === 'importPersons' ? importBody : route.id === 'submitCheckin' ? checkinBody : anyJson;
+    const specific = { importPersons: importBody, submitCheckin: checkinBody, createUploads: uploadBody, completeUploads: completeBody }[route.id] ?? anyJson;
     // The route's body with one more member nested many levels deep.
     const withDeepMember = fc.tuple(specific, nestingDepth).map(([value, depth]) => {
       const json = JSON.stringify(value);

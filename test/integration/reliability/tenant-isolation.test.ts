@@ -332,6 +332,8 @@ const serverCases = (routes as readonly Route[])
 /** Bodies for server-side POST routes; a route missing here is sent an empty object. */
 const serverBodies: Record<string, () => unknown> = {
   importPersons: () => ({ persons: [{ name: 'Isolation Probe', email: 'probe@isolation.example', employeeId: 'PROBE-1' }] }),
+  createUploads: () => ({ files: [{ path: 'isolation/IMG_0001.jpg', size: 10 }, { path: 'isolation/large.jpg', size: 9 * 1024 * 1024 }] }),
+  completeUploads: () => ({ files: [{ path: 'isolation/large.jpg', uploadId: 'isolation-upload', action: 'abort' }] }),
 };
 
 function serverRequest(route: Route, template: string, target: { token: string; personId: string }, headers: Record<string, string>): Request {

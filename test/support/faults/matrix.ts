@@ -10,6 +10,7 @@ import { checkinInfoProbe, checkinStatusProbe, freeCheckinProbe, paidCheckinProb
 import { ingestProbe, webhookProbe } from './probes/event-probes';
 import type { Probe, ProbeSpec } from './probes/probe';
 import { importProbe, personWithPhoto, serverRead } from './probes/server-probes';
+import { abortUploadProbe, inboxListingProbe, multipartUploadProbe } from './probes/upload-probes';
 
 /** Every route id maps to its probes: a route added to the table does not compile here until it has some. */
 const PROBES: Record<RouteId, ProbeSpec[]> = {
@@ -31,6 +32,9 @@ const PROBES: Record<RouteId, ProbeSpec[]> = {
   listPersons: [serverRead((answer) => expect(answer.body.persons).toEqual([]))],
   importPersons: [importProbe],
   getGalleryStats: [serverRead((answer) => expect(answer.body.persons.total).toBe(0))],
+  listInboxFiles: [inboxListingProbe],
+  createUploads: [multipartUploadProbe],
+  completeUploads: [abortUploadProbe],
   stripeWebhook: [webhookProbe],
 };
 

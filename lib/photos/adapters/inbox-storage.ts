@@ -1,0 +1,108 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { optionalEnv } from '#lib/platform/config';
+import { mediaBucket, s3 } from '#lib/platform/media-bucket';
+
+/**
+ * The S3 side of uploads through the API: presigned PUT and UploadPart URLs, and the multipart
+ * calls that need the service's credentials (create, complete, abort). Every call names one
+ * object key the use case built from the caller's tenant; nothing here chooses a key.
+ */
+
+const endpoint = optionalEnv('S3_ENDPOINT');
+
+/**
+ * Presigns without the SDK's default body checksum: it would sign the checksum of an empty
+ * body into the URL, and S3 would refuse the photo's bytes.
+ */
+const presigner = new S3Client({ endpoint, forcePathStyle: endpoint !== undefined, requestChecksumCalculation: 'WHEN_REQUIRED' });
+
+/** User metadata as S3 stores it: `captured-at`, `camera`. */
+export type ObjectMetadata = Record<string, string>;
+
+/** The headers a presigned PUT must carry exactly: they are part of its signature. */
+export function signedPutHeaders(contentType: string, metadata: ObjectMetadata): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': contentType };
+  for (const [name, value] of Object.entries(metadata)) headers[`x-amz-meta-${name}`] = value;
+  return headers;
+}
+
+/** A PUT URL for exactly `size` bytes of `contentType` with this metadata (all signed). */
+export async function presignObjectPut(key: string, size: number, contentType: string, metadata: ObjectMetadata, expiresInSeconds: number): Promise<string> {
+  const command = new PutObjectCommand({ Bucket: mediaBucket, Key: key, ContentLength: size, ContentType: contentType, Metadata: metadata });
+  return getSignedUrl(presigner, command, {
+    expiresIn: expiresInSeconds,
+    signableHeaders: new Set(['content-length', 'content-type']),
+    // Left in the headers (not moved into the query), so S3 stores them as the object's metadata.
+    unhoistableHeaders: new Set(Object.keys(metadata).map((name) => `x-amz-meta-${name}`)),
+  });
+}
+
+/** Starts a multipart upload carrying the object's type and metadata; answers its upload ID. */
+export async function startMultipartUpload(key: string, contentType: string, metadata: ObjectMetadata): Promise<string> {
+  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: mediaBucket, Key: key, ContentType: contentType, Metadata: metadata }));
+  if (!UploadId) throw new Error('S3 answered CreateMultipartUpload without an UploadId');
+  return UploadId;
+}
+
+/** A PUT URL for one part of exactly `size` bytes. */
+export async function presignPartPut(key: string, uploadId: string, partNumber: number, size: number, expiresInSeconds: number): Promise<string> {
+  const command = new UploadPartCommand({ Bucket: mediaBucket, Key: key, UploadId: uploadId, PartNumber: partNumber, ContentLength: size });
+  return getSignedUrl(presigner, command, { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-length']) });
+}
+
+/** Why S3 refused to complete or abort an upload, in words the caller can act on. */
+export type MultipartRefusal = 'upload_not_found' | 'invalid_parts';
+
+const REFUSALS: Record<string, MultipartRefusal> = {
+  NoSuchUpload: 'upload_not_found',
+  InvalidPart: 'invalid_parts',
+  InvalidPartOrder: 'invalid_parts',
+  EntityTooSmall: 'invalid_parts',
+};
+
+/** The refusal an S3 error is, or undefined for any other failure (which stays an error). */
+export function multipartRefusalOf(error: unknown): MultipartRefusal | undefined {
+  return REFUSALS[(error as Error).name];
+}
+
+/** Completes a multipart upload from its parts' ETags: the object appears (and ingest is told). */
+export async function completeMultipartUpload(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<void> {
+  await s3.send(
+    new CompleteMultipartUploadCommand({
+      Bucket: mediaBucket,
+      Key: key,
+      UploadId: uploadId,
+      MultipartUpload: { Parts: [...parts].sort((a, b) => a.partNumber - b.partNumber).map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
+    }),
+  );
+}
+
+/** Aborts a multipart upload: S3 drops the parts sent so far. */
+export async function abortMultipartUpload(key: string, uploadId: string): Promise<void> {
+  try {
+    await s3.send(new AbortMultipartUploadCommand({ Bucket: mediaBucket, Key: key, UploadId: uploadId }));
+  } catch (error) {
+    // The local S3 server (S3_ENDPOINT) has no abort; its unfinished uploads hold nothing of value.
+    if (endpoint === undefined || (error as Error).name !== 'MethodNotAllowed') throw error;
+  }
+}
+
+/**
+ * One page of at most `limit` (up to 1000) objects under `prefix` after `startAfter`, in key
+ * order. S3 answers up to 1000 keys a call; the page is cut here rather than with MaxKeys,
+ * which the local S3 server cannot truncate by.
+ */
+export async function listObjectPage(prefix: string, startAfter: string | undefined, limit: number): Promise<{ objects: { key: string; size: number }[]; truncated: boolean }> {
+  const page = await s3.send(new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, StartAfter: startAfter }));
+  const objects = (page.Contents ?? []).flatMap((entry) => (entry.Key ? [{ key: entry.Key, size: entry.Size ?? 0 }] : []));
+  return { objects: objects.slice(0, limit), truncated: objects.length > limit || page.IsTruncated === true };
+}
