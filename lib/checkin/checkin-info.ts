@@ -29,5 +29,6 @@ export async function getCheckinInfo(
     formFields: enabledFormFields(formFields),
     consentText: gallery.consentText ?? null,
     granularConsents: gallery.granularConsents,
+    photoAccess: gallery.photoAccess,
   };
 }

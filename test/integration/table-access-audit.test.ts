@@ -180,7 +180,10 @@ describe('what the functions send to DynamoDB', () => {
     await server('/persons', { method: 'POST', body: { persons: [{ name: 'Imported', employeeId: 'E-1', shootingDayId: studio.openDay.id }] }, headers: { 'Idempotency-Key': 'import-1' } });
     for (const path of ['/persons', '/persons?employeeId=E-1', '/days', '/stats', '/form-fields']) await server(path);
     // The free participant is to get the photo-ready email (set outside any function, so not recorded).
-    await updateGallerySettings(studio.tenant.tenantId, studio.token, { granularConsents: { face: true, notification: true, hrExport: false } });
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, {
+      granularConsents: { face: true, notification: true, hrExport: false },
+      photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
+    });
     await db.send(new UpdateCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, free.body.personId), UpdateExpression: 'SET consents.notificationConsent = :yes', ExpressionAttributeValues: { ':yes': true } }));
     const photoKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: free.body.personId, fileName: 'a.jpg' });
     await uploadObject(photoKey, makeJpeg(8, 8));

@@ -131,6 +131,7 @@ async function seedGallery(owner: SeededTenant, label: string): Promise<SeededGa
     consentText: `${label} consent text`,
     showShootingDaySelector: true,
     granularConsents: { face: false, notification: false, hrExport: false },
+    photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
   });
   const token = gallery.token;
   const day = await addShootingDay(tenantId, token, { date: '2027-06-01', label: `${label} day`, startTime: '09:00', endTime: '17:00', maxPersons: 20 });
