@@ -3,7 +3,7 @@ import { CheckinInfo, CheckinRequest, CheckinResult, SubmitCheckinRequest } from
 import { FormField, FormFields, GalleryStats, Package, ShootingDay, ShootingDays } from '#lib/galleries/gallery-schemas';
 import { CheckinStatusRequest, RetryCheckoutRequest, WebhookResult } from '#lib/payments/payment-schemas';
 import { ImportRequest, ImportResult, ImportedPerson, Person, PersonsPage } from '#lib/persons/person-schemas';
-import { MyPhotosRequest, ParticipantPhotos, PersonPhotos } from '#lib/photos/photo-schemas';
+import { MyPhotosRequest, ParticipantPhotos, PersonPhotos, PhotoLinkRequested, PhotosByLinkRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
 import { requestId } from '#lib/platform/schema-parts';
 
 /**
@@ -24,7 +24,7 @@ export const ErrorBody = v.object({
 
 /**
  * Component schemas by name, as the OpenAPI document names them. A schema listed here is a
- * reference wherever another one holds it: CheckinRequest is a oneOf of the four actions'.
+ * reference wherever another one holds it: CheckinRequest is a oneOf of the six actions'.
  */
 export const API_SCHEMAS = {
   ErrorBody,
@@ -37,7 +37,10 @@ export const API_SCHEMAS = {
   CheckinStatusRequest,
   RetryCheckoutRequest,
   MyPhotosRequest,
+  SendPhotoLinkRequest,
+  PhotosByLinkRequest,
   ParticipantPhotos,
+  PhotoLinkRequested,
   CheckinResult,
   ImportRequest,
   ImportedPerson,
@@ -64,4 +67,4 @@ export const ROUTE_SCHEMAS: Record<string, { request?: keyof typeof API_SCHEMAS;
   stripeWebhook: { response: 'WebhookResult' },
 };
 
-export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, RetryCheckoutRequest, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult };
+export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, PhotoLinkRequested, PhotosByLinkRequest, SendPhotoLinkRequest, RetryCheckoutRequest, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult };

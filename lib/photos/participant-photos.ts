@@ -6,13 +6,12 @@ import type { Tenant } from '#lib/tenants/store/tenants';
 import { now } from '#lib/platform/clock';
 import { DomainError } from '#lib/platform/domain-error';
 import { emailKey } from '#lib/platform/email-address';
-import { keys } from '#lib/platform/table/keys';
 import { loggableError, logger } from '#lib/platform/logger';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import { publicLimitsOf } from '#lib/galleries/rules/public-limits';
 import type { Person } from '#lib/persons/rules/person-model';
 import { clientSiteKey } from '#lib/rate-limits/rules/client-address';
-import { consumeRateLimit, refundRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
+import { consumeRateLimit, publicCounterId, refundRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
 import { LOOKUP_FAILURES_BUDGET, type LookupBudget, type SecondFactorKind, lookupBudgets, lookupByCodeAllowed } from '#lib/photos/rules/lookup-budgets';
 import { participantPhotosAnswer } from '#lib/photos/person-photos';
 import { answerUniformly, emailPhotoLink, keyedDigest } from '#lib/photos/photo-links';
@@ -89,7 +88,7 @@ export async function participantPhotos(
     site: clientSiteKey(clientAddress),
     code: await keyedDigest(`access code\n${scope.tenantId}\n${scope.token}`, request.code),
   });
-  const charges = budgets.map((budget) => ({ budget, counter: keys.publicRateLimitCounter(scope.tenantId, scope.token, LOOKUP_FAILURES_BUDGET, budget.client) }));
+  const charges = budgets.map((budget) => ({ budget, counter: publicCounterId(scope.tenantId, scope.token, LOOKUP_FAILURES_BUDGET, budget.client) }));
   const [verdicts, person] = await Promise.all([
     Promise.all(charges.map(({ counter, budget }) => consumeRateLimit(counter, budget.policy, at))),
     personIdOfCode(scope, request.code).then((personId) => getPerson(scope, personId ?? NO_PERSON_ID)),

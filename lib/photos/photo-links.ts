@@ -5,8 +5,7 @@ import { emailSender } from '#lib/platform/email-sender';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { secretValue } from '#lib/platform/secrets-manager';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';
-import { keys } from '#lib/platform/table/keys';
-import { consumeRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
+import { consumeRateLimit, publicCounterId } from '#lib/rate-limits/store/rate-limit-counters';
 import { getPerson, listPersonsWithEmail } from '#lib/persons/store/persons';
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
@@ -72,7 +71,7 @@ export async function emailPhotoLink(tenant: Tenant, configuration: GalleryConfi
   try {
     const from = photoEmailSender();
     if (!from || !person.email) return;
-    const throttle = keys.publicRateLimitCounter(scope.tenantId, scope.token, 'photoLinkEmails', person.personId);
+    const throttle = publicCounterId(scope.tenantId, scope.token, 'photoLinkEmails', person.personId);
     const turn = await consumeRateLimit(throttle, { limit: 1, windowMs: PHOTO_LINK_EMAIL_INTERVAL_MS }, now());
     if (!turn.admitted) {
       logger.info('photo link email held back: one went out lately', fields);

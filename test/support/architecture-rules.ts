@@ -68,6 +68,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'photo-schemas',
     'ingest-photo',
     'participant-photos',
+    'photo-links',
     'person-photos',
     'send-photo-notices',
     'shoot-review',
