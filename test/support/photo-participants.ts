@@ -1,6 +1,6 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { handler as postGroupShoot } from '../../functions/checkin/post-group-shoot';
-import { lambdaContext } from '../../scripts/local/api-gateway-event';
+import { lambdaContext, publicPostEvent } from '../../scripts/local/api-gateway-event';
 import { recordPhoto } from '#lib/photos/store/photos';
 import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import type { ApiAnswer, ApiCall } from './local-api';
@@ -53,27 +53,7 @@ export interface HandlerAnswer {
  * test with a clock of its own needs requests from many addresses without a server.
  */
 export async function postFrom(studio: TestTenant, sourceIp: string, body: Record<string, unknown>, at = Date.now()): Promise<HandlerAnswer> {
-  const event = {
-    version: '2.0',
-    routeKey: 'POST /group-shoot',
-    rawPath: '/v1/group-shoot',
-    rawQueryString: '',
-    headers: { 'x-tenant-slug': studio.slug, 'content-type': 'application/json' },
-    requestContext: {
-      accountId: 'local',
-      apiId: 'local',
-      domainName: 'localhost',
-      domainPrefix: 'localhost',
-      http: { method: 'POST', path: '/v1/group-shoot', protocol: 'HTTP/1.1', sourceIp, userAgent: 'test' },
-      requestId: `req-${Math.random().toString(36).slice(2)}`,
-      routeKey: 'POST /group-shoot',
-      stage: 'v1',
-      time: new Date(at).toUTCString(),
-      timeEpoch: at,
-    },
-    body: JSON.stringify({ token: studio.token, ...body }),
-    isBase64Encoded: false,
-  } as APIGatewayProxyEventV2;
+  const event = publicPostEvent({ routeKey: 'POST /group-shoot', path: '/group-shoot' }, { 'x-tenant-slug': studio.slug }, sourceIp, { token: studio.token, ...body }, at);
   const { statusCode, headers, body: text } = (await postGroupShoot(event as any, lambdaContext('photos'))) as APIGatewayProxyStructuredResultV2;
   return { status: statusCode ?? 200, headers: (headers ?? {}) as Record<string, string>, body: JSON.parse(String(text)) };
 }
