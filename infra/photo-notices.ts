@@ -1,8 +1,9 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { generatedKeySecret } from './generated-secret';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
@@ -101,13 +102,10 @@ export class PhotoNotices extends Construct {
  * photo link sent so far (participants ask for a new one), so it is kept with the stack's data.
  */
 export function photoLinkKey(scope: Construct): Secret {
-  const secret = new Secret(scope, 'PhotoLinkKey', {
-    description: 'Signs the photo links of participant emails (generated; read by checkin/post-group-shoot and photos/send-photo-notices)',
-    generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    removalPolicy: RemovalPolicy.RETAIN,
-  });
-  NagSuppressions.addResourceSuppressions(secret, [
-    { id: 'AwsSolutions-SMG4', reason: 'Rotating it ends every photo link sent so far; it is rotated by hand (a new value), when a link key may have leaked.' },
-  ]);
-  return secret;
+  return generatedKeySecret(
+    scope,
+    'PhotoLinkKey',
+    'Signs the photo links of participant emails (generated; read by checkin/post-group-shoot and photos/send-photo-notices)',
+    'Rotating it ends every photo link sent so far; it is rotated by hand (a new value), when a link key may have leaked.',
+  );
 }

@@ -29,14 +29,7 @@ const call = (studio: TestTenant, body: Record<string, unknown>) =>
 const sendLink = (studio: TestTenant, email: unknown) => call(studio, { action: 'sendPhotoLink', email });
 const openLink = (studio: TestTenant, photoLink: unknown) => call(studio, { action: 'photosByLink', photoLink });
 
-async function waitForEmails(address: string, count: number) {
-  for (let tries = 0; tries < 100; tries += 1) {
-    const emails = await ses.emailsTo(address);
-    if (emails.length >= count) return emails;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return ses.emailsTo(address);
-}
+const waitForEmails = (address: string, count: number) => ses.waitForEmailsTo(address, count);
 
 describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
   let studio: TestTenant;

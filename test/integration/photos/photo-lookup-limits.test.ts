@@ -52,14 +52,7 @@ function otherCode(index: number, taken: string): string {
 
 const UNIFORM = { ok: true, photoLinkRequested: true, requestId: expect.any(String) };
 
-async function waitForEmails(address: string, count: number) {
-  for (let tries = 0; tries < 100; tries += 1) {
-    const emails = await ses.emailsTo(address);
-    if (emails.length >= count) return emails;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return ses.emailsTo(address);
-}
+const waitForEmails = (address: string, count: number) => ses.waitForEmailsTo(address, count);
 
 describe('myPhotos attempt limits', () => {
   it('refuses a client past its lookup budget with 429 and Retry-After, right pairs included, and writes nothing then', async () => {
