@@ -11,7 +11,7 @@ import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, PHOTO_NOTICE_UPDATE_ATTRIB
  * media: which folders of the media bucket, and how.
  * secrets: which secrets it reads at run time.
  */
-export type SecretName = 'stripeSecretKey' | 'stripeWebhookSecret' | 'photoSigningKey' | 'webhookSealingKey';
+export type SecretName = 'stripeSecretKey' | 'stripeWebhookSecret' | 'photoSigningKey' | 'webhookSealingKey' | 'photoLinkKey';
 export type MediaFolder = keyof typeof MEDIA_FOLDERS;
 
 export interface MediaAccess {
@@ -120,12 +120,13 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.persons, PARTITIONS.accessCodes] },
       ...RESERVE_ORDERS,
       CACHE_STRIPE_READINESS,
-      // myPhotos (lib/photos/participant-photos.ts): the code's person, then the person's photos.
+      // myPhotos (lib/photos/participant-photos.ts): the code's person, then the person's photos;
+      // photosByLink the link's person; sendPhotoLink the persons with the address (a query of the gallery's persons).
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes, PARTITIONS.persons] },
-      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos] },
+      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos, PARTITIONS.persons] },
     ],
     media: { folders: ['selfies'], objects: ['PutObject', 'DeleteObject'] },
-    secrets: ['stripeSecretKey', 'photoSigningKey'],
+    secrets: ['stripeSecretKey', 'photoSigningKey', 'photoLinkKey'],
     photoCdn: true,
     memoryMb: 1024,
   },
@@ -252,6 +253,8 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.persons], attributes: PHOTO_NOTICE_UPDATE_ATTRIBUTES },
     ],
+    // The email's photo link is signed with it.
+    secrets: ['photoLinkKey'],
     memoryMb: 256,
     // One record at a time, each a few table calls and one SES call (at most 3 attempts of 5 s).
     timeoutSeconds: 60,
@@ -311,6 +314,8 @@ export const WEBHOOK_DELIVERY_HANDLER = 'events/deliver-webhooks';
 
 /** The function the table's stream invokes for photos.assigned events: one photo-ready email per consenting person (infra/photo-notices.ts). */
 export const PHOTO_NOTICE_HANDLER = 'photos/send-photo-notices';
+/** The public check-in function, which emails photo links (sendPhotoLink, lookups past their budgets). */
+export const PHOTO_LINK_HANDLER = 'checkin/post-group-shoot';
 
 /** The function the table's stream invokes for persons inserted with a selfie and face consent: their reference face (infra/reference-faces.ts). */
 export const REFERENCE_FACE_HANDLER = 'faces/describe-reference-faces';

@@ -37,6 +37,7 @@ import {
   EVENT_DISPATCH_HANDLER,
   FUNCTION_PERMISSIONS,
   PHOTO_INGEST_HANDLER,
+  PHOTO_LINK_HANDLER,
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
   RESERVATION_SWEEP_HANDLER,
@@ -53,7 +54,7 @@ import { serviceTable } from './service-table';
 import { type RouteClass, functionClasses, stageRoutes } from './stage-routes';
 import { thresholdAlarm } from './threshold-alarm';
 import { WebhookDelivery, webhookSealingKey } from './webhook-delivery';
-import { PhotoNotices } from './photo-notices';
+import { PhotoNotices, photoLinkKey } from './photo-notices';
 import { ReferenceFaces } from './reference-faces';
 import { RetentionFanOut } from './retention-fan-out';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -120,6 +121,7 @@ export class GroupShootStack extends Stack {
       stripeWebhookSecret: secret('StripeWebhookSecret', 'Signing secret of the Stripe Connect webhook endpoint (whsec_…)'),
       photoSigningKey: secret('PhotoSigningKey', 'PEM private key whose public key is in the photo CDN key group'),
       webhookSealingKey: webhookSealingKey(this),
+      photoLinkKey: photoLinkKey(this),
     };
 
     const environment = {
@@ -228,6 +230,7 @@ export class GroupShootStack extends Stack {
     const photoNotices = new PhotoNotices(this, 'PhotoNotices', {
       table,
       sender: this.functions.get(PHOTO_NOTICE_HANDLER)!,
+      linkSender: this.functions.get(PHOTO_LINK_HANDLER)!,
       fromAddress: props.photoNoticeSender,
     });
     const referenceFaces = new ReferenceFaces(this, 'ReferenceFaces', { table, describer: this.functions.get(REFERENCE_FACE_HANDLER)! });

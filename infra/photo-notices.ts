@@ -2,6 +2,8 @@ import { Duration, Stack } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { generatedKeySecret } from './generated-secret';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
@@ -28,6 +30,8 @@ export interface PhotoNoticesProps {
   table: ITable;
   /** photos/send-photo-notices. */
   sender: LambdaFunction;
+  /** checkin/post-group-shoot, which emails photo links on request: the same sender address and permission. */
+  linkSender: LambdaFunction;
   /**
    * The From address of the emails (PHOTO_NOTICE_FROM): an SES identity of the account in the
    * stack's region, or an address of a verified domain. Without it the function sends nothing.
@@ -45,7 +49,7 @@ export class PhotoNotices extends Construct {
   /** The stream lag alarm, for the stack to send to its alarm topic. */
   readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, { table, sender, fromAddress }: PhotoNoticesProps) {
+  constructor(scope: Construct, id: string, { table, sender, linkSender, fromAddress }: PhotoNoticesProps) {
     super(scope, id);
     if (fromAddress !== undefined && !isPlausibleEmail(fromAddress)) throw new Error(`photoNoticeSender is not an email address: ${fromAddress}`);
     sender.addEventSource(
@@ -68,24 +72,40 @@ export class PhotoNotices extends Construct {
       }),
     );
     if (fromAddress !== undefined) {
-      sender.addEnvironment('PHOTO_NOTICE_FROM', fromAddress);
-      // SES authorises a send against the sender's identity (and in the sandbox the recipient's
-      // too), so the resource is the account's identities; the condition holds the From address.
-      sender.addToRolePolicy(
-        new PolicyStatement({
-          effect: Effect.ALLOW,
-          actions: ['ses:SendEmail'],
-          resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
-          conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
-        }),
-      );
-      NagSuppressions.addResourceSuppressions(
-        sender,
-        [{ id: 'AwsSolutions-IAM5', reason: "ses:SendEmail on the account's identities in this region, only from the configured From address (ses:FromAddress)." }],
-        true,
-      );
+      for (const fn of [sender, linkSender]) {
+        fn.addEnvironment('PHOTO_NOTICE_FROM', fromAddress);
+        // SES authorises a send against the sender's identity (and in the sandbox the recipient's
+        // too), so the resource is the account's identities; the condition holds the From address.
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['ses:SendEmail'],
+            resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+            conditions: { StringEquals: { 'ses:FromAddress': fromAddress } },
+          }),
+        );
+        NagSuppressions.addResourceSuppressions(
+          fn,
+          [{ id: 'AwsSolutions-IAM5', reason: "ses:SendEmail on the account's identities in this region, only from the configured From address (ses:FromAddress)." }],
+          true,
+        );
+      }
     }
     const lag = sender.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' });
     this.alarms.push(thresholdAlarm(this, 'LagAlarm', lag, PHOTO_NOTICE_MAX_LAG.toMilliseconds()));
   }
+}
+
+/**
+ * The key photo links are signed with (lib/photos/rules/photo-link.ts): generated at deployment,
+ * 64 letters and digits, read by the check-in and photo-email functions. Replacing it ends every
+ * photo link sent so far (participants ask for a new one), so it is kept with the stack's data.
+ */
+export function photoLinkKey(scope: Construct): Secret {
+  return generatedKeySecret(
+    scope,
+    'PhotoLinkKey',
+    'Signs the photo links of participant emails (generated; read by checkin/post-group-shoot and photos/send-photo-notices)',
+    'Rotating it ends every photo link sent so far; it is rotated by hand (a new value), when a link key may have leaked.',
+  );
 }

@@ -157,4 +157,5 @@ export const SECRET_VARIABLES: Record<SecretName, string> = {
   stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET_ARN',
   photoSigningKey: 'CLOUDFRONT_PRIVATE_KEY_ARN',
   webhookSealingKey: 'WEBHOOK_SEALING_KEY_ARN',
+  photoLinkKey: 'PHOTO_LINK_KEY_ARN',
 };

@@ -1,17 +1,17 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { keys } from '../lib/platform/table/keys';
 import { TABLE_KEYS } from '../lib/platform/table/table-definition';
 import type { DeliveryStatus } from '../lib/webhooks/rules/webhook-delivery';
 import { thresholdAlarm } from './threshold-alarm';
+import { generatedKeySecret } from './generated-secret';
 
 /**
  * Most delivery functions the queue runs at once (Lambda's `MaximumConcurrency` of the queue's
@@ -49,15 +49,12 @@ const REPLAY_REQUESTED: DeliveryStatus = 'replay_requested';
  * Changing the generation settings would replace it with a new value, so they stay as they are.
  */
 export function webhookSealingKey(scope: Construct): Secret {
-  const secret = new Secret(scope, 'WebhookSealingKey', {
-    description: 'Seals the webhook signing secrets stored in the table (generated; read by events/deliver-webhooks)',
-    generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    removalPolicy: RemovalPolicy.RETAIN,
-  });
-  NagSuppressions.addResourceSuppressions(secret, [
-    { id: 'AwsSolutions-SMG4', reason: 'A new sealing key must re-seal every stored signing secret first; a rotation Lambda cannot do that alone.' },
-  ]);
-  return secret;
+  return generatedKeySecret(
+    scope,
+    'WebhookSealingKey',
+    'Seals the webhook signing secrets stored in the table (generated; read by events/deliver-webhooks)',
+    'A new sealing key must re-seal every stored signing secret first; a rotation Lambda cannot do that alone.',
+  );
 }
 
 export interface WebhookDeliveryProps {

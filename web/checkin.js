@@ -180,6 +180,9 @@
   }
 
   function render(info) {
+    // The My photos view shows the ways in this gallery takes.
+    window.GROUPSHOOT_PAGE.photoAccess = info.photoAccess;
+    document.dispatchEvent(new CustomEvent('groupshoot:photo-access'));
     document.title = 'Check in: ' + info.galleryName;
     $('title').textContent = info.galleryName;
     renderFormFields(info.formFields || []);

@@ -1,9 +1,10 @@
 /*
- * The reference page's My photos view: a participant's photos by access code and email (or
- * employee ID), through the public action myPhotos. Shown for the address fragment
- * `#my-photos`, or `#my-photos/<code>` to open it with the code filled in (the code then leaves
- * the address bar at once). Uses the gallery token, tenant and API call of checkin.js
- * (window.GROUPSHOOT_PAGE).
+ * The reference page's My photos view: "Email me a link" (sendPhotoLink), the photos of a photo
+ * link (photosByLink), and, where the gallery takes it, the access code with the email (or
+ * employee ID) through myPhotos. Shown for the address fragment `#my-photos`,
+ * `#my-photos/link/<photo link>` to open a link's photos, or `#my-photos/<code>` to open it with
+ * the code filled in (a link or code leaves the address bar at once). Uses the gallery token,
+ * tenant, API call and gallery settings of checkin.js (window.GROUPSHOOT_PAGE).
  */
 (function () {
   'use strict';
@@ -18,6 +19,11 @@
   /** What participants read; the same sentence for every wrong pair, as the API gives one answer for all. */
   var MESSAGES = {
     photos_not_found: 'We found no photos for this code with this email address or employee ID. Please check both and try again.',
+    photo_link_invalid: 'This link has expired or is not valid. Enter your email address and we send you a new one.',
+    photo_lookup_by_code_disabled: 'This gallery opens photos by a link we email you. Please use "Email me a link".',
+    email: 'Please enter the email address you checked in with.',
+    linkSent: 'If a participant of this gallery has this email address, we have sent them a link to their photos. Please check your inbox, and the spam folder too. The link works for 7 days.',
+    pairLinkSent: 'If this code and email belong to a participant, we have sent a link to their photos to that email address. Please check your inbox.',
     code: 'Please enter the 4-character access code from your check-in.',
     factor: 'Please enter the email address you checked in with, or your employee ID.',
     gallery_not_found: 'This link is not valid. Please ask your photographer for the right one.',
@@ -27,8 +33,16 @@
     network: 'The service cannot be reached. Please check your connection and try again.',
   };
 
-  /** `#my-photos` or `#my-photos/<code>`: the view, and the code it brings, if any. */
+  /** `#my-photos`, `#my-photos/link/<photo link>` or `#my-photos/<code>`: the view, and the link or code it brings, if any. */
   function route() {
+    var link = /^#my-photos\/link\/([A-Za-z0-9_.-]+)$/.exec(location.hash);
+    if (link) {
+      // The link opens the photos: not in the history entry, a shared address or a screenshot.
+      history.replaceState(history.state, '', location.pathname + location.search + '#' + VIEW);
+      show(true);
+      openLink(link[1]);
+      return;
+    }
     var match = /^#my-photos(?:\/([^/?#]*))?$/.exec(location.hash);
     if (!match) { show(false); return; }
     if (match[1] !== undefined) {
@@ -49,9 +63,56 @@
     if (!page.token || !page.tenantSlug) {
       showError('This link is incomplete. Please ask your photographer for the right one.');
       $('photos-submit').disabled = true;
+      $('link-submit').disabled = true;
     }
-    var first = $('photos-code').value.length === CODE_LENGTH ? $('photos-no-email').checked ? 'photos-employeeId' : 'photos-email' : 'photos-code';
-    if (!$('photos-form').hidden) $(first).focus();
+    if (!$('photos-result').hidden) return;
+    var codeGiven = $('photos-code').value.length === CODE_LENGTH;
+    if (codeGiven && !$('photos-form').hidden) $($('photos-no-email').checked ? 'photos-employeeId' : 'photos-email').focus();
+    else $('link-email').focus();
+  }
+
+  /** The ways in by code the gallery takes (check-in info): the code form only where one is on. */
+  function applyAccess() {
+    var access = page.photoAccess || { codeAndEmail: false, codeAndEmployeeId: false };
+    $('photos-form').hidden = !(access.codeAndEmail || access.codeAndEmployeeId) || !$('photos-result').hidden;
+    $('photos-no-email-field').hidden = !(access.codeAndEmail && access.codeAndEmployeeId);
+    if (!access.codeAndEmail && access.codeAndEmployeeId) $('photos-no-email').checked = true;
+    if (access.codeAndEmail && !access.codeAndEmployeeId) $('photos-no-email').checked = false;
+    useEmployeeId($('photos-no-email').checked);
+  }
+
+  function linkSent(text) {
+    $('link-sent').textContent = text;
+    $('link-sent').hidden = false;
+  }
+
+  function askForLink(event) {
+    event.preventDefault();
+    clearError();
+    $('link-sent').hidden = true;
+    var email = $('link-email').value.trim();
+    if (email === '' || email.indexOf('@') < 1) return showError(MESSAGES.email, $('link-email'));
+    $('link-submit').disabled = true;
+    page.status('Sending…');
+    page.api('POST', '/group-shoot', { action: 'sendPhotoLink', token: page.token, email: email }, 0).then(function (answer) {
+      $('link-submit').disabled = false;
+      page.status('');
+      if (answer.ok) return linkSent(MESSAGES.linkSent);
+      if (answer.error === 'rate_limit_exceeded') return showError(waitMessage(answer.retryAfter));
+      if (answer.error === 'invalid_field' || answer.error === 'email_required') return showError(MESSAGES.email, $('link-email'));
+      showError(MESSAGES[answer.error] || 'Something went wrong. Please try again.');
+    });
+  }
+
+  function openLink(photoLink) {
+    clearError();
+    page.status('Opening your photos…');
+    page.api('POST', '/group-shoot', { action: 'photosByLink', token: page.token, photoLink: photoLink }, 0).then(function (answer) {
+      page.status('');
+      if (answer.ok) return showPhotos(answer);
+      if (answer.error === 'rate_limit_exceeded') return showError(waitMessage(answer.retryAfter));
+      showError(MESSAGES[answer.error] || 'Something went wrong. Please try again.', answer.error === 'photo_link_invalid' ? $('link-email') : undefined);
+    });
   }
 
   function showError(text, field) {
@@ -63,7 +124,7 @@
   function clearError() {
     $('photos-error').hidden = true;
     $('photos-error').textContent = '';
-    ['photos-code', 'photos-email', 'photos-employeeId'].forEach(function (id) { $(id).removeAttribute('aria-invalid'); });
+    ['photos-code', 'photos-email', 'photos-employeeId', 'link-email'].forEach(function (id) { $(id).removeAttribute('aria-invalid'); });
   }
 
   function useEmployeeId(yes) {
@@ -87,6 +148,7 @@
     page.api('POST', '/group-shoot', body, 0).then(function (answer) {
       $('photos-submit').disabled = false;
       page.status('');
+      if (answer.ok && answer.photoLinkRequested) return linkSent(MESSAGES.pairLinkSent);
       if (answer.ok) return showPhotos(answer);
       if (answer.error === 'rate_limit_exceeded') return showError(waitMessage(answer.retryAfter));
       if (answer.error === 'invalid_field') return showError(answer.field === 'code' ? MESSAGES.code : MESSAGES.photos_not_found, answer.field === 'code' ? $('photos-code') : factorInput);
@@ -117,6 +179,8 @@
       grid.appendChild(item);
     });
     $('photos-form').hidden = true;
+    $('link-form').hidden = true;
+    $('link-sent').hidden = true;
     $('photos-result').hidden = false;
     $('photos-heading').setAttribute('tabindex', '-1');
     $('photos-heading').focus();
@@ -155,11 +219,14 @@
   }
 
   $('photos-form').addEventListener('submit', submit);
+  $('link-form').addEventListener('submit', askForLink);
+  document.addEventListener('groupshoot:photo-access', applyAccess);
   $('photos-no-email').addEventListener('change', function () { useEmployeeId($('photos-no-email').checked); });
   $('photos-again').addEventListener('click', function () {
     $('photos-result').hidden = true;
-    $('photos-form').hidden = false;
-    $('photos-code').focus();
+    $('link-form').hidden = false;
+    applyAccess();
+    $('link-email').focus();
   });
   $('back-to-checkin').addEventListener('click', function (event) {
     event.preventDefault();
@@ -171,5 +238,6 @@
   $('viewer-next').addEventListener('click', function () { openViewer(shown + 1); });
   $('viewer-download').addEventListener('click', download);
   window.addEventListener('hashchange', route);
+  applyAccess();
   route();
 })();

@@ -11,12 +11,22 @@ import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
 import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
 import { participantPhotos } from '#lib/photos/participant-photos';
-import { parseMyPhotos } from '#lib/photos/photo-schemas';
+import { photosByLink, sendPhotoLink } from '#lib/photos/photo-links';
+import { parseMyPhotos, parsePhotosByLink, parseSendPhotoLink } from '#lib/photos/photo-schemas';
 
 /** `answerConcerns`: names the persons an answer is about when its body does not (EndpointInput.answerConcerns). */
 type AnswerConcerns = (personIds: readonly string[]) => void;
 
-type Action = (tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration, answerConcerns?: AnswerConcerns) => Promise<ResultMembers<typeof CheckinResult>>;
+/** What the pipeline knows of the request besides its body. */
+export interface ActionContext {
+  /** The configuration the public rate limit read already. */
+  loaded?: GalleryConfiguration;
+  answerConcerns?: AnswerConcerns;
+  /** The client's address, for the budgets of wrong photo lookups. */
+  clientAddress?: string;
+}
+
+type Action = (tenant: Tenant, body: Record<string, unknown>, context: ActionContext) => Promise<ResultMembers<typeof CheckinResult>>;
 
 /**
  * The group-shoot gallery the body names in `token`. An action that names one reads it before
@@ -34,15 +44,22 @@ function galleryOfBody(tenant: Tenant, body: Record<string, unknown>, loaded?: G
  * typed input only.
  */
 const ACTIONS = {
-  submitCheckin: async (tenant, body, loaded) => {
+  submitCheckin: async (tenant, body, { loaded }) => {
     const configuration = await galleryOfBody(tenant, body, loaded);
     return submitCheckin(tenant, configuration, parseSubmitCheckin(body));
   },
   checkinStatus: (tenant, body) => checkinStatus(tenant, parseCheckinStatus(body)),
   retryCheckout: (tenant, body) => retryCheckout(tenant, parseRetryCheckout(body)),
-  myPhotos: async (tenant, body, loaded, answerConcerns) => {
+  myPhotos: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
     const configuration = await galleryOfBody(tenant, body, loaded);
-    const { personId, answer } = await participantPhotos(tenant, configuration, parseMyPhotos(body));
+    const { personId, answer } = await participantPhotos(tenant, configuration, parseMyPhotos(body), clientAddress);
+    if (personId !== undefined) answerConcerns?.([personId]);
+    return answer;
+  },
+  sendPhotoLink: async (tenant, body, { loaded }) => sendPhotoLink(tenant, await galleryOfBody(tenant, body, loaded), parseSendPhotoLink(body)),
+  photosByLink: async (tenant, body, { loaded, answerConcerns }) => {
+    const configuration = await galleryOfBody(tenant, body, loaded);
+    const { personId, answer } = await photosByLink(tenant, configuration, parsePhotosByLink(body));
     answerConcerns?.([personId]);
     return answer;
   },
@@ -54,16 +71,11 @@ export const CHECKIN_ACTIONS = Object.keys(ACTIONS);
  * Runs the action a POST /group-shoot body names (400 invalid_action for any other), with the
  * body as the JSON parser left it. The handler's one step.
  */
-export function runCheckinAction(
-  tenant: Tenant,
-  body: Record<string, unknown>,
-  loaded?: GalleryConfiguration,
-  answerConcerns?: AnswerConcerns,
-): Promise<ResultMembers<typeof CheckinResult>> {
+export function runCheckinAction(tenant: Tenant, body: Record<string, unknown>, context: ActionContext = {}): Promise<ResultMembers<typeof CheckinResult>> {
   const action = body.action;
   if (typeof action !== 'string' || !Object.hasOwn(ACTIONS, action)) {
     throw new DomainError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);
   }
   // One action is one request: its Stripe calls share one time budget.
-  return withStripeBudget(() => ACTIONS[action as CheckinAction](tenant, body, loaded, answerConcerns));
+  return withStripeBudget(() => ACTIONS[action as CheckinAction](tenant, body, context));
 }

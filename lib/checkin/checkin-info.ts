@@ -34,5 +34,6 @@ export async function getCheckinInfo(
     granularConsents: gallery.granularConsents,
     checkinMode: policy.mode,
     allowedEmailDomains: policy.allowedEmailDomains,
+    photoAccess: gallery.photoAccess,
   };
 }

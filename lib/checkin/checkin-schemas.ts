@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { BodyGalleryToken, FormField, Package, ShootingDay } from '#lib/galleries/gallery-schemas';
 import { CheckinStatusRequest, CheckoutStarted, OrderStatus, RetryCheckoutRequest, returnUrlMember } from '#lib/payments/payment-schemas';
-import { MyPhotosRequest, ParticipantPhotos } from '#lib/photos/photo-schemas';
+import { MyPhotosRequest, ParticipantPhotos, PhotoLinkRequested, PhotosByLinkRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
 import { DomainError } from '#lib/platform/domain-error';
 import { CHECKIN_MODES } from '#lib/galleries/rules/checkin-policy';
 import { isPlausibleEmail } from '#lib/platform/email-address';
@@ -39,6 +39,10 @@ export const CheckinInfo = v.object({
   allowedEmailDomains: v.pipe(
     v.array(v.string()),
     v.description('The domains check-in email addresses must be at (`*.example.com`: its subdomains); empty: any address.'),
+  ),
+  photoAccess: v.pipe(
+    v.object({ codeAndEmail: v.boolean(), codeAndEmployeeId: v.boolean() }),
+    v.description('The ways into "My photos" by access code this gallery takes, besides a photo link by email (sendPhotoLink), which is always on.'),
   ),
   requestId,
 });
@@ -124,7 +128,14 @@ export function parseSubmitCheckin(body: unknown): SubmitCheckinInput {
 }
 
 /** The body of POST /group-shoot: one of the actions' bodies, by its member `action`. */
-export const CheckinRequest = v.variant('action', [SubmitCheckinRequest, CheckinStatusRequest, RetryCheckoutRequest, MyPhotosRequest]);
+export const CheckinRequest = v.variant('action', [
+  SubmitCheckinRequest,
+  CheckinStatusRequest,
+  RetryCheckoutRequest,
+  MyPhotosRequest,
+  SendPhotoLinkRequest,
+  PhotosByLinkRequest,
+]);
 
 export type CheckinAction = v.InferOutput<typeof CheckinRequest>['action'];
 
@@ -133,4 +144,5 @@ export const CheckinResult = v.union([
   CheckoutStarted,
   OrderStatus,
   ParticipantPhotos,
+  PhotoLinkRequested,
 ]);

@@ -32,6 +32,8 @@ export const ERROR_CODE_OF_REASON = {
   unknown_package: 'package_not_found',
   unknown_checkout_token: 'invalid_checkout_token',
   unknown_access_pair: 'photos_not_found',
+  invalid_photo_link: 'photo_link_invalid',
+  photo_lookup_by_code_off: 'photo_lookup_by_code_disabled',
   shooting_day_full: 'shooting_day_full',
   order_already_paid: 'order_already_paid',
   reservation_changed: 'storage_unavailable',

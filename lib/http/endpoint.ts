@@ -51,6 +51,7 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
       tenant,
       gallery: context.gallery,
+      clientAddress: context.clientAddress,
       answerConcerns: (personIds) => {
         context.answerPersonIds = [...personIds];
       },

@@ -45,6 +45,14 @@ export const ERROR_CATALOG = {
     status: 403,
     message: "Requests must come through the API's own address; this one came around its front.",
   },
+  photo_link_invalid: {
+    status: 403,
+    message: 'This photo link is expired or not valid; ask for a new one with your email address.',
+  },
+  photo_lookup_by_code_disabled: {
+    status: 403,
+    message: 'This gallery does not open photos by access code this way; ask for a photo link with your email address.',
+  },
   plan_upgrade_required: {
     status: 403,
     message: 'The integration API needs the Creator plan or a higher one.',

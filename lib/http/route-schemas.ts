@@ -3,7 +3,7 @@ import { CheckinInfo, CheckinRequest, CheckinResult, SubmitCheckinRequest } from
 import { FormField, FormFields, GalleryStats, Package, ShootingDay, ShootingDays } from '#lib/galleries/gallery-schemas';
 import { CheckinStatusRequest, RetryCheckoutRequest, WebhookResult } from '#lib/payments/payment-schemas';
 import { ImportRequest, ImportResult, ImportedPerson, Person, PersonsPage } from '#lib/persons/person-schemas';
-import { MyPhotosRequest, ParticipantPhotos, PersonPhotos } from '#lib/photos/photo-schemas';
+import { MyPhotosRequest, ParticipantPhotos, PersonPhotos, PhotoLinkRequested, PhotosByLinkRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
 import { CompleteUploadsRequest, CompleteUploadsResult, InboxPage, UploadPlan, UploadRequest } from '#lib/photos/upload-schemas';
 import { requestId } from '#lib/platform/schema-parts';
 
@@ -25,7 +25,7 @@ export const ErrorBody = v.object({
 
 /**
  * Component schemas by name, as the OpenAPI document names them. A schema listed here is a
- * reference wherever another one holds it: CheckinRequest is a oneOf of the four actions'.
+ * reference wherever another one holds it: CheckinRequest is a oneOf of the six actions'.
  */
 export const API_SCHEMAS = {
   ErrorBody,
@@ -38,7 +38,10 @@ export const API_SCHEMAS = {
   CheckinStatusRequest,
   RetryCheckoutRequest,
   MyPhotosRequest,
+  SendPhotoLinkRequest,
+  PhotosByLinkRequest,
   ParticipantPhotos,
+  PhotoLinkRequested,
   CheckinResult,
   ImportRequest,
   ImportedPerson,
@@ -73,4 +76,4 @@ export const ROUTE_SCHEMAS: Record<string, { request?: keyof typeof API_SCHEMAS;
   stripeWebhook: { response: 'WebhookResult' },
 };
 
-export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, RetryCheckoutRequest, InboxPage, UploadRequest, UploadPlan, CompleteUploadsRequest, CompleteUploadsResult, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult };
+export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, PhotoLinkRequested, PhotosByLinkRequest, SendPhotoLinkRequest, RetryCheckoutRequest, InboxPage, UploadRequest, UploadPlan, CompleteUploadsRequest, CompleteUploadsResult, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult };

@@ -20,6 +20,8 @@ export interface ApiContext extends Context {
   apiKey?: ApiKeyRecord;
   /** The gallery a public request names, as the public rate limit read it. */
   gallery?: GalleryConfiguration;
+  /** A public request's source address, as the public rate limit counted it. */
+  clientAddress?: string;
   /** Persons the answer is about without naming them (see EndpointInput.answerConcerns). */
   answerPersonIds?: string[];
 }
@@ -32,6 +34,8 @@ export interface EndpointInput {
   tenant: Tenant;
   /** The gallery the pipeline read already (public routes), for the use case to reuse. */
   gallery?: GalleryConfiguration;
+  /** The client's address (public routes), for the budgets that count per client site. */
+  clientAddress?: string;
   /**
    * Names the persons an answer is about when its body does not carry their `personId`, so
    * that its idempotency record names them too and erasure finds it (lib/http/idempotency.ts).

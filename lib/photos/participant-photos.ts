@@ -1,20 +1,26 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MyPhotosInput, ParticipantPhotos } from '#lib/photos/photo-schemas';
+import type { MyPhotosInput, ParticipantPhotos, PhotoLinkRequested } from '#lib/photos/photo-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import { getPerson, personIdOfCode } from '#lib/persons/store/persons';
-import { listPhotos } from '#lib/photos/store/photos';
 import type { Tenant } from '#lib/tenants/store/tenants';
+import { now } from '#lib/platform/clock';
 import { DomainError } from '#lib/platform/domain-error';
 import { emailKey } from '#lib/platform/email-address';
+import { loggableError, logger } from '#lib/platform/logger';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
+import { publicLimitsOf } from '#lib/galleries/rules/public-limits';
 import type { Person } from '#lib/persons/rules/person-model';
-import { signPhotos, signedPhotoView } from '#lib/photos/person-photos';
+import { clientSiteKey } from '#lib/rate-limits/rules/client-address';
+import { consumeRateLimit, publicCounterId, refundRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
+import { LOOKUP_FAILURES_BUDGET, type LookupBudget, type SecondFactorKind, lookupBudgets, lookupByCodeAllowed } from '#lib/photos/rules/lookup-budgets';
+import { participantPhotosAnswer } from '#lib/photos/person-photos';
+import { answerUniformly, emailPhotoLink, keyedDigest } from '#lib/photos/photo-links';
 
 /** A person ID no person has: read in place of the person when the code is unknown, so both cases cost the same reads. */
 const NO_PERSON_ID = 'per_00000000000000000000000000';
 
 /** The second factor a participant proves the code with. */
-type SecondFactor = { kind: 'email'; value: string } | { kind: 'employeeId'; value: string } | undefined;
+type SecondFactor = { kind: SecondFactorKind; value: string } | undefined;
 
 /** The email when one is given; else the employee ID. */
 function secondFactorOf(request: MyPhotosInput): SecondFactor {
@@ -43,38 +49,59 @@ function factorMatches(person: Person | undefined, factor: NonNullable<SecondFac
   return matches && eligible;
 }
 
+/** Gives the charges back; failing to never fails the answer (the budget is then one short for a while). */
+async function giveBack(counters: { counter: string; budget: LookupBudget }[], at: number): Promise<void> {
+  await Promise.all(
+    counters.map(({ counter, budget }) =>
+      refundRateLimit(counter, budget.policy, at).catch((error: Error) => logger.error('photo lookup charge not given back', { error: loggableError(error) })),
+    ),
+  );
+}
+
 /**
  * `myPhotos` in the gallery `configuration`: the photos of the participant with this access
- * code and second factor, the email, or the employee ID where the person has no email (the
- * body parsed by parseMyPhotos), in the order they were taken. Each photo with a signed URL, as the server-side photos route signs them, but
- * without person or photo IDs: the participant needs the file, its name and size. Every wrong
- * pair (unknown code, another email or employee ID, an employee ID where the person has an
- * email, no factor at all) is the one refusal unknown_access_pair; an unknown code reads as much
- * as a known one. The attempt limits are the pipeline's (lib/http/public-rate-limit.ts).
- * The person's ID comes with the answer, not in it: the caller names it to the idempotency
+ * code and second factor (the body parsed by parseMyPhotos), where the gallery takes lookups by
+ * code with that factor (else photo_lookup_by_code_disabled). Every wrong pair (unknown code,
+ * another email or employee ID, an employee ID where the person has an email, no factor at all)
+ * is the one refusal unknown_access_pair; an unknown code reads as much as a known one.
+ *
+ * Wrong pairs are counted in three budgets (lib/photos/rules/lookup-budgets.ts): the lookup takes
+ * one from each before its pair is checked (exact under concurrency) and a right pair gives them
+ * back. Where any is spent, the lookup gets no verdict: the uniform answer photoLinkRequested,
+ * and where the pair was right, the person gets a photo link by email. So no budget refuses a
+ * participant, and a guesser past a budget learns nothing. `clientAddress`: the request's source.
+ * The person's ID comes with a photos answer, not in it: the caller names it to the idempotency
  * record, which erasure finds by it.
  */
 export async function participantPhotos(
   tenant: Tenant,
   configuration: GalleryConfiguration,
   request: MyPhotosInput,
-): Promise<{ personId: string; answer: ResultMembers<typeof ParticipantPhotos> }> {
+  clientAddress: string | undefined,
+): Promise<{ personId?: string; answer: ResultMembers<typeof ParticipantPhotos> | ResultMembers<typeof PhotoLinkRequested> }> {
+  const startedAt = performance.now();
   const factor = secondFactorOf(request);
-  if (!factor) throw new DomainError('unknown_access_pair');
+  if (!lookupByCodeAllowed(configuration.gallery.photoAccess, factor?.kind)) throw new DomainError('photo_lookup_by_code_off');
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  const personId = await personIdOfCode(scope, request.code);
-  const person = await getPerson(scope, personId ?? NO_PERSON_ID);
-  const matches = factorMatches(person, factor);
-  if (!person || !matches) throw new DomainError('unknown_access_pair');
-  const signed = await signPhotos(await listPhotos(scope, person.personId));
-  const answer = {
-    name: person.name,
-    // A participant has no use for internal IDs.
-    photos: signed.photos.map((signed) => {
-      const { photoId: _photoId, ...view } = signedPhotoView(signed);
-      return view;
-    }),
-    urlsExpireAt: signed.urlsExpireAt,
-  };
-  return { personId: person.personId, answer };
+  const at = now();
+  const budgets = lookupBudgets(publicLimitsOf(configuration.gallery.publicLimits), {
+    site: clientSiteKey(clientAddress),
+    code: await keyedDigest(`access code\n${scope.tenantId}\n${scope.token}`, request.code),
+  });
+  const charges = budgets.map((budget) => ({ budget, counter: publicCounterId(scope.tenantId, scope.token, LOOKUP_FAILURES_BUDGET, budget.client) }));
+  const [verdicts, person] = await Promise.all([
+    Promise.all(charges.map(({ counter, budget }) => consumeRateLimit(counter, budget.policy, at))),
+    personIdOfCode(scope, request.code).then((personId) => getPerson(scope, personId ?? NO_PERSON_ID)),
+  ]);
+  const right = factor !== undefined && factorMatches(person, factor) && person !== undefined;
+  const taken = charges.filter((_, index) => verdicts[index]!.admitted);
+  if (taken.length < charges.length) {
+    // Past a budget: this lookup was no attempt the guesser learns from, so it costs no budget either.
+    await giveBack(taken, at);
+    if (right) await emailPhotoLink(tenant, configuration, person);
+    return { answer: await answerUniformly(startedAt) };
+  }
+  if (!right) throw new DomainError('unknown_access_pair');
+  await giveBack(taken, at);
+  return { personId: person.personId, answer: await participantPhotosAnswer(scope, person) };
 }

@@ -2,11 +2,13 @@ import { now } from '#lib/platform/clock';
 import { PHOTO_URL_TTL_SECONDS, signPhotoUrls } from '#lib/photos/adapters/photo-url-signer';
 import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/store/photos';
-import type { PersonPhotos } from '#lib/photos/photo-schemas';
+import type { ParticipantPhotos, PersonPhotos } from '#lib/photos/photo-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { DomainError } from '#lib/platform/domain-error';
 import type { Photo } from '#lib/photos/rules/photo-model';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { Person } from '#lib/persons/rules/person-model';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { isPersonIdShaped } from '#lib/platform/identifiers';
 
@@ -51,6 +53,23 @@ export async function listPersonPhotos(tenant: Tenant, token: string | undefined
     galleryToken: gallery.token,
     personId: person.personId,
     photos: signed.photos.map(signedPhotoView),
+    urlsExpireAt: signed.urlsExpireAt,
+  };
+}
+
+/**
+ * The participant's own view of their photos (myPhotos, photosByLink): in the order they were
+ * taken, each with a signed URL as the server-side route signs them, without person or photo
+ * IDs: the participant needs the file, its name and size.
+ */
+export async function participantPhotosAnswer(scope: GalleryScope, person: Pick<Person, 'personId' | 'name'>): Promise<ResultMembers<typeof ParticipantPhotos>> {
+  const signed = await signPhotos(await listPhotos(scope, person.personId));
+  return {
+    name: person.name,
+    photos: signed.photos.map((signed) => {
+      const { photoId: _photoId, ...view } = signedPhotoView(signed);
+      return view;
+    }),
     urlsExpireAt: signed.urlsExpireAt,
   };
 }

@@ -1,9 +1,11 @@
 import * as v from 'valibot';
 import { BodyGalleryToken } from '#lib/galleries/gallery-schemas';
 import { ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/persons/rules/access-codes';
-import { invalidField } from '#lib/platform/domain-error';
+import { DomainError, invalidField } from '#lib/platform/domain-error';
+import { isPlausibleEmail } from '#lib/platform/email-address';
+import { PHOTO_LINK_MAX_LENGTH } from '#lib/photos/rules/photo-link';
 import { TEXT_LIMITS } from '#lib/platform/field-limits';
-import { optionalText, parseBody, requestId, textMessages } from '#lib/platform/schema-parts';
+import { optionalText, parseBody, requestId, requiredText, textMessages } from '#lib/platform/schema-parts';
 
 /** The documented bodies about a person's photos: the server-side view and the participant's own, and the participant's request. */
 /** A photo with its signed URL, as the server-side photos route answers it (a participant's own view leaves out the ID). */
@@ -69,4 +71,58 @@ export type MyPhotosInput = v.InferOutput<typeof MyPhotosRequest>;
  */
 export function parseMyPhotos(body: unknown): MyPhotosInput {
   return parseBody(MyPhotosRequest, body, [{ member: 'code', refusal: () => invalidField('code', CODE_MESSAGE) }, { member: 'email' }, { member: 'employeeId' }]);
+}
+
+/**
+ * The uniform answer of sendPhotoLink, and of a myPhotos lookup past one of its budgets of wrong
+ * pairs: it says nothing about whether a person has the address or the pair, or whether an
+ * email went out (docs/photos.md#photo-links).
+ */
+export const PhotoLinkRequested = v.object({
+  ok: v.literal(true),
+  photoLinkRequested: v.pipe(
+    v.literal(true),
+    v.description('Where a participant of the gallery has this address (or this code and second factor), they get a link to their photos by email.'),
+  ),
+  requestId,
+});
+
+/** The body of the `sendPhotoLink` action of POST /group-shoot: the gallery and an email address. */
+export const SendPhotoLinkRequest = v.object({
+  action: v.literal('sendPhotoLink'),
+  token: BodyGalleryToken,
+  email: v.pipe(
+    requiredText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)),
+    v.check(isPlausibleEmail, 'email is not a valid address.'),
+    v.description('The address to send the photo link to; compared without case.'),
+  ),
+});
+
+export type SendPhotoLinkInput = v.InferOutput<typeof SendPhotoLinkRequest>;
+
+/** A sendPhotoLink body, parsed: 400 email_required, then invalid_field for the email's type, length or form. */
+export function parseSendPhotoLink(body: unknown): SendPhotoLinkInput {
+  return parseBody(SendPhotoLinkRequest, body, [{ member: 'email', kind: 'blank', refusal: () => new DomainError('email_required') }, { member: 'email' }]);
+}
+
+const PHOTO_LINK_MESSAGE = 'photoLink must be the link token from a photo link email.';
+
+/** The body of the `photosByLink` action of POST /group-shoot: the gallery and the token of a photo link. */
+export const PhotosByLinkRequest = v.object({
+  action: v.literal('photosByLink'),
+  token: BodyGalleryToken,
+  photoLink: v.pipe(
+    v.string(PHOTO_LINK_MESSAGE),
+    v.trim(),
+    v.nonEmpty(PHOTO_LINK_MESSAGE),
+    v.maxLength(PHOTO_LINK_MAX_LENGTH, PHOTO_LINK_MESSAGE),
+    v.description('The token of a photo link: what follows `#my-photos/link/` in the address the email holds.'),
+  ),
+});
+
+export type PhotosByLinkInput = v.InferOutput<typeof PhotosByLinkRequest>;
+
+/** A photosByLink body, parsed: 400 invalid_field for a photoLink that is no string, blank or too long. */
+export function parsePhotosByLink(body: unknown): PhotosByLinkInput {
+  return parseBody(PhotosByLinkRequest, body, [{ member: 'photoLink', refusal: () => invalidField('photoLink', PHOTO_LINK_MESSAGE) }]);
 }

@@ -1,12 +1,11 @@
 import { type ChangeRecord, eventOfRecord } from '#lib/events/adapters/stream-records';
 import { now } from '#lib/platform/clock';
-import { optionalEnv, requireEnv } from '#lib/platform/config';
 import { emailSender } from '#lib/platform/email-sender';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { claimPhotoNotice, completePhotoNotice, findTenantById, getNoticeRecipient, releasePhotoNotice } from '#lib/photos/store/photo-notices';
-import { isPlausibleEmail } from '#lib/platform/email-address';
 import type { Gallery, GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { photoNoticeContent, photoNoticeDecision, photoViewUrl } from '#lib/photos/rules/photo-notice';
+import { photoNoticeContent, photoNoticeDecision } from '#lib/photos/rules/photo-notice';
+import { photoEmailSender, photoLinkOf } from '#lib/photos/photo-links';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';
 
 /**
@@ -23,8 +22,9 @@ import { galleryRef, loggableError, logger } from '#lib/platform/logger';
  * record until then and sends: a second email only where SES had accepted the first one and the
  * sender died (or the table failed) before marking it.
  *
- * Configuration: PHOTO_NOTICE_FROM (the sender address; without it no email is sent), and
- * CHECKIN_PAGE_URL (the check-in page, whose "My photos" view the link opens).
+ * Configuration: PHOTO_NOTICE_FROM (the sender address; without it no email is sent),
+ * CHECKIN_PAGE_URL (the check-in page, whose "My photos" view the link opens) and PHOTO_LINK_KEY
+ * (the key the email's photo link is signed with, lib/photos/photo-links.ts).
  */
 
 export type NoticeOutcome =
@@ -86,7 +86,7 @@ async function noticeOf(record: ChangeRecord, galleries: Map<string, Promise<Gal
   const personKey = `${scope.tenantId}/${scope.token}/${image.personId}`;
   // A batch often holds the same person's event several times (each photo counts it up).
   if (handled.has(personKey)) return 'handled_in_batch';
-  const from = senderAddress();
+  const from = photoEmailSender();
   if (!from) return 'not_configured';
   let gallery = galleries.get(`${scope.tenantId}/${scope.token}`);
   if (!gallery) galleries.set(`${scope.tenantId}/${scope.token}`, (gallery = getGalleryConfiguration(scope.tenantId, scope.token).then((found) => found?.gallery)));
@@ -103,13 +103,13 @@ async function noticeOf(record: ChangeRecord, galleries: Map<string, Promise<Gal
   if (decision !== 'send') return decision;
   const tenant = await findTenantById(scope.tenantId);
   if (!tenant) return 'no_tenant';
-  const link = photoViewUrl(requireEnv('CHECKIN_PAGE_URL'), { tenantSlug: tenant.slug, galleryToken: scope.token });
+  const link = await photoLinkOf(tenant.slug, scope, image.personId);
   const content = photoNoticeContent({
     personName: recipient.person.name,
     galleryName: found.galleryName,
     studioName: tenant.name,
-    accessCode: recipient.person.code,
-    photoViewUrl: link,
+    photoViewUrl: link.url,
+    linkExpiresAt: link.expiresAt,
   });
   if (!(await claimPhotoNotice(scope, image.personId, at))) throw new PhotoNoticeBusyError();
   let sent;
@@ -125,11 +125,4 @@ async function noticeOf(record: ChangeRecord, galleries: Map<string, Promise<Gal
   if (sent.outcome === 'sent') logger.info('photo notice sent', fields);
   else logger.warn('photo notice refused by the mail service', { ...fields, operation: sent.reason });
   return sent.outcome;
-}
-
-/** PHOTO_NOTICE_FROM: undefined when photo-ready emails are off; a value that is no address is a configuration error. */
-function senderAddress(): string | undefined {
-  const from = optionalEnv('PHOTO_NOTICE_FROM');
-  if (from !== undefined && !isPlausibleEmail(from)) throw new Error('PHOTO_NOTICE_FROM is not an email address');
-  return from;
 }

@@ -33,6 +33,10 @@ export type DomainErrorReason =
   | 'unknown_checkout_token'
   // An access code with a second factor (email or employee ID) that no participant of the gallery has: one answer for every wrong pair.
   | 'unknown_access_pair'
+  // A photo link that is malformed, forged, of another gallery, expired, or whose person was erased.
+  | 'invalid_photo_link'
+  // A lookup by access code where the gallery does not take that way in (a photo link by email is the way).
+  | 'photo_lookup_by_code_off'
   // The state of what it changes does not allow it.
   | 'shooting_day_full'
   | 'order_already_paid'

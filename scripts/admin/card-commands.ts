@@ -51,7 +51,6 @@ export const cardCommands: CommandHandlers = {
     if (persons.length === 0) throw new NotFoundError(`No persons in ${where}: no cards written`);
     const cards: CameraCard[] = persons.map((person) => ({
       name: person.name,
-      employeeId: person.employeeId,
       code: person.code,
       day: dayText(days.find((day) => day.id === person.shootingDayId)),
     }));

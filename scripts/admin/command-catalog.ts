@@ -69,13 +69,15 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       show: { usage: 'gallery show --tenant SLUG --gallery TOKEN', options: inGallery },
       limits: {
         usage:
-          'gallery limits --tenant SLUG --gallery TOKEN [--reads N/WINDOW] [--checkins N/WINDOW] [--photo-lookups N/WINDOW] [--photo-lookup-failures N/WINDOW] [--checkins-per-email N] [--retries-per-order N] [--pending-payments-percent P] [--defaults]   (no option: show them)',
+          'gallery limits --tenant SLUG --gallery TOKEN [--reads N/WINDOW] [--checkins N/WINDOW] [--photo-lookups N/WINDOW] [--photo-lookup-failures N/WINDOW] [--photo-lookup-failures-per-network N/WINDOW] [--photo-lookup-failures-per-code N/WINDOW] [--checkins-per-email N] [--retries-per-order N] [--pending-payments-percent P] [--defaults]   (no option: show them)',
         options: {
           ...inGallery,
           reads: text,
           checkins: text,
           'photo-lookups': text,
           'photo-lookup-failures': text,
+          'photo-lookup-failures-per-network': text,
+          'photo-lookup-failures-per-code': text,
           'checkins-per-email': text,
           'retries-per-order': text,
           'pending-payments-percent': text,
@@ -97,6 +99,10 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         usage:
           'gallery checkin-policy --tenant SLUG --gallery TOKEN [--mode open|importedOnly] [--domains DOMAIN,*.DOMAIN,...] [--any-domain]   (no option: show it)',
         options: { ...inGallery, mode: text, domains: text, 'any-domain': flag },
+      },
+      'photo-access': {
+        usage: 'gallery photo-access --tenant SLUG --gallery TOKEN [--code-and-email on|off] [--code-and-employee-id on|off]   (no option: show them; a photo link by email is always on)',
+        options: { ...inGallery, 'code-and-email': text, 'code-and-employee-id': text },
       },
       retention: {
         usage: 'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',

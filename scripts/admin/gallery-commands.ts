@@ -6,7 +6,7 @@ import type { CommandHandlers } from './command-types';
 import { dayTable, fieldTable, packageTable, sortFormFields } from './gallery-tables';
 import { optionalRate } from './admin-options';
 import { type GallerySettings, createGallery, listGalleries, updateGallerySettings } from '#lib/galleries/store/galleries';
-import type { Gallery, GalleryConfiguration, GranularConsents } from '#lib/galleries/rules/gallery-model';
+import type { Gallery, GalleryConfiguration, GranularConsents, PhotoAccess } from '#lib/galleries/rules/gallery-model';
 import { sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
 import { type PublicLimits, publicLimitsOf, windowInWords } from '#lib/galleries/rules/public-limits';
 import { FACE_MATCHING_MODES, type FaceThresholds, faceMatchingOf } from '#lib/galleries/rules/face-matching';
@@ -83,6 +83,8 @@ export const galleryCommands: CommandHandlers = {
         checkins: optionalRate(values, 'checkins'),
         photoLookups: optionalRate(values, 'photo-lookups'),
         photoLookupFailures: optionalRate(values, 'photo-lookup-failures'),
+        photoLookupFailuresPerSite: optionalRate(values, 'photo-lookup-failures-per-network'),
+        photoLookupFailuresPerCode: optionalRate(values, 'photo-lookup-failures-per-code'),
         checkinsPerEmail: optionalWholeNumber(values, 'checkins-per-email', 1),
         retriesPerOrder: optionalWholeNumber(values, 'retries-per-order', 0),
         pendingPaymentsShare: percent === undefined ? undefined : percent / 100,
@@ -111,6 +113,8 @@ export const galleryCommands: CommandHandlers = {
             ['check-ins per client', rate(limits.checkins), origin('checkins')],
             ['photo lookups per client', rate(limits.photoLookups), origin('photoLookups')],
             ['wrong photo lookups per gallery', rate(limits.photoLookupFailures), origin('photoLookupFailures')],
+            ['wrong photo lookups per client network', rate(limits.photoLookupFailuresPerSite), origin('photoLookupFailuresPerSite')],
+            ['wrong photo lookups per access code', rate(limits.photoLookupFailuresPerCode), origin('photoLookupFailuresPerCode')],
             ['free check-ins per email', String(limits.checkinsPerEmail), origin('checkinsPerEmail')],
             ['retries per reservation', String(limits.retriesPerOrder), origin('retriesPerOrder')],
             ['pending payments per day', `${Math.round(limits.pendingPaymentsShare * 100)} % of capacity, at least 5`, origin('pendingPaymentsShare')],
@@ -161,6 +165,35 @@ export const galleryCommands: CommandHandlers = {
           ],
         ),
         ...lines,
+      ],
+    };
+  },
+
+  /** The ways into "My photos" by access code; with options, turns them on or off (a photo link by email is always on). */
+  async 'photo-access'(values) {
+    tenantSlug(values, 'tenant');
+    const token = galleryToken(values);
+    const switches = ['on', 'off'] as const;
+    const email = optionalChoice(values, 'code-and-email', switches);
+    const employeeId = optionalChoice(values, 'code-and-employee-id', switches);
+    const { tenant, configuration } = await findGallery(values);
+    const access: PhotoAccess = {
+      codeAndEmail: email === undefined ? configuration.gallery.photoAccess.codeAndEmail : email === 'on',
+      codeAndEmployeeId: employeeId === undefined ? configuration.gallery.photoAccess.codeAndEmployeeId : employeeId === 'on',
+    };
+    if (email !== undefined || employeeId !== undefined) await updateGallerySettings(tenant.tenantId, token, { photoAccess: access });
+    return {
+      data: access,
+      lines: [
+        `Ways into "My photos" of gallery ${token}`,
+        ...formatTable(
+          ['WAY', 'ON'],
+          [
+            ['photo link by email', 'yes (always)'],
+            ['access code and email', yesNo(access.codeAndEmail)],
+            ['access code and employee ID (persons without email)', yesNo(access.codeAndEmployeeId)],
+          ],
+        ),
       ],
     };
   },

@@ -5,7 +5,8 @@
  * photos against decoding them with sharp alone, and the face model alone (cold load, time per
  * photo, peak memory), measured side by side in one run on local services it starts and stops
  * itself. Prints Markdown tables and writes bench-results.json.
- * `--smoke` runs each figure once, small, to prove the bench still works.
+ * `--smoke` runs each figure once, small, to prove the bench still works. `--only photo-lookups`
+ * runs only the abuse section's lookup scenario (a distributed guesser beside a participant).
  */
 // Before anything loads the SDK or the logger.
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -22,8 +23,9 @@ import { type FaceModelResult, formatFaceModel, measureFaceModel } from './faces
 import type { FaceIngestResult } from './face-ingest';
 import { type PhotoIngestResult, formatPhotoIngest, measurePhotoIngest } from './photo-ingest';
 import { type BenchResults, formatResults } from './report';
+import type { LookupAbuseResult } from './photo-lookup-abuse';
 
-const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N]';
+const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only photo-lookups]';
 
 const FULL = {
   roundTripIterations: 3,
@@ -36,6 +38,7 @@ const FULL = {
   loadKeys: 25,
   abuseSeconds: 60,
   abuseFlooderPolicy: undefined,
+  lookupAbuse: { networks: 48, hours: 3 },
   photoIngest: { width: 6000, height: 4000, cards: 3, portraits: 9, rounds: 3 },
   faceModel: { loadProcesses: 3, rounds: 2 },
   faceIngest: { portraits: 12 },
@@ -52,6 +55,7 @@ const SMOKE = {
   abuseSeconds: 3,
   // A budget a slow machine's short flood still exceeds tenfold.
   abuseFlooderPolicy: { limit: 5, windowMs: 60_000 },
+  lookupAbuse: { networks: 4, hours: 0.5 },
   photoIngest: { width: 1600, height: 1067, cards: 1, portraits: 1, rounds: 1 },
   faceModel: { loadProcesses: 1, rounds: 1, crops: 2, groupPhotos: 1 },
   faceIngest: { portraits: 2 },
@@ -59,7 +63,7 @@ const SMOKE = {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { smoke: { type: 'boolean' }, out: { type: 'string' }, processes: { type: 'string' }, help: { type: 'boolean' } },
+    options: { smoke: { type: 'boolean' }, out: { type: 'string' }, processes: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean' } },
     strict: true,
   });
   if (values.help) {
@@ -71,6 +75,11 @@ async function main(): Promise<void> {
   if (values.processes !== undefined) settings.coldStartProcesses = positiveInteger(values.processes, '--processes');
   const outFile = resolve(values.out ?? 'bench-results.json');
   const startedAt = new Date().toISOString();
+  if (values.only !== undefined) {
+    if (values.only !== 'photo-lookups') throw new Error(`--only takes photo-lookups, not ${values.only}`);
+    await runLookupAbuseOnly(settings.lookupAbuse);
+    return;
+  }
 
   // First, while DynamoDB Local's JVM does not yet compete with the child processes for the CPUs.
   log('Cold starts (bundling, then fresh node processes)…');
@@ -93,6 +102,7 @@ async function main(): Promise<void> {
     const { compareImports } = await import('./import-comparison');
     const { measureLoad } = await import('./load');
     const { measureAbuse } = await import('./abuse');
+    const { measureLookupAbuse, formatLookupAbuse } = await import('./photo-lookup-abuse');
     const { measureWebhookDelivery } = await import('./webhook-delivery');
     const { measureFaceIngest, formatFaceIngest } = await import('./face-ingest');
     const { getTenantBySlug } = await import('#lib/tenants/store/tenants');
@@ -123,6 +133,8 @@ async function main(): Promise<void> {
 
     log(`Abuse: a flood at 10x one client's budget beside well-behaved clients (${settings.abuseSeconds} s without, then with)…`);
     const abuse = await measureAbuse(db, { baseUrl: localApi.url, seconds: settings.abuseSeconds, flooderPolicy: settings.abuseFlooderPolicy });
+    log(`Abuse: a distributed guesser of photo lookups beside a participant (${settings.lookupAbuse.networks} networks, ${settings.lookupAbuse.hours} simulated hours)…`);
+    const lookupAbuse = await measureLookupAbuse(settings.lookupAbuse);
 
     // Last, so that no other figure shares the machine with the event pipeline it starts (which first reads the whole stream).
     log('Webhook delivery: the check-in load without and with a subscription, then an import…');
@@ -133,7 +145,7 @@ async function main(): Promise<void> {
       rows: settings.importRows,
     });
 
-    const results: BenchResults & { photoIngest: PhotoIngestResult; faceModel: FaceModelResult; faceIngest: FaceIngestResult } = {
+    const results: BenchResults & { lookupAbuse: LookupAbuseResult; photoIngest: PhotoIngestResult; faceModel: FaceModelResult; faceIngest: FaceIngestResult } = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
       machine: { node: process.version, cpus: availableParallelism(), platform: `${process.platform} ${process.arch}` },
@@ -152,15 +164,28 @@ async function main(): Promise<void> {
       importComparison,
       load,
       abuse,
+      lookupAbuse,
       webhookDelivery,
       photoIngest,
       faceModel,
       faceIngest,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\n${formatResults(results)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\nWritten to ${outFile}`);
+    console.log(`\n${formatResults(results)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\nWritten to ${outFile}`);
   } finally {
     await closeApi?.();
+    await services.stop();
+  }
+}
+
+/** `--only photo-lookups`: the local services, the lookup scenario, its table. */
+async function runLookupAbuseOnly(options: { networks: number; hours: number }): Promise<void> {
+  const services = await startLocalServices();
+  try {
+    const { measureLookupAbuse, formatLookupAbuse } = await import('./photo-lookup-abuse');
+    log(`Abuse: a distributed guesser of photo lookups beside a participant (${options.networks} networks, ${options.hours} simulated hours)…`);
+    console.log(`\n${formatLookupAbuse(await measureLookupAbuse(options))}`);
+  } finally {
     await services.stop();
   }
 }

@@ -77,3 +77,32 @@ export function lambdaContext(functionName: string): Context {
     succeed: () => undefined,
   };
 }
+
+/**
+ * The event of a POST to a public route as API Gateway would send it from `sourceIp` at `at`
+ * (epoch ms), for calling a handler in process where each request needs an address of its own
+ * (tests and benchmarks of per-client limits).
+ */
+export function publicPostEvent(route: { routeKey: string; path: string }, headers: Record<string, string>, sourceIp: string, body: unknown, at: number): APIGatewayProxyEventV2 {
+  return {
+    version: '2.0',
+    routeKey: route.routeKey,
+    rawPath: `/${STAGE}${route.path}`,
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json', ...headers },
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      http: { method: 'POST', path: `/${STAGE}${route.path}`, protocol: 'HTTP/1.1', sourceIp, userAgent: 'in-process' },
+      requestId: newRequestId(),
+      routeKey: route.routeKey,
+      stage: STAGE,
+      time: new Date(at).toUTCString(),
+      timeEpoch: at,
+    },
+    body: JSON.stringify(body),
+    isBase64Encoded: false,
+  };
+}

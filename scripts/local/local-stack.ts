@@ -4,7 +4,7 @@ import type { S3Event } from 'aws-lambda';
 import { join } from 'node:path';
 import { createTable } from './create-table';
 import { type RunningDynamoDb, startDynamoDbLocal } from './dynamodb-local';
-import { LOCAL_WEBHOOK_SEALING_KEY } from './local-secrets';
+import { LOCAL_PHOTO_LINK_KEY, LOCAL_WEBHOOK_SEALING_KEY } from './local-secrets';
 import { type RunningS3, startS3Local } from './s3-local';
 
 export const LOCAL_TABLE_NAME = 'groupshoot-local';
@@ -34,6 +34,7 @@ export function applyLocalEnvironment(endpoints: { dynamoDb: string; s3: string 
     POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
     LOCAL_STACK: 'true',
     WEBHOOK_SEALING_KEY: LOCAL_WEBHOOK_SEALING_KEY,
+    PHOTO_LINK_KEY: LOCAL_PHOTO_LINK_KEY,
     // The sender of photo-ready emails; the local SES (scripts/local/ses-local.ts) takes any address.
     PHOTO_NOTICE_FROM: LOCAL_PHOTO_NOTICE_FROM,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',

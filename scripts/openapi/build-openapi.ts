@@ -65,12 +65,12 @@ function errorResponse(status: number): Json {
 
 /** The public routes' limits and their defaults, from the one source the service reads. */
 function publicLimitsDescription(): string {
-  const { reads, checkins, photoLookups, photoLookupFailures, checkinsPerEmail, retriesPerOrder, pendingPaymentsShare } = DEFAULT_PUBLIC_LIMITS;
+  const { reads, checkins, photoLookups, photoLookupFailures, photoLookupFailuresPerSite, photoLookupFailuresPerCode, checkinsPerEmail, retriesPerOrder, pendingPaymentsShare } = DEFAULT_PUBLIC_LIMITS;
   const rate = (policy: { limit: number; windowMs: number }) => `${policy.limit} per ${windowInWords(policy.windowMs)}`;
   return [
     'No API key; any origin may call them (CORS).',
     `Each client address (IPv6 by /64) has per gallery a read budget (check-in info, checkinStatus; default ${rate(reads)}) and a check-in budget (submitCheckin, retryCheckout; default ${rate(checkins)}): over it, 429 rate_limit_exceeded with Retry-After and the X-RateLimit-* headers.`,
-    `Photo lookups (myPhotos) have a budget of their own per client and gallery (default ${rate(photoLookups)}), and each draws on the gallery's budget of wrong pairs, all clients together (default ${rate(photoLookupFailures)}; a right pair gets its share back): over either, 429 rate_limit_exceeded. Every wrong pair of code and email or employee ID is 404 photos_not_found.`,
+    `Photo lookups (myPhotos, sendPhotoLink, photosByLink) have a budget of their own per client and gallery (default ${rate(photoLookups)}; over it, 429 rate_limit_exceeded). A myPhotos body that parsed draws on three budgets of wrong pairs: the client's network (IPv4 /24, IPv6 /48; default ${rate(photoLookupFailuresPerSite)}), the access code (default ${rate(photoLookupFailuresPerCode)}) and the gallery, all clients together (default ${rate(photoLookupFailures)}); a right pair gets its share back. Within them every wrong pair of code and email or employee ID is 404 photos_not_found; past any of them the lookup is never refused but answered 200 { photoLinkRequested: true }, the answer of sendPhotoLink, and a right pair's person gets a photo link by email.`,
     `Per gallery and email address at most ${checkinsPerEmail} free check-ins (409 email_checkin_limit) and one reservation waiting for payment (a new one replaces it); per reservation ${retriesPerOrder} retries (409 retry_limit_reached); per day with a capacity at most ${Math.round(pendingPaymentsShare * 100)} % of it waiting for payment (409 pending_payments_limit).`,
     'A gallery changes these with the admin CLI (gallery limits); docs/api-reference.md explains the defaults.',
   ].join(' ');

@@ -12,9 +12,11 @@ import { type CheckinStudio, createCheckinStudio } from '../support/checkin-gall
 import { makeJpeg, uploadObject } from '../support/media';
 import { qrTextsInPng } from '../support/qr-reader';
 import { useStripeEmulator } from '../support/stripe';
+import { useSesEmulator } from '../support/ses';
 
 const api = useLocalApi({ checkinPage: true });
 const stripe = useStripeEmulator(api);
+const ses = useSesEmulator();
 const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
 const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
 
@@ -359,7 +361,11 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
   }
 
   beforeAll(async () => {
-    studio = await createCheckinStudio();
+    // The code form where the gallery takes it; the refusal tests below spend wrong pairs from one address.
+    studio = await createCheckinStudio({
+      photoAccess: { codeAndEmail: true, codeAndEmployeeId: true },
+      publicLimits: { photoLookupFailuresPerSite: { limit: 100, windowMs: 3_600_000 } },
+    });
     const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: studio.serverHeaders,
@@ -454,6 +460,54 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     expect(await page.isVisible('#photos-result')).toBe(false);
     expect(await page.$$('#photos-grid img')).toHaveLength(0);
     expect(await page.textContent('body')).not.toContain('photos_not_found');
+  });
+
+  it('emails a link on request where the gallery takes no code, and the link from the email opens the photos', async () => {
+    // Prepare: a gallery with the defaults (links only) and a participant with a photo
+    process.env.CHECKIN_PAGE_URL = `${pageBase()}/checkin/`;
+    const linkStudio = await createCheckinStudio();
+    const address = `link-${size}-${linkStudio.slug}@example.com`;
+    const imported = await api.call(`/groupshoot/${linkStudio.token}/persons`, { method: 'POST', headers: linkStudio.serverHeaders, body: { persons: [{ name: 'Linda Link', email: address }] } });
+    const [linda] = imported.body.persons as ImportedParticipant[];
+    const objectKey = photoObjectKey({ tenantId: linkStudio.tenant.tenantId, token: linkStudio.token, personId: linda!.personId, fileName: 'linda.jpg' });
+    await uploadObject(objectKey, makeJpeg(300, 400));
+    await recordPhoto(
+      { tenantId: linkStudio.tenant.tenantId, token: linkStudio.token },
+      { photoId: photoIdOf(objectKey), personId: linda!.personId, fileName: 'linda.jpg', objectKey, width: 300, height: 400, capturedAt: null, createdAt: new Date().toISOString() },
+    );
+    // Act: ask for a link on the page
+    await page.goto(`${pageUrl(linkStudio)}#my-photos`);
+    await page.waitForSelector('#my-photos:not([hidden])');
+    await page.fill('#link-email', address);
+    await page.screenshot({ path: join(SCREENSHOTS, `photos-link-1-ask-${size}.png`), fullPage: true });
+    await page.click('#link-submit');
+    await page.waitForSelector('#link-sent:not([hidden])');
+    const confirmation = await page.textContent('#link-sent');
+    const codeFormShown = await page.isVisible('#photos-form');
+    await page.screenshot({ path: join(SCREENSHOTS, `photos-link-2-sent-${size}.png`), fullPage: true });
+    // ...open the email in the SES emulator and follow its link
+    let emails = await ses.emailsTo(address);
+    for (let tries = 0; emails.length === 0 && tries < 100; tries += 1) emails = await ses.emailsTo(address);
+    const link = /https?:\/\/\S+#my-photos\/link\/[A-Za-z0-9_.-]+/.exec(emails[0]!.body.text!)![0];
+    await page.goto(link);
+    await page.waitForSelector('#photos-result:not([hidden])');
+    await page.waitForFunction('[...document.querySelectorAll("#photos-grid img")].every((image) => image.complete && image.naturalWidth > 0)');
+    await page.screenshot({ path: join(SCREENSHOTS, `photos-link-3-photos-${size}.png`), fullPage: true });
+    // Assess
+    expect(codeFormShown).toBe(false);
+    expect(confirmation).toMatch(/^If a participant of this gallery has this email address, we have sent them a link/);
+    expect(await shownFiles()).toEqual(['linda.jpg']);
+    expect(await page.textContent('#photos-heading')).toBe('Linda Link, your photo:');
+    // The link left the address bar, the history and any screenshot of it.
+    expect(page.url()).toBe(`${pageBase()}/checkin/#my-photos`);
+  });
+
+  it('says so for a link that no longer opens anything, and offers a new one', async () => {
+    await page.goto(photosUrl('my-photos/link/per_01jabcdefghjkmnpqrstvwxyz0.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'));
+    await page.waitForSelector('#photos-error:not([hidden])');
+    expect(await page.textContent('#photos-error')).toBe('This link has expired or is not valid. Enter your email address and we send you a new one.');
+    expect(await page.isVisible('#link-form')).toBe(true);
+    expect(await page.evaluate('document.activeElement.id')).toBe('link-email');
   });
 });
 

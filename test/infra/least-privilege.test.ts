@@ -192,16 +192,17 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
     expect(write('UpdateItem', ['pk', 'sk', 'stripeReadiness'])).toBe(handler === 'checkin/post-group-shoot');
   });
 
-  it("reads no person, photo, access code or email's count, except those the participant names (myPhotos, importedOnly check-ins)", () => {
+  it("reads no person, photo, access code or email's count, except those the participant names (myPhotos, sendPhotoLink, photosByLink, importedOnly check-ins)", () => {
     const personal = ['persons', "person's photos", 'access code', "email's free check-ins", 'persons by employee ID (GSI1)', 'guest list (GSI1)', "gallery's shoot"];
     const reads = personal.flatMap((name) =>
       ['GetItem', 'BatchGetItem', 'Query'].filter((action) => can(handler, { action, on: SAMPLES[name]!.on, key: SAMPLES[name]!.key })).map((action) => `${action} ${name}`),
     );
-    // myPhotos: the code item names the person, the person's email or employee ID is the second factor.
+    // myPhotos: the code item names the person, the person's email or employee ID is the second factor;
+    // sendPhotoLink finds the persons with an address among the gallery's persons;
     // importedOnly check-ins: the guest list and the employee ID name the imported persons, read again by key.
     expect(reads).toEqual(
       handler === 'checkin/post-group-shoot'
-        ? ['GetItem persons', "Query person's photos", 'GetItem access code', 'Query persons by employee ID (GSI1)', 'Query guest list (GSI1)']
+        ? ['GetItem persons', 'Query persons', "Query person's photos", 'GetItem access code', 'Query persons by employee ID (GSI1)', 'Query guest list (GSI1)']
         : [],
     );
   });

@@ -193,7 +193,7 @@ describe('functions', () => {
     const secretReaders = [...functionIds.keys()].filter((handler) =>
       actionsOf(statementsOf(handler)).includes('secretsmanager:GetSecretValue'),
     );
-    expect(secretReaders.sort()).toEqual(['checkin/post-group-shoot', WEBHOOK_DELIVERY_HANDLER, 'integration/list-person-photos', 'payments/stripe-webhook', RESERVATION_SWEEP_HANDLER].sort());
+    expect(secretReaders.sort()).toEqual(['checkin/post-group-shoot', WEBHOOK_DELIVERY_HANDLER, 'integration/list-person-photos', 'payments/stripe-webhook', RESERVATION_SWEEP_HANDLER, 'photos/send-photo-notices'].sort());
   });
 
   it('invokes the photo ingest for objects created under photos/', () => {

@@ -68,6 +68,10 @@ describe('npm run bench -- --smoke', () => {
     expect(abuse.flooderSpots).toBe(abuse.flooderAdmitted);
     expect(abuse.flooderAdmitted).toBeLessThanOrEqual(abuse.flooderBudget);
     expect(abuse.writesByRefused).toBe(0);
+    const { lookupAbuse } = results;
+    expect(stdout).toContain('### Abuse: a distributed guesser of photo lookups');
+    expect([lookupAbuse.participantRefusals, lookupAbuse.guesserSuccesses, lookupAbuse.participantReachedPhotos]).toEqual([0, 0, lookupAbuse.participantLooks]);
+    expect(lookupAbuse.participantLooks).toBeGreaterThanOrEqual(1);
     expect(isPositive(abuse.p99Ratio)).toBe(true);
     const { checkins, import: imported } = results.webhookDelivery as WebhookDeliveryResult;
     expect(stdout).toContain('### Webhook delivery');

@@ -192,7 +192,10 @@ describe('what the functions send to DynamoDB', () => {
     const plan = await server('/uploads', { method: 'POST', body: { files: [{ path: 'cam/large.jpg', size: 9 * 1024 * 1024 }] }, headers: { 'Idempotency-Key': 'uploads-1' } });
     await server('/uploads/complete', { method: 'POST', body: { files: [{ path: 'cam/large.jpg', uploadId: plan.body.uploads[0].uploadId, action: 'abort' }] }, headers: { 'Idempotency-Key': 'abort-1' } });
     // The free participant is to get the photo-ready email (set outside any function, so not recorded).
-    await updateGallerySettings(studio.tenant.tenantId, studio.token, { granularConsents: { face: true, notification: true, hrExport: false } });
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, {
+      granularConsents: { face: true, notification: true, hrExport: false },
+      photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
+    });
     await db.send(new UpdateCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, free.body.personId), UpdateExpression: 'SET consents.notificationConsent = :yes', ExpressionAttributeValues: { ':yes': true } }));
     const photoKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: free.body.personId, fileName: 'a.jpg' });
     await uploadObject(photoKey, makeJpeg(8, 8));

@@ -70,6 +70,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'inbox-uploads',
     'ingest-photo',
     'participant-photos',
+    'photo-links',
     'person-photos',
     'send-photo-notices',
     'shoot-review',

@@ -29,5 +29,14 @@ export function useSesEmulator() {
     async emailsTo(address: string): Promise<StoredEmail[]> {
       return (await running().emails()).filter((email) => email.destination.to.includes(address));
     },
+    /** The emails sent to this address, once there are `count` of them or about two seconds passed. */
+    async waitForEmailsTo(address: string, count: number): Promise<StoredEmail[]> {
+      for (let tries = 0; tries < 100; tries += 1) {
+        const emails = await this.emailsTo(address);
+        if (emails.length >= count) return emails;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return this.emailsTo(address);
+    },
   };
 }

@@ -7,3 +7,4 @@ process.env.AWS_ACCESS_KEY_ID = 'S3RVER'; // s3rver's fixed credentials; DynamoD
 process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.WEBHOOK_SEALING_KEY = randomBytes(32).toString('hex');
+process.env.PHOTO_LINK_KEY = randomBytes(32).toString('hex');

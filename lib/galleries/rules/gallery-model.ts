@@ -16,6 +16,19 @@ export interface GranularConsents {
   hrExport: boolean;
 }
 
+/**
+ * The ways into "My photos" besides a photo link by email, which is always on
+ * (docs/photos.md#the-participants-photos): both off unless the gallery turns them on.
+ */
+export interface PhotoAccess {
+  /** myPhotos with the access code and the person's email. */
+  codeAndEmail: boolean;
+  /** myPhotos with the access code and the employee ID, for persons without an email. */
+  codeAndEmployeeId: boolean;
+}
+
+export const DEFAULT_PHOTO_ACCESS: PhotoAccess = { codeAndEmail: false, codeAndEmployeeId: false };
+
 export interface Gallery {
   tenantId: string;
   token: string;
@@ -32,6 +45,8 @@ export interface Gallery {
   publicLimits?: Partial<PublicLimits>;
   /** How long this gallery keeps personal data, where it differs from the defaults (lib/galleries/rules/retention-policy.ts). */
   retention?: Partial<RetentionPolicy>;
+  /** The ways into "My photos" by access code this gallery allows. */
+  photoAccess: PhotoAccess;
   /** Whether faces give a second opinion on its shoot photos, where it differs from the default (lib/galleries/rules/face-matching.ts). */
   faceMatching?: FaceMatchingMode;
   /** Its own face distances, where they differ from the defaults. */

@@ -10,21 +10,29 @@ import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
  *   refused waits at most 12 seconds;
  * - reads (check-in info, checkinStatus): a burst of 300, then one a second, so every one of
  *   those participants can load the page and poll a payment's status;
- * - photo lookups (myPhotos): a burst of 30, then one every 2 minutes per client, and wrong
- *   pairs of code and email (or employee ID) draw on one budget of the whole gallery: a burst
- *   of 200, then one every 30 minutes, so the 923,521 codes cannot be searched (finding one
- *   person's code has a 1.9 % chance in a year; docs/photos.md#limits-on-photo-lookups).
+ * - photo lookups (myPhotos, sendPhotoLink, photosByLink): a burst of 30, then one every 2
+ *   minutes per client. Wrong pairs of code and email (or employee ID) are counted after the
+ *   body parsed, in three budgets: the client's site (a burst of 10, then one an hour), the
+ *   code (a burst of 5, then one every 6 hours) and the whole gallery (a burst of 200, then one
+ *   every 30 minutes), so the 923,521 codes cannot be searched (finding one person's code has
+ *   at most a 1.9 % chance in a year). A lookup over any of them gets no verdict, and a right
+ *   pair's photos go to the person's inbox instead: none of them can lock anybody out
+ *   (docs/photos.md#limits-on-photo-lookups).
  */
 export interface PublicLimits {
   reads: RateLimitPolicy;
   checkins: RateLimitPolicy;
-  /** myPhotos per client, right pairs and wrong ones. */
+  /** myPhotos, sendPhotoLink and photosByLink per client, right pairs and wrong ones. */
   photoLookups: RateLimitPolicy;
   /**
-   * Wrong pairs of the whole gallery, all clients together: each lookup takes one before its pair
-   * is checked and gets it back when the pair is right (lib/http/public-rate-limit.ts).
+   * Wrong pairs of the whole gallery, all clients together: each lookup by code takes one before
+   * its pair is checked and gets it back when the pair is right (lib/photos/participant-photos.ts).
    */
   photoLookupFailures: RateLimitPolicy;
+  /** Wrong pairs from one client site (an IPv4 /24, an IPv6 /48), taken and given back the same way. */
+  photoLookupFailuresPerSite: RateLimitPolicy;
+  /** Wrong pairs naming one access code (one person, where the code is in use), taken and given back the same way. */
+  photoLookupFailuresPerCode: RateLimitPolicy;
   /** Free check-ins one email address may make in the gallery (a parent checking in two children shares one). */
   checkinsPerEmail: number;
   /** Checkout retries of one reservation. */
@@ -41,6 +49,8 @@ export const DEFAULT_PUBLIC_LIMITS: PublicLimits = {
   checkins: { limit: 100, windowMs: 20 * 60_000 },
   photoLookups: { limit: 30, windowMs: 60 * 60_000 },
   photoLookupFailures: { limit: 200, windowMs: 100 * 60 * 60_000 },
+  photoLookupFailuresPerSite: { limit: 10, windowMs: 10 * 60 * 60_000 },
+  photoLookupFailuresPerCode: { limit: 5, windowMs: 30 * 60 * 60_000 },
   checkinsPerEmail: 3,
   retriesPerOrder: 5,
   pendingPaymentsShare: 0.25,
@@ -64,8 +74,8 @@ export const ALL_CLIENTS = '*';
 /** The check-in actions that only read (a status poll); every other action, known or not, is a check-in attempt. */
 const READING_ACTIONS: ReadonlySet<string> = new Set(['checkinStatus']);
 
-/** The actions that look a participant's photos up by access code and a second factor. */
-export const PHOTO_LOOKUP_ACTIONS: ReadonlySet<string> = new Set(['myPhotos']);
+/** The actions that open or send a participant's photos: by access code and a second factor, or by a photo link. */
+export const PHOTO_LOOKUP_ACTIONS: ReadonlySet<string> = new Set(['myPhotos', 'sendPhotoLink', 'photosByLink']);
 
 export function budgetOfAction(action: unknown): PublicBudget {
   if (typeof action === 'string' && PHOTO_LOOKUP_ACTIONS.has(action)) return 'photoLookups';

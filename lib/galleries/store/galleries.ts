@@ -7,7 +7,7 @@ import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
 import { queryGsi1, queryGsi1Page, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { randomToken } from '#lib/platform/secret-values';
-import { GALLERY_COUNTER_NAMES } from '#lib/galleries/rules/gallery-model';
+import { DEFAULT_PHOTO_ACCESS, GALLERY_COUNTER_NAMES, type PhotoAccess } from '#lib/galleries/rules/gallery-model';
 import type {
   FormField,
   Gallery,
@@ -41,10 +41,17 @@ export async function getGalleryConfiguration(
   };
 }
 
-export type NewGallery = Omit<Gallery, 'tenantId' | 'token' | 'createdAt'>;
+/** A gallery's settings when it is made; the ways into "My photos" by code are off unless given. */
+export type NewGallery = Omit<Gallery, 'tenantId' | 'token' | 'createdAt' | 'photoAccess'> & { photoAccess?: PhotoAccess };
 
 export async function createGallery(tenantId: string, settings: NewGallery): Promise<Gallery> {
-  const gallery: Gallery = { ...settings, tenantId, token: randomToken(GALLERY_TOKEN_LENGTH), createdAt: nowIso() };
+  const gallery: Gallery = {
+    ...settings,
+    photoAccess: settings.photoAccess ?? DEFAULT_PHOTO_ACCESS,
+    tenantId,
+    token: randomToken(GALLERY_TOKEN_LENGTH),
+    createdAt: nowIso(),
+  };
   await db.send(
     new PutCommand({
       TableName: tableName,
@@ -143,6 +150,10 @@ function toGallery(item: Record<string, any>): Gallery {
       face: item.granularConsents?.face === true,
       notification: item.granularConsents?.notification === true,
       hrExport: item.granularConsents?.hrExport === true,
+    },
+    photoAccess: {
+      codeAndEmail: item.photoAccess?.codeAndEmail === true,
+      codeAndEmployeeId: item.photoAccess?.codeAndEmployeeId === true,
     },
     ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}),
     ...(item.retention ? { retention: item.retention } : {}),

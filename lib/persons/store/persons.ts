@@ -4,6 +4,7 @@ import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
+import { emailKey } from '#lib/platform/email-address';
 
 /** Persons as items: how one is stored, and the reads of a gallery's persons. They are written by lib/persons/store/access-code-allocation.ts. */
 
@@ -80,6 +81,35 @@ export async function getPerson(scope: GalleryScope, personId: string, { consist
     new GetCommand({ TableName: tableName, Key: keys.person(scope.tenantId, scope.token, personId), ConsistentRead: consistent }),
   );
   return Item ? toPerson(Item) : undefined;
+}
+
+/**
+ * The persons of the gallery with this email address (case and surrounding space ignored), with
+ * their ID, name and address only. The gallery has no index by address: this reads the ID, name
+ * and address of every person of the gallery (about 100 bytes each, so a gallery of 10,000 is one
+ * or two pages), the price of sendPhotoLink asking for a person by address.
+ */
+export async function listPersonsWithEmail(scope: GalleryScope, email: string): Promise<Pick<Person, 'personId' | 'name' | 'email'>[]> {
+  const wanted = emailKey(email);
+  const found: Pick<Person, 'personId' | 'name' | 'email'>[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
+        ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': ITEM_PREFIX.person },
+        ProjectionExpression: 'personId, #name, email',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (typeof item.email === 'string' && emailKey(item.email) === wanted) found.push({ personId: item.personId, name: item.name, email: item.email });
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return found;
 }
 
 /** The ID of the person holding an access code in the gallery (codes are stored upper case); undefined when none does. */

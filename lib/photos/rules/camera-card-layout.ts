@@ -31,7 +31,6 @@ export const CARD_FONT_SIZES = { name: 16, details: 11, code: 44 } as const;
 /** What one card shows. */
 export interface CameraCard {
   name: string;
-  employeeId: string | null;
   /** The person's access code: the QR code's whole text, and printed in large type. */
   code: string;
   /** The shooting day's label and date, where the person has one. */
@@ -116,11 +115,13 @@ export function qrModuleGrid(qr: Box, moduleCount: number): { moduleSize: number
   return { moduleSize, x: qr.x + QR_QUIET_ZONE_MODULES * moduleSize, y: qr.y + QR_QUIET_ZONE_MODULES * moduleSize };
 }
 
-/** The line under the name: employee ID and shooting day, where known. */
+/**
+ * The line under the name: the shooting day, where known. No employee ID: the card is seen by
+ * everyone at the shoot, and the employee ID is a way into the person's photos where the gallery
+ * allows it (docs/photos.md#the-participants-photos).
+ */
 export function cardDetailsLine(card: CameraCard): string {
-  return [card.employeeId === null ? undefined : `Employee ID ${card.employeeId}`, card.day ?? undefined]
-    .filter((part) => part !== undefined)
-    .join('  ·  ');
+  return card.day ?? '';
 }
 
 /**

@@ -6,10 +6,9 @@ import type { Person } from '#lib/persons/rules/person-model';
  * email per person ever, when their first photos are there; photos added later are not
  * announced again, the link always shows all of them.
  *
- * The email holds the access code. It goes only to the address the person gave, which is the
- * second factor of the photo view: whoever reads that mailbox could open the photos with the
- * code anyway, and a participant who lost the code could not. The code is in the text only,
- * never in the link, so that it stays out of browser histories and server logs.
+ * The email holds a photo link (lib/photos/rules/photo-link.ts), not the access code: the link
+ * opens this one person's photos for PHOTO_LINK_LIFETIME_MS and sits in the address's fragment,
+ * which browsers never send to a server, and the page takes it out of the address bar.
  */
 
 /** The person item's attributes that hold a notice's state (lib/photos/store/photo-notices.ts); the sender may update no others. */
@@ -63,13 +62,14 @@ export function photoNoticeDecision(
 
 /**
  * The participant's photo view on the check-in page: the page's address with the tenant and
- * gallery token, opening the "My photos" view. The one place that knows this form.
+ * gallery token, opening the "My photos" view, with a photo link in the fragment
+ * (`#my-photos/link/<photoLink>`) where one is given. The one place that knows this form.
  */
-export function photoViewUrl(checkinPageUrl: string, address: { tenantSlug: string; galleryToken: string }): string {
+export function photoViewUrl(checkinPageUrl: string, address: { tenantSlug: string; galleryToken: string; photoLink?: string }): string {
   const url = new URL(checkinPageUrl);
   url.searchParams.set('tenant', address.tenantSlug);
   url.searchParams.set('token', address.galleryToken);
-  url.hash = 'my-photos';
+  url.hash = address.photoLink === undefined ? 'my-photos' : `my-photos/link/${address.photoLink}`;
   return url.toString();
 }
 
@@ -79,15 +79,25 @@ export interface PhotoNoticeContent {
   html: string;
 }
 
-/** The email's subject and body, as plain text and simple HTML with the same content. */
-export function photoNoticeContent(input: {
+/** What the photo-ready email and the photo link email both say about the link. */
+interface LinkEmailInput {
   personName: string;
   galleryName: string;
   studioName: string;
-  accessCode: string;
+  /** The photo view with the person's photo link. */
   photoViewUrl: string;
-}): PhotoNoticeContent {
-  const { personName, galleryName, studioName, accessCode, photoViewUrl: link } = input;
+  /** Until when the link opens the photos, ISO 8601. */
+  linkExpiresAt: string;
+}
+
+/** The link's lifetime in the email's words: the date (UTC) it stops working, and how to get a new one. */
+function linkValidity(expiresAt: string): string {
+  return `This link is yours alone and works until ${expiresAt.slice(0, 10)}; after that, ask for a new one on the same page with this email address.`;
+}
+
+/** The photo-ready email's subject and body, as plain text and simple HTML with the same content. */
+export function photoNoticeContent(input: LinkEmailInput): PhotoNoticeContent {
+  const { personName, galleryName, studioName, photoViewUrl: link, linkExpiresAt } = input;
   const subject = `Your photos are ready: ${oneLine(galleryName)}`;
   const text = [
     `Hello ${personName},`,
@@ -95,7 +105,7 @@ export function photoNoticeContent(input: {
     `your photos from ${galleryName} (${studioName}) are ready. See and download them here:`,
     link,
     '',
-    `To open them, enter your access code ${accessCode} and this email address.`,
+    linkValidity(linkExpiresAt),
     '',
     'More photos may still be added; the same link always shows all of them, and you will not get another email about them.',
     '',
@@ -106,9 +116,36 @@ export function photoNoticeContent(input: {
     `<p>Hello ${escapeHtml(personName)},</p>`,
     `<p>your photos from ${escapeHtml(galleryName)} (${escapeHtml(studioName)}) are ready.</p>`,
     `<p><a href="${escapeHtml(link)}">See and download your photos</a></p>`,
-    `<p>To open them, enter your access code <strong>${escapeHtml(accessCode)}</strong> and this email address.</p>`,
+    `<p>${escapeHtml(linkValidity(linkExpiresAt))}</p>`,
     '<p>More photos may still be added; the same link always shows all of them, and you will not get another email about them.</p>',
     '<p>You get this email because you asked at check-in to be told when your photos are ready.</p>',
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}
+
+/** The email with a photo link that someone asked for on the page (sendPhotoLink, or a lookup past its budgets). */
+export function photoLinkContent(input: LinkEmailInput): PhotoNoticeContent {
+  const { personName, galleryName, studioName, photoViewUrl: link, linkExpiresAt } = input;
+  const subject = `Your photo link: ${oneLine(galleryName)}`;
+  const ignore = 'If you did not ask for it, you can ignore this email: nobody else gets the link.';
+  const text = [
+    `Hello ${personName},`,
+    '',
+    `here is the link to your photos from ${galleryName} (${studioName}):`,
+    link,
+    '',
+    linkValidity(linkExpiresAt),
+    '',
+    ignore,
+  ].join('\n');
+  const html = [
+    '<!doctype html><html><body>',
+    `<p>Hello ${escapeHtml(personName)},</p>`,
+    `<p>here is the link to your photos from ${escapeHtml(galleryName)} (${escapeHtml(studioName)}):</p>`,
+    `<p><a href="${escapeHtml(link)}">See and download your photos</a></p>`,
+    `<p>${escapeHtml(linkValidity(linkExpiresAt))}</p>`,
+    `<p>${escapeHtml(ignore)}</p>`,
     '</body></html>',
   ].join('\n');
   return { subject, text, html };

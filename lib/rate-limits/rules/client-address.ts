@@ -22,11 +22,32 @@ export function addressOfViewerHeader(value: string): string {
   return lastColon > 0 ? value.slice(0, lastColon) : value;
 }
 
-/** The key a client is counted under: a hash of its network, so that counters hold no address. */
-export function clientKey(address: string | undefined): string {
-  const network = address === undefined ? undefined : clientNetwork(address.trim());
+/**
+ * The wider network a client is part of, for budgets of failures (docs/photos.md#limits-on-photo-lookups):
+ * an IPv4 address's /24, an IPv6 address's /48 (a site's allocation). Whoever rents addresses
+ * gets them in such blocks, so a guesser cannot multiply a per-network budget as cheaply as a
+ * per-address one.
+ */
+export function clientSite(address: string): string | undefined {
+  if (!ipaddr.isValid(address)) return undefined;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return `${parsed.toString().split('.').slice(0, 3).join('.')}.0/24`;
+  return `${parsed.toNormalizedString().split(':').slice(0, 3).join(':')}::/48`;
+}
+
+function hashedKey(network: string | undefined): string {
   return createHash('sha256')
     .update(network ?? 'unknown')
     .digest('base64url')
     .slice(0, 22);
+}
+
+/** The key a client is counted under: a hash of its network, so that counters hold no address. */
+export function clientKey(address: string | undefined): string {
+  return hashedKey(address === undefined ? undefined : clientNetwork(address.trim()));
+}
+
+/** The key a client's site (its /24 or /48) is counted under: a hash, like clientKey. */
+export function clientSiteKey(address: string | undefined): string {
+  return `site-${hashedKey(address === undefined ? undefined : clientSite(address.trim()))}`;
 }

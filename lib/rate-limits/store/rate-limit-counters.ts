@@ -107,3 +107,8 @@ function rememberTat(keyId: string, tat: number | undefined): void {
   if (tat === undefined) lastSeenTat.delete(keyId);
   else lastSeenTat.set(keyId, tat);
 }
+
+/** The ID of a public budget's counter in a gallery, for one client (or a code, a person, every client). */
+export function publicCounterId(tenantId: string, galleryToken: string, budget: string, client: string): string {
+  return keys.publicRateLimitCounter(tenantId, galleryToken, budget, client);
+}

@@ -15,6 +15,8 @@ import { createTenant } from '#lib/tenants/store/tenants';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { NO_CONSENTS, type Person, type PersonConsents } from '#lib/persons/rules/person-model';
 import { PHOTO_NOTICE_CLAIM_MS } from '#lib/photos/rules/photo-notice';
+import { PHOTO_LINK_LIFETIME_MS, verifyPhotoLink } from '#lib/photos/rules/photo-link';
+import { photoLinkOfEmail } from '../../support/photo-participants';
 import { samplePerson } from '../../support/event-samples';
 import { uniqueSlug } from '../../support/factories';
 import { useSesEmulator } from '../../support/ses';
@@ -134,7 +136,7 @@ async function redeliveredRecords(scope: GalleryScope, personId: string): Promis
 }
 
 describe('photo-ready emails', () => {
-  it('sends one email to a person who consented, with the link to the photo view and the access code, when the first photos arrive', async () => {
+  it('sends one email to a person who consented, with a photo link of theirs and no access code, when the first photos arrive', async () => {
     // Prepare
     const studio = await createStudio({ asksForNotification: true });
     const address = uniqueEmail();
@@ -147,11 +149,14 @@ describe('photo-ready emails', () => {
     const emails = await ses.emailsTo(address);
     expect(emails).toHaveLength(1);
     const [email] = emails;
-    const link = `${CHECKIN_PAGE}?tenant=${studio.slug}&token=${studio.scope.token}#my-photos`;
+    const photoLink = photoLinkOfEmail(email!.body.text!);
+    const link = `${CHECKIN_PAGE}?tenant=${studio.slug}&token=${studio.scope.token}#my-photos/link/${photoLink}`;
     expect(email!.from).toBe('photos@groupshoot.example');
     expect(email!.subject).toBe('Your photos are ready: Spring portraits');
     expect(email!.body.text).toContain(link);
-    expect(email!.body.text).toContain(`access code ${person.code}`);
+    expect(verifyPhotoLink(process.env.PHOTO_LINK_KEY!, { tenantId: studio.scope.tenantId, galleryToken: studio.scope.token }, photoLink, now())).toBe(person.personId);
+    expect(email!.body.text).toContain(`works until ${new Date(now() + PHOTO_LINK_LIFETIME_MS).toISOString().slice(0, 10)}`);
+    expect(email!.body.text).not.toContain(person.code);
     expect(email!.body.text).toContain('Hello Grace <Hopper>,');
     expect(email!.body.html).toContain(`<a href="${link.replace(/&/g, '&#38;')}">`);
     expect(email!.body.html).toContain('Hello Grace &#60;Hopper&#62;,');

@@ -30,7 +30,10 @@ describe("a person's photos, in capture order", () => {
   beforeAll(async () => {
     // Prepare
     studio = await createTestTenant();
-    await updateGallerySettings(studio.tenant.tenantId, studio.token, { publicLimits: { photoLookups: { limit: 500, windowMs: 60_000 } } });
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, {
+      publicLimits: { photoLookups: { limit: 500, windowMs: 60_000 } },
+      photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
+    });
     const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: studio.serverHeaders,

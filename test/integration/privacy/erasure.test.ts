@@ -136,7 +136,7 @@ describe('npm run admin -- person erase', () => {
 
   it('erases the idempotency record of a myPhotos answer, which names the person only in the record', async () => {
     // Prepare: two imported persons each ask for their photos with an Idempotency-Key
-    const studio = await createPayingStudio();
+    const studio = await createPayingStudio({ photoAccess: { codeAndEmail: true, codeAndEmployeeId: false } });
     const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: studio.serverHeaders,

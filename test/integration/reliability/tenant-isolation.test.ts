@@ -8,6 +8,7 @@ import { createTenant, updateTenantSettings } from '#lib/tenants/store/tenants';
 import { photoObjectKey } from '#lib/platform/media-keys';
 import { randomBase62, randomToken } from '#lib/platform/secret-values';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
+import { signPhotoLink } from '#lib/photos/rules/photo-link';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { uniqueSlug } from '../../support/factories';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';
@@ -131,6 +132,7 @@ async function seedGallery(owner: SeededTenant, label: string): Promise<SeededGa
     consentText: `${label} consent text`,
     showShootingDaySelector: true,
     granularConsents: { face: false, notification: false, hrExport: false },
+    photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
   });
   const token = gallery.token;
   const day = await addShootingDay(tenantId, token, { date: '2027-06-01', label: `${label} day`, startTime: '09:00', endTime: '17:00', maxPersons: 20 });
@@ -522,6 +524,42 @@ const publicCases: Record<string, () => void> = {
       expect(owner.body.photos.map((photo: { fileName: string }) => photo.fileName)).toEqual([bravo1.photo.fileName]);
     });
 
+    it("gives a photo link of Bravo's participant the answer of an unknown gallery with Alpha's slug, and of a forged link in Alpha's gallery", async () => {
+      const participant = bravo1.photographed;
+      const { photoLink } = signPhotoLink(process.env.PHOTO_LINK_KEY!, { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: participant.personId }, Date.now());
+      const forged = `${participant.personId}.${photoLink.split('.')[1]}.${'A'.repeat(43)}`;
+      await expectRefusedLikeUnknown(
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { action: 'photosByLink', token: bravo1.token, photoLink } },
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { action: 'photosByLink', token: unknownToken(), photoLink } },
+        404,
+        'gallery_not_found',
+      );
+      await expectRefusedLikeUnknown(
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { action: 'photosByLink', token: alpha1.token, photoLink } },
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { action: 'photosByLink', token: alpha1.token, photoLink: forged } },
+        403,
+        'photo_link_invalid',
+      );
+      const owner = await send({ method: 'POST', path: '/group-shoot', headers: bravo.publicHeaders, body: { action: 'photosByLink', token: bravo1.token, photoLink } });
+      expect(owner.body.photos.map((photo: { fileName: string }) => photo.fileName)).toEqual([bravo1.photo.fileName]);
+    });
+
+    it("answers sendPhotoLink for Bravo's participant's address in Alpha's gallery as for an unknown address, and with Alpha's slug as for an unknown gallery", async () => {
+      const body = { action: 'sendPhotoLink', email: bravo1.photographed.email };
+      await expectRefusedLikeUnknown(
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...body, token: bravo1.token } },
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...body, token: unknownToken() } },
+        404,
+        'gallery_not_found',
+      );
+      const request = { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...body, token: alpha1.token } };
+      const foreign = await send(request);
+      const unknown = await send({ ...request, body: { ...body, token: alpha1.token, email: 'nobody@alpha.example' } });
+      expect([foreign.status, foreign.body.photoLinkRequested]).toEqual([200, true]);
+      expect(appearance(foreign)).toEqual(appearance(unknown));
+      expect(leaks(foreign, request, everything())).toEqual([]);
+    });
+
     it("gives Bravo's retryCheckout token with Alpha's slug 404 invalid_checkout_token and opens no session", async () => {
       const sessionsBefore = stripe.emulator.sessions.size;
       await expectRefusedLikeUnknown(
@@ -558,7 +596,7 @@ const publicCases: Record<string, () => void> = {
 };
 
 /** Check-in actions crossed above (POST /group-shoot selects them by `action`). */
-const crossedActions = ['submitCheckin', 'checkinStatus', 'retryCheckout', 'myPhotos'];
+const crossedActions = ['submitCheckin', 'checkinStatus', 'retryCheckout', 'myPhotos', 'sendPhotoLink', 'photosByLink'];
 
 describe('public routes', () => {
   it('has an isolation case for every public route and every check-in action', () => {

@@ -26,6 +26,7 @@ function configuration(
       isGroupShoot: true,
       selfieEnabled: false, selfieRequired: false, consentRequired: false, showShootingDaySelector: true,
       granularConsents: { face: false, notification: false, hrExport: false },
+      photoAccess: { codeAndEmail: false, codeAndEmployeeId: false },
       createdAt: '2027-01-01T00:00:00.000Z',
       ...gallery,
     },

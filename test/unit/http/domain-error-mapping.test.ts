@@ -19,6 +19,8 @@ const RENAMED = new Map(
     'payment_account_not_ready connect_not_ready_for_payments',
     'photo_signing_unavailable cdn_signing_unavailable',
     'unknown_access_pair photos_not_found',
+    'invalid_photo_link photo_link_invalid',
+    'photo_lookup_by_code_off photo_lookup_by_code_disabled',
   ].map((pair) => pair.split(' ') as [DomainErrorReason, ErrorCode]),
 );
 /** Every other reason is named like the catalogue code it is answered with. */
