@@ -579,18 +579,19 @@ function arbitraries(w: World) {
     { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 3 }) },
   );
 
-  // Upload bodies: mostly well-formed files, so the fuzzer reaches the presigning. Completions
+  // Upload bodies: mostly well-formed files (weighted so that a run of this size reaches the
+  // presigning some ten times, not two or three), so the fuzzer reaches the presigning. Completions
   // abort (the local S3 server has no uploads to complete with made-up IDs; S3 refuses those per file).
   const uploadPath = fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom('IMG_0001.jpg', 'cam-a/IMG_0002.JPG', 'a/b/c/d.jpeg') },
+    { weight: 12, arbitrary: fc.constantFrom('IMG_0001.jpg', 'cam-a/IMG_0002.JPG', 'a/b/c/d.jpeg') },
     { weight: 1, arbitrary: fc.constantFrom('../x.jpg', '/x.jpg', 'a/b/c/d/e.jpg', 'x.png') },
     { weight: 1, arbitrary: fieldValue },
   );
-  const mostlyValid = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: fieldValue });
+  const mostlyValid = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: fieldValue });
   const uploadFile = fc.record(
     {
       path: uploadPath,
-      size: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 20 * 1024 * 1024 }) }, { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, 64 * 1024 * 1024 + 1) }, { weight: 1, arbitrary: fieldValue }),
+      size: fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 1, max: 20 * 1024 * 1024 }) }, { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, 64 * 1024 * 1024 + 1) }, { weight: 1, arbitrary: fieldValue }),
       capturedAt: mostlyValid(fc.constant('2026-11-20T10:00:01.120Z')),
       camera: mostlyValid(fc.constant('Canon EOS R5 #0123')),
       contentType: mostlyValid(fc.constant('image/jpeg')),
