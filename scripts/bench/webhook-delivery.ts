@@ -27,8 +27,8 @@ export const STREAM_POLL_MS = 250;
  */
 export const DELIVERY_CONCURRENCY = 20;
 
-/** Longest wait for an import's events before the scenario fails. */
-const IMPORT_DELIVERY_TIMEOUT_MS = 60_000;
+/** Longest wait for a scenario's events before it fails: more than the longest delay of a delivery sent back for want of a slot. */
+const DELIVERY_TIMEOUT_MS = 6 * 60_000;
 
 /** Commit-to-delivery latency: the receiver's arrival time less the event's `createdAt`. */
 export interface DeliveryLatency {
@@ -139,6 +139,9 @@ async function measureCheckinDelivery(
   const startedAt = Date.now();
   const withDelivery = await options.load(options.requests);
   const endedAt = Date.now();
+  // A delivery that found its tenant's attempt slots all taken went back to the queue with a
+  // delay (docs/events.md#isolation): settled() does not wait for it, the receiver does.
+  await receiver.waitFor(() => receiver.arrivals(api.demo.galleryToken, startedAt).length >= options.requests * 2, DELIVERY_TIMEOUT_MS);
   await pipeline.settled();
   const arrivals = receiver.arrivals(api.demo.galleryToken, startedAt);
   // Each free check-in records person.created and checkin.completed.
@@ -172,7 +175,7 @@ async function measureImportDelivery(api: BenchApi, pipeline: LocalEventPipeline
   const { result: answer, milliseconds: importMilliseconds } = await timed(() =>
     api.call(`/groupshoot/${gallery.token}/persons`, { method: 'POST', apiKey, body: { persons: importRowsFor(rows, gallery.dayId, 'webhooks') } }),
   );
-  await receiver.waitFor(() => receiver.arrivals(gallery.token, startedAt).length >= rows, IMPORT_DELIVERY_TIMEOUT_MS);
+  await receiver.waitFor(() => receiver.arrivals(gallery.token, startedAt).length >= rows, DELIVERY_TIMEOUT_MS);
   // Anything more (a repeat, a stranger) arrives by now.
   await pipeline.settled();
   const arrivals = receiver.arrivals(gallery.token, startedAt);
