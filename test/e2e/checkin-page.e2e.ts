@@ -44,6 +44,16 @@ afterEach(() => {
   expect(cspViolations.splice(0)).toEqual([]);
 });
 
+/** The page as an in-page check sees it (this project compiles without the DOM library). */
+type PageWithImages = { document: { querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number }> } };
+
+/**
+ * Whether every image the selector matches has loaded; run in the page by waitForFunction as a
+ * function, since the page's CSP refuses the eval a string predicate needs.
+ */
+const allImagesLoaded = (selector: string) =>
+  Array.from((globalThis as unknown as PageWithImages).document.querySelectorAll(selector)).every((image) => image.complete && image.naturalWidth > 0);
+
 /**
  * A new page whose CSP violations go to cspViolations: Chromium's console line and the
  * `securitypolicyviolation` event, listened to by a Playwright init script (run by the browser
@@ -397,11 +407,11 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     await page.click('#photos-submit');
     await page.waitForSelector('#photos-result:not([hidden])');
     // every thumbnail loaded from its signed URL
-    await page.waitForFunction('[...document.querySelectorAll("#photos-grid img")].every((image) => image.complete && image.naturalWidth > 0)');
+    await page.waitForFunction(allImagesLoaded, '#photos-grid img');
     await page.screenshot({ path: join(SCREENSHOTS, `photos-2-grid-${size}.png`), fullPage: true });
     await page.click('#photos-grid li:nth-child(2) button');
     await page.waitForSelector('#photo-viewer[open]');
-    await page.waitForFunction('document.getElementById("viewer-image").naturalWidth > 0');
+    await page.waitForFunction(allImagesLoaded, '#viewer-image');
     await page.screenshot({ path: join(SCREENSHOTS, `photos-3-full-${size}.png`) });
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#viewer-download')]);
     // Assess
@@ -491,7 +501,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     const link = /https?:\/\/\S+#my-photos\/link\/[A-Za-z0-9_.-]+/.exec(emails[0]!.body.text!)![0];
     await page.goto(link);
     await page.waitForSelector('#photos-result:not([hidden])');
-    await page.waitForFunction('[...document.querySelectorAll("#photos-grid img")].every((image) => image.complete && image.naturalWidth > 0)');
+    await page.waitForFunction(allImagesLoaded, '#photos-grid img');
     await page.screenshot({ path: join(SCREENSHOTS, `photos-link-3-photos-${size}.png`), fullPage: true });
     // Assess
     expect(codeFormShown).toBe(false);
