@@ -1,0 +1,162 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { conditionalWrite, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
+import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { queryAll } from '#lib/platform/table/queries';
+import { TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
+import { isConditionFailure } from '#lib/platform/table/store-errors';
+import { eventPut } from '#lib/events/store/outbox';
+import type { ServiceEvent } from '#lib/events/rules/event-catalogue';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { HR_EXPORT_RECORD_DAYS, type HrExport, type HrExportFailure, type HrExportReport } from '#lib/hr-exports/rules/hr-export-model';
+
+/**
+ * HR export jobs as items of their gallery's HREXPORTS partition (keys.hrExport). A ready
+ * export's item lists the persons its ZIP holds, so that erasing one of them finds it. Every
+ * item expires by TTL HR_EXPORT_RECORD_DAYS after it was created.
+ */
+
+type Item = Record<string, any>;
+
+const expiresAtOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + HR_EXPORT_RECORD_DAYS * 86_400;
+
+function fromItem(item: Item): HrExport {
+  return {
+    exportId: item.exportId,
+    tenantId: item.tenantId,
+    galleryToken: item.galleryToken,
+    status: item.status,
+    shootingDayId: item.shootingDayId ?? null,
+    size: item.size,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+    ...(item.objectKey ? { objectKey: item.objectKey } : {}),
+    ...(item.objectExpiresAt ? { objectExpiresAt: item.objectExpiresAt } : {}),
+    ...(item.report ? { report: item.report } : {}),
+    ...(item.reason ? { reason: item.reason } : {}),
+  };
+}
+
+export async function putQueuedHrExport(hrExport: HrExport): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: { ...keys.hrExport(hrExport.tenantId, hrExport.galleryToken, hrExport.exportId), ...hrExport, [TTL_ATTRIBUTE]: expiresAtOf(hrExport.createdAt) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+}
+
+export async function getHrExport(scope: GalleryScope, exportId: string, { consistent = false } = {}): Promise<HrExport | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.hrExport(scope.tenantId, scope.token, exportId), ConsistentRead: consistent }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+/**
+ * Claims a queued export for a build (or takes over one a failed attempt left running): false
+ * when it is ready, failed or erased already, or gone.
+ */
+export async function markHrExportRunning(scope: GalleryScope, exportId: string, at: string): Promise<boolean> {
+  return conditionalWrite(
+    () =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+          UpdateExpression: 'SET #status = :running, updatedAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':at': at },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    (item) => item?.status === 'running',
+  );
+}
+
+/**
+ * Records a built export and its hr_export.ready event in one transaction, on condition that it
+ * is still running (an erasure meanwhile leaves it alone). False when the condition failed.
+ */
+export async function markHrExportReady(
+  scope: GalleryScope,
+  exportId: string,
+  ready: { objectKey: string; objectExpiresAt: string; report: HrExportReport; personIds: string[]; at: string },
+  event: ServiceEvent,
+): Promise<boolean> {
+  return transactIfConditionsHold([
+    {
+      Update: {
+        TableName: tableName,
+        Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+        UpdateExpression: 'SET #status = :ready, updatedAt = :at, objectKey = :objectKey, objectExpiresAt = :objectExpiresAt, #report = :report, personIds = :personIds',
+        ConditionExpression: 'attribute_exists(pk) AND #status = :running',
+        ExpressionAttributeNames: { '#status': 'status', '#report': 'report' },
+        ExpressionAttributeValues: {
+          ':ready': 'ready',
+          ':running': 'running',
+          ':at': ready.at,
+          ':objectKey': ready.objectKey,
+          ':objectExpiresAt': ready.objectExpiresAt,
+          ':report': ready.report,
+          ':personIds': ready.personIds,
+        },
+      },
+    },
+    eventPut(event),
+  ]);
+}
+
+export async function markHrExportFailed(scope: GalleryScope, exportId: string, reason: HrExportFailure, at: string): Promise<void> {
+  await conditionalWrite(
+    () =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+          UpdateExpression: 'SET #status = :failed, updatedAt = :at, reason = :reason',
+          ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':failed': 'failed', ':queued': 'queued', ':running': 'running', ':at': at, ':reason': reason },
+        }),
+      ),
+    () => true,
+  );
+}
+
+/** An export with the persons its ZIP holds (empty until it is ready). */
+export interface HrExportHoldings {
+  hrExport: HrExport;
+  personIds: string[];
+}
+
+/** Every export of the gallery still on record (they expire after HR_EXPORT_RECORD_DAYS). */
+export async function listHrExportsOfGallery(scope: GalleryScope): Promise<HrExportHoldings[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :export)',
+    ExpressionAttributeValues: { ':pk': keys.hrExportsOfGallery(scope.tenantId, scope.token), ':export': ITEM_PREFIX.hrExport },
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({ hrExport: fromItem(item), personIds: Array.isArray(item.personIds) ? item.personIds : [] }));
+}
+
+/**
+ * Marks an export erased: no object, no report, no list of persons; only that it was made and
+ * erased stays until its TTL. Whatever status it had (a build still running finds it erased and
+ * does not mark it ready).
+ */
+export async function markHrExportErased(scope: GalleryScope, exportId: string, at: string): Promise<void> {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+      UpdateExpression: 'SET #status = :erased, updatedAt = :at REMOVE objectKey, objectExpiresAt, #report, personIds',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status', '#report': 'report' },
+      ExpressionAttributeValues: { ':erased': 'erased', ':at': at },
+    }),
+  ).catch((error: unknown) => {
+    // Expired by TTL meanwhile: nothing left to mark.
+    if (!isConditionFailure(error)) throw error;
+  });
+}

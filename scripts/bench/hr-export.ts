@@ -1,0 +1,257 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { portraitJpeg } from '../samples/synthetic-shoot';
+import { rounded } from './statistics';
+
+/**
+ * What an HR export costs (lib/hr-exports/build-hr-export.ts): the whole build of a gallery's
+ * export (persons paged from the table, each photo read from the bucket, cropped, the crop kept,
+ * the ZIP streamed back into the bucket, the manifest, the record) against sharp's crop and
+ * encode alone on the same photos read from disk, with the same number at a time. Each side
+ * runs in a child process of its own, on the local services, so that its peak resident memory
+ * (VmHWM) is its own; the build runs for two gallery sizes, whose peaks should be the same.
+ * Where the machine has two CPUs or more (and taskset), each side's process runs on CPU 0 alone,
+ * as a function of 1,769 MB has one vCPU, and this process (the local S3 server) and DynamoDB
+ * Local on the others, as S3 and DynamoDB are not on the function's CPU in AWS.
+ *
+ *   npm run bench -- --only hr-export
+ */
+
+const runFile = promisify(execFile);
+
+export interface HrExportBenchSettings {
+  /** Gallery sizes; the largest is the one compared with sharp alone. */
+  persons: number[];
+  width: number;
+  height: number;
+  /** Different photos generated; persons share them (each has an object of its own, so a crop of its own). */
+  distinctPhotos: number;
+  size: number;
+  /** Rounds of the largest gallery's build and sharp alone, alternated; the medians are compared. */
+  rounds: number;
+}
+
+interface SideFigures {
+  persons: number;
+  seconds: number;
+  /** CPU time of the side's own process (all threads): what it spent itself, not the local services. */
+  cpuSeconds: number;
+  portraitsPerSecond: number;
+  peakRssMb: number;
+  idleRssMb: number;
+}
+
+export interface HrExportBenchResult {
+  photos: { width: number; height: number; averageKb: number };
+  size: number;
+  builds: SideFigures[];
+  sharpAlone: SideFigures;
+  /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3). */
+  timeRatio: number;
+  /** Build / sharp alone of each round, in order. */
+  roundRatios: number[];
+  /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
+  memoryRatio: number;
+  /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
+  pinned: boolean;
+}
+
+/** Portraits prepared at once, as the build prepares them (PORTRAITS_AHEAD in lib/hr-exports/build-hr-export.ts). */
+const AT_ONCE = 8;
+
+const megabytes = (bytes: number) => rounded(bytes / 1024 / 1024, 1);
+const statusBytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+
+/** Seeds one gallery per size on the running local services, then measures each side in a child process. */
+export async function measureHrExport(settings: HrExportBenchSettings, services: { pids: number[] }): Promise<HrExportBenchResult> {
+  const directory = mkdtempSync(join(tmpdir(), 'hr-export-bench-'));
+  const cpus = splitCpus([process.pid, ...services.pids]);
+  try {
+    const photos: Buffer[] = [];
+    for (let seed = 1; seed <= settings.distinctPhotos; seed += 1) photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
+    photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
+    const largest = Math.max(...settings.persons);
+    const builds: SideFigures[] = [];
+    const largestBuilds: SideFigures[] = [];
+    const sharpRuns: SideFigures[] = [];
+    for (const persons of settings.persons) {
+      const gallery = await seedGallery(persons, photos);
+      // The largest gallery's build alternates with sharp alone, each build a first export (no crop kept).
+      const rounds = persons === largest ? settings.rounds : 1;
+      for (let round = 0; round < rounds; round += 1) {
+        const exportMessage = await gallery.freshExport(settings.size);
+        const build = await inChild(cpus.sidePrefix, ['build', JSON.stringify(exportMessage)], persons);
+        if (persons !== largest) builds.push(build);
+        else {
+          largestBuilds.push(build);
+          sharpRuns.push(await inChild(cpus.sidePrefix, ['sharp', directory, String(largest), String(settings.size), String(photos.length)], largest));
+        }
+      }
+    }
+    const largestBuild = medianRun(largestBuilds);
+    const sharpAlone = medianRun(sharpRuns);
+    builds.push(largestBuild);
+    const smallestBuild = builds.find((build) => build.persons === Math.min(...settings.persons))!;
+    return {
+      photos: { width: settings.width, height: settings.height, averageKb: rounded(photos.reduce((sum, photo) => sum + photo.length, 0) / photos.length / 1024, 0) },
+      size: settings.size,
+      builds,
+      sharpAlone,
+      timeRatio: rounded(largestBuild.seconds / sharpAlone.seconds),
+      roundRatios: largestBuilds.map((build, round) => rounded(build.seconds / sharpRuns[round]!.seconds)),
+      memoryRatio: rounded(largestBuild.peakRssMb / smallestBuild.peakRssMb),
+      pinned: cpus.sidePrefix.length > 0,
+    };
+  } finally {
+    cpus.restore();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A tenant and a gallery that asks for the HR consent, `persons` consenting persons with one
+ * photo each; `freshExport` queues an export after removing the crops earlier ones kept.
+ */
+async function seedGallery(persons: number, photos: readonly Buffer[]): Promise<{ freshExport(size: number): Promise<{ tenantId: string; token: string; exportId: string }> }> {
+  const { createTenant } = await import('#lib/tenants/store/tenants');
+  const { createGallery, getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
+  const { importPersons } = await import('#lib/persons/import-persons');
+  const { parseImportRequest } = await import('#lib/persons/person-schemas');
+  const { recordPhoto } = await import('#lib/photos/store/photos');
+  const { deleteObjectVersions, listObjectVersions, putMediaObject } = await import('#lib/platform/media-bucket');
+  const { galleryExportPrefixes, photoIdOf, photoObjectKey } = await import('#lib/platform/media-keys');
+  const { mapWithConcurrency } = await import('#lib/platform/concurrency');
+  const { createHrExport } = await import('#lib/hr-exports/create-hr-export');
+  const { useHrExportQueue } = await import('#lib/hr-exports/adapters/hr-export-queue');
+  const { consentToHrExport } = await import('./hr-export-consents');
+
+  const tenant = await createTenant({ slug: `bench-hr-${persons}-${Date.now().toString(36)}`, name: 'HR export bench', plan: 'creator' });
+  const gallery = await createGallery(tenant.tenantId, {
+    galleryName: 'HR export bench',
+    isGroupShoot: true,
+    selfieEnabled: false,
+    selfieRequired: false,
+    consentRequired: true,
+    showShootingDaySelector: false,
+    granularConsents: { face: false, notification: false, hrExport: true },
+  });
+  const scope = { tenantId: tenant.tenantId, token: gallery.token };
+  const configuration = (await getGalleryConfiguration(tenant.tenantId, gallery.token))!;
+  const personIds: string[] = [];
+  for (let start = 0; start < persons; start += 500) {
+    const rows = Array.from({ length: Math.min(500, persons - start) }, (_, index) => ({ name: `Employee ${start + index}`, employeeId: `E-${start + index}` }));
+    const imported = await importPersons(tenant, configuration, parseImportRequest({ persons: rows }));
+    personIds.push(...imported.persons.map((person) => person.personId));
+  }
+  await mapWithConcurrency(personIds, 8, async (personId, index) => {
+    await consentToHrExport(scope, personId);
+    const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
+    await putMediaObject(objectKey, photos[index % photos.length]!, 'image/jpeg');
+    await recordPhoto(scope, { photoId: photoIdOf(objectKey), personId, fileName: 'portrait.jpg', objectKey, width: null, height: null, capturedAt: null, createdAt: new Date().toISOString() });
+  });
+  return {
+    async freshExport(size) {
+      await deleteObjectVersions(await listObjectVersions(galleryExportPrefixes(scope.tenantId, scope.token).portraitCrops));
+      useHrExportQueue({ send: async () => undefined });
+      const created = await createHrExport(tenant, gallery.token, { size });
+      useHrExportQueue(undefined);
+      return { ...scope, exportId: created.exportId };
+    },
+  };
+}
+
+/** The run of median time (the upper one of an even count). */
+function medianRun(runs: readonly SideFigures[]): SideFigures {
+  return [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
+}
+
+/**
+ * CPU 0 for the measured side, the other CPUs for `servicePids` (every thread of each) until
+ * restored; nothing changes on a single CPU or without taskset.
+ */
+function splitCpus(servicePids: number[]): { sidePrefix: string[]; restore(): void } {
+  const count = availableParallelism();
+  const taskset = (args: string[]) => execFileSync('taskset', args, { stdio: 'ignore' });
+  try {
+    if (count < 2) throw new Error('one CPU');
+    for (const pid of servicePids) taskset(['-a', '-p', '-c', `1-${count - 1}`, String(pid)]);
+  } catch {
+    return { sidePrefix: [], restore: () => undefined };
+  }
+  return {
+    sidePrefix: ['taskset', '-c', '0'],
+    restore: () => {
+      for (const pid of servicePids) taskset(['-a', '-p', '-c', `0-${count - 1}`, String(pid)]);
+    },
+  };
+}
+
+async function inChild(prefix: string[], args: string[], persons: number): Promise<SideFigures> {
+  const [command, ...commandArgs] = [...prefix, process.execPath, ...process.execArgv, __filename, 'child', ...args];
+  const { stdout } = await runFile(command!, commandArgs, {
+    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    maxBuffer: 1024 * 1024,
+  });
+  const measured = JSON.parse(stdout) as { seconds: number; cpuSeconds: number; peakRssMb: number; idleRssMb: number };
+  return { persons, ...measured, portraitsPerSecond: rounded(persons / measured.seconds, 1) };
+}
+
+/** In the child: one build, or sharp alone over the same number of photos, timed, with the process's memory. */
+async function measureInThisProcess(side: string, args: string[]): Promise<void> {
+  let run: () => Promise<void>;
+  if (side === 'build') {
+    const { buildHrExport } = await import('#lib/hr-exports/build-hr-export');
+    const message = JSON.parse(args[0]!) as { tenantId: string; token: string; exportId: string };
+    run = async () => {
+      const outcome = await buildHrExport(message, { isLast: true });
+      if (outcome !== 'ready') throw new Error(`The export was not built: ${outcome}`);
+    };
+  } else {
+    const { default: sharp } = await import('sharp');
+    const { mapWithConcurrency } = await import('#lib/platform/concurrency');
+    sharp.cache(false);
+    const [directory, count, size, distinct] = [args[0]!, Number(args[1]), Number(args[2]), Number(args[3])];
+    const files = Array.from({ length: count }, (_, index) => index);
+    run = async () => {
+      await mapWithConcurrency(files, AT_ONCE, async (index) => {
+        const photo = readFileSync(join(directory, `photo-${index % distinct}.jpg`));
+        await sharp(photo, { failOn: 'error' }).autoOrient().resize(size, size, { fit: 'cover', position: 'attention' }).toColourspace('srgb').jpeg({ quality: 85 }).toBuffer();
+      });
+    };
+  }
+  const idleRss = statusBytes('VmRSS');
+  const startedAt = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await run();
+  const cpu = process.cpuUsage(cpuBefore);
+  const seconds = (performance.now() - startedAt) / 1000;
+  process.stdout.write(
+    JSON.stringify({ seconds: rounded(seconds, 2), cpuSeconds: rounded((cpu.user + cpu.system) / 1e6, 2), peakRssMb: megabytes(statusBytes('VmHWM')), idleRssMb: megabytes(idleRss) }),
+  );
+}
+
+/** The figures as a Markdown table with its heading, as the bench prints them. */
+export function formatHrExport(result: HrExportBenchResult): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  const row = (label: string, figures: SideFigures) => line([label, figures.persons, figures.seconds, figures.cpuSeconds, figures.portraitsPerSecond, figures.peakRssMb, figures.idleRssMb]);
+  return [
+    `### HR export: one ${result.size} px portrait per person from JPEGs of ${result.photos.width} × ${result.photos.height} (${result.photos.averageKb} KB on average), ${AT_ONCE} at a time, ${result.pinned ? 'each side on one CPU of its own, the local services on the others' : 'all on the same CPUs'}`,
+    line(['Side', 'Persons', 'Seconds', 'CPU s (own process)', 'Portraits/s', 'Peak RSS MB', 'RSS before MB']),
+    line(Array(7).fill('---')),
+    ...result.builds.map((build) => row('whole build (table, bucket, crop, ZIP upload, manifest)', build)),
+    row("sharp's crop and encode alone (photos from disk), median round", result.sharpAlone),
+    line([`build / sharp alone (largest gallery; medians of ${result.roundRatios.length} alternated rounds, each round ${result.roundRatios.map((ratio) => `${ratio}x`).join(', ')})`, '', `${result.timeRatio}x`, '', '', '', '']),
+    line(['peak memory, largest / smallest gallery', '', '', '', '', `${result.memoryRatio}x`, '']),
+  ].join('\n');
+}
+
+const [mode, side, ...rest] = process.argv.slice(2);
+if (mode === 'child') {
+  measureInThisProcess(side!, rest).catch((error: Error) => {
+    console.error(error.stack ?? error.message);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,83 @@
+import { describeReferenceFace } from '#lib/faces/reference-faces';
+import { placementOpinions } from '#lib/faces/second-opinion';
+import { listReferenceFaces } from '#lib/faces/store/reference-faces';
+import { describeFaces } from '#lib/faces/adapters/face-model';
+import { faceDistance } from '#lib/faces/rules/face-descriptors';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { DEFAULT_FACE_THRESHOLDS, faceMatchingOf } from '#lib/galleries/rules/face-matching';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { createHrExport } from '#lib/hr-exports/create-hr-export';
+import { readHrExport } from '#lib/hr-exports/get-hr-export';
+import { cropPortrait } from '#lib/hr-exports/adapters/portrait-crop';
+import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
+import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import { listPhotos } from '#lib/photos/store/photos';
+import type { CardReading } from '#lib/photos/rules/shoot-sequence';
+import { cropFace, packagedFaceBoxes, packagedPhoto } from '../../../scripts/faces/packaged-faces';
+import { type HrExportPipeline, startHrExportPipeline } from '../../../scripts/local/local-hr-export-queue';
+import { checkInWithSelfie, createFaceGallery } from '../../support/face-galleries';
+import { createTestTenant } from '../../support/factories';
+import { setPersonFacts, unzip } from '../../support/hr-exports';
+import { uploadObject } from '../../support/media';
+import { useTestTable } from '../../support/test-table';
+
+useTestTable();
+
+const GROUP_PHOTO = '@vladmandic/face-api/demo/sample1.jpg';
+const SIZE = 256;
+
+let pipeline: HrExportPipeline;
+beforeAll(async () => {
+  pipeline = await startHrExportPipeline();
+});
+afterAll(() => pipeline.stop());
+
+/** Places one shoot photo (a card or a portrait) of camera A, second by second, with the faces' second opinion. */
+async function place(scope: GalleryScope, second: number, card: CardReading, image: Buffer) {
+  const path = `cam/IMG_${String(second).padStart(4, '0')}.JPG`;
+  const objectKey = inboxObjectKey({ ...scope, path });
+  await uploadObject(objectKey, image);
+  const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: path.slice(4), camera: 'Camera A', capturedAt: `2027-05-03T10:00:0${second}.000Z`, width: 1920, height: 1280, uploadedAt: '2027-05-03T12:00:00.000Z' };
+  const settings = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
+  return placeShootPhoto(scope, facts, card, placementOpinions(scope, settings, { objectKey, bytes: image }));
+}
+
+const centreOf = (box: { x: number; y: number; width: number; height: number }) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+
+describe('HR export portraits of a photo the faces agreed on', () => {
+  it("are cut around the person's own face, not the photo's most salient part, even with colleagues beside them", async () => {
+    // Prepare: a group photo of three; the participant (the leftmost) checked in with a selfie cut from it and agreed to the HR export.
+    const studio = await createTestTenant();
+    const scope = await createFaceGallery(studio.tenant, 'withhold', { asksHrConsent: true });
+    const photo = packagedPhoto(GROUP_PHOTO);
+    const [leftmost] = packagedFaceBoxes().filter((face) => face.source === GROUP_PHOTO).sort((a, b) => a.box.left - b.box.left);
+    const person = await checkInWithSelfie(studio.tenant, scope, 'leftcolleague', true, await cropFace(photo, leftmost!));
+    expect(await describeReferenceFace(scope, person.personId)).toBe('stored');
+    await setPersonFacts(scope, person.personId, { hrExportConsent: true });
+    const [reference] = await listReferenceFaces(scope);
+
+    // Act: the card, then the group photo; then the export.
+    await place(scope, 1, { kind: 'card', code: person.code }, photo);
+    expect(await place(scope, 2, { kind: 'photo' }, photo)).toEqual({ kind: 'photo', personId: person.personId });
+    const created = await createHrExport(studio.tenant, scope.token, { size: SIZE });
+    await pipeline.settled();
+    const ready = await readHrExport(studio.tenant, scope.token, created.exportId);
+
+    // Assess: the photo keeps where the person's face is, inside the region it was cut from.
+    expect(ready.status).toBe('ready');
+    const [kept] = await listPhotos(scope, person.personId);
+    const keptCentre = centreOf(kept!.faceBox!);
+    const { left, top, width, height } = leftmost!.box;
+    expect(keptCentre.x > left && keptCentre.x < left + width && keptCentre.y > top && keptCentre.y < top + height).toBe(true);
+    // The portrait is the face-box cut, and the face nearest its middle is the participant's.
+    const portraits = [...(await unzip(Buffer.from(await (await fetch(ready.downloadUrl!)).arrayBuffer()))).entries()].filter(([name]) => name.endsWith('.jpg'));
+    expect(portraits).toHaveLength(1);
+    const [, portrait] = portraits[0]!;
+    expect(portrait.equals(await cropPortrait(photo, SIZE, kept!.faceBox))).toBe(true);
+    const faces = await describeFaces(portrait);
+    const middle = SIZE / 2;
+    const central = faces.sort((a, b) => Math.abs(centreOf(a.box).x - middle) - Math.abs(centreOf(b.box).x - middle))[0];
+    expect(faceDistance(central!.descriptor, reference!.descriptor)).toBeLessThanOrEqual(DEFAULT_FACE_THRESHOLDS.match);
+    expect(Math.abs(centreOf(central!.box).x - middle)).toBeLessThan(SIZE / 4);
+  }, 120_000);
+});
