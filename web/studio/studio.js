@@ -1,0 +1,162 @@
+// The studio console's page (docs/studio.md): the galleries of the tenant and a gallery's review
+// queue. Every request is relative to the page's address, which carries the session secret.
+'use strict';
+
+(function () {
+  const view = document.getElementById('view');
+  const statusLine = document.getElementById('status');
+  let current = -1;
+  /** The gallery's persons by ID, for names beside IDs. */
+  let persons = new Map();
+
+  /** The person a typed text names: an ID, or the one person whose code, employee ID or name it is exactly (any case). */
+  function personIdOf(text) {
+    const typed = text.trim();
+    if (persons.has(typed)) return typed;
+    const lower = typed.toLowerCase();
+    const matches = [...persons.values()].filter((person) => [person.code, person.employeeId, person.name].some((value) => value && value.toLowerCase() === lower));
+    return matches.length === 1 ? matches[0].personId : typed;
+  }
+
+  function who(personId) {
+    const person = persons.get(personId);
+    return person ? `${person.name} (${person.code})` : personId;
+  }
+
+  function element(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (name === 'text') node.textContent = value;
+      else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+      else node.setAttribute(name, value);
+    }
+    for (const child of children) if (child) node.append(child);
+    return node;
+  }
+
+  async function api(path, body) {
+    const response = await fetch('api/' + path, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const answer = await response.json();
+    if (!answer.ok) throw new Error(answer.message);
+    return answer;
+  }
+
+  function say(text) {
+    statusLine.textContent = text;
+  }
+
+  async function showGalleries() {
+    const { tenant, galleries } = await api('galleries');
+    document.getElementById('tenant').textContent = 'Tenant ' + tenant;
+    const rows = galleries.map((gallery) =>
+      element('tr', {},
+        element('td', {}, element('a', { href: '#/review/' + encodeURIComponent(gallery.token), text: gallery.name })),
+        element('td', { text: gallery.token }),
+        element('td', { text: gallery.isGroupShoot ? 'yes' : 'no' }),
+        element('td', {}, ...gallery.days.map((day) => element('div', { text: `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity}` }))),
+      ),
+    );
+    view.replaceChildren(
+      element('h2', { text: `Galleries (${galleries.length})` }),
+      element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity'].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
+    );
+  }
+
+  function photoCard(token, photo) {
+    const reason = (photo.reason || '').replaceAll('_', ' ');
+    const card = photo.card ? `Card ${photo.card.code || 'with several codes'}: ${photo.card.personId ? who(photo.card.personId) : 'nobody'}` : 'No card before it';
+    const thumbnail = element('img', { src: `api/galleries/${encodeURIComponent(token)}/thumbnails/${encodeURIComponent(photo.photoId)}`, alt: photo.path, loading: 'lazy', width: '320', height: '213' });
+    thumbnail.addEventListener('error', () => thumbnail.replaceWith(element('div', { class: 'missing', text: 'no image in the bucket' })));
+    const personField = element('input', { type: 'text', placeholder: 'name, code or ID', 'aria-label': 'Person to assign ' + photo.path + ' to', list: 'persons' });
+    const assign = () => act(token, photo, 'assign', { personId: personIdOf(personField.value) });
+    personField.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') assign();
+      if (event.key === 'Escape') personField.blur();
+    });
+    return element('article', { class: 'photo' + (photo.heldFor ? ' withheld' : ''), tabindex: '-1', 'data-photo': photo.photoId },
+      thumbnail,
+      element('p', { text: photo.path }),
+      element('p', { text: photo.capturedAt || 'no capture time' }),
+      element('p', { class: 'reason', text: (photo.heldFor ? 'Withheld: ' : 'Unassigned: ') + reason }),
+      element('p', { text: card }),
+      photo.candidates.length ? element('p', { text: 'Faces: ' + photo.candidates.map((c) => `${who(c.personId)} ${c.distance.toFixed(2)}`).join(', ') }) : null,
+      element('div', { class: 'actions' },
+        photo.heldFor ? element('button', { type: 'button', class: 'release', text: 'Release to ' + who(photo.heldFor), onclick: () => act(token, photo, 'release') }) : null,
+        personField,
+        element('button', { type: 'button', text: 'Assign', onclick: assign }),
+      ),
+    );
+  }
+
+  async function act(token, photo, action, body) {
+    try {
+      const answer = await api(`galleries/${encodeURIComponent(token)}/photos/${encodeURIComponent(photo.photoId)}/${action}`, body || {});
+      say(action === 'release' ? `Released ${photo.path} to ${who(photo.heldFor)}` : `Assigned ${photo.path} to ${who(answer.personId)}`);
+      await showReview(token);
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  async function showReview(token) {
+    const [{ counts, photos }, listed] = await Promise.all([api(`galleries/${encodeURIComponent(token)}/review`), api(`galleries/${encodeURIComponent(token)}/persons`)]);
+    persons = new Map(listed.persons.map((person) => [person.personId, person]));
+    const cameras = new Map();
+    for (const photo of photos) {
+      const camera = photo.camera || 'Unknown camera';
+      if (!cameras.has(camera)) cameras.set(camera, []);
+      cameras.get(camera).push(photo);
+    }
+    view.replaceChildren(
+      element('h2', { text: 'Review queue of ' + token }),
+      element('p', { class: 'counts', id: 'counts', text: `${counts.withheld} withheld, ${counts.unassigned} unassigned` }),
+      // The assign fields suggest every person: the browser matches the name, code or employee ID typed.
+      element('datalist', { id: 'persons' }, ...listed.persons.map((person) => element('option', { value: person.personId, label: [person.name, person.code, person.employeeId].filter(Boolean).join(' · ') }))),
+      ...[...cameras].flatMap(([camera, list]) => [element('h3', { class: 'camera', text: camera }), element('div', { class: 'grid' }, ...list.map((photo) => photoCard(token, photo)))]),
+    );
+    // After an action the cursor stays at its place in the queue, which is now the next photo.
+    const keep = Math.max(current, 0);
+    current = -1;
+    move(keep + 1);
+  }
+
+  function cards() {
+    return [...view.querySelectorAll('article.photo')];
+  }
+
+  function move(step) {
+    const all = cards();
+    if (!all.length) return;
+    all[current]?.classList.remove('current');
+    current = Math.max(0, Math.min(all.length - 1, current + step));
+    all[current].classList.add('current');
+    all[current].focus({ preventScroll: true });
+    all[current].scrollIntoView({ block: 'nearest' });
+  }
+
+  document.addEventListener('keydown', (event) => {
+    if (!location.hash.startsWith('#/review/') || event.target.tagName === 'INPUT' || event.ctrlKey || event.metaKey || event.altKey) return;
+    const card = cards()[current];
+    if (event.key === 'j') move(1);
+    else if (event.key === 'k') move(-1);
+    else if (event.key === 'r') card?.querySelector('button.release')?.click();
+    else if (event.key === 'a') card?.querySelector('input')?.focus();
+    else return;
+    event.preventDefault();
+  });
+
+  async function route() {
+    say('');
+    current = -1;
+    try {
+      const match = /^#\/review\/(.+)$/.exec(location.hash);
+      if (match) await showReview(decodeURIComponent(match[1]));
+      else await showGalleries();
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  window.addEventListener('hashchange', route);
+  route();
+})();
