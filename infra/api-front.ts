@@ -20,6 +20,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { type CloudFrontDomain, distributionOrigin, domainProps, suppressDefaultCertificate } from './cloudfront-domain';
 
 /** The header CloudFront adds to every origin request, with the origin-verify secret as its value. */
 export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
@@ -41,6 +42,8 @@ export interface ApiFrontProps {
   webAclArn: string;
   /** The bucket that takes the distribution's access logs. */
   logBucket: IBucket;
+  /** A domain of yours for the front, with its certificate in us-east-1: TLS 1.2 at least. */
+  domain?: CloudFrontDomain;
 }
 
 /**
@@ -108,15 +111,13 @@ export class ApiFront extends Construct {
       enableLogging: true,
       logBucket: props.logBucket,
       logFilePrefix: 'api-front/',
+      ...domainProps(this, 'Front', props.domain),
     });
+    suppressDefaultCertificate(this.distribution, props.domain);
     NagSuppressions.addResourceSuppressions(this.distribution, [
       { id: 'AwsSolutions-CFR1', reason: 'Participants check in and integrations call from anywhere; no geographic restriction applies.' },
-      {
-        id: 'AwsSolutions-CFR4',
-        reason: 'The default CloudFront certificate fixes the minimum TLS version; add a custom domain with TLSv1.2_2021 for production (docs/deployment.md).',
-      },
     ]);
-    this.url = `https://${this.distribution.distributionDomainName}/v1`;
+    this.url = `${distributionOrigin(this.distribution, props.domain)}/v1`;
   }
 }
 

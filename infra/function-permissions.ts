@@ -24,7 +24,8 @@ export interface MediaAccess {
 
 export interface FunctionPermissions {
   table: KeyAccess[];
-  media?: MediaAccess;
+  /** One grant, or several where folders differ in what may be done with them. */
+  media?: MediaAccess | readonly MediaAccess[];
   secrets?: SecretName[];
   /** Photo URL signing configuration (distribution domain, key pair ID). */
   photoCdn?: boolean;
@@ -38,11 +39,12 @@ export interface FunctionPermissions {
 /** tenantResolution (lib/http): the tenant's profile and plan, one Query of its partition. */
 const RESOLVE_TENANT: KeyAccess = { on: 'table', actions: ['Query'], partitions: [PARTITIONS.tenant] };
 
-/** Server-side routes (lib/http): the presented key by its hash, then the key's rate-limit counter. */
-const API_KEY_CHECKS: KeyAccess[] = [
-  { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.apiKey] },
-  { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.apiKeyRateLimit] },
-];
+/**
+ * Server-side routes (lib/http/api-key-auth.ts): the presented key by its hash, checked in the
+ * conditional write that takes the request from the rate-limit counter on the key's own item
+ * (UpdateItem), or read alone where the plan refuses or the key is known exhausted (GetItem).
+ */
+const API_KEY_CHECKS: KeyAccess[] = [{ on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.apiKey] }];
 
 /** getGalleryConfiguration: the gallery, its days, packages, form fields and statistics. */
 const READ_GALLERY_CONFIG: KeyAccess = { on: 'table', actions: ['Query'], partitions: [PARTITIONS.galleryConfig] };
@@ -124,6 +126,9 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       // photosByLink the link's person; sendPhotoLink the persons with the address (a query of the gallery's persons).
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes, PARTITIONS.persons] },
       { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos, PARTITIONS.persons] },
+      // pickPhoto (lib/photos/store/photo-picks.ts): the picked photo must be the person's (a ConditionCheck); the
+      // person's pick is an UpdateItem on persons, its photo.picked event a PutItem (STORE_PERSONS).
+      { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.photos] },
     ],
     media: { folders: ['selfies'], objects: ['PutObject', 'DeleteObject'] },
     secrets: ['stripeSecretKey', 'photoSigningKey', 'photoLinkKey'],
@@ -157,6 +162,16 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   'integration/complete-uploads': {
     table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
     media: { folders: ['photos'], objects: ['PutObject', 'AbortMultipartUpload'] },
+  },
+  // HR exports (lib/hr-exports/): the create puts the export's record (its message goes to the queue,
+  // granted by infra/hr-export-queue.ts); the read gets it and presigns the ZIP's download, which
+  // acts with the reader's credentials (GetObject).
+  'integration/create-hr-export': {
+    table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS, { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.hrExports] }],
+  },
+  'integration/get-hr-export': {
+    table: [...SERVER_REQUEST, { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.hrExports] }],
+    media: { folders: ['hrExports'], objects: ['GetObject'] },
   },
   'integration/import-persons': { table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS, ...STORE_PERSONS], memoryMb: 1024 },
   'payments/stripe-webhook': {
@@ -230,7 +245,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
         partitions: [PARTITIONS.galleryData, PARTITIONS.idempotency, PARTITIONS.checkoutTokens],
       },
     ],
-    media: { folders: ['selfies', 'photos'], objects: ['DeleteObject', 'DeleteObjectVersion'], list: true },
+    media: { folders: ['selfies', 'photos', 'hrExports', 'portraitCrops'], objects: ['DeleteObject', 'DeleteObjectVersion'], list: true },
     // One gallery per invocation, however large (infra/retention-fan-out.ts).
     timeoutSeconds: 15 * 60,
   },
@@ -271,6 +286,26 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     memoryMb: 256,
     // A batch of 10 deliveries runs at once, each at most 10 s (DELIVERY_TIMEOUT_MS).
     timeoutSeconds: 30,
+  },
+  'hr-exports/build-hr-export': {
+    table: [
+      // The export claimed, read, then marked ready with its hr_export.ready event (one transaction) or failed.
+      { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.hrExports] },
+      { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.events] },
+      // The gallery still there, its persons a page at a time, each consenting person's photos.
+      READ_GALLERY_CONFIG,
+      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.persons, PARTITIONS.photos] },
+    ],
+    // Photos only read; crops listed a page of persons at a time, read from and put into the cache; the ZIP written in parts (PutObject covers
+    // the multipart calls), aborted on failure, and deleted for good when erasure came first (its versions listed).
+    media: [
+      { folders: ['photos'], objects: ['GetObject'] },
+      { folders: ['portraitCrops'], objects: ['GetObject', 'PutObject'], list: true },
+      { folders: ['hrExports'], objects: ['PutObject', 'AbortMultipartUpload', 'DeleteObject', 'DeleteObjectVersion'], list: true },
+    ],
+    // Cropping runs libvips at 1769 MB, one full vCPU; the ZIP streams, so memory does not grow with the persons.
+    memoryMb: 1769,
+    timeoutSeconds: 15 * 60,
   },
   'faces/describe-reference-faces': {
     table: [
@@ -320,6 +355,11 @@ export const PHOTO_LINK_HANDLER = 'checkin/post-group-shoot';
 /** The function the table's stream invokes for persons inserted with a selfie and face consent: their reference face (infra/reference-faces.ts). */
 export const REFERENCE_FACE_HANDLER = 'faces/describe-reference-faces';
 
+/** The function the HR export queue invokes: one export built per message (infra/hr-export-queue.ts). */
+export const HR_EXPORT_BUILD_HANDLER = 'hr-exports/build-hr-export';
+/** The endpoint that queues HR exports. */
+export const HR_EXPORT_CREATE_HANDLER = 'integration/create-hr-export';
+
 /** Functions behind no route, each with its own trigger. */
 export const TRIGGERED_HANDLERS = [
   PHOTO_INGEST_HANDLER,
@@ -330,4 +370,5 @@ export const TRIGGERED_HANDLERS = [
   WEBHOOK_DELIVERY_HANDLER,
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
+  HR_EXPORT_BUILD_HANDLER,
 ] as const;

@@ -23,11 +23,28 @@ import {
   checkinPageContentSecurityPolicy,
 } from './checkin-page-headers';
 import { FolderOrigin } from './folder-origin';
+import { type CloudFrontDomain, distributionOrigin, domainProps, suppressDefaultCertificate } from './cloudfront-domain';
+import { HR_EXPORT_OBJECT_DAYS } from '../lib/hr-exports/rules/hr-export-model';
 
 /** How long the logs bucket keeps bucket and CDN access logs. */
 export const ACCESS_LOG_DAYS = 90;
 /** How long a replaced or deleted object version stays recoverable: photos (and anything else), selfies. */
 export const NONCURRENT_VERSION_DAYS = { default: 30, selfies: 1 } as const;
+
+/** Days after which a lifecycle rule deletes an HR export's ZIP, and a cached portrait crop (docs/hr-export.md#expiry). */
+export const MEDIA_EXPIRY_DAYS = { hrExports: HR_EXPORT_OBJECT_DAYS, portraitCrops: 90 } as const;
+
+/**
+ * HR exports and cached crops expire by themselves: the ZIP after HR_EXPORT_OBJECT_DAYS, a crop
+ * no export has made for 90 days (an export that reuses a crop does not renew it, so a crop
+ * lives 90 days from when it was made). Their old versions go after a day, like a selfie's.
+ */
+const EXPORT_RULES: LifecycleRule[] = (['hrExports', 'portraitCrops'] as const).map((folder) => ({
+  id: folder === 'hrExports' ? 'HrExportsExpire' : 'PortraitCropsExpire',
+  prefix: `${MEDIA_FOLDERS[folder]}/`,
+  expiration: Duration.days(MEDIA_EXPIRY_DAYS[folder]),
+  noncurrentVersionExpiration: Duration.days(1),
+}));
 
 /**
  * The media bucket's old versions: 30 days, but a selfie's 1 day, so that a deleted or erased
@@ -58,10 +75,18 @@ export class MediaDelivery extends Construct {
   readonly photoSigningKeyId: string;
   /** Server access logs of the buckets and access logs of the distributions (the API front's too). */
   readonly logsBucket: Bucket;
+  /** The photo CDN's base URL (`https://…`, no slash at the end): its domain of ours when it has one. */
+  readonly photoCdnUrl: string;
+  /** The check-in page's URL (`https://…/`): its domain of ours when it has one. */
+  readonly checkinPageUrl: string;
   /** The API the check-in page calls (its config.js), known only once the stack has made the API. */
   private checkinPageApiBaseUrl: string | undefined;
 
-  constructor(scope: Construct, id: string, props: { photoSigningPublicKeyPem: string }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { photoSigningPublicKeyPem: string; photoCdnDomain?: CloudFrontDomain; checkinPageDomain?: CloudFrontDomain },
+  ) {
     super(scope, id);
     this.logsBucket = new Bucket(this, 'AccessLogs', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -72,9 +97,6 @@ export class MediaDelivery extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     const logs = this.logsBucket;
-    NagSuppressions.addResourceSuppressions(logs, [
-      { id: 'AwsSolutions-S1', reason: 'This is the access-log bucket; logging it into itself would loop.' },
-    ]);
     const privateBucket = (name: string, versioned: boolean) =>
       new Bucket(this, name, {
         blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
@@ -83,7 +105,7 @@ export class MediaDelivery extends Construct {
         versioned,
         serverAccessLogsBucket: logs,
         serverAccessLogsPrefix: `${name}/`,
-        lifecycleRules: [...(versioned ? MEDIA_VERSION_RULES : []), { abortIncompleteMultipartUploadAfter: Duration.days(7) }],
+        lifecycleRules: [...(versioned ? [...MEDIA_VERSION_RULES, ...EXPORT_RULES] : []), { abortIncompleteMultipartUploadAfter: Duration.days(7) }],
         removalPolicy: RemovalPolicy.RETAIN,
       });
     this.mediaBucket = privateBucket('MediaBucket', true);
@@ -108,6 +130,7 @@ export class MediaDelivery extends Construct {
       enableLogging: true,
       logBucket: logs,
       logFilePrefix: 'photo-cdn/',
+      ...domainProps(this, 'PhotoCdn', props.photoCdnDomain),
     });
     this.checkinPageCdn = new Distribution(this, 'CheckinPageCdn', {
       comment: 'groupshoot-api check-in page',
@@ -121,15 +144,16 @@ export class MediaDelivery extends Construct {
       enableLogging: true,
       logBucket: logs,
       logFilePrefix: 'checkin-page-cdn/',
+      ...domainProps(this, 'CheckinPageCdn', props.checkinPageDomain),
     });
+    this.photoCdnUrl = distributionOrigin(this.photoCdn, props.photoCdnDomain);
+    this.checkinPageUrl = `${distributionOrigin(this.checkinPageCdn, props.checkinPageDomain)}/`;
+    suppressDefaultCertificate(this.photoCdn, props.photoCdnDomain);
+    suppressDefaultCertificate(this.checkinPageCdn, props.checkinPageDomain);
     for (const distribution of [this.photoCdn, this.checkinPageCdn]) {
       NagSuppressions.addResourceSuppressions(distribution, [
         { id: 'AwsSolutions-CFR1', reason: 'Participants check in from anywhere; no geographic restriction applies.' },
         { id: 'AwsSolutions-CFR2', reason: 'Static files and signed photo URLs; the API, not CloudFront, takes input. Add WAF with a custom domain if needed.' },
-        {
-          id: 'AwsSolutions-CFR4',
-          reason: 'The default CloudFront certificate fixes the minimum TLS version; set a custom domain with TLSv1.2_2021 for production (README).',
-        },
       ]);
     }
   }
@@ -167,7 +191,7 @@ export class MediaDelivery extends Construct {
     const contentSecurityPolicy = Lazy.string({
       produce: () => {
         if (this.checkinPageApiBaseUrl === undefined) throw new Error('MediaDelivery: allowCheckinPageToCall(apiBaseUrl) was never called');
-        return checkinPageContentSecurityPolicy({ apiBaseUrl: this.checkinPageApiBaseUrl, photoCdnUrl: `https://${this.photoCdn.distributionDomainName}` });
+        return checkinPageContentSecurityPolicy({ apiBaseUrl: this.checkinPageApiBaseUrl, photoCdnUrl: this.photoCdnUrl });
       },
     });
     return new ResponseHeadersPolicy(this, 'CheckinPageHeaders', {

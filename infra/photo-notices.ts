@@ -5,7 +5,7 @@ import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { generatedKeySecret } from './generated-secret';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { keys } from '../lib/platform/table/keys';
@@ -13,6 +13,8 @@ import { TABLE_KEYS } from '../lib/platform/table/table-definition';
 import type { EventType } from '../lib/events/rules/event-catalogue';
 import { isPlausibleEmail } from '../lib/platform/email-address';
 import { thresholdAlarm } from './threshold-alarm';
+import { rolePolicyOf } from './service-function';
+import { FailureQueue, STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from './failure-queue';
 
 /**
  * Stream records the photo-ready email function takes at once. It handles them one after another
@@ -37,6 +39,8 @@ export interface PhotoNoticesProps {
    * stack's region, or an address of a verified domain. Without it the function sends nothing.
    */
   fromAddress?: string;
+  /** The sender's handler name, which its failure queue is kept for. */
+  senderHandler: string;
 }
 
 /**
@@ -48,18 +52,26 @@ export interface PhotoNoticesProps {
 export class PhotoNotices extends Construct {
   /** The stream lag alarm, for the stack to send to its alarm topic. */
   readonly alarms: Alarm[] = [];
+  /** Where stream records the sender failed to the end are kept, for `ops replay`. */
+  readonly failures: FailureQueue;
 
-  constructor(scope: Construct, id: string, { table, sender, linkSender, fromAddress }: PhotoNoticesProps) {
+  constructor(scope: Construct, id: string, { table, sender, linkSender, fromAddress, senderHandler }: PhotoNoticesProps) {
     super(scope, id);
+    this.failures = new FailureQueue(this, 'Failures', { handler: senderHandler });
+    this.alarms.push(this.failures.alarm);
     if (fromAddress !== undefined && !isPlausibleEmail(fromAddress)) throw new Error(`photoNoticeSender is not an email address: ${fromAddress}`);
     sender.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: PHOTO_NOTICE_BATCH_SIZE,
         reportBatchItemFailures: true,
-        // Retried until it succeeds: the claim on the person keeps a retry from sending twice, and
-        // a record dropped here would be an email never sent. The lag alarm tells of a stuck one.
-        retryAttempts: -1,
+        // A crash or a timeout fails the whole batch: halves find the record that causes it. The
+        // claim on the person keeps a retry from sending twice. Retried a bounded time, then kept
+        // on the failure queue for `ops replay` (which alarms), so that the shard goes on.
+        bisectBatchOnError: true,
+        retryAttempts: STREAM_RETRY_ATTEMPTS,
+        maxRecordAge: STREAM_MAX_RECORD_AGE,
+        onFailure: new SqsDlq(this.failures.queue),
         filters: [
           FilterCriteria.filter({
             eventName: FilterRule.or('INSERT', 'MODIFY'),
@@ -85,8 +97,15 @@ export class PhotoNotices extends Construct {
           }),
         );
         NagSuppressions.addResourceSuppressions(
-          fn,
-          [{ id: 'AwsSolutions-IAM5', reason: "ses:SendEmail on the account's identities in this region, only from the configured From address (ses:FromAddress)." }],
+          rolePolicyOf(fn),
+          [
+            {
+              id: 'AwsSolutions-IAM5',
+              reason: "ses:SendEmail on the account's identities in this region, only from the configured From address (ses:FromAddress).",
+              // Region and account are tokens, or written out when the stack has an env.
+              appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:ses:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\\d{12}):identity\\/\\*$/' }],
+            },
+          ],
           true,
         );
       }

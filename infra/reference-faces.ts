@@ -9,6 +9,7 @@ import { Construct } from 'constructs';
 import { ITEM_PREFIX } from '../lib/platform/table/keys';
 import { TABLE_KEYS } from '../lib/platform/table/table-definition';
 import { thresholdAlarm } from './threshold-alarm';
+import { STREAM_RETRY_ATTEMPTS } from './failure-queue';
 
 /**
  * Stream records the reference-face function takes at once. It describes them one after another:
@@ -63,7 +64,8 @@ export class ReferenceFaces extends Construct {
         // A crash or a timeout fails the whole batch: halves find the record that causes it.
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
-        retryAttempts: -1,
+        // A finite count as well as the age: one record that always fails is set aside after these, not six hours of retries.
+        retryAttempts: STREAM_RETRY_ATTEMPTS,
         maxRecordAge: REFERENCE_FACE_MAX_RECORD_AGE,
         onFailure: new SqsDlq(this.failureQueue),
         filters: [

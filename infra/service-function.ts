@@ -1,12 +1,12 @@
-import { Duration, Stack } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
 import { join } from 'node:path';
 import { FUNCTION_ARCHITECTURE, bundleEnvironment, bundleFunction } from './function-bundle';
 import type { FunctionPermissions, MediaAccess, SecretName } from './function-permissions';
@@ -33,7 +33,8 @@ export interface ServiceFunctionProps {
 /**
  * One Lambda function of the service: its handler file bundled by esbuild at synth (see
  * function-bundle.ts), Node.js 24 on arm64, JSON logs kept a month, X-Ray tracing, and
- * exactly the grants its entry in function-permissions.ts names.
+ * exactly the grants its entry in function-permissions.ts names. Its role writes its own log
+ * group only (no AWSLambdaBasicExecutionRole, which allows every log group of the account).
  */
 export class ServiceFunction extends Construct {
   readonly fn: LambdaFunction;
@@ -42,8 +43,12 @@ export class ServiceFunction extends Construct {
     super(scope, id);
     const { permissions, table, mediaBucket, secrets } = props;
     const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    // The log group exists (created above), so the function only adds streams and lines to it.
+    role.addToPolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }));
     const bundle = bundleOf(this, props.handler);
     this.fn = new LambdaFunction(this, 'Function', {
+      role,
       code: bundle.code,
       handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
@@ -63,15 +68,17 @@ export class ServiceFunction extends Construct {
       },
     });
     this.grant(props);
+    // Each wildcard by name: X-Ray's actions take no resource; media grants end in `<folder>/*`.
+    const bucketId = Stack.of(this).getLogicalId(mediaBucket.node.defaultChild as CfnElement);
+    const folders = mediaObjectFolders(permissions.media);
     NagSuppressions.addResourceSuppressions(
-      this.fn,
+      rolePolicyOf(this.fn),
       [
-        { id: 'AwsSolutions-IAM4', reason: 'AWSLambdaBasicExecutionRole only lets the function write its own logs.' },
         {
           id: 'AwsSolutions-IAM5',
-          reason: 'X-Ray segments have no resource; index ARNs and key prefixes are scoped to this table and bucket.',
+          reason: `X-Ray's PutTraceSegments and PutTelemetryRecords take no resource${folders.length ? `; objects under ${folders.map((folder) => `${folder}/`).join(', ')} of the media bucket only` : ''}.`,
+          appliesTo: ['Resource::*', ...folders.map((folder) => `Resource::<${bucketId}.Arn>/${folder}/*`)],
         },
-        { id: 'AwsSolutions-L1', reason: 'Node.js 24 (the current LTS) is the runtime the service targets and is tested against; cdk-nag may know a newer one.' },
       ],
       true,
     );
@@ -111,9 +118,26 @@ function tableStatements(accesses: readonly KeyAccess[], table: ITable): PolicyS
   );
 }
 
+/** The CloudFormation policy that holds a function's grants: its role's default policy, where nag suppressions of its wildcards belong. */
+export function rolePolicyOf(fn: LambdaFunction): IConstruct {
+  const policy = fn.role?.node.tryFindChild('DefaultPolicy');
+  if (!policy) throw new Error(`${fn.node.path} has no role policy`);
+  return policy;
+}
+
+/** The media folders whose objects a grant reaches (`<folder>/*`), each once. */
+function mediaObjectFolders(access: MediaAccess | readonly MediaAccess[] | undefined): string[] {
+  const accesses = access === undefined ? [] : Array.isArray(access) ? (access as readonly MediaAccess[]) : [access as MediaAccess];
+  const folders = accesses.filter((media) => media.objects?.length).flatMap((media) => media.folders.map((folder) => MEDIA_FOLDERS[folder]));
+  return [...new Set(folders)];
+}
+
 /** The media grants: object actions on `<folder>/*`, listing only with a prefix inside the folders. */
-function mediaStatements(media: MediaAccess | undefined, bucket: IBucket): PolicyStatement[] {
-  if (!media) return [];
+function mediaStatements(access: MediaAccess | readonly MediaAccess[] | undefined, bucket: IBucket): PolicyStatement[] {
+  if (!access) return [];
+  // Several grants where the folders differ in what may be done with them.
+  if (Array.isArray(access)) return access.flatMap((media) => mediaStatements(media, bucket));
+  const media = access as MediaAccess;
   const folders = media.folders.map((folder) => MEDIA_FOLDERS[folder]);
   const statements: PolicyStatement[] = [];
   if (media.objects?.length) {

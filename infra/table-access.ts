@@ -37,14 +37,12 @@ export const ANY = '*';
 export const PARTITIONS = {
   /** `TENANT#<slug>`: the tenant profile and plan (tenant-admin items). */
   tenant: keys.tenantPartition(ANY),
-  /** `APIKEY#<hash>` (tenant-admin items). */
+  /** `APIKEY#<hash>` (tenant-admin items; requests write only the rate-limit counter they carry, `tat`). */
   apiKey: keys.apiKey(ANY).pk,
   /** `STRIPEACCOUNT#<acct>`: connected account to tenant (tenant-admin items). */
   stripeAccount: keys.stripeAccount(ANY).pk,
   /** `STRIPEEVENT#<id>`: Stripe events handled. */
   stripeEvent: keys.stripeEvent(ANY).pk,
-  /** `RATELIMIT#key_…`: API keys' counters (key IDs are `key_<ulid>`). */
-  apiKeyRateLimit: keys.rateLimit(`key_${ANY}`).pk,
   /** `RATELIMIT#PUBLIC#…`: public clients' counters. */
   publicRateLimit: keys.rateLimit(keys.publicRateLimitCounter(ANY, ANY, ANY, ANY)).pk,
   /** Gallery, days, packages, form fields, statistics. */
@@ -63,9 +61,11 @@ export const PARTITIONS = {
   events: keys.eventsOfGallery(ANY, ANY),
   /** A gallery's reference faces (`…#FACES`): consenting persons' face descriptors, biometric data. */
   referenceFaces: keys.referenceFacesOfGallery(ANY, ANY),
+  /** A gallery's HR export jobs (`…#HREXPORTS`): each lists the persons its ZIP holds. */
+  hrExports: keys.hrExportsOfGallery(ANY, ANY),
   /**
    * Every partition of every gallery: the kinds above from galleryConfig to emailReservations,
-   * the shoot, events and reference faces. Webhook subscriptions and deliveries are the tenant's,
+   * the shoot, events, reference faces and HR exports. Webhook subscriptions and deliveries are the tenant's,
    * not a gallery's (no `#G#`).
    */
   galleryData: keys.galleryPartition(ANY, ANY).replace(/CONFIG$/, ANY),

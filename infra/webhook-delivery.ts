@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -12,6 +12,7 @@ import { TABLE_KEYS } from '../lib/platform/table/table-definition';
 import type { DeliveryStatus } from '../lib/webhooks/rules/webhook-delivery';
 import { thresholdAlarm } from './threshold-alarm';
 import { generatedKeySecret } from './generated-secret';
+import { FailureQueue, STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from './failure-queue';
 
 /**
  * Most delivery functions the queue runs at once (Lambda's `MaximumConcurrency` of the queue's
@@ -64,6 +65,8 @@ export interface WebhookDeliveryProps {
   dispatcher: LambdaFunction;
   /** events/deliver-webhooks: started by the queue, which hides a received message six times its timeout, as Lambda advises. */
   worker: LambdaFunction;
+  /** The dispatcher's handler name, which its failure queue is kept for. */
+  dispatcherHandler: string;
 }
 
 /**
@@ -75,10 +78,12 @@ export interface WebhookDeliveryProps {
 export class WebhookDelivery extends Construct {
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
+  /** Where stream records the dispatcher failed to the end are kept, for `ops replay`. */
+  readonly dispatchFailures: FailureQueue;
   /** The delivery path's alarms, for the stack to send to its alarm topic. */
   readonly alarms: Alarm[] = [];
 
-  constructor(scope: Construct, id: string, { table, dispatcher, worker }: WebhookDeliveryProps) {
+  constructor(scope: Construct, id: string, { table, dispatcher, worker, dispatcherHandler }: WebhookDeliveryProps) {
     super(scope, id);
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -96,6 +101,8 @@ export class WebhookDelivery extends Construct {
     const deadLetters = this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
     this.alarms.push(thresholdAlarm(this, 'DeadLettersAlarm', deadLetters, 1));
 
+    this.dispatchFailures = new FailureQueue(this, 'DispatchFailures', { handler: dispatcherHandler });
+    this.alarms.push(this.dispatchFailures.alarm);
     const sortKey = TABLE_KEYS.sortKey;
     dispatcher.addEventSource(
       new DynamoEventSource(table, {
@@ -103,8 +110,11 @@ export class WebhookDelivery extends Construct {
         batchSize: EVENT_DISPATCH_BATCH_SIZE,
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
-        // Retried until it succeeds (no record age limit either): an event dropped here would never reach a tenant.
-        retryAttempts: -1,
+        // Retried a bounded time, so that one record that always fails does not hold back its shard;
+        // then kept on the failure queue (shard and sequence numbers) for `ops replay`, which alarms.
+        retryAttempts: STREAM_RETRY_ATTEMPTS,
+        maxRecordAge: STREAM_MAX_RECORD_AGE,
+        onFailure: new SqsDlq(this.dispatchFailures.queue),
         parallelizationFactor: EVENT_DISPATCH_PARALLELIZATION,
         filters: [
           // A new event in a gallery's outbox (a coalesced photos.assigned or photos.withheld event only when its window's first photo creates it).

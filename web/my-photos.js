@@ -1,7 +1,8 @@
 /*
  * The reference page's My photos view: "Email me a link" (sendPhotoLink), the photos of a photo
  * link (photosByLink), and, where the gallery takes it, the access code with the email (or
- * employee ID) through myPhotos. Shown for the address fragment `#my-photos`,
+ * employee ID) through myPhotos; each photo can be picked as the participant's portrait
+ * (pickPhoto, with the link or code the view was opened with). Shown for the address fragment `#my-photos`,
  * `#my-photos/link/<photo link>` to open a link's photos, or `#my-photos/<code>` to open it with
  * the code filled in (a link or code leaves the address bar at once). Uses the gallery token,
  * tenant, API call and gallery settings of checkin.js (window.GROUPSHOOT_PAGE).
@@ -15,23 +16,10 @@
   var CODE_LENGTH = 4;
   var photos = [];
   var shown = -1;
+  /** What opened the photos shown, sent again with a pick: `{ photoLink }` or `{ code, email | employeeId }`. */
+  var proof = null;
 
-  /** What participants read; the same sentence for every wrong pair, as the API gives one answer for all. */
-  var MESSAGES = {
-    photos_not_found: 'We found no photos for this code with this email address or employee ID. Please check both and try again.',
-    photo_link_invalid: 'This link has expired or is not valid. Enter your email address and we send you a new one.',
-    photo_lookup_by_code_disabled: 'This gallery opens photos by a link we email you. Please use "Email me a link".',
-    email: 'Please enter the email address you checked in with.',
-    linkSent: 'If a participant of this gallery has this email address, we have sent them a link to their photos. Please check your inbox, and the spam folder too. The link works for 7 days.',
-    pairLinkSent: 'If this code and email belong to a participant, we have sent a link to their photos to that email address. Please check your inbox.',
-    code: 'Please enter the 4-character access code from your check-in.',
-    factor: 'Please enter the email address you checked in with, or your employee ID.',
-    gallery_not_found: 'This link is not valid. Please ask your photographer for the right one.',
-    not_a_groupshoot_gallery: 'This link is not valid. Please ask your photographer for the right one.',
-    invalid_tenant: 'This page is not set up correctly.',
-    cdn_signing_unavailable: 'Your photos cannot be shown right now. Please try again in a moment.',
-    network: 'The service cannot be reached. Please check your connection and try again.',
-  };
+  var i18n = window.GROUPSHOOT_I18N;
 
   /** `#my-photos`, `#my-photos/link/<photo link>` or `#my-photos/<code>`: the view, and the link or code it brings, if any. */
   function route() {
@@ -58,10 +46,10 @@
   function show(photosView) {
     document.querySelector('main').dataset.view = photosView ? 'photos' : 'checkin';
     $('my-photos').hidden = !photosView;
-    if (!photosView) return;
-    document.title = 'My photos';
+    if (!photosView) { page.updateDocumentTitle(); return; }
+    page.updateDocumentTitle();
     if (!page.token || !page.tenantSlug) {
-      showError('This link is incomplete. Please ask your photographer for the right one.');
+      showError('photosLinkIncomplete');
       $('photos-submit').disabled = true;
       $('link-submit').disabled = true;
     }
@@ -81,8 +69,8 @@
     useEmployeeId($('photos-no-email').checked);
   }
 
-  function linkSent(text) {
-    $('link-sent').textContent = text;
+  function linkSent(key) {
+    i18n.setText($('link-sent'), key);
     $('link-sent').hidden = false;
   }
 
@@ -91,40 +79,50 @@
     clearError();
     $('link-sent').hidden = true;
     var email = $('link-email').value.trim();
-    if (email === '' || email.indexOf('@') < 1) return showError(MESSAGES.email, $('link-email'));
+    var problem = window.GROUPSHOOT_VALIDATION.validateEmail(email);
+    if (problem) return showError(problem, undefined, $('link-email'));
     $('link-submit').disabled = true;
-    page.status('Sending…');
-    page.api('POST', '/group-shoot', { action: 'sendPhotoLink', token: page.token, email: email }, 0).then(function (answer) {
+    page.status('sending');
+    page.api('POST', '/group-shoot', { action: 'sendPhotoLink', token: page.token, email: email, language: i18n.language() }, 0).then(function (answer) {
       $('link-submit').disabled = false;
       page.status('');
-      if (answer.ok) return linkSent(MESSAGES.linkSent);
-      if (answer.error === 'rate_limit_exceeded') return showError(waitMessage(answer.retryAfter));
-      if (answer.error === 'invalid_field' || answer.error === 'email_required') return showError(MESSAGES.email, $('link-email'));
-      showError(MESSAGES[answer.error] || 'Something went wrong. Please try again.');
+      if (answer.ok) return linkSent('linkSent');
+      if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
+      if (answer.error === 'invalid_field' || answer.error === 'email_required') return showError('photosEmailRequired', undefined, $('link-email'));
+      showError(page.errorMessageKey(answer.error));
     });
   }
 
   function openLink(photoLink) {
     clearError();
-    page.status('Opening your photos…');
+    page.status('openingPhotos');
     page.api('POST', '/group-shoot', { action: 'photosByLink', token: page.token, photoLink: photoLink }, 0).then(function (answer) {
       page.status('');
-      if (answer.ok) return showPhotos(answer);
-      if (answer.error === 'rate_limit_exceeded') return showError(waitMessage(answer.retryAfter));
-      showError(MESSAGES[answer.error] || 'Something went wrong. Please try again.', answer.error === 'photo_link_invalid' ? $('link-email') : undefined);
+      if (answer.ok) return showPhotos(answer, { photoLink: photoLink });
+      if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
+      showError(page.errorMessageKey(answer.error), undefined, answer.error === 'photo_link_invalid' ? $('link-email') : undefined);
     });
   }
 
-  function showError(text, field) {
-    $('photos-error').textContent = text;
+  /** The view's one message, above its forms, linked to the field it concerns (aria-describedby). */
+  function showError(key, values, field) {
+    i18n.setText($('photos-error'), key, values);
     $('photos-error').hidden = false;
-    if (field) { field.setAttribute('aria-invalid', 'true'); field.focus(); }
+    if (field) {
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', ((field.dataset.hint || '') + ' photos-error').trim());
+      field.focus();
+    }
   }
 
   function clearError() {
     $('photos-error').hidden = true;
     $('photos-error').textContent = '';
-    ['photos-code', 'photos-email', 'photos-employeeId', 'link-email'].forEach(function (id) { $(id).removeAttribute('aria-invalid'); });
+    ['photos-code', 'photos-email', 'photos-employeeId', 'link-email'].forEach(function (id) {
+      $(id).removeAttribute('aria-invalid');
+      if ($(id).dataset.hint) $(id).setAttribute('aria-describedby', $(id).dataset.hint);
+      else $(id).removeAttribute('aria-describedby');
+    });
   }
 
   function useEmployeeId(yes) {
@@ -138,46 +136,51 @@
     var code = $('photos-code').value.trim().toUpperCase();
     var byEmployeeId = $('photos-no-email').checked;
     var factorInput = byEmployeeId ? $('photos-employeeId') : $('photos-email');
-    if (code.length !== CODE_LENGTH) return showError(MESSAGES.code, $('photos-code'));
-    if (factorInput.value.trim() === '') return showError(MESSAGES.factor, factorInput);
+    if (code.length !== CODE_LENGTH) return showError('photosCodeRequired', undefined, $('photos-code'));
+    if (factorInput.value.trim() === '') return showError('photosFactorRequired', undefined, factorInput);
     var body = { action: 'myPhotos', token: page.token, code: code };
     body[byEmployeeId ? 'employeeId' : 'email'] = factorInput.value;
     $('photos-submit').disabled = true;
-    page.status('Looking for your photos…');
+    page.status('lookingForPhotos');
     // A refusal of the attempt limits is shown with its wait, not waited out: it can be long.
     page.api('POST', '/group-shoot', body, 0).then(function (answer) {
       $('photos-submit').disabled = false;
       page.status('');
-      if (answer.ok && answer.photoLinkRequested) return linkSent(MESSAGES.pairLinkSent);
-      if (answer.ok) return showPhotos(answer);
-      if (answer.error === 'rate_limit_exceeded') return showError(waitMessage(answer.retryAfter));
-      if (answer.error === 'invalid_field') return showError(answer.field === 'code' ? MESSAGES.code : MESSAGES.photos_not_found, answer.field === 'code' ? $('photos-code') : factorInput);
-      showError(MESSAGES[answer.error] || 'Something went wrong. Please try again.');
+      if (answer.ok && answer.photoLinkRequested) return linkSent('pairLinkSent');
+      if (answer.ok) return showPhotos(answer, { code: body.code, email: body.email, employeeId: body.employeeId });
+      if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
+      if (answer.error === 'invalid_field') return showError(answer.field === 'code' ? 'photosCodeRequired' : 'error.photos_not_found', undefined, answer.field === 'code' ? $('photos-code') : factorInput);
+      showError(page.errorMessageKey(answer.error));
     });
   }
 
-  function waitMessage(seconds) {
-    var minutes = Math.ceil((seconds || 60) / 60);
-    return 'Too many attempts. Please try again in ' + (minutes <= 1 ? 'a minute.' : minutes + ' minutes.');
+  function showWait(seconds) {
+    showError('tooManyAttempts', { count: Math.max(1, Math.ceil((seconds || 60) / 60)) });
   }
 
-  function showPhotos(answer) {
+  function showPhotos(answer, openedWith) {
     photos = answer.photos;
+    proof = openedWith;
     var grid = $('photos-grid');
     grid.textContent = '';
-    $('photos-heading').textContent = photos.length === 0
-      ? answer.name + ', your photos are not ready yet. Please look again later.'
-      : answer.name + ', your ' + (photos.length === 1 ? 'photo' : photos.length + ' photos') + ':';
+    if (photos.length === 0) i18n.setText($('photos-heading'), 'photosNotReady', { name: answer.name });
+    else i18n.setText($('photos-heading'), 'photosCount', { name: answer.name, count: photos.length });
     photos.forEach(function (photo, index) {
       var item = page.element('li');
-      var button = page.element('button', { type: 'button', class: 'thumbnail', 'aria-label': 'Open ' + photo.fileName });
+      var button = page.element('button', { type: 'button', class: 'thumbnail', 'aria-label': i18n.t('openPhoto', { name: photo.fileName }) });
       var image = page.element('img', { src: photo.url, alt: photo.fileName, loading: 'lazy' });
       if (photo.width && photo.height) { image.width = photo.width; image.height = photo.height; }
       button.appendChild(image);
       button.addEventListener('click', function () { openViewer(index); });
       item.appendChild(button);
+      // A toggle whose name stays the same; aria-pressed says which photo is the portrait.
+      var pick = page.element('button', { type: 'button', class: 'secondary pick', 'data-photo-id': photo.photoId });
+      i18n.setText(pick, 'usePortrait');
+      pick.addEventListener('click', function () { pickPortrait(photo.photoId, pick); });
+      item.appendChild(pick);
       grid.appendChild(item);
     });
+    markPick();
     $('photos-form').hidden = true;
     $('link-form').hidden = true;
     $('link-sent').hidden = true;
@@ -186,10 +189,48 @@
     $('photos-heading').focus();
   }
 
+  /** Shows which photo is the portrait: its button pressed, and the word "Your portrait" under it. */
+  function markPick() {
+    Array.prototype.forEach.call($('photos-grid').querySelectorAll('button.pick'), function (button) {
+      var picked = photos.some(function (photo) { return photo.photoId === button.dataset.photoId && photo.picked; });
+      button.setAttribute('aria-pressed', picked ? 'true' : 'false');
+      var badge = button.parentNode.querySelector('.picked-note');
+      if (picked && !badge) {
+        badge = page.element('p', { class: 'picked-note' });
+        i18n.setText(badge, 'portraitPicked');
+        button.parentNode.appendChild(badge);
+      }
+      if (!picked && badge) badge.remove();
+    });
+  }
+
+  /** pickPhoto with what opened the photos; the answer is the photos again, the pick marked. */
+  function pickPortrait(photoId, button) {
+    if (!proof) return;
+    clearError();
+    var body = { action: 'pickPhoto', token: page.token, photoId: photoId };
+    Object.keys(proof).forEach(function (name) { if (proof[name]) body[name] = proof[name]; });
+    button.disabled = true;
+    page.status('savingPortrait');
+    page.api('POST', '/group-shoot', body, 0).then(function (answer) {
+      button.disabled = false;
+      if (answer.ok && answer.photos) {
+        photos = answer.photos;
+        markPick();
+        page.status('portraitSaved');
+        return button.focus();
+      }
+      page.status('');
+      if (answer.ok && answer.photoLinkRequested) return linkSent('pairLinkSent');
+      if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
+      showError(page.errorMessageKey(answer.error));
+    });
+  }
+
   function openViewer(index) {
     shown = (index + photos.length) % photos.length;
     var photo = photos[shown];
-    $('viewer-title').textContent = photo.fileName + ' (' + (shown + 1) + ' of ' + photos.length + ')';
+    i18n.setText($('viewer-title'), 'viewerTitle', { name: photo.fileName, index: shown + 1, count: photos.length });
     $('viewer-image').src = photo.url;
     $('viewer-image').alt = photo.fileName;
     $('viewer-download').href = photo.url;
@@ -223,6 +264,7 @@
   document.addEventListener('groupshoot:photo-access', applyAccess);
   $('photos-no-email').addEventListener('change', function () { useEmployeeId($('photos-no-email').checked); });
   $('photos-again').addEventListener('click', function () {
+    proof = null;
     $('photos-result').hidden = true;
     $('link-form').hidden = false;
     applyAccess();
@@ -238,6 +280,7 @@
   $('viewer-next').addEventListener('click', function () { openViewer(shown + 1); });
   $('viewer-download').addEventListener('click', download);
   window.addEventListener('hashchange', route);
+  ['photos-code', 'link-email'].forEach(function (id) { $(id).dataset.hint = $(id).getAttribute('aria-describedby'); });
   applyAccess();
   route();
 })();

@@ -2,6 +2,6 @@ import { endpoint } from '#lib/http/endpoint';
 import { listFormFields } from '#lib/galleries/list-form-fields';
 
 /** GET /group-shoot/checkin/{token}/form-fields, alias /groupshoot/{token}/form-fields (API key) */
-export const handler = endpoint('listFormFields', ({ tenant, pathParameters }) =>
-  listFormFields(tenant, pathParameters.token),
+export const handler = endpoint('listFormFields', ({ tenant, pathParameters, gallery }) =>
+  listFormFields(tenant, pathParameters.token, gallery),
 );

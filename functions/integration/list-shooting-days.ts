@@ -2,6 +2,6 @@ import { endpoint } from '#lib/http/endpoint';
 import { listShootingDays } from '#lib/galleries/list-shooting-days';
 
 /** GET /group-shoot/checkin/{token}/days, alias /groupshoot/{token}/days (API key) */
-export const handler = endpoint('listShootingDays', ({ tenant, pathParameters }) =>
-  listShootingDays(tenant, pathParameters.token),
+export const handler = endpoint('listShootingDays', ({ tenant, pathParameters, gallery }) =>
+  listShootingDays(tenant, pathParameters.token, gallery),
 );

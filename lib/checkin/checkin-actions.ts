@@ -12,7 +12,8 @@ import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
 import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
 import { participantPhotos } from '#lib/photos/participant-photos';
 import { photosByLink, sendPhotoLink } from '#lib/photos/photo-links';
-import { parseMyPhotos, parsePhotosByLink, parseSendPhotoLink } from '#lib/photos/photo-schemas';
+import { parseMyPhotos, parsePhotosByLink, parsePickPhoto, parseSendPhotoLink } from '#lib/photos/photo-schemas';
+import { pickPhotoAsParticipant } from '#lib/photos/pick-photo';
 
 /** `answerConcerns`: names the persons an answer is about when its body does not (EndpointInput.answerConcerns). */
 type AnswerConcerns = (personIds: readonly string[]) => void;
@@ -61,6 +62,12 @@ const ACTIONS = {
     const configuration = await galleryOfBody(tenant, body, loaded);
     const { personId, answer } = await photosByLink(tenant, configuration, parsePhotosByLink(body));
     answerConcerns?.([personId]);
+    return answer;
+  },
+  pickPhoto: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
+    const configuration = await galleryOfBody(tenant, body, loaded);
+    const { personId, answer } = await pickPhotoAsParticipant(tenant, configuration, parsePickPhoto(body), clientAddress);
+    if (personId !== undefined) answerConcerns?.([personId]);
     return answer;
   },
 } satisfies Record<CheckinAction, Action>;

@@ -1,15 +1,18 @@
 import * as v from 'valibot';
+import { PERSON_LINK_MAX_LENGTH } from '#lib/platform/person-link-token';
 import { BodyGalleryToken, FormField, Package, ShootingDay } from '#lib/galleries/gallery-schemas';
 import { CheckinStatusRequest, CheckoutStarted, OrderStatus, RetryCheckoutRequest, returnUrlMember } from '#lib/payments/payment-schemas';
-import { MyPhotosRequest, ParticipantPhotos, PhotoLinkRequested, PhotosByLinkRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
+import { MyPhotosRequest, ParticipantPhotos, PhotoLinkRequested, PhotosByLinkRequest, PickPhotoRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
 import { DomainError } from '#lib/platform/domain-error';
 import { CHECKIN_MODES } from '#lib/galleries/rules/checkin-policy';
 import { isPlausibleEmail } from '#lib/platform/email-address';
+import { LANGUAGES } from '#lib/platform/languages';
 import { type LimitedTextField, MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS, TEXT_LIMITS, mebibytes } from '#lib/platform/field-limits';
 import {
   type PrecedenceRule,
   jsonObject,
   nullableString,
+  optionalLanguage,
   optionalText,
   parseBody,
   requestId,
@@ -43,6 +46,28 @@ export const CheckinInfo = v.object({
   photoAccess: v.pipe(
     v.object({ codeAndEmail: v.boolean(), codeAndEmployeeId: v.boolean() }),
     v.description('The ways into "My photos" by access code this gallery takes, besides a photo link by email (sendPhotoLink), which is always on.'),
+  ),
+  defaultLanguage: v.pipe(
+    v.picklist(LANGUAGES),
+    v.description("The gallery's language: the page's where the browser asks for none of ours, and the language of consentText."),
+  ),
+  consentTexts: v.pipe(
+    v.record(v.picklist(LANGUAGES), v.string()),
+    v.description(
+      'The consent text by language: the translations the studio gave, and consentText under defaultLanguage. ' +
+        'Where the chosen language has none, the page shows consentText and says that it is not translated.',
+    ),
+  ),
+  termsUrl: v.pipe(nullableString, v.description('The terms of the paid packages (an https URL) the terms checkbox links to; null: none given.')),
+  branding: v.pipe(
+    v.object({
+      logoUrl: v.pipe(nullableString, v.description('The logo as a data: URL (WebP, at most 480×160 px); null: none.')),
+      accentColor: v.pipe(
+        nullableString,
+        v.description('#rrggbb with a contrast of at least 4.5:1 against white (#ffffff), for buttons under white text and links on white; null: the page\'s own.'),
+      ),
+    }),
+    v.description("The gallery's logo and accent colour, each else the tenant's."),
   ),
   requestId,
 });
@@ -103,6 +128,14 @@ export const SubmitCheckinRequest = v.object({
   ),
   customFields: v.nullish(v.pipe(jsonObject('customFields must be an object keyed by form-field key.'), v.record(v.string(), CustomFieldValue))),
   returnUrl: returnUrlMember('Paid packages: the check-in page Stripe returns to.'),
+  invitation: v.pipe(
+    v.nullish(v.pipe(v.string('invitation must be a string.'), v.trim(), v.maxLength(PERSON_LINK_MAX_LENGTH, 'invitation is too long.'))),
+    v.description(
+      'importedOnly galleries: the token of the check-in invitation emailed to a person imported with an address (the page reads it from its address). ' +
+        'Without one that names such a person, the check-in is refused with invitation_required and the invitation is emailed.',
+    ),
+  ),
+  language: optionalLanguage,
 });
 
 export type SubmitCheckinInput = v.InferOutput<typeof SubmitCheckinRequest>;
@@ -110,7 +143,7 @@ export type SubmitCheckinInput = v.InferOutput<typeof SubmitCheckinRequest>;
 /**
  * The order of submitCheckin's refusals that need no gallery (docs/api-reference.md, rules 3
  * and 4): name_required, email_required, each text member's type and limit in TEXT_FIELDS'
- * order, the email's plausibility, the booleans, the selfie's type, the custom fields' type.
+ * order, the email's plausibility, the booleans, the selfie's type, the custom fields' type, the language.
  */
 const SUBMIT_CHECKIN_PRECEDENCE: readonly PrecedenceRule[] = [
   { member: 'name', kind: 'blank', refusal: () => new DomainError('name_required') },
@@ -120,6 +153,8 @@ const SUBMIT_CHECKIN_PRECEDENCE: readonly PrecedenceRule[] = [
   ...BOOLEAN_FIELDS.map((member) => ({ member })),
   { member: 'selfieBase64' },
   { member: 'customFields' },
+  { member: 'invitation' },
+  { member: 'language' },
 ];
 
 /** A submitCheckin body, parsed, or the refusal its order of precedence puts first. */
@@ -135,6 +170,7 @@ export const CheckinRequest = v.variant('action', [
   MyPhotosRequest,
   SendPhotoLinkRequest,
   PhotosByLinkRequest,
+  PickPhotoRequest,
 ]);
 
 export type CheckinAction = v.InferOutput<typeof CheckinRequest>['action'];

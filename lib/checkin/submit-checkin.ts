@@ -1,3 +1,4 @@
+import { countersOfDay } from '#lib/galleries/store/day-bookings';
 import { nowIso } from '#lib/platform/clock';
 import { insertCheckedInPerson } from '#lib/checkin/store/checkins';
 import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
@@ -6,9 +7,9 @@ import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { type CheckinSubmission, validateCheckin } from '#lib/checkin/rules/checkin-request';
 import { checkinPolicyOf } from '#lib/galleries/rules/checkin-policy';
-import { type ClaimedGuest, checkGuestList } from '#lib/checkin/guest-list-check';
+import { type Guest, checkGuestList } from '#lib/checkin/guest-list-check';
 import { completeImportedPerson, releaseClaim } from '#lib/checkin/store/imported-checkins';
-import { completedPerson } from '#lib/checkin/rules/guest-match';
+import { completedPerson } from '#lib/persons/rules/imported-completion';
 import { DomainError } from '#lib/platform/domain-error';
 import { type GalleryConfiguration, type GalleryPackage, requiresPayment } from '#lib/galleries/rules/gallery-model';
 import { selfieObjectKey } from '#lib/platform/media-keys';
@@ -28,8 +29,8 @@ const mediaBucket = () => import('#lib/platform/media-bucket');
  * parseSubmitCheckin): validates it against the gallery, re-encodes the selfie (no
  * metadata survives, see reencodeSelfie), stores it, then the person, code and day booking in
  * one transaction, or for a paid package a reservation with a Checkout Session. In an
- * `importedOnly` gallery it checks the guest list first, and a free check-in of an invited
- * person completes that person instead of creating one. Should that fail, the selfie is
+ * `importedOnly` gallery it checks the guest list first, and a check-in of an invited person
+ * completes that person instead of creating one (a paid one once it is paid). Should that fail, the selfie is
  * deleted again (and the person's claim released), so a failed check-in leaves nothing behind.
  */
 export async function submitCheckin(
@@ -43,11 +44,14 @@ export async function submitCheckin(
   const selfie = submission.selfieAsSent ? await reencodeSelfie(submission.selfieAsSent) : undefined;
   const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  const guest = checkinPolicyOf(configuration.gallery.checkinPolicy).mode === 'importedOnly' ? await checkGuestList(scope, submission, { claim: !paidPackage }) : undefined;
+  const guest =
+    checkinPolicyOf(configuration.gallery.checkinPolicy).mode === 'importedOnly'
+      ? await checkGuestList(tenant, configuration, submission, { claim: !paidPackage, invitation: request.invitation })
+      : undefined;
   try {
     return await storeCheckin({ tenant, configuration, request, submission, selfie, paidPackage, guest });
   } catch (error) {
-    if (guest) await releaseClaim(scope, guest.person.personId, guest.claimId).catch((cleanup: Error) => logger.error('check-in claim not released', { error: loggableError(cleanup) }));
+    if (guest?.claimId) await releaseClaim(scope, guest.person.personId, guest.claimId).catch((cleanup: Error) => logger.error('check-in claim not released', { error: loggableError(cleanup) }));
     throw error;
   }
 }
@@ -63,7 +67,7 @@ async function storeCheckin(checkin: {
   submission: CheckinSubmission;
   selfie: Buffer | undefined;
   paidPackage: GalleryPackage | undefined;
-  guest: ClaimedGuest | undefined;
+  guest: Guest | undefined;
 }): Promise<ResultMembers<typeof CheckinResult>> {
   const { tenant, configuration, request, submission, selfie, paidPackage, guest } = checkin;
   const limits = publicLimitsOf(configuration.gallery.publicLimits);
@@ -71,7 +75,9 @@ async function storeCheckin(checkin: {
   const returnUrl = paidPackage ? returnUrlOf(request.returnUrl, tenant) : undefined;
 
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  const personId = guest?.person.personId ?? newPersonId();
+  // A paid check-in's person is its reservation's until the payment completes the invitee.
+  const claimed = guest?.claimId ? { person: guest.person, claimId: guest.claimId } : undefined;
+  const personId = claimed?.person.personId ?? newPersonId();
   const selfieKey = selfie ? selfieObjectKey(scope.tenantId, scope.token, personId) : undefined;
   if (selfie && selfieKey) {
     await (await mediaBucket()).putMediaObject(selfieKey, selfie, 'image/jpeg').catch((error: Error) => {
@@ -92,6 +98,7 @@ async function storeCheckin(checkin: {
     orderNotes: submission.orderNotes,
     consents: submission.consents,
     customFields: submission.customFields,
+    language: submission.language,
     source: 'checkin',
     createdAt: nowIso(),
     hasSelfie: selfieKey !== undefined,
@@ -100,17 +107,19 @@ async function storeCheckin(checkin: {
   try {
     if (paidPackage && accountId && returnUrl) {
       const pendingCap = pendingPaymentsCap(limits, submission.shootingDay?.maxPersons);
-      return await startPaidCheckin({ tenant, galleryToken: scope.token, draft, pkg: paidPackage, accountId, returnUrl, pendingPaymentsCap: pendingCap });
+      const invitee = guest ? { personId: guest.person.personId, shootingDayId: guest.person.shootingDayId } : undefined;
+      return await startPaidCheckin({ tenant, galleryToken: scope.token, draft, pkg: paidPackage, accountId, returnUrl, pendingPaymentsCap: pendingCap, invitee });
     }
-    const person = guest
-      ? await completeImportedPerson(scope, guest.person, completedPerson(guest.person, draft), {
-          claimId: guest.claimId,
+    const person = claimed
+      ? await completeImportedPerson(scope, claimed.person, completedPerson(claimed.person, draft), {
+          claimId: claimed.claimId,
           checkinsPerEmail: limits.checkinsPerEmail,
           existingDayIds: new Set(configuration.shootingDays.map((day) => day.id)),
+          dayCounters: submission.shootingDay && countersOfDay(submission.shootingDay),
         })
-      : await insertCheckedInPerson(scope, draft, limits.checkinsPerEmail);
+      : await insertCheckedInPerson(scope, draft, limits.checkinsPerEmail, submission.shootingDay && countersOfDay(submission.shootingDay));
     // A completed imported person stays counted as imported.
-    const counted = guest ? { personsWithSelfie: selfieKey && !guest.person.hasSelfie ? 1 : 0 } : { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 };
+    const counted = claimed ? { personsWithSelfie: selfieKey && !claimed.person.hasSelfie ? 1 : 0 } : { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 };
     await addToGalleryCounters(scope, counted).catch((error: Error) =>
       logger.error('check-in counters not updated', { personId, error: loggableError(error) }),
     );

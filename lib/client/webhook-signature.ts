@@ -55,6 +55,22 @@ export interface PhotosWithheldEventData {
   photosWithheld: number;
 }
 
+/** `data` of photo.picked: the person's portrait was chosen; a later pick replaces it. */
+export interface PhotoPickedEventData {
+  personId: string;
+  photoId: string;
+  /** participant: on "My photos" of the check-in page; photographer: the studio's admin tool. */
+  pickedBy: 'participant' | 'photographer';
+}
+
+/** `data` of hr_export.ready: an HR export's ZIP is ready (GET …/hr-exports/{exportId} gives its download URL). */
+export interface HrExportReadyEventData {
+  exportId: string;
+  shootingDayId: string | null;
+  exported: number;
+  skipped: { noConsent: number; noPhoto: number };
+}
+
 /** Each event type and the shape of its `data` (docs/events.md#the-catalogue). */
 export interface WebhookEventDataOf {
   'person.created': PersonCreatedEventData;
@@ -64,6 +80,8 @@ export interface WebhookEventDataOf {
   'order.canceled': OrderEventData;
   'photos.assigned': PhotosAssignedEventData;
   'photos.withheld': PhotosWithheldEventData;
+  'photo.picked': PhotoPickedEventData;
+  'hr_export.ready': HrExportReadyEventData;
 }
 
 /** The events a subscription can receive. */

@@ -1,7 +1,7 @@
 import { getMediaObject } from '#lib/platform/media-bucket';
 import type { FaceMatchingSettings } from '#lib/galleries/rules/face-matching';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import type { DetectedFace } from '#lib/faces/rules/face-descriptors';
+import { type DetectedFace, type FaceBox, mainFace } from '#lib/faces/rules/face-descriptors';
 import { type CardVerdict, type FaceCandidate, fillInFor, nearestCandidates, verdictOnCard } from '#lib/faces/rules/second-opinion';
 import { type ReferenceFace, getReferenceFace, listReferenceFaces } from '#lib/faces/store/reference-faces';
 
@@ -14,6 +14,8 @@ export type OpinionOnCard = CardVerdict & { candidates: FaceCandidate[] };
 /** What the faces say about a photo no card gives to anyone: the person it is filled in for, if any. */
 export interface OpinionWithoutCard {
   fillFor?: FaceCandidate;
+  /** Where the face it is filled in for is (the main face), for the portrait crop. */
+  fillFace?: FaceBox;
   candidates: FaceCandidate[];
 }
 
@@ -59,8 +61,10 @@ export class FaceOpinion {
     if (this.settings.mode !== 'fill') return undefined;
     const references = await this.allReferences();
     if (references.length === 0) return undefined;
-    const candidates = nearestCandidates(await this.photoFaces(), references);
-    return { fillFor: fillInFor(candidates, this.settings.thresholds), candidates };
+    const faces = await this.photoFaces();
+    const candidates = nearestCandidates(faces, references);
+    const fillFor = fillInFor(candidates, this.settings.thresholds);
+    return { fillFor, ...(fillFor ? { fillFace: mainFace(faces)?.box } : {}), candidates };
   }
 
   private photoFaces(): Promise<DetectedFace[]> {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { requestId } from '#lib/platform/schema-parts';
+import { GALLERY_TOKEN_SOURCE } from '#lib/platform/identifiers';
 
 /** The documented bodies about a gallery's days, packages, form fields and statistics. */
 
@@ -7,8 +8,12 @@ import { requestId } from '#lib/platform/schema-parts';
  * The gallery token of a check-in action's body, trimmed. Never refused by the body's parser:
  * the gallery is read before the body is parsed (its refusals come first in the documented
  * order), and a token that is absent, blank or not a string is that read's token_required.
+ * The document states the shape of a token the service looks up (any other is gallery_not_found).
  */
-export const BodyGalleryToken = v.fallback(v.pipe(v.string(), v.trim(), v.description('The gallery token.')), '');
+export const BodyGalleryToken = v.fallback(
+  v.pipe(v.string(), v.trim(), v.metadata({ pattern: `^\\s*${GALLERY_TOKEN_SOURCE}\\s*$` }), v.description('The gallery token.')),
+  '',
+);
 
 export const ShootingDay = v.object({
   id: v.string(),

@@ -1,9 +1,12 @@
 import { ApiError } from '#lib/http/errors';
-import { type ApiKeyRecord, findApiKeyBySecret } from '#lib/tenants/store/api-keys';
+import { admitApiKeyRequest } from '#lib/tenants/store/api-keys';
+import { integrationEligibility } from '#lib/tenants/rules/plans';
+import { API_KEY_RATE_LIMIT, type RateLimitPolicy, type RateLimitVerdict } from '#lib/rate-limits/rules/rate-limit';
+import { now } from '#lib/platform/clock';
 import { hasApiKeyShape } from '#lib/tenants/rules/api-key-secret';
 import { headerValue } from '#lib/http/json-response';
 import { logger } from '#lib/platform/logger';
-import type { ApiMiddleware } from '#lib/http/types';
+import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 /**
  * The key presented by the caller: `Authorization: Bearer <key>` first, else `X-Api-Key`.
@@ -14,41 +17,38 @@ export function presentedApiKey(headers: Record<string, string | undefined> | un
   return bearer || headerValue(headers, 'x-api-key')?.trim() || undefined;
 }
 
-const PREFETCH = 'apiKeyLookup';
-type Internal = { [PREFETCH]?: Promise<ApiKeyRecord | undefined> };
+const ADMISSION = 'apiKeyAdmission';
+type Internal = { [ADMISSION]?: { verdict: RateLimitVerdict; policy: RateLimitPolicy } };
 
-/**
- * Starts looking up the presented key before the tenant is resolved: the two lookups are
- * independent, so a server-side request waits for one round trip instead of two. It checks
- * nothing; apiKeyAuth still decides, after the tenant, in the documented order.
- */
-export function prefetchApiKey(): ApiMiddleware {
-  return {
-    before: async (request) => {
-      const secret = presentedApiKey(request.event.headers);
-      if (!secret || !hasApiKeyShape(secret)) return;
-      const lookup = findApiKeyBySecret(secret);
-      lookup.catch(() => undefined); // awaited, and so reported, by apiKeyAuth; never unhandled
-      (request.internal as Internal)[PREFETCH] = lookup;
-    },
-  };
+/** The rate limit's verdict that apiKeyAuth's write took, for rateLimit to answer in its turn. */
+export function takenVerdict(request: ApiRequest): { verdict: RateLimitVerdict; policy: RateLimitPolicy } | undefined {
+  return (request.internal as Internal)[ADMISSION];
 }
 
 /**
  * Server-side routes: the key must exist, be active and belong to the resolved tenant. Each
  * failure answers the same invalid_api_key, so a caller learns nothing about other tenants' keys.
+ * Without a key, an Authorization header that is there but not `Bearer <key>` (a bare key,
+ * another scheme) is named for what it is rather than answered as if nothing had been sent.
+ *
+ * One round trip: where the tenant's plan admits the integration API, the check is the
+ * conditional write that also takes the request from the key's rate-limit counter under
+ * `policy` (admitApiKeyRequest); the verdict waits in the request for rateLimit, so the errors
+ * keep their order (key, plan, rate limit). Where the plan refuses, the key is only read.
  */
-export function apiKeyAuth(): ApiMiddleware {
+export function apiKeyAuth(policy: RateLimitPolicy = API_KEY_RATE_LIMIT): ApiMiddleware {
   return {
     before: async (request) => {
       const secret = presentedApiKey(request.event.headers);
+      if (!secret && headerValue(request.event.headers, 'authorization')?.trim()) throw new ApiError('invalid_authorization_scheme');
       if (!secret) throw new ApiError('api_key_required');
-      const prefetched = (request.internal as Internal)[PREFETCH];
-      const record = hasApiKeyShape(secret) ? await (prefetched ?? findApiKeyBySecret(secret)) : undefined;
-      if (!record || record.status !== 'active' || record.tenantId !== request.context.tenant?.tenantId) {
-        throw new ApiError('invalid_api_key');
-      }
+      const tenant = request.context.tenant;
+      if (!tenant || !hasApiKeyShape(secret)) throw new ApiError('invalid_api_key');
+      const counted = integrationEligibility(tenant.plan?.tier) === 'eligible' ? policy : undefined;
+      const { record, verdict } = await admitApiKeyRequest(secret, tenant.tenantId, counted, now());
+      if (!record) throw new ApiError('invalid_api_key');
       request.context.apiKey = record;
+      if (verdict) (request.internal as Internal)[ADMISSION] = { verdict, policy };
       logger.appendKeys({ apiKeyId: record.keyId });
     },
   };

@@ -2,9 +2,10 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '#lib/http/errors';
 import { CORS_PREFLIGHT_HANDLER, type Route, type RouteId, findRoute, routes } from '#lib/http/routes';
-import { apiKeyAuth, prefetchApiKey } from '#lib/http/api-key-auth';
+import { apiKeyAuth } from '#lib/http/api-key-auth';
 import { cors, preflightHeaders } from '#lib/http/cors';
 import { errorResponses } from '#lib/http/error-responses';
+import { prefetchGallery } from '#lib/http/gallery-prefetch';
 import { idempotencyFinish, idempotencyStart } from '#lib/http/idempotency';
 import { jsonBody } from '#lib/http/json-body';
 import { jsonResponse } from '#lib/http/json-response';
@@ -20,13 +21,20 @@ import type { ApiContext, ApiEvent, ApiResponse, EndpointInput, EndpointResult }
 
 export type EndpointBody = (input: EndpointInput) => Promise<EndpointResult>;
 
+/** Server-side GET routes whose use case takes the gallery the pipeline read (EndpointInput.gallery): prefetchGallery reads it. */
+const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>(['listShootingDays', 'listFormFields', 'getGalleryStats', 'listPersons', 'listPersonPhotos']);
+
 /**
  * The one middleware preset, in its fixed order: request ID, logging, (CORS for public
  * routes), error mapping, method check, tenant, then for server-side routes API key, plan and
  * rate limit, then for POST routes the JSON body, for public routes the per-client rate limit
  * (lib/http/public-rate-limit.ts), then for POST routes the Idempotency-Key. The body returns the
- * members of a 200 response. The key's lookup starts before the tenant's (prefetchApiKey), so
- * the two run in parallel; the checks keep their order.
+ * members of a 200 response (or of the route's successStatus).
+ *
+ * Round trips (docs/data-model.md#round-trips-per-request): GET and public routes take a tenant
+ * read in the last TENANT_CACHE_MS (tenantResolution `recent`); the key check, the plan's verdict and the rate
+ * limit are one conditional write (apiKeyAuth); server-side GETs of a gallery read it beside that
+ * write (prefetchGallery). The checks keep their order.
  */
 export function endpoint(routeId: RouteId, body: EndpointBody) {
   const route = findRoute(routeId);
@@ -36,8 +44,8 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
   if (route.access === 'public') handler.use(cors());
   if (route.method === 'POST') handler.use(idempotencyFinish());
   handler.use(errorResponses()).use(originVerify()).use(methodCheck([route]));
-  if (route.access === 'server') handler.use(prefetchApiKey());
-  handler.use(tenantResolution());
+  handler.use(tenantResolution({ recent: route.method === 'GET' || route.access === 'public' }));
+  if (route.access === 'server' && route.method === 'GET' && GALLERY_PREFETCH_ROUTES.has(route.id)) handler.use(prefetchGallery());
   if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
   if (route.method === 'POST') handler.use(jsonBody());
   if (route.access === 'public') handler.use(publicRateLimit());
@@ -50,13 +58,13 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
       pathParameters: context.pathParameters,
       query: (event.queryStringParameters ?? {}) as Record<string, string>,
       tenant,
-      gallery: context.gallery,
+      gallery: context.gallery ?? (await context.galleryLookup),
       clientAddress: context.clientAddress,
       answerConcerns: (personIds) => {
         context.answerPersonIds = [...personIds];
       },
     });
-    return jsonResponse(200, members, context.requestId);
+    return jsonResponse(route.successStatus ?? 200, members, context.requestId);
   }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;
 }
 

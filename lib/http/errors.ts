@@ -40,6 +40,10 @@ export const ERROR_CATALOG = {
   files_required: { status: 400, message: 'A non-empty files array is required.' },
   too_many_files: { status: 400, message: `At most ${MAX_FILES_PER_UPLOAD_REQUEST} files can be named in one request.` },
   api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },
+  invalid_authorization_scheme: {
+    status: 401,
+    message: 'The Authorization header must be `Bearer <API key>` (or send the key alone in X-Api-Key).',
+  },
   invalid_api_key: { status: 401, message: 'The API key is wrong, revoked or disabled.' },
   direct_access_forbidden: {
     status: 403,
@@ -58,6 +62,10 @@ export const ERROR_CATALOG = {
     message: 'The integration API needs the Creator plan or a higher one.',
   },
   email_domain_not_allowed: { status: 403, message: 'This gallery takes check-ins only from email addresses at the domains it names.' },
+  invitation_required: {
+    status: 403,
+    message: 'You are on this gallery\'s guest list: check in with the personal link emailed to your address. A new link goes out at most every 5 minutes.',
+  },
   not_on_guest_list: {
     status: 403,
     message: 'This gallery takes check-ins only from the persons invited to it; use the email address or employee ID your organisation gave the studio.',
@@ -65,10 +73,12 @@ export const ERROR_CATALOG = {
   not_found: { status: 404, message: 'No endpoint exists at this path.' },
   gallery_not_found: { status: 404, message: 'No gallery exists with this token.' },
   person_not_found: { status: 404, message: 'No person exists with this ID in this gallery.' },
+  photo_not_found: { status: 404, message: 'The person has no photo with this ID in this gallery.' },
   photos_not_found: {
     status: 404,
     message: 'No participant of this gallery has this access code with this email address or employee ID.',
   },
+  hr_export_not_found: { status: 404, message: 'This gallery has no HR export with this ID.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
   shooting_day_full: { status: 409, message: 'The selected shooting day is fully booked.' },
   idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
@@ -77,6 +87,10 @@ export const ERROR_CATALOG = {
   reservation_exists: {
     status: 409,
     message: 'This email address has another reservation waiting for payment in this gallery; complete or retry that one.',
+  },
+  hr_export_consent_not_asked: {
+    status: 409,
+    message: "This gallery's check-in does not ask for the HR export consent, so nobody agreed to their photos going to their employer; enable it before exporting.",
   },
   retry_limit_reached: { status: 409, message: 'This reservation cannot be retried again; check in again instead.' },
   pending_payments_limit: {

@@ -17,9 +17,7 @@ import { hashSecret } from '#lib/platform/secret-values';
 import { headerValue } from '#lib/http/json-response';
 import { loggableError, logger } from '#lib/platform/logger';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
-import { GALLERY_TOKEN_MAX_LENGTH } from '#lib/platform/identifiers';
-
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+import { GALLERY_TOKEN_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from '#lib/platform/identifiers';
 
 /** The first answer to a key, replayed: not an error, but it ends the request the same way. */
 export class IdempotentReplay extends Error {
@@ -58,7 +56,7 @@ export function idempotencyStart(routeId: string): ApiMiddleware {
     before: async (request) => {
       const key = headerValue(request.event.headers, 'idempotency-key');
       if (key === undefined) return;
-      if (!KEY_PATTERN.test(key)) throw new ApiError('invalid_idempotency_key');
+      if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ApiError('invalid_idempotency_key');
       const { tenant, apiKey } = request.context;
       if (!tenant) throw new Error('idempotencyStart needs tenantResolution before it');
       const material = await deriveIdempotencyKeyMaterial({ tenantId: tenant.tenantId, caller: apiKey?.keyId ?? 'public', routeId }, key);

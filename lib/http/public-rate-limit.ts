@@ -1,7 +1,9 @@
 import { optionalEnv } from '#lib/platform/config';
 import { keys } from '#lib/platform/table/keys';
 import { addressOfViewerHeader, clientKey } from '#lib/rate-limits/rules/client-address';
-import { type PublicBudget, budgetOfAction, publicLimitsOf } from '#lib/galleries/rules/public-limits';
+import { type PublicBudget, type PublicLimits, budgetOfAction, publicLimitsOf } from '#lib/galleries/rules/public-limits';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
+import { ExpiringCache } from '#lib/platform/expiring-cache';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
 import { headerValue } from '#lib/http/json-response';
 import { admitRequest } from '#lib/http/rate-limit';
@@ -20,6 +22,21 @@ function clientAddress(request: ApiRequest): string | undefined {
     return value === undefined ? undefined : addressOfViewerHeader(value.trim());
   }
   return request.event.requestContext?.http?.sourceIp;
+}
+
+/**
+ * How long this process counts a public request under the limits it last read for the gallery,
+ * instead of reading them first: a change of a gallery's public limits (admin CLI) counts
+ * within this time. Every request that reads the gallery refreshes them; a gallery not found is
+ * forgotten at once. docs/data-model.md#cached-values.
+ */
+export const GALLERY_LIMITS_CACHE_MS = 60_000;
+
+const recentLimits = new ExpiringCache<{ limits?: Partial<PublicLimits> }>(GALLERY_LIMITS_CACHE_MS);
+
+function rememberLimits(cacheKey: string, configuration: GalleryConfiguration | undefined): void {
+  if (configuration) recentLimits.set(cacheKey, { limits: configuration.gallery.publicLimits });
+  else recentLimits.delete(cacheKey);
 }
 
 /** The budget a public request draws on and the gallery it names, if it names one. */
@@ -44,6 +61,9 @@ function publicRequest(request: ApiRequest): { budget: PublicBudget; galleryToke
  * answers gallery_not_found as before. Over the limit: 429 with nothing written. Wrong photo
  * lookups are counted by the use case once their body parsed (lib/photos/participant-photos.ts),
  * with the client's address this step leaves in the context.
+ *
+ * Where this process read the gallery's limits less than GALLERY_LIMITS_CACHE_MS ago, the
+ * gallery's read and the counter's write go together, one round trip instead of two.
  */
 export function publicRateLimit(): ApiMiddleware {
   return {
@@ -51,13 +71,25 @@ export function publicRateLimit(): ApiMiddleware {
       const tenant = request.context.tenant;
       if (!tenant) throw new Error('publicRateLimit needs tenantResolution before it');
       const { budget, galleryToken } = publicRequest(request);
-      const configuration = await findGalleryConfiguration(tenant.tenantId, galleryToken);
-      request.context.gallery = configuration;
-      const policy = publicLimitsOf(configuration?.gallery.publicLimits)[budget];
       const address = clientAddress(request);
       request.context.clientAddress = address;
-      const counter = keys.publicRateLimitCounter(tenant.tenantId, configuration?.gallery.token, budget, clientKey(address));
-      await admitRequest(request, counter, policy);
+      const cacheKey = `${tenant.tenantId}#${galleryToken}`;
+      const recent = galleryToken === undefined ? undefined : recentLimits.get(cacheKey);
+      if (recent) {
+        const lookup = findGalleryConfiguration(tenant.tenantId, galleryToken);
+        lookup.catch(() => undefined); // awaited below unless the limit refuses first
+        const counter = keys.publicRateLimitCounter(tenant.tenantId, galleryToken, budget, clientKey(address));
+        const [configuration] = await Promise.all([lookup, admitRequest(request, counter, publicLimitsOf(recent.limits)[budget])]);
+        rememberLimits(cacheKey, configuration);
+        request.context.gallery = configuration;
+      } else {
+        const configuration = await findGalleryConfiguration(tenant.tenantId, galleryToken);
+        if (galleryToken !== undefined) rememberLimits(cacheKey, configuration);
+        request.context.gallery = configuration;
+        const policy = publicLimitsOf(configuration?.gallery.publicLimits)[budget];
+        const counter = keys.publicRateLimitCounter(tenant.tenantId, configuration?.gallery.token, budget, clientKey(address));
+        await admitRequest(request, counter, policy);
+      }
     },
   };
 }

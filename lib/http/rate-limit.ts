@@ -2,7 +2,8 @@ import { now } from '#lib/platform/clock';
 import { ApiError } from '#lib/http/errors';
 import { consumeRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
 import { windowInWords } from '#lib/galleries/rules/public-limits';
-import { API_KEY_RATE_LIMIT, type RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
+import type { RateLimitPolicy, RateLimitVerdict } from '#lib/rate-limits/rules/rate-limit';
+import { takenVerdict } from '#lib/http/api-key-auth';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 /**
@@ -11,7 +12,11 @@ import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
  * the wait in its message and in Retry-After, and writes nothing.
  */
 export async function admitRequest(request: ApiRequest, keyId: string, policy: RateLimitPolicy): Promise<void> {
-  const verdict = await consumeRateLimit(keyId, policy, now());
+  answerVerdict(request, await consumeRateLimit(keyId, policy, now()), policy);
+}
+
+/** Sets the X-RateLimit-* headers of `verdict`; a refusal throws 429 rate_limit_exceeded. */
+export function answerVerdict(request: ApiRequest, verdict: RateLimitVerdict, policy: RateLimitPolicy): void {
   Object.assign(request.context.responseHeaders, {
     'X-RateLimit-Limit': String(verdict.limit),
     'X-RateLimit-Remaining': String(verdict.remaining),
@@ -27,13 +32,17 @@ export async function admitRequest(request: ApiRequest, keyId: string, policy: R
   }
 }
 
-/** Server-side routes: 60 requests per minute per API key. */
-export function rateLimit(policy: RateLimitPolicy = API_KEY_RATE_LIMIT): ApiMiddleware {
+/**
+ * Server-side routes: 60 requests per minute per API key. apiKeyAuth took the request from the
+ * key's counter in the write that checked the key (lib/http/api-key-auth.ts); this step answers
+ * that verdict after the plan check, so a refusal by the plan never shows rate-limit headers.
+ */
+export function rateLimit(): ApiMiddleware {
   return {
     before: async (request) => {
-      const keyId = request.context.apiKey?.keyId;
-      if (!keyId) throw new Error('rateLimit needs apiKeyAuth before it');
-      await admitRequest(request, keyId, policy);
+      const taken = takenVerdict(request);
+      if (!taken) throw new Error('rateLimit needs apiKeyAuth before it');
+      answerVerdict(request, taken.verdict, taken.policy);
     },
   };
 }

@@ -3,9 +3,10 @@ import { CheckinInfo, CheckinRequest, CheckinResult, SubmitCheckinRequest } from
 import { FormField, FormFields, GalleryStats, Package, ShootingDay, ShootingDays } from '#lib/galleries/gallery-schemas';
 import { CheckinStatusRequest, RetryCheckoutRequest, WebhookResult } from '#lib/payments/payment-schemas';
 import { ImportRequest, ImportResult, ImportedPerson, Person, PersonsPage } from '#lib/persons/person-schemas';
-import { MyPhotosRequest, ParticipantPhotos, PersonPhotos, PhotoLinkRequested, PhotosByLinkRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
+import { MyPhotosRequest, ParticipantPhotos, PersonPhotos, PhotoLinkRequested, PhotosByLinkRequest, PickPhotoRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
 import { CompleteUploadsRequest, CompleteUploadsResult, InboxPage, UploadPlan, UploadRequest } from '#lib/photos/upload-schemas';
 import { requestId } from '#lib/platform/schema-parts';
+import { HrExportAnswer, HrExportRequest } from '#lib/hr-exports/hr-export-schemas';
 
 /**
  * The request and response bodies of every route, collected from the features that take and
@@ -25,7 +26,7 @@ export const ErrorBody = v.object({
 
 /**
  * Component schemas by name, as the OpenAPI document names them. A schema listed here is a
- * reference wherever another one holds it: CheckinRequest is a oneOf of the six actions'.
+ * reference wherever another one holds it: CheckinRequest is a oneOf of the seven actions'.
  */
 export const API_SCHEMAS = {
   ErrorBody,
@@ -40,6 +41,7 @@ export const API_SCHEMAS = {
   MyPhotosRequest,
   SendPhotoLinkRequest,
   PhotosByLinkRequest,
+  PickPhotoRequest,
   ParticipantPhotos,
   PhotoLinkRequested,
   CheckinResult,
@@ -57,6 +59,8 @@ export const API_SCHEMAS = {
   UploadPlan,
   CompleteUploadsRequest,
   CompleteUploadsResult,
+  HrExportRequest,
+  HrExportAnswer,
   WebhookResult,
 };
 
@@ -73,7 +77,9 @@ export const ROUTE_SCHEMAS: Record<string, { request?: keyof typeof API_SCHEMAS;
   listInboxFiles: { response: 'InboxPage' },
   createUploads: { request: 'UploadRequest', response: 'UploadPlan' },
   completeUploads: { request: 'CompleteUploadsRequest', response: 'CompleteUploadsResult' },
+  createHrExport: { request: 'HrExportRequest', response: 'HrExportAnswer' },
+  getHrExport: { response: 'HrExportAnswer' },
   stripeWebhook: { response: 'WebhookResult' },
 };
 
-export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, PhotoLinkRequested, PhotosByLinkRequest, SendPhotoLinkRequest, RetryCheckoutRequest, InboxPage, UploadRequest, UploadPlan, CompleteUploadsRequest, CompleteUploadsResult, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult };
+export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, PhotoLinkRequested, PhotosByLinkRequest, PickPhotoRequest, SendPhotoLinkRequest, RetryCheckoutRequest, InboxPage, UploadRequest, UploadPlan, CompleteUploadsRequest, CompleteUploadsResult, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult, HrExportRequest, HrExportAnswer };

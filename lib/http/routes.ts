@@ -24,6 +24,8 @@ export interface Route {
   readonly handler: string;
   readonly access: RouteAccess;
   readonly summary: string;
+  /** The status of a successful answer where it is not 200: 202 for work that goes on after the answer. */
+  readonly successStatus?: 202;
 }
 
 export const routes = [
@@ -139,6 +141,25 @@ export const routes = [
     handler: 'integration/complete-uploads',
     access: 'server',
     summary: `Completes or aborts up to ${MAX_FILES_PER_UPLOAD_REQUEST} multipart uploads into the gallery's inbox`,
+  },
+  {
+    id: 'createHrExport',
+    method: 'POST',
+    path: '/group-shoot/checkin/{token}/hr-exports',
+    alias: '/groupshoot/{token}/hr-exports',
+    handler: 'integration/create-hr-export',
+    access: 'server',
+    successStatus: 202,
+    summary: 'Queues an HR export: one square portrait per person who gave hrExportConsent, named by employee ID, with a manifest, as a ZIP',
+  },
+  {
+    id: 'getHrExport',
+    method: 'GET',
+    path: '/group-shoot/checkin/{token}/hr-exports/{exportId}',
+    alias: '/groupshoot/{token}/hr-exports/{exportId}',
+    handler: 'integration/get-hr-export',
+    access: 'server',
+    summary: "An HR export's state: queued, running, ready (with a presigned download URL and its report) or failed (with a reason)",
   },
   {
     id: 'stripeWebhook',

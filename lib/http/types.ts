@@ -20,6 +20,8 @@ export interface ApiContext extends Context {
   apiKey?: ApiKeyRecord;
   /** The gallery a public request names, as the public rate limit read it. */
   gallery?: GalleryConfiguration;
+  /** The lookup of the gallery a server-side GET names, started beside the key check (prefetchGallery). */
+  galleryLookup?: Promise<GalleryConfiguration | undefined>;
   /** A public request's source address, as the public rate limit counted it. */
   clientAddress?: string;
   /** Persons the answer is about without naming them (see EndpointInput.answerConcerns). */

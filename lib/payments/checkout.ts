@@ -19,7 +19,7 @@ import type { Tenant } from '#lib/tenants/store/tenants';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryPackage } from '#lib/galleries/rules/gallery-model';
 import { ORDER_STATUS_COUNTER } from '#lib/payments/rules/order-lifecycle';
-import type { Order } from '#lib/payments/rules/order-model';
+import { type Invitee, type Order, paidPersonId } from '#lib/payments/rules/order-model';
 import type { PersonDraft } from '#lib/persons/rules/person-model';
 import { pendingPaymentsCap, publicLimitsOf } from '#lib/galleries/rules/public-limits';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
@@ -119,6 +119,8 @@ export async function startPaidCheckin(input: {
   returnUrl: URL;
   /** The cap of reservations waiting for payment on the chosen day (none without a capacity). */
   pendingPaymentsCap?: number;
+  /** The imported person the check-in named (importedOnly galleries): paying completes it. */
+  invitee?: Invitee;
 }) {
   const { tenant, galleryToken, draft, pkg, accountId, returnUrl } = input;
   const tokens = { statusToken: newToken('status'), retryToken: newToken('retry') };
@@ -135,6 +137,7 @@ export async function startPaidCheckin(input: {
     amount: pkg.price,
     currency: pkg.currency,
     accountId,
+    ...(input.invitee ? { invitee: input.invitee } : {}),
     createdAt,
     updatedAt: createdAt,
   };
@@ -175,7 +178,7 @@ export async function checkinStatus(tenant: Tenant, request: CheckinStatusInput)
     orderId: order.orderId,
     status: order.status,
     packageName: order.packageName,
-    ...(order.status === 'paid' ? { personId: order.person.personId, code: order.code, name: order.person.name } : {}),
+    ...(order.status === 'paid' ? { personId: paidPersonId(order), code: order.code, name: order.person.name } : {}),
   };
 }
 

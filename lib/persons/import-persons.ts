@@ -42,7 +42,7 @@ export async function importPersons(tenant: Tenant, configuration: GalleryConfig
 
   await Promise.all([
     addToGalleryCounters(scope, { personsImported: written.length }),
-    addImportedBookings(scope, bookingsByDay(written)),
+    addImportedBookings(scope, bookingsByDay(written), shootingDays),
   ]).catch((error: Error) => {
     // The persons are stored and must be reported; the counters lag until recounted.
     logger.error('import counters not updated', { error: loggableError(error) });

@@ -1,6 +1,7 @@
 import { listPersons as listPersonsPage } from '#lib/persons/store/persons';
 import type { PersonsPage } from '#lib/persons/person-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { DomainError } from '#lib/platform/domain-error';
 import { TEXT_LIMITS } from '#lib/platform/field-limits';
@@ -23,10 +24,11 @@ function pageLimit(value: string | undefined): number {
 
 /**
  * A page of the gallery's persons, oldest first, optionally only those with one exact
- * employeeId. `nextCursor` continues the listing and is null on the last page.
+ * employeeId. `nextCursor` continues the listing and is null on the last page. `loaded`: the
+ * gallery the pipeline read already.
  */
-export async function listPersons(tenant: Tenant, token: string | undefined, query: Record<string, string>): Promise<ResultMembers<typeof PersonsPage>> {
-  const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
+export async function listPersons(tenant: Tenant, token: string | undefined, query: Record<string, string>, loaded?: GalleryConfiguration): Promise<ResultMembers<typeof PersonsPage>> {
+  const { gallery } = await loadGroupShootGallery(tenant.tenantId, token, loaded);
   const limit = pageLimit(query.limit);
   const afterPersonId = query.cursor === undefined ? undefined : decodePersonCursor(query.cursor);
   if (query.cursor !== undefined && !afterPersonId) throw invalidParameter('cursor', 'cursor is not a cursor of this listing.');

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { LANGUAGES } from '#lib/platform/languages';
 import { ACCESS_CODE_LENGTH } from '#lib/persons/rules/access-codes';
 import { ImportRowSchema } from '#lib/persons/rules/person-import';
 import { DomainError } from '#lib/platform/domain-error';
@@ -75,6 +76,10 @@ export const Person = v.object({
   checkedInAt: v.pipe(nullableString, v.description('When an imported person completed its own check-in (importedOnly galleries); null until then, and for persons who checked in.')),
   hasSelfie: v.boolean(),
   photoCount: v.number(),
+  language: v.pipe(
+    v.nullable(v.picklist(LANGUAGES)),
+    v.description('The language the participant checked in in (the check-in page\'s); their emails are written in it. null: not known (imported and not checked in yet, or checked in before languages were stored).'),
+  ),
 });
 
 export const PersonsPage = v.object({

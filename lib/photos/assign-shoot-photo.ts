@@ -69,11 +69,12 @@ export function applyGovernor(scope: GalleryScope, key: Key, governor: Governor,
 async function stateOf(target: PhotoTarget, opinion: FaceOpinion | undefined): Promise<ShotState> {
   if ('personId' in target) {
     const verdict = await opinion?.onCard(target.personId);
+    if (verdict?.kind === 'agree') return { personId: target.personId, faceBox: verdict.face };
     if (verdict?.kind !== 'withhold') return { personId: target.personId };
     return { reason: verdict.reason, heldFor: target.personId, candidates: verdict.candidates };
   }
   const fill = await opinion?.withoutCard();
-  if (fill?.fillFor) return { personId: fill.fillFor.personId, assignedBy: 'face_match', candidates: fill.candidates };
+  if (fill?.fillFor) return { personId: fill.fillFor.personId, assignedBy: 'face_match', candidates: fill.candidates, ...(fill.fillFace ? { faceBox: fill.fillFace } : {}) };
   return { reason: target.reason, ...(fill && fill.candidates.length > 0 ? { candidates: fill.candidates } : {}) };
 }
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { MyPhotosInput, ParticipantPhotos, PhotoLinkRequested } from '#lib/photos/photo-schemas';
+import type { AccessPair, MyPhotosInput, ParticipantPhotos, PhotoLinkRequested } from '#lib/photos/photo-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import { getPerson, personIdOfCode } from '#lib/persons/store/persons';
 import type { Tenant } from '#lib/tenants/store/tenants';
@@ -23,7 +23,7 @@ const NO_PERSON_ID = 'per_00000000000000000000000000';
 type SecondFactor = { kind: SecondFactorKind; value: string } | undefined;
 
 /** The email when one is given; else the employee ID. */
-function secondFactorOf(request: MyPhotosInput): SecondFactor {
+function secondFactorOf(request: AccessPair): SecondFactor {
   if (request.email) return { kind: 'email', value: request.email };
   return request.employeeId ? { kind: 'employeeId', value: request.employeeId } : undefined;
 }
@@ -58,40 +58,42 @@ async function giveBack(counters: { counter: string; budget: LookupBudget }[], a
   );
 }
 
+/** A lookup by code: the person whose pair it is, or, past a budget, the uniform answer (no verdict). */
+export type PairVerdict = { person: Person; uniformAnswer?: undefined } | { person?: undefined; uniformAnswer: ResultMembers<typeof PhotoLinkRequested> };
+
 /**
- * `myPhotos` in the gallery `configuration`: the photos of the participant with this access
- * code and second factor (the body parsed by parseMyPhotos), where the gallery takes lookups by
- * code with that factor (else photo_lookup_by_code_disabled). Every wrong pair (unknown code,
- * another email or employee ID, an employee ID where the person has an email, no factor at all)
- * is the one refusal unknown_access_pair; an unknown code reads as much as a known one.
+ * The participant with this access code and second factor in the gallery `configuration`, where
+ * the gallery takes lookups by code with that factor (else photo_lookup_by_code_off). Every wrong
+ * pair (unknown code, another email or employee ID, an employee ID where the person has an email,
+ * no factor at all) is the one refusal unknown_access_pair; an unknown code reads as much as a
+ * known one.
  *
  * Wrong pairs are counted in three budgets (lib/photos/rules/lookup-budgets.ts): the lookup takes
  * one from each before its pair is checked (exact under concurrency) and a right pair gives them
  * back. Where any is spent, the lookup gets no verdict: the uniform answer photoLinkRequested,
  * and where the pair was right, the person gets a photo link by email. So no budget refuses a
  * participant, and a guesser past a budget learns nothing. `clientAddress`: the request's source.
- * The person's ID comes with a photos answer, not in it: the caller names it to the idempotency
- * record, which erasure finds by it.
+ * myPhotos and pickPhoto both verify their pair here.
  */
-export async function participantPhotos(
+export async function verifyAccessPair(
   tenant: Tenant,
   configuration: GalleryConfiguration,
-  request: MyPhotosInput,
+  pair: AccessPair,
   clientAddress: string | undefined,
-): Promise<{ personId?: string; answer: ResultMembers<typeof ParticipantPhotos> | ResultMembers<typeof PhotoLinkRequested> }> {
+): Promise<PairVerdict> {
   const startedAt = performance.now();
-  const factor = secondFactorOf(request);
+  const factor = secondFactorOf(pair);
   if (!lookupByCodeAllowed(configuration.gallery.photoAccess, factor?.kind)) throw new DomainError('photo_lookup_by_code_off');
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const at = now();
   const budgets = lookupBudgets(publicLimitsOf(configuration.gallery.publicLimits), {
     site: clientSiteKey(clientAddress),
-    code: await keyedDigest(`access code\n${scope.tenantId}\n${scope.token}`, request.code),
+    code: await keyedDigest(`access code\n${scope.tenantId}\n${scope.token}`, pair.code),
   });
   const charges = budgets.map((budget) => ({ budget, counter: publicCounterId(scope.tenantId, scope.token, LOOKUP_FAILURES_BUDGET, budget.client) }));
   const [verdicts, person] = await Promise.all([
     Promise.all(charges.map(({ counter, budget }) => consumeRateLimit(counter, budget.policy, at))),
-    personIdOfCode(scope, request.code).then((personId) => getPerson(scope, personId ?? NO_PERSON_ID)),
+    personIdOfCode(scope, pair.code).then((personId) => getPerson(scope, personId ?? NO_PERSON_ID)),
   ]);
   const right = factor !== undefined && factorMatches(person, factor) && person !== undefined;
   const taken = charges.filter((_, index) => verdicts[index]!.admitted);
@@ -99,9 +101,27 @@ export async function participantPhotos(
     // Past a budget: this lookup was no attempt the guesser learns from, so it costs no budget either.
     await giveBack(taken, at);
     if (right) await emailPhotoLink(tenant, configuration, person);
-    return { answer: await answerUniformly(startedAt) };
+    return { uniformAnswer: await answerUniformly(startedAt) };
   }
   if (!right) throw new DomainError('unknown_access_pair');
   await giveBack(taken, at);
-  return { personId: person.personId, answer: await participantPhotosAnswer(scope, person) };
+  return { person };
+}
+
+/**
+ * `myPhotos` in the gallery `configuration`: the photos of the participant with this access
+ * code and second factor (the body parsed by parseMyPhotos), as verifyAccessPair finds them;
+ * past a budget of wrong pairs, the uniform answer. The person's ID comes with a photos answer,
+ * not in it: the caller names it to the idempotency record, which erasure finds by it.
+ */
+export async function participantPhotos(
+  tenant: Tenant,
+  configuration: GalleryConfiguration,
+  request: MyPhotosInput,
+  clientAddress: string | undefined,
+): Promise<{ personId?: string; answer: ResultMembers<typeof ParticipantPhotos> | ResultMembers<typeof PhotoLinkRequested> }> {
+  const verdict = await verifyAccessPair(tenant, configuration, request, clientAddress);
+  if (!verdict.person) return { answer: verdict.uniformAnswer };
+  const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+  return { personId: verdict.person.personId, answer: await participantPhotosAnswer(scope, verdict.person) };
 }

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { now } from '#lib/platform/clock';
 import { optionalEnv, requireEnv } from '#lib/platform/config';
+import { type Language, firstLanguage } from '#lib/platform/languages';
 import { emailSender } from '#lib/platform/email-sender';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { secretValue } from '#lib/platform/secrets-manager';
@@ -60,37 +61,74 @@ export async function photoLinkOf(tenantSlug: string, scope: GalleryScope, perso
   return { url: photoViewUrl(requireEnv('CHECKIN_PAGE_URL'), { tenantSlug, galleryToken: scope.token, photoLink }), expiresAt };
 }
 
+/** What the log says of each kind of throttled email (messages are literals, lib/platform/logger.ts). */
+const THROTTLED_EMAIL_LOG = {
+  photoLinkEmails: {
+    heldBack: 'photo link email held back: one went out lately',
+    sent: 'photo link sent',
+    refused: 'photo link refused by the mail service',
+    failed: 'photo link not sent',
+  },
+  invitationEmails: {
+    heldBack: 'invitation email held back: one went out lately',
+    sent: 'invitation sent',
+    refused: 'invitation refused by the mail service',
+    failed: 'invitation not sent',
+  },
+} as const;
+
 /**
- * Emails the person a fresh photo link, at most once per PHOTO_LINK_EMAIL_INTERVAL_MS (silently
- * not otherwise). Never throws: whoever asked gets the same answer whether or not this sent, so a
- * failure is logged and the email is simply not sent.
+ * Emails a participant what `compose` writes, at most once per `intervalMs` for each kind of
+ * email (`throttle`) and person, silently not otherwise. Never throws: whoever asked gets the
+ * same answer whether or not this sent, so a failure is logged and the email is simply not sent.
  */
-export async function emailPhotoLink(tenant: Tenant, configuration: GalleryConfiguration, person: Pick<Person, 'personId' | 'name' | 'email'>): Promise<void> {
-  const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+export async function emailParticipantAtMostEvery(
+  scope: GalleryScope,
+  person: Pick<Person, 'personId' | 'email'>,
+  options: { throttle: keyof typeof THROTTLED_EMAIL_LOG; intervalMs: number },
+  compose: () => Promise<PhotoNoticeContent>,
+): Promise<void> {
   const fields = { personId: person.personId, gallery: galleryRef(scope.token), tenantId: scope.tenantId };
+  const log = THROTTLED_EMAIL_LOG[options.throttle];
   try {
     const from = photoEmailSender();
     if (!from || !person.email) return;
-    const throttle = publicCounterId(scope.tenantId, scope.token, 'photoLinkEmails', person.personId);
-    const turn = await consumeRateLimit(throttle, { limit: 1, windowMs: PHOTO_LINK_EMAIL_INTERVAL_MS }, now());
+    const throttle = publicCounterId(scope.tenantId, scope.token, options.throttle, person.personId);
+    const turn = await consumeRateLimit(throttle, { limit: 1, windowMs: options.intervalMs }, now());
     if (!turn.admitted) {
-      logger.info('photo link email held back: one went out lately', fields);
+      logger.info(log.heldBack, fields);
       return;
     }
+    const sent = await emailSender().send({ from, to: person.email, ...(await compose()) });
+    if (sent.outcome === 'sent') logger.info(log.sent, fields);
+    else logger.warn(log.refused, { ...fields, operation: sent.reason });
+  } catch (error) {
+    logger.error(log.failed, { ...fields, error: loggableError(error) });
+  }
+}
+
+/**
+ * Emails the person a fresh photo link, at most once per PHOTO_LINK_EMAIL_INTERVAL_MS, in the
+ * language asked for, else the person's, else the gallery's.
+ */
+export async function emailPhotoLink(
+  tenant: Tenant,
+  configuration: GalleryConfiguration,
+  person: Pick<Person, 'personId' | 'name' | 'email' | 'language'>,
+  askedLanguage?: Language,
+): Promise<void> {
+  const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+  await emailParticipantAtMostEvery(scope, person, { throttle: 'photoLinkEmails', intervalMs: PHOTO_LINK_EMAIL_INTERVAL_MS }, async () => {
     const { url, expiresAt } = await photoLinkOf(tenant.slug, scope, person.personId);
-    const content: PhotoNoticeContent = photoLinkContent({
+    return photoLinkContent({
       personName: person.name,
       galleryName: configuration.gallery.galleryName,
       studioName: tenant.name,
       photoViewUrl: url,
       linkExpiresAt: expiresAt,
+      language: firstLanguage(askedLanguage, person.language, configuration.gallery.defaultLanguage),
     });
-    const sent = await emailSender().send({ from, to: person.email, ...content });
-    if (sent.outcome === 'sent') logger.info('photo link sent', fields);
-    else logger.warn('photo link refused by the mail service', { ...fields, operation: sent.reason });
-  } catch (error) {
-    logger.error('photo link not sent', { ...fields, error: loggableError(error) });
-  }
+  });
 }
 
 /** Waits until the uniform answer's time has passed since `startedAt` (performance.now()). */
@@ -110,14 +148,24 @@ export async function sendPhotoLink(tenant: Tenant, configuration: GalleryConfig
   const startedAt = performance.now();
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const persons = await listPersonsWithEmail(scope, request.email);
-  await Promise.all(persons.map((person) => emailPhotoLink(tenant, configuration, person)));
+  await Promise.all(persons.map((person) => emailPhotoLink(tenant, configuration, person, request.language)));
   return answerUniformly(startedAt);
 }
 
 /**
- * `photosByLink`: the photos of the link's person, the same answer as myPhotos. A link that is
- * malformed, forged, of another gallery, expired, or whose person was erased is 403
- * photo_link_invalid. The person's ID comes with the answer for the idempotency record.
+ * The person of a photo link of the gallery `scope`. A link that is malformed, forged, of
+ * another gallery, expired, or whose person was erased is 403 photo_link_invalid.
+ */
+export async function personOfPhotoLink(scope: GalleryScope, photoLink: string): Promise<Person> {
+  const personId = verifyPhotoLink(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token }, photoLink, now());
+  const person = personId === undefined ? undefined : await getPerson(scope, personId);
+  if (!person) throw new DomainError('invalid_photo_link');
+  return person;
+}
+
+/**
+ * `photosByLink`: the photos of the link's person (personOfPhotoLink), the same answer as
+ * myPhotos. The person's ID comes with the answer for the idempotency record.
  */
 export async function photosByLink(
   tenant: Tenant,
@@ -125,8 +173,6 @@ export async function photosByLink(
   request: PhotosByLinkInput,
 ): Promise<{ personId: string; answer: ResultMembers<typeof ParticipantPhotos> }> {
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  const personId = verifyPhotoLink(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token }, request.photoLink, now());
-  const person = personId === undefined ? undefined : await getPerson(scope, personId);
-  if (!person) throw new DomainError('invalid_photo_link');
+  const person = await personOfPhotoLink(scope, request.photoLink);
   return { personId: person.personId, answer: await participantPhotosAnswer(scope, person) };
 }

@@ -5,6 +5,7 @@ import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { claimPhotoNotice, completePhotoNotice, findTenantById, getNoticeRecipient, releasePhotoNotice } from '#lib/photos/store/photo-notices';
 import type { Gallery, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { photoNoticeContent, photoNoticeDecision } from '#lib/photos/rules/photo-notice';
+import { firstLanguage } from '#lib/platform/languages';
 import { photoEmailSender, photoLinkOf } from '#lib/photos/photo-links';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';
 
@@ -110,6 +111,7 @@ async function noticeOf(record: ChangeRecord, galleries: Map<string, Promise<Gal
     studioName: tenant.name,
     photoViewUrl: link.url,
     linkExpiresAt: link.expiresAt,
+    language: firstLanguage(recipient.person.language, found.defaultLanguage),
   });
   if (!(await claimPhotoNotice(scope, image.personId, at))) throw new PhotoNoticeBusyError();
   let sent;

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { DomainError, invalidField } from '#lib/platform/domain-error';
 import { MAX_FILES_PER_UPLOAD_REQUEST, MAX_PHOTO_OBJECT_BYTES, mebibytes } from '#lib/platform/field-limits';
 import { requestId } from '#lib/platform/schema-parts';
-import { captureTimeOfMetadata } from '#lib/photos/rules/capture-facts';
+import { isCaptureTime } from '#lib/photos/rules/capture-facts';
 import { CAMERA_PATTERN, INBOX_PATH_MAX_LENGTH, UPLOAD_CONTENT_TYPE, UPLOAD_PART_BYTES, isUploadablePath } from '#lib/photos/rules/inbox-uploads';
 
 /** The documented bodies of uploads to a gallery's inbox: asking for upload URLs, completing uploads, listing the inbox. */
@@ -28,7 +28,7 @@ const UploadFile = v.object({
   capturedAt: v.nullish(
     v.pipe(
       v.string('capturedAt must be a string.'),
-      v.check((value) => captureTimeOfMetadata({ 'captured-at': value }) !== null, 'capturedAt must be ISO 8601 with milliseconds in UTC, e.g. 2026-11-20T10:00:01.120Z.'),
+      v.check(isCaptureTime, 'capturedAt must be ISO 8601 with milliseconds in UTC, e.g. 2026-11-20T10:00:01.120Z.'),
       v.description("When the photo was taken, from its EXIF (DateTimeOriginal as written, no time zone applied). Sent as the object's captured-at metadata."),
     ),
   ),
@@ -41,6 +41,11 @@ const UploadFile = v.object({
   ),
 });
 
+/** Whether no path is named twice in a list of files. */
+export function namesEachPathOnce<File>(files: File[]): boolean {
+  return new Set(files.map((file) => (file as { path: string }).path)).size === files.length;
+}
+
 /** A list of 1 to MAX_FILES_PER_UPLOAD_REQUEST entries; the count is checked before any entry is parsed. */
 function fileList<Entry extends v.GenericSchema>(entry: Entry) {
   return v.pipe(
@@ -48,7 +53,7 @@ function fileList<Entry extends v.GenericSchema>(entry: Entry) {
     v.minLength(1),
     v.maxLength(MAX_FILES_PER_UPLOAD_REQUEST, (issue) => `At most ${MAX_FILES_PER_UPLOAD_REQUEST} files per request; got ${issue.received}.`),
     v.array(entry),
-    v.check((files) => new Set(files.map((file) => (file as { path: string }).path)).size === files.length, 'files must name each path once.'),
+    v.check(namesEachPathOnce, 'files must name each path once.'),
   );
 }
 
@@ -99,13 +104,13 @@ export const UploadPlan = v.object({
   requestId,
 });
 
-const UploadReference = { path: InboxPath, uploadId: v.pipe(v.string('uploadId must be a string.'), v.nonEmpty('uploadId must not be empty.'), v.maxLength(1024, 'uploadId must have at most 1024 characters.')) };
+const UploadReference = { path: InboxPath, uploadId: v.pipe(v.string('uploadId must be a string.'), v.trim(), v.nonEmpty('uploadId must not be empty.'), v.maxLength(1024, 'uploadId must have at most 1024 characters.')) };
 
 const CompleteUpload = v.object({
   ...UploadReference,
   action: v.literal('complete', 'action must be complete or abort.'),
   parts: v.pipe(
-    v.array(v.object({ partNumber: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000)), etag: v.pipe(v.string(), v.nonEmpty(), v.maxLength(200)) }), 'parts must be an array.'),
+    v.array(v.object({ partNumber: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000)), etag: v.pipe(v.string(), v.trim(), v.nonEmpty(), v.maxLength(200)) }), 'parts must be an array.'),
     v.minLength(1, 'parts must list every part with its ETag.'),
     v.maxLength(10_000),
   ),

@@ -24,15 +24,20 @@ export type DomainErrorReason =
   // The gallery's check-in policy does not let this participant in.
   | 'email_domain_not_allowed'
   | 'not_on_guest_list'
+  | 'invitation_required'
   // It names something the tenant does not have.
   | 'unknown_gallery'
   | 'not_a_group_shoot'
   | 'unknown_person'
+  // A photo that is not one of the person's in this gallery (another person's, gallery's or tenant's, or none).
+  | 'unknown_photo'
   | 'unknown_shooting_day'
   | 'unknown_package'
   | 'unknown_checkout_token'
   // An access code with a second factor (email or employee ID) that no participant of the gallery has: one answer for every wrong pair.
   | 'unknown_access_pair'
+  // An HR export ID the gallery does not have (another gallery's or tenant's included).
+  | 'hr_export_not_found'
   // A photo link that is malformed, forged, of another gallery, expired, or whose person was erased.
   | 'invalid_photo_link'
   // A lookup by access code where the gallery does not take that way in (a photo link by email is the way).
@@ -46,6 +51,8 @@ export type DomainErrorReason =
   | 'retry_limit_reached'
   | 'pending_payments_limit'
   | 'reservation_exists'
+  // An HR export of a gallery whose check-in never asked for the HR consent: nobody agreed to it.
+  | 'hr_export_consent_not_asked'
   // The studio cannot take this payment.
   | 'payment_access_not_approved'
   | 'payment_account_not_ready'

@@ -1,4 +1,4 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import { optionalEnv } from '#lib/platform/config';
 
 /**
@@ -38,17 +38,26 @@ export function useEmailSender(sender: EmailSender | undefined): void {
   installed = sender;
 }
 
-/** The sender in use: SES unless another was installed. Made on first use, so SES_ENDPOINT may be set after loading. */
+/**
+ * The sender in use: SES unless another was installed. Made on first use, so SES_ENDPOINT may be
+ * set after loading; the SES client is loaded with the first email, which most requests of the
+ * functions that may send one (a check-in, a photo lookup) never send: loading it costs cold-start time.
+ */
 export function emailSender(): EmailSender {
-  return installed ?? (installed = sesEmailSender(new SESv2Client({ endpoint: optionalEnv('SES_ENDPOINT'), maxAttempts: 3, requestHandler: { socketTimeout: 5000 } })));
+  return (installed ??= sesEmailSender(
+    import('@aws-sdk/client-sesv2').then(
+      ({ SESv2Client }) => new SESv2Client({ endpoint: optionalEnv('SES_ENDPOINT'), maxAttempts: 3, requestHandler: { socketTimeout: 5000 } }),
+    ),
+  ));
 }
 
-/** A sender on this SES client. */
-export function sesEmailSender(client: SESv2Client): EmailSender {
+/** A sender on this SES client (or the client once it is loaded). */
+export function sesEmailSender(client: SESv2Client | Promise<SESv2Client>): EmailSender {
   return {
     async send(email) {
+      const [{ SendEmailCommand }, ses] = await Promise.all([import('@aws-sdk/client-sesv2'), client]);
       try {
-        const { MessageId } = await client.send(
+        const { MessageId } = await ses.send(
           new SendEmailCommand({
             FromEmailAddress: email.from,
             Destination: { ToAddresses: [email.to] },

@@ -16,6 +16,9 @@ export const GALLERY_TOKEN_SOURCE = `[A-Za-z0-9_-]{1,${GALLERY_TOKEN_MAX_LENGTH}
 export const TENANT_ID_SOURCE = 'ten_[0-9a-z]{26}';
 export const PERSON_ID_SOURCE = 'per_[0-9a-z]{26}';
 
+/** An Idempotency-Key a caller may send: 1 to 255 printable ASCII characters without spaces. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
 const GALLERY_TOKEN = new RegExp(`^${GALLERY_TOKEN_SOURCE}$`);
 const PERSON_ID = new RegExp(`^${PERSON_ID_SOURCE}$`);
 

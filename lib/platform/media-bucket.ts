@@ -25,6 +25,9 @@ export const s3 = new S3Client({
   requestHandler: { socketTimeout: 5000 },
 });
 
+/** What every write asks of S3's encryption: the deployed bucket's managed keys; the local S3 server takes none. */
+export const MEDIA_SERVER_SIDE_ENCRYPTION = endpoint === undefined ? ('AES256' as const) : undefined;
+
 /** Stores an object; answers the version it created (none on a bucket without versioning). */
 export async function putMediaObject(
   key: string,
@@ -39,7 +42,7 @@ export async function putMediaObject(
       Body: body,
       ContentType: contentType,
       Metadata: metadata,
-      ServerSideEncryption: endpoint === undefined ? 'AES256' : undefined,
+      ServerSideEncryption: MEDIA_SERVER_SIDE_ENCRYPTION,
     }),
   );
   return VersionId;
@@ -110,6 +113,25 @@ async function listCurrentObjects(prefix: string): Promise<StoredObjectVersion[]
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token !== undefined);
   return objects;
+}
+
+/**
+ * The keys under `prefix` that sort after `startAfter`, in order, for as long as `within` holds:
+ * one list call per 1,000 keys, and none beyond the first key outside the range.
+ */
+export async function listKeysInRange(prefix: string, startAfter: string, within: (key: string) => boolean): Promise<string[]> {
+  const keys: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await s3.send(new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, StartAfter: startAfter, ContinuationToken: token }));
+    for (const entry of page.Contents ?? []) {
+      if (!entry.Key) continue;
+      if (!within(entry.Key)) return keys;
+      keys.push(entry.Key);
+    }
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token !== undefined);
+  return keys;
 }
 
 /** S3 deletes at most this many objects per request. */

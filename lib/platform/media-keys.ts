@@ -90,7 +90,38 @@ export function galleryMediaPrefixes(tenantId: string, token: string): { selfies
 }
 
 /**
- * The two top-level folders of the media bucket. The photo CDN serves `photos` only (its origin
- * path), and IAM grants, lifecycle rules and the ingest trigger name them (infra/).
+ * The top-level folders of the media bucket. The photo CDN serves `photos` only (its origin
+ * path), and IAM grants, lifecycle rules and the ingest trigger name them (infra/). HR exports
+ * (`hr-exports`) and the cached portrait crops they are made of (`portrait-crops`) expire by
+ * lifecycle rules of their own (docs/hr-export.md).
  */
-export const MEDIA_FOLDERS = { photos: 'photos', selfies: 'selfies' } as const;
+export const MEDIA_FOLDERS = { photos: 'photos', selfies: 'selfies', hrExports: 'hr-exports', portraitCrops: 'portrait-crops' } as const;
+
+/** The ZIP of one HR export: `hr-exports/<tenantId>/<galleryToken>/<exportId>.zip`. */
+export function hrExportObjectKey(tenantId: string, token: string, exportId: string): string {
+  return `${MEDIA_FOLDERS.hrExports}/${tenantId}/${token}/${exportId}.zip`;
+}
+
+/** The version of the crop recipe (docs/hr-export.md): a new recipe gets new keys, so no old crop is reused. */
+export const PORTRAIT_CROP_VERSION = 'v1';
+
+/**
+ * A cached square crop of one photo at one size:
+ * `portrait-crops/<tenantId>/<galleryToken>/<personId>/<photoId>-<size>[-face]-v1.jpg`, `-face`
+ * when it was cut around the person's face box rather than by attention (a photo whose face
+ * became known later is cut again).
+ */
+export function portraitCropKey(location: { tenantId: string; token: string; personId: string; photoId: string; size: number; aroundFace: boolean }): string {
+  const framing = location.aroundFace ? '-face' : '';
+  return `${portraitCropPrefix(location)}${location.photoId}-${location.size}${framing}-${PORTRAIT_CROP_VERSION}.jpg`;
+}
+
+/** Where all cached crops of one person's photos are. */
+export function portraitCropPrefix(location: { tenantId: string; token: string; personId: string }): string {
+  return `${MEDIA_FOLDERS.portraitCrops}/${location.tenantId}/${location.token}/${location.personId}/`;
+}
+
+/** Where a gallery's HR exports and cached portrait crops are. */
+export function galleryExportPrefixes(tenantId: string, token: string): { hrExports: string; portraitCrops: string } {
+  return { hrExports: `${MEDIA_FOLDERS.hrExports}/${tenantId}/${token}/`, portraitCrops: `${MEDIA_FOLDERS.portraitCrops}/${tenantId}/${token}/` };
+}

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { type DomainError, invalidField } from '#lib/platform/domain-error';
+import { LANGUAGES } from '#lib/platform/languages';
 
 /**
  * Pieces the documented bodies share, requests and answers alike. The bodies themselves are
@@ -9,6 +10,15 @@ import { type DomainError, invalidField } from '#lib/platform/domain-error';
  * document (parseBody).
  */
 export const nullableString = v.nullable(v.string());
+/**
+ * An optional `language` member (submitCheckin, sendPhotoLink): absent or null is "not given"
+ * (undefined), anything else must be one of LANGUAGES.
+ */
+export const optionalLanguage = v.pipe(
+  v.nullish(v.picklist(LANGUAGES, `language must be one of ${LANGUAGES.join(', ')}.`)),
+  v.transform((value) => value ?? undefined),
+  v.description("The participant's language (the page's): the emails to them are written in it; else the gallery's default language."),
+);
 export const requestId = v.pipe(v.string(), v.description('Also in the X-Request-Id header.'));
 
 /**

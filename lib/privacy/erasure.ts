@@ -23,6 +23,7 @@ import type { Person } from '#lib/persons/rules/person-model';
 import { type ErasureSubject, describeSubject, orderMatchesSubject, personMatchesSubject } from '#lib/privacy/rules/personal-data';
 import { photoInvalidationPaths } from '#lib/privacy/rules/cdn-invalidation';
 import { invalidatePhotoCdnPaths } from '#lib/platform/photo-cdn-invalidation';
+import { type HrExportErasure, eraseHrExports, planHrExportErasure } from '#lib/hr-exports/erase-hr-exports';
 
 /**
  * Erasure (the right to be forgotten): a person, or a whole gallery, removed from the table and
@@ -54,6 +55,10 @@ export interface ErasureReceipt {
   shootItems: number;
   /** The persons' reference faces (face descriptors of their selfies). */
   referenceFaces: number;
+  /** HR exports whose ZIP holds one of the persons (all of a gallery's): ZIP deleted, export marked erased. */
+  hrExports: number;
+  /** Versions of the cached portrait crops of the persons' photos (docs/hr-export.md). */
+  portraitCropVersions: number;
   /** Gallery erasure: the gallery's configuration items (gallery, days, packages, fields, statistics). */
   galleryItems?: number;
   /**
@@ -75,6 +80,7 @@ interface ErasurePlan {
   events: { pk: string; sk: string }[];
   shootItems: ShootItem[];
   referenceFaces: number;
+  hrExports: HrExportErasure;
   /** A whole gallery's participants: every shoot item goes, not only the persons'. */
   wholeShoot: boolean;
 }
@@ -118,6 +124,7 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
     events: await eventKeys(scope, (personId) => personId !== undefined && personIds.has(personId)),
     shootItems,
     referenceFaces: (await listReferenceFaces(scope)).filter((face) => personIds.has(face.personId)).length,
+    hrExports: await planHrExportErasure(scope, personIds),
     wholeShoot: false,
   };
   const existingDays = new Set(configuration.shootingDays.map((day) => day.id));
@@ -154,6 +161,7 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: G
     events: await eventKeys(scope, erasable),
     shootItems: await shootItemsOf(scope),
     referenceFaces: (await listReferenceFaces(scope)).length,
+    hrExports: await planHrExportErasure(scope, 'gallery'),
     wholeShoot: true,
   };
   const existingDays = new Set(configuration?.shootingDays.map((day) => day.id));
@@ -176,7 +184,8 @@ export async function eraseGallery(scope: GalleryScope, options: ErasureOptions 
 
 /**
  * The order in which a plan is carried out: the shoot first (the persons' cards become erased
- * cards, so no photo placed from then on can reach them or anyone else), media, photo records and
+ * cards, so no photo placed from then on can reach them or anyone else), media, the HR exports
+ * holding the persons and their cached crops, photo records and
  * events, orders, idempotency records, reference faces, then the persons; last, the shoot, the
  * photo records and the persons' folders once more, for a photo placed while the erasure ran;
  * then the photo CDN forgets the deleted photos (lib/privacy/rules/cdn-invalidation.ts).
@@ -211,11 +220,14 @@ async function carryOut(
     events: plan.events.length,
     shootItems: plan.shootItems.length,
     referenceFaces: plan.referenceFaces,
+    hrExports: plan.hrExports.exportIds.length,
+    portraitCropVersions: plan.hrExports.cropVersions.length,
   };
   if (options.dryRun) return receipt;
   const personIds = new Set(plan.persons.map((person) => person.personId));
   const shootObjectKeys = await eraseFromShoot(scope, personIds, { everyItem: plan.wholeShoot });
   await deleteObjectVersions([...plan.selfieVersions, ...plan.photoObjectVersions]);
+  await eraseHrExports(scope, plan.hrExports);
   await deleteErasedItems([...plan.photoRecords, ...plan.events]);
   for (const order of plan.orders) await redactOrder(order);
   for (const scopeHash of plan.idempotencyRecords) await deleteIdempotencyRecord(scopeHash);

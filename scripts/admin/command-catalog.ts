@@ -21,6 +21,9 @@ const galleryOptions = {
 const gallerySettingsUsage =
   '[--group-shoot | --not-group-shoot] [--selfie off|optional|required] [--consent-text TEXT] [--day-selector] [--granular-consents face,notification,hrExport]';
 
+const brandingOptions = { logo: text, 'no-logo': flag, 'accent-color': text, 'no-accent-color': flag };
+const brandingUsage = '[--logo FILE.png|jpg|webp | --no-logo] [--accent-color #RRGGBB | --no-accent-color]';
+
 export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
   tenant: {
     summary: 'Tenants (studios): slug, name, plan tier, payment settings, return origins',
@@ -40,8 +43,12 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       origins: { usage: 'tenant origins --slug SLUG   (return origins of paid check-ins)', options: { slug: text } },
       'allow-origin': { usage: 'tenant allow-origin --slug SLUG --origin https://photos.example.com', options: { slug: text, origin: text } },
       'disallow-origin': { usage: 'tenant disallow-origin --slug SLUG --origin https://photos.example.com', options: { slug: text, origin: text } },
+      branding: {
+        usage: `tenant branding --slug SLUG ${brandingUsage}   (no option: show it; galleries without their own use it)`,
+        options: { slug: text, ...brandingOptions },
+      },
     },
-    loadHandlers: async () => (await import('./tenant-commands')).tenantCommands,
+    loadHandlers: async () => ({ ...(await import('./tenant-commands')).tenantCommands, ...(await import('./page-commands')).tenantPageCommands }),
   },
   key: {
     summary: 'API keys of a tenant; the value is shown once, at creation',
@@ -104,6 +111,18 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         usage: 'gallery photo-access --tenant SLUG --gallery TOKEN [--code-and-email on|off] [--code-and-employee-id on|off]   (no option: show them; a photo link by email is always on)',
         options: { ...inGallery, 'code-and-email': text, 'code-and-employee-id': text },
       },
+      page: {
+        usage: 'gallery page --tenant SLUG --gallery TOKEN [--default-language en|de|fr] [--terms-url https://... | --no-terms-url]   (no option: show the page settings)',
+        options: { ...inGallery, 'default-language': text, 'terms-url': text, 'no-terms-url': flag },
+      },
+      'consent-text': {
+        usage: 'gallery consent-text --tenant SLUG --gallery TOKEN --language en|de|fr (--text TEXT | --remove)   (the consent text in that language)',
+        options: { ...inGallery, language: text, text, remove: flag },
+      },
+      branding: {
+        usage: `gallery branding --tenant SLUG --gallery TOKEN ${brandingUsage}   (no option: show it; where unset, the tenant's shows)`,
+        options: { ...inGallery, ...brandingOptions },
+      },
       retention: {
         usage: 'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',
         options: { ...inGallery, 'selfie-days': text, 'order-days': text, 'person-days': text, defaults: flag },
@@ -113,6 +132,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       ...(await import('./gallery-commands')).galleryCommands,
       ...(await import('./privacy-commands')).galleryPrivacyCommands,
       ...(await import('./checkin-policy-commands')).checkinPolicyCommands,
+      ...(await import('./page-commands')).galleryPageCommands,
     }),
   },
   day: {
@@ -190,7 +210,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => (await import('./webhook-commands')).webhookCommands,
   },
   photo: {
-    summary: "Photos of a person: upload and assign (what the S3 ingest function does); a sorted shoot's review: withheld and unassigned photos, released or assigned by hand",
+    summary: "Photos of a person: upload and assign (what the S3 ingest function does), pick the portrait; a sorted shoot's review: withheld and unassigned photos, released or assigned by hand",
     commands: {
       add: {
         usage: 'photo add --tenant SLUG --gallery TOKEN --person PERSON_ID --file PATH [--name FILE_NAME]',
@@ -198,12 +218,28 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         environment: ['MEDIA_BUCKET'],
       },
       list: { usage: 'photo list --tenant SLUG --gallery TOKEN --person PERSON_ID', options: { ...inGallery, person: text } },
+      pick: {
+        usage: "photo pick --tenant SLUG --gallery TOKEN --person PERSON_ID --photo PHOTO_ID   (the person's portrait, as the participant picks it on My photos)",
+        options: { ...inGallery, person: text, photo: text },
+      },
       review: { usage: 'photo review --tenant SLUG --gallery TOKEN   (withheld and unassigned photos, their cards and face candidates)', options: inGallery },
       unassigned: { usage: 'photo unassigned --tenant SLUG --gallery TOKEN', options: inGallery },
       release: { usage: 'photo release --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (a withheld photo, to the person its card names)', options: { ...inGallery, photo: text } },
       assign: { usage: 'photo assign --tenant SLUG --gallery TOKEN --photo PHOTO_ID --person PERSON_ID', options: { ...inGallery, photo: text, person: text } },
     },
     loadHandlers: async () => (await import('./photo-commands')).photoCommands,
+  },
+  export: {
+    summary: "HR exports (docs/hr-export.md): one square portrait per person who gave the HR consent, named by employee ID, with a manifest, as a ZIP",
+    commands: {
+      hr: {
+        usage: 'export hr --tenant SLUG --gallery TOKEN [--day DAY_ID] [--size 64-2048]   (queued with HR_EXPORT_QUEUE_URL, else built here; shows its state)',
+        options: { ...inGallery, day: text, size: text },
+        environment: ['MEDIA_BUCKET'],
+      },
+      show: { usage: 'export show --tenant SLUG --gallery TOKEN --id EXPORT_ID   (its state; a ready one with a download URL)', options: { ...inGallery, id: text }, environment: ['MEDIA_BUCKET'] },
+    },
+    loadHandlers: async () => (await import('./export-commands')).exportCommands,
   },
   cards: {
     summary: 'Printable camera cards (name, employee ID, access code and its QR code), four per page, as a PDF (docs/photos.md)',
@@ -214,6 +250,16 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       },
     },
     loadHandlers: async () => (await import('./card-commands')).cardCommands,
+  },
+  ops: {
+    summary: 'Operations: failed ingest events and stream records, kept after their retries, run again (docs/deployment.md#failure-replay)',
+    commands: {
+      replay: {
+        usage: 'ops replay [--function media/ingest-photo|events/dispatch-events|photos/send-photo-notices|faces/describe-reference-faces] [--dry-run]   (FAILURE_QUEUES in AWS, else the running npm start)',
+        options: { function: text, 'dry-run': flag },
+      },
+    },
+    loadHandlers: async () => (await import('./ops-commands')).opsCommands,
   },
 };
 
@@ -237,7 +283,7 @@ export function usageLines(resource?: string): string[] {
     lines.push(
       'Every command accepts --json (print JSON instead of text), --help, and --data DIR (the local server started with npm start -- --data DIR).',
       'Exit codes: 0 done, 1 not found or conflict or DynamoDB failure, 2 invalid command, option or environment.',
-      'Environment: TABLE_NAME (else the running npm start), AWS_REGION, DYNAMODB_ENDPOINT (DynamoDB Local); MEDIA_BUCKET for photo add, person erase and gallery erase. See docs/admin-cli.md.',
+      'Environment: TABLE_NAME (else the running npm start), AWS_REGION, DYNAMODB_ENDPOINT (DynamoDB Local); MEDIA_BUCKET for photo add, export, person erase and gallery erase. See docs/admin-cli.md.',
     );
   }
   return lines;

@@ -11,6 +11,8 @@ import { listPhotos } from '#lib/photos/store/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';
 import { type HandOutcome, type ReviewedShootPhoto, assignShootPhotoByHand, listPhotosForReview, releaseWithheldPhoto } from '#lib/photos/shoot-review';
 import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
+import { pickPhoto } from '#lib/photos/pick-photo';
+import { DomainError } from '#lib/platform/domain-error';
 
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -50,7 +52,7 @@ function refuseHandOutcome(outcome: HandOutcome, photoId: string, token: string,
 }
 
 /**
- * `photo add|list|review|unassigned|release|assign`. `add` uploads under the person's photo prefix with the image's size
+ * `photo add|list|pick|review|unassigned|release|assign`. `add` uploads under the person's photo prefix with the image's size
  * and (from a JPEG's EXIF) its capture time as metadata, then records it as the S3 ingest function would; where that function runs (AWS,
  * or `npm start`), its event finds the photo recorded already and changes nothing.
  */
@@ -101,6 +103,21 @@ export const photoCommands: CommandHandlers = {
           photos.map((photo) => [photo.photoId, photo.fileName, `${photo.width ?? '?'}×${photo.height ?? '?'}`, photo.capturedAt ?? '?', photo.createdAt]),
         ),
       ],
+    };
+  },
+
+  async pick(values) {
+    const photoId = requiredText(values, 'photo', 64);
+    const { scope, person } = await findPerson(values);
+    try {
+      await pickPhoto(scope, person.personId, photoId, 'photographer');
+    } catch (error) {
+      if (error instanceof DomainError && error.reason === 'unknown_photo') throw new NotFoundError(`${person.personId} has no photo "${photoId}" in gallery ${scope.token}`);
+      throw error;
+    }
+    return {
+      data: { personId: person.personId, photoId, pickedBy: 'photographer' },
+      lines: [`Picked ${photoId} as the portrait of ${person.personId}; a later pick by the participant or the studio replaces it`],
     };
   },
 

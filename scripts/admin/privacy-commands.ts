@@ -51,6 +51,8 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
     ['idempotency records', String(receipt.idempotencyRecords)],
     ['shoot photos and cards (cards kept as positions without personal data)', String(receipt.shootItems)],
     ['reference faces', String(receipt.referenceFaces)],
+    ['HR exports holding them (ZIP deleted)', String(receipt.hrExports)],
+    ['cached portrait crop versions', String(receipt.portraitCropVersions)],
     ...(receipt.galleryItems !== undefined ? [['gallery configuration items', String(receipt.galleryItems)] as [string, string]] : []),
   ];
   return {

@@ -25,6 +25,8 @@ export interface LoadResult {
   dynamoDbAlone: LoadFigures;
   /** API p50 over DynamoDB-alone p50: what HTTP, middleware and domain code add. */
   p50Ratio: number;
+  /** API p99 over DynamoDB-alone p99. */
+  p99Ratio: number;
   /** DynamoDB-alone requests per second over the API's. */
   throughputRatio: number;
 }
@@ -75,6 +77,7 @@ export async function measureLoad(
         api: apiFigures,
         dynamoDbAlone: aloneFigures,
         p50Ratio: rounded(apiFigures.p50Milliseconds / aloneFigures.p50Milliseconds),
+        p99Ratio: rounded(apiFigures.p99Milliseconds / aloneFigures.p99Milliseconds),
         throughputRatio: rounded(aloneFigures.requestsPerSecond / apiFigures.requestsPerSecond),
       });
     }

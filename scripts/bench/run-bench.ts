@@ -6,7 +6,12 @@
  * photo, peak memory), measured side by side in one run on local services it starts and stops
  * itself. Prints Markdown tables and writes bench-results.json.
  * `--smoke` runs each figure once, small, to prove the bench still works. `--only photo-lookups`
- * runs only the abuse section's lookup scenario (a distributed guesser beside a participant).
+ * runs only the abuse section's lookup scenario (a distributed guesser beside a participant);
+ * `--only checkin-page` only the check-in page's bytes and Lighthouse scores; `--only hr-export`
+ * only the HR export against sharp's crop and encode alone, and its peak memory at two sizes;
+ * `--only round-trips` only the DynamoDB round trips per request;
+ * `--only announcement-burst` the announcement burst against a DynamoDB that conflicts like the
+ * real one, with 1,000 and 3,000 participants (`--participants N` for one run of N).
  */
 // Before anything loads the SDK or the logger.
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -22,10 +27,14 @@ import { measureColdStarts } from './cold-start';
 import { type FaceModelResult, formatFaceModel, measureFaceModel } from './faces';
 import type { FaceIngestResult } from './face-ingest';
 import { type PhotoIngestResult, formatPhotoIngest, measurePhotoIngest } from './photo-ingest';
-import { type BenchResults, formatResults } from './report';
+import { type BenchResults, formatLoad, formatResults, formatRoundTrips } from './report';
+import type { BenchApi } from './bench-api';
+import type { RoundTripCounter } from './round-trip-counter';
 import type { LookupAbuseResult } from './photo-lookup-abuse';
+import { type CheckinPageResult, formatCheckinPage, measureCheckinPage } from './checkin-page';
+import type { HrExportBenchResult, HrExportBenchSettings } from './hr-export';
 
-const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only photo-lookups]';
+const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only round-trips|load|photo-lookups|checkin-page|hr-export|announcement-burst [--participants N]]';
 
 const FULL = {
   roundTripIterations: 3,
@@ -42,6 +51,8 @@ const FULL = {
   photoIngest: { width: 6000, height: 4000, cards: 3, portraits: 9, rounds: 3 },
   faceModel: { loadProcesses: 3, rounds: 2 },
   faceIngest: { portraits: 12 },
+  checkinPageRuns: 3,
+  hrExport: { persons: [100, 500], width: 3000, height: 2000, distinctPhotos: 8, size: 648, rounds: 3 } as HrExportBenchSettings,
 };
 const SMOKE = {
   roundTripIterations: 1,
@@ -59,11 +70,20 @@ const SMOKE = {
   photoIngest: { width: 1600, height: 1067, cards: 1, portraits: 1, rounds: 1 },
   faceModel: { loadProcesses: 1, rounds: 1, crops: 2, groupPhotos: 1 },
   faceIngest: { portraits: 2 },
+  checkinPageRuns: 1,
+  hrExport: { persons: [2, 4], width: 400, height: 300, distinctPhotos: 2, size: 64, rounds: 1 } as HrExportBenchSettings,
 };
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { smoke: { type: 'boolean' }, out: { type: 'string' }, processes: { type: 'string' }, only: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      smoke: { type: 'boolean' },
+      out: { type: 'string' },
+      processes: { type: 'string' },
+      only: { type: 'string' },
+      participants: { type: 'string' },
+      help: { type: 'boolean' },
+    },
     strict: true,
   });
   if (values.help) {
@@ -75,11 +95,16 @@ async function main(): Promise<void> {
   if (values.processes !== undefined) settings.coldStartProcesses = positiveInteger(values.processes, '--processes');
   const outFile = resolve(values.out ?? 'bench-results.json');
   const startedAt = new Date().toISOString();
-  if (values.only !== undefined) {
-    if (values.only !== 'photo-lookups') throw new Error(`--only takes photo-lookups, not ${values.only}`);
-    await runLookupAbuseOnly(settings.lookupAbuse);
-    return;
+  if (values.only === 'round-trips') return runRoundTripsOnly({ iterations: settings.roundTripIterations, largeImportRows: settings.importRows });
+  if (values.only === 'load') return runLoadOnly({ connections: settings.loadConnections, requests: settings.loadRequests, keys: settings.loadKeys });
+  if (values.only === 'photo-lookups') return runLookupAbuseOnly(settings.lookupAbuse);
+  if (values.only === 'checkin-page') return runCheckinPageOnly(settings.checkinPageRuns);
+  if (values.only === 'hr-export') return runHrExportOnly(settings.hrExport);
+  if (values.only === 'announcement-burst') {
+    const crowds = values.participants !== undefined ? [positiveInteger(values.participants, '--participants')] : values.smoke ? [50] : [1_000, 3_000];
+    return runAnnouncementBurstOnly(crowds, values.smoke ? 5 : 60, outFile);
   }
+  if (values.only !== undefined) throw new Error(`--only takes round-trips, load, photo-lookups, checkin-page, hr-export or announcement-burst, not ${values.only}`);
 
   // First, while DynamoDB Local's JVM does not yet compete with the child processes for the CPUs.
   log('Cold starts (bundling, then fresh node processes)…');
@@ -110,7 +135,7 @@ async function main(): Promise<void> {
     const counter = installRoundTripCounter(db);
     const demo = await seedDemo();
     if (!demo) throw new Error('The fresh table already held the demo tenant');
-    const localApi = await startLocalApi({ port: 0 });
+    const localApi = await startLocalApi({ port: 0, checkinPage: { tenantSlug: demo.tenantSlug } });
     closeApi = () => localApi.close();
     const api = await connectBenchApi(localApi.url, demo);
 
@@ -136,6 +161,13 @@ async function main(): Promise<void> {
     log(`Abuse: a distributed guesser of photo lookups beside a participant (${settings.lookupAbuse.networks} networks, ${settings.lookupAbuse.hours} simulated hours)…`);
     const lookupAbuse = await measureLookupAbuse(settings.lookupAbuse);
 
+    log(`Check-in page: its files and Lighthouse at mobile settings (${settings.checkinPageRuns} runs)…`);
+    const checkinPage = await measureCheckinPage({ pageUrl: checkinPageUrlOf(localApi.url, demo.galleryToken), runs: settings.checkinPageRuns });
+
+    const { measureHrExport, formatHrExport } = await import('./hr-export');
+    log(`HR export: ${settings.hrExport.persons.join(' and ')} persons against sharp's crop and encode alone (child processes)…`);
+    const hrExport = await measureHrExport(settings.hrExport, { pids: [services.dynamoDb.pid] });
+
     // Last, so that no other figure shares the machine with the event pipeline it starts (which first reads the whole stream).
     log('Webhook delivery: the check-in load without and with a subscription, then an import…');
     const webhookDelivery = await measureWebhookDelivery(api, {
@@ -145,7 +177,14 @@ async function main(): Promise<void> {
       rows: settings.importRows,
     });
 
-    const results: BenchResults & { lookupAbuse: LookupAbuseResult; photoIngest: PhotoIngestResult; faceModel: FaceModelResult; faceIngest: FaceIngestResult } = {
+    const results: BenchResults & {
+      lookupAbuse: LookupAbuseResult;
+      photoIngest: PhotoIngestResult;
+      faceModel: FaceModelResult;
+      faceIngest: FaceIngestResult;
+      checkinPage: CheckinPageResult;
+      hrExport: HrExportBenchResult;
+    } = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
       machine: { node: process.version, cpus: availableParallelism(), platform: `${process.platform} ${process.arch}` },
@@ -169,13 +208,56 @@ async function main(): Promise<void> {
       photoIngest,
       faceModel,
       faceIngest,
+      checkinPage,
+      hrExport,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\n${formatResults(results)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\nWritten to ${outFile}`);
+    console.log(`\n${formatResults(results)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\n${formatCheckinPage(checkinPage)}\n\n${formatHrExport(hrExport)}\n\nWritten to ${outFile}`);
   } finally {
     await closeApi?.();
     await services.stop();
   }
+}
+
+/** The local services with the demo tenant, the local API on them and the round-trip counter, for `run`; all stopped after. */
+async function withDemoApi(run: (setup: { api: BenchApi; counter: RoundTripCounter; apiUrl: string }) => Promise<void>): Promise<void> {
+  const services = await startLocalServices();
+  let closeApi: (() => Promise<void>) | undefined;
+  try {
+    const { db } = await import('#lib/platform/table/client');
+    const { installRoundTripCounter } = await import('./round-trip-counter');
+    const { seedDemo } = await import('../local/seed-demo');
+    const { startLocalApi } = await import('../local/api-server');
+    const { connectBenchApi } = await import('./bench-api');
+    const counter = installRoundTripCounter(db);
+    const demo = await seedDemo();
+    if (!demo) throw new Error('The fresh table already held the demo tenant');
+    const localApi = await startLocalApi({ port: 0, checkinPage: { tenantSlug: demo.tenantSlug } });
+    closeApi = () => localApi.close();
+    await run({ api: await connectBenchApi(localApi.url, demo), counter, apiUrl: localApi.url });
+  } finally {
+    await closeApi?.();
+    await services.stop();
+  }
+}
+
+/** `--only round-trips`: the round trips per request. */
+function runRoundTripsOnly(options: { iterations: number; largeImportRows: number }): Promise<void> {
+  return withDemoApi(async ({ api, counter }) => {
+    const { measureRoundTrips } = await import('./round-trips');
+    log('Round trips per request…');
+    console.log(`\n${formatRoundTrips(await measureRoundTrips(api, counter, options))}`);
+  });
+}
+
+/** `--only load`: the load scenarios against the same DynamoDB work alone, their table. */
+function runLoadOnly(options: { connections: number; requests: number; keys: number }): Promise<void> {
+  return withDemoApi(async ({ api, counter, apiUrl }) => {
+    const { measureLoad } = await import('./load');
+    log('Load with autocannon against the same DynamoDB work alone…');
+    const load = await measureLoad(api, counter, { baseUrl: apiUrl, ...options });
+    console.log(`\n### Load: ${options.requests} requests per scenario on ${options.connections} connections\n\n${formatLoad(load)}`);
+  });
 }
 
 /** `--only photo-lookups`: the local services, the lookup scenario, its table. */
@@ -188,6 +270,72 @@ async function runLookupAbuseOnly(options: { networks: number; hours: number }):
   } finally {
     await services.stop();
   }
+}
+
+/** `--only checkin-page`: the local services with the demo gallery, the page served by the local API, its figures. */
+async function runCheckinPageOnly(runs: number): Promise<void> {
+  const services = await startLocalServices();
+  let closeApi: (() => Promise<void>) | undefined;
+  try {
+    const { seedDemo } = await import('../local/seed-demo');
+    const { startLocalApi } = await import('../local/api-server');
+    const demo = await seedDemo();
+    if (!demo) throw new Error('The fresh table already held the demo tenant');
+    const localApi = await startLocalApi({ port: 0, checkinPage: { tenantSlug: demo.tenantSlug } });
+    closeApi = () => localApi.close();
+    log(`Check-in page: its files and Lighthouse at mobile settings (${runs} runs)…`);
+    console.log(`\n${formatCheckinPage(await measureCheckinPage({ pageUrl: checkinPageUrlOf(localApi.url, demo.galleryToken), runs }))}`);
+  } finally {
+    await closeApi?.();
+    await services.stop();
+  }
+}
+
+/** `--only hr-export`: the local services, the HR export figure. */
+async function runHrExportOnly(settings: HrExportBenchSettings): Promise<void> {
+  const services = await startLocalServices();
+  try {
+    const { measureHrExport, formatHrExport } = await import('./hr-export');
+    log(`HR export: ${settings.persons.join(' and ')} persons against sharp's crop and encode alone (child processes)…`);
+    console.log(`\n${formatHrExport(await measureHrExport(settings, { pids: [services.dynamoDb.pid] }))}`);
+  } finally {
+    await services.stop();
+  }
+}
+
+/**
+ * `--only announcement-burst`: the local services behind a DynamoDB that conflicts like the real
+ * one, a burst of each size in a gallery of its own, one table.
+ */
+async function runAnnouncementBurstOnly(crowds: number[], seconds: number, outFile: string): Promise<void> {
+  const services = await startLocalServices();
+  const { startRealisticDynamoDb } = await import('../local/realistic-dynamodb/proxy');
+  const proxy = await startRealisticDynamoDb({ target: services.dynamoDb.endpoint });
+  // Before anything loads the table client: the service's calls go through the proxy.
+  process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+  try {
+    const { measureAnnouncementBurst, formatAnnouncementBurst } = await import('./announcement-burst');
+    const results = [];
+    // A small burst first, not reported: the handler's modules and connections warm, so that neither design pays for them.
+    await measureAnnouncementBurst({ participants: 20, seconds: 1, hotShare: 0.8, hotCapacity: 600, counters: 'spread' }, proxy.stats);
+    // Each size twice, side by side: the day's spots spread over its counters, and on its item alone (the design before).
+    for (const participants of crowds) {
+      for (const counters of ['spread', 'single'] as const) {
+        log(`The announcement burst: ${participants} check-ins within ${seconds} s, 80 % to one day of capacity 600, counted ${counters === 'spread' ? 'on its spread counters' : 'on one counter'}…`);
+        results.push(await measureAnnouncementBurst({ participants, seconds, hotShare: 0.8, hotCapacity: 600, counters }, proxy.stats));
+      }
+    }
+    writeFileSync(outFile, `${JSON.stringify({ announcementBurst: results }, null, 2)}\n`);
+    console.log(`\n${formatAnnouncementBurst(results)}\n\nWritten to ${outFile}`);
+  } finally {
+    await proxy.stop();
+    await services.stop();
+  }
+}
+
+/** The check-in form of a gallery as the local API serves it (/checkin/, beside /v1). */
+function checkinPageUrlOf(apiUrl: string, galleryToken: string): string {
+  return `${apiUrl.replace(/\/v1$/, '')}/checkin/${galleryToken}`;
 }
 
 function positiveInteger(text: string, option: string): number {

@@ -1,5 +1,19 @@
 /** What the CLIs print: results as plain-text tables and fields, or as JSON with --json. */
 
+/**
+ * Ends the process quietly, with the exit code it has so far, once the reader of `stream` has
+ * gone (`npm run admin -- ... | head -1`): the next write fails with EPIPE, which Node reports as
+ * an error event and, unheard, as a crash with a stack trace. The commands print after their
+ * work is done, so nothing is cut short but the output nobody reads. Other write errors stay
+ * errors.
+ */
+export function stopQuietlyWhenReaderCloses(stream: NodeJS.WriteStream = process.stdout): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 /** Where a command writes: standard output for results, standard error for messages. */
 export interface CliIo {
   out(line: string): void;

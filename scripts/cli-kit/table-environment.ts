@@ -31,7 +31,7 @@ export function useLocalTable(environment: CliEnvironment, dataDir?: string, isA
     isAlive,
   });
   if (!server) return undefined;
-  const { tableName, dynamoDbEndpoint, mediaBucket, s3Endpoint, port } = server.info;
+  const { tableName, dynamoDbEndpoint, mediaBucket, s3Endpoint, port, failureDir } = server.info;
   if (typeof tableName !== 'string' || typeof dynamoDbEndpoint !== 'string') {
     throw new UsageError(`${server.file} has no tableName and dynamoDbEndpoint: restart npm start, or set TABLE_NAME yourself`);
   }
@@ -39,6 +39,8 @@ export function useLocalTable(environment: CliEnvironment, dataDir?: string, isA
   env.DYNAMODB_ENDPOINT ||= dynamoDbEndpoint;
   if (typeof mediaBucket === 'string') env.MEDIA_BUCKET ||= mediaBucket;
   if (typeof s3Endpoint === 'string') env.S3_ENDPOINT ||= s3Endpoint;
+  // Where the server keeps its failures, for `ops replay`.
+  if (typeof failureDir === 'string') env.LOCAL_FAILURE_DIR ||= failureDir;
   env.AWS_REGION ||= 'eu-central-1';
   env.AWS_ACCESS_KEY_ID ||= 'S3RVER'; // the local S3 server's fixed credentials; DynamoDB Local takes any
   env.AWS_SECRET_ACCESS_KEY ||= 'S3RVER';

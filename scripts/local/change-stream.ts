@@ -7,8 +7,13 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { STREAM_RETRY_ATTEMPTS } from '../../infra/failure-queue';
+import type { LocalFailureStore } from './local-failure-store';
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+/** The longest wait between two retries of a failing record (they start at `pollMs` and double). */
+const MAX_RETRY_WAIT_MS = 1_000;
 
 export interface RunningChangeStream {
   stop(): Promise<void>;
@@ -16,14 +21,19 @@ export interface RunningChangeStream {
   caughtUp(): Promise<void>;
   /** How many times the handler failed a batch (it is handed over again from the failed record). */
   failedHandovers(): number;
+  /** The records given up on after their retries, in the order they were set aside. */
+  setAside(): DynamoDBRecord[];
 }
 
 /**
- * Plays Lambda's DynamoDB stream event source locally: reads DynamoDB Local's real stream of the
- * table, shard by shard, and hands each batch to the handler in Lambda's event shape. A batch is
- * passed again from its first failed record until it succeeds (as an event source with
- * unlimited retries and bisecting does), so a handler that dies half-way through a batch loses
- * nothing.
+ * Plays Lambda's DynamoDB stream event source locally, with the stack's policy
+ * (infra/failure-queue.ts): reads DynamoDB Local's real stream of the table, shard by shard, and
+ * hands each batch to the handler in Lambda's event shape. A batch the handler throws on is
+ * halved (bisecting) until the record that fails is alone; a batch that reports failed records is
+ * passed again from the first of them, so a handler that dies half-way through a batch loses
+ * nothing. A record that fails more than `retries` times (default STREAM_RETRY_ATTEMPTS) is set
+ * aside, into `failures` when given (as Lambda sends it to the failure queue), and the shard goes
+ * on with the next record.
  */
 export async function startChangeStream(options: {
   endpoint: string;
@@ -31,7 +41,13 @@ export async function startChangeStream(options: {
   handler: StreamHandler;
   pollMs?: number;
   batchSize?: number;
+  /** Retries of a failing record before it is set aside. */
+  retries?: number;
+  /** Where set-aside records are kept for `ops replay`, under `handlerName`. */
+  failures?: LocalFailureStore;
+  handlerName?: string;
 }): Promise<RunningChangeStream> {
+  const retries = options.retries ?? STREAM_RETRY_ATTEMPTS;
   const pollMs = options.pollMs ?? 50;
   const tables = new DynamoDBClient({ endpoint: options.endpoint });
   const { Table } = await tables.send(new DescribeTableCommand({ TableName: options.tableName }));
@@ -44,6 +60,9 @@ export async function startChangeStream(options: {
   const iterators = new Map<string, string | null>();
   let stopped = false;
   let failedHandovers = 0;
+  const setAside: DynamoDBRecord[] = [];
+  /** Failures of each record (by sequence number) that failed alone or first. */
+  const failuresOf = new Map<string, number>();
   let idleWaiters: (() => void)[] = [];
   let sweepRunning: Promise<void> = Promise.resolve();
 
@@ -62,22 +81,57 @@ export async function startChangeStream(options: {
     } while (start);
   };
 
-  /** Hands `records` to the handler until it takes them all; returns the records' last sequence number. */
-  const deliver = async (records: DynamoDBRecord[]) => {
+  /** Keeps a record that failed more than `retries` times, and forgets its count. */
+  const putAside = (record: DynamoDBRecord, reason: string) => {
+    const sequence = record.dynamodb!.SequenceNumber!;
+    options.failures?.keep({
+      handler: options.handlerName ?? 'unknown',
+      source: 'stream',
+      failedAt: new Date().toISOString(),
+      attempts: failuresOf.get(sequence) ?? retries + 1,
+      reason,
+      event: { Records: [record] },
+    });
+    failuresOf.delete(sequence);
+    setAside.push(record);
+  };
+
+  /**
+   * Hands `records` to the handler until it takes them all, bisecting a batch it throws on and
+   * setting aside a record that failed more than `retries` times.
+   */
+  const deliver = async (records: DynamoDBRecord[]): Promise<void> => {
     let remaining = records;
     while (remaining.length > 0 && !stopped) {
       let failedAt: string | undefined;
+      let threw = false;
       try {
         const response = await options.handler({ Records: remaining });
         failedAt = response?.batchItemFailures?.[0]?.itemIdentifier;
       } catch {
-        failedAt = remaining[0]!.dynamodb!.SequenceNumber;
+        threw = true;
       }
-      if (failedAt === undefined) return;
+      if (!threw && failedAt === undefined) return;
       failedHandovers += 1;
-      const index = remaining.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt);
-      remaining = remaining.slice(Math.max(0, index));
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      if (threw && remaining.length > 1) {
+        // Lambda's bisecting: each half on its own, in order, until the record that fails is alone.
+        const half = Math.ceil(remaining.length / 2);
+        await deliver(remaining.slice(0, half));
+        remaining = remaining.slice(half);
+        continue;
+      }
+      const index = threw ? 0 : Math.max(0, remaining.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt));
+      remaining = remaining.slice(index);
+      const sequence = remaining[0]!.dynamodb!.SequenceNumber!;
+      const failures = (failuresOf.get(sequence) ?? 0) + 1;
+      failuresOf.set(sequence, failures);
+      if (failures > retries) {
+        putAside(remaining[0]!, threw ? 'Error' : 'batchItemFailures');
+        remaining = remaining.slice(1);
+        continue;
+      }
+      // Backing off as Lambda does, so that a short outage (DynamoDB Local busy) is outlasted, not set aside.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs * 2 ** (failures - 1), MAX_RETRY_WAIT_MS)));
     }
   };
 
@@ -151,6 +205,7 @@ export async function startChangeStream(options: {
       for (const resolve of idleWaiters) resolve();
     },
     failedHandovers: () => failedHandovers,
+    setAside: () => [...setAside],
     caughtUp: () =>
       new Promise<void>((resolve) => {
         // Two idle passes: the first may have started before the caller's last write.
@@ -180,8 +235,8 @@ function withEmptyMaps(image: Record<string, AttributeValue> | undefined): Recor
   return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, repair(value)]));
 }
 
-/** A record of the Streams API in the shape Lambda hands to a stream function. */
-function toLambdaRecord(record: StreamRecord): DynamoDBRecord {
+/** A record of the Streams API in the shape Lambda hands to a stream function (`ops replay` reads records back in it too). */
+export function toLambdaRecord(record: StreamRecord): DynamoDBRecord {
   const created = record.dynamodb?.ApproximateCreationDateTime;
   const images = record.dynamodb as { NewImage?: Record<string, AttributeValue>; OldImage?: Record<string, AttributeValue> } | undefined;
   return {

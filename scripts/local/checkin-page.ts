@@ -8,11 +8,9 @@ import { checkinPageSecurityHeaders } from '../../infra/checkin-page-headers';
 export const CHECKIN_PAGE_PATH = '/checkin';
 
 const WEB_DIR = join(__dirname, '..', '..', 'web');
-const FILES: Record<string, string> = {
-  'checkin.js': 'text/javascript; charset=utf-8',
-  'checkin.css': 'text/css; charset=utf-8',
-  'my-photos.js': 'text/javascript; charset=utf-8',
-};
+/** The page's own files: scripts and style sheets in web/ and its messages/ folder. */
+const PAGE_FILE = /^(?:messages\/)?[a-z0-9-]+\.(js|css)$/;
+const CONTENT_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
 
 /**
  * Serves web/ as CloudFront serves the deployed page: its files, config.js with this API's
@@ -36,7 +34,13 @@ export async function serveCheckinPage(request: IncomingMessage, response: Serve
     response.end(buildQrEncoder());
     return;
   }
-  const file = FILES[name] ? name : 'index.html';
-  response.writeHead(200, { ...headers, 'Content-Type': FILES[file] ?? 'text/html; charset=utf-8' });
-  response.end(await readFile(join(WEB_DIR, file)));
+  const own = PAGE_FILE.exec(name);
+  const content = own ? await readFile(join(WEB_DIR, name)).catch(() => undefined) : undefined;
+  if (own && content) {
+    response.writeHead(200, { ...headers, 'Content-Type': CONTENT_TYPES[own[1]!]! });
+    response.end(content);
+    return;
+  }
+  response.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
+  response.end(await readFile(join(WEB_DIR, 'index.html')));
 }

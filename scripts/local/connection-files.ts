@@ -23,6 +23,8 @@ export interface LocalServerInfo extends DemoData {
   mediaBucket: string;
   /** The --data folder, absolute; absent when DynamoDB and S3 keep their data in memory. */
   dataDir?: string;
+  /** Where the server keeps what its stream consumers and photo ingest gave up on (scripts/local/local-failure-store.ts). */
+  failureDir?: string;
   persisted: boolean;
   stripe: string;
   emailInbox?: string;

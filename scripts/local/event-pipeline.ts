@@ -1,6 +1,7 @@
 import { useDeliveryQueue } from '#lib/webhooks/adapters/delivery-queue';
 import { type RunningChangeStream, startChangeStream } from './change-stream';
 import { LocalDeliveryQueue } from './local-delivery-queue';
+import type { LocalFailureStore } from './local-failure-store';
 
 export interface LocalEventPipeline {
   queue: LocalDeliveryQueue;
@@ -18,10 +19,11 @@ export interface LocalEventPipeline {
  * What the stack deploys for events, on this machine: DynamoDB Local's stream to the
  * dispatcher function, and a local queue to the delivery worker function; the same handlers
  * Lambda runs. Needs TABLE_NAME and DYNAMODB_ENDPOINT set (applyLocalEnvironment). With
- * `photoNotices`, the photo-ready email function on the same stream too.
+ * `photoNotices`, the photo-ready email function on the same stream too. Records a consumer gives
+ * up on after its retries go to `failures` (scripts/local/local-failure-store.ts), when given.
  */
 export async function startEventPipeline(
-  options: { pollMs?: number; concurrency?: number; photoNotices?: boolean; referenceFaces?: boolean } = {},
+  options: { pollMs?: number; concurrency?: number; photoNotices?: boolean; referenceFaces?: boolean; failures?: LocalFailureStore } = {},
 ): Promise<LocalEventPipeline> {
   const [{ handler: dispatch }, { handler: deliver }] = await Promise.all([
     import('../../functions/events/dispatch-events'),
@@ -30,12 +32,19 @@ export async function startEventPipeline(
   const queue = new LocalDeliveryQueue(deliver, { concurrency: options.concurrency, pollMs: options.pollMs });
   useDeliveryQueue(queue);
   queue.start();
-  const stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler: dispatch, pollMs: options.pollMs });
+  const stream = await startChangeStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    tableName: process.env.TABLE_NAME!,
+    handler: dispatch,
+    pollMs: options.pollMs,
+    failures: options.failures,
+    handlerName: 'events/dispatch-events',
+  });
   // Photo-ready emails read the stream on their own, as their function's event source does in AWS
   // (sending to SES_ENDPOINT, the local SES that `npm start` runs).
-  const noticeStream = options.photoNotices ? await startPhotoNoticeStream(options.pollMs) : undefined;
+  const noticeStream = options.photoNotices ? await startPhotoNoticeStream(options.pollMs, options.failures) : undefined;
   // Reference faces of consenting participants' selfies, as their function's event source does in AWS.
-  const faceStream = options.referenceFaces ? await startReferenceFaceStream(options.pollMs) : undefined;
+  const faceStream = options.referenceFaces ? await startReferenceFaceStream(options.pollMs, options.failures) : undefined;
   return {
     queue,
     stream,
@@ -55,12 +64,14 @@ export async function startEventPipeline(
   };
 }
 
-async function startReferenceFaceStream(pollMs: number | undefined): Promise<RunningChangeStream> {
+async function startReferenceFaceStream(pollMs: number | undefined, failures: LocalFailureStore | undefined): Promise<RunningChangeStream> {
   const { handler } = await import('../../functions/faces/describe-reference-faces');
-  return startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs });
+  const handlerName = 'faces/describe-reference-faces';
+  return startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs, failures, handlerName });
 }
 
-async function startPhotoNoticeStream(pollMs: number | undefined): Promise<RunningChangeStream> {
+async function startPhotoNoticeStream(pollMs: number | undefined, failures: LocalFailureStore | undefined): Promise<RunningChangeStream> {
   const { handler } = await import('../../functions/photos/send-photo-notices');
-  return startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs });
+  const handlerName = 'photos/send-photo-notices';
+  return startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs, failures, handlerName });
 }

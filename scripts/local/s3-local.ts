@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -30,6 +31,7 @@ export async function startS3Local(options: {
     directory: options.directory ?? temporary,
     configureBuckets: options.buckets.map((name) => ({ name, configs: [] })),
   });
+  refuseUnknownUploadsAndParts(server);
   // S3rver is a Koa application; its typings omit the EventEmitter side.
   if (options.onEvent) {
     (server as unknown as NodeJS.EventEmitter).on('event', (event: S3Event) => options.onEvent?.(asS3Notification(event)));
@@ -41,6 +43,38 @@ export async function startS3Local(options: {
       await server.close();
       if (temporary) rmSync(temporary, { recursive: true, force: true });
     },
+  };
+}
+
+/** s3rver's error type: thrown from its store, it is answered as S3 answers that code. */
+const S3Error = createRequire(__filename)('s3rver/lib/models/error') as new (code: string, message: string) => Error;
+
+interface MultipartStore {
+  getResourcePath(bucket: string, key: undefined, resource: string): string;
+  putObjectMultipart(bucket: string, uploadId: string, parts: { number: number; etag: string }[]): Promise<unknown>;
+}
+
+/**
+ * Completing a multipart upload as S3 does: an upload it does not know is NoSuchUpload, a part
+ * it does not have or whose ETag differs is InvalidPart (the service reports both per file).
+ * s3rver reads the upload's folder without looking and fails with a 500 instead, and an upload
+ * ID is a folder name to it (it makes them of 32 hexadecimal digits).
+ */
+function refuseUnknownUploadsAndParts(server: S3rver): void {
+  const store = (server as unknown as { store: MultipartStore }).store;
+  const complete = store.putObjectMultipart.bind(store);
+  store.putObjectMultipart = async (bucket, uploadId, parts) => {
+    const folder = join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId);
+    if (!/^[0-9a-f]{32}$/.test(uploadId) || !existsSync(join(folder, 'key'))) {
+      throw new S3Error('NoSuchUpload', 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.');
+    }
+    for (const part of parts) {
+      const checksum = join(folder, `${part.number}.md5`);
+      if (!existsSync(checksum) || readFileSync(checksum, 'utf8') !== part.etag) {
+        throw new S3Error('InvalidPart', "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.");
+      }
+    }
+    return complete(bucket, uploadId, parts);
   };
 }
 

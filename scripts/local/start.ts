@@ -19,6 +19,8 @@ import { startStripeEmulator } from './stripe-emulator';
 import { startSesLocal } from './ses-local';
 import type { DemoData } from './seed-demo';
 import { DATA_CONNECTION_FILE, type LocalServerInfo, writeConnectionFiles } from './connection-files';
+import { LocalFailureStore, localFailureDirectory } from './local-failure-store';
+import { invokeAsynchronously } from './local-async-invoke';
 
 const usage = 'Usage: npm start -- [--port N] [--data DIR]   (PORT=N also sets the port; --data persists DynamoDB and S3 data)';
 
@@ -41,10 +43,12 @@ async function main(): Promise<void> {
   const dataDir = values.data === undefined ? undefined : resolve(values.data);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  // What the stream consumers and the ingest give up on after their retries, for `npm run admin -- ops replay`.
+  const failures = new LocalFailureStore(localFailureDirectory({ dataDir, workingDirectory: process.cwd(), pid: process.pid }));
 
   const services = await startLocalServices({
     dataDir,
-    onS3Event: (event) => void ingestUploadedPhotos(event),
+    onS3Event: (event) => void ingestUploadedPhotos(event, failures),
   });
   let apiRef: { close(): Promise<void> } | undefined;
   let stopEvents: (() => Promise<void>) | undefined;
@@ -92,7 +96,7 @@ async function main(): Promise<void> {
     setInterval(() => void sweepReservations().catch((error: unknown) => logger.error('reservation sweep failed', { error: loggableError(error) })), 60_000).unref();
     // Events: DynamoDB Local's stream to the dispatcher, a local queue to the delivery worker.
     const { startEventPipeline } = await import('./event-pipeline');
-    const events = await startEventPipeline({ photoNotices: true, referenceFaces: true });
+    const events = await startEventPipeline({ photoNotices: true, referenceFaces: true, failures });
     stopEvents = () => events.stop();
     // Retention runs once a day in the stack; locally once an hour, and once at start.
     // The planner queues each gallery on a local queue, whose worker applies its retention.
@@ -101,6 +105,9 @@ async function main(): Promise<void> {
     const retain = () => void retention.run().catch((error: unknown) => logger.error('retention failed', { error: loggableError(error) }));
     retain();
     setInterval(retain, 3_600_000).unref();
+    // HR exports: the create endpoint's messages go to a local queue whose consumer builds each export.
+    const { startHrExportPipeline } = await import('./local-hr-export-queue');
+    await startHrExportPipeline();
     const info: LocalServerInfo = {
       pid: process.pid,
       port: api.port,
@@ -112,6 +119,7 @@ async function main(): Promise<void> {
       s3Endpoint: services.s3.endpoint,
       mediaBucket: process.env.MEDIA_BUCKET!,
       dataDir,
+      failureDir: failures.directory,
       persisted: dataDir !== undefined,
       stripe: stripeEmulator ? `emulator at ${stripeEmulator.url} (no money moves)` : 'Stripe, with STRIPE_SECRET_KEY',
       emailInbox: process.env.SES_ENDPOINT,
@@ -148,15 +156,18 @@ function localCdnSigning() {
   };
 }
 
-/** What S3 event notifications do in AWS: objects under photos/ reach the ingest function. */
-async function ingestUploadedPhotos(event: S3Event): Promise<void> {
-  try {
-    const { handler } = await import('../../functions/media/ingest-photo');
-    await handler(event);
-  } catch (error) {
-    // The handler logged the details; what it throws holds only the error's name.
-    console.error(`Photo ingest failed: ${(error as Error).name}`);
-  }
+/**
+ * What S3 event notifications do in AWS: objects under photos/ reach the ingest function,
+ * asynchronously, retried as Lambda retries it; an event that still fails is kept in `failures`.
+ */
+async function ingestUploadedPhotos(event: S3Event, failures: LocalFailureStore): Promise<void> {
+  const { handler } = await import('../../functions/media/ingest-photo');
+  await invokeAsynchronously(handler, event, {
+    handlerName: 'media/ingest-photo',
+    store: failures,
+    // The handler logged the details; the note names only where the event was kept.
+    onKept: (id) => console.error(`Photo ingest failed after its retries; kept as ${id} (npm run admin -- ops replay)`),
+  });
 }
 
 /** The demo tenant of an earlier run on the same --data, from the connection file it left there; nothing else of that run. */
@@ -199,9 +210,12 @@ then start it with the signing secret the first command prints:
   npm run webhook-receiver -- --port 4000 --secret whsec_…
 
 Try:
-  curl -s ${info.baseUrl}/group-shoot/checkin/${info.galleryToken} ${tenant}
-  curl -s ${info.baseUrl}/groupshoot/${info.galleryToken}/days ${tenant} -H 'Authorization: Bearer ${info.apiKey}'
-  curl -s ${info.baseUrl}/group-shoot/checkin/${info.galleryToken}/days ${tenant} -H 'X-Api-Key: ${info.apiKey}'
+  curl -sS --fail-with-body ${info.baseUrl}/group-shoot/checkin/${info.galleryToken} ${tenant}
+  curl -sS --fail-with-body ${info.baseUrl}/groupshoot/${info.galleryToken}/days ${tenant} -H 'Authorization: Bearer ${info.apiKey}'
+  curl -sS --fail-with-body ${info.baseUrl}/group-shoot/checkin/${info.galleryToken}/days ${tenant} -H 'X-Api-Key: ${info.apiKey}'
+
+The README's and the guides' examples use BASE, TENANT, API_KEY and TOKEN; in another terminal here:
+  eval "$(npm run -s local-env)"${info.dataDir ? `    (or npm run -s local-env -- --data ${info.dataDir})` : ''}
 
 Press Ctrl-C to stop.`);
 }

@@ -6,6 +6,11 @@ import { ERROR_CATALOG } from '#lib/http/errors';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { PERSONS_PAGE } from '#lib/platform/page-cursor';
 import { INBOX_PAGE } from '#lib/photos/rules/inbox-uploads';
+import { GALLERY_TOKEN_SOURCE, IDEMPOTENCY_KEY_PATTERN, PERSON_ID_SOURCE } from '#lib/platform/identifiers';
+import { HR_EXPORT_ID } from '#lib/hr-exports/rules/hr-export-model';
+import { SLUG_PATTERN } from '#lib/tenants/rules/tenant-slug';
+import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import { enforcedAction, withoutMarkers } from './enforced-checks';
 import { EXAMPLES } from './examples';
 import { WEBHOOK_PARAMETERS, webhookOperations } from './webhooks';
 
@@ -70,7 +75,7 @@ function publicLimitsDescription(): string {
   return [
     'No API key; any origin may call them (CORS).',
     `Each client address (IPv6 by /64) has per gallery a read budget (check-in info, checkinStatus; default ${rate(reads)}) and a check-in budget (submitCheckin, retryCheckout; default ${rate(checkins)}): over it, 429 rate_limit_exceeded with Retry-After and the X-RateLimit-* headers.`,
-    `Photo lookups (myPhotos, sendPhotoLink, photosByLink) have a budget of their own per client and gallery (default ${rate(photoLookups)}; over it, 429 rate_limit_exceeded). A myPhotos body that parsed draws on three budgets of wrong pairs: the client's network (IPv4 /24, IPv6 /48; default ${rate(photoLookupFailuresPerSite)}), the access code (default ${rate(photoLookupFailuresPerCode)}) and the gallery, all clients together (default ${rate(photoLookupFailures)}); a right pair gets its share back. Within them every wrong pair of code and email or employee ID is 404 photos_not_found; past any of them the lookup is never refused but answered 200 { photoLinkRequested: true }, the answer of sendPhotoLink, and a right pair's person gets a photo link by email.`,
+    `Photo lookups (myPhotos, sendPhotoLink, photosByLink, pickPhoto) have a budget of their own per client and gallery (default ${rate(photoLookups)}; over it, 429 rate_limit_exceeded). A myPhotos body that parsed (and a pickPhoto by code) draws on three budgets of wrong pairs: the client's network (IPv4 /24, IPv6 /48; default ${rate(photoLookupFailuresPerSite)}), the access code (default ${rate(photoLookupFailuresPerCode)}) and the gallery, all clients together (default ${rate(photoLookupFailures)}); a right pair gets its share back. Within them every wrong pair of code and email or employee ID is 404 photos_not_found; past any of them the lookup is never refused but answered 200 { photoLinkRequested: true }, the answer of sendPhotoLink, and a right pair's person gets a photo link by email.`,
     `Per gallery and email address at most ${checkinsPerEmail} free check-ins (409 email_checkin_limit) and one reservation waiting for payment (a new one replaces it); per reservation ${retriesPerOrder} retries (409 retry_limit_reached); per day with a capacity at most ${Math.round(pendingPaymentsShare * 100)} % of it waiting for payment (409 pending_payments_limit).`,
     'A gallery changes these with the admin CLI (gallery limits); docs/api-reference.md explains the defaults.',
   ].join(' ');
@@ -87,23 +92,50 @@ const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
 };
 
+/**
+ * The shapes of the path parameters the service looks up; a value of another shape names
+ * nothing (404, as an unknown one).
+ */
+const PATH_PARAMETER_SCHEMAS: Record<string, Json> = {
+  token: { type: 'string', pattern: `^${GALLERY_TOKEN_SOURCE}$` },
+  personId: { type: 'string', pattern: `^${PERSON_ID_SOURCE}$` },
+  exportId: { type: 'string', pattern: HR_EXPORT_ID.source },
+};
+
+/** A page cursor: base64url, as nextCursor gives it. */
+const cursorParameter = (listing: string): Json => ({
+  name: 'cursor',
+  in: 'query',
+  schema: { type: 'string', minLength: 1, pattern: '^[A-Za-z0-9_-]+$' },
+  description: `nextCursor of the previous page of ${listing}; any other value is 400 invalid_parameter.`,
+});
+
 function operation(route: Route, path: string, isAlias: boolean): Json {
   const schemas = ROUTE_SCHEMAS[route.id] ?? {};
-  const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const parameters: Json[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
+    const schema = PATH_PARAMETER_SCHEMAS[name!];
+    if (!schema) throw new Error(`No schema for the path parameter ${name}: add it to PATH_PARAMETER_SCHEMAS`);
+    return { name, in: 'path', required: true, schema };
+  });
   if (route.access !== 'webhook' && route.method !== 'OPTIONS') parameters.push({ $ref: '#/components/parameters/TenantSlug' });
   if (route.method === 'POST' && route.access !== 'webhook') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (route.access === 'webhook') parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } });
   if (route.id === 'listPersons') {
     parameters.push(
-      { name: 'employeeId', in: 'query', schema: { type: 'string', maxLength: 100 }, description: 'Exact employee ID.' },
+      {
+        name: 'employeeId',
+        in: 'query',
+        schema: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.employeeId, pattern: '\\S' },
+        description: 'Exact employee ID (surrounding white space is ignored).',
+      },
       { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PERSONS_PAGE.maxLimit, default: PERSONS_PAGE.defaultLimit } },
-      { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'nextCursor of the previous page.' },
+      cursorParameter('persons'),
     );
   }
   if (route.id === 'listInboxFiles') {
     parameters.push(
       { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: INBOX_PAGE.maxLimit, default: INBOX_PAGE.defaultLimit } },
-      { name: 'cursor', in: 'query', schema: { type: 'string' }, description: 'nextCursor of the previous page.' },
+      cursorParameter('the inbox'),
     );
   }
   const rateLimited = route.access === 'server' || (route.access === 'public' && route.method !== 'OPTIONS');
@@ -112,7 +144,7 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
     route.method === 'OPTIONS'
       ? { '204': { description: 'CORS preflight answer', headers } }
       : {
-          '200': {
+          [String(route.successStatus ?? 200)]: {
             description: route.summary,
             headers,
             content: schemas.response ? { 'application/json': { ...json(schemas.response)['application/json'], ...examplesOf(route.id) } } : undefined,
@@ -136,6 +168,17 @@ function examplesOf(routeId: string): Json {
 }
 
 /**
+ * An import row is parsed into its verdict, never refused (ImportRowSchema falls back to a skip):
+ * no member of a row is required for the request to succeed, and a row without a usable name is
+ * skipped with a 200 (the spec's per-row rule). The row's schema says which rows are imported.
+ */
+function importRowsAreVerdicts(schemas: Json): void {
+  const row = schemas.ImportRequest?.properties?.persons?.items;
+  if (!row?.properties?.name) throw new Error('ImportRequest has no persons[].name to document');
+  delete row.required;
+}
+
+/**
  * The OpenAPI 3.1 document of the API, from the route module, the valibot schemas and the error
  * catalogue; its `webhooks` are the events the service sends to subscriptions.
  */
@@ -147,10 +190,10 @@ export function buildOpenApiDocument(): Json {
       paths[path][route.method.toLowerCase()] = operation(route, path, path === route.alias);
     }
   }
-  const schemas = JSON.parse(
-    JSON.stringify(toJsonSchemaDefs({ ...API_SCHEMAS, ...EVENT_SCHEMAS }, { target: 'draft-2020-12', errorMode: 'ignore' })).replace(/#\/\$defs\//g, '#/components/schemas/'),
-  );
+  const converted = withoutMarkers(toJsonSchemaDefs({ ...API_SCHEMAS, ...EVENT_SCHEMAS }, { target: 'draft-2020-12', errorMode: 'ignore', overrideAction: enforcedAction }));
+  const schemas = JSON.parse(JSON.stringify(converted).replace(/#\/\$defs\//g, '#/components/schemas/'));
   for (const schema of Object.values(schemas) as Json[]) delete schema.$schema;
+  importRowsAreVerdicts(schemas);
   Object.assign(schemas, GATEWAY_ERROR_SCHEMAS);
   return {
     openapi: '3.1.0',
@@ -181,12 +224,19 @@ export function buildOpenApiDocument(): Json {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
       },
       parameters: {
-        TenantSlug: { name: 'X-Tenant-Slug', in: 'header', required: true, schema: { type: 'string', maxLength: 63 } },
+        TenantSlug: {
+          name: 'X-Tenant-Slug',
+          in: 'header',
+          required: true,
+          // Compared case-insensitively: either case of the slug's letters.
+          schema: { type: 'string', minLength: 1, maxLength: 63, pattern: SLUG_PATTERN.source.replaceAll('a-z', 'A-Za-z') },
+          description: "The tenant's slug: letters, digits and inner hyphens (case is ignored). A slug of another shape, or no tenant's, is 400 invalid_tenant.",
+        },
         IdempotencyKey: {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
           description: 'A repeat with the same body within 24 hours gets the first answer and creates nothing.',
         },
         ...WEBHOOK_PARAMETERS,

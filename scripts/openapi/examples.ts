@@ -85,4 +85,18 @@ export const EVENT_EXAMPLES: { [T in WebhookEventType]: WebhookEnvelope<T> } = {
     ...envelope,
     data: { photosWithheld: 3 },
   },
+  'photo.picked': {
+    id: 'evt_01M95H2Q8R3T6V9X1Z4B7D0F2H',
+    type: 'photo.picked',
+    createdAt: '2026-12-06T11:20:05.117Z',
+    ...envelope,
+    data: { personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz', photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9', pickedBy: 'participant' },
+  },
+  'hr_export.ready': {
+    id: 'evt_01M95H2T9Q4X7B3N6C8D0F2G4J',
+    type: 'hr_export.ready',
+    createdAt: '2026-12-08T08:30:12.044Z',
+    ...envelope,
+    data: { exportId: 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b', shootingDayId: null, exported: 118, skipped: { noConsent: 9, noPhoto: 3 } },
+  },
 };

@@ -47,6 +47,16 @@ const EVENT_DESCRIPTIONS: { [T in EventType]: { summary: string; description: st
     summary: 'Photos wait for the studio\'s review',
     description: `Shoot photos withheld for review because their faces did not match the person their camera card names, coalesced: one event per gallery and ${PHOTOS_COALESCING_WINDOW_MS / 60_000}-minute window, sent once the window has closed, with the number of photos it withheld. It names no person, by design: a withheld photo may show someone who never consented. The studio reviews them (npm run admin -- photo review) and releases or assigns each.`,
   },
+  'photo.picked': {
+    summary: "A person's portrait was chosen",
+    description:
+      'The participant chose one of their photos as their portrait on "My photos" of the check-in page (pickPhoto; pickedBy participant), or the studio chose it (npm run admin -- photo pick; pickedBy photographer). A later pick by either replaces it and sends another event. Without a pick the first photo by capture order is the portrait.',
+  },
+  'hr_export.ready': {
+    summary: 'An HR export is ready to download',
+    description:
+      'The ZIP of an HR export (POST …/hr-exports) is in the bucket: one square portrait per consenting person and manifest.csv. GET …/hr-exports/{exportId} gives a download URL. It names no person; the counts say how many portraits it holds and how many persons it left out, by reason.',
+  },
 };
 
 const header = (name: string, description: string, schema: Json): Json => ({ name, in: 'header', required: true, description, schema });

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContextOptions, type Page, type Request, chromium } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { recordPhoto } from '#lib/photos/store/photos';
 import { updateTenantSettings } from '#lib/tenants/store/tenants';
 import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
@@ -13,35 +13,28 @@ import { makeJpeg, uploadObject } from '../support/media';
 import { qrTextsInPng } from '../support/qr-reader';
 import { useStripeEmulator } from '../support/stripe';
 import { useSesEmulator } from '../support/ses';
+import {
+  SCREENSHOTS,
+  VIEWPORTS,
+  axeViolations,
+  checkinPageUrl,
+  fillParticipant,
+  pageBaseOf,
+  personsOf as personsOfGallery,
+  recapOf,
+  useCheckinPageBrowser,
+} from '../support/checkin-page-browser';
 
 const api = useLocalApi({ checkinPage: true });
 const stripe = useStripeEmulator(api);
 const ses = useSesEmulator();
-const SCREENSHOTS = join(__dirname, '..', '..', 'test-output', 'screenshots');
-const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
-
-let browser: Browser;
+const browser = useCheckinPageBrowser();
+const { cspViolations, newWatchedPage } = browser;
 let selfieFile: string;
 
-
-beforeAll(async () => {
-  mkdirSync(SCREENSHOTS, { recursive: true });
+beforeAll(() => {
   selfieFile = join(mkdtempSync(join(tmpdir(), 'selfie-')), 'me.jpg');
   writeFileSync(selfieFile, makeJpeg(640, 480));
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** What the pages reported as blocked by their Content-Security-Policy during the current test. */
-const cspViolations: string[] = [];
-// Every flow runs under the page's CSP (infra/checkin-page-headers.ts): a test that made the page break it fails.
-afterEach(() => {
-  expect(cspViolations.splice(0)).toEqual([]);
 });
 
 /** The page as an in-page check sees it (this project compiles without the DOM library). */
@@ -54,38 +47,8 @@ type PageWithImages = { document: { querySelectorAll(selector: string): ArrayLik
 const allImagesLoaded = (selector: string) =>
   Array.from((globalThis as unknown as PageWithImages).document.querySelectorAll(selector)).every((image) => image.complete && image.naturalWidth > 0);
 
-/**
- * A new page whose CSP violations go to cspViolations: Chromium's console line and the
- * `securitypolicyviolation` event, listened to by a Playwright init script (run by the browser
- * tool, not a script of the page, so the CSP does not apply to it).
- */
-async function newWatchedPage(options: BrowserContextOptions): Promise<Page> {
-  const page = await browser.newPage(options);
-  page.on('console', (message) => {
-    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text().slice(0, 300));
-  });
-  await page.exposeFunction('reportCspViolation', (violation: string) => cspViolations.push(violation));
-  await page.addInitScript(`document.addEventListener('securitypolicyviolation', (event) => {
-    window.reportCspViolation(event.effectiveDirective + ' blocked ' + event.blockedURI + ' on ' + event.documentURI);
-  });`);
-  return page;
-}
-
-/** The local server's origin, where it serves the page under /checkin/. */
-const pageBase = () => api.url.replace(/\/v1$/, '');
-
-function pageUrl(studio: CheckinStudio): string {
-  return `${pageBase()}/checkin/?tenant=${studio.slug}&token=${studio.token}`;
-}
-
-async function fillParticipant(page: Page, studio: CheckinStudio, email = 'ada@example.com') {
-  await page.fill('#name', 'Ada Lovelace');
-  await page.fill('#email', email);
-  await page.selectOption(`[id="${studio.fieldKeys.size}"]`, 'm');
-  await page.fill(`[id="${studio.fieldKeys.motto}"]`, 'Ship it');
-  await page.check('#consentGiven');
-  await page.check('#faceConsent');
-}
+const pageBase = () => pageBaseOf(api.url);
+const pageUrl = (studio: CheckinStudio) => checkinPageUrl(api.url, studio);
 
 /** A studio that takes payments, with the page filled in for its paid package and submitted. */
 async function submitPaidCheckin(page: Page, size: string): Promise<CheckinStudio> {
@@ -103,9 +66,7 @@ async function submitPaidCheckin(page: Page, size: string): Promise<CheckinStudi
   return studio;
 }
 
-async function personsOf(studio: CheckinStudio) {
-  return (await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders })).body.persons;
-}
+const personsOf = (studio: CheckinStudio) => personsOfGallery(api, studio);
 
 describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewport) => {
   let page: Page;
@@ -187,7 +148,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     expect(await page.getAttribute('#done-photos-link', 'href')).toBe(`#my-photos/${code}`);
   });
 
-  it('waits out a rate limit by itself, with a message, and then checks the participant in', async () => {
+  it('waits out a rate limit by itself, counting down at the button, and then checks the participant in', async () => {
     // Prepare: one check-in per 3 seconds from an address, and this address (the browser's) has just used it.
     const studio = await createCheckinStudio({ publicLimits: { checkins: { limit: 1, windowMs: 3_000 } } });
     await page.goto(pageUrl(studio));
@@ -197,10 +158,19 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     // Act
     await fillParticipant(page, studio);
     await page.click('#submit');
-    await page.waitForSelector('#status:has-text("Many people are checking in right now")');
-    await page.screenshot({ path: join(SCREENSHOTS, `rate-limited-${size}.png`), fullPage: true });
+    await page.waitForSelector('#submit-wait:has-text("Many people are checking in right now")');
+    await page.screenshot({ path: join(SCREENSHOTS, `rate-limited-${size}.png`) });
+    const button = (await page.locator('#submit').boundingBox())!;
+    const countdown = (await page.locator('#submit-wait').boundingBox())!;
+    const countdownLive = await page.getAttribute('#submit-wait', 'aria-live');
+    const buttonDescribedBy = await page.getAttribute('#submit', 'aria-describedby');
     await page.waitForSelector('#done:not([hidden])', { timeout: 15_000 });
-    // Assess
+    // Assess: the countdown sits right below the button, in the viewport the participant looks at, and is announced.
+    expect(countdown.y - (button.y + button.height)).toBeGreaterThanOrEqual(0);
+    expect(countdown.y - (button.y + button.height)).toBeLessThan(40);
+    expect(Math.floor(countdown.y + countdown.height)).toBeLessThanOrEqual(viewport.height);
+    expect(countdownLive).toBe('polite');
+    expect(buttonDescribedBy).toBe('submit-wait');
     const code = await page.textContent('#code');
     expect(code).toMatch(/^[A-Z2-9]{4}$/);
     expect((await personsOf(studio)).map((person: { name: string }) => person.name).sort()).toEqual(['Ada Lovelace', 'Colleague']);
@@ -214,8 +184,9 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     await page.click('#submit');
     await page.waitForSelector('#email-error:not([hidden])');
     await page.screenshot({ path: join(SCREENSHOTS, `error-email-${size}.png`), fullPage: true });
-    expect(await page.textContent('#email-error')).toBe('Please check this entry.');
+    expect(await page.textContent('#email-error')).toBe('This is not an email address. Please check it (for example name@example.com).');
     expect(await page.getAttribute('#email', 'aria-invalid')).toBe('true');
+    expect((await page.getAttribute('#email', 'aria-describedby'))?.split(' ')).toContain('email-error');
     expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
     expect(await page.textContent('body')).not.toContain('invalid_field');
     expect(await personsOf(studio)).toEqual([]);
@@ -234,16 +205,21 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     expect(await personsOf(studio)).toEqual([]);
   });
 
-  it('takes a paid package through checkout and shows the code once paid', async () => {
+  it('takes a paid package through checkout and recaps name, day, time and package under the gallery name once paid', async () => {
     // Act
     const studio = await submitPaidCheckin(page, size);
     await page.screenshot({ path: join(SCREENSHOTS, `paid-2-checkout-${size}.png`), fullPage: true });
     await page.click('#pay');
     await page.waitForSelector('#done:not([hidden])');
-    await page.screenshot({ path: join(SCREENSHOTS, `paid-3-code-${size}.png`), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOTS, `paid-3-recap-${size}.png`), fullPage: true });
     // Assess
     const code = await page.textContent('#code');
     expect(page.url()).toBe(`${pageBase()}/checkin/`);
+    expect(await page.textContent('#title')).toBe('Check-in gallery');
+    expect(await recapOf(page)).toEqual([
+      'Name', 'Ada Lovelace', 'Day', 'Sunday, May 2, 2027 (Open)', 'Time', '9:00 AM – 5:00 PM', 'Package', 'Premium',
+    ]);
+    expect(await page.isVisible('#code-qr svg')).toBe(true);
     expect(await personsOf(studio)).toEqual([expect.objectContaining({ code, packageId: studio.paidPackage.id, name: 'Ada Lovelace' })]);
   });
 
@@ -409,7 +385,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     // every thumbnail loaded from its signed URL
     await page.waitForFunction(allImagesLoaded, '#photos-grid img');
     await page.screenshot({ path: join(SCREENSHOTS, `photos-2-grid-${size}.png`), fullPage: true });
-    await page.click('#photos-grid li:nth-child(2) button');
+    await page.click('#photos-grid li:nth-child(2) button.thumbnail');
     await page.waitForSelector('#photo-viewer[open]');
     await page.waitForFunction(allImagesLoaded, '#viewer-image');
     await page.screenshot({ path: join(SCREENSHOTS, `photos-3-full-${size}.png`) });
@@ -425,6 +401,32 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     expect(saved.subarray(0, 2).toString('hex')).toBe('ffd8');
     await page.click('#viewer-next');
     expect(await page.textContent('#viewer-title')).toBe('ada-portrait-3.jpg (3 of 3)');
+  });
+
+  it('picks a photo as the portrait with the code the view was opened with, marks it pressed, and the studio sees the pick', async () => {
+    // Prepare
+    await page.goto(photosUrl(`my-photos/${ada.code}`));
+    await page.waitForSelector('#my-photos:not([hidden])');
+    await page.fill('#photos-email', 'ada@example.com');
+    await page.click('#photos-submit');
+    await page.waitForSelector('#photos-result:not([hidden])');
+    // Act
+    await page.click('#photos-grid li:nth-child(3) button.pick');
+    await page.waitForSelector('#photos-grid li:nth-child(3) button.pick[aria-pressed="true"]');
+    await page.screenshot({ path: join(SCREENSHOTS, `photos-4-picked-${size}.png`), fullPage: true });
+    // Assess
+    const pressed = await page.$$eval('#photos-grid button.pick', (buttons) => buttons.map((button) => [button.textContent, button.getAttribute('aria-pressed')]));
+    expect(pressed).toEqual([
+      ['Use as my portrait', 'false'],
+      ['Use as my portrait', 'false'],
+      ['Use as my portrait', 'true'],
+    ]);
+    expect(await page.textContent('#photos-grid li:nth-child(3) .picked-note')).toBe('Your portrait');
+    expect(await page.$$('#photos-grid .picked-note')).toHaveLength(1);
+    expect(await page.textContent('#status')).toBe('Saved: this photo is your portrait.');
+    const seen = await api.call(`/groupshoot/${studio.token}/persons/${ada.personId}/photos`, { headers: studio.serverHeaders });
+    expect(seen.body.photos.find((photo: { fileName: string }) => photo.fileName === adaPhotos[2]).photoId).toBe(seen.body.pickedPhotoId);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('is reachable from the check-in page, and takes the employee ID of a person without an email', async () => {
@@ -510,6 +512,39 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     expect(await page.textContent('#photos-heading')).toBe('Linda Link, your photo:');
     // The link left the address bar, the history and any screenshot of it.
     expect(page.url()).toBe(`${pageBase()}/checkin/#my-photos`);
+  });
+
+  it('lets an invited participant check in only through the link emailed to their address', async () => {
+    // Prepare: an importedOnly gallery with Ivy imported by HR
+    process.env.CHECKIN_PAGE_URL = `${pageBase()}/checkin/`;
+    const studio = await createCheckinStudio({ checkinPolicy: { mode: 'importedOnly', allowedEmailDomains: [] } });
+    const address = `ivy.${size}@example.com`;
+    const imported = await api.call(`/groupshoot/${studio.token}/persons`, { method: 'POST', headers: studio.serverHeaders, body: { persons: [{ name: 'Ivy Invited', email: address }] } });
+    const [ivy] = imported.body.persons as ImportedParticipant[];
+    // Act: check in with the address alone
+    await page.goto(pageUrl(studio));
+    await page.waitForSelector('#checkin:not([hidden])');
+    await fillParticipant(page, studio, address);
+    await page.click('#submit');
+    await page.waitForSelector('#email-error:not([hidden])');
+    const refusal = await page.textContent('#email-error');
+    await page.screenshot({ path: join(SCREENSHOTS, `invitation-1-sent-${size}.png`), fullPage: true });
+    // ...then follow the link of the email in the SES emulator, and check in again
+    let emails = await ses.emailsTo(address);
+    for (let tries = 0; emails.length === 0 && tries < 100; tries += 1) emails = await ses.emailsTo(address);
+    const link = /https?:\/\/\S+#invitation\/[A-Za-z0-9_.-]+/.exec(emails[0]!.body.text!)![0];
+    await page.goto(link);
+    await page.waitForSelector('#checkin:not([hidden])');
+    const addressAfterLink = page.url();
+    await fillParticipant(page, studio, address);
+    await page.click('#submit');
+    await page.waitForSelector('#done:not([hidden])');
+    await page.screenshot({ path: join(SCREENSHOTS, `invitation-2-checked-in-${size}.png`), fullPage: true });
+    // Assess
+    expect(refusal).toMatch(/^You are on the guest list\. We have emailed you a personal check-in link/);
+    expect(addressAfterLink).not.toContain('invitation');
+    expect(await page.textContent('#code')).toBe(ivy!.code);
+    expect(await personsOf(studio)).toEqual([expect.objectContaining({ personId: ivy!.personId, name: 'Ada Lovelace', checkedInAt: expect.any(String) })]);
   });
 
   it('says so for a link that no longer opens anything, and offers a new one', async () => {

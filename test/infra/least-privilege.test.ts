@@ -43,6 +43,7 @@ const SAMPLES: Record<string, Sample> = {
   'Idempotency-Key record': { on: 'table', key: keys.idempotencyKey(HASH).pk },
   "gallery's events": { on: 'table', key: keys.eventsOfGallery(TENANT_ID, TOKEN) },
   "gallery's reference faces": { on: 'table', key: keys.referenceFacesOfGallery(TENANT_ID, TOKEN) },
+  "gallery's HR exports": { on: 'table', key: keys.hrExportsOfGallery(TENANT_ID, TOKEN) },
   "tenant's webhook subscriptions": { on: 'table', key: keys.webhookSubscriptionsOfTenant(TENANT_ID) },
   "subscription's deliveries": { on: 'table', key: keys.deliveriesOfSubscription(TENANT_ID, SUBSCRIPTION_ID) },
   "tenant's webhook attempt slots": { on: 'table', key: keys.webhookAttemptSlotsOfTenant(TENANT_ID) },
@@ -157,7 +158,7 @@ describe('table access of every function', () => {
     const others = Object.entries(SAMPLES).filter(([name, sample]) => sample.on === 'table' && name !== 'gallery configuration');
     expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryConfig, sample.key)).map(([name]) => name)).toEqual([]);
     expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryData, sample.key)).map(([name]) => name).sort()).toEqual(
-      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation", "gallery's events", "gallery's shoot", "gallery's reference faces"].sort(),
+      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation", "gallery's events", "gallery's shoot", "gallery's reference faces", "gallery's HR exports"].sort(),
     );
   });
 

@@ -2,6 +2,7 @@ import { keys } from '#lib/platform/table/keys';
 import { PHOTO_NOTICE_CLAIM_MS } from '#lib/photos/rules/photo-notice';
 import { FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER } from '../../infra/function-permissions';
 import { PHOTO_NOTICE_BATCH_SIZE } from '../../infra/photo-notices';
+import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/failure-queue';
 import { GSI1_PARTITIONS, PARTITIONS } from '../../infra/table-access';
 import { type Statement, allows, asText, roleStatements } from './iam-evaluation';
 import { filterPatternsOf, matchesPattern } from './stream-filters';
@@ -42,12 +43,20 @@ function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', key: { pk: stri
 }
 
 describe('the photo-ready email function', () => {
-  it("reads the table's stream from its oldest record, a few records at a time, reporting the first that failed, retrying until it succeeds", () => {
+  it("reads the table's stream from its oldest record, a few records at a time, reporting the first that failed, halving a batch that crashes, retrying a bounded time, then keeping the record", () => {
     const mapping = mappingOf(configured);
     expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [Object.keys(configured.template.findResources('AWS::DynamoDB::Table'))[0], 'StreamArn'] });
     expect(mapping).toEqual(
-      expect.objectContaining({ StartingPosition: 'TRIM_HORIZON', BatchSize: PHOTO_NOTICE_BATCH_SIZE, FunctionResponseTypes: ['ReportBatchItemFailures'], MaximumRetryAttempts: -1 }),
+      expect.objectContaining({
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: PHOTO_NOTICE_BATCH_SIZE,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        BisectBatchOnFunctionError: true,
+        MaximumRetryAttempts: STREAM_RETRY_ATTEMPTS,
+        MaximumRecordAgeInSeconds: STREAM_MAX_RECORD_AGE.toSeconds(),
+      }),
     );
+    expect(JSON.stringify(mapping.DestinationConfig)).toMatch(/PhotoNoticesFailuresQueue/);
   });
 
   it('is invoked only for photos.assigned event items, created or counted up', () => {

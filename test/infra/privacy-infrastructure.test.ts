@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { MEDIA_FOLDERS } from '#lib/platform/media-keys';
-import { REFERENCE_FACE_HANDLER, RETENTION_PLANNER_HANDLER, RETENTION_WORKER_HANDLER } from '../../infra/function-permissions';
+import { HR_EXPORT_BUILD_HANDLER, REFERENCE_FACE_HANDLER, RETENTION_PLANNER_HANDLER, RETENTION_WORKER_HANDLER } from '../../infra/function-permissions';
+import { HR_EXPORT_DOWNLOAD_URL_SECONDS, HR_EXPORT_OBJECT_DAYS } from '#lib/hr-exports/rules/hr-export-model';
 import { RETENTION_MAX_RECEIVES, RETENTION_PLAN_MAX_RECEIVES, RETENTION_WORKER_CONCURRENCY, type RetentionFanOut } from '../../infra/retention-fan-out';
 import type { MediaDelivery } from '../../infra/media-delivery';
 import { type Statement, asText, roleStatements } from './iam-evaluation';
@@ -98,22 +99,43 @@ describe('media bucket grants', () => {
     ]);
   });
 
-  it('lets the retention worker list selfies/ and photos/ only, and delete their objects and versions; the planner nothing', () => {
+  it('lets the retention worker list selfies/, photos/, hr-exports/ and portrait-crops/ only, and delete their objects and versions; the planner nothing', () => {
     expect(s3Statements(RETENTION_PLANNER_HANDLER)).toEqual([]);
     const statements = s3Statements(RETENTION_WORKER_HANDLER);
     expect(statements.map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText), condition: statement.Condition }))).toEqual([
       {
         actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
-        resources: [`\${${mediaBucketId}.Arn}/selfies/*`, `\${${mediaBucketId}.Arn}/photos/*`],
+        resources: [`\${${mediaBucketId}.Arn}/selfies/*`, `\${${mediaBucketId}.Arn}/photos/*`, `\${${mediaBucketId}.Arn}/hr-exports/*`, `\${${mediaBucketId}.Arn}/portrait-crops/*`],
         condition: undefined,
       },
-      { actions: ['s3:ListBucket', 's3:ListBucketVersions'], resources: [`\${${mediaBucketId}.Arn}`], condition: { StringLike: { 's3:prefix': ['selfies/*', 'photos/*'] } } },
+      {
+        actions: ['s3:ListBucket', 's3:ListBucketVersions'],
+        resources: [`\${${mediaBucketId}.Arn}`],
+        condition: { StringLike: { 's3:prefix': ['selfies/*', 'photos/*', 'hr-exports/*', 'portrait-crops/*'] } },
+      },
     ]);
   });
 
-  it('lets no other function list the bucket than ingest and the inbox listing of uploads', () => {
+  it('lets no other function list the bucket than ingest, the inbox listing of uploads, the retention worker and the HR export builder', () => {
     const listers = [...built.functionIds.keys()].filter((handler) => s3Statements(handler).some((statement) => [statement.Action].flat().some((action) => /^s3:List/.test(action))));
-    expect(listers.sort()).toEqual(['media/ingest-photo', 'integration/list-inbox-files', RETENTION_WORKER_HANDLER].sort());
+    expect(listers.sort()).toEqual(['media/ingest-photo', 'integration/list-inbox-files', RETENTION_WORKER_HANDLER, HR_EXPORT_BUILD_HANDLER].sort());
+  });
+
+  it('lets the HR export builder only read photos, read, write and list crops, and write, abort and delete export ZIPs, listing only crops and ZIPs', () => {
+    const statements = s3Statements(HR_EXPORT_BUILD_HANDLER).map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText), condition: statement.Condition }));
+    expect(statements).toEqual([
+      { actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/photos/*`], condition: undefined },
+      { actions: ['s3:GetObject', 's3:PutObject'], resources: [`\${${mediaBucketId}.Arn}/portrait-crops/*`], condition: undefined },
+      { actions: ['s3:ListBucket', 's3:ListBucketVersions'], resources: [`\${${mediaBucketId}.Arn}`], condition: { StringLike: { 's3:prefix': ['portrait-crops/*'] } } },
+      {
+        actions: ['s3:AbortMultipartUpload', 's3:DeleteObject', 's3:DeleteObjectVersion', 's3:PutObject'],
+        resources: [`\${${mediaBucketId}.Arn}/hr-exports/*`],
+        condition: undefined,
+      },
+      { actions: ['s3:ListBucket', 's3:ListBucketVersions'], resources: [`\${${mediaBucketId}.Arn}`], condition: { StringLike: { 's3:prefix': ['hr-exports/*'] } } },
+    ]);
+    const reader = s3Statements('integration/get-hr-export').map((statement) => ({ actions: [statement.Action].flat(), resources: [statement.Resource].flat().map(asText) }));
+    expect(reader).toEqual([{ actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/hr-exports/*`] }]);
   });
 });
 
@@ -179,17 +201,32 @@ describe('retention', () => {
     expect(functionOf(RETENTION_WORKER_HANDLER).Environment.Variables.PHOTO_CDN_DISTRIBUTION_ID).toEqual({ Ref: photoCdnId });
   });
 
-  it('keeps replaced or deleted media versions 30 days, selfies 1 day', () => {
+  it('keeps replaced or deleted media versions 30 days, selfies, HR exports and crops 1 day', () => {
     const media = built.template.findResources('AWS::S3::Bucket')[mediaBucketId]!.Properties.LifecycleConfiguration.Rules as Record<string, any>[];
     const noncurrent = media.filter((rule) => rule.NoncurrentVersionExpiration).map((rule) => [rule.Prefix ?? '', rule.NoncurrentVersionExpiration.NoncurrentDays]);
     expect(noncurrent).toEqual([
       ['', 30],
       ['selfies/', 1],
+      ['hr-exports/', 1],
+      ['portrait-crops/', 1],
     ]);
   });
 
+  it(`deletes HR export ZIPs after ${HR_EXPORT_OBJECT_DAYS} days and cached crops after 90, by lifecycle rules on their folders`, () => {
+    const media = built.template.findResources('AWS::S3::Bucket')[mediaBucketId]!.Properties.LifecycleConfiguration.Rules as Record<string, any>[];
+    const expiring = media.filter((rule) => rule.ExpirationInDays).map((rule) => [rule.Prefix, rule.ExpirationInDays, rule.Status]);
+    expect(expiring).toEqual([
+      ['hr-exports/', HR_EXPORT_OBJECT_DAYS, 'Enabled'],
+      ['portrait-crops/', 90, 'Enabled'],
+    ]);
+    expect(HR_EXPORT_DOWNLOAD_URL_SECONDS).toBeLessThan(HR_EXPORT_OBJECT_DAYS * 86_400);
+  });
+
   it('keeps access logs 90 days', () => {
-    const logs = resources('AWS::S3::Bucket').filter((bucket) => JSON.stringify(bucket.Properties.LifecycleConfiguration ?? {}).includes('ExpirationInDays'));
+    // The media bucket's expiring folders have their own test above.
+    const logs = Object.entries(built.template.findResources('AWS::S3::Bucket'))
+      .filter(([id, bucket]) => id !== mediaBucketId && JSON.stringify(bucket.Properties.LifecycleConfiguration ?? {}).includes('ExpirationInDays'))
+      .map(([, bucket]) => bucket);
     expect(logs.map((bucket) => bucket.Properties.LifecycleConfiguration.Rules.map((rule: { ExpirationInDays?: number }) => rule.ExpirationInDays))).toEqual([[90]]);
   });
 

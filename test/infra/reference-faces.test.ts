@@ -6,6 +6,7 @@ import { PARTITIONS } from '../../infra/table-access';
 import { allows, asText, roleStatements } from './iam-evaluation';
 import { filterPatternsOf, matchesPattern } from './stream-filters';
 import { nagFindings, unbundledStack } from './unbundled-stack';
+import { STREAM_RETRY_ATTEMPTS } from '../../infra/failure-queue';
 
 const TENANT_ID = 'ten_01j9zk3v6q8x4m2n7p5r1s0t9w';
 const TOKEN = 'abcdefghjkmnpqrs';
@@ -48,7 +49,7 @@ const person = (hasSelfie: boolean, faceConsent: boolean | null) => ({
 });
 
 describe('the reference-face function', () => {
-  it("reads the table's stream from its oldest record, five at a time, halving a failed batch, retrying for six hours before the failure queue", () => {
+  it("reads the table's stream from its oldest record, five at a time, halving a failed batch, retrying 10 times within six hours before the failure queue", () => {
     const properties = mapping();
     expect(properties.EventSourceArn).toEqual({ 'Fn::GetAtt': [Object.keys(built.template.findResources('AWS::DynamoDB::Table'))[0], 'StreamArn'] });
     expect(properties).toEqual(
@@ -57,7 +58,7 @@ describe('the reference-face function', () => {
         BatchSize: REFERENCE_FACE_BATCH_SIZE,
         BisectBatchOnFunctionError: true,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        MaximumRetryAttempts: -1,
+        MaximumRetryAttempts: STREAM_RETRY_ATTEMPTS,
         MaximumRecordAgeInSeconds: 6 * 3600,
       }),
     );

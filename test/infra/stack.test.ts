@@ -8,6 +8,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import {
   EVENT_DISPATCH_HANDLER,
   FUNCTION_PERMISSIONS,
+  HR_EXPORT_BUILD_HANDLER,
   PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
@@ -15,6 +16,7 @@ import {
   TRIGGERED_HANDLERS,
   WEBHOOK_DELIVERY_HANDLER,
 } from '../../infra/function-permissions';
+import { PARTITIONS } from '../../infra/table-access';
 import { FACE_MODEL_FILES, FACE_MODEL_FOLDER, FACE_WASM_FILES, FACE_WASM_FOLDER } from '../../infra/face-model-assets';
 import { GroupShootStack } from '../../infra/groupshoot-stack';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/http/routes';
@@ -54,9 +56,9 @@ function statementsOf(handler: string): Statement[] {
 
 const actionsOf = (statements: Statement[]) => statements.flatMap((statement) => [statement.Action].flat());
 
-/** Statements about data (DynamoDB, S3, Secrets Manager), without the X-Ray tracing grant every function has. */
+/** Statements about data (DynamoDB, S3, Secrets Manager), without the X-Ray tracing and own-log grants every function has. */
 const dataStatementsOf = (handler: string) =>
-  statementsOf(handler).filter((statement) => !actionsOf([statement]).every((action) => action.startsWith('xray:')));
+  statementsOf(handler).filter((statement) => !actionsOf([statement]).every((action) => action.startsWith('xray:') || action.startsWith('logs:')));
 
 /** A CloudFormation value as text, its references written as Fn::Sub writes them: ${Id}, ${Id.Attribute}. */
 function asSubstitution(value: unknown): string {
@@ -160,33 +162,35 @@ describe('functions', () => {
     expect(dataStatementsOf(handler)).toEqual([]);
   });
 
-  it.each(['checkin/get-checkin-info', 'integration/list-persons', 'integration/list-shooting-days', 'integration/get-gallery-stats', 'integration/list-form-fields', 'integration/list-person-photos'])(
-    'lets %s write only rate-limit counters',
-    (handler) => {
-      // test/infra/least-privilege.test.ts checks every grant of every function in depth.
-      const writes = dataStatementsOf(handler).filter((statement) => actionsOf([statement]).some((action) => /Put|Update|Delete|Write/.test(action)));
-      expect(writes).toEqual([
-        expect.objectContaining({
-          Action: 'dynamodb:UpdateItem',
-          Condition: {
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [expect.stringMatching(/^RATELIMIT#(key_|PUBLIC#)\*/)] },
-            Null: { 'dynamodb:LeadingKeys': 'false' },
-          },
-        }),
-      ]);
-    },
-  );
+  it.each([
+    ['checkin/get-checkin-info', PARTITIONS.publicRateLimit],
+    ...['list-persons', 'list-shooting-days', 'get-gallery-stats', 'list-form-fields', 'list-person-photos'].map((name) => [`integration/${name}`, PARTITIONS.apiKey]),
+  ])("lets %s write only rate-limit counters (a public client's, or the one on the API key's item, %s)", (handler, partition) => {
+    // test/infra/least-privilege.test.ts checks every grant of every function in depth.
+    const isWrite = (action: string) => /Put|Update|Delete|Write/.test(action);
+    const writes = dataStatementsOf(handler)
+      .filter((statement) => actionsOf([statement]).some(isWrite))
+      .map((statement) => ({ actions: actionsOf([statement]).filter(isWrite), condition: statement.Condition }));
+    expect(writes).toEqual([
+      {
+        actions: ['dynamodb:UpdateItem'],
+        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [partition] }, Null: { 'dynamodb:LeadingKeys': 'false' } },
+      },
+    ]);
+  });
 
-  it('lets only the check-in function write selfies, and only the upload functions write photos', () => {
+  it('lets only the check-in function write selfies, only the upload functions write photos, and only the HR export builder its crops and ZIPs', () => {
     const uploaders = ['integration/create-uploads', 'integration/complete-uploads'];
     for (const handler of functionIds.keys()) {
       const putsObjects = actionsOf(statementsOf(handler)).some((action) => action.startsWith('s3:PutObject'));
-      expect([handler, putsObjects]).toEqual([handler, handler === 'checkin/post-group-shoot' || uploaders.includes(handler)]);
+      expect([handler, putsObjects]).toEqual([handler, handler === 'checkin/post-group-shoot' || handler === HR_EXPORT_BUILD_HANDLER || uploaders.includes(handler)]);
     }
     const puts = (handler: string) => JSON.stringify(statementsOf(handler).filter((statement) => actionsOf([statement]).includes('s3:PutObject')));
     expect(puts('checkin/post-group-shoot')).toContain('/selfies/*');
     for (const handler of uploaders) expect([puts(handler)]).toEqual([expect.stringContaining('/photos/*')]);
     for (const handler of uploaders) expect(puts(handler)).not.toContain('/selfies/');
+    expect(puts(HR_EXPORT_BUILD_HANDLER)).not.toContain('/photos/');
+    expect(puts(HR_EXPORT_BUILD_HANDLER)).not.toContain('/selfies/');
   });
 
   it('lets each function read only the secrets it uses', () => {

@@ -5,6 +5,7 @@ import { ATTEMPT_SLOT_HOLD_MS, TENANT_ATTEMPTS_IN_FLIGHT } from '#lib/webhooks/r
 import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/rules/delivery-schedule';
 import { EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER, WEBHOOK_DELIVERY_HANDLER } from '../../infra/function-permissions';
 import { ENDPOINT_DISABLED_MESSAGE } from '../../infra/webhook-delivery';
+import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/failure-queue';
 import { asText, roleStatements } from './iam-evaluation';
 import { matchesPattern } from './stream-filters';
 import { unbundledStack } from './unbundled-stack';
@@ -12,8 +13,8 @@ import { unbundledStack } from './unbundled-stack';
 type Resource = { Properties: Record<string, any> };
 
 let built: ReturnType<typeof unbundledStack>;
-/** Logical IDs: the table, the delivery queue, its dead-letter queue, the alarm topic, the sealing key. */
-let ids: { table: string; queue: string; deadLetterQueue: string; topic: string; sealingKey: string };
+/** Logical IDs: the table, the delivery queue, its dead-letter queue, the dispatcher's failure queue, the alarm topic, the sealing key. */
+let ids: { table: string; queue: string; deadLetterQueue: string; dispatchFailures: string; topic: string; sealingKey: string };
 
 beforeAll(() => {
   // Prepare: the stack as deployed by default, not bundled (the code is not under test here).
@@ -27,6 +28,7 @@ beforeAll(() => {
     table: only('AWS::DynamoDB::Table', 'Table'),
     queue: only('AWS::SQS::Queue', 'WebhooksQueue'),
     deadLetterQueue: only('AWS::SQS::Queue', 'WebhooksDeadLetterQueue'),
+    dispatchFailures: only('AWS::SQS::Queue', 'WebhooksDispatchFailures'),
     topic: only('AWS::SNS::Topic', 'Alarms'),
     sealingKey: only('AWS::SecretsManager::Secret', 'WebhookSealingKey'),
   };
@@ -61,7 +63,7 @@ describe("the dispatcher on the table's stream", () => {
     built.template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
   });
 
-  it('reads the stream from its oldest record, 100 records at a time, 4 batches per shard, retrying until it succeeds', () => {
+  it('reads the stream from its oldest record, 100 records at a time, 4 batches per shard, retrying a bounded time, then keeping the record', () => {
     const mapping = mappingOf(EVENT_DISPATCH_HANDLER);
     expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [ids.table, 'StreamArn'] });
     expect(mapping).toEqual(
@@ -71,12 +73,13 @@ describe("the dispatcher on the table's stream", () => {
         ParallelizationFactor: 4,
         BisectBatchOnFunctionError: true,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        MaximumRetryAttempts: -1,
+        MaximumRetryAttempts: STREAM_RETRY_ATTEMPTS,
+        MaximumRecordAgeInSeconds: STREAM_MAX_RECORD_AGE.toSeconds(),
       }),
     );
-    // No age limit (Lambda's default, -1) and nowhere to discard records to: nothing is dropped before the stream's 24 hours.
-    expect(mapping.MaximumRecordAgeInSeconds ?? -1).toBe(-1);
-    expect(mapping.DestinationConfig).toBeUndefined();
+    // A record that always fails goes to the failure queue (docs/deployment.md#failure-replay), and its shard goes on.
+    expect(mapping.DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [ids.dispatchFailures, 'Arn'] } } });
+    expect(STREAM_RETRY_ATTEMPTS).toBeGreaterThan(0);
   });
 
   it('is invoked only for new events and replay requests', () => {
@@ -155,7 +158,8 @@ describe('the delivery queue', () => {
     const senders = [...built.functionIds.keys()].filter(sendsToQueue);
     expect(senders.sort()).toEqual([EVENT_DISPATCH_HANDLER, WEBHOOK_DELIVERY_HANDLER].sort());
     const sends = roleStatements(built.template, built.functionIds.get(EVENT_DISPATCH_HANDLER)!).filter((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
-    expect(sends.flatMap((statement) => [statement.Resource].flat().map(asText))).toEqual([`\${${ids.queue}.Arn}`]);
+    // Besides the delivery queue, Lambda sends the records it gives up on to the failure queue with the function's role.
+    expect(sends.flatMap((statement) => [statement.Resource].flat().map(asText)).sort()).toEqual([`\${${ids.dispatchFailures}.Arn}`, `\${${ids.queue}.Arn}`].sort());
   });
 });
 
@@ -195,7 +199,8 @@ describe('webhook alarms, to the alarm topic', () => {
 
   it('alarms when a message reaches the dead-letter queue', () => {
     // The reference-face function's failure queue has an alarm of its own (test/infra/reference-faces.test.ts).
-    const alarms = alarmsOf('ApproximateNumberOfMessagesVisible').filter((alarm) => alarm.Dimensions[0].Value['Fn::GetAtt'][0].startsWith('Webhooks'));
+    // So has the dispatcher's failure queue (test/infra/failure-keeping.test.ts).
+    const alarms = alarmsOf('ApproximateNumberOfMessagesVisible').filter((alarm) => alarm.Dimensions[0].Value['Fn::GetAtt'][0].startsWith('WebhooksDeadLetter'));
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toEqual(
       expect.objectContaining({

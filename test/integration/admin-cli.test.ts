@@ -261,9 +261,9 @@ describe('day, package and field commands', () => {
     // Assess
     expect([limited.code, open.code]).toEqual([0, 0]);
     const days = (await getGalleryConfiguration(studio.tenant.tenantId, studio.token))!.shootingDays;
-    expect(days).toContainEqual({
-      id: limited.json().id, date: '2027-02-28', label: 'Early', startTime: '08:00', endTime: '08:30', maxPersons: 12, booked: 0,
-    });
+    expect(days).toContainEqual(
+      expect.objectContaining({ id: limited.json().id, date: '2027-02-28', label: 'Early', startTime: '08:00', endTime: '08:30', maxPersons: 12, booked: 0 }),
+    );
     expect(days).toContainEqual(expect.objectContaining({ label: 'Late', maxPersons: undefined }));
     expect(listed.json().map((day: { date: string }) => day.date)).toEqual([
       '2027-02-28', '2027-03-01', '2027-03-02', '2027-04-01',
@@ -556,6 +556,8 @@ describe('the real CLI process', () => {
     ['gallery create', () => ['gallery', 'create', '--tenant', studio.slug, '--name', 'No Bucket Needed', '--group-shoot']],
     ['gallery retention', () => ['gallery', 'retention', '--tenant', studio.slug, '--gallery', studio.token]],
     ['photo unassigned', () => ['photo', 'unassigned', '--tenant', studio.slug, '--gallery', studio.token]],
+    ['gallery limits', () => ['gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token]],
+    ['gallery checkin-policy', () => ['gallery', 'checkin-policy', '--tenant', studio.slug, '--gallery', studio.token]],
   ])('runs %s with TABLE_NAME set and no MEDIA_BUCKET, as docs/admin-cli.md says', async (_case, args) => {
     // Prepare: only the table; the media bucket is needed by the commands that write or delete media alone.
     const { MEDIA_BUCKET: _bucket, ...env } = process.env;
@@ -563,6 +565,56 @@ describe('the real CLI process', () => {
     const result = await runCli(args(), { env });
     // Assess
     expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
+  it('loads the handlers of every resource with a command that does not name MEDIA_BUCKET, without MEDIA_BUCKET', async () => {
+    // Prepare: a fresh process, as an operator's shell is; modules that read a variable on import fail there.
+    const resources = Object.entries(COMMAND_CATALOG)
+      .filter(([, resource]) => Object.values(resource.commands).some((command) => !command.environment?.includes('MEDIA_BUCKET')))
+      .map(([name]) => name);
+    const { MEDIA_BUCKET: _bucket, ...env } = process.env;
+    const probe = [
+      "const { COMMAND_CATALOG } = require('./scripts/admin/command-catalog');",
+      `const names = ${JSON.stringify(resources)};`,
+      'Promise.all(names.map((name) => COMMAND_CATALOG[name].loadHandlers().then(() => name + " loaded", (error) => name + " failed: " + error.message)))',
+      '  .then((lines) => console.log(lines.join("\\n")));',
+    ].join('\n');
+    // Act
+    const result = await new Promise<{ stdout: string; stderr: string }>((resolvePromise, reject) => {
+      execFile(tsx, ['-e', probe], { cwd: repository, env, timeout: 60_000 }, (error, stdout, stderr) => (error ? reject(error) : resolvePromise({ stdout, stderr })));
+    });
+    // Assess
+    expect(result.stdout.trimEnd().split('\n').sort()).toEqual(resources.map((name) => `${name} loaded`).sort());
+  });
+
+  /** `tsx scripts/admin/cli.ts ...args | reader` in bash: the CLI's exit status and what the reader and standard error got. */
+  function runPiped(args: string[], reader: string) {
+    const quoted = [tsx, cli, ...args].map((word) => `'${word.replace(/'/g, "'\\''")}'`).join(' ');
+    return new Promise<{ cliStatus: number; stdout: string; stderr: string }>((resolvePromise, reject) => {
+      execFile('bash', ['-c', `${quoted} | ${reader}; exit "\${PIPESTATUS[0]}"`], { cwd: emptyDirectory, env: process.env, timeout: 60_000 },
+        (error, stdout, stderr) => {
+          if (error && typeof error.code !== 'number') reject(error);
+          else resolvePromise({ cliStatus: error ? Number(error.code) : 0, stdout, stderr });
+        });
+    });
+  }
+
+  it.each<[string, () => string[]]>([
+    ['help', () => ['help']],
+    ['gallery limits', () => ['gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token]],
+    ['tenant list --json', () => ['tenant', 'list', '--json']],
+  ])('%s piped to head -1 prints its first line and exits 0, without EPIPE', async (_case, args) => {
+    // Act
+    const result = await runPiped(args(), 'head -1');
+    // Assess
+    expect(result).toEqual({ cliStatus: 0, stdout: expect.stringMatching(/^[^\n]+\n$/), stderr: '' });
+  });
+
+  it('exits 0 without a word on standard error when its reader is gone before the first line', async () => {
+    // Act: `true` exits at once, long before the CLI writes: its first write meets a closed pipe.
+    const result = await runPiped(['help'], 'true');
+    // Assess
+    expect(result).toEqual({ cliStatus: 0, stdout: '', stderr: '' });
   });
 
   describe('without TABLE_NAME: the running npm start', () => {

@@ -63,11 +63,18 @@ describe('authentication of server-side endpoints', () => {
     expectError(answer, 401, 'api_key_required');
   });
 
-  it('gives 401 api_key_required for an Authorization header of another scheme', async () => {
-    const answer = await api.call(daysPaths(studio.token)[0]!, {
-      headers: { ...studio.publicHeaders, Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` },
-    });
-    expectError(answer, 401, 'api_key_required');
+  it.each([
+    ['the key without Bearer', () => studio.apiKey],
+    ['another scheme', () => `Basic ${Buffer.from('a:b').toString('base64')}`],
+  ])('gives 401 invalid_authorization_scheme for an Authorization header of %s', async (_case, authorization) => {
+    const answer = await api.call(daysPaths(studio.token)[0]!, { headers: { ...studio.publicHeaders, Authorization: authorization() } });
+    expectError(answer, 401, 'invalid_authorization_scheme');
+    expect(answer.body.message).toContain('Bearer <API key>');
+  });
+
+  it('checks the tenant before the Authorization scheme', async () => {
+    const answer = await api.call(daysPaths(studio.token)[0]!, { headers: { 'X-Tenant-Slug': 'nobody-here', Authorization: studio.apiKey } });
+    expectError(answer, 400, 'invalid_tenant');
   });
 
   it.each([

@@ -1,55 +1,15 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processesInGroup, spawnNpmStart, waitForBanner, withoutTestEnvironment } from '../support/npm-start';
 
 const ROOT = join(__dirname, '..', '..');
-
-/** Process IDs still alive in a process group (empty once everything has exited). */
-function processesInGroup(groupId: number): number[] {
-  try {
-    return execFileSync('ps', ['-o', 'pid=', '-g', String(groupId)], { encoding: 'utf8' })
-      .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((pid) => pid > 0);
-  } catch {
-    return []; // ps exits 1 when nothing matches
-  }
-}
-
-function waitForBanner(child: ChildProcess): Promise<{ baseUrl: string; apiKey: string; token: string; slug: string; connectionFile: string }> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`npm start printed no banner:\n${output}`)), 60_000);
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (!output.includes('Press Ctrl-C to stop.')) return;
-      clearTimeout(timer);
-      const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(output)?.[1] ?? '';
-      resolve({ baseUrl: field('Base URL'), apiKey: field('API key'), token: field('Gallery'), slug: field('Tenant slug'), connectionFile: field('Written to') });
-    });
-    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
-}
-
-/** The test run's table and endpoint must not leak into the child: it starts its own. */
-function withoutTestEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { TABLE_NAME: _table, DYNAMODB_ENDPOINT: _endpoint, PORT: _port, ...rest } = env;
-  return rest;
-}
 
 describe('npm start', () => {
   it('serves the seeded demo with the printed key, names itself in a connection file of its own, and Ctrl-C leaves no process and no file behind', async () => {
     // Prepare: its own process group, as a terminal gives it; Ctrl-C signals the whole group.
-    const child = spawn('npm', ['start', '--', '--port', '0'], {
-      cwd: ROOT,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: withoutTestEnvironment(process.env),
-    });
+    const child = spawnNpmStart(['--port', '0'], { cwd: ROOT, env: withoutTestEnvironment(process.env) });
     // npm itself dies of the SIGINT, as in a terminal; what matters is what its children do.
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const groupId = child.pid!;
@@ -64,7 +24,8 @@ describe('npm start', () => {
       const reference = await fetch(demo.baseUrl.replace(/\/v1$/, '/docs/openapi.json'));
       const checkinPage = await fetch(demo.baseUrl.replace(/\/v1$/, `/checkin/?token=${demo.token}`));
       const connection = JSON.parse(readFileSync(demo.connectionFile, 'utf8'));
-      expect(processesInGroup(groupId).length).toBeGreaterThan(1); // npm, node and the JVM at least
+      // Read before Ctrl-C: the server may be gone by the time the answers are assessed.
+      const processesBeforeInterrupt = processesInGroup(groupId);
       process.kill(-groupId, 'SIGINT');
 
       // Assess
@@ -75,7 +36,8 @@ describe('npm start', () => {
       expect(await checkinPage.text()).toContain('checkin.js');
       // What the CLIs find it by (scripts/cli-kit/local-servers.ts): its own process, port and values.
       expect(demo.connectionFile).toBe(join(ROOT, '.local', 'servers', `${connection.pid}.json`));
-      expect(processesInGroup(groupId)).toContain(connection.pid);
+      expect(processesBeforeInterrupt.length).toBeGreaterThan(1); // npm, node and the JVM at least
+      expect(processesBeforeInterrupt).toContain(connection.pid);
       expect(connection).toEqual(
         expect.objectContaining({
           port: Number(new URL(demo.baseUrl).port),

@@ -11,9 +11,12 @@ import { handler as applyGalleryRetention } from '../../functions/privacy/apply-
 import { type RetentionMessage, useRetentionQueues } from '#lib/privacy/adapters/retention-queues';
 import { handler as sendPhotoNotices } from '../../functions/photos/send-photo-notices';
 import { handler as describeReferenceFaces } from '../../functions/faces/describe-reference-faces';
+import { handler as buildHrExports } from '../../functions/hr-exports/build-hr-export';
+import { type HrExportMessage, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import {
   EVENT_DISPATCH_HANDLER,
   FUNCTION_PERMISSIONS,
+  HR_EXPORT_BUILD_HANDLER,
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
   RETENTION_PLANNER_HANDLER,
@@ -193,7 +196,7 @@ describe('what the functions send to DynamoDB', () => {
     await server('/uploads/complete', { method: 'POST', body: { files: [{ path: 'cam/large.jpg', uploadId: plan.body.uploads[0].uploadId, action: 'abort' }] }, headers: { 'Idempotency-Key': 'abort-1' } });
     // The free participant is to get the photo-ready email (set outside any function, so not recorded).
     await updateGallerySettings(studio.tenant.tenantId, studio.token, {
-      granularConsents: { face: true, notification: true, hrExport: false },
+      granularConsents: { face: true, notification: true, hrExport: true },
       photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
     });
     await db.send(new UpdateCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, free.body.personId), UpdateExpression: 'SET consents.notificationConsent = :yes', ExpressionAttributeValues: { ':yes': true } }));
@@ -219,6 +222,19 @@ describe('what the functions send to DynamoDB', () => {
     const ownPhotos = await post(studio, { action: 'myPhotos', token: studio.token, code: free.body.code, email: 'free.one@example.com' });
     await post(studio, { action: 'myPhotos', token: studio.token, code: free.body.code, email: 'someone.else@example.com' });
     expect(ownPhotos.body.photos.map((photo: { fileName: string }) => photo.fileName).sort()).toEqual(['IMG_3.JPG', 'a.jpg']);
+    // The portrait picked, and a photo that is not the participant's refused.
+    const pickBy = { action: 'pickPhoto', token: studio.token, code: free.body.code, email: 'free.one@example.com' };
+    expect((await post(studio, { ...pickBy, photoId: ownPhotos.body.photos[0].photoId })).status).toBe(200);
+    expect((await post(studio, { ...pickBy, photoId: 'pho_000000000000000000000000' })).status).toBe(404);
+    // An HR export of the free participant's picked portrait: created and read through the API, built by the queue's worker.
+    const hrExportMessages: HrExportMessage[] = [];
+    useHrExportQueue({ send: async (message) => void hrExportMessages.push(message) });
+    await db.send(new UpdateCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, free.body.personId), UpdateExpression: 'SET consents.hrExportConsent = :yes', ExpressionAttributeValues: { ':yes': true } }));
+    const hrExport = await server('/hr-exports', { method: 'POST', body: { size: 64 }, headers: { 'Idempotency-Key': 'hr-export-1' } });
+    const hrExportRecords = hrExportMessages.map((message, index) => ({ messageId: `hr-${index}`, body: JSON.stringify(message), attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord);
+    const built = await serving.run(HR_EXPORT_BUILD_HANDLER, () => buildHrExports({ Records: hrExportRecords }));
+    useHrExportQueue(undefined);
+    expect([hrExport.status, built.batchItemFailures, (await server(`/hr-exports/${hrExport.body.exportId}`)).body.status]).toEqual([202, [], 'ready']);
     const overdue = await post(studio, paid(studio, 'Payer Three'));
     Object.assign(sessionOf(overdue.body.checkoutUrl), { status: 'complete', payment_status: 'paid' }); // its event lost
     const unpaid = await post(studio, paid(studio, 'Payer Four'));

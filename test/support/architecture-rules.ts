@@ -29,7 +29,7 @@ export interface Violation {
 }
 
 /** The features of lib/, each a folder: its pure rules in rules/, its store in store/, adapters in adapters/, use cases beside them. */
-export const FEATURES = ['tenants', 'rate-limits', 'idempotency', 'galleries', 'events', 'persons', 'faces', 'payments', 'photos', 'checkin', 'privacy', 'webhooks'] as const;
+export const FEATURES = ['tenants', 'rate-limits', 'idempotency', 'galleries', 'events', 'persons', 'faces', 'payments', 'photos', 'checkin', 'hr-exports', 'privacy', 'webhooks'] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /**
@@ -38,7 +38,7 @@ export type Feature = (typeof FEATURES)[number];
  * schemas, store and adapters, only what is listed here.
  */
 export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
-  tenants: ['store/tenants', 'store/api-keys'],
+  tenants: ['store/tenants', 'store/api-keys', 'adapters/logo-image'],
   'rate-limits': ['store/rate-limit-counters'],
   idempotency: ['store/idempotency-records'],
   galleries: [
@@ -52,7 +52,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'store/day-bookings',
   ],
   events: ['store/outbox', 'adapters/stream-records'],
-  persons: ['person-schemas', 'import-persons', 'list-persons', 'store/persons', 'store/access-code-allocation', 'store/guest-list'],
+  persons: ['person-schemas', 'import-persons', 'list-persons', 'store/persons', 'store/access-code-allocation', 'store/guest-list', 'store/imported-completion'],
   faces: ['reference-faces', 'second-opinion', 'face-matching-switch', 'calibration', 'store/reference-faces', 'adapters/face-model'],
   payments: [
     'payment-schemas',
@@ -72,6 +72,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'participant-photos',
     'photo-links',
     'person-photos',
+    'pick-photo',
     'send-photo-notices',
     'shoot-review',
     'erase-shoot-photos',
@@ -82,6 +83,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'adapters/shoot-photo-reader',
   ],
   checkin: ['checkin-schemas', 'checkin-actions', 'checkin-info', 'submit-checkin', 'adapters/selfie-image'],
+  'hr-exports': ['hr-export-schemas', 'create-hr-export', 'get-hr-export', 'build-hr-export', 'erase-hr-exports', 'adapters/hr-export-queue'],
   privacy: ['erasure', 'retention', 'plan-retention', 'retain-queued-galleries', 'adapters/retention-queues'],
   webhooks: [
     'deliver-webhooks',
@@ -94,7 +96,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
 };
 
 /** Kernel modules with no I/O: the only kernel a pure rule may import. */
-const PURE_KERNEL = ['clock', 'domain-error', 'email-address', 'field-limits', 'identifiers', 'media-keys', 'page-cursor', 'schema-parts', 'secret-values'].map((name) => `lib/platform/${name}.ts`);
+const PURE_KERNEL = ['clock', 'domain-error', 'email-address', 'field-limits', 'email-text', 'identifiers', 'languages', 'media-keys', 'page-cursor', 'person-link-token', 'schema-parts', 'secret-values'].map((name) => `lib/platform/${name}.ts`);
 
 /** Command-line tools: they reach the table through use cases and public store functions only. */
 const CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/', 'scripts/faces/', 'scripts/cli-kit/'];

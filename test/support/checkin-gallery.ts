@@ -2,6 +2,7 @@ import { addPackage, addShootingDay, createGallery, putFormField } from '#lib/ga
 import { updateTenantSettings } from '#lib/tenants/store/tenants';
 import type { Gallery } from '#lib/galleries/rules/gallery-model';
 import { createTestTenant } from './factories';
+import type { ApiAnswer, ApiCall } from './local-api';
 
 /**
  * A tenant with a gallery set up for check-in tests: consent required, face consent asked
@@ -79,4 +80,19 @@ export async function createPayingStudio(settings: Partial<Gallery> = {}): Promi
   const studio = await createCheckinStudio(settings);
   await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`, platformFeeBps: 500 });
   return studio;
+}
+
+/** Imports persons through the integration API, as an HR system does; answers the imported persons. */
+export async function importGuests(
+  api: { call(path: string, options?: ApiCall): Promise<ApiAnswer> },
+  studio: CheckinStudio,
+  rows: Record<string, unknown>[],
+): Promise<{ personId: string; code: string; email: string | null }[]> {
+  const answer = await api.call(`/group-shoot/checkin/${studio.token}/persons`, {
+    method: 'POST',
+    headers: { ...studio.publicHeaders, Authorization: `Bearer ${studio.apiKey}` },
+    body: { persons: rows },
+  });
+  expect([answer.status, answer.body.imported]).toEqual([200, rows.length]);
+  return answer.body.persons;
 }

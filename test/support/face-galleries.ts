@@ -5,8 +5,8 @@ import type { FaceMatchingMode } from '#lib/galleries/rules/face-matching';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
 
-/** A gallery whose check-in takes a selfie and asks for face consent; `faceMatching` as given, else the default. */
-export async function createFaceGallery(tenant: Tenant, faceMatching?: FaceMatchingMode): Promise<GalleryScope> {
+/** A gallery whose check-in takes a selfie and asks for face consent (and the HR consent when `asksHrConsent`); `faceMatching` as given, else the default. */
+export async function createFaceGallery(tenant: Tenant, faceMatching?: FaceMatchingMode, { asksHrConsent = false } = {}): Promise<GalleryScope> {
   const gallery = await createGallery(tenant.tenantId, {
     galleryName: 'Faces',
     isGroupShoot: true,
@@ -14,7 +14,7 @@ export async function createFaceGallery(tenant: Tenant, faceMatching?: FaceMatch
     selfieRequired: false,
     consentRequired: false,
     showShootingDaySelector: false,
-    granularConsents: { face: true, notification: false, hrExport: false },
+    granularConsents: { face: true, notification: false, hrExport: asksHrConsent },
     ...(faceMatching ? { faceMatching } : {}),
   });
   return { tenantId: tenant.tenantId, token: gallery.token };

@@ -4,6 +4,7 @@ import { BUILT_IN_FIELD_KEYS, type GalleryConfiguration, type GalleryPackage, ty
 import type { PersonConsents } from '#lib/persons/rules/person-model';
 import { allowedDomainsInWords, checkinPolicyOf, isEmailDomainAllowed } from '#lib/galleries/rules/checkin-policy';
 import { decodeSelfie, readJpegFrameSize } from '#lib/checkin/rules/selfie';
+import type { Language } from '#lib/platform/languages';
 
 /** A check-in that passed every rule that needs no storage. */
 export interface CheckinSubmission {
@@ -25,6 +26,8 @@ export interface CheckinSubmission {
   shootingDay?: ShootingDay;
   selectedPackage?: GalleryPackage;
   termsAccepted: boolean;
+  /** The participant's language, where the page sent one. */
+  language?: Language;
 }
 
 /**
@@ -49,6 +52,7 @@ export interface CheckinFields {
   termsAccepted?: boolean | null;
   selfieBase64?: string | null;
   customFields?: Record<string, unknown> | null;
+  language?: Language | null;
 }
 
 /**
@@ -111,5 +115,6 @@ export function validateCheckin(fields: CheckinFields, configuration: GalleryCon
     shootingDay,
     selectedPackage,
     termsAccepted: fields.termsAccepted === true,
+    ...(fields.language ? { language: fields.language } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { ExtraConditionFailed, writePersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { tableName } from '#lib/platform/table/client';
 import { CONTENDED_RETRIES, type TransactItem } from '#lib/platform/table/conditional-writes';
-import { spotRefusal, takeSpot } from '#lib/galleries/store/day-bookings';
+import { SPOT_WRITE_RETRIES, type SpotTaking, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import { eventPut } from '#lib/events/store/outbox';
 import { keys } from '#lib/platform/table/keys';
 import { generateAccessCode } from '#lib/persons/rules/access-codes';
@@ -9,6 +9,7 @@ import { DomainError } from '#lib/platform/domain-error';
 import { emailKey } from '#lib/platform/email-address';
 import { checkinCompleted } from '#lib/events/rules/event-catalogue';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { SpotCounter } from '#lib/galleries/rules/spot-counters';
 import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
 
 /** Counts one more free check-in of an email address in the gallery, refused once it made `limit`. */
@@ -29,20 +30,27 @@ export function emailCheckinCount(scope: GalleryScope, email: string, limit: num
  * transaction: the spot's condition keeps the day within capacity under any concurrency
  * (shooting_day_full), the count's keeps one address to `checkinsPerEmail` free check-ins
  * (email_checkin_limit), and nothing is stored unless everything is, the check-in's events included.
+ * The spot comes from one of the day's counters with room, as `dayCounters` (the gallery read
+ * of the request) show them (withSpotTaken).
  */
-export async function insertCheckedInPerson(scope: GalleryScope, draft: PersonDraft, checkinsPerEmail: number): Promise<Person> {
+export function insertCheckedInPerson(scope: GalleryScope, draft: PersonDraft, checkinsPerEmail: number, dayCounters?: readonly SpotCounter[]): Promise<Person> {
+  if (!draft.shootingDayId) return insertWithSpot(scope, draft, checkinsPerEmail, undefined);
+  return withSpotTaken(scope, draft.shootingDayId, dayCounters, {}, (spot) => insertWithSpot(scope, draft, checkinsPerEmail, spot));
+}
+
+async function insertWithSpot(scope: GalleryScope, draft: PersonDraft, checkinsPerEmail: number, taking: SpotTaking | undefined): Promise<Person> {
   const person: Person = { ...draft, code: generateAccessCode() };
-  const spot = draft.shootingDayId ? [takeSpot(scope, draft.shootingDayId)] : [];
+  const spot = taking?.items ?? [];
   const count = draft.email ? [emailCheckinCount(scope, draft.email, checkinsPerEmail)] : [];
   try {
     const { persons } = await writePersonsWithCodes(scope, [person], {
       extraItems: ([stored]) => [...spot, ...count, eventPut(checkinCompleted({ tenantId: scope.tenantId, galleryToken: scope.token }, stored!, null))],
-      retry: CONTENDED_RETRIES,
+      retry: taking ? SPOT_WRITE_RETRIES : CONTENDED_RETRIES,
     });
     return persons[0]!;
   } catch (error) {
     if (!(error instanceof ExtraConditionFailed)) throw error;
-    if (error.extraIndex < spot.length) throw spotRefusal(error.item);
+    if (taking && error.extraIndex < spot.length) throw taking.refusal(error.extraIndex, error.item);
     throw emailCheckinLimitReached(checkinsPerEmail);
   }
 }

@@ -5,12 +5,12 @@ import { CONTENDED_RETRIES, type TransactItem, conditionalWrite, itemAt } from '
 import { isCancelledTransaction } from '#lib/platform/table/store-errors';
 import { cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
 import { keys } from '#lib/platform/table/keys';
-import { GSI1 } from '#lib/platform/table/table-definition';
 import { DomainError } from '#lib/platform/domain-error';
 import { eventPut } from '#lib/events/store/outbox';
 import { checkinCompleted } from '#lib/events/rules/event-catalogue';
-import { giveBackSpot, spotRefusal, takeSpot } from '#lib/galleries/store/day-bookings';
-import { guestListEntryUpdate } from '#lib/persons/store/guest-list';
+import { SPOT_WRITE_RETRIES, type SpotTaking, giveBackSpot, withSpotTaken } from '#lib/galleries/store/day-bookings';
+import type { SpotCounter } from '#lib/galleries/rules/spot-counters';
+import { importedCompletionItems } from '#lib/persons/store/imported-completion';
 import { emailCheckinCount, emailCheckinLimitReached } from '#lib/checkin/store/checkins';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -64,58 +64,58 @@ export async function releaseClaim(scope: GalleryScope, personId: string, claimI
   );
 }
 
-/** What a completion never changes: the person's identity and origin, and its photo count (the photo ingest keeps that). */
-const UNCHANGED_ATTRIBUTES: ReadonlySet<string> = new Set(['personId', 'code', 'source', 'createdAt', 'photoCount'] satisfies (keyof Person)[]);
-
 /**
  * Stores `completed` (the imported person `imported` as its check-in completed it) in one
  * transaction held by `claimId`: the person, its place on the guest list under its address now,
  * the spot of a day it moves to (shooting_day_full) and back to the day it leaves, the email's
  * count (email_checkin_limit, as for any free check-in) and its checkin.completed event.
  */
-export async function completeImportedPerson(
+export function completeImportedPerson(
+  scope: GalleryScope,
+  imported: Person,
+  completed: Person,
+  options: { claimId: string; checkinsPerEmail: number; existingDayIds: ReadonlySet<string>; dayCounters?: readonly SpotCounter[] },
+): Promise<Person> {
+  const movesDay = completed.shootingDayId !== imported.shootingDayId;
+  if (!movesDay || !completed.shootingDayId) return completeWithSpot(scope, imported, completed, options, undefined, 1);
+  return withSpotTaken(scope, completed.shootingDayId, options.dayCounters, {}, (spot, attempt) => completeWithSpot(scope, imported, completed, options, spot, attempt));
+}
+
+async function completeWithSpot(
   scope: GalleryScope,
   imported: Person,
   completed: Person,
   options: { claimId: string; checkinsPerEmail: number; existingDayIds: ReadonlySet<string> },
+  taking: SpotTaking | undefined,
+  attempt: number,
 ): Promise<Person> {
-  const personKey = keys.person(scope.tenantId, scope.token, completed.personId);
   const email = completed.email;
   if (email === null) throw new Error('A check-in always gives an email address');
-  const employeeIndex = completed.employeeId
-    ? { [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, completed.employeeId), [GSI1.sortKey]: personKey.sk }
-    : {};
-  const values: Record<string, unknown> = { ...Object.fromEntries(Object.entries(completed).filter(([name]) => !UNCHANGED_ATTRIBUTES.has(name))), ...employeeIndex };
-  const names = Object.keys(values);
-  const movesDay = completed.shootingDayId !== imported.shootingDayId;
-  const spots: TransactItem[] = movesDay && completed.shootingDayId ? [takeSpot(scope, completed.shootingDayId)] : [];
-  const leftDay = movesDay && imported.shootingDayId && options.existingDayIds.has(imported.shootingDayId) ? [giveBackSpot(scope, imported.shootingDayId)] : [];
+  const spots: TransactItem[] = taking?.items ?? [];
+  const leftDay = taking && imported.shootingDayId && options.existingDayIds.has(imported.shootingDayId) ? [giveBackSpot(scope, imported.shootingDayId)] : [];
   const items: TransactItem[] = [
-    {
-      Update: {
-        TableName: tableName,
-        Key: personKey,
-        UpdateExpression: `SET ${names.map((_, index) => `#a${index} = :a${index}`).join(', ')} REMOVE checkinClaim, checkinClaimUntil`,
-        ConditionExpression: 'checkinClaim = :claim AND attribute_not_exists(checkedInAt)',
-        ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#a${index}`, name])),
-        ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, index) => [`:a${index}`, values[name]])), ':claim': options.claimId },
-      },
-    },
-    { Update: guestListEntryUpdate(scope, completed, email) },
+    ...importedCompletionItems(scope, completed, {
+      expression: 'checkinClaim = :claim AND attribute_not_exists(checkedInAt)',
+      values: { ':claim': options.claimId },
+    }),
     ...spots,
     ...leftDay,
     emailCheckinCount(scope, email, options.checkinsPerEmail),
     eventPut(checkinCompleted({ tenantId: scope.tenantId, galleryToken: scope.token }, completed, null)),
   ];
   try {
-    // The claim's ID as the request token: a resend after a lost answer is applied once, and answered as the first send.
-    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: options.claimId })), CONTENDED_RETRIES);
+    // The claim's ID as the request token: a resend after a lost answer is applied once, and
+    // answered as the first send (another spot counter tried after a full one is another request).
+    const requestToken = attempt === 1 ? options.claimId : `${options.claimId}-${attempt}`;
+    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: requestToken })), taking ? SPOT_WRITE_RETRIES : CONTENDED_RETRIES);
     return completed;
   } catch (error) {
     if (!isCancelledTransaction(error)) throw error;
     const codes = cancellationCodes(error);
     const failed = codes.findIndex((code) => code === 'ConditionalCheckFailed');
-    if (failed >= 2 && failed < 2 + spots.length) throw spotRefusal(itemAt(error, failed));
+    // Cancelled by conflicts to the end of its retries: withSpotTaken may try another counter.
+    if (failed === -1) throw error;
+    if (taking && failed >= 2 && failed < 2 + spots.length) throw taking.refusal(failed - 2, itemAt(error, failed));
     if (failed === 2 + spots.length + leftDay.length) throw emailCheckinLimitReached(options.checkinsPerEmail);
     // The claim ran out and another check-in took the person meanwhile: nothing was kept, retry.
     throw new DomainError('reservation_changed', 'The invitation was being used by another check-in at the same time; retry.');

@@ -10,7 +10,7 @@ import { now } from '#lib/platform/clock';
  * form answers or selfies.
  */
 
-export const EVENT_TYPES = ['person.created', 'checkin.completed', 'order.paid', 'order.expired', 'order.canceled', 'photos.assigned', 'photos.withheld'] as const;
+export const EVENT_TYPES = ['person.created', 'checkin.completed', 'order.paid', 'order.expired', 'order.canceled', 'photos.assigned', 'photos.withheld', 'photo.picked', 'hr_export.ready'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The version of the envelope and of every `data` shape; a change that breaks a consumer gets a new one. */
@@ -55,6 +55,23 @@ export interface PhotosWithheldData {
   photosWithheld: number;
 }
 
+export interface PhotoPickedData {
+  personId: string;
+  photoId: string;
+  /** Who chose it: the participant on "My photos", or the photographer (admin photo pick). */
+  pickedBy: 'participant' | 'photographer';
+}
+
+export interface HrExportReadyData {
+  exportId: string;
+  /** The shooting day the export covers, or null for the whole gallery. */
+  shootingDayId: string | null;
+  /** Portraits in the ZIP. */
+  exported: number;
+  /** Persons left out, by reason. */
+  skipped: { noConsent: number; noPhoto: number };
+}
+
 export interface EventDataOf {
   'person.created': PersonCreatedData;
   'checkin.completed': CheckinCompletedData;
@@ -63,6 +80,8 @@ export interface EventDataOf {
   'order.canceled': OrderData;
   'photos.assigned': PhotosAssignedData;
   'photos.withheld': PhotosWithheldData;
+  'photo.picked': PhotoPickedData;
+  'hr_export.ready': HrExportReadyData;
 }
 
 /** An event as the outbox stores it; the envelope a subscriber receives is built from it (envelopeOf). */
@@ -163,6 +182,16 @@ export function orderPaid(order: OrderFacts, personId: string): ServiceEvent<'or
 /** order.expired or order.canceled: a reservation ended unpaid; no person was created, so none is named. */
 export function orderEnded(order: OrderFacts, status: 'expired' | 'canceled'): ServiceEvent<'order.expired' | 'order.canceled'> {
   return serviceEvent({ tenantId: order.tenantId, galleryToken: order.galleryToken }, status === 'expired' ? 'order.expired' : 'order.canceled', null, orderData(order));
+}
+
+/** photo.picked: the person's portrait was chosen; a later pick sends another. */
+export function photoPicked(scope: EventScope, pick: PhotoPickedData): ServiceEvent<'photo.picked'> {
+  return serviceEvent(scope, 'photo.picked', pick.personId, { personId: pick.personId, photoId: pick.photoId, pickedBy: pick.pickedBy });
+}
+
+/** hr_export.ready: an HR export's ZIP is ready to download (GET …/hr-exports/{exportId}); it names no person. */
+export function hrExportReady(scope: EventScope, data: HrExportReadyData): ServiceEvent<'hr_export.ready'> {
+  return serviceEvent(scope, 'hr_export.ready', null, data);
 }
 
 /**

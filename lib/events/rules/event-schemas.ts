@@ -75,6 +75,34 @@ export const PhotosWithheldData = v.pipe(
   v.description('Photos wait for the studio\'s review (npm run admin -- photo review); names no person.'),
 );
 
+export const PhotoPickedData = v.pipe(
+  v.object({
+    personId,
+    photoId: v.pipe(v.string(), v.startsWith('pho_'), v.description("The photo chosen, one of the person's (GET …/persons/{personId}/photos lists it with picked: true).")),
+    pickedBy: v.pipe(
+      v.picklist(['participant', 'photographer']),
+      v.description('participant: on "My photos" of the check-in page (pickPhoto). photographer: npm run admin -- photo pick.'),
+    ),
+  }),
+  v.description("A person's portrait was chosen (the photo an HR export takes); a later pick replaces it and sends another event."),
+);
+
+export const HrExportReadyData = v.pipe(
+  v.object({
+    exportId: v.pipe(v.string(), v.startsWith('hrx_'), v.description('The export (hrx_…), as POST …/hr-exports answered it.')),
+    shootingDayId: v.pipe(v.nullable(v.string()), v.description('The shooting day the export covers, or null for the whole gallery.')),
+    exported: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Portraits in the ZIP.')),
+    skipped: v.pipe(
+      v.object({
+        noConsent: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Persons without hrExportConsent: true.')),
+        noPhoto: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Consenting persons without a photo.')),
+      }),
+      v.description('Persons left out, by reason.'),
+    ),
+  }),
+  v.description("An HR export is ready; GET …/hr-exports/{exportId} gives its download URL. Names no person."),
+);
+
 const envelopeEntries = {
   id: v.pipe(
     v.string(),
@@ -100,6 +128,8 @@ export const OrderExpiredEvent = envelope('order.expired', OrderEndedData);
 export const OrderCanceledEvent = envelope('order.canceled', OrderEndedData);
 export const PhotosAssignedEvent = envelope('photos.assigned', PhotosAssignedData);
 export const PhotosWithheldEvent = envelope('photos.withheld', PhotosWithheldData);
+export const PhotoPickedEvent = envelope('photo.picked', PhotoPickedData);
+export const HrExportReadyEvent = envelope('hr_export.ready', HrExportReadyData);
 
 /** Each type's body schema. */
 export const EVENT_ENVELOPE_SCHEMAS = {
@@ -110,10 +140,12 @@ export const EVENT_ENVELOPE_SCHEMAS = {
   'order.canceled': OrderCanceledEvent,
   'photos.assigned': PhotosAssignedEvent,
   'photos.withheld': PhotosWithheldEvent,
+  'photo.picked': PhotoPickedEvent,
+  'hr_export.ready': HrExportReadyEvent,
 } satisfies { [T in EventType]: v.GenericSchema };
 
 /** Any webhook body, told apart by `type`. */
-export const WebhookEvent = v.variant('type', [PersonCreatedEvent, CheckinCompletedEvent, OrderPaidEvent, OrderExpiredEvent, OrderCanceledEvent, PhotosAssignedEvent, PhotosWithheldEvent]);
+export const WebhookEvent = v.variant('type', [PersonCreatedEvent, CheckinCompletedEvent, OrderPaidEvent, OrderExpiredEvent, OrderCanceledEvent, PhotosAssignedEvent, PhotosWithheldEvent, PhotoPickedEvent, HrExportReadyEvent]);
 
 /** Component schemas by name, as the OpenAPI document names them. */
 export const EVENT_SCHEMAS = {
@@ -123,6 +155,8 @@ export const EVENT_SCHEMAS = {
   OrderEndedData,
   PhotosAssignedData,
   PhotosWithheldData,
+  PhotoPickedData,
+  HrExportReadyData,
   PersonCreatedEvent,
   CheckinCompletedEvent,
   OrderPaidEvent,
@@ -130,6 +164,8 @@ export const EVENT_SCHEMAS = {
   OrderCanceledEvent,
   PhotosAssignedEvent,
   PhotosWithheldEvent,
+  PhotoPickedEvent,
+  HrExportReadyEvent,
 };
 
 /** The component schema of each type's body. */
@@ -141,4 +177,6 @@ export const EVENT_SCHEMA_OF: { [T in EventType]: keyof typeof EVENT_SCHEMAS } =
   'order.canceled': 'OrderCanceledEvent',
   'photos.assigned': 'PhotosAssignedEvent',
   'photos.withheld': 'PhotosWithheldEvent',
+  'photo.picked': 'PhotoPickedEvent',
+  'hr_export.ready': 'HrExportReadyEvent',
 };

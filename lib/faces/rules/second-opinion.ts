@@ -1,5 +1,5 @@
 import type { FaceThresholds } from '#lib/galleries/rules/face-matching';
-import { type DetectedFace, faceDistance, mainFace } from '#lib/faces/rules/face-descriptors';
+import { type DetectedFace, type FaceBox, faceDistance, mainFace } from '#lib/faces/rules/face-descriptors';
 
 /**
  * The second opinion from faces on where a shoot photo goes (docs/photos.md#a-second-opinion-from-faces).
@@ -23,8 +23,8 @@ export interface FaceCandidate {
 export const REVIEW_CANDIDATES = 3;
 
 export type CardVerdict =
-  /** A face in the photo matches the card's person. */
-  | { kind: 'agree'; distance: number }
+  /** A face in the photo matches the card's person: the nearest one, and where it is (for the portrait crop). */
+  | { kind: 'agree'; distance: number; face: FaceBox }
   /**
    * No face in it is the card's person: clearly (face_mismatch), not clearly either way
    * (face_uncertain), or no face was found to compare with (no_face).
@@ -41,8 +41,13 @@ export type CardVerdict =
  */
 export function verdictOnCard(faces: readonly DetectedFace[], reference: Reference, thresholds: FaceThresholds): CardVerdict {
   if (faces.length === 0) return { kind: 'withhold', reason: 'no_face', distance: null };
-  const distance = Math.min(...faces.map((face) => faceDistance(face.descriptor, reference.descriptor)));
-  if (distance <= thresholds.match) return { kind: 'agree', distance };
+  let nearest = faces[0]!;
+  let distance = faceDistance(nearest.descriptor, reference.descriptor);
+  for (const face of faces.slice(1)) {
+    const faceToReference = faceDistance(face.descriptor, reference.descriptor);
+    if (faceToReference < distance) [nearest, distance] = [face, faceToReference];
+  }
+  if (distance <= thresholds.match) return { kind: 'agree', distance, face: nearest.box };
   return { kind: 'withhold', reason: distance >= thresholds.mismatch ? 'face_mismatch' : 'face_uncertain', distance };
 }
 

@@ -1,7 +1,10 @@
+import type { SpotCounter } from '#lib/galleries/rules/spot-counters';
 import type { PublicLimits } from '#lib/galleries/rules/public-limits';
 import type { RetentionPolicy } from '#lib/galleries/rules/retention-policy';
 import type { FaceMatchingMode, FaceThresholds } from '#lib/galleries/rules/face-matching';
 import type { CheckinPolicy } from '#lib/galleries/rules/checkin-policy';
+import type { Branding } from '#lib/tenants/rules/branding';
+import type { Language } from '#lib/platform/languages';
 
 /** Gallery configuration as the domain sees it; lib/galleries/store/galleries.ts maps it to items. */
 /** The gallery an operation works in: every item of a gallery is keyed by both. */
@@ -53,6 +56,14 @@ export interface Gallery {
   faceThresholds?: Partial<FaceThresholds>;
   /** Who may check in, where it differs from open to anyone (lib/galleries/rules/checkin-policy.ts). */
   checkinPolicy?: CheckinPolicy;
+  /** The language of `consentText` and of the page and emails where a participant's is not known; English where absent. */
+  defaultLanguage?: Language;
+  /** The consent text in other languages (lib/galleries/rules/page-settings.ts). */
+  consentTexts?: Partial<Record<Language, string>>;
+  /** The terms of its paid packages, an https URL the page links the terms checkbox to. */
+  termsUrl?: string;
+  /** Its own logo and accent colour; where absent, the tenant's. */
+  branding?: Branding;
   createdAt: string;
 }
 
@@ -69,6 +80,8 @@ export interface ShootingDay {
   maxPersons?: number;
   /** Persons holding a spot: imported, checked in, or reserved by a pending payment. */
   booked: number;
+  /** The counters its spots are counted on (rules/spot-counters.ts); absent where only the day's item counts them. */
+  spotCounters?: SpotCounter[];
 }
 
 export interface GalleryPackage {

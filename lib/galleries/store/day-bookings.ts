@@ -1,15 +1,22 @@
-import { tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
-import { addOnce } from '#lib/galleries/store/gallery-counters';
+import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
+import { waitBeforeRetry } from '#lib/platform/backoff';
+import { type RetryOptions, cancellationCodes, itemOfFailedCondition, withStoreRetries } from '#lib/platform/table/retry';
 import { keys } from '#lib/platform/table/keys';
 import { DomainError } from '#lib/platform/domain-error';
-import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { GalleryScope, ShootingDay } from '#lib/galleries/rules/gallery-model';
+import { type CounterId, MAX_SPOT_SHARDS, type SpotCounter, counterToTake, importAllocation } from '#lib/galleries/rules/spot-counters';
+import { queryAll } from '#lib/platform/table/queries';
 
 /**
  * Capacity: every spot taken on or given back to a shooting day goes through this module. A
  * day's `booked` counts the persons holding a spot (imported, checked in, or reserved by a
- * pending payment); a day with `maxPersons` never counts more than that, under any concurrency,
- * because taking a spot is a condition of the same transaction that stores what holds it.
+ * pending payment), summed over its spot counters (rules/spot-counters.ts); a day with
+ * `maxPersons` never counts more than that, under any concurrency, because taking a spot is a
+ * condition on one counter's share in the same transaction that stores what holds it.
  */
 
 /**
@@ -24,24 +31,155 @@ export interface PaymentHold {
   pendingPaymentsCap?: number;
 }
 
+/** The spot of a day a write takes: its transaction items, and what a failed condition among them means. */
+export interface SpotTaking {
+  items: TransactItem[];
+  /** The refusal when the item at `index` of `items` failed its condition, as it returned the item. */
+  refusal(index: number, item: Record<string, any> | undefined): DomainError;
+}
+
 /**
- * Takes one spot of the day, as an item of the transaction that stores its holder. Its
- * condition fails when the day is full, is at its cap of pending payments, or is gone.
+ * Takes one spot of the day from `counter` (spotToTake chooses it), as items of the transaction
+ * that stores its holder. The counter's condition fails when it has no room (shooting_day_full:
+ * withSpotTaken tries another) or the day is gone; a reservation's spot also counts in the day
+ * item's pendingPayments, refused at its cap (pending_payments_limit).
  */
-export function takeSpot(scope: GalleryScope, dayId: string, hold: PaymentHold = {}): TransactItem {
+export function takeSpot(scope: GalleryScope, dayId: string, counter: SpotCounter, hold: PaymentHold = {}): SpotTaking {
   const capped = hold.pending && hold.pendingPaymentsCap !== undefined;
-  return {
+  const pendingCondition = capped ? '(attribute_not_exists(pendingPayments) OR pendingPayments < :cap)' : undefined;
+  const pendingValues = capped ? { ':cap': hold.pendingPaymentsCap } : {};
+  const onDayItem = counter.id === 'day';
+  // The day's item counts against its own share where it has one (a day with shards), else against the capacity.
+  const roomCondition = onDayItem
+    ? '(attribute_not_exists(maxPersons) OR (attribute_exists(spotShare) AND booked < spotShare) OR (attribute_not_exists(spotShare) AND booked < maxPersons))'
+    : '(attribute_not_exists(spotShare) OR booked < spotShare)';
+  const counterItem: TransactItem = {
     Update: {
       TableName: tableName,
-      Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
-      UpdateExpression: hold.pending ? 'ADD booked :one, pendingPayments :one' : 'ADD booked :one',
-      ConditionExpression:
-        'attribute_exists(pk) AND (attribute_not_exists(maxPersons) OR booked < maxPersons)' +
-        (capped ? ' AND (attribute_not_exists(pendingPayments) OR pendingPayments < :cap)' : ''),
-      ExpressionAttributeValues: { ':one': 1, ...(capped ? { ':cap': hold.pendingPaymentsCap } : {}) },
+      Key: onDayItem ? keys.shootingDay(scope.tenantId, scope.token, dayId) : keys.daySpotShard(scope.tenantId, scope.token, dayId, counter.id as number),
+      UpdateExpression: hold.pending && onDayItem ? 'ADD booked :one, pendingPayments :one' : 'ADD booked :one',
+      ConditionExpression: ['attribute_exists(pk)', roomCondition, ...(onDayItem && pendingCondition ? [pendingCondition] : [])].join(' AND '),
+      ExpressionAttributeValues: { ':one': 1, ...(onDayItem ? pendingValues : {}) },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
+  const pendingItem: TransactItem[] =
+    hold.pending && !onDayItem
+      ? [
+          {
+            Update: {
+              TableName: tableName,
+              Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
+              UpdateExpression: 'ADD pendingPayments :one',
+              ConditionExpression: ['attribute_exists(pk)', ...(pendingCondition ? [pendingCondition] : [])].join(' AND '),
+              ExpressionAttributeValues: { ':one': 1, ...pendingValues },
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+        ]
+      : [];
+  return {
+    items: [counterItem, ...pendingItem],
+    refusal(index, item) {
+      if (!item) return new DomainError('unknown_shooting_day');
+      if (index === 0 && !(onDayItem && hasRoomButPendingCapped(item, hold.pendingPaymentsCap))) return new DomainError('shooting_day_full');
+      return new DomainError('pending_payments_limit');
+    },
+  };
+}
+
+/** A day item that refused only for its cap of pending payments. */
+function hasRoomButPendingCapped(dayItem: Record<string, any>, pendingPaymentsCap: number | undefined): boolean {
+  const limit = typeof dayItem.spotShare === 'number' ? dayItem.spotShare : dayItem.maxPersons;
+  const full = typeof limit === 'number' && (dayItem.booked ?? 0) >= limit;
+  return !full && pendingPaymentsCap !== undefined && (dayItem.pendingPayments ?? 0) >= pendingPaymentsCap;
+}
+
+/** A day's counters as a gallery read shows them, or as the day's item alone counts them (a day made before the shards). */
+export function countersOfDay(day: Pick<ShootingDay, 'maxPersons' | 'booked' | 'spotCounters'>): SpotCounter[] {
+  return day.spotCounters ?? [{ id: 'day', share: day.maxPersons, booked: day.booked }];
+}
+
+/** The counters of a day from its item and its shard items. */
+export function spotCountersOf(dayItem: Record<string, any>, shardItems: readonly Record<string, any>[]): SpotCounter[] | undefined {
+  if (typeof dayItem.spotShards !== 'number') return undefined;
+  const numberOr = (value: unknown, otherwise: number | undefined) => (typeof value === 'number' ? value : otherwise);
+  return [
+    { id: 'day', share: numberOr(dayItem.spotShare, undefined), booked: numberOr(dayItem.booked, 0)! },
+    ...shardItems.map((item) => ({ id: Number(item.shard), share: numberOr(item.spotShare, undefined), booked: numberOr(item.booked, 0)! })),
+  ];
+}
+
+/** The day's counters, read strongly consistent (one Query: the day's item and its shards lie together); undefined when the day is gone. */
+export async function readSpotCounters(scope: GalleryScope, dayId: string): Promise<SpotCounter[] | undefined> {
+  const dayKey = keys.shootingDay(scope.tenantId, scope.token, dayId);
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
+    ExpressionAttributeValues: { ':pk': dayKey.pk, ':day': dayKey.sk },
+    ConsistentRead: true,
+  });
+  const dayItem = items.find((item) => item.sk === dayKey.sk);
+  if (!dayItem) return undefined;
+  return spotCountersOf(dayItem, items.filter((item) => item !== dayItem)) ?? [{ id: 'day', share: numberOrUndefined(dayItem.maxPersons), booked: numberOrUndefined(dayItem.booked) ?? 0 }];
+}
+
+const numberOrUndefined = (value: unknown) => (typeof value === 'number' ? value : undefined);
+
+/** A transaction still cancelled by conflicts after its own retries. */
+function isConflict(error: unknown): boolean {
+  return isCancelledTransaction(error) && cancellationCodes(error).includes('TransactionConflict');
+}
+
+/** More tries than a day has counters: each failed try found one more counter full. */
+const MAX_SPOT_TRIES = MAX_SPOT_SHARDS + 2;
+
+/**
+ * How a write that takes a spot retries a transaction conflict on its own: briefly, for
+ * withSpotTaken then takes the spot from another counter (SPOT_CONFLICT_SWITCHES times), which
+ * a burst of check-ins on one counter makes likelier to pass than waiting for the same one.
+ */
+export const SPOT_WRITE_RETRIES: RetryOptions = { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 };
+const SPOT_CONFLICT_SWITCHES = 4;
+const SWITCH_WAIT = { baseDelayMs: 25, maxDelayMs: 400 };
+
+/**
+ * Runs `write` with a spot of the day taken from a counter with room, as `counters` show them
+ * (the gallery read the request made; read here when not given). When the counter turned out
+ * full (`write` throws shooting_day_full) the day's counters are read again, strongly
+ * consistent, and `write` runs again with another: shooting_day_full only when none has room.
+ * When its transaction kept conflicting with others on the counter (past SPOT_WRITE_RETRIES),
+ * the counters are read again and it runs again after a short wait with another counter with
+ * room, if there is another (shooting_day_full if the day filled meanwhile).
+ */
+export async function withSpotTaken<T>(
+  scope: GalleryScope,
+  dayId: string,
+  counters: readonly SpotCounter[] | undefined,
+  hold: PaymentHold,
+  write: (spot: SpotTaking, attempt: number) => Promise<T>,
+): Promise<T> {
+  let known = counters ?? (await readSpotCounters(scope, dayId));
+  let switches = 0;
+  let conflicted: CounterId | undefined;
+  for (let tries = 1; ; tries += 1) {
+    if (!known) throw new DomainError('unknown_shooting_day');
+    const others = conflicted === undefined ? known : known.filter((candidate) => candidate.id !== conflicted);
+    const counter = counterToTake(others) ?? counterToTake(known);
+    if (!counter) throw new DomainError('shooting_day_full');
+    try {
+      return await write(takeSpot(scope, dayId, counter, hold), tries);
+    } catch (error) {
+      if (isConflict(error) && switches < SPOT_CONFLICT_SWITCHES) {
+        switches += 1;
+        conflicted = counter.id;
+        // Read again: a day filled meanwhile is refused without another write that would meet others.
+        [known] = await Promise.all([readSpotCounters(scope, dayId), waitBeforeRetry(switches - 1, SWITCH_WAIT)]);
+        continue;
+      }
+      if (!(error instanceof DomainError && error.reason === 'shooting_day_full') || tries >= MAX_SPOT_TRIES) throw error;
+      known = await readSpotCounters(scope, dayId);
+    }
+  }
 }
 
 /** Gives one spot back to the day, as an item of the transaction that ends what held it. */
@@ -71,33 +209,61 @@ export function settlePendingPayment(scope: GalleryScope, dayId: string): Transa
 }
 
 /**
- * Why a takeSpot was refused, from the day's item as its failed condition returned it: the
- * day is full (shooting_day_full), at its cap of pending payments (pending_payments_limit), or
- * was deleted meanwhile.
+ * Adds imported persons to their days' booked counts, after they are stored: imports never
+ * refuse for capacity (the spec). On a day with shards they fill the counters' room first, each
+ * add on the condition that the room is still there (read again when a check-in took it
+ * meanwhile), and count only the rest beyond every counter's room on the day's item, so that
+ * what the day can still admit shrinks exactly as on one counter.
  */
-export function spotRefusal(dayItem: Record<string, any> | undefined, pendingPaymentsCap?: number): DomainError {
-  if (!dayItem) return new DomainError('unknown_shooting_day');
-  const full = typeof dayItem.maxPersons === 'number' && (dayItem.booked ?? 0) >= dayItem.maxPersons;
-  if (!full && pendingPaymentsCap !== undefined && (dayItem.pendingPayments ?? 0) >= pendingPaymentsCap) {
-    return new DomainError('pending_payments_limit');
+export async function addImportedBookings(scope: GalleryScope, bookingsByDay: ReadonlyMap<string, number>, days: readonly ShootingDay[]): Promise<void> {
+  await Promise.all([...bookingsByDay].map(([dayId, count]) => {
+    const day = days.find((candidate) => candidate.id === dayId);
+    return addImportedBookingsToDay(scope, dayId, count, day && countersOfDay(day));
+  }));
+}
+
+/** `known`: the day's counters as the import's gallery read showed them; read again only when one's room went meanwhile. */
+async function addImportedBookingsToDay(scope: GalleryScope, dayId: string, count: number, known: SpotCounter[] | undefined): Promise<void> {
+  let left = count;
+  for (let tries = 1; left > 0; tries += 1) {
+    const counters = tries === 1 && known ? known : await readSpotCounters(scope, dayId);
+    // A day deleted while the import ran has nothing left to count.
+    if (!counters) return;
+    const allocation = tries > MAX_SPOT_TRIES ? [{ id: 'day' as const, count: left, withinRoom: false }] : importAllocation(counters.length > 1 ? counters : [], left);
+    for (const share of allocation) {
+      const counter = counters.find((candidate) => candidate.id === share.id);
+      const added = await addToCounter(scope, dayId, share.id, share.count, share.withinRoom ? counter?.share : undefined);
+      if (added) left -= share.count;
+    }
   }
-  return new DomainError('shooting_day_full');
 }
 
 /**
- * Adds imported persons to their days' booked counts, after they are stored: imports never
- * refuse for capacity (the spec), so they count without a condition on it.
+ * ADDs `count` to one counter, resend-safe (the mark of addOnce): within `share` when given
+ * (false when the room is no longer there), else unconditionally.
  */
-export async function addImportedBookings(scope: GalleryScope, bookingsByDay: ReadonlyMap<string, number>): Promise<void> {
-  await Promise.all(
-    [...bookingsByDay].map(([dayId, count]) =>
-      addOnce({
-        Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
-        UpdateExpression: 'ADD booked :count',
-        // A day deleted while the import ran has nothing left to count.
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':count': count },
-      }),
-    ),
-  );
+async function addToCounter(scope: GalleryScope, dayId: string, id: CounterId, count: number, share: number | undefined): Promise<boolean> {
+  const addId = randomUUID();
+  const onceCondition = '(attribute_not_exists(lastAdd) OR lastAdd <> :addId)';
+  const withinShare = share === undefined ? '' : ' AND booked <= :most';
+  try {
+    await withStoreRetries(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: id === 'day' ? keys.shootingDay(scope.tenantId, scope.token, dayId) : keys.daySpotShard(scope.tenantId, scope.token, dayId, id),
+          UpdateExpression: 'SET lastAdd = :addId ADD booked :count',
+          ConditionExpression: `attribute_exists(pk) AND ${onceCondition}${withinShare}`,
+          ExpressionAttributeValues: { ':addId': addId, ':count': count, ...(share === undefined ? {} : { ':most': share - count }) },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    // Our own resend, applied already; or the room went (or the day did: nothing to count).
+    const item = itemOfFailedCondition(error);
+    return !item || item.lastAdd === addId;
+  }
 }

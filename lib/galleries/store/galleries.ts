@@ -17,6 +17,10 @@ import type {
   ShootingDay,
 } from '#lib/galleries/rules/gallery-model';
 import { GALLERY_TOKEN_LENGTH } from '#lib/platform/identifiers';
+import { type SpotCounter, bookedOnCounters, shardShares, spotShardCount } from '#lib/galleries/rules/spot-counters';
+import { spotCountersOf } from '#lib/galleries/store/day-bookings';
+import { transact } from '#lib/platform/table/conditional-writes';
+import { isLanguage } from '#lib/platform/languages';
 
 /** Gallery tokens: 16 characters of a 31-letter alphabet, about 79 random bits. */
 
@@ -32,9 +36,11 @@ export async function getGalleryConfiguration(
   const galleryItem = items.find((item) => item.sk === GALLERY_ITEM.gallery);
   if (!galleryItem) return undefined;
   const withPrefix = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
+  const dayItems = withPrefix(GALLERY_ITEM.shootingDay);
+  const shardsOf = (dayItem: Record<string, any>) => dayItems.filter((item) => String(item.sk).startsWith(`${dayItem.sk}${GALLERY_ITEM.daySpotShard}`));
   return {
     gallery: toGallery(galleryItem),
-    shootingDays: withPrefix(GALLERY_ITEM.shootingDay).map(toShootingDay),
+    shootingDays: dayItems.filter((item) => !String(item.sk).includes(GALLERY_ITEM.daySpotShard)).map((item) => toShootingDay(item, shardsOf(item))),
     packages: withPrefix(GALLERY_ITEM.package).map(toPackage),
     formFields: withPrefix(GALLERY_ITEM.formField).map(toFormField),
     counters: toCounters(items.find((item) => item.sk === GALLERY_ITEM.stats)),
@@ -67,7 +73,8 @@ export async function createGallery(tenantId: string, settings: NewGallery): Pro
   return gallery;
 }
 
-export type GallerySettings = Partial<NewGallery>;
+/** Settings to change; `termsUrl: null` takes the terms link away. */
+export type GallerySettings = Partial<Omit<NewGallery, 'termsUrl'>> & { termsUrl?: string | null };
 
 /** Changes settings of an existing gallery; false when the tenant has no such gallery. */
 export function updateGallerySettings(tenantId: string, token: string, settings: GallerySettings): Promise<boolean> {
@@ -89,14 +96,27 @@ export async function listGalleriesPage(
   return { galleries: page.items.map(toGallery), nextKey: page.nextKey };
 }
 
+/**
+ * Adds a shooting day with its spot counters (lib/galleries/rules/spot-counters.ts), in one
+ * transaction conditional on the gallery: the day's item (its own share 0) and its shards, each
+ * with a share of the capacity.
+ */
 export async function addShootingDay(
   tenantId: string,
   token: string,
-  day: Omit<ShootingDay, 'id' | 'booked'>,
+  day: Omit<ShootingDay, 'id' | 'booked' | 'spotCounters'>,
 ): Promise<ShootingDay> {
-  const created: ShootingDay = { ...day, id: `day_${ulid().toLowerCase()}`, booked: 0 };
-  await putInGallery(keys.shootingDay(tenantId, token, created.id), created);
-  return created;
+  const id = `day_${ulid().toLowerCase()}`;
+  const shares = shardShares(day.maxPersons, spotShardCount(day.maxPersons));
+  const spotCounters: SpotCounter[] = [{ id: 'day', share: 0, booked: 0 }, ...shares.map((share, shard) => ({ id: shard, share, booked: 0 }))];
+  await transact([
+    { ConditionCheck: { TableName: tableName, Key: keys.gallery(tenantId, token), ConditionExpression: 'attribute_exists(pk)' } },
+    { Put: { TableName: tableName, Item: { ...keys.shootingDay(tenantId, token, id), ...day, id, booked: 0, spotShards: shares.length, spotShare: 0 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    ...shares.map((share, shard) => ({
+      Put: { TableName: tableName, Item: { ...keys.daySpotShard(tenantId, token, id, shard), dayId: id, shard, booked: 0, ...(share === undefined ? {} : { spotShare: share }) } },
+    })),
+  ]);
+  return { ...day, id, booked: 0, spotCounters };
 }
 
 export async function addPackage(
@@ -160,6 +180,10 @@ function toGallery(item: Record<string, any>): Gallery {
     ...(item.faceMatching ? { faceMatching: item.faceMatching } : {}),
     ...(item.faceThresholds ? { faceThresholds: item.faceThresholds } : {}),
     ...(item.checkinPolicy ? { checkinPolicy: item.checkinPolicy } : {}),
+    ...(isLanguage(item.defaultLanguage) ? { defaultLanguage: item.defaultLanguage } : {}),
+    ...(item.consentTexts ? { consentTexts: item.consentTexts } : {}),
+    ...(typeof item.termsUrl === 'string' ? { termsUrl: item.termsUrl } : {}),
+    ...(item.branding ? { branding: item.branding } : {}),
     createdAt: item.createdAt,
   };
 }
@@ -170,7 +194,8 @@ function toCounters(item: Record<string, any> | undefined): GalleryCounters {
   return counters;
 }
 
-function toShootingDay(item: Record<string, any>): ShootingDay {
+function toShootingDay(item: Record<string, any>, shardItems: readonly Record<string, any>[]): ShootingDay {
+  const spotCounters = spotCountersOf(item, shardItems);
   return {
     id: item.id,
     date: item.date,
@@ -178,7 +203,8 @@ function toShootingDay(item: Record<string, any>): ShootingDay {
     startTime: item.startTime,
     endTime: item.endTime,
     maxPersons: typeof item.maxPersons === 'number' ? item.maxPersons : undefined,
-    booked: typeof item.booked === 'number' ? item.booked : 0,
+    booked: spotCounters ? bookedOnCounters(spotCounters) : typeof item.booked === 'number' ? item.booked : 0,
+    ...(spotCounters ? { spotCounters } : {}),
   };
 }
 

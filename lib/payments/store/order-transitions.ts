@@ -1,11 +1,11 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { now } from '#lib/platform/clock';
 import { ExtraConditionFailed, drawCodes, writePersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { type CheckoutTokenPurpose, checkoutTokenItem } from '#lib/payments/store/checkout-tokens';
 import { db, tableName } from '#lib/platform/table/client';
 import { CONTENDED_RETRIES, type TransactItem, conditionFailedAt, conditionalWrite, itemAt, transact } from '#lib/platform/table/conditional-writes';
-import { giveBackSpot, settlePendingPayment, spotRefusal, takeSpot } from '#lib/galleries/store/day-bookings';
+import { SPOT_WRITE_RETRIES, type SpotTaking, giveBackSpot, settlePendingPayment, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import { eventPut } from '#lib/events/store/outbox';
 import { keys } from '#lib/platform/table/keys';
 import { type OrderChange, type StoredOrder, fromStatesCondition, getOrder, orderKey, pendingOrderIndex, transitionUpdate } from '#lib/payments/store/orders';
@@ -13,7 +13,12 @@ import { DomainError } from '#lib/platform/domain-error';
 import { emailKey } from '#lib/platform/email-address';
 import { checkinCompleted, orderEnded, orderPaid } from '#lib/events/rules/event-catalogue';
 import { ORDER_TRANSITIONS, type OrderTransitionName, REPLACEMENT_ABANDONED_MS, orderState, pendingPaymentEffect } from '#lib/payments/rules/order-lifecycle';
-import type { Order } from '#lib/payments/rules/order-model';
+import { type Invitee, type Order, reservationSpotDay } from '#lib/payments/rules/order-model';
+import { getPerson } from '#lib/persons/store/persons';
+import { importedCompletionItems } from '#lib/persons/store/imported-completion';
+import { completedPerson } from '#lib/persons/rules/imported-completion';
+import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
+import { withStoreRetries } from '#lib/platform/table/retry';
 import type { Person } from '#lib/persons/rules/person-model';
 
 /**
@@ -27,17 +32,17 @@ const scopeOfEvents = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({ te
 const changedMeanwhile = () => new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
 
 /**
- * The day item a transition writes with the order, if the order has a day: its spot taken or
- * given back, and its count of pending payments moved, as the transition table says.
- * `pendingPaymentsCap`: the day's cap, where the transition takes a spot.
+ * The day items a transition writes with the order, if the order has a day: its spot given
+ * back, and its count of pending payments moved, as the transition table says. A transition
+ * that takes a spot takes it with withOrderSpot.
  */
-function spotItems(order: Order, transition: OrderTransitionName, pendingPaymentsCap?: number): TransactItem[] {
-  const day = order.person.shootingDayId;
+function spotItems(order: Order, transition: OrderTransitionName): TransactItem[] {
+  const day = reservationSpotDay(order);
   if (!day) return [];
-  const hold = { pending: pendingPaymentEffect(transition) !== 0, pendingPaymentsCap };
+  const hold = { pending: pendingPaymentEffect(transition) !== 0 };
   switch (ORDER_TRANSITIONS[transition].spot) {
     case 'take':
-      return [takeSpot(scopeOf(order), day, hold)];
+      throw new Error(`${transition} takes a spot: write it with withOrderSpot`);
     case 'give_back':
       return [giveBackSpot(scopeOf(order), day, hold)];
     default:
@@ -65,8 +70,29 @@ function emailHoldItems(order: Order, transition: OrderTransitionName): Transact
 }
 
 /** The items a transition writes beside the order: its day's spot and pending payments, and its email's hold. */
-function companionItems(order: Order, transition: OrderTransitionName, pendingPaymentsCap?: number): TransactItem[] {
-  return [...spotItems(order, transition, pendingPaymentsCap), ...emailHoldItems(order, transition)];
+function companionItems(order: Order, transition: OrderTransitionName): TransactItem[] {
+  return [...spotItems(order, transition), ...emailHoldItems(order, transition)];
+}
+
+/**
+ * Runs a transition that takes a spot of the order's day (reserve, reopen) with the spot's
+ * items, from one of the day's counters with room (withSpotTaken), or with none when the order
+ * has no day. `pendingPaymentsCap`: the day's cap of reservations waiting for payment.
+ */
+function withOrderSpot<T>(order: Order, transition: OrderTransitionName, pendingPaymentsCap: number | undefined, write: (taking: SpotTaking | undefined) => Promise<T>): Promise<T> {
+  const day = reservationSpotDay(order);
+  if (!day) return write(undefined);
+  const hold = { pending: pendingPaymentEffect(transition) !== 0, pendingPaymentsCap };
+  return withSpotTaken(scopeOf(order), day, undefined, hold, (taking) => write(taking));
+}
+
+/** The refusal of the spot's items, when one of them (from `first` in the transaction) failed its condition. */
+function spotRefusalIn(error: unknown, taking: SpotTaking | undefined, first: number): DomainError | undefined {
+  if (!taking) return undefined;
+  for (let index = 0; index < taking.items.length; index += 1) {
+    if (conditionFailedAt(error, first + index)) return taking.refusal(index, itemAt(error, first + index));
+  }
+  return undefined;
 }
 
 /** Another order of the same email address is waiting for payment in the gallery. */
@@ -108,7 +134,11 @@ export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTok
     Put: { TableName: tableName, Item: checkoutTokenItem(order, purpose, hash, issuedAt), ConditionExpression: 'attribute_not_exists(pk)' },
   }));
   const stored: StoredOrder = { ...order, tokenHashes: Object.values(tokenHashes) };
-  const spots = spotItems(order, 'reserve', pendingPaymentsCap);
+  return withOrderSpot(order, 'reserve', pendingPaymentsCap, (taking) => reserveWithSpot(order, stored, tokenItems, taking));
+}
+
+async function reserveWithSpot(order: Order, stored: StoredOrder, tokenItems: TransactItem[], taking: SpotTaking | undefined): Promise<StoredOrder> {
+  const spots = taking?.items ?? [];
   const spotIndex = 1 + tokenItems.length;
   const holdIndex = spotIndex + spots.length;
   try {
@@ -117,10 +147,11 @@ export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTok
       ...tokenItems,
       ...spots,
       ...emailHoldItems(order, 'reserve'),
-    ]);
+    ], taking ? SPOT_WRITE_RETRIES : undefined);
     return stored;
   } catch (error) {
-    if (spots.length > 0 && conditionFailedAt(error, spotIndex)) throw spotRefusal(itemAt(error, spotIndex), pendingPaymentsCap);
+    const refusal = spotRefusalIn(error, taking, spotIndex);
+    if (refusal) throw refusal;
     if (conditionFailedAt(error, holdIndex)) throw new LiveReservationOfEmail(String(itemAt(error, holdIndex)?.orderId));
     throw error;
   }
@@ -212,16 +243,20 @@ export async function restoreReplacedSession(order: Order, sessionId: string, ch
 }
 
 /**
- * pay: turns a paid reservation into its person. Person, code and the order's status are
+ * pay: turns a paid reservation into its person (or completes its invitee, see payOrderCompletingInvitee). Person, code and the order's status are
  * written in one transaction conditioned on the order still being pending; the spot was held
  * since the reservation. 'already' when another delivery of the same payment got there first;
  * the mark `paidBy` tells this call's own transaction (its answer lost) from another delivery's.
  * The same transaction records checkin.completed and order.paid (person.created comes with the person).
  */
-export async function payOrder(order: Order): Promise<Person | 'already'> {
+export async function payOrder(order: Order): Promise<PaidOrder | 'already'> {
+  if (order.invitee) {
+    const completed = await payOrderCompletingInvitee(order, order.invitee);
+    if (completed !== 'taken') return completed;
+  }
   const attempt = randomUUID();
-  const paidByThisCall = (stored: Record<string, any> | undefined) =>
-    stored?.status === 'paid' && stored.paidBy === attempt ? { ...order.person, code: stored.code as string } : 'already';
+  const paidByThisCall = (stored: Record<string, any> | undefined): PaidOrder | 'already' =>
+    stored?.status === 'paid' && stored.paidBy === attempt ? { person: { ...order.person, code: stored.code as string } } : 'already';
   try {
     const written = await writePersonsWithCodes(scopeOf(order), drawCodes([order.person], new Set()), {
       extraItems: ([person]) => [
@@ -233,11 +268,56 @@ export async function payOrder(order: Order): Promise<Person | 'already'> {
       retry: CONTENDED_RETRIES,
       attempt,
     });
-    if (written.outcome === 'written') return written.persons[0]!;
+    if (written.outcome === 'written') return { person: written.persons[0]! };
     // The person ID is the order's, and only this transition writes it: the person exists, so the order is paid.
     return paidByThisCall(await getOrder(order.tenantId, order.galleryToken, order.orderId));
   } catch (error) {
     if (error instanceof ExtraConditionFailed && error.extraIndex === 0) return paidByThisCall(error.item);
+    throw error;
+  }
+}
+
+/** What pay made of an order: its person, and where it completed an invitee, the invitee as it was before. */
+export interface PaidOrder {
+  person: Person;
+  invitee?: Person;
+}
+
+/**
+ * pay for an order whose check-in named an invitee (importedOnly galleries): the invitee is
+ * completed with what the check-in gave, in one transaction with the order, on the condition that
+ * nobody checked it in meanwhile (nor holds a free check-in's claim on it). Where the reservation
+ * holds a spot of its own, the spot the import booked goes back. 'taken': the invitee checked in
+ * meanwhile or was erased, so the payment creates a person, as in an open gallery.
+ */
+async function payOrderCompletingInvitee(order: Order, invitee: Invitee): Promise<PaidOrder | 'already' | 'taken'> {
+  const scope = scopeOf(order);
+  const [imported, configuration] = await Promise.all([getPerson(scope, invitee.personId, { consistent: true }), findGalleryConfiguration(order.tenantId, order.galleryToken)]);
+  if (!imported || imported.source !== 'import' || imported.checkedInAt !== undefined) return 'taken';
+  const completed = completedPerson(imported, order.person);
+  const bookedDay = imported.shootingDayId;
+  const leftDay =
+    reservationSpotDay(order) !== null && bookedDay && configuration?.shootingDays.some((day) => day.id === bookedDay) ? [giveBackSpot(scope, bookedDay)] : [];
+  const attempt = randomUUID();
+  const items: TransactItem[] = [
+    { Update: transitionUpdate(order, 'pay', { status: 'paid', set: { code: imported.code, paidBy: attempt, completedPersonId: imported.personId } }) },
+    ...importedCompletionItems(scope, completed, {
+      expression: '#source = :import AND attribute_not_exists(checkedInAt) AND (attribute_not_exists(checkinClaimUntil) OR checkinClaimUntil < :now)',
+      values: { ':import': 'import', ':now': now() },
+      names: { '#source': 'source' },
+    }),
+    ...companionItems(order, 'pay'),
+    ...leftDay,
+    eventPut(checkinCompleted(scopeOfEvents(order), completed, order.orderId)),
+    eventPut(orderPaid(order, imported.personId)),
+  ];
+  try {
+    // The attempt as the request token: a resend after a lost answer is applied once, and answered as the first send.
+    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: attempt })), CONTENDED_RETRIES);
+    return { person: completed, invitee: imported };
+  } catch (error) {
+    if (conditionFailedAt(error, 0)) return 'already'; // another delivery of the payment got there first
+    if (conditionFailedAt(error, 1)) return 'taken';
     throw error;
   }
 }
@@ -278,9 +358,13 @@ export async function abandonSessionReplacement(order: Order, claim: string, sta
  * claimed by this retry (`claim`) for its new session: shooting_day_full when taken,
  * pending_payments_limit when the day is at its cap of pending payments.
  */
-export async function reopenOrder(order: StoredOrder, claim: string, pendingPaymentsCap?: number): Promise<void> {
+export function reopenOrder(order: StoredOrder, claim: string, pendingPaymentsCap?: number): Promise<void> {
+  return withOrderSpot(order, 'reopen', pendingPaymentsCap, (taking) => reopenWithSpot(order, claim, taking));
+}
+
+async function reopenWithSpot(order: StoredOrder, claim: string, taking: SpotTaking | undefined): Promise<void> {
   const replaces = order.sessionId;
-  const spots = spotItems(order, 'reopen', pendingPaymentsCap);
+  const spots = taking?.items ?? [];
   try {
     await transact([
       {
@@ -294,9 +378,10 @@ export async function reopenOrder(order: StoredOrder, claim: string, pendingPaym
       },
       ...spots,
       ...emailHoldItems(order, 'reopen'),
-    ]);
+    ], taking ? SPOT_WRITE_RETRIES : undefined);
   } catch (error) {
-    if (spots.length > 0 && conditionFailedAt(error, 1)) throw spotRefusal(itemAt(error, 1), pendingPaymentsCap);
+    const refusal = spotRefusalIn(error, taking, 1);
+    if (refusal) throw refusal;
     if (conditionFailedAt(error, 1 + spots.length)) throw new DomainError('reservation_exists');
     if (conditionFailedAt(error, 0)) {
       const stored = itemAt(error, 0);

@@ -29,6 +29,11 @@ export interface ImportRow {
 
 export type RowVerdict = { ok: true; row: ImportRow } | { ok: false; reason: SkipReason };
 
+/** An import row's email once trimmed: absent (null) or a plausible address. */
+export function isAbsentOrPlausibleEmail(email: string | null): boolean {
+  return email === null || isPlausibleEmail(email);
+}
+
 /** The skip reason of a row's first issue (its members are parsed in the order name, email, employeeId). */
 function skipReasonOf(issue: v.BaseIssue<unknown> | undefined): SkipReason {
   const member = issue && memberOf(issue);
@@ -50,12 +55,17 @@ export const ImportRowSchema = v.fallback(
       name: requiredText(TEXT_LIMITS.name, { notString: 'name_not_string', tooLong: 'name_too_long' }),
       email: v.pipe(
         optionalText(TEXT_LIMITS.email, { notString: 'email_not_string', tooLong: 'email_too_long' }),
-        v.check((email) => email === null || isPlausibleEmail(email), 'email_invalid'),
+        v.check(isAbsentOrPlausibleEmail, 'email_invalid'),
       ),
       employeeId: optionalText(TEXT_LIMITS.employeeId, { notString: 'employee_id_not_string', tooLong: 'employee_id_too_long' }),
       // The spec ignores an invalid shooting day ID silently; a value that is not a string is one.
       shootingDayId: v.optional(v.fallback(v.nullable(v.string()), null)),
     }),
+    v.description(
+      'A person to import. A row that does not fit (not an object; name absent, blank, not a string or too long; email or employeeId not a string, too long or, for email, implausible) ' +
+        'does not refuse the request: it is skipped, counted in skipped and listed in skippedDetails with its index and reason (name_required, name_not_string, ...). ' +
+        'A shootingDayId the gallery does not have, or that is not a string, is stored as null.',
+    ),
     v.transform(
       (row): RowVerdict => ({
         ok: true,

@@ -1,5 +1,6 @@
 import { monotonicFactory } from 'ulid';
 import { now } from '#lib/platform/clock';
+import type { Language } from '#lib/platform/languages';
 
 /** Where a person came from: an HR import or a participant's own check-in. */
 export type PersonSource = 'import' | 'checkin';
@@ -35,6 +36,10 @@ export interface Person {
   checkedInAt?: string;
   hasSelfie: boolean;
   photoCount: number;
+  /** The language the participant checked in in (the page's); the emails to them are written in it. Absent for imported persons until they check in. */
+  language?: Language;
+  /** The photo chosen as the person's portrait (by the participant or the photographer); absent without a pick. A pick no longer among the person's photos counts as none. */
+  pickedPhotoId?: string;
 }
 
 /** A person before storage gives it an access code. */

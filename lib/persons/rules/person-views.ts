@@ -21,5 +21,6 @@ export function integrationPersonView(person: Person) {
     checkedInAt: person.checkedInAt ?? null,
     hasSelfie: person.hasSelfie,
     photoCount: person.photoCount,
+    language: person.language ?? null,
   };
 }

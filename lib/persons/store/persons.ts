@@ -5,6 +5,7 @@ import { GSI1 } from '#lib/platform/table/table-definition';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import { emailKey } from '#lib/platform/email-address';
+import { isLanguage } from '#lib/platform/languages';
 
 /** Persons as items: how one is stored, and the reads of a gallery's persons. They are written by lib/persons/store/access-code-allocation.ts. */
 
@@ -85,13 +86,13 @@ export async function getPerson(scope: GalleryScope, personId: string, { consist
 
 /**
  * The persons of the gallery with this email address (case and surrounding space ignored), with
- * their ID, name and address only. The gallery has no index by address: this reads the ID, name
+ * their ID, name, address and language only. The gallery has no index by address: this reads the ID, name
  * and address of every person of the gallery (about 100 bytes each, so a gallery of 10,000 is one
  * or two pages), the price of sendPhotoLink asking for a person by address.
  */
-export async function listPersonsWithEmail(scope: GalleryScope, email: string): Promise<Pick<Person, 'personId' | 'name' | 'email'>[]> {
+export async function listPersonsWithEmail(scope: GalleryScope, email: string): Promise<Pick<Person, 'personId' | 'name' | 'email' | 'language'>[]> {
   const wanted = emailKey(email);
-  const found: Pick<Person, 'personId' | 'name' | 'email'>[] = [];
+  const found: Pick<Person, 'personId' | 'name' | 'email' | 'language'>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
@@ -99,13 +100,13 @@ export async function listPersonsWithEmail(scope: GalleryScope, email: string): 
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
         ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': ITEM_PREFIX.person },
-        ProjectionExpression: 'personId, #name, email',
-        ExpressionAttributeNames: { '#name': 'name' },
+        ProjectionExpression: 'personId, #name, email, #language',
+        ExpressionAttributeNames: { '#name': 'name', '#language': 'language' },
         ExclusiveStartKey: startKey,
       }),
     );
     for (const item of page.Items ?? []) {
-      if (typeof item.email === 'string' && emailKey(item.email) === wanted) found.push({ personId: item.personId, name: item.name, email: item.email });
+      if (typeof item.email === 'string' && emailKey(item.email) === wanted) found.push({ personId: item.personId, name: item.name, email: item.email, ...(isLanguage(item.language) ? { language: item.language } : {}) });
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -154,5 +155,7 @@ export function toPerson(item: Record<string, any>): Person {
     ...(typeof item.checkedInAt === 'string' ? { checkedInAt: item.checkedInAt } : {}),
     hasSelfie: item.hasSelfie === true,
     photoCount: typeof item.photoCount === 'number' ? item.photoCount : 0,
+    ...(isLanguage(item.language) ? { language: item.language } : {}),
+    ...(item.pickedPhotoId ? { pickedPhotoId: item.pickedPhotoId } : {}),
   };
 }

@@ -1,3 +1,5 @@
+import type { FaceBox } from '#lib/faces/rules/face-descriptors';
+
 export interface Photo {
   photoId: string;
   personId: string;
@@ -10,6 +12,8 @@ export interface Photo {
   capturedAt: string | null;
   /** When it became the person's photo: its upload, or its shoot photo's. */
   createdAt: string;
+  /** Where the person's face is (upright pixels), when the second opinion found it there; never in an API answer. */
+  faceBox?: FaceBox;
 }
 
 /**

@@ -1,5 +1,8 @@
 import type { GranularConsents } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
+import { escapeHtml, oneLine } from '#lib/platform/email-text';
+import type { Language } from '#lib/platform/languages';
+import { EMAIL_MESSAGES, dateInWords } from '#lib/photos/rules/email-messages';
 
 /**
  * The photo-ready email (docs/photos.md#photo-ready-emails): who gets it and what it says. One
@@ -88,74 +91,55 @@ interface LinkEmailInput {
   photoViewUrl: string;
   /** Until when the link opens the photos, ISO 8601. */
   linkExpiresAt: string;
+  /** The language to write in (lib/photos/rules/email-messages.ts). */
+  language: Language;
 }
 
-/** The link's lifetime in the email's words: the date (UTC) it stops working, and how to get a new one. */
-function linkValidity(expiresAt: string): string {
-  return `This link is yours alone and works until ${expiresAt.slice(0, 10)}; after that, ask for a new one on the same page with this email address.`;
+/** What an email with a link says, in its input's language: the subject, the paragraph that leads to the link, the link's text, the paragraphs after it. */
+export interface LinkEmailWords {
+  subject: string;
+  lead: string;
+  linkText: string;
+  closing: readonly string[];
 }
 
-/** The photo-ready email's subject and body, as plain text and simple HTML with the same content. */
-export function photoNoticeContent(input: LinkEmailInput): PhotoNoticeContent {
-  const { personName, galleryName, studioName, photoViewUrl: link, linkExpiresAt } = input;
-  const subject = `Your photos are ready: ${oneLine(galleryName)}`;
-  const text = [
-    `Hello ${personName},`,
-    '',
-    `your photos from ${galleryName} (${studioName}) are ready. See and download them here:`,
-    link,
-    '',
-    linkValidity(linkExpiresAt),
-    '',
-    'More photos may still be added; the same link always shows all of them, and you will not get another email about them.',
-    '',
-    'You get this email because you asked at check-in to be told when your photos are ready.',
-  ].join('\n');
+/**
+ * An email as plain text and simple HTML with the same content: the greeting, a paragraph that
+ * leads to the link, the link, then the closing paragraphs.
+ */
+export function linkEmail(input: { personName: string; url: string; language: Language }, words: LinkEmailWords): PhotoNoticeContent {
+  const greeting = EMAIL_MESSAGES[input.language].greeting(input.personName);
+  const subject = oneLine(words.subject);
+  const text = [greeting, '', words.lead, input.url, ...words.closing.flatMap((paragraph) => ['', paragraph])].join('\n');
   const html = [
-    '<!doctype html><html><body>',
-    `<p>Hello ${escapeHtml(personName)},</p>`,
-    `<p>your photos from ${escapeHtml(galleryName)} (${escapeHtml(studioName)}) are ready.</p>`,
-    `<p><a href="${escapeHtml(link)}">See and download your photos</a></p>`,
-    `<p>${escapeHtml(linkValidity(linkExpiresAt))}</p>`,
-    '<p>More photos may still be added; the same link always shows all of them, and you will not get another email about them.</p>',
-    '<p>You get this email because you asked at check-in to be told when your photos are ready.</p>',
+    `<!doctype html><html lang="${input.language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
+    `<p>${escapeHtml(greeting)}</p>`,
+    `<p>${escapeHtml(words.lead)}</p>`,
+    `<p><a href="${escapeHtml(input.url)}">${escapeHtml(words.linkText)}</a></p>`,
+    ...words.closing.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
     '</body></html>',
   ].join('\n');
   return { subject, text, html };
+}
+
+/** A photo link email: its validity, then `closing`. */
+function photoLinkEmail(input: LinkEmailInput, subject: string, lead: string, closing: readonly string[]): PhotoNoticeContent {
+  const messages = EMAIL_MESSAGES[input.language];
+  const validity = messages.linkValidity(dateInWords(input.linkExpiresAt, input.language));
+  return linkEmail({ personName: input.personName, url: input.photoViewUrl, language: input.language }, { subject, lead, linkText: messages.linkText, closing: [validity, ...closing] });
+}
+
+/** The photo-ready email's subject and body in the input's language. */
+export function photoNoticeContent(input: LinkEmailInput): PhotoNoticeContent {
+  const messages = EMAIL_MESSAGES[input.language];
+  return photoLinkEmail(input, messages.noticeSubject(input.galleryName), messages.photosReady(input.galleryName, input.studioName), [
+    messages.morePhotosMayFollow,
+    messages.whyThisNotice,
+  ]);
 }
 
 /** The email with a photo link that someone asked for on the page (sendPhotoLink, or a lookup past its budgets). */
 export function photoLinkContent(input: LinkEmailInput): PhotoNoticeContent {
-  const { personName, galleryName, studioName, photoViewUrl: link, linkExpiresAt } = input;
-  const subject = `Your photo link: ${oneLine(galleryName)}`;
-  const ignore = 'If you did not ask for it, you can ignore this email: nobody else gets the link.';
-  const text = [
-    `Hello ${personName},`,
-    '',
-    `here is the link to your photos from ${galleryName} (${studioName}):`,
-    link,
-    '',
-    linkValidity(linkExpiresAt),
-    '',
-    ignore,
-  ].join('\n');
-  const html = [
-    '<!doctype html><html><body>',
-    `<p>Hello ${escapeHtml(personName)},</p>`,
-    `<p>here is the link to your photos from ${escapeHtml(galleryName)} (${escapeHtml(studioName)}):</p>`,
-    `<p><a href="${escapeHtml(link)}">See and download your photos</a></p>`,
-    `<p>${escapeHtml(linkValidity(linkExpiresAt))}</p>`,
-    `<p>${escapeHtml(ignore)}</p>`,
-    '</body></html>',
-  ].join('\n');
-  return { subject, text, html };
-}
-
-/** A subject is one line: line breaks in a name would end the header. */
-function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').trim();
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+  const messages = EMAIL_MESSAGES[input.language];
+  return photoLinkEmail(input, messages.linkSubject(input.galleryName), messages.linkIntro(input.galleryName, input.studioName), [messages.ignoreIfNotAsked]);
 }

@@ -114,6 +114,7 @@ export async function listPhotos(scope: GalleryScope, personId: string): Promise
       // Photos recorded before capture times were kept have none.
       capturedAt: item.capturedAt ?? null,
       createdAt: item.createdAt,
+      ...(item.faceBox ? { faceBox: item.faceBox } : {}),
     })),
   );
 }

@@ -7,6 +7,7 @@ import { addToGalleryCounters, countersUpdate } from '#lib/galleries/store/galle
 import { photoGained, photoLost } from '#lib/photos/store/photos';
 import { photosWithheldUpdate } from '#lib/events/store/outbox';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
+import type { FaceBox } from '#lib/faces/rules/face-descriptors';
 import { now, nowIso } from '#lib/platform/clock';
 import { queryAll } from '#lib/platform/table/queries';
 import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
@@ -56,6 +57,8 @@ export interface ShotState {
   candidates?: FaceCandidate[];
   /** Set when the faces, not a card, gave it to its person. */
   assignedBy?: 'face_match';
+  /** Where the person's face is in it (upright pixels), when the faces found it: the HR portrait is cut around it. */
+  faceBox?: FaceBox;
 }
 
 export interface ShootPhoto extends ShootPhotoFacts, ShotState {
@@ -223,7 +226,7 @@ export async function moveShootPhoto(
   return transactIfConditionsHold(items);
 }
 
-const STATE_ATTRIBUTES = ['personId', 'reason', 'heldFor', 'candidates', 'assignedBy'] as const satisfies readonly (keyof ShotState)[];
+const STATE_ATTRIBUTES = ['personId', 'reason', 'heldFor', 'candidates', 'assignedBy', 'faceBox'] as const satisfies readonly (keyof ShotState)[];
 
 function governorTransaction(scope: GalleryScope, shot: ShootPhoto & Key, governor: string, to: ShotState, { fromPerson, toPerson }: MovePersons): TransactItem[] {
   const values: Record<string, unknown> = { ':governor': governor, ...(shot.governor === undefined ? {} : { ':previous': shot.governor }) };
@@ -255,7 +258,7 @@ function governorTransaction(scope: GalleryScope, shot: ShootPhoto & Key, govern
       counters.push(lost.counters);
     }
     if (toPerson) {
-      const gained = photoGained(scope, personPhoto(shot, toPerson.personId), toPerson.photoCount === 0);
+      const gained = photoGained(scope, personPhoto(shot, toPerson.personId, to.faceBox), toPerson.photoCount === 0);
       items.push(...gained.items);
       counters.push(gained.counters);
     }
@@ -268,8 +271,9 @@ function governorTransaction(scope: GalleryScope, shot: ShootPhoto & Key, govern
 }
 
 /** The person's photo item of a shoot photo: the same photo ID, file and object as in the inbox. */
-function personPhoto(shot: ShootPhotoFacts, personId: string): Photo {
+function personPhoto(shot: ShootPhotoFacts, personId: string, faceBox: FaceBox | undefined): Photo {
   return {
+    ...(faceBox ? { faceBox } : {}),
     photoId: shot.photoId,
     personId,
     fileName: shot.fileName,

@@ -41,6 +41,11 @@ export const keys = {
     pk: `T#${tenantId}#G#${token}#CONFIG`,
     sk: `DAY#${dayId}`,
   }),
+  /** One of a day's spot counters (lib/galleries/rules/spot-counters.ts): next to its day, so that one Query reads the day with them. */
+  daySpotShard: (tenantId: string, token: string, dayId: string, shard: number) => ({
+    pk: `T#${tenantId}#G#${token}#CONFIG`,
+    sk: `DAY#${dayId}#SPOTS#${String(shard).padStart(2, '0')}`,
+  }),
   galleryPackage: (tenantId: string, token: string, packageId: string) => ({
     pk: `T#${tenantId}#G#${token}#CONFIG`,
     sk: `PACKAGE#${packageId}`,
@@ -117,6 +122,9 @@ export const keys = {
   /** Events of a gallery waiting for or done with dispatch (the outbox): written in the transaction of the change they report. */
   eventsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#EVENTS`,
   event: (tenantId: string, token: string, eventId: string) => ({ pk: `T#${tenantId}#G#${token}#EVENTS`, sk: `EVENT#${eventId}` }),
+  /** A gallery's HR exports (lib/hr-exports/): one item per export job, expiring by TTL. */
+  hrExportsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#HREXPORTS`,
+  hrExport: (tenantId: string, token: string, exportId: string) => ({ pk: `T#${tenantId}#G#${token}#HREXPORTS`, sk: `HREXPORT#${exportId}` }),
   /** A tenant's webhook subscriptions: one item collection. */
   webhookSubscriptionsOfTenant: (tenantId: string) => `T#${tenantId}#WEBHOOKS`,
   webhookSubscription: (tenantId: string, subscriptionId: string) => ({ pk: `T#${tenantId}#WEBHOOKS`, sk: `SUBSCRIPTION#${subscriptionId}` }),
@@ -137,6 +145,7 @@ export const ITEM_PREFIX = {
   order: 'ORDER#',
   event: 'EVENT#',
   delivery: 'DELIVERY#',
+  hrExport: 'HREXPORT#',
 } as const;
 
 /** The sort-key prefix of a camera sequence's cards in a shoot partition (keys.shootCard). */
@@ -159,6 +168,8 @@ export function galleryOfPersonItem(pk: string): { tenantId: string; token: stri
 export const GALLERY_ITEM = {
   gallery: 'GALLERY',
   shootingDay: 'DAY#',
+  /** Inside a day's sort key: its spot counters (`DAY#<dayId>#SPOTS#<nn>`). */
+  daySpotShard: '#SPOTS#',
   package: 'PACKAGE#',
   formField: 'FIELD#',
   stats: 'STATS',

@@ -26,61 +26,120 @@ const lastSeenTat = new Map<string, number>();
  * Usually one write; two when the state was not the expected one; exact under concurrency.
  */
 export async function consumeRateLimit(keyId: string, policy: RateLimitPolicy, now: number): Promise<RateLimitVerdict> {
+  const outcome = await consumeOnItem(keyId, { key: keys.rateLimit(keyId), expires: true }, policy, now);
+  if ('guardFailed' in outcome) throw new Error('a counter of its own has no guard');
+  return outcome.verdict;
+}
+
+/**
+ * An item whose own attributes must hold before a request may be taken from the counter it
+ * carries (the API key's item: active, of the tenant). `condition` is the DynamoDB form,
+ * `holds` the same test over an item as read; `consistentRead` reads the item when no write is tried.
+ */
+export interface CounterGuard {
+  condition: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+  holds: (item: Record<string, any> | undefined) => boolean;
+  read: () => Promise<Record<string, any> | undefined>;
+}
+
+export type GuardedOutcome = { verdict: RateLimitVerdict; item: Record<string, any> } | { guardFailed: true; item: Record<string, any> | undefined };
+
+/**
+ * Takes one request from a GCRA counter kept on another item, `key`, in the same conditional
+ * write that checks `guard` on it: a request the guard refuses writes nothing, and its answer
+ * says so with the item as it was. Known exhausted (this process saw the TAT), nothing is
+ * written: the guard is checked by reading the item. The item gets no expiry (it is not the
+ * counter's own). `counterId` names the counter for the process's TAT hints.
+ */
+export async function consumeGuardedRateLimit(
+  counterId: string,
+  key: Record<string, string>,
+  guard: CounterGuard,
+  policy: RateLimitPolicy,
+  now: number,
+): Promise<GuardedOutcome> {
+  return consumeOnItem(counterId, { key, expires: false, guard }, policy, now);
+}
+
+interface CounterPlace {
+  key: Record<string, string>;
+  /** Whether the write sets the TTL attribute: only on items that are counters and nothing else. */
+  expires: boolean;
+  guard?: CounterGuard;
+}
+
+async function consumeOnItem(counterId: string, place: CounterPlace, policy: RateLimitPolicy, now: number): Promise<GuardedOutcome> {
   const interval = emissionInterval(policy);
   const tolerance = burstTolerance(policy);
-  let knownTat = lastSeenTat.get(keyId);
+  const expiry: { update: string; values: Record<string, number> } = place.expires
+    ? { update: ', expiresAt = :expiresAt', values: { ':expiresAt': counterExpiry(policy, now) } }
+    : { update: '', values: {} };
+  let knownTat = lastSeenTat.get(counterId);
+  let item: Record<string, any> | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     if (knownTat !== undefined && knownTat - tolerance > now) {
-      return refusedVerdict(policy, knownTat, now);
+      if (place.guard) {
+        const current = await place.guard.read();
+        if (!place.guard.holds(current)) return { guardFailed: true, item: current };
+        item = current;
+      }
+      return { verdict: refusedVerdict(policy, knownTat, now), item: item ?? {} };
     }
     const idle = knownTat === undefined || knownTat <= now;
     const outcome = idle
-      ? await writeTat(keyId, {
-          update: 'SET tat = :fresh, expiresAt = :expiresAt',
+      ? await writeTat(place, {
+          update: `SET tat = :fresh${expiry.update}`,
           condition: 'attribute_not_exists(tat) OR tat <= :now',
-          values: { ':fresh': now + interval, ':now': now, ':expiresAt': counterExpiry(policy, now) },
+          values: { ':fresh': now + interval, ':now': now, ...expiry.values },
         })
-      : await writeTat(keyId, {
-          update: 'SET tat = tat + :interval, expiresAt = :expiresAt',
+      : await writeTat(place, {
+          update: `SET tat = tat + :interval${expiry.update}`,
           condition: 'tat > :now AND tat <= :latest',
-          values: { ':interval': interval, ':now': now, ':latest': now + tolerance, ':expiresAt': counterExpiry(policy, now) },
+          values: { ':interval': interval, ':now': now, ':latest': now + tolerance, ...expiry.values },
         });
+    if (place.guard && !outcome.written && !place.guard.holds(outcome.item)) return { guardFailed: true, item: outcome.item };
+    item = outcome.item;
     knownTat = outcome.tat;
-    rememberTat(keyId, outcome.tat);
-    if (outcome.written && outcome.tat !== undefined) return admittedVerdict(policy, outcome.tat, now);
+    rememberTat(counterId, outcome.tat);
+    if (outcome.written && outcome.tat !== undefined) return { verdict: admittedVerdict(policy, outcome.tat, now), item: item ?? {} };
   }
   // Only reachable under extreme contention on one key: refusing is the safe answer.
-  return refusedVerdict(policy, (knownTat ?? now) + interval, now);
+  return { verdict: refusedVerdict(policy, (knownTat ?? now) + interval, now), item: item ?? {} };
 }
 
 /**
  * One conditional write of the TAT, marked with an ID of its own. When the SDK resends a write
  * whose answer was lost, the mark makes the resend fail its condition instead of taking a
- * second token, and the returned item shows the write was ours.
+ * second token, and the returned item shows the write was ours. A guard, where the place has
+ * one, is part of the condition; the answer is then the whole item, as written or as it was.
  */
 async function writeTat(
-  keyId: string,
+  place: CounterPlace,
   write: { update: string; condition: string; values: Record<string, number> },
-): Promise<{ written: boolean; tat?: number }> {
+): Promise<{ written: boolean; tat?: number; item?: Record<string, any> }> {
   const writeId = randomUUID();
+  const guard = place.guard;
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.rateLimit(keyId),
+        Key: place.key,
         UpdateExpression: `${write.update}, lastWrite = :writeId`,
-        ConditionExpression: `(${write.condition}) AND (attribute_not_exists(lastWrite) OR lastWrite <> :writeId)`,
-        ExpressionAttributeValues: { ...write.values, ':writeId': writeId },
-        ReturnValues: 'UPDATED_NEW',
+        ConditionExpression: `${guard ? `(${guard.condition}) AND ` : ''}(${write.condition}) AND (attribute_not_exists(lastWrite) OR lastWrite <> :writeId)`,
+        ...(guard && Object.keys(guard.names).length > 0 ? { ExpressionAttributeNames: guard.names } : {}),
+        ExpressionAttributeValues: { ...write.values, ...(guard?.values ?? {}), ':writeId': writeId },
+        ReturnValues: guard ? 'ALL_NEW' : 'UPDATED_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { written: true, tat: Attributes?.tat as number };
+    return { written: true, tat: Attributes?.tat as number, item: Attributes };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const item = itemOfFailedCondition(error);
     const tat = typeof item?.tat === 'number' ? item.tat : undefined;
-    return { written: item?.lastWrite === writeId, tat };
+    return { written: item?.lastWrite === writeId, tat, item };
   }
 }
 
@@ -93,7 +152,7 @@ async function writeTat(
  */
 export async function refundRateLimit(keyId: string, policy: RateLimitPolicy, now: number): Promise<void> {
   const interval = emissionInterval(policy);
-  const { tat } = await writeTat(keyId, {
+  const { tat } = await writeTat({ key: keys.rateLimit(keyId), expires: false }, {
     update: 'SET tat = tat - :interval',
     condition: 'tat >= :floor',
     values: { ':interval': interval, ':floor': now + interval },

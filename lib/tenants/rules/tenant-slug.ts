@@ -1,4 +1,5 @@
-const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+/** The canonical (lowercase) shape of a slug; the OpenAPI document states it for X-Tenant-Slug. */
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
  * Tenant slugs are DNS-label shaped: lowercase letters, digits and inner hyphens, at most 63

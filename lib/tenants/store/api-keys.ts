@@ -7,6 +7,8 @@ import { queryGsi1 } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { displayPrefixOf, generateApiKeySecret, hashApiKey } from '#lib/tenants/rules/api-key-secret';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
+import { type CounterGuard, consumeGuardedRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
+import type { RateLimitPolicy, RateLimitVerdict } from '#lib/rate-limits/rules/rate-limit';
 
 export type ApiKeyStatus = 'active' | 'revoked' | 'disabled';
 
@@ -53,10 +55,46 @@ export async function createApiKey(tenantId: string, name: string): Promise<{ re
   return { record, secret };
 }
 
-/** The key record for a presented secret, by its hash: one GetItem. */
-export async function findApiKeyBySecret(secret: string): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)) }));
+/** The key record for a presented secret, by its hash: one GetItem (strongly consistent with `consistent`). */
+export async function findApiKeyBySecret(secret: string, consistent = false): Promise<ApiKeyRecord | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)), ConsistentRead: consistent }));
   return Item ? toRecord(Item) : undefined;
+}
+
+/** What a request's key check found: the key, if it is an active key of the tenant, and the rate limit's verdict, if one was taken. */
+export interface KeyAdmission {
+  record?: ApiKeyRecord;
+  verdict?: RateLimitVerdict;
+}
+
+/**
+ * Checks the presented key and, with `policy`, takes the request from the key's rate-limit
+ * counter, which lives on the key's own item (`tat`), in one conditional write: the key must
+ * exist, be active and belong to `tenantId`. A key that fails writes nothing; DynamoDB's answer
+ * (the item as it was) tells which it is, so a refusal costs no further read. Without `policy`
+ * (a request the plan check will refuse) nothing is written: the key is read, strongly
+ * consistent, so a revoked key is refused on the very next request either way.
+ */
+export async function admitApiKeyRequest(secret: string, tenantId: string, policy: RateLimitPolicy | undefined, now: number): Promise<KeyAdmission> {
+  const secretHash = hashApiKey(secret);
+  const isTenantsActiveKey = (item: Record<string, any> | undefined) => item?.status === 'active' && item.tenantId === tenantId;
+  if (!policy) {
+    const record = await findApiKeyBySecret(secret, true);
+    return { record: record && isTenantsActiveKey(record) ? record : undefined };
+  }
+  const guard: CounterGuard = {
+    condition: 'attribute_exists(pk) AND #status = :active AND tenantId = :tenantId',
+    names: { '#status': 'status' },
+    values: { ':active': 'active', ':tenantId': tenantId },
+    holds: isTenantsActiveKey,
+    read: async () => {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(secretHash), ConsistentRead: true }));
+      return Item;
+    },
+  };
+  const outcome = await consumeGuardedRateLimit(keys.apiKey(secretHash).pk, keys.apiKey(secretHash), guard, policy, now);
+  if ('guardFailed' in outcome) return {};
+  return { record: toRecord(outcome.item), verdict: outcome.verdict };
 }
 
 export async function listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {

@@ -6,7 +6,9 @@ import { GSI1 } from '#lib/platform/table/table-definition';
 import { keys } from '#lib/platform/table/keys';
 import { queryGsi1, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import type { PlanTier } from '#lib/tenants/rules/plans';
+import type { Branding } from '#lib/tenants/rules/branding';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
+import { ExpiringCache } from '#lib/platform/expiring-cache';
 
 export interface PlanRecord {
   /** Kept as read: an unknown tier is a state the plan check must notice, not a type error. */
@@ -32,6 +34,8 @@ export interface Tenant {
    * participants back (lib/payments/checkout-urls.ts), sorted; absent when there are none.
    */
   allowedReturnOrigins?: string[];
+  /** The logo and accent colour of its galleries' check-in pages, where a gallery sets none of its own. */
+  branding?: Branding;
 }
 
 export interface StripeReadiness {
@@ -72,7 +76,36 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
     createdAt: profile.createdAt,
     plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
     allowedReturnOrigins: profile.allowedReturnOrigins instanceof Set ? [...(profile.allowedReturnOrigins as Set<string>)].sort() : undefined,
+    ...(profile.branding ? { branding: profile.branding } : {}),
   };
+}
+
+/**
+ * How long a tenant read by slug is reused by routes that may see a slightly old profile and
+ * plan (GET routes, lib/http/tenant-resolution.ts): a changed name, branding or plan reaches
+ * an instance within this time. A slug's tenant ID never changes (tenants are never deleted and
+ * a slug never moves), so what a cached read keys on is always right. Unknown slugs are never
+ * cached: a tenant created a moment ago is found at once. docs/data-model.md#cached-values.
+ */
+export const TENANT_CACHE_MS = 60_000;
+
+const recentTenants = new ExpiringCache<Tenant>(TENANT_CACHE_MS);
+
+/**
+ * The tenant of `slug` as this process read it less than TENANT_CACHE_MS ago, else read now
+ * (and kept). For what may be that stale only; getTenantBySlug always reads.
+ */
+export async function getRecentTenantBySlug(slug: string): Promise<Tenant | undefined> {
+  const recent = recentTenants.get(slug);
+  if (recent) return recent;
+  const tenant = await getTenantBySlug(slug);
+  if (tenant) recentTenants.set(slug, tenant);
+  return tenant;
+}
+
+/** Forgets every tenant read (tests, and a process that changed a tenant itself). */
+export function forgetRecentTenants(): void {
+  recentTenants.clear();
 }
 
 export async function createTenant(input: NewTenant): Promise<Tenant> {
@@ -120,12 +153,14 @@ export async function setTenantPlan(slug: string, tier: PlanTier): Promise<void>
   await db.send(
     new PutCommand({ TableName: tableName, Item: { ...keys.tenantPlan(slug), tier, updatedAt: nowIso() } }),
   );
+  recentTenants.delete(slug);
 }
 
-export type TenantSettings = Partial<Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved' | 'platformFeeBps'>>;
+export type TenantSettings = Partial<Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved' | 'platformFeeBps' | 'branding'>>;
 
 /** Changes profile settings of an existing tenant; false when no such tenant exists. */
 export async function updateTenantSettings(slug: string, settings: TenantSettings): Promise<boolean> {
+  recentTenants.delete(slug);
   const updated = await updateExistingItem(keys.tenant(slug), settings);
   if (updated && settings.stripeAccountId) {
     await db.send(new PutCommand(stripeAccountMapping(settings.stripeAccountId, slug)));
@@ -135,6 +170,7 @@ export async function updateTenantSettings(slug: string, settings: TenantSetting
 
 /** Records what Stripe said about the connected account's ability to take charges. */
 export async function recordStripeReadiness(slug: string, readiness: StripeReadiness): Promise<void> {
+  recentTenants.delete(slug);
   await updateExistingItem(keys.tenant(slug), { stripeReadiness: readiness });
 }
 
@@ -147,6 +183,7 @@ export type ReturnOriginChange = 'changed' | 'unchanged' | 'no_tenant' | 'limit_
  * when it was allowed already; 'limit_reached' when the tenant has `limit` origins already.
  */
 export async function allowReturnOrigin(slug: string, origin: string, limit: number): Promise<ReturnOriginChange> {
+  recentTenants.delete(slug);
   try {
     const { Attributes } = await db.send(
       new UpdateCommand({
@@ -168,6 +205,7 @@ export async function allowReturnOrigin(slug: string, origin: string, limit: num
 
 /** Takes a return origin back; 'unchanged' when the tenant did not allow it. An emptied set goes away. */
 export async function disallowReturnOrigin(slug: string, origin: string): Promise<ReturnOriginChange> {
+  recentTenants.delete(slug);
   try {
     await db.send(
       new UpdateCommand({

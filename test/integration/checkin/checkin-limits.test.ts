@@ -7,6 +7,7 @@ import { MIN_PENDING_PAYMENTS_PER_DAY } from '#lib/galleries/rules/public-limits
 import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createCheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useStripeEmulator } from '../../support/stripe';
+import { daySpots } from '../../support/day-spots';
 
 /**
  * No free capacity squatting: what one email address, one reservation and one day may hold,
@@ -17,8 +18,7 @@ const stripe = useStripeEmulator(api);
 
 const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const persons = (studio: CheckinStudio) => queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token));
-const dayItem = async (studio: CheckinStudio, dayId: string) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(studio.tenant.tenantId, studio.token, dayId), ConsistentRead: true }))).Item!;
+const dayItem = (studio: CheckinStudio, dayId: string) => daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, dayId);
 const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
 
 describe('free check-ins per email address', () => {

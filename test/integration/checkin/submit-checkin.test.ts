@@ -75,6 +75,9 @@ describe('POST /group-shoot submitCheckin: every rule, in order of precedence', 
     ['a shootingDayId that is a number', (s) => ({ body: s.validBody({ shootingDayId: 7 }) }), 400, 'invalid_field', { field: 'shootingDayId' }],
     ['a selfieBase64 that is an object', (s) => ({ body: s.validBody({ selfieBase64: {} }) }), 400, 'invalid_field', { field: 'selfieBase64' }],
     ['customFields that are an array', (s) => ({ body: s.validBody({ customFields: [] }) }), 400, 'invalid_field', { field: 'customFields' }],
+    ['customFields that are an array (before a bad language)', (s) => ({ body: s.validBody({ customFields: [], language: 'es' }) }), 400, 'invalid_field', { field: 'customFields' }],
+    ['a language of none of ours (before consent_required)', (s) => ({ body: s.validBody({ language: 'es', consentGiven: false }) }), 400, 'invalid_field', { field: 'language', message: 'language must be one of en, de, fr.' }],
+    ['a language that is a number', (s) => ({ body: s.validBody({ language: 1 }) }), 400, 'invalid_field', { field: 'language' }],
     ['consentGiven false', (s) => ({ body: s.validBody({ consentGiven: false }) }), 400, 'consent_required'],
     ['no consentGiven (before a bad custom field)', (s) => ({ body: s.validBody({ consentGiven: undefined, customFields: {} }) }), 400, 'consent_required'],
     ['a required select left out', (s) => ({ body: s.validBody({ customFields: {} }) }), 400, 'invalid_custom_field', { key: 'SIZE' }],
@@ -163,6 +166,7 @@ describe('POST /group-shoot submitCheckin: what is stored', () => {
         shootingDayId: studio.openDay.id,
         selectedPackageId: studio.freePackage.id,
         orderNotes: 'Matte print',
+        language: 'de',
         customFields: {
           [studio.fieldKeys.size]: 's',
           [studio.fieldKeys.years]: '12',
@@ -201,8 +205,16 @@ describe('POST /group-shoot submitCheckin: what is stored', () => {
         customFields: { [studio.fieldKeys.size]: 's', [studio.fieldKeys.years]: 12, [studio.fieldKeys.motto]: 'Ship it' },
         source: 'checkin',
         hasSelfie: false,
+        language: 'de',
       }),
     ]);
+  });
+
+  it('stores no language where the page sends none (null is none)', async () => {
+    const answer = await submit(studio, studio.validBody({ name: 'No Language', language: null }));
+    const listed = await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders });
+    expect(answer.status).toBe(200);
+    expect(listed.body.persons.find((person: { personId: string }) => person.personId === answer.body.personId)).toMatchObject({ language: null });
   });
 
   it('stores a selfie without its EXIF GPS position, still a valid JPEG, under the person', async () => {

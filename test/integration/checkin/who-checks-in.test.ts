@@ -7,8 +7,9 @@ import { queryPartition } from '#lib/platform/table/queries';
 import type { CheckinPolicy } from '#lib/galleries/rules/checkin-policy';
 import { CHECKIN_CLAIM_MS } from '#lib/checkin/store/imported-checkins';
 import { useLocalApi } from '../../support/local-api';
-import { type CheckinStudio, createCheckinStudio } from '../../support/checkin-gallery';
+import { type CheckinStudio, createCheckinStudio, importGuests } from '../../support/checkin-gallery';
 import { makeJpeg, testS3 } from '../../support/media';
+import { daySpots } from '../../support/day-spots';
 
 /**
  * Who may check in (issue 27.3): a gallery's allowed email domains and its `importedOnly` mode,
@@ -20,8 +21,7 @@ const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call(
 const persons = (studio: CheckinStudio) => queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token));
 const personItem = async (studio: CheckinStudio, personId: string) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, personId), ConsistentRead: true }))).Item!;
-const dayItem = async (studio: CheckinStudio, dayId: string) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(studio.tenant.tenantId, studio.token, dayId), ConsistentRead: true }))).Item!;
+const dayItem = (studio: CheckinStudio, dayId: string) => daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, dayId);
 
 const selfieKeys = async (studio: CheckinStudio) =>
   ((await testS3.send(new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/${studio.token}/` }))).Contents ?? []).map((object) => object.Key);
@@ -30,16 +30,7 @@ function studioWith(checkinPolicy: CheckinPolicy): Promise<CheckinStudio> {
   return createCheckinStudio({ checkinPolicy });
 }
 
-/** Imports persons through the integration API, as an HR system does; answers the imported persons. */
-async function importPersons(studio: CheckinStudio, rows: Record<string, unknown>[]): Promise<{ personId: string; code: string; email: string | null }[]> {
-  const answer = await api.call(`/group-shoot/checkin/${studio.token}/persons`, {
-    method: 'POST',
-    headers: { ...studio.publicHeaders, Authorization: `Bearer ${studio.apiKey}` },
-    body: { persons: rows },
-  });
-  expect([answer.status, answer.body.imported]).toEqual([200, rows.length]);
-  return answer.body.persons;
-}
+const importPersons = (studio: CheckinStudio, rows: Record<string, unknown>[]) => importGuests(api, studio, rows);
 
 describe('defaults', () => {
   it('keeps a gallery without a policy open to any address, and says so to the page', async () => {

@@ -27,6 +27,8 @@ import type { Order } from '#lib/payments/rules/order-model';
 import { createTestTenant } from '../../support/factories';
 import { pendingOrder } from '../../support/orders';
 import { useTestTable } from '../../support/test-table';
+import { daySpots } from '../../support/day-spots';
+import { readSpotCounters } from '#lib/galleries/store/day-bookings';
 
 /**
  * The order lifecycle on the real store: every transition of lib/payments/rules/order-lifecycle.ts is
@@ -75,21 +77,30 @@ async function store(order: StoredOrder): Promise<void> {
   await db.send(new PutCommand({ TableName: tableName, Item: { ...orderKey(order), ...order } }));
 }
 
+/** `booked` spots taken, all by reservations waiting for payment: on the day's item, its shards emptied. */
 async function setBooked(booked: number): Promise<void> {
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.shootingDay(scope.tenantId, scope.galleryToken, scope.dayId),
-      UpdateExpression: 'SET booked = :booked, pendingPayments = :booked',
-      ExpressionAttributeValues: { ':booked': booked },
-    }),
+  const counters = (await readSpotCounters({ tenantId: scope.tenantId, token: scope.galleryToken }, scope.dayId)) ?? [];
+  await Promise.all(
+    counters.map((counter) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key:
+            counter.id === 'day'
+              ? keys.shootingDay(scope.tenantId, scope.galleryToken, scope.dayId)
+              : keys.daySpotShard(scope.tenantId, scope.galleryToken, scope.dayId, counter.id),
+          UpdateExpression: counter.id === 'day' ? 'SET booked = :booked, pendingPayments = :booked' : 'SET booked = :none',
+          ExpressionAttributeValues: counter.id === 'day' ? { ':booked': booked } : { ':none': 0 },
+        }),
+      ),
+    ),
   );
 }
 
 /** The day's spots taken and, of those, the ones held by reservations waiting for payment. */
 async function booked(): Promise<{ booked: number; pendingPayments: number }> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(scope.tenantId, scope.galleryToken, scope.dayId), ConsistentRead: true }));
-  return { booked: Item?.booked as number, pendingPayments: Item?.pendingPayments as number };
+  const spots = await daySpots({ tenantId: scope.tenantId, token: scope.galleryToken }, scope.dayId);
+  return { booked: spots.booked as number, pendingPayments: spots.pendingPayments as number };
 }
 const unchanged = { booked: BOOKED_BEFORE, pendingPayments: BOOKED_BEFORE };
 

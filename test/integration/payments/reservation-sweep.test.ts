@@ -11,6 +11,7 @@ import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { pendingOrder } from '../../support/orders';
 import { useStripeEmulator } from '../../support/stripe';
+import { daySpots } from '../../support/day-spots';
 
 /**
  * The reservation sweep: spots held by reservations that nothing else will end come back within
@@ -24,9 +25,7 @@ const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call(
 const paidBody = (studio: CheckinStudio) =>
   studio.validBody({ selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.smallDay.id });
 const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
-const booked = async (studio: CheckinStudio) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(studio.tenant.tenantId, studio.token, studio.smallDay.id), ConsistentRead: true })))
-    .Item?.booked;
+const booked = async (studio: CheckinStudio) => (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked;
 const stats = async (studio: CheckinStudio) => (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body;
 const minutes = (count: number) => count * 60_000;
 

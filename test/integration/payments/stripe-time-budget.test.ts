@@ -15,6 +15,7 @@ import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { makeJpeg, testS3 } from '../../support/media';
 import { useStripeEmulator } from '../../support/stripe';
+import { daySpots } from '../../support/day-spots';
 
 /**
  * "Stripe within a time budget" (docs/payments.md): all Stripe calls of one request end within
@@ -46,9 +47,7 @@ async function timed<T>(request: () => Promise<T>): Promise<{ answer: T; elapsed
 const ordersOf = (studio: CheckinStudio) => queryPartition(keys.order(studio.tenant.tenantId, studio.token, 'x').pk);
 const orderOf = async (studio: CheckinStudio, orderId: string) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, orderId), ConsistentRead: true }))).Item;
-const booked = async (studio: CheckinStudio) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(studio.tenant.tenantId, studio.token, studio.smallDay.id), ConsistentRead: true }))).Item
-    ?.booked ?? 0;
+const booked = async (studio: CheckinStudio) => (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked ?? 0;
 const selfiesOf = async (studio: CheckinStudio) =>
   (await testS3.send(new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/` }))).Contents ?? [];
 const orderCounters = async (studio: CheckinStudio) => (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body.orders;

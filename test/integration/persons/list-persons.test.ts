@@ -83,6 +83,7 @@ describe.each([0, 1])('GET persons, path variant %i', (variant) => {
           checkedInAt: null,
           hasSelfie: false,
           photoCount: 0,
+          language: null,
         },
       ],
     });

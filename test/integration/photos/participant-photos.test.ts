@@ -42,7 +42,7 @@ describe('POST /group-shoot myPhotos', () => {
     await givePhoto(studio, studio.token, grace.personId, 'grace.jpg', makeJpeg(20, 20));
   });
 
-  it('answers the photos of the right code and email, with signed URLs that serve the files, and no ID members', async () => {
+  it("answers the photos of the right code and email, with signed URLs that serve the files, each photo's ID, and not the person's", async () => {
     // Act: the code in lower case with space around it, the address in other case
     const answer = await lookUp(studio, { code: ` ${ada.code.toLowerCase()} `, email: ' ada.lovelace@example.COM ' });
     // Assess
@@ -53,8 +53,8 @@ describe('POST /group-shoot myPhotos', () => {
       name: 'Ada Lovelace',
       urlsExpireAt: expect.any(String),
       photos: [
-        { fileName: 'ada-1.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
-        { fileName: 'ada-2.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
+        { photoId: expect.stringMatching(/^pho_/), fileName: 'ada-1.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String), picked: false },
+        { photoId: expect.stringMatching(/^pho_/), fileName: 'ada-2.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String), picked: false },
       ],
     });
     const url = new URL(answer.body.photos[0].url);

@@ -54,9 +54,10 @@ describe.each([0, 1])('GET persons/{personId}/photos, path variant %i', (variant
       galleryToken: studio.token,
       personId,
       urlsExpireAt: expect.any(String),
+      pickedPhotoId: null,
       photos: [
-        { photoId: expect.stringMatching(/^pho_[0-9a-f]{24}$/), fileName: 'portrait 1.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
-        { photoId: expect.any(String), fileName: 'portrait-2.jpg', width: 4000, height: 3000, capturedAt: null, createdAt: expect.any(String), url: expect.any(String) },
+        { photoId: expect.stringMatching(/^pho_[0-9a-f]{24}$/), fileName: 'portrait 1.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String), picked: false },
+        { photoId: expect.any(String), fileName: 'portrait-2.jpg', width: 4000, height: 3000, capturedAt: null, createdAt: expect.any(String), url: expect.any(String), picked: false },
       ],
     });
     const url = new URL(answer.body.photos[0].url);

@@ -73,7 +73,25 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     const opened = await openLink(studio, photoLinkOfEmail(email!.body.text!));
     expect(opened.status).toBe(200);
     expect(opened.body).toEqual({ ok: true, requestId: expect.any(String), name: 'Ada Lovelace', urlsExpireAt: expect.any(String), photos: [expect.objectContaining({ fileName: 'ada.jpg', url: expect.any(String) })] });
-    expect(opened.body.photos[0]).not.toHaveProperty('photoId');
+    // The photo's ID is what pickPhoto names; the person's is in no participant answer.
+    expect(opened.body.photos[0]).toEqual(expect.objectContaining({ photoId: expect.stringMatching(/^pho_/), picked: false }));
+    expect(opened.body).not.toHaveProperty('personId');
+  });
+
+  it('writes the link email in the language the page asks for, else the gallery\'s', async () => {
+    // Prepare
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, { defaultLanguage: 'fr' });
+    const before = (await ses.emailsTo('Ada.Lovelace@Example.com')).length;
+    // Act
+    await call(studio, { action: 'sendPhotoLink', email: 'ada.lovelace@example.com', language: 'de' });
+    clockOffset += PHOTO_LINK_EMAIL_INTERVAL_MS + 1000;
+    await call(studio, { action: 'sendPhotoLink', email: 'ada.lovelace@example.com' });
+    const emails = await waitForEmails('Ada.Lovelace@Example.com', before + 2);
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, { defaultLanguage: 'en' });
+    // Assess
+    const latest = emails.slice(-2);
+    expect(latest.map((email) => email.subject)).toEqual([`Ihr Link zu Ihren Fotos: ${studio.gallery.galleryName}`, `Le lien vers vos photos : ${studio.gallery.galleryName}`]);
+    expect(latest[0]!.body.text).toMatch(/^Guten Tag Ada Lovelace,\n\nHier ist der Link/);
   });
 
   it('sends one link to each person with the address, each opening only that person', async () => {
@@ -160,6 +178,7 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     ['a blank email', { action: 'sendPhotoLink', email: ' ' }, 400, 'email_required'],
     ['an email that is no address', { action: 'sendPhotoLink', email: 'ada at example' }, 400, 'invalid_field'],
     ['an email that is a number', { action: 'sendPhotoLink', email: 7 }, 400, 'invalid_field'],
+    ['a language of none of ours', { action: 'sendPhotoLink', email: 'ada@example.com', language: 'EN' }, 400, 'invalid_field'],
     ['no photoLink', { action: 'photosByLink' }, 400, 'invalid_field'],
     ['a photoLink over its length', { action: 'photosByLink', photoLink: 'x'.repeat(500) }, 400, 'invalid_field'],
     ['an unknown gallery', { action: 'sendPhotoLink', token: 'nope', email: 'ada@example.com' }, 404, 'gallery_not_found'],

@@ -16,6 +16,8 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { NO_CONSENTS, type Person, type PersonConsents } from '#lib/persons/rules/person-model';
 import { PHOTO_NOTICE_CLAIM_MS } from '#lib/photos/rules/photo-notice';
 import { PHOTO_LINK_LIFETIME_MS, verifyPhotoLink } from '#lib/photos/rules/photo-link';
+import { dateInWords } from '#lib/photos/rules/email-messages';
+import type { Language } from '#lib/platform/languages';
 import { photoLinkOfEmail } from '../../support/photo-participants';
 import { samplePerson } from '../../support/event-samples';
 import { uniqueSlug } from '../../support/factories';
@@ -45,7 +47,7 @@ afterAll(async () => {
 });
 
 /** A tenant and a gallery that asks for the notification consent, or not. */
-async function createStudio(options: { asksForNotification: boolean }) {
+async function createStudio(options: { asksForNotification: boolean; defaultLanguage?: Language }) {
   const slug = uniqueSlug('notice');
   const tenant = await createTenant({ slug, name: `Studio ${slug}`, plan: 'creator' });
   const gallery = await createGallery(tenant.tenantId, {
@@ -56,15 +58,16 @@ async function createStudio(options: { asksForNotification: boolean }) {
     consentRequired: false,
     showShootingDaySelector: false,
     granularConsents: { face: false, notification: options.asksForNotification, hrExport: false },
+    defaultLanguage: options.defaultLanguage,
   });
   return { slug, tenant, scope: { tenantId: tenant.tenantId, token: gallery.token } satisfies GalleryScope };
 }
 
 const uniqueEmail = () => `person-${randomBytes(4).toString('hex')}@example.com`;
 
-async function storePerson(scope: GalleryScope, options: { email: string | null; notificationConsent: boolean | null }): Promise<Person> {
+async function storePerson(scope: GalleryScope, options: { email: string | null; notificationConsent: boolean | null; language?: Language }): Promise<Person> {
   const consents: PersonConsents = { ...NO_CONSENTS, notificationConsent: options.notificationConsent };
-  const draft = samplePerson({ name: 'Grace <Hopper>', email: options.email, employeeId: null, department: null, shootingDayId: null, consents, source: 'checkin', createdAt: new Date(now()).toISOString() });
+  const draft = samplePerson({ name: 'Grace <Hopper>', email: options.email, employeeId: null, department: null, shootingDayId: null, consents, source: 'checkin', createdAt: new Date(now()).toISOString(), language: options.language });
   const { written } = await insertPersonsWithCodes(scope, [draft]);
   return written[0]!;
 }
@@ -155,14 +158,30 @@ describe('photo-ready emails', () => {
     expect(email!.subject).toBe('Your photos are ready: Spring portraits');
     expect(email!.body.text).toContain(link);
     expect(verifyPhotoLink(process.env.PHOTO_LINK_KEY!, { tenantId: studio.scope.tenantId, galleryToken: studio.scope.token }, photoLink, now())).toBe(person.personId);
-    expect(email!.body.text).toContain(`works until ${new Date(now() + PHOTO_LINK_LIFETIME_MS).toISOString().slice(0, 10)}`);
+    expect(email!.body.text).toContain(`works until ${dateInWords(new Date(now() + PHOTO_LINK_LIFETIME_MS).toISOString(), 'en')}.`);
     expect(email!.body.text).not.toContain(person.code);
-    expect(email!.body.text).toContain('Hello Grace <Hopper>,');
+    expect(email!.body.text).toContain('Hello Grace <Hopper>,\n\nYour photos from Spring portraits');
     expect(email!.body.html).toContain(`<a href="${link.replace(/&/g, '&#38;')}">`);
     expect(email!.body.html).toContain('Hello Grace &#60;Hopper&#62;,');
     expect(email!.body.html).not.toContain('<Hopper>');
     const stored = await getNoticeRecipient(studio.scope, person.personId);
     expect(stored!.state).toEqual({ sentAt: expect.any(String) });
+  });
+
+  it.each([
+    ['the person\'s language (German) before the gallery\'s (French)', 'de', 'fr', 'Ihre Fotos sind fertig: Spring portraits', 'Guten Tag Grace <Hopper>,\n\nIhre Fotos von'],
+    ['the gallery\'s language (French) for a person without one', undefined, 'fr', 'Vos photos sont prêtes : Spring portraits', 'Bonjour Grace <Hopper>,\n\nVos photos de'],
+  ] as const)('writes in %s', async (_case, language, defaultLanguage, subject, opening) => {
+    // Prepare
+    const studio = await createStudio({ asksForNotification: true, defaultLanguage });
+    const address = uniqueEmail();
+    const person = await storePerson(studio.scope, { email: address, notificationConsent: true, language });
+    // Act
+    await recordPhotos(studio.scope, person.personId, 1);
+    const [email] = await waitForEmails(address, 1);
+    // Assess
+    expect(email!.subject).toBe(subject);
+    expect(email!.body.text).toContain(opening);
   });
 
   it('sends no second email for photos added later, in a later window, or for a redelivered stream record', async () => {

@@ -158,7 +158,9 @@ describe('public routes: a budget per client, per gallery, for reads and for che
     const { result, count } = await counter.measure(() => checkIn(studio, '198.51.100.30', { shootingDayId: studio.openDay.id }));
     // Assess
     expect(result.status).toBe(429);
-    expect(count.operations.sort()).toEqual(['Query', 'Query']); // tenant and gallery reads only
+    // Reads only: the gallery's (and the tenant's, unless this instance read it in the last minute).
+    expect(count.operations.length).toBeGreaterThan(0);
+    expect(count.operations.filter((operation) => operation !== 'Query')).toEqual([]);
     expect(await storedPersons(studio)).toHaveLength(1);
   });
 
@@ -166,6 +168,9 @@ describe('public routes: a budget per client, per gallery, for reads and for che
     const studio = await createCheckinStudio();
     expect((await readInfo(studio, '198.51.100.40')).headers['X-RateLimit-Limit']).toBe(String(DEFAULT_PUBLIC_LIMITS.reads.limit));
     await updateGallerySettings(studio.tenant.tenantId, studio.token, { publicLimits: { reads: { limit: 7, windowMs: 60_000 } } });
+    // The request right after the change counts under the limits this process read last; its
+    // gallery read brings the new ones (docs/data-model.md#cached-values).
+    expect((await readInfo(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe(String(DEFAULT_PUBLIC_LIMITS.reads.limit));
     expect((await readInfo(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe('7');
     expect((await checkIn(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe(String(DEFAULT_PUBLIC_LIMITS.checkins.limit));
   });

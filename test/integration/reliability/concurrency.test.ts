@@ -88,9 +88,13 @@ async function readGallery(tenantId: string, token: string) {
     queryPartition(keys.order(tenantId, token, 'none').pk),
     queryPartition(keys.galleryPartition(tenantId, token)),
   ]);
-  const days = new Map<string, Item>(
-    configuration.filter((item) => String(item.sk).startsWith(GALLERY_ITEM.shootingDay)).map((item) => [String(item.sk).slice(GALLERY_ITEM.shootingDay.length), item]),
-  );
+  // A day's booked spots: summed over its item and its spot counters, which lie under its sort key.
+  const days = new Map<string, Item>();
+  for (const item of configuration.filter((candidate) => String(candidate.sk).startsWith(GALLERY_ITEM.shootingDay))) {
+    const dayId = String(item.sk).slice(GALLERY_ITEM.shootingDay.length).split('#')[0]!;
+    const day = days.get(dayId) ?? { booked: 0 };
+    days.set(dayId, { ...day, ...(item.dayId ? {} : item), booked: (day.booked as number) + (typeof item.booked === 'number' ? item.booked : 0) });
+  }
   const stats = configuration.find((item) => item.sk === 'STATS') ?? {};
   return { persons, codeItems, orders, days, stats };
 }

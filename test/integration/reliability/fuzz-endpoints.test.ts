@@ -1,3 +1,5 @@
+import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
+import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
@@ -79,9 +81,12 @@ interface World {
   foreignPersonId: string;
   /** A real nextCursor of the studio gallery's person listing. */
   cursor: string;
+  /** HR exports of the studio's gallery (it asks for the HR consent here). */
+  exportIds: string[];
 }
 
 let world: World;
+let replacedExportQueue: HrExportQueue | undefined;
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'] as const;
 type Method = (typeof METHODS)[number];
@@ -404,8 +409,13 @@ function arbitraries(w: World) {
     { weight: 3, arbitrary: garbageSegment },
   );
   /** A value for each path parameter; parameters of future routes get every kind of value. */
+  const exportId = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...w.exportIds) },
+    { weight: 1, arbitrary: fc.stringMatching(/^hrx_[0-9a-z]{26}$/) },
+    { weight: 3, arbitrary: garbageSegment },
+  );
   const pathParameter = (name: string): fc.Arbitrary<string> =>
-    name === 'token' ? token : name === 'personId' ? personId : fc.oneof(token, personId, garbageSegment);
+    name === 'token' ? token : name === 'personId' ? personId : name === 'exportId' ? exportId : fc.oneof(token, personId, garbageSegment);
 
   /** The template with its parameters filled; URLs stay below Node's 16 KiB header limit. */
   const pathOf = (template: string): fc.Arbitrary<string> => {
@@ -724,7 +734,16 @@ function arbitraries(w: World) {
 
   /** The JSON body of a POST route, by route; other POST routes of the future get generic bodies. */
   const routeBody = (route: Route): fc.Arbitrary<RawBody> => {
-    const specific = { importPersons: importBody, submitCheckin: checkinBody, createUploads: uploadBody, completeUploads: completeBody }[route.id] ?? anyJson;
+    // Mostly what the service takes (a size in range, a day of the gallery), so that enough requests reach the endpoint itself.
+    const hrExportBody = fc.record(
+      {
+        size: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 64, max: 2048 }) }, { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.string()) }),
+        shootingDayId: fc.oneof({ weight: 3, arbitrary: fc.constant(w.studio.smallDay.id) }, { weight: 1, arbitrary: fc.oneof(fc.string(), fc.constant(null), fc.integer()) }),
+      },
+      { requiredKeys: [] },
+    );
+    const specific =
+      { importPersons: importBody, submitCheckin: checkinBody, createUploads: uploadBody, completeUploads: completeBody, createHrExport: hrExportBody }[route.id] ?? anyJson;
     // The route's body with one more member nested many levels deep.
     const withDeepMember = fc.tuple(specific, nestingDepth).map(([value, depth]) => {
       const json = JSON.stringify(value);
@@ -801,6 +820,11 @@ describe('fuzzing every endpoint of the route table (fast-check)', () => {
     await ingestPhoto(objectCreatedEvent(photoKey, new Date().toISOString()));
     const page = await send({ method: 'GET', path: `/groupshoot/${studio.token}/persons?limit=1`, headers: studio.serverHeaders });
     expect(page.body.nextCursor).toEqual(expect.any(String));
+    // HR exports are queued, not built, here: the fuzzer reaches both endpoints.
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, { granularConsents: { face: true, notification: false, hrExport: true } });
+    replacedExportQueue = useHrExportQueue({ send: async () => undefined });
+    const created = await send({ method: 'POST', path: `/groupshoot/${studio.token}/hr-exports`, headers: studio.serverHeaders, body: '{}' });
+    expect(created.status).toBe(202);
     world = {
       studio,
       other,
@@ -811,8 +835,10 @@ describe('fuzzing every endpoint of the route table (fast-check)', () => {
       employeeIds,
       foreignPersonId: foreignPersonId!,
       cursor: page.body.nextCursor,
+      exportIds: [created.body.exportId],
     };
   }, 60_000);
+  afterAll(() => useHrExportQueue(replacedExportQueue));
 
   describe.each((routes as readonly Route[]).flatMap((route) => pathsOf(route).map((path) => ({ route, path }))))(
     '$route.method $path ($route.id, $route.access)',

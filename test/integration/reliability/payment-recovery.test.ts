@@ -5,6 +5,7 @@ import { queryPartition } from '#lib/platform/table/queries';
 import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useStripeEmulator } from '../../support/stripe';
+import { daySpots } from '../../support/day-spots';
 
 /**
  * How a paid check-in recovers from failures half-way (issue 9, faults): abandoned retries,
@@ -21,8 +22,7 @@ const paidBody = (studio: CheckinStudio, overrides: Record<string, unknown> = {}
 const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
 const orderOf = async (studio: CheckinStudio, orderId: string) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, orderId), ConsistentRead: true }))).Item;
-const booked = async (studio: CheckinStudio) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.shootingDay(studio.tenant.tenantId, studio.token, studio.smallDay.id), ConsistentRead: true }))).Item?.booked;
+const booked = async (studio: CheckinStudio) => (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked;
 const stats = async (studio: CheckinStudio) => (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body;
 const openSessionsOf = (orderId: string) => [...stripe.emulator.sessions.values()].filter((s) => s.metadata?.orderId === orderId && s.status === 'open').map((s) => s.id);
 const settle = () => stripe.emulator.deliveriesSettled();

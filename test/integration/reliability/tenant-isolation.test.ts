@@ -1,3 +1,4 @@
+import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { ulid } from 'ulid';
 import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
 import { CHECKIN_ACTIONS } from '#lib/checkin/checkin-actions';
@@ -61,6 +62,8 @@ interface SeededGallery {
   /** The person with a photo, and that photo. */
   photographed: Person;
   photo: { photoId: string; fileName: string };
+  /** An HR export of the gallery (queued: nothing builds it here). */
+  exportId: string;
   /** Spots held by pending paid reservations. */
   reservedSpots: number;
   /** Further values only this gallery's owner may see (order, checkout tokens). */
@@ -88,6 +91,8 @@ let bravo: SeededTenant;
 let alpha1: SeededGallery;
 let alpha2: SeededGallery;
 let bravo1: SeededGallery;
+let replacedExportQueue: HrExportQueue | undefined;
+afterAll(() => useHrExportQueue(replacedExportQueue));
 let bravoOrder: { orderId: string; statusToken: string; retryToken: string; sessionId: string };
 
 const ownerOf = (gallery: SeededGallery): SeededTenant => (gallery === bravo1 ? bravo : alpha);
@@ -131,7 +136,7 @@ async function seedGallery(owner: SeededTenant, label: string): Promise<SeededGa
     consentRequired: true,
     consentText: `${label} consent text`,
     showShootingDaySelector: true,
-    granularConsents: { face: false, notification: false, hrExport: false },
+    granularConsents: { face: false, notification: false, hrExport: true },
     photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
   });
   const token = gallery.token;
@@ -153,6 +158,7 @@ async function seedGallery(owner: SeededTenant, label: string): Promise<SeededGa
     persons: [],
     photographed: undefined as unknown as Person,
     photo: undefined as unknown as { photoId: string; fileName: string },
+    exportId: '',
     reservedSpots: 0,
     extra: [],
   };
@@ -172,6 +178,9 @@ async function seedGallery(owner: SeededTenant, label: string): Promise<SeededGa
   const photos = await api.call(`/groupshoot/${token}/persons/${seeded.photographed.personId}/photos`, { headers: owner.serverHeaders });
   expect(photos.body.photos).toHaveLength(1);
   seeded.photo = { photoId: photos.body.photos[0].photoId, fileName };
+  const created = await api.call(`/groupshoot/${token}/hr-exports`, { method: 'POST', headers: owner.serverHeaders, body: {} });
+  expect(created.status).toBe(202);
+  seeded.exportId = created.body.exportId;
   return seeded;
 }
 
@@ -213,6 +222,8 @@ async function checkinInto(gallery: SeededGallery, owner: SeededTenant, fields: 
 }
 
 beforeAll(async () => {
+  // HR exports are queued, not built, here.
+  replacedExportQueue = useHrExportQueue({ send: async () => undefined });
   [alpha, bravo] = await Promise.all([seedTenant('Alpha'), seedTenant('Bravo')]);
   [alpha1, alpha2, bravo1] = await Promise.all([seedGallery(alpha, 'AlphaOne'), seedGallery(alpha, 'AlphaTwo'), seedGallery(bravo, 'BravoOne')]);
   const reserved = await api.call('/group-shoot', {
@@ -338,16 +349,16 @@ const serverBodies: Record<string, () => unknown> = {
   completeUploads: () => ({ files: [{ path: 'isolation/large.jpg', uploadId: 'isolation-upload', action: 'abort' }] }),
 };
 
-function serverRequest(route: Route, template: string, target: { token: string; personId: string }, headers: Record<string, string>): Request {
+function serverRequest(route: Route, template: string, target: { token: string; personId: string; exportId?: string }, headers: Record<string, string>): Request {
   return {
     method: route.method,
-    path: template.replace('{token}', target.token).replace('{personId}', target.personId),
+    path: template.replace('{token}', target.token).replace('{personId}', target.personId).replace('{exportId}', target.exportId ?? 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b'),
     headers,
     body: route.method === 'POST' ? (serverBodies[route.id]?.() ?? {}) : undefined,
   };
 }
 
-const galleryTarget = (gallery: SeededGallery) => ({ token: gallery.token, personId: gallery.photographed.personId });
+const galleryTarget = (gallery: SeededGallery) => ({ token: gallery.token, personId: gallery.photographed.personId, exportId: gallery.exportId });
 
 /** Credentials that belong together nowhere; each names the gallery it is aimed at. */
 const credentialCrossings = [
@@ -416,7 +427,7 @@ describe.each(serverCases)('server-side $route.method $template', ({ route, temp
   it("serves Alpha's own gallery with Alpha's key, with nothing of other galleries in it", async () => {
     const request = serverRequest(route, template, galleryTarget(alpha1), alpha.serverHeaders);
     const answer = await send(request);
-    expect(answer.status).toBe(200);
+    expect(answer.status).toBe(route.successStatus ?? 200);
     expect(answer.body.galleryToken).toBe(alpha1.token);
     if (route.id === 'importPersons') {
       alpha1.persons.push(...answer.body.persons.map((person: Omit<Person, 'source'>) => ({ ...person, source: 'import' as const })));
@@ -544,6 +555,27 @@ const publicCases: Record<string, () => void> = {
       expect(owner.body.photos.map((photo: { fileName: string }) => photo.fileName)).toEqual([bravo1.photo.fileName]);
     });
 
+    it("gives a pick of Bravo's photo the answer of an unknown gallery with Alpha's slug, and of an unknown photo in Alpha's gallery, and records nothing", async () => {
+      const bravoLink = signPhotoLink(process.env.PHOTO_LINK_KEY!, { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId }, Date.now()).photoLink;
+      const alphaLink = signPhotoLink(process.env.PHOTO_LINK_KEY!, { tenantId: alpha.tenantId, galleryToken: alpha1.token, personId: alpha1.photographed.personId }, Date.now()).photoLink;
+      const pick = { action: 'pickPhoto', photoId: bravo1.photo.photoId };
+      await expectRefusedLikeUnknown(
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...pick, photoLink: bravoLink, token: bravo1.token } },
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...pick, photoLink: bravoLink, token: unknownToken() } },
+        404,
+        'gallery_not_found',
+      );
+      await expectRefusedLikeUnknown(
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...pick, photoLink: alphaLink, token: alpha1.token } },
+        { method: 'POST', path: '/group-shoot', headers: alpha.publicHeaders, body: { ...pick, photoId: 'pho_000000000000000000000000', photoLink: alphaLink, token: alpha1.token } },
+        404,
+        'photo_not_found',
+      );
+      const bravoPhotos = await send({ method: 'GET', path: `/groupshoot/${bravo1.token}/persons/${bravo1.photographed.personId}/photos`, headers: bravo.serverHeaders });
+      const alphaPhotos = await send({ method: 'GET', path: `/groupshoot/${alpha1.token}/persons/${alpha1.photographed.personId}/photos`, headers: alpha.serverHeaders });
+      expect([bravoPhotos.body.pickedPhotoId, alphaPhotos.body.pickedPhotoId]).toEqual([null, null]);
+    });
+
     it("answers sendPhotoLink for Bravo's participant's address in Alpha's gallery as for an unknown address, and with Alpha's slug as for an unknown gallery", async () => {
       const body = { action: 'sendPhotoLink', email: bravo1.photographed.email };
       await expectRefusedLikeUnknown(
@@ -596,7 +628,7 @@ const publicCases: Record<string, () => void> = {
 };
 
 /** Check-in actions crossed above (POST /group-shoot selects them by `action`). */
-const crossedActions = ['submitCheckin', 'checkinStatus', 'retryCheckout', 'myPhotos', 'sendPhotoLink', 'photosByLink'];
+const crossedActions = ['submitCheckin', 'checkinStatus', 'retryCheckout', 'myPhotos', 'sendPhotoLink', 'photosByLink', 'pickPhoto'];
 
 describe('public routes', () => {
   it('has an isolation case for every public route and every check-in action', () => {

@@ -76,7 +76,7 @@ export async function readState(f: Fixture, options: { photos?: boolean } = {}):
   return {
     persons,
     codes: new Map(codeItems),
-    days: new Map(configItems.filter((item) => String(item.sk).startsWith(GALLERY_ITEM.shootingDay)).map((item) => [item.id as string, (item.booked as number) ?? 0])),
+    days: bookedByDay(configItems),
     counters: Object.fromEntries(COUNTERS.map((name) => [name, (statsItem[name] as number | undefined) ?? 0])),
     orders: new Map(
       orderItems.map((item) => [
@@ -107,4 +107,14 @@ export function projection(state: GalleryState) {
     photos: Object.fromEntries(state.photos),
     selfies: state.selfies,
   };
+}
+
+/** Each day's booked spots: summed over its item and its spot counters (`DAY#<dayId>…`), which name it `id` and `dayId`. */
+function bookedByDay(configItems: readonly Record<string, any>[]): Map<string, number> {
+  const days = new Map<string, number>();
+  for (const item of configItems.filter((candidate) => String(candidate.sk).startsWith(GALLERY_ITEM.shootingDay))) {
+    const dayId = (item.dayId ?? item.id) as string;
+    days.set(dayId, (days.get(dayId) ?? 0) + ((item.booked as number) ?? 0));
+  }
+  return days;
 }

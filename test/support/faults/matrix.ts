@@ -9,7 +9,7 @@ import type { Faults } from './fault-window';
 import { checkinInfoProbe, checkinStatusProbe, freeCheckinProbe, paidCheckinProbe, preflightProbe, retryCheckoutProbe } from './probes/checkin-probes';
 import { ingestProbe, webhookProbe } from './probes/event-probes';
 import type { Probe, ProbeSpec } from './probes/probe';
-import { importProbe, personWithPhoto, serverRead } from './probes/server-probes';
+import { importProbe, personWithPhoto, serverRead, serverRefusal } from './probes/server-probes';
 import { abortUploadProbe, inboxListingProbe, multipartUploadProbe } from './probes/upload-probes';
 
 /** Every route id maps to its probes: a route added to the table does not compile here until it has some. */
@@ -35,6 +35,8 @@ const PROBES: Record<RouteId, ProbeSpec[]> = {
   listInboxFiles: [inboxListingProbe],
   createUploads: [multipartUploadProbe],
   completeUploads: [abortUploadProbe],
+  createHrExport: [serverRefusal('HR export of a gallery without the HR consent', 'POST', 409, 'hr_export_consent_not_asked')],
+  getHrExport: [serverRefusal('an HR export the gallery does not have', 'GET', 404, 'hr_export_not_found')],
   stripeWebhook: [webhookProbe],
 };
 

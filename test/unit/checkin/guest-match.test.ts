@@ -1,10 +1,22 @@
-import { completedPerson, matchGuest } from '#lib/checkin/rules/guest-match';
+import { matchGuest } from '#lib/checkin/rules/guest-match';
+import { completedPerson } from '#lib/persons/rules/imported-completion';
 import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
 import { samplePerson } from '../../support/event-samples';
 
-/** An imported person as the import stores it (the shared sample, with Ada's address). */
+/** An imported person as the import stores it (the shared sample, with Ada's address); a fixed creation time, so two calls make equal persons. */
 const imported = (personId: string, overrides: Partial<Person> = {}): Person =>
-  samplePerson({ personId, name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1', department: null, shootingDayId: 'day-1', code: 'AB12', source: 'import', ...overrides });
+  samplePerson({
+    personId,
+    name: 'Ada Lovelace',
+    email: 'ada@example.com',
+    employeeId: 'E-1',
+    department: null,
+    shootingDayId: 'day-1',
+    code: 'AB12',
+    source: 'import',
+    createdAt: '2027-01-01T09:00:00.000Z',
+    ...overrides,
+  });
 
 const CHECKED_IN = { checkedInAt: '2027-01-02T00:00:00.000Z' };
 
@@ -41,7 +53,31 @@ describe('which imported person an importedOnly check-in completes', () => {
   });
 
   it('is a repeated check-in when the address is invited but its persons are taken by other check-ins', () => {
-    expect(matchGuest([], [], true)).toEqual({ kind: 'repeat' });
+    expect(matchGuest([], [], { invitedAddress: true })).toEqual({ kind: 'repeat' });
+  });
+});
+
+describe('invitations, where the deployment sends email', () => {
+  const required = { invitationsRequired: true };
+
+  it('sends the invitations of every person holding the address that has not checked in, when the check-in carries none', () => {
+    const [first, second, third] = [imported('per_1', CHECKED_IN), imported('per_2'), imported('per_3')];
+    expect(matchGuest([first!, second!, third!], [], required)).toEqual({ kind: 'invite', persons: [second, third] });
+  });
+
+  it('completes the person its invitation names', () => {
+    const [second, third] = [imported('per_2'), imported('per_3')];
+    expect(matchGuest([second!, third!], [], { ...required, invitedPersonId: 'per_3' })).toEqual({ kind: 'complete', person: third });
+  });
+
+  it('does not complete by an invitation of someone at another address, or of someone who checked in', () => {
+    expect(matchGuest([imported('per_1')], [], { ...required, invitedPersonId: 'per_9' })).toEqual({ kind: 'invite', persons: [imported('per_1')] });
+    expect(matchGuest([imported('per_1', CHECKED_IN)], [], { ...required, invitedPersonId: 'per_1' })).toEqual({ kind: 'repeat' });
+  });
+
+  it('completes a person imported without an address by its employee ID, which has no mailbox to prove', () => {
+    const grace = imported('per_2', { email: null, employeeId: 'E-2' });
+    expect(matchGuest([], [grace], required)).toEqual({ kind: 'complete', person: grace });
   });
 });
 

@@ -6,9 +6,11 @@ import {
   type EventType,
   checkinCompleted,
   envelopeOf,
+  hrExportReady,
   orderEnded,
   orderPaid,
   personCreated,
+  photoPicked,
 } from '#lib/events/rules/event-catalogue';
 import { type MutuallyAssignable, sampleOrder, samplePerson } from '../../support/event-samples';
 
@@ -28,6 +30,8 @@ const sameData: { [T in EventType]: MutuallyAssignable<EventDataOf[T], WebhookEv
   'order.canceled': true,
   'photos.assigned': true,
   'photos.withheld': true,
+  'photo.picked': true,
+  'hr_export.ready': true,
 };
 const sameApiVersion: MutuallyAssignable<typeof EVENT_API_VERSION, WebhookEnvelope['apiVersion']> = true;
 
@@ -40,6 +44,8 @@ const CLIENT_SAMPLES: { [T in WebhookEventType]: WebhookEventDataOf[T] } = {
   'order.canceled': { orderId: 'ord_1', packageId: 'pkg_1', amount: 2900, currency: 'eur', shootingDayId: null },
   'photos.assigned': { personId: 'per_1', photosAdded: 1 },
   'photos.withheld': { photosWithheld: 1 },
+  'photo.picked': { personId: 'per_1', photoId: 'pho_1', pickedBy: 'participant' },
+  'hr_export.ready': { exportId: 'hrx_1', shootingDayId: null, exported: 1, skipped: { noConsent: 0, noPhoto: 0 } },
 };
 
 const scope = { tenantId: 'ten_1', galleryToken: 'hpfvwks795s6wvs8' };
@@ -65,6 +71,8 @@ const CATALOGUE_MEMBERS: { [T in EventType]: string[] } = {
   'order.canceled': Object.keys(orderEnded(reservation, 'canceled').data),
   'photos.assigned': ['personId', 'photosAdded'],
   'photos.withheld': ['photosWithheld'],
+  'photo.picked': Object.keys(photoPicked(scope, { personId: 'per_1', photoId: 'pho_1', pickedBy: 'photographer' }).data),
+  'hr_export.ready': Object.keys(hrExportReady(scope, { exportId: 'hrx_1', shootingDayId: null, exported: 1, skipped: { noConsent: 0, noPhoto: 0 } }).data),
 };
 
 /** What a receiver writes: narrowing on `type` reaches each type's own members. */

@@ -12,9 +12,11 @@ import {
   type ServiceEvent,
   checkinCompleted,
   envelopeOf,
+  hrExportReady,
   orderEnded,
   orderPaid,
   personCreated,
+  photoPicked,
 } from '#lib/events/rules/event-catalogue';
 import { EVENT_ENVELOPE_SCHEMAS, EVENT_SCHEMA_OF, WebhookEvent } from '#lib/events/rules/event-schemas';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -36,6 +38,8 @@ const schemasMatchTheCatalogue: { [T in EventType]: MutuallyAssignable<v.InferOu
   'order.canceled': true,
   'photos.assigned': true,
   'photos.withheld': true,
+  'photo.picked': true,
+  'hr_export.ready': true,
 };
 const schemasMatchTheClient: { [T in EventType]: MutuallyAssignable<v.InferOutput<(typeof EVENT_ENVELOPE_SCHEMAS)[T]>, WebhookEnvelope<T>> } = {
   'person.created': true,
@@ -45,6 +49,8 @@ const schemasMatchTheClient: { [T in EventType]: MutuallyAssignable<v.InferOutpu
   'order.canceled': true,
   'photos.assigned': true,
   'photos.withheld': true,
+  'photo.picked': true,
+  'hr_export.ready': true,
 };
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -88,6 +94,9 @@ function realEvents(): ServiceEvent[] {
     orderEnded({ ...reservation, person: { ...paying, shootingDayId: null } }, 'canceled'),
     coalescedEvent(photosAssignedUpdate(gallery, imported.personId, Date.now())),
     coalescedEvent(photosWithheldUpdate(gallery, Date.now())),
+    photoPicked(scope, { personId: imported.personId, photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9', pickedBy: 'participant' }),
+    photoPicked(scope, { personId: checkedIn.personId, photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9', pickedBy: 'photographer' }),
+    hrExportReady(scope, { exportId: 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b', shootingDayId: null, exported: 3, skipped: { noConsent: 1, noPhoto: 0 } }),
   ];
 }
 

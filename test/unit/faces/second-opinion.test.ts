@@ -2,13 +2,17 @@ import { DEFAULT_FACE_THRESHOLDS } from '#lib/galleries/rules/face-matching';
 import { fillInFor, nearestCandidates, verdictOnCard } from '#lib/faces/rules/second-opinion';
 
 /** A face at a known distance from the origin reference: descriptors along one axis. */
-const faceAt = (distance: number, width = 100) => ({ box: { x: 0, y: 0, width, height: width }, score: 0.9, descriptor: [distance, 0, 0] });
+const faceAt = (distance: number, width = 100) => ({ box: { x: width, y: 0, width, height: width }, score: 0.9, descriptor: [distance, 0, 0] });
 const reference = (personId: string, at = 0) => ({ personId, descriptor: [at, 0, 0] });
 const thresholds = { ...DEFAULT_FACE_THRESHOLDS, match: 0.5, mismatch: 0.6, fill: 0.4, margin: 0.1 };
 
 describe('the second opinion on a photo a card gives to a person', () => {
-  it('agrees when any face is within the match distance, even a small one in the background', () => {
-    expect(verdictOnCard([faceAt(0.9, 300), faceAt(0.3, 40)], reference('per_a'), thresholds)).toEqual({ kind: 'agree', distance: 0.3 });
+  it('agrees when any face is within the match distance, even a small one in the background, and says where that face is', () => {
+    expect(verdictOnCard([faceAt(0.9, 300), faceAt(0.3, 40), faceAt(0.45, 60)], reference('per_a'), thresholds)).toEqual({
+      kind: 'agree',
+      distance: 0.3,
+      face: { x: 40, y: 0, width: 40, height: 40 },
+    });
   });
 
   it('withholds a clear mismatch, a grey-zone face and a photo without a face, each with its reason', () => {

@@ -1,7 +1,10 @@
 import { type ApiKeyRecord, createApiKey, setApiKeyStatus } from '#lib/tenants/store/api-keys';
-import { db } from '#lib/platform/table/client';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { keys } from '#lib/platform/table/keys';
+import { hashApiKey } from '#lib/tenants/rules/api-key-secret';
 import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
-import { apiKeyAuth, prefetchApiKey, presentedApiKey } from '#lib/http/api-key-auth';
+import { apiKeyAuth, presentedApiKey, takenVerdict } from '#lib/http/api-key-auth';
 import type { ApiRequest } from '#lib/http/types';
 import { uniqueSlug } from '../../support/factories';
 import { useTestTable } from '../../support/test-table';
@@ -87,9 +90,36 @@ describe('API key checks', () => {
     });
 
     it('gives 401 api_key_required without a key', async () => {
-      const request = requestOf(tenant, { authorization: 'Basic dXNlcjpwYXNz' });
+      const request = requestOf(tenant, { 'x-tenant-slug': tenant.slug });
 
       await expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'api_key_required', status: 401 });
+    });
+
+    it.each([
+      ['a bare key without Bearer', (secret: string) => ({ authorization: secret })],
+      ['another scheme', () => ({ authorization: 'Basic dXNlcjpwYXNz' })],
+      ['an empty Bearer', () => ({ authorization: 'Bearer' })],
+      ['a Bearer of two words', (secret: string) => ({ authorization: `Bearer ${secret} extra` })],
+    ])('gives 401 invalid_authorization_scheme to %s, without looking anything up', async (_case, headers) => {
+      // Prepare
+      const request = requestOf(tenant, headers(key.secret));
+
+      // Act
+      const sent = await commandsSentDuring(() =>
+        expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'invalid_authorization_scheme', status: 401 }),
+      );
+
+      // Assess
+      expect(sent).toEqual([]);
+      expect(request.context.apiKey).toBeUndefined();
+    });
+
+    it('takes the key of X-Api-Key beside an Authorization header of another scheme', async () => {
+      const request = requestOf(tenant, { authorization: 'Basic dXNlcjpwYXNz', 'x-api-key': key.secret });
+
+      await runBefore(apiKeyAuth(), request);
+
+      expect(request.context.apiKey).toEqual(key.record);
     });
 
     it('gives 401 invalid_api_key to a well-formed key that does not exist', async () => {
@@ -143,74 +173,99 @@ describe('API key checks', () => {
     });
   });
 
-  describe('prefetchApiKey', () => {
-    it('checks nothing: an unknown key passes it, and apiKeyAuth refuses it after', async () => {
-      const request = requestOf(tenant, { 'x-api-key': WELL_FORMED_UNKNOWN_KEY });
+  describe('one write for key, plan and rate limit', () => {
+    it('checks an active key of the tenant with one UpdateItem, which also takes the request from its counter', async () => {
+      // Prepare
+      const fresh = await createApiKey(tenant.tenantId, 'one write');
+      const request = requestOf(tenant, { authorization: `Bearer ${fresh.secret}` });
 
-      await runBefore(prefetchApiKey(), request);
+      // Act
+      const sent = await commandsSentDuring(() => runBefore(apiKeyAuth(), request));
+
+      // Assess
+      expect(sent).toEqual(['UpdateItemCommand']);
+      expect(request.context.apiKey).toEqual(fresh.record);
+      expect(takenVerdict(request)?.verdict).toMatchObject({ admitted: true, remaining: 59 });
+    });
+
+    it.each([
+      ['an unknown key', () => WELL_FORMED_UNKNOWN_KEY, () => tenant],
+      ["another tenant's key", () => key.secret, () => otherTenant],
+    ])('writes nothing for %s: the refused write leaves the item as it was', async (_case, secret, presentedTo) => {
+      // Prepare
+      const request = requestOf(presentedTo(), { 'x-api-key': secret() });
+      const before = await rawKeyItem(key.secret);
+
+      // Act
+      const sent = await commandsSentDuring(() => expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'invalid_api_key' }));
+
+      // Assess
+      expect(sent).toEqual(['UpdateItemCommand']);
+      expect(await rawKeyItem(key.secret)).toEqual(before);
+      expect(takenVerdict(request)).toBeUndefined();
+    });
+
+    it('refuses a key on the request right after its revocation', async () => {
+      // Prepare
+      const revoked = await createApiKey(tenant.tenantId, 'revoked next');
+      await runBefore(apiKeyAuth(), requestOf(tenant, { 'x-api-key': revoked.secret }));
+      await setApiKeyStatus(tenant.tenantId, revoked.record.keyId, 'revoked');
+
+      // Act, Assess
+      await expect(runBefore(apiKeyAuth(), requestOf(tenant, { 'x-api-key': revoked.secret }))).rejects.toMatchObject({ code: 'invalid_api_key' });
+    });
+
+    it('only reads the key, strongly consistent, when the plan will refuse the request', async () => {
+      // Prepare
+      const starter = await createTenant({ slug: uniqueSlug('starter'), name: 'Starter Studio', plan: 'starter' });
+      const starterKey = await createApiKey(starter.tenantId, 'starter key');
+      const request = requestOf(starter, { 'x-api-key': starterKey.secret });
+      const before = await rawKeyItem(starterKey.secret);
+
+      // Act
+      const sent = await commandsSentDuring(() => runBefore(apiKeyAuth(), request));
+
+      // Assess: the key passes, no verdict was taken, and the item is as it was.
+      expect(sent).toEqual(['GetItemCommand']);
+      expect(request.context.apiKey).toEqual(starterKey.record);
+      expect(takenVerdict(request)).toBeUndefined();
+      expect(await rawKeyItem(starterKey.secret)).toEqual(before);
+    });
+
+    it('still refuses an invalid key of a tenant whose plan will refuse, before the plan speaks', async () => {
+      const starter = await createTenant({ slug: uniqueSlug('starter'), name: 'Starter Studio', plan: 'starter' });
+      const request = requestOf(starter, { 'x-api-key': key.secret });
 
       await expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'invalid_api_key' });
     });
 
-    it('lets a request without a key pass, so that apiKeyAuth answers api_key_required', async () => {
-      const request = requestOf(tenant, {});
-
-      await runBefore(prefetchApiKey(), request);
-
-      await expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'api_key_required' });
-    });
-
-    it('starts the lookup that apiKeyAuth then uses: one GetItem for both', async () => {
-      // Prepare
-      const request = requestOf(tenant, { authorization: `Bearer ${key.secret}` });
-
-      // Act
-      const sent = await commandsSentDuring(async () => {
-        await runBefore(prefetchApiKey(), request);
-        await runBefore(apiKeyAuth(), request);
-      });
-
-      // Assess
-      expect(sent).toEqual(['GetItemCommand']);
-      expect(request.context.apiKey).toEqual(key.record);
-    });
-
-    it.each([
-      ['no key', {}],
-      ['a value not shaped like a key', { 'x-api-key': 'password123' }],
-    ])('looks nothing up for %s', async (_case, headers) => {
-      const request = requestOf(tenant, headers);
-
-      const sent = await commandsSentDuring(() => runBefore(prefetchApiKey(), request));
-
-      expect(sent).toEqual([]);
-    });
-
-    it('leaves a failed lookup for apiKeyAuth to report', async () => {
-      // Prepare: the store refuses the key's lookup.
+    it('reports a failed write', async () => {
+      // Prepare: the store refuses the key's write.
       const request = requestOf(tenant, { authorization: `Bearer ${key.secret}` });
       const failure = Object.assign(new Error('throttled'), { name: 'ThrottlingException' });
       db.middlewareStack.add(
         () => async () => {
           throw failure;
         },
-        { step: 'initialize', name: 'failLookup' },
+        { step: 'initialize', name: 'failWrite' },
       );
-      let prefetched: Promise<void> | undefined;
       let checked: Promise<void> | undefined;
       try {
         // Act
-        prefetched = runBefore(prefetchApiKey(), request);
-        await prefetched;
         checked = runBefore(apiKeyAuth(), request);
         await checked.catch(() => undefined);
       } finally {
-        db.middlewareStack.remove('failLookup');
+        db.middlewareStack.remove('failWrite');
       }
 
       // Assess
-      await expect(prefetched).resolves.toBeUndefined();
       await expect(checked).rejects.toBe(failure);
     });
   });
 });
+
+/** The key's item as stored, every attribute. */
+async function rawKeyItem(secret: string): Promise<Record<string, unknown> | undefined> {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)), ConsistentRead: true }));
+  return Item;
+}

@@ -10,6 +10,7 @@ const RENAMED = new Map(
     'unknown_gallery gallery_not_found',
     'not_a_group_shoot not_a_groupshoot_gallery',
     'unknown_person person_not_found',
+    'unknown_photo photo_not_found',
     'unknown_shooting_day invalid_shooting_day',
     'unknown_package package_not_found',
     'unknown_checkout_token invalid_checkout_token',

@@ -1,20 +1,23 @@
-import { type ApiKeyRecord, createApiKey } from '#lib/tenants/store/api-keys';
-import { createTenant } from '#lib/tenants/store/tenants';
+import { createApiKey } from '#lib/tenants/store/api-keys';
+import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
+import { db } from '#lib/platform/table/client';
 import { resetClock, setClock } from '#lib/platform/clock';
+import { apiKeyAuth } from '#lib/http/api-key-auth';
 import { rateLimit } from '#lib/http/rate-limit';
+import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
 import type { ApiRequest } from '#lib/http/types';
 import { uniqueSlug } from '../../support/factories';
 import { useTestTable } from '../../support/test-table';
-import { apiRequest, runBefore } from './request-builders';
+import { apiEvent, apiRequest, runBefore } from './request-builders';
 
 useTestTable();
 
 /** A whole second, so that the waits come out in whole seconds. */
 const START = 1_800_000_000_000;
 
-let tenantId: string;
+let tenant: Tenant;
 beforeAll(async () => {
-  ({ tenantId } = await createTenant({ slug: uniqueSlug('limits'), name: 'Limited Studio', plan: 'creator' }));
+  tenant = await createTenant({ slug: uniqueSlug('limits'), name: 'Limited Studio', plan: 'creator' });
 });
 
 let clock: number;
@@ -24,19 +27,29 @@ beforeEach(() => {
 });
 afterEach(() => resetClock());
 
-/** A key of its own for each test, so that counters never carry over. */
-async function freshKey(): Promise<ApiKeyRecord> {
-  return (await createApiKey(tenantId, 'rate-limited key')).record;
+/** A key of its own for each test, so that counters never carry over: its secret. */
+async function freshKey(): Promise<string> {
+  return (await createApiKey(tenant.tenantId, 'rate-limited key')).secret;
 }
 
-const requestWith = (apiKey: ApiKeyRecord): ApiRequest => apiRequest(undefined, { apiKey });
+const requestWith = (secret: string, responseHeaders: Record<string, string> = {}): ApiRequest =>
+  apiRequest(apiEvent({ headers: { 'x-api-key': secret } }), { tenant, responseHeaders });
+
+/**
+ * The key check, whose write takes the request from the key's counter (under `policy`), then
+ * the limit, which answers that verdict.
+ */
+async function throughLimit(request: ApiRequest, policy?: RateLimitPolicy): Promise<void> {
+  await runBefore(apiKeyAuth(policy), request);
+  await runBefore(rateLimit(), request);
+}
 
 /** Sends `count` requests of the key through the limit, one after the other; the last request is returned. */
-async function spend(apiKey: ApiKeyRecord, count: number, limit = rateLimit()): Promise<ApiRequest> {
-  let request = requestWith(apiKey);
+async function spend(secret: string, count: number, policy?: RateLimitPolicy): Promise<ApiRequest> {
+  let request = requestWith(secret);
   for (let index = 0; index < count; index += 1) {
-    request = requestWith(apiKey);
-    await runBefore(limit, request);
+    request = requestWith(secret);
+    await throughLimit(request, policy);
   }
   return request;
 }
@@ -47,7 +60,7 @@ describe('rateLimit', () => {
     const request = requestWith(await freshKey());
 
     // Act
-    await runBefore(rateLimit(), request);
+    await throughLimit(request);
 
     // Assess
     expect(request.context.responseHeaders).toEqual({
@@ -70,7 +83,7 @@ describe('rateLimit', () => {
     const request = requestWith(apiKey);
 
     // Act, Assess
-    await expect(runBefore(rateLimit(), request)).rejects.toMatchObject({
+    await expect(throughLimit(request)).rejects.toMatchObject({
       code: 'rate_limit_exceeded',
       status: 429,
       message: 'Rate limit of 60 requests per minute exceeded; retry in 1 second.',
@@ -87,12 +100,12 @@ describe('rateLimit', () => {
     // Prepare
     const apiKey = await freshKey();
     await spend(apiKey, 60);
-    await expect(runBefore(rateLimit(), requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
+    await expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
 
     // Act
     clock += 1000;
     const request = requestWith(apiKey);
-    await runBefore(rateLimit(), request);
+    await throughLimit(request);
 
     // Assess
     expect(request.context.responseHeaders['X-RateLimit-Remaining']).toBe('0');
@@ -112,7 +125,7 @@ describe('rateLimit', () => {
     await spend(await freshKey(), 60);
     const request = requestWith(await freshKey());
 
-    await runBefore(rateLimit(), request);
+    await throughLimit(request);
 
     expect(request.context.responseHeaders['X-RateLimit-Remaining']).toBe('59');
   });
@@ -121,21 +134,46 @@ describe('rateLimit', () => {
     // Prepare: two requests per ten seconds, so a refusal waits five seconds.
     const policy = { limit: 2, windowMs: 10_000 };
     const apiKey = await freshKey();
-    await spend(apiKey, 2, rateLimit(policy));
+    await spend(apiKey, 2, policy);
 
     // Act, Assess
-    await expect(runBefore(rateLimit(policy), requestWith(apiKey))).rejects.toMatchObject({
+    await expect(throughLimit(requestWith(apiKey), policy)).rejects.toMatchObject({
       message: expect.stringMatching(/; retry in 5 seconds\.$/),
       headers: { 'Retry-After': '5' },
     });
   });
 
   it('keeps the headers collected before it', async () => {
-    const request = apiRequest(undefined, { apiKey: await freshKey(), responseHeaders: { 'X-Other': 'kept' } });
+    const request = requestWith(await freshKey(), { 'X-Other': 'kept' });
 
-    await runBefore(rateLimit(), request);
+    await throughLimit(request);
 
     expect(request.context.responseHeaders).toEqual(expect.objectContaining({ 'X-Other': 'kept', 'X-RateLimit-Limit': '60' }));
+  });
+
+  it('keeps the counter on the key: a refused request is answered without a write', async () => {
+    // Prepare
+    const apiKey = await freshKey();
+    await spend(apiKey, 60);
+    await expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
+    const sent: string[] = [];
+    db.middlewareStack.add(
+      (next, context) => async (args) => {
+        sent.push(String(context.commandName));
+        return next(args);
+      },
+      { step: 'initialize', name: 'countCommands' },
+    );
+
+    // Act
+    try {
+      await expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
+    } finally {
+      db.middlewareStack.remove('countCommands');
+    }
+
+    // Assess: this process knows the key is exhausted, so it only reads the key to check it.
+    expect(sent).toEqual(['GetItemCommand']);
   });
 
   it('refuses to run without apiKeyAuth before it', async () => {

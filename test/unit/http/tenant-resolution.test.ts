@@ -1,4 +1,8 @@
-import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { type Tenant, TENANT_CACHE_MS, createTenant } from '#lib/tenants/store/tenants';
+import { resetClock, setClock } from '#lib/platform/clock';
+import { db, tableName } from '#lib/platform/table/client';
+import { keys } from '#lib/platform/table/keys';
 import { tenantResolution } from '#lib/http/tenant-resolution';
 import { uniqueSlug } from '../../support/factories';
 import { useTestTable } from '../../support/test-table';
@@ -74,5 +78,42 @@ describe('tenantResolution', () => {
     await runBefore(tenantResolution(), request);
 
     expect(request.context.tenant?.plan?.tier).toBe('starter');
+  });
+
+  describe('recent (GET routes)', () => {
+    afterEach(() => resetClock());
+
+    it('reuses a tenant read less than TENANT_CACHE_MS ago, then reads it again: a plan changed elsewhere shows within that time', async () => {
+      // Prepare: read once; then another process (the admin CLI) changes the plan in the table.
+      let clock = 1_800_000_000_000;
+      setClock(() => clock);
+      const studio = await createTenant({ slug: uniqueSlug('recent'), name: 'Recent Studio', plan: 'creator' });
+      await runBefore(tenantResolution({ recent: true }), withSlugHeader({ 'x-tenant-slug': studio.slug }));
+      await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.tenantPlan(studio.slug), tier: 'starter', updatedAt: '2027-01-01T00:00:00.000Z' } }));
+
+      // Act
+      clock += TENANT_CACHE_MS - 1;
+      const recent = withSlugHeader({ 'x-tenant-slug': studio.slug });
+      await runBefore(tenantResolution({ recent: true }), recent);
+      const fresh = withSlugHeader({ 'x-tenant-slug': studio.slug });
+      await runBefore(tenantResolution(), fresh);
+      clock += 1;
+      const expired = withSlugHeader({ 'x-tenant-slug': studio.slug });
+      await runBefore(tenantResolution({ recent: true }), expired);
+
+      // Assess
+      expect([recent.context.tenant?.plan?.tier, fresh.context.tenant?.plan?.tier, expired.context.tenant?.plan?.tier]).toEqual(['creator', 'starter', 'starter']);
+    });
+
+    it('never keeps an unknown slug: a tenant created after a miss is found at once', async () => {
+      const slug = uniqueSlug('later');
+      await expect(runBefore(tenantResolution({ recent: true }), withSlugHeader({ 'x-tenant-slug': slug }))).rejects.toMatchObject({ code: 'invalid_tenant' });
+      await createTenant({ slug, name: 'Later Studio', plan: 'creator' });
+      const request = withSlugHeader({ 'x-tenant-slug': slug });
+
+      await runBefore(tenantResolution({ recent: true }), request);
+
+      expect(request.context.tenant?.slug).toBe(slug);
+    });
   });
 });

@@ -78,3 +78,26 @@ export const importProbe: ProbeSpec = {
     };
   },
 };
+
+/**
+ * A server-side request the fault gallery refuses with a documented error (it does not ask for
+ * the HR consent, and has no HR export): the refusal, after the gallery's read, is its success.
+ */
+export function serverRefusal(label: string, method: 'GET' | 'POST', status: number, error: string): ProbeSpec {
+  return {
+    label,
+    touches: READS,
+    async prepare(f, template) {
+      const path = fill(template, f).replace('{exportId}', 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b');
+      const run = () => call(f, path, { method, headers: serverHeaders(), ...(method === 'POST' ? { body: {} } : {}) });
+      return {
+        run,
+        async expectSuccess(outcome) {
+          const answer = answerOf(outcome);
+          expect([answer.status, answer.body.error]).toEqual([status, error]);
+        },
+        async settle() {},
+      };
+    },
+  };
+}
