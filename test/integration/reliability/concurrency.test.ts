@@ -392,6 +392,8 @@ describe('capacity under concurrent free check-ins, paid reservations and import
   it('never lets check-ins and reservations exceed the capacity, and keeps booked equal to what is stored', async () => {
     // Prepare: a day of capacity 20; three imports of one person each target it too (never refused).
     // Reservations may hold the whole day here: the cap on pending payments has tests of its own (checkin-limits).
+    // 15 free check-ins and 3 imports cannot fill the day alone, so whichever way the race goes,
+    // at least 2 spots end up held by reservations.
     const studio = await createPayingStudio({ publicLimits: { pendingPaymentsShare: 1 } });
     const { tenantId } = studio.tenant;
     const capacity = 20;
@@ -400,7 +402,7 @@ describe('capacity under concurrent free check-ins, paid reservations and import
     await recordStripeReadiness(studio.slug, { accountId: `acct_${studio.slug.replace(/-/g, '')}`, ready: true, checkedAt: Date.now() });
     const day = await addShootingDay(tenantId, studio.token, { date: '2027-08-01', label: 'Mixed', startTime: '08:00', endTime: '18:00', maxPersons: capacity });
     const checkin = (overrides: Record<string, unknown>) => () => post('/group-shoot', studio.publicHeaders, studio.validBody({ shootingDayId: day.id, ...overrides }));
-    const free = Array.from({ length: 25 }, (_, index) => ({ kind: 'free', start: checkin({ name: `Free ${index}` }) }));
+    const free = Array.from({ length: 15 }, (_, index) => ({ kind: 'free', start: checkin({ name: `Free ${index}` }) }));
     const paid = Array.from({ length: 20 }, (_, index) => ({
       kind: 'paid',
       start: checkin({ name: `Paid ${index}`, email: `paid.${index}@example.com`, selectedPackageId: studio.paidPackage.id, termsAccepted: true }),
@@ -430,13 +432,13 @@ describe('capacity under concurrent free check-ins, paid reservations and import
     expect(reservations.map((order) => order.orderId).sort()).toEqual(reserved.map((answer) => answer.body.orderId).sort());
     const admitted = freeAdmitted + reservations.length;
     expect(admitted).toBeLessThanOrEqual(capacity);
-    // 45 contenders for at most 20 spots: some were refused, each refusal saw a full day
+    // 35 check-ins for the 17 spots the imports leave: some were refused, each refusal saw a full day
     expect(refused.length).toBeGreaterThan(0);
     expect(admitted + imported).toBeGreaterThanOrEqual(capacity);
     expect(bookingProblems(afterPhase1)).toEqual([]);
     expect(codeProblems(afterPhase1)).toEqual([]);
     expect(afterPhase1.days.get(day.id)?.booked).toBe(imported + admitted);
-    expect(reservations.length).toBeGreaterThan(0); // the mix really had reservations in it
+    expect(reservations.length).toBeGreaterThanOrEqual(capacity - imported - free.length); // the mix really had reservations in it
 
     // Act, phase 2: a third of the reservations are paid, the others expire (freeing spots), while more check in
     const toPay = reserved.slice(0, Math.ceil(reserved.length / 3));
