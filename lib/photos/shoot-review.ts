@@ -7,9 +7,10 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { isCardGovernor, manualGovernor } from '#lib/photos/rules/shoot-sequence';
 
 /**
- * The photographer's review of a sorted shoot (npm run admin -- photo review|release|assign):
+ * The photographer's review of a sorted shoot (npm run admin -- photo review|release|assign|dismiss):
  * the photos withheld by the faces and those that belong to nobody, releasing a withheld photo
- * to its card's person, and assigning a photo by hand, which no card changes afterwards.
+ * to its card's person, assigning a photo by hand, and dismissing one as nobody's; no card
+ * changes a hand's decision afterwards.
  */
 
 export interface ReviewedShootPhoto extends Pick<ShootPhoto, 'photoId' | 'path' | 'camera' | 'capturedAt' | 'reason'> {
@@ -21,14 +22,14 @@ export interface ReviewedShootPhoto extends Pick<ShootPhoto, 'photoId' | 'path' 
   candidates: FaceCandidate[];
 }
 
-/** The shoot's photos that wait for a review (withheld, or belonging to nobody), by camera and capture time. */
+/** The shoot's photos that wait for a review (withheld, or belonging to nobody and not dismissed), by camera and capture time. */
 export async function listPhotosForReview(scope: GalleryScope): Promise<ReviewedShootPhoto[]> {
   const items = await listShootItems(scope);
   const cardsByPosition = new Map(
     items.filter((item): item is ShootCard & Key => item.kind === 'card').map((card) => [shootItemPosition(card), card]),
   );
   return items
-    .filter((item): item is ShootItem & ShootPhoto => item.kind === 'photo' && !item.personId)
+    .filter((item): item is ShootItem & ShootPhoto => item.kind === 'photo' && !item.personId && item.reason !== 'dismissed')
     .map((photo) => {
       const card = photo.governor && isCardGovernor(photo.governor) ? cardsByPosition.get(photo.governor) : undefined;
       return {
@@ -50,7 +51,7 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export type HandOutcome = 'assigned' | 'unknown_photo' | 'card' | 'unknown_person' | 'not_withheld';
+export type HandOutcome = 'assigned' | 'dismissed' | 'unknown_photo' | 'card' | 'unknown_person' | 'not_withheld';
 
 /** Gives a shoot photo to a person by hand, over any card and any face; cards never take it back. */
 export async function assignShootPhotoByHand(scope: GalleryScope, photoId: string, personId: string): Promise<HandOutcome> {
@@ -67,6 +68,18 @@ export async function releaseWithheldPhoto(scope: GalleryScope, photoId: string)
   if (photo === undefined || photo === 'card') return photo ?? 'unknown_photo';
   if (!photo.heldFor) return 'not_withheld';
   return assignShootPhotoByHand(scope, photoId, photo.heldFor);
+}
+
+/**
+ * Decides by hand that a shoot photo is nobody's: taken from whoever has it (withheld or
+ * assigned alike), it leaves the review queue, stays among the unassigned photos of the
+ * statistics, and no later card or face gives it to anyone; a later assignment by hand still may.
+ */
+export async function dismissShootPhoto(scope: GalleryScope, photoId: string): Promise<HandOutcome> {
+  const photo = await findShootPhoto(scope, photoId);
+  if (photo === undefined || photo === 'card') return photo ?? 'unknown_photo';
+  await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, { position: manualGovernor(nowIso()) }, { reason: 'dismissed' });
+  return 'dismissed';
 }
 
 async function findShootPhoto(scope: GalleryScope, photoId: string): Promise<(ShootPhoto & Key) | 'card' | undefined> {

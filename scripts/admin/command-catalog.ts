@@ -210,7 +210,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => (await import('./webhook-commands')).webhookCommands,
   },
   photo: {
-    summary: "Photos of a person: upload and assign (what the S3 ingest function does), pick the portrait; a sorted shoot's review: withheld and unassigned photos, released or assigned by hand",
+    summary: "Photos of a person: upload and assign (what the S3 ingest function does), pick the portrait; a sorted shoot's review: withheld and unassigned photos, released, assigned or dismissed by hand",
     commands: {
       add: {
         usage: 'photo add --tenant SLUG --gallery TOKEN --person PERSON_ID --file PATH [--name FILE_NAME]',
@@ -226,6 +226,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       unassigned: { usage: 'photo unassigned --tenant SLUG --gallery TOKEN', options: inGallery },
       release: { usage: 'photo release --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (a withheld photo, to the person its card names)', options: { ...inGallery, photo: text } },
       assign: { usage: 'photo assign --tenant SLUG --gallery TOKEN --photo PHOTO_ID --person PERSON_ID', options: { ...inGallery, photo: text, person: text } },
+      dismiss: { usage: "photo dismiss --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (nobody's: it leaves the review, no card gives it to anyone)", options: { ...inGallery, photo: text } },
     },
     loadHandlers: async () => (await import('./photo-commands')).photoCommands,
   },

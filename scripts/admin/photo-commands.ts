@@ -9,7 +9,7 @@ import type { CommandHandlers } from './command-types';
 import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/store/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';
-import { type HandOutcome, type ReviewedShootPhoto, assignShootPhotoByHand, listPhotosForReview, releaseWithheldPhoto } from '#lib/photos/shoot-review';
+import { type HandOutcome, type ReviewedShootPhoto, assignShootPhotoByHand, dismissShootPhoto, listPhotosForReview, releaseWithheldPhoto } from '#lib/photos/shoot-review';
 import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
 import { pickPhoto } from '#lib/photos/pick-photo';
 import { DomainError } from '#lib/platform/domain-error';
@@ -52,7 +52,7 @@ function refuseHandOutcome(outcome: HandOutcome, photoId: string, token: string,
 }
 
 /**
- * `photo add|list|pick|review|unassigned|release|assign`. `add` uploads under the person's photo prefix with the image's size
+ * `photo add|list|pick|review|unassigned|release|assign|dismiss`. `add` uploads under the person's photo prefix with the image's size
  * and (from a JPEG's EXIF) its capture time as metadata, then records it as the S3 ingest function would; where that function runs (AWS,
  * or `npm start`), its event finds the photo recorded already and changes nothing.
  */
@@ -158,5 +158,14 @@ export const photoCommands: CommandHandlers = {
     const outcome = await assignShootPhotoByHand(scope, photoId, person.personId);
     refuseHandOutcome(outcome, photoId, scope.token, person.personId);
     return { data: { photoId, personId: person.personId }, lines: [`Assigned ${photoId} to ${person.personId}; later cards and faces leave it there`] };
+  },
+
+  async dismiss(values) {
+    const photoId = requiredText(values, 'photo', 40);
+    const { tenant, configuration } = await findGallery(values);
+    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+    const outcome = await dismissShootPhoto(scope, photoId);
+    refuseHandOutcome(outcome, photoId, scope.token);
+    return { data: { photoId, outcome }, lines: [`Dismissed ${photoId} as nobody's: it leaves the review; later cards and faces leave it there, photo assign still gives it to someone`] };
   },
 };

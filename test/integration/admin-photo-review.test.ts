@@ -121,4 +121,49 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     expect([run.code, run.err.join('\n')]).toEqual([code, expect.stringMatching(message)]);
     expect((await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters.photosWithheld).toBe(1);
   });
+
+  it("dismisses a withheld photo as nobody's: out of the review and the withheld, among the unassigned, and no card gives it back", async () => {
+    // Prepare
+    const countersBefore = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
+    // Act
+    const run = await admin('photo', 'dismiss', ...inGallery, '--photo', withheld.facts.photoId);
+    await placeShootPhoto(shoot.scope, withheld.facts, withheld.card); // its card's placement arrives again
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.out).toMatch(/^Dismissed pho_\w+ as nobody's/);
+    const review = (await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewedPhoto[];
+    expect(review.map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
+    expect(review).toHaveLength(10);
+    for (const person of shoot.persons) expect((await listPhotos(shoot.scope, person.personId)).map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
+    const counters = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
+    expect(counters).toMatchObject({ photosWithheld: 0, photos: countersBefore.photos, photosUnassigned: countersBefore.photosUnassigned + 1 });
+  });
+
+  it('takes a dismissed photo from the person who had it, and lets a later assignment by hand give it to someone', async () => {
+    // Prepare: a photo the second person's card gave them
+    const person = shoot.persons[1]!;
+    const theirs = (await listPhotos(shoot.scope, person.personId))[0]!;
+    const countersBefore = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
+    // Act
+    const dismissed = await admin('photo', 'dismiss', ...inGallery, '--photo', theirs.photoId);
+    const photosAfterDismissal = await listPhotos(shoot.scope, person.personId);
+    const countersAfterDismissal = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
+    const assigned = await admin('photo', 'assign', ...inGallery, '--photo', theirs.photoId, '--person', shoot.persons[0]!.personId);
+    // Assess
+    expect([dismissed.code, assigned.code]).toEqual([0, 0]);
+    expect(photosAfterDismissal.map((photo) => photo.photoId)).not.toContain(theirs.photoId);
+    expect(countersAfterDismissal).toMatchObject({ photos: countersBefore.photos - 1, photosUnassigned: countersBefore.photosUnassigned + 1 });
+    expect((await listPhotos(shoot.scope, shoot.persons[0]!.personId)).map((photo) => photo.photoId)).toContain(theirs.photoId);
+  });
+
+  it.each([
+    ['a camera card', () => uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId, 2, /is a camera card/],
+    ['a photo the shoot does not have', () => 'pho_000000000000000000000000', 1, /has no photo "pho_0+"/],
+  ])('refuses to dismiss %s', async (_case, photoId, code, message) => {
+    // Act
+    const run = await admin('photo', 'dismiss', ...inGallery, '--photo', photoId());
+    // Assess
+    expect([run.code, run.err.join('\n')]).toEqual([code, expect.stringMatching(message)]);
+    expect((await admin('photo', 'review', ...inGallery, '--json')).json()).toHaveLength(11);
+  });
 });

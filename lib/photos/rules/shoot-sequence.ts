@@ -27,7 +27,9 @@ export type UnassignedReason =
   /** Withheld for review: its faces neither clearly match the card's person nor clearly differ. */
   | 'face_uncertain'
   /** Withheld for review: the card's person has a reference face, but the photo shows no face to compare with. */
-  | 'no_face';
+  | 'no_face'
+  /** Reviewed by hand and found to be nobody's (a test shot, a passer-by): it leaves the review queue. */
+  | 'dismissed';
 
 /** The reasons a photo is withheld rather than merely unassigned: it has a card's person, whom it waits for. */
 export const WITHHELD_REASONS: readonly UnassignedReason[] = ['face_mismatch', 'face_uncertain', 'no_face'];
