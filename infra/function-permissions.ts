@@ -245,7 +245,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
         partitions: [PARTITIONS.galleryData, PARTITIONS.idempotency, PARTITIONS.checkoutTokens],
       },
     ],
-    media: { folders: ['selfies', 'photos', 'hrExports', 'portraitCrops'], objects: ['DeleteObject', 'DeleteObjectVersion'], list: true },
+    media: { folders: ['selfies', 'photos', 'hrExports', 'portraitCrops', 'thumbnails'], objects: ['DeleteObject', 'DeleteObjectVersion'], list: true },
     // One gallery per invocation, however large (infra/retention-fan-out.ts).
     timeoutSeconds: 15 * 60,
   },

@@ -31,16 +31,22 @@ export const ACCESS_LOG_DAYS = 90;
 /** How long a replaced or deleted object version stays recoverable: photos (and anything else), selfies. */
 export const NONCURRENT_VERSION_DAYS = { default: 30, selfies: 1 } as const;
 
-/** Days after which a lifecycle rule deletes an HR export's ZIP, and a cached portrait crop (docs/hr-export.md#expiry). */
-export const MEDIA_EXPIRY_DAYS = { hrExports: HR_EXPORT_OBJECT_DAYS, portraitCrops: 90 } as const;
+/**
+ * Days after which a lifecycle rule deletes an HR export's ZIP, a cached portrait crop
+ * (docs/hr-export.md#expiry), and a studio console's thumbnail (docs/studio-console.md).
+ */
+export const MEDIA_EXPIRY_DAYS = { hrExports: HR_EXPORT_OBJECT_DAYS, portraitCrops: 90, thumbnails: 30 } as const;
+
+const EXPIRY_RULE_IDS = { hrExports: 'HrExportsExpire', portraitCrops: 'PortraitCropsExpire', thumbnails: 'ThumbnailsExpire' } as const;
 
 /**
- * HR exports and cached crops expire by themselves: the ZIP after HR_EXPORT_OBJECT_DAYS, a crop
- * no export has made for 90 days (an export that reuses a crop does not renew it, so a crop
- * lives 90 days from when it was made). Their old versions go after a day, like a selfie's.
+ * HR exports, cached crops and thumbnails expire by themselves: the ZIP after
+ * HR_EXPORT_OBJECT_DAYS, a crop 90 days after it was made (an export that reuses a crop does not
+ * renew it), a thumbnail after 30 (the console makes it again when it is viewed later). Erasure
+ * deletes them earlier with what they were made of. Their old versions go after a day, like a selfie's.
  */
-const EXPORT_RULES: LifecycleRule[] = (['hrExports', 'portraitCrops'] as const).map((folder) => ({
-  id: folder === 'hrExports' ? 'HrExportsExpire' : 'PortraitCropsExpire',
+const EXPORT_RULES: LifecycleRule[] = (['hrExports', 'portraitCrops', 'thumbnails'] as const).map((folder) => ({
+  id: EXPIRY_RULE_IDS[folder],
   prefix: `${MEDIA_FOLDERS[folder]}/`,
   expiration: Duration.days(MEDIA_EXPIRY_DAYS[folder]),
   noncurrentVersionExpiration: Duration.days(1),

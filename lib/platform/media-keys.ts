@@ -93,9 +93,10 @@ export function galleryMediaPrefixes(tenantId: string, token: string): { selfies
  * The top-level folders of the media bucket. The photo CDN serves `photos` only (its origin
  * path), and IAM grants, lifecycle rules and the ingest trigger name them (infra/). HR exports
  * (`hr-exports`) and the cached portrait crops they are made of (`portrait-crops`) expire by
- * lifecycle rules of their own (docs/hr-export.md).
+ * lifecycle rules of their own (docs/hr-export.md), as do the studio console's thumbnails
+ * (`thumbnails`, docs/studio-console.md).
  */
-export const MEDIA_FOLDERS = { photos: 'photos', selfies: 'selfies', hrExports: 'hr-exports', portraitCrops: 'portrait-crops' } as const;
+export const MEDIA_FOLDERS = { photos: 'photos', selfies: 'selfies', hrExports: 'hr-exports', portraitCrops: 'portrait-crops', thumbnails: 'thumbnails' } as const;
 
 /** The ZIP of one HR export: `hr-exports/<tenantId>/<galleryToken>/<exportId>.zip`. */
 export function hrExportObjectKey(tenantId: string, token: string, exportId: string): string {
@@ -124,4 +125,22 @@ export function portraitCropPrefix(location: { tenantId: string; token: string; 
 /** Where a gallery's HR exports and cached portrait crops are. */
 export function galleryExportPrefixes(tenantId: string, token: string): { hrExports: string; portraitCrops: string } {
   return { hrExports: `${MEDIA_FOLDERS.hrExports}/${tenantId}/${token}/`, portraitCrops: `${MEDIA_FOLDERS.portraitCrops}/${tenantId}/${token}/` };
+}
+
+/** The version of the thumbnail recipe: a new recipe gets new keys, so no old thumbnail is reused. */
+export const THUMBNAIL_VERSION = 'v1';
+
+/**
+ * A small copy of a photo or selfie for the studio console: `thumbnails/<object key>@<size>-v1.jpg`.
+ * It mirrors the object's key under its own folder, so a prefix of objects (a gallery's, a
+ * person's) names their thumbnails too (thumbnailPrefix); `@` is in no object key, so the
+ * thumbnails of one object are exactly those under `thumbnailPrefix(objectKey + '@')`.
+ */
+export function thumbnailKey(objectKey: string, size: number): string {
+  return `${thumbnailPrefix(`${objectKey}@`)}${size}-${THUMBNAIL_VERSION}.jpg`;
+}
+
+/** Where the thumbnails of the objects under `objectPrefix` are. */
+export function thumbnailPrefix(objectPrefix: string): string {
+  return `${MEDIA_FOLDERS.thumbnails}/${objectPrefix}`;
 }

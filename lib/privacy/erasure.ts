@@ -18,7 +18,7 @@ import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/i
 import { getPerson, toPerson } from '#lib/persons/store/persons';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey } from '#lib/platform/media-keys';
+import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey, thumbnailPrefix } from '#lib/platform/media-keys';
 import type { Person } from '#lib/persons/rules/person-model';
 import { type ErasureSubject, describeSubject, orderMatchesSubject, personMatchesSubject } from '#lib/privacy/rules/personal-data';
 import { photoInvalidationPaths } from '#lib/privacy/rules/cdn-invalidation';
@@ -242,6 +242,7 @@ async function carryOut(
   }
   const sweptObjectKeys = await sweepAfterPersons(scope, personIds, plan.wholeShoot);
   const objectKeys = [...plan.photoObjectVersions.map((version) => version.key), ...shootObjectKeys, ...sweptObjectKeys];
+  await eraseThumbnails(scope, plan.wholeShoot, personIds, [...objectKeys, ...plan.selfieVersions.map((version) => version.key)]);
   await invalidatePhotoCdnPaths(photoInvalidationPaths(scope, { wholeGallery: plan.wholeShoot, personIds: [...personIds], objectKeys }));
   return { ...receipt, spotsGivenBack };
 }
@@ -259,6 +260,19 @@ async function sweepAfterPersons(scope: GalleryScope, personIds: ReadonlySet<str
   const objects = (await Promise.all([...personIds].map((personId) => listObjectVersions(personPhotoPrefix({ ...scope, personId }))))).flat();
   await deleteObjectVersions(objects);
   return [...shootObjectKeys, ...objects.map((object) => object.key)];
+}
+
+/**
+ * The studio console's thumbnails of what was erased (lib/platform/media-keys.ts thumbnailKey):
+ * every one of the gallery's, or those of the persons' folders and of each erased object elsewhere.
+ */
+async function eraseThumbnails(scope: GalleryScope, wholeShoot: boolean, personIds: ReadonlySet<string>, objectKeys: readonly string[]): Promise<void> {
+  const personFolders = [...personIds].map((personId) => personPhotoPrefix({ ...scope, personId }));
+  const objectPrefixes = wholeShoot
+    ? Object.values(galleryMediaPrefixes(scope.tenantId, scope.token))
+    : [...personFolders, ...new Set(objectKeys.filter((key) => !personFolders.some((folder) => key.startsWith(folder))).map((key) => `${key}@`))];
+  const versions = (await Promise.all(objectPrefixes.map((prefix) => listObjectVersions(thumbnailPrefix(prefix))))).flat();
+  await deleteObjectVersions(versions);
 }
 
 async function idempotencyRecordsAnswering(scope: GalleryScope, personIds: ReadonlySet<string>, orderIds: ReadonlySet<string>): Promise<string[]> {

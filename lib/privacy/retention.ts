@@ -3,7 +3,7 @@ import { clearSelfieFlag, listAllPersonItems, listOrderItems, redactOrder } from
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
 import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { galleryMediaPrefixes, selfieObjectKey } from '#lib/platform/media-keys';
+import { galleryMediaPrefixes, selfieObjectKey, thumbnailPrefix } from '#lib/platform/media-keys';
 import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/payments/rules/order-lifecycle';
 import { retentionOf } from '#lib/galleries/rules/retention-policy';
 import { isRetentionDue, retentionStartDate } from '#lib/privacy/rules/personal-data';
@@ -84,12 +84,13 @@ async function redactOrders(scope: GalleryScope, orders: Item[], tally: Retentio
   tally.ordersRedacted += orders.length;
 }
 
-/** Every selfie of the gallery goes, every version, and every reference face described from one; persons stay, marked as having none. */
+/** Every selfie of the gallery goes, every version, with its thumbnail and every reference face described from one; persons stay, marked as having none. */
 async function removeSelfies(scope: GalleryScope, configuration: GalleryConfiguration, tally: RetentionTally): Promise<void> {
   tally.referenceFacesDeleted += await deleteReferenceFaces(scope);
-  const versions = await listObjectVersions(galleryMediaPrefixes(scope.tenantId, scope.token).selfies);
+  const selfies = galleryMediaPrefixes(scope.tenantId, scope.token).selfies;
+  const versions = await listObjectVersions(selfies);
   if (versions.length === 0 && configuration.counters.personsWithSelfie <= 0) return;
-  await deleteObjectVersions(versions);
+  await deleteObjectVersions([...versions, ...(await listObjectVersions(thumbnailPrefix(selfies)))]);
   tally.selfieVersionsDeleted += versions.length;
   for (const person of await listAllPersonItems(scope)) {
     if (person.hasSelfie === true) await clearSelfieFlag(scope, person.personId);

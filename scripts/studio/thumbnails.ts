@@ -1,20 +1,34 @@
 /**
- * Thumbnails of shoot photos for the review queue: made with sharp on first view (upright, at
- * most 320 px a side, JPEG, no metadata) and kept in this process's memory, at most
- * THUMBNAIL_CACHE_SIZE of them (the oldest view goes first). Not in the bucket: a key outside the
- * media folders that erasure and gallery deletion know would outlive the photo (docs/studio.md).
- * The browser never receives the full-size photo; the console downloads it once per thumbnail.
+ * Thumbnails of photos for the studio console: made with sharp on first view (upright, at most
+ * THUMBNAIL_SIZE px a side, JPEG, no metadata), stored in the media bucket beside the other
+ * derived media (lib/platform/media-keys.ts thumbnailKey: erasure deletes them with their photo,
+ * a lifecycle rule after 30 days), and kept in this process's memory, at most
+ * THUMBNAIL_CACHE_SIZE of them (the oldest view goes first). A later start of the console takes
+ * the stored ones. The browser never receives the full-size photo; the console downloads it once
+ * per thumbnail made.
  */
 import sharp from 'sharp';
+import { thumbnailKey } from '#lib/platform/media-keys';
 
 export const THUMBNAIL_SIZE = 320;
 export const THUMBNAIL_CACHE_SIZE = 2000;
 
-/** Reads an object of the media bucket; undefined when it is not there. */
-export type ObjectReader = (key: string) => Promise<Uint8Array | undefined>;
+/** The objects thumbnails are made of, and where they are kept. */
+export interface ThumbnailStore {
+  /** An object of the media bucket; undefined when it is not there. */
+  read(key: string): Promise<Uint8Array | undefined>;
+  write(key: string, thumbnail: Buffer): Promise<void>;
+}
 
-/** The bucket's reader, loaded only when a thumbnail is first asked for (lib/platform/media-bucket.ts needs MEDIA_BUCKET on import). */
-export const bucketReader: ObjectReader = async (key) => (await (await import('#lib/platform/media-bucket')).findMediaObject(key))?.bytes;
+/** lib/platform/media-bucket.ts needs MEDIA_BUCKET on import: loaded only when a thumbnail is first asked for. */
+const mediaBucket = () => import('#lib/platform/media-bucket');
+
+export const bucketStore: ThumbnailStore = {
+  read: async (key) => (await (await mediaBucket()).findMediaObject(key))?.bytes,
+  write: async (key, thumbnail) => {
+    await (await mediaBucket()).putMediaObject(key, thumbnail, 'image/jpeg');
+  },
+};
 
 export async function makeThumbnail(bytes: Uint8Array): Promise<Buffer> {
   return sharp(bytes).rotate().resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 72 }).toBuffer();
@@ -25,7 +39,7 @@ export class ThumbnailCache {
   private readonly thumbnails = new Map<string, Promise<Buffer | undefined>>();
 
   constructor(
-    private readonly read: ObjectReader = bucketReader,
+    private readonly store: ThumbnailStore = bucketStore,
     private readonly capacity = THUMBNAIL_CACHE_SIZE,
   ) {}
 
@@ -47,12 +61,19 @@ export class ThumbnailCache {
   }
 
   private async make(key: string): Promise<Buffer | undefined> {
-    const bytes = await this.read(key);
+    const storedAt = thumbnailKey(key, THUMBNAIL_SIZE);
+    const stored = await this.store.read(storedAt);
+    if (stored) return Buffer.from(stored);
+    const bytes = await this.store.read(key);
     if (!bytes) return undefined;
+    let thumbnail: Buffer;
     try {
-      return await makeThumbnail(bytes);
+      thumbnail = await makeThumbnail(bytes);
     } catch {
       return undefined;
     }
+    // Credentials without PutObject on thumbnails/ still get their thumbnail, made again at the next start.
+    await this.store.write(storedAt, thumbnail).catch(() => undefined);
+    return thumbnail;
   }
 }

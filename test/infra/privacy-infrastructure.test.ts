@@ -99,19 +99,19 @@ describe('media bucket grants', () => {
     ]);
   });
 
-  it('lets the retention worker list selfies/, photos/, hr-exports/ and portrait-crops/ only, and delete their objects and versions; the planner nothing', () => {
+  it('lets the retention worker list selfies/, photos/, hr-exports/, portrait-crops/ and thumbnails/ only, and delete their objects and versions; the planner nothing', () => {
     expect(s3Statements(RETENTION_PLANNER_HANDLER)).toEqual([]);
     const statements = s3Statements(RETENTION_WORKER_HANDLER);
     expect(statements.map((statement) => ({ actions: [statement.Action].flat().sort(), resources: [statement.Resource].flat().map(asText), condition: statement.Condition }))).toEqual([
       {
         actions: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
-        resources: [`\${${mediaBucketId}.Arn}/selfies/*`, `\${${mediaBucketId}.Arn}/photos/*`, `\${${mediaBucketId}.Arn}/hr-exports/*`, `\${${mediaBucketId}.Arn}/portrait-crops/*`],
+        resources: [`\${${mediaBucketId}.Arn}/selfies/*`, `\${${mediaBucketId}.Arn}/photos/*`, `\${${mediaBucketId}.Arn}/hr-exports/*`, `\${${mediaBucketId}.Arn}/portrait-crops/*`, `\${${mediaBucketId}.Arn}/thumbnails/*`],
         condition: undefined,
       },
       {
         actions: ['s3:ListBucket', 's3:ListBucketVersions'],
         resources: [`\${${mediaBucketId}.Arn}`],
-        condition: { StringLike: { 's3:prefix': ['selfies/*', 'photos/*', 'hr-exports/*', 'portrait-crops/*'] } },
+        condition: { StringLike: { 's3:prefix': ['selfies/*', 'photos/*', 'hr-exports/*', 'portrait-crops/*', 'thumbnails/*'] } },
       },
     ]);
   });
@@ -209,15 +209,17 @@ describe('retention', () => {
       ['selfies/', 1],
       ['hr-exports/', 1],
       ['portrait-crops/', 1],
+      ['thumbnails/', 1],
     ]);
   });
 
-  it(`deletes HR export ZIPs after ${HR_EXPORT_OBJECT_DAYS} days and cached crops after 90, by lifecycle rules on their folders`, () => {
+  it(`deletes HR export ZIPs after ${HR_EXPORT_OBJECT_DAYS} days, cached crops after 90 and thumbnails after 30, by lifecycle rules on their folders`, () => {
     const media = built.template.findResources('AWS::S3::Bucket')[mediaBucketId]!.Properties.LifecycleConfiguration.Rules as Record<string, any>[];
     const expiring = media.filter((rule) => rule.ExpirationInDays).map((rule) => [rule.Prefix, rule.ExpirationInDays, rule.Status]);
     expect(expiring).toEqual([
       ['hr-exports/', HR_EXPORT_OBJECT_DAYS, 'Enabled'],
       ['portrait-crops/', 90, 'Enabled'],
+      ['thumbnails/', 30, 'Enabled'],
     ]);
     expect(HR_EXPORT_DOWNLOAD_URL_SECONDS).toBeLessThan(HR_EXPORT_OBJECT_DAYS * 86_400);
   });
