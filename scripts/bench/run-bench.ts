@@ -33,8 +33,9 @@ import type { RoundTripCounter } from './round-trip-counter';
 import type { LookupAbuseResult } from './photo-lookup-abuse';
 import { type CheckinPageResult, formatCheckinPage, measureCheckinPage } from './checkin-page';
 import type { HrExportBenchResult, HrExportBenchSettings } from './hr-export';
+import type { StudioQueueResult, StudioQueueSettings } from './studio-queue';
 
-const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only round-trips|load|photo-lookups|checkin-page|hr-export|announcement-burst [--participants N]]';
+const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only round-trips|load|photo-lookups|checkin-page|hr-export|announcement-burst|studio-queue [--participants N]]';
 
 const FULL = {
   roundTripIterations: 3,
@@ -53,6 +54,7 @@ const FULL = {
   faceIngest: { portraits: 12 },
   checkinPageRuns: 3,
   hrExport: { persons: [100, 500], width: 3000, height: 2000, distinctPhotos: 8, size: 648, rounds: 3 } as HrExportBenchSettings,
+  studioQueue: { photos: 500, runs: 3, photoWidth: 2400, photoHeight: 1600 } as StudioQueueSettings,
 };
 const SMOKE = {
   roundTripIterations: 1,
@@ -72,6 +74,7 @@ const SMOKE = {
   faceIngest: { portraits: 2 },
   checkinPageRuns: 1,
   hrExport: { persons: [2, 4], width: 400, height: 300, distinctPhotos: 2, size: 64, rounds: 1 } as HrExportBenchSettings,
+  studioQueue: { photos: 24, runs: 1, photoWidth: 800, photoHeight: 533 } as StudioQueueSettings,
 };
 
 async function main(): Promise<void> {
@@ -104,7 +107,8 @@ async function main(): Promise<void> {
     const crowds = values.participants !== undefined ? [positiveInteger(values.participants, '--participants')] : values.smoke ? [50] : [1_000, 3_000];
     return runAnnouncementBurstOnly(crowds, values.smoke ? 5 : 60, outFile);
   }
-  if (values.only !== undefined) throw new Error(`--only takes round-trips, load, photo-lookups, checkin-page, hr-export or announcement-burst, not ${values.only}`);
+  if (values.only === 'studio-queue') return runStudioQueueOnly(settings.studioQueue);
+  if (values.only !== undefined) throw new Error(`--only takes round-trips, load, photo-lookups, checkin-page, hr-export, announcement-burst or studio-queue, not ${values.only}`);
 
   // First, while DynamoDB Local's JVM does not yet compete with the child processes for the CPUs.
   log('Cold starts (bundling, then fresh node processes)…');
@@ -167,6 +171,9 @@ async function main(): Promise<void> {
     const { measureHrExport, formatHrExport } = await import('./hr-export');
     log(`HR export: ${settings.hrExport.persons.join(' and ')} persons against sharp's crop and encode alone (child processes)…`);
     const hrExport = await measureHrExport(settings.hrExport, { pids: [services.dynamoDb.pid] });
+    log(`Studio console: the first screen of a review queue of ${settings.studioQueue.photos} photos, against the same thumbnails as static files…`);
+    const { measureStudioQueue, formatStudioQueue } = await import('./studio-queue');
+    const studioQueue = await measureStudioQueue(settings.studioQueue);
 
     // Last, so that no other figure shares the machine with the event pipeline it starts (which first reads the whole stream).
     log('Webhook delivery: the check-in load without and with a subscription, then an import…');
@@ -184,6 +191,7 @@ async function main(): Promise<void> {
       faceIngest: FaceIngestResult;
       checkinPage: CheckinPageResult;
       hrExport: HrExportBenchResult;
+      studioQueue: StudioQueueResult;
     } = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
@@ -210,9 +218,10 @@ async function main(): Promise<void> {
       faceIngest,
       checkinPage,
       hrExport,
+      studioQueue,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\n${formatResults(results)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\n${formatCheckinPage(checkinPage)}\n\n${formatHrExport(hrExport)}\n\nWritten to ${outFile}`);
+    console.log(`\n${formatResults(results)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\n${formatCheckinPage(checkinPage)}\n\n${formatHrExport(hrExport)}\n\n${formatStudioQueue(studioQueue)}\n\nWritten to ${outFile}`);
   } finally {
     await closeApi?.();
     await services.stop();
@@ -287,6 +296,18 @@ async function runCheckinPageOnly(runs: number): Promise<void> {
     console.log(`\n${formatCheckinPage(await measureCheckinPage({ pageUrl: checkinPageUrlOf(localApi.url, demo.galleryToken), runs }))}`);
   } finally {
     await closeApi?.();
+    await services.stop();
+  }
+}
+
+/** `--only studio-queue`: the local services, the studio console's first screen of a large review queue against static files. */
+async function runStudioQueueOnly(settings: StudioQueueSettings): Promise<void> {
+  const services = await startLocalServices();
+  try {
+    const { measureStudioQueue, formatStudioQueue } = await import('./studio-queue');
+    log(`Studio console: the first screen of a review queue of ${settings.photos} photos, against the same thumbnails as static files…`);
+    console.log(`\n${formatStudioQueue(await measureStudioQueue(settings))}`);
+  } finally {
     await services.stop();
   }
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { StudioQueueResult } from '../../scripts/bench/studio-queue';
 import type { CheckinPageResult } from '../../scripts/bench/checkin-page';
 import type { FaceModelResult } from '../../scripts/bench/faces';
 import { type FaceIngestResult, PLACEMENT_WITHOUT_FACES_FLOOR } from '../../scripts/bench/face-ingest';
@@ -115,6 +116,10 @@ describe('npm run bench -- --smoke', () => {
     expect(hrExport.builds.map((build) => build.persons)).toEqual([2, 4]);
     for (const side of [...hrExport.builds, hrExport.sharpAlone]) expect([side.seconds, side.peakRssMb].every(isPositive)).toBe(true);
     expect([hrExport.timeRatio, hrExport.memoryRatio].every(isPositive)).toBe(true);
+    const studioQueue = results.studioQueue as StudioQueueResult;
+    expect(stdout).toContain('### Studio console: the first screen of a review queue of 24 photos');
+    expect(studioQueue.firstScreenImages).toBeGreaterThanOrEqual(4);
+    expect([studioQueue.madeOnViewMs, studioQueue.storedMs, studioQueue.inMemoryMs, studioQueue.staticFilesMs, studioQueue.storedRatio].every(isPositive)).toBe(true);
   }, 270_000);
 
   it('runs the announcement burst alone against a DynamoDB that conflicts like the real one, and accounts for every check-in', async () => {
