@@ -4,7 +4,11 @@ import { galleryToken, optionalWholeNumber, requiredDate, requiredText, required
 import type { CommandHandlers } from './command-types';
 import { dayTable } from './gallery-tables';
 import { addShootingDay } from '#lib/galleries/store/galleries';
+import type { ShootingDay } from '#lib/galleries/rules/gallery-model';
 import { sortShootingDays } from '#lib/galleries/rules/gallery-views';
+
+/** A day as `--json` prints it: what the API's days show, without the counters its spots are counted on (internal bookkeeping). */
+const dayOutput = ({ spotCounters: _counters, ...day }: ShootingDay) => day;
 
 /** `day add|list`: shooting days of a gallery. */
 export const dayCommands: CommandHandlers = {
@@ -27,7 +31,7 @@ export const dayCommands: CommandHandlers = {
       maxPersons,
     });
     return {
-      data: day,
+      data: dayOutput(day),
       lines: [`Added shooting day ${day.id} to gallery ${configuration.gallery.token}`, ...dayTable([day])],
     };
   },
@@ -36,7 +40,7 @@ export const dayCommands: CommandHandlers = {
     const { configuration } = await findGallery(values);
     const days = sortShootingDays(configuration.shootingDays);
     return {
-      data: days,
+      data: days.map(dayOutput),
       lines: [`${days.length} shooting day(s) of gallery ${configuration.gallery.token}`, ...dayTable(days)],
     };
   },

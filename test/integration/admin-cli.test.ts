@@ -268,6 +268,10 @@ describe('day, package and field commands', () => {
     expect(listed.json().map((day: { date: string }) => day.date)).toEqual([
       '2027-02-28', '2027-03-01', '2027-03-02', '2027-04-01',
     ]);
+    // The counters a day's spots are counted on are bookkeeping, never output
+    expect(days.find((day) => day.id === limited.json().id)?.spotCounters).toBeDefined();
+    expect(Object.keys(limited.json()).sort()).toEqual(['booked', 'date', 'endTime', 'id', 'label', 'maxPersons', 'startTime']);
+    expect(listed.json().filter((day: object) => 'spotCounters' in day)).toEqual([]);
   });
 
   it('adds a package with the currency lowercased, after the existing ones, and lists packages', async () => {
