@@ -114,18 +114,20 @@ async function seedQueue(settings: StudioQueueSettings) {
   const scope = { tenantId: tenant.tenantId, token: gallery.token };
   // One camera-sized image with detail (noise compresses like a photo, not like a flat colour), under every key.
   const { width, height } = { width: settings.photoWidth, height: settings.photoHeight };
-  const image = await sharp({ create: { width, height, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+  const image = await sharp({ create: { width, height, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
     .jpeg({ quality: 85 })
     .toBuffer();
-  const placements = Array.from({ length: settings.photos }, async (_, index) => {
+  const place = async (index: number) => {
     const path = `camera-a/IMG_${String(index + 1).padStart(4, '0')}.JPG`;
     const objectKey = inboxObjectKey({ ...scope, path });
     await putMediaObject(objectKey, image, 'image/jpeg');
     const capturedAt = new Date(Date.UTC(2026, 10, 20, 9, 0, 0) + index * 1_000).toISOString();
     const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: path.split('/')[1]!, camera: 'camera-a', capturedAt, width, height, uploadedAt: capturedAt };
     await placeShootPhoto(scope, facts, { kind: 'photo' });
-  });
-  for (let start = 0; start < placements.length; start += 25) await Promise.all(placements.slice(start, start + 25));
+  };
+  for (let start = 0; start < settings.photos; start += 8) {
+    await Promise.all(Array.from({ length: Math.min(8, settings.photos - start) }, (_, offset) => place(start + offset)));
+  }
   return { tenantSlug, token: gallery.token, inboxPrefix: inboxPrefix(scope.tenantId, scope.token) };
 }
 
