@@ -13,7 +13,7 @@ import { CliError, ConflictError, NotFoundError, UsageError, describeFailure } f
 import { findTenant } from '../cli-kit/lookups';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { DomainError } from '#lib/platform/domain-error';
-import { listStudioGalleries, listStudioPersons, runCommand } from './studio-commands';
+import { eraseStudioPerson, listStudioGalleries, listStudioPersons, printStudioCards, runCommand, showStudioPerson } from './studio-commands';
 import { ThumbnailCache } from './thumbnails';
 
 const PAGE_FOLDER = join(__dirname, '..', '..', 'web', 'studio');
@@ -22,6 +22,7 @@ const PAGE_FOLDER = join(__dirname, '..', '..', 'web', 'studio');
 const PAGE_FILES: Record<string, { file: string; contentType: string }> = {
   '': { file: 'index.html', contentType: 'text/html; charset=utf-8' },
   'studio.js': { file: 'studio.js', contentType: 'text/javascript; charset=utf-8' },
+  'studio-views.js': { file: 'studio-views.js', contentType: 'text/javascript; charset=utf-8' },
   'studio.css': { file: 'studio.css', contentType: 'text/css; charset=utf-8' },
 };
 
@@ -58,7 +59,9 @@ export interface Studio {
 
 interface Reply {
   status: number;
+  /** JSON, or a file's bytes (a thumbnail, a PDF) with its type. */
   body: unknown;
+  file?: { contentType: string; headers?: Record<string, string> };
 }
 
 class HttpRefusal extends Error {
@@ -103,8 +106,8 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       } catch {
         return sendJson(response, 400, refusal('invalid_path', 'The address is not valid percent-encoding'));
       }
-      const reply = await answerApi(request, segments);
-      if (reply.body instanceof Buffer) return send(response, reply.status, 'image/jpeg', reply.body);
+      const reply = await answerApi(request, url, segments);
+      if (reply.file && reply.body instanceof Buffer) return send(response, reply.status, reply.file.contentType, reply.body, reply.file.headers);
       return sendJson(response, reply.status, reply.body);
     }
     const page = PAGE_FILES[path];
@@ -112,9 +115,9 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     return send(response, 200, page.contentType, await readFile(join(PAGE_FOLDER, page.file)));
   }
 
-  async function answerApi(request: IncomingMessage, segments: string[]): Promise<Reply> {
+  async function answerApi(request: IncomingMessage, url: URL, segments: string[]): Promise<Reply> {
     try {
-      return await route(request, segments);
+      return await route(request, url, segments);
     } catch (error) {
       if (error instanceof HttpRefusal) return { status: error.status, body: refusal(error.error, error.message) };
       if (error instanceof CliError) return { status: statusOf(error), body: refusal(errorOf(error), error.message) };
@@ -124,13 +127,14 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     }
   }
 
-  async function route(request: IncomingMessage, segments: string[]): Promise<Reply> {
+  async function route(request: IncomingMessage, url: URL, segments: string[]): Promise<Reply> {
     const method = request.method ?? 'GET';
     const tenant = options.tenant;
     if (method === 'GET' && segments.length === 1 && segments[0] === 'galleries') {
       return { status: 200, body: { ok: true, tenant, galleries: await listStudioGalleries(tenant) } };
     }
-    const [galleries, gallery, what, photo, action] = segments;
+    // `what/ID/action`: a photo's or a person's ID, and what is done to them.
+    const [galleries, gallery, what, id, action] = segments;
     if (galleries !== 'galleries' || !gallery) throw new HttpRefusal(404, 'not_found', 'No such route');
     if (method === 'GET' && what === 'review' && segments.length === 3) {
       const photos = (await runCommand('photo', 'review', { tenant, gallery })) as { photoId: string; path: string; heldFor: string | null }[];
@@ -141,18 +145,45 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     if (method === 'GET' && what === 'persons' && segments.length === 3) {
       return { status: 200, body: { ok: true, gallery, persons: await listStudioPersons(tenant, gallery) } };
     }
-    if (method === 'GET' && what === 'thumbnails' && photo && segments.length === 4) {
-      const key = listedKeys.get(`${gallery}/${photo}`);
+    if (method === 'GET' && what === 'thumbnails' && id && segments.length === 4) {
+      const key = listedKeys.get(`${gallery}/${id}`);
       // Without MEDIA_BUCKET (TABLE_NAME set by hand, and no bucket), the queue works without pictures.
       const thumbnail = key && process.env.MEDIA_BUCKET ? await thumbnails.get(key) : undefined;
-      if (!thumbnail) throw new HttpRefusal(404, 'not_found', 'No thumbnail: the photo is not in a listed queue, or its image is not in the bucket');
-      return { status: 200, body: thumbnail };
+      if (!thumbnail) throw new HttpRefusal(404, 'not_found', 'No thumbnail: the photo is not in a listed queue or person, or its image is not in the bucket');
+      return { status: 200, body: thumbnail, file: { contentType: 'image/jpeg' } };
     }
-    if (method === 'POST' && what === 'photos' && photo && segments.length === 5 && (action === 'release' || action === 'assign')) {
+    if (method === 'GET' && what === 'cards' && segments.length === 3) {
+      const printed = await printStudioCards(tenant, gallery, { day: url.searchParams.get('day') ?? undefined, paper: url.searchParams.get('paper') ?? undefined });
+      const name = `cards-${gallery}${url.searchParams.get('day') ? `-${url.searchParams.get('day')}` : ''}.pdf`.replace(/[^\w.-]/g, '_');
+      return { status: 200, body: printed.pdf, file: { contentType: 'application/pdf', headers: { 'Content-Disposition': `attachment; filename="${name}"` } } };
+    }
+    if (what === 'persons' && id && segments.length <= 5) return personRoute(request, method, gallery, id, action);
+    if (method === 'POST' && what === 'photos' && id && segments.length === 5 && (action === 'release' || action === 'assign')) {
       const body = await readJsonBody(request);
-      const values = { tenant, gallery, photo, ...(action === 'assign' ? { person: typeof body.personId === 'string' ? body.personId : undefined } : {}) };
+      const values = { tenant, gallery, photo: id, ...(action === 'assign' ? { person: typeof body.personId === 'string' ? body.personId : undefined } : {}) };
       const data = await runCommand('photo', action, values);
       return { status: 200, body: { ok: true, ...(data as object) } };
+    }
+    throw new HttpRefusal(404, 'not_found', 'No such route');
+  }
+
+  /** The person view: `persons/ID` (their photos), `persons/ID/pick`, `persons/ID/erase`. */
+  async function personRoute(request: IncomingMessage, method: string, gallery: string, personId: string, action: string | undefined): Promise<Reply> {
+    const tenant = options.tenant;
+    if (method === 'GET' && action === undefined) {
+      const shown = await showStudioPerson(tenant, gallery, personId);
+      for (const listed of shown.photos) listedKeys.set(`${gallery}/${listed.photoId}`, listed.objectKey);
+      return { status: 200, body: { ok: true, gallery, ...shown } };
+    }
+    if (method === 'POST' && action === 'pick') {
+      const body = await readJsonBody(request);
+      const data = await runCommand('photo', 'pick', { tenant, gallery, person: personId, photo: typeof body.photoId === 'string' ? body.photoId : undefined });
+      return { status: 200, body: { ok: true, ...(data as object) } };
+    }
+    if (method === 'POST' && action === 'erase') {
+      const body = await readJsonBody(request);
+      const receipt = await eraseStudioPerson(tenant, gallery, personId, { dryRun: body.dryRun === true, confirm: typeof body.confirm === 'string' ? body.confirm : undefined });
+      return { status: 200, body: { ok: true, receipt: receipt.data, lines: receipt.lines } };
     }
     throw new HttpRefusal(404, 'not_found', 'No such route');
   }
@@ -225,7 +256,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   send(response, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)));
 }
 
-function send(response: ServerResponse, status: number, contentType: string, body: Buffer): void {
-  response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': contentType, 'Content-Length': body.length });
+function send(response: ServerResponse, status: number, contentType: string, body: Buffer, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': contentType, 'Content-Length': body.length });
   response.end(body);
 }

@@ -1,7 +1,11 @@
+import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
 import sharp from 'sharp';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { listPhotos } from '#lib/photos/store/photos';
+import { getPerson } from '#lib/persons/store/persons';
+import { sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 import { type Studio, startStudio } from '../../scripts/studio/studio-server';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { reviewShoot } from '../support/review-shoot';
@@ -50,17 +54,24 @@ describe('studio console (npm run studio)', () => {
     // Prepare
     const origin = `http://127.0.0.1:${studio.port}`;
     const wrongSecret = 'x'.repeat(studio.secret.length);
+    const person = shoot.persons[0]!.personId;
+    const gallery = `/api/galleries/${shoot.scope.token}`;
+    const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, `${gallery}/persons/${person}`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
+    const actions = [`${gallery}/photos/${withheld.facts.photoId}/release`, `${gallery}/photos/${withheld.facts.photoId}/assign`, `${gallery}/persons/${person}/pick`, `${gallery}/persons/${person}/erase`];
     // Act
     const statuses = await Promise.all(
-      ['/', '/studio.js', '/api/galleries', `/api/galleries/${shoot.scope.token}/review`, `/${wrongSecret}/`, `/${wrongSecret}/api/galleries`, `/${studio.secret.slice(1)}/api/galleries`].map(
-        async (path) => (await fetch(origin + path)).status,
-      ),
+      [...pages, ...pages.map((path) => `/${wrongSecret}${path}`), `/${studio.secret.slice(1)}/api/galleries`].map(async (path) => (await fetch(origin + path)).status),
+    );
+    const actionStatuses = await Promise.all(
+      [...actions, ...actions.map((path) => `/${wrongSecret}${path}`)].map(async (path) => (await post(origin + path, { dryRun: true, confirm: 'Person 0', photoId: withheld.facts.photoId })).status),
     );
     const action = await post(`${origin}/${wrongSecret}/api/galleries/${shoot.scope.token}/photos/${withheld.facts.photoId}/release`, {});
     const rebound = await getWithHost(studio.url, `studio.example:${studio.port}`);
     const page = await fetch(studio.url);
     // Assess
-    expect(statuses).toEqual([403, 403, 403, 403, 403, 403, 403]);
+    expect(statuses).toEqual(Array(pages.length * 2 + 1).fill(403));
+    expect(actionStatuses).toEqual(Array(actions.length * 2).fill(403));
+    expect((await getPerson(shoot.scope, person))?.pickedPhotoId).toBeUndefined();
     expect([action.status, rebound]).toEqual([403, 403]);
     expect(await action.json()).toMatchObject({ ok: false, error: 'forbidden' });
     expect(page.status).toBe(200);
@@ -99,7 +110,10 @@ describe('studio console (npm run studio)', () => {
     const drawn = await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata();
     expect([drawn.format, drawn.width, drawn.height, drawn.exif]).toEqual(['jpeg', 320, 213, undefined]);
     expect(withoutImage.status).toBe(404);
-    expect(persons.persons).toEqual(shoot.persons.map((person, index) => ({ personId: person.personId, name: `Person ${index}`, code: person.code, employeeId: null })));
+    expect(persons.persons).toEqual(
+      shoot.persons.map((person, index) => ({ personId: person.personId, name: `Person ${index}`, code: person.code, employeeId: null, shootingDayId: null, checkedInAt: null, photoCount: expect.any(Number) })),
+    );
+    expect(persons.persons[0].photoCount).toBeGreaterThan(0);
   });
 
   it('releases the withheld photo and assigns an unassigned one through the API, as the CLI does, and refuses what the CLI refuses', async () => {
@@ -125,5 +139,99 @@ describe('studio console (npm run studio)', () => {
     expect([notWithheld.status, ((await notWithheld.json()) as { message: string }).message]).toEqual([400, expect.stringMatching(/is not withheld/)]);
     expect([unknownPerson.status, ((await unknownPerson.json()) as { error: string }).error]).toEqual([404, 'not_found']);
     expect(notJson.status).toBe(415);
+  });
+
+  it("shows a person's photos in capture order with the pick for HR, picks one as `photo pick` does, and refuses a photo that is not theirs", async () => {
+    // Prepare
+    const [first, second] = shoot.persons;
+    const person = `${api}/persons/${first!.personId}`;
+    const expected = sortPhotosByCapture(await listPhotos(shoot.scope, first!.personId)).map((photo) => photo.photoId);
+    const chosen = expected.at(-1)!;
+    // Act
+    const before = await answerOf(person);
+    const picked = await post(`${person}/pick`, { photoId: chosen });
+    const after = await answerOf(person);
+    const notTheirs = await post(`${person}/pick`, { photoId: (await listPhotos(shoot.scope, second!.personId))[0]!.photoId });
+    const unknownPerson = await fetch(`${api}/persons/per_nobody`);
+    // Assess
+    expect(expected.length).toBeGreaterThan(1);
+    expect(before.person).toEqual({ personId: first!.personId, name: 'Person 0', code: first!.code, employeeId: null, checkedInAt: null });
+    expect(before.photos.map((photo: { photoId: string }) => photo.photoId)).toEqual(expected);
+    expect(before.photos.filter((photo: { picked: boolean }) => photo.picked)).toEqual([]);
+    expect(picked.status).toBe(200);
+    expect(await picked.json()).toEqual({ ok: true, personId: first!.personId, photoId: chosen, pickedBy: 'photographer' });
+    expect((await getPerson(shoot.scope, first!.personId))!.pickedPhotoId).toBe(chosen);
+    expect(after.photos.filter((photo: { picked: boolean }) => photo.picked).map((photo: { photoId: string }) => photo.photoId)).toEqual([chosen]);
+    expect([notTheirs.status, ((await notTheirs.json()) as any).error]).toEqual([404, 'not_found']);
+    expect((await getPerson(shoot.scope, first!.personId))!.pickedPhotoId).toBe(chosen);
+    expect(unknownPerson.status).toBe(404);
+  });
+
+  it("draws the thumbnail of a person's photo once the person view has listed it, not before", async () => {
+    // Prepare: a console of its own, whose queue has listed nothing; the withheld photo, released to the first person in a test before, has an image.
+    const fresh = await startStudio({ tenant: tenant.slug });
+    const gallery = `${fresh.url}api/galleries/${shoot.scope.token}`;
+    try {
+      // Act
+      const unlisted = await fetch(`${gallery}/thumbnails/${withheld.facts.photoId}`);
+      const listed = await answerOf(`${gallery}/persons/${shoot.persons[0]!.personId}`);
+      const thumbnail = await fetch(`${gallery}/thumbnails/${withheld.facts.photoId}`);
+      // Assess
+      expect(unlisted.status).toBe(404);
+      expect(listed.photos.map((photo: { photoId: string }) => photo.photoId)).toContain(withheld.facts.photoId);
+      expect([thumbnail.status, thumbnail.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("prints a gallery's camera cards as the PDF of `cards pdf`, a download, refuses an unknown day or gallery, and leaves no temporary file", async () => {
+    // Prepare
+    const leftovers = () => readdirSync(tmpdir()).filter((name) => name.startsWith('studio-cards-'));
+    const before = leftovers();
+    // Act
+    const cards = await fetch(`${api}/cards`);
+    const bytes = Buffer.from(await cards.arrayBuffer());
+    const unknownDay = await fetch(`${api}/cards?day=day_nothing`);
+    const unknownGallery = await fetch(`${studio.url}api/galleries/gal_nothing/cards`);
+    // Assess
+    expect([cards.status, cards.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    expect(cards.headers.get('content-disposition')).toBe(`attachment; filename="cards-${shoot.scope.token}.pdf"`);
+    expect(cards.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // Two persons, four cards a page: one page.
+    expect(bytes.toString('latin1')).toMatch(/\/Type \/Pages\s+\/Count 1\b/);
+    expect([unknownDay.status, ((await unknownDay.json()) as any).message]).toEqual([404, expect.stringMatching(/no shooting day "day_nothing"/)]);
+    expect(unknownGallery.status).toBe(404);
+    expect(leftovers()).toEqual(before);
+  });
+
+  it('erases a person as `person erase` does: a dry run that changes nothing, a refusal unless the confirmation names them, then the receipt', async () => {
+    // Prepare
+    const second = shoot.persons[1]!;
+    const erase = `${api}/persons/${second.personId}/erase`;
+    // Act
+    const dryRun = await post(erase, { dryRun: true });
+    const dryAnswer = (await dryRun.json()) as any;
+    const afterDryRun = await getPerson(shoot.scope, second.personId);
+    const unconfirmed = await post(erase, {});
+    const wrongName = await post(erase, { confirm: 'Person 0' });
+    const afterRefusals = await getPerson(shoot.scope, second.personId);
+    const erased = await post(erase, { confirm: ' person 1 ' });
+    const receipt = (await erased.json()) as any;
+    // Assess
+    expect(dryRun.status).toBe(200);
+    expect(dryAnswer.receipt).toMatchObject({ dryRun: true, persons: [second.personId] });
+    expect(dryAnswer.lines[0]).toMatch(/^Would remove for .+ \(dry run: nothing was changed\)$/);
+    expect(afterDryRun).toBeDefined();
+    expect([unconfirmed.status, wrongName.status]).toEqual([400, 400]);
+    expect(((await wrongName.json()) as any).message).toMatch(/Type the name of the person to erase \("Person 1"\)/);
+    expect(afterRefusals).toBeDefined();
+    expect(erased.status).toBe(200);
+    expect(receipt.receipt).toMatchObject({ dryRun: false, persons: [second.personId] });
+    expect(receipt.receipt.photoRecords).toBeGreaterThan(0);
+    expect(receipt.lines[0]).toMatch(/^Removed for /);
+    expect(receipt.lines.join('\n')).toMatch(/photo records\s+\d+/);
+    expect(await getPerson(shoot.scope, second.personId)).toBeUndefined();
   });
 });

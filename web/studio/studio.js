@@ -1,5 +1,6 @@
-// The studio console's page (docs/studio.md): the galleries of the tenant and a gallery's review
-// queue. Every request is relative to the page's address, which carries the session secret.
+// The studio console's page (docs/studio-console.md): the galleries of the tenant and a gallery's
+// review queue; the other views are in studio-views.js, which finds the shared helpers on
+// window.studioConsole. Every request is relative to the page's address, which carries the session secret.
 'use strict';
 
 (function () {
@@ -21,6 +22,11 @@
   function who(personId) {
     const person = persons.get(personId);
     return person ? `${person.name} (${person.code})` : personId;
+  }
+
+  /** A person's name (and code) as a link to their view. */
+  function personLink(token, personId) {
+    return element('a', { href: `#/person/${encodeURIComponent(token)}/${encodeURIComponent(personId)}`, text: who(personId) });
   }
 
   function element(tag, attributes, ...children) {
@@ -53,18 +59,30 @@
         element('td', {}, element('a', { href: '#/review/' + encodeURIComponent(gallery.token), text: gallery.name })),
         element('td', { text: gallery.token }),
         element('td', { text: gallery.isGroupShoot ? 'yes' : 'no' }),
-        element('td', {}, ...gallery.days.map((day) => element('div', { text: `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity}` }))),
+        element('td', {}, ...gallery.days.map((day) => element('div', {}, `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity} `, cardsLink(gallery.token, day.id, 'cards')))),
+        element('td', { class: 'links' },
+          gallery.isGroupShoot ? element('a', { href: '#/persons/' + encodeURIComponent(gallery.token), text: 'Persons' }) : null,
+          cardsLink(gallery.token, null, 'Cards (PDF)'),
+        ),
       ),
     );
     view.replaceChildren(
       element('h2', { text: `Galleries (${galleries.length})` }),
-      element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity'].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
+      element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity', ''].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
     );
+  }
+
+  /** The camera cards of a gallery, or of one of its days, as the PDF of `cards pdf` (a download). */
+  function cardsLink(token, dayId, text) {
+    const query = dayId ? '?day=' + encodeURIComponent(dayId) : '';
+    return element('a', { class: 'cards', href: `api/galleries/${encodeURIComponent(token)}/cards${query}`, download: '', text });
   }
 
   function photoCard(token, photo) {
     const reason = (photo.reason || '').replaceAll('_', ' ');
-    const card = photo.card ? `Card ${photo.card.code || 'with several codes'}: ${photo.card.personId ? who(photo.card.personId) : 'nobody'}` : 'No card before it';
+    const card = photo.card
+      ? element('p', {}, `Card ${photo.card.code || 'with several codes'}: `, photo.card.personId ? personLink(token, photo.card.personId) : 'nobody')
+      : element('p', { text: 'No card before it' });
     const thumbnail = element('img', { src: `api/galleries/${encodeURIComponent(token)}/thumbnails/${encodeURIComponent(photo.photoId)}`, alt: photo.path, loading: 'lazy', width: '320', height: '213' });
     thumbnail.addEventListener('error', () => thumbnail.replaceWith(element('div', { class: 'missing', text: 'no image in the bucket' })));
     const personField = element('input', { type: 'text', placeholder: 'name, code or ID', 'aria-label': 'Person to assign ' + photo.path + ' to', list: 'persons' });
@@ -78,7 +96,7 @@
       element('p', { text: photo.path }),
       element('p', { text: photo.capturedAt || 'no capture time' }),
       element('p', { class: 'reason', text: (photo.heldFor ? 'Withheld: ' : 'Unassigned: ') + reason }),
-      element('p', { text: card }),
+      card,
       photo.candidates.length ? element('p', { text: 'Faces: ' + photo.candidates.map((c) => `${who(c.personId)} ${c.distance.toFixed(2)}`).join(', ') }) : null,
       element('div', { class: 'actions' },
         photo.heldFor ? element('button', { type: 'button', class: 'release', text: 'Release to ' + who(photo.heldFor), onclick: () => act(token, photo, 'release') }) : null,
@@ -145,12 +163,18 @@
     event.preventDefault();
   });
 
+  /** Views of studio-views.js, by the first part of the address after `#/`. */
+  const views = {};
+  window.studioConsole = { element, api, say, view, views, personLink, cardsLink };
+
   async function route() {
     say('');
     current = -1;
     try {
-      const match = /^#\/review\/(.+)$/.exec(location.hash);
-      if (match) await showReview(decodeURIComponent(match[1]));
+      const [, name, ...rest] = location.hash.split('/');
+      const parts = rest.map(decodeURIComponent);
+      if (name === 'review' && parts.length === 1) await showReview(parts[0]);
+      else if (views[name]) await views[name](...parts);
       else await showGalleries();
     } catch (error) {
       say(error.message);
@@ -158,5 +182,6 @@
   }
 
   window.addEventListener('hashchange', route);
-  route();
+  // After studio-views.js (deferred too) has added its views.
+  document.addEventListener('DOMContentLoaded', route);
 })();
