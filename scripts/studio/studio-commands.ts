@@ -67,7 +67,7 @@ export interface StudioPerson {
   code: string;
   employeeId: string | null;
   shootingDayId: string | null;
-  /** When they checked in on the page; null for a person imported and not checked in. */
+  /** When they checked in on the page: a check-in's creation, an imported person's own check-in; null for an imported person who has not checked in. */
   checkedInAt: string | null;
   photoCount: number;
 }
@@ -90,7 +90,7 @@ export async function listStudioPersons(tenant: string, gallery: string): Promis
         code: person.code,
         employeeId: person.employeeId,
         shootingDayId: person.shootingDayId,
-        checkedInAt: person.checkedInAt,
+        checkedInAt: person.source === 'checkin' ? person.createdAt : person.checkedInAt,
         photoCount: person.photoCount,
       })),
     );
@@ -165,4 +165,24 @@ export async function printStudioCards(tenant: string, gallery: string, options:
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * A group shoot's figures for the galleries page: its photos (assigned to persons, unassigned,
+ * withheld) and persons from the use case of the API's gallery statistics
+ * (lib/galleries/get-gallery-stats.ts), and its check-ins per day (UTC) from the persons' check-in
+ * times. Printed cards are not counted: `cards pdf` writes a file and records nothing.
+ */
+export async function showStudioGalleryStats(tenant: string, gallery: string) {
+  const [{ findTenant }, { getGalleryStats }] = await Promise.all([import('../cli-kit/lookups'), import('#lib/galleries/get-gallery-stats')]);
+  const stats = await getGalleryStats(await findTenant({ tenant }), galleryToken({ gallery }));
+  const checkIns = new Map<string, number>();
+  for (const person of await listStudioPersons(tenant, gallery)) {
+    if (person.checkedInAt) checkIns.set(person.checkedInAt.slice(0, 10), (checkIns.get(person.checkedInAt.slice(0, 10)) ?? 0) + 1);
+  }
+  return {
+    photos: { assigned: stats.photos.total, unassigned: stats.photos.unassigned, withheld: stats.photos.withheld, cardsPhotographed: stats.photos.cards },
+    persons: { total: stats.persons.total, imported: stats.persons.bySource.import, checkedIn: stats.persons.bySource.checkin },
+    checkInsByDay: [...checkIns].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count })),
+  };
 }

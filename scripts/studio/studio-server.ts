@@ -13,7 +13,7 @@ import { CliError, ConflictError, NotFoundError, UsageError, describeFailure } f
 import { findTenant } from '../cli-kit/lookups';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { DomainError } from '#lib/platform/domain-error';
-import { eraseStudioPerson, listStudioGalleries, listStudioPersons, printStudioCards, runCommand, showStudioPerson } from './studio-commands';
+import { eraseStudioPerson, listStudioGalleries, listStudioPersons, printStudioCards, runCommand, showStudioGalleryStats, showStudioPerson } from './studio-commands';
 import { ThumbnailCache } from './thumbnails';
 
 const PAGE_FOLDER = join(__dirname, '..', '..', 'web', 'studio');
@@ -151,6 +151,9 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       const thumbnail = key && process.env.MEDIA_BUCKET ? await thumbnails.get(key) : undefined;
       if (!thumbnail) throw new HttpRefusal(404, 'not_found', 'No thumbnail: the photo is not in a listed queue or person, or its image is not in the bucket');
       return { status: 200, body: thumbnail, file: { contentType: 'image/jpeg' } };
+    }
+    if (method === 'GET' && what === 'stats' && segments.length === 3) {
+      return { status: 200, body: { ok: true, gallery, ...(await showStudioGalleryStats(tenant, gallery)) } };
     }
     if (method === 'GET' && what === 'cards' && segments.length === 3) {
       const printed = await printStudioCards(tenant, gallery, { day: url.searchParams.get('day') ?? undefined, paper: url.searchParams.get('paper') ?? undefined });

@@ -5,6 +5,8 @@ import sharp from 'sharp';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { listPhotos } from '#lib/photos/store/photos';
 import { getPerson } from '#lib/persons/store/persons';
+import { submitCheckin } from '#lib/checkin/submit-checkin';
+import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 import { type Studio, startStudio } from '../../scripts/studio/studio-server';
 import { type TestTenant, createTestTenant } from '../support/factories';
@@ -56,7 +58,7 @@ describe('studio console (npm run studio)', () => {
     const wrongSecret = 'x'.repeat(studio.secret.length);
     const person = shoot.persons[0]!.personId;
     const gallery = `/api/galleries/${shoot.scope.token}`;
-    const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, `${gallery}/persons/${person}`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
+    const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, `${gallery}/persons/${person}`, `${gallery}/stats`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
     const actions = [`${gallery}/photos/${withheld.facts.photoId}/release`, `${gallery}/photos/${withheld.facts.photoId}/assign`, `${gallery}/persons/${person}/pick`, `${gallery}/persons/${person}/erase`];
     // Act
     const statuses = await Promise.all(
@@ -139,6 +141,27 @@ describe('studio console (npm run studio)', () => {
     expect([notWithheld.status, ((await notWithheld.json()) as { message: string }).message]).toEqual([400, expect.stringMatching(/is not withheld/)]);
     expect([unknownPerson.status, ((await unknownPerson.json()) as { error: string }).error]).toEqual([404, 'not_found']);
     expect(notJson.status).toBe(415);
+  });
+
+  it("gives a group shoot's photo counts from the gallery statistics and its check-ins per day from the persons' check-in times", async () => {
+    // Prepare: after the release and the assignment of the test before, and one check-in.
+    const configuration = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!;
+    const checkedIn = (await submitCheckin(tenant.tenant, configuration, parseSubmitCheckin({ action: 'submitCheckin', token: shoot.scope.token, name: 'Walk In', email: 'walk-in@example.com' }))) as { personId: string };
+    const checkedInAt = (await getPerson(shoot.scope, checkedIn.personId))!.createdAt;
+    const assigned = (await Promise.all(shoot.persons.map(async (person) => (await listPhotos(shoot.scope, person.personId)).length))).reduce((sum, count) => sum + count, 0);
+    // Act
+    const stats = await answerOf(`${api}/stats`);
+    const unknownGallery = await fetch(`${studio.url}api/galleries/gal_nothing/stats`);
+    // Assess
+    expect(stats).toEqual({
+      ok: true,
+      gallery: shoot.scope.token,
+      photos: { assigned, unassigned: 9, withheld: 0, cardsPhotographed: expect.any(Number) },
+      persons: { total: 3, imported: 2, checkedIn: 1 },
+      checkInsByDay: [{ date: checkedInAt.slice(0, 10), count: 1 }],
+    });
+    expect(assigned).toBeGreaterThan(0);
+    expect(unknownGallery.status).toBe(404);
   });
 
   it("shows a person's photos in capture order with the pick for HR, picks one as `photo pick` does, and refuses a photo that is not theirs", async () => {

@@ -60,6 +60,7 @@
         element('td', { text: gallery.token }),
         element('td', { text: gallery.isGroupShoot ? 'yes' : 'no' }),
         element('td', {}, ...gallery.days.map((day) => element('div', {}, `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity} `, cardsLink(gallery.token, day.id, 'cards')))),
+        element('td', { class: 'stats', 'data-gallery': gallery.token }, gallery.isGroupShoot ? '…' : ''),
         element('td', { class: 'links' },
           gallery.isGroupShoot ? element('a', { href: '#/persons/' + encodeURIComponent(gallery.token), text: 'Persons' }) : null,
           cardsLink(gallery.token, null, 'Cards (PDF)'),
@@ -68,7 +69,21 @@
     );
     view.replaceChildren(
       element('h2', { text: `Galleries (${galleries.length})` }),
-      element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity', ''].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
+      element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity', 'Photos and check-ins', ''].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
+    );
+    await Promise.all([...view.querySelectorAll('td.stats[data-gallery]')].filter((cell) => cell.textContent).map(showStats));
+  }
+
+  /** A group shoot's photo counts and check-ins per day, drawn once its figures arrive. */
+  async function showStats(cell) {
+    const stats = await api(`galleries/${encodeURIComponent(cell.dataset.gallery)}/stats`);
+    const most = Math.max(1, ...stats.checkInsByDay.map((day) => day.count));
+    cell.replaceChildren(
+      element('div', { class: 'photo-counts', text: `${stats.photos.assigned} assigned, ${stats.photos.unassigned} unassigned, ${stats.photos.withheld} withheld` }),
+      element('div', { text: `${stats.persons.total} persons: ${stats.persons.imported} imported, ${stats.persons.checkedIn} checked in` }),
+      ...stats.checkInsByDay.map((day) =>
+        element('div', { class: 'checkins' }, `${day.date} `, element('meter', { min: '0', max: String(most), value: String(day.count), 'aria-label': `check-ins on ${day.date}` }), ` ${day.count}`),
+      ),
     );
   }
 
