@@ -133,6 +133,7 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     if (method === 'GET' && segments.length === 1 && segments[0] === 'galleries') {
       return { status: 200, body: { ok: true, tenant, galleries: await listStudioGalleries(tenant) } };
     }
+    if (segments[0] === 'webhooks') return webhookRoute(request, url, method, segments.slice(1));
     // `what/ID/action`: a photo's or a person's ID, and what is done to them.
     const [galleries, gallery, what, id, action] = segments;
     if (galleries !== 'galleries' || !gallery) throw new HttpRefusal(404, 'not_found', 'No such route');
@@ -187,6 +188,22 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       const body = await readJsonBody(request);
       const receipt = await eraseStudioPerson(tenant, gallery, personId, { dryRun: body.dryRun === true, confirm: typeof body.confirm === 'string' ? body.confirm : undefined });
       return { status: 200, body: { ok: true, receipt: receipt.data, lines: receipt.lines } };
+    }
+    throw new HttpRefusal(404, 'not_found', 'No such route');
+  }
+
+  /** Webhooks: `webhooks` (`webhook list`), `webhooks/ID/deliveries` (`webhook deliveries`), `webhooks/ID/replay` (`webhook replay`). */
+  async function webhookRoute(request: IncomingMessage, url: URL, method: string, [id, action, ...rest]: string[]): Promise<Reply> {
+    const tenant = options.tenant;
+    if (method === 'GET' && id === undefined) return { status: 200, body: { ok: true, subscriptions: await runCommand('webhook', 'list', { tenant }) } };
+    if (method === 'GET' && id && action === 'deliveries' && rest.length === 0) {
+      const status = url.searchParams.get('status') ?? undefined;
+      return { status: 200, body: { ok: true, deliveries: await runCommand('webhook', 'deliveries', { tenant, id, limit: '50', ...(status ? { status } : {}) }) } };
+    }
+    if (method === 'POST' && id && action === 'replay' && rest.length === 0) {
+      const body = await readJsonBody(request);
+      const which = body.failed === true ? { failed: true } : { event: typeof body.eventId === 'string' ? body.eventId : undefined };
+      return { status: 200, body: { ok: true, ...((await runCommand('webhook', 'replay', { tenant, id, ...which })) as object) } };
     }
     throw new HttpRefusal(404, 'not_found', 'No such route');
   }

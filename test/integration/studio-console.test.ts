@@ -7,6 +7,9 @@ import { listPhotos } from '#lib/photos/store/photos';
 import { getPerson } from '#lib/persons/store/persons';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
+import { createDelivery, getDelivery } from '#lib/webhooks/store/webhook-deliveries';
+import type { DeliveryStatus } from '#lib/webhooks/rules/webhook-delivery';
+import { runCommand } from '../../scripts/studio/studio-commands';
 import { sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 import { type Studio, startStudio } from '../../scripts/studio/studio-server';
 import { type TestTenant, createTestTenant } from '../support/factories';
@@ -58,8 +61,8 @@ describe('studio console (npm run studio)', () => {
     const wrongSecret = 'x'.repeat(studio.secret.length);
     const person = shoot.persons[0]!.personId;
     const gallery = `/api/galleries/${shoot.scope.token}`;
-    const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, `${gallery}/persons/${person}`, `${gallery}/stats`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
-    const actions = [`${gallery}/photos/${withheld.facts.photoId}/release`, `${gallery}/photos/${withheld.facts.photoId}/assign`, `${gallery}/persons/${person}/pick`, `${gallery}/persons/${person}/erase`];
+    const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, '/api/webhooks', '/api/webhooks/whk_x/deliveries', `${gallery}/persons/${person}`, `${gallery}/stats`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
+    const actions = ['/api/webhooks/whk_x/replay', `${gallery}/photos/${withheld.facts.photoId}/release`, `${gallery}/photos/${withheld.facts.photoId}/assign`, `${gallery}/persons/${person}/pick`, `${gallery}/persons/${person}/erase`];
     // Act
     const statuses = await Promise.all(
       [...pages, ...pages.map((path) => `/${wrongSecret}${path}`), `/${studio.secret.slice(1)}/api/galleries`].map(async (path) => (await fetch(origin + path)).status),
@@ -256,5 +259,59 @@ describe('studio console (npm run studio)', () => {
     expect(receipt.lines[0]).toMatch(/^Removed for /);
     expect(receipt.lines.join('\n')).toMatch(/photo records\s+\d+/);
     expect(await getPerson(shoot.scope, second.personId)).toBeUndefined();
+  });
+
+  it('lists the webhook subscriptions and the deliveries of one with their outcome, and replays one event or the failed ones, as `webhook replay` does', async () => {
+    // Prepare: an endpoint on localhost, which only the local stack accepts (as test/support/events.ts sets it).
+    const localStack = process.env.LOCAL_STACK;
+    process.env.LOCAL_STACK = 'true';
+    const { subscriptionId } = (await runCommand('webhook', 'add', { tenant: tenant.slug, url: 'http://localhost:9/hooks', events: 'person.created' }).finally(() => {
+      if (localStack === undefined) delete process.env.LOCAL_STACK;
+      else process.env.LOCAL_STACK = localStack;
+    })) as { subscriptionId: string };
+    const delivery = (eventId: string, status: DeliveryStatus, statusCode: number) =>
+      createDelivery({
+        tenantId: tenant.tenant.tenantId,
+        subscriptionId,
+        eventId,
+        eventType: 'person.created',
+        galleryToken: shoot.scope.token,
+        status,
+        createdAt: new Date().toISOString(),
+        attempts: 1,
+        roundFailures: status === 'failed' ? 1 : 0,
+        nextAttemptAt: Date.now(),
+        attemptLog: [{ attempt: 1, at: new Date().toISOString(), durationMs: 12, statusCode, ...(status === 'failed' ? { failure: 'http_status' as const } : {}) }],
+      });
+    await delivery('evt_delivered', 'delivered', 200);
+    await delivery('evt_failed_1', 'failed', 500);
+    await delivery('evt_failed_2', 'failed', 503);
+    const webhooks = `${studio.url}api/webhooks`;
+    // Act
+    const subscriptions = await answerOf(webhooks);
+    const deliveries = await answerOf(`${webhooks}/${subscriptionId}/deliveries`);
+    const failedOnly = await answerOf(`${webhooks}/${subscriptionId}/deliveries?status=failed`);
+    const one = await post(`${webhooks}/${subscriptionId}/replay`, { eventId: 'evt_failed_1' });
+    const afterOne = await getDelivery(tenant.tenant.tenantId, subscriptionId, 'evt_failed_1');
+    const failed = await post(`${webhooks}/${subscriptionId}/replay`, { failed: true });
+    const afterFailed = await getDelivery(tenant.tenant.tenantId, subscriptionId, 'evt_failed_2');
+    const neither = await post(`${webhooks}/${subscriptionId}/replay`, {});
+    const unknown = await answerOf(`${webhooks}/whk_nothing/deliveries`);
+    // Assess
+    expect(subscriptions.subscriptions).toEqual([expect.objectContaining({ subscriptionId, url: 'http://localhost:9/hooks', enabled: true, signingSecrets: 1 })]);
+    expect(JSON.stringify(subscriptions)).not.toMatch(/sealed/);
+    expect(deliveries.deliveries.map((entry: { eventId: string; status: string }) => [entry.eventId, entry.status]).sort()).toEqual([
+      ['evt_delivered', 'delivered'],
+      ['evt_failed_1', 'failed'],
+      ['evt_failed_2', 'failed'],
+    ]);
+    expect(deliveries.deliveries.find((entry: { eventId: string }) => entry.eventId === 'evt_failed_2').attemptLog).toEqual([expect.objectContaining({ statusCode: 503, failure: 'http_status' })]);
+    expect(failedOnly.deliveries.map((entry: { eventId: string }) => entry.eventId).sort()).toEqual(['evt_failed_1', 'evt_failed_2']);
+    expect([one.status, await one.json()]).toEqual([200, { ok: true, replayed: 1 }]);
+    expect(afterOne!.status).toBe('replay_requested');
+    expect([failed.status, await failed.json()]).toEqual([200, { ok: true, replayed: 1 }]);
+    expect(afterFailed!.status).toBe('replay_requested');
+    expect(neither.status).toBe(400);
+    expect(unknown).toMatchObject({ ok: false, error: 'not_found' });
   });
 });

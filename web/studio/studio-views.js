@@ -1,5 +1,5 @@
 // The studio console's other views (docs/studio-console.md): a gallery's persons, a person (their
-// photos, the pick for HR, erasure). The helpers are studio.js's, on window.studioConsole.
+// photos, the pick for HR, erasure), the webhooks. The helpers are studio.js's, on window.studioConsole.
 'use strict';
 
 (function () {
@@ -100,6 +100,64 @@
       ),
       element('div', { class: 'grid' }, ...tiles),
       erasure,
+    );
+  };
+
+  const table = (headings, rows) => element('table', {}, element('thead', {}, element('tr', {}, ...headings.map((text) => element('th', { text })))), element('tbody', {}, ...rows));
+
+  views.webhooks = async function showWebhooks() {
+    const { subscriptions } = await api('webhooks');
+    view.replaceChildren(
+      element('h2', { text: `Webhook subscriptions (${subscriptions.length})` }),
+      table(['URL', 'Events', 'Enabled', 'Failing since', 'Description'], subscriptions.map((subscription) =>
+        element('tr', {},
+          element('td', {}, element('a', { href: '#/webhook/' + encodeURIComponent(subscription.subscriptionId), text: subscription.url })),
+          element('td', { text: subscription.eventTypes.join(', ') }),
+          element('td', { text: subscription.enabled ? 'yes' : `no${subscription.disabledReason ? ` (${subscription.disabledReason})` : ''}` }),
+          element('td', { text: subscription.failingSince ? new Date(subscription.failingSince).toISOString() : '' }),
+          element('td', { text: subscription.description || '' }),
+        ),
+      )),
+    );
+  };
+
+  /** The outcome of a delivery's last attempt, as `webhook deliveries` prints it. */
+  function lastOutcome(delivery) {
+    const last = delivery.attemptLog[delivery.attemptLog.length - 1];
+    if (!last) return '';
+    return last.failure ? `${last.failure}${last.statusCode ? ' ' + last.statusCode : ''}` : `ok ${last.statusCode || ''}`.trim();
+  }
+
+  views.webhook = async function showDeliveries(subscriptionId) {
+    const path = 'webhooks/' + encodeURIComponent(subscriptionId);
+    const { deliveries } = await api(path + '/deliveries');
+
+    async function replay(body, what) {
+      try {
+        const { replayed } = await api(path + '/replay', body);
+        await showDeliveries(subscriptionId);
+        say(`Replay of ${what} requested (${replayed}); it is sent within seconds`);
+      } catch (error) {
+        say(error.message);
+      }
+    }
+
+    view.replaceChildren(
+      element('h2', { text: `Deliveries of ${subscriptionId}, newest first (${deliveries.length})` }),
+      element('p', {},
+        element('a', { href: '#/webhooks', text: 'Subscriptions' }), ' ',
+        element('button', { type: 'button', id: 'replay-failed', text: 'Replay the failed ones', onclick: () => replay({ failed: true }, 'the failed deliveries') }),
+      ),
+      table(['Event', 'Type', 'Status', 'Attempts', 'Last outcome', ''], deliveries.map((delivery) =>
+        element('tr', { 'data-event': delivery.eventId },
+          element('td', { text: delivery.eventId }),
+          element('td', { text: delivery.eventType }),
+          element('td', { class: 'delivery-status', text: delivery.status }),
+          element('td', { text: String(delivery.attempts) }),
+          element('td', { text: lastOutcome(delivery) }),
+          element('td', {}, delivery.status === 'pending' || delivery.status === 'replay_requested' ? '' : element('button', { type: 'button', text: 'Replay', onclick: () => replay({ eventId: delivery.eventId }, delivery.eventId) })),
+        ),
+      )),
     );
   };
 })();
