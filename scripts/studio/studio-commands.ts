@@ -186,3 +186,33 @@ export async function showStudioGalleryStats(tenant: string, gallery: string) {
     checkInsByDay: [...checkIns].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count })),
   };
 }
+
+/** Where a person's face can be seen beside a photo withheld for them: their selfie, or their first photo. */
+export interface StudioReference {
+  kind: 'selfie' | 'first_photo';
+  objectKey: string;
+}
+
+/**
+ * The reference of each person: their selfie where the gallery asks for face consent and the
+ * person gave it (the consent under which a selfie becomes a face reference,
+ * lib/faces/reference-faces.ts), else their first photo in capture order (`photo list`); none
+ * for a person with neither, or gone.
+ */
+export async function findStudioReferences(tenant: string, gallery: string, personIds: readonly string[]): Promise<Map<string, StudioReference>> {
+  const [{ findGallery }, { getPerson }, { selfieObjectKey }] = await Promise.all([import('../cli-kit/lookups'), import('#lib/persons/store/persons'), import('#lib/platform/media-keys')]);
+  const { tenant: owner, configuration } = await findGallery({ tenant, gallery });
+  const scope = { tenantId: owner.tenantId, token: configuration.gallery.token };
+  const references = new Map<string, StudioReference>();
+  for (const personId of new Set(personIds)) {
+    const person = await getPerson(scope, personId);
+    if (!person) continue;
+    if (configuration.gallery.granularConsents.face && person.consents.faceConsent === true && person.hasSelfie) {
+      references.set(personId, { kind: 'selfie', objectKey: selfieObjectKey(scope.tenantId, scope.token, personId) });
+      continue;
+    }
+    const [first] = sortPhotosByCapture((await runCommand('photo', 'list', { tenant, gallery, person: personId })) as Photo[]);
+    if (first) references.set(personId, { kind: 'first_photo', objectKey: first.objectKey });
+  }
+  return references;
+}

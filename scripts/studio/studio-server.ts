@@ -13,7 +13,7 @@ import { CliError, ConflictError, NotFoundError, UsageError, describeFailure } f
 import { findTenant } from '../cli-kit/lookups';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { DomainError } from '#lib/platform/domain-error';
-import { eraseStudioPerson, listStudioGalleries, listStudioPersons, printStudioCards, runCommand, showStudioGalleryStats, showStudioPerson } from './studio-commands';
+import { eraseStudioPerson, findStudioReferences, listStudioGalleries, listStudioPersons, printStudioCards, runCommand, showStudioGalleryStats, showStudioPerson } from './studio-commands';
 import { ThumbnailCache } from './thumbnails';
 
 const PAGE_FOLDER = join(__dirname, '..', '..', 'web', 'studio');
@@ -81,6 +81,8 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
   const thumbnails = options.thumbnails ?? new ThumbnailCache();
   /** Object keys of the photos the queue listed, by gallery and photo ID: a thumbnail is only made of a listed photo. */
   const listedKeys = new Map<string, string>();
+  /** Object keys of the references of the persons whose face-mismatch photos the queue listed, by gallery and person ID. */
+  const referenceKeys = new Map<string, string>();
   let port = 0;
 
   const server: Server = createServer((request, response) => {
@@ -138,10 +140,17 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
     const [galleries, gallery, what, id, action] = segments;
     if (galleries !== 'galleries' || !gallery) throw new HttpRefusal(404, 'not_found', 'No such route');
     if (method === 'GET' && what === 'review' && segments.length === 3) {
-      const photos = (await runCommand('photo', 'review', { tenant, gallery })) as { photoId: string; path: string; heldFor: string | null }[];
+      const photos = (await runCommand('photo', 'review', { tenant, gallery })) as { photoId: string; path: string; heldFor: string | null; reason?: string }[];
       for (const listed of photos) listedKeys.set(`${gallery}/${listed.photoId}`, inboxObjectKey({ tenantId, token: gallery, path: listed.path }));
+      const mismatched = photos.flatMap((listed) => (listed.heldFor !== null && listed.reason === 'face_mismatch' ? [listed.heldFor] : []));
+      const references = await findStudioReferences(tenant, gallery, mismatched);
+      for (const [personId, reference] of references) referenceKeys.set(`${gallery}/${personId}`, reference.objectKey);
       const withheld = photos.filter((listed) => listed.heldFor !== null).length;
-      return { status: 200, body: { ok: true, gallery, counts: { withheld, unassigned: photos.length - withheld }, photos } };
+      const shown = photos.map((listed) => {
+        const reference = listed.reason === 'face_mismatch' && listed.heldFor ? references.get(listed.heldFor) : undefined;
+        return { ...listed, reference: reference ? { personId: listed.heldFor, kind: reference.kind } : null };
+      });
+      return { status: 200, body: { ok: true, gallery, counts: { withheld, unassigned: photos.length - withheld }, photos: shown } };
     }
     if (method === 'GET' && what === 'persons' && segments.length === 3) {
       return { status: 200, body: { ok: true, gallery, persons: await listStudioPersons(tenant, gallery) } };
@@ -151,6 +160,12 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       // Without MEDIA_BUCKET (TABLE_NAME set by hand, and no bucket), the queue works without pictures.
       const thumbnail = key && process.env.MEDIA_BUCKET ? await thumbnails.get(key) : undefined;
       if (!thumbnail) throw new HttpRefusal(404, 'not_found', 'No thumbnail: the photo is not in a listed queue or person, or its image is not in the bucket');
+      return { status: 200, body: thumbnail, file: { contentType: 'image/jpeg' } };
+    }
+    if (method === 'GET' && what === 'references' && id && segments.length === 4) {
+      const key = referenceKeys.get(`${gallery}/${id}`);
+      const thumbnail = key && process.env.MEDIA_BUCKET ? await thumbnails.get(key) : undefined;
+      if (!thumbnail) throw new HttpRefusal(404, 'not_found', 'No reference: the person has no face-mismatch photo in a listed queue, or their reference image is not in the bucket');
       return { status: 200, body: thumbnail, file: { contentType: 'image/jpeg' } };
     }
     if (method === 'GET' && what === 'stats' && segments.length === 3) {

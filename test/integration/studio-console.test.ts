@@ -9,7 +9,9 @@ import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { createDelivery, getDelivery } from '#lib/webhooks/store/webhook-deliveries';
 import type { DeliveryStatus } from '#lib/webhooks/rules/webhook-delivery';
-import { runCommand } from '../../scripts/studio/studio-commands';
+import { findStudioReferences, runCommand } from '../../scripts/studio/studio-commands';
+import { checkInWithSelfie, createFaceGallery } from '../support/face-galleries';
+import { makeJpeg, uploadObject } from '../support/media';
 import { sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 import { type Studio, startStudio } from '../../scripts/studio/studio-server';
 import { type TestTenant, createTestTenant } from '../support/factories';
@@ -61,7 +63,7 @@ describe('studio console (npm run studio)', () => {
     const wrongSecret = 'x'.repeat(studio.secret.length);
     const person = shoot.persons[0]!.personId;
     const gallery = `/api/galleries/${shoot.scope.token}`;
-    const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, '/api/webhooks', '/api/webhooks/whk_x/deliveries', `${gallery}/persons/${person}`, `${gallery}/stats`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
+    const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, '/api/webhooks', '/api/webhooks/whk_x/deliveries', `${gallery}/persons/${person}`, `${gallery}/stats`, `${gallery}/references/${person}`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
     const actions = ['/api/webhooks/whk_x/replay', `${gallery}/photos/${withheld.facts.photoId}/release`, `${gallery}/photos/${withheld.facts.photoId}/assign`, `${gallery}/persons/${person}/pick`, `${gallery}/persons/${person}/erase`];
     // Act
     const statuses = await Promise.all(
@@ -88,9 +90,14 @@ describe('studio console (npm run studio)', () => {
   });
 
   it('lists the galleries with their days, the review queue with counts, reasons and cards, and the persons, and draws a small thumbnail without metadata', async () => {
+    // Prepare: an image for the first photo of the person the withheld photo waits for, their reference.
+    const [firstPhoto] = sortPhotosByCapture(await listPhotos(shoot.scope, shoot.persons[0]!.personId));
+    await uploadObject(firstPhoto!.objectKey, makeJpeg(900, 900));
     // Act
     const galleries = await answerOf(`${studio.url}api/galleries`);
     const queue = await answerOf(`${api}/review`);
+    const reference = await fetch(`${api}/references/${shoot.persons[0]!.personId}`);
+    const notBesideAMismatch = await fetch(`${api}/references/${shoot.persons[1]!.personId}`);
     const thumbnail = await fetch(`${api}/thumbnails/${withheld.facts.photoId}`);
     const persons = await answerOf(`${api}/persons`);
     const withoutImage = await fetch(`${api}/thumbnails/${uploads.find((upload) => upload.card.kind === 'photo' && upload !== withheld)!.facts.photoId}`);
@@ -109,8 +116,13 @@ describe('studio console (npm run studio)', () => {
         heldFor: shoot.persons[0]!.personId,
         card: expect.objectContaining({ code: shoot.persons[0]!.code }),
         candidates: [{ personId: shoot.persons[1]!.personId, distance: 0.31 }],
+        reference: { personId: shoot.persons[0]!.personId, kind: 'first_photo' },
       }),
     );
+    expect(queue.photos.filter((photo: { reference: unknown }) => photo.reference !== null)).toHaveLength(1);
+    expect([reference.status, reference.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    expect((await sharp(Buffer.from(await reference.arrayBuffer())).metadata()).width).toBe(320);
+    expect(notBesideAMismatch.status).toBe(404);
     expect([thumbnail.status, thumbnail.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
     const drawn = await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata();
     expect([drawn.format, drawn.width, drawn.height, drawn.exif]).toEqual(['jpeg', 320, 213, undefined]);
@@ -313,5 +325,22 @@ describe('studio console (npm run studio)', () => {
     expect(afterFailed!.status).toBe('replay_requested');
     expect(neither.status).toBe(400);
     expect(unknown).toMatchObject({ ok: false, error: 'not_found' });
+  });
+
+  it("takes a person's selfie as their reference only where the gallery asks for face consent and they gave it", async () => {
+    // Prepare
+    const faces = await createFaceGallery(tenant.tenant);
+    const selfie = makeJpeg(400, 400);
+    const consenting = await checkInWithSelfie(tenant.tenant, faces, 'consenting', true, selfie);
+    const refusing = await checkInWithSelfie(tenant.tenant, faces, 'refusing', false, selfie);
+    // Act
+    const references = await findStudioReferences(tenant.slug, faces.token, [consenting.personId, refusing.personId, shoot.persons[0]!.personId]);
+    const shootReferences = await findStudioReferences(tenant.slug, shoot.scope.token, [shoot.persons[0]!.personId]);
+    // Assess
+    expect(references.get(consenting.personId)).toEqual({ kind: 'selfie', objectKey: `selfies/${faces.tenantId}/${faces.token}/${consenting.personId}.jpg` });
+    // Without the consent and without photos, nothing: the selfie is not shown.
+    expect(references.has(refusing.personId)).toBe(false);
+    expect(references.has(shoot.persons[0]!.personId)).toBe(false);
+    expect(shootReferences.get(shoot.persons[0]!.personId)).toEqual({ kind: 'first_photo', objectKey: sortPhotosByCapture(await listPhotos(shoot.scope, shoot.persons[0]!.personId))[0]!.objectKey });
   });
 });

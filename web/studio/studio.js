@@ -107,7 +107,7 @@
       if (event.key === 'Escape') personField.blur();
     });
     return element('article', { class: 'photo' + (photo.heldFor ? ' withheld' : ''), tabindex: '-1', 'data-photo': photo.photoId },
-      thumbnail,
+      photo.reference ? element('div', { class: 'pair' }, thumbnail, referenceFigure(token, photo.reference)) : thumbnail,
       element('p', { text: photo.path }),
       element('p', { text: photo.capturedAt || 'no capture time' }),
       element('p', { class: 'reason', text: (photo.heldFor ? 'Withheld: ' : 'Unassigned: ') + reason }),
@@ -119,6 +119,13 @@
         element('button', { type: 'button', text: 'Assign', onclick: assign }),
       ),
     );
+  }
+
+  /** Beside a face mismatch: the face of the person the card names, as their selfie or first photo shows it. */
+  function referenceFigure(token, reference) {
+    const image = element('img', { src: `api/galleries/${encodeURIComponent(token)}/references/${encodeURIComponent(reference.personId)}`, alt: 'Reference of ' + who(reference.personId), loading: 'lazy', width: '320', height: '213' });
+    image.addEventListener('error', () => image.replaceWith(element('div', { class: 'missing', text: 'no reference image' })));
+    return element('figure', { class: 'reference' }, image, element('figcaption', { text: `${who(reference.personId)}: ${reference.kind === 'selfie' ? 'selfie' : 'first photo'}` }));
   }
 
   async function act(token, photo, action, body) {
