@@ -1,0 +1,87 @@
+/**
+ * `npm start` and `npm run studio` as child processes, as a photographer runs them in two
+ * terminals, for the studio console's browser tests (test/e2e/studio-console.e2e.ts). This test
+ * process then reads and writes the table and the bucket of that `npm start`.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type StartBanner, processesInGroup, spawnNpmStart, waitForBanner, withoutTestEnvironment } from './npm-start';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The child's environment: nothing of this test run's table, bucket or port, so that it finds the `npm start` of `--data`. */
+function childEnvironment(): NodeJS.ProcessEnv {
+  const { MEDIA_BUCKET: _bucket, S3_ENDPOINT: _s3, ...rest } = withoutTestEnvironment(process.env);
+  return rest;
+}
+
+/** Stops a child started in a process group of its own (by its ID), as Ctrl-C in its terminal would, then for good. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const groupId = child.pid!;
+  if (processesInGroup(groupId).length === 0) return;
+  process.kill(-groupId, 'SIGINT');
+  for (let attempt = 0; attempt < 100 && processesInGroup(groupId).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  if (processesInGroup(groupId).length > 0) process.kill(-groupId, 'SIGKILL');
+}
+
+export interface LocalStack {
+  banner: StartBanner;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `npm start` with a data folder of its own and points this process at its table and
+ * bucket (TABLE_NAME, DYNAMODB_ENDPOINT, MEDIA_BUCKET, S3_ENDPOINT): import the project's
+ * modules only after it, as they read these on import.
+ */
+export async function startLocalStack(): Promise<LocalStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
+  const child = spawnNpmStart(['--port', '0', '--data', dataDir], { cwd: ROOT, env: childEnvironment() });
+  try {
+    const banner = await waitForBanner(child);
+    // With --data it names two files, separated by ", ": the first is the one of its process.
+    const connection = JSON.parse(readFileSync(banner.connectionFile.replace(/,$/, ''), 'utf8')) as { tableName: string; dynamoDbEndpoint: string; mediaBucket: string; s3Endpoint: string };
+    process.env.TABLE_NAME = connection.tableName;
+    process.env.DYNAMODB_ENDPOINT = connection.dynamoDbEndpoint;
+    process.env.MEDIA_BUCKET = connection.mediaBucket;
+    process.env.S3_ENDPOINT = connection.s3Endpoint;
+    return { banner, dataDir, stop: () => stopGroup(child) };
+  } catch (error) {
+    await stopGroup(child);
+    throw error;
+  }
+}
+
+export interface StudioProcess {
+  /** The address it printed, secret included. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `npm run studio -- --tenant SLUG --data DIR`, once it has printed its address. */
+export async function startStudioProcess(tenant: string, dataDir: string): Promise<StudioProcess> {
+  const child = spawn('npm', ['run', 'studio', '--', '--tenant', tenant, '--data', dataDir], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnvironment() });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`npm run studio printed no address:\n${output}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const printed = /Studio console of tenant "[^"]+": (http:\/\/127\.0\.0\.1:\d+\/\S+\/)/.exec(output);
+        if (!printed) return;
+        clearTimeout(timer);
+        resolve(printed[1]!);
+      };
+      child.stdout!.on('data', read);
+      child.stderr!.on('data', read);
+      child.once('exit', (code) => reject(new Error(`npm run studio exited with ${code}:\n${output}`)));
+    });
+    return { url, stop: () => stopGroup(child) };
+  } catch (error) {
+    await stopGroup(child);
+    throw error;
+  }
+}
