@@ -1,5 +1,5 @@
 /**
- * The studio console's HTTP server (docs/studio.md): the page in web/studio/ and a small JSON API,
+ * The studio console's HTTP server (docs/studio-console.md): the page in web/studio/ and a small JSON API,
  * on 127.0.0.1 only, every path behind a random session secret (`/<secret>/...`, else 403), a
  * Host header that names the loopback address (else 403, against DNS rebinding), and strict
  * security headers. The API runs the admin CLI's commands (studio-commands.ts) for one tenant.
