@@ -200,10 +200,12 @@ export interface StudioReference {
  * for a person with neither, or gone.
  */
 export async function findStudioReferences(tenant: string, gallery: string, personIds: readonly string[]): Promise<Map<string, StudioReference>> {
+  const references = new Map<string, StudioReference>();
+  // A queue without face mismatches costs no read.
+  if (personIds.length === 0) return references;
   const [{ findGallery }, { getPerson }, { selfieObjectKey }] = await Promise.all([import('../cli-kit/lookups'), import('#lib/persons/store/persons'), import('#lib/platform/media-keys')]);
   const { tenant: owner, configuration } = await findGallery({ tenant, gallery });
   const scope = { tenantId: owner.tenantId, token: configuration.gallery.token };
-  const references = new Map<string, StudioReference>();
   for (const personId of new Set(personIds)) {
     const person = await getPerson(scope, personId);
     if (!person) continue;
