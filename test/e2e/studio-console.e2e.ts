@@ -15,19 +15,28 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
   let stack: LocalStack | undefined;
   let studio: StudioProcess | undefined;
   let shoot: Awaited<ReturnType<typeof import('../support/review-shoot').reviewShoot>>;
-  let tables: { listPhotos: typeof import('#lib/photos/store/photos').listPhotos; getPerson: typeof import('#lib/persons/store/persons').getPerson };
+  let tables: {
+    listPhotos: typeof import('#lib/photos/store/photos').listPhotos;
+    getPerson: typeof import('#lib/persons/store/persons').getPerson;
+    createDelivery: typeof import('#lib/webhooks/store/webhook-deliveries').createDelivery;
+    getDelivery: typeof import('#lib/webhooks/store/webhook-deliveries').getDelivery;
+    runCommand: typeof import('../../scripts/studio/studio-commands').runCommand;
+  };
+  let tenant: Awaited<ReturnType<typeof import('../support/factories').createTestTenant>>;
 
   beforeAll(async () => {
     stack = await startLocalStack();
     // Imported once this process reads and writes the table and bucket of that npm start.
-    const [{ createTestTenant }, { reviewShoot }, { listPhotos }, { getPerson }] = await Promise.all([
+    const [{ createTestTenant }, { reviewShoot }, { listPhotos }, { getPerson }, { createDelivery, getDelivery }, { runCommand }] = await Promise.all([
       import('../support/factories'),
       import('../support/review-shoot'),
       import('#lib/photos/store/photos'),
       import('#lib/persons/store/persons'),
+      import('#lib/webhooks/store/webhook-deliveries'),
+      import('../../scripts/studio/studio-commands'),
     ]);
-    tables = { listPhotos, getPerson };
-    const tenant = await createTestTenant();
+    tables = { listPhotos, getPerson, createDelivery, getDelivery, runCommand };
+    tenant = await createTestTenant();
     shoot = await reviewShoot(tenant, { images: 'all' });
     studio = await startStudioProcess(tenant.slug, stack.dataDir);
   }, 180_000);
@@ -122,5 +131,37 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     expect(stillThere).toBeDefined();
     expect(await page.locator('#erase-receipt').textContent()).toMatch(/^Removed for [\s\S]+photo records\s+\d+/);
     expect(await tables.getPerson(shoot.shoot.scope, second.personId)).toBeUndefined();
+  });
+
+  it("lists the webhook subscriptions, opens one's deliveries with their outcome, and replays the failed ones", async () => {
+    // Prepare: a subscription whose endpoint nothing answers, and a failed delivery of it.
+    const { subscriptionId } = (await tables.runCommand('webhook', 'add', { tenant: tenant.slug, url: 'http://localhost:9/hooks', events: 'person.created' })) as { subscriptionId: string };
+    const at = new Date().toISOString();
+    await tables.createDelivery({
+      tenantId: tenant.tenant.tenantId,
+      subscriptionId,
+      eventId: 'evt_studio_e2e',
+      eventType: 'person.created',
+      galleryToken: shoot.shoot.scope.token,
+      status: 'failed',
+      createdAt: at,
+      attempts: 1,
+      roundFailures: 1,
+      nextAttemptAt: Date.now(),
+      attemptLog: [{ attempt: 1, at, durationMs: 20, statusCode: 500, failure: 'http_status' }],
+    });
+    const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop });
+    await page.goto(studio!.url);
+    // Act
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: 'http://localhost:9/hooks' }).click();
+    const row = page.locator('tr[data-event="evt_studio_e2e"]');
+    const outcome = await row.textContent();
+    await page.screenshot({ path: join(SCREENSHOTS, 'studio-webhook-deliveries-desktop.png'), fullPage: false });
+    await page.getByRole('button', { name: 'Replay the failed ones' }).click();
+    await page.locator('#status', { hasText: 'Replay of the failed deliveries requested (1)' }).waitFor();
+    // Assess
+    expect(outcome).toMatch(/person\.created\s*failed\s*1\s*http_status 500/);
+    expect((await tables.getDelivery(tenant.tenant.tenantId, subscriptionId, 'evt_studio_e2e'))!.status).not.toBe('failed');
   });
 });

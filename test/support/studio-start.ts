@@ -4,9 +4,10 @@
  * process then reads and writes the table and the bucket of that `npm start`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { useLocalTable } from '../../scripts/cli-kit/table-environment';
 import { type StartBanner, processesInGroup, spawnNpmStart, waitForBanner, withoutTestEnvironment } from './npm-start';
 
 const ROOT = join(__dirname, '..', '..');
@@ -33,21 +34,17 @@ export interface LocalStack {
 }
 
 /**
- * Starts `npm start` with a data folder of its own and points this process at its table and
- * bucket (TABLE_NAME, DYNAMODB_ENDPOINT, MEDIA_BUCKET, S3_ENDPOINT): import the project's
- * modules only after it, as they read these on import.
+ * Starts `npm start` with a data folder of its own and points this process at it as the CLIs
+ * find it (useLocalTable: its table, bucket, webhook sealing key, LOCAL_STACK), in place of this
+ * test run's: import the project's modules only after it, as they read these on import.
  */
 export async function startLocalStack(): Promise<LocalStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-'));
   const child = spawnNpmStart(['--port', '0', '--data', dataDir], { cwd: ROOT, env: childEnvironment() });
   try {
     const banner = await waitForBanner(child);
-    // With --data it names two files, separated by ", ": the first is the one of its process.
-    const connection = JSON.parse(readFileSync(banner.connectionFile.replace(/,$/, ''), 'utf8')) as { tableName: string; dynamoDbEndpoint: string; mediaBucket: string; s3Endpoint: string };
-    process.env.TABLE_NAME = connection.tableName;
-    process.env.DYNAMODB_ENDPOINT = connection.dynamoDbEndpoint;
-    process.env.MEDIA_BUCKET = connection.mediaBucket;
-    process.env.S3_ENDPOINT = connection.s3Endpoint;
+    for (const name of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'MEDIA_BUCKET', 'S3_ENDPOINT', 'WEBHOOK_SEALING_KEY']) delete process.env[name];
+    useLocalTable({ env: process.env, workingDirectory: ROOT }, dataDir);
     return { banner, dataDir, stop: () => stopGroup(child) };
   } catch (error) {
     await stopGroup(child);

@@ -3,12 +3,13 @@
 'use strict';
 
 (function () {
-  const { element, api, say, view, views } = window.studioConsole;
+  const { element, api, say, render, views } = window.studioConsole;
 
   const galleryPath = (token) => 'galleries/' + encodeURIComponent(token);
   const personHref = (token, personId) => `#/person/${encodeURIComponent(token)}/${encodeURIComponent(personId)}`;
 
   views.persons = async function showPersons(token) {
+    const here = location.hash;
     const { persons } = await api(galleryPath(token) + '/persons');
     const rows = persons.map((person) =>
       element('tr', {},
@@ -19,7 +20,7 @@
         element('td', { text: person.checkedInAt || 'imported' }),
       ),
     );
-    view.replaceChildren(
+    render(here,
       element('h2', { text: `Persons of ${token} (${persons.length})` }),
       element('p', {}, element('a', { href: '#/review/' + encodeURIComponent(token), text: 'Review queue' })),
       element('table', {}, element('thead', {}, element('tr', {}, ...['Name', 'Code', 'Employee ID', 'Photos', 'Checked in'].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
@@ -27,6 +28,7 @@
   };
 
   views.person = async function showPerson(token, personId) {
+    const here = location.hash;
     const path = `${galleryPath(token)}/persons/${encodeURIComponent(personId)}`;
     const { person, photos } = await api(path);
     const tiles = photos.map((photo) => {
@@ -80,7 +82,7 @@
     async function eraseNow(typed) {
       try {
         const { lines } = await api(path + '/erase', { confirm: typed });
-        view.replaceChildren(
+        render(here,
           element('h2', { text: `${person.name} erased` }),
           element('pre', { class: 'receipt', id: 'erase-receipt', text: lines.join('\n') }),
           element('p', {}, element('a', { href: '#/persons/' + encodeURIComponent(token), text: 'Persons of ' + token })),
@@ -91,7 +93,7 @@
       }
     }
 
-    view.replaceChildren(
+    render(here,
       element('h2', { text: `${person.name} (${person.code})` }),
       element('p', {},
         person.employeeId ? `Employee ID ${person.employeeId} · ` : '',
@@ -106,8 +108,9 @@
   const table = (headings, rows) => element('table', {}, element('thead', {}, element('tr', {}, ...headings.map((text) => element('th', { text })))), element('tbody', {}, ...rows));
 
   views.webhooks = async function showWebhooks() {
+    const here = location.hash;
     const { subscriptions } = await api('webhooks');
-    view.replaceChildren(
+    render(here,
       element('h2', { text: `Webhook subscriptions (${subscriptions.length})` }),
       table(['URL', 'Events', 'Enabled', 'Failing since', 'Description'], subscriptions.map((subscription) =>
         element('tr', {},
@@ -129,6 +132,7 @@
   }
 
   views.webhook = async function showDeliveries(subscriptionId) {
+    const here = location.hash;
     const path = 'webhooks/' + encodeURIComponent(subscriptionId);
     const { deliveries } = await api(path + '/deliveries');
 
@@ -142,7 +146,7 @@
       }
     }
 
-    view.replaceChildren(
+    render(here,
       element('h2', { text: `Deliveries of ${subscriptionId}, newest first (${deliveries.length})` }),
       element('p', {},
         element('a', { href: '#/webhooks', text: 'Subscriptions' }), ' ',

@@ -47,11 +47,20 @@
     return answer;
   }
 
+  /**
+   * Draws a view's content, unless the address changed since the view began (`here`): a slow
+   * answer of the page left behind must not replace the page the user went to.
+   */
+  function render(here, ...children) {
+    if (location.hash === here) view.replaceChildren(...children);
+  }
+
   function say(text) {
     statusLine.textContent = text;
   }
 
   async function showGalleries() {
+    const here = location.hash;
     const { tenant, galleries } = await api('galleries');
     document.getElementById('tenant').textContent = 'Tenant ' + tenant;
     const rows = galleries.map((gallery) =>
@@ -67,7 +76,7 @@
         ),
       ),
     );
-    view.replaceChildren(
+    render(here,
       element('h2', { text: `Galleries (${galleries.length})` }),
       element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity', 'Photos and check-ins', ''].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
     );
@@ -139,6 +148,7 @@
   }
 
   async function showReview(token) {
+    const here = location.hash;
     const [{ counts, photos }, listed] = await Promise.all([api(`galleries/${encodeURIComponent(token)}/review`), api(`galleries/${encodeURIComponent(token)}/persons`)]);
     persons = new Map(listed.persons.map((person) => [person.personId, person]));
     const cameras = new Map();
@@ -147,7 +157,7 @@
       if (!cameras.has(camera)) cameras.set(camera, []);
       cameras.get(camera).push(photo);
     }
-    view.replaceChildren(
+    render(here,
       element('h2', { text: 'Review queue of ' + token }),
       element('p', { class: 'counts', id: 'counts', text: `${counts.withheld} withheld, ${counts.unassigned} unassigned` }),
       // The assign fields suggest every person: the browser matches the name, code or employee ID typed.
@@ -187,7 +197,7 @@
 
   /** Views of studio-views.js, by the first part of the address after `#/`. */
   const views = {};
-  window.studioConsole = { element, api, say, view, views, personLink, cardsLink };
+  window.studioConsole = { element, api, say, render, views, personLink, cardsLink };
 
   async function route() {
     say('');
