@@ -223,7 +223,7 @@ describe('studio console (npm run studio)', () => {
     }
   });
 
-  it("prints a gallery's camera cards as the PDF of `cards pdf`, a download, refuses an unknown day or gallery, and leaves no temporary file", async () => {
+  it("prints a gallery's camera cards as the PDF of `cards pdf`, a download, refuses an unknown day or gallery and a day without persons, and leaves no temporary file", async () => {
     // Prepare
     const leftovers = () => readdirSync(tmpdir()).filter((name) => name.startsWith('studio-cards-'));
     const before = leftovers();
@@ -232,6 +232,9 @@ describe('studio console (npm run studio)', () => {
     const bytes = Buffer.from(await cards.arrayBuffer());
     const unknownDay = await fetch(`${api}/cards?day=day_nothing`);
     const unknownGallery = await fetch(`${studio.url}api/galleries/gal_nothing/cards`);
+    const galleries = (await answerOf(`${studio.url}api/galleries`)).galleries as { token: string; days: { id: string; label: string }[] }[];
+    const withDays = galleries.find((gallery) => gallery.days.length > 0)!;
+    const emptyDay = await fetch(`${studio.url}api/galleries/${withDays.token}/cards?day=${withDays.days[0]!.id}`);
     // Assess
     expect([cards.status, cards.headers.get('content-type')]).toEqual([200, 'application/pdf']);
     expect(cards.headers.get('content-disposition')).toBe(`attachment; filename="cards-${shoot.scope.token}.pdf"`);
@@ -241,6 +244,8 @@ describe('studio console (npm run studio)', () => {
     expect(bytes.toString('latin1')).toMatch(/\/Type \/Pages\s+\/Count 1\b/);
     expect([unknownDay.status, ((await unknownDay.json()) as any).message]).toEqual([404, expect.stringMatching(/no shooting day "day_nothing"/)]);
     expect(unknownGallery.status).toBe(404);
+    // The day reaches the CLI's command: nobody is booked on it.
+    expect([emptyDay.status, ((await emptyDay.json()) as any).message]).toEqual([404, `No persons in shooting day ${withDays.days[0]!.id}: no cards written`]);
     expect(leftovers()).toEqual(before);
   });
 
