@@ -11,12 +11,15 @@ import { COMMAND_CATALOG } from '../admin/command-catalog';
 import type { CommandResult } from '../admin/command-types';
 import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { type OptionValues, galleryToken } from '../cli-kit/options';
+import { requireEnvironment } from '../cli-kit/table-environment';
 import { type Photo, sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 
 /** A CLI command's result: its `--json` data and the lines it prints without `--json`. */
 export async function runCommandPrinted(resource: string, command: string, values: OptionValues): Promise<CommandResult> {
   const spec = COMMAND_CATALOG[resource];
   if (!spec?.commands[command]) throw new Error(`No admin command "${resource} ${command}"`);
+  // What the CLI asks for before the command (MEDIA_BUCKET for erasure), with its message: a refusal, not a failure on import.
+  requireEnvironment(process.env, spec.commands[command].environment ?? []);
   const handler = (await spec.loadHandlers())[command];
   if (!handler) throw new Error(`No handler for "${resource} ${command}"`);
   return handler(values);

@@ -249,11 +249,16 @@ describe('studio console (npm run studio)', () => {
     expect(leftovers()).toEqual(before);
   });
 
-  it('erases a person as `person erase` does: a dry run that changes nothing, a refusal unless the confirmation names them, then the receipt', async () => {
+  it('erases a person as `person erase` does: a dry run that changes nothing, a refusal unless the confirmation names them (or without the bucket), then the receipt', async () => {
     // Prepare
     const second = shoot.persons[1]!;
     const erase = `${api}/persons/${second.personId}/erase`;
+    const bucket = process.env.MEDIA_BUCKET;
     // Act
+    delete process.env.MEDIA_BUCKET;
+    const withoutBucket = await post(erase, { dryRun: true }).finally(() => {
+      process.env.MEDIA_BUCKET = bucket;
+    });
     const dryRun = await post(erase, { dryRun: true });
     const dryAnswer = (await dryRun.json()) as any;
     const afterDryRun = await getPerson(shoot.scope, second.personId);
@@ -263,6 +268,8 @@ describe('studio console (npm run studio)', () => {
     const erased = await post(erase, { confirm: ' person 1 ' });
     const receipt = (await erased.json()) as any;
     // Assess
+    // As the CLI refuses it before the command runs.
+    expect([withoutBucket.status, ((await withoutBucket.json()) as any).message]).toEqual([400, expect.stringMatching(/^MEDIA_BUCKET is not set/)]);
     expect(dryRun.status).toBe(200);
     expect(dryAnswer.receipt).toMatchObject({ dryRun: true, persons: [second.personId] });
     expect(dryAnswer.lines[0]).toMatch(/^Would remove for .+ \(dry run: nothing was changed\)$/);
