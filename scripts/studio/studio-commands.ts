@@ -75,6 +75,11 @@ export interface StudioPerson {
   photoCount: number;
 }
 
+/** When a person checked in on the page: a check-in's creation, an imported person's own check-in; null for an imported person who has not. */
+function checkInTimeOf(person: { source: string; createdAt: string; checkedInAt?: string | null }): string | null {
+  return person.source === 'checkin' ? person.createdAt : (person.checkedInAt ?? null);
+}
+
 /**
  * Every person of a group-shoot gallery, through the use case of the API's person listing
  * (lib/persons/list-persons.ts), page by page; the admin CLI has no listing of persons.
@@ -93,7 +98,7 @@ export async function listStudioPersons(tenant: string, gallery: string): Promis
         code: person.code,
         employeeId: person.employeeId,
         shootingDayId: person.shootingDayId,
-        checkedInAt: person.source === 'checkin' ? person.createdAt : person.checkedInAt,
+        checkedInAt: checkInTimeOf(person),
         photoCount: person.photoCount,
       })),
     );
@@ -125,7 +130,7 @@ export async function showStudioPerson(tenant: string, gallery: string, personId
   if (!person) throw new NotFoundError(`Gallery ${gallery} has no person "${personId}"`);
   const picked = pickedPhotoOf(photos, person.pickedPhotoId);
   return {
-    person: { personId: person.personId, name: person.name, code: person.code, employeeId: person.employeeId, checkedInAt: person.checkedInAt ?? null },
+    person: { personId: person.personId, name: person.name, code: person.code, employeeId: person.employeeId, checkedInAt: checkInTimeOf(person) },
     // The face box stays on the machine, as it stays out of the API's answers.
     photos: photos.map(({ faceBox: _faceBox, ...photo }): StudioPersonPhoto => ({ ...photo, picked: photo.photoId === picked?.photoId })),
   };
@@ -181,7 +186,8 @@ export async function showStudioGalleryStats(tenant: string, gallery: string) {
   const stats = await getGalleryStats(await findTenant({ tenant }), galleryToken({ gallery }));
   const checkIns = new Map<string, number>();
   for (const person of await listStudioPersons(tenant, gallery)) {
-    if (person.checkedInAt) checkIns.set(person.checkedInAt.slice(0, 10), (checkIns.get(person.checkedInAt.slice(0, 10)) ?? 0) + 1);
+    const day = person.checkedInAt?.slice(0, 10);
+    if (day) checkIns.set(day, (checkIns.get(day) ?? 0) + 1);
   }
   return {
     photos: { assigned: stats.photos.total, unassigned: stats.photos.unassigned, withheld: stats.photos.withheld, cardsPhotographed: stats.photos.cards },
