@@ -4,7 +4,7 @@
  * process then reads and writes the table and the bucket of that `npm start`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { useLocalTable } from '../../scripts/cli-kit/table-environment';
@@ -45,9 +45,17 @@ export async function startLocalStack(): Promise<LocalStack> {
     const banner = await waitForBanner(child);
     for (const name of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'MEDIA_BUCKET', 'S3_ENDPOINT', 'WEBHOOK_SEALING_KEY']) delete process.env[name];
     useLocalTable({ env: process.env, workingDirectory: ROOT }, dataDir);
-    return { banner, dataDir, stop: () => stopGroup(child) };
+    return {
+      banner,
+      dataDir,
+      stop: async () => {
+        await stopGroup(child);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   } catch (error) {
     await stopGroup(child);
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
 }
