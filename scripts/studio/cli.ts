@@ -1,5 +1,5 @@
 /**
- * `npm run studio -- --tenant SLUG [--data DIR] [--port N]`: the studio console (docs/studio.md),
+ * `npm run studio -- --tenant SLUG [--data DIR] [--port N]`: the studio console (docs/studio-console.md),
  * a page on 127.0.0.1 that drives the admin CLI's commands for one tenant. It finds the table and
  * the bucket as the admin CLI does: a running `npm start`, or TABLE_NAME and MEDIA_BUCKET set.
  */

@@ -1,19 +1,17 @@
 /**
- * The studio console's HTTP server (docs/studio.md): the page in web/studio/ and a small JSON API,
+ * The studio console's HTTP server (docs/studio-console.md): the page in web/studio/ and a small JSON API,
  * on 127.0.0.1 only, every path behind a random session secret (`/<secret>/...`, else 403), a
  * Host header that names the loopback address (else 403, against DNS rebinding), and strict
- * security headers. The API runs the admin CLI's commands (studio-commands.ts) for one tenant.
+ * security headers. The API (studio-api.ts) runs the admin CLI's commands (studio-commands.ts) for one tenant.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { CliError, ConflictError, NotFoundError, UsageError, describeFailure } from '../cli-kit/cli-errors';
+import { describeFailure } from '../cli-kit/cli-errors';
 import { findTenant } from '../cli-kit/lookups';
-import { inboxObjectKey } from '#lib/platform/media-keys';
-import { DomainError } from '#lib/platform/domain-error';
-import { listStudioGalleries, listStudioPersons, runCommand } from './studio-commands';
+import { refusal, studioApi } from './studio-api';
 import { ThumbnailCache } from './thumbnails';
 
 const PAGE_FOLDER = join(__dirname, '..', '..', 'web', 'studio');
@@ -22,6 +20,7 @@ const PAGE_FOLDER = join(__dirname, '..', '..', 'web', 'studio');
 const PAGE_FILES: Record<string, { file: string; contentType: string }> = {
   '': { file: 'index.html', contentType: 'text/html; charset=utf-8' },
   'studio.js': { file: 'studio.js', contentType: 'text/javascript; charset=utf-8' },
+  'studio-views.js': { file: 'studio-views.js', contentType: 'text/javascript; charset=utf-8' },
   'studio.css': { file: 'studio.css', contentType: 'text/css; charset=utf-8' },
 };
 
@@ -35,8 +34,6 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
-
-const MAX_BODY_BYTES = 4096;
 
 export interface StudioOptions {
   /** The tenant slug whose galleries the console shows. */
@@ -56,28 +53,11 @@ export interface Studio {
   close(): Promise<void>;
 }
 
-interface Reply {
-  status: number;
-  body: unknown;
-}
-
-class HttpRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** Starts the console on 127.0.0.1 and resolves once it listens; a NotFoundError first when the tenant does not exist. */
 export async function startStudio(options: StudioOptions): Promise<Studio> {
   const { tenantId } = await findTenant({ tenant: options.tenant });
   const secret = options.secret ?? randomBytes(24).toString('base64url');
-  const thumbnails = options.thumbnails ?? new ThumbnailCache();
-  /** Object keys of the photos the queue listed, by gallery and photo ID: a thumbnail is only made of a listed photo. */
-  const listedKeys = new Map<string, string>();
+  const answerApi = studioApi({ tenant: options.tenant, tenantId, thumbnails: options.thumbnails ?? new ThumbnailCache() });
   let port = 0;
 
   const server: Server = createServer((request, response) => {
@@ -103,58 +83,13 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
       } catch {
         return sendJson(response, 400, refusal('invalid_path', 'The address is not valid percent-encoding'));
       }
-      const reply = await answerApi(request, segments);
-      if (reply.body instanceof Buffer) return send(response, reply.status, 'image/jpeg', reply.body);
+      const reply = await answerApi(request, url, segments);
+      if (reply.file && reply.body instanceof Buffer) return send(response, reply.status, reply.file.contentType, reply.body, reply.file.headers);
       return sendJson(response, reply.status, reply.body);
     }
     const page = PAGE_FILES[path];
     if (!page || request.method !== 'GET') return sendJson(response, 404, refusal('not_found', 'No such page'));
     return send(response, 200, page.contentType, await readFile(join(PAGE_FOLDER, page.file)));
-  }
-
-  async function answerApi(request: IncomingMessage, segments: string[]): Promise<Reply> {
-    try {
-      return await route(request, segments);
-    } catch (error) {
-      if (error instanceof HttpRefusal) return { status: error.status, body: refusal(error.error, error.message) };
-      if (error instanceof CliError) return { status: statusOf(error), body: refusal(errorOf(error), error.message) };
-      // A use case's refusal (the person listing of a gallery that is not a group shoot, for one).
-      if (error instanceof DomainError) return { status: error.reason.startsWith('unknown_') ? 404 : 400, body: refusal(error.reason, error.message || error.reason.replaceAll('_', ' ')) };
-      throw error;
-    }
-  }
-
-  async function route(request: IncomingMessage, segments: string[]): Promise<Reply> {
-    const method = request.method ?? 'GET';
-    const tenant = options.tenant;
-    if (method === 'GET' && segments.length === 1 && segments[0] === 'galleries') {
-      return { status: 200, body: { ok: true, tenant, galleries: await listStudioGalleries(tenant) } };
-    }
-    const [galleries, gallery, what, photo, action] = segments;
-    if (galleries !== 'galleries' || !gallery) throw new HttpRefusal(404, 'not_found', 'No such route');
-    if (method === 'GET' && what === 'review' && segments.length === 3) {
-      const photos = (await runCommand('photo', 'review', { tenant, gallery })) as { photoId: string; path: string; heldFor: string | null }[];
-      for (const listed of photos) listedKeys.set(`${gallery}/${listed.photoId}`, inboxObjectKey({ tenantId, token: gallery, path: listed.path }));
-      const withheld = photos.filter((listed) => listed.heldFor !== null).length;
-      return { status: 200, body: { ok: true, gallery, counts: { withheld, unassigned: photos.length - withheld }, photos } };
-    }
-    if (method === 'GET' && what === 'persons' && segments.length === 3) {
-      return { status: 200, body: { ok: true, gallery, persons: await listStudioPersons(tenant, gallery) } };
-    }
-    if (method === 'GET' && what === 'thumbnails' && photo && segments.length === 4) {
-      const key = listedKeys.get(`${gallery}/${photo}`);
-      // Without MEDIA_BUCKET (TABLE_NAME set by hand, and no bucket), the queue works without pictures.
-      const thumbnail = key && process.env.MEDIA_BUCKET ? await thumbnails.get(key) : undefined;
-      if (!thumbnail) throw new HttpRefusal(404, 'not_found', 'No thumbnail: the photo is not in a listed queue, or its image is not in the bucket');
-      return { status: 200, body: thumbnail };
-    }
-    if (method === 'POST' && what === 'photos' && photo && segments.length === 5 && (action === 'release' || action === 'assign')) {
-      const body = await readJsonBody(request);
-      const values = { tenant, gallery, photo, ...(action === 'assign' ? { person: typeof body.personId === 'string' ? body.personId : undefined } : {}) };
-      const data = await runCommand('photo', action, values);
-      return { status: 200, body: { ok: true, ...(data as object) } };
-    }
-    throw new HttpRefusal(404, 'not_found', 'No such route');
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -181,51 +116,11 @@ function sameSecret(given: string, secret: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** A POST's JSON object: Content-Type application/json (which no plain HTML form can send), at most 4 KiB. */
-async function readJsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
-  if (!(request.headers['content-type'] ?? '').startsWith('application/json')) throw new HttpRefusal(415, 'unsupported_media_type', 'Send the action as application/json');
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    length += chunk.length;
-    if (length > MAX_BODY_BYTES) throw new HttpRefusal(413, 'payload_too_large', 'The body is larger than 4 KiB');
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new HttpRefusal(400, 'invalid_json', 'The body is not JSON');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpRefusal(400, 'invalid_body', 'The body is not a JSON object');
-  return parsed as Record<string, unknown>;
-}
-
-function statusOf(error: CliError): number {
-  if (error instanceof UsageError) return 400;
-  if (error instanceof NotFoundError) return 404;
-  if (error instanceof ConflictError) return 409;
-  return 400;
-}
-
-function errorOf(error: CliError): string {
-  if (error instanceof UsageError) return 'refused';
-  if (error instanceof NotFoundError) return 'not_found';
-  if (error instanceof ConflictError) return 'conflict';
-  return 'refused';
-}
-
-function refusal(error: string, message: string) {
-  return { ok: false, error, message };
-}
-
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   send(response, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)));
 }
 
-function send(response: ServerResponse, status: number, contentType: string, body: Buffer): void {
-  response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': contentType, 'Content-Length': body.length });
+function send(response: ServerResponse, status: number, contentType: string, body: Buffer, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': contentType, 'Content-Length': body.length });
   response.end(body);
 }

@@ -1,42 +1,70 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Studio, startStudio } from '../../scripts/studio/studio-server';
 import { SCREENSHOTS, VIEWPORTS, useCheckinPageBrowser } from '../support/checkin-page-browser';
-import { type TestTenant, createTestTenant } from '../support/factories';
-import { reviewShoot } from '../support/review-shoot';
-import { useTestTable } from '../support/test-table';
-import { listPhotos } from '#lib/photos/store/photos';
+import { type LocalStack, type StudioProcess, startLocalStack, startStudioProcess } from '../support/studio-start';
 
-useTestTable();
 const browser = useCheckinPageBrowser();
 
-describe('studio console in Chromium (npm run studio)', () => {
-  let tenant: TestTenant;
-  let studio: Studio;
+/** The first thumbnails drawn (globalThis: this project's TypeScript has no DOM types; a string would need eval, which the CSP refuses). */
+/** The galleries page's row of the synthetic shoot (the test tenant has a gallery of its own besides). */
+const shootRow = (page: import('playwright-core').Page) => page.locator('tr', { has: page.getByRole('link', { name: 'Shoot', exact: true }) });
+
+const thumbnailsDrawn = () => [...(globalThis as any).document.querySelectorAll('article.photo img')].slice(0, 4).every((image: any) => image.complete && image.naturalWidth > 0);
+
+describe('studio console in Chromium, against npm start and npm run studio', () => {
+  let stack: LocalStack | undefined;
+  let studio: StudioProcess | undefined;
+  let shoot: Awaited<ReturnType<typeof import('../support/review-shoot').reviewShoot>>;
+  let tables: {
+    listPhotos: typeof import('#lib/photos/store/photos').listPhotos;
+    getPerson: typeof import('#lib/persons/store/persons').getPerson;
+    createDelivery: typeof import('#lib/webhooks/store/webhook-deliveries').createDelivery;
+    getDelivery: typeof import('#lib/webhooks/store/webhook-deliveries').getDelivery;
+    runCommand: typeof import('../../scripts/studio/studio-commands').runCommand;
+  };
+  let tenant: Awaited<ReturnType<typeof import('../support/factories').createTestTenant>>;
 
   beforeAll(async () => {
+    stack = await startLocalStack();
+    // Imported once this process reads and writes the table and bucket of that npm start.
+    const [{ createTestTenant }, { reviewShoot }, { listPhotos }, { getPerson }, { createDelivery, getDelivery }, { runCommand }] = await Promise.all([
+      import('../support/factories'),
+      import('../support/review-shoot'),
+      import('#lib/photos/store/photos'),
+      import('#lib/persons/store/persons'),
+      import('#lib/webhooks/store/webhook-deliveries'),
+      import('../../scripts/studio/studio-commands'),
+    ]);
+    tables = { listPhotos, getPerson, createDelivery, getDelivery, runCommand };
     tenant = await createTestTenant();
-    studio = await startStudio({ tenant: tenant.slug });
-  });
+    shoot = await reviewShoot(tenant, { images: 'all' });
+    studio = await startStudioProcess(tenant.slug, stack.dataDir);
+  }, 180_000);
 
   afterAll(async () => {
-    await studio?.close();
-  });
+    await studio?.stop();
+    await stack?.stop();
+  }, 30_000);
 
-  it('opens a review queue from the galleries, releases the withheld photo and assigns an unassigned one by keyboard (typing a code), and the counts follow', async () => {
+  it('opens the review queue of a synthetic shoot from the galleries, shows the reference beside the withheld photo, releases it and assigns an unassigned one by keyboard, and the counts follow', async () => {
     // Prepare
-    const { shoot, withheld } = await reviewShoot(tenant, { images: 'all' });
-    const [first, second] = shoot.persons;
+    const [first, second] = shoot.shoot.persons;
     const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop });
-    await page.goto(studio.url);
+    await page.goto(studio!.url);
+    await shootRow(page).locator('td.stats .photo-counts').waitFor();
+    const photoCounts = await shootRow(page).locator('td.stats .photo-counts').textContent();
+    await page.screenshot({ path: join(SCREENSHOTS, 'studio-galleries-desktop.png'), fullPage: false });
     await page.getByRole('link', { name: 'Shoot' }).click();
     const counts = page.locator('#counts');
     await counts.waitFor();
-    // The first thumbnails drawn (globalThis: this project's TypeScript has no DOM types; a string would need eval, which the CSP refuses).
-    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('article.photo img')].slice(0, 4).every((image: any) => image.complete && image.naturalWidth > 0));
+    await page.waitForFunction(thumbnailsDrawn);
+    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('figure.reference img')].every((image: any) => image.complete && image.naturalWidth > 0));
+    await page.locator(`article[data-photo="${shoot.withheld.facts.photoId}"]`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, 'studio-review-desktop.png'), fullPage: false });
     const release = await page.locator('button.release').textContent();
+    const reference = await page.locator('figure.reference figcaption').textContent();
     const countsBefore = await counts.textContent();
-    const position = await page.locator('article.photo').evaluateAll((cards, photoId) => cards.findIndex((card) => card.getAttribute('data-photo') === photoId), withheld.facts.photoId);
+    const position = await page.locator('article.photo').evaluateAll((cards, photoId) => cards.findIndex((card) => card.getAttribute('data-photo') === photoId), shoot.withheld.facts.photoId);
     // Act
     for (let step = 0; step < position; step += 1) await page.keyboard.press('j');
     await page.keyboard.press('r');
@@ -48,10 +76,92 @@ describe('studio console in Chromium (npm run studio)', () => {
     await page.locator('#counts', { hasText: '0 withheld, 9 unassigned' }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'studio-review-after-desktop.png'), fullPage: false });
     // Assess
+    expect(photoCounts).toMatch(/^\d+ assigned, 10 unassigned, 1 withheld$/);
     expect(countsBefore).toBe('1 withheld, 10 unassigned');
     expect(release).toBe(`Release to Person 0 (${first!.code})`);
-    expect((await listPhotos(shoot.scope, first!.personId)).map((photo) => photo.photoId)).toContain(withheld.facts.photoId);
-    expect((await listPhotos(shoot.scope, second!.personId)).map((photo) => photo.photoId)).toContain(assigned);
+    expect(reference).toBe(`Person 0 (${first!.code}): first photo`);
+    expect((await tables.listPhotos(shoot.shoot.scope, first!.personId)).map((photo) => photo.photoId)).toContain(shoot.withheld.facts.photoId);
+    expect((await tables.listPhotos(shoot.shoot.scope, second!.personId)).map((photo) => photo.photoId)).toContain(assigned);
     expect(await page.locator('#status').textContent()).toMatch(new RegExp(`^Assigned .+ to Person 1 \\(${second!.code}\\)$`));
+  });
+
+  it('prints the camera cards of a gallery as a PDF download', async () => {
+    // Prepare
+    const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop, acceptDownloads: true });
+    await page.goto(studio!.url);
+    // Act
+    const [download] = await Promise.all([page.waitForEvent('download'), shootRow(page).getByRole('link', { name: 'Cards (PDF)' }).click()]);
+    const file = await download.path();
+    // Assess
+    expect(download.suggestedFilename()).toBe(`cards-${shoot.shoot.scope.token}.pdf`);
+    expect(readFileSync(file!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it("opens a person from the gallery's persons, picks a photo for HR, and erases the person with the dry run, a confirmation naming them and the CLI's receipt", async () => {
+    // Prepare
+    const second = shoot.shoot.persons[1]!;
+    const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop });
+    await page.goto(studio!.url);
+    await shootRow(page).getByRole('link', { name: 'Persons' }).click();
+    await page.getByRole('link', { name: 'Person 1' }).click();
+    await page.locator('article.photo').first().waitFor();
+    await page.waitForFunction(thumbnailsDrawn);
+    // Act
+    await page.locator('article.photo').last().getByRole('button', { name: 'Pick for HR' }).click();
+    await page.locator('article.photo.picked').last().waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'studio-person-desktop.png'), fullPage: false });
+    const picked = await page.locator('article.photo.picked').getAttribute('data-photo');
+    const pickedInTable = (await tables.getPerson(shoot.shoot.scope, second.personId))!.pickedPhotoId;
+    await page.getByRole('button', { name: 'Erase Person 1…' }).click();
+    const dryRun = await page.locator('pre.receipt').textContent();
+    await page.keyboard.type('Person 0');
+    await page.getByRole('button', { name: 'Erase Person 1', exact: true }).click();
+    await page.locator('#status', { hasText: 'Type the name' }).waitFor();
+    const refusal = await page.locator('#status').textContent();
+    const stillThere = await tables.getPerson(shoot.shoot.scope, second.personId);
+    await page.locator('#erase-confirm').fill('Person 1');
+    await page.screenshot({ path: join(SCREENSHOTS, 'studio-erase-confirm-desktop.png'), fullPage: false });
+    await page.getByRole('button', { name: 'Erase Person 1', exact: true }).click();
+    await page.locator('#erase-receipt').waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'studio-erase-receipt-desktop.png'), fullPage: false });
+    // Assess
+    expect(picked).toBe(pickedInTable);
+    expect(dryRun).toMatch(/^Would remove for .+ \(dry run: nothing was changed\)/);
+    expect(refusal).toMatch(/Type the name of the person to erase \("Person 1"\)/);
+    expect(stillThere).toBeDefined();
+    expect(await page.locator('#erase-receipt').textContent()).toMatch(/^Removed for [\s\S]+photo records\s+\d+/);
+    expect(await tables.getPerson(shoot.shoot.scope, second.personId)).toBeUndefined();
+  });
+
+  it("lists the webhook subscriptions, opens one's deliveries with their outcome, and replays the failed ones", async () => {
+    // Prepare: a subscription whose endpoint nothing answers, and a failed delivery of it.
+    const { subscriptionId } = (await tables.runCommand('webhook', 'add', { tenant: tenant.slug, url: 'http://localhost:9/hooks', events: 'person.created' })) as { subscriptionId: string };
+    const at = new Date().toISOString();
+    await tables.createDelivery({
+      tenantId: tenant.tenant.tenantId,
+      subscriptionId,
+      eventId: 'evt_studio_e2e',
+      eventType: 'person.created',
+      galleryToken: shoot.shoot.scope.token,
+      status: 'failed',
+      createdAt: at,
+      attempts: 1,
+      roundFailures: 1,
+      nextAttemptAt: Date.now(),
+      attemptLog: [{ attempt: 1, at, durationMs: 20, statusCode: 500, failure: 'http_status' }],
+    });
+    const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop });
+    await page.goto(studio!.url);
+    // Act
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: 'http://localhost:9/hooks' }).click();
+    const row = page.locator('tr[data-event="evt_studio_e2e"]');
+    const outcome = await row.textContent();
+    await page.screenshot({ path: join(SCREENSHOTS, 'studio-webhook-deliveries-desktop.png'), fullPage: false });
+    await page.getByRole('button', { name: 'Replay the failed ones' }).click();
+    await page.locator('#status', { hasText: 'Replay of the failed deliveries requested (1)' }).waitFor();
+    // Assess
+    expect(outcome).toMatch(/person\.created\s*failed\s*1\s*http_status 500/);
+    expect((await tables.getDelivery(tenant.tenant.tenantId, subscriptionId, 'evt_studio_e2e'))!.status).not.toBe('failed');
   });
 });

@@ -1,5 +1,6 @@
-// The studio console's page (docs/studio.md): the galleries of the tenant and a gallery's review
-// queue. Every request is relative to the page's address, which carries the session secret.
+// The studio console's page (docs/studio-console.md): the galleries of the tenant and a gallery's
+// review queue; the other views are in studio-views.js, which finds the shared helpers on
+// window.studioConsole. Every request is relative to the page's address, which carries the session secret.
 'use strict';
 
 (function () {
@@ -23,6 +24,11 @@
     return person ? `${person.name} (${person.code})` : personId;
   }
 
+  /** A person's name (and code) as a link to their view. */
+  function personLink(token, personId) {
+    return element('a', { href: `#/person/${encodeURIComponent(token)}/${encodeURIComponent(personId)}`, text: who(personId) });
+  }
+
   function element(tag, attributes, ...children) {
     const node = document.createElement(tag);
     for (const [name, value] of Object.entries(attributes || {})) {
@@ -41,11 +47,20 @@
     return answer;
   }
 
+  /**
+   * Draws a view's content, unless the address changed since the view began (`here`): a slow
+   * answer of the page left behind must not replace the page the user went to.
+   */
+  function render(here, ...children) {
+    if (location.hash === here) view.replaceChildren(...children);
+  }
+
   function say(text) {
     statusLine.textContent = text;
   }
 
   async function showGalleries() {
+    const here = location.hash;
     const { tenant, galleries } = await api('galleries');
     document.getElementById('tenant').textContent = 'Tenant ' + tenant;
     const rows = galleries.map((gallery) =>
@@ -53,18 +68,45 @@
         element('td', {}, element('a', { href: '#/review/' + encodeURIComponent(gallery.token), text: gallery.name })),
         element('td', { text: gallery.token }),
         element('td', { text: gallery.isGroupShoot ? 'yes' : 'no' }),
-        element('td', {}, ...gallery.days.map((day) => element('div', { text: `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity}` }))),
+        element('td', {}, ...gallery.days.map((day) => element('div', {}, `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity} `, cardsLink(gallery.token, day.id, 'cards')))),
+        element('td', { class: 'stats', 'data-gallery': gallery.token }, gallery.isGroupShoot ? '…' : ''),
+        element('td', { class: 'links' },
+          gallery.isGroupShoot ? element('a', { href: '#/persons/' + encodeURIComponent(gallery.token), text: 'Persons' }) : null,
+          cardsLink(gallery.token, null, 'Cards (PDF)'),
+        ),
       ),
     );
-    view.replaceChildren(
+    render(here,
       element('h2', { text: `Galleries (${galleries.length})` }),
-      element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity'].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
+      element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity', 'Photos and check-ins', ''].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
     );
+    await Promise.all([...view.querySelectorAll('td.stats[data-gallery]')].filter((cell) => cell.textContent).map(showStats));
+  }
+
+  /** A group shoot's photo counts and check-ins per day, drawn once its figures arrive. */
+  async function showStats(cell) {
+    const stats = await api(`galleries/${encodeURIComponent(cell.dataset.gallery)}/stats`);
+    const most = Math.max(1, ...stats.checkInsByDay.map((day) => day.count));
+    cell.replaceChildren(
+      element('div', { class: 'photo-counts', text: `${stats.photos.assigned} assigned, ${stats.photos.unassigned} unassigned, ${stats.photos.withheld} withheld` }),
+      element('div', { text: `${stats.persons.total} persons: ${stats.persons.imported} imported, ${stats.persons.checkedIn} checked in` }),
+      ...stats.checkInsByDay.map((day) =>
+        element('div', { class: 'checkins' }, `${day.date} `, element('meter', { min: '0', max: String(most), value: String(day.count), 'aria-label': `check-ins on ${day.date}` }), ` ${day.count}`),
+      ),
+    );
+  }
+
+  /** The camera cards of a gallery, or of one of its days, as the PDF of `cards pdf` (a download). */
+  function cardsLink(token, dayId, text) {
+    const query = dayId ? '?day=' + encodeURIComponent(dayId) : '';
+    return element('a', { class: 'cards', href: `api/galleries/${encodeURIComponent(token)}/cards${query}`, download: '', text });
   }
 
   function photoCard(token, photo) {
     const reason = (photo.reason || '').replaceAll('_', ' ');
-    const card = photo.card ? `Card ${photo.card.code || 'with several codes'}: ${photo.card.personId ? who(photo.card.personId) : 'nobody'}` : 'No card before it';
+    const card = photo.card
+      ? element('p', {}, `Card ${photo.card.code || 'with several codes'}: `, photo.card.personId ? personLink(token, photo.card.personId) : 'nobody')
+      : element('p', { text: 'No card before it' });
     const thumbnail = element('img', { src: `api/galleries/${encodeURIComponent(token)}/thumbnails/${encodeURIComponent(photo.photoId)}`, alt: photo.path, loading: 'lazy', width: '320', height: '213' });
     thumbnail.addEventListener('error', () => thumbnail.replaceWith(element('div', { class: 'missing', text: 'no image in the bucket' })));
     const personField = element('input', { type: 'text', placeholder: 'name, code or ID', 'aria-label': 'Person to assign ' + photo.path + ' to', list: 'persons' });
@@ -74,11 +116,11 @@
       if (event.key === 'Escape') personField.blur();
     });
     return element('article', { class: 'photo' + (photo.heldFor ? ' withheld' : ''), tabindex: '-1', 'data-photo': photo.photoId },
-      thumbnail,
+      photo.reference ? element('div', { class: 'pair' }, thumbnail, referenceFigure(token, photo.reference)) : thumbnail,
       element('p', { text: photo.path }),
       element('p', { text: photo.capturedAt || 'no capture time' }),
       element('p', { class: 'reason', text: (photo.heldFor ? 'Withheld: ' : 'Unassigned: ') + reason }),
-      element('p', { text: card }),
+      card,
       photo.candidates.length ? element('p', { text: 'Faces: ' + photo.candidates.map((c) => `${who(c.personId)} ${c.distance.toFixed(2)}`).join(', ') }) : null,
       element('div', { class: 'actions' },
         photo.heldFor ? element('button', { type: 'button', class: 'release', text: 'Release to ' + who(photo.heldFor), onclick: () => act(token, photo, 'release') }) : null,
@@ -86,6 +128,13 @@
         element('button', { type: 'button', text: 'Assign', onclick: assign }),
       ),
     );
+  }
+
+  /** Beside a face mismatch: the face of the person the card names, as their selfie or first photo shows it. */
+  function referenceFigure(token, reference) {
+    const image = element('img', { src: `api/galleries/${encodeURIComponent(token)}/references/${encodeURIComponent(reference.personId)}`, alt: 'Reference of ' + who(reference.personId), loading: 'lazy', width: '320', height: '213' });
+    image.addEventListener('error', () => image.replaceWith(element('div', { class: 'missing', text: 'no reference image' })));
+    return element('figure', { class: 'reference' }, image, element('figcaption', { text: `${who(reference.personId)}: ${reference.kind === 'selfie' ? 'selfie' : 'first photo'}` }));
   }
 
   async function act(token, photo, action, body) {
@@ -99,6 +148,7 @@
   }
 
   async function showReview(token) {
+    const here = location.hash;
     const [{ counts, photos }, listed] = await Promise.all([api(`galleries/${encodeURIComponent(token)}/review`), api(`galleries/${encodeURIComponent(token)}/persons`)]);
     persons = new Map(listed.persons.map((person) => [person.personId, person]));
     const cameras = new Map();
@@ -107,7 +157,7 @@
       if (!cameras.has(camera)) cameras.set(camera, []);
       cameras.get(camera).push(photo);
     }
-    view.replaceChildren(
+    render(here,
       element('h2', { text: 'Review queue of ' + token }),
       element('p', { class: 'counts', id: 'counts', text: `${counts.withheld} withheld, ${counts.unassigned} unassigned` }),
       // The assign fields suggest every person: the browser matches the name, code or employee ID typed.
@@ -145,12 +195,18 @@
     event.preventDefault();
   });
 
+  /** Views of studio-views.js, by the first part of the address after `#/`. */
+  const views = {};
+  window.studioConsole = { element, api, say, render, views, personLink, cardsLink };
+
   async function route() {
     say('');
     current = -1;
     try {
-      const match = /^#\/review\/(.+)$/.exec(location.hash);
-      if (match) await showReview(decodeURIComponent(match[1]));
+      const [, name, ...rest] = location.hash.split('/');
+      const parts = rest.map(decodeURIComponent);
+      if (name === 'review' && parts.length === 1) await showReview(parts[0]);
+      else if (views[name]) await views[name](...parts);
       else await showGalleries();
     } catch (error) {
       say(error.message);
@@ -158,5 +214,6 @@
   }
 
   window.addEventListener('hashchange', route);
-  route();
+  // After studio-views.js (deferred too) has added its views.
+  document.addEventListener('DOMContentLoaded', route);
 })();
