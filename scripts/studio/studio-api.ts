@@ -104,7 +104,7 @@ export function studioApi(context: StudioApiContext): (request: IncomingMessage,
       return { status: 200, body: printed.pdf, file: { contentType: 'application/pdf', headers: { 'Content-Disposition': `attachment; filename="${name}"` } } };
     }
     if (what === 'persons' && id && segments.length <= 5) return personRoute(request, method, gallery, id, action);
-    if (method === 'POST' && what === 'photos' && id && segments.length === 5 && (action === 'release' || action === 'assign')) {
+    if (method === 'POST' && what === 'photos' && id && segments.length === 5 && (action === 'release' || action === 'assign' || action === 'dismiss')) {
       const body = await readJsonBody(request);
       const values = { tenant, gallery, photo: id, ...(action === 'assign' ? { person: typeof body.personId === 'string' ? body.personId : undefined } : {}) };
       const data = await runCommand('photo', action, values);

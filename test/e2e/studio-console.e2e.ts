@@ -46,7 +46,7 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     await stack?.stop();
   }, 30_000);
 
-  it('opens the review queue of a synthetic shoot from the galleries, shows the reference beside the withheld photo, releases it and assigns an unassigned one by keyboard, and the counts follow', async () => {
+  it("opens the review queue of a synthetic shoot from the galleries, shows the reference beside the withheld photo, releases it, assigns an unassigned one and marks another nobody's by keyboard, and the counts follow", async () => {
     // Prepare
     const [first, second] = shoot.shoot.persons;
     const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop });
@@ -74,6 +74,11 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     await page.keyboard.type(second!.code.toLowerCase());
     await page.keyboard.press('Enter');
     await page.locator('#counts', { hasText: '0 withheld, 9 unassigned' }).waitFor();
+    const assignedStatus = await page.locator('#status').textContent();
+    const dismissed = await page.locator('article.photo.current').getAttribute('data-photo');
+    await page.keyboard.press('n');
+    await page.locator('#counts', { hasText: '0 withheld, 8 unassigned' }).waitFor();
+    const dismissedStatus = await page.locator('#status').textContent();
     await page.screenshot({ path: join(SCREENSHOTS, 'studio-review-after-desktop.png'), fullPage: false });
     // Assess
     expect(photoCounts).toMatch(/^\d+ assigned, 10 unassigned, 1 withheld$/);
@@ -82,7 +87,11 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     expect(reference).toBe(`Person 0 (${first!.code}): first photo`);
     expect((await tables.listPhotos(shoot.shoot.scope, first!.personId)).map((photo) => photo.photoId)).toContain(shoot.withheld.facts.photoId);
     expect((await tables.listPhotos(shoot.shoot.scope, second!.personId)).map((photo) => photo.photoId)).toContain(assigned);
-    expect(await page.locator('#status').textContent()).toMatch(new RegExp(`^Assigned .+ to Person 1 \\(${second!.code}\\)$`));
+    expect(assignedStatus).toMatch(new RegExp(`^Assigned .+ to Person 1 \\(${second!.code}\\)$`));
+    expect(dismissedStatus).toMatch(/^Marked .+ as nobody's$/);
+    expect(dismissed).not.toBe(assigned);
+    expect(await page.locator(`article[data-photo="${dismissed}"]`).count()).toBe(0);
+    for (const person of [first!, second!]) expect((await tables.listPhotos(shoot.shoot.scope, person.personId)).map((photo) => photo.photoId)).not.toContain(dismissed);
   });
 
   it('prints the camera cards of a gallery as a PDF download', async () => {

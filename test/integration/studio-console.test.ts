@@ -64,7 +64,7 @@ describe('studio console (npm run studio)', () => {
     const person = shoot.persons[0]!.personId;
     const gallery = `/api/galleries/${shoot.scope.token}`;
     const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, '/api/webhooks', '/api/webhooks/whk_x/deliveries', `${gallery}/persons/${person}`, `${gallery}/stats`, `${gallery}/references/${person}`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
-    const actions = ['/api/webhooks/whk_x/replay', `${gallery}/photos/${withheld.facts.photoId}/release`, `${gallery}/photos/${withheld.facts.photoId}/assign`, `${gallery}/persons/${person}/pick`, `${gallery}/persons/${person}/erase`];
+    const actions = ['/api/webhooks/whk_x/replay', `${gallery}/photos/${withheld.facts.photoId}/release`, `${gallery}/photos/${withheld.facts.photoId}/assign`, `${gallery}/photos/${withheld.facts.photoId}/dismiss`, `${gallery}/persons/${person}/pick`, `${gallery}/persons/${person}/erase`];
     // Act
     const statuses = await Promise.all(
       [...pages, ...pages.map((path) => `/${wrongSecret}${path}`), `/${studio.secret.slice(1)}/api/galleries`].map(async (path) => (await fetch(origin + path)).status),
@@ -354,5 +354,23 @@ describe('studio console (npm run studio)', () => {
     expect(references.has(refusing.personId)).toBe(false);
     expect(references.has(shoot.persons[0]!.personId)).toBe(false);
     expect(shootReferences.get(shoot.persons[0]!.personId)).toEqual({ kind: 'first_photo', objectKey: sortPhotosByCapture(await listPhotos(shoot.scope, shoot.persons[0]!.personId))[0]!.objectKey });
+  });
+
+  it("marks an unassigned photo nobody's as `photo dismiss` does: out of the queue, still among the unassigned of the statistics, and refuses a card", async () => {
+    // Prepare
+    const queueBefore = await answerOf(`${api}/review`);
+    const statsBefore = await answerOf(`${api}/stats`);
+    const photo = queueBefore.photos[0];
+    // Act
+    const dismissed = await post(`${api}/photos/${photo.photoId}/dismiss`, {});
+    const card = await post(`${api}/photos/${uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId}/dismiss`, {});
+    const queueAfter = await answerOf(`${api}/review`);
+    const statsAfter = await answerOf(`${api}/stats`);
+    // Assess
+    expect([dismissed.status, await dismissed.json()]).toEqual([200, { ok: true, photoId: photo.photoId, outcome: 'dismissed' }]);
+    expect(queueAfter.photos.map((listed: { photoId: string }) => listed.photoId)).not.toContain(photo.photoId);
+    expect(queueAfter.counts.unassigned).toBe(queueBefore.counts.unassigned - 1);
+    expect(statsAfter.photos.unassigned).toBe(statsBefore.photos.unassigned);
+    expect([card.status, ((await card.json()) as { message: string }).message]).toEqual([400, expect.stringMatching(/is a camera card/)]);
   });
 });

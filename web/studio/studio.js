@@ -126,6 +126,7 @@
         photo.heldFor ? element('button', { type: 'button', class: 'release', text: 'Release to ' + who(photo.heldFor), onclick: () => act(token, photo, 'release') }) : null,
         personField,
         element('button', { type: 'button', text: 'Assign', onclick: assign }),
+        element('button', { type: 'button', class: 'dismiss', text: "Nobody's", title: "Mark as nobody's: it leaves the queue, and no card gives it to anyone", onclick: () => act(token, photo, 'dismiss') }),
       ),
     );
   }
@@ -140,7 +141,12 @@
   async function act(token, photo, action, body) {
     try {
       const answer = await api(`galleries/${encodeURIComponent(token)}/photos/${encodeURIComponent(photo.photoId)}/${action}`, body || {});
-      say(action === 'release' ? `Released ${photo.path} to ${who(photo.heldFor)}` : `Assigned ${photo.path} to ${who(answer.personId)}`);
+      const done = {
+        release: () => `Released ${photo.path} to ${who(photo.heldFor)}`,
+        assign: () => `Assigned ${photo.path} to ${who(answer.personId)}`,
+        dismiss: () => `Marked ${photo.path} as nobody's`,
+      };
+      say(done[action]());
       await showReview(token);
     } catch (error) {
       say(error.message);
@@ -191,6 +197,7 @@
     else if (event.key === 'k') move(-1);
     else if (event.key === 'r') card?.querySelector('button.release')?.click();
     else if (event.key === 'a') card?.querySelector('input')?.focus();
+    else if (event.key === 'n') card?.querySelector('button.dismiss')?.click();
     else return;
     event.preventDefault();
   });
