@@ -16,8 +16,8 @@ import { isCardGovernor, manualGovernor } from '#lib/photos/rules/shoot-sequence
 export interface ReviewedShootPhoto extends Pick<ShootPhoto, 'photoId' | 'path' | 'camera' | 'capturedAt' | 'reason'> {
   /** The person its card names, whom a withheld photo waits for. */
   heldFor: string | null;
-  /** The card that governs it: its photo ID, the code it showed, and whose code that is (null: nobody's, or erased since). */
-  card: { photoId: string; code: string | null; personId: string | null } | null;
+  /** The card that governs it: its photo ID and path, the code it showed, and whose code that is (null: nobody's, or erased since). */
+  card: { photoId: string; path: string; code: string | null; personId: string | null } | null;
   /** The consenting persons its main face resembles most, nearest first (IDs and distances, never a descriptor). */
   candidates: FaceCandidate[];
 }
@@ -39,7 +39,7 @@ export async function listPhotosForReview(scope: GalleryScope): Promise<Reviewed
         capturedAt: photo.capturedAt,
         reason: photo.reason,
         heldFor: photo.heldFor ?? null,
-        card: card ? { photoId: card.photoId, code: card.code, personId: card.cardPersonId } : null,
+        card: card ? { photoId: card.photoId, path: card.path, code: card.code, personId: card.cardPersonId } : null,
         candidates: photo.candidates ?? [],
       };
     })

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { CliError, ConflictError, NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { DomainError } from '#lib/platform/domain-error';
+import type { ReviewedShootPhoto } from '#lib/photos/shoot-review';
 import { eraseStudioPerson, findStudioReferences, listStudioGalleries, listStudioPersons, printStudioCards, runCommand, showStudioGalleryStats, showStudioPerson } from './studio-commands';
 import type { ThumbnailCache } from './thumbnails';
 
@@ -67,8 +68,11 @@ export function studioApi(context: StudioApiContext): (request: IncomingMessage,
     const [galleries, gallery, what, id, action] = segments;
     if (galleries !== 'galleries' || !gallery) throw new HttpRefusal(404, 'not_found', 'No such route');
     if (method === 'GET' && what === 'review' && segments.length === 3) {
-      const photos = (await runCommand('photo', 'review', { tenant, gallery })) as { photoId: string; path: string; heldFor: string | null; reason?: string }[];
-      for (const listed of photos) listedKeys.set(`${gallery}/${listed.photoId}`, inboxObjectKey({ tenantId, token: gallery, path: listed.path }));
+      const photos = (await runCommand('photo', 'review', { tenant, gallery })) as ReviewedShootPhoto[];
+      // The queue's photos and the cards that govern them may be drawn.
+      for (const listed of [...photos, ...photos.flatMap((photo) => (photo.card ? [photo.card] : []))]) {
+        listedKeys.set(`${gallery}/${listed.photoId}`, inboxObjectKey({ tenantId, token: gallery, path: listed.path }));
+      }
       const mismatched = photos.flatMap((listed) => (listed.heldFor !== null && listed.reason === 'face_mismatch' ? [listed.heldFor] : []));
       const references = await findStudioReferences(tenant, gallery, mismatched);
       for (const [personId, reference] of references) referenceKeys.set(`${gallery}/${personId}`, reference.objectKey);

@@ -62,7 +62,9 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     await page.locator(`article[data-photo="${shoot.withheld.facts.photoId}"]`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, 'studio-review-desktop.png'), fullPage: false });
     const release = await page.locator('button.release').textContent();
-    const reference = await page.locator('figure.reference figcaption').textContent();
+    const withheldCard = page.locator(`article[data-photo="${shoot.withheld.facts.photoId}"]`);
+    const reference = await withheldCard.locator('figure.reference:not(.card-photo) figcaption').textContent();
+    const cardCaption = await withheldCard.locator('figure.card-photo figcaption').textContent();
     const countsBefore = await counts.textContent();
     const position = await page.locator('article.photo').evaluateAll((cards, photoId) => cards.findIndex((card) => card.getAttribute('data-photo') === photoId), shoot.withheld.facts.photoId);
     // Act
@@ -85,6 +87,7 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     expect(countsBefore).toBe('1 withheld, 10 unassigned');
     expect(release).toBe(`Release to Person 0 (${first!.code})`);
     expect(reference).toBe(`Person 0 (${first!.code}): first photo`);
+    expect(cardCaption).toBe(`Card ${first!.code}`);
     expect((await tables.listPhotos(shoot.shoot.scope, first!.personId)).map((photo) => photo.photoId)).toContain(shoot.withheld.facts.photoId);
     expect((await tables.listPhotos(shoot.shoot.scope, second!.personId)).map((photo) => photo.photoId)).toContain(assigned);
     expect(assignedStatus).toMatch(new RegExp(`^Assigned .+ to Person 1 \\(${second!.code}\\)$`));

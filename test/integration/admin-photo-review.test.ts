@@ -27,7 +27,7 @@ interface ReviewedPhoto {
   path: string;
   reason: string;
   heldFor: string | null;
-  card: { code: string | null; personId: string | null } | null;
+  card: { photoId: string; path: string; code: string | null; personId: string | null } | null;
   candidates: FaceCandidate[];
 }
 
@@ -60,6 +60,7 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     const listed = json.json() as ReviewedPhoto[];
     const byPath = new Map(listed.map((photo) => [photo.path, photo]));
     const [first, second] = shoot.persons;
+    const firstCard = uploads.find((upload) => upload.card.kind === 'card' && upload.card.code === first!.code)!.facts;
     expect(byPath.get(withheld.facts.path)).toEqual({
       photoId: withheld.facts.photoId,
       path: withheld.facts.path,
@@ -67,7 +68,7 @@ describe('photo review, unassigned and release (admin CLI)', () => {
       capturedAt: withheld.facts.capturedAt,
       reason: 'face_mismatch',
       heldFor: first!.personId,
-      card: expect.objectContaining({ code: first!.code, personId: first!.personId }),
+      card: { photoId: firstCard.photoId, path: firstCard.path, code: first!.code, personId: first!.personId },
       candidates: [{ personId: second!.personId, distance: 0.31 }],
     });
     // Per camera, by capture time: two photos before the first card, one after a code nobody has, one after a card showing two codes, one without capture time.

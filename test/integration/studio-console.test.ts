@@ -89,10 +89,13 @@ describe('studio console (npm run studio)', () => {
     expect(new URL(studio.url).hostname).toBe('127.0.0.1');
   });
 
-  it('lists the galleries with their days, the review queue with counts, reasons and cards, and the persons, and draws a small thumbnail without metadata', async () => {
+  it('lists the galleries with their days, the review queue with counts, reasons and cards, and the persons, and draws small thumbnails without metadata of the photos and their cards', async () => {
     // Prepare: an image for the first photo of the person the withheld photo waits for, their reference.
     const [firstPhoto] = sortPhotosByCapture(await listPhotos(shoot.scope, shoot.persons[0]!.personId));
     await uploadObject(firstPhoto!.objectKey, makeJpeg(900, 900));
+    // Images of the two persons' cards: the first governs the withheld photo, the second only photos the second person has.
+    const cardOf = (index: number) => uploads.find((upload) => upload.card.kind === 'card' && upload.card.code === shoot.persons[index]!.code)!.facts;
+    for (const index of [0, 1]) await uploadObject(cardOf(index).objectKey, makeJpeg(600, 400));
     // Act
     const galleries = await answerOf(`${studio.url}api/galleries`);
     const queue = await answerOf(`${api}/review`);
@@ -101,6 +104,8 @@ describe('studio console (npm run studio)', () => {
     const thumbnail = await fetch(`${api}/thumbnails/${withheld.facts.photoId}`);
     const persons = await answerOf(`${api}/persons`);
     const withoutImage = await fetch(`${api}/thumbnails/${uploads.find((upload) => upload.card.kind === 'photo' && upload !== withheld)!.facts.photoId}`);
+    const governingCard = await fetch(`${api}/thumbnails/${cardOf(0).photoId}`);
+    const cardOfNoQueuedPhoto = await fetch(`${api}/thumbnails/${cardOf(1).photoId}`);
     // Assess
     expect(galleries).toMatchObject({ ok: true, tenant: tenant.slug });
     expect(galleries.galleries).toContainEqual({ token: shoot.scope.token, name: 'Shoot', isGroupShoot: true, days: [] });
@@ -114,7 +119,7 @@ describe('studio console (npm run studio)', () => {
         photoId: withheld.facts.photoId,
         reason: 'face_mismatch',
         heldFor: shoot.persons[0]!.personId,
-        card: expect.objectContaining({ code: shoot.persons[0]!.code }),
+        card: { photoId: cardOf(0).photoId, path: cardOf(0).path, code: shoot.persons[0]!.code, personId: shoot.persons[0]!.personId },
         candidates: [{ personId: shoot.persons[1]!.personId, distance: 0.31 }],
         reference: { personId: shoot.persons[0]!.personId, kind: 'first_photo' },
       }),
@@ -127,6 +132,9 @@ describe('studio console (npm run studio)', () => {
     const drawn = await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata();
     expect([drawn.format, drawn.width, drawn.height, drawn.exif]).toEqual(['jpeg', 320, 213, undefined]);
     expect(withoutImage.status).toBe(404);
+    // The card that governs a queued photo is drawn beside it; a card that governs none is not served.
+    expect([governingCard.status, (await sharp(Buffer.from(await governingCard.arrayBuffer())).metadata()).width]).toEqual([200, 320]);
+    expect(cardOfNoQueuedPhoto.status).toBe(404);
     expect(persons.persons).toEqual(
       shoot.persons.map((person, index) => ({ personId: person.personId, name: `Person ${index}`, code: person.code, employeeId: null, shootingDayId: null, checkedInAt: null, photoCount: expect.any(Number) })),
     );

@@ -17,7 +17,7 @@ function someoneElsesFace(personId: string): FaceOpinion {
  * A sorted synthetic shoot of two persons (syntheticShoot) with a review queue of eleven: the
  * first photo after the first person's card withheld by the faces (which see the second person,
  * at 0.31), and ten photos of nobody. Only the withheld photo has an image in the bucket
- * (1200×800), unless `images` asks for every photo's.
+ * (1200×800), unless `images` asks for every file's, cards included.
  */
 export async function reviewShoot(tenant: TestTenant, options: { images?: 'withheld' | 'all' } = {}) {
   const shoot = await newShoot(tenant, 2);
@@ -28,6 +28,6 @@ export async function reviewShoot(tenant: TestTenant, options: { images?: 'withh
   const opinion = someoneElsesFace(shoot.persons[1]!.personId);
   await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
   const image = makeJpeg(1200, 800);
-  for (const upload of options.images === 'all' ? uploads.filter((upload) => upload.card.kind === 'photo') : [withheld]) await uploadObject(upload.facts.objectKey, image);
+  for (const upload of options.images === 'all' ? uploads : [withheld]) await uploadObject(upload.facts.objectKey, image);
   return { shoot, uploads, withheld };
 }

@@ -116,7 +116,7 @@
       if (event.key === 'Escape') personField.blur();
     });
     return element('article', { class: 'photo' + (photo.heldFor ? ' withheld' : ''), tabindex: '-1', 'data-photo': photo.photoId },
-      photo.reference ? element('div', { class: 'pair' }, thumbnail, referenceFigure(token, photo.reference)) : thumbnail,
+      beside(thumbnail, photo.reference ? referenceFigure(token, photo.reference) : null, photo.card ? cardFigure(token, photo.card) : null),
       element('p', { text: photo.path }),
       element('p', { text: photo.capturedAt || 'no capture time' }),
       element('p', { class: 'reason', text: (photo.heldFor ? 'Withheld: ' : 'Unassigned: ') + reason }),
@@ -129,6 +129,19 @@
         element('button', { type: 'button', class: 'dismiss', text: "Nobody's", title: "Mark as nobody's: it leaves the queue, and no card gives it to anyone", onclick: () => act(token, photo, 'dismiss') }),
       ),
     );
+  }
+
+  /** The photo alone, or side by side with what it is judged against. */
+  function beside(thumbnail, ...figures) {
+    const shown = figures.filter(Boolean);
+    return shown.length ? element('div', { class: 'pair' + (shown.length > 1 ? ' three' : '') }, thumbnail, ...shown) : thumbnail;
+  }
+
+  /** The camera card that governs the photo, as the camera saw it. */
+  function cardFigure(token, card) {
+    const image = element('img', { src: `api/galleries/${encodeURIComponent(token)}/thumbnails/${encodeURIComponent(card.photoId)}`, alt: 'Camera card ' + (card.code || 'with several codes'), loading: 'lazy', width: '320', height: '213' });
+    image.addEventListener('error', () => image.replaceWith(element('div', { class: 'missing', text: 'no card image' })));
+    return element('figure', { class: 'reference card-photo' }, image, element('figcaption', { text: 'Card ' + (card.code || 'with several codes') }));
   }
 
   /** Beside a face mismatch: the face of the person the card names, as their selfie or first photo shows it. */
