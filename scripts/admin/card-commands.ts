@@ -5,6 +5,8 @@ import { optionalChoice, optionalText, requiredText } from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { renderCameraCardsPdf } from '#lib/photos/adapters/camera-card-pdf';
 import { listPersons } from '#lib/persons/store/persons';
+import { recordCardsPrinted } from '#lib/galleries/store/galleries';
+import { nowIso } from '#lib/platform/clock';
 import type { GalleryScope, ShootingDay } from '#lib/galleries/rules/gallery-model';
 import { sortShootingDays } from '#lib/galleries/rules/gallery-views';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -60,6 +62,8 @@ export const cardCommands: CommandHandlers = {
     } catch (error) {
       throw new UsageError(`--out ${out}: cannot write it (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
     }
+    // What the galleries of the studio console show as printed; the last printing of the gallery, or of the day, replaces the one before.
+    await recordCardsPrinted(scope.tenantId, scope.token, dayId ?? null, { cards: cards.length, at: nowIso() });
     const altered = pdf.alteredCards.map((index) => persons[index]!.personId);
     return {
       data: { file: out, paper, dayId: dayId ?? null, cards: cards.length, pages: pdf.pageCount, alteredNames: altered },

@@ -13,6 +13,7 @@ import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { type OptionValues, galleryToken } from '../cli-kit/options';
 import { requireEnvironment } from '../cli-kit/table-environment';
 import { type Photo, sortPhotosByCapture } from '#lib/photos/rules/photo-model';
+import type { CardsPrinted } from '#lib/galleries/rules/gallery-model';
 
 /** A CLI command's result: its `--json` data and the lines it prints without `--json`. */
 export async function runCommandPrinted(resource: string, command: string, values: OptionValues): Promise<CommandResult> {
@@ -38,6 +39,8 @@ export interface StudioDay {
   booked: number;
   /** Capacity; null when the day has none. */
   capacity: number | null;
+  /** The last printing of the day's cards; null when none was recorded. */
+  cardsPrinted: CardsPrinted | null;
 }
 
 export interface StudioGallery {
@@ -45,19 +48,22 @@ export interface StudioGallery {
   name: string;
   isGroupShoot: boolean;
   days: StudioDay[];
+  /** The last printing of the whole gallery's cards; null when none was recorded. */
+  cardsPrinted: CardsPrinted | null;
 }
 
 /** `gallery list`, and `day list` of each gallery: the entry page. */
 export async function listStudioGalleries(tenant: string): Promise<StudioGallery[]> {
-  const galleries = (await runCommand('gallery', 'list', { tenant })) as { token: string; galleryName: string; isGroupShoot?: boolean }[];
+  const galleries = (await runCommand('gallery', 'list', { tenant })) as { token: string; galleryName: string; isGroupShoot?: boolean; cardsPrinted?: CardsPrinted }[];
   return Promise.all(
     galleries.map(async (gallery) => {
-      const days = (await runCommand('day', 'list', { tenant, gallery: gallery.token })) as { id: string; date: string; label: string; booked: number; maxPersons?: number }[];
+      const days = (await runCommand('day', 'list', { tenant, gallery: gallery.token })) as { id: string; date: string; label: string; booked: number; maxPersons?: number; cardsPrinted?: CardsPrinted }[];
       return {
         token: gallery.token,
         name: gallery.galleryName,
         isGroupShoot: gallery.isGroupShoot === true,
-        days: days.map((day) => ({ id: day.id, date: day.date, label: day.label, booked: day.booked, capacity: day.maxPersons ?? null })),
+        days: days.map((day) => ({ id: day.id, date: day.date, label: day.label, booked: day.booked, capacity: day.maxPersons ?? null, cardsPrinted: day.cardsPrinted ?? null })),
+        cardsPrinted: gallery.cardsPrinted ?? null,
       };
     }),
   );

@@ -97,16 +97,19 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     for (const person of [first!, second!]) expect((await tables.listPhotos(shoot.shoot.scope, person.personId)).map((photo) => photo.photoId)).not.toContain(dismissed);
   });
 
-  it('prints the camera cards of a gallery as a PDF download', async () => {
+  it('prints the camera cards of a gallery as a PDF download, and the galleries page shows the printing', async () => {
     // Prepare
     const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop, acceptDownloads: true });
     await page.goto(studio!.url);
     // Act
     const [download] = await Promise.all([page.waitForEvent('download'), shootRow(page).getByRole('link', { name: 'Cards (PDF)' }).click()]);
     const file = await download.path();
+    await page.reload();
+    const printed = await shootRow(page).locator('td.links .printed').textContent();
     // Assess
     expect(download.suggestedFilename()).toBe(`cards-${shoot.shoot.scope.token}.pdf`);
     expect(readFileSync(file!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(printed).toMatch(/^ 2 printed \d{4}-\d\d-\d\d$/);
   });
 
   it("opens a person from the gallery's persons, picks a photo for HR, and erases the person with the dry run, a confirmation naming them and the CLI's receipt", async () => {

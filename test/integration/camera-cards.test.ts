@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
 import { PAPER_SIZES } from '#lib/photos/rules/camera-card-layout';
 import { admin } from '../support/admin';
@@ -131,6 +132,25 @@ describe('npm run admin -- cards pdf', () => {
   ])('refuses %s', async (_case, options, code, message) => {
     const run = await admin('cards', 'pdf', ...gallery(), ...options());
     expect({ code: run.code, err: run.err }).toEqual({ code, err: [expect.stringMatching(message)] });
+  });
+
+  it('records the last printing of the gallery and of a day, and not a printing that failed', async () => {
+    // Prepare
+    const configurationNow = async () => (await getGalleryConfiguration(studio.tenant.tenantId, studio.token))!;
+    const before = await configurationNow();
+    // Act
+    const failed = await admin('cards', 'pdf', ...gallery(), '--out', join(directory, 'missing', 'x.pdf'));
+    const afterFailure = await configurationNow();
+    const ofDay = await admin('cards', 'pdf', ...gallery(), '--day', studio.days.earlier.id, '--out', join(directory, 'recorded-day.pdf'));
+    const ofGallery = await admin('cards', 'pdf', ...gallery(), '--out', join(directory, 'recorded.pdf'));
+    const after = await configurationNow();
+    // Assess
+    expect([failed.code, ofDay.code, ofGallery.code]).toEqual([2, 0, 0]);
+    expect(afterFailure.gallery.cardsPrinted).toEqual(before.gallery.cardsPrinted);
+    expect(afterFailure.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted).toEqual(before.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted);
+    expect(after.gallery.cardsPrinted).toEqual({ cards: persons.length, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(after.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted).toEqual({ cards: 3, at: expect.any(String) });
+    expect(after.gallery.cardsPrinted!.at >= after.shootingDays.find((day) => day.id === studio.days.earlier.id)!.cardsPrinted!.at).toBe(true);
   });
 
   it('refuses a gallery without persons', async () => {

@@ -108,7 +108,7 @@ describe('studio console (npm run studio)', () => {
     const cardOfNoQueuedPhoto = await fetch(`${api}/thumbnails/${cardOf(1).photoId}`);
     // Assess
     expect(galleries).toMatchObject({ ok: true, tenant: tenant.slug });
-    expect(galleries.galleries).toContainEqual({ token: shoot.scope.token, name: 'Shoot', isGroupShoot: true, days: [] });
+    expect(galleries.galleries).toContainEqual({ token: shoot.scope.token, name: 'Shoot', isGroupShoot: true, days: [], cardsPrinted: null });
     const days = galleries.galleries.flatMap((gallery: { days: unknown[] }) => gallery.days);
     expect(days).toContainEqual(expect.objectContaining({ label: 'First day', booked: 0, capacity: 5 }));
     expect(days).toContainEqual(expect.objectContaining({ label: 'Second day', booked: 0, capacity: null }));
@@ -240,7 +240,7 @@ describe('studio console (npm run studio)', () => {
     const bytes = Buffer.from(await cards.arrayBuffer());
     const unknownDay = await fetch(`${api}/cards?day=day_nothing`);
     const unknownGallery = await fetch(`${studio.url}api/galleries/gal_nothing/cards`);
-    const galleries = (await answerOf(`${studio.url}api/galleries`)).galleries as { token: string; days: { id: string; label: string }[] }[];
+    const galleries = (await answerOf(`${studio.url}api/galleries`)).galleries as { token: string; days: { id: string; label: string }[]; cardsPrinted: unknown }[];
     const withDays = galleries.find((gallery) => gallery.days.length > 0)!;
     const emptyDay = await fetch(`${studio.url}api/galleries/${withDays.token}/cards?day=${withDays.days[0]!.id}`);
     // Assess
@@ -248,13 +248,16 @@ describe('studio console (npm run studio)', () => {
     expect(cards.headers.get('content-disposition')).toBe(`attachment; filename="cards-${shoot.scope.token}.pdf"`);
     expect(cards.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    // Two persons, four cards a page: one page.
+    // Three persons (the walk-in of the test before), four cards a page: one page.
     expect(bytes.toString('latin1')).toMatch(/\/Type \/Pages\s+\/Count 1\b/);
     expect([unknownDay.status, ((await unknownDay.json()) as any).message]).toEqual([404, expect.stringMatching(/no shooting day "day_nothing"/)]);
     expect(unknownGallery.status).toBe(404);
     // The day reaches the CLI's command: nobody is booked on it.
     expect([emptyDay.status, ((await emptyDay.json()) as any).message]).toEqual([404, `No persons in shooting day ${withDays.days[0]!.id}: no cards written`]);
     expect(leftovers()).toEqual(before);
+    // The printing is recorded (the two imported persons and the walk-in), and the galleries page shows it.
+    expect(galleries.find((gallery) => gallery.token === shoot.scope.token)!.cardsPrinted).toEqual({ cards: 3, at: expect.stringMatching(/^\d{4}-/) });
+    expect(withDays.cardsPrinted).toBeNull();
   });
 
   it('erases a person as `person erase` does: a dry run that changes nothing, a refusal unless the confirmation names them (or without the bucket), then the receipt', async () => {

@@ -68,11 +68,12 @@
         element('td', {}, element('a', { href: '#/review/' + encodeURIComponent(gallery.token), text: gallery.name })),
         element('td', { text: gallery.token }),
         element('td', { text: gallery.isGroupShoot ? 'yes' : 'no' }),
-        element('td', {}, ...gallery.days.map((day) => element('div', {}, `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity} `, cardsLink(gallery.token, day.id, 'cards')))),
+        element('td', {}, ...gallery.days.map((day) => element('div', {}, `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity} `, cardsLink(gallery.token, day.id, 'cards'), printedNote(day.cardsPrinted)))),
         element('td', { class: 'stats', 'data-gallery': gallery.token }, gallery.isGroupShoot ? '…' : ''),
         element('td', { class: 'links' },
           gallery.isGroupShoot ? element('a', { href: '#/persons/' + encodeURIComponent(gallery.token), text: 'Persons' }) : null,
           cardsLink(gallery.token, null, 'Cards (PDF)'),
+          printedNote(gallery.cardsPrinted),
         ),
       ),
     );
@@ -94,6 +95,11 @@
         element('div', { class: 'checkins' }, `${day.date} `, element('meter', { min: '0', max: String(most), value: String(day.count), 'aria-label': `check-ins on ${day.date}` }), ` ${day.count}`),
       ),
     );
+  }
+
+  /** When the cards were last printed, and how many; nothing when no printing was recorded. */
+  function printedNote(printed) {
+    return printed ? element('span', { class: 'printed', text: ` ${printed.cards} printed ${printed.at.slice(0, 10)}` }) : null;
   }
 
   /** The camera cards of a gallery, or of one of its days, as the PDF of `cards pdf` (a download). */

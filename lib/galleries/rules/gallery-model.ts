@@ -64,6 +64,8 @@ export interface Gallery {
   termsUrl?: string;
   /** Its own logo and accent colour; where absent, the tenant's. */
   branding?: Branding;
+  /** The last time the camera cards of the whole gallery were printed (`cards pdf`), and how many. */
+  cardsPrinted?: CardsPrinted;
   createdAt: string;
 }
 
@@ -82,6 +84,14 @@ export interface ShootingDay {
   booked: number;
   /** The counters its spots are counted on (rules/spot-counters.ts); absent where only the day's item counts them. */
   spotCounters?: SpotCounter[];
+  /** The last time the camera cards of this day were printed (`cards pdf --day`), and how many. */
+  cardsPrinted?: CardsPrinted;
+}
+
+/** A printing of camera cards: how many cards, and when (ISO time). */
+export interface CardsPrinted {
+  cards: number;
+  at: string;
 }
 
 export interface GalleryPackage {

@@ -9,6 +9,7 @@ import { GSI1 } from '#lib/platform/table/table-definition';
 import { randomToken } from '#lib/platform/secret-values';
 import { DEFAULT_PHOTO_ACCESS, GALLERY_COUNTER_NAMES, type PhotoAccess } from '#lib/galleries/rules/gallery-model';
 import type {
+  CardsPrinted,
   FormField,
   Gallery,
   GalleryConfiguration,
@@ -81,6 +82,14 @@ export function updateGallerySettings(tenantId: string, token: string, settings:
   return updateExistingItem(keys.gallery(tenantId, token), settings);
 }
 
+/**
+ * Records that the camera cards of the gallery (`dayId` null) or of one of its days were
+ * printed: the last printing replaces the one before. False when the gallery or day is gone.
+ */
+export function recordCardsPrinted(tenantId: string, token: string, dayId: string | null, printed: CardsPrinted): Promise<boolean> {
+  return updateExistingItem(dayId === null ? keys.gallery(tenantId, token) : keys.shootingDay(tenantId, token, dayId), { cardsPrinted: printed });
+}
+
 /** The tenant's galleries, oldest first, through GSI1 (admin use). */
 export async function listGalleries(tenantId: string): Promise<Gallery[]> {
   return (await queryGsi1(keys.galleriesOfTenant(tenantId))).map(toGallery);
@@ -104,7 +113,7 @@ export async function listGalleriesPage(
 export async function addShootingDay(
   tenantId: string,
   token: string,
-  day: Omit<ShootingDay, 'id' | 'booked' | 'spotCounters'>,
+  day: Omit<ShootingDay, 'id' | 'booked' | 'spotCounters' | 'cardsPrinted'>,
 ): Promise<ShootingDay> {
   const id = `day_${ulid().toLowerCase()}`;
   const shares = shardShares(day.maxPersons, spotShardCount(day.maxPersons));
@@ -184,6 +193,7 @@ function toGallery(item: Record<string, any>): Gallery {
     ...(item.consentTexts ? { consentTexts: item.consentTexts } : {}),
     ...(typeof item.termsUrl === 'string' ? { termsUrl: item.termsUrl } : {}),
     ...(item.branding ? { branding: item.branding } : {}),
+    ...(item.cardsPrinted ? { cardsPrinted: item.cardsPrinted } : {}),
     createdAt: item.createdAt,
   };
 }
@@ -205,6 +215,7 @@ function toShootingDay(item: Record<string, any>, shardItems: readonly Record<st
     maxPersons: typeof item.maxPersons === 'number' ? item.maxPersons : undefined,
     booked: spotCounters ? bookedOnCounters(spotCounters) : typeof item.booked === 'number' ? item.booked : 0,
     ...(spotCounters ? { spotCounters } : {}),
+    ...(item.cardsPrinted ? { cardsPrinted: item.cardsPrinted } : {}),
   };
 }
 
