@@ -94,7 +94,7 @@ export function galleryMediaPrefixes(tenantId: string, token: string): { selfies
  * path), and IAM grants, lifecycle rules and the ingest trigger name them (infra/). HR exports
  * (`hr-exports`) and the cached portrait crops they are made of (`portrait-crops`) expire by
  * lifecycle rules of their own (docs/hr-export.md), as do the studio console's thumbnails
- * (`thumbnails`, made by the studio console: its docs say how they are kept and deleted).
+ * (`thumbnails`; the studio docs say how they are kept and deleted).
  */
 export const MEDIA_FOLDERS = { photos: 'photos', selfies: 'selfies', hrExports: 'hr-exports', portraitCrops: 'portrait-crops', thumbnails: 'thumbnails' } as const;
 
