@@ -165,6 +165,15 @@ function presentedKey(headers: Record<string, string>): string | undefined {
   return bearer || headers['X-Api-Key']?.trim() || undefined;
 }
 
+/** A path as the router reads it, every escape decoded; as it is where an escape is broken. */
+function safelyDecoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 function isWellFormed(text: string): boolean {
   return Buffer.from(text, 'utf8').toString('utf8') === text;
 }
@@ -230,11 +239,18 @@ function expectSoundAnswer(request: FuzzRequest, answer: ApiAnswer): void {
   if (!route) return;
   if (route.access === 'public') expect(answer.headers.get('access-control-allow-origin')).toBe('*');
   if (route.access === 'server' && answer.status < 400) {
-    // Only the studio's own active key on the studio's slug gets an answer.
-    expect({ slug: request.headers['X-Tenant-Slug']?.trim().toLowerCase(), key: presentedKey(request.headers) }).toEqual({
-      slug: world.studio.slug,
-      key: world.studio.apiKey,
-    });
+    // Only a tenant's own active key on its own slug gets an answer: the studio's, or the other
+    // tenant's when the fuzzer drew its slug, its key and a path of its own together, and then
+    // never about a gallery of the studio.
+    const caller = { slug: request.headers['X-Tenant-Slug']?.trim().toLowerCase(), key: presentedKey(request.headers) };
+    expect([
+      { slug: world.studio.slug, key: world.studio.apiKey },
+      { slug: world.other.slug, key: world.other.apiKey },
+    ]).toContainEqual(caller);
+    if (caller.slug === world.other.slug) {
+      const named = safelyDecoded(request.path).toLowerCase();
+      expect([world.studio.token, world.studio.ordinaryToken].filter((token) => named.includes(token.toLowerCase()))).toEqual([]);
+    }
     expect(answer.headers.get('x-ratelimit-limit')).toBe('60');
   }
   if (route.access === 'webhook') {
