@@ -20,7 +20,7 @@ type Resources = Record<string, { Type: string; Properties: Record<string, any> 
 const READ_ACTIONS = new Set(['GetItem', 'Query', 'BatchGetItem']);
 
 /** A CloudFormation value as text, references as `${LogicalId}` and `${LogicalId.Attribute}`. */
-function asText(value: unknown): string {
+export function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   const node = value as Record<string, any>;
   if ('Ref' in node) return `\${${node.Ref}}`;

@@ -13,6 +13,7 @@ import { type HandOutcome, type ReviewedShootPhoto, assignShootPhotoByHand, dism
 import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
 import { pickPhoto } from '#lib/photos/pick-photo';
 import { DomainError } from '#lib/platform/domain-error';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -49,6 +50,19 @@ function refuseHandOutcome(outcome: HandOutcome, photoId: string, token: string,
   if (outcome === 'card') throw new UsageError(`${photoId} is a camera card: cards are not delivered`);
   if (outcome === 'unknown_person') throw new NotFoundError(`Gallery ${token} has no person "${personId}"`);
   if (outcome === 'not_withheld') throw new UsageError(`${photoId} is not withheld: only a photo withheld by the faces has a card's person to release it to (photo assign gives any photo to anyone)`);
+}
+
+/** A hand's decision on the shoot photo of `--photo` that needs no person (release, dismiss), refused as the CLI refuses it. */
+async function decideOnShootPhoto(
+  values: OptionValues,
+  decide: (scope: GalleryScope, photoId: string) => Promise<HandOutcome>,
+): Promise<{ photoId: string; outcome: HandOutcome }> {
+  const photoId = requiredText(values, 'photo', 40);
+  const { tenant, configuration } = await findGallery(values);
+  const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+  const outcome = await decide(scope, photoId);
+  refuseHandOutcome(outcome, photoId, scope.token);
+  return { photoId, outcome };
 }
 
 /**
@@ -144,11 +158,7 @@ export const photoCommands: CommandHandlers = {
   },
 
   async release(values) {
-    const photoId = requiredText(values, 'photo', 40);
-    const { tenant, configuration } = await findGallery(values);
-    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-    const outcome = await releaseWithheldPhoto(scope, photoId);
-    refuseHandOutcome(outcome, photoId, scope.token);
+    const { photoId, outcome } = await decideOnShootPhoto(values, releaseWithheldPhoto);
     return { data: { photoId, outcome }, lines: [`Released ${photoId} to the person its card names; later cards leave it there`] };
   },
 
@@ -161,11 +171,7 @@ export const photoCommands: CommandHandlers = {
   },
 
   async dismiss(values) {
-    const photoId = requiredText(values, 'photo', 40);
-    const { tenant, configuration } = await findGallery(values);
-    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-    const outcome = await dismissShootPhoto(scope, photoId);
-    refuseHandOutcome(outcome, photoId, scope.token);
+    const { photoId, outcome } = await decideOnShootPhoto(values, dismissShootPhoto);
     return { data: { photoId, outcome }, lines: [`Dismissed ${photoId} as nobody's: it leaves the review; later cards and faces leave it there, photo assign still gives it to someone`] };
   },
 };

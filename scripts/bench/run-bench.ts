@@ -22,7 +22,8 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { JAVA_MISSING_MESSAGE, javaIsInstalled } from '../local/dynamodb-local';
-import { startLocalServices } from '../local/local-stack';
+import { type LocalServices, startLocalServices } from '../local/local-stack';
+import type { DemoData } from '../local/seed-demo';
 import { measureColdStarts } from './cold-start';
 import { type FaceModelResult, formatFaceModel, measureFaceModel } from './faces';
 import type { FaceIngestResult } from './face-ingest';
@@ -118,15 +119,9 @@ async function main(): Promise<void> {
   log('Face model alone: cold load, then face crops and group photos (child processes)…');
   const faceModel = await measureFaceModel(settings.faceModel);
 
-  const services = await startLocalServices();
-  let closeApi: (() => Promise<void>) | undefined;
-  try {
+  await withDemoApi(async ({ api, counter, apiUrl, demo, services }) => {
     // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
     const { db } = await import('#lib/platform/table/client');
-    const { installRoundTripCounter } = await import('./round-trip-counter');
-    const { seedDemo } = await import('../local/seed-demo');
-    const { startLocalApi } = await import('../local/api-server');
-    const { connectBenchApi } = await import('./bench-api');
     const { measureRoundTrips } = await import('./round-trips');
     const { compareImports } = await import('./import-comparison');
     const { measureLoad } = await import('./load');
@@ -135,13 +130,6 @@ async function main(): Promise<void> {
     const { measureWebhookDelivery } = await import('./webhook-delivery');
     const { measureFaceIngest, formatFaceIngest } = await import('./face-ingest');
     const { getTenantBySlug } = await import('#lib/tenants/store/tenants');
-
-    const counter = installRoundTripCounter(db);
-    const demo = await seedDemo();
-    if (!demo) throw new Error('The fresh table already held the demo tenant');
-    const localApi = await startLocalApi({ port: 0, checkinPage: { tenantSlug: demo.tenantSlug } });
-    closeApi = () => localApi.close();
-    const api = await connectBenchApi(localApi.url, demo);
 
     log('Round trips per request…');
     const roundTrips = await measureRoundTrips(api, counter, {
@@ -154,19 +142,19 @@ async function main(): Promise<void> {
     const importComparison = await compareImports(api, { rows: settings.importRows, iterations: settings.importIterations });
     log('Load with autocannon against the same DynamoDB work alone…');
     const load = await measureLoad(api, counter, {
-      baseUrl: localApi.url,
+      baseUrl: apiUrl,
       connections: settings.loadConnections,
       requests: settings.loadRequests,
       keys: settings.loadKeys,
     });
 
     log(`Abuse: a flood at 10x one client's budget beside well-behaved clients (${settings.abuseSeconds} s without, then with)…`);
-    const abuse = await measureAbuse(db, { baseUrl: localApi.url, seconds: settings.abuseSeconds, flooderPolicy: settings.abuseFlooderPolicy });
+    const abuse = await measureAbuse(db, { baseUrl: apiUrl, seconds: settings.abuseSeconds, flooderPolicy: settings.abuseFlooderPolicy });
     log(`Abuse: a distributed guesser of photo lookups beside a participant (${settings.lookupAbuse.networks} networks, ${settings.lookupAbuse.hours} simulated hours)…`);
     const lookupAbuse = await measureLookupAbuse(settings.lookupAbuse);
 
     log(`Check-in page: its files and Lighthouse at mobile settings (${settings.checkinPageRuns} runs)…`);
-    const checkinPage = await measureCheckinPage({ pageUrl: checkinPageUrlOf(localApi.url, demo.galleryToken), runs: settings.checkinPageRuns });
+    const checkinPage = await measureCheckinPage({ pageUrl: checkinPageUrlOf(apiUrl, demo.galleryToken), runs: settings.checkinPageRuns });
 
     const { measureHrExport, formatHrExport } = await import('./hr-export');
     log(`HR export: ${settings.hrExport.persons.join(' and ')} persons against sharp's crop and encode alone (child processes)…`);
@@ -178,7 +166,7 @@ async function main(): Promise<void> {
     // Last, so that no other figure shares the machine with the event pipeline it starts (which first reads the whole stream).
     log('Webhook delivery: the check-in load without and with a subscription, then an import…');
     const webhookDelivery = await measureWebhookDelivery(api, {
-      baseUrl: localApi.url,
+      baseUrl: apiUrl,
       connections: settings.loadConnections,
       requests: settings.loadRequests,
       rows: settings.importRows,
@@ -222,14 +210,20 @@ async function main(): Promise<void> {
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\n${formatResults(results)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\n${formatCheckinPage(checkinPage)}\n\n${formatHrExport(hrExport)}\n\n${formatStudioQueue(studioQueue)}\n\nWritten to ${outFile}`);
-  } finally {
-    await closeApi?.();
-    await services.stop();
-  }
+  });
+}
+
+/** What withDemoApi sets up: the running services, the seeded demo, the local API on them and the round-trip counter. */
+interface DemoApi {
+  api: BenchApi;
+  counter: RoundTripCounter;
+  apiUrl: string;
+  demo: DemoData;
+  services: LocalServices;
 }
 
 /** The local services with the demo tenant, the local API on them and the round-trip counter, for `run`; all stopped after. */
-async function withDemoApi(run: (setup: { api: BenchApi; counter: RoundTripCounter; apiUrl: string }) => Promise<void>): Promise<void> {
+async function withDemoApi(run: (setup: DemoApi) => Promise<void>): Promise<void> {
   const services = await startLocalServices();
   let closeApi: (() => Promise<void>) | undefined;
   try {
@@ -243,7 +237,7 @@ async function withDemoApi(run: (setup: { api: BenchApi; counter: RoundTripCount
     if (!demo) throw new Error('The fresh table already held the demo tenant');
     const localApi = await startLocalApi({ port: 0, checkinPage: { tenantSlug: demo.tenantSlug } });
     closeApi = () => localApi.close();
-    await run({ api: await connectBenchApi(localApi.url, demo), counter, apiUrl: localApi.url });
+    await run({ api: await connectBenchApi(localApi.url, demo), counter, apiUrl: localApi.url, demo, services });
   } finally {
     await closeApi?.();
     await services.stop();
@@ -282,22 +276,11 @@ async function runLookupAbuseOnly(options: { networks: number; hours: number }):
 }
 
 /** `--only checkin-page`: the local services with the demo gallery, the page served by the local API, its figures. */
-async function runCheckinPageOnly(runs: number): Promise<void> {
-  const services = await startLocalServices();
-  let closeApi: (() => Promise<void>) | undefined;
-  try {
-    const { seedDemo } = await import('../local/seed-demo');
-    const { startLocalApi } = await import('../local/api-server');
-    const demo = await seedDemo();
-    if (!demo) throw new Error('The fresh table already held the demo tenant');
-    const localApi = await startLocalApi({ port: 0, checkinPage: { tenantSlug: demo.tenantSlug } });
-    closeApi = () => localApi.close();
+function runCheckinPageOnly(runs: number): Promise<void> {
+  return withDemoApi(async ({ apiUrl, demo }) => {
     log(`Check-in page: its files and Lighthouse at mobile settings (${runs} runs)…`);
-    console.log(`\n${formatCheckinPage(await measureCheckinPage({ pageUrl: checkinPageUrlOf(localApi.url, demo.galleryToken), runs }))}`);
-  } finally {
-    await closeApi?.();
-    await services.stop();
-  }
+    console.log(`\n${formatCheckinPage(await measureCheckinPage({ pageUrl: checkinPageUrlOf(apiUrl, demo.galleryToken), runs }))}`);
+  });
 }
 
 /** `--only studio-queue`: the local services, the studio console's first screen of a large review queue against static files. */

@@ -96,21 +96,13 @@ export async function measureStudioQueue(settings: StudioQueueSettings): Promise
 async function seedQueue(settings: StudioQueueSettings) {
   const sharp = (await import('sharp')).default;
   const { createTenant } = await import('#lib/tenants/store/tenants');
-  const { createGallery } = await import('#lib/galleries/store/galleries');
+  const { createBenchGallery } = await import('./bench-api');
   const { inboxObjectKey, inboxPrefix, photoIdOf } = await import('#lib/platform/media-keys');
   const { putMediaObject } = await import('#lib/platform/media-bucket');
   const { placeShootPhoto } = await import('#lib/photos/place-shoot-photo');
   const tenantSlug = `studio-bench-${Date.now().toString(36)}`;
   const tenant = await createTenant({ slug: tenantSlug, name: 'Studio bench', plan: 'creator' });
-  const gallery = await createGallery(tenant.tenantId, {
-    galleryName: 'A large shoot',
-    isGroupShoot: true,
-    selfieEnabled: false,
-    selfieRequired: false,
-    consentRequired: false,
-    showShootingDaySelector: false,
-    granularConsents: { face: false, notification: false, hrExport: false },
-  });
+  const gallery = await createBenchGallery(tenant.tenantId, 'A large shoot');
   const scope = { tenantId: tenant.tenantId, token: gallery.token };
   // One camera-sized image with detail (noise compresses like a photo, not like a flat colour), under every key.
   const { width, height } = { width: settings.photoWidth, height: settings.photoHeight };

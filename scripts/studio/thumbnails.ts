@@ -23,7 +23,7 @@ export interface ThumbnailStore {
 /** lib/platform/media-bucket.ts needs MEDIA_BUCKET on import: loaded only when a thumbnail is first asked for. */
 const mediaBucket = () => import('#lib/platform/media-bucket');
 
-export const bucketStore: ThumbnailStore = {
+const bucketStore: ThumbnailStore = {
   read: async (key) => (await (await mediaBucket()).findMediaObject(key))?.bytes,
   write: async (key, thumbnail) => {
     await (await mediaBucket()).putMediaObject(key, thumbnail, 'image/jpeg');

@@ -1,4 +1,5 @@
 import type { Template } from 'aws-cdk-lib/assertions';
+import { asText } from '../../infra/permission-table';
 
 /**
  * Enough of IAM's policy evaluation to ask what a function's role lets it do to the table:
@@ -28,15 +29,8 @@ export function stringLike(pattern: string, value: string): boolean {
   return new RegExp(`^${expression}$`, 's').test(value);
 }
 
-/** A CloudFormation value as text, references written as ${Id} and ${Id.Attribute}. */
-export function asText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const node = value as Record<string, any>;
-  if ('Ref' in node) return `\${${node.Ref}}`;
-  if ('Fn::GetAtt' in node) return `\${${node['Fn::GetAtt'].join('.')}}`;
-  if ('Fn::Join' in node) return (node['Fn::Join'][1] as unknown[]).map(asText).join(node['Fn::Join'][0]);
-  throw new Error(`no text for ${JSON.stringify(value)}`);
-}
+/** A CloudFormation value as text: the permission table's reading (infra/permission-table.ts), for the infra tests. */
+export { asText };
 
 /** The statements of every IAM policy attached to the role of a function (by its logical ID). */
 export function roleStatements(template: Template, functionId: string): Statement[] {

@@ -7,6 +7,7 @@ import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
 import { apiKeyAuth, presentedApiKey, takenVerdict } from '#lib/http/api-key-auth';
 import type { ApiRequest } from '#lib/http/types';
 import { uniqueSlug } from '../../support/factories';
+import { commandsSentDuring } from '../../support/sent-commands';
 import { useTestTable } from '../../support/test-table';
 import { apiEvent, apiRequest, runBefore } from './request-builders';
 
@@ -17,24 +18,6 @@ const WELL_FORMED_UNKNOWN_KEY = `gsk_${'Z'.repeat(40)}`;
 /** A request of `tenant` presenting these headers, as it reaches the key check. */
 function requestOf(tenant: Tenant | undefined, headers: Record<string, string>): ApiRequest {
   return apiRequest(apiEvent({ headers }), { tenant });
-}
-
-/** The commands sent to DynamoDB while `act` runs, counted at the client's first step. */
-async function commandsSentDuring(act: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      sent.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name: 'countCommands' },
-  );
-  try {
-    await act();
-  } finally {
-    db.middlewareStack.remove('countCommands');
-  }
-  return sent;
 }
 
 describe('presentedApiKey', () => {

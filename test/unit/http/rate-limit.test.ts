@@ -1,12 +1,12 @@
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
-import { db } from '#lib/platform/table/client';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { apiKeyAuth } from '#lib/http/api-key-auth';
 import { rateLimit } from '#lib/http/rate-limit';
 import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
 import type { ApiRequest } from '#lib/http/types';
 import { uniqueSlug } from '../../support/factories';
+import { commandsSentDuring } from '../../support/sent-commands';
 import { useTestTable } from '../../support/test-table';
 import { apiEvent, apiRequest, runBefore } from './request-builders';
 
@@ -156,21 +156,9 @@ describe('rateLimit', () => {
     const apiKey = await freshKey();
     await spend(apiKey, 60);
     await expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
-    const sent: string[] = [];
-    db.middlewareStack.add(
-      (next, context) => async (args) => {
-        sent.push(String(context.commandName));
-        return next(args);
-      },
-      { step: 'initialize', name: 'countCommands' },
-    );
 
     // Act
-    try {
-      await expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
-    } finally {
-      db.middlewareStack.remove('countCommands');
-    }
+    const sent = await commandsSentDuring(() => expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' }));
 
     // Assess: this process knows the key is exhausted, so it only reads the key to check it.
     expect(sent).toEqual(['GetItemCommand']);
