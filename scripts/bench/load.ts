@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon, { type Request as LoadRequest } from 'autocannon';
@@ -20,7 +22,10 @@ export interface LoadResult {
   /** Concurrent connections: one per simulated Lambda instance. */
   connections: number;
   requests: number;
+  /** The API, its load sent from this thread by the same driver as the DynamoDB work alone. */
   api: LoadFigures;
+  /** The API under autocannon in a worker thread, a load generator competing for the cores. */
+  apiUnderAutocannon: LoadFigures;
   /** The same requests' DynamoDB calls replayed with the SDK alone, same concurrency. */
   dynamoDbAlone: LoadFigures;
   /** API p50 over DynamoDB-alone p50: what HTTP, middleware and domain code add. */
@@ -29,6 +34,10 @@ export interface LoadResult {
   p99Ratio: number;
   /** DynamoDB-alone requests per second over the API's. */
   throughputRatio: number;
+  /** API p50 under autocannon over DynamoDB-alone p50. */
+  autocannonP50Ratio: number;
+  /** API p99 under autocannon over DynamoDB-alone p99. */
+  autocannonP99Ratio: number;
 }
 
 interface LoadScenario {
@@ -45,10 +54,13 @@ interface LoadScenario {
 }
 
 /**
- * Load on the local API with autocannon (in a worker thread, so the API keeps this thread),
- * then the same requests' DynamoDB work alone: each scenario's calls, recorded from one
- * sample request, replayed wave by wave by as many concurrent workers as autocannon had
- * connections. Any answer that is not 2xx invalidates the run.
+ * Each scenario's requests sent to the local API, then the same requests' DynamoDB work alone:
+ * its calls, recorded from one sample request, replayed wave by wave. Both sides are driven
+ * alike, from this thread, by `connections` concurrent workers that each send one request after
+ * another, timed the same way; the API's side also carries the HTTP client and server. Then the
+ * API once more under autocannon in a worker thread, the figure of earlier runs: that load
+ * generator takes CPU of its own from the two cores the API and DynamoDB Local share, which the
+ * DynamoDB work alone never has to give. Any answer that is not 2xx invalidates the run.
  */
 export async function measureLoad(
   api: BenchApi,
@@ -59,33 +71,54 @@ export async function measureLoad(
   const replayClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, maxAttempts: 4 }), {
     marshallOptions: { removeUndefinedValues: true },
   });
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const results: LoadResult[] = [];
   try {
     for (const scenario of await loadScenarios(api, options.keys)) {
       const { result: answer, work } = await counter.measure(scenario.sample);
       const rewriteFor = scenario.freshen?.(answer);
-      // A short unmeasured round of each first: connections opened, code paths warm.
-      const warmUp = { connections: options.connections, requests: options.connections * 2 };
-      await loadApi(options.baseUrl, scenario, warmUp);
-      const apiFigures = await loadApi(options.baseUrl, scenario, options);
-      await loadDynamoDbAlone(replayClient, work, rewriteFor, warmUp);
-      const aloneFigures = await loadDynamoDbAlone(replayClient, work, rewriteFor, options);
+      const sendToApi = apiSender(agent, options.baseUrl, scenario);
+      const replay = () => replayWork(replayClient, work, rewriteFor?.());
+      // An unmeasured round of each first: connections opened, code paths compiled.
+      const warmUp = { connections: options.connections, requests: options.connections * WARM_UP_REQUESTS_PER_CONNECTION };
+      await driveLoad(sendToApi, warmUp);
+      await driveLoad(replay, warmUp);
+      // Taken in turns, a part of each at a time, so that the machine's drift weighs on both alike.
+      const apiRounds: LoadRound[] = [];
+      const aloneRounds: LoadRound[] = [];
+      const round = { connections: options.connections, requests: Math.ceil(options.requests / ALTERNATING_ROUNDS) };
+      for (let turn = 0; turn < ALTERNATING_ROUNDS; turn += 1) {
+        apiRounds.push(await driveLoad(sendToApi, round));
+        aloneRounds.push(await driveLoad(replay, round));
+      }
+      const [apiFigures, aloneFigures] = [figuresOf(apiRounds), figuresOf(aloneRounds)];
+      const autocannonFigures = await loadWithAutocannon(options.baseUrl, scenario, options);
       results.push({
         scenario: scenario.scenario,
         connections: options.connections,
         requests: options.requests,
         api: apiFigures,
+        apiUnderAutocannon: autocannonFigures,
         dynamoDbAlone: aloneFigures,
         p50Ratio: rounded(apiFigures.p50Milliseconds / aloneFigures.p50Milliseconds),
         p99Ratio: rounded(apiFigures.p99Milliseconds / aloneFigures.p99Milliseconds),
         throughputRatio: rounded(aloneFigures.requestsPerSecond / apiFigures.requestsPerSecond),
+        autocannonP50Ratio: rounded(autocannonFigures.p50Milliseconds / aloneFigures.p50Milliseconds),
+        autocannonP99Ratio: rounded(autocannonFigures.p99Milliseconds / aloneFigures.p99Milliseconds),
       });
     }
   } finally {
+    agent.destroy();
     replayClient.destroy();
   }
   return results;
 }
+
+/** How many turns the API and the DynamoDB work alone take, each its share of the requests. */
+const ALTERNATING_ROUNDS = 4;
+
+/** Unmeasured requests per connection before each measured round: enough for V8 to have compiled the hot paths. */
+const WARM_UP_REQUESTS_PER_CONNECTION = 20;
 
 async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
   const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
@@ -143,7 +176,66 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
   ];
 }
 
-async function loadApi(baseUrl: string, scenario: LoadScenario, options: { connections: number; requests: number }): Promise<LoadFigures> {
+/**
+ * Sends the scenario's requests in turn over `agent`'s connections, `[<id>]` in a body made a
+ * fresh ID each time (as autocannon's idReplacement does); any answer that is not 2xx throws.
+ */
+function apiSender(agent: Agent, baseUrl: string, scenario: LoadScenario): () => Promise<void> {
+  const origin = new URL(baseUrl).origin;
+  let next = 0;
+  return () => {
+    const template = scenario.requests[next % scenario.requests.length]!;
+    next += 1;
+    const body = typeof template.body === 'string' ? template.body.replaceAll('[<id>]', randomUUID()) : undefined;
+    return new Promise<void>((resolve, reject) => {
+      const sent = httpRequest(`${origin}${template.path}`, { method: template.method, headers: template.headers, agent }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve();
+          else reject(new Error(`${scenario.scenario}: an answer was ${status}`));
+        });
+        response.on('error', reject);
+      });
+      sent.on('error', reject);
+      sent.end(body);
+    });
+  };
+}
+
+interface LoadRound {
+  latencies: number[];
+  seconds: number;
+}
+
+/** `options.requests` calls of `send`, `options.connections` at a time, each timed from start to answer. */
+async function driveLoad(send: () => Promise<void>, options: { connections: number; requests: number }): Promise<LoadRound> {
+  const latencies: number[] = [];
+  let started = 0;
+  const worker = async () => {
+    while (started < options.requests) {
+      started += 1;
+      const startedAt = process.hrtime.bigint();
+      await send();
+      latencies.push(Number(process.hrtime.bigint() - startedAt) / 1e6);
+    }
+  };
+  const startedAt = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: options.connections }, worker));
+  return { latencies, seconds: Number(process.hrtime.bigint() - startedAt) / 1e9 };
+}
+
+function figuresOf(rounds: LoadRound[]): LoadFigures {
+  const latencies = rounds.flatMap((round) => round.latencies);
+  const seconds = rounds.reduce((sum, round) => sum + round.seconds, 0);
+  return {
+    p50Milliseconds: rounded(percentile(latencies, 50)),
+    p99Milliseconds: rounded(percentile(latencies, 99)),
+    requestsPerSecond: rounded(latencies.length / seconds, 1),
+  };
+}
+
+async function loadWithAutocannon(baseUrl: string, scenario: LoadScenario, options: { connections: number; requests: number }): Promise<LoadFigures> {
   const result = await autocannon({
     url: new URL(baseUrl).origin,
     connections: options.connections,
@@ -162,31 +254,5 @@ async function loadApi(baseUrl: string, scenario: LoadScenario, options: { conne
     p50Milliseconds: result.latency.p50,
     p99Milliseconds: result.latency.p99,
     requestsPerSecond: rounded(result.requests.total / result.duration, 1),
-  };
-}
-
-async function loadDynamoDbAlone(
-  client: DynamoDBDocumentClient,
-  work: RecordedWork,
-  rewriteFor: (() => (text: string) => string) | undefined,
-  options: { connections: number; requests: number },
-): Promise<LoadFigures> {
-  const latencies: number[] = [];
-  let started = 0;
-  const worker = async () => {
-    while (started < options.requests) {
-      started += 1;
-      const startedAt = process.hrtime.bigint();
-      await replayWork(client, work, rewriteFor?.());
-      latencies.push(Number(process.hrtime.bigint() - startedAt) / 1e6);
-    }
-  };
-  const startedAt = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: options.connections }, worker));
-  const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-  return {
-    p50Milliseconds: rounded(percentile(latencies, 50)),
-    p99Milliseconds: rounded(percentile(latencies, 99)),
-    requestsPerSecond: rounded(latencies.length / seconds, 1),
   };
 }

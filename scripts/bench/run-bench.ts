@@ -46,7 +46,7 @@ const FULL = {
   bundleLimit: undefined,
   loadConnections: 10,
   loadRequests: 1000,
-  loadKeys: 25,
+  loadKeys: 75,
   abuseSeconds: 60,
   abuseFlooderPolicy: undefined,
   lookupAbuse: { networks: 48, hours: 3 },

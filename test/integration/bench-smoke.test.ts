@@ -63,8 +63,9 @@ describe('npm run bench -- --smoke', () => {
       'POST /group-shoot submitCheckin (free)',
     ]);
     for (const row of results.load) {
-      const figures = [row.api, row.dynamoDbAlone].flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
-      expect([row.scenario, figures.every(isPositive), isPositive(row.p50Ratio), isPositive(row.throughputRatio)]).toEqual([row.scenario, true, true, true]);
+      const figures = [row.api, row.dynamoDbAlone, row.apiUnderAutocannon].flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
+      const ratios = [row.p50Ratio, row.p99Ratio, row.throughputRatio, row.autocannonP50Ratio, row.autocannonP99Ratio];
+      expect([row.scenario, figures.every(isPositive), ratios.every(isPositive)]).toEqual([row.scenario, true, true]);
     }
     const { abuse } = results;
     expect(stdout).toContain('### Abuse');
