@@ -18,16 +18,7 @@ describe("a gallery's pointer (its tenant and own public limits, by token)", () 
     // Prepare
     const studio = await createTestTenant();
     // Act
-    const limited = await createGallery(studio.tenant.tenantId, {
-      galleryName: 'Limited',
-      isGroupShoot: true,
-      selfieEnabled: false,
-      selfieRequired: false,
-      consentRequired: false,
-      showShootingDaySelector: false,
-      granularConsents: { face: false, notification: false, hrExport: false },
-      publicLimits: { reads: { limit: 9, windowMs: 60_000 } },
-    });
+    const limited = await createGallery(studio.tenant.tenantId, { ...studio.gallery, galleryName: 'Limited', publicLimits: { reads: { limit: 9, windowMs: 60_000 } } });
     // Assess
     expect(await listGalleryPointers(studio.token)).toEqual([{ tenantId: studio.tenant.tenantId }]);
     expect(await listGalleryPointers(limited.token)).toEqual([{ tenantId: studio.tenant.tenantId, publicLimits: { reads: { limit: 9, windowMs: 60_000 } } }]);
