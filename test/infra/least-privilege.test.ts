@@ -218,6 +218,14 @@ describe('what the public functions need', () => {
     expect(granted.sort()).toEqual(['Query gallery configuration', 'Query gallery pointers', 'Query tenant profile and plan', "UpdateItem public client's rate-limit counter"]);
   });
 
+  it("lets only the check-in info function reach gallery pointers, and only to read them: the admin CLI writes them", () => {
+    const pointers = SAMPLES['gallery pointers']!.key;
+    const reaching = Object.keys(FUNCTION_PERMISSIONS).flatMap((handler) =>
+      ACTIONS.filter((action) => can(handler, { action, on: 'table', key: pointers })).map((action) => `${handler} ${action}`),
+    );
+    expect(reaching).toEqual(['checkin/get-checkin-info Query']);
+  });
+
   it('lets the check-in function store persons and reservations, and complete imported persons, deleting none', () => {
     const handler = 'checkin/post-group-shoot';
     const on = (name: string, action: string) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key });
