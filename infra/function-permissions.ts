@@ -108,7 +108,8 @@ const CACHE_STRIPE_READINESS: KeyAccess = {
 };
 
 export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
-  'checkin/get-checkin-info': { table: PUBLIC_REQUEST },
+  // A cold instance reads the gallery's pointers beside the tenant (lib/http/gallery-pointer-prefetch.ts); only the operator writes them.
+  'checkin/get-checkin-info': { table: [...PUBLIC_REQUEST, { on: 'table', actions: ['Query'], partitions: [PARTITIONS.galleryPointers] }] },
   'checkin/post-group-shoot': {
     table: [
       ...PUBLIC_REQUEST,

@@ -45,6 +45,8 @@ export const PARTITIONS = {
   stripeEvent: keys.stripeEvent(ANY).pk,
   /** `RATELIMIT#PUBLIC#…`: public clients' counters. */
   publicRateLimit: keys.rateLimit(keys.publicRateLimitCounter(ANY, ANY, ANY, ANY)).pk,
+  /** `GALLERYTOKEN#<token>`: the pointers of the galleries with this token, one per tenant (their tenant and own public limits). */
+  galleryPointers: keys.galleryPointersOfToken(ANY),
   /** Gallery, days, packages, form fields, statistics. */
   galleryConfig: keys.galleryPartition(ANY, ANY),
   persons: keys.personsOfGallery(ANY, ANY),

@@ -6,6 +6,7 @@ import { apiKeyAuth } from '#lib/http/api-key-auth';
 import { cors, preflightHeaders } from '#lib/http/cors';
 import { errorResponses } from '#lib/http/error-responses';
 import { prefetchGallery } from '#lib/http/gallery-prefetch';
+import { prefetchGalleryPointer } from '#lib/http/gallery-pointer-prefetch';
 import { idempotencyFinish, idempotencyStart } from '#lib/http/idempotency';
 import { jsonBody } from '#lib/http/json-body';
 import { jsonResponse } from '#lib/http/json-response';
@@ -44,6 +45,7 @@ export function endpoint(routeId: RouteId, body: EndpointBody) {
   if (route.access === 'public') handler.use(cors());
   if (route.method === 'POST') handler.use(idempotencyFinish());
   handler.use(errorResponses()).use(originVerify()).use(methodCheck([route]));
+  if (route.access === 'public' && route.method === 'GET' && route.path.includes('{token}')) handler.use(prefetchGalleryPointer());
   handler.use(tenantResolution({ recent: route.method === 'GET' || route.access === 'public' }));
   if (route.access === 'server' && route.method === 'GET' && GALLERY_PREFETCH_ROUTES.has(route.id)) handler.use(prefetchGallery());
   if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);

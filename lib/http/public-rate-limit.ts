@@ -53,6 +53,17 @@ function publicRequest(request: ApiRequest): { budget: PublicBudget; galleryToke
 }
 
 /**
+ * The limits of the request's gallery as its pointer holds them (prefetchGalleryPointer read it
+ * beside the tenant), when the resolved tenant has a pointer with this token: then the gallery
+ * exists with those limits. Another tenant's pointer with the same token is never used.
+ */
+async function pointedLimits(request: ApiRequest, tenantId: string): Promise<{ limits?: Partial<PublicLimits> } | undefined> {
+  const pointers = await request.context.galleryPointerLookup;
+  const pointer = pointers?.find((candidate) => candidate.tenantId === tenantId);
+  return pointer ? { limits: pointer.publicLimits } : undefined;
+}
+
+/**
  * Public routes: each client (its address; an IPv6 client by its /64) has a budget per
  * gallery for reads and one for check-ins, the gallery's own limits or the defaults
  * (lib/galleries/rules/public-limits.ts), in the same GCRA counters as API keys. It reads the gallery the
@@ -62,8 +73,9 @@ function publicRequest(request: ApiRequest): { budget: PublicBudget; galleryToke
  * lookups are counted by the use case once their body parsed (lib/photos/participant-photos.ts),
  * with the client's address this step leaves in the context.
  *
- * Where this process read the gallery's limits less than GALLERY_LIMITS_CACHE_MS ago, the
- * gallery's read and the counter's write go together, one round trip instead of two.
+ * Where this process read the gallery's limits less than GALLERY_LIMITS_CACHE_MS ago, or the
+ * gallery's pointer read beside the tenant gives them, the gallery's read and the counter's write
+ * go together, one round trip instead of two.
  */
 export function publicRateLimit(): ApiMiddleware {
   return {
@@ -74,12 +86,12 @@ export function publicRateLimit(): ApiMiddleware {
       const address = clientAddress(request);
       request.context.clientAddress = address;
       const cacheKey = `${tenant.tenantId}#${galleryToken}`;
-      const recent = galleryToken === undefined ? undefined : recentLimits.get(cacheKey);
-      if (recent) {
+      const known = galleryToken === undefined ? undefined : (recentLimits.get(cacheKey) ?? (await pointedLimits(request, tenant.tenantId)));
+      if (known) {
         const lookup = findGalleryConfiguration(tenant.tenantId, galleryToken);
         lookup.catch(() => undefined); // awaited below unless the limit refuses first
         const counter = keys.publicRateLimitCounter(tenant.tenantId, galleryToken, budget, clientKey(address));
-        const [configuration] = await Promise.all([lookup, admitRequest(request, counter, publicLimitsOf(recent.limits)[budget])]);
+        const [configuration] = await Promise.all([lookup, admitRequest(request, counter, publicLimitsOf(known.limits)[budget])]);
         rememberLimits(cacheKey, configuration);
         request.context.gallery = configuration;
       } else {

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { ApiKeyRecord } from '#lib/tenants/store/api-keys';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
+import type { GalleryPointer } from '#lib/galleries/store/gallery-pointers';
 import type { Route } from '#lib/http/routes';
 
 /** API Gateway HTTP API event (payload format 2.0); `body` is replaced by the parsed JSON where a route takes one. */
@@ -22,6 +23,8 @@ export interface ApiContext extends Context {
   gallery?: GalleryConfiguration;
   /** The lookup of the gallery a server-side GET names, started beside the key check (prefetchGallery). */
   galleryLookup?: Promise<GalleryConfiguration | undefined>;
+  /** The pointers of the gallery a public GET names, read beside a tenant this process had not read lately (prefetchGalleryPointer). */
+  galleryPointerLookup?: Promise<GalleryPointer[] | undefined>;
   /** A public request's source address, as the public rate limit counted it. */
   clientAddress?: string;
   /** Persons the answer is about without naming them (see EndpointInput.answerConcerns). */

@@ -4,6 +4,7 @@ import {
   deletePersonRecords,
   eventKeys,
   galleryConfigurationKeys,
+  galleryPointerKey,
   listAllPersonItems,
   listOrderItems,
   photoRecordKeys,
@@ -171,14 +172,15 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: G
 
 /**
  * Erases a gallery: its participants as eraseParticipantsOfGallery does, then its
- * configuration, so that its token opens nothing any more. Orders stay as accounting records.
+ * configuration and its pointer, so that its token opens nothing any more. Orders stay as
+ * accounting records.
  */
 export async function eraseGallery(scope: GalleryScope, options: ErasureOptions = {}): Promise<ErasureReceipt> {
   // Erasing the participants keeps their codes, linked to nobody, so that the gallery never gives one out again; with the gallery gone, they go too.
   const codes = (await listAllPersonItems(scope)).map((person) => person.code as string);
   const receipt = await eraseParticipantsOfGallery(scope, options);
   const configurationKeys = await galleryConfigurationKeys(scope);
-  if (!options.dryRun) await deleteErasedItems([...configurationKeys, ...accessCodeKeys(scope, codes)]);
+  if (!options.dryRun) await deleteErasedItems([...configurationKeys, galleryPointerKey(scope), ...accessCodeKeys(scope, codes)]);
   return { ...receipt, subject: `gallery ${scope.token}`, galleryItems: configurationKeys.length };
 }
 

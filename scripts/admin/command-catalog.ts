@@ -123,6 +123,10 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         usage: `gallery branding --tenant SLUG --gallery TOKEN ${brandingUsage}   (no option: show it; where unset, the tenant's shows)`,
         options: { ...inGallery, ...brandingOptions },
       },
+      pointers: {
+        usage: 'gallery pointers --tenant SLUG   (writes the pointers its galleries made before pointers lack; again, it writes nothing)',
+        options: { tenant: text },
+      },
       retention: {
         usage: 'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',
         options: { ...inGallery, 'selfie-days': text, 'order-days': text, 'person-days': text, defaults: flag },
@@ -130,6 +134,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     },
     loadHandlers: async () => ({
       ...(await import('./gallery-commands')).galleryCommands,
+      ...(await import('./gallery-pointer-commands')).galleryPointerCommands,
       ...(await import('./privacy-commands')).galleryPrivacyCommands,
       ...(await import('./checkin-policy-commands')).checkinPolicyCommands,
       ...(await import('./page-commands')).galleryPageCommands,

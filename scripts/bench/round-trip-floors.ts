@@ -27,6 +27,17 @@ export const PUBLIC_CHECKIN_INFO_FLOOR: RoundTripFloor = {
   reason: 'gallery Query ‖ per-client rate-limit UpdateItem (the tenant and the gallery\'s limits as this instance read them in the last minute)',
 };
 
+/**
+ * Public GET check-in info on a cold instance: the tenant's Query beside the Query of the
+ * gallery's pointers (its tenant and own limits, by token), then as warm. A gallery without a
+ * pointer (made before pointers; `gallery pointers` writes it) waits one wave more.
+ */
+export const PUBLIC_CHECKIN_INFO_COLD_FLOOR: RoundTripFloor = {
+  calls: 4,
+  depth: 2,
+  reason: "tenant Query ‖ gallery pointer Query, then gallery Query ‖ per-client rate-limit UpdateItem under the pointer's limits",
+};
+
 export const SERVER_SIDE_READ_FLOOR: RoundTripFloor = {
   calls: SERVER_SIDE_READ_PREFIX,
   depth: SERVER_SIDE_READ_DEPTH,

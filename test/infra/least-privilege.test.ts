@@ -31,6 +31,7 @@ const SAMPLES: Record<string, Sample> = {
   'Stripe event handled': { on: 'table', key: keys.stripeEvent('evt_1PqRsTuV').pk },
   "API key's rate-limit counter": { on: 'table', key: keys.rateLimit('key_01j9zk3v6q8x4m2n7p5r1s0t9y').pk },
   "public client's rate-limit counter": { on: 'table', key: keys.rateLimit(keys.publicRateLimitCounter(TENANT_ID, TOKEN, 'reads', '203.0.113.7')).pk },
+  'gallery pointers': { on: 'table', key: keys.galleryPointersOfToken(TOKEN) },
   'gallery configuration': { on: 'table', key: keys.galleryPartition(TENANT_ID, TOKEN) },
   persons: { on: 'table', key: keys.personsOfGallery(TENANT_ID, TOKEN) },
   'access code': { on: 'table', key: keys.accessCode(TENANT_ID, TOKEN, 'K7QX').pk },
@@ -210,11 +211,19 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
 });
 
 describe('what the public functions need', () => {
-  it('lets the check-in info function read only its tenant and gallery configuration and take from public counters', () => {
+  it('lets the check-in info function read only its tenant, the gallery\'s pointers and configuration, and take from public counters', () => {
     const granted = Object.entries(SAMPLES).flatMap(([name, sample]) =>
       ACTIONS.filter((action) => can('checkin/get-checkin-info', { action, on: sample.on, key: sample.key })).map((action) => `${action} ${name}`),
     );
-    expect(granted.sort()).toEqual(['Query gallery configuration', 'Query tenant profile and plan', "UpdateItem public client's rate-limit counter"]);
+    expect(granted.sort()).toEqual(['Query gallery configuration', 'Query gallery pointers', 'Query tenant profile and plan', "UpdateItem public client's rate-limit counter"]);
+  });
+
+  it("lets only the check-in info function reach gallery pointers, and only to read them: the admin CLI writes them", () => {
+    const pointers = SAMPLES['gallery pointers']!.key;
+    const reaching = Object.keys(FUNCTION_PERMISSIONS).flatMap((handler) =>
+      ACTIONS.filter((action) => can(handler, { action, on: 'table', key: pointers })).map((action) => `${handler} ${action}`),
+    );
+    expect(reaching).toEqual(['checkin/get-checkin-info Query']);
   });
 
   it('lets the check-in function store persons and reservations, and complete imported persons, deleting none', () => {

@@ -48,6 +48,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'list-form-fields',
     'list-shooting-days',
     'store/galleries',
+    'store/gallery-pointers',
     'store/gallery-counters',
     'store/day-bookings',
   ],

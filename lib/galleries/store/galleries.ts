@@ -4,7 +4,7 @@ import { ulid } from 'ulid';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
-import { queryGsi1, queryGsi1Page, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
+import { existingItemUpdate, queryGsi1, queryGsi1Page, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { randomToken } from '#lib/platform/secret-values';
 import { DEFAULT_PHOTO_ACCESS, GALLERY_COUNTER_NAMES, type PhotoAccess } from '#lib/galleries/rules/gallery-model';
@@ -20,7 +20,8 @@ import type {
 import { GALLERY_TOKEN_LENGTH } from '#lib/platform/identifiers';
 import { type SpotCounter, bookedOnCounters, shardShares, spotShardCount } from '#lib/galleries/rules/spot-counters';
 import { spotCountersOf } from '#lib/galleries/store/day-bookings';
-import { transact } from '#lib/platform/table/conditional-writes';
+import { transact, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
+import { galleryPointerLimitsUpdate, galleryPointerPut } from '#lib/galleries/store/gallery-pointers';
 import { isLanguage } from '#lib/platform/languages';
 
 /** Gallery tokens: 16 characters of a 31-letter alphabet, about 79 random bits. */
@@ -59,27 +60,37 @@ export async function createGallery(tenantId: string, settings: NewGallery): Pro
     token: randomToken(GALLERY_TOKEN_LENGTH),
     createdAt: nowIso(),
   };
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...keys.gallery(tenantId, gallery.token),
-        [GSI1.partitionKey]: keys.galleriesOfTenant(tenantId),
-        [GSI1.sortKey]: `${gallery.createdAt}#${gallery.token}`,
-        ...gallery,
+  await transact([
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...keys.gallery(tenantId, gallery.token),
+          [GSI1.partitionKey]: keys.galleriesOfTenant(tenantId),
+          [GSI1.sortKey]: `${gallery.createdAt}#${gallery.token}`,
+          ...gallery,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+    },
+    galleryPointerPut(gallery),
+  ]);
   return gallery;
 }
 
 /** Settings to change; `termsUrl: null` takes the terms link away. */
 export type GallerySettings = Partial<Omit<NewGallery, 'termsUrl'>> & { termsUrl?: string | null };
 
-/** Changes settings of an existing gallery; false when the tenant has no such gallery. */
+/**
+ * Changes settings of an existing gallery; false when the tenant has no such gallery. Public
+ * limits change on the gallery and its pointer in one transaction.
+ */
 export function updateGallerySettings(tenantId: string, token: string, settings: GallerySettings): Promise<boolean> {
-  return updateExistingItem(keys.gallery(tenantId, token), settings);
+  if (settings.publicLimits === undefined) return updateExistingItem(keys.gallery(tenantId, token), settings);
+  return transactIfConditionsHold([
+    { Update: existingItemUpdate(keys.gallery(tenantId, token), settings) },
+    galleryPointerLimitsUpdate(tenantId, token, settings.publicLimits),
+  ]);
 }
 
 /**

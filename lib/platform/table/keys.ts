@@ -7,6 +7,8 @@ export const RATE_LIMIT_KEY_PREFIX = 'RATELIMIT#';
 /** Idempotency-Key records' and checkout tokens' partition keys start so (tests and audits find them by it). */
 export const IDEMPOTENCY_KEY_PREFIX = 'IDEMPOTENCY#';
 export const CHECKOUT_TOKEN_KEY_PREFIX = 'CHECKOUTTOKEN#';
+/** Gallery pointers' partition keys start so (keys.galleryPointer). */
+export const GALLERY_POINTER_KEY_PREFIX = 'GALLERYTOKEN#';
 
 /** What every partition key of one gallery starts with. */
 export function galleryPartitionPrefix(tenantId: string, token: string): string {
@@ -37,6 +39,13 @@ export const keys = {
   galleryPartition: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#CONFIG`,
   gallery: (tenantId: string, token: string) => ({ pk: `T#${tenantId}#G#${token}#CONFIG`, sk: 'GALLERY' }),
   galleriesOfTenant: (tenantId: string) => `T#${tenantId}#GALLERIES`,
+  /**
+   * A gallery's pointer: its tenant and its own public limits, found by the token alone, so that
+   * a cold instance reads it beside the tenant (lib/http/gallery-pointer-prefetch.ts). One item per
+   * tenant with the token: tokens are random, but nothing stops two tenants from sharing one.
+   */
+  galleryPointersOfToken: (token: string) => `${GALLERY_POINTER_KEY_PREFIX}${token}`,
+  galleryPointer: (tenantId: string, token: string) => ({ pk: `${GALLERY_POINTER_KEY_PREFIX}${token}`, sk: `T#${tenantId}` }),
   shootingDay: (tenantId: string, token: string, dayId: string) => ({
     pk: `T#${tenantId}#G#${token}#CONFIG`,
     sk: `DAY#${dayId}`,

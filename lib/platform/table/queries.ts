@@ -59,22 +59,25 @@ export async function queryGsi1Page(partition: string, startKey: Record<string, 
  * come from typed settings objects of this code base and are passed as placeholders.
  */
 export async function updateExistingItem(key: { pk: string; sk: string }, attributes: Record<string, unknown>): Promise<boolean> {
-  const entries = Object.entries(attributes).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return true;
+  if (Object.values(attributes).every((value) => value === undefined)) return true;
   try {
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        ConditionExpression: 'attribute_exists(pk)',
-        UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
-      }),
-    );
+    await db.send(new UpdateCommand(existingItemUpdate(key, attributes)));
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
     throw error;
   }
+}
+
+/** The update of updateExistingItem as a transaction's `Update`: sets the defined attributes, on condition that the item exists. */
+export function existingItemUpdate(key: { pk: string; sk: string }, attributes: Record<string, unknown>) {
+  const entries = Object.entries(attributes).filter(([, value]) => value !== undefined);
+  return {
+    TableName: tableName,
+    Key: key,
+    ConditionExpression: 'attribute_exists(pk)',
+    UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
+  };
 }

@@ -182,6 +182,11 @@ export function accessCodeKeys(scope: GalleryScope, codes: readonly string[]): {
   return codes.map((code) => keys.accessCode(scope.tenantId, scope.token, code));
 }
 
+/** The key of the gallery's pointer (keys.galleryPointer), which goes with its gallery; a gallery older than pointers may have none. */
+export function galleryPointerKey(scope: GalleryScope): { pk: string; sk: string } {
+  return keys.galleryPointer(scope.tenantId, scope.token);
+}
+
 /** Every item of the gallery's configuration partition (gallery, days, packages, form fields, statistics). */
 export async function galleryConfigurationKeys(scope: GalleryScope): Promise<{ pk: string; sk: string }[]> {
   const items = await queryPartition(keys.galleryPartition(scope.tenantId, scope.token));

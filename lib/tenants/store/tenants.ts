@@ -103,6 +103,11 @@ export async function getRecentTenantBySlug(slug: string): Promise<Tenant | unde
   return tenant;
 }
 
+/** Whether getRecentTenantBySlug would answer `slug` without a read (a slug as tenantResolution normalises it). */
+export function hasRecentTenant(slug: string): boolean {
+  return recentTenants.get(slug) !== undefined;
+}
+
 /** Forgets every tenant read (tests, and a process that changed a tenant itself). */
 export function forgetRecentTenants(): void {
   recentTenants.clear();

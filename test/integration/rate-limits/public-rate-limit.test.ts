@@ -4,7 +4,13 @@ import { handler as postGroupShoot } from '../../../functions/checkin/post-group
 import { lambdaContext } from '../../../scripts/local/api-gateway-event';
 import { installRoundTripCounter } from '../../../scripts/bench/round-trip-counter';
 import { now, resetClock, setClock } from '#lib/platform/clock';
-import { db } from '#lib/platform/table/client';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { clientKey } from '#lib/rate-limits/rules/client-address';
+import { randomToken } from '#lib/platform/secret-values';
+import { GALLERY_TOKEN_LENGTH } from '#lib/platform/identifiers';
+import { TENANT_CACHE_MS, forgetRecentTenants } from '#lib/tenants/store/tenants';
+import { GALLERY_LIMITS_CACHE_MS } from '#lib/http/public-rate-limit';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { queryPartition } from '#lib/platform/table/queries';
 import { keys } from '#lib/platform/table/keys';
@@ -55,8 +61,9 @@ async function answerOf(result: Promise<APIGatewayProxyStructuredResultV2>): Pro
   return { status: statusCode ?? 200, headers: (headers ?? {}) as Record<string, string>, body: JSON.parse(String(body)) };
 }
 
-const readInfo = (studio: CheckinStudio, sourceIp: string) =>
-  answerOf(getCheckinInfo(event('GET', `/group-shoot/checkin/${studio.token}`, sourceIp, studio.slug, undefined, { token: studio.token }) as any, lambdaContext('info')));
+const readInfoOf = (slug: string, token: string, sourceIp: string) =>
+  answerOf(getCheckinInfo(event('GET', `/group-shoot/checkin/${token}`, sourceIp, slug, undefined, { token }) as any, lambdaContext('info')));
+const readInfo = (studio: CheckinStudio, sourceIp: string) => readInfoOf(studio.slug, studio.token, sourceIp);
 
 let participant = 0;
 const checkIn = (studio: CheckinStudio, sourceIp: string, overrides: Record<string, unknown> = {}) =>
@@ -173,6 +180,78 @@ describe('public routes: a budget per client, per gallery, for reads and for che
     expect((await readInfo(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe(String(DEFAULT_PUBLIC_LIMITS.reads.limit));
     expect((await readInfo(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe('7');
     expect((await checkIn(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe(String(DEFAULT_PUBLIC_LIMITS.checkins.limit));
+  });
+});
+
+describe("public reads on a cold instance: the gallery's pointer read beside the tenant", () => {
+  /** A client's read counter of the tenant's gallery `token`, or of no gallery (`-`), as stored. */
+  const readCounter = async (tenantId: string, token: string | undefined, sourceIp: string) =>
+    (await db.send(new GetCommand({ TableName: tableName, Key: keys.rateLimit(keys.publicRateLimitCounter(tenantId, token, 'reads', clientKey(sourceIp))) }))).Item;
+
+  it('counts an unknown token under the tenant, as before, writing nothing else, and answers gallery_not_found', async () => {
+    // Prepare
+    const studio = await createCheckinStudio();
+    const unknownToken = randomToken(GALLERY_TOKEN_LENGTH);
+    forgetRecentTenants();
+    // Act
+    const { result, count } = await counter.measure(() => readInfoOf(studio.slug, unknownToken, '198.51.100.60'));
+    // Assess: tenant ‖ pointers (none), the gallery (none), then the tenant's `-` counter: the only write.
+    expect([result.status, result.body.error]).toEqual([404, 'gallery_not_found']);
+    expect(count.operations.filter((operation) => operation !== 'Query')).toEqual(['UpdateItem']);
+    expect(await readCounter(studio.tenant.tenantId, undefined, '198.51.100.60')).toBeDefined();
+    expect(await readCounter(studio.tenant.tenantId, unknownToken, '198.51.100.60')).toBeUndefined();
+  });
+
+  it("counts under the pointer's limits, and refuses past them with 429 writing nothing", async () => {
+    // Prepare: one read an hour; the first read of a cold instance spends it.
+    const studio = await createCheckinStudio({ publicLimits: { reads: { limit: 1, windowMs: 3_600_000 } } });
+    forgetRecentTenants();
+    const first = await counter.measure(() => readInfo(studio, '198.51.100.61'));
+    const spent = await readCounter(studio.tenant.tenantId, studio.token, '198.51.100.61');
+    // Act: a minute on, this process trusts neither the tenant nor the gallery's limits it read.
+    clockMs += Math.max(TENANT_CACHE_MS, GALLERY_LIMITS_CACHE_MS);
+    const refused = await counter.measure(() => readInfo(studio, '198.51.100.61'));
+    // Assess
+    expect([first.result.status, first.result.headers['X-RateLimit-Limit'], first.count.depth]).toEqual([200, '1', 2]);
+    expect([refused.result.status, refused.count.depth]).toEqual([429, 2]);
+    expect(spent).toBeDefined();
+    expect(await readCounter(studio.tenant.tenantId, studio.token, '198.51.100.61')).toEqual(spent);
+  });
+
+  it("never uses another tenant's pointer with the same token", async () => {
+    // Prepare: a second tenant with a pointer for the first one's token, one read an hour (a gallery token shared by chance).
+    const studio = await createCheckinStudio();
+    const other = await createCheckinStudio();
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.galleryPointer(other.tenant.tenantId, studio.token), tenantId: other.tenant.tenantId, publicLimits: { reads: { limit: 1, windowMs: 3_600_000 } } },
+      }),
+    );
+    await db.send(new DeleteCommand({ TableName: tableName, Key: keys.galleryPointer(other.tenant.tenantId, other.token) }));
+    forgetRecentTenants();
+    // Act
+    const own = await counter.measure(() => readInfo(studio, '198.51.100.62'));
+    const foreign = await counter.measure(() => readInfoOf(other.slug, other.token, '198.51.100.62'));
+    // Assess: the studio counts under its own (default) limits, in 2 waves; the other tenant's
+    // gallery, which has no pointer of its own, is read first (3 waves), whatever pointers its token has.
+    expect([own.result.status, own.result.headers['X-RateLimit-Limit'], own.count.depth]).toEqual([200, String(DEFAULT_PUBLIC_LIMITS.reads.limit), 2]);
+    expect([foreign.result.status, foreign.count.depth]).toEqual([200, 3]);
+  });
+
+  it("answers another tenant's token as gallery_not_found on a cold instance, counted under the asking tenant", async () => {
+    // Prepare
+    const studio = await createCheckinStudio();
+    const other = await createCheckinStudio();
+    forgetRecentTenants();
+    // Act: the other tenant asks for the studio's token, whose only pointer is the studio's.
+    const { result, count } = await counter.measure(() => readInfoOf(other.slug, studio.token, '198.51.100.63'));
+    // Assess
+    expect([result.status, result.body.error]).toEqual([404, 'gallery_not_found']);
+    expect(count.operations.filter((operation) => operation !== 'Query')).toEqual(['UpdateItem']);
+    expect(await readCounter(other.tenant.tenantId, undefined, '198.51.100.63')).toBeDefined();
+    expect(await readCounter(other.tenant.tenantId, studio.token, '198.51.100.63')).toBeUndefined();
+    expect(await readCounter(studio.tenant.tenantId, studio.token, '198.51.100.63')).toBeUndefined();
   });
 });
 
