@@ -27,7 +27,8 @@ const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>(['listShoo
 
 /**
  * The one middleware preset, in its fixed order: request ID, logging, (CORS for public
- * routes), error mapping, method check, tenant, then for server-side routes API key, plan and
+ * routes), error mapping, method check, (for public GETs of a gallery the start of its pointer's
+ * read), tenant, then for server-side routes API key, plan and
  * rate limit, then for POST routes the JSON body, for public routes the per-client rate limit
  * (lib/http/public-rate-limit.ts), then for POST routes the Idempotency-Key. The body returns the
  * members of a 200 response (or of the route's successStatus).
@@ -35,7 +36,8 @@ const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>(['listShoo
  * Round trips (docs/data-model.md#round-trips-per-request): GET and public routes take a tenant
  * read in the last TENANT_CACHE_MS (tenantResolution `recent`); the key check, the plan's verdict and the rate
  * limit are one conditional write (apiKeyAuth); server-side GETs of a gallery read it beside that
- * write (prefetchGallery). The checks keep their order.
+ * write (prefetchGallery); a public GET on an instance that has not read the tenant lately reads
+ * the gallery's pointer beside the tenant (prefetchGalleryPointer). The checks keep their order.
  */
 export function endpoint(routeId: RouteId, body: EndpointBody) {
   const route = findRoute(routeId);
