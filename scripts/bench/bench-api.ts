@@ -7,8 +7,8 @@ import type { DemoData } from '../local/seed-demo';
 export interface BenchApi {
   demo: DemoData;
   tenantId: string;
-  /** Sends one request and reads the whole answer; throws unless the status is 2xx. */
-  call(path: string, options?: { method?: string; body?: unknown; apiKey?: string }): Promise<unknown>;
+  /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless the status is 2xx. */
+  call(path: string, options?: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string }): Promise<unknown>;
   /**
    * A new API key of the demo tenant. Each key allows a burst of 60 requests; a batch of
    * requests gets its own key so that the bench never waits for the rate limit.
@@ -25,7 +25,7 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<
     demo,
     tenantId: tenant.tenantId,
     async call(path, options = {}) {
-      const headers: Record<string, string> = { 'X-Tenant-Slug': demo.tenantSlug };
+      const headers: Record<string, string> = { 'X-Tenant-Slug': options.tenantSlug ?? demo.tenantSlug };
       if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
       if (options.body !== undefined) headers['Content-Type'] = 'application/json';
       const response = await fetch(`${baseUrl}${path}`, {

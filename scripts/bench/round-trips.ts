@@ -1,9 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { createTenant } from '#lib/tenants/store/tenants';
+import { createApiKey } from '#lib/tenants/store/api-keys';
 import type { BenchApi } from './bench-api';
-import { importRowsFor } from './bench-api';
+import { createBenchGallery, importRowsFor } from './bench-api';
 import type { RoundTripCounter } from './round-trip-counter';
 import {
+  COLD_INSTANCE_EXTRA,
   LIST_PERSONS_FLOOR,
   PERSON_PHOTOS_FLOOR,
+  PUBLIC_CHECKIN_INFO_COLD_FLOOR,
   PUBLIC_CHECKIN_INFO_FLOOR,
   type RoundTripFloor,
   SERVER_SIDE_READ_FLOOR,
@@ -33,10 +38,24 @@ interface EndpointCase {
   send(apiKey: string, iteration: number): Promise<unknown>;
 }
 
+/** A case whose every request is the first this process makes for its tenant: a cold instance's. */
+interface ColdEndpointCase {
+  endpoint: string;
+  floor: RoundTripFloor;
+  send(tenant: UnreadTenant): Promise<unknown>;
+}
+
+interface UnreadTenant {
+  slug: string;
+  token: string;
+  apiKey: string;
+}
+
 /**
  * DynamoDB round trips per request of each endpoint, over real HTTP to the local API. Each
  * endpoint gets a fresh API key, one unmeasured warm-up request, then `iterations` measured
- * requests, one at a time so that every call is attributed to its request.
+ * requests, one at a time so that every call is attributed to its request. Then the cold
+ * cases: each request on a tenant made for it, which this process has never read.
  */
 export async function measureRoundTrips(
   api: BenchApi,
@@ -52,23 +71,68 @@ export async function measureRoundTrips(
       const { result, milliseconds } = await timed(() => counter.measure(() => endpointCase.send(apiKey, iteration)));
       samples.push({ ...result.count, milliseconds });
     }
-    const calls = median(samples.map((sample) => sample.calls));
-    const failedCalls = median(samples.map((sample) => sample.failedCalls));
-    const depth = median(samples.map((sample) => sample.depth));
-    results.push({
-      endpoint: endpointCase.endpoint,
-      calls,
-      failedCalls,
-      depth,
-      operations: samples[0]!.operations,
-      floor: endpointCase.floor,
-      // A failed call that was sent again is a retry of a round trip the floor counts already.
-      atFloor: calls - failedCalls <= endpointCase.floor.calls && depth <= endpointCase.floor.depth,
-      medianMilliseconds: rounded(median(samples.map((sample) => sample.milliseconds))),
-      requests: samples.length,
-    });
+    results.push(roundTripsOf(endpointCase, samples));
+  }
+  for (const coldCase of coldEndpointCases(api)) {
+    const samples = [];
+    for (let iteration = 1; iteration <= options.iterations; iteration += 1) {
+      const tenant = await unreadTenant();
+      const { result, milliseconds } = await timed(() => counter.measure(() => coldCase.send(tenant)));
+      samples.push({ ...result.count, milliseconds });
+    }
+    results.push(roundTripsOf(coldCase, samples));
   }
   return results;
+}
+
+function roundTripsOf(
+  endpointCase: { endpoint: string; floor: RoundTripFloor },
+  samples: { calls: number; failedCalls: number; depth: number; operations: string[]; milliseconds: number }[],
+): EndpointRoundTrips {
+  const calls = median(samples.map((sample) => sample.calls));
+  const failedCalls = median(samples.map((sample) => sample.failedCalls));
+  const depth = median(samples.map((sample) => sample.depth));
+  return {
+    endpoint: endpointCase.endpoint,
+    calls,
+    failedCalls,
+    depth,
+    operations: samples[0]!.operations,
+    floor: endpointCase.floor,
+    // A failed call that was sent again is a retry of a round trip the floor counts already.
+    atFloor: calls - failedCalls <= endpointCase.floor.calls && depth <= endpointCase.floor.depth,
+    medianMilliseconds: rounded(median(samples.map((sample) => sample.milliseconds))),
+    requests: samples.length,
+  };
+}
+
+/** A new tenant with a gallery and an API key: nothing of it is in this process's recent reads. */
+async function unreadTenant(): Promise<UnreadTenant> {
+  const slug = `bench-cold-${randomBytes(4).toString('hex')}`;
+  const tenant = await createTenant({ slug, name: 'Bench cold instance', plan: 'creator' });
+  const { token } = await createBenchGallery(tenant.tenantId, 'Bench cold instance');
+  const { secret } = await createApiKey(tenant.tenantId, 'Bench cold instance key');
+  return { slug, token, apiKey: secret };
+}
+
+function coldEndpointCases(api: BenchApi): ColdEndpointCase[] {
+  const serverSideColdFloor: RoundTripFloor = {
+    calls: SERVER_SIDE_READ_FLOOR.calls + COLD_INSTANCE_EXTRA.calls,
+    depth: SERVER_SIDE_READ_FLOOR.depth + COLD_INSTANCE_EXTRA.depth,
+    reason: `${COLD_INSTANCE_EXTRA.reason}, then ${SERVER_SIDE_READ_FLOOR.reason}`,
+  };
+  return [
+    {
+      endpoint: 'GET check-in info (public), cold instance',
+      floor: PUBLIC_CHECKIN_INFO_COLD_FLOOR,
+      send: (tenant) => api.call(`/group-shoot/checkin/${tenant.token}`, { tenantSlug: tenant.slug }),
+    },
+    {
+      endpoint: 'GET days, cold instance',
+      floor: serverSideColdFloor,
+      send: (tenant) => api.call(`/groupshoot/${tenant.token}/days`, { tenantSlug: tenant.slug, apiKey: tenant.apiKey }),
+    },
+  ];
 }
 
 async function endpointCases(api: BenchApi, largeImportRows: number): Promise<EndpointCase[]> {
