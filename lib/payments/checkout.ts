@@ -23,7 +23,7 @@ import { type Invitee, type Order, paidPersonId } from '#lib/payments/rules/orde
 import type { PersonDraft } from '#lib/persons/rules/person-model';
 import { pendingPaymentsCap, publicLimitsOf } from '#lib/galleries/rules/public-limits';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
-import { hashSecret, randomBase62 } from '#lib/platform/secret-values';
+import { hashSecret, pooledRandomFraction, randomBase62 } from '#lib/platform/secret-values';
 import { loggableError, logger } from '#lib/platform/logger';
 import { checkoutReturnUrls, returnUrlOf } from '#lib/payments/checkout-urls';
 import { CHECKOUT_SESSION_MINUTES } from '#lib/payments/payment-settings';
@@ -127,7 +127,7 @@ export async function startPaidCheckin(input: {
   const hashes = { status: hashSecret(tokens.statusToken), retry: hashSecret(tokens.retryToken) };
   const createdAt = nowIso();
   const order: Order = {
-    orderId: `ord_${ulid().toLowerCase()}`,
+    orderId: `ord_${ulid(undefined, pooledRandomFraction).toLowerCase()}`,
     tenantId: tenant.tenantId,
     galleryToken,
     status: 'pending',

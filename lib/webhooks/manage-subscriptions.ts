@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { now, nowIso } from '#lib/platform/clock';
 import { resolveWebhookHost } from '#lib/webhooks/adapters/webhook-http';
 import { listDeliveries, requestReplay } from '#lib/webhooks/store/webhook-deliveries';
@@ -45,7 +46,7 @@ export async function createSubscription(input: {
   description?: string;
 }): Promise<{ subscription: WebhookSubscription; secret: string }> {
   const url = await checkSubscriptionUrl(input.url);
-  const subscriptionId = `whk_${ulid(now()).toLowerCase()}`;
+  const subscriptionId = `whk_${ulid(now(), pooledRandomFraction).toLowerCase()}`;
   const secret = newSigningSecret();
   const createdAt = nowIso();
   const subscription: WebhookSubscription = {

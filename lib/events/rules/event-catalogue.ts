@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { encodeTime, monotonicFactory } from 'ulid';
+import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { now } from '#lib/platform/clock';
 
 /**
@@ -112,7 +113,7 @@ export interface EventEnvelope {
 /** Photos of one person assigned within this window become one photos.assigned event. */
 export const PHOTOS_COALESCING_WINDOW_MS = 5 * 60_000;
 
-const eventUlid = monotonicFactory();
+const eventUlid = monotonicFactory(pooledRandomFraction);
 
 /** `evt_` + a ULID: unique, and sorting by ID sorts by creation. */
 export function newEventId(): string {

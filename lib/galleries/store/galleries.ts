@@ -6,7 +6,7 @@ import { db, tableName } from '#lib/platform/table/client';
 import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
 import { existingItemUpdate, queryGsi1, queryGsi1Page, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
-import { randomToken } from '#lib/platform/secret-values';
+import { pooledRandomFraction, randomToken } from '#lib/platform/secret-values';
 import { DEFAULT_PHOTO_ACCESS, GALLERY_COUNTER_NAMES, type PhotoAccess } from '#lib/galleries/rules/gallery-model';
 import type {
   CardsPrinted,
@@ -126,7 +126,7 @@ export async function addShootingDay(
   token: string,
   day: Omit<ShootingDay, 'id' | 'booked' | 'spotCounters' | 'cardsPrinted'>,
 ): Promise<ShootingDay> {
-  const id = `day_${ulid().toLowerCase()}`;
+  const id = `day_${ulid(undefined, pooledRandomFraction).toLowerCase()}`;
   const shares = shardShares(day.maxPersons, spotShardCount(day.maxPersons));
   const spotCounters: SpotCounter[] = [{ id: 'day', share: 0, booked: 0 }, ...shares.map((share, shard) => ({ id: shard, share, booked: 0 }))];
   await transact([
@@ -144,7 +144,7 @@ export async function addPackage(
   token: string,
   pkg: Omit<GalleryPackage, 'id'>,
 ): Promise<GalleryPackage> {
-  const created: GalleryPackage = { ...pkg, id: `pkg_${ulid().toLowerCase()}` };
+  const created: GalleryPackage = { ...pkg, id: `pkg_${ulid(undefined, pooledRandomFraction).toLowerCase()}` };
   await putInGallery(keys.galleryPackage(tenantId, token, created.id), created);
   return created;
 }

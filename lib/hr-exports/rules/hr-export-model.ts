@@ -1,4 +1,5 @@
 import { monotonicFactory } from 'ulid';
+import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { now } from '#lib/platform/clock';
 
 /**
@@ -62,7 +63,7 @@ export function emptyReport(): HrExportReport {
   return { persons: 0, exported: 0, skipped: { noConsent: 0, noPhoto: 0 }, renamed: [], cropsComputed: 0, cropsReused: 0 };
 }
 
-const exportUlid = monotonicFactory();
+const exportUlid = monotonicFactory(pooledRandomFraction);
 
 /** `hrx_` + a lowercase ULID. */
 export function newHrExportId(): string {

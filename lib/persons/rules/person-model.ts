@@ -1,4 +1,5 @@
 import { monotonicFactory } from 'ulid';
+import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { now } from '#lib/platform/clock';
 import type { Language } from '#lib/platform/languages';
 
@@ -52,7 +53,7 @@ export const NO_CONSENTS: PersonConsents = {
   hrExportConsent: null,
 };
 
-const personUlid = monotonicFactory();
+const personUlid = monotonicFactory(pooledRandomFraction);
 
 /** `per_` + a lowercase ULID: unique, and sorting by ID sorts by creation (monotonic within a millisecond). */
 export function newPersonId(): string {

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
+import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { keys } from '#lib/platform/table/keys';
@@ -31,7 +32,7 @@ export async function createApiKey(tenantId: string, name: string): Promise<{ re
   const secretHash = hashApiKey(secret);
   const createdAt = nowIso();
   const record: ApiKeyRecord = {
-    keyId: `key_${ulid().toLowerCase()}`,
+    keyId: `key_${ulid(undefined, pooledRandomFraction).toLowerCase()}`,
     tenantId,
     name,
     status: 'active',

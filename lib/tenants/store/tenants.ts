@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
+import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { GSI1 } from '#lib/platform/table/table-definition';
@@ -116,7 +117,7 @@ export function forgetRecentTenants(): void {
 export async function createTenant(input: NewTenant): Promise<Tenant> {
   const createdAt = nowIso();
   const tenant: Tenant = {
-    tenantId: `ten_${ulid().toLowerCase()}`,
+    tenantId: `ten_${ulid(undefined, pooledRandomFraction).toLowerCase()}`,
     slug: input.slug,
     name: input.name,
     stripeAccountId: input.stripeAccountId,
