@@ -4,8 +4,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon, { type Request as LoadRequest } from 'autocannon';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
+import { DOCUMENT_TRANSLATION, DYNAMODB_CLIENT_CONFIG } from '#lib/platform/table/client';
 import { generateAccessCode } from '#lib/persons/rules/access-codes';
 import { newPersonId } from '#lib/persons/rules/person-model';
+import { inProcessApi } from '../local/api-server';
 import type { BenchApi } from './bench-api';
 import { replayWork } from './dynamodb-replay';
 import type { RecordedWork, RoundTripCounter } from './round-trip-counter';
@@ -19,24 +21,40 @@ export interface LoadFigures {
 
 export interface LoadResult {
   scenario: string;
-  /** Concurrent connections: one per simulated Lambda instance. */
+  /** Concurrent connections of the saturating load: one per simulated Lambda instance. */
   connections: number;
+  /** Measured requests per side, in each of the two loads. */
   requests: number;
-  /** The API, its load sent from this thread by the same driver as the DynamoDB work alone. */
+  /**
+   * The steady load (the goal's measure): requests started at this fixed rate whatever the
+   * answers, as independent participants arrive, the same rate for every side.
+   */
+  arrivalRatePerSecond: number;
+  /** The API over the local HTTP front under the steady load. */
   api: LoadFigures;
-  /** The API under autocannon in a worker thread, a load generator competing for the cores. */
-  apiUnderAutocannon: LoadFigures;
-  /** The same requests' DynamoDB calls replayed with the SDK alone, same concurrency. */
+  /** The same functions invoked in this process with API Gateway's events, as Lambda invokes them (no HTTP), under the steady load. */
+  functionsInProcess: LoadFigures;
+  /** The same requests' DynamoDB calls replayed with the SDK alone, under the steady load. */
   dynamoDbAlone: LoadFigures;
-  /** API p50 over DynamoDB-alone p50: what HTTP, middleware and domain code add. */
+  /** Under the saturating load (`connections` workers, each sending its next request at once): what one process sustains. */
+  saturated: { api: LoadFigures; functionsInProcess: LoadFigures; dynamoDbAlone: LoadFigures };
+  /** The API under autocannon in a worker thread (saturating, the method of earlier runs). */
+  apiUnderAutocannon: LoadFigures;
+  /** API p50 over DynamoDB-alone p50, steady load: what HTTP, middleware and domain code add. */
   p50Ratio: number;
-  /** API p99 over DynamoDB-alone p99. */
+  /** API p99 over DynamoDB-alone p99, steady load. */
   p99Ratio: number;
-  /** DynamoDB-alone requests per second over the API's. */
+  /** In-process p50 over DynamoDB-alone p50, steady load: what the middleware and domain code add. */
+  inProcessP50Ratio: number;
+  /** In-process p99 over DynamoDB-alone p99, steady load. */
+  inProcessP99Ratio: number;
+  /** Saturated: DynamoDB-alone requests per second over the API's. */
   throughputRatio: number;
-  /** API p50 under autocannon over DynamoDB-alone p50. */
+  /** Saturated: DynamoDB-alone requests per second over the functions' in process. */
+  inProcessThroughputRatio: number;
+  /** API p50 under autocannon over DynamoDB-alone p50 (saturated). */
   autocannonP50Ratio: number;
-  /** API p99 under autocannon over DynamoDB-alone p99. */
+  /** API p99 under autocannon over DynamoDB-alone p99 (saturated). */
   autocannonP99Ratio: number;
 }
 
@@ -54,57 +72,62 @@ interface LoadScenario {
 }
 
 /**
- * Each scenario's requests sent to the local API, then the same requests' DynamoDB work alone:
- * its calls, recorded from one sample request, replayed wave by wave. Both sides are driven
- * alike, from this thread, by `connections` concurrent workers that each send one request after
- * another, timed the same way; the API's side also carries the HTTP client and server. Then the
- * API once more under autocannon in a worker thread, the figure of earlier runs: that load
- * generator takes CPU of its own from the two cores the API and DynamoDB Local share, which the
- * DynamoDB work alone never has to give. Any answer that is not 2xx invalidates the run.
+ * Each scenario's requests sent to the local API, the same requests given to its functions in
+ * this process (as Lambda invokes them, without HTTP), and the same requests' DynamoDB work
+ * alone: its calls, recorded from one sample request on a warm instance, replayed wave by wave.
+ * The three sides are driven alike from this thread, in turns, first saturating (`connections`
+ * workers, each sending its next request as soon as its last is answered: what one process
+ * sustains), then steady (requests started at a fixed rate, STEADY_SHARE of what the DynamoDB
+ * work alone sustained, whatever the answers: the latency a participant sees). Then the API
+ * under autocannon in a worker thread, the method of earlier runs. Any answer that is not 2xx
+ * invalidates the run.
  */
 export async function measureLoad(
   api: BenchApi,
   counter: RoundTripCounter,
   options: { baseUrl: string; connections: number; requests: number; keys: number },
 ): Promise<LoadResult[]> {
-  // Configured as lib/platform/table/client.ts configures the API's client.
-  const replayClient = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, maxAttempts: 4 }), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const replayClient = DynamoDBDocumentClient.from(new DynamoDBClient(DYNAMODB_CLIENT_CONFIG), DOCUMENT_TRANSLATION);
+  const agent = new Agent({ keepAlive: true, maxSockets: 50 });
+  const functions = inProcessApi();
   const results: LoadResult[] = [];
   try {
     for (const scenario of await loadScenarios(api, options.keys)) {
+      const sendToApi = apiSender(agent, options.baseUrl, scenario);
+      const invokeFunction = functionInvoker(functions, options.baseUrl, scenario);
+      // The instance is warm before the sample: its recording is a warm request's work.
+      await sendToApi();
       const { result: answer, work } = await counter.measure(scenario.sample);
       const rewriteFor = scenario.freshen?.(answer);
-      const sendToApi = apiSender(agent, options.baseUrl, scenario);
       const replay = () => replayWork(replayClient, work, rewriteFor?.());
+      const sides: [Side, Side, Side] = [sendToApi, invokeFunction, replay];
       // An unmeasured round of each first: connections opened, code paths compiled.
       const warmUp = { connections: options.connections, requests: options.connections * WARM_UP_REQUESTS_PER_CONNECTION };
-      await driveLoad(sendToApi, warmUp);
-      await driveLoad(replay, warmUp);
-      // Taken in turns, a part of each at a time, so that the machine's drift weighs on both alike.
-      const apiRounds: LoadRound[] = [];
-      const aloneRounds: LoadRound[] = [];
-      const round = { connections: options.connections, requests: Math.ceil(options.requests / ALTERNATING_ROUNDS) };
-      for (let turn = 0; turn < ALTERNATING_ROUNDS; turn += 1) {
-        apiRounds.push(await driveLoad(sendToApi, round));
-        aloneRounds.push(await driveLoad(replay, round));
-      }
-      const [apiFigures, aloneFigures] = [figuresOf(apiRounds), figuresOf(aloneRounds)];
+      for (const side of sides) await driveLoad(side, warmUp);
+      const turnRequests = Math.ceil(options.requests / ALTERNATING_ROUNDS);
+      const [apiSaturated, inProcessSaturated, aloneSaturated] = await inTurns(sides, (side) => driveLoad(side, { connections: options.connections, requests: turnRequests }));
+      const arrivalRatePerSecond = rounded(aloneSaturated.requestsPerSecond * STEADY_SHARE, 1);
+      const [apiSteady, inProcessSteady, aloneSteady] = await inTurns(sides, (side) => driveAtRate(side, { ratePerSecond: arrivalRatePerSecond, requests: turnRequests }));
       const autocannonFigures = await loadWithAutocannon(options.baseUrl, scenario, options);
+      const ratio = (part: number, whole: number) => rounded(part / whole);
       results.push({
         scenario: scenario.scenario,
         connections: options.connections,
         requests: options.requests,
-        api: apiFigures,
+        arrivalRatePerSecond,
+        api: apiSteady,
+        functionsInProcess: inProcessSteady,
+        dynamoDbAlone: aloneSteady,
+        saturated: { api: apiSaturated, functionsInProcess: inProcessSaturated, dynamoDbAlone: aloneSaturated },
         apiUnderAutocannon: autocannonFigures,
-        dynamoDbAlone: aloneFigures,
-        p50Ratio: rounded(apiFigures.p50Milliseconds / aloneFigures.p50Milliseconds),
-        p99Ratio: rounded(apiFigures.p99Milliseconds / aloneFigures.p99Milliseconds),
-        throughputRatio: rounded(aloneFigures.requestsPerSecond / apiFigures.requestsPerSecond),
-        autocannonP50Ratio: rounded(autocannonFigures.p50Milliseconds / aloneFigures.p50Milliseconds),
-        autocannonP99Ratio: rounded(autocannonFigures.p99Milliseconds / aloneFigures.p99Milliseconds),
+        p50Ratio: ratio(apiSteady.p50Milliseconds, aloneSteady.p50Milliseconds),
+        p99Ratio: ratio(apiSteady.p99Milliseconds, aloneSteady.p99Milliseconds),
+        inProcessP50Ratio: ratio(inProcessSteady.p50Milliseconds, aloneSteady.p50Milliseconds),
+        inProcessP99Ratio: ratio(inProcessSteady.p99Milliseconds, aloneSteady.p99Milliseconds),
+        throughputRatio: ratio(aloneSaturated.requestsPerSecond, apiSaturated.requestsPerSecond),
+        inProcessThroughputRatio: ratio(aloneSaturated.requestsPerSecond, inProcessSaturated.requestsPerSecond),
+        autocannonP50Ratio: ratio(autocannonFigures.p50Milliseconds, aloneSaturated.p50Milliseconds),
+        autocannonP99Ratio: ratio(autocannonFigures.p99Milliseconds, aloneSaturated.p99Milliseconds),
       });
     }
   } finally {
@@ -114,21 +137,57 @@ export async function measureLoad(
   return results;
 }
 
-/** How many turns the API and the DynamoDB work alone take, each its share of the requests. */
-const ALTERNATING_ROUNDS = 4;
+/**
+ * The steady load's rate, as a share of what the DynamoDB work alone sustained saturated: a
+ * busy instance, not an overloaded one. Saturated, every side waits for the one thread that all
+ * ten simulated instances share, so latency there is mostly queueing behind the others' CPU,
+ * which Lambda instances, each with a CPU of its own, never do.
+ */
+const STEADY_SHARE = 0.4;
+
+/** Each side's rounds taken in turns, a part of each at a time, so that the machine's drift weighs on all alike; the figures of each side. */
+type Side = () => Promise<void>;
+
+async function inTurns(sides: [Side, Side, Side], drive: (side: Side) => Promise<LoadRound>): Promise<[LoadFigures, LoadFigures, LoadFigures]> {
+  const rounds: [LoadRound[], LoadRound[], LoadRound[]] = [[], [], []];
+  for (let turn = 0; turn < ALTERNATING_ROUNDS; turn += 1) {
+    for (const [index, side] of sides.entries()) rounds[index]!.push(await drive(side));
+  }
+  return [figuresOf(rounds[0]), figuresOf(rounds[1]), figuresOf(rounds[2])];
+}
+
+/** How many turns each side takes, each its share of the requests. */
+const ALTERNATING_ROUNDS = 8;
 
 /** Unmeasured requests per connection before each measured round: enough for V8 to have compiled the hot paths. */
 const WARM_UP_REQUESTS_PER_CONNECTION = 20;
+
+/**
+ * What a check-in writes that is the participant's own, besides the person and code: the key
+ * of the email's check-in count, the IDs of its events, and the marks that make a resent
+ * write harmless (UUIDs). Each replay gets new ones, so that its transaction stores new items
+ * and its counter updates count, as the API's do, instead of being refused as repeats.
+ */
+const EMAIL_KEY = /#EMAIL#[A-Za-z0-9_-]+/g;
+const EVENT_ID = /evt_[0-9A-Za-z]{26}/g;
+const WRITE_MARK = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
   const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
   // The day without capacity, so that no check-in is refused for a full day.
   const openDayId = shootingDayIds[2]!;
   // One load client plays every participant: the demo gallery lets it (a studio raises its limits the same way).
-  const unlimited = { limit: 1_000_000, windowMs: 60_000 };
-  await updateGallerySettings(api.tenantId, token, { publicLimits: { reads: unlimited, checkins: unlimited } });
+  // 10,000 a minute is one request every 6 ms, more often than this client sends one: its counter
+  // stays ahead of the clock, where concurrent requests each add to it in one write. A limit so
+  // high that its interval is shorter than the gap between requests (a million a minute: 0.06 ms)
+  // keeps the counter idle, and requests that meet within that interval write twice.
+  const raised = { limit: 10_000, windowMs: 60_000 };
+  await updateGallerySettings(api.tenantId, token, { publicLimits: { reads: raised, checkins: raised } });
   const apiKeys = await Promise.all(Array.from({ length: keyCount }, () => api.freshApiKey()));
+  // Made before the sample, so that the recording holds the request's work and not the key's creation.
+  const sampleKey = await api.freshApiKey();
   const personsPath = `/groupshoot/${token}/persons`;
+  const sampleParticipant = `sample-${Date.now()}`;
   const checkinBody = (id: string) => ({
     action: 'submitCheckin',
     token,
@@ -152,7 +211,7 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
         path: `/v1${personsPath}`,
         headers: { 'X-Tenant-Slug': tenantSlug, Authorization: `Bearer ${key}` },
       })),
-      sample: async () => api.call(personsPath, { apiKey: await api.freshApiKey() }),
+      sample: () => api.call(personsPath, { apiKey: sampleKey }),
     },
     {
       scenario: 'POST /group-shoot submitCheckin (free)',
@@ -164,42 +223,75 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
           body: JSON.stringify(checkinBody('[<id>]')),
         },
       ],
-      sample: () => api.call('/group-shoot', { method: 'POST', body: checkinBody(`sample-${Date.now()}`) }),
+      sample: () => api.call('/group-shoot', { method: 'POST', body: checkinBody(sampleParticipant) }),
       freshen: (answer) => {
         const { personId, code } = answer as { personId: string; code: string };
         return () => {
-          const [freshPersonId, freshCode] = [newPersonId(), generateAccessCode()];
-          return (text) => text.replaceAll(personId, freshPersonId).replaceAll(code, freshCode);
+          const [freshPersonId, freshCode, freshParticipant] = [newPersonId(), generateAccessCode(), `replay-${randomUUID()}`];
+          const freshIds = new Map<string, string>();
+          const freshFor = (id: string, make: () => string) => freshIds.get(id) ?? freshIds.set(id, make()).get(id)!;
+          return (text) =>
+            text
+              .replaceAll(personId, freshPersonId)
+              .replaceAll(code, freshCode)
+              .replaceAll(sampleParticipant, freshParticipant)
+              .replace(EMAIL_KEY, (key) => freshFor(key, () => `#EMAIL#${randomUUID()}`))
+              .replace(EVENT_ID, (id) => freshFor(id.toLowerCase(), () => `evt_${newPersonId().slice('per_'.length)}`))
+              .replace(WRITE_MARK, (mark) => freshFor(mark, randomUUID));
         };
       },
     },
   ];
 }
 
-/**
- * Sends the scenario's requests in turn over `agent`'s connections, `[<id>]` in a body made a
- * fresh ID each time (as autocannon's idReplacement does); any answer that is not 2xx throws.
- */
-function apiSender(agent: Agent, baseUrl: string, scenario: LoadScenario): () => Promise<void> {
-  const origin = new URL(baseUrl).origin;
+/** The scenario's requests in turn, `[<id>]` in a body made a fresh ID each time (as autocannon's idReplacement does). */
+function requestCycle(scenario: LoadScenario): () => { template: LoadRequest; body?: string } {
   let next = 0;
   return () => {
     const template = scenario.requests[next % scenario.requests.length]!;
     next += 1;
-    const body = typeof template.body === 'string' ? template.body.replaceAll('[<id>]', randomUUID()) : undefined;
+    return { template, body: typeof template.body === 'string' ? template.body.replaceAll('[<id>]', randomUUID()) : undefined };
+  };
+}
+
+function requireSuccess(scenario: LoadScenario, status: number): void {
+  if (status < 200 || status >= 300) throw new Error(`${scenario.scenario}: an answer was ${status}`);
+}
+
+/** Sends the scenario's requests over `agent`'s connections; any answer that is not 2xx throws. */
+function apiSender(agent: Agent, baseUrl: string, scenario: LoadScenario): () => Promise<void> {
+  const origin = new URL(baseUrl).origin;
+  const nextRequest = requestCycle(scenario);
+  return () => {
+    const { template, body } = nextRequest();
     return new Promise<void>((resolve, reject) => {
       const sent = httpRequest(`${origin}${template.path}`, { method: template.method, headers: template.headers, agent }, (response) => {
         response.resume();
         response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve();
-          else reject(new Error(`${scenario.scenario}: an answer was ${status}`));
+          try {
+            requireSuccess(scenario, response.statusCode ?? 0);
+            resolve();
+          } catch (error) {
+            reject(error);
+          }
         });
         response.on('error', reject);
       });
       sent.on('error', reject);
       sent.end(body);
     });
+  };
+}
+
+/** Gives the scenario's requests to the functions in this process, as API Gateway would; any answer that is not 2xx throws. */
+function functionInvoker(functions: ReturnType<typeof inProcessApi>, baseUrl: string, scenario: LoadScenario): () => Promise<void> {
+  const host = new URL(baseUrl).host;
+  const nextRequest = requestCycle(scenario);
+  return async () => {
+    const { template, body } = nextRequest();
+    const headers = Object.fromEntries(Object.entries({ host, ...template.headers }).map(([name, value]) => [name.toLowerCase(), String(value)]));
+    const result = await functions({ method: template.method ?? 'GET', path: template.path ?? '/', headers, body });
+    requireSuccess(scenario, result.statusCode ?? 200);
   };
 }
 
@@ -223,6 +315,25 @@ async function driveLoad(send: () => Promise<void>, options: { connections: numb
   const startedAt = process.hrtime.bigint();
   await Promise.all(Array.from({ length: options.connections }, worker));
   return { latencies, seconds: Number(process.hrtime.bigint() - startedAt) / 1e9 };
+}
+
+/**
+ * `options.requests` calls of `send` started at a fixed rate whatever the answers, as
+ * independent participants arrive; each timed from when it was due, so that a start the busy
+ * thread delayed counts against the side that kept it busy.
+ */
+async function driveAtRate(send: () => Promise<void>, options: { ratePerSecond: number; requests: number }): Promise<LoadRound> {
+  const latencies: number[] = [];
+  const running: Promise<void>[] = [];
+  const startedAt = performance.now();
+  for (let index = 0; index < options.requests; index += 1) {
+    const due = startedAt + (index * 1000) / options.ratePerSecond;
+    const wait = due - performance.now();
+    if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    running.push(send().then(() => void latencies.push(performance.now() - due)));
+  }
+  await Promise.all(running);
+  return { latencies, seconds: (performance.now() - startedAt) / 1000 };
 }
 
 function figuresOf(rounds: LoadRound[]): LoadFigures {

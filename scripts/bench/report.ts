@@ -166,36 +166,32 @@ function compactOperations(operations: readonly string[]): string {
 
 /**
  * The load scenarios against the same DynamoDB work alone (goal of issue 30: p50 and p99 ratios
- * at most 1.3x), both driven from the bench's thread; then the API under autocannon in a worker thread.
+ * at most 1.3x) under the steady load: the functions in process and the API over the local HTTP
+ * front; then what one process sustains saturated, and the API under autocannon.
  */
 export function formatLoad(rows: BenchResults['load']): string {
+  const pair = (figures: { p50Milliseconds: number; p99Milliseconds: number }) => `${figures.p50Milliseconds} / ${figures.p99Milliseconds}`;
   return markdownTable(
     [
       'Scenario',
-      'API p50 ms',
-      'API p99 ms',
-      'API req/s',
-      'DynamoDB alone p50 ms',
-      'p99 ms',
-      'req/s',
-      'p50 ratio (goal ≤ 1.3x)',
-      'p99 ratio (goal ≤ 1.3x)',
-      'Throughput ratio',
-      'Under autocannon: p50 / p99 ms',
-      'ratios p50 / p99',
+      'Steady load req/s',
+      'DynamoDB alone p50 / p99 ms',
+      'Functions in process p50 / p99 ms',
+      'ratios p50 / p99 (goal ≤ 1.3x)',
+      'API over HTTP p50 / p99 ms',
+      'ratios p50 / p99 (goal ≤ 1.3x)',
+      'Saturated req/s: alone / in process / HTTP',
+      'Autocannon (saturated) p50 / p99 ratios',
     ],
     rows.map((row) => [
       row.scenario,
-      row.api.p50Milliseconds,
-      row.api.p99Milliseconds,
-      row.api.requestsPerSecond,
-      row.dynamoDbAlone.p50Milliseconds,
-      row.dynamoDbAlone.p99Milliseconds,
-      row.dynamoDbAlone.requestsPerSecond,
-      `${row.p50Ratio}x`,
-      `${row.p99Ratio}x`,
-      `${row.throughputRatio}x`,
-      `${row.apiUnderAutocannon.p50Milliseconds} / ${row.apiUnderAutocannon.p99Milliseconds}`,
+      row.arrivalRatePerSecond,
+      pair(row.dynamoDbAlone),
+      pair(row.functionsInProcess),
+      `${row.inProcessP50Ratio}x / ${row.inProcessP99Ratio}x`,
+      pair(row.api),
+      `${row.p50Ratio}x / ${row.p99Ratio}x`,
+      `${row.saturated.dynamoDbAlone.requestsPerSecond} / ${row.saturated.functionsInProcess.requestsPerSecond} / ${row.saturated.api.requestsPerSecond}`,
       `${row.autocannonP50Ratio}x / ${row.autocannonP99Ratio}x`,
     ]),
   );

@@ -36,7 +36,7 @@ import { type CheckinPageResult, formatCheckinPage, measureCheckinPage } from '.
 import type { HrExportBenchResult, HrExportBenchSettings } from './hr-export';
 import type { StudioQueueResult, StudioQueueSettings } from './studio-queue';
 
-const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only round-trips|load|photo-lookups|checkin-page|hr-export|announcement-burst|studio-queue [--participants N]]';
+const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only round-trips|load [--aws-latency]|photo-lookups|checkin-page|hr-export|announcement-burst [--participants N]|studio-queue]';
 
 const FULL = {
   roundTripIterations: 3,
@@ -45,8 +45,8 @@ const FULL = {
   importIterations: 5,
   bundleLimit: undefined,
   loadConnections: 10,
-  loadRequests: 1000,
-  loadKeys: 75,
+  loadRequests: 2000,
+  loadKeys: 120,
   abuseSeconds: 60,
   abuseFlooderPolicy: undefined,
   lookupAbuse: { networks: 48, hours: 3 },
@@ -65,7 +65,7 @@ const SMOKE = {
   bundleLimit: 1,
   loadConnections: 2,
   loadRequests: 20,
-  loadKeys: 2,
+  loadKeys: 4,
   abuseSeconds: 3,
   // A budget a slow machine's short flood still exceeds tenfold.
   abuseFlooderPolicy: { limit: 5, windowMs: 60_000 },
@@ -86,6 +86,7 @@ async function main(): Promise<void> {
       processes: { type: 'string' },
       only: { type: 'string' },
       participants: { type: 'string' },
+      'aws-latency': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   const outFile = resolve(values.out ?? 'bench-results.json');
   const startedAt = new Date().toISOString();
   if (values.only === 'round-trips') return runRoundTripsOnly({ iterations: settings.roundTripIterations, largeImportRows: settings.importRows });
-  if (values.only === 'load') return runLoadOnly({ connections: settings.loadConnections, requests: settings.loadRequests, keys: settings.loadKeys });
+  if (values.only === 'load') return runLoadOnly({ connections: settings.loadConnections, requests: settings.loadRequests, keys: settings.loadKeys }, values['aws-latency'] === true);
   if (values.only === 'photo-lookups') return runLookupAbuseOnly(settings.lookupAbuse);
   if (values.only === 'checkin-page') return runCheckinPageOnly(settings.checkinPageRuns);
   if (values.only === 'hr-export') return runHrExportOnly(settings.hrExport);
@@ -140,7 +141,7 @@ async function main(): Promise<void> {
     const faceIngest = await measureFaceIngest((await getTenantBySlug(demo.tenantSlug))!, counter, settings.faceIngest);
     log('Import through the API against the SDK alone…');
     const importComparison = await compareImports(api, { rows: settings.importRows, iterations: settings.importIterations });
-    log('Load with autocannon against the same DynamoDB work alone…');
+    log('Load: the API and its functions against the same DynamoDB work alone…');
     const load = await measureLoad(api, counter, {
       baseUrl: apiUrl,
       connections: settings.loadConnections,
@@ -223,10 +224,18 @@ interface DemoApi {
 }
 
 /** The local services with the demo tenant, the local API on them and the round-trip counter, for `run`; all stopped after. */
-async function withDemoApi(run: (setup: DemoApi) => Promise<void>): Promise<void> {
+async function withDemoApi(run: (setup: DemoApi) => Promise<void>, options: { awsLikeDynamoDb?: boolean } = {}): Promise<void> {
   const services = await startLocalServices();
   let closeApi: (() => Promise<void>) | undefined;
+  let stopProxy: (() => Promise<void>) | undefined;
   try {
+    if (options.awsLikeDynamoDb) {
+      const { startRealisticDynamoDb } = await import('../local/realistic-dynamodb/proxy');
+      const proxy = await startRealisticDynamoDb({ target: services.dynamoDb.endpoint });
+      stopProxy = () => proxy.stop();
+      // Before anything loads the table client: every DynamoDB call of the run goes through the proxy.
+      process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
+    }
     const { db } = await import('#lib/platform/table/client');
     const { installRoundTripCounter } = await import('./round-trip-counter');
     const { seedDemo } = await import('../local/seed-demo');
@@ -240,6 +249,7 @@ async function withDemoApi(run: (setup: DemoApi) => Promise<void>): Promise<void
     await run({ api: await connectBenchApi(localApi.url, demo), counter, apiUrl: localApi.url, demo, services });
   } finally {
     await closeApi?.();
+    await stopProxy?.();
     await services.stop();
   }
 }
@@ -253,14 +263,21 @@ function runRoundTripsOnly(options: { iterations: number; largeImportRows: numbe
   });
 }
 
-/** `--only load`: the load scenarios against the same DynamoDB work alone, their table. */
-function runLoadOnly(options: { connections: number; requests: number; keys: number }): Promise<void> {
-  return withDemoApi(async ({ api, counter, apiUrl }) => {
-    const { measureLoad } = await import('./load');
-    log('Load with autocannon against the same DynamoDB work alone…');
-    const load = await measureLoad(api, counter, { baseUrl: apiUrl, ...options });
-    console.log(`\n### Load: ${options.requests} requests per scenario on ${options.connections} connections\n\n${formatLoad(load)}`);
-  });
+/**
+ * `--only load`: the load scenarios against the same DynamoDB work alone, their table;
+ * `awsLikeDynamoDb`: both sides through the DynamoDB that answers with AWS-like latency and
+ * conflicts like the real one (scripts/local/realistic-dynamodb/).
+ */
+function runLoadOnly(options: { connections: number; requests: number; keys: number }, awsLikeDynamoDb: boolean): Promise<void> {
+  return withDemoApi(
+    async ({ api, counter, apiUrl }) => {
+      const { measureLoad } = await import('./load');
+      log(`Load: the API and its functions against the same DynamoDB work alone${awsLikeDynamoDb ? ', with AWS-like latency' : ''}…`);
+      const load = await measureLoad(api, counter, { baseUrl: apiUrl, ...options });
+      console.log(`\n### Load: ${options.requests} requests per scenario and side${awsLikeDynamoDb ? ', DynamoDB with AWS-like latency' : ''}\n\n${formatLoad(load)}`);
+    },
+    { awsLikeDynamoDb },
+  );
 }
 
 /** `--only photo-lookups`: the local services, the lookup scenario, its table. */

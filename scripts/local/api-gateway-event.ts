@@ -9,9 +9,28 @@ export function newRequestId(): string {
   return randomBytes(12).toString('base64url');
 }
 
+/** What API Gateway reads of an HTTP request: from a socket (the local server) or built in process (the load bench). */
+export interface GatewayRequest {
+  method: string;
+  /** Lowercase names, as Node gives them. */
+  headers: Record<string, string | string[] | undefined>;
+  httpVersion: string;
+  sourceIp: string;
+}
+
+/** The parts of an IncomingMessage API Gateway reads. */
+export function gatewayRequestOf(request: IncomingMessage): GatewayRequest {
+  return {
+    method: request.method ?? 'GET',
+    headers: request.headers,
+    httpVersion: request.httpVersion,
+    sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+  };
+}
+
 /** The event API Gateway HTTP API (payload format 2.0) would send for this request. */
 export function toApiGatewayEvent(
-  request: IncomingMessage,
+  request: GatewayRequest,
   url: URL,
   body: Buffer,
   match: { routeKey: string; pathParameters?: Record<string, string> },
@@ -27,12 +46,13 @@ export function toApiGatewayEvent(
   const contentType = headers['content-type'] ?? '';
   const textual = contentType === '' || /^(text\/|application\/(.+\+)?(json|xml|x-www-form-urlencoded))/i.test(contentType);
   const now = new Date();
+  const cookie = request.headers.cookie;
   return {
     version: '2.0',
     routeKey: match.routeKey,
     rawPath: url.pathname,
     rawQueryString: url.search.replace(/^\?/, ''),
-    cookies: request.headers.cookie?.split(';').map((cookie) => cookie.trim()),
+    cookies: (Array.isArray(cookie) ? cookie.join(';') : cookie)?.split(';').map((part) => part.trim()),
     headers,
     queryStringParameters: Object.keys(query).length > 0 ? query : undefined,
     pathParameters: match.pathParameters,
@@ -42,10 +62,10 @@ export function toApiGatewayEvent(
       domainName: headers.host ?? 'localhost',
       domainPrefix: (headers.host ?? 'localhost').split('.')[0] ?? 'localhost',
       http: {
-        method: request.method ?? 'GET',
+        method: request.method,
         path: url.pathname,
         protocol: `HTTP/${request.httpVersion}`,
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        sourceIp: request.sourceIp,
         userAgent: headers['user-agent'] ?? '',
       },
       requestId,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { loggableError, logger } from '#lib/platform/logger';
 import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/http/routes';
-import { STAGE, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
+import { type GatewayRequest, STAGE, gatewayRequestOf, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
 import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';
 import { CHECKIN_PAGE_PATH, serveCheckinPage } from './checkin-page';
 import { DOCS_PATH, serveApiDocs } from './api-docs';
@@ -124,15 +124,30 @@ async function serve(request: IncomingMessage, response: ServerResponse, handler
     writeResult(response, GATEWAY_PAYLOAD_TOO_LARGE);
     return;
   }
+  writeResult(response, await invoke(handlers, gatewayRequestOf(request), request.url ?? '/', body));
+}
+
+/** Routes the request as the deployed API does and invokes its function with API Gateway's event. */
+async function invoke(handlers: Map<string, LambdaHandler>, request: GatewayRequest, path: string, body: Buffer): Promise<APIGatewayProxyStructuredResultV2> {
   const requestId = newRequestId();
   // Joined, not resolved against a base: a path such as `//` would read as a host otherwise.
-  const url = new URL(`http://localhost${request.url ?? '/'}`);
-  const target = resolveTarget((request.method ?? 'GET').toUpperCase(), url.pathname);
+  const url = new URL(`http://localhost${path}`);
+  const target = resolveTarget(request.method.toUpperCase(), url.pathname);
   const handler = handlers.get(target.handlerName);
   if (!handler) throw new Error(`No handler ${target.handlerName}`);
   const event = toApiGatewayEvent(request, url, body, target, requestId);
-  const result = await handler(event, lambdaContext(target.handlerName.replace(/\W/g, '-')));
-  writeResult(response, result);
+  return handler(event, lambdaContext(target.handlerName.replace(/\W/g, '-')));
+}
+
+/**
+ * The functions of the route table invoked in this process, without the HTTP server: what a
+ * request costs the function itself, as Lambda invokes it (the load bench). `headers` with
+ * lowercase names; the path includes the stage.
+ */
+export function inProcessApi(): (request: { method: string; path: string; headers: Record<string, string>; body?: string }) => Promise<APIGatewayProxyStructuredResultV2> {
+  const handlers = loadHandlers();
+  return (request) =>
+    invoke(handlers, { method: request.method, headers: request.headers, httpVersion: '1.1', sourceIp: '127.0.0.1' }, request.path, Buffer.from(request.body ?? ''));
 }
 
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {

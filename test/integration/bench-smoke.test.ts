@@ -59,12 +59,13 @@ describe('npm run bench -- --smoke', () => {
     expect([imports.apiMedianMilliseconds, imports.sdkAloneMedianMilliseconds, imports.ratio].every(isPositive)).toBe(true);
     expect(results.load.map((row: { scenario: string }) => row.scenario)).toEqual([
       'GET check-in info (public)',
-      'GET persons (server-side, 2 keys)',
+      'GET persons (server-side, 4 keys)',
       'POST /group-shoot submitCheckin (free)',
     ]);
     for (const row of results.load) {
-      const figures = [row.api, row.dynamoDbAlone, row.apiUnderAutocannon].flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
-      const ratios = [row.p50Ratio, row.p99Ratio, row.throughputRatio, row.autocannonP50Ratio, row.autocannonP99Ratio];
+      const sides = [row.api, row.functionsInProcess, row.dynamoDbAlone, row.saturated.api, row.saturated.functionsInProcess, row.saturated.dynamoDbAlone, row.apiUnderAutocannon];
+      const figures = sides.flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
+      const ratios = [row.arrivalRatePerSecond, row.p50Ratio, row.p99Ratio, row.inProcessP50Ratio, row.inProcessP99Ratio, row.throughputRatio, row.inProcessThroughputRatio, row.autocannonP50Ratio, row.autocannonP99Ratio];
       expect([row.scenario, figures.every(isPositive), ratios.every(isPositive)]).toEqual([row.scenario, true, true]);
     }
     const { abuse } = results;
