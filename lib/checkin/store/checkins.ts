@@ -1,7 +1,7 @@
 import { ExtraConditionFailed, writePersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { tableName } from '#lib/platform/table/client';
 import { CONTENDED_RETRIES, type TransactItem } from '#lib/platform/table/conditional-writes';
-import { SPOT_WRITE_RETRIES, type SpotTaking, withSpotTaken } from '#lib/galleries/store/day-bookings';
+import { type SpotTaking, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import { eventPut } from '#lib/events/store/outbox';
 import { keys } from '#lib/platform/table/keys';
 import { generateAccessCode } from '#lib/persons/rules/access-codes';
@@ -45,7 +45,7 @@ async function insertWithSpot(scope: GalleryScope, draft: PersonDraft, checkinsP
   try {
     const { persons } = await writePersonsWithCodes(scope, [person], {
       extraItems: ([stored]) => [...spot, ...count, eventPut(checkinCompleted({ tenantId: scope.tenantId, galleryToken: scope.token }, stored!, null))],
-      retry: taking ? SPOT_WRITE_RETRIES : CONTENDED_RETRIES,
+      retry: taking ? taking.retry : CONTENDED_RETRIES,
     });
     return persons[0]!;
   } catch (error) {

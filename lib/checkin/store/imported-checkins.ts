@@ -8,7 +8,7 @@ import { keys } from '#lib/platform/table/keys';
 import { DomainError } from '#lib/platform/domain-error';
 import { eventPut } from '#lib/events/store/outbox';
 import { checkinCompleted } from '#lib/events/rules/event-catalogue';
-import { SPOT_WRITE_RETRIES, type SpotTaking, giveBackSpot, withSpotTaken } from '#lib/galleries/store/day-bookings';
+import { type SpotTaking, giveBackSpot, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import type { SpotCounter } from '#lib/galleries/rules/spot-counters';
 import { importedCompletionItems } from '#lib/persons/store/imported-completion';
 import { emailCheckinCount, emailCheckinLimitReached } from '#lib/checkin/store/checkins';
@@ -107,7 +107,7 @@ async function completeWithSpot(
     // The claim's ID as the request token: a resend after a lost answer is applied once, and
     // answered as the first send (another spot counter tried after a full one is another request).
     const requestToken = attempt === 1 ? options.claimId : `${options.claimId}-${attempt}`;
-    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: requestToken })), taking ? SPOT_WRITE_RETRIES : CONTENDED_RETRIES);
+    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: requestToken })), taking ? taking.retry : CONTENDED_RETRIES);
     return completed;
   } catch (error) {
     if (!isCancelledTransaction(error)) throw error;

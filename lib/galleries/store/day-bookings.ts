@@ -8,7 +8,7 @@ import { type RetryOptions, cancellationCodes, itemOfFailedCondition, withStoreR
 import { keys } from '#lib/platform/table/keys';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope, ShootingDay } from '#lib/galleries/rules/gallery-model';
-import { type CounterId, MAX_SPOT_SHARDS, type SpotCounter, counterToTake, importAllocation } from '#lib/galleries/rules/spot-counters';
+import { type CounterId, MAX_SPOT_SHARDS, type SpotCounter, counterToTake, importAllocation, roomOf } from '#lib/galleries/rules/spot-counters';
 import { queryAll } from '#lib/platform/table/queries';
 
 /**
@@ -34,6 +34,8 @@ export interface PaymentHold {
 /** The spot of a day a write takes: its transaction items, and what a failed condition among them means. */
 export interface SpotTaking {
   items: TransactItem[];
+  /** How the transaction that takes the spot retries a conflict before withSpotTaken moves to another counter. */
+  retry: RetryOptions;
   /** The refusal when the item at `index` of `items` failed its condition, as it returned the item. */
   refusal(index: number, item: Record<string, any> | undefined): DomainError;
 }
@@ -44,7 +46,7 @@ export interface SpotTaking {
  * withSpotTaken tries another) or the day is gone; a reservation's spot also counts in the day
  * item's pendingPayments, refused at its cap (pending_payments_limit).
  */
-export function takeSpot(scope: GalleryScope, dayId: string, counter: SpotCounter, hold: PaymentHold = {}): SpotTaking {
+export function takeSpot(scope: GalleryScope, dayId: string, counter: SpotCounter, hold: PaymentHold = {}, retry: RetryOptions = SPOT_WRITE_RETRIES): SpotTaking {
   const capped = hold.pending && hold.pendingPaymentsCap !== undefined;
   const pendingCondition = capped ? '(attribute_not_exists(pendingPayments) OR pendingPayments < :cap)' : undefined;
   const pendingValues = capped ? { ':cap': hold.pendingPaymentsCap } : {};
@@ -80,6 +82,7 @@ export function takeSpot(scope: GalleryScope, dayId: string, counter: SpotCounte
       : [];
   return {
     items: [counterItem, ...pendingItem],
+    retry,
     refusal(index, item) {
       if (!item) return new DomainError('unknown_shooting_day');
       if (index === 0 && !(onDayItem && hasRoomButPendingCapped(item, hold.pendingPaymentsCap))) return new DomainError('shooting_day_full');
@@ -134,12 +137,14 @@ function isConflict(error: unknown): boolean {
 const MAX_SPOT_TRIES = MAX_SPOT_SHARDS + 2;
 
 /**
- * How a write that takes a spot retries a transaction conflict on its own: briefly, for
- * withSpotTaken then takes the spot from another counter (SPOT_CONFLICT_SWITCHES times), which
- * a burst of check-ins on one counter makes likelier to pass than waiting for the same one.
+ * How a write that takes a spot retries a transaction conflict on its own where it has no
+ * other counter to go to (a day made before the counters; a reservation, whose transaction also
+ * counts on the day's item): briefly, before withSpotTaken reads the counters again.
  */
 export const SPOT_WRITE_RETRIES: RetryOptions = { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 };
-const SPOT_CONFLICT_SWITCHES = 4;
+/** Where another counter has room: a conflict is not retried on the counter that met it, the next try goes to another at once. */
+const MOVE_ON_CONFLICT: RetryOptions = { ...SPOT_WRITE_RETRIES, passOn: isConflict };
+const SPOT_CONFLICT_SWITCHES = 8;
 const SWITCH_WAIT = { baseDelayMs: 25, maxDelayMs: 400 };
 
 /**
@@ -147,9 +152,11 @@ const SWITCH_WAIT = { baseDelayMs: 25, maxDelayMs: 400 };
  * (the gallery read the request made; read here when not given). When the counter turned out
  * full (`write` throws shooting_day_full) the day's counters are read again, strongly
  * consistent, and `write` runs again with another: shooting_day_full only when none has room.
- * When its transaction kept conflicting with others on the counter (past SPOT_WRITE_RETRIES),
- * the counters are read again and it runs again after a short wait with another counter with
- * room, if there is another (shooting_day_full if the day filled meanwhile).
+ * When its transaction conflicted with another on the counter, it runs again at once with
+ * another counter that has room and has not conflicted, another item that the other
+ * transaction does not hold; where there is none, after SPOT_WRITE_RETRIES on the same counter,
+ * the counters are read again and it runs again after a short wait (shooting_day_full if the
+ * day filled meanwhile).
  */
 export async function withSpotTaken<T>(
   scope: GalleryScope,
@@ -160,18 +167,21 @@ export async function withSpotTaken<T>(
 ): Promise<T> {
   let known = counters ?? (await readSpotCounters(scope, dayId));
   let switches = 0;
-  let conflicted: CounterId | undefined;
+  const conflicted = new Set<CounterId>();
   for (let tries = 1; ; tries += 1) {
     if (!known) throw new DomainError('unknown_shooting_day');
-    const others = conflicted === undefined ? known : known.filter((candidate) => candidate.id !== conflicted);
+    const others = known.filter((candidate) => !conflicted.has(candidate.id));
     const counter = counterToTake(others) ?? counterToTake(known);
     if (!counter) throw new DomainError('shooting_day_full');
+    // A reservation's transaction counts on the day's item too, where another counter would meet the same conflict.
+    const elsewhere = !hold.pending && others.some((candidate) => candidate.id !== counter.id && roomOf(candidate) > 0);
     try {
-      return await write(takeSpot(scope, dayId, counter, hold), tries);
+      return await write(takeSpot(scope, dayId, counter, hold, elsewhere ? MOVE_ON_CONFLICT : SPOT_WRITE_RETRIES), tries);
     } catch (error) {
       if (isConflict(error) && switches < SPOT_CONFLICT_SWITCHES) {
         switches += 1;
-        conflicted = counter.id;
+        conflicted.add(counter.id);
+        if (elsewhere) continue;
         // Read again: a day filled meanwhile is refused without another write that would meet others.
         [known] = await Promise.all([readSpotCounters(scope, dayId), waitBeforeRetry(switches - 1, SWITCH_WAIT)]);
         continue;

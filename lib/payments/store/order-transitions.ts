@@ -5,7 +5,7 @@ import { ExtraConditionFailed, drawCodes, writePersonsWithCodes } from '#lib/per
 import { type CheckoutTokenPurpose, checkoutTokenItem } from '#lib/payments/store/checkout-tokens';
 import { db, tableName } from '#lib/platform/table/client';
 import { CONTENDED_RETRIES, type TransactItem, conditionFailedAt, conditionalWrite, itemAt, transact } from '#lib/platform/table/conditional-writes';
-import { SPOT_WRITE_RETRIES, type SpotTaking, giveBackSpot, settlePendingPayment, withSpotTaken } from '#lib/galleries/store/day-bookings';
+import { type SpotTaking, giveBackSpot, settlePendingPayment, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import { eventPut } from '#lib/events/store/outbox';
 import { keys } from '#lib/platform/table/keys';
 import { type OrderChange, type StoredOrder, fromStatesCondition, getOrder, orderKey, pendingOrderIndex, transitionUpdate } from '#lib/payments/store/orders';
@@ -147,7 +147,7 @@ async function reserveWithSpot(order: Order, stored: StoredOrder, tokenItems: Tr
       ...tokenItems,
       ...spots,
       ...emailHoldItems(order, 'reserve'),
-    ], taking ? SPOT_WRITE_RETRIES : undefined);
+    ], taking ? taking.retry : undefined);
     return stored;
   } catch (error) {
     const refusal = spotRefusalIn(error, taking, spotIndex);
@@ -378,7 +378,7 @@ async function reopenWithSpot(order: StoredOrder, claim: string, taking: SpotTak
       },
       ...spots,
       ...emailHoldItems(order, 'reopen'),
-    ], taking ? SPOT_WRITE_RETRIES : undefined);
+    ], taking ? taking.retry : undefined);
   } catch (error) {
     const refusal = spotRefusalIn(error, taking, 1);
     if (refusal) throw refusal;

@@ -62,11 +62,13 @@ export interface RetryOptions {
   attempts?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Transient failures handed to the caller at once instead of retried (the caller has a better move). */
+  passOn?: (error: unknown) => boolean;
 }
 
 /** A store operation, sent again (with the kernel's backoff) while it fails transiently and the SDK did not retry it itself. */
 export function withStoreRetries<T>(operation: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
-  return retryWithBackoff(operation, (error) => isTransientStoreError(error) && !retriedBySdk(error), {
+  return retryWithBackoff(operation, (error) => isTransientStoreError(error) && !retriedBySdk(error) && !options.passOn?.(error), {
     attempts: options.attempts ?? 6,
     baseDelayMs: options.baseDelayMs ?? 25,
     maxDelayMs: options.maxDelayMs ?? 1000,

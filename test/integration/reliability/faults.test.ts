@@ -307,18 +307,20 @@ describe('retries, bounded across requests and across a whole import', () => {
     const setup = await probe.prepare(f, probe.template);
     const throttled = always('DynamoDB', { before: failures.provisionedThroughput });
     refillRetryQuotas();
-    const attempts: number[] = [];
+    // Attempts of each call a request sent: a cold instance reads the tenant and the gallery's pointer together.
+    const attempts: number[][] = [];
     for (let request = 0; request < 40; request += 1) {
       const window = await underFaults({ aws: throttled }, () => setup.run(), { keepRetryQuota: true });
       expectDocumentedError(probe, window.outcome, 503, 'storage_unavailable');
-      attempts.push(window.sends.reduce((sum, send) => sum + send.attempts, 0));
+      attempts.push(window.sends.map((send) => send.attempts));
     }
-    const retries = attempts.reduce((sum, count) => sum + count, 0) - attempts.length;
-    noteInSummary(`retry quota: attempts per request during a storm ${attempts.join(',')}; ${retries} retries in all`);
-    expect(attempts[0]).toBe(maxAttempts.DynamoDB);
+    const retries = attempts.flat().reduce((sum, count) => sum + count - 1, 0);
+    noteInSummary(`retry quota: attempts per call during a storm ${attempts.map((calls) => calls.join('+')).join(',')}; ${retries} retries in all`);
+    expect(attempts[0]!.length).toBeGreaterThan(0);
+    expect(attempts[0]!.every((count) => count === maxAttempts.DynamoDB)).toBe(true);
     // @smithy/core retry: a throttled retry costs Retry.throttlingCost() of the client's quota.
     expect(retries).toBeLessThanOrEqual(initialRetryCapacity.DynamoDB / Retry.throttlingCost());
-    expect(attempts.slice(-5)).toEqual([1, 1, 1, 1, 1]);
+    expect(attempts.slice(-5).flat().every((count) => count === 1)).toBe(true);
     const recovered = await underFaults({}, () => setup.run(), { keepRetryQuota: true });
     await setup.expectSuccess(recovered.outcome, false);
   });
