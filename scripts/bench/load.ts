@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -7,6 +7,7 @@ import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { DOCUMENT_TRANSLATION, DYNAMODB_CLIENT_CONFIG } from '#lib/platform/table/client';
 import { generateAccessCode } from '#lib/persons/rules/access-codes';
 import { newPersonId } from '#lib/persons/rules/person-model';
+import { UNLIMITED_DAY_SHARDS } from '#lib/galleries/rules/spot-counters';
 import { inProcessApi } from '../local/api-server';
 import type { BenchApi } from './bench-api';
 import { replayWork } from './dynamodb-replay';
@@ -171,6 +172,8 @@ const WARM_UP_REQUESTS_PER_CONNECTION = 20;
 const EMAIL_KEY = /#EMAIL#[A-Za-z0-9_-]+/g;
 const EVENT_ID = /evt_[0-9A-Za-z]{26}/g;
 const WRITE_MARK = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+/** The day's counter the check-in took its spot from: each replay takes one at random, as check-ins do (the day is one without capacity). */
+const SPOT_COUNTER = /#SPOTS#\d{2}/g;
 
 async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
   const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
@@ -237,7 +240,8 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
               .replaceAll(sampleParticipant, freshParticipant)
               .replace(EMAIL_KEY, (key) => freshFor(key, () => `#EMAIL#${randomUUID()}`))
               .replace(EVENT_ID, (id) => freshFor(id.toLowerCase(), () => `evt_${newPersonId().slice('per_'.length)}`))
-              .replace(WRITE_MARK, (mark) => freshFor(mark, randomUUID));
+              .replace(WRITE_MARK, (mark) => freshFor(mark, randomUUID))
+              .replace(SPOT_COUNTER, (counter) => freshFor(counter, () => `#SPOTS#${String(randomInt(UNLIMITED_DAY_SHARDS)).padStart(2, '0')}`));
         };
       },
     },
@@ -262,9 +266,8 @@ function requireSuccess(scenario: LoadScenario, status: number): void {
 function apiSender(agent: Agent, baseUrl: string, scenario: LoadScenario): () => Promise<void> {
   const origin = new URL(baseUrl).origin;
   const nextRequest = requestCycle(scenario);
-  return () => {
-    const { template, body } = nextRequest();
-    return new Promise<void>((resolve, reject) => {
+  const send = (template: LoadRequest, body: string | undefined, resend: boolean): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
       const sent = httpRequest(`${origin}${template.path}`, { method: template.method, headers: template.headers, agent }, (response) => {
         response.resume();
         response.on('end', () => {
@@ -277,9 +280,16 @@ function apiSender(agent: Agent, baseUrl: string, scenario: LoadScenario): () =>
         });
         response.on('error', reject);
       });
-      sent.on('error', reject);
+      sent.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed as idle just as this request went out: sent again on a new one, once.
+        if (resend && sent.reusedSocket && error.code === 'ECONNRESET') send(template, body, false).then(resolve, reject);
+        else reject(error);
+      });
       sent.end(body);
     });
+  return () => {
+    const { template, body } = nextRequest();
+    return send(template, body, true);
   };
 }
 
