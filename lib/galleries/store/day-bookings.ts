@@ -145,6 +145,12 @@ export const SPOT_WRITE_RETRIES: RetryOptions = { attempts: 3, baseDelayMs: 20, 
 /** Where another counter has room: a conflict is not retried on the counter that met it, the next try goes to another at once. */
 const MOVE_ON_CONFLICT: RetryOptions = { ...SPOT_WRITE_RETRIES, passOn: isConflict };
 const SPOT_CONFLICT_SWITCHES = 8;
+/**
+ * Moves at once at most this often: a conflict may also be on another item of the holder's
+ * transaction (its order, its person), which another counter does not avoid; past these, the
+ * conflict is waited out as before.
+ */
+const IMMEDIATE_MOVES = 3;
 const SWITCH_WAIT = { baseDelayMs: 25, maxDelayMs: 400 };
 
 /**
@@ -174,7 +180,7 @@ export async function withSpotTaken<T>(
     const counter = counterToTake(others) ?? counterToTake(known);
     if (!counter) throw new DomainError('shooting_day_full');
     // A reservation's transaction counts on the day's item too, where another counter would meet the same conflict.
-    const elsewhere = !hold.pending && others.some((candidate) => candidate.id !== counter.id && roomOf(candidate) > 0);
+    const elsewhere = !hold.pending && switches < IMMEDIATE_MOVES && others.some((candidate) => candidate.id !== counter.id && roomOf(candidate) > 0);
     try {
       return await write(takeSpot(scope, dayId, counter, hold, elsewhere ? MOVE_ON_CONFLICT : SPOT_WRITE_RETRIES), tries);
     } catch (error) {

@@ -62,3 +62,25 @@ describe('a spot whose counter another transaction holds', () => {
     expect(sent).toEqual(['QueryCommand', 'TransactWriteItemsCommand']);
   });
 });
+
+describe('a spot whose transaction keeps meeting others', () => {
+  it('moves at once at most three times, then waits the conflict out on one counter after reading the counters again', async () => {
+    // Prepare
+    const studio = await createTestTenant();
+    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2031-03-05', label: 'Crowded', startTime: '09:00', endTime: '17:00', maxPersons: 80 });
+    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
+    const counters = await readSpotCounters(scope, day.id);
+    const tried: string[] = [];
+    // Act
+    const sent = await commandsSentDuring(() =>
+      withSpotTaken(scope, day.id, counters, {}, async (spot) => {
+        tried.push(counterKeyOf(spot));
+        if (tried.length <= 4) throw transactionConflict();
+        await db.send(new TransactWriteCommand({ TransactItems: spot.items }));
+      }),
+    );
+    // Assess
+    expect(new Set(tried.slice(0, 4)).size).toBe(4);
+    expect(sent).toEqual(['QueryCommand', 'TransactWriteItemsCommand']);
+  });
+});
