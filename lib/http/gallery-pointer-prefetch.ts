@@ -2,7 +2,7 @@ import { type GalleryPointer, listGalleryPointers } from '#lib/galleries/store/g
 import { isGalleryTokenShaped } from '#lib/platform/identifiers';
 import { hasRecentTenant } from '#lib/tenants/store/tenants';
 import { normalizeTenantSlug } from '#lib/tenants/rules/tenant-slug';
-import { headerValue } from '#lib/http/json-response';
+import { presentedTenantSlug } from '#lib/http/tenant-resolution';
 import type { ApiMiddleware } from '#lib/http/types';
 
 /**
@@ -17,7 +17,7 @@ export function prefetchGalleryPointer(): ApiMiddleware {
   return {
     before: async (request) => {
       const token = request.context.pathParameters.token;
-      const presented = headerValue(request.event.headers, 'x-tenant-slug')?.trim();
+      const presented = presentedTenantSlug(request);
       const slug = presented ? normalizeTenantSlug(presented) : undefined;
       if (!token || !slug || !isGalleryTokenShaped(token) || hasRecentTenant(slug)) return;
       const lookup: Promise<GalleryPointer[] | undefined> = listGalleryPointers(token).catch(() => undefined);

@@ -3,7 +3,12 @@ import { getRecentTenantBySlug, getTenantBySlug } from '#lib/tenants/store/tenan
 import { normalizeTenantSlug } from '#lib/tenants/rules/tenant-slug';
 import { headerValue } from '#lib/http/json-response';
 import { logger } from '#lib/platform/logger';
-import type { ApiMiddleware } from '#lib/http/types';
+import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
+
+/** The `X-Tenant-Slug` a request presents, trimmed; undefined when absent or blank. */
+export function presentedTenantSlug(request: ApiRequest): string | undefined {
+  return headerValue(request.event.headers, 'x-tenant-slug')?.trim() || undefined;
+}
 
 /**
  * Resolves `X-Tenant-Slug`: missing_tenant_slug when absent, invalid_tenant when unknown.
@@ -15,7 +20,7 @@ export function tenantResolution({ recent = false }: { recent?: boolean } = {}):
   const lookUp = recent ? getRecentTenantBySlug : getTenantBySlug;
   return {
     before: async (request) => {
-      const presented = headerValue(request.event.headers, 'x-tenant-slug')?.trim();
+      const presented = presentedTenantSlug(request);
       if (!presented) throw new ApiError('missing_tenant_slug');
       const slug = normalizeTenantSlug(presented);
       const tenant = slug ? await lookUp(slug) : undefined;

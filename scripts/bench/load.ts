@@ -146,9 +146,9 @@ export async function measureLoad(
  */
 const STEADY_SHARE = 0.4;
 
-/** Each side's rounds taken in turns, a part of each at a time, so that the machine's drift weighs on all alike; the figures of each side. */
 type Side = () => Promise<void>;
 
+/** Each side's rounds taken in turns, a part of each at a time, so that the machine's drift weighs on all alike; the figures of each side. */
 async function inTurns(sides: [Side, Side, Side], drive: (side: Side) => Promise<LoadRound>): Promise<[LoadFigures, LoadFigures, LoadFigures]> {
   const rounds: [LoadRound[], LoadRound[], LoadRound[]] = [[], [], []];
   for (let turn = 0; turn < ALTERNATING_ROUNDS; turn += 1) {

@@ -18,44 +18,42 @@ function transactionConflict(): Error {
 
 const counterKeyOf = (spot: SpotTaking) => String(spot.items[0]?.Update?.Key?.sk);
 
+/**
+ * Takes a spot of a new day of `maxPersons` with the counters a gallery read showed, the first
+ * `conflicts` transactions cancelled as if they met another: the counters each try went to, and
+ * the commands sent to DynamoDB meanwhile, and the spots the day's counters then hold.
+ */
+async function takeSpotThroughConflicts(maxPersons: number, conflicts: number): Promise<{ tried: string[]; sent: string[]; booked: number }> {
+  const studio = await createTestTenant();
+  const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2031-03-03', label: 'Busy', startTime: '09:00', endTime: '17:00', maxPersons });
+  const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
+  const counters = await readSpotCounters(scope, day.id);
+  const tried: string[] = [];
+  const sent = await commandsSentDuring(() =>
+    withSpotTaken(scope, day.id, counters, {}, async (spot) => {
+      tried.push(counterKeyOf(spot));
+      if (tried.length <= conflicts) throw transactionConflict();
+      await db.send(new TransactWriteCommand({ TransactItems: spot.items }));
+    }),
+  );
+  const booked = (await readSpotCounters(scope, day.id))!.reduce((sum, counter) => sum + counter.booked, 0);
+  return { tried, sent, booked };
+}
+
 describe('a spot whose counter another transaction holds', () => {
   it('is taken at once from another counter with room, without reading the counters again', async () => {
-    // Prepare
-    const studio = await createTestTenant();
-    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2031-03-03', label: 'Busy', startTime: '09:00', endTime: '17:00', maxPersons: 40 });
-    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
-    const counters = await readSpotCounters(scope, day.id);
-    const tried: string[] = [];
     // Act
-    const sent = await commandsSentDuring(() =>
-      withSpotTaken(scope, day.id, counters, {}, async (spot) => {
-        tried.push(counterKeyOf(spot));
-        if (tried.length === 1) throw transactionConflict();
-        await db.send(new TransactWriteCommand({ TransactItems: spot.items }));
-      }),
-    );
+    const { tried, sent, booked } = await takeSpotThroughConflicts(40, 1);
     // Assess
     expect(tried).toHaveLength(2);
     expect(tried[1]).not.toBe(tried[0]);
     expect(sent).toEqual(['TransactWriteItemsCommand']);
-    expect((await readSpotCounters(scope, day.id))!.reduce((sum, counter) => sum + counter.booked, 0)).toBe(1);
+    expect(booked).toBe(1);
   });
 
   it('where no other counter has room, is tried on the same counter after reading the counters again', async () => {
-    // Prepare
-    const studio = await createTestTenant();
-    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2031-03-04', label: 'Small', startTime: '09:00', endTime: '17:00', maxPersons: 1 });
-    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
-    const counters = await readSpotCounters(scope, day.id);
-    const tried: string[] = [];
     // Act
-    const sent = await commandsSentDuring(() =>
-      withSpotTaken(scope, day.id, counters, {}, async (spot) => {
-        tried.push(counterKeyOf(spot));
-        if (tried.length === 1) throw transactionConflict();
-        await db.send(new TransactWriteCommand({ TransactItems: spot.items }));
-      }),
-    );
+    const { tried, sent } = await takeSpotThroughConflicts(1, 1);
     // Assess
     expect(tried).toHaveLength(2);
     expect(tried[1]).toBe(tried[0]);
@@ -65,20 +63,8 @@ describe('a spot whose counter another transaction holds', () => {
 
 describe('a spot whose transaction keeps meeting others', () => {
   it('moves at once at most three times, then waits the conflict out on one counter after reading the counters again', async () => {
-    // Prepare
-    const studio = await createTestTenant();
-    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2031-03-05', label: 'Crowded', startTime: '09:00', endTime: '17:00', maxPersons: 80 });
-    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
-    const counters = await readSpotCounters(scope, day.id);
-    const tried: string[] = [];
     // Act
-    const sent = await commandsSentDuring(() =>
-      withSpotTaken(scope, day.id, counters, {}, async (spot) => {
-        tried.push(counterKeyOf(spot));
-        if (tried.length <= 4) throw transactionConflict();
-        await db.send(new TransactWriteCommand({ TransactItems: spot.items }));
-      }),
-    );
+    const { tried, sent } = await takeSpotThroughConflicts(80, 4);
     // Assess
     expect(new Set(tried.slice(0, 4)).size).toBe(4);
     expect(sent).toEqual(['QueryCommand', 'TransactWriteItemsCommand']);
