@@ -28,7 +28,8 @@ export interface LoadResult {
   requests: number;
   /**
    * The steady load (the goal's measure): requests started at this fixed rate whatever the
-   * answers, as independent participants arrive, the same rate for every side.
+   * answers, as independent participants arrive, the three sides' requests interleaved (a third
+   * of the rate each).
    */
   arrivalRatePerSecond: number;
   /** The API over the local HTTP front under the steady load. */
@@ -76,12 +77,12 @@ interface LoadScenario {
  * Each scenario's requests sent to the local API, the same requests given to its functions in
  * this process (as Lambda invokes them, without HTTP), and the same requests' DynamoDB work
  * alone: its calls, recorded from one sample request on a warm instance, replayed wave by wave.
- * The three sides are driven alike from this thread, in turns, first saturating (`connections`
+ * The three sides are driven alike from this thread: first saturating, in turns (`connections`
  * workers, each sending its next request as soon as its last is answered: what one process
- * sustains), then steady (requests started at a fixed rate, STEADY_SHARE of what the DynamoDB
- * work alone sustained, whatever the answers: the latency a participant sees). Then the API
- * under autocannon in a worker thread, the method of earlier runs. Any answer that is not 2xx
- * invalidates the run.
+ * sustains), then steady, interleaved (requests started at a fixed rate, STEADY_SHARE of what
+ * the DynamoDB work alone sustained, whatever the answers: the latency a participant sees).
+ * Then the API under autocannon in a worker thread, the method of earlier runs. Any answer that
+ * is not 2xx invalidates the run.
  */
 export async function measureLoad(
   api: BenchApi,
@@ -108,7 +109,7 @@ export async function measureLoad(
       const turnRequests = Math.ceil(options.requests / ALTERNATING_ROUNDS);
       const [apiSaturated, inProcessSaturated, aloneSaturated] = await inTurns(sides, (side) => driveLoad(side, { connections: options.connections, requests: turnRequests }));
       const arrivalRatePerSecond = rounded(aloneSaturated.requestsPerSecond * STEADY_SHARE, 1);
-      const [apiSteady, inProcessSteady, aloneSteady] = await inTurns(sides, (side) => driveAtRate(side, { ratePerSecond: arrivalRatePerSecond, requests: turnRequests }));
+      const [apiSteady, inProcessSteady, aloneSteady] = await driveInterleavedAtRate(sides, { ratePerSecond: arrivalRatePerSecond, requestsPerSide: options.requests });
       const autocannonFigures = await loadWithAutocannon(options.baseUrl, scenario, options);
       const ratio = (part: number, whole: number) => rounded(part / whole);
       results.push({
@@ -139,10 +140,10 @@ export async function measureLoad(
 }
 
 /**
- * The steady load's rate, as a share of what the DynamoDB work alone sustained saturated: a
- * busy instance, not an overloaded one. Saturated, every side waits for the one thread that all
- * ten simulated instances share, so latency there is mostly queueing behind the others' CPU,
- * which Lambda instances, each with a CPU of its own, never do.
+ * The steady load's rate, all three sides together, as a share of what the DynamoDB work alone
+ * sustained saturated: a busy thread, not an overloaded one. Saturated, every side waits for the
+ * one thread that all ten simulated instances share, so latency there is mostly queueing behind
+ * the others' CPU, which Lambda instances, each with a CPU of its own, never do.
  */
 const STEADY_SHARE = 0.4;
 
@@ -328,22 +329,39 @@ async function driveLoad(send: () => Promise<void>, options: { connections: numb
 }
 
 /**
- * `options.requests` calls of `send` started at a fixed rate whatever the answers, as
- * independent participants arrive; each timed from when it was due, so that a start the busy
- * thread delayed counts against the side that kept it busy.
+ * `requestsPerSide` requests of each side started at a fixed total rate whatever the answers, as
+ * independent participants arrive, the sides interleaved request by request (each run of one
+ * request per side in a random order); each timed from when it was due, so that a start the busy
+ * thread delayed counts against it. Interleaved, a pause of the machine or of DynamoDB Local
+ * (this machine has stalls of 50 to 100 ms every few seconds, whatever runs) meets every side
+ * alike, and the thread's queue is shared by all: what differs is each request's own work, as
+ * on Lambda, where an instance serves one request at a time and queues behind nobody.
  */
-async function driveAtRate(send: () => Promise<void>, options: { ratePerSecond: number; requests: number }): Promise<LoadRound> {
-  const latencies: number[] = [];
+async function driveInterleavedAtRate(sides: [Side, Side, Side], options: { ratePerSecond: number; requestsPerSide: number }): Promise<[LoadFigures, LoadFigures, LoadFigures]> {
+  const latencies: [number[], number[], number[]] = [[], [], []];
   const running: Promise<void>[] = [];
   const startedAt = performance.now();
-  for (let index = 0; index < options.requests; index += 1) {
+  let order: number[] = [];
+  for (let index = 0; index < options.requestsPerSide * sides.length; index += 1) {
+    if (order.length === 0) order = shuffled([0, 1, 2]);
+    const sideIndex = order.pop()!;
     const due = startedAt + (index * 1000) / options.ratePerSecond;
     const wait = due - performance.now();
     if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    running.push(send().then(() => void latencies.push(performance.now() - due)));
+    running.push(sides[sideIndex]!().then(() => void latencies[sideIndex]!.push(performance.now() - due)));
   }
   await Promise.all(running);
-  return { latencies, seconds: (performance.now() - startedAt) / 1000 };
+  const seconds = (performance.now() - startedAt) / 1000;
+  return [figuresOf([{ latencies: latencies[0], seconds }]), figuresOf([{ latencies: latencies[1], seconds }]), figuresOf([{ latencies: latencies[2], seconds }])];
+}
+
+function shuffled(values: number[]): number[] {
+  const copy = [...values];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = randomInt(index + 1);
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
 }
 
 function figuresOf(rounds: LoadRound[]): LoadFigures {

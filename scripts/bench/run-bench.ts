@@ -17,9 +17,11 @@
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
-import { writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { JAVA_MISSING_MESSAGE, javaIsInstalled } from '../local/dynamodb-local';
 import { type LocalServices, startLocalServices } from '../local/local-stack';
@@ -35,6 +37,8 @@ import type { LookupAbuseResult } from './photo-lookup-abuse';
 import { type CheckinPageResult, formatCheckinPage, measureCheckinPage } from './checkin-page';
 import type { HrExportBenchResult, HrExportBenchSettings } from './hr-export';
 import type { StudioQueueResult, StudioQueueSettings } from './studio-queue';
+import type { LoadResult } from './load';
+import type { BurstResult } from './announcement-burst';
 
 const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only round-trips|load [--aws-latency]|photo-lookups|checkin-page|hr-export|announcement-burst [--participants N]|studio-queue]';
 
@@ -101,7 +105,7 @@ async function main(): Promise<void> {
   const outFile = resolve(values.out ?? 'bench-results.json');
   const startedAt = new Date().toISOString();
   if (values.only === 'round-trips') return runRoundTripsOnly({ iterations: settings.roundTripIterations, largeImportRows: settings.importRows });
-  if (values.only === 'load') return runLoadOnly({ connections: settings.loadConnections, requests: settings.loadRequests, keys: settings.loadKeys }, values['aws-latency'] === true);
+  if (values.only === 'load') return runLoadOnly({ connections: settings.loadConnections, requests: settings.loadRequests, keys: settings.loadKeys }, values['aws-latency'] === true, outFile);
   if (values.only === 'photo-lookups') return runLookupAbuseOnly(settings.lookupAbuse);
   if (values.only === 'checkin-page') return runCheckinPageOnly(settings.checkinPageRuns);
   if (values.only === 'hr-export') return runHrExportOnly(settings.hrExport);
@@ -119,6 +123,12 @@ async function main(): Promise<void> {
   const photoIngest = await measurePhotoIngest(settings.photoIngest);
   log('Face model alone: cold load, then face crops and group photos (child processes)…');
   const faceModel = await measureFaceModel(settings.faceModel);
+  // Each in a child process with services of its own: its DynamoDB calls go through the DynamoDB that answers like the real one.
+  const smokeOption = values.smoke ? ['--smoke'] : [];
+  log('Load with AWS-like DynamoDB latency: the functions and the API against the same DynamoDB work alone (child process)…');
+  const { load: loadAwsLike } = await runBenchChild<{ load: LoadResult[] }>(['--only', 'load', '--aws-latency', ...smokeOption]);
+  log('The announcement burst against a DynamoDB that conflicts like the real one (child process)…');
+  const { announcementBurst } = await runBenchChild<{ announcementBurst: BurstResult[] }>(['--only', 'announcement-burst', ...smokeOption]);
 
   await withDemoApi(async ({ api, counter, apiUrl, demo, services }) => {
     // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
@@ -181,6 +191,8 @@ async function main(): Promise<void> {
       checkinPage: CheckinPageResult;
       hrExport: HrExportBenchResult;
       studioQueue: StudioQueueResult;
+      loadAwsLike: LoadResult[];
+      announcementBurst: BurstResult[];
     } = {
       mode: values.smoke ? 'smoke' : 'full',
       startedAt,
@@ -199,6 +211,8 @@ async function main(): Promise<void> {
       coldStarts,
       importComparison,
       load,
+      loadAwsLike,
+      announcementBurst,
       abuse,
       lookupAbuse,
       webhookDelivery,
@@ -210,7 +224,9 @@ async function main(): Promise<void> {
       studioQueue,
     };
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`\n${formatResults(results)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\n${formatCheckinPage(checkinPage)}\n\n${formatHrExport(hrExport)}\n\n${formatStudioQueue(studioQueue)}\n\nWritten to ${outFile}`);
+    const { formatAnnouncementBurst } = await import('./announcement-burst');
+    const loadAwsLikeTable = `### Load with AWS-like DynamoDB latency (the goal's measure): ${settings.loadRequests} requests per scenario and side\n\n${formatLoad(loadAwsLike)}`;
+    console.log(`\n${formatResults(results)}\n\n${loadAwsLikeTable}\n\n${formatAnnouncementBurst(announcementBurst)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\n${formatCheckinPage(checkinPage)}\n\n${formatHrExport(hrExport)}\n\n${formatStudioQueue(studioQueue)}\n\nWritten to ${outFile}`);
   });
 }
 
@@ -268,13 +284,14 @@ function runRoundTripsOnly(options: { iterations: number; largeImportRows: numbe
  * `awsLikeDynamoDb`: both sides through the DynamoDB that answers with AWS-like latency and
  * conflicts like the real one (scripts/local/realistic-dynamodb/).
  */
-function runLoadOnly(options: { connections: number; requests: number; keys: number }, awsLikeDynamoDb: boolean): Promise<void> {
+function runLoadOnly(options: { connections: number; requests: number; keys: number }, awsLikeDynamoDb: boolean, outFile: string): Promise<void> {
   return withDemoApi(
     async ({ api, counter, apiUrl }) => {
       const { measureLoad } = await import('./load');
       log(`Load: the API and its functions against the same DynamoDB work alone${awsLikeDynamoDb ? ', with AWS-like latency' : ''}…`);
       const load = await measureLoad(api, counter, { baseUrl: apiUrl, ...options });
-      console.log(`\n### Load: ${options.requests} requests per scenario and side${awsLikeDynamoDb ? ', DynamoDB with AWS-like latency' : ''}\n\n${formatLoad(load)}`);
+      writeFileSync(outFile, `${JSON.stringify({ load }, null, 2)}\n`);
+      console.log(`\n### Load: ${options.requests} requests per scenario and side${awsLikeDynamoDb ? ', DynamoDB with AWS-like latency' : ''}\n\n${formatLoad(load)}\n\nWritten to ${outFile}`);
     },
     { awsLikeDynamoDb },
   );
@@ -351,6 +368,24 @@ async function runAnnouncementBurstOnly(crowds: number[], seconds: number, outFi
   } finally {
     await proxy.stop();
     await services.stop();
+  }
+}
+
+/**
+ * This bench run again in a child process with `args`, its progress on this one's stderr; the
+ * JSON it wrote. Its table client, services and proxy are its own, so that its DynamoDB calls
+ * can go through the realistic DynamoDB while this process's go to DynamoDB Local directly.
+ */
+async function runBenchChild<Result>(args: string[]): Promise<Result> {
+  const directory = mkdtempSync(join(tmpdir(), 'bench-child-'));
+  const outFile = join(directory, 'results.json');
+  try {
+    const child = spawn(process.execPath, [...process.execArgv, __filename, ...args, '--out', outFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) throw new Error(`npm run bench -- ${args.join(' ')} failed (exit ${code})`);
+    return JSON.parse(readFileSync(outFile, 'utf8')) as Result;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
   }
 }
 
