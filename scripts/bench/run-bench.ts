@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: DynamoDB round trips per request, cold start per function bundle, the
- * import of 500 persons against the SDK alone, autocannon load against the same DynamoDB
- * work alone, abuse, webhook delivery (commit to verified arrival), and the reading of shoot
- * photos against decoding them with sharp alone, and the face model alone (cold load, time per
- * photo, peak memory), measured side by side in one run on local services it starts and stops
+ * import of 500 persons against the SDK alone, load against the same DynamoDB work alone (on
+ * DynamoDB Local, and in a child process with AWS-like latency), the announcement burst (a child
+ * process), abuse, webhook delivery (commit to verified arrival), the reading of shoot photos
+ * against decoding them with sharp alone, the face model alone, the check-in page, the HR export
+ * and the studio console, measured side by side in one run on local services it starts and stops
  * itself. Prints Markdown tables and writes bench-results.json.
  * `--smoke` runs each figure once, small, to prove the bench still works. `--only photo-lookups`
  * runs only the abuse section's lookup scenario (a distributed guesser beside a participant);
