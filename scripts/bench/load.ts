@@ -343,7 +343,7 @@ async function driveInterleavedAtRate(sides: [Side, Side, Side], options: { rate
   const startedAt = performance.now();
   let order: number[] = [];
   for (let index = 0; index < options.requestsPerSide * sides.length; index += 1) {
-    if (order.length === 0) order = shuffled([0, 1, 2]);
+    if (order.length === 0) order = shuffled([...sides.keys()]);
     const sideIndex = order.pop()!;
     const due = startedAt + (index * 1000) / options.ratePerSecond;
     const wait = due - performance.now();
@@ -352,9 +352,11 @@ async function driveInterleavedAtRate(sides: [Side, Side, Side], options: { rate
   }
   await Promise.all(running);
   const seconds = (performance.now() - startedAt) / 1000;
-  return [figuresOf([{ latencies: latencies[0], seconds }]), figuresOf([{ latencies: latencies[1], seconds }]), figuresOf([{ latencies: latencies[2], seconds }])];
+  const [api, inProcess, alone] = latencies.map((own) => figuresOf([{ latencies: own, seconds }]));
+  return [api!, inProcess!, alone!];
 }
 
+/** `values` in a random order (Fisher–Yates). */
 function shuffled(values: number[]): number[] {
   const copy = [...values];
   for (let index = copy.length - 1; index > 0; index -= 1) {
