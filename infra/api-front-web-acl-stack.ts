@@ -19,7 +19,10 @@ export const DEFAULT_REQUESTS_PER_CLIENT = 2000;
  * of known exploits. Neither inspects body sizes, so selfies (base64 in JSON, up to 5 MiB) pass;
  * AWSManagedRulesCommonRuleSet would block bodies above 8 KB (see docs/deployment.md).
  */
-export const DEFAULT_MANAGED_RULE_GROUPS = ['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet'];
+export const DEFAULT_MANAGED_RULE_GROUPS = [
+  'AWSManagedRulesAmazonIpReputationList',
+  'AWSManagedRulesKnownBadInputsRuleSet',
+];
 
 export interface ApiFrontWebAclStackProps extends StackProps {
   /** See DEFAULT_REQUESTS_PER_CLIENT. */
@@ -39,11 +42,15 @@ export class ApiFrontWebAclStack extends Stack {
   constructor(scope: Construct, id: string, props: ApiFrontWebAclStackProps = {}) {
     super(scope, id, props);
     if (Token.isUnresolved(this.region) || this.region !== 'us-east-1') {
-      throw new Error(`${id}: a web ACL for CloudFront must be created in us-east-1; set env.region to 'us-east-1' (it is ${this.region}).`);
+      throw new Error(
+        `${id}: a web ACL for CloudFront must be created in us-east-1; set env.region to 'us-east-1' (it is ${this.region}).`,
+      );
     }
     const requestsPerClient = props.requestsPerClient ?? DEFAULT_REQUESTS_PER_CLIENT;
     if (!Number.isInteger(requestsPerClient) || requestsPerClient < 10) {
-      throw new Error(`requestsPerClient must be a whole number of at least 10 (AWS WAF's minimum); got ${requestsPerClient}.`);
+      throw new Error(
+        `requestsPerClient must be a whole number of at least 10 (AWS WAF's minimum); got ${requestsPerClient}.`,
+      );
     }
     const visibility = (metricName: string): CfnWebACL.VisibilityConfigProperty => ({
       cloudWatchMetricsEnabled: true,
@@ -60,14 +67,24 @@ export class ApiFrontWebAclStack extends Stack {
       customResponseBodies: {
         rateLimitExceeded: {
           contentType: 'APPLICATION_JSON',
-          content: JSON.stringify({ ok: false, error: 'rate_limit_exceeded', message: 'Too many requests from this address; retry in a few minutes.' }),
+          content: JSON.stringify({
+            ok: false,
+            error: 'rate_limit_exceeded',
+            message: 'Too many requests from this address; retry in a few minutes.',
+          }),
         },
       },
       rules: [
         {
           name: 'RequestsPerClient',
           priority: 0,
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: requestsPerClient, evaluationWindowSec: RATE_WINDOW_SECONDS } },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: requestsPerClient,
+              evaluationWindowSec: RATE_WINDOW_SECONDS,
+            },
+          },
           // 429 in the API's error shape, readable by check-in pages on any origin, like the API's own.
           action: {
             block: {

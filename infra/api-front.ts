@@ -20,7 +20,12 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { type CloudFrontDomain, distributionOrigin, domainProps, suppressDefaultCertificate } from './cloudfront-domain';
+import {
+  type CloudFrontDomain,
+  distributionOrigin,
+  domainProps,
+  suppressDefaultCertificate,
+} from './cloudfront-domain';
 
 /** The header CloudFront adds to every origin request, with the origin-verify secret as its value. */
 export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
@@ -34,7 +39,12 @@ export const CLIENT_ADDRESS_HEADER = 'cloudfront-viewer-address';
  * the others, and CloudFront's header with the client's address, in the origin request policy.
  */
 export const CACHE_KEY_HEADERS = ['Authorization', 'X-Api-Key', 'X-Tenant-Slug'];
-export const ORIGIN_REQUEST_HEADERS = ['Content-Type', 'Idempotency-Key', 'Stripe-Signature', 'CloudFront-Viewer-Address'];
+export const ORIGIN_REQUEST_HEADERS = [
+  'Content-Type',
+  'Idempotency-Key',
+  'Stripe-Signature',
+  'CloudFront-Viewer-Address',
+];
 
 export interface ApiFrontProps {
   api: IHttpApi;
@@ -69,7 +79,8 @@ export class ApiFront extends Construct {
     NagSuppressions.addResourceSuppressions(this.originVerifySecret, [
       {
         id: 'AwsSolutions-SMG4',
-        reason: 'CloudFront reads the value at deployment only; it is replaced with a redeploy (docs/deployment.md), not by a rotation Lambda.',
+        reason:
+          'CloudFront reads the value at deployment only; it is replaced with a redeploy (docs/deployment.md), not by a rotation Lambda.',
       },
     ]);
 
@@ -80,7 +91,8 @@ export class ApiFront extends Construct {
       customHeaders: { [ORIGIN_VERIFY_HEADER]: this.originVerifySecret.secretValue.unsafeUnwrap() },
     });
     const cachePolicy = new CachePolicy(this, 'NoCaching', {
-      comment: 'groupshoot-api: answers are not cached; the cache key carries the credentials so that CloudFront forwards Authorization',
+      comment:
+        'groupshoot-api: answers are not cached; the cache key carries the credentials so that CloudFront forwards Authorization',
       // CloudFront refuses cache-key headers when the maximum TTL is 0. With a default of 0, answers
       // without Cache-Control (all of the API's) are not cached; one that asked would be for 1 s at most.
       minTtl: Duration.seconds(0),
@@ -115,7 +127,10 @@ export class ApiFront extends Construct {
     });
     suppressDefaultCertificate(this.distribution, props.domain);
     NagSuppressions.addResourceSuppressions(this.distribution, [
-      { id: 'AwsSolutions-CFR1', reason: 'Participants check in and integrations call from anywhere; no geographic restriction applies.' },
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'Participants check in and integrations call from anywhere; no geographic restriction applies.',
+      },
     ]);
     this.url = `${distributionOrigin(this.distribution, props.domain)}/v1`;
   }

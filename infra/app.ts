@@ -36,7 +36,8 @@ const keyFile = (context('photoSigningPublicKeyFile') as string | undefined) ?? 
 const webAclArn = context('apiFrontWebAclArn') as string | undefined;
 /** The API front's domain needs the front itself: refused rather than ignored. */
 const noFrontDomain = () => {
-  if (context('apiFrontDomainName')) throw new Error('apiFrontDomainName needs apiFrontWebAclArn: the domain is the API front\'s');
+  if (context('apiFrontDomainName'))
+    throw new Error("apiFrontDomainName needs apiFrontWebAclArn: the domain is the API front's");
   return undefined;
 };
 /** A domain of yours from `<name>DomainName` and `<name>CertificateArn` (both, or neither). */
@@ -44,7 +45,8 @@ const domainOf = (name: string) => {
   const domainName = context(`${name}DomainName`) as string | undefined;
   const certificateArn = context(`${name}CertificateArn`) as string | undefined;
   if (!domainName && !certificateArn) return undefined;
-  if (!domainName || !certificateArn) throw new Error(`Set both ${name}DomainName and ${name}CertificateArn, or neither`);
+  if (!domainName || !certificateArn)
+    throw new Error(`Set both ${name}DomainName and ${name}CertificateArn, or neither`);
   return { domainName, certificateArn };
 };
 const stack = new GroupShootStack(app, stackName, {

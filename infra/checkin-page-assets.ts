@@ -16,7 +16,11 @@ let built: string | undefined;
  */
 export function buildQrEncoder(): string {
   built ??= buildSync({
-    stdin: { contents: "module.exports = require('qrcode/lib/core/qrcode');", resolveDir: ROOT, sourcefile: QR_ENCODER_FILE },
+    stdin: {
+      contents: "module.exports = require('qrcode/lib/core/qrcode');",
+      resolveDir: ROOT,
+      sourcefile: QR_ENCODER_FILE,
+    },
     absWorkingDir: ROOT,
     bundle: true,
     format: 'iife',
@@ -26,7 +30,9 @@ export function buildQrEncoder(): string {
     minify: true,
     write: false,
     logLevel: 'warning',
-    banner: { js: '/* QR encoder of the check-in page: the core of qrcode (MIT, Ryan Day) with dijkstrajs (MIT), bundled by esbuild. */' },
+    banner: {
+      js: '/* QR encoder of the check-in page: the core of qrcode (MIT, Ryan Day) with dijkstrajs (MIT), bundled by esbuild. */',
+    },
   }).outputFiles[0]!.text;
   return built;
 }

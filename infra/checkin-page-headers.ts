@@ -52,7 +52,10 @@ export function checkinPageContentSecurityPolicy({ apiBaseUrl, photoCdnUrl }: Ch
 }
 
 /** Every security header of the page, as the local server sends them (HSTS only over HTTPS). */
-export function checkinPageSecurityHeaders(origins: CheckinPageOrigins, { https }: { https: boolean }): Record<string, string> {
+export function checkinPageSecurityHeaders(
+  origins: CheckinPageOrigins,
+  { https }: { https: boolean },
+): Record<string, string> {
   return {
     'Content-Security-Policy': checkinPageContentSecurityPolicy(origins),
     'X-Content-Type-Options': 'nosniff',

@@ -19,11 +19,17 @@ export const MINIMUM_TLS = SecurityPolicyProtocol.TLS_V1_2_2021;
  * (CloudFront fixes its policy at TLSv1; docs/deployment.md#domains-and-tls). Throws at synth for a
  * certificate outside us-east-1.
  */
-export function domainProps(scope: Construct, id: string, domain: CloudFrontDomain | undefined): Pick<DistributionProps, 'domainNames' | 'certificate' | 'minimumProtocolVersion'> {
+export function domainProps(
+  scope: Construct,
+  id: string,
+  domain: CloudFrontDomain | undefined,
+): Pick<DistributionProps, 'domainNames' | 'certificate' | 'minimumProtocolVersion'> {
   if (!domain) return {};
   const arn = domain.certificateArn;
   if (!Token.isUnresolved(arn) && !/^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/.test(arn)) {
-    throw new Error(`The certificate of ${domain.domainName} must be an ACM certificate in us-east-1, which CloudFront requires; got ${arn}`);
+    throw new Error(
+      `The certificate of ${domain.domainName} must be an ACM certificate in us-east-1, which CloudFront requires; got ${arn}`,
+    );
   }
   return {
     domainNames: [domain.domainName],

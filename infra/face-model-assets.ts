@@ -33,9 +33,11 @@ export const FACE_MODEL_FILES: readonly string[] = FACE_NETWORKS.flatMap((networ
  * SIMD validates (V8 has it on x64 and arm64), the plain one otherwise; the threaded one is never
  * loaded in Node, but it is one of the files setWasmPaths may name, and 0.4 MB.
  */
-export const FACE_WASM_FILES: readonly string[] = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm-threaded-simd.wasm'].filter((file) =>
-  existsSync(join(ROOT, WASM_SOURCE, file)),
-);
+export const FACE_WASM_FILES: readonly string[] = [
+  'tfjs-backend-wasm.wasm',
+  'tfjs-backend-wasm-simd.wasm',
+  'tfjs-backend-wasm-threaded-simd.wasm',
+].filter((file) => existsSync(join(ROOT, WASM_SOURCE, file)));
 
 /** The folders of a bundle that hold them. */
 export const FACE_MODEL_FOLDER = 'face-model';
@@ -52,7 +54,9 @@ export const LAMBDA_TASK_ROOT = '/var/task';
  * FACE_MODEL_DIR and FACE_WASM_DIR for a bundle at `bundleRoot` (in Lambda, LAMBDA_TASK_ROOT).
  * FACE_WASM_DIR ends in `/`: setWasmPaths takes a prefix to which it appends the file's name.
  */
-export function faceModelEnvironment(bundleRoot: string = LAMBDA_TASK_ROOT): Record<'FACE_MODEL_DIR' | 'FACE_WASM_DIR', string> {
+export function faceModelEnvironment(
+  bundleRoot: string = LAMBDA_TASK_ROOT,
+): Record<'FACE_MODEL_DIR' | 'FACE_WASM_DIR', string> {
   return { FACE_MODEL_DIR: `${bundleRoot}/${FACE_MODEL_FOLDER}`, FACE_WASM_DIR: `${bundleRoot}/${FACE_WASM_FOLDER}/` };
 }
 

@@ -41,11 +41,21 @@ export class FailureQueue extends Construct {
   constructor(scope: Construct, id: string, { handler }: FailureQueueProps) {
     super(scope, id);
     this.handler = handler;
-    this.queue = new Queue(this, 'Queue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: FAILURE_RETENTION });
+    this.queue = new Queue(this, 'Queue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: FAILURE_RETENTION,
+    });
     NagSuppressions.addResourceSuppressions(this.queue, [
-      { id: 'AwsSolutions-SQS3', reason: `It is itself a dead-letter queue: the on-failure destination of ${handler}.` },
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: `It is itself a dead-letter queue: the on-failure destination of ${handler}.`,
+      },
     ]);
-    const waiting = this.queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
+    const waiting = this.queue.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(5),
+      statistic: 'Maximum',
+    });
     this.alarm = thresholdAlarm(this, 'NotEmptyAlarm', waiting, 1);
   }
 }

@@ -35,11 +35,21 @@ export class FolderOrigin extends OriginBase {
         principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
         actions: ['s3:GetObject'],
         resources: [this.bucket.arnForObjects(`${this.folder}/*`)],
-        conditions: { StringEquals: { 'AWS:SourceArn': `arn:${Aws.PARTITION}:cloudfront::${Aws.ACCOUNT_ID}:distribution/${options.distributionId}` } },
+        conditions: {
+          StringEquals: {
+            'AWS:SourceArn': `arn:${Aws.PARTITION}:cloudfront::${Aws.ACCOUNT_ID}:distribution/${options.distributionId}`,
+          },
+        },
       }),
     );
     const config = super.bind(scope, options);
-    return { ...config, originProperty: { ...config.originProperty!, originAccessControlId: new S3OriginAccessControl(scope, 'S3OriginAccessControl').originAccessControlId } };
+    return {
+      ...config,
+      originProperty: {
+        ...config.originProperty!,
+        originAccessControlId: new S3OriginAccessControl(scope, 'S3OriginAccessControl').originAccessControlId,
+      },
+    };
   }
 
   /** Origin access control signs requests; no origin access identity. */

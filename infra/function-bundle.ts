@@ -32,7 +32,9 @@ export const FUNCTION_BUNDLE_OPTIONS = {
   // (TensorFlow.js's util, its WebAssembly glue's fs and path), and the glue reads __dirname;
   // an ES module has neither. __filename stays undefined: the shoot photo reader tells a bundle
   // from the sources by it.
-  banner: { js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);' },
+  banner: {
+    js: 'import{createRequire as __createRequire}from"node:module";const require=__createRequire(import.meta.url);',
+  },
   define: { __dirname: 'import.meta.dirname' },
   minify: true,
   sourcemap: true,
@@ -55,13 +57,25 @@ export const UNZIPPED_CODE_LIMIT_BYTES = 250 * 1024 * 1024;
  * build some for the machine they run on. A bundle that reaches the face model carries its
  * files. Throws when the bundle is larger than Lambda takes, rather than at deployment.
  */
-export function bundleFunction(entry: string, outdir: string, absWorkingDir: string, architecture: FunctionArchitecture = FUNCTION_ARCHITECTURE): string {
+export function bundleFunction(
+  entry: string,
+  outdir: string,
+  absWorkingDir: string,
+  architecture: FunctionArchitecture = FUNCTION_ARCHITECTURE,
+): string {
   rmSync(outdir, { recursive: true, force: true });
-  const { metafile } = buildSync({ ...FUNCTION_BUNDLE_OPTIONS, metafile: true, entryPoints: [entry], outdir, absWorkingDir });
+  const { metafile } = buildSync({
+    ...FUNCTION_BUNDLE_OPTIONS,
+    metafile: true,
+    entryPoints: [entry],
+    outdir,
+    absWorkingDir,
+  });
   for (const name of nativePackagesImported(metafile)) shipNativePackage(name, outdir, architecture, absWorkingDir);
   if (reachesFaceModel(metafile)) shipFaceModel(outdir, absWorkingDir);
   const size = bundleSize(outdir);
-  if (size > UNZIPPED_CODE_LIMIT_BYTES) throw new Error(`${entry} bundles to ${size} bytes, more than Lambda's ${UNZIPPED_CODE_LIMIT_BYTES} unzipped`);
+  if (size > UNZIPPED_CODE_LIMIT_BYTES)
+    throw new Error(`${entry} bundles to ${size} bytes, more than Lambda's ${UNZIPPED_CODE_LIMIT_BYTES} unzipped`);
   return join(outdir, BUNDLE_ENTRY_FILE);
 }
 
@@ -82,6 +96,10 @@ export function bundleSize(directory: string): number {
 
 /** The native packages that any output file of the bundle imports. */
 function nativePackagesImported(metafile: Metafile): string[] {
-  const imported = Object.values(metafile.outputs).flatMap((output) => output.imports.filter((item) => item.external).map((item) => item.path));
-  return Object.keys(NATIVE_PACKAGES).filter((name) => imported.some((path) => path === name || path.startsWith(`${name}/`)));
+  const imported = Object.values(metafile.outputs).flatMap((output) =>
+    output.imports.filter((item) => item.external).map((item) => item.path),
+  );
+  return Object.keys(NATIVE_PACKAGES).filter((name) =>
+    imported.some((path) => path === name || path.startsWith(`${name}/`)),
+  );
 }

@@ -32,7 +32,8 @@ export const DEFAULT_RESERVED_CONCURRENCY: ReservedConcurrency = {
 };
 
 /** The stack's option: changes to the defaults, or false to reserve nothing. */
-export type ReservedConcurrencyOption = { perFunction?: Partial<Record<RouteClass, number>>; accountQuota?: number } | false;
+export type ReservedConcurrencyOption =
+  { perFunction?: Partial<Record<RouteClass, number>>; accountQuota?: number } | false;
 
 /**
  * The reserved concurrency of each function (handler → instances): the API's functions by class,
@@ -52,10 +53,15 @@ export function reservedConcurrencyOf(
   };
   for (const [routeClass, instances] of Object.entries(reservation.perFunction)) {
     if (!Number.isInteger(instances) || instances < 1) {
-      throw new Error(`Reserved concurrency of ${routeClass} functions must be a whole number of at least 1 (or reservedConcurrency: false).`);
+      throw new Error(
+        `Reserved concurrency of ${routeClass} functions must be a whole number of at least 1 (or reservedConcurrency: false).`,
+      );
     }
   }
-  const reserved = new Map([...[...functionClasses].map(([handler, routeClass]) => [handler, reservation.perFunction[routeClass]] as const), ...fixed]);
+  const reserved = new Map([
+    ...[...functionClasses].map(([handler, routeClass]) => [handler, reservation.perFunction[routeClass]] as const),
+    ...fixed,
+  ]);
   const total = [...reserved.values()].reduce((sum, instances) => sum + instances, 0);
   const available = reservation.accountQuota - MINIMUM_UNRESERVED_CONCURRENCY;
   if (total > available) {

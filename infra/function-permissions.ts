@@ -1,5 +1,11 @@
 import type { MEDIA_FOLDERS } from '../lib/platform/media-keys';
-import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, PHOTO_NOTICE_UPDATE_ATTRIBUTES, STRIPE_READINESS_ATTRIBUTES } from './table-access';
+import {
+  GSI1_PARTITIONS,
+  type KeyAccess,
+  PARTITIONS,
+  PHOTO_NOTICE_UPDATE_ATTRIBUTES,
+  STRIPE_READINESS_ATTRIBUTES,
+} from './table-access';
 
 /**
  * What each function may touch, by the handler name the route module gives it. The stack
@@ -11,7 +17,8 @@ import { GSI1_PARTITIONS, type KeyAccess, PARTITIONS, PHOTO_NOTICE_UPDATE_ATTRIB
  * media: which folders of the media bucket, and how.
  * secrets: which secrets it reads at run time.
  */
-export type SecretName = 'stripeSecretKey' | 'stripeWebhookSecret' | 'photoSigningKey' | 'webhookSealingKey' | 'photoLinkKey';
+export type SecretName =
+  'stripeSecretKey' | 'stripeWebhookSecret' | 'photoSigningKey' | 'webhookSealingKey' | 'photoLinkKey';
 export type MediaFolder = keyof typeof MEDIA_FOLDERS;
 
 export interface MediaAccess {
@@ -44,7 +51,9 @@ const RESOLVE_TENANT: KeyAccess = { on: 'table', actions: ['Query'], partitions:
  * conditional write that takes the request from the rate-limit counter on the key's own item
  * (UpdateItem), or read alone where the plan refuses or the key is known exhausted (GetItem).
  */
-const API_KEY_CHECKS: KeyAccess[] = [{ on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.apiKey] }];
+const API_KEY_CHECKS: KeyAccess[] = [
+  { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.apiKey] },
+];
 
 /** getGalleryConfiguration: the gallery, its days, packages, form fields and statistics. */
 const READ_GALLERY_CONFIG: KeyAccess = { on: 'table', actions: ['Query'], partitions: [PARTITIONS.galleryConfig] };
@@ -60,7 +69,11 @@ const PUBLIC_REQUEST: KeyAccess[] = [
 const SERVER_REQUEST: KeyAccess[] = [RESOLVE_TENANT, ...API_KEY_CHECKS, READ_GALLERY_CONFIG];
 
 /** Idempotency-Key on POST routes: claim, complete or release the record. */
-const IDEMPOTENCY_RECORDS: KeyAccess = { on: 'table', actions: ['PutItem', 'UpdateItem', 'DeleteItem'], partitions: [PARTITIONS.idempotency] };
+const IDEMPOTENCY_RECORDS: KeyAccess = {
+  on: 'table',
+  actions: ['PutItem', 'UpdateItem', 'DeleteItem'],
+  partitions: [PARTITIONS.idempotency],
+};
 
 /**
  * Storing persons (writePersonsWithCodes: person and code Puts) and counting them: days' `booked`
@@ -82,7 +95,11 @@ const STORE_PERSONS: KeyAccess[] = [
 const SETTLE_ORDERS: KeyAccess[] = [
   ...STORE_PERSONS,
   { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.orders] },
-  { on: 'table', actions: ['DeleteItem'], partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations] },
+  {
+    on: 'table',
+    actions: ['DeleteItem'],
+    partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations],
+  },
 ];
 
 /**
@@ -92,7 +109,11 @@ const SETTLE_ORDERS: KeyAccess[] = [
  */
 const RESERVE_ORDERS: KeyAccess[] = [
   { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens] },
-  { on: 'table', actions: ['PutItem', 'DeleteItem'], partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations] },
+  {
+    on: 'table',
+    actions: ['PutItem', 'DeleteItem'],
+    partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations],
+  },
   { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.orders, PARTITIONS.galleryConfig] },
 ];
 
@@ -109,7 +130,9 @@ const CACHE_STRIPE_READINESS: KeyAccess = {
 
 export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   // A cold instance reads the gallery's pointers beside the tenant (lib/http/gallery-pointer-prefetch.ts); only the operator writes them.
-  'checkin/get-checkin-info': { table: [...PUBLIC_REQUEST, { on: 'table', actions: ['Query'], partitions: [PARTITIONS.galleryPointers] }] },
+  'checkin/get-checkin-info': {
+    table: [...PUBLIC_REQUEST, { on: 'table', actions: ['Query'], partitions: [PARTITIONS.galleryPointers] }],
+  },
   'checkin/post-group-shoot': {
     table: [
       ...PUBLIC_REQUEST,
@@ -119,7 +142,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.emailCheckins] },
       // importedOnly galleries (lib/checkin/guest-list-check.ts): the guest list by email or employee ID, then
       // claiming and completing the imported person, its code item moved to its address on the guest list.
-      { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.importedPersonsByEmail, GSI1_PARTITIONS.personsByEmployeeId] },
+      {
+        on: 'gsi1',
+        actions: ['Query'],
+        partitions: [GSI1_PARTITIONS.importedPersonsByEmail, GSI1_PARTITIONS.personsByEmployeeId],
+      },
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.persons, PARTITIONS.accessCodes] },
       ...RESERVE_ORDERS,
       CACHE_STRIPE_READINESS,
@@ -159,7 +186,10 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   // (a presigned URL acts with these credentials: PutObject covers PutObject and UploadPart), and the
   // multipart calls themselves (PutObject covers create and complete). Nothing reads a photo.
   'integration/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
-  'integration/create-uploads': { table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS], media: { folders: ['photos'], objects: ['PutObject'] } },
+  'integration/create-uploads': {
+    table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
+    media: { folders: ['photos'], objects: ['PutObject'] },
+  },
   'integration/complete-uploads': {
     table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
     media: { folders: ['photos'], objects: ['PutObject', 'AbortMultipartUpload'] },
@@ -168,7 +198,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   // granted by infra/hr-export-queue.ts); the read gets it and presigns the ZIP's download, which
   // acts with the reader's credentials (GetObject).
   'integration/create-hr-export': {
-    table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS, { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.hrExports] }],
+    table: [
+      ...SERVER_REQUEST,
+      IDEMPOTENCY_RECORDS,
+      { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.hrExports] },
+    ],
   },
   'integration/get-hr-export': {
     table: [...SERVER_REQUEST, { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.hrExports] }],
@@ -200,7 +234,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       // a placement checks that its governing card is not erased (a ConditionCheck), and the shoot item of a
       // photo of an erased person is deleted as the photo arrives.
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes] },
-      { on: 'table', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'], partitions: [PARTITIONS.shoot] },
+      {
+        on: 'table',
+        actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+        partitions: [PARTITIONS.shoot],
+      },
       // photosAssignedUpdate, photosWithheldUpdate: the person's photos.assigned or the gallery's photos.withheld event of the window, created or counted up.
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
       // The second opinion from faces: the gallery's reference faces, all of them or one person's.
@@ -226,7 +264,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   'privacy/plan-retention': {
     // The tenant directory and each tenant's galleries, a page at a time: one queue message per gallery.
     table: [
-      { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.tenantDirectory, GSI1_PARTITIONS.galleriesOfTenant] },
+      {
+        on: 'gsi1',
+        actions: ['Query'],
+        partitions: [GSI1_PARTITIONS.tenantDirectory, GSI1_PARTITIONS.galleriesOfTenant],
+      },
       { on: 'table', actions: ['GetItem', 'Query'], partitions: [PARTITIONS.tenant] },
     ],
     memoryMb: 256,
@@ -246,7 +288,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
         partitions: [PARTITIONS.galleryData, PARTITIONS.idempotency, PARTITIONS.checkoutTokens],
       },
     ],
-    media: { folders: ['selfies', 'photos', 'hrExports', 'portraitCrops', 'thumbnails'], objects: ['DeleteObject', 'DeleteObjectVersion'], list: true },
+    media: {
+      folders: ['selfies', 'photos', 'hrExports', 'portraitCrops', 'thumbnails'],
+      objects: ['DeleteObject', 'DeleteObjectVersion'],
+      list: true,
+    },
     // One gallery per invocation, however large (infra/retention-fan-out.ts).
     timeoutSeconds: 15 * 60,
   },
@@ -267,7 +313,12 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
       READ_GALLERY_CONFIG,
       { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.tenantDirectory] },
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
-      { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.persons], attributes: PHOTO_NOTICE_UPDATE_ATTRIBUTES },
+      {
+        on: 'table',
+        actions: ['UpdateItem'],
+        partitions: [PARTITIONS.persons],
+        attributes: PHOTO_NOTICE_UPDATE_ATTRIBUTES,
+      },
     ],
     // The email's photo link is signed with it.
     secrets: ['photoLinkKey'],
@@ -278,7 +329,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   'events/deliver-webhooks': {
     table: [
       // The subscription (its URL and sealed secrets; marked failing, healthy or disabled), the event, the delivery's record.
-      { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.webhookSubscriptions, PARTITIONS.webhookDeliveries] },
+      {
+        on: 'table',
+        actions: ['GetItem', 'UpdateItem'],
+        partitions: [PARTITIONS.webhookSubscriptions, PARTITIONS.webhookDeliveries],
+      },
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.events] },
       // The tenant's attempt slots: read, one taken before an attempt and given back after it.
       { on: 'table', actions: ['Query', 'PutItem', 'DeleteItem'], partitions: [PARTITIONS.webhookAttemptSlots] },
@@ -302,7 +357,11 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     media: [
       { folders: ['photos'], objects: ['GetObject'] },
       { folders: ['portraitCrops'], objects: ['GetObject', 'PutObject'], list: true },
-      { folders: ['hrExports'], objects: ['PutObject', 'AbortMultipartUpload', 'DeleteObject', 'DeleteObjectVersion'], list: true },
+      {
+        folders: ['hrExports'],
+        objects: ['PutObject', 'AbortMultipartUpload', 'DeleteObject', 'DeleteObjectVersion'],
+        list: true,
+      },
     ],
     // Cropping runs libvips at 1769 MB, one full vCPU; the ZIP streams, so memory does not grow with the persons.
     memoryMb: 1769,

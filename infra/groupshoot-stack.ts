@@ -48,7 +48,12 @@ import {
   TRIGGERED_HANDLERS,
   WEBHOOK_DELIVERY_HANDLER,
 } from './function-permissions';
-import { DEFAULT_ROUTE_THROTTLES, DEFAULT_STAGE_THROTTLE, type Throttle, routeThrottleSettings } from './route-throttles';
+import {
+  DEFAULT_ROUTE_THROTTLES,
+  DEFAULT_STAGE_THROTTLE,
+  type Throttle,
+  routeThrottleSettings,
+} from './route-throttles';
 import { LOG_RETENTION, ServiceFunction } from './service-function';
 import { serviceTable } from './service-table';
 import { type RouteClass, functionClasses, stageRoutes } from './stage-routes';
@@ -131,12 +136,17 @@ export class GroupShootStack extends Stack {
     const secret = (name: string, description: string) => {
       const created = new Secret(this, name, { description });
       // Stripe issues these keys and the photo key pair is made by the operator: no Lambda can rotate them.
-      NagSuppressions.addResourceSuppressions(created, [{ id: 'AwsSolutions-SMG4', reason: 'Rotated by the operator at Stripe or with a new key pair (see README).' }]);
+      NagSuppressions.addResourceSuppressions(created, [
+        { id: 'AwsSolutions-SMG4', reason: 'Rotated by the operator at Stripe or with a new key pair (see README).' },
+      ]);
       return created;
     };
     const secrets: Record<SecretName, Secret> = {
       stripeSecretKey: secret('StripeSecretKey', 'Stripe secret key of the platform account (sk_live_… or sk_test_…)'),
-      stripeWebhookSecret: secret('StripeWebhookSecret', 'Signing secret of the Stripe Connect webhook endpoint (whsec_…)'),
+      stripeWebhookSecret: secret(
+        'StripeWebhookSecret',
+        'Signing secret of the Stripe Connect webhook endpoint (whsec_…)',
+      ),
       photoSigningKey: secret('PhotoSigningKey', 'PEM private key whose public key is in the photo CDN key group'),
       webhookSealingKey: webhookSealingKey(this),
       photoLinkKey: photoLinkKey(this),
@@ -153,10 +163,16 @@ export class GroupShootStack extends Stack {
     };
     const apiFunctions = functionClasses();
     // The retention planner holds one instance, so that two runs (a manual one, say) never overlap.
-    const reserved = reservedConcurrencyOf(apiFunctions, props.reservedConcurrency, new Map([[RETENTION_PLANNER_HANDLER, 1]]));
+    const reserved = reservedConcurrencyOf(
+      apiFunctions,
+      props.reservedConcurrency,
+      new Map([[RETENTION_PLANNER_HANDLER, 1]]),
+    );
     // Behind the front, requestContext.http.sourceIp is a CloudFront address; the client's is in this header.
     const apiEnvironment = props.apiFront ? { ...environment, CLIENT_ADDRESS_HEADER } : environment;
-    const handlers = [...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), ...TRIGGERED_HANDLERS])];
+    const handlers = [
+      ...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), ...TRIGGERED_HANDLERS]),
+    ];
     for (const handler of handlers) {
       const permissions = FUNCTION_PERMISSIONS[handler];
       if (!permissions) throw new Error(`No permissions declared for function ${handler}`);
@@ -208,8 +224,12 @@ export class GroupShootStack extends Stack {
     if (notificationsHandler) {
       // Its logs too expire like every function's (CDK offers no option for it).
       const logs = new LogGroup(this, 'BucketNotificationsLogs', { retention: LOG_RETENTION });
-      (notificationsHandler.node.defaultChild as CfnResource).addPropertyOverride('LoggingConfig', { LogGroup: logs.logGroupName });
-      NagSuppressions.addResourceSuppressions(notificationsHandler.node.findChild('Role'), [CDK_CUSTOM_RESOURCE_BASIC_ROLE]);
+      (notificationsHandler.node.defaultChild as CfnResource).addPropertyOverride('LoggingConfig', {
+        LogGroup: logs.logGroupName,
+      });
+      NagSuppressions.addResourceSuppressions(notificationsHandler.node.findChild('Role'), [
+        CDK_CUSTOM_RESOURCE_BASIC_ROLE,
+      ]);
     }
 
     this.api = new HttpApi(this, 'Api', { apiName: 'groupshoot-api', createDefaultStage: false });
@@ -243,7 +263,10 @@ export class GroupShootStack extends Stack {
       });
       // https://<domain>/v1/… like the default endpoint: the stage name stays the version segment.
       new ApiMapping(this, 'ApiDomainMapping', { api: this.api, domainName, stage, apiMappingKey: 'v1' });
-      new CfnOutput(this, 'ApiDomainTarget', { value: domainName.regionalDomainName, description: 'CNAME/alias target of the API domain' });
+      new CfnOutput(this, 'ApiDomainTarget', {
+        value: domainName.regionalDomainName,
+        description: 'CNAME/alias target of the API domain',
+      });
     }
 
     const stageUrl = stage.url.replace(/\/$/, '');
@@ -257,14 +280,24 @@ export class GroupShootStack extends Stack {
       fromAddress: props.photoNoticeSender,
       senderHandler: PHOTO_NOTICE_HANDLER,
     });
-    const referenceFaces = new ReferenceFaces(this, 'ReferenceFaces', { table, describer: this.functions.get(REFERENCE_FACE_HANDLER)! });
+    const referenceFaces = new ReferenceFaces(this, 'ReferenceFaces', {
+      table,
+      describer: this.functions.get(REFERENCE_FACE_HANDLER)!,
+    });
     const failureQueues = new Map([
       [PHOTO_INGEST_HANDLER, ingestFailures.queue],
       [EVENT_DISPATCH_HANDLER, webhooks.dispatchFailures.queue],
       [PHOTO_NOTICE_HANDLER, photoNotices.failures.queue],
       [REFERENCE_FACE_HANDLER, referenceFaces.failureQueue],
     ]);
-    const others = [...webhooks.alarms, ...photoNotices.alarms, ...referenceFaces.alarms, ...retention.alarms, ...hrExports.alarms, ingestFailures.alarm];
+    const others = [
+      ...webhooks.alarms,
+      ...photoNotices.alarms,
+      ...referenceFaces.alarms,
+      ...retention.alarms,
+      ...hrExports.alarms,
+      ingestFailures.alarm,
+    ];
     this.addAlarms(stage, others, props.alarmSubscription);
     new OperationsDashboard(this, 'Operations', {
       stage,
@@ -283,11 +316,20 @@ export class GroupShootStack extends Stack {
       failureQueues,
     });
     new CfnOutput(this, 'FailureQueues', {
-      value: Stack.of(this).toJsonString(Object.fromEntries([...failureQueues].map(([handler, queue]) => [handler, queue.queueUrl]))),
-      description: 'Set as FAILURE_QUEUES for `npm run admin -- ops replay` against this stack (docs/deployment.md#failure-replay)',
+      value: Stack.of(this).toJsonString(
+        Object.fromEntries([...failureQueues].map(([handler, queue]) => [handler, queue.queueUrl])),
+      ),
+      description:
+        'Set as FAILURE_QUEUES for `npm run admin -- ops replay` against this stack (docs/deployment.md#failure-replay)',
     });
-    new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the API for every client, the Stripe webhook included' });
-    new CfnOutput(this, 'CheckinPageUrl', { value: environment.CHECKIN_PAGE_URL, description: 'Open with ?token=<gallery token> (and ?tenant=<slug> unless checkinTenantSlug is set)' });
+    new CfnOutput(this, 'ApiUrl', {
+      value: apiUrl,
+      description: 'Base URL of the API for every client, the Stripe webhook included',
+    });
+    new CfnOutput(this, 'CheckinPageUrl', {
+      value: environment.CHECKIN_PAGE_URL,
+      description: 'Open with ?token=<gallery token> (and ?tenant=<slug> unless checkinTenantSlug is set)',
+    });
     new CfnOutput(this, 'PhotoCdnUrl', { value: environment.PHOTO_CDN_URL });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'MediaBucketName', { value: delivery.mediaBucket.bucketName });
@@ -300,7 +342,8 @@ export class GroupShootStack extends Stack {
     NagSuppressions.addStackSuppressions(this, [
       {
         id: 'AwsSolutions-APIG4',
-        reason: 'Authorization is the service itself: API keys checked by the functions; public routes are public by the spec.',
+        reason:
+          'Authorization is the service itself: API keys checked by the functions; public routes are public by the spec.',
       },
     ]);
   }
@@ -339,14 +382,27 @@ export class GroupShootStack extends Stack {
    * address is (CLIENT_ADDRESS_HEADER, set with the environment) and may read the origin-verify
    * secret, to refuse requests that did not come through CloudFront.
    */
-  private addApiFront(options: { webAclArn: string; domain?: CloudFrontDomain }, delivery: MediaDelivery, apiHandlers: string[], stageUrl: string): ApiFront {
-    const front = new ApiFront(this, 'ApiFront', { api: this.api, webAclArn: options.webAclArn, domain: options.domain, logBucket: delivery.logsBucket });
+  private addApiFront(
+    options: { webAclArn: string; domain?: CloudFrontDomain },
+    delivery: MediaDelivery,
+    apiHandlers: string[],
+    stageUrl: string,
+  ): ApiFront {
+    const front = new ApiFront(this, 'ApiFront', {
+      api: this.api,
+      webAclArn: options.webAclArn,
+      domain: options.domain,
+      logBucket: delivery.logsBucket,
+    });
     for (const handler of apiHandlers) {
       const fn = this.functions.get(handler)!;
       fn.addEnvironment('ORIGIN_VERIFY_SECRET_ARN', front.originVerifySecret.secretArn);
       front.originVerifySecret.grantRead(fn);
     }
-    new CfnOutput(this, 'ApiOriginUrl', { value: stageUrl, description: "The HTTP API's own endpoint, CloudFront's origin; clients use ApiUrl" });
+    new CfnOutput(this, 'ApiOriginUrl', {
+      value: stageUrl,
+      description: "The HTTP API's own endpoint, CloudFront's origin; clients use ApiUrl",
+    });
     return front;
   }
 
@@ -356,7 +412,11 @@ export class GroupShootStack extends Stack {
     const config = `window.GROUPSHOOT_CONFIG = {"apiBaseUrl":"${apiUrl}","tenantSlug":${JSON.stringify(tenantSlug ?? null)}};\n`;
     new BucketDeployment(this, 'CheckinPage', {
       // The QR encoder is built from the qrcode package here, as the local server builds it.
-      sources: [Source.asset(join(__dirname, '..', 'web')), Source.data('config.js', config), Source.data(QR_ENCODER_FILE, buildQrEncoder())],
+      sources: [
+        Source.asset(join(__dirname, '..', 'web')),
+        Source.data('config.js', config),
+        Source.data(QR_ENCODER_FILE, buildQrEncoder()),
+      ],
       destinationBucket: delivery.checkinPageBucket,
       distribution: delivery.checkinPageCdn,
       logGroup: new LogGroup(this, 'CheckinPageDeploymentLogs', { retention: LOG_RETENTION }),
@@ -383,7 +443,10 @@ export class GroupShootStack extends Stack {
               'Action::s3:Abort*',
               `Resource::<${pageBucketId}.Arn>/*`,
               // CDK's asset bucket: account and region are tokens, or written out when the stack has an env.
-              { regex: '/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-(<AWS::AccountId>|\\d{12})-(<AWS::Region>|[a-z0-9-]+)\\/\\*$/' },
+              {
+                regex:
+                  '/^Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-(<AWS::AccountId>|\\d{12})-(<AWS::Region>|[a-z0-9-]+)\\/\\*$/',
+              },
               'Resource::*',
             ],
           },
@@ -401,7 +464,15 @@ export class GroupShootStack extends Stack {
   /** Alarms on the API's 5xx answers, on every function's errors and throttles, and `others`, to one topic and its subscriber. */
   private addAlarms(stage: HttpStage, others: readonly Alarm[], subscription: AlarmSubscription | undefined): void {
     const { topic } = new AlarmTopic(this, 'Alarms', { subscription });
-    const alarms = [thresholdAlarm(this, 'Api5xxAlarm', stage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }), 5), ...others];
+    const alarms = [
+      thresholdAlarm(
+        this,
+        'Api5xxAlarm',
+        stage.metricServerError({ period: Duration.minutes(5), statistic: 'Sum' }),
+        5,
+      ),
+      ...others,
+    ];
     for (const [handler, fn] of this.functions) {
       const id = functionId(handler);
       alarms.push(thresholdAlarm(this, `${id}ErrorsAlarm`, fn.metricErrors({ period: Duration.minutes(5) }), 1));
@@ -419,7 +490,8 @@ export class GroupShootStack extends Stack {
  */
 const CDK_CUSTOM_RESOURCE_BASIC_ROLE = {
   id: 'AwsSolutions-IAM4',
-  reason: "CDK's custom resource gets AWSLambdaBasicExecutionRole (any log group of the account) and CDK offers no narrower role; it runs only during deployments.",
+  reason:
+    "CDK's custom resource gets AWSLambdaBasicExecutionRole (any log group of the account) and CDK offers no narrower role; it runs only during deployments.",
   appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
 };
 

@@ -29,7 +29,11 @@ export class HrExportQueue extends Construct {
 
   constructor(scope: Construct, id: string, { creator, builder }: HrExportQueueProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
     this.queue = new Queue(this, 'Queue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -38,9 +42,18 @@ export class HrExportQueue extends Construct {
       retentionPeriod: Duration.days(1),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: HR_EXPORT_MAX_RECEIVES },
     });
-    const deadLetters = this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
+    const deadLetters = this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(5),
+      statistic: 'Maximum',
+    });
     this.alarms.push(thresholdAlarm(this, 'DeadLettersAlarm', deadLetters, 1));
-    builder.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: HR_EXPORT_BUILDER_CONCURRENCY }));
+    builder.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: HR_EXPORT_BUILDER_CONCURRENCY,
+      }),
+    );
     this.queue.grantSendMessages(creator);
     creator.addEnvironment('HR_EXPORT_QUEUE_URL', this.queue.queueUrl);
   }

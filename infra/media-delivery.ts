@@ -23,7 +23,12 @@ import {
   checkinPageContentSecurityPolicy,
 } from './checkin-page-headers';
 import { FolderOrigin } from './folder-origin';
-import { type CloudFrontDomain, distributionOrigin, domainProps, suppressDefaultCertificate } from './cloudfront-domain';
+import {
+  type CloudFrontDomain,
+  distributionOrigin,
+  domainProps,
+  suppressDefaultCertificate,
+} from './cloudfront-domain';
 import { HR_EXPORT_OBJECT_DAYS } from '../lib/hr-exports/rules/hr-export-model';
 
 /** How long the logs bucket keeps bucket and CDN access logs. */
@@ -37,7 +42,11 @@ export const NONCURRENT_VERSION_DAYS = { default: 30, selfies: 1 } as const;
  */
 export const MEDIA_EXPIRY_DAYS = { hrExports: HR_EXPORT_OBJECT_DAYS, portraitCrops: 90, thumbnails: 30 } as const;
 
-const EXPIRY_RULE_IDS = { hrExports: 'HrExportsExpire', portraitCrops: 'PortraitCropsExpire', thumbnails: 'ThumbnailsExpire' } as const;
+const EXPIRY_RULE_IDS = {
+  hrExports: 'HrExportsExpire',
+  portraitCrops: 'PortraitCropsExpire',
+  thumbnails: 'ThumbnailsExpire',
+} as const;
 
 /**
  * HR exports, cached crops and thumbnails expire by themselves: the ZIP after
@@ -58,7 +67,11 @@ const EXPORT_RULES: LifecycleRule[] = (['hrExports', 'portraitCrops', 'thumbnail
  * with no version behind them go too.
  */
 const MEDIA_VERSION_RULES: LifecycleRule[] = [
-  { id: 'OldVersions', noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS.default), expiredObjectDeleteMarker: true },
+  {
+    id: 'OldVersions',
+    noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS.default),
+    expiredObjectDeleteMarker: true,
+  },
   {
     id: 'OldSelfieVersions',
     prefix: `${MEDIA_FOLDERS.selfies}/`,
@@ -91,7 +104,11 @@ export class MediaDelivery extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    props: { photoSigningPublicKeyPem: string; photoCdnDomain?: CloudFrontDomain; checkinPageDomain?: CloudFrontDomain },
+    props: {
+      photoSigningPublicKeyPem: string;
+      photoCdnDomain?: CloudFrontDomain;
+      checkinPageDomain?: CloudFrontDomain;
+    },
   ) {
     super(scope, id);
     this.logsBucket = new Bucket(this, 'AccessLogs', {
@@ -111,7 +128,10 @@ export class MediaDelivery extends Construct {
         versioned,
         serverAccessLogsBucket: logs,
         serverAccessLogsPrefix: `${name}/`,
-        lifecycleRules: [...(versioned ? [...MEDIA_VERSION_RULES, ...EXPORT_RULES] : []), { abortIncompleteMultipartUploadAfter: Duration.days(7) }],
+        lifecycleRules: [
+          ...(versioned ? [...MEDIA_VERSION_RULES, ...EXPORT_RULES] : []),
+          { abortIncompleteMultipartUploadAfter: Duration.days(7) },
+        ],
         removalPolicy: RemovalPolicy.RETAIN,
       });
     this.mediaBucket = privateBucket('MediaBucket', true);
@@ -159,7 +179,11 @@ export class MediaDelivery extends Construct {
     for (const distribution of [this.photoCdn, this.checkinPageCdn]) {
       NagSuppressions.addResourceSuppressions(distribution, [
         { id: 'AwsSolutions-CFR1', reason: 'Participants check in from anywhere; no geographic restriction applies.' },
-        { id: 'AwsSolutions-CFR2', reason: 'Static files and signed photo URLs; the API, not CloudFront, takes input. Add WAF with a custom domain if needed.' },
+        {
+          id: 'AwsSolutions-CFR2',
+          reason:
+            'Static files and signed photo URLs; the API, not CloudFront, takes input. Add WAF with a custom domain if needed.',
+        },
       ]);
     }
   }
@@ -196,8 +220,12 @@ export class MediaDelivery extends Construct {
   private checkinPageHeaders(): ResponseHeadersPolicy {
     const contentSecurityPolicy = Lazy.string({
       produce: () => {
-        if (this.checkinPageApiBaseUrl === undefined) throw new Error('MediaDelivery: allowCheckinPageToCall(apiBaseUrl) was never called');
-        return checkinPageContentSecurityPolicy({ apiBaseUrl: this.checkinPageApiBaseUrl, photoCdnUrl: this.photoCdnUrl });
+        if (this.checkinPageApiBaseUrl === undefined)
+          throw new Error('MediaDelivery: allowCheckinPageToCall(apiBaseUrl) was never called');
+        return checkinPageContentSecurityPolicy({
+          apiBaseUrl: this.checkinPageApiBaseUrl,
+          photoCdnUrl: this.photoCdnUrl,
+        });
       },
     });
     return new ResponseHeadersPolicy(this, 'CheckinPageHeaders', {
@@ -207,10 +235,18 @@ export class MediaDelivery extends Construct {
         frameOptions: { frameOption: CHECKIN_PAGE_FRAME_OPTIONS as HeadersFrameOption, override: true },
         referrerPolicy: { referrerPolicy: CHECKIN_PAGE_REFERRER_POLICY as HeadersReferrerPolicy, override: true },
         contentTypeOptions: { override: true },
-        strictTransportSecurity: { accessControlMaxAge: Duration.seconds(CHECKIN_PAGE_HSTS_MAX_AGE_SECONDS), includeSubdomains: false, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.seconds(CHECKIN_PAGE_HSTS_MAX_AGE_SECONDS),
+          includeSubdomains: false,
+          override: true,
+        },
       },
       customHeadersBehavior: {
-        customHeaders: Object.entries(CHECKIN_PAGE_CUSTOM_HEADERS).map(([header, value]) => ({ header, value, override: true })),
+        customHeaders: Object.entries(CHECKIN_PAGE_CUSTOM_HEADERS).map(([header, value]) => ({
+          header,
+          value,
+          override: true,
+        })),
       },
     });
   }

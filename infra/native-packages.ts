@@ -31,7 +31,8 @@ interface PackageManifest {
   dependencies?: Record<string, string>;
 }
 
-const manifestOf = (directory: string): PackageManifest => JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+const manifestOf = (directory: string): PackageManifest =>
+  JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
 
 function isForLinux(directory: string, architecture: FunctionArchitecture): boolean {
   if (!existsSync(join(directory, 'package.json'))) return false;
@@ -44,13 +45,22 @@ function isForLinux(directory: string, architecture: FunctionArchitecture): bool
  * Linux on `architecture` into `outdir/node_modules`, where Node finds them from the bundle's
  * files. Throws when no installation holds binaries for that architecture.
  */
-export function shipNativePackage(name: string, outdir: string, architecture: FunctionArchitecture, root: string): void {
+export function shipNativePackage(
+  name: string,
+  outdir: string,
+  architecture: FunctionArchitecture,
+  root: string,
+): void {
   const binaries = NATIVE_PACKAGES[name]?.(architecture);
   if (!binaries) throw new Error(`${name} is not a native package of NATIVE_PACKAGES`);
   const candidates = nativeModuleDirectories(root, architecture);
-  const source = candidates.find((directory) => binaries.every((binary) => isForLinux(join(directory, binary), architecture)));
+  const source = candidates.find((directory) =>
+    binaries.every((binary) => isForLinux(join(directory, binary), architecture)),
+  );
   if (!source) {
-    throw new Error(`No ${binaries.join(' and ')} for Linux ${architecture} in ${candidates.join(' or ')}: run npm ci, whose postinstall installs them`);
+    throw new Error(
+      `No ${binaries.join(' and ')} for Linux ${architecture} in ${candidates.join(' or ')}: run npm ci, whose postinstall installs them`,
+    );
   }
   const target = join(outdir, 'node_modules');
   const copied = new Set<string>();
@@ -62,9 +72,11 @@ export function shipNativePackage(name: string, outdir: string, architecture: Fu
     for (const dependency of Object.keys(manifestOf(from).dependencies ?? {})) {
       const nested = join(from, 'node_modules', dependency);
       if (existsSync(nested)) copy(dependency, nested, join(to, 'node_modules', dependency));
-      else if (existsSync(join(source, dependency))) copy(dependency, join(source, dependency), join(target, dependency));
+      else if (existsSync(join(source, dependency)))
+        copy(dependency, join(source, dependency), join(target, dependency));
       else throw new Error(`${packageName} needs ${dependency}, which is not installed in ${source}`);
     }
   };
-  for (const packageName of [name, ...binaries]) copy(packageName, join(source, packageName), join(target, packageName));
+  for (const packageName of [name, ...binaries])
+    copy(packageName, join(source, packageName), join(target, packageName));
 }

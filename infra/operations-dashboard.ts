@@ -19,7 +19,14 @@ import { ENDPOINT_DISABLED_METRIC } from './webhook-delivery';
 const PERIOD = Duration.minutes(5);
 
 /** The dashboard's sections, in order (docs/deployment.md#dashboard names them the same way). */
-export const DASHBOARD_SECTIONS = ['API answers', 'Check-ins', 'Webhook delivery', 'Photo ingest', 'Retention runs', 'Throttles'] as const;
+export const DASHBOARD_SECTIONS = [
+  'API answers',
+  'Check-ins',
+  'Webhook delivery',
+  'Photo ingest',
+  'Retention runs',
+  'Throttles',
+] as const;
 
 export interface OperationsDashboardProps {
   stage: HttpStage;
@@ -65,19 +72,32 @@ export class OperationsDashboard extends Construct {
         title: '4xx and 5xx per route',
         logGroupNames: [props.accessLogs.logGroupName],
         view: LogQueryVisualizationType.TABLE,
-        queryLines: ['fields routeKey, status', 'filter status like /^[45]/', 'stats count(*) as answers by routeKey, status', 'sort answers desc'],
+        queryLines: [
+          'fields routeKey, status',
+          'filter status like /^[45]/',
+          'stats count(*) as answers by routeKey, status',
+          'sort answers desc',
+        ],
         width: 16,
         height: 6,
       }),
     );
     this.dashboard.addWidgets(heading(checkins!));
     this.dashboard.addWidgets(
-      graph('Check-in requests and errors', [props.checkin.metricInvocations(sum), props.checkin.metricErrors(sum)], 12),
+      graph(
+        'Check-in requests and errors',
+        [props.checkin.metricInvocations(sum), props.checkin.metricErrors(sum)],
+        12,
+      ),
       new LogQueryWidget({
         title: 'Check-ins answered, by status',
         logGroupNames: [props.accessLogs.logGroupName],
         view: LogQueryVisualizationType.TABLE,
-        queryLines: ['fields routeKey, status', "filter routeKey like /^POST \\/group-?shoot$/", 'stats count(*) as answers by routeKey, status'],
+        queryLines: [
+          'fields routeKey, status',
+          'filter routeKey like /^POST \\/group-?shoot$/',
+          'stats count(*) as answers by routeKey, status',
+        ],
         width: 12,
         height: 6,
       }),
@@ -102,24 +122,45 @@ export class OperationsDashboard extends Construct {
       ]),
       graph(
         'Every failure queue',
-        [...props.failureQueues].map(([handler, queue]) => queue.metricApproximateNumberOfMessagesVisible({ ...max, label: handler })),
+        [...props.failureQueues].map(([handler, queue]) =>
+          queue.metricApproximateNumberOfMessagesVisible({ ...max, label: handler }),
+        ),
       ),
     );
     this.dashboard.addWidgets(heading(retention!));
     this.dashboard.addWidgets(
-      graph('Retention runs (planner)', [props.retentionPlanner.metricInvocations(sum), props.retentionPlanner.metricErrors(sum)]),
-      graph('Galleries erased (worker)', [props.retentionWorker.metricInvocations(sum), props.retentionWorker.metricErrors(sum)]),
+      graph('Retention runs (planner)', [
+        props.retentionPlanner.metricInvocations(sum),
+        props.retentionPlanner.metricErrors(sum),
+      ]),
+      graph('Galleries erased (worker)', [
+        props.retentionWorker.metricInvocations(sum),
+        props.retentionWorker.metricErrors(sum),
+      ]),
       graph('Retention dead letters', [props.retentionDeadLetters.metricApproximateNumberOfMessagesVisible(max)]),
     );
     this.dashboard.addWidgets(heading(throttles!));
-    const functionThrottles = Object.fromEntries([...props.functions.values()].map((fn, index) => [`t${index}`, fn.metricThrottles(sum)]));
+    const functionThrottles = Object.fromEntries(
+      [...props.functions.values()].map((fn, index) => [`t${index}`, fn.metricThrottles(sum)]),
+    );
     this.dashboard.addWidgets(
       graph(
         'Function throttles',
-        [new MathExpression({ expression: Object.keys(functionThrottles).join(' + '), usingMetrics: functionThrottles, label: 'Throttles, all functions', period: PERIOD })],
+        [
+          new MathExpression({
+            expression: Object.keys(functionThrottles).join(' + '),
+            usingMetrics: functionThrottles,
+            label: 'Throttles, all functions',
+            period: PERIOD,
+          }),
+        ],
         12,
       ),
-      graph('API requests (throttled answers are 429s among the 4xx)', [props.stage.metricCount(sum), props.stage.metricClientError(sum)], 12),
+      graph(
+        'API requests (throttled answers are 429s among the 4xx)',
+        [props.stage.metricCount(sum), props.stage.metricClientError(sum)],
+        12,
+      ),
     );
   }
 }

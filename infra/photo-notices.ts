@@ -55,11 +55,16 @@ export class PhotoNotices extends Construct {
   /** Where stream records the sender failed to the end are kept, for `ops replay`. */
   readonly failures: FailureQueue;
 
-  constructor(scope: Construct, id: string, { table, sender, linkSender, fromAddress, senderHandler }: PhotoNoticesProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { table, sender, linkSender, fromAddress, senderHandler }: PhotoNoticesProps,
+  ) {
     super(scope, id);
     this.failures = new FailureQueue(this, 'Failures', { handler: senderHandler });
     this.alarms.push(this.failures.alarm);
-    if (fromAddress !== undefined && !isPlausibleEmail(fromAddress)) throw new Error(`photoNoticeSender is not an email address: ${fromAddress}`);
+    if (fromAddress !== undefined && !isPlausibleEmail(fromAddress))
+      throw new Error(`photoNoticeSender is not an email address: ${fromAddress}`);
     sender.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -101,9 +106,15 @@ export class PhotoNotices extends Construct {
           [
             {
               id: 'AwsSolutions-IAM5',
-              reason: "ses:SendEmail on the account's identities in this region, only from the configured From address (ses:FromAddress).",
+              reason:
+                "ses:SendEmail on the account's identities in this region, only from the configured From address (ses:FromAddress).",
               // Region and account are tokens, or written out when the stack has an env.
-              appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:ses:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\\d{12}):identity\\/\\*$/' }],
+              appliesTo: [
+                {
+                  regex:
+                    '/^Resource::arn:<AWS::Partition>:ses:(<AWS::Region>|[a-z0-9-]+):(<AWS::AccountId>|\\d{12}):identity\\/\\*$/',
+                },
+              ],
             },
           ],
           true,

@@ -55,7 +55,11 @@ export class ReferenceFaces extends Construct {
       retentionPeriod: Duration.days(14),
     });
     NagSuppressions.addResourceSuppressions(this.failureQueue, [
-      { id: 'AwsSolutions-SQS3', reason: "It is itself a dead-letter queue: the on-failure destination of the reference-face function's stream records." },
+      {
+        id: 'AwsSolutions-SQS3',
+        reason:
+          "It is itself a dead-letter queue: the on-failure destination of the reference-face function's stream records.",
+      },
     ]);
     describer.addEventSource(
       new DynamoEventSource(table, {
@@ -74,7 +78,10 @@ export class ReferenceFaces extends Construct {
             dynamodb: {
               Keys: { [TABLE_KEYS.sortKey]: { S: FilterRule.beginsWith(ITEM_PREFIX.person) } },
               // Stream images are typed: consents is a map (M) holding faceConsent as a boolean (BOOL).
-              NewImage: { hasSelfie: { BOOL: FilterRule.isEqual(true) }, consents: { M: { faceConsent: { BOOL: FilterRule.isEqual(true) } } } },
+              NewImage: {
+                hasSelfie: { BOOL: FilterRule.isEqual(true) },
+                consents: { M: { faceConsent: { BOOL: FilterRule.isEqual(true) } } },
+              },
             },
           }),
         ],
@@ -82,7 +89,10 @@ export class ReferenceFaces extends Construct {
     );
     const lag = describer.metric('IteratorAge', { period: Duration.minutes(5), statistic: 'Maximum' });
     this.alarms.push(thresholdAlarm(this, 'LagAlarm', lag, REFERENCE_FACE_MAX_LAG.toMilliseconds()));
-    const failed = this.failureQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
+    const failed = this.failureQueue.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(5),
+      statistic: 'Maximum',
+    });
     this.alarms.push(thresholdAlarm(this, 'FailuresAlarm', failed, 1));
   }
 }

@@ -48,7 +48,11 @@ export class RetentionFanOut extends Construct {
 
   constructor(scope: Construct, id: string, { planner, worker, photoCdn }: RetentionFanOutProps) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
     // Hidden six times the consumer's timeout once received, as Lambda advises.
     const queueFor = (queueId: string, consumer: LambdaFunction, maxReceiveCount: number) =>
       new Queue(this, queueId, {
@@ -60,7 +64,10 @@ export class RetentionFanOut extends Construct {
       });
     this.queue = queueFor('Queue', worker, RETENTION_MAX_RECEIVES);
     this.planQueue = queueFor('PlanQueue', planner, RETENTION_PLAN_MAX_RECEIVES);
-    const deadLetters = this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
+    const deadLetters = this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(5),
+      statistic: 'Maximum',
+    });
     this.alarms.push(thresholdAlarm(this, 'DeadLettersAlarm', deadLetters, 1));
 
     new Rule(this, 'Schedule', {
@@ -69,7 +76,13 @@ export class RetentionFanOut extends Construct {
       targets: [new LambdaTarget(planner, { retryAttempts: 0 })],
     });
     planner.addEventSource(new SqsEventSource(this.planQueue, { batchSize: 1 }));
-    worker.addEventSource(new SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: RETENTION_WORKER_CONCURRENCY }));
+    worker.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: RETENTION_WORKER_CONCURRENCY,
+      }),
+    );
     for (const queue of [this.queue, this.planQueue]) queue.grantSendMessages(planner);
     planner.addEnvironment('RETENTION_QUEUE_URL', this.queue.queueUrl);
     planner.addEnvironment('RETENTION_PLAN_QUEUE_URL', this.planQueue.queueUrl);
@@ -79,7 +92,14 @@ export class RetentionFanOut extends Construct {
       new PolicyStatement({
         effect: Effect.ALLOW,
         actions: ['cloudfront:CreateInvalidation'],
-        resources: [Stack.of(this).formatArn({ service: 'cloudfront', region: '', resource: 'distribution', resourceName: photoCdn.distributionId })],
+        resources: [
+          Stack.of(this).formatArn({
+            service: 'cloudfront',
+            region: '',
+            resource: 'distribution',
+            resourceName: photoCdn.distributionId,
+          }),
+        ],
       }),
     );
   }

@@ -47,7 +47,9 @@ export function routeThrottleSettings(
   for (const [routeClass, throttle] of Object.entries(throttles)) {
     const { rateLimit, burstLimit } = throttle;
     if (!(rateLimit > 0) || !Number.isInteger(burstLimit) || burstLimit < 1) {
-      throw new Error(`Throttle of ${routeClass} routes: rateLimit must be above 0 and burstLimit a whole number of at least 1.`);
+      throw new Error(
+        `Throttle of ${routeClass} routes: rateLimit must be above 0 and burstLimit a whole number of at least 1.`,
+      );
     }
     if (rateLimit > stage.rateLimit || burstLimit > stage.burstLimit) {
       throw new Error(
@@ -56,7 +58,10 @@ export function routeThrottleSettings(
     }
   }
   const publicRoutes = routes.filter((route) => route.routeClass === 'public').length;
-  const publicTotal = { rateLimit: publicRoutes * throttles.public.rateLimit, burstLimit: publicRoutes * throttles.public.burstLimit };
+  const publicTotal = {
+    rateLimit: publicRoutes * throttles.public.rateLimit,
+    burstLimit: publicRoutes * throttles.public.burstLimit,
+  };
   if (publicTotal.rateLimit > stage.rateLimit || publicTotal.burstLimit > stage.burstLimit) {
     throw new Error(
       `The ${publicRoutes} public routes together (${publicTotal.rateLimit}/s, burst ${publicTotal.burstLimit}) may not exceed the stage's ${stage.rateLimit}/s, burst ${stage.burstLimit}.`,

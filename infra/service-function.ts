@@ -1,7 +1,14 @@
 import { type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  Code,
+  Function as LambdaFunction,
+  LoggingFormat,
+  Runtime,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -45,7 +52,13 @@ export class ServiceFunction extends Construct {
     const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     // The log group exists (created above), so the function only adds streams and lines to it.
-    role.addToPolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroup.logGroupArn] }));
+    role.addToPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
     const bundle = bundleOf(this, props.handler);
     this.fn = new LambdaFunction(this, 'Function', {
       role,
@@ -64,7 +77,9 @@ export class ServiceFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
         ...bundle.environment,
-        ...Object.fromEntries((permissions.secrets ?? []).map((name) => [SECRET_VARIABLES[name], secrets[name].secretArn])),
+        ...Object.fromEntries(
+          (permissions.secrets ?? []).map((name) => [SECRET_VARIABLES[name], secrets[name].secretArn]),
+        ),
       },
     });
     this.grant(props);
@@ -127,8 +142,11 @@ export function rolePolicyOf(fn: LambdaFunction): IConstruct {
 
 /** The media folders whose objects a grant reaches (`<folder>/*`), each once. */
 function mediaObjectFolders(access: MediaAccess | readonly MediaAccess[] | undefined): string[] {
-  const accesses = access === undefined ? [] : Array.isArray(access) ? (access as readonly MediaAccess[]) : [access as MediaAccess];
-  const folders = accesses.filter((media) => media.objects?.length).flatMap((media) => media.folders.map((folder) => MEDIA_FOLDERS[folder]));
+  const accesses =
+    access === undefined ? [] : Array.isArray(access) ? (access as readonly MediaAccess[]) : [access as MediaAccess];
+  const folders = accesses
+    .filter((media) => media.objects?.length)
+    .flatMap((media) => media.folders.map((folder) => MEDIA_FOLDERS[folder]));
   return [...new Set(folders)];
 }
 
@@ -169,7 +187,8 @@ function mediaStatements(access: MediaAccess | readonly MediaAccess[] | undefine
  * the stack that do not test bundling set it to none). Such a template is never deployed.
  */
 function bundleOf(scope: Construct, handler: string): { code: Code; environment: Record<string, string> } {
-  if (!Stack.of(scope).bundlingRequired) return { code: Code.fromInline(`// ${handler}: not bundled for this synth`), environment: {} };
+  if (!Stack.of(scope).bundlingRequired)
+    return { code: Code.fromInline(`// ${handler}: not bundled for this synth`), environment: {} };
   const bundleDir = join(ROOT, '.build', 'functions', handler);
   bundleFunction(join(ROOT, 'functions', `${handler}.ts`), bundleDir, ROOT);
   return { code: Code.fromAsset(bundleDir), environment: bundleEnvironment(bundleDir) };

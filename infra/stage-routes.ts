@@ -20,7 +20,13 @@ export interface StageRoute {
  */
 export function stageRoutes(): StageRoute[] {
   const declared = (routes as readonly Route[]).flatMap((route) =>
-    pathsOf(route).map((path) => ({ key: `${route.method} ${path}`, method: route.method, path, handler: route.handler, routeClass: route.access })),
+    pathsOf(route).map((path) => ({
+      key: `${route.method} ${path}`,
+      method: route.method,
+      path,
+      handler: route.handler,
+      routeClass: route.access,
+    })),
   );
   const knownPaths = [...new Set(declared.map((route) => route.path))];
   const catchAlls: StageRoute[] = knownPaths.map((path) => ({
@@ -30,7 +36,11 @@ export function stageRoutes(): StageRoute[] {
     handler: UNMATCHED_ROUTE_HANDLER,
     routeClass: 'unmatched',
   }));
-  return [...declared, ...catchAlls, { key: '$default', method: undefined, path: undefined, handler: UNMATCHED_ROUTE_HANDLER, routeClass: 'unmatched' }];
+  return [
+    ...declared,
+    ...catchAlls,
+    { key: '$default', method: undefined, path: undefined, handler: UNMATCHED_ROUTE_HANDLER, routeClass: 'unmatched' },
+  ];
 }
 
 /**
@@ -42,7 +52,9 @@ export function functionClasses(): Map<string, RouteClass> {
   for (const route of stageRoutes()) {
     const known = classes.get(route.handler);
     if (known && known !== route.routeClass) {
-      throw new Error(`Function ${route.handler} serves ${known} and ${route.routeClass} routes; give each class its own function.`);
+      throw new Error(
+        `Function ${route.handler} serves ${known} and ${route.routeClass} routes; give each class its own function.`,
+      );
     }
     classes.set(route.handler, route.routeClass);
   }

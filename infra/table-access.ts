@@ -14,7 +14,8 @@ import { PHOTO_NOTICE_ATTRIBUTES } from '../lib/photos/rules/photo-notice';
  * ConditionCheckItem). Never Scan: it names no partition, and a `ForAllValues` condition on a key
  * the request lacks is true (the statements also require the key to be present).
  */
-export type ItemAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem';
+export type ItemAction =
+  'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem';
 
 export interface KeyAccess {
   /** The table (its `pk`), or GSI1 (its `gsi1pk`; Query only). */
@@ -105,11 +106,18 @@ export const PHOTO_NOTICE_UPDATE_ATTRIBUTES = ['pk', 'sk', ...PHOTO_NOTICE_ATTRI
  * action with the union of its partitions, and actions with the same partitions together.
  */
 export function keyAccessStatements(accesses: readonly KeyAccess[]): KeyAccess[] {
-  const partitionsByAction = new Map<string, { access: Omit<KeyAccess, 'actions' | 'partitions'>; action: ItemAction; partitions: Set<string> }>();
+  const partitionsByAction = new Map<
+    string,
+    { access: Omit<KeyAccess, 'actions' | 'partitions'>; action: ItemAction; partitions: Set<string> }
+  >();
   for (const access of accesses) {
     for (const action of access.actions) {
       const id = JSON.stringify([access.on, access.attributes ?? null, action]);
-      const entry = partitionsByAction.get(id) ?? { access: { on: access.on, attributes: access.attributes }, action, partitions: new Set<string>() };
+      const entry = partitionsByAction.get(id) ?? {
+        access: { on: access.on, attributes: access.attributes },
+        action,
+        partitions: new Set<string>(),
+      };
       for (const partition of access.partitions) entry.partitions.add(partition);
       partitionsByAction.set(id, entry);
     }
@@ -118,7 +126,12 @@ export function keyAccessStatements(accesses: readonly KeyAccess[]): KeyAccess[]
   for (const { access, action, partitions } of partitionsByAction.values()) {
     const sorted = [...partitions].sort();
     const id = JSON.stringify([access.on, access.attributes ?? null, sorted]);
-    const statement = statements.get(id) ?? { on: access.on, actions: [], partitions: sorted, ...(access.attributes ? { attributes: access.attributes } : {}) };
+    const statement = statements.get(id) ?? {
+      on: access.on,
+      actions: [],
+      partitions: sorted,
+      ...(access.attributes ? { attributes: access.attributes } : {}),
+    };
     statement.actions.push(action);
     statements.set(id, statement);
   }

@@ -98,7 +98,10 @@ export class WebhookDelivery extends Construct {
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: WEBHOOK_MAX_RECEIVES },
     });
-    const deadLetters = this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' });
+    const deadLetters = this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+      period: Duration.minutes(5),
+      statistic: 'Maximum',
+    });
     this.alarms.push(thresholdAlarm(this, 'DeadLettersAlarm', deadLetters, 1));
 
     this.dispatchFailures = new FailureQueue(this, 'DispatchFailures', { handler: dispatcherHandler });
@@ -118,7 +121,10 @@ export class WebhookDelivery extends Construct {
         parallelizationFactor: EVENT_DISPATCH_PARALLELIZATION,
         filters: [
           // A new event in a gallery's outbox (a coalesced photos.assigned or photos.withheld event only when its window's first photo creates it).
-          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT'), dynamodb: { Keys: { [sortKey]: { S: FilterRule.beginsWith(keys.event('', '', '').sk) } } } }),
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { Keys: { [sortKey]: { S: FilterRule.beginsWith(keys.event('', '', '').sk) } } },
+          }),
           // A delivery whose replay an operator asked for.
           FilterCriteria.filter({
             dynamodb: {
@@ -150,6 +156,13 @@ export class WebhookDelivery extends Construct {
       metricName: ENDPOINT_DISABLED_METRIC.metricName,
       metricValue: '1',
     });
-    this.alarms.push(thresholdAlarm(this, 'EndpointsDisabledAlarm', disabled.metric({ period: Duration.minutes(5), statistic: 'Sum' }), 1));
+    this.alarms.push(
+      thresholdAlarm(
+        this,
+        'EndpointsDisabledAlarm',
+        disabled.metric({ period: Duration.minutes(5), statistic: 'Sum' }),
+        1,
+      ),
+    );
   }
 }

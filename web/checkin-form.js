@@ -11,7 +11,9 @@
   var i18n = window.GROUPSHOOT_I18N;
   var validation = window.GROUPSHOOT_VALIDATION;
   var fieldErrors = window.GROUPSHOOT_FIELD_ERRORS;
-  var $ = function (id) { return document.getElementById(id); };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
   var element = page.element;
   var MAX_SELFIE_BYTES = window.GROUPSHOOT_RULES.maxSelfieBytes;
   /** Availability is fetched again on focus at most this often. */
@@ -29,9 +31,17 @@
     var KEY = 'groupshoot-invitation';
     var match = /^#invitation\/([A-Za-z0-9_.-]+)$/.exec(location.hash);
     if (!match) {
-      try { return sessionStorage.getItem(KEY) || undefined; } catch (e) { return undefined; }
+      try {
+        return sessionStorage.getItem(KEY) || undefined;
+      } catch (e) {
+        return undefined;
+      }
     }
-    try { sessionStorage.setItem(KEY, match[1]); } catch (e) { /* storage off: a reload asks for a new link */ }
+    try {
+      sessionStorage.setItem(KEY, match[1]);
+    } catch (e) {
+      /* storage off: a reload asks for a new link */
+    }
     history.replaceState(history.state, '', location.pathname + location.search);
     return match[1];
   })();
@@ -52,11 +62,17 @@
         var choose = element('option', { value: '' });
         i18n.setText(choose, 'choose');
         input.appendChild(choose);
-        field.options.forEach(function (option) { input.appendChild(element('option', { value: option.value }, option.label)); });
+        field.options.forEach(function (option) {
+          input.appendChild(element('option', { value: option.value }, option.label));
+        });
       } else if (field.type === 'textarea') {
         input = element('textarea', { id: field.key });
       } else {
-        input = element('input', { id: field.key, type: 'text', inputmode: field.type === 'number' ? 'decimal' : 'text' });
+        input = element('input', {
+          id: field.key,
+          type: 'text',
+          inputmode: field.type === 'number' ? 'decimal' : 'text',
+        });
       }
       if (field.required) input.setAttribute('required', '');
       input.dataset.formField = field.key.indexOf('custom-') === 0 ? 'custom' : 'builtIn';
@@ -72,11 +88,15 @@
     var label = element('label', { class: 'choice' });
     label.appendChild(element('input', { type: 'radio', name: name, value: value }));
     var text = element('span', { class: 'choice-text' });
-    parts.filter(function (part) { return part.text; }).forEach(function (part, index) {
-      // A space between the parts, for the name a screen reader reads and for copying.
-      if (index > 0) text.appendChild(document.createTextNode(' '));
-      text.appendChild(element('span', { class: part.className || '' }, part.text));
-    });
+    parts
+      .filter(function (part) {
+        return part.text;
+      })
+      .forEach(function (part, index) {
+        // A space between the parts, for the name a screen reader reads and for copying.
+        if (index > 0) text.appendChild(document.createTextNode(' '));
+        text.appendChild(element('span', { class: part.className || '' }, part.text));
+      });
     label.appendChild(text);
     return label;
   }
@@ -91,7 +111,12 @@
     container.textContent = '';
     days.forEach(function (day) {
       var full = day.spotsRemaining === 0;
-      var note = day.spotsRemaining === undefined ? '' : full ? i18n.t('dayFull') : i18n.t('spotsLeft', { count: day.spotsRemaining });
+      var note =
+        day.spotsRemaining === undefined
+          ? ''
+          : full
+            ? i18n.t('dayFull')
+            : i18n.t('spotsLeft', { count: day.spotsRemaining });
       var label = choice('shootingDayId', day.id, [
         { text: day.label, className: 'choice-label' },
         { text: i18n.dayDate(day.date) },
@@ -127,12 +152,16 @@
 
   function chosenPackage() {
     var id = selectedValue('selectedPackageId');
-    return (info.packages || []).filter(function (pkg) { return pkg.id === id; })[0];
+    return (info.packages || []).filter(function (pkg) {
+      return pkg.id === id;
+    })[0];
   }
 
   function chosenDay() {
     var id = selectedValue('shootingDayId');
-    return (info.shootingDays || []).filter(function (day) { return day.id === id; })[0];
+    return (info.shootingDays || []).filter(function (day) {
+      return day.id === id;
+    })[0];
   }
 
   /** The consent in the page's language, else the gallery's text with a note that says so (in the text's own language). */
@@ -141,7 +170,10 @@
     var translated = texts[i18n.language()];
     var text = translated || info.consentText;
     var node = $('consent-text');
-    if (text) { node.textContent = text; delete node.dataset.i18n; } else i18n.setText(node, 'consentDefault');
+    if (text) {
+      node.textContent = text;
+      delete node.dataset.i18n;
+    } else i18n.setText(node, 'consentDefault');
     var fallback = !translated && Boolean(info.consentText) && (info.defaultLanguage || 'en') !== i18n.language();
     if (fallback) node.setAttribute('lang', info.defaultLanguage || 'en');
     else node.removeAttribute('lang');
@@ -234,7 +266,13 @@
 
   function formFieldValues() {
     return (info.formFields || []).map(function (field) {
-      return { key: field.key, type: field.type, required: field.required, options: field.options, value: $(field.key).value };
+      return {
+        key: field.key,
+        type: field.type,
+        required: field.required,
+        options: field.options,
+        value: $(field.key).value,
+      };
     });
   }
 
@@ -245,7 +283,8 @@
       name: $('name').value,
       email: $('email').value,
       formFields: formFieldValues(),
-      daysOffered: !$('days-field').hidden && document.querySelectorAll('input[name="shootingDayId"]:not(:disabled)').length > 0,
+      daysOffered:
+        !$('days-field').hidden && document.querySelectorAll('input[name="shootingDayId"]:not(:disabled)').length > 0,
       shootingDayId: selectedValue('shootingDayId'),
       termsNeeded: Boolean(pkg && pkg.requiresPayment),
       termsAccepted: $('termsAccepted').checked,
@@ -293,13 +332,18 @@
   /** The check-in info again: the days' availability now; a chosen day that filled up is let go. */
   function refreshAvailability() {
     refreshedAt = Date.now();
-    return page.api('GET', '/group-shoot/checkin/' + encodeURIComponent(page.token), undefined, 0).then(function (answer) {
-      if (!answer.ok) return;
-      info.shootingDays = answer.shootingDays;
-      var chosen = chosenDay();
-      renderDays();
-      if (chosen && chosen.spotsRemaining === 0) document.querySelectorAll('input[name="shootingDayId"]').forEach(function (input) { input.checked = false; });
-    });
+    return page
+      .api('GET', '/group-shoot/checkin/' + encodeURIComponent(page.token), undefined, 0)
+      .then(function (answer) {
+        if (!answer.ok) return;
+        info.shootingDays = answer.shootingDays;
+        var chosen = chosenDay();
+        renderDays();
+        if (chosen && chosen.spotsRemaining === 0)
+          document.querySelectorAll('input[name="shootingDayId"]').forEach(function (input) {
+            input.checked = false;
+          });
+      });
   }
 
   function refreshOnReturn() {
@@ -322,7 +366,10 @@
         return;
       }
       if (answer.ok) return page.showCode(answer.code, recapOf(answer.name));
-      if (DAY_REFUSALS.indexOf(answer.error) >= 0) return refreshAvailability().then(function () { showDayRefusal(answer); });
+      if (DAY_REFUSALS.indexOf(answer.error) >= 0)
+        return refreshAvailability().then(function () {
+          showDayRefusal(answer);
+        });
       fieldErrors.showServerError(answer);
     });
   }
@@ -335,18 +382,30 @@
       selfieBase64 = null;
       $('selfie-preview').hidden = true;
       if (!file) return;
-      readSelfie(file).then(function (dataUrl) {
-        selfieBase64 = dataUrl;
-        $('selfie-preview').src = dataUrl;
-        $('selfie-preview').hidden = false;
-      }, function () { fieldErrors.showProblem('selfieBase64', 'error.invalid_selfie').focus(); });
+      readSelfie(file).then(
+        function (dataUrl) {
+          selfieBase64 = dataUrl;
+          $('selfie-preview').src = dataUrl;
+          $('selfie-preview').hidden = false;
+        },
+        function () {
+          fieldErrors.showProblem('selfieBase64', 'error.invalid_selfie').focus();
+        },
+      );
     });
     window.addEventListener('focus', refreshOnReturn);
     document.addEventListener('visibilitychange', refreshOnReturn);
-    i18n.onChange(function () { if (info) renderTexts(); });
+    i18n.onChange(function () {
+      if (info) renderTexts();
+    });
     page.api('GET', '/group-shoot/checkin/' + encodeURIComponent(page.token)).then(function (answer) {
       if (answer.ok) render(answer);
-      else page.status(answer.error === 'network' || answer.error === 'internal_error' ? 'pageUnavailable' : page.errorMessageKey(answer.error));
+      else
+        page.status(
+          answer.error === 'network' || answer.error === 'internal_error'
+            ? 'pageUnavailable'
+            : page.errorMessageKey(answer.error),
+        );
     });
   };
 })();

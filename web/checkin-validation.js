@@ -12,7 +12,9 @@
   /** A custom number field's text as lib/galleries/rules/custom-fields.ts reads it. */
   var NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
-  function blank(value) { return value === undefined || value === null || String(value).trim() === ''; }
+  function blank(value) {
+    return value === undefined || value === null || String(value).trim() === '';
+  }
 
   function textProblem(value, limit, required, requiredKey) {
     if (blank(value)) return required ? { key: requiredKey } : null;
@@ -21,10 +23,15 @@
   }
 
   function formFieldProblem(field) {
-    if (blank(field.value)) return field.required ? { key: field.type === 'select' ? 'optionRequired' : 'fieldRequired' } : null;
+    if (blank(field.value))
+      return field.required ? { key: field.type === 'select' ? 'optionRequired' : 'fieldRequired' } : null;
     if (field.type === 'number') return NUMBER_TEXT.test(String(field.value).trim()) ? null : { key: 'notNumber' };
     if (field.type === 'select') {
-      return (field.options || []).some(function (option) { return option.value === field.value; }) ? null : { key: 'optionRequired' };
+      return (field.options || []).some(function (option) {
+        return option.value === field.value;
+      })
+        ? null
+        : { key: 'optionRequired' };
     }
     var limit = field.key.indexOf('custom-') === 0 ? RULES.customTextLimits[field.type] : RULES.textLimits[field.key];
     return textProblem(field.value, limit, false);
@@ -39,12 +46,16 @@
    */
   function validateCheckin(form) {
     var problems = [];
-    var add = function (field, problem) { if (problem) problems.push({ field: field, key: problem.key, values: problem.values }); };
+    var add = function (field, problem) {
+      if (problem) problems.push({ field: field, key: problem.key, values: problem.values });
+    };
     add('name', textProblem(form.name, RULES.textLimits.name, true, 'nameRequired'));
     var emailProblem = textProblem(form.email, RULES.textLimits.email, true, 'emailRequired');
     if (!emailProblem && !EMAIL.test(String(form.email).trim())) emailProblem = { key: 'notEmail' };
     add('email', emailProblem);
-    (form.formFields || []).forEach(function (field) { add(field.key, formFieldProblem(field)); });
+    (form.formFields || []).forEach(function (field) {
+      add(field.key, formFieldProblem(field));
+    });
     if (form.daysOffered && blank(form.shootingDayId)) add('shootingDayId', { key: 'pickDay' });
     if (form.termsNeeded && form.termsAccepted !== true) add('termsAccepted', { key: 'termsRequired' });
     add('orderNotes', textProblem(form.orderNotes, RULES.textLimits.orderNotes, false));

@@ -16,7 +16,9 @@
   var token = address.token;
   /** What a paid check-in's success view recaps after the return from Stripe (this tab only). */
   var RECAP_KEY = 'groupshoot-recap';
-  var $ = function (id) { return document.getElementById(id); };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
   var galleryName = null;
   var shownRecap = null;
 
@@ -34,11 +36,23 @@
     var segments = location.pathname.split('/');
     var last = segments[segments.length - 1];
     var pathToken = '';
-    try { pathToken = last && last !== 'index.html' ? decodeURIComponent(last) : ''; } catch (e) { /* not a token */ }
+    try {
+      pathToken = last && last !== 'index.html' ? decodeURIComponent(last) : '';
+    } catch (e) {
+      /* not a token */
+    }
     var names = ['token', 'tenant', 'checkout', 'statusToken', 'retryToken'];
-    var carried = pathToken !== '' || names.some(function (name) { return query.has(name); });
+    var carried =
+      pathToken !== '' ||
+      names.some(function (name) {
+        return query.has(name);
+      });
     if (!carried) {
-      try { return JSON.parse(sessionStorage.getItem(STORAGE_KEY) || '{}') || {}; } catch (e) { return {}; }
+      try {
+        return JSON.parse(sessionStorage.getItem(STORAGE_KEY) || '{}') || {};
+      } catch (e) {
+        return {};
+      }
     }
     var checkout = query.get('checkout') || undefined;
     var fromPath = !query.get('token') && pathToken !== '';
@@ -49,8 +63,14 @@
       statusToken: checkout === 'success' ? query.get('statusToken') || undefined : undefined,
       retryToken: checkout === 'cancel' ? query.get('retryToken') || undefined : undefined,
     };
-    try { sessionStorage.setItem(STORAGE_KEY, JSON.stringify(taken)); } catch (e) { /* storage off: a reload starts over */ }
-    names.forEach(function (name) { query.delete(name); });
+    try {
+      sessionStorage.setItem(STORAGE_KEY, JSON.stringify(taken));
+    } catch (e) {
+      /* storage off: a reload starts over */
+    }
+    names.forEach(function (name) {
+      query.delete(name);
+    });
     var path = fromPath ? segments.slice(0, -1).join('/') + '/' : location.pathname;
     var rest = query.toString();
     history.replaceState(history.state, '', path + (rest ? '?' + rest : '') + location.hash);
@@ -71,26 +91,49 @@
       method: method,
       headers: { 'Content-Type': 'application/json', 'X-Tenant-Slug': tenantSlug || '' },
       body: body ? JSON.stringify(body) : undefined,
-    }).then(function (response) {
-      var retryAfter = Number(response.headers.get('Retry-After')) || 5;
-      if (response.status === 429 && left > 0) {
-        return waitOut(Math.min(120, Math.max(1, retryAfter)), waitNode || $('status')).then(function () { return api(method, path, body, left - 1, waitNode); });
-      }
-      return response.json().catch(function () { return { ok: false, error: 'internal_error' }; }).then(function (answer) {
-        if (response.status === 429) answer.retryAfter = retryAfter;
-        return answer;
-      });
-    }, function () { return { ok: false, error: 'network' }; });
+    }).then(
+      function (response) {
+        var retryAfter = Number(response.headers.get('Retry-After')) || 5;
+        if (response.status === 429 && left > 0) {
+          return waitOut(Math.min(120, Math.max(1, retryAfter)), waitNode || $('status')).then(function () {
+            return api(method, path, body, left - 1, waitNode);
+          });
+        }
+        return response
+          .json()
+          .catch(function () {
+            return { ok: false, error: 'internal_error' };
+          })
+          .then(function (answer) {
+            if (response.status === 429) answer.retryAfter = retryAfter;
+            return answer;
+          });
+      },
+      function () {
+        return { ok: false, error: 'network' };
+      },
+    );
   }
 
   /** Many participants behind one address (a company network) may meet the limit: say so where the participant looks, count down, go on. */
   function waitOut(seconds, node) {
     return new Promise(function (resolve) {
       (function tick(left) {
-        if (left <= 0) { node.hidden = true; node.textContent = ''; delete node.dataset.i18n; resolve(); return; }
+        if (left <= 0) {
+          node.hidden = true;
+          node.textContent = '';
+          delete node.dataset.i18n;
+          resolve();
+          return;
+        }
         i18n.setText(node, 'waiting', { count: left });
-        if (node.hidden) { node.hidden = false; node.scrollIntoView({ block: 'nearest' }); }
-        setTimeout(function () { tick(left - 1); }, 1000);
+        if (node.hidden) {
+          node.hidden = false;
+          node.scrollIntoView({ block: 'nearest' });
+        }
+        setTimeout(function () {
+          tick(left - 1);
+        }, 1000);
       })(seconds);
     });
   }
@@ -98,13 +141,18 @@
   /** The status line at the top: a message key (and its values), or nothing. */
   function status(key, values) {
     if (key) i18n.setText($('status'), key, values);
-    else { $('status').textContent = ''; delete $('status').dataset.i18n; }
+    else {
+      $('status').textContent = '';
+      delete $('status').dataset.i18n;
+    }
     $('status').hidden = !key;
   }
 
   function element(tag, attributes, text) {
     var node = document.createElement(tag);
-    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    Object.keys(attributes || {}).forEach(function (name) {
+      node.setAttribute(name, attributes[name]);
+    });
     if (text !== undefined) node.textContent = text;
     return node;
   }
@@ -121,13 +169,21 @@
     delete $('title').dataset.i18n;
     updateDocumentTitle();
     var brand = branding || {};
-    if (/^#[0-9a-fA-F]{6}$/.test(brand.accentColor || '')) document.documentElement.style.setProperty('--accent', brand.accentColor);
-    if (brand.logoUrl) { $('logo').src = brand.logoUrl; $('logo').hidden = false; }
+    if (/^#[0-9a-fA-F]{6}$/.test(brand.accentColor || ''))
+      document.documentElement.style.setProperty('--accent', brand.accentColor);
+    if (brand.logoUrl) {
+      $('logo').src = brand.logoUrl;
+      $('logo').hidden = false;
+    }
   }
 
   function updateDocumentTitle() {
     var view = document.querySelector('main').dataset.view === 'photos' ? i18n.t('myPhotosTitle') : null;
-    document.title = view ? view + (galleryName ? ': ' + galleryName : '') : galleryName ? i18n.t('documentTitle', { gallery: galleryName }) : i18n.t('pageTitle');
+    document.title = view
+      ? view + (galleryName ? ': ' + galleryName : '')
+      : galleryName
+        ? i18n.t('documentTitle', { gallery: galleryName })
+        : i18n.t('pageTitle');
   }
 
   /**
@@ -146,8 +202,19 @@
         if (modules.get(row, column)) path += 'M' + (column + quiet) + ' ' + (row + quiet) + 'h1v1h-1z';
       }
     }
-    container.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' + extent + ' ' + extent + '" shape-rendering="crispEdges" aria-hidden="true">' +
-      '<rect width="' + extent + '" height="' + extent + '" fill="#fff"/><path fill="#000" d="' + path + '"/></svg>';
+    container.innerHTML =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ' +
+      extent +
+      ' ' +
+      extent +
+      '" shape-rendering="crispEdges" aria-hidden="true">' +
+      '<rect width="' +
+      extent +
+      '" height="' +
+      extent +
+      '" fill="#fff"/><path fill="#000" d="' +
+      path +
+      '"/></svg>';
     return true;
   }
 
@@ -156,7 +223,11 @@
     var list = $('recap');
     list.textContent = '';
     var rows = [['recapName', recap.name]];
-    if (recap.day) rows.push(['recapDay', i18n.dayDate(recap.day.date) + (recap.day.label ? ' (' + recap.day.label + ')' : '')], ['recapTime', i18n.timeRange(recap.day.startTime, recap.day.endTime)]);
+    if (recap.day)
+      rows.push(
+        ['recapDay', i18n.dayDate(recap.day.date) + (recap.day.label ? ' (' + recap.day.label + ')' : '')],
+        ['recapTime', i18n.timeRange(recap.day.startTime, recap.day.endTime)],
+      );
     if (recap.packageName) rows.push(['recapPackage', recap.packageName]);
     rows.forEach(function (row) {
       var term = element('dt');
@@ -182,11 +253,19 @@
 
   /** Before the redirect to Stripe: what the success view recaps after the return, and the gallery it heads. */
   function keepForReturn(recap, branding) {
-    try { sessionStorage.setItem(RECAP_KEY, JSON.stringify({ galleryName: galleryName, branding: branding, recap: recap })); } catch (e) { /* storage off: no recap */ }
+    try {
+      sessionStorage.setItem(RECAP_KEY, JSON.stringify({ galleryName: galleryName, branding: branding, recap: recap }));
+    } catch (e) {
+      /* storage off: no recap */
+    }
   }
 
   function keptForReturn() {
-    try { return JSON.parse(sessionStorage.getItem(RECAP_KEY) || '{}') || {}; } catch (e) { return {}; }
+    try {
+      return JSON.parse(sessionStorage.getItem(RECAP_KEY) || '{}') || {};
+    } catch (e) {
+      return {};
+    }
   }
 
   /** After a paid checkout: polls the reservation until the payment is confirmed. */
@@ -197,9 +276,16 @@
     api('POST', '/group-shoot', { action: 'checkinStatus', statusToken: statusToken }).then(function (answer) {
       if (answer.ok && answer.status === 'paid') {
         var recap = kept.recap || {};
-        return showCode(answer.code, { name: answer.name || recap.name, day: recap.day, packageName: answer.packageName || recap.packageName });
+        return showCode(answer.code, {
+          name: answer.name || recap.name,
+          day: recap.day,
+          packageName: answer.packageName || recap.packageName,
+        });
       }
-      if (answer.ok && answer.status === 'pending' && attempt < 60) return setTimeout(function () { awaitPayment(statusToken, attempt + 1); }, 2000);
+      if (answer.ok && answer.status === 'pending' && attempt < 60)
+        return setTimeout(function () {
+          awaitPayment(statusToken, attempt + 1);
+        }, 2000);
       status(answer.ok ? 'paymentNotCompleted' : errorMessageKey(answer.error));
     });
   }
@@ -212,8 +298,15 @@
     status('');
     $('retry').addEventListener('click', function () {
       $('retry').disabled = true;
-      api('POST', '/group-shoot', { action: 'retryCheckout', retryToken: retryToken, returnUrl: location.origin + location.pathname }).then(function (answer) {
-        if (answer.ok) { location.assign(answer.checkoutUrl); return; }
+      api('POST', '/group-shoot', {
+        action: 'retryCheckout',
+        retryToken: retryToken,
+        returnUrl: location.origin + location.pathname,
+      }).then(function (answer) {
+        if (answer.ok) {
+          location.assign(answer.checkoutUrl);
+          return;
+        }
         $('retry').disabled = false;
         status(errorMessageKey(answer.error));
       });
@@ -221,7 +314,7 @@
   }
 
   /** What the form (checkin-form.js) and the My photos view (my-photos.js) share with this file. */
-  var page = window.GROUPSHOOT_PAGE = {
+  var page = (window.GROUPSHOOT_PAGE = {
     token: token,
     tenantSlug: tenantSlug,
     api: api,
@@ -232,7 +325,7 @@
     updateDocumentTitle: updateDocumentTitle,
     showCode: showCode,
     keepForReturn: keepForReturn,
-  };
+  });
 
   i18n.renderSwitcher($('language'));
   i18n.onChange(function () {

@@ -13,17 +13,22 @@
   var MESSAGES = window.GROUPSHOOT_MESSAGES || {};
   var LANGUAGES = Object.keys(MESSAGES);
   var STORAGE_KEY = 'groupshoot-language';
-  var preferred = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || 'en']);
+  var preferred =
+    navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || 'en'];
   var listeners = [];
   var current = storedChoice() || browserLanguage() || 'en';
 
-  function baseOf(tag) { return String(tag).toLowerCase().split('-')[0]; }
+  function baseOf(tag) {
+    return String(tag).toLowerCase().split('-')[0];
+  }
 
   function storedChoice() {
     try {
       var chosen = localStorage.getItem(STORAGE_KEY);
       return MESSAGES[chosen] ? chosen : null;
-    } catch (e) { return null; }
+    } catch (e) {
+      return null;
+    }
   }
 
   function browserLanguage() {
@@ -64,7 +69,10 @@
 
   function apply(root) {
     (root || document).querySelectorAll('[data-i18n]').forEach(function (node) {
-      node.textContent = t(node.dataset.i18n, node.dataset.i18nValues ? JSON.parse(node.dataset.i18nValues) : undefined);
+      node.textContent = t(
+        node.dataset.i18n,
+        node.dataset.i18nValues ? JSON.parse(node.dataset.i18nValues) : undefined,
+      );
     });
     (root || document).querySelectorAll('[data-i18n-attributes]').forEach(function (node) {
       node.dataset.i18nAttributes.split(' ').forEach(function (pair) {
@@ -78,12 +86,18 @@
   function use(language, remember) {
     if (!MESSAGES[language]) return;
     if (remember) {
-      try { localStorage.setItem(STORAGE_KEY, language); } catch (e) { /* storage off: this page view only */ }
+      try {
+        localStorage.setItem(STORAGE_KEY, language);
+      } catch (e) {
+        /* storage off: this page view only */
+      }
     }
     current = language;
     document.documentElement.lang = language;
     apply();
-    listeners.forEach(function (listener) { listener(language); });
+    listeners.forEach(function (listener) {
+      listener(language);
+    });
   }
 
   /** The gallery's default, where neither the participant nor the browser named a language the page speaks. */
@@ -94,7 +108,13 @@
   function dayDate(isoDate) {
     var parts = isoDate.split('-').map(Number);
     var date = new Date(Date.UTC(parts[0], parts[1] - 1, parts[2]));
-    return new Intl.DateTimeFormat(locale(), { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
+    return new Intl.DateTimeFormat(locale(), {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(date);
   }
 
   /** A day's "09:00"–"10:00" as the language writes a time range (no time zone: the times are the studio's local times). */
@@ -104,18 +124,28 @@
       return new Date(Date.UTC(2000, 0, 1, parts[0], parts[1]));
     };
     var format = new Intl.DateTimeFormat(locale(), { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
-    return format.formatRange ? format.formatRange(at(start), at(end)) : format.format(at(start)) + '–' + format.format(at(end));
+    return format.formatRange
+      ? format.formatRange(at(start), at(end))
+      : format.format(at(start)) + '–' + format.format(at(end));
   }
 
   function money(minor, currency) {
-    try { return new Intl.NumberFormat(locale(), { style: 'currency', currency: currency.toUpperCase() }).format(minor / 100); }
-    catch (e) { return (minor / 100).toFixed(2) + ' ' + currency.toUpperCase(); }
+    try {
+      return new Intl.NumberFormat(locale(), { style: 'currency', currency: currency.toUpperCase() }).format(
+        minor / 100,
+      );
+    } catch (e) {
+      return (minor / 100).toFixed(2) + ' ' + currency.toUpperCase();
+    }
   }
 
   /** "a, b or c" in the language. */
   function alternatives(items) {
-    try { return new Intl.ListFormat(locale(), { type: 'disjunction' }).format(items); }
-    catch (e) { return items.join(' / '); }
+    try {
+      return new Intl.ListFormat(locale(), { type: 'disjunction' }).format(items);
+    } catch (e) {
+      return items.join(' / ');
+    }
   }
 
   /** The switcher: a labelled select of the languages, each named in itself. */
@@ -129,20 +159,28 @@
       select.appendChild(option);
     });
     select.value = current;
-    select.addEventListener('change', function () { use(select.value, true); });
-    listeners.push(function (language) { select.value = language; });
+    select.addEventListener('change', function () {
+      use(select.value, true);
+    });
+    listeners.push(function (language) {
+      select.value = language;
+    });
   }
 
   document.documentElement.lang = current;
   window.GROUPSHOOT_I18N = {
     languages: LANGUAGES,
-    language: function () { return current; },
+    language: function () {
+      return current;
+    },
     t: t,
     setText: setText,
     apply: apply,
     use: use,
     useGalleryDefault: useGalleryDefault,
-    onChange: function (listener) { listeners.push(listener); },
+    onChange: function (listener) {
+      listeners.push(listener);
+    },
     dayDate: dayDate,
     timeRange: timeRange,
     money: money,

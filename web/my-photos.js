@@ -11,7 +11,9 @@
   'use strict';
   var page = window.GROUPSHOOT_PAGE;
   if (!page) return;
-  var $ = function (id) { return document.getElementById(id); };
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
   var VIEW = 'my-photos';
   var CODE_LENGTH = 4;
   var photos = [];
@@ -32,10 +34,17 @@
       return;
     }
     var match = /^#my-photos(?:\/([^/?#]*))?$/.exec(location.hash);
-    if (!match) { show(false); return; }
+    if (!match) {
+      show(false);
+      return;
+    }
     if (match[1] !== undefined) {
       var code = '';
-      try { code = decodeURIComponent(match[1]); } catch (e) { /* not a code */ }
+      try {
+        code = decodeURIComponent(match[1]);
+      } catch (e) {
+        /* not a code */
+      }
       $('photos-code').value = code.trim().toUpperCase().slice(0, CODE_LENGTH);
       // The code is half of what opens the photos: not in the history entry, a shared address or a screenshot.
       history.replaceState(history.state, '', location.pathname + location.search + '#' + VIEW);
@@ -46,7 +55,10 @@
   function show(photosView) {
     document.querySelector('main').dataset.view = photosView ? 'photos' : 'checkin';
     $('my-photos').hidden = !photosView;
-    if (!photosView) { page.updateDocumentTitle(); return; }
+    if (!photosView) {
+      page.updateDocumentTitle();
+      return;
+    }
     page.updateDocumentTitle();
     if (!page.token || !page.tenantSlug) {
       showError('photosLinkIncomplete');
@@ -55,7 +67,8 @@
     }
     if (!$('photos-result').hidden) return;
     var codeGiven = $('photos-code').value.length === CODE_LENGTH;
-    if (codeGiven && !$('photos-form').hidden) $($('photos-no-email').checked ? 'photos-employeeId' : 'photos-email').focus();
+    if (codeGiven && !$('photos-form').hidden)
+      $($('photos-no-email').checked ? 'photos-employeeId' : 'photos-email').focus();
     else $('link-email').focus();
   }
 
@@ -83,25 +96,39 @@
     if (problem) return showError(problem, undefined, $('link-email'));
     $('link-submit').disabled = true;
     page.status('sending');
-    page.api('POST', '/group-shoot', { action: 'sendPhotoLink', token: page.token, email: email, language: i18n.language() }, 0).then(function (answer) {
-      $('link-submit').disabled = false;
-      page.status('');
-      if (answer.ok) return linkSent('linkSent');
-      if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
-      if (answer.error === 'invalid_field' || answer.error === 'email_required') return showError('photosEmailRequired', undefined, $('link-email'));
-      showError(page.errorMessageKey(answer.error));
-    });
+    page
+      .api(
+        'POST',
+        '/group-shoot',
+        { action: 'sendPhotoLink', token: page.token, email: email, language: i18n.language() },
+        0,
+      )
+      .then(function (answer) {
+        $('link-submit').disabled = false;
+        page.status('');
+        if (answer.ok) return linkSent('linkSent');
+        if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
+        if (answer.error === 'invalid_field' || answer.error === 'email_required')
+          return showError('photosEmailRequired', undefined, $('link-email'));
+        showError(page.errorMessageKey(answer.error));
+      });
   }
 
   function openLink(photoLink) {
     clearError();
     page.status('openingPhotos');
-    page.api('POST', '/group-shoot', { action: 'photosByLink', token: page.token, photoLink: photoLink }, 0).then(function (answer) {
-      page.status('');
-      if (answer.ok) return showPhotos(answer, { photoLink: photoLink });
-      if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
-      showError(page.errorMessageKey(answer.error), undefined, answer.error === 'photo_link_invalid' ? $('link-email') : undefined);
-    });
+    page
+      .api('POST', '/group-shoot', { action: 'photosByLink', token: page.token, photoLink: photoLink }, 0)
+      .then(function (answer) {
+        page.status('');
+        if (answer.ok) return showPhotos(answer, { photoLink: photoLink });
+        if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
+        showError(
+          page.errorMessageKey(answer.error),
+          undefined,
+          answer.error === 'photo_link_invalid' ? $('link-email') : undefined,
+        );
+      });
   }
 
   /** The view's one message, above its forms, linked to the field it concerns (aria-describedby). */
@@ -149,7 +176,12 @@
       if (answer.ok && answer.photoLinkRequested) return linkSent('pairLinkSent');
       if (answer.ok) return showPhotos(answer, { code: body.code, email: body.email, employeeId: body.employeeId });
       if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
-      if (answer.error === 'invalid_field') return showError(answer.field === 'code' ? 'photosCodeRequired' : 'error.photos_not_found', undefined, answer.field === 'code' ? $('photos-code') : factorInput);
+      if (answer.error === 'invalid_field')
+        return showError(
+          answer.field === 'code' ? 'photosCodeRequired' : 'error.photos_not_found',
+          undefined,
+          answer.field === 'code' ? $('photos-code') : factorInput,
+        );
       showError(page.errorMessageKey(answer.error));
     });
   }
@@ -167,16 +199,27 @@
     else i18n.setText($('photos-heading'), 'photosCount', { name: answer.name, count: photos.length });
     photos.forEach(function (photo, index) {
       var item = page.element('li');
-      var button = page.element('button', { type: 'button', class: 'thumbnail', 'aria-label': i18n.t('openPhoto', { name: photo.fileName }) });
+      var button = page.element('button', {
+        type: 'button',
+        class: 'thumbnail',
+        'aria-label': i18n.t('openPhoto', { name: photo.fileName }),
+      });
       var image = page.element('img', { src: photo.url, alt: photo.fileName, loading: 'lazy' });
-      if (photo.width && photo.height) { image.width = photo.width; image.height = photo.height; }
+      if (photo.width && photo.height) {
+        image.width = photo.width;
+        image.height = photo.height;
+      }
       button.appendChild(image);
-      button.addEventListener('click', function () { openViewer(index); });
+      button.addEventListener('click', function () {
+        openViewer(index);
+      });
       item.appendChild(button);
       // A toggle whose name stays the same; aria-pressed says which photo is the portrait.
       var pick = page.element('button', { type: 'button', class: 'secondary pick', 'data-photo-id': photo.photoId });
       i18n.setText(pick, 'usePortrait');
-      pick.addEventListener('click', function () { pickPortrait(photo.photoId, pick); });
+      pick.addEventListener('click', function () {
+        pickPortrait(photo.photoId, pick);
+      });
       item.appendChild(pick);
       grid.appendChild(item);
     });
@@ -192,7 +235,9 @@
   /** Shows which photo is the portrait: its button pressed, and the word "Your portrait" under it. */
   function markPick() {
     Array.prototype.forEach.call($('photos-grid').querySelectorAll('button.pick'), function (button) {
-      var picked = photos.some(function (photo) { return photo.photoId === button.dataset.photoId && photo.picked; });
+      var picked = photos.some(function (photo) {
+        return photo.photoId === button.dataset.photoId && photo.picked;
+      });
       button.setAttribute('aria-pressed', picked ? 'true' : 'false');
       var badge = button.parentNode.querySelector('.picked-note');
       if (picked && !badge) {
@@ -209,7 +254,9 @@
     if (!proof) return;
     clearError();
     var body = { action: 'pickPhoto', token: page.token, photoId: photoId };
-    Object.keys(proof).forEach(function (name) { if (proof[name]) body[name] = proof[name]; });
+    Object.keys(proof).forEach(function (name) {
+      if (proof[name]) body[name] = proof[name];
+    });
     button.disabled = true;
     page.status('savingPortrait');
     page.api('POST', '/group-shoot', body, 0).then(function (answer) {
@@ -247,22 +294,31 @@
   function download(event) {
     event.preventDefault();
     var photo = photos[shown];
-    fetch(photo.url).then(function (response) {
-      if (!response.ok) throw new Error('not served');
-      return response.blob();
-    }).then(function (blob) {
-      var link = page.element('a', { href: URL.createObjectURL(blob), download: photo.fileName });
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(function () { URL.revokeObjectURL(link.href); }, 60000);
-    }).catch(function () { window.open(photo.url, '_blank', 'noopener'); });
+    fetch(photo.url)
+      .then(function (response) {
+        if (!response.ok) throw new Error('not served');
+        return response.blob();
+      })
+      .then(function (blob) {
+        var link = page.element('a', { href: URL.createObjectURL(blob), download: photo.fileName });
+        document.body.appendChild(link);
+        link.click();
+        link.remove();
+        setTimeout(function () {
+          URL.revokeObjectURL(link.href);
+        }, 60000);
+      })
+      .catch(function () {
+        window.open(photo.url, '_blank', 'noopener');
+      });
   }
 
   $('photos-form').addEventListener('submit', submit);
   $('link-form').addEventListener('submit', askForLink);
   document.addEventListener('groupshoot:photo-access', applyAccess);
-  $('photos-no-email').addEventListener('change', function () { useEmployeeId($('photos-no-email').checked); });
+  $('photos-no-email').addEventListener('change', function () {
+    useEmployeeId($('photos-no-email').checked);
+  });
   $('photos-again').addEventListener('click', function () {
     proof = null;
     $('photos-result').hidden = true;
@@ -275,12 +331,20 @@
     history.pushState(history.state, '', location.pathname + location.search);
     route();
   });
-  $('viewer-close').addEventListener('click', function () { $('photo-viewer').close(); });
-  $('viewer-previous').addEventListener('click', function () { openViewer(shown - 1); });
-  $('viewer-next').addEventListener('click', function () { openViewer(shown + 1); });
+  $('viewer-close').addEventListener('click', function () {
+    $('photo-viewer').close();
+  });
+  $('viewer-previous').addEventListener('click', function () {
+    openViewer(shown - 1);
+  });
+  $('viewer-next').addEventListener('click', function () {
+    openViewer(shown + 1);
+  });
   $('viewer-download').addEventListener('click', download);
   window.addEventListener('hashchange', route);
-  ['photos-code', 'link-email'].forEach(function (id) { $(id).dataset.hint = $(id).getAttribute('aria-describedby'); });
+  ['photos-code', 'link-email'].forEach(function (id) {
+    $(id).dataset.hint = $(id).getAttribute('aria-describedby');
+  });
   applyAccess();
   route();
 })();

@@ -21,10 +21,18 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
         logger.info('webhook delivery', { subscriptionId: message.subscriptionId, eventId: message.eventId, outcome });
         return undefined;
       } catch (error) {
-        logger.error('webhook delivery failed', { subscriptionId: message.subscriptionId, eventId: message.eventId, error: loggableError(error) });
+        logger.error('webhook delivery failed', {
+          subscriptionId: message.subscriptionId,
+          eventId: message.eventId,
+          error: loggableError(error),
+        });
         return record.messageId;
       }
     }),
   );
-  return { batchItemFailures: outcomes.filter((id): id is string => id !== undefined).map((itemIdentifier) => ({ itemIdentifier })) };
+  return {
+    batchItemFailures: outcomes
+      .filter((id): id is string => id !== undefined)
+      .map((itemIdentifier) => ({ itemIdentifier })),
+  };
 }

@@ -2,4 +2,6 @@ import { endpoint } from '#lib/http/endpoint';
 import { readHrExport } from '#lib/hr-exports/get-hr-export';
 
 /** GET /group-shoot/checkin/{token}/hr-exports/{exportId}, alias /groupshoot/{token}/hr-exports/{exportId} (API key) */
-export const handler = endpoint('getHrExport', ({ tenant, pathParameters }) => readHrExport(tenant, pathParameters.token, pathParameters.exportId));
+export const handler = endpoint('getHrExport', ({ tenant, pathParameters }) =>
+  readHrExport(tenant, pathParameters.token, pathParameters.exportId),
+);

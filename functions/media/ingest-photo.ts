@@ -17,7 +17,12 @@ export const handler = async (event: S3Event): Promise<void> => {
     if (!record.eventName.startsWith('ObjectCreated')) continue;
     // Event keys are URL-encoded, with + for spaces.
     const objectKey = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
-    const upload = { objectKey, versionId: record.s3.object.versionId, uploadedAt: record.eventTime, size: record.s3.object.size };
+    const upload = {
+      objectKey,
+      versionId: record.s3.object.versionId,
+      uploadedAt: record.eventTime,
+      size: record.s3.object.size,
+    };
     const outcome = await ingestPhotoObject(upload).catch((error: unknown) => {
       throw reportFailure('photo object not ingested', error);
     });

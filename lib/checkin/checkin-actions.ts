@@ -27,7 +27,11 @@ export interface ActionContext {
   clientAddress?: string;
 }
 
-type Action = (tenant: Tenant, body: Record<string, unknown>, context: ActionContext) => Promise<ResultMembers<typeof CheckinResult>>;
+type Action = (
+  tenant: Tenant,
+  body: Record<string, unknown>,
+  context: ActionContext,
+) => Promise<ResultMembers<typeof CheckinResult>>;
 
 /**
  * The group-shoot gallery the body names in `token`. An action that names one reads it before
@@ -35,7 +39,11 @@ type Action = (tenant: Tenant, body: Record<string, unknown>, context: ActionCon
  * gallery_not_found, not_a_groupshoot_gallery) before the body's. `loaded`: the configuration
  * the public rate limit read already.
  */
-function galleryOfBody(tenant: Tenant, body: Record<string, unknown>, loaded?: GalleryConfiguration): Promise<GalleryConfiguration> {
+function galleryOfBody(
+  tenant: Tenant,
+  body: Record<string, unknown>,
+  loaded?: GalleryConfiguration,
+): Promise<GalleryConfiguration> {
   return loadGroupShootGallery(tenant.tenantId, v.parse(BodyGalleryToken, body.token), loaded);
 }
 
@@ -57,7 +65,8 @@ const ACTIONS = {
     if (personId !== undefined) answerConcerns?.([personId]);
     return answer;
   },
-  sendPhotoLink: async (tenant, body, { loaded }) => sendPhotoLink(tenant, await galleryOfBody(tenant, body, loaded), parseSendPhotoLink(body)),
+  sendPhotoLink: async (tenant, body, { loaded }) =>
+    sendPhotoLink(tenant, await galleryOfBody(tenant, body, loaded), parseSendPhotoLink(body)),
   photosByLink: async (tenant, body, { loaded, answerConcerns }) => {
     const configuration = await galleryOfBody(tenant, body, loaded);
     const { personId, answer } = await photosByLink(tenant, configuration, parsePhotosByLink(body));
@@ -66,7 +75,12 @@ const ACTIONS = {
   },
   pickPhoto: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
     const configuration = await galleryOfBody(tenant, body, loaded);
-    const { personId, answer } = await pickPhotoAsParticipant(tenant, configuration, parsePickPhoto(body), clientAddress);
+    const { personId, answer } = await pickPhotoAsParticipant(
+      tenant,
+      configuration,
+      parsePickPhoto(body),
+      clientAddress,
+    );
     if (personId !== undefined) answerConcerns?.([personId]);
     return answer;
   },
@@ -78,7 +92,11 @@ export const CHECKIN_ACTIONS = Object.keys(ACTIONS);
  * Runs the action a POST /group-shoot body names (400 invalid_action for any other), with the
  * body as the JSON parser left it. The handler's one step.
  */
-export function runCheckinAction(tenant: Tenant, body: Record<string, unknown>, context: ActionContext = {}): Promise<ResultMembers<typeof CheckinResult>> {
+export function runCheckinAction(
+  tenant: Tenant,
+  body: Record<string, unknown>,
+  context: ActionContext = {},
+): Promise<ResultMembers<typeof CheckinResult>> {
   const action = body.action;
   if (typeof action !== 'string' || !Object.hasOwn(ACTIONS, action)) {
     throw new DomainError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);

@@ -2,7 +2,13 @@ import type { CheckinInfo } from '#lib/checkin/checkin-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
-import { enabledFormFields, publicPackage, publicShootingDay, sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
+import {
+  enabledFormFields,
+  publicPackage,
+  publicShootingDay,
+  sortPackages,
+  sortShootingDays,
+} from '#lib/galleries/rules/gallery-views';
 import { checkinPolicyOf } from '#lib/galleries/rules/checkin-policy';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { consentTextsOf, defaultLanguageOf } from '#lib/galleries/rules/page-settings';

@@ -1,13 +1,32 @@
 import * as v from 'valibot';
 import { PERSON_LINK_MAX_LENGTH } from '#lib/platform/person-link-token';
 import { BodyGalleryToken, FormField, Package, ShootingDay } from '#lib/galleries/gallery-schemas';
-import { CheckinStatusRequest, CheckoutStarted, OrderStatus, RetryCheckoutRequest, returnUrlMember } from '#lib/payments/payment-schemas';
-import { MyPhotosRequest, ParticipantPhotos, PhotoLinkRequested, PhotosByLinkRequest, PickPhotoRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
+import {
+  CheckinStatusRequest,
+  CheckoutStarted,
+  OrderStatus,
+  RetryCheckoutRequest,
+  returnUrlMember,
+} from '#lib/payments/payment-schemas';
+import {
+  MyPhotosRequest,
+  ParticipantPhotos,
+  PhotoLinkRequested,
+  PhotosByLinkRequest,
+  PickPhotoRequest,
+  SendPhotoLinkRequest,
+} from '#lib/photos/photo-schemas';
 import { DomainError } from '#lib/platform/domain-error';
 import { CHECKIN_MODES } from '#lib/galleries/rules/checkin-policy';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { LANGUAGES } from '#lib/platform/languages';
-import { type LimitedTextField, MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS, TEXT_LIMITS, mebibytes } from '#lib/platform/field-limits';
+import {
+  type LimitedTextField,
+  MAX_SELFIE_BYTES,
+  MAX_SELFIE_PIXELS,
+  TEXT_LIMITS,
+  mebibytes,
+} from '#lib/platform/field-limits';
 import {
   type PrecedenceRule,
   jsonObject,
@@ -37,19 +56,27 @@ export const CheckinInfo = v.object({
   granularConsents: v.object({ face: v.boolean(), notification: v.boolean(), hrExport: v.boolean() }),
   checkinMode: v.pipe(
     v.picklist(CHECKIN_MODES),
-    v.description('open: anyone may check in; importedOnly: only the persons the HR import created, by email address or employee ID.'),
+    v.description(
+      'open: anyone may check in; importedOnly: only the persons the HR import created, by email address or employee ID.',
+    ),
   ),
   allowedEmailDomains: v.pipe(
     v.array(v.string()),
-    v.description('The domains check-in email addresses must be at (`*.example.com`: its subdomains); empty: any address.'),
+    v.description(
+      'The domains check-in email addresses must be at (`*.example.com`: its subdomains); empty: any address.',
+    ),
   ),
   photoAccess: v.pipe(
     v.object({ codeAndEmail: v.boolean(), codeAndEmployeeId: v.boolean() }),
-    v.description('The ways into "My photos" by access code this gallery takes, besides a photo link by email (sendPhotoLink), which is always on.'),
+    v.description(
+      'The ways into "My photos" by access code this gallery takes, besides a photo link by email (sendPhotoLink), which is always on.',
+    ),
   ),
   defaultLanguage: v.pipe(
     v.picklist(LANGUAGES),
-    v.description("The gallery's language: the page's where the browser asks for none of ours, and the language of consentText."),
+    v.description(
+      "The gallery's language: the page's where the browser asks for none of ours, and the language of consentText.",
+    ),
   ),
   consentTexts: v.pipe(
     v.record(v.picklist(LANGUAGES), v.string()),
@@ -58,13 +85,18 @@ export const CheckinInfo = v.object({
         'Where the chosen language has none, the page shows consentText and says that it is not translated.',
     ),
   ),
-  termsUrl: v.pipe(nullableString, v.description('The terms of the paid packages (an https URL) the terms checkbox links to; null: none given.')),
+  termsUrl: v.pipe(
+    nullableString,
+    v.description('The terms of the paid packages (an https URL) the terms checkbox links to; null: none given.'),
+  ),
   branding: v.pipe(
     v.object({
       logoUrl: v.pipe(nullableString, v.description('The logo as a data: URL (WebP, at most 480×160 px); null: none.')),
       accentColor: v.pipe(
         nullableString,
-        v.description('#rrggbb with a contrast of at least 4.5:1 against white (#ffffff), for buttons under white text and links on white; null: the page\'s own.'),
+        v.description(
+          "#rrggbb with a contrast of at least 4.5:1 against white (#ffffff), for buttons under white text and links on white; null: the page's own.",
+        ),
       ),
     }),
     v.description("The gallery's logo and accent colour, each else the tenant's."),
@@ -84,7 +116,13 @@ const TEXT_FIELDS = [
   'shootingDayId',
   'selectedPackageId',
 ] as const satisfies readonly LimitedTextField[];
-const BOOLEAN_FIELDS = ['consentGiven', 'faceConsent', 'notificationConsent', 'hrExportConsent', 'termsAccepted'] as const;
+const BOOLEAN_FIELDS = [
+  'consentGiven',
+  'faceConsent',
+  'notificationConsent',
+  'hrExportConsent',
+  'termsAccepted',
+] as const;
 
 const text = (member: LimitedTextField) => optionalText(TEXT_LIMITS[member], textMessages(member, TEXT_LIMITS[member]));
 const flag = (member: (typeof BOOLEAN_FIELDS)[number]) => v.nullish(v.boolean(`${member} must be true or false.`));
@@ -105,7 +143,10 @@ export const SubmitCheckinRequest = v.object({
   action: v.literal('submitCheckin'),
   token: BodyGalleryToken,
   name: requiredText(TEXT_LIMITS.name, textMessages('name', TEXT_LIMITS.name)),
-  email: v.pipe(requiredText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)), v.check(isPlausibleEmail, 'email is not a valid address.')),
+  email: v.pipe(
+    requiredText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)),
+    v.check(isPlausibleEmail, 'email is not a valid address.'),
+  ),
   employeeId: text('employeeId'),
   phone: text('phone'),
   department: text('department'),
@@ -126,10 +167,21 @@ export const SubmitCheckinRequest = v.object({
         'stored re-encoded: upright, at most 2048 px on its longer side, without any metadata.',
     ),
   ),
-  customFields: v.nullish(v.pipe(jsonObject('customFields must be an object keyed by form-field key.'), v.record(v.string(), CustomFieldValue))),
+  customFields: v.nullish(
+    v.pipe(
+      jsonObject('customFields must be an object keyed by form-field key.'),
+      v.record(v.string(), CustomFieldValue),
+    ),
+  ),
   returnUrl: returnUrlMember('Paid packages: the check-in page Stripe returns to.'),
   invitation: v.pipe(
-    v.nullish(v.pipe(v.string('invitation must be a string.'), v.trim(), v.maxLength(PERSON_LINK_MAX_LENGTH, 'invitation is too long.'))),
+    v.nullish(
+      v.pipe(
+        v.string('invitation must be a string.'),
+        v.trim(),
+        v.maxLength(PERSON_LINK_MAX_LENGTH, 'invitation is too long.'),
+      ),
+    ),
     v.description(
       'importedOnly galleries: the token of the check-in invitation emailed to a person imported with an address (the page reads it from its address). ' +
         'Without one that names such a person, the check-in is refused with invitation_required and the invitation is emailed.',

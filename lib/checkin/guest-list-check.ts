@@ -41,7 +41,11 @@ export async function checkGuestList(
     submission.employeeId ? importedPersonsWithEmployeeId(scope, submission.employeeId) : [],
     invitedPersonId(scope, invitation),
   ]);
-  const options = { invitedAddress: byEmail.length > 0, invitationsRequired: invitationsRequired(), invitedPersonId: invited };
+  const options = {
+    invitedAddress: byEmail.length > 0,
+    invitationsRequired: invitationsRequired(),
+    invitedPersonId: invited,
+  };
   const taken = new Set<string>();
   const claimId = randomUUID();
   for (;;) {

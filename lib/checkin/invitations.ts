@@ -1,7 +1,13 @@
 import { now } from '#lib/platform/clock';
 import { requireEnv } from '#lib/platform/config';
 import { emailParticipantAtMostEvery, photoEmailSender, photoLinkKey } from '#lib/photos/photo-links';
-import { INVITATION_EMAIL_INTERVAL_MS, invitationEmailContent, invitationUrl, signInvitation, verifyInvitation } from '#lib/checkin/rules/invitation';
+import {
+  INVITATION_EMAIL_INTERVAL_MS,
+  invitationEmailContent,
+  invitationUrl,
+  signInvitation,
+  verifyInvitation,
+} from '#lib/checkin/rules/invitation';
 import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
@@ -18,9 +24,17 @@ export function invitationsRequired(): boolean {
 }
 
 /** The person a check-in's invitation names in the gallery now; undefined without one, or for one that does not verify. */
-export async function invitedPersonId(scope: GalleryScope, invitation: string | null | undefined): Promise<string | undefined> {
+export async function invitedPersonId(
+  scope: GalleryScope,
+  invitation: string | null | undefined,
+): Promise<string | undefined> {
   if (!invitation) return undefined;
-  return verifyInvitation(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token }, invitation, now());
+  return verifyInvitation(
+    await photoLinkKey(),
+    { tenantId: scope.tenantId, galleryToken: scope.token },
+    invitation,
+    now(),
+  );
 }
 
 /** Emails the person a fresh invitation in `language`, at most once per INVITATION_EMAIL_INTERVAL_MS. */
@@ -31,15 +45,28 @@ export async function emailInvitation(
   language: Language,
 ): Promise<void> {
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  await emailParticipantAtMostEvery(scope, person, { throttle: 'invitationEmails', intervalMs: INVITATION_EMAIL_INTERVAL_MS }, async () => {
-    const { invitation, expiresAt } = signInvitation(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token, personId: person.personId }, now());
-    return invitationEmailContent({
-      language,
-      personName: person.name,
-      galleryName: configuration.gallery.galleryName,
-      studioName: tenant.name,
-      checkinUrl: invitationUrl(requireEnv('CHECKIN_PAGE_URL'), { tenantSlug: tenant.slug, galleryToken: scope.token, invitation }),
-      expiresAt,
-    });
-  });
+  await emailParticipantAtMostEvery(
+    scope,
+    person,
+    { throttle: 'invitationEmails', intervalMs: INVITATION_EMAIL_INTERVAL_MS },
+    async () => {
+      const { invitation, expiresAt } = signInvitation(
+        await photoLinkKey(),
+        { tenantId: scope.tenantId, galleryToken: scope.token, personId: person.personId },
+        now(),
+      );
+      return invitationEmailContent({
+        language,
+        personName: person.name,
+        galleryName: configuration.gallery.galleryName,
+        studioName: tenant.name,
+        checkinUrl: invitationUrl(requireEnv('CHECKIN_PAGE_URL'), {
+          tenantSlug: tenant.slug,
+          galleryToken: scope.token,
+          invitation,
+        }),
+        expiresAt,
+      });
+    },
+  );
 }

@@ -23,13 +23,21 @@ async function connectedAccountReady(tenant: Tenant, accountId: string): Promise
  * terms_not_accepted, payment_access_not_approved, connect_not_ready_for_payments,
  * package_amount_exceeds_limit. Returns the connected account to charge on.
  */
-export async function checkPaidCheckin(tenant: Tenant, submission: CheckinSubmission, pkg: GalleryPackage): Promise<string> {
+export async function checkPaidCheckin(
+  tenant: Tenant,
+  submission: CheckinSubmission,
+  pkg: GalleryPackage,
+): Promise<string> {
   if (!submission.termsAccepted) throw new DomainError('terms_not_accepted');
   if (!tenant.paymentAccessApproved) throw new DomainError('payment_access_not_approved');
   const accountId = tenant.stripeAccountId;
-  if (!accountId || !(await connectedAccountReady(tenant, accountId))) throw new DomainError('payment_account_not_ready');
+  if (!accountId || !(await connectedAccountReady(tenant, accountId)))
+    throw new DomainError('payment_account_not_ready');
   if (pkg.price > PACKAGE_AMOUNT_LIMIT) {
-    throw new DomainError('package_amount_exceeds_limit', `Packages above ${PACKAGE_AMOUNT_LIMIT} minor units cannot be paid online.`);
+    throw new DomainError(
+      'package_amount_exceeds_limit',
+      `Packages above ${PACKAGE_AMOUNT_LIMIT} minor units cannot be paid online.`,
+    );
   }
   return accountId;
 }

@@ -42,7 +42,8 @@ export async function submitCheckin(
   // Decoding is the one costly check: after every rule that needs no storage, before the
   // payment checks read anything.
   const selfie = submission.selfieAsSent ? await reencodeSelfie(submission.selfieAsSent) : undefined;
-  const paidPackage = submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
+  const paidPackage =
+    submission.selectedPackage && requiresPayment(submission.selectedPackage) ? submission.selectedPackage : undefined;
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const guest =
     checkinPolicyOf(configuration.gallery.checkinPolicy).mode === 'importedOnly'
@@ -51,7 +52,10 @@ export async function submitCheckin(
   try {
     return await storeCheckin({ tenant, configuration, request, submission, selfie, paidPackage, guest });
   } catch (error) {
-    if (guest?.claimId) await releaseClaim(scope, guest.person.personId, guest.claimId).catch((cleanup: Error) => logger.error('check-in claim not released', { error: loggableError(cleanup) }));
+    if (guest?.claimId)
+      await releaseClaim(scope, guest.person.personId, guest.claimId).catch((cleanup: Error) =>
+        logger.error('check-in claim not released', { error: loggableError(cleanup) }),
+      );
     throw error;
   }
 }
@@ -107,8 +111,19 @@ async function storeCheckin(checkin: {
   try {
     if (paidPackage && accountId && returnUrl) {
       const pendingCap = pendingPaymentsCap(limits, submission.shootingDay?.maxPersons);
-      const invitee = guest ? { personId: guest.person.personId, shootingDayId: guest.person.shootingDayId } : undefined;
-      return await startPaidCheckin({ tenant, galleryToken: scope.token, draft, pkg: paidPackage, accountId, returnUrl, pendingPaymentsCap: pendingCap, invitee });
+      const invitee = guest
+        ? { personId: guest.person.personId, shootingDayId: guest.person.shootingDayId }
+        : undefined;
+      return await startPaidCheckin({
+        tenant,
+        galleryToken: scope.token,
+        draft,
+        pkg: paidPackage,
+        accountId,
+        returnUrl,
+        pendingPaymentsCap: pendingCap,
+        invitee,
+      });
     }
     const person = claimed
       ? await completeImportedPerson(scope, claimed.person, completedPerson(claimed.person, draft), {
@@ -117,18 +132,33 @@ async function storeCheckin(checkin: {
           existingDayIds: new Set(configuration.shootingDays.map((day) => day.id)),
           dayCounters: submission.shootingDay && countersOfDay(submission.shootingDay),
         })
-      : await insertCheckedInPerson(scope, draft, limits.checkinsPerEmail, submission.shootingDay && countersOfDay(submission.shootingDay));
+      : await insertCheckedInPerson(
+          scope,
+          draft,
+          limits.checkinsPerEmail,
+          submission.shootingDay && countersOfDay(submission.shootingDay),
+        );
     // A completed imported person stays counted as imported.
-    const counted = claimed ? { personsWithSelfie: selfieKey && !claimed.person.hasSelfie ? 1 : 0 } : { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 };
+    const counted = claimed
+      ? { personsWithSelfie: selfieKey && !claimed.person.hasSelfie ? 1 : 0 }
+      : { personsCheckedIn: 1, personsWithSelfie: selfieKey ? 1 : 0 };
     await addToGalleryCounters(scope, counted).catch((error: Error) =>
       logger.error('check-in counters not updated', { personId, error: loggableError(error) }),
     );
     return { personId: person.personId, code: person.code, name: person.name };
   } catch (error) {
     if (selfieKey) {
-      await (await mediaBucket()).deleteMediaObject(selfieKey).catch((cleanup: Error) =>
-        logger.error('orphaned selfie could not be deleted', { gallery: galleryRef(scope.token), personId, error: loggableError(cleanup) }),
-      );
+      await (
+        await mediaBucket()
+      )
+        .deleteMediaObject(selfieKey)
+        .catch((cleanup: Error) =>
+          logger.error('orphaned selfie could not be deleted', {
+            gallery: galleryRef(scope.token),
+            personId,
+            error: loggableError(cleanup),
+          }),
+        );
     }
     throw error;
   }

@@ -10,7 +10,12 @@ import type * as v from 'valibot';
 import type * as schemas from '#lib/http/route-schemas';
 
 /** Answers that are safe to retry: nothing was saved, or the failure was transient. */
-const RETRYABLE_CODES = new Set(['storage_unavailable', 'plan_check_unavailable', 'cdn_signing_unavailable', 'payment_provider_unavailable']);
+const RETRYABLE_CODES = new Set([
+  'storage_unavailable',
+  'plan_check_unavailable',
+  'cdn_signing_unavailable',
+  'payment_provider_unavailable',
+]);
 
 export class GroupShootApiError extends Error {
   constructor(
@@ -79,7 +84,12 @@ export class GroupShootClient {
   }
 
   submitCheckin(body: Record<string, unknown>, options: { idempotencyKey?: string } = {}) {
-    return this.request<Record<string, unknown>>('POST', '/group-shoot', { ...body, action: 'submitCheckin' }, options.idempotencyKey);
+    return this.request<Record<string, unknown>>(
+      'POST',
+      '/group-shoot',
+      { ...body, action: 'submitCheckin' },
+      options.idempotencyKey,
+    );
   }
 
   formFields(token: string) {
@@ -151,7 +161,11 @@ export class GroupShootClient {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     for (let attempt = 1; ; attempt += 1) {
-      const response = await this.options.fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await this.options.fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
       if (response.ok) return answer as T;
       const code = typeof answer.error === 'string' ? answer.error : `http_${response.status}`;
@@ -167,7 +181,7 @@ export class GroupShootClient {
         // X-RateLimit-Reset is the Unix second at which a retry is admitted.
         const reset = Number(response.headers.get('x-ratelimit-reset'));
         await sleep(Math.max(0, reset * 1000 - now()) + 50);
-      } else if (RETRYABLE_CODES.has(code) || response.status === 409 && code === 'idempotency_key_in_use') {
+      } else if (RETRYABLE_CODES.has(code) || (response.status === 409 && code === 'idempotency_key_in_use')) {
         await sleep(Math.random() * Math.min(8000, 250 * 2 ** attempt));
       } else {
         throw error;

@@ -106,7 +106,8 @@ export interface WebhookEventOf<T extends WebhookEventType> {
  */
 export type WebhookEnvelope<T extends WebhookEventType = WebhookEventType> = { [K in T]: WebhookEventOf<K> }[T];
 
-export type WebhookSignatureErrorCode = 'missing_header' | 'malformed_header' | 'timestamp_outside_tolerance' | 'no_matching_signature';
+export type WebhookSignatureErrorCode =
+  'missing_header' | 'malformed_header' | 'timestamp_outside_tolerance' | 'no_matching_signature';
 
 /** A webhook that must not be trusted; `code` says why. Answer it with a 400. */
 export class WebhookSignatureError extends Error {
@@ -133,7 +134,12 @@ const SHA256_HEX = /^[0-9a-f]{64}$/i;
  * Throws WebhookSignatureError unless the header holds a v1 signature of this body under
  * `secret` (any one of them matching is enough) and its time is within the tolerance of now.
  */
-export function verifyWebhookSignature(body: string | Buffer, header: string | undefined | null, secret: string, options: VerifyOptions = {}): void {
+export function verifyWebhookSignature(
+  body: string | Buffer,
+  header: string | undefined | null,
+  secret: string,
+  options: VerifyOptions = {},
+): void {
   const { timestamp, signatures } = parseHeader(header);
   const expected = createHmac('sha256', secret)
     .update(`${timestamp}.`, 'utf8')
@@ -141,16 +147,25 @@ export function verifyWebhookSignature(body: string | Buffer, header: string | u
     .digest();
   // Every signature is compared, and in constant time, so timing tells nothing about the secret.
   const matches = signatures.map((signature) => timingSafeEqual(Buffer.from(signature, 'hex'), expected));
-  if (!matches.includes(true)) throw new WebhookSignatureError('no_matching_signature', 'No signature in the header matches the body and secret.');
+  if (!matches.includes(true))
+    throw new WebhookSignatureError('no_matching_signature', 'No signature in the header matches the body and secret.');
   const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const nowSeconds = (options.now ?? Date.now)() / 1000;
   if (Math.abs(nowSeconds - timestamp) > toleranceSeconds) {
-    throw new WebhookSignatureError('timestamp_outside_tolerance', `The signature was made more than ${toleranceSeconds} s from now.`);
+    throw new WebhookSignatureError(
+      'timestamp_outside_tolerance',
+      `The signature was made more than ${toleranceSeconds} s from now.`,
+    );
   }
 }
 
 /** Verifies a webhook (see verifyWebhookSignature) and returns its parsed body. */
-export function constructWebhookEvent<T = WebhookEnvelope>(body: string | Buffer, header: string | undefined | null, secret: string, options: VerifyOptions = {}): T {
+export function constructWebhookEvent<T = WebhookEnvelope>(
+  body: string | Buffer,
+  header: string | undefined | null,
+  secret: string,
+  options: VerifyOptions = {},
+): T {
   verifyWebhookSignature(body, header, secret, options);
   return JSON.parse(typeof body === 'string' ? body : body.toString('utf8')) as T;
 }
@@ -160,7 +175,8 @@ function parseHeader(header: string | undefined | null): { timestamp: number; si
   if (header === undefined || header === null || header.trim() === '') {
     throw new WebhookSignatureError('missing_header', 'The Groupshoot-Signature header is missing.');
   }
-  const malformed = () => new WebhookSignatureError('malformed_header', 'The Groupshoot-Signature header is not t=<seconds>,v1=<signature>.');
+  const malformed = () =>
+    new WebhookSignatureError('malformed_header', 'The Groupshoot-Signature header is not t=<seconds>,v1=<signature>.');
   const timestamps: string[] = [];
   const signatures: string[] = [];
   for (const part of header.split(',')) {

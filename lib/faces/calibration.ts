@@ -41,7 +41,10 @@ export interface PhotoCalibrationOptions {
  * face under its identity, in the order given (a person's first photo is their reference in
  * the fill-in measure), and calibrates. A photo without a face, or that is no image, is left out and named.
  */
-export async function calibrateFromPhotos(photos: readonly LabelledPhoto[], options: PhotoCalibrationOptions): Promise<PhotoCalibration> {
+export async function calibrateFromPhotos(
+  photos: readonly LabelledPhoto[],
+  options: PhotoCalibrationOptions,
+): Promise<PhotoCalibration> {
   const labelled = new Map<string, number[][]>();
   const leftOut: PhotoLeftOut[] = [];
   for (const [index, { identity, source, image }] of photos.entries()) {

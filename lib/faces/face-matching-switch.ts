@@ -22,7 +22,10 @@ export interface ReferenceFacesChange {
  * uses them any more); switched on, the consenting persons who have none yet are described
  * (their selfies were taken while it was off). A person who did not consent is never described.
  */
-export async function changeFaceMatching(scope: GalleryScope, change: FaceMatchingChange): Promise<ReferenceFacesChange> {
+export async function changeFaceMatching(
+  scope: GalleryScope,
+  change: FaceMatchingChange,
+): Promise<ReferenceFacesChange> {
   await updateGallerySettings(scope.tenantId, scope.token, {
     ...(change.mode ? { faceMatching: change.mode } : {}),
     ...(change.thresholds ? { faceThresholds: change.thresholds } : {}),

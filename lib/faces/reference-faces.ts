@@ -26,7 +26,8 @@ export async function describeReferenceFace(scope: GalleryScope, personId: strin
   if (faceMatchingOf(configuration.gallery).mode === 'off') return 'matching_off';
   const person = await getPerson(scope, personId);
   if (!person) return 'person_gone';
-  if (!configuration.gallery.granularConsents.face || person.consents.faceConsent !== true || !person.hasSelfie) return 'not_consenting';
+  if (!configuration.gallery.granularConsents.face || person.consents.faceConsent !== true || !person.hasSelfie)
+    return 'not_consenting';
   // Retention or erasure may have deleted the selfie since the person was stored.
   const selfie = await findMediaObject(selfieObjectKey(scope.tenantId, scope.token, personId));
   if (!selfie) return 'selfie_gone';
@@ -37,14 +38,18 @@ export async function describeReferenceFace(scope: GalleryScope, personId: strin
   });
   const face = mainFace(faces);
   if (!face) return 'no_face';
-  return (await putReferenceFace(scope, { personId, descriptor: face.descriptor }, nowIso())) ? 'stored' : 'person_gone';
+  return (await putReferenceFace(scope, { personId, descriptor: face.descriptor }, nowIso()))
+    ? 'stored'
+    : 'person_gone';
 }
 
 /**
  * The persons whose reference face a batch of the table's stream asks for: person items
  * written with a selfie and face consent (the stack filters the stream so; this checks again).
  */
-export function personsToDescribe(records: readonly ChangeRecord[]): { id: string; scope: GalleryScope; personId: string }[] {
+export function personsToDescribe(
+  records: readonly ChangeRecord[],
+): { id: string; scope: GalleryScope; personId: string }[] {
   return records.flatMap((record) => {
     const inserted = insertedPersonOfRecord(record);
     if (!inserted) return [];

@@ -2,7 +2,13 @@ import { getMediaObject } from '#lib/platform/media-bucket';
 import type { FaceMatchingSettings } from '#lib/galleries/rules/face-matching';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { type DetectedFace, type FaceBox, mainFace } from '#lib/faces/rules/face-descriptors';
-import { type CardVerdict, type FaceCandidate, fillInFor, nearestCandidates, verdictOnCard } from '#lib/faces/rules/second-opinion';
+import {
+  type CardVerdict,
+  type FaceCandidate,
+  fillInFor,
+  nearestCandidates,
+  verdictOnCard,
+} from '#lib/faces/rules/second-opinion';
 import { type ReferenceFace, getReferenceFace, listReferenceFaces } from '#lib/faces/store/reference-faces';
 
 /** Loaded only when a photo is compared: galleries without face matching never load the model. */
@@ -26,9 +32,16 @@ export interface PlacementOpinions {
 }
 
 /** The opinions a placement of `photo` asks; undefined where the gallery's face matching is off (the card alone decides). */
-export function placementOpinions(scope: GalleryScope, settings: FaceMatchingSettings, photo: { objectKey: string; bytes?: Uint8Array }): PlacementOpinions | undefined {
+export function placementOpinions(
+  scope: GalleryScope,
+  settings: FaceMatchingSettings,
+  photo: { objectKey: string; bytes?: Uint8Array },
+): PlacementOpinions | undefined {
   if (settings.mode === 'off') return undefined;
-  return { opinion: new FaceOpinion(scope, settings, photo), opinionOf: (objectKey) => new FaceOpinion(scope, settings, { objectKey }) };
+  return {
+    opinion: new FaceOpinion(scope, settings, photo),
+    opinionOf: (objectKey) => new FaceOpinion(scope, settings, { objectKey }),
+  };
 }
 
 /**
@@ -53,7 +66,10 @@ export class FaceOpinion {
     if (!reference) return undefined;
     const faces = await this.photoFaces();
     const verdict = verdictOnCard(faces, reference, this.settings.thresholds);
-    return { ...verdict, candidates: verdict.kind === 'withhold' ? nearestCandidates(faces, await this.allReferences()) : [] };
+    return {
+      ...verdict,
+      candidates: verdict.kind === 'withhold' ? nearestCandidates(faces, await this.allReferences()) : [],
+    };
   }
 
   /** Undefined unless the gallery fills in and has reference faces to fill in from. */

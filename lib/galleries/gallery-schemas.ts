@@ -11,7 +11,12 @@ import { GALLERY_TOKEN_SOURCE } from '#lib/platform/identifiers';
  * The document states the shape of a token the service looks up (any other is gallery_not_found).
  */
 export const BodyGalleryToken = v.fallback(
-  v.pipe(v.string(), v.trim(), v.metadata({ pattern: `^\\s*${GALLERY_TOKEN_SOURCE}\\s*$` }), v.description('The gallery token.')),
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.metadata({ pattern: `^\\s*${GALLERY_TOKEN_SOURCE}\\s*$` }),
+    v.description('The gallery token.'),
+  ),
   '',
 );
 
@@ -43,15 +48,30 @@ export const Package = v.object({
   requiresPayment: v.boolean(),
 });
 
-export const FormFields = v.object({ ok: v.literal(true), galleryToken: v.string(), formFields: v.array(FormField), requestId });
+export const FormFields = v.object({
+  ok: v.literal(true),
+  galleryToken: v.string(),
+  formFields: v.array(FormField),
+  requestId,
+});
 
-export const ShootingDays = v.object({ ok: v.literal(true), galleryToken: v.string(), shootingDays: v.array(ShootingDay), requestId });
+export const ShootingDays = v.object({
+  ok: v.literal(true),
+  galleryToken: v.string(),
+  shootingDays: v.array(ShootingDay),
+  requestId,
+});
 
 const counts = (...names: string[]) => v.object(Object.fromEntries(names.map((name) => [name, v.number()])));
 export const GalleryStats = v.object({
   ok: v.literal(true),
   galleryToken: v.string(),
-  persons: v.object({ total: v.number(), bySource: counts('import', 'checkin'), withSelfie: v.number(), withPhotos: v.number() }),
+  persons: v.object({
+    total: v.number(),
+    bySource: counts('import', 'checkin'),
+    withSelfie: v.number(),
+    withPhotos: v.number(),
+  }),
   photos: counts('total', 'unassigned', 'withheld', 'cards'),
   orders: counts('pending', 'paid', 'expired', 'canceled'),
   shootingDays: v.array(

@@ -4,7 +4,10 @@ import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import { isGalleryTokenShaped } from '#lib/platform/identifiers';
 
 /** The configuration of the tenant's gallery with this token, of any kind; undefined when there is none. */
-export async function findGalleryConfiguration(tenantId: string, token: string | undefined): Promise<GalleryConfiguration | undefined> {
+export async function findGalleryConfiguration(
+  tenantId: string,
+  token: string | undefined,
+): Promise<GalleryConfiguration | undefined> {
   return token !== undefined && isGalleryTokenShaped(token) ? getGalleryConfiguration(tenantId, token) : undefined;
 }
 
@@ -25,4 +28,3 @@ export async function loadGroupShootGallery(
   if (!configuration.gallery.isGroupShoot) throw new DomainError('not_a_group_shoot');
   return configuration;
 }
-

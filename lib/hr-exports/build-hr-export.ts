@@ -15,11 +15,22 @@ import type { Person } from '#lib/persons/rules/person-model';
 import { listPhotos } from '#lib/photos/store/photos';
 import type { Photo } from '#lib/photos/rules/photo-model';
 import { hrExportReady } from '#lib/events/rules/event-catalogue';
-import { HR_EXPORT_MAX_RECEIVES, HR_EXPORT_OBJECT_DAYS, type HrExport, type HrExportReport, emptyReport } from '#lib/hr-exports/rules/hr-export-model';
+import {
+  HR_EXPORT_MAX_RECEIVES,
+  HR_EXPORT_OBJECT_DAYS,
+  type HrExport,
+  type HrExportReport,
+  emptyReport,
+} from '#lib/hr-exports/rules/hr-export-model';
 import { choosePortrait, hasHrExportConsent } from '#lib/hr-exports/rules/export-eligibility';
 import { PortraitFileNamer } from '#lib/hr-exports/rules/portrait-file-names';
 import { MANIFEST_COLUMNS, MANIFEST_FILE_NAME, manifestRow } from '#lib/hr-exports/rules/manifest-rows';
-import { getHrExport, markHrExportFailed, markHrExportReady, markHrExportRunning } from '#lib/hr-exports/store/hr-exports';
+import {
+  getHrExport,
+  markHrExportFailed,
+  markHrExportReady,
+  markHrExportRunning,
+} from '#lib/hr-exports/store/hr-exports';
 import { startExportArchive } from '#lib/hr-exports/adapters/export-archive';
 import { keptCropsOf, portraitOfPhoto } from '#lib/hr-exports/adapters/portrait-cache';
 import { type HrExportMessage, parseHrExportMessage } from '#lib/hr-exports/adapters/hr-export-queue';
@@ -65,16 +76,33 @@ export async function buildHrExport(message: HrExportMessage, attempt: { isLast:
   const { report, personIds } = built;
   const event = hrExportReady(
     { tenantId: scope.tenantId, galleryToken: scope.token },
-    { exportId: hrExport.exportId, shootingDayId: hrExport.shootingDayId, exported: report.exported, skipped: report.skipped },
+    {
+      exportId: hrExport.exportId,
+      shootingDayId: hrExport.shootingDayId,
+      exported: report.exported,
+      skipped: report.skipped,
+    },
   );
   const objectExpiresAt = new Date(now() + HR_EXPORT_OBJECT_DAYS * 86_400_000).toISOString();
-  if (await markHrExportReady(scope, hrExport.exportId, { objectKey, objectExpiresAt, report, personIds, at: nowIso() }, event)) return 'ready';
+  if (
+    await markHrExportReady(
+      scope,
+      hrExport.exportId,
+      { objectKey, objectExpiresAt, report, personIds, at: nowIso() },
+      event,
+    )
+  )
+    return 'ready';
   // Erased while it was built: the ZIP may hold an erased person.
   await deleteObjectForGood(objectKey);
   return 'erased_meanwhile';
 }
 
-async function writeArchive(scope: GalleryScope, hrExport: HrExport, objectKey: string): Promise<{ report: HrExportReport; personIds: string[] }> {
+async function writeArchive(
+  scope: GalleryScope,
+  hrExport: HrExport,
+  objectKey: string,
+): Promise<{ report: HrExportReport; personIds: string[] }> {
   const archive = startExportArchive(objectKey, `hr-export-${hrExport.exportId}.zip`);
   const folder = await mkdtemp(join(tmpdir(), 'hr-export-'));
   const manifestPath = join(folder, MANIFEST_FILE_NAME);
@@ -91,10 +119,15 @@ async function writeArchive(scope: GalleryScope, hrExport: HrExport, objectKey: 
     const choicesOfNextPage = async () => {
       const page = await pages.next();
       if (page.done) return undefined;
-      const considered = page.value.filter((person) => hrExport.shootingDayId === null || person.shootingDayId === hrExport.shootingDayId);
+      const considered = page.value.filter(
+        (person) => hrExport.shootingDayId === null || person.shootingDayId === hrExport.shootingDayId,
+      );
       const [chosen, kept] = await Promise.all([
         mapWithConcurrency(considered, PORTRAITS_AHEAD, (person) => photoFor(scope, person)),
-        keptCropsOf(scope, considered.map((person) => person.personId)),
+        keptCropsOf(
+          scope,
+          considered.map((person) => person.personId),
+        ),
       ]);
       return { considered, chosen, kept };
     };
@@ -114,7 +147,8 @@ async function writeArchive(scope: GalleryScope, hrExport: HrExport, objectKey: 
       const preparing = exported.map(() => undefined as Promise<Portrait> | undefined);
       const prepare = (index: number) => {
         const entry = exported[index];
-        if (entry && !preparing[index]) preparing[index] = portraitOfPhoto(scope, entry.person.personId, entry.photo, hrExport.size, kept);
+        if (entry && !preparing[index])
+          preparing[index] = portraitOfPhoto(scope, entry.person.personId, entry.photo, hrExport.size, kept);
         // Settled where it is awaited; this keeps a failure ahead of the archive from going unhandled meanwhile.
         preparing[index]?.catch(() => undefined);
       };
@@ -125,10 +159,18 @@ async function writeArchive(scope: GalleryScope, hrExport: HrExport, objectKey: 
         prepare(index + PORTRAITS_AHEAD);
         report[portrait.reused ? 'cropsReused' : 'cropsComputed'] += 1;
         const named = namer.nameFor(person);
-        if (named.renamedFrom) report.renamed.push({ personId: person.personId, wanted: named.renamedFrom, fileName: named.fileName });
+        if (named.renamedFrom)
+          report.renamed.push({ personId: person.personId, wanted: named.renamedFrom, fileName: named.fileName });
         await archive.add(named.fileName, portrait.bytes, createdAt);
         manifest.write(
-          manifestRow({ employeeId: person.employeeId, name: person.name, email: person.email, fileName: named.fileName, photoId: photo.photoId, takenAt: photo.capturedAt ?? photo.createdAt }),
+          manifestRow({
+            employeeId: person.employeeId,
+            name: person.name,
+            email: person.email,
+            fileName: named.fileName,
+            photoId: photo.photoId,
+            takenAt: photo.capturedAt ?? photo.createdAt,
+          }),
         );
         personIds.push(person.personId);
         report.exported += 1;

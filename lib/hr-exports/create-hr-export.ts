@@ -16,11 +16,16 @@ import { hrExportView } from '#lib/hr-exports/get-hr-export';
  * hr_export_consent_not_asked: its participants never agreed to their photos going to their
  * employer, and the main consent does not cover it (docs/hr-export.md#consent).
  */
-export async function createHrExport(tenant: Tenant, token: string | undefined, body: unknown): Promise<ResultMembers<typeof HrExportAnswer>> {
+export async function createHrExport(
+  tenant: Tenant,
+  token: string | undefined,
+  body: unknown,
+): Promise<ResultMembers<typeof HrExportAnswer>> {
   const { gallery, shootingDays } = await loadGroupShootGallery(tenant.tenantId, token);
   if (!gallery.granularConsents.hrExport) throw new DomainError('hr_export_consent_not_asked');
   const request = parseHrExportRequest(body);
-  if (request.shootingDayId !== undefined && !shootingDays.some((day) => day.id === request.shootingDayId)) throw new DomainError('unknown_shooting_day');
+  if (request.shootingDayId !== undefined && !shootingDays.some((day) => day.id === request.shootingDayId))
+    throw new DomainError('unknown_shooting_day');
   const at = nowIso();
   const hrExport: HrExport = {
     exportId: newHrExportId(),

@@ -19,21 +19,39 @@ export interface HrExportErasure {
  * The exports holding any of `personIds`, and those being built, which may come to hold them
  * (for `'gallery'`, every export of the gallery), and the persons' (or the gallery's) cached crops.
  */
-export async function planHrExportErasure(scope: GalleryScope, persons: ReadonlySet<string> | 'gallery'): Promise<HrExportErasure> {
+export async function planHrExportErasure(
+  scope: GalleryScope,
+  persons: ReadonlySet<string> | 'gallery',
+): Promise<HrExportErasure> {
   const holdings = await listHrExportsOfGallery(scope);
   // An export being built may come to hold the persons (it lists them only once ready): it goes too.
   const mayHold = (status: string, personIds: string[]) =>
-    status === 'queued' || status === 'running' || (persons !== 'gallery' && personIds.some((personId) => persons.has(personId)));
-  const erasable = holdings.filter(({ hrExport, personIds }) => hrExport.status !== 'erased' && (persons === 'gallery' || mayHold(hrExport.status, personIds)));
+    status === 'queued' ||
+    status === 'running' ||
+    (persons !== 'gallery' && personIds.some((personId) => persons.has(personId)));
+  const erasable = holdings.filter(
+    ({ hrExport, personIds }) =>
+      hrExport.status !== 'erased' && (persons === 'gallery' || mayHold(hrExport.status, personIds)),
+  );
   const prefixes = galleryExportPrefixes(scope.tenantId, scope.token);
   const objectVersions =
     persons === 'gallery'
       ? await listObjectVersions(prefixes.hrExports)
-      : (await Promise.all(erasable.map(({ hrExport }) => listObjectVersions(hrExportObjectKey(scope.tenantId, scope.token, hrExport.exportId))))).flat();
+      : (
+          await Promise.all(
+            erasable.map(({ hrExport }) =>
+              listObjectVersions(hrExportObjectKey(scope.tenantId, scope.token, hrExport.exportId)),
+            ),
+          )
+        ).flat();
   const cropVersions =
     persons === 'gallery'
       ? await listObjectVersions(prefixes.portraitCrops)
-      : (await Promise.all([...persons].map((personId) => listObjectVersions(portraitCropPrefix({ ...scope, personId }))))).flat();
+      : (
+          await Promise.all(
+            [...persons].map((personId) => listObjectVersions(portraitCropPrefix({ ...scope, personId }))),
+          )
+        ).flat();
   return { exportIds: erasable.map(({ hrExport }) => hrExport.exportId), objectVersions, cropVersions };
 }
 

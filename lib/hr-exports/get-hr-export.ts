@@ -3,7 +3,11 @@ import { DomainError } from '#lib/platform/domain-error';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
-import { HR_EXPORT_DOWNLOAD_URL_SECONDS, type HrExport, isHrExportIdShaped } from '#lib/hr-exports/rules/hr-export-model';
+import {
+  HR_EXPORT_DOWNLOAD_URL_SECONDS,
+  type HrExport,
+  isHrExportIdShaped,
+} from '#lib/hr-exports/rules/hr-export-model';
 import type { HrExportAnswer } from '#lib/hr-exports/hr-export-schemas';
 import { getHrExport } from '#lib/hr-exports/store/hr-exports';
 import { presignExportDownload } from '#lib/hr-exports/adapters/download-url';
@@ -32,9 +36,16 @@ export function hrExportView(hrExport: HrExport): HrExportMembers {
  * HR_EXPORT_DOWNLOAD_URL_SECONDS (never past the ZIP's own expiry). hr_export_not_found for an
  * ID the gallery does not have (another gallery's or tenant's included).
  */
-export async function readHrExport(tenant: Tenant, token: string | undefined, exportId: string | undefined): Promise<HrExportMembers> {
+export async function readHrExport(
+  tenant: Tenant,
+  token: string | undefined,
+  exportId: string | undefined,
+): Promise<HrExportMembers> {
   const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
-  const hrExport = exportId && isHrExportIdShaped(exportId) ? await getHrExport({ tenantId: tenant.tenantId, token: gallery.token }, exportId) : undefined;
+  const hrExport =
+    exportId && isHrExportIdShaped(exportId)
+      ? await getHrExport({ tenantId: tenant.tenantId, token: gallery.token }, exportId)
+      : undefined;
   if (!hrExport) throw new DomainError('hr_export_not_found');
   const view = hrExportView(hrExport);
   if (hrExport.status !== 'ready' || !hrExport.objectKey || !hrExport.objectExpiresAt) return view;
@@ -43,5 +54,9 @@ export async function readHrExport(tenant: Tenant, token: string | undefined, ex
   const seconds = Math.min(HR_EXPORT_DOWNLOAD_URL_SECONDS, secondsLeft);
   // Whole seconds, as the signature counts them.
   const expiresAt = new Date((Math.floor(now() / 1000) + seconds) * 1000).toISOString();
-  return { ...view, downloadUrl: await presignExportDownload(hrExport.objectKey, seconds), downloadUrlExpiresAt: expiresAt };
+  return {
+    ...view,
+    downloadUrl: await presignExportDownload(hrExport.objectKey, seconds),
+    downloadUrlExpiresAt: expiresAt,
+  };
 }

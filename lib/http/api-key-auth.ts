@@ -40,7 +40,8 @@ export function apiKeyAuth(policy: RateLimitPolicy = API_KEY_RATE_LIMIT): ApiMid
   return {
     before: async (request) => {
       const secret = presentedApiKey(request.event.headers);
-      if (!secret && headerValue(request.event.headers, 'authorization')?.trim()) throw new ApiError('invalid_authorization_scheme');
+      if (!secret && headerValue(request.event.headers, 'authorization')?.trim())
+        throw new ApiError('invalid_authorization_scheme');
       if (!secret) throw new ApiError('api_key_required');
       const tenant = request.context.tenant;
       if (!tenant || !hasApiKeyShape(secret)) throw new ApiError('invalid_api_key');

@@ -12,7 +12,8 @@ export const CORS_REQUEST_HEADERS = ['Content-Type', 'X-Tenant-Slug', 'Idempoten
 export function corsResponseHeaders(): Record<string, string> {
   return {
     'Access-Control-Allow-Origin': '*',
-    'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+    'Access-Control-Expose-Headers':
+      'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
   };
 }
 

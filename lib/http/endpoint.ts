@@ -23,7 +23,13 @@ import type { ApiContext, ApiEvent, ApiResponse, EndpointInput, EndpointResult }
 export type EndpointBody = (input: EndpointInput) => Promise<EndpointResult>;
 
 /** Server-side GET routes whose use case takes the gallery the pipeline read (EndpointInput.gallery): prefetchGallery reads it. */
-const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>(['listShootingDays', 'listFormFields', 'getGalleryStats', 'listPersons', 'listPersonPhotos']);
+const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>([
+  'listShootingDays',
+  'listFormFields',
+  'getGalleryStats',
+  'listPersons',
+  'listPersonPhotos',
+]);
 
 /**
  * The one middleware preset, in its fixed order: request ID, logging, (CORS for public
@@ -41,15 +47,18 @@ const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>(['listShoo
  */
 export function endpoint(routeId: RouteId, body: EndpointBody) {
   const route = findRoute(routeId);
-  const handler = middy<ApiEvent, ApiResponse, Error, ApiContext>()
-    .use(requestId())
-    .use(requestLogging(route.id));
+  const handler = middy<ApiEvent, ApiResponse, Error, ApiContext>().use(requestId()).use(requestLogging(route.id));
   if (route.access === 'public') handler.use(cors());
   if (route.method === 'POST') handler.use(idempotencyFinish());
-  handler.use(errorResponses()).use(originVerify()).use(methodCheck([route]));
-  if (route.access === 'public' && route.method === 'GET' && route.path.includes('{token}')) handler.use(prefetchGalleryPointer());
+  handler
+    .use(errorResponses())
+    .use(originVerify())
+    .use(methodCheck([route]));
+  if (route.access === 'public' && route.method === 'GET' && route.path.includes('{token}'))
+    handler.use(prefetchGalleryPointer());
   handler.use(tenantResolution({ recent: route.method === 'GET' || route.access === 'public' }));
-  if (route.access === 'server' && route.method === 'GET' && GALLERY_PREFETCH_ROUTES.has(route.id)) handler.use(prefetchGallery());
+  if (route.access === 'server' && route.method === 'GET' && GALLERY_PREFETCH_ROUTES.has(route.id))
+    handler.use(prefetchGallery());
   if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
   if (route.method === 'POST') handler.use(jsonBody());
   if (route.access === 'public') handler.use(publicRateLimit());

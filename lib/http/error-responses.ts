@@ -30,7 +30,9 @@ export function errorResponses(): ApiMiddleware {
       const error = request.error;
       if (error instanceof IdempotentReplay) {
         const { statusCode, members } = error.answer;
-        request.response = jsonResponse(statusCode, members, request.context.requestId, { 'Idempotent-Replayed': 'true' });
+        request.response = jsonResponse(statusCode, members, request.context.requestId, {
+          'Idempotent-Replayed': 'true',
+        });
         return;
       }
       const answer =

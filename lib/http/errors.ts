@@ -1,4 +1,9 @@
-import { MAX_FILES_PER_UPLOAD_REQUEST, MAX_PERSONS_PER_IMPORT, MAX_SELFIE_BYTES, mebibytes } from '#lib/platform/field-limits';
+import {
+  MAX_FILES_PER_UPLOAD_REQUEST,
+  MAX_PERSONS_PER_IMPORT,
+  MAX_SELFIE_BYTES,
+  mebibytes,
+} from '#lib/platform/field-limits';
 
 /**
  * The error catalogue: every error code the API can answer with, its HTTP status and its
@@ -36,9 +41,15 @@ export const ERROR_CATALOG = {
   invalid_shooting_day: { status: 400, message: 'The gallery has no shooting day with this ID.' },
   package_not_found: { status: 400, message: 'The gallery has no package with this ID.' },
   persons_required: { status: 400, message: 'A non-empty persons array is required.' },
-  too_many_persons: { status: 400, message: `At most ${MAX_PERSONS_PER_IMPORT} persons can be imported in one request.` },
+  too_many_persons: {
+    status: 400,
+    message: `At most ${MAX_PERSONS_PER_IMPORT} persons can be imported in one request.`,
+  },
   files_required: { status: 400, message: 'A non-empty files array is required.' },
-  too_many_files: { status: 400, message: `At most ${MAX_FILES_PER_UPLOAD_REQUEST} files can be named in one request.` },
+  too_many_files: {
+    status: 400,
+    message: `At most ${MAX_FILES_PER_UPLOAD_REQUEST} files can be named in one request.`,
+  },
   api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },
   invalid_authorization_scheme: {
     status: 401,
@@ -61,14 +72,19 @@ export const ERROR_CATALOG = {
     status: 403,
     message: 'The integration API needs the Creator plan or a higher one.',
   },
-  email_domain_not_allowed: { status: 403, message: 'This gallery takes check-ins only from email addresses at the domains it names.' },
+  email_domain_not_allowed: {
+    status: 403,
+    message: 'This gallery takes check-ins only from email addresses at the domains it names.',
+  },
   invitation_required: {
     status: 403,
-    message: 'You are on this gallery\'s guest list: check in with the personal link emailed to your address. A new link goes out at most every 5 minutes.',
+    message:
+      "You are on this gallery's guest list: check in with the personal link emailed to your address. A new link goes out at most every 5 minutes.",
   },
   not_on_guest_list: {
     status: 403,
-    message: 'This gallery takes check-ins only from the persons invited to it; use the email address or employee ID your organisation gave the studio.',
+    message:
+      'This gallery takes check-ins only from the persons invited to it; use the email address or employee ID your organisation gave the studio.',
   },
   not_found: { status: 404, message: 'No endpoint exists at this path.' },
   gallery_not_found: { status: 404, message: 'No gallery exists with this token.' },
@@ -81,21 +97,30 @@ export const ERROR_CATALOG = {
   hr_export_not_found: { status: 404, message: 'This gallery has no HR export with this ID.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
   shooting_day_full: { status: 409, message: 'The selected shooting day is fully booked.' },
-  idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed; retry shortly.' },
+  idempotency_key_in_use: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+  },
   order_already_paid: { status: 409, message: 'This reservation is paid already; ask for its status instead.' },
-  email_checkin_limit: { status: 409, message: 'This email address has checked in to this gallery as often as it may.' },
+  email_checkin_limit: {
+    status: 409,
+    message: 'This email address has checked in to this gallery as often as it may.',
+  },
   reservation_exists: {
     status: 409,
-    message: 'This email address has another reservation waiting for payment in this gallery; complete or retry that one.',
+    message:
+      'This email address has another reservation waiting for payment in this gallery; complete or retry that one.',
   },
   hr_export_consent_not_asked: {
     status: 409,
-    message: "This gallery's check-in does not ask for the HR export consent, so nobody agreed to their photos going to their employer; enable it before exporting.",
+    message:
+      "This gallery's check-in does not ask for the HR export consent, so nobody agreed to their photos going to their employer; enable it before exporting.",
   },
   retry_limit_reached: { status: 409, message: 'This reservation cannot be retried again; check in again instead.' },
   pending_payments_limit: {
     status: 409,
-    message: 'Too many participants are paying for this shooting day right now; try again in a few minutes or pick another day.',
+    message:
+      'Too many participants are paying for this shooting day right now; try again in a few minutes or pick another day.',
   },
   idempotency_key_reused: {
     status: 422,

@@ -3,7 +3,11 @@ import stableStringify from 'fast-json-stable-stringify';
 import { now } from '#lib/platform/clock';
 import { ApiError } from '#lib/http/errors';
 import { galleryOfCheckoutToken } from '#lib/payments/store/checkout-tokens';
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '#lib/idempotency/store/idempotency-records';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+} from '#lib/idempotency/store/idempotency-records';
 import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/platform/field-limits';
 import {
   type IdempotencyKeyMaterial,
@@ -59,9 +63,14 @@ export function idempotencyStart(routeId: string): ApiMiddleware {
       if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw new ApiError('invalid_idempotency_key');
       const { tenant, apiKey } = request.context;
       if (!tenant) throw new Error('idempotencyStart needs tenantResolution before it');
-      const material = await deriveIdempotencyKeyMaterial({ tenantId: tenant.tenantId, caller: apiKey?.keyId ?? 'public', routeId }, key);
+      const material = await deriveIdempotencyKeyMaterial(
+        { tenantId: tenant.tenantId, caller: apiKey?.keyId ?? 'public', routeId },
+        key,
+      );
       // Path parameters, not the raw path: an alias and its primary path are the same request.
-      const requestHash = sha256(`${stableStringify(request.event.pathParameters ?? {})}\n${stableStringify(request.event.body ?? null)}`);
+      const requestHash = sha256(
+        `${stableStringify(request.event.pathParameters ?? {})}\n${stableStringify(request.event.body ?? null)}`,
+      );
       const state = { material, requestHash };
       await claimOrReplay(state);
       (request.internal as { idempotency?: IdempotencyState }).idempotency = state;
@@ -108,7 +117,8 @@ export function idempotencyFinish(): ApiMiddleware {
       const galleryToken = await galleryOfRequest(request, personIds.length + orderIds.length > 0);
       await completeIdempotencyKey(state.material.scopeHash, {
         sealedAnswer: sealAnswer(state.material.answerKey, { statusCode, members }, boundTo(state)),
-        gallery: galleryToken === undefined ? undefined : { tenantId: request.context.tenant!.tenantId, token: galleryToken },
+        gallery:
+          galleryToken === undefined ? undefined : { tenantId: request.context.tenant!.tenantId, token: galleryToken },
         personIds,
         orderIds,
       });
@@ -126,11 +136,16 @@ export function idempotencyFinish(): ApiMiddleware {
  * answer carries a person or order), or the body's `token`.
  */
 async function galleryOfRequest(request: ApiRequest, carriesIds: boolean): Promise<string | undefined> {
-  const body = (typeof request.event.body === 'object' && request.event.body !== null ? request.event.body : {}) as Record<string, unknown>;
-  const text = (value: unknown, maxLength: number) => (typeof value === 'string' && value.trim() !== '' && value.length <= maxLength ? value.trim() : undefined);
-  const named = request.context.gallery?.gallery.token ?? text(request.context.pathParameters?.token, GALLERY_TOKEN_MAX_LENGTH);
+  const body = (
+    typeof request.event.body === 'object' && request.event.body !== null ? request.event.body : {}
+  ) as Record<string, unknown>;
+  const text = (value: unknown, maxLength: number) =>
+    typeof value === 'string' && value.trim() !== '' && value.length <= maxLength ? value.trim() : undefined;
+  const named =
+    request.context.gallery?.gallery.token ?? text(request.context.pathParameters?.token, GALLERY_TOKEN_MAX_LENGTH);
   if (named !== undefined) return named;
-  const checkoutToken = text(body.statusToken, CHECKOUT_TOKEN_MAX_LENGTH) ?? text(body.retryToken, CHECKOUT_TOKEN_MAX_LENGTH);
+  const checkoutToken =
+    text(body.statusToken, CHECKOUT_TOKEN_MAX_LENGTH) ?? text(body.retryToken, CHECKOUT_TOKEN_MAX_LENGTH);
   if (carriesIds && checkoutToken !== undefined) {
     const gallery = await galleryOfCheckoutToken(hashSecret(checkoutToken), request.context.tenant!.tenantId);
     if (gallery !== undefined) return gallery;

@@ -1,7 +1,12 @@
 import { optionalEnv } from '#lib/platform/config';
 import { keys } from '#lib/platform/table/keys';
 import { addressOfViewerHeader, clientKey } from '#lib/rate-limits/rules/client-address';
-import { type PublicBudget, type PublicLimits, budgetOfAction, publicLimitsOf } from '#lib/galleries/rules/public-limits';
+import {
+  type PublicBudget,
+  type PublicLimits,
+  budgetOfAction,
+  publicLimitsOf,
+} from '#lib/galleries/rules/public-limits';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import { ExpiringCache } from '#lib/platform/expiring-cache';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
@@ -57,7 +62,10 @@ function publicRequest(request: ApiRequest): { budget: PublicBudget; galleryToke
  * beside the tenant), when the resolved tenant has a pointer with this token: then the gallery
  * exists with those limits. Another tenant's pointer with the same token is never used.
  */
-async function pointedLimits(request: ApiRequest, tenantId: string): Promise<{ limits?: Partial<PublicLimits> } | undefined> {
+async function pointedLimits(
+  request: ApiRequest,
+  tenantId: string,
+): Promise<{ limits?: Partial<PublicLimits> } | undefined> {
   const pointers = await request.context.galleryPointerLookup;
   const pointer = pointers?.find((candidate) => candidate.tenantId === tenantId);
   return pointer ? { limits: pointer.publicLimits } : undefined;
@@ -86,12 +94,18 @@ export function publicRateLimit(): ApiMiddleware {
       const address = clientAddress(request);
       request.context.clientAddress = address;
       const cacheKey = `${tenant.tenantId}#${galleryToken}`;
-      const known = galleryToken === undefined ? undefined : (recentLimits.get(cacheKey) ?? (await pointedLimits(request, tenant.tenantId)));
+      const known =
+        galleryToken === undefined
+          ? undefined
+          : (recentLimits.get(cacheKey) ?? (await pointedLimits(request, tenant.tenantId)));
       if (known) {
         const lookup = findGalleryConfiguration(tenant.tenantId, galleryToken);
         lookup.catch(() => undefined); // awaited below unless the limit refuses first
         const counter = keys.publicRateLimitCounter(tenant.tenantId, galleryToken, budget, clientKey(address));
-        const [configuration] = await Promise.all([lookup, admitRequest(request, counter, publicLimitsOf(known.limits)[budget])]);
+        const [configuration] = await Promise.all([
+          lookup,
+          admitRequest(request, counter, publicLimitsOf(known.limits)[budget]),
+        ]);
         rememberLimits(cacheKey, configuration);
         request.context.gallery = configuration;
       } else {
@@ -99,7 +113,12 @@ export function publicRateLimit(): ApiMiddleware {
         if (galleryToken !== undefined) rememberLimits(cacheKey, configuration);
         request.context.gallery = configuration;
         const policy = publicLimitsOf(configuration?.gallery.publicLimits)[budget];
-        const counter = keys.publicRateLimitCounter(tenant.tenantId, configuration?.gallery.token, budget, clientKey(address));
+        const counter = keys.publicRateLimitCounter(
+          tenant.tenantId,
+          configuration?.gallery.token,
+          budget,
+          clientKey(address),
+        );
         await admitRequest(request, counter, policy);
       }
     },

@@ -1,10 +1,31 @@
 import * as v from 'valibot';
 import { CheckinInfo, CheckinRequest, CheckinResult, SubmitCheckinRequest } from '#lib/checkin/checkin-schemas';
-import { FormField, FormFields, GalleryStats, Package, ShootingDay, ShootingDays } from '#lib/galleries/gallery-schemas';
+import {
+  FormField,
+  FormFields,
+  GalleryStats,
+  Package,
+  ShootingDay,
+  ShootingDays,
+} from '#lib/galleries/gallery-schemas';
 import { CheckinStatusRequest, RetryCheckoutRequest, WebhookResult } from '#lib/payments/payment-schemas';
 import { ImportRequest, ImportResult, ImportedPerson, Person, PersonsPage } from '#lib/persons/person-schemas';
-import { MyPhotosRequest, ParticipantPhotos, PersonPhotos, PhotoLinkRequested, PhotosByLinkRequest, PickPhotoRequest, SendPhotoLinkRequest } from '#lib/photos/photo-schemas';
-import { CompleteUploadsRequest, CompleteUploadsResult, InboxPage, UploadPlan, UploadRequest } from '#lib/photos/upload-schemas';
+import {
+  MyPhotosRequest,
+  ParticipantPhotos,
+  PersonPhotos,
+  PhotoLinkRequested,
+  PhotosByLinkRequest,
+  PickPhotoRequest,
+  SendPhotoLinkRequest,
+} from '#lib/photos/photo-schemas';
+import {
+  CompleteUploadsRequest,
+  CompleteUploadsResult,
+  InboxPage,
+  UploadPlan,
+  UploadRequest,
+} from '#lib/photos/upload-schemas';
 import { requestId } from '#lib/platform/schema-parts';
 import { HrExportAnswer, HrExportRequest } from '#lib/hr-exports/hr-export-schemas';
 
@@ -65,7 +86,10 @@ export const API_SCHEMAS = {
 };
 
 /** Request and 200 response schema of each route, by route ID. */
-export const ROUTE_SCHEMAS: Record<string, { request?: keyof typeof API_SCHEMAS; response?: keyof typeof API_SCHEMAS }> = {
+export const ROUTE_SCHEMAS: Record<
+  string,
+  { request?: keyof typeof API_SCHEMAS; response?: keyof typeof API_SCHEMAS }
+> = {
   getCheckinInfo: { response: 'CheckinInfo' },
   submitCheckin: { request: 'CheckinRequest', response: 'CheckinResult' },
   listFormFields: { response: 'FormFields' },
@@ -82,4 +106,37 @@ export const ROUTE_SCHEMAS: Record<string, { request?: keyof typeof API_SCHEMAS;
   stripeWebhook: { response: 'WebhookResult' },
 };
 
-export { CheckinInfo, CheckinRequest, CheckinResult, CheckinStatusRequest, FormField, FormFields, GalleryStats, ImportRequest, ImportResult, ImportedPerson, MyPhotosRequest, Package, ParticipantPhotos, Person, PersonPhotos, PersonsPage, PhotoLinkRequested, PhotosByLinkRequest, PickPhotoRequest, SendPhotoLinkRequest, RetryCheckoutRequest, InboxPage, UploadRequest, UploadPlan, CompleteUploadsRequest, CompleteUploadsResult, ShootingDay, ShootingDays, SubmitCheckinRequest, WebhookResult, HrExportRequest, HrExportAnswer };
+export {
+  CheckinInfo,
+  CheckinRequest,
+  CheckinResult,
+  CheckinStatusRequest,
+  FormField,
+  FormFields,
+  GalleryStats,
+  ImportRequest,
+  ImportResult,
+  ImportedPerson,
+  MyPhotosRequest,
+  Package,
+  ParticipantPhotos,
+  Person,
+  PersonPhotos,
+  PersonsPage,
+  PhotoLinkRequested,
+  PhotosByLinkRequest,
+  PickPhotoRequest,
+  SendPhotoLinkRequest,
+  RetryCheckoutRequest,
+  InboxPage,
+  UploadRequest,
+  UploadPlan,
+  CompleteUploadsRequest,
+  CompleteUploadsResult,
+  ShootingDay,
+  ShootingDays,
+  SubmitCheckinRequest,
+  WebhookResult,
+  HrExportRequest,
+  HrExportAnswer,
+};

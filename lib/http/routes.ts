@@ -150,7 +150,8 @@ export const routes = [
     handler: 'integration/create-hr-export',
     access: 'server',
     successStatus: 202,
-    summary: 'Queues an HR export: one square portrait per person who gave hrExportConsent, named by employee ID, with a manifest, as a ZIP',
+    summary:
+      'Queues an HR export: one square portrait per person who gave hrExportConsent, named by employee ID, with a manifest, as a ZIP',
   },
   {
     id: 'getHrExport',
@@ -159,7 +160,8 @@ export const routes = [
     alias: '/groupshoot/{token}/hr-exports/{exportId}',
     handler: 'integration/get-hr-export',
     access: 'server',
-    summary: "An HR export's state: queued, running, ready (with a presigned download URL and its report) or failed (with a reason)",
+    summary:
+      "An HR export's state: queued, running, ready (with a presigned download URL and its report) or failed (with a reason)",
   },
   {
     id: 'stripeWebhook',

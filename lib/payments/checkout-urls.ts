@@ -81,7 +81,11 @@ export function returnUrlOf(
   return url;
 }
 
-function returnOriginAllowed(url: URL, tenant: Pick<Tenant, 'allowedReturnOrigins'>, settings: ReturnUrlSettings): boolean {
+function returnOriginAllowed(
+  url: URL,
+  tenant: Pick<Tenant, 'allowedReturnOrigins'>,
+  settings: ReturnUrlSettings,
+): boolean {
   if (LOOPBACK_HOSTS.includes(url.hostname)) return settings.local;
   return url.origin === originOf(settings.checkinPageUrl) || (tenant.allowedReturnOrigins ?? []).includes(url.origin);
 }
@@ -106,6 +110,7 @@ export function allowableReturnOrigin(text: string): string | undefined {
   } catch {
     return undefined;
   }
-  const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  const bare =
+    url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
   return url.protocol === 'https:' && bare && !LOOPBACK_HOSTS.includes(url.hostname) ? url.origin : undefined;
 }

@@ -13,7 +13,12 @@ import {
   reserveOrder,
 } from '#lib/payments/store/order-transitions';
 import { getOrder } from '#lib/payments/store/orders';
-import type { CheckinStatusInput, CheckoutStarted, OrderStatus, RetryCheckoutInput } from '#lib/payments/payment-schemas';
+import type {
+  CheckinStatusInput,
+  CheckoutStarted,
+  OrderStatus,
+  RetryCheckoutInput,
+} from '#lib/payments/payment-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { DomainError } from '#lib/platform/domain-error';
@@ -49,7 +54,11 @@ async function openSession(
   undo: () => Promise<void>,
   claim?: string,
 ) {
-  const { successUrl, cancelUrl } = checkoutReturnUrls(returnUrl, { tenantSlug: tenant.slug, galleryToken: order.galleryToken, ...tokens });
+  const { successUrl, cancelUrl } = checkoutReturnUrls(returnUrl, {
+    tenantSlug: tenant.slug,
+    galleryToken: order.galleryToken,
+    ...tokens,
+  });
   let session;
   try {
     session = await createCheckoutSession({
@@ -75,7 +84,10 @@ async function openSession(
   } catch (error) {
     await undo();
     await expireCheckoutSession(order.accountId, session.sessionId).catch((cleanup: Error) =>
-      logger.error('unattached Checkout Session not expired; it ends at its expires_at', { sessionId: session.sessionId, error: loggableError(cleanup) }),
+      logger.error('unattached Checkout Session not expired; it ends at its expires_at', {
+        sessionId: session.sessionId,
+        error: loggableError(cleanup),
+      }),
     );
     throw error;
   }
@@ -97,7 +109,11 @@ async function supersedeReservation(tenant: Tenant, galleryToken: string, orderI
 }
 
 /** Moves an order between the statistics' status counters (after the transition is stored). */
-export function countTransition(order: Pick<Order, 'tenantId' | 'galleryToken'>, from: Order['status'] | undefined, to: Order['status']) {
+export function countTransition(
+  order: Pick<Order, 'tenantId' | 'galleryToken'>,
+  from: Order['status'] | undefined,
+  to: Order['status'],
+) {
   return addToGalleryCounters(
     { tenantId: order.tenantId, token: order.galleryToken },
     { ...(from ? { [ORDER_STATUS_COUNTER[from]]: -1 } : {}), [ORDER_STATUS_COUNTER[to]]: 1 },
@@ -152,7 +168,11 @@ export async function startPaidCheckin(input: {
   const undo = () =>
     removeReservation(reserved, 'undoReservation').then(
       () => undefined,
-      (error: Error) => logger.error('reservation not released; the expiry of its session releases it', { orderId: order.orderId, error: loggableError(error) }),
+      (error: Error) =>
+        logger.error('reservation not released; the expiry of its session releases it', {
+          orderId: order.orderId,
+          error: loggableError(error),
+        }),
     );
   const session = await openSession(tenant, order, returnUrl, tokens, undo);
   await countTransition(order, undefined, 'pending');
@@ -196,7 +216,10 @@ export async function retryCheckout(tenant: Tenant, request: RetryCheckoutInput)
   if (order.status === 'paid') throw new DomainError('order_already_paid');
   const { limits, pendingPaymentsCap } = await reservationLimits(tenant, order);
   if ((order.retries ?? 0) >= limits.retriesPerOrder) {
-    throw new DomainError('retry_limit_reached', `A reservation can be retried ${limits.retriesPerOrder} times; check in again instead.`);
+    throw new DomainError(
+      'retry_limit_reached',
+      `A reservation can be retried ${limits.retriesPerOrder} times; check in again instead.`,
+    );
   }
   const returnUrl = returnUrlOf(request.returnUrl, tenant);
   const previousStatus = order.status;
@@ -214,7 +237,10 @@ export async function retryCheckout(tenant: Tenant, request: RetryCheckoutInput)
   const endStatus = previousStatus === 'pending' ? 'expired' : previousStatus;
   const undo = async () => {
     const ended = await abandonSessionReplacement(reopened, claim, endStatus).catch((error: Error) => {
-      logger.error('retried reservation not ended; the expiry of its sessions ends it', { orderId: order.orderId, error: loggableError(error) });
+      logger.error('retried reservation not ended; the expiry of its sessions ends it', {
+        orderId: order.orderId,
+        error: loggableError(error),
+      });
       return false;
     });
     if (ended) await countTransition(order, 'pending', endStatus);

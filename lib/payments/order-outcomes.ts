@@ -29,7 +29,9 @@ export async function completePaidOrder(order: Order): Promise<void> {
       ...(invitee ? {} : { personsCheckedIn: 1 }),
       personsWithSelfie: person.hasSelfie && !invitee?.hasSelfie ? 1 : 0,
     },
-  ).catch((error: Error) => logger.error('check-in and order counters not updated', { orderId: order.orderId, error: loggableError(error) }));
+  ).catch((error: Error) =>
+    logger.error('check-in and order counters not updated', { orderId: order.orderId, error: loggableError(error) }),
+  );
 }
 
 /**
@@ -45,7 +47,11 @@ async function moveInviteeSelfie(order: Order): Promise<void> {
   const reservationKey = selfieObjectKey(order.tenantId, order.galleryToken, order.person.personId);
   const selfie = await bucket.findMediaObject(reservationKey);
   if (!selfie) return;
-  await bucket.putMediaObject(selfieObjectKey(order.tenantId, order.galleryToken, order.invitee.personId), selfie.bytes, 'image/jpeg');
+  await bucket.putMediaObject(
+    selfieObjectKey(order.tenantId, order.galleryToken, order.invitee.personId),
+    selfie.bytes,
+    'image/jpeg',
+  );
   await bucket.deleteObjectForGood(reservationKey);
 }
 
@@ -54,7 +60,11 @@ async function moveInviteeSelfie(order: Order): Promise<void> {
  * reservation and could not undo it (no session attached, nobody answered its tokens, and the
  * only session it opened ended), releaseUnattached. True when the order ended here.
  */
-export async function endOrderOfSession(order: StoredOrder, sessionId: string, transition: 'expire' | 'cancel'): Promise<boolean> {
+export async function endOrderOfSession(
+  order: StoredOrder,
+  sessionId: string,
+  transition: 'expire' | 'cancel',
+): Promise<boolean> {
   if (await endPendingOrder(order, sessionId, transition)) {
     await countTransition(order, 'pending', transition === 'expire' ? 'expired' : 'canceled');
     return true;

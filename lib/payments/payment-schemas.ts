@@ -25,7 +25,12 @@ export const OrderStatus = v.object({
   requestId,
 });
 
-export const WebhookResult = v.object({ ok: v.literal(true), received: v.literal(true), outcome: v.string(), requestId });
+export const WebhookResult = v.object({
+  ok: v.literal(true),
+  received: v.literal(true),
+  outcome: v.string(),
+  requestId,
+});
 
 /**
  * A status or retry token as the participant sends it back: trimmed, at most 200 characters as
@@ -47,7 +52,10 @@ function tokenRule(member: 'statusToken' | 'retryToken'): PrecedenceRule {
  * which returnUrlOf refuses as it refuses any text that is not an allowed URL.
  */
 export function returnUrlMember(description: string) {
-  return v.pipe(v.nullish(v.fallback(v.pipe(v.string(), v.maxLength(RETURN_URL_MAX_LENGTH)), '')), v.description(description));
+  return v.pipe(
+    v.nullish(v.fallback(v.pipe(v.string(), v.maxLength(RETURN_URL_MAX_LENGTH)), '')),
+    v.description(description),
+  );
 }
 
 /** The body of the `checkinStatus` action of POST /group-shoot. */

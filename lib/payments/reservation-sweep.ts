@@ -31,11 +31,16 @@ export async function sweepReservations(): Promise<Record<SweepOutcome, number>>
   const candidates = await listPendingOrdersCreatedBefore(new Date(now() - UNATTACHED_AFTER_MS).toISOString());
   for (const candidate of candidates) {
     // The index's copy says whether an order is due; only a due one is read again, consistently.
-    const order = isDue(candidate) ? await getOrder(candidate.tenantId, candidate.galleryToken, candidate.orderId) : undefined;
+    const order = isDue(candidate)
+      ? await getOrder(candidate.tenantId, candidate.galleryToken, candidate.orderId)
+      : undefined;
     const outcome =
       order && isDue(order)
         ? await settle(order).catch((error: Error) => {
-            logger.error('reservation not swept; the next sweep tries again', { orderId: candidate.orderId, error: loggableError(error) });
+            logger.error('reservation not swept; the next sweep tries again', {
+              orderId: candidate.orderId,
+              error: loggableError(error),
+            });
             return 'left' as const;
           })
         : 'left';
@@ -75,7 +80,11 @@ async function settleAbandonedRetry(order: StoredOrder): Promise<SweepOutcome> {
   if (order.replacedSessionId) {
     const state = await checkoutSessionState(order.accountId, order.replacedSessionId);
     if (state.status === 'complete') return state.paid ? (await completePaidOrder(order), 'paid') : 'left';
-    if (state.status === 'open' && (await expireCheckoutSession(order.accountId, order.replacedSessionId)) === 'complete') return 'left';
+    if (
+      state.status === 'open' &&
+      (await expireCheckoutSession(order.accountId, order.replacedSessionId)) === 'complete'
+    )
+      return 'left';
   }
   if (!(await abandonSessionReplacement(order, order.replacingBy!, 'expired'))) return 'left';
   await countTransition(order, 'pending', 'expired');

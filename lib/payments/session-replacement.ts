@@ -27,7 +27,10 @@ export async function takeOverSession(order: StoredOrder, claim: string): Promis
     // any of the order's sessions ends it once that retry is over.)
     if (detached) {
       await restoreReplacedSession(order, oldSession, order.checkoutUrl, claim).catch((restore: Error) =>
-        logger.error('replaced session not restored; its expiry ends the reservation', { orderId: order.orderId, error: loggableError(restore) }),
+        logger.error('replaced session not restored; its expiry ends the reservation', {
+          orderId: order.orderId,
+          error: loggableError(restore),
+        }),
       );
     }
     throw error;

@@ -12,7 +12,8 @@ export type EventOutcome = 'handled' | 'duplicate' | 'ignored' | 'unknown_order'
 async function orderOfSession(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<StoredOrder | undefined> {
   const { orderId, tenantId, galleryToken } = (session.metadata ?? {}) as Record<string, unknown>;
   const usable = (value: unknown): value is string => typeof value === 'string' && value !== '' && value.length <= 200;
-  if (typeof session.id !== 'string' || !usable(orderId) || !usable(tenantId) || !usable(galleryToken)) return undefined;
+  if (typeof session.id !== 'string' || !usable(orderId) || !usable(tenantId) || !usable(galleryToken))
+    return undefined;
   const order = await getOrder(tenantId, galleryToken, orderId);
   // Metadata alone is not trusted: the event must come from the order's connected account.
   return order && order.accountId === event.account ? order : undefined;
@@ -27,7 +28,8 @@ async function handleSessionEvent(event: Stripe.Event, session: Stripe.Checkout.
   switch (event.type) {
     case 'checkout.session.completed':
       // Delayed methods (bank debits) complete unpaid and report later through async_payment_*.
-      if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') await completePaidOrder(order);
+      if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required')
+        await completePaidOrder(order);
       return 'handled';
     case 'checkout.session.async_payment_succeeded':
       await completePaidOrder(order);
@@ -60,13 +62,17 @@ async function handleAccountUpdated(event: Stripe.Event, account: Stripe.Account
  */
 export async function handleStripeEvent(event: Stripe.Event): Promise<EventOutcome> {
   if (!wellFormed(event)) {
-    logger.warn('signed Stripe webhook body that is not an event', { eventType: typeof event?.type === 'string' ? event.type : undefined });
+    logger.warn('signed Stripe webhook body that is not an event', {
+      eventType: typeof event?.type === 'string' ? event.type : undefined,
+    });
     return 'ignored';
   }
   if (await stripeEventHandled(event.id)) return 'duplicate';
   const outcome = await handleEvent(event);
   // Only an optimisation: a redelivery of an event not remembered is handled again, harmlessly.
-  await rememberStripeEvent(event.id).catch((error: Error) => logger.warn('handled Stripe event not remembered', { eventId: event.id, error: loggableError(error) }));
+  await rememberStripeEvent(event.id).catch((error: Error) =>
+    logger.warn('handled Stripe event not remembered', { eventId: event.id, error: loggableError(error) }),
+  );
   return outcome;
 }
 
@@ -86,6 +92,7 @@ function wellFormed(event: Stripe.Event): boolean {
 
 async function handleEvent(event: Stripe.Event): Promise<EventOutcome> {
   if (event.type === 'account.updated') return handleAccountUpdated(event, event.data.object as Stripe.Account);
-  if (event.type.startsWith('checkout.session.')) return handleSessionEvent(event, event.data.object as Stripe.Checkout.Session);
+  if (event.type.startsWith('checkout.session.'))
+    return handleSessionEvent(event, event.data.object as Stripe.Checkout.Session);
   return 'ignored';
 }

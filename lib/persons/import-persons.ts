@@ -16,7 +16,11 @@ import { loggableError, logger } from '#lib/platform/logger';
  * was stored. Rows that fail validation are skipped with a reason; rows that could not be
  * stored after retries are skipped as `not_written` (send them again).
  */
-export async function importPersons(tenant: Tenant, configuration: GalleryConfiguration, request: ImportInput): Promise<ResultMembers<typeof ImportResult>> {
+export async function importPersons(
+  tenant: Tenant,
+  configuration: GalleryConfiguration,
+  request: ImportInput,
+): Promise<ResultMembers<typeof ImportResult>> {
   const { gallery, shootingDays } = configuration;
   const dayIds = new Set(shootingDays.map((day) => day.id));
   const createdAt = nowIso();

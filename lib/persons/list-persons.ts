@@ -27,16 +27,25 @@ function pageLimit(value: string | undefined): number {
  * employeeId. `nextCursor` continues the listing and is null on the last page. `loaded`: the
  * gallery the pipeline read already.
  */
-export async function listPersons(tenant: Tenant, token: string | undefined, query: Record<string, string>, loaded?: GalleryConfiguration): Promise<ResultMembers<typeof PersonsPage>> {
+export async function listPersons(
+  tenant: Tenant,
+  token: string | undefined,
+  query: Record<string, string>,
+  loaded?: GalleryConfiguration,
+): Promise<ResultMembers<typeof PersonsPage>> {
   const { gallery } = await loadGroupShootGallery(tenant.tenantId, token, loaded);
   const limit = pageLimit(query.limit);
   const afterPersonId = query.cursor === undefined ? undefined : decodePersonCursor(query.cursor);
-  if (query.cursor !== undefined && !afterPersonId) throw invalidParameter('cursor', 'cursor is not a cursor of this listing.');
+  if (query.cursor !== undefined && !afterPersonId)
+    throw invalidParameter('cursor', 'cursor is not a cursor of this listing.');
   const employeeId = query.employeeId?.trim();
   if (employeeId !== undefined && (employeeId === '' || employeeId.length > TEXT_LIMITS.employeeId)) {
     throw invalidParameter('employeeId', `employeeId must have 1 to ${TEXT_LIMITS.employeeId} characters.`);
   }
-  const page = await listPersonsPage({ tenantId: tenant.tenantId, token: gallery.token }, { limit, afterPersonId, employeeId });
+  const page = await listPersonsPage(
+    { tenantId: tenant.tenantId, token: gallery.token },
+    { limit, afterPersonId, employeeId },
+  );
   return {
     galleryToken: gallery.token,
     persons: page.persons.map(integrationPersonView),

@@ -18,7 +18,10 @@ export const ImportRequest = v.object({
   persons: v.pipe(
     v.array(v.unknown()),
     v.minLength(1),
-    v.maxLength(MAX_PERSONS_PER_IMPORT, (issue) => `At most ${MAX_PERSONS_PER_IMPORT} persons per request; got ${issue.received}.`),
+    v.maxLength(
+      MAX_PERSONS_PER_IMPORT,
+      (issue) => `At most ${MAX_PERSONS_PER_IMPORT} persons per request; got ${issue.received}.`,
+    ),
     v.array(ImportRowSchema),
   ),
 });
@@ -30,7 +33,10 @@ export function parseImportRequest(body: unknown): ImportInput {
   return parseBody(ImportRequest, body, [
     {
       member: 'persons',
-      refusal: (issue) => (issue.type === 'max_length' ? new DomainError('too_many_persons', issue.message) : new DomainError('persons_required')),
+      refusal: (issue) =>
+        issue.type === 'max_length'
+          ? new DomainError('too_many_persons', issue.message)
+          : new DomainError('persons_required'),
     },
   ]);
 }
@@ -73,12 +79,19 @@ export const Person = v.object({
   customFields: v.record(v.string(), v.union([v.string(), v.number()])),
   source: v.picklist(['import', 'checkin']),
   createdAt: v.string(),
-  checkedInAt: v.pipe(nullableString, v.description('When an imported person completed its own check-in (importedOnly galleries); null until then, and for persons who checked in.')),
+  checkedInAt: v.pipe(
+    nullableString,
+    v.description(
+      'When an imported person completed its own check-in (importedOnly galleries); null until then, and for persons who checked in.',
+    ),
+  ),
   hasSelfie: v.boolean(),
   photoCount: v.number(),
   language: v.pipe(
     v.nullable(v.picklist(LANGUAGES)),
-    v.description('The language the participant checked in in (the check-in page\'s); their emails are written in it. null: not known (imported and not checked in yet, or checked in before languages were stored).'),
+    v.description(
+      "The language the participant checked in in (the check-in page's); their emails are written in it. null: not known (imported and not checked in yet, or checked in before languages were stored).",
+    ),
   ),
 });
 

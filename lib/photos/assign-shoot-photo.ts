@@ -3,7 +3,15 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { getPerson } from '#lib/persons/store/persons';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import { type UnassignedReason, supersedes } from '#lib/photos/rules/shoot-sequence';
-import { type Key, type ShootPhoto, type ShotState, deleteShootPhoto, getShootItem, getShootPhoto, moveShootPhoto } from '#lib/photos/store/shoot-photos';
+import {
+  type Key,
+  type ShootPhoto,
+  type ShotState,
+  deleteShootPhoto,
+  getShootItem,
+  getShootPhoto,
+  moveShootPhoto,
+} from '#lib/photos/store/shoot-photos';
 
 /** The bucket is reached only to delete an erased person's photo: the review commands run without MEDIA_BUCKET. */
 const mediaBucket = () => import('#lib/platform/media-bucket');
@@ -18,7 +26,8 @@ export interface Governor {
 }
 
 /** What became of the photo: its state once governed (or as the later governor left it), or missing or erased. */
-export type GovernorOutcome = { outcome: 'applied' | 'superseded'; state: ShotState } | { outcome: 'missing' | 'erased' };
+export type GovernorOutcome =
+  { outcome: 'applied' | 'superseded'; state: ShotState } | { outcome: 'missing' | 'erased' };
 
 /** Another placement changed the photo or a person's photo count between the read and the write. */
 class PlacementRaced extends Error {}
@@ -35,7 +44,13 @@ const PLACEMENT_ROUNDS = { attempts: 10, baseDelayMs: 10, maxDelayMs: 400 };
  * target person that no longer exists leaves the photo unassigned; a governing card that was
  * erased deletes the photo, object and all (docs/photos.md#erasure-and-the-sequence).
  */
-export function applyGovernor(scope: GalleryScope, key: Key, governor: Governor, target: PhotoTarget, opinion?: FaceOpinion): Promise<GovernorOutcome> {
+export function applyGovernor(
+  scope: GalleryScope,
+  key: Key,
+  governor: Governor,
+  target: PhotoTarget,
+  opinion?: FaceOpinion,
+): Promise<GovernorOutcome> {
   let reviewed: Promise<ShotState> | undefined;
   let round = 0;
   return retryWithBackoff(
@@ -53,8 +68,10 @@ export function applyGovernor(scope: GalleryScope, key: Key, governor: Governor,
       let to = await reviewed;
       const toPerson = to.personId ? await getPerson(scope, to.personId) : undefined;
       if (to.personId && !toPerson) to = { reason: 'reason' in target ? target.reason : 'unknown_code' };
-      const fromPerson = shot.personId && shot.personId !== toPerson?.personId ? await getPerson(scope, shot.personId) : undefined;
-      if (!(await moveShootPhoto(scope, shot, governor.position, to, { fromPerson, toPerson }, governor.card))) throw new PlacementRaced();
+      const fromPerson =
+        shot.personId && shot.personId !== toPerson?.personId ? await getPerson(scope, shot.personId) : undefined;
+      if (!(await moveShootPhoto(scope, shot, governor.position, to, { fromPerson, toPerson }, governor.card)))
+        throw new PlacementRaced();
       return { outcome: 'applied', state: to };
     },
     (error) => error instanceof PlacementRaced,
@@ -74,7 +91,13 @@ async function stateOf(target: PhotoTarget, opinion: FaceOpinion | undefined): P
     return { reason: verdict.reason, heldFor: target.personId, candidates: verdict.candidates };
   }
   const fill = await opinion?.withoutCard();
-  if (fill?.fillFor) return { personId: fill.fillFor.personId, assignedBy: 'face_match', candidates: fill.candidates, ...(fill.fillFace ? { faceBox: fill.fillFace } : {}) };
+  if (fill?.fillFor)
+    return {
+      personId: fill.fillFor.personId,
+      assignedBy: 'face_match',
+      candidates: fill.candidates,
+      ...(fill.fillFace ? { faceBox: fill.fillFace } : {}),
+    };
   return { reason: target.reason, ...(fill && fill.candidates.length > 0 ? { candidates: fill.candidates } : {}) };
 }
 
@@ -82,8 +105,16 @@ async function stateOf(target: PhotoTarget, opinion: FaceOpinion | undefined): P
  * Deletes a photo the erased card at `erasedCard` governs: its item (taking it from whoever has
  * it) and every version of its object, unless a later card or a hand has taken it meanwhile.
  */
-export function deleteErasedPersonsPhoto(scope: GalleryScope, shot: ShootPhoto & Key, erasedCard: string): Promise<void> {
-  return deleteShootPhotoForGood(scope, shot, (current) => current.governor !== undefined && current.governor > erasedCard);
+export function deleteErasedPersonsPhoto(
+  scope: GalleryScope,
+  shot: ShootPhoto & Key,
+  erasedCard: string,
+): Promise<void> {
+  return deleteShootPhotoForGood(
+    scope,
+    shot,
+    (current) => current.governor !== undefined && current.governor > erasedCard,
+  );
 }
 
 /**
@@ -91,7 +122,11 @@ export function deleteErasedPersonsPhoto(scope: GalleryScope, shot: ShootPhoto &
  * and every version of its object, unless `keep` says its current state must stay. Read again
  * until the delete holds.
  */
-export async function deleteShootPhotoForGood(scope: GalleryScope, shot: ShootPhoto & Key, keep: (current: ShootPhoto) => boolean = () => false): Promise<void> {
+export async function deleteShootPhotoForGood(
+  scope: GalleryScope,
+  shot: ShootPhoto & Key,
+  keep: (current: ShootPhoto) => boolean = () => false,
+): Promise<void> {
   const taken = await retryWithBackoff(
     async () => {
       const current = await getShootPhoto({ pk: shot.pk, sk: shot.sk });

@@ -1,7 +1,15 @@
 import { deleteObjectForGood } from '#lib/platform/media-bucket';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { deleteShootPhotoForGood } from '#lib/photos/assign-shoot-photo';
-import { type Key, type ShootCard, type ShootPhoto, deleteShootItems, eraseCards, listShootItems, shootItemPosition } from '#lib/photos/store/shoot-photos';
+import {
+  type Key,
+  type ShootCard,
+  type ShootPhoto,
+  deleteShootItems,
+  eraseCards,
+  listShootItems,
+  shootItemPosition,
+} from '#lib/photos/store/shoot-photos';
 
 /**
  * What erasing persons does to a sorted shoot (lib/privacy/erasure.ts calls it): their cards
@@ -12,12 +20,21 @@ import { type Key, type ShootCard, type ShootPhoto, deleteShootItems, eraseCards
  * the erasure ran. Answers the keys of the objects it went for (those of photos a placement
  * meanwhile gave to someone else included), for the photo CDN to forget.
  */
-export async function eraseFromShoot(scope: GalleryScope, personIds: ReadonlySet<string>, options: { everyItem?: boolean } = {}): Promise<string[]> {
+export async function eraseFromShoot(
+  scope: GalleryScope,
+  personIds: ReadonlySet<string>,
+  options: { everyItem?: boolean } = {},
+): Promise<string[]> {
   const items = await listShootItems(scope);
-  const cards = items.filter((item): item is ShootCard & Key => item.kind === 'card' && item.cardPersonId !== null && personIds.has(item.cardPersonId));
+  const cards = items.filter(
+    (item): item is ShootCard & Key =>
+      item.kind === 'card' && item.cardPersonId !== null && personIds.has(item.cardPersonId),
+  );
   await eraseCards(scope, cards);
   for (const card of cards) await deleteObjectForGood(card.objectKey);
-  const erasedPositions = new Set([...items.filter((item) => item.kind === 'erased_card'), ...cards].map(shootItemPosition));
+  const erasedPositions = new Set(
+    [...items.filter((item) => item.kind === 'erased_card'), ...cards].map(shootItemPosition),
+  );
   const photos = items.filter((item): item is ShootPhoto & Key => item.kind === 'photo');
   const isErasedPersons = (photo: ShootPhoto) =>
     options.everyItem === true ||
@@ -27,7 +44,9 @@ export async function eraseFromShoot(scope: GalleryScope, personIds: ReadonlySet
   for (const photo of erasedPhotos) {
     await deleteShootPhotoForGood(scope, photo, (current) => options.everyItem !== true && !isErasedPersons(current));
   }
-  const otherCards = options.everyItem ? items.filter((item): item is ShootCard & Key => item.kind === 'card' && !cards.includes(item)) : [];
+  const otherCards = options.everyItem
+    ? items.filter((item): item is ShootCard & Key => item.kind === 'card' && !cards.includes(item))
+    : [];
   if (options.everyItem) await deleteShootItems(scope, otherCards);
   for (const card of otherCards) await deleteObjectForGood(card.objectKey);
   return [...cards, ...erasedPhotos, ...otherCards].map((item) => item.objectKey);

@@ -16,8 +16,22 @@ import {
   signedPutHeaders,
   startMultipartUpload,
 } from '#lib/photos/adapters/inbox-storage';
-import { INBOX_PAGE, UPLOAD_CONTENT_TYPE, UPLOAD_URL_TTL_SECONDS, decodeInboxCursor, encodeInboxCursor, partSizes } from '#lib/photos/rules/inbox-uploads';
-import { type CompleteUploadsResult, type InboxPage, type UploadFileInput, type UploadPlan, parseCompleteUploadsRequest, parseUploadRequest } from '#lib/photos/upload-schemas';
+import {
+  INBOX_PAGE,
+  UPLOAD_CONTENT_TYPE,
+  UPLOAD_URL_TTL_SECONDS,
+  decodeInboxCursor,
+  encodeInboxCursor,
+  partSizes,
+} from '#lib/photos/rules/inbox-uploads';
+import {
+  type CompleteUploadsResult,
+  type InboxPage,
+  type UploadFileInput,
+  type UploadPlan,
+  parseCompleteUploadsRequest,
+  parseUploadRequest,
+} from '#lib/photos/upload-schemas';
 
 /**
  * Uploads to a gallery's inbox with the API key instead of AWS credentials (docs/photos.md):
@@ -31,7 +45,10 @@ const CALLS_IN_FLIGHT = 8;
 
 async function inboxOf(tenant: Tenant, token: string | undefined) {
   const { gallery } = await loadGroupShootGallery(tenant.tenantId, token);
-  return { token: gallery.token, keyOf: (path: string) => inboxObjectKey({ tenantId: tenant.tenantId, token: gallery.token, path }) };
+  return {
+    token: gallery.token,
+    keyOf: (path: string) => inboxObjectKey({ tenantId: tenant.tenantId, token: gallery.token, path }),
+  };
 }
 
 /** S3 failures other than a refusal: nothing was kept, the caller retries. */
@@ -57,7 +74,11 @@ function metadataOf(file: UploadFileInput): ObjectMetadata {
  * takes exactly the declared size, and the single PUT's type and capture metadata are signed in.
  * The gallery is checked before the body: its refusals come first, as on the other routes.
  */
-export async function createInboxUploads(tenant: Tenant, token: string | undefined, body: unknown): Promise<ResultMembers<typeof UploadPlan>> {
+export async function createInboxUploads(
+  tenant: Tenant,
+  token: string | undefined,
+  body: unknown,
+): Promise<ResultMembers<typeof UploadPlan>> {
   const inbox = await inboxOf(tenant, token);
   const input = parseUploadRequest(body);
   const expiresAtMs = (Math.floor(now() / 1000) + UPLOAD_URL_TTL_SECONDS) * 1000;
@@ -68,11 +89,20 @@ export async function createInboxUploads(tenant: Tenant, token: string | undefin
     const sizes = partSizes(file.size, input.partSize);
     if (sizes.length === 1) {
       const url = await storageCall(() => presignObjectPut(key, file.size, UPLOAD_CONTENT_TYPE, metadata, expiresIn));
-      return { path: file.path, kind: 'single' as const, url, headers: signedPutHeaders(UPLOAD_CONTENT_TYPE, metadata) };
+      return {
+        path: file.path,
+        kind: 'single' as const,
+        url,
+        headers: signedPutHeaders(UPLOAD_CONTENT_TYPE, metadata),
+      };
     }
     const uploadId = await storageCall(() => startMultipartUpload(key, UPLOAD_CONTENT_TYPE, metadata));
     const parts = await Promise.all(
-      sizes.map(async (size, index) => ({ partNumber: index + 1, size, url: await storageCall(() => presignPartPut(key, uploadId, index + 1, size, expiresIn)) })),
+      sizes.map(async (size, index) => ({
+        partNumber: index + 1,
+        size,
+        url: await storageCall(() => presignPartPut(key, uploadId, index + 1, size, expiresIn)),
+      })),
     );
     return { path: file.path, kind: 'multipart' as const, uploadId, parts };
   });
@@ -83,10 +113,19 @@ export async function createInboxUploads(tenant: Tenant, token: string | undefin
  * Completes or aborts multipart uploads of the gallery's inbox. A refusal of one upload (no such
  * upload of this path, parts that do not fit) is that file's outcome in `failed`, not the request's.
  */
-export async function completeInboxUploads(tenant: Tenant, token: string | undefined, body: unknown): Promise<ResultMembers<typeof CompleteUploadsResult>> {
+export async function completeInboxUploads(
+  tenant: Tenant,
+  token: string | undefined,
+  body: unknown,
+): Promise<ResultMembers<typeof CompleteUploadsResult>> {
   const inbox = await inboxOf(tenant, token);
   const input = parseCompleteUploadsRequest(body);
-  const result: ResultMembers<typeof CompleteUploadsResult> = { galleryToken: inbox.token, completed: [], aborted: [], failed: [] };
+  const result: ResultMembers<typeof CompleteUploadsResult> = {
+    galleryToken: inbox.token,
+    completed: [],
+    aborted: [],
+    failed: [],
+  };
   await mapWithConcurrency(input.files, CALLS_IN_FLIGHT, async (file) => {
     const key = inbox.keyOf(file.path);
     try {
@@ -112,22 +151,38 @@ export async function completeInboxUploads(tenant: Tenant, token: string | undef
 }
 
 const REFUSAL_MESSAGES = {
-  upload_not_found: 'No multipart upload with this uploadId for this path: it was completed or aborted already, or never started.',
-  invalid_parts: 'The parts do not fit the upload: a part number without its part, a wrong ETag, or a part below 5 MiB before the last.',
+  upload_not_found:
+    'No multipart upload with this uploadId for this path: it was completed or aborted already, or never started.',
+  invalid_parts:
+    'The parts do not fit the upload: a part number without its part, a wrong ETag, or a part below 5 MiB before the last.',
 } as const;
 
 /** A page of the gallery's inbox: each file's path below the inbox and its size, in path order. */
-export async function listInboxFiles(tenant: Tenant, token: string | undefined, query: Record<string, string>): Promise<ResultMembers<typeof InboxPage>> {
+export async function listInboxFiles(
+  tenant: Tenant,
+  token: string | undefined,
+  query: Record<string, string>,
+): Promise<ResultMembers<typeof InboxPage>> {
   const inbox = await inboxOf(tenant, token);
-  const limit = query.limit === undefined ? INBOX_PAGE.defaultLimit : /^\d{1,4}$/.test(query.limit) ? Number(query.limit) : NaN;
+  const limit =
+    query.limit === undefined ? INBOX_PAGE.defaultLimit : /^\d{1,4}$/.test(query.limit) ? Number(query.limit) : NaN;
   if (!(limit >= 1 && limit <= INBOX_PAGE.maxLimit)) {
-    throw new DomainError('invalid_parameter', `limit must be a whole number from 1 to ${INBOX_PAGE.maxLimit}.`, { parameter: 'limit' });
+    throw new DomainError('invalid_parameter', `limit must be a whole number from 1 to ${INBOX_PAGE.maxLimit}.`, {
+      parameter: 'limit',
+    });
   }
   const after = query.cursor === undefined ? undefined : decodeInboxCursor(query.cursor);
-  if (query.cursor !== undefined && after === undefined) throw new DomainError('invalid_parameter', 'cursor is not a cursor of this listing.', { parameter: 'cursor' });
+  if (query.cursor !== undefined && after === undefined)
+    throw new DomainError('invalid_parameter', 'cursor is not a cursor of this listing.', { parameter: 'cursor' });
   const prefix = inboxPrefix(tenant.tenantId, inbox.token);
-  const page = await storageCall(() => listObjectPage(prefix, after === undefined ? undefined : inbox.keyOf(after), limit));
+  const page = await storageCall(() =>
+    listObjectPage(prefix, after === undefined ? undefined : inbox.keyOf(after), limit),
+  );
   const files = page.objects.map((object) => ({ path: object.key.slice(prefix.length), size: object.size }));
   const last = files.at(-1)?.path;
-  return { galleryToken: inbox.token, files, nextCursor: page.truncated && last !== undefined ? encodeInboxCursor(last) : null };
+  return {
+    galleryToken: inbox.token,
+    files,
+    nextCursor: page.truncated && last !== undefined ? encodeInboxCursor(last) : null,
+  };
 }

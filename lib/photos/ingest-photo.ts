@@ -10,7 +10,16 @@ import { captureFactsOf, captureTimeOfMetadata, exifBlockOfJpeg } from '#lib/pho
  * What became of an uploaded object: a person's photo, a shoot photo sorted (card, assigned,
  * withheld, unassigned, too large to be read and so unassigned, erased), or nothing. person_not_found: the object was deleted (see ingestPhotoObject).
  */
-export type IngestOutcome = PhotoRecording | 'not_a_photo_key' | 'gallery_not_found' | 'card' | 'assigned' | 'withheld' | 'unassigned' | 'too_large' | 'erased';
+export type IngestOutcome =
+  | PhotoRecording
+  | 'not_a_photo_key'
+  | 'gallery_not_found'
+  | 'card'
+  | 'assigned'
+  | 'withheld'
+  | 'unassigned'
+  | 'too_large'
+  | 'erased';
 
 /** An object created in the media bucket, as its S3 event names it. */
 export interface UploadedObject {
@@ -39,7 +48,10 @@ const HEAD_BYTES = 128 * 1024;
  * Only an inbox photo is downloaded whole, and never more than `maxBytes` of it; of a person's
  * photo only its metadata and first HEAD_BYTES are read, whatever its size.
  */
-export async function ingestPhotoObject({ objectKey, versionId, uploadedAt, size }: UploadedObject, maxBytes = MAX_PHOTO_OBJECT_BYTES): Promise<IngestOutcome> {
+export async function ingestPhotoObject(
+  { objectKey, versionId, uploadedAt, size }: UploadedObject,
+  maxBytes = MAX_PHOTO_OBJECT_BYTES,
+): Promise<IngestOutcome> {
   const inbox = parseInboxObjectKey(objectKey);
   if (inbox) {
     const placement = await sortShootPhoto(inbox, { objectKey, uploadedAt, size, maxBytes });
@@ -66,11 +78,14 @@ export async function ingestPhotoObject({ objectKey, versionId, uploadedAt, size
 }
 
 /** Dimensions and capture time of a photo under a person's folder: from its metadata, else from its first bytes. */
-async function readPersonPhoto(objectKey: string): Promise<{ width: number | null; height: number | null; capturedAt: string | null }> {
+async function readPersonPhoto(
+  objectKey: string,
+): Promise<{ width: number | null; height: number | null; capturedAt: string | null }> {
   const metadata = await mediaObjectMetadata(objectKey);
   const width = Number(metadata.width);
   const height = Number(metadata.height);
-  const sizeFromMetadata = Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0 ? { width, height } : undefined;
+  const sizeFromMetadata =
+    Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0 ? { width, height } : undefined;
   const capturedAt = captureTimeOfMetadata(metadata);
   if (sizeFromMetadata && capturedAt) return { ...sizeFromMetadata, capturedAt };
   // An empty object has no range to read; like bytes that are no image, it has no size or capture time.

@@ -12,7 +12,13 @@ import { publicLimitsOf } from '#lib/galleries/rules/public-limits';
 import type { Person } from '#lib/persons/rules/person-model';
 import { clientSiteKey } from '#lib/rate-limits/rules/client-address';
 import { consumeRateLimit, publicCounterId, refundRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
-import { LOOKUP_FAILURES_BUDGET, type LookupBudget, type SecondFactorKind, lookupBudgets, lookupByCodeAllowed } from '#lib/photos/rules/lookup-budgets';
+import {
+  LOOKUP_FAILURES_BUDGET,
+  type LookupBudget,
+  type SecondFactorKind,
+  lookupBudgets,
+  lookupByCodeAllowed,
+} from '#lib/photos/rules/lookup-budgets';
 import { participantPhotosAnswer } from '#lib/photos/person-photos';
 import { answerUniformly, emailPhotoLink, keyedDigest } from '#lib/photos/photo-links';
 
@@ -53,13 +59,17 @@ function factorMatches(person: Person | undefined, factor: NonNullable<SecondFac
 async function giveBack(counters: { counter: string; budget: LookupBudget }[], at: number): Promise<void> {
   await Promise.all(
     counters.map(({ counter, budget }) =>
-      refundRateLimit(counter, budget.policy, at).catch((error: Error) => logger.error('photo lookup charge not given back', { error: loggableError(error) })),
+      refundRateLimit(counter, budget.policy, at).catch((error: Error) =>
+        logger.error('photo lookup charge not given back', { error: loggableError(error) }),
+      ),
     ),
   );
 }
 
 /** A lookup by code: the person whose pair it is, or, past a budget, the uniform answer (no verdict). */
-export type PairVerdict = { person: Person; uniformAnswer?: undefined } | { person?: undefined; uniformAnswer: ResultMembers<typeof PhotoLinkRequested> };
+export type PairVerdict =
+  | { person: Person; uniformAnswer?: undefined }
+  | { person?: undefined; uniformAnswer: ResultMembers<typeof PhotoLinkRequested> };
 
 /**
  * The participant with this access code and second factor in the gallery `configuration`, where
@@ -83,14 +93,18 @@ export async function verifyAccessPair(
 ): Promise<PairVerdict> {
   const startedAt = performance.now();
   const factor = secondFactorOf(pair);
-  if (!lookupByCodeAllowed(configuration.gallery.photoAccess, factor?.kind)) throw new DomainError('photo_lookup_by_code_off');
+  if (!lookupByCodeAllowed(configuration.gallery.photoAccess, factor?.kind))
+    throw new DomainError('photo_lookup_by_code_off');
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const at = now();
   const budgets = lookupBudgets(publicLimitsOf(configuration.gallery.publicLimits), {
     site: clientSiteKey(clientAddress),
     code: await keyedDigest(`access code\n${scope.tenantId}\n${scope.token}`, pair.code),
   });
-  const charges = budgets.map((budget) => ({ budget, counter: publicCounterId(scope.tenantId, scope.token, LOOKUP_FAILURES_BUDGET, budget.client) }));
+  const charges = budgets.map((budget) => ({
+    budget,
+    counter: publicCounterId(scope.tenantId, scope.token, LOOKUP_FAILURES_BUDGET, budget.client),
+  }));
   const [verdicts, person] = await Promise.all([
     Promise.all(charges.map(({ counter, budget }) => consumeRateLimit(counter, budget.policy, at))),
     personIdOfCode(scope, pair.code).then((personId) => getPerson(scope, personId ?? NO_PERSON_ID)),
@@ -119,7 +133,10 @@ export async function participantPhotos(
   configuration: GalleryConfiguration,
   request: MyPhotosInput,
   clientAddress: string | undefined,
-): Promise<{ personId?: string; answer: ResultMembers<typeof ParticipantPhotos> | ResultMembers<typeof PhotoLinkRequested> }> {
+): Promise<{
+  personId?: string;
+  answer: ResultMembers<typeof ParticipantPhotos> | ResultMembers<typeof PhotoLinkRequested>;
+}> {
   const verdict = await verifyAccessPair(tenant, configuration, request, clientAddress);
   if (!verdict.person) return { answer: verdict.uniformAnswer };
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };

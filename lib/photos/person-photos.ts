@@ -26,7 +26,13 @@ export interface SignedPhotos {
 export async function signPhotos(photos: Photo[]): Promise<SignedPhotos> {
   // Whole seconds: CloudFront's canned policy expires at a Unix second.
   const expiresAtMs = (Math.floor(now() / 1000) + PHOTO_URL_TTL_SECONDS) * 1000;
-  const urls = photos.length === 0 ? [] : await signPhotoUrls(photos.map((photo) => photo.objectKey), expiresAtMs);
+  const urls =
+    photos.length === 0
+      ? []
+      : await signPhotoUrls(
+          photos.map((photo) => photo.objectKey),
+          expiresAtMs,
+        );
   return {
     // signPhotoUrls answers one URL per key, in order
     photos: photos.map((photo, index) => ({ photo, url: urls[index]! })),
@@ -45,7 +51,11 @@ async function signedPhotosWithPick(scope: GalleryScope, person: Pick<Person, 'p
   const photos = await listPhotos(scope, person.personId);
   const pickedPhotoId = pickedPhotoOf(photos, person.pickedPhotoId)?.photoId;
   const signed = await signPhotos(photos);
-  return { pickedPhotoId, photos: signed.photos.map((one) => signedPhotoView(one, pickedPhotoId)), urlsExpireAt: signed.urlsExpireAt };
+  return {
+    pickedPhotoId,
+    photos: signed.photos.map((one) => signedPhotoView(one, pickedPhotoId)),
+    urlsExpireAt: signed.urlsExpireAt,
+  };
 }
 
 /**
@@ -64,7 +74,13 @@ export async function listPersonPhotos(
   const person = personId && isPersonIdShaped(personId) ? await getPerson(scope, personId) : undefined;
   if (!person) throw new DomainError('unknown_person');
   const { pickedPhotoId, photos, urlsExpireAt } = await signedPhotosWithPick(scope, person);
-  return { galleryToken: gallery.token, personId: person.personId, urlsExpireAt, pickedPhotoId: pickedPhotoId ?? null, photos };
+  return {
+    galleryToken: gallery.token,
+    personId: person.personId,
+    urlsExpireAt,
+    pickedPhotoId: pickedPhotoId ?? null,
+    photos,
+  };
 }
 
 /**

@@ -15,7 +15,12 @@ import { DomainError } from '#lib/platform/domain-error';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import { type PhotoNoticeContent, photoLinkContent, photoViewUrl } from '#lib/photos/rules/photo-notice';
 import { signPhotoLink, verifyPhotoLink } from '#lib/photos/rules/photo-link';
-import type { ParticipantPhotos, PhotoLinkRequested, PhotosByLinkInput, SendPhotoLinkInput } from '#lib/photos/photo-schemas';
+import type {
+  ParticipantPhotos,
+  PhotoLinkRequested,
+  PhotosByLinkInput,
+  SendPhotoLinkInput,
+} from '#lib/photos/photo-schemas';
 import { participantPhotosAnswer } from '#lib/photos/person-photos';
 
 /**
@@ -45,7 +50,10 @@ export async function photoLinkKey(): Promise<string> {
 
 /** A keyed hash of a value under the photo link key, for counters that must not hold the value (an access code). */
 export async function keyedDigest(purpose: string, value: string): Promise<string> {
-  return createHmac('sha256', await photoLinkKey()).update(`${purpose}\n${value}`).digest('base64url').slice(0, 22);
+  return createHmac('sha256', await photoLinkKey())
+    .update(`${purpose}\n${value}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** PHOTO_NOTICE_FROM: undefined when photo emails are off; a value that is no address is a configuration error. */
@@ -56,9 +64,20 @@ export function photoEmailSender(): string | undefined {
 }
 
 /** A new photo link of the person (of the tenant with this slug), and the view's address that opens it. */
-export async function photoLinkOf(tenantSlug: string, scope: GalleryScope, personId: string): Promise<{ url: string; expiresAt: string }> {
-  const { photoLink, expiresAt } = signPhotoLink(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token, personId }, now());
-  return { url: photoViewUrl(requireEnv('CHECKIN_PAGE_URL'), { tenantSlug, galleryToken: scope.token, photoLink }), expiresAt };
+export async function photoLinkOf(
+  tenantSlug: string,
+  scope: GalleryScope,
+  personId: string,
+): Promise<{ url: string; expiresAt: string }> {
+  const { photoLink, expiresAt } = signPhotoLink(
+    await photoLinkKey(),
+    { tenantId: scope.tenantId, galleryToken: scope.token, personId },
+    now(),
+  );
+  return {
+    url: photoViewUrl(requireEnv('CHECKIN_PAGE_URL'), { tenantSlug, galleryToken: scope.token, photoLink }),
+    expiresAt,
+  };
 }
 
 /** What the log says of each kind of throttled email (messages are literals, lib/platform/logger.ts). */
@@ -118,17 +137,22 @@ export async function emailPhotoLink(
   askedLanguage?: Language,
 ): Promise<void> {
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  await emailParticipantAtMostEvery(scope, person, { throttle: 'photoLinkEmails', intervalMs: PHOTO_LINK_EMAIL_INTERVAL_MS }, async () => {
-    const { url, expiresAt } = await photoLinkOf(tenant.slug, scope, person.personId);
-    return photoLinkContent({
-      personName: person.name,
-      galleryName: configuration.gallery.galleryName,
-      studioName: tenant.name,
-      photoViewUrl: url,
-      linkExpiresAt: expiresAt,
-      language: firstLanguage(askedLanguage, person.language, configuration.gallery.defaultLanguage),
-    });
-  });
+  await emailParticipantAtMostEvery(
+    scope,
+    person,
+    { throttle: 'photoLinkEmails', intervalMs: PHOTO_LINK_EMAIL_INTERVAL_MS },
+    async () => {
+      const { url, expiresAt } = await photoLinkOf(tenant.slug, scope, person.personId);
+      return photoLinkContent({
+        personName: person.name,
+        galleryName: configuration.gallery.galleryName,
+        studioName: tenant.name,
+        photoViewUrl: url,
+        linkExpiresAt: expiresAt,
+        language: firstLanguage(askedLanguage, person.language, configuration.gallery.defaultLanguage),
+      });
+    },
+  );
 }
 
 /** Waits until the uniform answer's time has passed since `startedAt` (performance.now()). */
@@ -144,7 +168,11 @@ export async function answerUniformly(startedAt: number): Promise<ResultMembers<
  * may have checked in two children), and answers the same whether or not there is one, after
  * the same time. The per-client lookup budget is the pipeline's.
  */
-export async function sendPhotoLink(tenant: Tenant, configuration: GalleryConfiguration, request: SendPhotoLinkInput): Promise<ResultMembers<typeof PhotoLinkRequested>> {
+export async function sendPhotoLink(
+  tenant: Tenant,
+  configuration: GalleryConfiguration,
+  request: SendPhotoLinkInput,
+): Promise<ResultMembers<typeof PhotoLinkRequested>> {
   const startedAt = performance.now();
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   const persons = await listPersonsWithEmail(scope, request.email);
@@ -157,7 +185,12 @@ export async function sendPhotoLink(tenant: Tenant, configuration: GalleryConfig
  * another gallery, expired, or whose person was erased is 403 photo_link_invalid.
  */
 export async function personOfPhotoLink(scope: GalleryScope, photoLink: string): Promise<Person> {
-  const personId = verifyPhotoLink(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token }, photoLink, now());
+  const personId = verifyPhotoLink(
+    await photoLinkKey(),
+    { tenantId: scope.tenantId, galleryToken: scope.token },
+    photoLink,
+    now(),
+  );
   const person = personId === undefined ? undefined : await getPerson(scope, personId);
   if (!person) throw new DomainError('invalid_photo_link');
   return person;

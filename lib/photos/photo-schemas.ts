@@ -5,7 +5,14 @@ import { DomainError, invalidField } from '#lib/platform/domain-error';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { PHOTO_LINK_MAX_LENGTH } from '#lib/photos/rules/photo-link';
 import { TEXT_LIMITS } from '#lib/platform/field-limits';
-import { optionalLanguage, optionalText, parseBody, requestId, requiredText, textMessages } from '#lib/platform/schema-parts';
+import {
+  optionalLanguage,
+  optionalText,
+  parseBody,
+  requestId,
+  requiredText,
+  textMessages,
+} from '#lib/platform/schema-parts';
 
 /** The documented bodies about a person's photos: the server-side view and the participant's own, and the participant's requests. */
 /** A photo with its signed URL, as the server-side photos route and the participant's own view answer it. */
@@ -16,17 +23,22 @@ export const SignedPhoto = v.object({
   height: v.nullable(v.number()),
   capturedAt: v.pipe(
     v.nullable(v.string()),
-    v.description('When the photo was taken, as the camera wrote it (EXIF DateTimeOriginal, no time zone applied), ISO 8601 with milliseconds; null when unknown.'),
+    v.description(
+      'When the photo was taken, as the camera wrote it (EXIF DateTimeOriginal, no time zone applied), ISO 8601 with milliseconds; null when unknown.',
+    ),
   ),
   createdAt: v.pipe(v.string(), v.description("When the photo became the person's (its upload), ISO 8601.")),
   url: v.pipe(v.string(), v.description('Signed CloudFront URL.')),
   picked: v.pipe(
     v.boolean(),
-    v.description("Whether this is the photo the participant or the photographer picked as the person's portrait (docs/photos.md#picking-the-portrait); false for all without a pick."),
+    v.description(
+      "Whether this is the photo the participant or the photographer picked as the person's portrait (docs/photos.md#picking-the-portrait); false for all without a pick.",
+    ),
   ),
 });
 
-const PHOTO_ORDER = 'Oldest first by capture time, then file name; photos without a capture time last, in the order they were uploaded.';
+const PHOTO_ORDER =
+  'Oldest first by capture time, then file name; photos without a capture time last, in the order they were uploaded.';
 
 export const PersonPhotos = v.object({
   ok: v.literal(true),
@@ -35,7 +47,9 @@ export const PersonPhotos = v.object({
   urlsExpireAt: v.string(),
   pickedPhotoId: v.pipe(
     v.nullable(v.string()),
-    v.description("The photo picked as the person's portrait, by the participant (pickPhoto) or the photographer (admin photo pick); null without a pick, or where the picked photo is no longer the person's. Without a pick, the portrait an HR export takes is the first photo."),
+    v.description(
+      "The photo picked as the person's portrait, by the participant (pickPhoto) or the photographer (admin photo pick); null without a pick, or where the picked photo is no longer the person's. Without a pick, the portrait an HR export takes is the first photo.",
+    ),
   ),
   photos: v.pipe(v.array(SignedPhoto), v.description(PHOTO_ORDER)),
   requestId,
@@ -62,7 +76,10 @@ const accessCode = v.pipe(
 
 /** The access code's second factors, as myPhotos and pickPhoto take them. */
 const secondFactors = {
-  email: v.pipe(optionalText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)), v.description('The second factor, compared without case.')),
+  email: v.pipe(
+    optionalText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)),
+    v.description('The second factor, compared without case.'),
+  ),
   employeeId: v.pipe(
     optionalText(TEXT_LIMITS.employeeId, textMessages('employeeId', TEXT_LIMITS.employeeId)),
     v.description('The second factor where the person has no email (exact; ignored when email is given).'),
@@ -88,7 +105,11 @@ export type AccessPair = Pick<MyPhotosInput, 'code' | 'email' | 'employeeId'>;
  * one answer for every wrong pair.
  */
 export function parseMyPhotos(body: unknown): MyPhotosInput {
-  return parseBody(MyPhotosRequest, body, [{ member: 'code', refusal: () => invalidField('code', CODE_MESSAGE) }, { member: 'email' }, { member: 'employeeId' }]);
+  return parseBody(MyPhotosRequest, body, [
+    { member: 'code', refusal: () => invalidField('code', CODE_MESSAGE) },
+    { member: 'email' },
+    { member: 'employeeId' },
+  ]);
 }
 
 /**
@@ -100,7 +121,9 @@ export const PhotoLinkRequested = v.object({
   ok: v.literal(true),
   photoLinkRequested: v.pipe(
     v.literal(true),
-    v.description('Where a participant of the gallery has this address (or this code and second factor), they get a link to their photos by email.'),
+    v.description(
+      'Where a participant of the gallery has this address (or this code and second factor), they get a link to their photos by email.',
+    ),
   ),
   requestId,
 });
@@ -121,7 +144,11 @@ export type SendPhotoLinkInput = v.InferOutput<typeof SendPhotoLinkRequest>;
 
 /** A sendPhotoLink body, parsed: 400 email_required, then invalid_field for the email's type, length or form, then for the language. */
 export function parseSendPhotoLink(body: unknown): SendPhotoLinkInput {
-  return parseBody(SendPhotoLinkRequest, body, [{ member: 'email', kind: 'blank', refusal: () => new DomainError('email_required') }, { member: 'email' }, { member: 'language' }]);
+  return parseBody(SendPhotoLinkRequest, body, [
+    { member: 'email', kind: 'blank', refusal: () => new DomainError('email_required') },
+    { member: 'email' },
+    { member: 'language' },
+  ]);
 }
 
 const PHOTO_LINK_MESSAGE = 'photoLink must be the link token from a photo link email.';
@@ -145,7 +172,9 @@ export type PhotosByLinkInput = v.InferOutput<typeof PhotosByLinkRequest>;
 
 /** A photosByLink body, parsed: 400 invalid_field for a photoLink that is no string, blank or too long. */
 export function parsePhotosByLink(body: unknown): PhotosByLinkInput {
-  return parseBody(PhotosByLinkRequest, body, [{ member: 'photoLink', refusal: () => invalidField('photoLink', PHOTO_LINK_MESSAGE) }]);
+  return parseBody(PhotosByLinkRequest, body, [
+    { member: 'photoLink', refusal: () => invalidField('photoLink', PHOTO_LINK_MESSAGE) },
+  ]);
 }
 
 /** Photo IDs are `pho_` and 24 hexadecimal digits; this bound only keeps a body's junk out of a key. */
@@ -167,10 +196,20 @@ export const PickPhotoRequest = v.pipe(
       v.trim(),
       v.nonEmpty(PHOTO_ID_MESSAGE),
       v.maxLength(PHOTO_ID_MAX_LENGTH, PHOTO_ID_MESSAGE),
-      v.description("The photo to use as the participant's portrait: the photoId of one of the photos their answer lists."),
+      v.description(
+        "The photo to use as the participant's portrait: the photoId of one of the photos their answer lists.",
+      ),
     ),
-    photoLink: v.pipe(v.optional(photoLink), v.description('The token of a photo link, as for photosByLink; where it is given, code and its factors are ignored.')),
-    code: v.pipe(v.optional(accessCode), v.description('Without photoLink: the access code, with email or employeeId, as for myPhotos.')),
+    photoLink: v.pipe(
+      v.optional(photoLink),
+      v.description(
+        'The token of a photo link, as for photosByLink; where it is given, code and its factors are ignored.',
+      ),
+    ),
+    code: v.pipe(
+      v.optional(accessCode),
+      v.description('Without photoLink: the access code, with email or employeeId, as for myPhotos.'),
+    ),
     ...secondFactors,
   }),
   // parsePickPhoto refuses a body with neither (WHO_MESSAGE); the document says so.
@@ -199,5 +238,8 @@ export function parsePickPhoto(body: unknown): PickPhotoInput {
   ]);
   if (parsed.photoLink !== undefined) return { photoId: parsed.photoId, proof: { photoLink: parsed.photoLink } };
   if (parsed.code === undefined) throw invalidField('photoLink', WHO_MESSAGE);
-  return { photoId: parsed.photoId, proof: { accessPair: { code: parsed.code, email: parsed.email, employeeId: parsed.employeeId } } };
+  return {
+    photoId: parsed.photoId,
+    proof: { accessPair: { code: parsed.code, email: parsed.email, employeeId: parsed.employeeId } },
+  };
 }

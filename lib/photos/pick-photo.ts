@@ -18,7 +18,12 @@ import { verifyAccessPair } from '#lib/photos/participant-photos';
  * a photo that is not one of the person's in this gallery; person_not_found for a person it no
  * longer has.
  */
-export async function pickPhoto(scope: GalleryScope, personId: string, photoId: string, pickedBy: PickedBy): Promise<void> {
+export async function pickPhoto(
+  scope: GalleryScope,
+  personId: string,
+  photoId: string,
+  pickedBy: PickedBy,
+): Promise<void> {
   const outcome = await recordPick(scope, { personId, photoId, pickedBy }, now());
   if (outcome === 'unknown_photo') throw new DomainError('unknown_photo');
   if (outcome === 'unknown_person') throw new DomainError('unknown_person');
@@ -36,7 +41,10 @@ export async function pickPhotoAsParticipant(
   configuration: GalleryConfiguration,
   request: PickPhotoInput,
   clientAddress: string | undefined,
-): Promise<{ personId?: string; answer: ResultMembers<typeof ParticipantPhotos> | ResultMembers<typeof PhotoLinkRequested> }> {
+): Promise<{
+  personId?: string;
+  answer: ResultMembers<typeof ParticipantPhotos> | ResultMembers<typeof PhotoLinkRequested>;
+}> {
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
   let person: Person;
   if ('photoLink' in request.proof) {
@@ -47,5 +55,8 @@ export async function pickPhotoAsParticipant(
     person = verdict.person;
   }
   await pickPhoto(scope, person.personId, request.photoId, 'participant');
-  return { personId: person.personId, answer: await participantPhotosAnswer(scope, { ...person, pickedPhotoId: request.photoId }) };
+  return {
+    personId: person.personId,
+    answer: await participantPhotosAnswer(scope, { ...person, pickedPhotoId: request.photoId }),
+  };
 }

@@ -2,9 +2,24 @@ import { ownerOfCode } from '#lib/persons/store/persons';
 import { nowIso } from '#lib/platform/clock';
 import type { PlacementOpinions } from '#lib/faces/second-opinion';
 import { type PhotoTarget, applyGovernor, deleteErasedPersonsPhoto } from '#lib/photos/assign-shoot-photo';
-import { type PlacedCard, type ShootPhotoFacts, cardAfter, cardBefore, eraseCards, getShootItem, photosBetween, storeShootItem } from '#lib/photos/store/shoot-photos';
+import {
+  type PlacedCard,
+  type ShootPhotoFacts,
+  cardAfter,
+  cardBefore,
+  eraseCards,
+  getShootItem,
+  photosBetween,
+  storeShootItem,
+} from '#lib/photos/store/shoot-photos';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { type CardReading, NO_CARD_GOVERNOR, type UnassignedReason, cameraSequenceId, sequencePosition } from '#lib/photos/rules/shoot-sequence';
+import {
+  type CardReading,
+  NO_CARD_GOVERNOR,
+  type UnassignedReason,
+  cameraSequenceId,
+  sequencePosition,
+} from '#lib/photos/rules/shoot-sequence';
 import { deleteObjectForGood } from '#lib/platform/media-bucket';
 
 /** Why a photo has no reading: not an image that decodes, or too large to be read at all. */
@@ -38,7 +53,11 @@ export async function placeShootPhoto(
     // Without a place in a sequence it governs nothing and nothing governs it.
     const reason: UnassignedReason = unread ? card : 'no_capture_time';
     const code = !unread && card.kind === 'card' ? card.code : null;
-    await storeShootItem(scope, 'loose', isCard ? { ...facts, kind: 'card', code, cardPersonId: null } : { ...facts, kind: 'photo', reason });
+    await storeShootItem(
+      scope,
+      'loose',
+      isCard ? { ...facts, kind: 'card', code, cardPersonId: null } : { ...facts, kind: 'photo', reason },
+    );
     return isCard ? { kind: 'card', code, personId: null } : { kind: 'photo', personId: null, reason };
   }
   const sequenceId = cameraSequenceId(facts.camera);
@@ -48,7 +67,13 @@ export async function placeShootPhoto(
     const owner = code ? await ownerOfCode(scope, code) : undefined;
     const personId = owner === 'erased' ? null : (owner ?? null);
     const slot = { sequenceId, position };
-    const { key, stored } = await storeShootItem(scope, slot, owner === 'erased' ? { kind: 'erased_card', erasedAt: nowIso() } : { ...facts, kind: 'card', code, cardPersonId: personId });
+    const { key, stored } = await storeShootItem(
+      scope,
+      slot,
+      owner === 'erased'
+        ? { kind: 'erased_card', erasedAt: nowIso() }
+        : { ...facts, kind: 'card', code, cardPersonId: personId },
+    );
     // The code read again after the store: a person erased in between is caught here, or by the erasure's last pass.
     const erasedMeanwhile = personId !== null && code !== null && (await ownerOfCode(scope, code)) === 'erased';
     if (erasedMeanwhile) await eraseCards(scope, [{ ...key, ...facts, kind: 'card', code, cardPersonId: personId }]);
@@ -62,14 +87,20 @@ export async function placeShootPhoto(
     await governPhotosAfter(scope, { ...key, position }, sequenceId, personId, faces?.opinionOf);
     return { kind: 'card', code, personId };
   }
-  const { key } = await storeShootItem(scope, { sequenceId, position }, { ...facts, kind: 'photo', reason: 'before_first_card' });
+  const { key } = await storeShootItem(
+    scope,
+    { sequenceId, position },
+    { ...facts, kind: 'photo', reason: 'before_first_card' },
+  );
   const governing = await cardBefore(scope, sequenceId, position);
   if (governing?.kind === 'erased_card') {
     await deleteErasedPersonsPhoto(scope, { ...key, ...facts, kind: 'photo' }, governing.position);
     return { kind: 'erased' };
   }
   const target = governing ? targetOfCard(governing.cardPersonId) : { reason: 'before_first_card' as const };
-  const governor = governing ? { position: governing.position, card: { pk: governing.pk, sk: governing.sk } } : { position: NO_CARD_GOVERNOR };
+  const governor = governing
+    ? { position: governing.position, card: { pk: governing.pk, sk: governing.sk } }
+    : { position: NO_CARD_GOVERNOR };
   if (!governing && !faces) return { kind: 'photo', personId: null, reason: 'before_first_card' };
   const governed = await applyGovernor(scope, key, governor, target, faces?.opinion);
   if (!('state' in governed)) return { kind: 'erased' };
@@ -90,7 +121,13 @@ async function governPhotosAfter(
   // One at a time: they move to the same person, whose photo count each transaction changes.
   for (const photo of photos) {
     const governor = { position: card.position, card: { pk: card.pk, sk: card.sk } };
-    await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, governor, targetOfCard(personId), opinionOf?.(photo.objectKey));
+    await applyGovernor(
+      scope,
+      { pk: photo.pk, sk: photo.sk },
+      governor,
+      targetOfCard(personId),
+      opinionOf?.(photo.objectKey),
+    );
   }
 }
 

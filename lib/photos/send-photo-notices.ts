@@ -2,7 +2,13 @@ import { type ChangeRecord, eventOfRecord } from '#lib/events/adapters/stream-re
 import { now } from '#lib/platform/clock';
 import { emailSender } from '#lib/platform/email-sender';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import { claimPhotoNotice, completePhotoNotice, findTenantById, getNoticeRecipient, releasePhotoNotice } from '#lib/photos/store/photo-notices';
+import {
+  claimPhotoNotice,
+  completePhotoNotice,
+  findTenantById,
+  getNoticeRecipient,
+  releasePhotoNotice,
+} from '#lib/photos/store/photo-notices';
 import type { Gallery, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { photoNoticeContent, photoNoticeDecision } from '#lib/photos/rules/photo-notice';
 import { firstLanguage } from '#lib/platform/languages';
@@ -80,7 +86,11 @@ export async function sendPhotoNotices(records: readonly ChangeRecord[]): Promis
   return { outcomes };
 }
 
-async function noticeOf(record: ChangeRecord, galleries: Map<string, Promise<Gallery | undefined>>, handled: Set<string>): Promise<NoticeOutcome> {
+async function noticeOf(
+  record: ChangeRecord,
+  galleries: Map<string, Promise<Gallery | undefined>>,
+  handled: Set<string>,
+): Promise<NoticeOutcome> {
   const image = eventOfRecord(record);
   if (image?.type !== 'photos.assigned' || image.personId === null) return 'not_an_assignment';
   const scope: GalleryScope = { tenantId: image.tenantId, token: image.galleryToken };
@@ -90,7 +100,11 @@ async function noticeOf(record: ChangeRecord, galleries: Map<string, Promise<Gal
   const from = photoEmailSender();
   if (!from) return 'not_configured';
   let gallery = galleries.get(`${scope.tenantId}/${scope.token}`);
-  if (!gallery) galleries.set(`${scope.tenantId}/${scope.token}`, (gallery = getGalleryConfiguration(scope.tenantId, scope.token).then((found) => found?.gallery)));
+  if (!gallery)
+    galleries.set(
+      `${scope.tenantId}/${scope.token}`,
+      (gallery = getGalleryConfiguration(scope.tenantId, scope.token).then((found) => found?.gallery)),
+    );
   const found = await gallery;
   if (!found) return 'no_gallery';
   // Most galleries do not ask: their events cost no read of the person.
@@ -121,9 +135,16 @@ async function noticeOf(record: ChangeRecord, galleries: Map<string, Promise<Gal
     await releasePhotoNotice(scope, image.personId, at);
     throw error;
   }
-  const fields = { personId: image.personId, eventId: image.eventId, gallery: galleryRef(scope.token), tenantId: scope.tenantId, outcome: sent.outcome };
+  const fields = {
+    personId: image.personId,
+    eventId: image.eventId,
+    gallery: galleryRef(scope.token),
+    tenantId: scope.tenantId,
+    outcome: sent.outcome,
+  };
   // Not completed: the claim lapsed and another sender took it over, so this email may be a second one.
-  if (!(await completePhotoNotice(scope, image.personId, at, sent.outcome, new Date(now()).toISOString()))) logger.warn('photo notice claim lost before it was marked', fields);
+  if (!(await completePhotoNotice(scope, image.personId, at, sent.outcome, new Date(now()).toISOString())))
+    logger.warn('photo notice claim lost before it was marked', fields);
   if (sent.outcome === 'sent') logger.info('photo notice sent', fields);
   else logger.warn('photo notice refused by the mail service', { ...fields, operation: sent.reason });
   return sent.outcome;

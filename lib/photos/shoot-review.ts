@@ -2,7 +2,14 @@ import { nowIso } from '#lib/platform/clock';
 import { getPerson } from '#lib/persons/store/persons';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { applyGovernor } from '#lib/photos/assign-shoot-photo';
-import { type Key, type ShootCard, type ShootItem, type ShootPhoto, listShootItems, shootItemPosition } from '#lib/photos/store/shoot-photos';
+import {
+  type Key,
+  type ShootCard,
+  type ShootItem,
+  type ShootPhoto,
+  listShootItems,
+  shootItemPosition,
+} from '#lib/photos/store/shoot-photos';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { isCardGovernor, manualGovernor } from '#lib/photos/rules/shoot-sequence';
 
@@ -26,10 +33,14 @@ export interface ReviewedShootPhoto extends Pick<ShootPhoto, 'photoId' | 'path' 
 export async function listPhotosForReview(scope: GalleryScope): Promise<ReviewedShootPhoto[]> {
   const items = await listShootItems(scope);
   const cardsByPosition = new Map(
-    items.filter((item): item is ShootCard & Key => item.kind === 'card').map((card) => [shootItemPosition(card), card]),
+    items
+      .filter((item): item is ShootCard & Key => item.kind === 'card')
+      .map((card) => [shootItemPosition(card), card]),
   );
   return items
-    .filter((item): item is ShootItem & ShootPhoto => item.kind === 'photo' && !item.personId && item.reason !== 'dismissed')
+    .filter(
+      (item): item is ShootItem & ShootPhoto => item.kind === 'photo' && !item.personId && item.reason !== 'dismissed',
+    )
     .map((photo) => {
       const card = photo.governor && isCardGovernor(photo.governor) ? cardsByPosition.get(photo.governor) : undefined;
       return {
@@ -43,7 +54,12 @@ export async function listPhotosForReview(scope: GalleryScope): Promise<Reviewed
         candidates: photo.candidates ?? [],
       };
     })
-    .sort((a, b) => compareText(a.camera ?? '', b.camera ?? '') || compareText(a.capturedAt ?? '~', b.capturedAt ?? '~') || compareText(a.path, b.path));
+    .sort(
+      (a, b) =>
+        compareText(a.camera ?? '', b.camera ?? '') ||
+        compareText(a.capturedAt ?? '~', b.capturedAt ?? '~') ||
+        compareText(a.path, b.path),
+    );
 }
 
 /** By code point, as the shoot's positions sort: a photo without capture time (`~`) comes after every time, which localeCompare would not do. */
@@ -54,7 +70,11 @@ function compareText(a: string, b: string): number {
 export type HandOutcome = 'assigned' | 'dismissed' | 'unknown_photo' | 'card' | 'unknown_person' | 'not_withheld';
 
 /** Gives a shoot photo to a person by hand, over any card and any face; cards never take it back. */
-export async function assignShootPhotoByHand(scope: GalleryScope, photoId: string, personId: string): Promise<HandOutcome> {
+export async function assignShootPhotoByHand(
+  scope: GalleryScope,
+  photoId: string,
+  personId: string,
+): Promise<HandOutcome> {
   const photo = await findShootPhoto(scope, photoId);
   if (photo === undefined || photo === 'card') return photo ?? 'unknown_photo';
   if (!(await getPerson(scope, personId))) return 'unknown_person';
@@ -78,12 +98,19 @@ export async function releaseWithheldPhoto(scope: GalleryScope, photoId: string)
 export async function dismissShootPhoto(scope: GalleryScope, photoId: string): Promise<HandOutcome> {
   const photo = await findShootPhoto(scope, photoId);
   if (photo === undefined || photo === 'card') return photo ?? 'unknown_photo';
-  await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, { position: manualGovernor(nowIso()) }, { reason: 'dismissed' });
+  await applyGovernor(
+    scope,
+    { pk: photo.pk, sk: photo.sk },
+    { position: manualGovernor(nowIso()) },
+    { reason: 'dismissed' },
+  );
   return 'dismissed';
 }
 
 async function findShootPhoto(scope: GalleryScope, photoId: string): Promise<(ShootPhoto & Key) | 'card' | undefined> {
-  const item = (await listShootItems(scope)).find((candidate) => candidate.kind !== 'erased_card' && candidate.photoId === photoId);
+  const item = (await listShootItems(scope)).find(
+    (candidate) => candidate.kind !== 'erased_card' && candidate.photoId === photoId,
+  );
   if (!item) return undefined;
   return item.kind === 'photo' ? item : 'card';
 }

@@ -34,9 +34,16 @@ export async function sortShootPhoto(
   const scope = { tenantId: location.tenantId, token: location.token };
   const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
   if (!configuration) return 'gallery_not_found';
-  const downloaded = size !== undefined && size > maxBytes ? undefined : await getMediaObject(objectKey, maxBytes).catch(refusedAsTooLarge);
+  const downloaded =
+    size !== undefined && size > maxBytes
+      ? undefined
+      : await getMediaObject(objectKey, maxBytes).catch(refusedAsTooLarge);
   if (!downloaded) {
-    return placeShootPhoto(scope, factsOf(location, objectKey, uploadedAt, await mediaObjectMetadata(objectKey), undefined), 'too_large');
+    return placeShootPhoto(
+      scope,
+      factsOf(location, objectKey, uploadedAt, await mediaObjectMetadata(objectKey), undefined),
+      'too_large',
+    );
   }
   const { bytes, metadata } = downloaded;
   const reading = await readShootPhoto(bytes).catch((error: unknown) => {
@@ -45,7 +52,12 @@ export async function sortShootPhoto(
   });
   const facts = factsOf(location, objectKey, uploadedAt, metadata, reading);
   const faceMatching = faceMatchingOf(configuration.gallery);
-  return placeShootPhoto(scope, facts, reading ? readCard(reading.codes) : 'unreadable', placementOpinions(scope, faceMatching, { objectKey, bytes }));
+  return placeShootPhoto(
+    scope,
+    facts,
+    reading ? readCard(reading.codes) : 'unreadable',
+    placementOpinions(scope, faceMatching, { objectKey, bytes }),
+  );
 }
 
 function refusedAsTooLarge(error: unknown): undefined {
@@ -54,7 +66,13 @@ function refusedAsTooLarge(error: unknown): undefined {
 }
 
 /** What the metadata and, where the photo was read, the reading say about it. */
-function factsOf(location: InboxLocation, objectKey: string, uploadedAt: string, metadata: Record<string, string>, reading: ShootPhotoReading | undefined): ShootPhotoFacts {
+function factsOf(
+  location: InboxLocation,
+  objectKey: string,
+  uploadedAt: string,
+  metadata: Record<string, string>,
+  reading: ShootPhotoReading | undefined,
+): ShootPhotoFacts {
   return {
     photoId: photoIdOf(objectKey),
     objectKey,

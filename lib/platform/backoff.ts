@@ -11,7 +11,10 @@ export interface BackoffOptions {
 }
 
 /** Waits before attempt `attempt + 1`: a random time up to base × 2^attempt, capped. */
-export function waitBeforeRetry(attempt: number, options: Pick<BackoffOptions, 'baseDelayMs' | 'maxDelayMs'>): Promise<void> {
+export function waitBeforeRetry(
+  attempt: number,
+  options: Pick<BackoffOptions, 'baseDelayMs' | 'maxDelayMs'>,
+): Promise<void> {
   const delay = Math.random() * Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
   return new Promise((resolve) => setTimeout(resolve, delay));
 }
@@ -20,7 +23,11 @@ export function waitBeforeRetry(attempt: number, options: Pick<BackoffOptions, '
  * Runs `operation` until it succeeds, `shouldRetry` refuses its error, or the attempts are used
  * up; the last error is thrown.
  */
-export async function retryWithBackoff<T>(operation: () => Promise<T>, shouldRetry: (error: unknown) => boolean, options: BackoffOptions): Promise<T> {
+export async function retryWithBackoff<T>(
+  operation: () => Promise<T>,
+  shouldRetry: (error: unknown) => boolean,
+  options: BackoffOptions,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await operation();

@@ -2,7 +2,11 @@
  * Runs `work` over `items` with at most `limit` at once, and gives the results in the order of
  * the items. The first failure rejects (work already started goes on; none is started after it).
  */
-export async function mapWithConcurrency<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapWithConcurrency<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   let failed = false;

@@ -46,7 +46,12 @@ export function useEmailSender(sender: EmailSender | undefined): void {
 export function emailSender(): EmailSender {
   return (installed ??= sesEmailSender(
     import('@aws-sdk/client-sesv2').then(
-      ({ SESv2Client }) => new SESv2Client({ endpoint: optionalEnv('SES_ENDPOINT'), maxAttempts: 3, requestHandler: { socketTimeout: 5000 } }),
+      ({ SESv2Client }) =>
+        new SESv2Client({
+          endpoint: optionalEnv('SES_ENDPOINT'),
+          maxAttempts: 3,
+          requestHandler: { socketTimeout: 5000 },
+        }),
     ),
   ));
 }

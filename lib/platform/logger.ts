@@ -94,8 +94,10 @@ const GALLERY_REF = /^g_[0-9a-f]{12}$/;
 const REDACTED = '[redacted]';
 const loggedErrors = new WeakSet<object>();
 
-const identifier = (value: unknown): string | undefined => (typeof value === 'string' && IDENTIFIER.test(value) ? value : undefined);
-const finiteNumber = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const identifier = (value: unknown): string | undefined =>
+  typeof value === 'string' && IDENTIFIER.test(value) ? value : undefined;
+const finiteNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 const isError = (value: unknown): value is Error => value instanceof Error || types.isNativeError(value);
 
 /**
@@ -166,7 +168,11 @@ function loggableValue(kind: keyof FieldKinds, value: unknown): unknown {
       return typeof value === 'string' && GALLERY_REF.test(value) ? value : REDACTED;
     case 'counts':
       return typeof value === 'object' && value !== null
-        ? Object.fromEntries(Object.entries(value).flatMap(([name, count]) => (identifier(name) && finiteNumber(count) !== undefined ? [[name, count]] : [])))
+        ? Object.fromEntries(
+            Object.entries(value).flatMap(([name, count]) =>
+              identifier(name) && finiteNumber(count) !== undefined ? [[name, count]] : [],
+            ),
+          )
         : REDACTED;
     case 'error':
       return typeof value === 'object' && value !== null && loggedErrors.has(value) ? value : loggableError(value);
@@ -190,7 +196,8 @@ const powertools = new Logger({
 });
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
-const write = (level: Level, message: string, fields?: LogFields) => powertools[level](String(message), loggableFields(fields));
+const write = (level: Level, message: string, fields?: LogFields) =>
+  powertools[level](String(message), loggableFields(fields));
 
 /** The service's logger. It takes a literal message and LogFields, nothing else. */
 export const logger = {
@@ -199,7 +206,8 @@ export const logger = {
   warn: <M extends string>(message: LiteralMessage<M>, fields?: LogFields): void => write('warn', message, fields),
   error: <M extends string>(message: LiteralMessage<M>, fields?: LogFields): void => write('error', message, fields),
   /** Fields on every later line until the end of the request (the pipeline resets them). */
-  appendKeys: (fields: Pick<LogFields, 'requestId' | 'route' | 'tenant' | 'apiKeyId'>): void => powertools.appendKeys(loggableFields(fields) as Record<string, string>),
+  appendKeys: (fields: Pick<LogFields, 'requestId' | 'route' | 'tenant' | 'apiKeyId'>): void =>
+    powertools.appendKeys(loggableFields(fields) as Record<string, string>),
   setLogLevel: (level: Parameters<Logger['setLogLevel']>[0]): void => powertools.setLogLevel(level),
   /**
    * The middy middleware that adds the Lambda context to every line of a request and resets the

@@ -93,7 +93,12 @@ async function listVersions(prefix: string): Promise<StoredObjectVersion[]> {
   let versionIdMarker: string | undefined;
   do {
     const page = await s3.send(
-      new ListObjectVersionsCommand({ Bucket: mediaBucket, Prefix: prefix, KeyMarker: keyMarker, VersionIdMarker: versionIdMarker }),
+      new ListObjectVersionsCommand({
+        Bucket: mediaBucket,
+        Prefix: prefix,
+        KeyMarker: keyMarker,
+        VersionIdMarker: versionIdMarker,
+      }),
     );
     for (const entry of [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]) {
       if (entry.Key) versions.push({ key: entry.Key, versionId: entry.VersionId });
@@ -108,7 +113,9 @@ async function listCurrentObjects(prefix: string): Promise<StoredObjectVersion[]
   const objects: StoredObjectVersion[] = [];
   let token: string | undefined;
   do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, ContinuationToken: token }));
+    const page = await s3.send(
+      new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, ContinuationToken: token }),
+    );
     for (const entry of page.Contents ?? []) if (entry.Key) objects.push({ key: entry.Key });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token !== undefined);
@@ -119,11 +126,22 @@ async function listCurrentObjects(prefix: string): Promise<StoredObjectVersion[]
  * The keys under `prefix` that sort after `startAfter`, in order, for as long as `within` holds:
  * one list call per 1,000 keys, and none beyond the first key outside the range.
  */
-export async function listKeysInRange(prefix: string, startAfter: string, within: (key: string) => boolean): Promise<string[]> {
+export async function listKeysInRange(
+  prefix: string,
+  startAfter: string,
+  within: (key: string) => boolean,
+): Promise<string[]> {
   const keys: string[] = [];
   let token: string | undefined;
   do {
-    const page = await s3.send(new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, StartAfter: startAfter, ContinuationToken: token }));
+    const page = await s3.send(
+      new ListObjectsV2Command({
+        Bucket: mediaBucket,
+        Prefix: prefix,
+        StartAfter: startAfter,
+        ContinuationToken: token,
+      }),
+    );
     for (const entry of page.Contents ?? []) {
       if (!entry.Key) continue;
       if (!within(entry.Key)) return keys;
@@ -148,7 +166,9 @@ export async function deleteObjectVersions(versions: readonly StoredObjectVersio
       }),
     );
     if (result.Errors && result.Errors.length > 0) {
-      throw new Error(`S3 refused to delete ${result.Errors.length} object version(s): ${result.Errors[0]?.Code ?? 'unknown error'}`);
+      throw new Error(
+        `S3 refused to delete ${result.Errors.length} object version(s): ${result.Errors[0]?.Code ?? 'unknown error'}`,
+      );
     }
   }
 }
@@ -162,7 +182,10 @@ export class MediaObjectTooLargeError extends Error {
 }
 
 /** A whole object with its user metadata; undefined when there is no such object (deleted meanwhile). */
-export async function findMediaObject(key: string, maxBytes = MAX_PHOTO_OBJECT_BYTES): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined> {
+export async function findMediaObject(
+  key: string,
+  maxBytes = MAX_PHOTO_OBJECT_BYTES,
+): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined> {
   try {
     return await getMediaObject(key, maxBytes);
   } catch (error) {
@@ -176,7 +199,10 @@ export async function findMediaObject(key: string, maxBytes = MAX_PHOTO_OBJECT_B
  * MediaObjectTooLargeError: by the announced Content-Length before the body is read, and by
  * counting while it is read (a length S3 did not announce).
  */
-export async function getMediaObject(key: string, maxBytes = MAX_PHOTO_OBJECT_BYTES): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
+export async function getMediaObject(
+  key: string,
+  maxBytes = MAX_PHOTO_OBJECT_BYTES,
+): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
   const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key }));
   const body = object.Body as (Readable & AsyncIterable<Uint8Array>) | undefined;
   if (object.ContentLength !== undefined && object.ContentLength > maxBytes) {

@@ -15,7 +15,9 @@ export interface PhotoLocation {
   fileName: string;
 }
 
-const PHOTO_KEY = new RegExp(`^photos/(${TENANT_ID_SOURCE})/(${GALLERY_TOKEN_SOURCE})/(${PERSON_ID_SOURCE})/([^/]{1,255})$`);
+const PHOTO_KEY = new RegExp(
+  `^photos/(${TENANT_ID_SOURCE})/(${GALLERY_TOKEN_SOURCE})/(${PERSON_ID_SOURCE})/([^/]{1,255})$`,
+);
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,254}$/;
 
 export function isValidPhotoFileName(fileName: string): boolean {
@@ -96,7 +98,13 @@ export function galleryMediaPrefixes(tenantId: string, token: string): { selfies
  * lifecycle rules of their own (docs/hr-export.md), as do the studio console's thumbnails
  * (`thumbnails`; the studio docs say how they are kept and deleted).
  */
-export const MEDIA_FOLDERS = { photos: 'photos', selfies: 'selfies', hrExports: 'hr-exports', portraitCrops: 'portrait-crops', thumbnails: 'thumbnails' } as const;
+export const MEDIA_FOLDERS = {
+  photos: 'photos',
+  selfies: 'selfies',
+  hrExports: 'hr-exports',
+  portraitCrops: 'portrait-crops',
+  thumbnails: 'thumbnails',
+} as const;
 
 /** The ZIP of one HR export: `hr-exports/<tenantId>/<galleryToken>/<exportId>.zip`. */
 export function hrExportObjectKey(tenantId: string, token: string, exportId: string): string {
@@ -112,7 +120,14 @@ export const PORTRAIT_CROP_VERSION = 'v1';
  * when it was cut around the person's face box rather than by attention (a photo whose face
  * became known later is cut again).
  */
-export function portraitCropKey(location: { tenantId: string; token: string; personId: string; photoId: string; size: number; aroundFace: boolean }): string {
+export function portraitCropKey(location: {
+  tenantId: string;
+  token: string;
+  personId: string;
+  photoId: string;
+  size: number;
+  aroundFace: boolean;
+}): string {
   const framing = location.aroundFace ? '-face' : '';
   return `${portraitCropPrefix(location)}${location.photoId}-${location.size}${framing}-${PORTRAIT_CROP_VERSION}.jpg`;
 }
@@ -124,7 +139,10 @@ export function portraitCropPrefix(location: { tenantId: string; token: string; 
 
 /** Where a gallery's HR exports and cached portrait crops are. */
 export function galleryExportPrefixes(tenantId: string, token: string): { hrExports: string; portraitCrops: string } {
-  return { hrExports: `${MEDIA_FOLDERS.hrExports}/${tenantId}/${token}/`, portraitCrops: `${MEDIA_FOLDERS.portraitCrops}/${tenantId}/${token}/` };
+  return {
+    hrExports: `${MEDIA_FOLDERS.hrExports}/${tenantId}/${token}/`,
+    portraitCrops: `${MEDIA_FOLDERS.portraitCrops}/${tenantId}/${token}/`,
+  };
 }
 
 /** The version of the thumbnail recipe: a new recipe gets new keys, so no old thumbnail is reused. */

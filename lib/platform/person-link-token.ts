@@ -36,10 +36,18 @@ function macOf(key: string, purpose: PersonLinkPurpose, subject: PersonLinkSubje
 }
 
 /** A token for the subject that expires at `expiresAtMs` (to the second below). */
-export function signPersonLink(key: string, purpose: PersonLinkPurpose, subject: PersonLinkSubject, expiresAtMs: number): { token: string; expiresAt: string } {
+export function signPersonLink(
+  key: string,
+  purpose: PersonLinkPurpose,
+  subject: PersonLinkSubject,
+  expiresAtMs: number,
+): { token: string; expiresAt: string } {
   const expirySeconds = Math.floor(expiresAtMs / 1000);
   const mac = macOf(key, purpose, subject, expirySeconds).toString('base64url');
-  return { token: `${subject.personId}.${expirySeconds}.${mac}`, expiresAt: new Date(expirySeconds * 1000).toISOString() };
+  return {
+    token: `${subject.personId}.${expirySeconds}.${mac}`,
+    expiresAt: new Date(expirySeconds * 1000).toISOString(),
+  };
 }
 
 /**
@@ -55,7 +63,16 @@ export function verifyPersonLink(
   at: number,
 ): string | undefined {
   const [personId, expiry, mac, ...rest] = token.split('.');
-  if (rest.length > 0 || !personId || !expiry || !mac || !PERSON_ID.test(personId) || !EXPIRY.test(expiry) || !MAC.test(mac)) return undefined;
+  if (
+    rest.length > 0 ||
+    !personId ||
+    !expiry ||
+    !mac ||
+    !PERSON_ID.test(personId) ||
+    !EXPIRY.test(expiry) ||
+    !MAC.test(mac)
+  )
+    return undefined;
   const expected = macOf(key, purpose, { ...gallery, personId }, Number(expiry));
   if (!timingSafeEqual(expected, Buffer.from(mac, 'base64url'))) return undefined;
   return Number(expiry) * 1000 > at ? personId : undefined;

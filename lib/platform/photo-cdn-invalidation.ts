@@ -16,7 +16,8 @@ function cloudFront(): Promise<CloudFrontClient> {
   // Loaded on first use: only erasure invalidates.
   return (client ??= import('@aws-sdk/client-cloudfront').then(
     // CloudFront's API lives in us-east-1 whatever the stack's region.
-    ({ CloudFrontClient }) => new CloudFrontClient({ region: 'us-east-1', endpoint: optionalEnv('CLOUDFRONT_ENDPOINT'), maxAttempts: 3 }),
+    ({ CloudFrontClient }) =>
+      new CloudFrontClient({ region: 'us-east-1', endpoint: optionalEnv('CLOUDFRONT_ENDPOINT'), maxAttempts: 3 }),
   ));
 }
 
@@ -37,5 +38,9 @@ export async function invalidatePhotoCdnPaths(paths: readonly string[]): Promise
     // One reference per erasure: a retry of this request is not a second invalidation.
     InvalidationBatch: { CallerReference: randomUUID(), Paths: { Quantity: paths.length, Items: [...paths] } },
   });
-  await retryWithBackoff(() => sdk.send(command), (error) => (error as Error).name === 'TooManyInvalidationsInProgress', BUSY_RETRIES);
+  await retryWithBackoff(
+    () => sdk.send(command),
+    (error) => (error as Error).name === 'TooManyInvalidationsInProgress',
+    BUSY_RETRIES,
+  );
 }

@@ -17,7 +17,9 @@ export const nullableString = v.nullable(v.string());
 export const optionalLanguage = v.pipe(
   v.nullish(v.picklist(LANGUAGES, `language must be one of ${LANGUAGES.join(', ')}.`)),
   v.transform((value) => value ?? undefined),
-  v.description("The participant's language (the page's): the emails to them are written in it; else the gallery's default language."),
+  v.description(
+    "The participant's language (the page's): the emails to them are written in it; else the gallery's default language.",
+  ),
 );
 export const requestId = v.pipe(v.string(), v.description('Also in the X-Request-Id header.'));
 
@@ -116,11 +118,18 @@ function kindOf(issue: v.BaseIssue<unknown>): IssueKind {
  * body broken in several ways gets the refusal the documented order names. An issue no rule
  * names comes after all of them, as invalid_field for its member.
  */
-export function parseBody<Schema extends v.GenericSchema>(schema: Schema, body: unknown, precedence: readonly PrecedenceRule[]): v.InferOutput<Schema> {
+export function parseBody<Schema extends v.GenericSchema>(
+  schema: Schema,
+  body: unknown,
+  precedence: readonly PrecedenceRule[],
+): v.InferOutput<Schema> {
   const result = v.safeParse(schema, body, { abortEarly: false });
   if (result.success) return result.output;
   for (const rule of precedence) {
-    const issue = result.issues.find((candidate) => memberOf(candidate) === rule.member && (rule.kind === undefined || kindOf(candidate) === rule.kind));
+    const issue = result.issues.find(
+      (candidate) =>
+        memberOf(candidate) === rule.member && (rule.kind === undefined || kindOf(candidate) === rule.kind),
+    );
     if (issue) throw rule.refusal ? rule.refusal(issue) : invalidField(rule.member, issue.message);
   }
   const [first] = result.issues;

@@ -1,4 +1,9 @@
-import { type StoredObjectVersion, deleteObjectVersions, exactObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
+import {
+  type StoredObjectVersion,
+  deleteObjectVersions,
+  exactObjectVersions,
+  listObjectVersions,
+} from '#lib/platform/media-bucket';
 import {
   accessCodeKeys,
   deletePersonRecords,
@@ -21,7 +26,12 @@ import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey, thumbnailPrefix } from '#lib/platform/media-keys';
 import type { Person } from '#lib/persons/rules/person-model';
-import { type ErasureSubject, describeSubject, orderMatchesSubject, personMatchesSubject } from '#lib/privacy/rules/personal-data';
+import {
+  type ErasureSubject,
+  describeSubject,
+  orderMatchesSubject,
+  personMatchesSubject,
+} from '#lib/privacy/rules/personal-data';
 import { photoInvalidationPaths } from '#lib/privacy/rules/cdn-invalidation';
 import { invalidatePhotoCdnPaths } from '#lib/platform/photo-cdn-invalidation';
 import { type HrExportErasure, eraseHrExports, planHrExportErasure } from '#lib/hr-exports/erase-hr-exports';
@@ -100,28 +110,47 @@ export interface GalleryErasureOptions extends ErasureOptions {
 }
 
 /** Erases the persons `subject` names in one gallery, and what the participant left in its orders. */
-export async function erasePersons(scope: GalleryScope, subject: ErasureSubject, options: ErasureOptions = {}): Promise<ErasureReceipt> {
+export async function erasePersons(
+  scope: GalleryScope,
+  subject: ErasureSubject,
+  options: ErasureOptions = {},
+): Promise<ErasureReceipt> {
   const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
   if (!configuration) throw new DomainError('unknown_gallery');
-  const persons = (await listAllPersonItems(scope)).map(toPerson).filter((person) => personMatchesSubject(person, subject));
+  const persons = (await listAllPersonItems(scope))
+    .map(toPerson)
+    .filter((person) => personMatchesSubject(person, subject));
   const personIds = new Set(persons.map((person) => person.personId));
   const shootItems = await shootItemsOf(scope, personIds);
-  const orders = (await listOrderItems(scope)).filter((order) => order.person && orderMatchesSubject(order.person, subject, personIds));
-  const reservationSelfies = orders.filter((order) => order.person.hasSelfie && !personIds.has(order.person.personId)).map((order) => order.person.personId);
-  const selfieKeys = [...persons.filter((person) => person.hasSelfie).map((person) => person.personId), ...reservationSelfies].map((personId) =>
-    selfieObjectKey(scope.tenantId, scope.token, personId),
+  const orders = (await listOrderItems(scope)).filter(
+    (order) => order.person && orderMatchesSubject(order.person, subject, personIds),
   );
+  const reservationSelfies = orders
+    .filter((order) => order.person.hasSelfie && !personIds.has(order.person.personId))
+    .map((order) => order.person.personId);
+  const selfieKeys = [
+    ...persons.filter((person) => person.hasSelfie).map((person) => person.personId),
+    ...reservationSelfies,
+  ].map((personId) => selfieObjectKey(scope.tenantId, scope.token, personId));
   const plan: ErasurePlan = {
     persons,
     orders,
     selfieVersions: (await Promise.all(selfieKeys.map(exactObjectVersions))).flat(),
     photoObjectVersions: [
-      ...(await Promise.all(persons.map((person) => listObjectVersions(personPhotoPrefix({ ...scope, personId: person.personId }))))).flat(),
+      ...(
+        await Promise.all(
+          persons.map((person) => listObjectVersions(personPhotoPrefix({ ...scope, personId: person.personId }))),
+        )
+      ).flat(),
       // Sorted shoot photos and cards stay where they were uploaded, in the gallery's inbox.
       ...(await Promise.all(shootItems.map((item) => exactObjectVersions(item.objectKey)))).flat(),
     ],
     photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
-    idempotencyRecords: await idempotencyRecordsAnswering(scope, personIds, new Set(orders.map((order) => order.orderId))),
+    idempotencyRecords: await idempotencyRecordsAnswering(
+      scope,
+      personIds,
+      new Set(orders.map((order) => order.orderId)),
+    ),
     events: await eventKeys(scope, (personId) => personId !== undefined && personIds.has(personId)),
     shootItems,
     referenceFaces: (await listReferenceFaces(scope)).filter((face) => personIds.has(face.personId)).length,
@@ -139,13 +168,18 @@ export async function erasePersons(scope: GalleryScope, subject: ErasureSubject,
  * configuration stays; retention erases so once a gallery's persons are due. An order waiting for
  * payment makes it refuse, as erasePersons does, unless `deferPending` leaves such orders for later.
  */
-export async function eraseParticipantsOfGallery(scope: GalleryScope, options: GalleryErasureOptions = {}): Promise<ErasureReceipt> {
+export async function eraseParticipantsOfGallery(
+  scope: GalleryScope,
+  options: GalleryErasureOptions = {},
+): Promise<ErasureReceipt> {
   const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
   const orders = (await listOrderItems(scope)).filter((order) => order.person);
   const deferred = options.deferPending ? orders.filter((order) => order.status === 'pending') : [];
   const deferredOrderIds = new Set(deferred.map((order) => order.orderId as string));
   const deferredPersonIds = new Set(deferred.map((order) => order.person.personId as string));
-  const deferredSelfies = new Set([...deferredPersonIds].map((personId) => selfieObjectKey(scope.tenantId, scope.token, personId)));
+  const deferredSelfies = new Set(
+    [...deferredPersonIds].map((personId) => selfieObjectKey(scope.tenantId, scope.token, personId)),
+  );
   const erasable = (personId: string | undefined) => personId === undefined || !deferredPersonIds.has(personId);
   const persons = (await listAllPersonItems(scope)).map(toPerson).filter((person) => erasable(person.personId));
   const prefixes = galleryMediaPrefixes(scope.tenantId, scope.token);
@@ -157,7 +191,10 @@ export async function eraseParticipantsOfGallery(scope: GalleryScope, options: G
     photoObjectVersions: await listObjectVersions(prefixes.photos),
     photoRecords: (await Promise.all(persons.map((person) => photoRecordKeys(scope, person.personId)))).flat(),
     idempotencyRecords: records
-      .filter((record) => record.personIds.every(erasable) && !(record.orderIds ?? []).some((orderId) => deferredOrderIds.has(orderId)))
+      .filter(
+        (record) =>
+          record.personIds.every(erasable) && !(record.orderIds ?? []).some((orderId) => deferredOrderIds.has(orderId)),
+      )
       .map((record) => record.scopeHash),
     events: await eventKeys(scope, erasable),
     shootItems: await shootItemsOf(scope),
@@ -180,7 +217,8 @@ export async function eraseGallery(scope: GalleryScope, options: ErasureOptions 
   const codes = (await listAllPersonItems(scope)).map((person) => person.code as string);
   const receipt = await eraseParticipantsOfGallery(scope, options);
   const configurationKeys = await galleryConfigurationKeys(scope);
-  if (!options.dryRun) await deleteErasedItems([...configurationKeys, galleryPointerKey(scope), ...accessCodeKeys(scope, codes)]);
+  if (!options.dryRun)
+    await deleteErasedItems([...configurationKeys, galleryPointerKey(scope), ...accessCodeKeys(scope, codes)]);
   return { ...receipt, subject: `gallery ${scope.token}`, galleryItems: configurationKeys.length };
 }
 
@@ -212,12 +250,16 @@ async function carryOut(
     subject,
     persons: plan.persons.map((person) => person.personId),
     accessCodes: plan.persons.length,
-    spotsGivenBack: plan.persons.filter((person) => person.shootingDayId && existingDays.has(person.shootingDayId)).length,
+    spotsGivenBack: plan.persons.filter((person) => person.shootingDayId && existingDays.has(person.shootingDayId))
+      .length,
     selfieVersions: plan.selfieVersions.length,
     photoRecords: plan.photoRecords.length,
     photoObjectVersions: plan.photoObjectVersions.length,
     ordersRedacted: plan.orders.map((order) => order.orderId),
-    checkoutTokens: plan.orders.reduce((count, order) => count + ((order.tokenHashes as string[] | undefined)?.length ?? 0), 0),
+    checkoutTokens: plan.orders.reduce(
+      (count, order) => count + ((order.tokenHashes as string[] | undefined)?.length ?? 0),
+      0,
+    ),
     idempotencyRecords: plan.idempotencyRecords.length,
     events: plan.events.length,
     shootItems: plan.shootItems.length,
@@ -243,9 +285,18 @@ async function carryOut(
     if (deleted && person.shootingDayId && existingDays.has(person.shootingDayId)) spotsGivenBack += 1;
   }
   const sweptObjectKeys = await sweepAfterPersons(scope, personIds, plan.wholeShoot);
-  const objectKeys = [...plan.photoObjectVersions.map((version) => version.key), ...shootObjectKeys, ...sweptObjectKeys];
-  await eraseThumbnails(scope, plan.wholeShoot, personIds, [...objectKeys, ...plan.selfieVersions.map((version) => version.key)]);
-  await invalidatePhotoCdnPaths(photoInvalidationPaths(scope, { wholeGallery: plan.wholeShoot, personIds: [...personIds], objectKeys }));
+  const objectKeys = [
+    ...plan.photoObjectVersions.map((version) => version.key),
+    ...shootObjectKeys,
+    ...sweptObjectKeys,
+  ];
+  await eraseThumbnails(scope, plan.wholeShoot, personIds, [
+    ...objectKeys,
+    ...plan.selfieVersions.map((version) => version.key),
+  ]);
+  await invalidatePhotoCdnPaths(
+    photoInvalidationPaths(scope, { wholeGallery: plan.wholeShoot, personIds: [...personIds], objectKeys }),
+  );
   return { ...receipt, spotsGivenBack };
 }
 
@@ -255,11 +306,17 @@ async function carryOut(
  * Once they are gone no placement can give them anything, so this pass leaves nothing behind.
  * Answers the keys of the photo objects it went for.
  */
-async function sweepAfterPersons(scope: GalleryScope, personIds: ReadonlySet<string>, wholeShoot: boolean): Promise<string[]> {
+async function sweepAfterPersons(
+  scope: GalleryScope,
+  personIds: ReadonlySet<string>,
+  wholeShoot: boolean,
+): Promise<string[]> {
   const shootObjectKeys = await eraseFromShoot(scope, personIds, { everyItem: wholeShoot });
   const records = (await Promise.all([...personIds].map((personId) => photoRecordKeys(scope, personId)))).flat();
   await deleteErasedItems(records);
-  const objects = (await Promise.all([...personIds].map((personId) => listObjectVersions(personPhotoPrefix({ ...scope, personId }))))).flat();
+  const objects = (
+    await Promise.all([...personIds].map((personId) => listObjectVersions(personPhotoPrefix({ ...scope, personId }))))
+  ).flat();
   await deleteObjectVersions(objects);
   return [...shootObjectKeys, ...objects.map((object) => object.key)];
 }
@@ -268,18 +325,37 @@ async function sweepAfterPersons(scope: GalleryScope, personIds: ReadonlySet<str
  * The studio console's thumbnails of what was erased (lib/platform/media-keys.ts thumbnailKey):
  * every one of the gallery's, or those of the persons' folders and of each erased object elsewhere.
  */
-async function eraseThumbnails(scope: GalleryScope, wholeShoot: boolean, personIds: ReadonlySet<string>, objectKeys: readonly string[]): Promise<void> {
+async function eraseThumbnails(
+  scope: GalleryScope,
+  wholeShoot: boolean,
+  personIds: ReadonlySet<string>,
+  objectKeys: readonly string[],
+): Promise<void> {
   const personFolders = [...personIds].map((personId) => personPhotoPrefix({ ...scope, personId }));
   const objectPrefixes = wholeShoot
     ? Object.values(galleryMediaPrefixes(scope.tenantId, scope.token))
-    : [...personFolders, ...new Set(objectKeys.filter((key) => !personFolders.some((folder) => key.startsWith(folder))).map((key) => `${key}@`))];
-  const versions = (await Promise.all(objectPrefixes.map((prefix) => listObjectVersions(thumbnailPrefix(prefix))))).flat();
+    : [
+        ...personFolders,
+        ...new Set(
+          objectKeys.filter((key) => !personFolders.some((folder) => key.startsWith(folder))).map((key) => `${key}@`),
+        ),
+      ];
+  const versions = (
+    await Promise.all(objectPrefixes.map((prefix) => listObjectVersions(thumbnailPrefix(prefix))))
+  ).flat();
   await deleteObjectVersions(versions);
 }
 
-async function idempotencyRecordsAnswering(scope: GalleryScope, personIds: ReadonlySet<string>, orderIds: ReadonlySet<string>): Promise<string[]> {
+async function idempotencyRecordsAnswering(
+  scope: GalleryScope,
+  personIds: ReadonlySet<string>,
+  orderIds: ReadonlySet<string>,
+): Promise<string[]> {
   const records = await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token);
   return records
-    .filter((record) => record.personIds.some((id) => personIds.has(id)) || (record.orderIds ?? []).some((id) => orderIds.has(id)))
+    .filter(
+      (record) =>
+        record.personIds.some((id) => personIds.has(id)) || (record.orderIds ?? []).some((id) => orderIds.has(id)),
+    )
     .map((record) => record.scopeHash);
 }

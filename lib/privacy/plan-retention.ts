@@ -34,7 +34,11 @@ export interface PlanOptions {
   pageSize?: number;
 }
 
-export async function planRetention({ cursor, keepGoing, pageSize = RETENTION_PLAN_PAGE }: PlanOptions): Promise<PlanOutcome> {
+export async function planRetention({
+  cursor,
+  keepGoing,
+  pageSize = RETENTION_PLAN_PAGE,
+}: PlanOptions): Promise<PlanOutcome> {
   const from = cursor === undefined ? undefined : decodeCursor(cursor);
   const tenantIds = (await listTenants()).map((tenant) => tenant.tenantId).sort();
   let galleriesQueued = 0;
@@ -46,7 +50,11 @@ export async function planRetention({ cursor, keepGoing, pageSize = RETENTION_PL
         return { galleriesQueued, continued: true };
       }
       const page = await listGalleriesPage(tenantId, galleryKey, pageSize);
-      const messages: RetentionMessage[] = page.galleries.map((gallery) => ({ kind: 'gallery', tenantId, token: gallery.token }));
+      const messages: RetentionMessage[] = page.galleries.map((gallery) => ({
+        kind: 'gallery',
+        tenantId,
+        token: gallery.token,
+      }));
       await retentionQueues().send(messages);
       galleriesQueued += messages.length;
       galleryKey = page.nextKey;
@@ -62,7 +70,10 @@ function encodeCursor(position: PlanPosition): string {
 /** The position a cursor names; a cursor that is not one of ours is refused, not read as "from the start". */
 function decodeCursor(cursor: string): PlanPosition {
   const position = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<PlanPosition>;
-  if (typeof position.tenantId !== 'string' || (position.galleryKey !== undefined && typeof position.galleryKey !== 'object')) {
+  if (
+    typeof position.tenantId !== 'string' ||
+    (position.galleryKey !== undefined && typeof position.galleryKey !== 'object')
+  ) {
     throw new Error('Not a retention plan cursor');
   }
   return position as PlanPosition;

@@ -15,7 +15,10 @@ export interface QueuedRecord {
  * attempt finishes what this one left: what is gone already costs a read), and after a few
  * attempts moves them to its dead-letter queue, which alarms; the other galleries never wait for them.
  */
-export async function retainQueuedGalleries(records: readonly QueuedRecord[], nowMs: number = now()): Promise<string[]> {
+export async function retainQueuedGalleries(
+  records: readonly QueuedRecord[],
+  nowMs: number = now(),
+): Promise<string[]> {
   const failed: string[] = [];
   for (const record of records) {
     const message = parseRetentionMessage(record.body, 'gallery');

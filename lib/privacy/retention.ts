@@ -33,7 +33,14 @@ export interface RetentionTally {
 }
 
 export function emptyRetentionTally(): RetentionTally {
-  return { personsErased: 0, personsDeferred: 0, selfieVersionsDeleted: 0, ordersRedacted: 0, idempotencyRecordsDeleted: 0, referenceFacesDeleted: 0 };
+  return {
+    personsErased: 0,
+    personsDeferred: 0,
+    selfieVersionsDeleted: 0,
+    ordersRedacted: 0,
+    idempotencyRecordsDeleted: 0,
+    referenceFacesDeleted: 0,
+  };
 }
 
 type Item = Record<string, any>;
@@ -59,7 +66,10 @@ export async function applyGalleryRetention(scope: GalleryScope, nowMs: number, 
   const ordersDue = isRetentionDue(start, policy.orderDays, nowMs);
   const retryWindowStart = new Date(nowMs - CHECKOUT_TOKEN_LIFETIME_SECONDS * 1000).toISOString();
   const ended = (await listOrderItems(scope)).filter(
-    (order) => order.person && order.status !== 'pending' && (ordersDue || (order.status !== 'paid' && order.createdAt < retryWindowStart)),
+    (order) =>
+      order.person &&
+      order.status !== 'pending' &&
+      (ordersDue || (order.status !== 'paid' && order.createdAt < retryWindowStart)),
   );
   await redactOrders(scope, ended, tally);
   if (isRetentionDue(start, policy.selfieDays, nowMs)) await removeSelfies(scope, configuration, tally);
@@ -71,7 +81,9 @@ async function redactOrders(scope: GalleryScope, orders: Item[], tally: Retentio
   const unpaidSelfies = orders
     .filter((order) => order.status !== 'paid' && order.person.hasSelfie)
     .map((order) => selfieObjectKey(scope.tenantId, scope.token, order.person.personId));
-  const versions = (await Promise.all(unpaidSelfies.map(listObjectVersions))).flat().filter((version) => unpaidSelfies.includes(version.key));
+  const versions = (await Promise.all(unpaidSelfies.map(listObjectVersions)))
+    .flat()
+    .filter((version) => unpaidSelfies.includes(version.key));
   await deleteObjectVersions(versions);
   tally.selfieVersionsDeleted += versions.length;
   const orderIds = new Set(orders.map((order) => order.orderId));
@@ -85,7 +97,11 @@ async function redactOrders(scope: GalleryScope, orders: Item[], tally: Retentio
 }
 
 /** Every selfie of the gallery goes, every version, with its thumbnail and every reference face described from one; persons stay, marked as having none. */
-async function removeSelfies(scope: GalleryScope, configuration: GalleryConfiguration, tally: RetentionTally): Promise<void> {
+async function removeSelfies(
+  scope: GalleryScope,
+  configuration: GalleryConfiguration,
+  tally: RetentionTally,
+): Promise<void> {
   tally.referenceFacesDeleted += await deleteReferenceFaces(scope);
   const selfies = galleryMediaPrefixes(scope.tenantId, scope.token).selfies;
   const versions = await listObjectVersions(selfies);

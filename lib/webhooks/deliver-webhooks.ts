@@ -4,7 +4,12 @@ import { postWebhook } from '#lib/webhooks/adapters/webhook-http';
 import { getEvent } from '#lib/events/store/outbox';
 import { closeDelivery, getDelivery, recordAttempt } from '#lib/webhooks/store/webhook-deliveries';
 import { type AttemptSlot, releaseAttemptSlot, takeAttemptSlot } from '#lib/webhooks/store/attempt-slots';
-import { disableFailingEndpoint, getSubscription, markEndpointFailing, markEndpointHealthy } from '#lib/webhooks/store/webhook-subscriptions';
+import {
+  disableFailingEndpoint,
+  getSubscription,
+  markEndpointFailing,
+  markEndpointHealthy,
+} from '#lib/webhooks/store/webhook-subscriptions';
 import { DELIVERY_TIMEOUT_MS, endpointFailedTooLong, nextRetryAt } from '#lib/webhooks/rules/delivery-schedule';
 import { SLOT_TRIES, SLOT_WAIT, deferralDelayMs } from '#lib/webhooks/rules/delivery-capacity';
 import { waitBeforeRetry } from '#lib/platform/backoff';
@@ -27,7 +32,8 @@ import { loggableError, logger } from '#lib/platform/logger';
  * share in flight, the message goes back to the queue for a while (rules/delivery-capacity.ts).
  */
 
-export type DeliveryOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'gone' | 'not_due' | 'deferred' | 'nothing_to_do';
+export type DeliveryOutcome =
+  'delivered' | 'retry_scheduled' | 'failed' | 'gone' | 'not_due' | 'deferred' | 'nothing_to_do';
 
 export async function deliverWebhook(message: DeliveryMessage): Promise<DeliveryOutcome> {
   const delivery = await getDelivery(message.tenantId, message.subscriptionId, message.eventId);
@@ -47,7 +53,12 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
   }
   const attemptNumber = delivery.attempts + 1;
   if (!subscription.enabled) {
-    await closeDelivery(delivery, 'failed', { attempt: attemptNumber, at: new Date(startedAt).toISOString(), durationMs: 0, failure: 'endpoint_disabled' });
+    await closeDelivery(delivery, 'failed', {
+      attempt: attemptNumber,
+      at: new Date(startedAt).toISOString(),
+      durationMs: 0,
+      failure: 'endpoint_disabled',
+    });
     return 'failed';
   }
   // The URL was checked when it was registered; checked again here, an item changed in the table
@@ -61,12 +72,21 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
       eventId: delivery.eventId,
       outcome: 'url_refused',
     });
-    await closeDelivery(delivery, 'failed', { attempt: attemptNumber, at: new Date(startedAt).toISOString(), durationMs: 0, failure: 'url_refused' });
+    await closeDelivery(delivery, 'failed', {
+      attempt: attemptNumber,
+      at: new Date(startedAt).toISOString(),
+      durationMs: 0,
+      failure: 'url_refused',
+    });
     return 'failed';
   }
 
   const body = JSON.stringify(envelopeOf(event, subscription.tenantSlug));
-  const signature = signatureHeader(body, await openSigningSecrets(subscription, startedAt), Math.floor(startedAt / 1000));
+  const signature = signatureHeader(
+    body,
+    await openSigningSecrets(subscription, startedAt),
+    Math.floor(startedAt / 1000),
+  );
   const slot = await waitForAttemptSlot(subscription);
   if (!slot) {
     const deferrals = message.deferrals ?? 0;
@@ -98,13 +118,26 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
   const roundStartedAt = delivery.roundStartedAt ?? startedAt;
 
   if (result.delivered) {
-    await recordAttempt(delivery, { status: 'delivered', attempt, nextAttemptAt: finishedAt, roundStartedAt, failed: false });
-    if (subscription.failingSince !== undefined) await markEndpointHealthy(subscription.tenantId, subscription.subscriptionId);
+    await recordAttempt(delivery, {
+      status: 'delivered',
+      attempt,
+      nextAttemptAt: finishedAt,
+      roundStartedAt,
+      failed: false,
+    });
+    if (subscription.failingSince !== undefined)
+      await markEndpointHealthy(subscription.tenantId, subscription.subscriptionId);
     return 'delivered';
   }
 
   const retryAt = nextRetryAt(roundStartedAt, delivery.roundFailures + 1, finishedAt);
-  await recordAttempt(delivery, { status: retryAt === undefined ? 'failed' : 'pending', attempt, nextAttemptAt: retryAt ?? finishedAt, roundStartedAt, failed: true });
+  await recordAttempt(delivery, {
+    status: retryAt === undefined ? 'failed' : 'pending',
+    attempt,
+    nextAttemptAt: retryAt ?? finishedAt,
+    roundStartedAt,
+    failed: true,
+  });
   await noteEndpointFailure(subscription, finishedAt);
   if (retryAt === undefined) return 'failed';
   const { deferrals: _deferrals, ...retry } = message;
@@ -114,7 +147,9 @@ export async function deliverWebhook(message: DeliveryMessage): Promise<Delivery
 
 async function openSigningSecrets(subscription: WebhookSubscription, at: number): Promise<string[]> {
   const key = await sealingKeyMaterial();
-  return signingSecrets(subscription.secrets, at).map((secret) => openSecret(secret.sealed, key, subscription.subscriptionId));
+  return signingSecrets(subscription.secrets, at).map((secret) =>
+    openSecret(secret.sealed, key, subscription.subscriptionId),
+  );
 }
 
 /** Starts or continues the endpoint's failure streak, and disables it once the streak is too long. */
@@ -126,7 +161,10 @@ async function noteEndpointFailure(subscription: WebhookSubscription, at: number
   if (!endpointFailedTooLong(subscription.failingSince, at)) return;
   if (await disableFailingEndpoint(subscription.tenantId, subscription.subscriptionId, new Date(at).toISOString())) {
     // The stack's alarm watches for exactly this message.
-    logger.error('webhook endpoint disabled', { tenantId: subscription.tenantId, subscriptionId: subscription.subscriptionId });
+    logger.error('webhook endpoint disabled', {
+      tenantId: subscription.tenantId,
+      subscriptionId: subscription.subscriptionId,
+    });
   }
 }
 
@@ -144,10 +182,15 @@ async function giveBackAttemptSlot(slot: AttemptSlot): Promise<void> {
   try {
     await releaseAttemptSlot(slot);
   } catch (error) {
-    logger.warn('webhook attempt slot not given back; it frees itself', { tenantId: slot.tenantId, error: loggableError(error) });
+    logger.warn('webhook attempt slot not given back; it frees itself', {
+      tenantId: slot.tenantId,
+      error: loggableError(error),
+    });
   }
 }
 
 async function requeue(message: DeliveryMessage, waitMs: number): Promise<void> {
-  await deliveryQueue().send([{ message, delaySeconds: Math.min(QUEUE_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(waitMs / 1000))) }]);
+  await deliveryQueue().send([
+    { message, delaySeconds: Math.min(QUEUE_MAX_DELAY_SECONDS, Math.max(0, Math.ceil(waitMs / 1000))) },
+  ]);
 }

@@ -1,5 +1,10 @@
 import { now } from '#lib/platform/clock';
-import { type DeliveryMessage, type QueuedDelivery, QUEUE_MAX_DELAY_SECONDS, deliveryQueue } from '#lib/webhooks/adapters/delivery-queue';
+import {
+  type DeliveryMessage,
+  type QueuedDelivery,
+  QUEUE_MAX_DELAY_SECONDS,
+  deliveryQueue,
+} from '#lib/webhooks/adapters/delivery-queue';
 import { type ChangeRecord, deliveryItemOfRecord, eventOfRecord } from '#lib/events/adapters/stream-records';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
 import { createDelivery } from '#lib/webhooks/store/webhook-deliveries';
@@ -15,7 +20,6 @@ import { type WebhookSubscription, subscribesTo } from '#lib/webhooks/rules/webh
  * dispatcher died half-way loses nothing and only repeats.
  */
 
-
 /** Queues the deliveries that the records call for; throws (so the batch is retried) when the table or queue fails. */
 export async function dispatchChangeRecords(records: readonly ChangeRecord[]): Promise<{ queued: number }> {
   const subscriptionsOf = new Map<string, Promise<WebhookSubscription[]>>();
@@ -25,13 +29,18 @@ export async function dispatchChangeRecords(records: readonly ChangeRecord[]): P
     return found;
   };
   const queued: QueuedDelivery[] = [];
-  const events = records.filter((record) => record.eventName === 'INSERT').flatMap((record) => eventOfRecord(record) ?? []);
+  const events = records
+    .filter((record) => record.eventName === 'INSERT')
+    .flatMap((record) => eventOfRecord(record) ?? []);
   for (const record of records) {
     const delivery = deliveryItemOfRecord(record);
-    if (delivery?.status === 'replay_requested') queued.push({ message: messageOf(delivery as DeliveryMessage), delaySeconds: 0 });
+    if (delivery?.status === 'replay_requested')
+      queued.push({ message: messageOf(delivery as DeliveryMessage), delaySeconds: 0 });
   }
   // Deliveries are created several at a time: one after another, a batch of a big import takes seconds.
-  const created = await mapWithConcurrency(events, PARALLEL_DELIVERY_WRITES, async (event) => deliveriesOf(event, await subscriptions(event.tenantId)));
+  const created = await mapWithConcurrency(events, PARALLEL_DELIVERY_WRITES, async (event) =>
+    deliveriesOf(event, await subscriptions(event.tenantId)),
+  );
   queued.push(...created.flat());
   if (queued.length > 0) await deliveryQueue().send(queued);
   return { queued: queued.length };
@@ -41,11 +50,19 @@ export async function dispatchChangeRecords(records: readonly ChangeRecord[]): P
 const PARALLEL_DELIVERY_WRITES = 16;
 
 function messageOf(source: DeliveryMessage): DeliveryMessage {
-  return { tenantId: source.tenantId, subscriptionId: source.subscriptionId, eventId: source.eventId, galleryToken: source.galleryToken };
+  return {
+    tenantId: source.tenantId,
+    subscriptionId: source.subscriptionId,
+    eventId: source.eventId,
+    galleryToken: source.galleryToken,
+  };
 }
 
 /** Creates (once) the event's delivery to each subscription that takes it, and the messages that will make them. */
-async function deliveriesOf(event: ServiceEvent, subscriptions: readonly WebhookSubscription[]): Promise<QueuedDelivery[]> {
+async function deliveriesOf(
+  event: ServiceEvent,
+  subscriptions: readonly WebhookSubscription[],
+): Promise<QueuedDelivery[]> {
   const at = now();
   const due = Math.max(at, event.deliverAfter ?? at);
   const takers = subscriptions.filter((subscription) => subscribesTo(subscription, event.type));
@@ -68,7 +85,12 @@ async function deliveriesOf(event: ServiceEvent, subscriptions: readonly Webhook
   );
   // Queued even where the delivery existed: a retried batch may be retried because the send failed.
   return takers.map((subscription) => ({
-    message: { tenantId: event.tenantId, subscriptionId: subscription.subscriptionId, eventId: event.eventId, galleryToken: event.galleryToken },
+    message: {
+      tenantId: event.tenantId,
+      subscriptionId: subscription.subscriptionId,
+      eventId: event.eventId,
+      galleryToken: event.galleryToken,
+    },
     delaySeconds: Math.min(QUEUE_MAX_DELAY_SECONDS, Math.ceil((due - at) / 1000)),
   }));
 }

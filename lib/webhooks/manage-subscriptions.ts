@@ -7,7 +7,12 @@ import { getSubscription, putSubscription, replaceSigningSecrets } from '#lib/we
 import { checkWebhookUrl } from '#lib/webhooks/rules/address-policy';
 import type { EventType } from '#lib/events/rules/event-catalogue';
 import { newSigningSecret } from '#lib/webhooks/rules/signature';
-import { DEFAULT_ROTATION_GRACE_HOURS, type WebhookSubscription, sealSecret, signingSecrets } from '#lib/webhooks/rules/webhook-subscription';
+import {
+  DEFAULT_ROTATION_GRACE_HOURS,
+  type WebhookSubscription,
+  sealSecret,
+  signingSecrets,
+} from '#lib/webhooks/rules/webhook-subscription';
 import { sealingKeyMaterial, webhookAddressMode } from '#lib/webhooks/webhook-settings';
 
 /**
@@ -34,7 +39,9 @@ export async function checkSubscriptionUrl(raw: string): Promise<URL> {
   try {
     await resolveWebhookHost(verdict.url, mode);
   } catch (error) {
-    throw new WebhookUrlRefused((error as { reason?: string }).reason ?? `The host ${verdict.url.hostname} could not be resolved`);
+    throw new WebhookUrlRefused(
+      (error as { reason?: string }).reason ?? `The host ${verdict.url.hostname} could not be resolved`,
+    );
   }
   return verdict.url;
 }
@@ -74,9 +81,15 @@ export async function rotateSigningSecret(
 ): Promise<{ secret: string; previousValidUntil: string }> {
   const at = now();
   const previousValidUntil = new Date(at + graceHours * 3_600_000).toISOString();
-  const kept = signingSecrets(subscription.secrets, at).map((secret) => ({ ...secret, expiresAt: secret.expiresAt ?? previousValidUntil }));
+  const kept = signingSecrets(subscription.secrets, at).map((secret) => ({
+    ...secret,
+    expiresAt: secret.expiresAt ?? previousValidUntil,
+  }));
   const secret = newSigningSecret();
-  const sealed = { sealed: sealSecret(secret, await sealingKeyMaterial(), subscription.subscriptionId), addedAt: new Date(at).toISOString() };
+  const sealed = {
+    sealed: sealSecret(secret, await sealingKeyMaterial(), subscription.subscriptionId),
+    addedAt: new Date(at).toISOString(),
+  };
   await replaceSigningSecrets(subscription.tenantId, subscription.subscriptionId, [...kept, sealed]);
   return { secret, previousValidUntil };
 }
@@ -88,11 +101,13 @@ export function replayDelivery(subscription: WebhookSubscription, eventId: strin
 
 /** Sends every failed delivery of the subscription again; how many were asked for. */
 export async function replayFailedDeliveries(subscription: WebhookSubscription): Promise<number> {
-  const failed = await listDeliveries(subscription.tenantId, subscription.subscriptionId, { status: 'failed', limit: 10_000 });
+  const failed = await listDeliveries(subscription.tenantId, subscription.subscriptionId, {
+    status: 'failed',
+    limit: 10_000,
+  });
   let replayed = 0;
   for (const delivery of failed) {
     if (await requestReplay(subscription.tenantId, subscription.subscriptionId, delivery.eventId, now())) replayed += 1;
   }
   return replayed;
 }
-

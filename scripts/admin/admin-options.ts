@@ -13,7 +13,8 @@ const STRIPE_ACCOUNT_SHAPE = /^acct_[A-Za-z0-9_]{1,255}$/;
 export function optionalPlanTier(values: OptionValues, name = 'plan'): PlanTier | undefined {
   const tier = optionalText(values, name)?.toLowerCase();
   if (tier === undefined) return undefined;
-  if (!isPlanTier(tier)) throw new UsageError(`--${name} "${tier}" is not a plan tier: use one of ${PLAN_TIERS.join(', ')}`);
+  if (!isPlanTier(tier))
+    throw new UsageError(`--${name} "${tier}" is not a plan tier: use one of ${PLAN_TIERS.join(', ')}`);
   return tier;
 }
 
@@ -62,7 +63,6 @@ export function optionalSelectOptions(values: OptionValues, name = 'options'): F
   return options;
 }
 
-
 const RATE_SHAPE = /^(\d+)\/(\d+)(s|m|h)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000 } as const;
 
@@ -74,7 +74,9 @@ export function optionalRate(values: OptionValues, name: string): { limit: numbe
   const limit = Number(match?.[1]);
   const windowMs = Number(match?.[2]) * UNIT_MS[(match?.[3] ?? 's') as keyof typeof UNIT_MS];
   if (!match || limit < 1 || windowMs < 1000 || !Number.isSafeInteger(limit) || !Number.isSafeInteger(windowMs)) {
-    throw new UsageError(`--${name} must be LIMIT/WINDOW with the window in s, m or h (for example 100/20m), not "${text}"`);
+    throw new UsageError(
+      `--${name} must be LIMIT/WINDOW with the window in s, m or h (for example 100/20m), not "${text}"`,
+    );
   }
   return { limit, windowMs };
 }

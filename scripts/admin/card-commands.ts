@@ -66,7 +66,14 @@ export const cardCommands: CommandHandlers = {
     await recordCardsPrinted(scope.tenantId, scope.token, dayId ?? null, { cards: cards.length, at: nowIso() });
     const altered = pdf.alteredCards.map((index) => persons[index]!.personId);
     return {
-      data: { file: out, paper, dayId: dayId ?? null, cards: cards.length, pages: pdf.pageCount, alteredNames: altered },
+      data: {
+        file: out,
+        paper,
+        dayId: dayId ?? null,
+        cards: cards.length,
+        pages: pdf.pageCount,
+        alteredNames: altered,
+      },
       lines: [
         `Wrote ${cards.length} camera card(s) of ${where} on ${pdf.pageCount} ${paper.toUpperCase()} page(s) to ${out}`,
         ...(altered.length === 0

@@ -5,7 +5,12 @@ import { type OptionValues, flag, galleryToken, optionalChoice, optionalList, te
 import type { CommandHandlers } from './command-types';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { putImportedPersonsOnGuestList } from '#lib/persons/store/guest-list';
-import { CHECKIN_MODES, MAX_ALLOWED_EMAIL_DOMAINS, checkinPolicyOf, normalizeAllowedDomain } from '#lib/galleries/rules/checkin-policy';
+import {
+  CHECKIN_MODES,
+  MAX_ALLOWED_EMAIL_DOMAINS,
+  checkinPolicyOf,
+  normalizeAllowedDomain,
+} from '#lib/galleries/rules/checkin-policy';
 
 /** `gallery checkin-policy`: who may check in through the gallery's public page. */
 export const checkinPolicyCommands: CommandHandlers = {
@@ -23,13 +28,19 @@ export const checkinPolicyCommands: CommandHandlers = {
     });
     if (mode || allowedEmailDomains) await updateGallerySettings(tenant.tenantId, token, { checkinPolicy: policy });
     // Persons imported before the guest list existed are put on it as the gallery turns importedOnly.
-    const listed = mode === 'importedOnly' ? await putImportedPersonsOnGuestList({ tenantId: tenant.tenantId, token }) : undefined;
+    const listed =
+      mode === 'importedOnly' ? await putImportedPersonsOnGuestList({ tenantId: tenant.tenantId, token }) : undefined;
     return {
       data: policy,
       lines: [
         `Check-in policy of gallery ${token}`,
         ...formatFields([
-          ['mode', policy.mode === 'open' ? 'open: anyone may check in' : 'importedOnly: only persons of the HR import, by email or employee ID'],
+          [
+            'mode',
+            policy.mode === 'open'
+              ? 'open: anyone may check in'
+              : 'importedOnly: only persons of the HR import, by email or employee ID',
+          ],
           ['email domains', policy.allowedEmailDomains.length > 0 ? policy.allowedEmailDomains.join(', ') : 'any'],
         ]),
         ...(listed === undefined ? [] : [`${listed} imported person(s) with an email address on the guest list`]),
@@ -45,8 +56,10 @@ function allowedDomains(values: OptionValues): string[] | undefined {
   if (entries !== undefined && any) throw new UsageError('Give either --domains or --any-domain, not both');
   if (any) return [];
   if (entries === undefined) return undefined;
-  if (entries.length === 0) throw new UsageError('--domains needs at least one domain, such as example.com (or give --any-domain)');
-  if (entries.length > MAX_ALLOWED_EMAIL_DOMAINS) throw new UsageError(`--domains takes at most ${MAX_ALLOWED_EMAIL_DOMAINS} domains`);
+  if (entries.length === 0)
+    throw new UsageError('--domains needs at least one domain, such as example.com (or give --any-domain)');
+  if (entries.length > MAX_ALLOWED_EMAIL_DOMAINS)
+    throw new UsageError(`--domains takes at most ${MAX_ALLOWED_EMAIL_DOMAINS} domains`);
   const domains = entries.map((entry) => {
     const normalized = normalizeAllowedDomain(entry);
     if ('problem' in normalized) throw new UsageError(`--domains: ${normalized.problem}`);

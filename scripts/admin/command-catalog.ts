@@ -31,24 +31,47 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       create: {
         usage:
           'tenant create --slug SLUG --name NAME --plan TIER [--stripe-account acct_x] [--payment-approved] [--platform-fee-bps N]',
-        options: { slug: text, name: text, plan: text, 'stripe-account': text, 'payment-approved': flag, 'platform-fee-bps': text },
+        options: {
+          slug: text,
+          name: text,
+          plan: text,
+          'stripe-account': text,
+          'payment-approved': flag,
+          'platform-fee-bps': text,
+        },
       },
       update: {
         usage:
           'tenant update --slug SLUG [--name NAME] [--plan TIER] [--stripe-account acct_x] [--payment-approved true|false] [--platform-fee-bps N]',
-        options: { slug: text, name: text, plan: text, 'stripe-account': text, 'payment-approved': text, 'platform-fee-bps': text },
+        options: {
+          slug: text,
+          name: text,
+          plan: text,
+          'stripe-account': text,
+          'payment-approved': text,
+          'platform-fee-bps': text,
+        },
       },
       show: { usage: 'tenant show --slug SLUG', options: { slug: text } },
       list: { usage: 'tenant list', options: {} },
       origins: { usage: 'tenant origins --slug SLUG   (return origins of paid check-ins)', options: { slug: text } },
-      'allow-origin': { usage: 'tenant allow-origin --slug SLUG --origin https://photos.example.com', options: { slug: text, origin: text } },
-      'disallow-origin': { usage: 'tenant disallow-origin --slug SLUG --origin https://photos.example.com', options: { slug: text, origin: text } },
+      'allow-origin': {
+        usage: 'tenant allow-origin --slug SLUG --origin https://photos.example.com',
+        options: { slug: text, origin: text },
+      },
+      'disallow-origin': {
+        usage: 'tenant disallow-origin --slug SLUG --origin https://photos.example.com',
+        options: { slug: text, origin: text },
+      },
       branding: {
         usage: `tenant branding --slug SLUG ${brandingUsage}   (no option: show it; galleries without their own use it)`,
         options: { slug: text, ...brandingOptions },
       },
     },
-    loadHandlers: async () => ({ ...(await import('./tenant-commands')).tenantCommands, ...(await import('./page-commands')).tenantPageCommands }),
+    loadHandlers: async () => ({
+      ...(await import('./tenant-commands')).tenantCommands,
+      ...(await import('./page-commands')).tenantPageCommands,
+    }),
   },
   key: {
     summary: 'API keys of a tenant; the value is shown once, at creation',
@@ -92,7 +115,8 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         },
       },
       erase: {
-        usage: 'gallery erase --tenant SLUG --gallery TOKEN [--dry-run]   (final: persons, media, configuration; orders keep accounting data)',
+        usage:
+          'gallery erase --tenant SLUG --gallery TOKEN [--dry-run]   (final: persons, media, configuration; orders keep accounting data)',
         options: { ...inGallery, 'dry-run': flag },
         environment: ['MEDIA_BUCKET'],
       },
@@ -108,15 +132,18 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         options: { ...inGallery, mode: text, domains: text, 'any-domain': flag },
       },
       'photo-access': {
-        usage: 'gallery photo-access --tenant SLUG --gallery TOKEN [--code-and-email on|off] [--code-and-employee-id on|off]   (no option: show them; a photo link by email is always on)',
+        usage:
+          'gallery photo-access --tenant SLUG --gallery TOKEN [--code-and-email on|off] [--code-and-employee-id on|off]   (no option: show them; a photo link by email is always on)',
         options: { ...inGallery, 'code-and-email': text, 'code-and-employee-id': text },
       },
       page: {
-        usage: 'gallery page --tenant SLUG --gallery TOKEN [--default-language en|de|fr] [--terms-url https://... | --no-terms-url]   (no option: show the page settings)',
+        usage:
+          'gallery page --tenant SLUG --gallery TOKEN [--default-language en|de|fr] [--terms-url https://... | --no-terms-url]   (no option: show the page settings)',
         options: { ...inGallery, 'default-language': text, 'terms-url': text, 'no-terms-url': flag },
       },
       'consent-text': {
-        usage: 'gallery consent-text --tenant SLUG --gallery TOKEN --language en|de|fr (--text TEXT | --remove)   (the consent text in that language)',
+        usage:
+          'gallery consent-text --tenant SLUG --gallery TOKEN --language en|de|fr (--text TEXT | --remove)   (the consent text in that language)',
         options: { ...inGallery, language: text, text, remove: flag },
       },
       branding: {
@@ -124,11 +151,13 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         options: { ...inGallery, ...brandingOptions },
       },
       pointers: {
-        usage: 'gallery pointers --tenant SLUG   (writes the pointers its galleries made before pointers lack; again, it writes nothing)',
+        usage:
+          'gallery pointers --tenant SLUG   (writes the pointers its galleries made before pointers lack; again, it writes nothing)',
         options: { tenant: text },
       },
       retention: {
-        usage: 'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',
+        usage:
+          'gallery retention --tenant SLUG --gallery TOKEN [--selfie-days N] [--order-days N] [--person-days N] [--defaults]   (no option: show them)',
         options: { ...inGallery, 'selfie-days': text, 'order-days': text, 'person-days': text, defaults: flag },
       },
     },
@@ -144,7 +173,8 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     summary: 'Shooting days of a gallery',
     commands: {
       add: {
-        usage: 'day add --tenant SLUG --gallery TOKEN --date YYYY-MM-DD --label LABEL --start HH:MM --end HH:MM [--max N]',
+        usage:
+          'day add --tenant SLUG --gallery TOKEN --date YYYY-MM-DD --label LABEL --start HH:MM --end HH:MM [--max N]',
         options: { ...inGallery, date: text, label: text, start: text, end: text, max: text },
       },
       list: { usage: 'day list --tenant SLUG --gallery TOKEN', options: inGallery },
@@ -188,7 +218,8 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     summary: 'Persons of a gallery: erasure of everything held about them',
     commands: {
       erase: {
-        usage: 'person erase --tenant SLUG --gallery TOKEN (--person PERSON_ID | --email EMAIL | --employee-id ID) [--dry-run]   (final)',
+        usage:
+          'person erase --tenant SLUG --gallery TOKEN (--person PERSON_ID | --email EMAIL | --employee-id ID) [--dry-run]   (final)',
         options: { ...inGallery, person: text, email: text, 'employee-id': text, 'dry-run': flag },
         environment: ['MEDIA_BUCKET'],
       },
@@ -196,59 +227,101 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => (await import('./privacy-commands')).personCommands,
   },
   webhook: {
-    summary: 'Webhook subscriptions: signed events to an endpoint, secret rotation, delivery log, replay (docs/events.md)',
+    summary:
+      'Webhook subscriptions: signed events to an endpoint, secret rotation, delivery log, replay (docs/events.md)',
     commands: {
-      add: { usage: 'webhook add --tenant SLUG --url URL [--events all|TYPE,TYPE] [--description TEXT]', options: { tenant: text, url: text, events: text, description: text } },
+      add: {
+        usage: 'webhook add --tenant SLUG --url URL [--events all|TYPE,TYPE] [--description TEXT]',
+        options: { tenant: text, url: text, events: text, description: text },
+      },
       list: { usage: 'webhook list --tenant SLUG', options: { tenant: text } },
       show: { usage: 'webhook show --tenant SLUG --id ID', options: { tenant: text, id: text } },
       enable: { usage: 'webhook enable --tenant SLUG --id ID', options: { tenant: text, id: text } },
       disable: { usage: 'webhook disable --tenant SLUG --id ID', options: { tenant: text, id: text } },
-      'rotate-secret': { usage: 'webhook rotate-secret --tenant SLUG --id ID [--grace-hours N]', options: { tenant: text, id: text, 'grace-hours': text } },
+      'rotate-secret': {
+        usage: 'webhook rotate-secret --tenant SLUG --id ID [--grace-hours N]',
+        options: { tenant: text, id: text, 'grace-hours': text },
+      },
       remove: { usage: 'webhook remove --tenant SLUG --id ID', options: { tenant: text, id: text } },
       deliveries: {
-        usage: 'webhook deliveries --tenant SLUG --id ID [--status pending|delivered|failed|gone|replay_requested] [--limit N]',
+        usage:
+          'webhook deliveries --tenant SLUG --id ID [--status pending|delivered|failed|gone|replay_requested] [--limit N]',
         options: { tenant: text, id: text, status: text, limit: text },
       },
-      attempts: { usage: 'webhook attempts --tenant SLUG --id ID --event EVENT_ID', options: { tenant: text, id: text, event: text } },
-      replay: { usage: 'webhook replay --tenant SLUG --id ID (--event EVENT_ID | --failed)', options: { tenant: text, id: text, event: text, failed: flag } },
+      attempts: {
+        usage: 'webhook attempts --tenant SLUG --id ID --event EVENT_ID',
+        options: { tenant: text, id: text, event: text },
+      },
+      replay: {
+        usage: 'webhook replay --tenant SLUG --id ID (--event EVENT_ID | --failed)',
+        options: { tenant: text, id: text, event: text, failed: flag },
+      },
     },
     loadHandlers: async () => (await import('./webhook-commands')).webhookCommands,
   },
   photo: {
-    summary: "Photos of a person: upload and assign (what the S3 ingest function does), pick the portrait; a sorted shoot's review: withheld and unassigned photos, released, assigned or dismissed by hand",
+    summary:
+      "Photos of a person: upload and assign (what the S3 ingest function does), pick the portrait; a sorted shoot's review: withheld and unassigned photos, released, assigned or dismissed by hand",
     commands: {
       add: {
         usage: 'photo add --tenant SLUG --gallery TOKEN --person PERSON_ID --file PATH [--name FILE_NAME]',
         options: { ...inGallery, person: text, file: text, name: text },
         environment: ['MEDIA_BUCKET'],
       },
-      list: { usage: 'photo list --tenant SLUG --gallery TOKEN --person PERSON_ID', options: { ...inGallery, person: text } },
+      list: {
+        usage: 'photo list --tenant SLUG --gallery TOKEN --person PERSON_ID',
+        options: { ...inGallery, person: text },
+      },
       pick: {
-        usage: "photo pick --tenant SLUG --gallery TOKEN --person PERSON_ID --photo PHOTO_ID   (the person's portrait, as the participant picks it on My photos)",
+        usage:
+          "photo pick --tenant SLUG --gallery TOKEN --person PERSON_ID --photo PHOTO_ID   (the person's portrait, as the participant picks it on My photos)",
         options: { ...inGallery, person: text, photo: text },
       },
-      review: { usage: 'photo review --tenant SLUG --gallery TOKEN   (withheld and unassigned photos, their cards and face candidates)', options: inGallery },
+      review: {
+        usage:
+          'photo review --tenant SLUG --gallery TOKEN   (withheld and unassigned photos, their cards and face candidates)',
+        options: inGallery,
+      },
       unassigned: { usage: 'photo unassigned --tenant SLUG --gallery TOKEN', options: inGallery },
-      release: { usage: 'photo release --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (a withheld photo, to the person its card names)', options: { ...inGallery, photo: text } },
-      assign: { usage: 'photo assign --tenant SLUG --gallery TOKEN --photo PHOTO_ID --person PERSON_ID', options: { ...inGallery, photo: text, person: text } },
-      dismiss: { usage: "photo dismiss --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (nobody's: it leaves the review, no card gives it to anyone)", options: { ...inGallery, photo: text } },
+      release: {
+        usage:
+          'photo release --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (a withheld photo, to the person its card names)',
+        options: { ...inGallery, photo: text },
+      },
+      assign: {
+        usage: 'photo assign --tenant SLUG --gallery TOKEN --photo PHOTO_ID --person PERSON_ID',
+        options: { ...inGallery, photo: text, person: text },
+      },
+      dismiss: {
+        usage:
+          "photo dismiss --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (nobody's: it leaves the review, no card gives it to anyone)",
+        options: { ...inGallery, photo: text },
+      },
     },
     loadHandlers: async () => (await import('./photo-commands')).photoCommands,
   },
   export: {
-    summary: "HR exports (docs/hr-export.md): one square portrait per person who gave the HR consent, named by employee ID, with a manifest, as a ZIP",
+    summary:
+      'HR exports (docs/hr-export.md): one square portrait per person who gave the HR consent, named by employee ID, with a manifest, as a ZIP',
     commands: {
       hr: {
-        usage: 'export hr --tenant SLUG --gallery TOKEN [--day DAY_ID] [--size 64-2048]   (queued with HR_EXPORT_QUEUE_URL, else built here; shows its state)',
+        usage:
+          'export hr --tenant SLUG --gallery TOKEN [--day DAY_ID] [--size 64-2048]   (queued with HR_EXPORT_QUEUE_URL, else built here; shows its state)',
         options: { ...inGallery, day: text, size: text },
         environment: ['MEDIA_BUCKET'],
       },
-      show: { usage: 'export show --tenant SLUG --gallery TOKEN --id EXPORT_ID   (its state; a ready one with a download URL)', options: { ...inGallery, id: text }, environment: ['MEDIA_BUCKET'] },
+      show: {
+        usage:
+          'export show --tenant SLUG --gallery TOKEN --id EXPORT_ID   (its state; a ready one with a download URL)',
+        options: { ...inGallery, id: text },
+        environment: ['MEDIA_BUCKET'],
+      },
     },
     loadHandlers: async () => (await import('./export-commands')).exportCommands,
   },
   cards: {
-    summary: 'Printable camera cards (name, employee ID, access code and its QR code), four per page, as a PDF (docs/photos.md)',
+    summary:
+      'Printable camera cards (name, employee ID, access code and its QR code), four per page, as a PDF (docs/photos.md)',
     commands: {
       pdf: {
         usage: 'cards pdf --tenant SLUG --gallery TOKEN [--day DAY_ID] [--paper a4|letter] --out FILE.pdf',
@@ -258,10 +331,12 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => (await import('./card-commands')).cardCommands,
   },
   ops: {
-    summary: 'Operations: failed ingest events and stream records, kept after their retries, run again (docs/deployment.md#failure-replay)',
+    summary:
+      'Operations: failed ingest events and stream records, kept after their retries, run again (docs/deployment.md#failure-replay)',
     commands: {
       replay: {
-        usage: 'ops replay [--function media/ingest-photo|events/dispatch-events|photos/send-photo-notices|faces/describe-reference-faces] [--dry-run]   (FAILURE_QUEUES in AWS, else the running npm start)',
+        usage:
+          'ops replay [--function media/ingest-photo|events/dispatch-events|photos/send-photo-notices|faces/describe-reference-faces] [--dry-run]   (FAILURE_QUEUES in AWS, else the running npm start)',
         options: { function: text, 'dry-run': flag },
       },
     },

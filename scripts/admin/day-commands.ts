@@ -1,6 +1,13 @@
 import { UsageError } from '../cli-kit/cli-errors';
 import { findGallery } from '../cli-kit/lookups';
-import { galleryToken, optionalWholeNumber, requiredDate, requiredText, requiredTime, tenantSlug } from '../cli-kit/options';
+import {
+  galleryToken,
+  optionalWholeNumber,
+  requiredDate,
+  requiredText,
+  requiredTime,
+  tenantSlug,
+} from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { dayTable } from './gallery-tables';
 import { addShootingDay } from '#lib/galleries/store/galleries';

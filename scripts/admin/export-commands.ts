@@ -22,8 +22,16 @@ function exportResult(view: ExportView): CommandResult {
       ['shooting day', view.shootingDayId ?? 'all'],
       ['size', `${view.size} px`],
       ['exported', report ? String(report.exported) : undefined],
-      ['left out', report ? `${report.skipped.noConsent} without consent, ${report.skipped.noPhoto} without a photo` : undefined],
-      ['renamed', report && report.renamed.length > 0 ? report.renamed.map((entry) => `${entry.wanted} → ${entry.fileName}`).join(', ') : undefined],
+      [
+        'left out',
+        report ? `${report.skipped.noConsent} without consent, ${report.skipped.noPhoto} without a photo` : undefined,
+      ],
+      [
+        'renamed',
+        report && report.renamed.length > 0
+          ? report.renamed.map((entry) => `${entry.wanted} → ${entry.fileName}`).join(', ')
+          : undefined,
+      ],
       ['crops', report ? `${report.cropsComputed} made, ${report.cropsReused} reused` : undefined],
       ['reason', view.reason],
       ['download', view.downloadUrl],
@@ -39,10 +47,13 @@ async function refusalsAsCliErrors<T>(run: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     if (error.reason === 'hr_export_consent_not_asked') {
-      throw new ConflictError('The gallery does not ask for the HR export consent, so nobody agreed to it: enable it (gallery update --granular-consents …,hrExport) first');
+      throw new ConflictError(
+        'The gallery does not ask for the HR export consent, so nobody agreed to it: enable it (gallery update --granular-consents …,hrExport) first',
+      );
     }
     if (error.reason === 'hr_export_not_found') throw new NotFoundError('The gallery has no HR export with this ID');
-    if (error.reason === 'unknown_shooting_day') throw new UsageError('--day: the gallery has no shooting day with this ID');
+    if (error.reason === 'unknown_shooting_day')
+      throw new UsageError('--day: the gallery has no shooting day with this ID');
     if (error.reason === 'invalid_field') throw new UsageError(`--${error.subject.field ?? 'size'}: ${error.message}`);
     throw error;
   }
@@ -54,21 +65,25 @@ async function refusalsAsCliErrors<T>(run: () => Promise<T>): Promise<T> {
  * local table) the command builds it itself, as the queue's worker would, and shows it ready.
  */
 export const exportCommands: CommandHandlers = {
-  hr: (values) => refusalsAsCliErrors(async () => {
-    const { tenant, configuration } = await findGallery(values);
-    const size = optionalWholeNumber(values, 'size', 1);
-    const shootingDayId = optionalText(values, 'day', 100);
-    const queued: HrExportMessage[] = [];
-    const buildHere = !process.env.HR_EXPORT_QUEUE_URL;
-    const replaced = buildHere ? useHrExportQueue({ send: async (message) => void queued.push(message) }) : undefined;
-    try {
-      const created = await createHrExport(tenant, configuration.gallery.token, { ...(size !== undefined ? { size } : {}), ...(shootingDayId ? { shootingDayId } : {}) });
-      for (const message of queued) await buildHrExport(message, { isLast: true });
-      return exportResult(await readHrExport(tenant, configuration.gallery.token, created.exportId));
-    } finally {
-      if (buildHere) useHrExportQueue(replaced);
-    }
-  }),
+  hr: (values) =>
+    refusalsAsCliErrors(async () => {
+      const { tenant, configuration } = await findGallery(values);
+      const size = optionalWholeNumber(values, 'size', 1);
+      const shootingDayId = optionalText(values, 'day', 100);
+      const queued: HrExportMessage[] = [];
+      const buildHere = !process.env.HR_EXPORT_QUEUE_URL;
+      const replaced = buildHere ? useHrExportQueue({ send: async (message) => void queued.push(message) }) : undefined;
+      try {
+        const created = await createHrExport(tenant, configuration.gallery.token, {
+          ...(size !== undefined ? { size } : {}),
+          ...(shootingDayId ? { shootingDayId } : {}),
+        });
+        for (const message of queued) await buildHrExport(message, { isLast: true });
+        return exportResult(await readHrExport(tenant, configuration.gallery.token, created.exportId));
+      } finally {
+        if (buildHere) useHrExportQueue(replaced);
+      }
+    }),
   show: (values: OptionValues) =>
     refusalsAsCliErrors(async () => {
       const { tenant, configuration } = await findGallery(values);

@@ -7,20 +7,31 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { EVENT_DISPATCH_HANDLER, PHOTO_INGEST_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER } from '../../infra/function-permissions';
+import {
+  EVENT_DISPATCH_HANDLER,
+  PHOTO_INGEST_HANDLER,
+  PHOTO_NOTICE_HANDLER,
+  REFERENCE_FACE_HANDLER,
+} from '../../infra/function-permissions';
 import { toLambdaRecord } from '../local/change-stream';
 import { LocalFailureStore } from '../local/local-failure-store';
 import { UsageError } from '../cli-kit/cli-errors';
 
 /** The functions whose failures are kept: the ingest's asynchronous events and the stream consumers' records. */
-export const REPLAYABLE_HANDLERS = [PHOTO_INGEST_HANDLER, EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER] as const;
+export const REPLAYABLE_HANDLERS = [
+  PHOTO_INGEST_HANDLER,
+  EVENT_DISPATCH_HANDLER,
+  PHOTO_NOTICE_HANDLER,
+  REFERENCE_FACE_HANDLER,
+] as const;
 
 export type LambdaHandler = (event: unknown) => Promise<unknown>;
 /** Loads a function's handler by name; the CLI imports functions/<name>.ts, tests pass their own. */
 export type HandlerLoader = (name: string) => Promise<LambdaHandler>;
 
 export const loadFunctionHandler: HandlerLoader = async (name) => {
-  if (!(REPLAYABLE_HANDLERS as readonly string[]).includes(name)) throw new UsageError(`No failures are kept for ${name}`);
+  if (!(REPLAYABLE_HANDLERS as readonly string[]).includes(name))
+    throw new UsageError(`No failures are kept for ${name}`);
   return ((await import(`../../functions/${name}`)) as { handler: LambdaHandler }).handler;
 };
 
@@ -57,7 +68,11 @@ export async function replayLocalFailures(
     if (options.only && failure.handler !== options.only) continue;
     const base = { id: failure.id, handler: failure.handler, source: failure.source };
     if (options.dryRun) {
-      outcomes.push({ ...base, outcome: 'listed', detail: `${failure.reason}, ${failure.attempts} attempts, ${failure.failedAt}` });
+      outcomes.push({
+        ...base,
+        outcome: 'listed',
+        detail: `${failure.reason}, ${failure.attempts} attempts, ${failure.failedAt}`,
+      });
       continue;
     }
     const problem = await runThrough(await loadHandler(failure.handler), failure.event);
@@ -79,14 +94,21 @@ interface StreamBatchInfo {
 /** Reads a failed batch's records back from the stream: from its first sequence number to its last. */
 async function readBatch(streams: DynamoDBStreamsClient, batch: StreamBatchInfo): Promise<DynamoDBRecord[]> {
   const { ShardIterator } = await streams.send(
-    new GetShardIteratorCommand({ StreamArn: batch.streamArn, ShardId: batch.shardId, ShardIteratorType: 'AT_SEQUENCE_NUMBER', SequenceNumber: batch.startSequenceNumber }),
+    new GetShardIteratorCommand({
+      StreamArn: batch.streamArn,
+      ShardId: batch.shardId,
+      ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+      SequenceNumber: batch.startSequenceNumber,
+    }),
   );
   const records: DynamoDBRecord[] = [];
   const end = BigInt(batch.endSequenceNumber);
   let iterator = ShardIterator;
   // A shard's records come in order; a few empty reads end the search on a quiet shard.
-  for (let emptyReads = 0; iterator && emptyReads < 5; ) {
-    const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+  for (let emptyReads = 0; iterator && emptyReads < 5;) {
+    const { Records = [], NextShardIterator } = await streams.send(
+      new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }),
+    );
     if (Records.length === 0) emptyReads += 1;
     for (const record of Records) {
       if (BigInt(record.dynamodb!.SequenceNumber!) > end) return records;
@@ -118,12 +140,22 @@ export async function replayQueuedFailures(
       if (options.only && handlerName !== options.only) continue;
       const seen = new Set<string>();
       for (let round = 0; round < Math.ceil((options.maxMessages ?? 100) / 10); round += 1) {
-        const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: options.dryRun ? 1 : 300 }));
+        const { Messages = [] } = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+            VisibilityTimeout: options.dryRun ? 1 : 300,
+          }),
+        );
         const fresh = Messages.filter((message) => !seen.has(message.MessageId!));
         if (fresh.length === 0) break;
         for (const message of fresh) {
           seen.add(message.MessageId!);
-          const body = JSON.parse(message.Body ?? '{}') as { requestPayload?: unknown; DDBStreamBatchInfo?: StreamBatchInfo };
+          const body = JSON.parse(message.Body ?? '{}') as {
+            requestPayload?: unknown;
+            DDBStreamBatchInfo?: StreamBatchInfo;
+          };
           const source = body.DDBStreamBatchInfo ? 'stream' : 'async';
           const base = { id: message.MessageId!, handler: handlerName, source } as const;
           if (options.dryRun) {
@@ -140,7 +172,8 @@ export async function replayQueuedFailures(
             event = { Records: records };
           }
           const problem = await runThrough(await loadHandler(handlerName), event);
-          if (problem === undefined) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
+          if (problem === undefined)
+            await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
           outcomes.push({ ...base, outcome: problem === undefined ? 'replayed' : 'failed', detail: problem });
         }
       }

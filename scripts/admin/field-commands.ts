@@ -1,6 +1,13 @@
 import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { findGallery } from '../cli-kit/lookups';
-import { type OptionValues, flag, galleryToken, optionalWholeNumber, requiredText, tenantSlug } from '../cli-kit/options';
+import {
+  type OptionValues,
+  flag,
+  galleryToken,
+  optionalWholeNumber,
+  requiredText,
+  tenantSlug,
+} from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { fieldTable, nextPosition, sortFormFields } from './gallery-tables';
 import { optionalSelectOptions, requiredFieldType } from './admin-options';

@@ -1,11 +1,26 @@
 import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { formatFields, formatTable, yesNo } from '../cli-kit/output';
 import { findGallery, findTenant } from '../cli-kit/lookups';
-import { type OptionValues, flag, galleryToken, optionalChoice, optionalList, optionalText, optionalWholeNumber, requiredText, tenantSlug } from '../cli-kit/options';
+import {
+  type OptionValues,
+  flag,
+  galleryToken,
+  optionalChoice,
+  optionalList,
+  optionalText,
+  optionalWholeNumber,
+  requiredText,
+  tenantSlug,
+} from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { dayTable, fieldTable, packageTable, sortFormFields } from './gallery-tables';
 import { optionalRate } from './admin-options';
-import { type GallerySettings, createGallery, listGalleries, updateGallerySettings } from '#lib/galleries/store/galleries';
+import {
+  type GallerySettings,
+  createGallery,
+  listGalleries,
+  updateGallerySettings,
+} from '#lib/galleries/store/galleries';
 import type { Gallery, GalleryConfiguration, GranularConsents, PhotoAccess } from '#lib/galleries/rules/gallery-model';
 import { sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
 import { type PublicLimits, publicLimitsOf, windowInWords } from '#lib/galleries/rules/public-limits';
@@ -65,7 +80,12 @@ export const galleryCommands: CommandHandlers = {
         `${galleries.length} galler${galleries.length === 1 ? 'y' : 'ies'} of tenant "${tenant.slug}"`,
         ...formatTable(
           ['TOKEN', 'NAME', 'GROUP SHOOT', 'CREATED'],
-          galleries.map((gallery) => [gallery.token, gallery.galleryName, yesNo(gallery.isGroupShoot), gallery.createdAt]),
+          galleries.map((gallery) => [
+            gallery.token,
+            gallery.galleryName,
+            yesNo(gallery.isGroupShoot),
+            gallery.createdAt,
+          ]),
         ),
       ],
     };
@@ -91,7 +111,8 @@ export const galleryCommands: CommandHandlers = {
       }).filter(([, value]) => value !== undefined),
     );
     const reset = flag(values, 'defaults');
-    if (reset && Object.keys(given).length > 0) throw new UsageError('Give either --defaults or limits to set, not both');
+    if (reset && Object.keys(given).length > 0)
+      throw new UsageError('Give either --defaults or limits to set, not both');
     const { tenant, configuration } = await findGallery(values);
     if (reset || Object.keys(given).length > 0) {
       const publicLimits = reset ? {} : { ...configuration.gallery.publicLimits, ...given };
@@ -101,7 +122,8 @@ export const galleryCommands: CommandHandlers = {
     const own = configuration.gallery.publicLimits ?? {};
     const limits = publicLimitsOf(own);
     const origin = (name: keyof PublicLimits) => (name in own ? 'set for this gallery' : 'default');
-    const rate = (policy: { limit: number; windowMs: number }) => `${policy.limit} per ${windowInWords(policy.windowMs)}`;
+    const rate = (policy: { limit: number; windowMs: number }) =>
+      `${policy.limit} per ${windowInWords(policy.windowMs)}`;
     return {
       data: limits,
       lines: [
@@ -113,11 +135,23 @@ export const galleryCommands: CommandHandlers = {
             ['check-ins per client', rate(limits.checkins), origin('checkins')],
             ['photo lookups per client', rate(limits.photoLookups), origin('photoLookups')],
             ['wrong photo lookups per gallery', rate(limits.photoLookupFailures), origin('photoLookupFailures')],
-            ['wrong photo lookups per client network', rate(limits.photoLookupFailuresPerSite), origin('photoLookupFailuresPerSite')],
-            ['wrong photo lookups per access code', rate(limits.photoLookupFailuresPerCode), origin('photoLookupFailuresPerCode')],
+            [
+              'wrong photo lookups per client network',
+              rate(limits.photoLookupFailuresPerSite),
+              origin('photoLookupFailuresPerSite'),
+            ],
+            [
+              'wrong photo lookups per access code',
+              rate(limits.photoLookupFailuresPerCode),
+              origin('photoLookupFailuresPerCode'),
+            ],
             ['free check-ins per email', String(limits.checkinsPerEmail), origin('checkinsPerEmail')],
             ['retries per reservation', String(limits.retriesPerOrder), origin('retriesPerOrder')],
-            ['pending payments per day', `${Math.round(limits.pendingPaymentsShare * 100)} % of capacity, at least 5`, origin('pendingPaymentsShare')],
+            [
+              'pending payments per day',
+              `${Math.round(limits.pendingPaymentsShare * 100)} % of capacity, at least 5`,
+              origin('pendingPaymentsShare'),
+            ],
           ],
         ),
       ],
@@ -135,20 +169,34 @@ export const galleryCommands: CommandHandlers = {
       }),
     );
     const reset = flag(values, 'defaults');
-    if (reset && Object.keys(given).length > 0) throw new UsageError('Give either --defaults or distances to set, not both');
+    if (reset && Object.keys(given).length > 0)
+      throw new UsageError('Give either --defaults or distances to set, not both');
     const { tenant, configuration } = await findGallery(values);
     const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-    const thresholds = reset ? {} : Object.keys(given).length > 0 ? { ...configuration.gallery.faceThresholds, ...given } : undefined;
-    const settings = faceMatchingOf({ ...configuration.gallery, ...(mode ? { faceMatching: mode } : {}), ...(thresholds ? { faceThresholds: thresholds } : {}) });
-    if (settings.thresholds.match > settings.thresholds.mismatch) throw new UsageError('--match must be at most --mismatch');
+    const thresholds = reset
+      ? {}
+      : Object.keys(given).length > 0
+        ? { ...configuration.gallery.faceThresholds, ...given }
+        : undefined;
+    const settings = faceMatchingOf({
+      ...configuration.gallery,
+      ...(mode ? { faceMatching: mode } : {}),
+      ...(thresholds ? { faceThresholds: thresholds } : {}),
+    });
+    if (settings.thresholds.match > settings.thresholds.mismatch)
+      throw new UsageError('--match must be at most --mismatch');
     const lines: string[] = [];
     if (mode || thresholds) {
       // The face model and the media bucket are loaded only when something changes.
       const { changeFaceMatching } = await import('#lib/faces/face-matching-switch');
       const change = await changeFaceMatching(scope, { mode, thresholds });
-      if (change.deleted > 0) lines.push(`Deleted ${change.deleted} reference face(s): nothing compares with them any more`);
+      if (change.deleted > 0)
+        lines.push(`Deleted ${change.deleted} reference face(s): nothing compares with them any more`);
       const described = Object.entries(change.described);
-      if (described.length > 0) lines.push(`Reference faces of consenting persons: ${described.map(([outcome, count]) => `${count} ${outcome.replaceAll('_', ' ')}`).join(', ')}`);
+      if (described.length > 0)
+        lines.push(
+          `Reference faces of consenting persons: ${described.map(([outcome, count]) => `${count} ${outcome.replaceAll('_', ' ')}`).join(', ')}`,
+        );
     }
     const { match, mismatch, fill, margin } = settings.thresholds;
     return {
@@ -158,8 +206,12 @@ export const galleryCommands: CommandHandlers = {
         ...formatTable(
           ['DISTANCE', 'VALUE', 'MEANING'],
           [
-            ['match', match.toFixed(2), 'at most this far from the card person\'s reference: delivered'],
-            ['mismatch', mismatch.toFixed(2), 'at least this far: withheld as face mismatch (between the two: face uncertain, withheld)'],
+            ['match', match.toFixed(2), "at most this far from the card person's reference: delivered"],
+            [
+              'mismatch',
+              mismatch.toFixed(2),
+              'at least this far: withheld as face mismatch (between the two: face uncertain, withheld)',
+            ],
             ['fill', fill.toFixed(2), 'a photo no card governs goes to the one reference at most this far...'],
             ['margin', margin.toFixed(2), '...when every other reference is this much further away (mode fill)'],
           ],
@@ -179,9 +231,11 @@ export const galleryCommands: CommandHandlers = {
     const { tenant, configuration } = await findGallery(values);
     const access: PhotoAccess = {
       codeAndEmail: email === undefined ? configuration.gallery.photoAccess.codeAndEmail : email === 'on',
-      codeAndEmployeeId: employeeId === undefined ? configuration.gallery.photoAccess.codeAndEmployeeId : employeeId === 'on',
+      codeAndEmployeeId:
+        employeeId === undefined ? configuration.gallery.photoAccess.codeAndEmployeeId : employeeId === 'on',
     };
-    if (email !== undefined || employeeId !== undefined) await updateGallerySettings(tenant.tenantId, token, { photoAccess: access });
+    if (email !== undefined || employeeId !== undefined)
+      await updateGallerySettings(tenant.tenantId, token, { photoAccess: access });
     return {
       data: access,
       lines: [
@@ -229,7 +283,8 @@ function optionalDistance(values: OptionValues, name: string): number | undefine
   const text = optionalText(values, name, 10);
   if (text === undefined) return undefined;
   const distance = Number(text);
-  if (!/^\d(\.\d+)?$/.test(text) || distance > 2) throw new UsageError(`--${name} must be a distance between 0 and 2, such as 0.5`);
+  if (!/^\d(\.\d+)?$/.test(text) || distance > 2)
+    throw new UsageError(`--${name} must be a distance between 0 and 2, such as 0.5`);
   return distance;
 }
 

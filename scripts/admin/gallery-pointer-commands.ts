@@ -11,7 +11,9 @@ export const galleryPointerCommands: CommandHandlers = {
     const written = await writeMissingGalleryPointers(galleries);
     return {
       data: { galleries: galleries.length, written },
-      lines: [`Wrote ${written} missing gallery pointer(s) of tenant "${tenant.slug}" (${galleries.length} galler${galleries.length === 1 ? 'y' : 'ies'})`],
+      lines: [
+        `Wrote ${written} missing gallery pointer(s) of tenant "${tenant.slug}" (${galleries.length} galler${galleries.length === 1 ? 'y' : 'ies'})`,
+      ],
     };
   },
 };

@@ -3,7 +3,13 @@ import { formatFields, formatTable } from '../cli-kit/output';
 import { findTenant } from '../cli-kit/lookups';
 import { type OptionValues, requiredText, tenantSlug } from '../cli-kit/options';
 import type { CommandHandlers, CommandResult } from './command-types';
-import { type ApiKeyRecord, type ApiKeyStatus, createApiKey, listApiKeys, setApiKeyStatus } from '#lib/tenants/store/api-keys';
+import {
+  type ApiKeyRecord,
+  type ApiKeyStatus,
+  createApiKey,
+  listApiKeys,
+  setApiKeyStatus,
+} from '#lib/tenants/store/api-keys';
 
 const SHOWN_ONCE_WARNING = 'Store this key now: it will not be shown again. Only its prefix can be listed later.';
 

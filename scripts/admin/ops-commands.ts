@@ -2,7 +2,13 @@ import { UsageError } from '../cli-kit/cli-errors';
 import { flag, optionalChoice } from '../cli-kit/options';
 import { formatTable } from '../cli-kit/output';
 import type { CommandHandlers } from './command-types';
-import { REPLAYABLE_HANDLERS, type ReplayOutcome, parseFailureQueues, replayLocalFailures, replayQueuedFailures } from './failure-replay';
+import {
+  REPLAYABLE_HANDLERS,
+  type ReplayOutcome,
+  parseFailureQueues,
+  replayLocalFailures,
+  replayQueuedFailures,
+} from './failure-replay';
 
 /**
  * `ops replay [--function HANDLER] [--dry-run]`: the local stack's kept failures
@@ -18,12 +24,23 @@ export const opsCommands: CommandHandlers = {
     let outcomes: ReplayOutcome[];
     if (queues) outcomes = await replayQueuedFailures(parseFailureQueues(queues), { only, dryRun });
     else if (localDirectory) outcomes = await replayLocalFailures(localDirectory, { only, dryRun });
-    else throw new UsageError('Neither FAILURE_QUEUES (the stack output FailureQueues) nor a running npm start names where failures are kept');
-    const counts = Object.fromEntries(['replayed', 'failed', 'expired', 'listed'].map((outcome) => [outcome, outcomes.filter((item) => item.outcome === outcome).length]));
+    else
+      throw new UsageError(
+        'Neither FAILURE_QUEUES (the stack output FailureQueues) nor a running npm start names where failures are kept',
+      );
+    const counts = Object.fromEntries(
+      ['replayed', 'failed', 'expired', 'listed'].map((outcome) => [
+        outcome,
+        outcomes.filter((item) => item.outcome === outcome).length,
+      ]),
+    );
     return {
       data: { failures: outcomes, counts },
       lines: [
-        ...formatTable(['ID', 'FUNCTION', 'SOURCE', 'OUTCOME', 'DETAIL'], outcomes.map((item) => [item.id, item.handler, item.source, item.outcome, item.detail ?? ''])),
+        ...formatTable(
+          ['ID', 'FUNCTION', 'SOURCE', 'OUTCOME', 'DETAIL'],
+          outcomes.map((item) => [item.id, item.handler, item.source, item.outcome, item.detail ?? '']),
+        ),
         `${counts.replayed} replayed, ${counts.failed} failed again (kept), ${counts.expired} expired${dryRun ? `, ${counts.listed} listed` : ''}`,
       ],
     };

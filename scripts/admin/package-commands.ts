@@ -1,5 +1,12 @@
 import { findGallery } from '../cli-kit/lookups';
-import { galleryToken, optionalText, optionalWholeNumber, requiredText, requiredWholeNumber, tenantSlug } from '../cli-kit/options';
+import {
+  galleryToken,
+  optionalText,
+  optionalWholeNumber,
+  requiredText,
+  requiredWholeNumber,
+  tenantSlug,
+} from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { nextPosition, packageTable } from './gallery-tables';
 import { requiredCurrency } from './admin-options';

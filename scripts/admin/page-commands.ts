@@ -8,7 +8,13 @@ import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { type Tenant, updateTenantSettings } from '#lib/tenants/store/tenants';
 import { LogoImageError, logoDataUrl } from '#lib/tenants/adapters/logo-image';
 import type { Gallery } from '#lib/galleries/rules/gallery-model';
-import { MAX_CONSENT_TEXT_LENGTH, MAX_TERMS_URL_LENGTH, checkTermsUrl, consentTextsOf, defaultLanguageOf } from '#lib/galleries/rules/page-settings';
+import {
+  MAX_CONSENT_TEXT_LENGTH,
+  MAX_TERMS_URL_LENGTH,
+  checkTermsUrl,
+  consentTextsOf,
+  defaultLanguageOf,
+} from '#lib/galleries/rules/page-settings';
 import { type Branding, checkAccentColor, pageBrandingOf } from '#lib/tenants/rules/branding';
 import { LANGUAGES } from '#lib/platform/languages';
 
@@ -38,7 +44,9 @@ export const galleryPageCommands: CommandHandlers = {
     if ((text === undefined) === !remove) throw new UsageError('Give either --text TEXT or --remove');
     const { tenant, configuration } = await findGallery(values);
     const { [language]: _replaced, ...others } = configuration.gallery.consentTexts ?? {};
-    await updateGallerySettings(tenant.tenantId, token, { consentTexts: text === undefined ? others : { ...others, [language]: text } });
+    await updateGallerySettings(tenant.tenantId, token, {
+      consentTexts: text === undefined ? others : { ...others, [language]: text },
+    });
     return pageResult(await findGallery(values));
   },
 
@@ -61,8 +69,13 @@ export const tenantPageCommands: CommandHandlers = {
     const change = await brandingChange(values);
     const tenant = await findTenant(values, 'slug');
     const branding = change ? change(tenant.branding) : tenant.branding;
-    if (change && !(await updateTenantSettings(slug, { branding }))) throw new NotFoundError(`No tenant with slug "${slug}"`);
-    return brandingResult(`Branding of tenant "${slug}" (galleries without their own)`, branding, pageBrandingOf(undefined, branding));
+    if (change && !(await updateTenantSettings(slug, { branding })))
+      throw new NotFoundError(`No tenant with slug "${slug}"`);
+    return brandingResult(
+      `Branding of tenant "${slug}" (galleries without their own)`,
+      branding,
+      pageBrandingOf(undefined, branding),
+    );
   },
 };
 
@@ -88,7 +101,8 @@ async function brandingChange(values: OptionValues): Promise<((before: Branding 
   const noLogo = flag(values, 'no-logo');
   const noColor = flag(values, 'no-accent-color');
   if (logoFile !== undefined && noLogo) throw new UsageError('Give either --logo or --no-logo, not both');
-  if (colorText !== undefined && noColor) throw new UsageError('Give either --accent-color or --no-accent-color, not both');
+  if (colorText !== undefined && noColor)
+    throw new UsageError('Give either --accent-color or --no-accent-color, not both');
   if (logoFile === undefined && colorText === undefined && !noLogo && !noColor) return undefined;
   const logoUrl = logoFile === undefined ? undefined : await logoFromFile(logoFile);
   const checked = colorText === undefined ? undefined : checkAccentColor(colorText);
@@ -118,7 +132,11 @@ function logoInWords(logoUrl: string | null | undefined): string {
   return logoUrl ? `WebP, ${Math.ceil((logoUrl.length * 3) / 4 / 1024)} KiB` : 'none';
 }
 
-function brandingResult(headline: string, own: Branding | undefined, shown: { logoUrl: string | null; accentColor: string | null }): CommandResult {
+function brandingResult(
+  headline: string,
+  own: Branding | undefined,
+  shown: { logoUrl: string | null; accentColor: string | null },
+): CommandResult {
   return {
     data: { logoUrl: own?.logoUrl ?? null, accentColor: own?.accentColor ?? null },
     lines: [
@@ -126,18 +144,33 @@ function brandingResult(headline: string, own: Branding | undefined, shown: { lo
       ...formatFields([
         ['logo', logoInWords(own?.logoUrl)],
         ['accent colour', own?.accentColor ?? 'none'],
-        ['the page shows', `logo: ${logoInWords(shown.logoUrl)}; accent colour: ${shown.accentColor ?? 'the page\'s own'}`],
+        [
+          'the page shows',
+          `logo: ${logoInWords(shown.logoUrl)}; accent colour: ${shown.accentColor ?? "the page's own"}`,
+        ],
       ]),
     ],
   };
 }
 
-function pageResult({ tenant, configuration: { gallery } }: { tenant: Tenant; configuration: { gallery: Gallery } }): CommandResult {
+function pageResult({
+  tenant,
+  configuration: { gallery },
+}: {
+  tenant: Tenant;
+  configuration: { gallery: Gallery };
+}): CommandResult {
   const branding = pageBrandingOf(gallery.branding, tenant.branding);
   const defaultLanguage = defaultLanguageOf(gallery);
   const consentTexts = consentTextsOf(gallery);
   return {
-    data: { defaultLanguage, consentText: gallery.consentText ?? null, consentTexts, termsUrl: gallery.termsUrl ?? null, branding },
+    data: {
+      defaultLanguage,
+      consentText: gallery.consentText ?? null,
+      consentTexts,
+      termsUrl: gallery.termsUrl ?? null,
+      branding,
+    },
     lines: [
       `Check-in page settings of gallery ${gallery.token}`,
       ...formatFields([
@@ -150,7 +183,10 @@ function pageResult({ tenant, configuration: { gallery } }: { tenant: Tenant; co
       `Consent texts (${gallery.consentRequired ? 'consent is asked' : 'consent is not asked'})`,
       ...formatTable(
         ['LANGUAGE', 'TEXT'],
-        LANGUAGES.map((language) => [language, consentTexts[language] ?? '(none: the page shows the default language\'s text with a note)']),
+        LANGUAGES.map((language) => [
+          language,
+          consentTexts[language] ?? "(none: the page shows the default language's text with a note)",
+        ]),
       ),
     ],
   };

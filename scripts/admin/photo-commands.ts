@@ -9,13 +9,25 @@ import type { CommandHandlers } from './command-types';
 import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/store/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';
-import { type HandOutcome, type ReviewedShootPhoto, assignShootPhotoByHand, dismissShootPhoto, listPhotosForReview, releaseWithheldPhoto } from '#lib/photos/shoot-review';
+import {
+  type HandOutcome,
+  type ReviewedShootPhoto,
+  assignShootPhotoByHand,
+  dismissShootPhoto,
+  listPhotosForReview,
+  releaseWithheldPhoto,
+} from '#lib/photos/shoot-review';
 import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
 import { pickPhoto } from '#lib/photos/pick-photo';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 
-const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
 
 /** The gallery and the person `--person` names in it, or a not-found error. */
 async function findPerson(values: OptionValues) {
@@ -49,7 +61,10 @@ function refuseHandOutcome(outcome: HandOutcome, photoId: string, token: string,
   if (outcome === 'unknown_photo') throw new NotFoundError(`The shoot of ${token} has no photo "${photoId}"`);
   if (outcome === 'card') throw new UsageError(`${photoId} is a camera card: cards are not delivered`);
   if (outcome === 'unknown_person') throw new NotFoundError(`Gallery ${token} has no person "${personId}"`);
-  if (outcome === 'not_withheld') throw new UsageError(`${photoId} is not withheld: only a photo withheld by the faces has a card's person to release it to (photo assign gives any photo to anyone)`);
+  if (outcome === 'not_withheld')
+    throw new UsageError(
+      `${photoId} is not withheld: only a photo withheld by the faces has a card's person to release it to (photo assign gives any photo to anyone)`,
+    );
 }
 
 /** A hand's decision on the shoot photo of `--photo` that needs no person (release, dismiss), refused as the CLI refuses it. */
@@ -75,7 +90,9 @@ export const photoCommands: CommandHandlers = {
     const path = requiredText(values, 'file', 4096);
     const fileName = (values.name as string | undefined) ?? basename(path);
     if (!isValidPhotoFileName(fileName)) {
-      throw new UsageError(`--name "${fileName}": use letters, digits, spaces, dots, dashes and underscores (at most 255)`);
+      throw new UsageError(
+        `--name "${fileName}": use letters, digits, spaces, dots, dashes and underscores (at most 255)`,
+      );
     }
     const contentType = CONTENT_TYPES[fileName.split('.').pop()?.toLowerCase() ?? ''];
     if (!contentType) throw new UsageError(`--name "${fileName}": a photo is a .jpg, .jpeg, .png or .webp file`);
@@ -94,14 +111,23 @@ export const photoCommands: CommandHandlers = {
     const { scope, person } = await findPerson(values);
     const objectKey = photoObjectKey({ ...scope, personId: person.personId, fileName });
     // The bucket is read by `photo add` alone, so that the other photo commands need no MEDIA_BUCKET.
-    const [{ putMediaObject }, { ingestPhotoObject }] = await Promise.all([import('#lib/platform/media-bucket'), import('#lib/photos/ingest-photo')]);
+    const [{ putMediaObject }, { ingestPhotoObject }] = await Promise.all([
+      import('#lib/platform/media-bucket'),
+      import('#lib/photos/ingest-photo'),
+    ]);
     const capturedAt = captureFactsOf(exifBlockOfJpeg(bytes)).capturedAt;
-    const metadata = { width: String(size.width), height: String(size.height), ...(capturedAt ? { 'captured-at': capturedAt } : {}) };
+    const metadata = {
+      width: String(size.width),
+      height: String(size.height),
+      ...(capturedAt ? { 'captured-at': capturedAt } : {}),
+    };
     const versionId = await putMediaObject(objectKey, bytes, contentType, metadata);
     const outcome = await ingestPhotoObject({ objectKey, versionId, uploadedAt: new Date().toISOString() });
     return {
       data: { objectKey, outcome, width: size.width, height: size.height },
-      lines: [`Uploaded ${fileName} (${size.width}×${size.height}) for ${person.personId}: ${outcome.replace('_', ' ')}`],
+      lines: [
+        `Uploaded ${fileName} (${size.width}×${size.height}) for ${person.personId}: ${outcome.replace('_', ' ')}`,
+      ],
     };
   },
 
@@ -114,7 +140,13 @@ export const photoCommands: CommandHandlers = {
         `${photos.length} photo(s) of ${person.personId}`,
         ...formatTable(
           ['PHOTO', 'FILE', 'SIZE', 'CAPTURED', 'CREATED'],
-          photos.map((photo) => [photo.photoId, photo.fileName, `${photo.width ?? '?'}×${photo.height ?? '?'}`, photo.capturedAt ?? '?', photo.createdAt]),
+          photos.map((photo) => [
+            photo.photoId,
+            photo.fileName,
+            `${photo.width ?? '?'}×${photo.height ?? '?'}`,
+            photo.capturedAt ?? '?',
+            photo.createdAt,
+          ]),
         ),
       ],
     };
@@ -126,12 +158,15 @@ export const photoCommands: CommandHandlers = {
     try {
       await pickPhoto(scope, person.personId, photoId, 'photographer');
     } catch (error) {
-      if (error instanceof DomainError && error.reason === 'unknown_photo') throw new NotFoundError(`${person.personId} has no photo "${photoId}" in gallery ${scope.token}`);
+      if (error instanceof DomainError && error.reason === 'unknown_photo')
+        throw new NotFoundError(`${person.personId} has no photo "${photoId}" in gallery ${scope.token}`);
       throw error;
     }
     return {
       data: { personId: person.personId, photoId, pickedBy: 'photographer' },
-      lines: [`Picked ${photoId} as the portrait of ${person.personId}; a later pick by the participant or the studio replaces it`],
+      lines: [
+        `Picked ${photoId} as the portrait of ${person.personId}; a later pick by the participant or the studio replaces it`,
+      ],
     };
   },
 
@@ -150,16 +185,24 @@ export const photoCommands: CommandHandlers = {
 
   async unassigned(values) {
     const { tenant, configuration } = await findGallery(values);
-    const photos = (await listPhotosForReview({ tenantId: tenant.tenantId, token: configuration.gallery.token })).filter((photo) => photo.heldFor === null);
+    const photos = (
+      await listPhotosForReview({ tenantId: tenant.tenantId, token: configuration.gallery.token })
+    ).filter((photo) => photo.heldFor === null);
     return {
       data: photos,
-      lines: [`${photos.length} unassigned photo(s) in the shoot of ${configuration.gallery.token}`, ...formatTable(REVIEW_HEADINGS, photos.map(reviewRow))],
+      lines: [
+        `${photos.length} unassigned photo(s) in the shoot of ${configuration.gallery.token}`,
+        ...formatTable(REVIEW_HEADINGS, photos.map(reviewRow)),
+      ],
     };
   },
 
   async release(values) {
     const { photoId, outcome } = await decideOnShootPhoto(values, releaseWithheldPhoto);
-    return { data: { photoId, outcome }, lines: [`Released ${photoId} to the person its card names; later cards leave it there`] };
+    return {
+      data: { photoId, outcome },
+      lines: [`Released ${photoId} to the person its card names; later cards leave it there`],
+    };
   },
 
   async assign(values) {
@@ -167,11 +210,19 @@ export const photoCommands: CommandHandlers = {
     const { scope, person } = await findPerson(values);
     const outcome = await assignShootPhotoByHand(scope, photoId, person.personId);
     refuseHandOutcome(outcome, photoId, scope.token, person.personId);
-    return { data: { photoId, personId: person.personId }, lines: [`Assigned ${photoId} to ${person.personId}; later cards and faces leave it there`] };
+    return {
+      data: { photoId, personId: person.personId },
+      lines: [`Assigned ${photoId} to ${person.personId}; later cards and faces leave it there`],
+    };
   },
 
   async dismiss(values) {
     const { photoId, outcome } = await decideOnShootPhoto(values, dismissShootPhoto);
-    return { data: { photoId, outcome }, lines: [`Dismissed ${photoId} as nobody's: it leaves the review; later cards and faces leave it there, photo assign still gives it to someone`] };
+    return {
+      data: { photoId, outcome },
+      lines: [
+        `Dismissed ${photoId} as nobody's: it leaves the review; later cards and faces leave it there, photo assign still gives it to someone`,
+      ],
+    };
   },
 };

@@ -5,7 +5,13 @@ import { type OptionValues, flag, optionalText, optionalWholeNumber } from '../c
 import type { CommandHandlers, CommandResult } from './command-types';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { DomainError } from '#lib/platform/domain-error';
-import { DEFAULT_RETENTION, MAX_RETENTION_DAYS, RETENTION_SETTINGS, type RetentionPolicy, retentionOf } from '#lib/galleries/rules/retention-policy';
+import {
+  DEFAULT_RETENTION,
+  MAX_RETENTION_DAYS,
+  RETENTION_SETTINGS,
+  type RetentionPolicy,
+  retentionOf,
+} from '#lib/galleries/rules/retention-policy';
 import type { ErasureSubject } from '#lib/privacy/rules/personal-data';
 import type { ErasureReceipt } from '#lib/privacy/erasure';
 
@@ -29,7 +35,8 @@ function erasureSubject(values: OptionValues): ErasureSubject {
     ['email', optionalText(values, 'email', 254)],
     ['employee-id', optionalText(values, 'employee-id', 100)],
   ].filter(([, value]) => value !== undefined) as [string, string][];
-  if (given.length !== 1) throw new UsageError('Name the person with exactly one of --person, --email or --employee-id');
+  if (given.length !== 1)
+    throw new UsageError('Name the person with exactly one of --person, --email or --employee-id');
   const [[option, value]] = given as [[string, string]];
   if (option === 'person') return { personId: value };
   if (option === 'email') return { email: value };
@@ -45,7 +52,12 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
     ['selfie object versions', String(receipt.selfieVersions)],
     ['photo records', String(receipt.photoRecords)],
     ['photo object versions', String(receipt.photoObjectVersions)],
-    ['orders reduced to accounting data', receipt.ordersRedacted.length === 0 ? '0' : `${receipt.ordersRedacted.length} (${receipt.ordersRedacted.join(', ')})`],
+    [
+      'orders reduced to accounting data',
+      receipt.ordersRedacted.length === 0
+        ? '0'
+        : `${receipt.ordersRedacted.length} (${receipt.ordersRedacted.join(', ')})`,
+    ],
     ['checkout tokens', String(receipt.checkoutTokens)],
     ['events (webhook outbox)', String(receipt.events)],
     ['idempotency records', String(receipt.idempotencyRecords)],
@@ -53,7 +65,9 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
     ['reference faces', String(receipt.referenceFaces)],
     ['HR exports holding them (ZIP deleted)', String(receipt.hrExports)],
     ['cached portrait crop versions', String(receipt.portraitCropVersions)],
-    ...(receipt.galleryItems !== undefined ? [['gallery configuration items', String(receipt.galleryItems)] as [string, string]] : []),
+    ...(receipt.galleryItems !== undefined
+      ? [['gallery configuration items', String(receipt.galleryItems)] as [string, string]]
+      : []),
   ];
   return {
     data: receipt,
@@ -70,25 +84,34 @@ export const personCommands: CommandHandlers = {
     const subject = erasureSubject(values);
     const { tenant, configuration } = await findGallery(values);
     const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-    return receiptResult(await asCommand(async () => (await erasure()).erasePersons(scope, subject, { dryRun: flag(values, 'dry-run') })));
+    return receiptResult(
+      await asCommand(async () => (await erasure()).erasePersons(scope, subject, { dryRun: flag(values, 'dry-run') })),
+    );
   },
 };
 
-const RETENTION_OPTIONS: Record<keyof RetentionPolicy, string> = { selfieDays: 'selfie-days', personDays: 'person-days', orderDays: 'order-days' };
+const RETENTION_OPTIONS: Record<keyof RetentionPolicy, string> = {
+  selfieDays: 'selfie-days',
+  personDays: 'person-days',
+  orderDays: 'order-days',
+};
 
 /** `gallery erase` and `gallery retention`. */
 export const galleryPrivacyCommands: CommandHandlers = {
   async erase(values) {
     const { tenant, configuration } = await findGallery(values);
     const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-    return receiptResult(await asCommand(async () => (await erasure()).eraseGallery(scope, { dryRun: flag(values, 'dry-run') })));
+    return receiptResult(
+      await asCommand(async () => (await erasure()).eraseGallery(scope, { dryRun: flag(values, 'dry-run') })),
+    );
   },
 
   async retention(values) {
     const given: Partial<RetentionPolicy> = {};
     for (const name of RETENTION_SETTINGS) {
       const days = optionalWholeNumber(values, RETENTION_OPTIONS[name], 1);
-      if (days !== undefined && days > MAX_RETENTION_DAYS) throw new UsageError(`--${RETENTION_OPTIONS[name]} must be at most ${MAX_RETENTION_DAYS}`);
+      if (days !== undefined && days > MAX_RETENTION_DAYS)
+        throw new UsageError(`--${RETENTION_OPTIONS[name]} must be at most ${MAX_RETENTION_DAYS}`);
       if (days !== undefined) given[name] = days;
     }
     const reset = flag(values, 'defaults');
@@ -112,9 +135,15 @@ export const galleryPrivacyCommands: CommandHandlers = {
         `Retention of gallery ${gallery.token}, counted from its last shooting day`,
         ...formatTable(
           ['DATA', 'KEPT', 'FROM'],
-          [row('selfieDays', 'selfies'), row('orderDays', 'participant data in ended orders'), row('personDays', 'persons, codes, photos')],
+          [
+            row('selfieDays', 'selfies'),
+            row('orderDays', 'participant data in ended orders'),
+            row('personDays', 'persons, codes, photos'),
+          ],
         ),
-        ...(policy.selfieDays < (own.selfieDays ?? DEFAULT_RETENTION.selfieDays) ? ['Selfies are never kept longer than their persons.'] : []),
+        ...(policy.selfieDays < (own.selfieDays ?? DEFAULT_RETENTION.selfieDays)
+          ? ['Selfies are never kept longer than their persons.']
+          : []),
       ],
     };
   },

@@ -22,7 +22,8 @@ export async function runAdmin(
 ): Promise<number> {
   try {
     const [resourceName, commandName, ...rest] = argv;
-    if (resourceName === undefined) throw new UsageError(`No command given; run "npm run admin -- help" for the commands`);
+    if (resourceName === undefined)
+      throw new UsageError(`No command given; run "npm run admin -- help" for the commands`);
     if (HELP_WORDS.includes(resourceName)) {
       printLines(io, usageLines(commandName !== undefined && COMMAND_CATALOG[commandName] ? commandName : undefined));
       return EXIT_CODE.ok;
@@ -34,7 +35,11 @@ export async function runAdmin(
     }
     const command = findCommand(resourceName, resource, commandName);
     const label = `${resourceName} ${commandName}`;
-    const { values } = parseCommandLine(rest, { ...command.options, ...COMMON_OPTIONS }, { command: label, help: `npm run admin -- ${label} --help` });
+    const { values } = parseCommandLine(
+      rest,
+      { ...command.options, ...COMMON_OPTIONS },
+      { command: label, help: `npm run admin -- ${label} --help` },
+    );
     if (values.help === true) {
       io.out(`Usage: npm run admin -- ${command.usage}`);
       return EXIT_CODE.ok;

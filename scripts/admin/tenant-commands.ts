@@ -1,7 +1,15 @@
 import { ConflictError, NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { formatFields, formatTable, yesNo } from '../cli-kit/output';
 import { findTenant } from '../cli-kit/lookups';
-import { type OptionValues, flag, optionalText, optionalTrueFalse, optionalWholeNumber, requiredText, tenantSlug } from '../cli-kit/options';
+import {
+  type OptionValues,
+  flag,
+  optionalText,
+  optionalTrueFalse,
+  optionalWholeNumber,
+  requiredText,
+  tenantSlug,
+} from '../cli-kit/options';
 import type { CommandHandlers, CommandResult } from './command-types';
 import { optionalPlanTier, optionalStripeAccount } from './admin-options';
 import {
@@ -46,7 +54,9 @@ export const tenantCommands: CommandHandlers = {
     const changes = tenantChanges(values);
     const plan = optionalPlanTier(values);
     if (Object.values(changes).every((value) => value === undefined) && plan === undefined) {
-      throw new UsageError('Nothing to update: give --name, --plan, --stripe-account, --payment-approved or --platform-fee-bps');
+      throw new UsageError(
+        'Nothing to update: give --name, --plan, --stripe-account, --payment-approved or --platform-fee-bps',
+      );
     }
     await findTenant(values, 'slug');
     if (!(await updateTenantSettings(slug, changes))) throw new NotFoundError(`No tenant with slug "${slug}"`);
@@ -68,9 +78,14 @@ export const tenantCommands: CommandHandlers = {
     const change = await allowReturnOrigin(slug, origin, ALLOWED_RETURN_ORIGINS_MAX);
     if (change === 'no_tenant') throw new NotFoundError(`No tenant with slug "${slug}"`);
     if (change === 'limit_reached') {
-      throw new ConflictError(`Tenant "${slug}" allows ${ALLOWED_RETURN_ORIGINS_MAX} return origins already; disallow one first`);
+      throw new ConflictError(
+        `Tenant "${slug}" allows ${ALLOWED_RETURN_ORIGINS_MAX} return origins already; disallow one first`,
+      );
     }
-    const headline = change === 'changed' ? `Allowed return origin ${origin} for tenant "${slug}"` : `Tenant "${slug}" allowed return origin ${origin} already`;
+    const headline =
+      change === 'changed'
+        ? `Allowed return origin ${origin} for tenant "${slug}"`
+        : `Tenant "${slug}" allowed return origin ${origin} already`;
     return originsResult(await readTenant(slug), headline);
   },
 
@@ -125,7 +140,9 @@ function returnOrigin(values: OptionValues): string {
   const text = requiredText(values, 'origin', 300);
   const origin = allowableReturnOrigin(text);
   if (origin === undefined) {
-    throw new UsageError(`--origin "${text}" is not an https origin such as https://photos.example.com (no path, query or fragment; not localhost)`);
+    throw new UsageError(
+      `--origin "${text}" is not an https origin such as https://photos.example.com (no path, query or fragment; not localhost)`,
+    );
   }
   return origin;
 }

@@ -1,11 +1,24 @@
 import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { formatFields, formatTable, yesNo } from '../cli-kit/output';
 import { findTenant } from '../cli-kit/lookups';
-import { type OptionValues, flag, optionalChoice, optionalText, optionalWholeNumber, requiredText, tenantSlug } from '../cli-kit/options';
+import {
+  type OptionValues,
+  flag,
+  optionalChoice,
+  optionalText,
+  optionalWholeNumber,
+  requiredText,
+  tenantSlug,
+} from '../cli-kit/options';
 import type { CommandHandlers, CommandResult } from './command-types';
 import { nowIso } from '#lib/platform/clock';
 import { getDelivery, listDeliveries } from '#lib/webhooks/store/webhook-deliveries';
-import { deleteSubscription, getSubscription, listSubscriptions, setSubscriptionEnabled } from '#lib/webhooks/store/webhook-subscriptions';
+import {
+  deleteSubscription,
+  getSubscription,
+  listSubscriptions,
+  setSubscriptionEnabled,
+} from '#lib/webhooks/store/webhook-subscriptions';
 import type { DeliveryStatus, WebhookDelivery } from '#lib/webhooks/rules/webhook-delivery';
 import { type WebhookSubscription, parseEventTypes } from '#lib/webhooks/rules/webhook-subscription';
 import {
@@ -35,10 +48,22 @@ export const webhookCommands: CommandHandlers = {
     }
     const tenant = await findTenant(values);
     try {
-      const { subscription, secret } = await createSubscription({ tenant, url, eventTypes, description: optionalText(values, 'description') });
+      const { subscription, secret } = await createSubscription({
+        tenant,
+        url,
+        eventTypes,
+        description: optionalText(values, 'description'),
+      });
       return {
         data: { ...view(subscription), signingSecret: secret, warning: SHOWN_ONCE_WARNING },
-        lines: [`Subscribed ${subscription.url} to ${eventTypes.join(', ')} for tenant "${tenant.slug}"`, ...subscriptionLines(subscription), '', `  ${secret}`, '', SHOWN_ONCE_WARNING],
+        lines: [
+          `Subscribed ${subscription.url} to ${eventTypes.join(', ')} for tenant "${tenant.slug}"`,
+          ...subscriptionLines(subscription),
+          '',
+          `  ${secret}`,
+          '',
+          SHOWN_ONCE_WARNING,
+        ],
       };
     } catch (error) {
       if (error instanceof WebhookUrlRefused) throw new UsageError(`--url refused: ${error.reason}`);
@@ -55,7 +80,13 @@ export const webhookCommands: CommandHandlers = {
         `${subscriptions.length} webhook subscription(s) of tenant "${tenant.slug}"`,
         ...formatTable(
           ['ID', 'URL', 'EVENTS', 'ENABLED', 'FAILING SINCE'],
-          subscriptions.map((s) => [s.subscriptionId, s.url, s.eventTypes.join(','), yesNo(s.enabled), failingSince(s) ?? '']),
+          subscriptions.map((s) => [
+            s.subscriptionId,
+            s.url,
+            s.eventTypes.join(','),
+            yesNo(s.enabled),
+            failingSince(s) ?? '',
+          ]),
         ),
       ],
     };
@@ -63,7 +94,10 @@ export const webhookCommands: CommandHandlers = {
 
   async show(values) {
     const subscription = await findSubscription(values);
-    return { data: view(subscription), lines: [`Webhook subscription ${subscription.subscriptionId}`, ...subscriptionLines(subscription)] };
+    return {
+      data: view(subscription),
+      lines: [`Webhook subscription ${subscription.subscriptionId}`, ...subscriptionLines(subscription)],
+    };
   },
 
   enable: (values) => changeEnabled(values, true),
@@ -74,7 +108,12 @@ export const webhookCommands: CommandHandlers = {
     const graceHours = optionalWholeNumber(values, 'grace-hours', 0) ?? undefined;
     const { secret, previousValidUntil } = await rotateSigningSecret(subscription, graceHours);
     return {
-      data: { subscriptionId: subscription.subscriptionId, signingSecret: secret, previousSecretsValidUntil: previousValidUntil, warning: SHOWN_ONCE_WARNING },
+      data: {
+        subscriptionId: subscription.subscriptionId,
+        signingSecret: secret,
+        previousSecretsValidUntil: previousValidUntil,
+        warning: SHOWN_ONCE_WARNING,
+      },
       lines: [
         `New signing secret of ${subscription.subscriptionId}; deliveries carry a signature with the previous secret too until ${previousValidUntil}`,
         '',
@@ -88,20 +127,33 @@ export const webhookCommands: CommandHandlers = {
   async remove(values) {
     const subscription = await findSubscription(values);
     await deleteSubscription(subscription.tenantId, subscription.subscriptionId);
-    return { data: { subscriptionId: subscription.subscriptionId, removed: true }, lines: [`Removed webhook subscription ${subscription.subscriptionId}`] };
+    return {
+      data: { subscriptionId: subscription.subscriptionId, removed: true },
+      lines: [`Removed webhook subscription ${subscription.subscriptionId}`],
+    };
   },
 
   async deliveries(values) {
     const subscription = await findSubscription(values);
     const status = optionalChoice(values, 'status', DELIVERY_STATUSES);
-    const deliveries = await listDeliveries(subscription.tenantId, subscription.subscriptionId, { status, limit: optionalWholeNumber(values, 'limit', 1) ?? 50 });
+    const deliveries = await listDeliveries(subscription.tenantId, subscription.subscriptionId, {
+      status,
+      limit: optionalWholeNumber(values, 'limit', 1) ?? 50,
+    });
     return {
       data: deliveries,
       lines: [
         `${deliveries.length} deliver${deliveries.length === 1 ? 'y' : 'ies'} of ${subscription.subscriptionId}${status ? ` (${status})` : ''}, newest first`,
         ...formatTable(
           ['EVENT ID', 'TYPE', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT ATTEMPT'],
-          deliveries.map((d) => [d.eventId, d.eventType, d.status, String(d.attempts), lastOutcome(d), d.status === 'pending' ? new Date(d.nextAttemptAt).toISOString() : '']),
+          deliveries.map((d) => [
+            d.eventId,
+            d.eventType,
+            d.status,
+            String(d.attempts),
+            lastOutcome(d),
+            d.status === 'pending' ? new Date(d.nextAttemptAt).toISOString() : '',
+          ]),
         ),
       ],
     };
@@ -118,7 +170,14 @@ export const webhookCommands: CommandHandlers = {
         `Delivery of ${delivery.eventId} (${delivery.eventType}) to ${subscription.subscriptionId}: ${delivery.status}`,
         ...formatTable(
           ['ATTEMPT', 'AT', 'OUTCOME', 'MS'],
-          delivery.attemptLog.map((a) => [String(a.attempt), a.at, a.failure ? `${a.failure}${a.statusCode ? ` ${a.statusCode}` : ''}` : `delivered ${a.statusCode ?? ''}`.trim(), String(a.durationMs)]),
+          delivery.attemptLog.map((a) => [
+            String(a.attempt),
+            a.at,
+            a.failure
+              ? `${a.failure}${a.statusCode ? ` ${a.statusCode}` : ''}`
+              : `delivered ${a.statusCode ?? ''}`.trim(),
+            String(a.durationMs),
+          ]),
         ),
       ],
     };
@@ -131,12 +190,17 @@ export const webhookCommands: CommandHandlers = {
     if ((eventId === undefined) === !allFailed) throw new UsageError('Give either --event EVENT_ID or --failed');
     if (eventId !== undefined) {
       if (!(await replayDelivery(subscription, eventId))) {
-        throw new NotFoundError(`No delivery of event ${eventId} to ${subscription.subscriptionId} that can be replayed (unknown, or waiting already)`);
+        throw new NotFoundError(
+          `No delivery of event ${eventId} to ${subscription.subscriptionId} that can be replayed (unknown, or waiting already)`,
+        );
       }
       return { data: { replayed: 1 }, lines: [`Replay of ${eventId} requested; it is sent within seconds`] };
     }
     const replayed = await replayFailedDeliveries(subscription);
-    return { data: { replayed }, lines: [`Replay of ${replayed} failed deliver${replayed === 1 ? 'y' : 'ies'} requested`] };
+    return {
+      data: { replayed },
+      lines: [`Replay of ${replayed} failed deliver${replayed === 1 ? 'y' : 'ies'} requested`],
+    };
   },
 };
 
@@ -145,7 +209,8 @@ async function findSubscription(values: OptionValues): Promise<WebhookSubscripti
   const subscriptionId = requiredText(values, 'id');
   const tenant = await findTenant(values);
   const subscription = await getSubscription(tenant.tenantId, subscriptionId);
-  if (!subscription) throw new NotFoundError(`Tenant "${tenant.slug}" has no webhook subscription with ID "${subscriptionId}"`);
+  if (!subscription)
+    throw new NotFoundError(`Tenant "${tenant.slug}" has no webhook subscription with ID "${subscriptionId}"`);
   return subscription;
 }
 
@@ -153,7 +218,13 @@ async function changeEnabled(values: OptionValues, enabled: boolean): Promise<Co
   const subscription = await findSubscription(values);
   await setSubscriptionEnabled(subscription.tenantId, subscription.subscriptionId, enabled, nowIso());
   const changed = (await getSubscription(subscription.tenantId, subscription.subscriptionId))!;
-  return { data: view(changed), lines: [`${enabled ? 'Enabled' : 'Disabled'} webhook subscription ${changed.subscriptionId}`, ...subscriptionLines(changed)] };
+  return {
+    data: view(changed),
+    lines: [
+      `${enabled ? 'Enabled' : 'Disabled'} webhook subscription ${changed.subscriptionId}`,
+      ...subscriptionLines(changed),
+    ],
+  };
 }
 
 /** A subscription as printed: never its secrets, only how many sign. */
@@ -171,7 +242,11 @@ function subscriptionLines(subscription: WebhookSubscription): string[] {
     ['id', subscription.subscriptionId],
     ['url', subscription.url],
     ['events', subscription.eventTypes.join(', ')],
-    ['enabled', yesNo(subscription.enabled) + (subscription.disabledReason ? ` (disabled ${subscription.disabledAt}, ${subscription.disabledReason})` : '')],
+    [
+      'enabled',
+      yesNo(subscription.enabled) +
+        (subscription.disabledReason ? ` (disabled ${subscription.disabledAt}, ${subscription.disabledReason})` : ''),
+    ],
     ['failing since', failingSince(subscription)],
     ['signing secrets', String(subscription.secrets.length)],
     ['description', subscription.description ?? undefined],
@@ -182,5 +257,7 @@ function subscriptionLines(subscription: WebhookSubscription): string[] {
 function lastOutcome(delivery: WebhookDelivery): string {
   const last = delivery.attemptLog.at(-1);
   if (!last) return '';
-  return last.failure ? `${last.failure}${last.statusCode ? ` ${last.statusCode}` : ''}` : `ok ${last.statusCode ?? ''}`.trim();
+  return last.failure
+    ? `${last.failure}${last.statusCode ? ` ${last.statusCode}` : ''}`
+    : `ok ${last.statusCode ?? ''}`.trim();
 }

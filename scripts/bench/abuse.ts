@@ -52,7 +52,13 @@ async function createStudio(label: string): Promise<Studio> {
 }
 
 const checkinBody = (studio: Studio, id: string) =>
-  JSON.stringify({ action: 'submitCheckin', token: studio.token, name: `Participant ${id}`, email: `p-${id}@example.com`, shootingDayId: studio.dayId });
+  JSON.stringify({
+    action: 'submitCheckin',
+    token: studio.token,
+    name: `Participant ${id}`,
+    email: `p-${id}@example.com`,
+    shootingDayId: studio.dayId,
+  });
 
 /**
  * Counts successful DynamoDB writes whose keys name a tenant, in the shared document client the
@@ -94,11 +100,22 @@ async function runCalmClients(baseUrl: string, calm: Studio, seconds: number): P
         }),
       ),
       ...(second % 2 === 0
-        ? [delay(second * 1000 + 500).then(() => send(`/groupshoot/${calm.token}/persons?limit=10`, { headers: { 'X-Tenant-Slug': calm.slug, Authorization: `Bearer ${calm.apiKey}` } }))]
+        ? [
+            delay(second * 1000 + 500).then(() =>
+              send(`/groupshoot/${calm.token}/persons?limit=10`, {
+                headers: { 'X-Tenant-Slug': calm.slug, Authorization: `Bearer ${calm.apiKey}` },
+              }),
+            ),
+          ]
         : []),
     ]),
   );
-  return { requests: latencies.length, refused, p50Milliseconds: rounded(percentile(latencies, 50)), p99Milliseconds: rounded(percentile(latencies, 99)) };
+  return {
+    requests: latencies.length,
+    refused,
+    p50Milliseconds: rounded(percentile(latencies, 50)),
+    p99Milliseconds: rounded(percentile(latencies, 99)),
+  };
 }
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -110,13 +127,22 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function measureAbuse(
   client: DynamoDBDocumentClient,
-  options: { baseUrl: string; seconds: number; /** The flooded gallery's check-in budget; the default when absent. */ flooderPolicy?: RateLimitPolicy },
+  options: {
+    baseUrl: string;
+    seconds: number;
+    /** The flooded gallery's check-in budget; the default when absent. */ flooderPolicy?: RateLimitPolicy;
+  },
 ): Promise<AbuseResult> {
-  const [flooded, calm, calmAlone] = await Promise.all([createStudio('flooded'), createStudio('calm'), createStudio('calm-alone')]);
+  const [flooded, calm, calmAlone] = await Promise.all([
+    createStudio('flooded'),
+    createStudio('calm'),
+    createStudio('calm-alone'),
+  ]);
   const withoutFlood = await runCalmClients(options.baseUrl, calmAlone, options.seconds);
 
   const policy = options.flooderPolicy ?? DEFAULT_PUBLIC_LIMITS.checkins;
-  if (options.flooderPolicy) await updateGallerySettings(flooded.tenantId, flooded.token, { publicLimits: { checkins: options.flooderPolicy } });
+  if (options.flooderPolicy)
+    await updateGallerySettings(flooded.tenantId, flooded.token, { publicLimits: { checkins: options.flooderPolicy } });
   const flooderBudget = policy.limit + Math.floor((options.seconds * 1000) / (policy.windowMs / policy.limit));
   const writes = countWritesOf(client, flooded.tenantId);
   const flood = autocannon({
@@ -124,7 +150,14 @@ export async function measureAbuse(
     connections: 10,
     duration: options.seconds,
     overallRate: Math.ceil((flooderBudget * 10) / options.seconds),
-    requests: [{ method: 'POST', path: '/v1/group-shoot', headers: { 'X-Tenant-Slug': flooded.slug, 'Content-Type': 'application/json' }, body: checkinBody(flooded, '[<id>]') }],
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/group-shoot',
+        headers: { 'X-Tenant-Slug': flooded.slug, 'Content-Type': 'application/json' },
+        body: checkinBody(flooded, '[<id>]'),
+      },
+    ],
     idReplacement: true,
     workers: 1,
     timeout: 30,

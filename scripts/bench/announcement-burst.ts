@@ -58,27 +58,52 @@ export interface BurstResult extends BurstOptions {
   hotDayPersons: number;
 }
 
-export async function measureAnnouncementBurst(options: BurstOptions, proxyStats: RealisticDynamoDbStats): Promise<BurstResult> {
+export async function measureAnnouncementBurst(
+  options: BurstOptions,
+  proxyStats: RealisticDynamoDbStats,
+): Promise<BurstResult> {
   const slug = `bench-burst-${randomBytes(3).toString('hex')}`;
   const tenant = await createTenant({ slug, name: 'Bench burst', plan: 'creator' });
   const { token, dayId: otherDayId } = await createBenchGallery(tenant.tenantId, 'Bench burst');
-  const hotDay = await addShootingDay(tenant.tenantId, token, { date: '2030-01-16', label: 'Hot day', startTime: '09:00', endTime: '17:00', maxPersons: options.hotCapacity });
+  const hotDay = await addShootingDay(tenant.tenantId, token, {
+    date: '2030-01-16',
+    label: 'Hot day',
+    startTime: '09:00',
+    endTime: '17:00',
+    maxPersons: options.hotCapacity,
+  });
   if (options.counters === 'single') {
     await asSingleCounterDay(tenant.tenantId, token, hotDay.id);
     await asSingleCounterDay(tenant.tenantId, token, otherDayId);
   }
   const transactionsBefore = proxyStats.calls.TransactWriteItems ?? 0;
-  const conflictsBefore = { transaction: proxyStats.transactionConflicts, write: proxyStats.writeConflicts, throttled: proxyStats.throttled };
+  const conflictsBefore = {
+    transaction: proxyStats.transactionConflicts,
+    write: proxyStats.writeConflicts,
+    throttled: proxyStats.throttled,
+  };
   const contendedBefore = structuredClone(proxyStats.contendedItems);
 
   const latencies: number[] = [];
   const result = { admittedHot: 0, admittedOther: 0, refusedFull: 0, failed: {} as Record<string, number> };
   const checkIn = async (index: number): Promise<void> => {
     const hot = (index * 7919) % 100 < options.hotShare * 100; // spread the hot day's share evenly over the burst
-    const body = { action: 'submitCheckin', token, name: `Burst Participant ${index}`, email: `burst-${index}@example.com`, shootingDayId: hot ? hotDay.id : otherDayId };
+    const body = {
+      action: 'submitCheckin',
+      token,
+      name: `Burst Participant ${index}`,
+      email: `burst-${index}@example.com`,
+      shootingDayId: hot ? hotDay.id : otherDayId,
+    };
     const sourceIp = `10.${Math.floor(index / 250) % 256}.${index % 250}.7`;
     const startedAt = performance.now();
-    const event = publicPostEvent({ routeKey: 'POST /group-shoot', path: '/group-shoot' }, { 'x-tenant-slug': slug }, sourceIp, body, Date.now());
+    const event = publicPostEvent(
+      { routeKey: 'POST /group-shoot', path: '/group-shoot' },
+      { 'x-tenant-slug': slug },
+      sourceIp,
+      body,
+      Date.now(),
+    );
     const answer = (await postGroupShoot(event as any, lambdaContext('burst'))) as APIGatewayProxyStructuredResultV2;
     latencies.push(performance.now() - startedAt);
     const parsed = JSON.parse(String(answer.body)) as { error?: string };
@@ -86,7 +111,9 @@ export async function measureAnnouncementBurst(options: BurstOptions, proxyStats
       if (hot) result.admittedHot += 1;
       else result.admittedOther += 1;
     } else if (parsed.error === 'shooting_day_full') result.refusedFull += 1;
-    else result.failed[`${answer.statusCode} ${parsed.error}`] = (result.failed[`${answer.statusCode} ${parsed.error}`] ?? 0) + 1;
+    else
+      result.failed[`${answer.statusCode} ${parsed.error}`] =
+        (result.failed[`${answer.statusCode} ${parsed.error}`] ?? 0) + 1;
   };
 
   const spacingMs = (options.seconds * 1000) / options.participants;
@@ -107,7 +134,9 @@ export async function measureAnnouncementBurst(options: BurstOptions, proxyStats
     hotDayPersons += page.persons.filter((person) => person.shootingDayId === hotDay.id).length;
     afterPersonId = page.lastPersonId;
   } while (afterPersonId);
-  const hotDayBooked = (await getGalleryConfiguration(tenant.tenantId, token))?.shootingDays.find((day) => day.id === hotDay.id)?.booked ?? 0;
+  const hotDayBooked =
+    (await getGalleryConfiguration(tenant.tenantId, token))?.shootingDays.find((day) => day.id === hotDay.id)?.booked ??
+    0;
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     ...options,
@@ -115,7 +144,9 @@ export async function measureAnnouncementBurst(options: BurstOptions, proxyStats
     p50Ms: rounded(percentile(sorted, 50)),
     p99Ms: rounded(percentile(sorted, 99)),
     maxMs: rounded(sorted.at(-1) ?? 0),
-    transactionsPerCheckin: rounded(((proxyStats.calls.TransactWriteItems ?? 0) - transactionsBefore) / options.participants),
+    transactionsPerCheckin: rounded(
+      ((proxyStats.calls.TransactWriteItems ?? 0) - transactionsBefore) / options.participants,
+    ),
     transactionConflicts: proxyStats.transactionConflicts - conflictsBefore.transaction,
     writeConflicts: proxyStats.writeConflicts - conflictsBefore.write,
     throttled: proxyStats.throttled - conflictsBefore.throttled,
@@ -129,9 +160,16 @@ export async function measureAnnouncementBurst(options: BurstOptions, proxyStats
 /** Makes a day count its spots on its own item alone, as a day made before the counters were spread did. */
 async function asSingleCounterDay(tenantId: string, token: string, dayId: string): Promise<void> {
   const dayKey = keys.shootingDay(tenantId, token, dayId);
-  const shards = await queryAll({ KeyConditionExpression: 'pk = :pk AND begins_with(sk, :shards)', ExpressionAttributeValues: { ':pk': dayKey.pk, ':shards': `${dayKey.sk}${GALLERY_ITEM.daySpotShard}` } });
-  await Promise.all(shards.map((shard) => db.send(new DeleteCommand({ TableName: tableName, Key: { pk: shard.pk, sk: shard.sk } }))));
-  await db.send(new UpdateCommand({ TableName: tableName, Key: dayKey, UpdateExpression: 'REMOVE spotShards, spotShare' }));
+  const shards = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :shards)',
+    ExpressionAttributeValues: { ':pk': dayKey.pk, ':shards': `${dayKey.sk}${GALLERY_ITEM.daySpotShard}` },
+  });
+  await Promise.all(
+    shards.map((shard) => db.send(new DeleteCommand({ TableName: tableName, Key: { pk: shard.pk, sk: shard.sk } }))),
+  );
+  await db.send(
+    new UpdateCommand({ TableName: tableName, Key: dayKey, UpdateExpression: 'REMOVE spotShards, spotShare' }),
+  );
 }
 
 /** What kind of item an item ID of the proxy names, by its sort key. */
@@ -143,7 +181,10 @@ function itemKind(itemId: string): string {
   return 'other';
 }
 
-function contentionByKind(now: RealisticDynamoDbStats['contendedItems'], before: RealisticDynamoDbStats['contendedItems']): BurstResult['contention'] {
+function contentionByKind(
+  now: RealisticDynamoDbStats['contendedItems'],
+  before: RealisticDynamoDbStats['contendedItems'],
+): BurstResult['contention'] {
   const byKind: BurstResult['contention'] = {};
   for (const [itemId, counts] of Object.entries(now)) {
     const earlier = before[itemId] ?? { conflicts: 0, throttled: 0 };
@@ -164,7 +205,9 @@ export function formatAnnouncementBurst(results: BurstResult[]): string {
       r.admittedHot,
       r.admittedOther,
       r.refusedFull,
-      Object.entries(r.failed).map(([code, count]) => `${count} × ${code}`).join(', ') || '0',
+      Object.entries(r.failed)
+        .map(([code, count]) => `${count} × ${code}`)
+        .join(', ') || '0',
       r.p50Ms,
       r.p99Ms,
       r.maxMs,
@@ -172,7 +215,9 @@ export function formatAnnouncementBurst(results: BurstResult[]): string {
       r.transactionConflicts,
       r.writeConflicts,
       r.throttled,
-      Object.entries(r.contention).map(([kind, counts]) => `${kind}: ${counts.conflicts} conflicts, ${counts.throttled} throttled`).join('; ') || 'none',
+      Object.entries(r.contention)
+        .map(([kind, counts]) => `${kind}: ${counts.conflicts} conflicts, ${counts.throttled} throttled`)
+        .join('; ') || 'none',
       `${r.hotDayBooked} / ${r.hotDayPersons}`,
       r.overbooked,
     ].join(' | '),

@@ -8,7 +8,10 @@ export interface BenchApi {
   demo: DemoData;
   tenantId: string;
   /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless the status is 2xx. */
-  call(path: string, options?: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string }): Promise<unknown>;
+  call(
+    path: string,
+    options?: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string },
+  ): Promise<unknown>;
   /**
    * A new API key of the demo tenant. Each key allows a burst of 60 requests; a batch of
    * requests gets its own key so that the bench never waits for the rate limit.
@@ -34,7 +37,8 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
       });
       const text = await response.text();
-      if (!response.ok) throw new Error(`${options.method ?? 'GET'} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      if (!response.ok)
+        throw new Error(`${options.method ?? 'GET'} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
       return JSON.parse(text) as unknown;
     },
     async freshApiKey() {
@@ -56,7 +60,10 @@ export function importRowsFor(count: number, shootingDayId: string, prefix: stri
 }
 
 /** A group-shoot gallery of the tenant with one day without capacity, for a bench scenario of its own. */
-export async function createBenchGallery(tenantId: string, galleryName: string): Promise<{ token: string; dayId: string }> {
+export async function createBenchGallery(
+  tenantId: string,
+  galleryName: string,
+): Promise<{ token: string; dayId: string }> {
   const gallery = await createGallery(tenantId, {
     galleryName,
     isGroupShoot: true,
@@ -66,6 +73,11 @@ export async function createBenchGallery(tenantId: string, galleryName: string):
     showShootingDaySelector: true,
     granularConsents: { face: false, notification: false, hrExport: false },
   });
-  const day = await addShootingDay(tenantId, gallery.token, { date: '2030-01-15', label: 'Bench day', startTime: '09:00', endTime: '17:00' });
+  const day = await addShootingDay(tenantId, gallery.token, {
+    date: '2030-01-15',
+    label: 'Bench day',
+    startTime: '09:00',
+    endTime: '17:00',
+  });
   return { token: gallery.token, dayId: day.id };
 }

@@ -9,7 +9,17 @@ export interface CheckinPageResult {
   totalBytes: number;
   totalGzipBytes: number;
   /** Median Lighthouse scores (0-100) and metrics, mobile settings (Moto G Power, simulated slow 4G, 4× CPU slowdown). */
-  lighthouse: { performance: number; accessibility: number; bestPractices: number; firstContentfulPaintMs: number; largestContentfulPaintMs: number; totalBlockingTimeMs: number; cumulativeLayoutShift: number; transferredBytes: number; requests: number };
+  lighthouse: {
+    performance: number;
+    accessibility: number;
+    bestPractices: number;
+    firstContentfulPaintMs: number;
+    largestContentfulPaintMs: number;
+    totalBlockingTimeMs: number;
+    cumulativeLayoutShift: number;
+    transferredBytes: number;
+    requests: number;
+  };
   /** The audits that kept a category below 100 in any run, by category. */
   shortfalls: string[];
 }
@@ -21,7 +31,13 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * Lighthouse's default mobile settings in Debian's Chromium (CHROME_PATH, default
  * /usr/bin/chromium), `runs` times, and sizes the files it loads.
  */
-export async function measureCheckinPage({ pageUrl, runs }: { pageUrl: string; runs: number }): Promise<CheckinPageResult> {
+export async function measureCheckinPage({
+  pageUrl,
+  runs,
+}: {
+  pageUrl: string;
+  runs: number;
+}): Promise<CheckinPageResult> {
   // ES modules only: loaded as such from this CommonJS script.
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
@@ -35,15 +51,22 @@ export async function measureCheckinPage({ pageUrl, runs }: { pageUrl: string; r
     // its time) scores nothing: it is run again, at most twice in all, and never averaged in.
     const failures: string[] = [];
     while (reports.length < runs) {
-      const result = await lighthouse(pageUrl, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] });
+      const result = await lighthouse(pageUrl, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      });
       if (!result) throw new Error('Lighthouse returned no result');
       if (!result.lhr.runtimeError) reports.push(result.lhr);
-      else if (failures.push(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`) > 2) throw new Error(`Lighthouse could not finish its runs: ${failures.join('; ')}`);
+      else if (failures.push(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`) > 2)
+        throw new Error(`Lighthouse could not finish its runs: ${failures.join('; ')}`);
     }
   } finally {
     chrome.kill();
   }
-  const score = (category: string) => median(reports.map((report) => Math.round((report.categories[category]?.score ?? 0) * 100)));
+  const score = (category: string) =>
+    median(reports.map((report) => Math.round((report.categories[category]?.score ?? 0) * 100)));
   const metric = (audit: string) => median(reports.map((report) => report.audits[audit]?.numericValue ?? NaN));
   const requests = reports[0]!.audits['network-requests']?.details as { items: { url: string }[] } | undefined;
   const shortfalls = new Set<string>();
@@ -51,11 +74,16 @@ export async function measureCheckinPage({ pageUrl, runs }: { pageUrl: string; r
     for (const [id, category] of Object.entries(report.categories)) {
       for (const reference of category.auditRefs) {
         const audit = report.audits[reference.id];
-        if (reference.weight > 0 && audit && audit.score !== null && audit.score < 1) shortfalls.add(`${id}: ${reference.id} (${Math.round(audit.score * 100)})`);
+        if (reference.weight > 0 && audit && audit.score !== null && audit.score < 1)
+          shortfalls.add(`${id}: ${reference.id} (${Math.round(audit.score * 100)})`);
       }
     }
   }
-  const files = await sizeFiles((requests?.items ?? []).map((item) => item.url).filter((url) => url.startsWith(new URL(pageUrl).origin) && !url.includes('/v1/')));
+  const files = await sizeFiles(
+    (requests?.items ?? [])
+      .map((item) => item.url)
+      .filter((url) => url.startsWith(new URL(pageUrl).origin) && !url.includes('/v1/')),
+  );
   return {
     url: pageUrl,
     runs,

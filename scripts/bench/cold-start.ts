@@ -86,7 +86,8 @@ function staticallyLoadedBytes(entry: string): number {
     if (seen.has(file)) return;
     seen.add(file);
     // Static imports read `from"./chunks/….mjs"` or `import"./chunks/….mjs"`; dynamic ones `import("…")`.
-    for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.mjs)"/g)) visit(join(dirname(file), match[1]!));
+    for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.mjs)"/g))
+      visit(join(dirname(file), match[1]!));
   };
   visit(entry);
   return [...seen].reduce((total, file) => total + statSync(file).size, 0);

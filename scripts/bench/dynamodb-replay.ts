@@ -25,11 +25,16 @@ const DOCUMENT_COMMAND_NAMES: Record<string, keyof typeof DocumentCommands> = {
  * code. `rewrite` may change the strings of an input (fresh IDs for a write that must not
  * collide). A refused condition is DynamoDB work done, like the API's own refusals.
  */
-export async function replayWork(client: DynamoDBDocumentClient, work: RecordedWork, rewrite?: (text: string) => string): Promise<void> {
+export async function replayWork(
+  client: DynamoDBDocumentClient,
+  work: RecordedWork,
+  rewrite?: (text: string) => string,
+): Promise<void> {
   for (const wave of work) {
     await Promise.all(
       wave.map(async (call) => {
-        const Command = DocumentCommands[DOCUMENT_COMMAND_NAMES[call.command]!] as unknown as DocumentCommand | undefined;
+        const Command = DocumentCommands[DOCUMENT_COMMAND_NAMES[call.command]!] as unknown as
+          DocumentCommand | undefined;
         if (!Command) throw new Error(`No document command for ${call.command}`);
         try {
           const input = (rewrite ? rewriteStrings(call.input, rewrite) : call.input) as Record<string, unknown>;

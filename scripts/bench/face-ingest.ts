@@ -38,21 +38,38 @@ export interface FaceIngestResult {
 /** A placement of a portrait without face matching: store it, the card before it, the photo and person read, the move. */
 export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
 
-export async function measureFaceIngest(tenant: Tenant, counter: RoundTripCounter, settings: FaceIngestSettings): Promise<FaceIngestResult> {
-  const [{ createGallery, getGalleryConfiguration }, { parseSubmitCheckin }, { submitCheckin }, { describeReferenceFace }, { placementOpinions }, { faceMatchingOf }, { placeShootPhoto }, media, keys, { describeFaces, loadFaceModel }] =
-    await Promise.all([
-      import('#lib/galleries/store/galleries'),
-      import('#lib/checkin/checkin-schemas'),
-      import('#lib/checkin/submit-checkin'),
-      import('#lib/faces/reference-faces'),
-      import('#lib/faces/second-opinion'),
-      import('#lib/galleries/rules/face-matching'),
-      import('#lib/photos/place-shoot-photo'),
-      import('#lib/platform/media-bucket'),
-      import('#lib/platform/media-keys'),
-      import('#lib/faces/adapters/face-model'),
-    ]);
-  const identities = [...new Map((await packagedFaces()).map((face) => [face.identity, face.image])).values()].slice(0, settings.portraits);
+export async function measureFaceIngest(
+  tenant: Tenant,
+  counter: RoundTripCounter,
+  settings: FaceIngestSettings,
+): Promise<FaceIngestResult> {
+  const [
+    { createGallery, getGalleryConfiguration },
+    { parseSubmitCheckin },
+    { submitCheckin },
+    { describeReferenceFace },
+    { placementOpinions },
+    { faceMatchingOf },
+    { placeShootPhoto },
+    media,
+    keys,
+    { describeFaces, loadFaceModel },
+  ] = await Promise.all([
+    import('#lib/galleries/store/galleries'),
+    import('#lib/checkin/checkin-schemas'),
+    import('#lib/checkin/submit-checkin'),
+    import('#lib/faces/reference-faces'),
+    import('#lib/faces/second-opinion'),
+    import('#lib/galleries/rules/face-matching'),
+    import('#lib/photos/place-shoot-photo'),
+    import('#lib/platform/media-bucket'),
+    import('#lib/platform/media-keys'),
+    import('#lib/faces/adapters/face-model'),
+  ]);
+  const identities = [...new Map((await packagedFaces()).map((face) => [face.identity, face.image])).values()].slice(
+    0,
+    settings.portraits,
+  );
   const portraits = await Promise.all(identities.map((selfie) => augment(selfie, 'jpeg-q40')));
 
   const shoot = async (faceMatching: 'off' | 'withhold') => {
@@ -70,12 +87,23 @@ export async function measureFaceIngest(tenant: Tenant, counter: RoundTripCounte
     const codes: string[] = [];
     for (const [index, selfie] of identities.entries()) {
       const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
-      const request = parseSubmitCheckin({ action: 'submitCheckin', token: gallery.token, name: `Sitter ${index}`, email: `sitter${index}@example.com`, faceConsent: true, selfieBase64: selfie.toString('base64') });
+      const request = parseSubmitCheckin({
+        action: 'submitCheckin',
+        token: gallery.token,
+        name: `Sitter ${index}`,
+        email: `sitter${index}@example.com`,
+        faceConsent: true,
+        selfieBase64: selfie.toString('base64'),
+      });
       const answer = (await submitCheckin(tenant, configuration, request)) as { personId: string; code: string };
       await describeReferenceFace(scope, answer.personId);
       codes.push(answer.code);
     }
-    return { scope, codes, settings: faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery) };
+    return {
+      scope,
+      codes,
+      settings: faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery),
+    };
   };
 
   const placeAll = async (faceMatching: 'off' | 'withhold') => {
@@ -87,7 +115,17 @@ export async function measureFaceIngest(tenant: Tenant, counter: RoundTripCounte
       const facts = (name: string, second: number) => {
         const path = `bench/${name}`;
         const objectKey = keys.inboxObjectKey({ ...scope, path });
-        return { photoId: keys.photoIdOf(objectKey), objectKey, path, fileName: name, camera: 'Bench camera', capturedAt: `2026-11-20T10:${String(index).padStart(2, '0')}:0${second}.000Z`, width: null, height: null, uploadedAt: new Date().toISOString() };
+        return {
+          photoId: keys.photoIdOf(objectKey),
+          objectKey,
+          path,
+          fileName: name,
+          camera: 'Bench camera',
+          capturedAt: `2026-11-20T10:${String(index).padStart(2, '0')}:0${second}.000Z`,
+          width: null,
+          height: null,
+          uploadedAt: new Date().toISOString(),
+        };
       };
       await placeShootPhoto(scope, facts(`CARD_${index}.JPG`, 0), { kind: 'card', code: codes[index]! });
       const photo = facts(`IMG_${index}.JPG`, 1);

@@ -48,7 +48,8 @@ export interface ModelComparison {
   falseRejectRateAtOnePercentFalseAccepts: number;
 }
 
-const statusKb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+const statusKb = (field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
 type Describe = (image: Buffer) => Promise<number[] | null>;
 
@@ -75,7 +76,16 @@ async function loadHuman(): Promise<Describe> {
     wasmPath: `${join(ROOT, 'node_modules/@tensorflow/tfjs-backend-wasm/dist')}/`,
     modelBasePath: `file://${join(ROOT, 'node_modules/@vladmandic/human/models')}/`,
     debug: false,
-    face: { enabled: true, detector: { rotation: true }, mesh: { enabled: true }, iris: { enabled: false }, description: { enabled: true }, emotion: { enabled: false }, antispoof: { enabled: false }, liveness: { enabled: false } },
+    face: {
+      enabled: true,
+      detector: { rotation: true },
+      mesh: { enabled: true },
+      iris: { enabled: false },
+      description: { enabled: true },
+      emotion: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+    },
     body: { enabled: false },
     hand: { enabled: false },
     object: { enabled: false },
@@ -89,7 +99,9 @@ async function loadHuman(): Promise<Describe> {
     const tensor = human.tf.tensor3d(data, [info.height, info.width, 3], 'int32');
     try {
       const { face } = await human.detect(tensor);
-      const largest = [...face].sort((a: { box: number[] }, b: { box: number[] }) => b.box[2]! * b.box[3]! - a.box[2]! * a.box[3]!)[0];
+      const largest = [...face].sort(
+        (a: { box: number[] }, b: { box: number[] }) => b.box[2]! * b.box[3]! - a.box[2]! * a.box[3]!,
+      )[0];
       return largest?.embedding ? Array.from(largest.embedding as number[]) : null;
     } finally {
       tensor.dispose();
@@ -130,10 +142,14 @@ export async function compareFaceModels(): Promise<ModelComparison[]> {
   const photos = await withAugmentations(await packagedFaces());
   const runs: Array<{ model: ModelName; figures: ChildFigures }> = [];
   for (const model of ['face-api', 'human'] as const) {
-    const { stdout } = await runFile(process.execPath, [...process.execArgv, __filename, 'child', model], { maxBuffer: 256 * 1024 * 1024 });
+    const { stdout } = await runFile(process.execPath, [...process.execArgv, __filename, 'child', model], {
+      maxBuffer: 256 * 1024 * 1024,
+    });
     runs.push({ model, figures: JSON.parse(stdout) as ChildFigures });
   }
-  const foundByBoth = photos.map((_, index) => runs.every(({ figures }) => figures.descriptors[index])).flatMap((both, index) => (both ? [index] : []));
+  const foundByBoth = photos
+    .map((_, index) => runs.every(({ figures }) => figures.descriptors[index]))
+    .flatMap((both, index) => (both ? [index] : []));
   return runs.map(({ model, figures }) => {
     const described = foundByBoth.map((index) => ({ ...photos[index]!, descriptor: figures.descriptors[index]! }));
     const genuine: number[] = [];
@@ -147,7 +163,11 @@ export async function compareFaceModels(): Promise<ModelComparison[]> {
     const originals = described.filter((photo) => !/\] \S+$/.test(photo.source));
     const thumbnails = originals.filter((photo) => photo.identity === THUMBNAILS_IDENTITY);
     const nearestIsSame = thumbnails.filter((thumbnail) => {
-      const others = originals.filter((other) => other !== thumbnail).sort((a, b) => faceDistance(thumbnail.descriptor, a.descriptor) - faceDistance(thumbnail.descriptor, b.descriptor));
+      const others = originals
+        .filter((other) => other !== thumbnail)
+        .sort(
+          (a, b) => faceDistance(thumbnail.descriptor, a.descriptor) - faceDistance(thumbnail.descriptor, b.descriptor),
+        );
       return others[0]?.identity === thumbnail.identity;
     }).length;
     return {
@@ -168,10 +188,15 @@ export async function compareFaceModels(): Promise<ModelComparison[]> {
 }
 
 /** Threshold-free figures, so that descriptors of different scales compare. */
-function separation(genuine: number[], impostor: number[]): Pick<ModelComparison, 'equalErrorRate' | 'falseRejectRateAtOnePercentFalseAccepts'> {
+function separation(
+  genuine: number[],
+  impostor: number[],
+): Pick<ModelComparison, 'equalErrorRate' | 'falseRejectRateAtOnePercentFalseAccepts'> {
   const sortedImpostor = [...impostor].sort((a, b) => a - b);
-  const falseRejectRate = (threshold: number) => genuine.filter((distance) => distance > threshold).length / genuine.length;
-  const falseAcceptRate = (threshold: number) => impostor.filter((distance) => distance <= threshold).length / impostor.length;
+  const falseRejectRate = (threshold: number) =>
+    genuine.filter((distance) => distance > threshold).length / genuine.length;
+  const falseAcceptRate = (threshold: number) =>
+    impostor.filter((distance) => distance <= threshold).length / impostor.length;
   const atOnePercent = sortedImpostor[Math.floor(sortedImpostor.length * 0.01)]!;
   let equalErrorRate = 1;
   for (const threshold of [...genuine, ...impostor].sort((a, b) => a - b)) {
@@ -182,7 +207,10 @@ function separation(genuine: number[], impostor: number[]): Pick<ModelComparison
       break;
     }
   }
-  return { equalErrorRate: rounded(equalErrorRate, 4), falseRejectRateAtOnePercentFalseAccepts: rounded(falseRejectRate(atOnePercent), 4) };
+  return {
+    equalErrorRate: rounded(equalErrorRate, 4),
+    falseRejectRateAtOnePercentFalseAccepts: rounded(falseRejectRate(atOnePercent), 4),
+  };
 }
 
 const [mode, model] = process.argv.slice(2);

@@ -52,7 +52,8 @@ export interface PhotoFigures {
 }
 
 const megabytes = (bytes: number) => rounded(bytes / 1024 / 1024, 1);
-const statusKb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+const statusKb = (field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
 /**
  * The median milliseconds the model alone takes per photo (decode, detection, landmarks and
@@ -77,12 +78,26 @@ export async function modelAloneMsPerPhoto(images: readonly Buffer[]): Promise<n
 export async function measureFaceModel(settings: FaceModelSettings): Promise<FaceModelResult> {
   const loads: number[] = [];
   for (let process = 0; process < settings.loadProcesses; process += 1) loads.push(Number(await inChild(['load'])));
-  const described = JSON.parse(await inChild(['describe', String(settings.rounds), String(settings.crops ?? ''), String(settings.groupPhotos ?? '')])) as Omit<FaceModelResult, 'coldLoadMilliseconds' | 'loadProcesses' | 'rounds'>;
-  return { rounds: settings.rounds, coldLoadMilliseconds: rounded(median(loads)), loadProcesses: settings.loadProcesses, ...described };
+  const described = JSON.parse(
+    await inChild([
+      'describe',
+      String(settings.rounds),
+      String(settings.crops ?? ''),
+      String(settings.groupPhotos ?? ''),
+    ]),
+  ) as Omit<FaceModelResult, 'coldLoadMilliseconds' | 'loadProcesses' | 'rounds'>;
+  return {
+    rounds: settings.rounds,
+    coldLoadMilliseconds: rounded(median(loads)),
+    loadProcesses: settings.loadProcesses,
+    ...described,
+  };
 }
 
 async function inChild(args: string[]): Promise<string> {
-  const { stdout } = await runFile(process.execPath, [...process.execArgv, __filename, 'child', ...args], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await runFile(process.execPath, [...process.execArgv, __filename, 'child', ...args], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return stdout;
 }
 
@@ -93,7 +108,11 @@ async function loadInThisProcess(): Promise<void> {
   process.stdout.write(String(performance.now() - startedAt));
 }
 
-async function describeInThisProcess(rounds: number, cropCount: number | undefined, groupPhotoCount: number | undefined): Promise<void> {
+async function describeInThisProcess(
+  rounds: number,
+  cropCount: number | undefined,
+  groupPhotoCount: number | undefined,
+): Promise<void> {
   const crops = (await packagedFaces()).slice(0, cropCount).map((face) => face.image);
   const groupPhotos = DEMO_PHOTOS.slice(0, groupPhotoCount).map(packagedPhoto);
   const { describeFaces, faceModelBackend, loadFaceModel } = await import('#lib/faces/adapters/face-model');
@@ -139,7 +158,14 @@ async function describeInThisProcess(rounds: number, cropCount: number | undefin
 export function formatFaceModel(result: FaceModelResult): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   const row = (label: string, figures: PhotoFigures) =>
-    line([label, figures.photos, figures.faces, figures.medianMilliseconds, figures.cpuMillisecondsPerPhoto, figures.firstPhotoMilliseconds]);
+    line([
+      label,
+      figures.photos,
+      figures.faces,
+      figures.medianMilliseconds,
+      figures.cpuMillisecondsPerPhoto,
+      figures.firstPhotoMilliseconds,
+    ]);
   return [
     `### Face model (face-api, TensorFlow.js on ${result.backend}): cold load ${result.coldLoadMilliseconds} ms (median of ${result.loadProcesses} fresh process(es)), peak RSS ${result.peakRssMb} MB (${result.loadedRssMb} MB once loaded), ${result.rounds} round(s), one photo at a time`,
     line(['Photos', 'Count', 'Faces found', 'Median ms per photo', 'CPU ms per photo', 'First photo ms']),
@@ -154,5 +180,7 @@ if (mode === 'child') {
   const count = (text: string | undefined) => (text ? Number(text) : undefined);
   void (kind === 'load' ? loadInThisProcess() : describeInThisProcess(Number(rest[0]), count(rest[1]), count(rest[2])));
 } else if (require.main === module) {
-  void measureFaceModel({ loadProcesses: 3, rounds: Number(mode ?? 2) }).then((result) => console.log(formatFaceModel(result)));
+  void measureFaceModel({ loadProcesses: 3, rounds: Number(mode ?? 2) }).then((result) =>
+    console.log(formatFaceModel(result)),
+  );
 }

@@ -63,15 +63,20 @@ export interface HrExportBenchResult {
 const AT_ONCE = 8;
 
 const megabytes = (bytes: number) => rounded(bytes / 1024 / 1024, 1);
-const statusBytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+const statusBytes = (field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
 /** Seeds one gallery per size on the running local services, then measures each side in a child process. */
-export async function measureHrExport(settings: HrExportBenchSettings, services: { pids: number[] }): Promise<HrExportBenchResult> {
+export async function measureHrExport(
+  settings: HrExportBenchSettings,
+  services: { pids: number[] },
+): Promise<HrExportBenchResult> {
   const directory = mkdtempSync(join(tmpdir(), 'hr-export-bench-'));
   const cpus = splitCpus([process.pid, ...services.pids]);
   try {
     const photos: Buffer[] = [];
-    for (let seed = 1; seed <= settings.distinctPhotos; seed += 1) photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
+    for (let seed = 1; seed <= settings.distinctPhotos; seed += 1)
+      photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
     photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
     const largest = Math.max(...settings.persons);
     const builds: SideFigures[] = [];
@@ -87,7 +92,13 @@ export async function measureHrExport(settings: HrExportBenchSettings, services:
         if (persons !== largest) builds.push(build);
         else {
           largestBuilds.push(build);
-          sharpRuns.push(await inChild(cpus.sidePrefix, ['sharp', directory, String(largest), String(settings.size), String(photos.length)], largest));
+          sharpRuns.push(
+            await inChild(
+              cpus.sidePrefix,
+              ['sharp', directory, String(largest), String(settings.size), String(photos.length)],
+              largest,
+            ),
+          );
         }
       }
     }
@@ -96,7 +107,11 @@ export async function measureHrExport(settings: HrExportBenchSettings, services:
     builds.push(largestBuild);
     const smallestBuild = builds.find((build) => build.persons === Math.min(...settings.persons))!;
     return {
-      photos: { width: settings.width, height: settings.height, averageKb: rounded(photos.reduce((sum, photo) => sum + photo.length, 0) / photos.length / 1024, 0) },
+      photos: {
+        width: settings.width,
+        height: settings.height,
+        averageKb: rounded(photos.reduce((sum, photo) => sum + photo.length, 0) / photos.length / 1024, 0),
+      },
       size: settings.size,
       builds,
       sharpAlone,
@@ -115,7 +130,10 @@ export async function measureHrExport(settings: HrExportBenchSettings, services:
  * A tenant and a gallery that asks for the HR consent, `persons` consenting persons with one
  * photo each; `freshExport` queues an export after removing the crops earlier ones kept.
  */
-async function seedGallery(persons: number, photos: readonly Buffer[]): Promise<{ freshExport(size: number): Promise<{ tenantId: string; token: string; exportId: string }> }> {
+async function seedGallery(
+  persons: number,
+  photos: readonly Buffer[],
+): Promise<{ freshExport(size: number): Promise<{ tenantId: string; token: string; exportId: string }> }> {
   const { createTenant } = await import('#lib/tenants/store/tenants');
   const { createGallery, getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
   const { importPersons } = await import('#lib/persons/import-persons');
@@ -128,7 +146,11 @@ async function seedGallery(persons: number, photos: readonly Buffer[]): Promise<
   const { useHrExportQueue } = await import('#lib/hr-exports/adapters/hr-export-queue');
   const { consentToHrExport } = await import('./hr-export-consents');
 
-  const tenant = await createTenant({ slug: `bench-hr-${persons}-${Date.now().toString(36)}`, name: 'HR export bench', plan: 'creator' });
+  const tenant = await createTenant({
+    slug: `bench-hr-${persons}-${Date.now().toString(36)}`,
+    name: 'HR export bench',
+    plan: 'creator',
+  });
   const gallery = await createGallery(tenant.tenantId, {
     galleryName: 'HR export bench',
     isGroupShoot: true,
@@ -142,7 +164,10 @@ async function seedGallery(persons: number, photos: readonly Buffer[]): Promise<
   const configuration = (await getGalleryConfiguration(tenant.tenantId, gallery.token))!;
   const personIds: string[] = [];
   for (let start = 0; start < persons; start += 500) {
-    const rows = Array.from({ length: Math.min(500, persons - start) }, (_, index) => ({ name: `Employee ${start + index}`, employeeId: `E-${start + index}` }));
+    const rows = Array.from({ length: Math.min(500, persons - start) }, (_, index) => ({
+      name: `Employee ${start + index}`,
+      employeeId: `E-${start + index}`,
+    }));
     const imported = await importPersons(tenant, configuration, parseImportRequest({ persons: rows }));
     personIds.push(...imported.persons.map((person) => person.personId));
   }
@@ -150,11 +175,22 @@ async function seedGallery(persons: number, photos: readonly Buffer[]): Promise<
     await consentToHrExport(scope, personId);
     const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
     await putMediaObject(objectKey, photos[index % photos.length]!, 'image/jpeg');
-    await recordPhoto(scope, { photoId: photoIdOf(objectKey), personId, fileName: 'portrait.jpg', objectKey, width: null, height: null, capturedAt: null, createdAt: new Date().toISOString() });
+    await recordPhoto(scope, {
+      photoId: photoIdOf(objectKey),
+      personId,
+      fileName: 'portrait.jpg',
+      objectKey,
+      width: null,
+      height: null,
+      capturedAt: null,
+      createdAt: new Date().toISOString(),
+    });
   });
   return {
     async freshExport(size) {
-      await deleteObjectVersions(await listObjectVersions(galleryExportPrefixes(scope.tenantId, scope.token).portraitCrops));
+      await deleteObjectVersions(
+        await listObjectVersions(galleryExportPrefixes(scope.tenantId, scope.token).portraitCrops),
+      );
       useHrExportQueue({ send: async () => undefined });
       const created = await createHrExport(tenant, gallery.token, { size });
       useHrExportQueue(undefined);
@@ -218,7 +254,12 @@ async function measureInThisProcess(side: string, args: string[]): Promise<void>
     run = async () => {
       await mapWithConcurrency(files, AT_ONCE, async (index) => {
         const photo = readFileSync(join(directory, `photo-${index % distinct}.jpg`));
-        await sharp(photo, { failOn: 'error' }).autoOrient().resize(size, size, { fit: 'cover', position: 'attention' }).toColourspace('srgb').jpeg({ quality: 85 }).toBuffer();
+        await sharp(photo, { failOn: 'error' })
+          .autoOrient()
+          .resize(size, size, { fit: 'cover', position: 'attention' })
+          .toColourspace('srgb')
+          .jpeg({ quality: 85 })
+          .toBuffer();
       });
     };
   }
@@ -229,21 +270,43 @@ async function measureInThisProcess(side: string, args: string[]): Promise<void>
   const cpu = process.cpuUsage(cpuBefore);
   const seconds = (performance.now() - startedAt) / 1000;
   process.stdout.write(
-    JSON.stringify({ seconds: rounded(seconds, 2), cpuSeconds: rounded((cpu.user + cpu.system) / 1e6, 2), peakRssMb: megabytes(statusBytes('VmHWM')), idleRssMb: megabytes(idleRss) }),
+    JSON.stringify({
+      seconds: rounded(seconds, 2),
+      cpuSeconds: rounded((cpu.user + cpu.system) / 1e6, 2),
+      peakRssMb: megabytes(statusBytes('VmHWM')),
+      idleRssMb: megabytes(idleRss),
+    }),
   );
 }
 
 /** The figures as a Markdown table with its heading, as the bench prints them. */
 export function formatHrExport(result: HrExportBenchResult): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
-  const row = (label: string, figures: SideFigures) => line([label, figures.persons, figures.seconds, figures.cpuSeconds, figures.portraitsPerSecond, figures.peakRssMb, figures.idleRssMb]);
+  const row = (label: string, figures: SideFigures) =>
+    line([
+      label,
+      figures.persons,
+      figures.seconds,
+      figures.cpuSeconds,
+      figures.portraitsPerSecond,
+      figures.peakRssMb,
+      figures.idleRssMb,
+    ]);
   return [
     `### HR export: one ${result.size} px portrait per person from JPEGs of ${result.photos.width} × ${result.photos.height} (${result.photos.averageKb} KB on average), ${AT_ONCE} at a time, ${result.pinned ? 'each side on one CPU of its own, the local services on the others' : 'all on the same CPUs'}`,
     line(['Side', 'Persons', 'Seconds', 'CPU s (own process)', 'Portraits/s', 'Peak RSS MB', 'RSS before MB']),
     line(Array(7).fill('---')),
     ...result.builds.map((build) => row('whole build (table, bucket, crop, ZIP upload, manifest)', build)),
     row("sharp's crop and encode alone (photos from disk), median round", result.sharpAlone),
-    line([`build / sharp alone (largest gallery; medians of ${result.roundRatios.length} alternated rounds, each round ${result.roundRatios.map((ratio) => `${ratio}x`).join(', ')})`, '', `${result.timeRatio}x`, '', '', '', '']),
+    line([
+      `build / sharp alone (largest gallery; medians of ${result.roundRatios.length} alternated rounds, each round ${result.roundRatios.map((ratio) => `${ratio}x`).join(', ')})`,
+      '',
+      `${result.timeRatio}x`,
+      '',
+      '',
+      '',
+      '',
+    ]),
     line(['peak memory, largest / smallest gallery', '', '', '', '', `${result.memoryRatio}x`, '']),
   ].join('\n');
 }

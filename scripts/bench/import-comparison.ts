@@ -23,7 +23,10 @@ export interface ImportComparison {
  * minimal write path that keeps codes unique, into a second gallery. The two alternate, after
  * one unmeasured warm-up each, so that both see the same state of the machine and the table.
  */
-export async function compareImports(api: BenchApi, options: { rows: number; iterations: number }): Promise<ImportComparison> {
+export async function compareImports(
+  api: BenchApi,
+  options: { rows: number; iterations: number },
+): Promise<ImportComparison> {
   const apiKey = await api.freshApiKey();
   const apiDayId = api.demo.shootingDayIds[2]!;
   const sdkScope = await createSecondGallery(api.tenantId);
@@ -32,7 +35,10 @@ export async function compareImports(api: BenchApi, options: { rows: number; ite
   const importThroughApi = (label: string) =>
     api.call(path, { method: 'POST', apiKey, body: { persons: importRowsFor(options.rows, apiDayId, label) } });
   const insertWithSdk = async (label: string) => {
-    const { failed } = await insertPersonsWithCodes(sdkScope, importDrafts(options.rows, sdkScope.shootingDayId, label));
+    const { failed } = await insertPersonsWithCodes(
+      sdkScope,
+      importDrafts(options.rows, sdkScope.shootingDayId, label),
+    );
     if (failed.length > 0) throw new Error(`${failed.length} persons not written by the SDK-alone import`);
   };
 

@@ -104,12 +104,20 @@ export async function measureLoad(
       const replay = () => replayWork(replayClient, work, rewriteFor?.());
       const sides: [Side, Side, Side] = [sendToApi, invokeFunction, replay];
       // An unmeasured round of each first: connections opened, code paths compiled.
-      const warmUp = { connections: options.connections, requests: options.connections * WARM_UP_REQUESTS_PER_CONNECTION };
+      const warmUp = {
+        connections: options.connections,
+        requests: options.connections * WARM_UP_REQUESTS_PER_CONNECTION,
+      };
       for (const side of sides) await driveLoad(side, warmUp);
       const turnRequests = Math.ceil(options.requests / ALTERNATING_ROUNDS);
-      const [apiSaturated, inProcessSaturated, aloneSaturated] = await inTurns(sides, (side) => driveLoad(side, { connections: options.connections, requests: turnRequests }));
+      const [apiSaturated, inProcessSaturated, aloneSaturated] = await inTurns(sides, (side) =>
+        driveLoad(side, { connections: options.connections, requests: turnRequests }),
+      );
       const arrivalRatePerSecond = rounded(aloneSaturated.requestsPerSecond * STEADY_SHARE, 1);
-      const [apiSteady, inProcessSteady, aloneSteady] = await driveInterleavedAtRate(sides, { ratePerSecond: arrivalRatePerSecond, requestsPerSide: options.requests });
+      const [apiSteady, inProcessSteady, aloneSteady] = await driveInterleavedAtRate(sides, {
+        ratePerSecond: arrivalRatePerSecond,
+        requestsPerSide: options.requests,
+      });
       const autocannonFigures = await loadWithAutocannon(options.baseUrl, scenario, options);
       const ratio = (part: number, whole: number) => rounded(part / whole);
       results.push({
@@ -150,7 +158,10 @@ const STEADY_SHARE = 0.4;
 type Side = () => Promise<void>;
 
 /** Each side's rounds taken in turns, a part of each at a time, so that the machine's drift weighs on all alike; the figures of each side. */
-async function inTurns(sides: [Side, Side, Side], drive: (side: Side) => Promise<LoadRound>): Promise<[LoadFigures, LoadFigures, LoadFigures]> {
+async function inTurns(
+  sides: [Side, Side, Side],
+  drive: (side: Side) => Promise<LoadRound>,
+): Promise<[LoadFigures, LoadFigures, LoadFigures]> {
   const rounds: [LoadRound[], LoadRound[], LoadRound[]] = [[], [], []];
   for (let turn = 0; turn < ALTERNATING_ROUNDS; turn += 1) {
     for (const [index, side] of sides.entries()) rounds[index]!.push(await drive(side));
@@ -231,7 +242,11 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
       freshen: (answer) => {
         const { personId, code } = answer as { personId: string; code: string };
         return () => {
-          const [freshPersonId, freshCode, freshParticipant] = [newPersonId(), generateAccessCode(), `replay-${randomUUID()}`];
+          const [freshPersonId, freshCode, freshParticipant] = [
+            newPersonId(),
+            generateAccessCode(),
+            `replay-${randomUUID()}`,
+          ];
           const freshIds = new Map<string, string>();
           const freshFor = (id: string, make: () => string) => freshIds.get(id) ?? freshIds.set(id, make()).get(id)!;
           return (text) =>
@@ -242,7 +257,9 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
               .replace(EMAIL_KEY, (key) => freshFor(key, () => `#EMAIL#${randomUUID()}`))
               .replace(EVENT_ID, (id) => freshFor(id.toLowerCase(), () => `evt_${newPersonId().slice('per_'.length)}`))
               .replace(WRITE_MARK, (mark) => freshFor(mark, randomUUID))
-              .replace(SPOT_COUNTER, (counter) => freshFor(counter, () => `#SPOTS#${String(randomInt(UNLIMITED_DAY_SHARDS)).padStart(2, '0')}`));
+              .replace(SPOT_COUNTER, (counter) =>
+                freshFor(counter, () => `#SPOTS#${String(randomInt(UNLIMITED_DAY_SHARDS)).padStart(2, '0')}`),
+              );
         };
       },
     },
@@ -255,7 +272,10 @@ function requestCycle(scenario: LoadScenario): () => { template: LoadRequest; bo
   return () => {
     const template = scenario.requests[next % scenario.requests.length]!;
     next += 1;
-    return { template, body: typeof template.body === 'string' ? template.body.replaceAll('[<id>]', randomUUID()) : undefined };
+    return {
+      template,
+      body: typeof template.body === 'string' ? template.body.replaceAll('[<id>]', randomUUID()) : undefined,
+    };
   };
 }
 
@@ -269,21 +289,26 @@ function apiSender(agent: Agent, baseUrl: string, scenario: LoadScenario): () =>
   const nextRequest = requestCycle(scenario);
   const send = (template: LoadRequest, body: string | undefined, resend: boolean): Promise<void> =>
     new Promise<void>((resolve, reject) => {
-      const sent = httpRequest(`${origin}${template.path}`, { method: template.method, headers: template.headers, agent }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          try {
-            requireSuccess(scenario, response.statusCode ?? 0);
-            resolve();
-          } catch (error) {
-            reject(error);
-          }
-        });
-        response.on('error', reject);
-      });
+      const sent = httpRequest(
+        `${origin}${template.path}`,
+        { method: template.method, headers: template.headers, agent },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            try {
+              requireSuccess(scenario, response.statusCode ?? 0);
+              resolve();
+            } catch (error) {
+              reject(error);
+            }
+          });
+          response.on('error', reject);
+        },
+      );
       sent.on('error', (error: NodeJS.ErrnoException) => {
         // A kept-alive connection the server closed as idle just as this request went out: sent again on a new one, once.
-        if (resend && sent.reusedSocket && error.code === 'ECONNRESET') send(template, body, false).then(resolve, reject);
+        if (resend && sent.reusedSocket && error.code === 'ECONNRESET')
+          send(template, body, false).then(resolve, reject);
         else reject(error);
       });
       sent.end(body);
@@ -295,12 +320,18 @@ function apiSender(agent: Agent, baseUrl: string, scenario: LoadScenario): () =>
 }
 
 /** Gives the scenario's requests to the functions in this process, as API Gateway would; any answer that is not 2xx throws. */
-function functionInvoker(functions: ReturnType<typeof inProcessApi>, baseUrl: string, scenario: LoadScenario): () => Promise<void> {
+function functionInvoker(
+  functions: ReturnType<typeof inProcessApi>,
+  baseUrl: string,
+  scenario: LoadScenario,
+): () => Promise<void> {
   const host = new URL(baseUrl).host;
   const nextRequest = requestCycle(scenario);
   return async () => {
     const { template, body } = nextRequest();
-    const headers = Object.fromEntries(Object.entries({ host, ...template.headers }).map(([name, value]) => [name.toLowerCase(), String(value)]));
+    const headers = Object.fromEntries(
+      Object.entries({ host, ...template.headers }).map(([name, value]) => [name.toLowerCase(), String(value)]),
+    );
     const result = await functions({ method: template.method ?? 'GET', path: template.path ?? '/', headers, body });
     requireSuccess(scenario, result.statusCode ?? 200);
   };
@@ -312,7 +343,10 @@ interface LoadRound {
 }
 
 /** `options.requests` calls of `send`, `options.connections` at a time, each timed from start to answer. */
-async function driveLoad(send: () => Promise<void>, options: { connections: number; requests: number }): Promise<LoadRound> {
+async function driveLoad(
+  send: () => Promise<void>,
+  options: { connections: number; requests: number },
+): Promise<LoadRound> {
   const latencies: number[] = [];
   let started = 0;
   const worker = async () => {
@@ -337,7 +371,10 @@ async function driveLoad(send: () => Promise<void>, options: { connections: numb
  * alike, and the thread's queue is shared by all: what differs is each request's own work, as
  * on Lambda, where an instance serves one request at a time and queues behind nobody.
  */
-async function driveInterleavedAtRate(sides: [Side, Side, Side], options: { ratePerSecond: number; requestsPerSide: number }): Promise<[LoadFigures, LoadFigures, LoadFigures]> {
+async function driveInterleavedAtRate(
+  sides: [Side, Side, Side],
+  options: { ratePerSecond: number; requestsPerSide: number },
+): Promise<[LoadFigures, LoadFigures, LoadFigures]> {
   const latencies: [number[], number[], number[]] = [[], [], []];
   const running: Promise<void>[] = [];
   const startedAt = performance.now();
@@ -376,7 +413,11 @@ function figuresOf(rounds: LoadRound[]): LoadFigures {
   };
 }
 
-async function loadWithAutocannon(baseUrl: string, scenario: LoadScenario, options: { connections: number; requests: number }): Promise<LoadFigures> {
+async function loadWithAutocannon(
+  baseUrl: string,
+  scenario: LoadScenario,
+  options: { connections: number; requests: number },
+): Promise<LoadFigures> {
   const result = await autocannon({
     url: new URL(baseUrl).origin,
     connections: options.connections,

@@ -65,7 +65,8 @@ const BENCH_CARDS: readonly CardVariant[] = [
 ];
 
 const megabytes = (bytes: number) => rounded(bytes / 1024 / 1024, 2);
-const statusKb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
+const statusKb = (field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
 /** Generates the photos, measures both sides, each in its own child process. */
 export async function measurePhotoIngest(settings: PhotoIngestSettings): Promise<PhotoIngestResult> {
@@ -76,20 +77,30 @@ export async function measurePhotoIngest(settings: PhotoIngestSettings): Promise
     for (let index = 0; index < settings.cards + settings.portraits; index += 1) {
       const card = index < settings.cards ? BENCH_CARDS[index % BENCH_CARDS.length] : undefined;
       const seed = index + 1;
-      const jpeg = card ? await cardJpeg({ width, height, seed, text: cardText(index), ...card }) : await portraitJpeg({ width, height, seed });
+      const jpeg = card
+        ? await cardJpeg({ width, height, seed, text: cardText(index), ...card })
+        : await portraitJpeg({ width, height, seed });
       sizes.push(jpeg.length);
       writeFileSync(join(directory, `${card ? 'card' : 'portrait'}-${String(index).padStart(3, '0')}.jpg`), jpeg);
     }
     const reader = await measureInChild('reader', directory, settings.rounds);
     const sharpDecode = await measureInChild('sharp', directory, settings.rounds);
     return {
-      photos: { width, height, cards: settings.cards, portraits: settings.portraits, averageMegabytes: megabytes(sizes.reduce((sum, size) => sum + size, 0) / sizes.length) },
+      photos: {
+        width,
+        height,
+        cards: settings.cards,
+        portraits: settings.portraits,
+        averageMegabytes: megabytes(sizes.reduce((sum, size) => sum + size, 0) / sizes.length),
+      },
       rounds: settings.rounds,
       reader: reader.figures,
       sharpDecode: sharpDecode.figures,
       timeRatio: rounded(reader.figures.medianMilliseconds / sharpDecode.figures.medianMilliseconds),
       memoryRatio: rounded(reader.figures.peakRssMb / sharpDecode.figures.peakRssMb),
-      cardsRead: reader.codes.filter((codes, index) => index < settings.cards && codes.length === 1 && codes[0] === cardText(index)).length,
+      cardsRead: reader.codes.filter(
+        (codes, index) => index < settings.cards && codes.length === 1 && codes[0] === cardText(index),
+      ).length,
       codesInPortraits: reader.codes.slice(settings.cards).flat().length,
     };
   } finally {
@@ -108,10 +119,14 @@ interface ChildReport {
 }
 
 async function measureInChild(side: 'reader' | 'sharp', directory: string, rounds: number): Promise<ChildReport> {
-  const { stdout } = await runFile(process.execPath, [...process.execArgv, __filename, 'child', side, directory, String(rounds)], {
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const { stdout } = await runFile(
+    process.execPath,
+    [...process.execArgv, __filename, 'child', side, directory, String(rounds)],
+    {
+      env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   return JSON.parse(stdout) as ChildReport;
 }
 
@@ -166,10 +181,28 @@ export function formatPhotoIngest(result: PhotoIngestResult): string {
   const { photos } = result;
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   const row = (label: string, figures: PhotoReadingFigures) =>
-    line([label, figures.medianMilliseconds, figures.photosPerSecond, figures.cpuMillisecondsPerPhoto, figures.photosPerCoreSecond, figures.firstPhotoMilliseconds, figures.peakRssMb, figures.idleRssMb]);
+    line([
+      label,
+      figures.medianMilliseconds,
+      figures.photosPerSecond,
+      figures.cpuMillisecondsPerPhoto,
+      figures.photosPerCoreSecond,
+      figures.firstPhotoMilliseconds,
+      figures.peakRssMb,
+      figures.idleRssMb,
+    ]);
   return [
     `### Photo ingest: ${photos.cards + photos.portraits} JPEGs of ${photos.width} × ${photos.height} (${photos.cards} cards, ${photos.portraits} portraits, ${photos.averageMegabytes} MB on average), ${result.rounds} round(s), one at a time`,
-    line(['Side', 'Median ms per photo', 'Photos/s', 'CPU ms per photo', 'Photos/s per core', 'First photo ms (loads modules)', 'Peak RSS MB', 'RSS before MB']),
+    line([
+      'Side',
+      'Median ms per photo',
+      'Photos/s',
+      'CPU ms per photo',
+      'Photos/s per core',
+      'First photo ms (loads modules)',
+      'Peak RSS MB',
+      'RSS before MB',
+    ]),
     line(Array(8).fill('---')),
     row('readShootPhoto (EXIF, decode at ≤ 2000 px, QR and Data Matrix search)', result.reader),
     row('sharp alone (full decode to raw)', result.sharpDecode),
@@ -183,5 +216,7 @@ const [mode, side, directory, roundsArgument] = process.argv.slice(2);
 if (mode === 'child') {
   void measureInThisProcess(side as 'reader' | 'sharp', directory!, Number(roundsArgument));
 } else if (require.main === module) {
-  void measurePhotoIngest({ width: 6000, height: 4000, cards: 3, portraits: 9, rounds: Number(mode ?? 3) }).then((result) => console.log(formatPhotoIngest(result)));
+  void measurePhotoIngest({ width: 6000, height: 4000, cards: 3, portraits: 9, rounds: Number(mode ?? 3) }).then(
+    (result) => console.log(formatPhotoIngest(result)),
+  );
 }

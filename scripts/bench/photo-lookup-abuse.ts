@@ -55,8 +55,14 @@ function guessedCode(index: number, avoid: string): string {
 
 export async function measureLookupAbuse(options: { hours: number; networks: number }): Promise<LookupAbuseResult> {
   const inbox: OutgoingEmail[] = [];
-  const sender: EmailSender = { send: async (email) => (inbox.push(email), { outcome: 'sent', messageId: randomBytes(8).toString('hex') }) };
-  const previous = { from: process.env.PHOTO_NOTICE_FROM, page: process.env.CHECKIN_PAGE_URL, answerMs: process.env.PHOTO_LINK_ANSWER_MS };
+  const sender: EmailSender = {
+    send: async (email) => (inbox.push(email), { outcome: 'sent', messageId: randomBytes(8).toString('hex') }),
+  };
+  const previous = {
+    from: process.env.PHOTO_NOTICE_FROM,
+    page: process.env.CHECKIN_PAGE_URL,
+    answerMs: process.env.PHOTO_LINK_ANSWER_MS,
+  };
   process.env.PHOTO_NOTICE_FROM ??= 'photos@groupshoot.example';
   process.env.CHECKIN_PAGE_URL ??= 'https://checkin.example.com/';
   // The uniform answer's minimum time would only make the simulated hours take longer in real time.
@@ -68,17 +74,39 @@ export async function measureLookupAbuse(options: { hours: number; networks: num
     const slug = `bench-lookups-${randomBytes(3).toString('hex')}`;
     const tenant = await createTenant({ slug, name: 'Bench lookups', plan: 'creator' });
     const { token } = await createBenchGallery(tenant.tenantId, 'Bench lookups');
-    await updateGallerySettings(tenant.tenantId, token, { photoAccess: { codeAndEmail: true, codeAndEmployeeId: false } });
+    await updateGallerySettings(tenant.tenantId, token, {
+      photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
+    });
     const email = `participant-${slug}@example.com`;
     const { written } = await insertPersonsWithCodes({ tenantId: tenant.tenantId, token }, [
       {
-        personId: newPersonId(), name: 'Pat Participant', email, employeeId: null, phone: null, department: null, notes: null, shootingDayId: null,
-        packageId: null, orderNotes: null, consents: NO_CONSENTS, customFields: {}, source: 'import', createdAt: new Date(clockMs).toISOString(), hasSelfie: false, photoCount: 0,
+        personId: newPersonId(),
+        name: 'Pat Participant',
+        email,
+        employeeId: null,
+        phone: null,
+        department: null,
+        notes: null,
+        shootingDayId: null,
+        packageId: null,
+        orderNotes: null,
+        consents: NO_CONSENTS,
+        customFields: {},
+        source: 'import',
+        createdAt: new Date(clockMs).toISOString(),
+        hasSelfie: false,
+        photoCount: 0,
       },
     ]);
     const participant = written[0]!;
     const post = async (sourceIp: string, body: Record<string, unknown>): Promise<Answer> => {
-      const event = publicPostEvent({ routeKey: 'POST /group-shoot', path: '/group-shoot' }, { 'x-tenant-slug': slug }, sourceIp, { token, ...body }, clockMs);
+      const event = publicPostEvent(
+        { routeKey: 'POST /group-shoot', path: '/group-shoot' },
+        { 'x-tenant-slug': slug },
+        sourceIp,
+        { token, ...body },
+        clockMs,
+      );
       const answer = (await postGroupShoot(event as any, lambdaContext('bench'))) as APIGatewayProxyStructuredResultV2;
       return { status: answer.statusCode ?? 200, body: JSON.parse(String(answer.body)) };
     };
@@ -99,7 +127,11 @@ export async function measureLookupAbuse(options: { hours: number; networks: num
     };
     let guesses = 0;
     const guess = async (network: number) => {
-      const answer = await post(`198.18.${network}.${1 + (guesses % 200)}`, { action: 'myPhotos', code: guessedCode(guesses++, participant.code), email });
+      const answer = await post(`198.18.${network}.${1 + (guesses % 200)}`, {
+        action: 'myPhotos',
+        code: guessedCode(guesses++, participant.code),
+        email,
+      });
       result.guesserRequests += 1;
       if (answer.status === 404) result.guesserVerdicts += 1;
       else if (answer.status === 429) result.guesserThrottled += 1;
@@ -134,7 +166,8 @@ export async function measureLookupAbuse(options: { hours: number; networks: num
 
     // The reported attack first: each network's burst at once (six guesses each), then each
     // network at its volume rate (one every 2 minutes), the participant looking every 30 minutes.
-    for (let round = 0; round < 6; round += 1) for (let network = 0; network < options.networks; network += 1) await guess(network);
+    for (let round = 0; round < 6; round += 1)
+      for (let network = 0; network < options.networks; network += 1) await guess(network);
     const steps = (options.hours * 60) / 2;
     for (let step = 1; step <= steps; step += 1) {
       clockMs += 2 * 60_000;
@@ -146,7 +179,11 @@ export async function measureLookupAbuse(options: { hours: number; networks: num
   } finally {
     resetClock();
     useEmailSender(undefined);
-    for (const [name, value] of [['PHOTO_NOTICE_FROM', previous.from], ['CHECKIN_PAGE_URL', previous.page], ['PHOTO_LINK_ANSWER_MS', previous.answerMs]] as const) {
+    for (const [name, value] of [
+      ['PHOTO_NOTICE_FROM', previous.from],
+      ['CHECKIN_PAGE_URL', previous.page],
+      ['PHOTO_LINK_ANSWER_MS', previous.answerMs],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -161,10 +198,22 @@ export function formatLookupAbuse(result: LookupAbuseResult): string {
     '',
     line(['Guesser requests', 'Verdicts (404)', 'Uniform answers', 'Throttled (429)', 'Successes (goal 0)']),
     line(['---', '---', '---', '---', '---']),
-    line([result.guesserRequests, result.guesserVerdicts, result.guesserUniform, result.guesserThrottled, result.guesserSuccesses]),
+    line([
+      result.guesserRequests,
+      result.guesserVerdicts,
+      result.guesserUniform,
+      result.guesserThrottled,
+      result.guesserSuccesses,
+    ]),
     '',
     line(['Participant looks', 'Refusals (goal 0)', 'Reached the photos', 'at once', 'by the emailed link']),
     line(['---', '---', '---', '---', '---']),
-    line([result.participantLooks, result.participantRefusals, result.participantReachedPhotos, result.participantDirect, result.participantByLink]),
+    line([
+      result.participantLooks,
+      result.participantRefusals,
+      result.participantReachedPhotos,
+      result.participantDirect,
+      result.participantByLink,
+    ]),
   ].join('\n');
 }

@@ -64,15 +64,43 @@ export function formatResults(results: BenchResults): string {
   );
   const load = formatLoad(results.load);
   const { abuse } = results;
-  const calmRow = (label: string, figures: AbuseResult['calm']['withoutFlood']) => [label, figures.requests, figures.refused, figures.p50Milliseconds, figures.p99Milliseconds];
+  const calmRow = (label: string, figures: AbuseResult['calm']['withoutFlood']) => [
+    label,
+    figures.requests,
+    figures.refused,
+    figures.p50Milliseconds,
+    figures.p99Milliseconds,
+  ];
   const abuseTables = [
     markdownTable(
-      ['Well-behaved clients (check-ins on another tenant, persons reads)', 'Requests', 'Refused (goal 0)', 'p50 ms', 'p99 ms'],
+      [
+        'Well-behaved clients (check-ins on another tenant, persons reads)',
+        'Requests',
+        'Refused (goal 0)',
+        'p50 ms',
+        'p99 ms',
+      ],
       [calmRow('without the flood', abuse.calm.withoutFlood), calmRow('with the flood', abuse.calm.withFlood)],
     ),
     markdownTable(
-      ['p99 with / without (goal ≤ 1.5x)', 'Flood requests', "Flooder's budget", 'Admitted', 'Spots of A taken (goal ≤ budget)', 'Writes by refused requests (goal 0)'],
-      [[`${abuse.p99Ratio}x`, abuse.flooderRequests, abuse.flooderBudget, abuse.flooderAdmitted, abuse.flooderSpots, abuse.writesByRefused]],
+      [
+        'p99 with / without (goal ≤ 1.5x)',
+        'Flood requests',
+        "Flooder's budget",
+        'Admitted',
+        'Spots of A taken (goal ≤ budget)',
+        'Writes by refused requests (goal 0)',
+      ],
+      [
+        [
+          `${abuse.p99Ratio}x`,
+          abuse.flooderRequests,
+          abuse.flooderBudget,
+          abuse.flooderAdmitted,
+          abuse.flooderSpots,
+          abuse.writesByRefused,
+        ],
+      ],
     ),
   ].join('\n\n');
   const { settings } = results;
@@ -98,14 +126,35 @@ function webhookTables({ checkins, import: imported }: WebhookDeliveryResult): s
   const answers = markdownTable(
     ['Check-in answers', 'p50 ms', 'p99 ms', 'req/s'],
     [
-      ['without delivery (events written, stream not read)', checkins.withoutDelivery.p50Milliseconds, checkins.withoutDelivery.p99Milliseconds, checkins.withoutDelivery.requestsPerSecond],
-      ['with delivery (pipeline running, one subscription to every event)', checkins.withDelivery.p50Milliseconds, checkins.withDelivery.p99Milliseconds, checkins.withDelivery.requestsPerSecond],
+      [
+        'without delivery (events written, stream not read)',
+        checkins.withoutDelivery.p50Milliseconds,
+        checkins.withoutDelivery.p99Milliseconds,
+        checkins.withoutDelivery.requestsPerSecond,
+      ],
+      [
+        'with delivery (pipeline running, one subscription to every event)',
+        checkins.withDelivery.p50Milliseconds,
+        checkins.withDelivery.p99Milliseconds,
+        checkins.withDelivery.requestsPerSecond,
+      ],
       ['with / without', `${checkins.answerP50Ratio}x`, `${checkins.answerP99Ratio}x`, ''],
     ],
   );
   const { delivery } = checkins;
   const latency = markdownTable(
-    ['Commit to verified arrival', 'Events', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'p50 / answer p50', 'p99 / answer p99', 'Events written / delivered per s', 'Drain after the last answer, ms'],
+    [
+      'Commit to verified arrival',
+      'Events',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'max ms',
+      'p50 / answer p50',
+      'p99 / answer p99',
+      'Events written / delivered per s',
+      'Drain after the last answer, ms',
+    ],
     [
       [
         'check-in events (person.created, checkin.completed)',
@@ -137,7 +186,15 @@ function webhookTables({ checkins, import: imported }: WebhookDeliveryResult): s
     ],
   );
   const importTable = markdownTable(
-    ['Rows', 'Import through the API, ms', 'All person.created verified, ms (from the import start)', 'Ratio', 'Distinct events', 'Delivery p50 ms', 'p99 ms'],
+    [
+      'Rows',
+      'Import through the API, ms',
+      'All person.created verified, ms (from the import start)',
+      'Ratio',
+      'Distinct events',
+      'Delivery p50 ms',
+      'p99 ms',
+    ],
     [
       [
         imported.rows,
@@ -170,7 +227,8 @@ function compactOperations(operations: readonly string[]): string {
  * front; then what one process sustains saturated, and the API under autocannon.
  */
 export function formatLoad(rows: BenchResults['load']): string {
-  const pair = (figures: { p50Milliseconds: number; p99Milliseconds: number }) => `${figures.p50Milliseconds} / ${figures.p99Milliseconds}`;
+  const pair = (figures: { p50Milliseconds: number; p99Milliseconds: number }) =>
+    `${figures.p50Milliseconds} / ${figures.p99Milliseconds}`;
   return markdownTable(
     [
       'Scenario',

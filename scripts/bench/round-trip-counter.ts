@@ -45,7 +45,11 @@ export function installRoundTripCounter(client: DynamoDBDocumentClient): RoundTr
       const work = recording;
       if (!work) return next(args);
       if (inFlight === 0) work.push([]);
-      const call: RecordedCall = { command: String(context.commandName), input: structuredClone(args.input as Record<string, unknown>), failed: false };
+      const call: RecordedCall = {
+        command: String(context.commandName),
+        input: structuredClone(args.input as Record<string, unknown>),
+        failed: false,
+      };
       work.at(-1)!.push(call);
       inFlight += 1;
       try {

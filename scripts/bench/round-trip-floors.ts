@@ -11,7 +11,6 @@ export interface RoundTripFloor {
   reason: string;
 }
 
-
 /**
  * A server-side GET on a warm instance: the tenant comes from this process's recent read
  * (TENANT_CACHE_MS), and the key's one conditional write (key, plan's verdict, rate limit) runs
@@ -24,7 +23,8 @@ const SERVER_SIDE_READ_DEPTH = 1;
 export const PUBLIC_CHECKIN_INFO_FLOOR: RoundTripFloor = {
   calls: 2,
   depth: 1,
-  reason: 'gallery Query ‖ per-client rate-limit UpdateItem (the tenant and the gallery\'s limits as this instance read them in the last minute)',
+  reason:
+    "gallery Query ‖ per-client rate-limit UpdateItem (the tenant and the gallery's limits as this instance read them in the last minute)",
 };
 
 /**
@@ -35,7 +35,8 @@ export const PUBLIC_CHECKIN_INFO_FLOOR: RoundTripFloor = {
 export const PUBLIC_CHECKIN_INFO_COLD_FLOOR: RoundTripFloor = {
   calls: 4,
   depth: 2,
-  reason: "tenant Query ‖ gallery pointer Query, then gallery Query ‖ per-client rate-limit UpdateItem under the pointer's limits",
+  reason:
+    "tenant Query ‖ gallery pointer Query, then gallery Query ‖ per-client rate-limit UpdateItem under the pointer's limits",
 };
 
 export const SERVER_SIDE_READ_FLOOR: RoundTripFloor = {
@@ -57,13 +58,18 @@ export const PERSON_PHOTOS_FLOOR: RoundTripFloor = {
 };
 
 /** What a cold instance adds to each GET above: the tenant's Query, before everything else. */
-export const COLD_INSTANCE_EXTRA: RoundTripFloor = { calls: 1, depth: 1, reason: 'tenant Query (nothing read yet in this process)' };
+export const COLD_INSTANCE_EXTRA: RoundTripFloor = {
+  calls: 1,
+  depth: 1,
+  reason: 'tenant Query (nothing read yet in this process)',
+};
 
 /** A free check-in with a day on a warm instance; a cold one reads the tenant first (COLD_INSTANCE_EXTRA). */
 export const SUBMIT_CHECKIN_FLOOR: RoundTripFloor = {
   calls: 4,
   depth: 3,
-  reason: 'gallery Query ‖ per-client rate limit UpdateItem → one transaction (person, code, a spot counter) → stats UpdateItem',
+  reason:
+    'gallery Query ‖ per-client rate limit UpdateItem → one transaction (person, code, a spot counter) → stats UpdateItem',
 };
 
 /** A server-side POST: the tenant read fresh, then the key's one write, then the gallery Query. */

@@ -130,7 +130,8 @@ function coldEndpointCases(api: BenchApi): ColdEndpointCase[] {
     {
       endpoint: 'GET days, cold instance',
       floor: serverSideColdFloor,
-      send: (tenant) => api.call(`/groupshoot/${tenant.token}/days`, { tenantSlug: tenant.slug, apiKey: tenant.apiKey }),
+      send: (tenant) =>
+        api.call(`/groupshoot/${tenant.token}/days`, { tenantSlug: tenant.slug, apiKey: tenant.apiKey }),
     },
   ];
 }
@@ -142,18 +143,30 @@ async function endpointCases(api: BenchApi, largeImportRows: number): Promise<En
   const server = `/groupshoot/${token}`;
   const get = (path: string) => (apiKey: string) => api.call(path, { apiKey });
   const importOf = (rows: number, label: string) => (apiKey: string, iteration: number) =>
-    api.call(`${server}/persons`, { method: 'POST', apiKey, body: { persons: importRowsFor(rows, openDayId, `${label}-${iteration}`) } });
+    api.call(`${server}/persons`, {
+      method: 'POST',
+      apiKey,
+      body: { persons: importRowsFor(rows, openDayId, `${label}-${iteration}`) },
+    });
   const personId = await importedPersonId(api, openDayId);
 
   return [
-    { endpoint: 'GET check-in info (public)', floor: PUBLIC_CHECKIN_INFO_FLOOR, send: () => api.call(`/group-shoot/checkin/${token}`) },
+    {
+      endpoint: 'GET check-in info (public)',
+      floor: PUBLIC_CHECKIN_INFO_FLOOR,
+      send: () => api.call(`/group-shoot/checkin/${token}`),
+    },
     { endpoint: 'GET days', floor: SERVER_SIDE_READ_FLOOR, send: get(`${server}/days`) },
     { endpoint: 'GET form-fields', floor: SERVER_SIDE_READ_FLOOR, send: get(`${server}/form-fields`) },
     { endpoint: 'GET stats', floor: SERVER_SIDE_READ_FLOOR, send: get(`${server}/stats`) },
     { endpoint: 'GET persons', floor: LIST_PERSONS_FLOOR, send: get(`${server}/persons`) },
     { endpoint: 'GET person photos', floor: PERSON_PHOTOS_FLOOR, send: get(`${server}/persons/${personId}/photos`) },
     { endpoint: 'POST persons (1 row)', floor: importFloor(1), send: importOf(1, 'one') },
-    { endpoint: `POST persons (${largeImportRows} rows)`, floor: importFloor(largeImportRows), send: importOf(largeImportRows, 'many') },
+    {
+      endpoint: `POST persons (${largeImportRows} rows)`,
+      floor: importFloor(largeImportRows),
+      send: importOf(largeImportRows, 'many'),
+    },
     {
       endpoint: 'POST /group-shoot submitCheckin (free, with day)',
       floor: SUBMIT_CHECKIN_FLOOR,

@@ -41,7 +41,8 @@ import type { StudioQueueResult, StudioQueueSettings } from './studio-queue';
 import type { LoadResult } from './load';
 import type { BurstResult } from './announcement-burst';
 
-const usage = 'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only round-trips|load [--aws-latency]|photo-lookups|checkin-page|hr-export|announcement-burst [--participants N]|studio-queue]';
+const usage =
+  'Usage: npm run bench -- [--smoke] [--out FILE] [--processes N] [--only round-trips|load [--aws-latency]|photo-lookups|checkin-page|hr-export|announcement-burst [--participants N]|studio-queue]';
 
 const FULL = {
   roundTripIterations: 3,
@@ -59,7 +60,14 @@ const FULL = {
   faceModel: { loadProcesses: 3, rounds: 2 },
   faceIngest: { portraits: 12 },
   checkinPageRuns: 3,
-  hrExport: { persons: [100, 500], width: 3000, height: 2000, distinctPhotos: 8, size: 648, rounds: 3 } as HrExportBenchSettings,
+  hrExport: {
+    persons: [100, 500],
+    width: 3000,
+    height: 2000,
+    distinctPhotos: 8,
+    size: 648,
+    rounds: 3,
+  } as HrExportBenchSettings,
   studioQueue: { photos: 500, runs: 3, photoWidth: 2400, photoHeight: 1600 } as StudioQueueSettings,
 };
 const SMOKE = {
@@ -79,7 +87,14 @@ const SMOKE = {
   faceModel: { loadProcesses: 1, rounds: 1, crops: 2, groupPhotos: 1 },
   faceIngest: { portraits: 2 },
   checkinPageRuns: 1,
-  hrExport: { persons: [2, 4], width: 400, height: 300, distinctPhotos: 2, size: 64, rounds: 1 } as HrExportBenchSettings,
+  hrExport: {
+    persons: [2, 4],
+    width: 400,
+    height: 300,
+    distinctPhotos: 2,
+    size: 64,
+    rounds: 1,
+  } as HrExportBenchSettings,
   studioQueue: { photos: 24, runs: 1, photoWidth: 800, photoHeight: 533 } as StudioQueueSettings,
 };
 
@@ -105,17 +120,31 @@ async function main(): Promise<void> {
   if (values.processes !== undefined) settings.coldStartProcesses = positiveInteger(values.processes, '--processes');
   const outFile = resolve(values.out ?? 'bench-results.json');
   const startedAt = new Date().toISOString();
-  if (values.only === 'round-trips') return runRoundTripsOnly({ iterations: settings.roundTripIterations, largeImportRows: settings.importRows });
-  if (values.only === 'load') return runLoadOnly({ connections: settings.loadConnections, requests: settings.loadRequests, keys: settings.loadKeys }, values['aws-latency'] === true, outFile);
+  if (values.only === 'round-trips')
+    return runRoundTripsOnly({ iterations: settings.roundTripIterations, largeImportRows: settings.importRows });
+  if (values.only === 'load')
+    return runLoadOnly(
+      { connections: settings.loadConnections, requests: settings.loadRequests, keys: settings.loadKeys },
+      values['aws-latency'] === true,
+      outFile,
+    );
   if (values.only === 'photo-lookups') return runLookupAbuseOnly(settings.lookupAbuse);
   if (values.only === 'checkin-page') return runCheckinPageOnly(settings.checkinPageRuns);
   if (values.only === 'hr-export') return runHrExportOnly(settings.hrExport);
   if (values.only === 'announcement-burst') {
-    const crowds = values.participants !== undefined ? [positiveInteger(values.participants, '--participants')] : values.smoke ? [50] : [1_000, 3_000];
+    const crowds =
+      values.participants !== undefined
+        ? [positiveInteger(values.participants, '--participants')]
+        : values.smoke
+          ? [50]
+          : [1_000, 3_000];
     return runAnnouncementBurstOnly(crowds, values.smoke ? 5 : 60, outFile);
   }
   if (values.only === 'studio-queue') return runStudioQueueOnly(settings.studioQueue);
-  if (values.only !== undefined) throw new Error(`--only takes round-trips, load, photo-lookups, checkin-page, hr-export, announcement-burst or studio-queue, not ${values.only}`);
+  if (values.only !== undefined)
+    throw new Error(
+      `--only takes round-trips, load, photo-lookups, checkin-page, hr-export, announcement-burst or studio-queue, not ${values.only}`,
+    );
 
   // First, while DynamoDB Local's JVM does not yet compete with the child processes for the CPUs.
   log('Cold starts (bundling, then fresh node processes)…');
@@ -126,10 +155,21 @@ async function main(): Promise<void> {
   const faceModel = await measureFaceModel(settings.faceModel);
   // Each in a child process with services of its own: its DynamoDB calls go through the DynamoDB that answers like the real one.
   const smokeOption = values.smoke ? ['--smoke'] : [];
-  log('Load with AWS-like DynamoDB latency: the functions and the API against the same DynamoDB work alone (child process)…');
-  const { load: loadAwsLike } = await runBenchChild<{ load: LoadResult[] }>(['--only', 'load', '--aws-latency', ...smokeOption]);
+  log(
+    'Load with AWS-like DynamoDB latency: the functions and the API against the same DynamoDB work alone (child process)…',
+  );
+  const { load: loadAwsLike } = await runBenchChild<{ load: LoadResult[] }>([
+    '--only',
+    'load',
+    '--aws-latency',
+    ...smokeOption,
+  ]);
   log('The announcement burst against a DynamoDB that conflicts like the real one (child process)…');
-  const { announcementBurst } = await runBenchChild<{ announcementBurst: BurstResult[] }>(['--only', 'announcement-burst', ...smokeOption]);
+  const { announcementBurst } = await runBenchChild<{ announcementBurst: BurstResult[] }>([
+    '--only',
+    'announcement-burst',
+    ...smokeOption,
+  ]);
 
   await withDemoApi(async ({ api, counter, apiUrl, demo, services }) => {
     // Loaded after the environment is set: data access reads TABLE_NAME when it loads.
@@ -151,7 +191,10 @@ async function main(): Promise<void> {
     log('Photo ingest with and without the second opinion from faces, against the face model alone…');
     const faceIngest = await measureFaceIngest((await getTenantBySlug(demo.tenantSlug))!, counter, settings.faceIngest);
     log('Import through the API against the SDK alone…');
-    const importComparison = await compareImports(api, { rows: settings.importRows, iterations: settings.importIterations });
+    const importComparison = await compareImports(api, {
+      rows: settings.importRows,
+      iterations: settings.importIterations,
+    });
     log('Load: the API and its functions against the same DynamoDB work alone…');
     const load = await measureLoad(api, counter, {
       baseUrl: apiUrl,
@@ -160,18 +203,33 @@ async function main(): Promise<void> {
       keys: settings.loadKeys,
     });
 
-    log(`Abuse: a flood at 10x one client's budget beside well-behaved clients (${settings.abuseSeconds} s without, then with)…`);
-    const abuse = await measureAbuse(db, { baseUrl: apiUrl, seconds: settings.abuseSeconds, flooderPolicy: settings.abuseFlooderPolicy });
-    log(`Abuse: a distributed guesser of photo lookups beside a participant (${settings.lookupAbuse.networks} networks, ${settings.lookupAbuse.hours} simulated hours)…`);
+    log(
+      `Abuse: a flood at 10x one client's budget beside well-behaved clients (${settings.abuseSeconds} s without, then with)…`,
+    );
+    const abuse = await measureAbuse(db, {
+      baseUrl: apiUrl,
+      seconds: settings.abuseSeconds,
+      flooderPolicy: settings.abuseFlooderPolicy,
+    });
+    log(
+      `Abuse: a distributed guesser of photo lookups beside a participant (${settings.lookupAbuse.networks} networks, ${settings.lookupAbuse.hours} simulated hours)…`,
+    );
     const lookupAbuse = await measureLookupAbuse(settings.lookupAbuse);
 
     log(`Check-in page: its files and Lighthouse at mobile settings (${settings.checkinPageRuns} runs)…`);
-    const checkinPage = await measureCheckinPage({ pageUrl: checkinPageUrlOf(apiUrl, demo.galleryToken), runs: settings.checkinPageRuns });
+    const checkinPage = await measureCheckinPage({
+      pageUrl: checkinPageUrlOf(apiUrl, demo.galleryToken),
+      runs: settings.checkinPageRuns,
+    });
 
     const { measureHrExport, formatHrExport } = await import('./hr-export');
-    log(`HR export: ${settings.hrExport.persons.join(' and ')} persons against sharp's crop and encode alone (child processes)…`);
+    log(
+      `HR export: ${settings.hrExport.persons.join(' and ')} persons against sharp's crop and encode alone (child processes)…`,
+    );
     const hrExport = await measureHrExport(settings.hrExport, { pids: [services.dynamoDb.pid] });
-    log(`Studio console: the first screen of a review queue of ${settings.studioQueue.photos} photos, against the same thumbnails as static files…`);
+    log(
+      `Studio console: the first screen of a review queue of ${settings.studioQueue.photos} photos, against the same thumbnails as static files…`,
+    );
     const { measureStudioQueue, formatStudioQueue } = await import('./studio-queue');
     const studioQueue = await measureStudioQueue(settings.studioQueue);
 
@@ -227,7 +285,9 @@ async function main(): Promise<void> {
     writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
     const { formatAnnouncementBurst } = await import('./announcement-burst');
     const loadAwsLikeTable = `### Load with AWS-like DynamoDB latency (the goal's measure): ${settings.loadRequests} requests per scenario and side\n\n${formatLoad(loadAwsLike)}`;
-    console.log(`\n${formatResults(results)}\n\n${loadAwsLikeTable}\n\n${formatAnnouncementBurst(announcementBurst)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\n${formatCheckinPage(checkinPage)}\n\n${formatHrExport(hrExport)}\n\n${formatStudioQueue(studioQueue)}\n\nWritten to ${outFile}`);
+    console.log(
+      `\n${formatResults(results)}\n\n${loadAwsLikeTable}\n\n${formatAnnouncementBurst(announcementBurst)}\n\n${formatLookupAbuse(lookupAbuse)}\n\n${formatPhotoIngest(photoIngest)}\n\n${formatFaceModel(faceModel)}\n\n${formatFaceIngest(faceIngest)}\n\n${formatCheckinPage(checkinPage)}\n\n${formatHrExport(hrExport)}\n\n${formatStudioQueue(studioQueue)}\n\nWritten to ${outFile}`,
+    );
   });
 }
 
@@ -241,7 +301,10 @@ interface DemoApi {
 }
 
 /** The local services with the demo tenant, the local API on them and the round-trip counter, for `run`; all stopped after. */
-async function withDemoApi(run: (setup: DemoApi) => Promise<void>, options: { awsLikeDynamoDb?: boolean } = {}): Promise<void> {
+async function withDemoApi(
+  run: (setup: DemoApi) => Promise<void>,
+  options: { awsLikeDynamoDb?: boolean } = {},
+): Promise<void> {
   const services = await startLocalServices();
   let closeApi: (() => Promise<void>) | undefined;
   let stopProxy: (() => Promise<void>) | undefined;
@@ -285,14 +348,22 @@ function runRoundTripsOnly(options: { iterations: number; largeImportRows: numbe
  * `awsLikeDynamoDb`: both sides through the DynamoDB that answers with AWS-like latency and
  * conflicts like the real one (scripts/local/realistic-dynamodb/).
  */
-function runLoadOnly(options: { connections: number; requests: number; keys: number }, awsLikeDynamoDb: boolean, outFile: string): Promise<void> {
+function runLoadOnly(
+  options: { connections: number; requests: number; keys: number },
+  awsLikeDynamoDb: boolean,
+  outFile: string,
+): Promise<void> {
   return withDemoApi(
     async ({ api, counter, apiUrl }) => {
       const { measureLoad } = await import('./load');
-      log(`Load: the API and its functions against the same DynamoDB work alone${awsLikeDynamoDb ? ', with AWS-like latency' : ''}…`);
+      log(
+        `Load: the API and its functions against the same DynamoDB work alone${awsLikeDynamoDb ? ', with AWS-like latency' : ''}…`,
+      );
       const load = await measureLoad(api, counter, { baseUrl: apiUrl, ...options });
       writeFileSync(outFile, `${JSON.stringify({ load }, null, 2)}\n`);
-      console.log(`\n### Load: ${options.requests} requests per scenario and side${awsLikeDynamoDb ? ', DynamoDB with AWS-like latency' : ''}\n\n${formatLoad(load)}\n\nWritten to ${outFile}`);
+      console.log(
+        `\n### Load: ${options.requests} requests per scenario and side${awsLikeDynamoDb ? ', DynamoDB with AWS-like latency' : ''}\n\n${formatLoad(load)}\n\nWritten to ${outFile}`,
+      );
     },
     { awsLikeDynamoDb },
   );
@@ -303,7 +374,9 @@ async function runLookupAbuseOnly(options: { networks: number; hours: number }):
   const services = await startLocalServices();
   try {
     const { measureLookupAbuse, formatLookupAbuse } = await import('./photo-lookup-abuse');
-    log(`Abuse: a distributed guesser of photo lookups beside a participant (${options.networks} networks, ${options.hours} simulated hours)…`);
+    log(
+      `Abuse: a distributed guesser of photo lookups beside a participant (${options.networks} networks, ${options.hours} simulated hours)…`,
+    );
     console.log(`\n${formatLookupAbuse(await measureLookupAbuse(options))}`);
   } finally {
     await services.stop();
@@ -314,7 +387,9 @@ async function runLookupAbuseOnly(options: { networks: number; hours: number }):
 function runCheckinPageOnly(runs: number): Promise<void> {
   return withDemoApi(async ({ apiUrl, demo }) => {
     log(`Check-in page: its files and Lighthouse at mobile settings (${runs} runs)…`);
-    console.log(`\n${formatCheckinPage(await measureCheckinPage({ pageUrl: checkinPageUrlOf(apiUrl, demo.galleryToken), runs }))}`);
+    console.log(
+      `\n${formatCheckinPage(await measureCheckinPage({ pageUrl: checkinPageUrlOf(apiUrl, demo.galleryToken), runs }))}`,
+    );
   });
 }
 
@@ -323,7 +398,9 @@ async function runStudioQueueOnly(settings: StudioQueueSettings): Promise<void> 
   const services = await startLocalServices();
   try {
     const { measureStudioQueue, formatStudioQueue } = await import('./studio-queue');
-    log(`Studio console: the first screen of a review queue of ${settings.photos} photos, against the same thumbnails as static files…`);
+    log(
+      `Studio console: the first screen of a review queue of ${settings.photos} photos, against the same thumbnails as static files…`,
+    );
     console.log(`\n${formatStudioQueue(await measureStudioQueue(settings))}`);
   } finally {
     await services.stop();
@@ -335,7 +412,9 @@ async function runHrExportOnly(settings: HrExportBenchSettings): Promise<void> {
   const services = await startLocalServices();
   try {
     const { measureHrExport, formatHrExport } = await import('./hr-export');
-    log(`HR export: ${settings.persons.join(' and ')} persons against sharp's crop and encode alone (child processes)…`);
+    log(
+      `HR export: ${settings.persons.join(' and ')} persons against sharp's crop and encode alone (child processes)…`,
+    );
     console.log(`\n${formatHrExport(await measureHrExport(settings, { pids: [services.dynamoDb.pid] }))}`);
   } finally {
     await services.stop();
@@ -356,12 +435,22 @@ async function runAnnouncementBurstOnly(crowds: number[], seconds: number, outFi
     const { measureAnnouncementBurst, formatAnnouncementBurst } = await import('./announcement-burst');
     const results = [];
     // A small burst first, not reported: the handler's modules and connections warm, so that neither design pays for them.
-    await measureAnnouncementBurst({ participants: 20, seconds: 1, hotShare: 0.8, hotCapacity: 600, counters: 'spread' }, proxy.stats);
+    await measureAnnouncementBurst(
+      { participants: 20, seconds: 1, hotShare: 0.8, hotCapacity: 600, counters: 'spread' },
+      proxy.stats,
+    );
     // Each size twice, side by side: the day's spots spread over its counters, and on its item alone (the design before).
     for (const participants of crowds) {
       for (const counters of ['spread', 'single'] as const) {
-        log(`The announcement burst: ${participants} check-ins within ${seconds} s, 80 % to one day of capacity 600, counted ${counters === 'spread' ? 'on its spread counters' : 'on one counter'}…`);
-        results.push(await measureAnnouncementBurst({ participants, seconds, hotShare: 0.8, hotCapacity: 600, counters }, proxy.stats));
+        log(
+          `The announcement burst: ${participants} check-ins within ${seconds} s, 80 % to one day of capacity 600, counted ${counters === 'spread' ? 'on its spread counters' : 'on one counter'}…`,
+        );
+        results.push(
+          await measureAnnouncementBurst(
+            { participants, seconds, hotShare: 0.8, hotCapacity: 600, counters },
+            proxy.stats,
+          ),
+        );
       }
     }
     writeFileSync(outFile, `${JSON.stringify({ announcementBurst: results }, null, 2)}\n`);
@@ -381,7 +470,9 @@ async function runBenchChild<Result>(args: string[]): Promise<Result> {
   const directory = mkdtempSync(join(tmpdir(), 'bench-child-'));
   const outFile = join(directory, 'results.json');
   try {
-    const child = spawn(process.execPath, [...process.execArgv, __filename, ...args, '--out', outFile], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, __filename, ...args, '--out', outFile], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     const [code] = (await once(child, 'exit')) as [number | null];
     if (code !== 0) throw new Error(`npm run bench -- ${args.join(' ')} failed (exit ${code})`);
     return JSON.parse(readFileSync(outFile, 'utf8')) as Result;

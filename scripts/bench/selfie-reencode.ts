@@ -22,7 +22,12 @@ const megabytes = (bytes: number) => rounded(bytes / 1024 / 1024, 2);
 const peakRss = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
 
 /** A phone-like picture: a gradient with noise, whose strength sets the file size. */
-async function phonePicture(width: number, height: number, noise: number, jpeg: { quality: number; progressive?: boolean; chromaSubsampling?: string }): Promise<Buffer> {
+async function phonePicture(
+  width: number,
+  height: number,
+  noise: number,
+  jpeg: { quality: number; progressive?: boolean; chromaSubsampling?: string },
+): Promise<Buffer> {
   const pixels = Buffer.alloc(width * height * 3);
   let seed = 1;
   for (let at = 0; at < pixels.length; at += 3) {
@@ -34,12 +39,17 @@ async function phonePicture(width: number, height: number, noise: number, jpeg: 
     pixels[at + 1] = (50 + (y * 140) / height + grain) | 0;
     pixels[at + 2] = (80 + ((x + y) * 100) / (width + height) + grain) | 0;
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg(jpeg).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg(jpeg)
+    .toBuffer();
 }
 
 function sharpLoadMilliseconds(): number {
-  const script = 'const t = performance.now(); await import("sharp"); process.stdout.write(String(performance.now() - t));';
-  const samples = Array.from({ length: 5 }, () => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })));
+  const script =
+    'const t = performance.now(); await import("sharp"); process.stdout.write(String(performance.now() - t));';
+  const samples = Array.from({ length: 5 }, () =>
+    Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })),
+  );
   return rounded(median(samples));
 }
 
@@ -71,12 +81,17 @@ async function main(rounds: number) {
       { label: '12 MP', jpeg: await phonePicture(4032, 3024, 16, { quality: 88 }) },
       { label: '12 MP', jpeg: await phonePicture(4032, 3024, 20, { quality: 90 }) },
       // The most memory a selfie can take: 50 MP, progressive (the decoder keeps every coefficient), 4:4:4.
-      { label: '50 MP progressive 4:4:4', jpeg: await phonePicture(8160, 6120, 2, { quality: 60, progressive: true, chromaSubsampling: '4:4:4' }) },
+      {
+        label: '50 MP progressive 4:4:4',
+        jpeg: await phonePicture(8160, 6120, 2, { quality: 60, progressive: true, chromaSubsampling: '4:4:4' }),
+      },
     ];
     for (const [index, { label, jpeg }] of pictures.entries()) {
       const path = join(directory, `${index}.jpg`);
       writeFileSync(path, jpeg);
-      const line = execFileSync(process.execPath, [...process.execArgv, __filename, 'child', path, String(rounds)], { encoding: 'utf8' });
+      const line = execFileSync(process.execPath, [...process.execArgv, __filename, 'child', path, String(rounds)], {
+        encoding: 'utf8',
+      });
       console.log(`${label}, ${megabytes(jpeg.length)} MB: ${line}`);
     }
   } finally {

@@ -45,9 +45,21 @@ export async function measureStudioQueue(settings: StudioQueueSettings): Promise
   const shoot = await seedQueue(settings);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
-  const sides = { madeOnView: [] as number[], stored: [] as number[], inMemory: [] as number[], staticFiles: [] as number[] };
+  const sides = {
+    madeOnView: [] as number[],
+    stored: [] as number[],
+    inMemory: [] as number[],
+    staticFiles: [] as number[],
+  };
   let firstScreenImages = 0;
   try {
     for (let run = 0; run < settings.runs; run += 1) {
@@ -77,7 +89,12 @@ export async function measureStudioQueue(settings: StudioQueueSettings): Promise
   } finally {
     await browser.close();
   }
-  const [madeOnViewMs, storedMs, inMemoryMs, staticFilesMs] = [sides.madeOnView, sides.stored, sides.inMemory, sides.staticFiles].map((values) => Math.round(median(values)));
+  const [madeOnViewMs, storedMs, inMemoryMs, staticFilesMs] = [
+    sides.madeOnView,
+    sides.stored,
+    sides.inMemory,
+    sides.staticFiles,
+  ].map((values) => Math.round(median(values)));
   return {
     photos: settings.photos,
     photoSize: `${settings.photoWidth}×${settings.photoHeight}`,
@@ -106,7 +123,15 @@ async function seedQueue(settings: StudioQueueSettings) {
   const scope = { tenantId: tenant.tenantId, token: gallery.token };
   // One camera-sized image with detail (noise compresses like a photo, not like a flat colour), under every key.
   const { width, height } = { width: settings.photoWidth, height: settings.photoHeight };
-  const image = await sharp({ create: { width, height, channels: 3, background: { r: 120, g: 140, b: 160 }, noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
+  const image = await sharp({
+    create: {
+      width,
+      height,
+      channels: 3,
+      background: { r: 120, g: 140, b: 160 },
+      noise: { type: 'gaussian', mean: 128, sigma: 12 },
+    },
+  })
     .jpeg({ quality: 85 })
     .toBuffer();
   const place = async (index: number) => {
@@ -114,11 +139,23 @@ async function seedQueue(settings: StudioQueueSettings) {
     const objectKey = inboxObjectKey({ ...scope, path });
     await putMediaObject(objectKey, image, 'image/jpeg');
     const capturedAt = new Date(Date.UTC(2026, 10, 20, 9, 0, 0) + index * 1_000).toISOString();
-    const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: path.split('/')[1]!, camera: 'camera-a', capturedAt, width, height, uploadedAt: capturedAt };
+    const facts = {
+      photoId: photoIdOf(objectKey),
+      objectKey,
+      path,
+      fileName: path.split('/')[1]!,
+      camera: 'camera-a',
+      capturedAt,
+      width,
+      height,
+      uploadedAt: capturedAt,
+    };
     await placeShootPhoto(scope, facts, { kind: 'photo' });
   };
   for (let start = 0; start < settings.photos; start += 8) {
-    await Promise.all(Array.from({ length: Math.min(8, settings.photos - start) }, (_, offset) => place(start + offset)));
+    await Promise.all(
+      Array.from({ length: Math.min(8, settings.photos - start) }, (_, offset) => place(start + offset)),
+    );
   }
   return { tenantSlug, token: gallery.token, inboxPrefix: inboxPrefix(scope.tenantId, scope.token) };
 }
@@ -126,7 +163,9 @@ async function seedQueue(settings: StudioQueueSettings) {
 /** What the first-screen check reads of the page. */
 interface BrowserWindow {
   innerHeight: number;
-  document: { images: ArrayLike<{ complete: boolean; naturalWidth: number; getBoundingClientRect(): { top: number } }> };
+  document: {
+    images: ArrayLike<{ complete: boolean; naturalWidth: number; getBoundingClientRect(): { top: number } }>;
+  };
 }
 
 /** Opens `url` at desktop size in a new context (no cache), and waits until every image within the first screen is drawn. */
@@ -157,7 +196,9 @@ async function firstScreen(browser: Browser, url: string): Promise<{ millisecond
 async function storedThumbnails(inboxPrefix: string): Promise<Buffer[]> {
   const { findMediaObject, listObjectVersions } = await import('#lib/platform/media-bucket');
   const { thumbnailPrefix } = await import('#lib/platform/media-keys');
-  const keys = [...new Set((await listObjectVersions(thumbnailPrefix(inboxPrefix))).map((version) => version.key))].sort();
+  const keys = [
+    ...new Set((await listObjectVersions(thumbnailPrefix(inboxPrefix))).map((version) => version.key)),
+  ].sort();
   return Promise.all(keys.map(async (key) => Buffer.from((await findMediaObject(key))!.bytes)));
 }
 
@@ -173,7 +214,8 @@ img{display:block;width:100%;aspect-ratio:3/2;object-fit:contain;background:#eee
   const server = createServer((request, response) => {
     const image = /^\/t\/(\d+)\.jpg$/.exec(request.url ?? '');
     if (request.url === '/') response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(page);
-    else if (image && thumbnails[Number(image[1])]) response.writeHead(200, { 'Content-Type': 'image/jpeg' }).end(thumbnails[Number(image[1])]);
+    else if (image && thumbnails[Number(image[1])])
+      response.writeHead(200, { 'Content-Type': 'image/jpeg' }).end(thumbnails[Number(image[1])]);
     else response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

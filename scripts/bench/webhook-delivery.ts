@@ -106,7 +106,8 @@ export async function measureWebhookDelivery(
   let pipeline: LocalEventPipeline | undefined;
   try {
     const checkin = await checkinRequest(api);
-    const load = (requests: number) => loadCheckins(options.baseUrl, checkin, { connections: options.connections, requests });
+    const load = (requests: number) =>
+      loadCheckins(options.baseUrl, checkin, { connections: options.connections, requests });
     await load(options.connections * 2);
     const withoutDelivery = await load(options.requests);
 
@@ -130,7 +131,12 @@ async function measureCheckinDelivery(
   api: BenchApi,
   pipeline: LocalEventPipeline,
   receiver: BenchReceiver,
-  options: { connections: number; requests: number; load: (requests: number) => Promise<LoadFigures>; withoutDelivery: LoadFigures },
+  options: {
+    connections: number;
+    requests: number;
+    load: (requests: number) => Promise<LoadFigures>;
+    withoutDelivery: LoadFigures;
+  },
 ): Promise<WebhookDeliveryResult['checkins']> {
   const subscriptionId = await subscribe(api, receiver, ['*']);
   await options.load(options.connections * 2);
@@ -141,11 +147,17 @@ async function measureCheckinDelivery(
   const endedAt = Date.now();
   // A delivery that found its tenant's attempt slots all taken went back to the queue with a
   // delay (docs/events.md#isolation): settled() does not wait for it, the receiver does.
-  await receiver.waitFor(() => receiver.arrivals(api.demo.galleryToken, startedAt).length >= options.requests * 2, DELIVERY_TIMEOUT_MS);
+  await receiver.waitFor(
+    () => receiver.arrivals(api.demo.galleryToken, startedAt).length >= options.requests * 2,
+    DELIVERY_TIMEOUT_MS,
+  );
   await pipeline.settled();
   const arrivals = receiver.arrivals(api.demo.galleryToken, startedAt);
   // Each free check-in records person.created and checkin.completed.
-  await expectArrivals(receiver, arrivals.length, options.requests * 2, 'check-in events', { tenantId: api.tenantId, subscriptionId });
+  await expectArrivals(receiver, arrivals.length, options.requests * 2, 'check-in events', {
+    tenantId: api.tenantId,
+    subscriptionId,
+  });
   const delivery = await deliveryLatency(arrivals, api.tenantId, subscriptionId);
   await deleteSubscription(api.tenantId, subscriptionId);
   const lastArrival = Math.max(...arrivals.map((arrival) => arrival.arrivedAt));
@@ -167,22 +179,37 @@ async function measureCheckinDelivery(
   };
 }
 
-async function measureImportDelivery(api: BenchApi, pipeline: LocalEventPipeline, receiver: BenchReceiver, rows: number): Promise<WebhookDeliveryResult['import']> {
+async function measureImportDelivery(
+  api: BenchApi,
+  pipeline: LocalEventPipeline,
+  receiver: BenchReceiver,
+  rows: number,
+): Promise<WebhookDeliveryResult['import']> {
   const gallery = await createBenchGallery(api.tenantId, 'Bench: webhook delivery of an import');
   const subscriptionId = await subscribe(api, receiver, ['person.created']);
   const apiKey = await api.freshApiKey();
   const startedAt = Date.now();
   const { result: answer, milliseconds: importMilliseconds } = await timed(() =>
-    api.call(`/groupshoot/${gallery.token}/persons`, { method: 'POST', apiKey, body: { persons: importRowsFor(rows, gallery.dayId, 'webhooks') } }),
+    api.call(`/groupshoot/${gallery.token}/persons`, {
+      method: 'POST',
+      apiKey,
+      body: { persons: importRowsFor(rows, gallery.dayId, 'webhooks') },
+    }),
   );
   await receiver.waitFor(() => receiver.arrivals(gallery.token, startedAt).length >= rows, DELIVERY_TIMEOUT_MS);
   // Anything more (a repeat, a stranger) arrives by now.
   await pipeline.settled();
   const arrivals = receiver.arrivals(gallery.token, startedAt);
-  await expectArrivals(receiver, arrivals.length, rows, 'person.created events of the import', { tenantId: api.tenantId, subscriptionId });
+  await expectArrivals(receiver, arrivals.length, rows, 'person.created events of the import', {
+    tenantId: api.tenantId,
+    subscriptionId,
+  });
   const personIds = new Set((answer as { persons: { personId: string }[] }).persons.map((person) => person.personId));
-  const strangers = arrivals.filter((arrival) => arrival.type !== 'person.created' || !personIds.has(arrival.personId ?? ''));
-  if (strangers.length > 0) throw new Error(`${strangers.length} events at the receiver were not the imported persons' person.created`);
+  const strangers = arrivals.filter(
+    (arrival) => arrival.type !== 'person.created' || !personIds.has(arrival.personId ?? ''),
+  );
+  if (strangers.length > 0)
+    throw new Error(`${strangers.length} events at the receiver were not the imported persons' person.created`);
   const allDeliveredMilliseconds = Math.max(...arrivals.map((arrival) => arrival.arrivedAt)) - startedAt;
   return {
     rows,
@@ -219,7 +246,11 @@ async function checkinRequest(api: BenchApi): Promise<autocannon.Request> {
 }
 
 /** autocannon in a worker thread, set up as the load scenario sets it up; any answer that is not 2xx fails the run. */
-async function loadCheckins(baseUrl: string, request: autocannon.Request, options: { connections: number; requests: number }): Promise<LoadFigures> {
+async function loadCheckins(
+  baseUrl: string,
+  request: autocannon.Request,
+  options: { connections: number; requests: number },
+): Promise<LoadFigures> {
   const result = await autocannon({
     url: new URL(baseUrl).origin,
     connections: options.connections,
@@ -231,7 +262,9 @@ async function loadCheckins(baseUrl: string, request: autocannon.Request, option
     timeout: 30,
   });
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`Check-ins under webhook delivery: ${result.non2xx} answers were not 2xx and ${result.errors} requests failed`);
+    throw new Error(
+      `Check-ins under webhook delivery: ${result.non2xx} answers were not 2xx and ${result.errors} requests failed`,
+    );
   }
   return {
     p50Milliseconds: result.latency.p50,
@@ -243,7 +276,12 @@ async function loadCheckins(baseUrl: string, request: autocannon.Request, option
 /** A subscription of the demo tenant to `eventTypes` at the receiver, which then verifies with its secret. */
 async function subscribe(api: BenchApi, receiver: BenchReceiver, eventTypes: (EventType | '*')[]): Promise<string> {
   const tenant = { tenantId: api.tenantId, slug: api.demo.tenantSlug };
-  const { subscription, secret } = await createSubscription({ tenant, url: receiver.url, eventTypes, description: 'Bench receiver' });
+  const { subscription, secret } = await createSubscription({
+    tenant,
+    url: receiver.url,
+    eventTypes,
+    description: 'Bench receiver',
+  });
   receiver.secret = secret;
   return subscription.subscriptionId;
 }
@@ -270,15 +308,28 @@ async function expectArrivals(
 }
 
 /** The arrivals' latencies, and their stages from the subscription's delivery log (first attempts). */
-async function deliveryLatency(arrivals: readonly Arrival[], tenantId: string, subscriptionId: string): Promise<DeliveryLatency> {
+async function deliveryLatency(
+  arrivals: readonly Arrival[],
+  tenantId: string,
+  subscriptionId: string,
+): Promise<DeliveryLatency> {
   const latencies = arrivals.map((arrival) => arrival.arrivedAt - arrival.createdAt);
-  const deliveries = new Map((await listDeliveries(tenantId, subscriptionId, { limit: arrivals.length * 2 })).map((delivery) => [delivery.eventId, delivery]));
+  const deliveries = new Map(
+    (await listDeliveries(tenantId, subscriptionId, { limit: arrivals.length * 2 })).map((delivery) => [
+      delivery.eventId,
+      delivery,
+    ]),
+  );
   const stages = arrivals.map((arrival) => {
     const delivery = deliveries.get(arrival.eventId);
     const attemptedAt = delivery?.attemptLog[0]?.at;
     if (!delivery || !attemptedAt) throw new Error(`No attempt of ${arrival.eventId} in the delivery log`);
     const [dispatchedAt, startedAt] = [Date.parse(delivery.createdAt), Date.parse(attemptedAt)];
-    return { toDispatch: dispatchedAt - arrival.createdAt, toAttempt: startedAt - dispatchedAt, toArrival: arrival.arrivedAt - startedAt };
+    return {
+      toDispatch: dispatchedAt - arrival.createdAt,
+      toAttempt: startedAt - dispatchedAt,
+      toArrival: arrival.arrivedAt - startedAt,
+    };
   });
   const stage = (name: keyof (typeof stages)[number]): StageFigures => {
     const values = stages.map((row) => row[name]);
@@ -330,11 +381,22 @@ async function startBenchReceiver(): Promise<BenchReceiver> {
     request.on('end', () => {
       const arrivedAt = Date.now();
       try {
-        const event = constructWebhookEvent(Buffer.concat(chunks), request.headers['groupshoot-signature'] as string | undefined, receiver.secret);
+        const event = constructWebhookEvent(
+          Buffer.concat(chunks),
+          request.headers['groupshoot-signature'] as string | undefined,
+          receiver.secret,
+        );
         if (firstArrivals.has(event.id)) receiver.repeatedArrivals += 1;
         else {
           const personId = (event.data as { personId?: string } | null)?.personId;
-          firstArrivals.set(event.id, { eventId: event.id, type: event.type, galleryToken: event.galleryToken, personId, createdAt: Date.parse(event.createdAt), arrivedAt });
+          firstArrivals.set(event.id, {
+            eventId: event.id,
+            type: event.type,
+            galleryToken: event.galleryToken,
+            personId,
+            createdAt: Date.parse(event.createdAt),
+            arrivedAt,
+          });
         }
         response.writeHead(200).end();
       } catch (error) {
@@ -350,7 +412,10 @@ async function startBenchReceiver(): Promise<BenchReceiver> {
     secret: '',
     refused: 0,
     repeatedArrivals: 0,
-    arrivals: (galleryToken, since) => [...firstArrivals.values()].filter((arrival) => arrival.galleryToken === galleryToken && arrival.createdAt >= since),
+    arrivals: (galleryToken, since) =>
+      [...firstArrivals.values()].filter(
+        (arrival) => arrival.galleryToken === galleryToken && arrival.createdAt >= since,
+      ),
     async waitFor(done, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       while (!done()) {

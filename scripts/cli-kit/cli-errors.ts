@@ -57,7 +57,11 @@ export function firstLineOf(error: unknown): string {
  * Prints what a command threw as one line on `io.err` and returns the exit code: a CliError as
  * it is, with its own code; anything else through `describeUnexpected`, with exit code 1.
  */
-export function reportFailure(error: unknown, io: { err(line: string): void }, describeUnexpected: (error: unknown) => string = describeFailure): number {
+export function reportFailure(
+  error: unknown,
+  io: { err(line: string): void },
+  describeUnexpected: (error: unknown) => string = describeFailure,
+): number {
   if (error instanceof CliError) {
     io.err(error.message);
     return error.exitCode;

@@ -22,7 +22,12 @@ export function parseCommandLine(
   context: CommandLineContext,
 ): { values: OptionValues; positionals: string[] } {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options, strict: true, allowPositionals: context.allowPositionals ?? false });
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options,
+      strict: true,
+      allowPositionals: context.allowPositionals ?? false,
+    });
     return { values: values as OptionValues, positionals };
   } catch (error) {
     throw new UsageError(describeParseError(error as Error & { code?: string }, context));

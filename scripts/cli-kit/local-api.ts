@@ -35,7 +35,9 @@ export async function connectLocalApi(
 ): Promise<LocalApiConnection> {
   const { baseUrl, tenantSlug, apiKey } = server.info;
   if (typeof baseUrl !== 'string' || typeof tenantSlug !== 'string' || typeof apiKey !== 'string') {
-    throw new UsageError(`${server.file} has no baseUrl, tenantSlug and apiKey: restart \`npm start\`, or ${OTHERWISE}`);
+    throw new UsageError(
+      `${server.file} has no baseUrl, tenantSlug and apiKey: restart \`npm start\`, or ${OTHERWISE}`,
+    );
   }
   const fetchFunction = options.fetch ?? fetch;
   let response: Response;
@@ -47,7 +49,9 @@ export async function connectLocalApi(
     });
     await response.arrayBuffer();
   } catch {
-    throw new UsageError(`No local API answers at ${baseUrl}, the server ${server.file} names: start it with \`npm start\`, or ${OTHERWISE}`);
+    throw new UsageError(
+      `No local API answers at ${baseUrl}, the server ${server.file} names: start it with \`npm start\`, or ${OTHERWISE}`,
+    );
   }
   if (response.status === 401 || response.status === 400) {
     throw new UsageError(
@@ -58,7 +62,8 @@ export async function connectLocalApi(
 }
 
 /** What to do instead of a running npm start, for the messages that need one. */
-const GIVE_CONNECTION = 'give --base-url, --tenant and --api-key (or GROUPSHOOT_API_URL, GROUPSHOOT_TENANT and GROUPSHOOT_API_KEY)';
+const GIVE_CONNECTION =
+  'give --base-url, --tenant and --api-key (or GROUPSHOOT_API_URL, GROUPSHOOT_TENANT and GROUPSHOOT_API_KEY)';
 
 /**
  * URL, tenant and key: each from its option, else its environment variable; what is still
@@ -80,16 +85,23 @@ export async function connectionSettings(
   };
   if (given.baseUrl && given.tenantSlug && given.apiKey) {
     if (dataDir !== undefined) {
-      throw new UsageError(`--data ${dataDir} names a local server, but the URL, tenant and key are all given (options or environment): leave out --data, or the others`);
+      throw new UsageError(
+        `--data ${dataDir} names a local server, but the URL, tenant and key are all given (options or environment): leave out --data, or the others`,
+      );
     }
     return { baseUrl: given.baseUrl, tenantSlug: given.tenantSlug, apiKey: given.apiKey };
   }
-  const server = findLocalServer({ workingDirectory: environment.workingDirectory, dataDir, otherwise: GIVE_CONNECTION });
+  const server = findLocalServer({
+    workingDirectory: environment.workingDirectory,
+    dataDir,
+    otherwise: GIVE_CONNECTION,
+  });
   const local = server && (await connectLocalApi(server));
   if (server && local) say(`Using the local API at ${local.baseUrl} (from ${server.file})`);
   const baseUrl = given.baseUrl ?? local?.baseUrl;
   const tenantSlug = given.tenantSlug ?? local?.tenantSlug;
   const apiKey = given.apiKey ?? local?.apiKey;
-  if (!baseUrl || !tenantSlug || !apiKey) throw new UsageError('The API URL, tenant and API key are needed (options, environment, or a running npm start)');
+  if (!baseUrl || !tenantSlug || !apiKey)
+    throw new UsageError('The API URL, tenant and API key are needed (options, environment, or a running npm start)');
   return { baseUrl, tenantSlug, apiKey };
 }

@@ -62,9 +62,14 @@ export function findLocalServer(search: ServerSearch): LocalServer | undefined {
   const files = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.json')) : [];
   const live = files
     .map((name) => readConnectionFile(join(folder, name)))
-    .filter((server): server is LocalServer => server !== undefined && typeof server.info.pid === 'number' && isAlive(server.info.pid));
+    .filter(
+      (server): server is LocalServer =>
+        server !== undefined && typeof server.info.pid === 'number' && isAlive(server.info.pid),
+    );
   if (live.length <= 1) return live[0];
-  const listed = [...live].sort((a, b) => (a.info.port ?? 0) - (b.info.port ?? 0)).map(({ info }) => `port ${info.port} (pid ${info.pid}, ${info.dataDir ? `--data ${info.dataDir}` : 'in memory'})`);
+  const listed = [...live]
+    .sort((a, b) => (a.info.port ?? 0) - (b.info.port ?? 0))
+    .map(({ info }) => `port ${info.port} (pid ${info.pid}, ${info.dataDir ? `--data ${info.dataDir}` : 'in memory'})`);
   throw new UsageError(
     `${live.length} local servers run from ${search.workingDirectory}: ${listed.join(', ')}; name one with --data DIR (a server started with npm start -- --data DIR), or ${search.otherwise}`,
   );
@@ -72,12 +77,20 @@ export function findLocalServer(search: ServerSearch): LocalServer | undefined {
 
 function serverOfDataFolder(dataDir: string, workingDirectory: string, isAlive: (pid: number) => boolean): LocalServer {
   const file = resolve(workingDirectory, dataDir, DATA_CONNECTION_FILE);
-  if (!existsSync(file)) throw new UsageError(`--data ${dataDir}: there is no ${file}; start the server with npm start -- --data ${dataDir}`);
+  if (!existsSync(file))
+    throw new UsageError(
+      `--data ${dataDir}: there is no ${file}; start the server with npm start -- --data ${dataDir}`,
+    );
   const server = readConnectionFile(file);
-  if (!server) throw new UsageError(`--data ${dataDir}: ${file} is not a connection file of npm start; start the server with npm start -- --data ${dataDir}`);
+  if (!server)
+    throw new UsageError(
+      `--data ${dataDir}: ${file} is not a connection file of npm start; start the server with npm start -- --data ${dataDir}`,
+    );
   // A file written before connection files named their process has no pid: the caller's checks decide.
   if (typeof server.info.pid === 'number' && !isAlive(server.info.pid)) {
-    throw new UsageError(`--data ${dataDir}: the server that wrote ${file} (pid ${server.info.pid}) has stopped; start it again with npm start -- --data ${dataDir}`);
+    throw new UsageError(
+      `--data ${dataDir}: the server that wrote ${file} (pid ${server.info.pid}) has stopped; start it again with npm start -- --data ${dataDir}`,
+    );
   }
   return server;
 }
@@ -86,7 +99,9 @@ function serverOfDataFolder(dataDir: string, workingDirectory: string, isAlive: 
 function readConnectionFile(file: string): LocalServer | undefined {
   try {
     const info: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return info !== null && typeof info === 'object' && !Array.isArray(info) ? { file, info: info as Partial<LocalServerInfo> } : undefined;
+    return info !== null && typeof info === 'object' && !Array.isArray(info)
+      ? { file, info: info as Partial<LocalServerInfo> }
+      : undefined;
   } catch {
     return undefined;
   }

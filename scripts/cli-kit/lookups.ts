@@ -18,11 +18,12 @@ export async function findTenant(values: OptionValues, option = 'tenant'): Promi
 }
 
 /** The tenant of `--tenant` and the configuration of its gallery `--gallery`. */
-export async function findGallery(values: OptionValues): Promise<{ tenant: Tenant; configuration: GalleryConfiguration }> {
+export async function findGallery(
+  values: OptionValues,
+): Promise<{ tenant: Tenant; configuration: GalleryConfiguration }> {
   const token = galleryToken(values);
   const tenant = await findTenant(values);
   const configuration = await getGalleryConfiguration(tenant.tenantId, token);
   if (!configuration) throw new NotFoundError(`Tenant "${tenant.slug}" has no gallery with token "${token}"`);
   return { tenant, configuration };
 }
-

@@ -69,7 +69,11 @@ export function flag(values: OptionValues, name: string): boolean {
 }
 
 /** One of a fixed set of words. */
-export function optionalChoice<T extends string>(values: OptionValues, name: string, choices: readonly T[]): T | undefined {
+export function optionalChoice<T extends string>(
+  values: OptionValues,
+  name: string,
+  choices: readonly T[],
+): T | undefined {
   const word = optionalText(values, name);
   if (word === undefined) return undefined;
   if (!(choices as readonly string[]).includes(word)) {
@@ -109,7 +113,8 @@ export function requiredDate(values: OptionValues, name: string): string {
 /** A time of day as HH:MM on the 24-hour clock. */
 export function requiredTime(values: OptionValues, name: string): string {
   const text = requiredText(values, name);
-  if (!TIME_SHAPE.test(text)) throw new UsageError(`--${name} "${text}" is not a time in the form HH:MM (00:00 to 23:59)`);
+  if (!TIME_SHAPE.test(text))
+    throw new UsageError(`--${name} "${text}" is not a time in the form HH:MM (00:00 to 23:59)`);
   return text;
 }
 

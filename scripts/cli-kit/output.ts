@@ -40,7 +40,9 @@ export function printLines(io: Pick<CliIo, 'out'>, lines: readonly string[]): vo
 /** Rows under a header, each column as wide as its widest cell; "(none)" for no rows. */
 export function formatTable(header: string[], rows: string[][]): string[] {
   if (rows.length === 0) return ['  (none)'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: string[]) =>
     `  ${cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`.trimEnd();
   return [line(header), ...rows.map(line)];
@@ -63,7 +65,8 @@ export function formatPrice(price: number, currency: string): string {
   const code = currency.toUpperCase();
   let decimals = 2;
   try {
-    decimals = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    decimals =
+      new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
     // An unknown code stored by other means is still shown, with two decimals.
   }

@@ -16,11 +16,17 @@ import { type CliEnvironment, type ServerSearch, findLocalServer } from './local
  * the environment is left as it was. TABLE_NAME set together with `dataDir` is a UsageError:
  * one of them names a table the user does not mean, and a deployed one may be among them.
  */
-export function useLocalTable(environment: CliEnvironment, dataDir?: string, isAlive?: ServerSearch['isAlive']): string | undefined {
+export function useLocalTable(
+  environment: CliEnvironment,
+  dataDir?: string,
+  isAlive?: ServerSearch['isAlive'],
+): string | undefined {
   const { env } = environment;
   if (env.TABLE_NAME) {
     if (dataDir !== undefined) {
-      throw new UsageError(`--data ${dataDir} names a local server, but TABLE_NAME is set ("${env.TABLE_NAME}"): unset TABLE_NAME to use the server, or leave out --data`);
+      throw new UsageError(
+        `--data ${dataDir} names a local server, but TABLE_NAME is set ("${env.TABLE_NAME}"): unset TABLE_NAME to use the server, or leave out --data`,
+      );
     }
     return undefined;
   }
@@ -33,7 +39,9 @@ export function useLocalTable(environment: CliEnvironment, dataDir?: string, isA
   if (!server) return undefined;
   const { tableName, dynamoDbEndpoint, mediaBucket, s3Endpoint, port, failureDir } = server.info;
   if (typeof tableName !== 'string' || typeof dynamoDbEndpoint !== 'string') {
-    throw new UsageError(`${server.file} has no tableName and dynamoDbEndpoint: restart npm start, or set TABLE_NAME yourself`);
+    throw new UsageError(
+      `${server.file} has no tableName and dynamoDbEndpoint: restart npm start, or set TABLE_NAME yourself`,
+    );
   }
   env.TABLE_NAME = tableName;
   env.DYNAMODB_ENDPOINT ||= dynamoDbEndpoint;

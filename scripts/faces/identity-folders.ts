@@ -26,7 +26,8 @@ export function readIdentityFolders(folder: string): IdentityFolders {
     }
     for (const file of readdirSync(join(folder, entry.name), { withFileTypes: true }).sort(byName)) {
       const path = join(entry.name, file.name);
-      if (file.isFile() && PHOTO_EXTENSIONS.has(extname(file.name).toLowerCase())) photos.push({ identity: entry.name, source: path, image: readFileSync(join(folder, path)) });
+      if (file.isFile() && PHOTO_EXTENSIONS.has(extname(file.name).toLowerCase()))
+        photos.push({ identity: entry.name, source: path, image: readFileSync(join(folder, path)) });
       else ignored.push(path);
     }
   }

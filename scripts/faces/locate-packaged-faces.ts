@@ -14,7 +14,13 @@ import { writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describeFaces, loadFaceModel } from '#lib/faces/adapters/face-model';
 import { mainFace } from '#lib/faces/rules/face-descriptors';
-import { PACKAGED_FACES_FILE, type PackagedFaceBox, THUMBNAILS_IDENTITY, cropFace, packagedPhoto } from './packaged-faces';
+import {
+  PACKAGED_FACES_FILE,
+  type PackagedFaceBox,
+  THUMBNAILS_IDENTITY,
+  cropFace,
+  packagedPhoto,
+} from './packaged-faces';
 
 const FACE_API_PHOTOS = [1, 2, 3, 4, 5, 6].map((number) => `@vladmandic/face-api/demo/sample${number}.jpg`);
 /** Margins tried around a face, as a share of its size, the smallest first: a turned face needs more of the head around it. */
@@ -31,7 +37,9 @@ async function faceApiSampleFaces(): Promise<PackagedFaceBox[][]> {
   for (const [photoIndex, source] of FACE_API_PHOTOS.entries()) {
     const photo = packagedPhoto(source);
     const { width: photoWidth, height: photoHeight } = await sharp(photo).metadata();
-    const faces = (await describeFaces(photo, { maxDimension: Math.max(photoWidth, photoHeight) })).sort((a, b) => a.box.x - b.box.x);
+    const faces = (await describeFaces(photo, { maxDimension: Math.max(photoWidth, photoHeight) })).sort(
+      (a, b) => a.box.x - b.box.x,
+    );
     for (const [faceIndex, { box }] of faces.entries()) {
       candidates.push(
         MARGINS.map((share) => {
@@ -40,7 +48,12 @@ async function faceApiSampleFaces(): Promise<PackagedFaceBox[][]> {
           const top = Math.max(0, Math.floor(box.y - margin));
           const right = Math.min(photoWidth, Math.ceil(box.x + box.width + margin));
           const bottom = Math.min(photoHeight, Math.ceil(box.y + box.height + margin));
-          return { identity: `face-api-sample${photoIndex + 1}-person${faceIndex + 1}`, source, box: { left, top, width: right - left, height: bottom - top }, pad: 0 };
+          return {
+            identity: `face-api-sample${photoIndex + 1}-person${faceIndex + 1}`,
+            source,
+            box: { left, top, width: right - left, height: bottom - top },
+            pad: 0,
+          };
         }),
       );
     }
@@ -53,7 +66,14 @@ function thumbnailCells(): PackagedFaceBox[][] {
   return Array.from({ length: cells }, (_, cell) => {
     const left = Math.round((cell * rowWidth) / cells);
     const right = Math.round(((cell + 1) * rowWidth) / cells);
-    return [{ identity: THUMBNAILS_IDENTITY, source: FACE_MATCH_SCREENSHOT, box: { left, top, width: right - left, height }, pad: THUMBNAIL_PAD }];
+    return [
+      {
+        identity: THUMBNAILS_IDENTITY,
+        source: FACE_MATCH_SCREENSHOT,
+        box: { left, top, width: right - left, height },
+        pad: THUMBNAIL_PAD,
+      },
+    ];
   });
 }
 
@@ -86,7 +106,10 @@ async function main(): Promise<void> {
     }
   }
   const identities = new Set(faces.map((face) => face.identity)).size;
-  writeFileSync(PACKAGED_FACES_FILE, `${JSON.stringify({ generatedBy: 'npx tsx scripts/faces/locate-packaged-faces.ts', faces }, null, 2)}\n`);
+  writeFileSync(
+    PACKAGED_FACES_FILE,
+    `${JSON.stringify({ generatedBy: 'npx tsx scripts/faces/locate-packaged-faces.ts', faces }, null, 2)}\n`,
+  );
   console.log(`${faces.length} faces of ${identities} people written to ${PACKAGED_FACES_FILE}`);
 }
 

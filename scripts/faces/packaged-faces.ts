@@ -60,7 +60,11 @@ export async function packagedFaces(): Promise<LabelledFaceImage[]> {
   for (const face of packagedFaceBoxes()) {
     if (!photos.has(face.source)) photos.set(face.source, packagedPhoto(face.source));
     const { left, top, width, height } = face.box;
-    faces.push({ identity: face.identity, source: `${face.source} [${left},${top} ${width}×${height}]`, image: await cropFace(photos.get(face.source)!, face) });
+    faces.push({
+      identity: face.identity,
+      source: `${face.source} [${left},${top} ${width}×${height}]`,
+      image: await cropFace(photos.get(face.source)!, face),
+    });
   }
   return faces;
 }
@@ -83,7 +87,10 @@ export async function augment(image: Buffer, kind: Augmentation): Promise<Buffer
       return picture.rotate(10, { background: '#000000' }).jpeg({ quality: 95 }).toBuffer();
     case 'downscaled': {
       const { width } = await sharp(image).metadata();
-      return picture.resize({ width: Math.round(width * 0.6) }).jpeg({ quality: 95 }).toBuffer();
+      return picture
+        .resize({ width: Math.round(width * 0.6) })
+        .jpeg({ quality: 95 })
+        .toBuffer();
     }
   }
 }
@@ -93,7 +100,8 @@ export async function withAugmentations(faces: readonly LabelledFaceImage[]): Pr
   const all: LabelledFaceImage[] = [];
   for (const face of faces) {
     all.push(face);
-    for (const kind of AUGMENTATIONS) all.push({ identity: face.identity, source: `${face.source} ${kind}`, image: await augment(face.image, kind) });
+    for (const kind of AUGMENTATIONS)
+      all.push({ identity: face.identity, source: `${face.source} ${kind}`, image: await augment(face.image, kind) });
   }
   return all;
 }

@@ -24,13 +24,20 @@ const BYTE_ORDER_MARKS: { bytes: number[]; encoding: string; label: string }[] =
 export function decodeText(bytes: Uint8Array, encoding?: string): DecodedText {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (encoding !== undefined) {
-    if (!iconv.encodingExists(encoding)) throw new UsageError(`--encoding: "${encoding}" is not an encoding (try utf-8, utf-16le, utf-16be or windows-1252)`);
+    if (!iconv.encodingExists(encoding))
+      throw new UsageError(
+        `--encoding: "${encoding}" is not an encoding (try utf-8, utf-16le, utf-16be or windows-1252)`,
+      );
     return { text: iconv.decode(buffer, encoding, { stripBOM: true }), encoding };
   }
   const mark = BYTE_ORDER_MARKS.find((candidate) => candidate.bytes.every((byte, index) => buffer[index] === byte));
   if (mark) return { text: iconv.decode(buffer, mark.encoding, { stripBOM: true }), encoding: mark.label };
   const unmarkedUtf16 = utf16WithoutMark(buffer);
-  if (unmarkedUtf16) return { text: iconv.decode(buffer, unmarkedUtf16, { stripBOM: true }), encoding: unmarkedUtf16 === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE' };
+  if (unmarkedUtf16)
+    return {
+      text: iconv.decode(buffer, unmarkedUtf16, { stripBOM: true }),
+      encoding: unmarkedUtf16 === 'utf-16le' ? 'UTF-16LE' : 'UTF-16BE',
+    };
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(buffer), encoding: 'UTF-8' };
   } catch {
@@ -69,7 +76,10 @@ export function delimiterOption(option: string): string {
 
 /** How people call a delimiter in the printed summary. */
 export function delimiterName(delimiter: string): string {
-  return Object.entries(DELIMITER_NAMES).find(([name, value]) => value === delimiter && name !== '\\t')?.[0] ?? `"${delimiter}"`;
+  return (
+    Object.entries(DELIMITER_NAMES).find(([name, value]) => value === delimiter && name !== '\\t')?.[0] ??
+    `"${delimiter}"`
+  );
 }
 
 /** How often a delimiter occurs in a line outside double quotes. */
@@ -89,7 +99,10 @@ function countOutsideQuotes(line: string, delimiter: string): number {
  * splits consistently, the one the header has most of; a file of one column is read with commas.
  */
 export function detectDelimiter(text: string): string {
-  const lines = text.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '').slice(0, 20);
+  const lines = text
+    .split(/\r\n|\n|\r/)
+    .filter((line) => line.trim() !== '')
+    .slice(0, 20);
   const [header, ...sample] = lines;
   if (header === undefined) return ',';
   const scored = CANDIDATES.map((delimiter) => {
@@ -97,6 +110,10 @@ export function detectDelimiter(text: string): string {
     const agreeing = sample.filter((line) => countOutsideQuotes(line, delimiter) === inHeader).length;
     return { delimiter, inHeader, consistent: inHeader > 0 && agreeing >= sample.length * 0.8 };
   }).filter((candidate) => candidate.inHeader > 0);
-  const best = (candidates: typeof scored) => candidates.reduce<(typeof scored)[number] | undefined>((top, candidate) => (!top || candidate.inHeader > top.inHeader ? candidate : top), undefined);
+  const best = (candidates: typeof scored) =>
+    candidates.reduce<(typeof scored)[number] | undefined>(
+      (top, candidate) => (!top || candidate.inHeader > top.inHeader ? candidate : top),
+      undefined,
+    );
   return (best(scored.filter((candidate) => candidate.consistent)) ?? best(scored))?.delimiter ?? ',';
 }

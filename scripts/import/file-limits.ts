@@ -20,7 +20,10 @@ export function checkImportFileSize(file: string): void {
   } catch {
     throw new UsageError(`Cannot read ${file}`);
   }
-  if (size > MAX_IMPORT_FILE_BYTES) throw new UsageError(`${file} is larger than ${mebibytes(MAX_IMPORT_FILE_BYTES)}, the most an import reads: split it`);
+  if (size > MAX_IMPORT_FILE_BYTES)
+    throw new UsageError(
+      `${file} is larger than ${mebibytes(MAX_IMPORT_FILE_BYTES)}, the most an import reads: split it`,
+    );
 }
 
 /**
@@ -42,7 +45,11 @@ export async function checkWorkbookExpandedSize(bytes: Uint8Array): Promise<void
         if (expanded <= MAX_WORKBOOK_EXPANDED_BYTES) return;
         stream.pause();
         stream.removeAllListeners('data');
-        reject(new UsageError(`The workbook expands to more than ${mebibytes(MAX_WORKBOOK_EXPANDED_BYTES)}, the most an import reads: save the sheet alone, or as CSV`));
+        reject(
+          new UsageError(
+            `The workbook expands to more than ${mebibytes(MAX_WORKBOOK_EXPANDED_BYTES)}, the most an import reads: save the sheet alone, or as CSV`,
+          ),
+        );
       });
       stream.on('end', resolve);
       stream.on('error', reject);

@@ -15,7 +15,12 @@ export type RequestedMapping = Partial<Record<ImportField, string[]>>;
 
 /** Lower case, no accents, ß as ss, letters and digits only: "E-Mail" and "e_mail" are "email". */
 export function normaliseHeader(header: string): string {
-  return header.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'ss').toLowerCase().replace(/[^a-z0-9]/g, '');
+  return header
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'ss')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 /**
@@ -23,16 +28,77 @@ export function normaliseHeader(header: string): string {
  * columns qualify, the one whose name comes first here is used. English and German.
  */
 export const RECOGNISED_HEADERS = {
-  name: ['fullname', 'name', 'displayname', 'employeename', 'participant', 'participantname', 'personname', 'vollstandigername', 'vollername', 'vornamenachname', 'vornameundnachname', 'mitarbeitername', 'mitarbeiter', 'teilnehmer', 'teilnehmername'],
+  name: [
+    'fullname',
+    'name',
+    'displayname',
+    'employeename',
+    'participant',
+    'participantname',
+    'personname',
+    'vollstandigername',
+    'vollername',
+    'vornamenachname',
+    'vornameundnachname',
+    'mitarbeitername',
+    'mitarbeiter',
+    'teilnehmer',
+    'teilnehmername',
+  ],
   firstName: ['firstname', 'givenname', 'forename', 'first', 'vorname', 'rufname'],
   lastName: ['lastname', 'surname', 'familyname', 'last', 'nachname', 'familienname', 'zuname'],
-  email: ['email', 'emailaddress', 'workemail', 'businessemail', 'mail', 'emailadresse', 'emailgeschaftlich', 'geschaftlicheemail', 'dienstlicheemail', 'mailadresse'],
-  employeeId: ['employeeid', 'employeenumber', 'employeeno', 'staffid', 'staffnumber', 'personnelnumber', 'personnelno', 'personalnummer', 'personalnr', 'persnr', 'pernr', 'mitarbeiternummer', 'mitarbeiternr', 'mitarbeiterid', 'id'],
-  day: ['shootingdayid', 'shootingday', 'shootingdate', 'shootday', 'photoday', 'day', 'date', 'termin', 'fototermin', 'shootingtermin', 'aufnahmetag', 'tag', 'datum'],
+  email: [
+    'email',
+    'emailaddress',
+    'workemail',
+    'businessemail',
+    'mail',
+    'emailadresse',
+    'emailgeschaftlich',
+    'geschaftlicheemail',
+    'dienstlicheemail',
+    'mailadresse',
+  ],
+  employeeId: [
+    'employeeid',
+    'employeenumber',
+    'employeeno',
+    'staffid',
+    'staffnumber',
+    'personnelnumber',
+    'personnelno',
+    'personalnummer',
+    'personalnr',
+    'persnr',
+    'pernr',
+    'mitarbeiternummer',
+    'mitarbeiternr',
+    'mitarbeiterid',
+    'id',
+  ],
+  day: [
+    'shootingdayid',
+    'shootingday',
+    'shootingdate',
+    'shootday',
+    'photoday',
+    'day',
+    'date',
+    'termin',
+    'fototermin',
+    'shootingtermin',
+    'aufnahmetag',
+    'tag',
+    'datum',
+  ],
 } as const;
 
 /** The first column, in the order of the recognised names, that has one of them. */
-function recognise(columns: readonly string[], names: readonly string[], taken: ReadonlySet<string>): string | undefined {
+function recognise(
+  columns: readonly string[],
+  names: readonly string[],
+  taken: ReadonlySet<string>,
+): string | undefined {
   for (const name of names) {
     const column = columns.find((candidate) => !taken.has(candidate) && normaliseHeader(candidate) === name);
     if (column) return column;
@@ -51,7 +117,8 @@ export function parseMapOption(option: string): RequestedMapping {
     const match = /^\s*([A-Za-z]+)\s*=(.*)$/.exec(pair);
     const field = match && fieldNamed(match[1]!);
     const columns = match?.[2]!.trim();
-    if (!field || !columns) throw new UsageError(`--map: "${pair.trim()}" is not FIELD=COLUMN with FIELD name, email, employeeId or day`);
+    if (!field || !columns)
+      throw new UsageError(`--map: "${pair.trim()}" is not FIELD=COLUMN with FIELD name, email, employeeId or day`);
     if (requested[field]) throw new UsageError(`--map: ${field} is mapped twice`);
     requested[field] = columns === '-' ? [] : [columns];
   }
@@ -73,14 +140,19 @@ const listed = (columns: readonly string[]) => columns.map((column) => `"${colum
 function columnNamed(columns: readonly string[], wanted: string, field: ImportField, mapped = wanted): string {
   const exact = columns.find((column) => column.trim().toLowerCase() === wanted.trim().toLowerCase());
   if (exact) return exact;
-  const alike = columns.filter((column) => normaliseHeader(column) === normaliseHeader(wanted) && normaliseHeader(wanted) !== '');
+  const alike = columns.filter(
+    (column) => normaliseHeader(column) === normaliseHeader(wanted) && normaliseHeader(wanted) !== '',
+  );
   if (alike.length === 1) return alike[0]!;
-  throw new UsageError(`--map ${field}=${mapped.trim()}: the file has no column "${wanted.trim()}". Its columns are: ${listed(columns)}`);
+  throw new UsageError(
+    `--map ${field}=${mapped.trim()}: the file has no column "${wanted.trim()}". Its columns are: ${listed(columns)}`,
+  );
 }
 
 /** The columns of one --map value: one column, or "A+B" when no column is called that. */
 function columnsNamed(columns: readonly string[], value: string, field: ImportField): string[] {
-  if (!value.includes('+') || columns.some((column) => column.trim().toLowerCase() === value.trim().toLowerCase())) return [columnNamed(columns, value, field)];
+  if (!value.includes('+') || columns.some((column) => column.trim().toLowerCase() === value.trim().toLowerCase()))
+    return [columnNamed(columns, value, field)];
   if (field !== 'name') throw new UsageError(`--map ${field}=${value}: only name can be composed of several columns`);
   return value.split('+').map((part) => columnNamed(columns, part, field, value));
 }
@@ -93,7 +165,8 @@ function columnsNamed(columns: readonly string[], value: string, field: ImportFi
  */
 export function resolveMapping(columns: readonly string[], requested: RequestedMapping = {}): ColumnMapping {
   const mapping = {} as ColumnMapping;
-  for (const field of IMPORT_FIELDS) if (requested[field]) mapping[field] = requested[field]!.flatMap((value) => columnsNamed(columns, value, field));
+  for (const field of IMPORT_FIELDS)
+    if (requested[field]) mapping[field] = requested[field]!.flatMap((value) => columnsNamed(columns, value, field));
   const taken = new Set(Object.values(mapping).flat());
   for (const field of ['employeeId', 'email', 'day'] as const) {
     if (mapping[field]) continue;
@@ -122,7 +195,8 @@ function recogniseName(columns: readonly string[], taken: ReadonlySet<string>): 
 /** The mapping as printed before anything is sent, one line per field, then the unused columns. */
 export function describeMapping(mapping: ColumnMapping, columns: readonly string[], dayMatch: string): string[] {
   const lines = IMPORT_FIELDS.map((field) => {
-    const source = mapping[field].length === 0 ? '(not imported)' : mapping[field].map((column) => `"${column}"`).join(' + ');
+    const source =
+      mapping[field].length === 0 ? '(not imported)' : mapping[field].map((column) => `"${column}"`).join(' + ');
     return `  ${field.padEnd(10)} ← ${source}${field === 'day' && mapping.day.length > 0 ? `, matched by ${dayMatch}` : ''}`;
   });
   const used = new Set(Object.values(mapping).flat());

@@ -22,7 +22,10 @@ export interface ImportReport {
 }
 
 const countBy = <T>(items: readonly T[], key: (item: T) => string) =>
-  items.reduce<Record<string, number>>((counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }), {});
+  items.reduce<Record<string, number>>(
+    (counts, item) => ({ ...counts, [key(item)]: (counts[key(item)] ?? 0) + 1 }),
+    {},
+  );
 
 /**
  * The report of a run: `skipped` holds the rows skipped before sending and those the API
@@ -33,9 +36,16 @@ export function buildReport(
   rows: readonly PreparedRow[],
   skippedByApi: readonly { line: number; reason: string }[],
 ): ImportReport {
-  const skipped = [...rows.flatMap((row) => (row.reason ? [{ line: row.line, reason: row.reason }] : [])), ...skippedByApi].sort((a, b) => a.line - b.line);
+  const skipped = [
+    ...rows.flatMap((row) => (row.reason ? [{ line: row.line, reason: row.reason }] : [])),
+    ...skippedByApi,
+  ].sort((a, b) => a.line - b.line);
   const notImported = new Set(skippedByApi.map(({ line }) => line));
-  const warnings = rows.flatMap((row) => (row.warning && !notImported.has(row.line) ? [{ line: row.line, warning: row.warning, value: row.dayValue ?? '' }] : []));
+  const warnings = rows.flatMap((row) =>
+    row.warning && !notImported.has(row.line)
+      ? [{ line: row.line, warning: row.warning, value: row.dayValue ?? '' }]
+      : [],
+  );
   return {
     summary: {
       ...run,
@@ -63,10 +73,16 @@ export function writeReport(report: ImportReport, reportFile: string): string[] 
   ];
   for (const [warning, count] of Object.entries(summary.byWarning)) {
     const values = [...new Set(report.warnings.filter((item) => item.warning === warning).map((item) => item.value))];
-    const shown = values.slice(0, 5).map((value) => `"${value}"`).join(', ') + (values.length > 5 ? `, … (${values.length} values)` : '');
+    const shown =
+      values
+        .slice(0, 5)
+        .map((value) => `"${value}"`)
+        .join(', ') + (values.length > 5 ? `, … (${values.length} values)` : '');
     const rows = count === 1 ? '1 row' : `${count} rows`;
     const verb = summary.dryRun ? 'would be' : count === 1 ? 'was' : 'were';
-    lines.push(`Warning: ${rows} ${verb} imported without a day (${warning}: ${shown}); --strict-days skips them instead.`);
+    lines.push(
+      `Warning: ${rows} ${verb} imported without a day (${warning}: ${shown}); --strict-days skips them instead.`,
+    );
   }
   lines.push(`Report: ${reportFile}`);
   return lines;

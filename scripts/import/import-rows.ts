@@ -32,7 +32,9 @@ export interface PrepareOptions {
  */
 export function fieldValue(values: Record<string, unknown>, columns: readonly string[]): unknown {
   if (columns.length === 1) return values[columns[0]!];
-  const parts = columns.map((column) => values[column]).filter((value) => value !== undefined && value !== null && String(value).trim() !== '');
+  const parts = columns
+    .map((column) => values[column])
+    .filter((value) => value !== undefined && value !== null && String(value).trim() !== '');
   return parts.length === 0 ? undefined : parts.map((value) => String(value).trim()).join(' ');
 }
 
@@ -72,6 +74,8 @@ export function prepareRows(rows: readonly TableRow[], options: PrepareOptions):
     if (employeeId !== null && options.existingEmployeeIds.has(employeeId)) return { line, reason: 'already_imported' };
     if (employeeId !== null && seen.has(employeeId)) return { line, reason: 'duplicate_in_file' };
     if (employeeId !== null) seen.add(employeeId);
-    return warning ? { line, person: verdict.row, warning, dayValue: (wanted as string).trim() } : { line, person: verdict.row };
+    return warning
+      ? { line, person: verdict.row, warning, dayValue: (wanted as string).trim() }
+      : { line, person: verdict.row };
   });
 }

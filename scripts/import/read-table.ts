@@ -22,7 +22,8 @@ const startsWith = (bytes: Uint8Array, signature: number[]) => signature.every((
  */
 export async function readTable(fileName: string, bytes: Uint8Array, options: ReadOptions = {}): Promise<Table> {
   if (startsWith(bytes, ZIP_SIGNATURE) || /\.xls[xm]$/i.test(fileName)) return readWorkbook(bytes, options.sheet);
-  if (startsWith(bytes, OLE_SIGNATURE) || /\.xls$/i.test(fileName)) throw new UsageError(`${fileName} is an Excel 97-2003 workbook: save it as .xlsx or CSV`);
+  if (startsWith(bytes, OLE_SIGNATURE) || /\.xls$/i.test(fileName))
+    throw new UsageError(`${fileName} is an Excel 97-2003 workbook: save it as .xlsx or CSV`);
   if (options.sheet !== undefined) throw new UsageError('--sheet is for .xlsx workbooks');
   const { text, encoding } = decodeText(bytes, options.encoding);
   return /\.json$/i.test(fileName) ? readJson(text, encoding) : readDelimited(text, encoding, options.delimiter);
@@ -36,10 +37,13 @@ function readJson(text: string, encoding: string): Table {
     throw new UsageError(`The file is not valid JSON: ${(error as Error).message}`);
   }
   const records = Array.isArray(data) ? data : (data as { persons?: unknown } | null)?.persons;
-  if (!Array.isArray(records)) throw new UsageError('A JSON file must hold an array of persons (or { "persons": [...] })');
-  const isObject = (record: unknown): record is Record<string, unknown> => typeof record === 'object' && record !== null && !Array.isArray(record);
+  if (!Array.isArray(records))
+    throw new UsageError('A JSON file must hold an array of persons (or { "persons": [...] })');
+  const isObject = (record: unknown): record is Record<string, unknown> =>
+    typeof record === 'object' && record !== null && !Array.isArray(record);
   const keys = [...new Set(records.filter(isObject).flatMap((record) => Object.keys(record)))];
-  if (columnNames(keys).some((name, index) => name !== keys[index])) throw new UsageError('The JSON persons have keys that differ only in case or are empty');
+  if (columnNames(keys).some((name, index) => name !== keys[index]))
+    throw new UsageError('The JSON persons have keys that differ only in case or are empty');
   return {
     columns: keys,
     // Values stay as they are, so the API's type rules (name_not_string, …) apply as before.
@@ -51,7 +55,8 @@ function readJson(text: string, encoding: string): Table {
 function readDelimited(text: string, encoding: string, delimiterChoice: string | undefined): Table {
   // Excel's "CSV (semicolon)" and some HR systems put a "sep=;" line above the header.
   const separatorLine = /^sep=(.)\r?\n/i.exec(text);
-  const delimiter = delimiterChoice !== undefined ? delimiterOption(delimiterChoice) : (separatorLine?.[1] ?? detectDelimiter(text));
+  const delimiter =
+    delimiterChoice !== undefined ? delimiterOption(delimiterChoice) : (separatorLine?.[1] ?? detectDelimiter(text));
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, {
@@ -64,7 +69,9 @@ function readDelimited(text: string, encoding: string, delimiterChoice: string |
       relax_quotes: true, // a stray quote inside a field (Anna "Anni" Meier) is text, not an error
     }) as unknown as typeof records; // with info, csv-parse answers { record, info } per record
   } catch (error) {
-    throw new UsageError(`The file cannot be read as text separated by ${delimiterName(delimiter)}: ${(error as Error).message}`);
+    throw new UsageError(
+      `The file cannot be read as text separated by ${delimiterName(delimiter)}: ${(error as Error).message}`,
+    );
   }
   const [header, ...body] = records;
   return tableOf(

@@ -24,7 +24,8 @@ function dateText(date: Date): string {
 
 /** A number as a person reads it: 1234 not 1234.0, 0.3 not 0.30000000000000004, 00042 under format 00000. */
 function numberText(value: number, numFmt: string | undefined): string {
-  if (isDateFormat(numFmt)) return dateText(new Date(Math.round((value - EXCEL_EPOCH_IN_UNIX_DAYS) * MILLISECONDS_PER_DAY)));
+  if (isDateFormat(numFmt))
+    return dateText(new Date(Math.round((value - EXCEL_EPOCH_IN_UNIX_DAYS) * MILLISECONDS_PER_DAY)));
   if (Number.isInteger(value)) {
     const digits = BigInt(value).toString(); // no exponent for long personnel numbers
     return numFmt && /^0+$/.test(numFmt) ? digits.padStart(numFmt.length, '0') : digits;
@@ -46,7 +47,8 @@ export function cellText(cell: Cell): string {
   if (value instanceof Date) return dateText(value);
   if ('richText' in value) return value.richText.map((run) => run.text).join('');
   if ('hyperlink' in value) return cellText({ value: value.text as ExcelJS.CellValue, numFmt });
-  if ('formula' in value || 'sharedFormula' in value) return cellText({ value: value.result as ExcelJS.CellValue, numFmt });
+  if ('formula' in value || 'sharedFormula' in value)
+    return cellText({ value: value.result as ExcelJS.CellValue, numFmt });
   return ''; // an error value: #N/A, #REF!, …
 }
 
@@ -59,16 +61,26 @@ export async function readWorkbook(bytes: Uint8Array, sheetName?: string): Promi
   const workbook = new ExcelJS.Workbook();
   try {
     await checkWorkbookExpandedSize(bytes);
-    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer);
+    await workbook.xlsx.load(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ExcelJS.Buffer,
+    );
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read the workbook: ${(error as Error).message} (only .xlsx; save an .xls as .xlsx or CSV)`);
+    throw new UsageError(
+      `Cannot read the workbook: ${(error as Error).message} (only .xlsx; save an .xls as .xlsx or CSV)`,
+    );
   }
   const names = workbook.worksheets.map((sheet) => sheet.name);
   const sheet =
-    sheetName === undefined ? workbook.worksheets[0] : workbook.worksheets.find((candidate) => candidate.name.toLowerCase() === sheetName.trim().toLowerCase());
+    sheetName === undefined
+      ? workbook.worksheets[0]
+      : workbook.worksheets.find((candidate) => candidate.name.toLowerCase() === sheetName.trim().toLowerCase());
   if (!sheet) {
-    throw new UsageError(sheetName === undefined ? 'The workbook has no worksheet' : `--sheet: the workbook has no sheet "${sheetName}". Its sheets: ${names.map((name) => `"${name}"`).join(', ')}`);
+    throw new UsageError(
+      sheetName === undefined
+        ? 'The workbook has no worksheet'
+        : `--sheet: the workbook has no sheet "${sheetName}". Its sheets: ${names.map((name) => `"${name}"`).join(', ')}`,
+    );
   }
   const rows: { line: number; cells: string[] }[] = [];
   sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
@@ -80,5 +92,9 @@ export async function readWorkbook(bytes: Uint8Array, sheetName?: string): Promi
   });
   const headerAt = rows.findIndex(({ cells }) => cells.some((text) => text !== ''));
   const [header, ...body] = headerAt < 0 ? [] : rows.slice(headerAt);
-  return tableOf(header?.cells ?? [], body, `Excel workbook, sheet "${sheet.name}"${names.length > 1 ? ` (of ${names.map((name) => `"${name}"`).join(', ')})` : ''}`);
+  return tableOf(
+    header?.cells ?? [],
+    body,
+    `Excel workbook, sheet "${sheet.name}"${names.length > 1 ? ` (of ${names.map((name) => `"${name}"`).join(', ')})` : ''}`,
+  );
 }

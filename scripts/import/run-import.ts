@@ -40,15 +40,23 @@ function readBytes(file: string): Uint8Array {
 async function sendChunks(api: GroupShootClient, gallery: string, toImport: PreparedRow[], io: ImportIo) {
   let imported = 0;
   const skippedByApi: { line: number; reason: string }[] = [];
-  const bar = io.interactive ? new SingleBar({ format: 'Importing [{bar}] {value}/{total} rows', hideCursor: true }) : undefined;
+  const bar = io.interactive
+    ? new SingleBar({ format: 'Importing [{bar}] {value}/{total} rows', hideCursor: true })
+    : undefined;
   bar?.start(toImport.length, 0);
   for (let start = 0; start < toImport.length; start += MAX_PERSONS_PER_IMPORT) {
     const chunk = toImport.slice(start, start + MAX_PERSONS_PER_IMPORT);
     const persons = chunk.map((row) => row.person!);
-    const chunkHash = createHash('sha256').update(gallery).update('\n').update(JSON.stringify(persons)).digest('hex').slice(0, 32);
+    const chunkHash = createHash('sha256')
+      .update(gallery)
+      .update('\n')
+      .update(JSON.stringify(persons))
+      .digest('hex')
+      .slice(0, 32);
     const result = await api.importPersons(gallery, persons, { idempotencyKey: `import-${chunkHash}` });
     imported += result.imported;
-    for (const detail of result.skippedDetails ?? []) skippedByApi.push({ line: chunk[detail.index]!.line, reason: detail.reason });
+    for (const detail of result.skippedDetails ?? [])
+      skippedByApi.push({ line: chunk[detail.index]!.line, reason: detail.reason });
     if (bar) bar.update(start + chunk.length);
     else io.err(`Imported rows ${start + 1}–${start + chunk.length} of ${toImport.length}`);
   }
@@ -64,32 +72,57 @@ async function sendChunks(api: GroupShootClient, gallery: string, toImport: Prep
  * the same Idempotency-Key. Returns the exit code: 0 done (skipped rows included), 1 the API
  * failed, 2 usage (options, an unreadable file, no API to talk to).
  */
-export async function runImport(argv: string[], io: ImportIo, client?: GroupShootClient, environment: Partial<CliEnvironment> = {}): Promise<number> {
+export async function runImport(
+  argv: string[],
+  io: ImportIo,
+  client?: GroupShootClient,
+  environment: Partial<CliEnvironment> = {},
+): Promise<number> {
   try {
     const options = parseImportOptions(argv);
-    if (!options) return io.out(USAGE), EXIT_CODE.ok;
+    if (!options) return (io.out(USAGE), EXIT_CODE.ok);
     const table = await readTable(options.file, readBytes(options.file), options.read);
     const mapping = resolveMapping(table.columns, options.requested);
-    io.out(`Read ${options.file} as ${table.description}: ${table.rows.length} ${table.rows.length === 1 ? 'row' : 'rows'}.`);
-    io.out(`Columns${Object.keys(options.requested).length > 0 ? ' (--map, the rest recognised)' : ' (recognised from the header)'}:`);
+    io.out(
+      `Read ${options.file} as ${table.description}: ${table.rows.length} ${table.rows.length === 1 ? 'row' : 'rows'}.`,
+    );
+    io.out(
+      `Columns${Object.keys(options.requested).length > 0 ? ' (--map, the rest recognised)' : ' (recognised from the header)'}:`,
+    );
     for (const line of describeMapping(mapping, table.columns, options.dayMatch)) io.out(line);
 
-    const connection = { env: environment.env ?? process.env, workingDirectory: environment.workingDirectory ?? process.cwd() };
+    const connection = {
+      env: environment.env ?? process.env,
+      workingDirectory: environment.workingDirectory ?? process.cwd(),
+    };
     const api = client ?? new GroupShootClient(await connectionSettings(options, connection, (line) => io.err(line)));
     const { shootingDays } = await api.shootingDays(options.gallery);
     const existingEmployeeIds = new Set<string>();
-    for await (const person of api.allPersons(options.gallery)) if (person.employeeId) existingEmployeeIds.add(person.employeeId);
-    const rows = prepareRows(table.rows, { mapping, dayMatch: options.dayMatch, days: shootingDays, existingEmployeeIds, strictDays: options.strictDays });
+    for await (const person of api.allPersons(options.gallery))
+      if (person.employeeId) existingEmployeeIds.add(person.employeeId);
+    const rows = prepareRows(table.rows, {
+      mapping,
+      dayMatch: options.dayMatch,
+      days: shootingDays,
+      existingEmployeeIds,
+      strictDays: options.strictDays,
+    });
     const toImport = rows.filter((row) => row.person);
 
     let sent = { imported: 0, skippedByApi: [] as { line: number; reason: string }[] };
     if (options.dryRun) {
-      io.out(`The first ${Math.min(PREVIEW_ROWS, toImport.length)} of ${toImport.length} persons as they would be sent (nothing is sent in a dry run):`);
+      io.out(
+        `The first ${Math.min(PREVIEW_ROWS, toImport.length)} of ${toImport.length} persons as they would be sent (nothing is sent in a dry run):`,
+      );
       for (const row of toImport.slice(0, PREVIEW_ROWS)) io.out(`  line ${row.line}: ${JSON.stringify(row.person)}`);
     } else {
       sent = await sendChunks(api, options.gallery, toImport, io);
     }
-    const report = buildReport({ file: options.file, gallery: options.gallery, dryRun: options.dryRun, imported: sent.imported }, rows, sent.skippedByApi);
+    const report = buildReport(
+      { file: options.file, gallery: options.gallery, dryRun: options.dryRun, imported: sent.imported },
+      rows,
+      sent.skippedByApi,
+    );
     for (const line of writeReport(report, options.report)) io.out(line);
     return EXIT_CODE.ok;
   } catch (error) {

@@ -34,11 +34,20 @@ export function columnNames(header: readonly string[]): string[] {
  * A table from a header and rows of cells (CSV, Excel). Cells past the header are ignored, and
  * so are rows without any value (the `;;;` lines Excel writes for formatted empty rows).
  */
-export function tableOf(header: readonly string[], rows: readonly { line: number; cells: readonly string[] }[], description: string): Table {
+export function tableOf(
+  header: readonly string[],
+  rows: readonly { line: number; cells: readonly string[] }[],
+  description: string,
+): Table {
   const columns = columnNames(header);
   return {
     columns,
-    rows: rows.filter(({ cells }) => cells.some((cell) => cell.trim() !== '')).map(({ line, cells }) => ({ line, values: Object.fromEntries(columns.map((column, index) => [column, cells[index] ?? ''])) })),
+    rows: rows
+      .filter(({ cells }) => cells.some((cell) => cell.trim() !== ''))
+      .map(({ line, cells }) => ({
+        line,
+        values: Object.fromEntries(columns.map((column, index) => [column, cells[index] ?? ''])),
+      })),
     description,
   };
 }

@@ -44,7 +44,8 @@ export function toApiGatewayEvent(
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const contentType = headers['content-type'] ?? '';
-  const textual = contentType === '' || /^(text\/|application\/(.+\+)?(json|xml|x-www-form-urlencoded))/i.test(contentType);
+  const textual =
+    contentType === '' || /^(text\/|application\/(.+\+)?(json|xml|x-www-form-urlencoded))/i.test(contentType);
   const now = new Date();
   const cookie = request.headers.cookie;
   return {
@@ -103,7 +104,13 @@ export function lambdaContext(functionName: string): Context {
  * (epoch ms), for calling a handler in process where each request needs an address of its own
  * (tests and benchmarks of per-client limits).
  */
-export function publicPostEvent(route: { routeKey: string; path: string }, headers: Record<string, string>, sourceIp: string, body: unknown, at: number): APIGatewayProxyEventV2 {
+export function publicPostEvent(
+  route: { routeKey: string; path: string },
+  headers: Record<string, string>,
+  sourceIp: string,
+  body: unknown,
+  at: number,
+): APIGatewayProxyEventV2 {
   return {
     version: '2.0',
     routeKey: route.routeKey,

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { loggableError, logger } from '#lib/platform/logger';
 import { type Route, UNMATCHED_ROUTE_HANDLER, matchTemplate, pathsOf, routes } from '#lib/http/routes';
-import { type GatewayRequest, STAGE, gatewayRequestOf, lambdaContext, newRequestId, toApiGatewayEvent } from './api-gateway-event';
+import {
+  type GatewayRequest,
+  STAGE,
+  gatewayRequestOf,
+  lambdaContext,
+  newRequestId,
+  toApiGatewayEvent,
+} from './api-gateway-event';
 import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';
 import { CHECKIN_PAGE_PATH, serveCheckinPage } from './checkin-page';
 import { DOCS_PATH, serveApiDocs } from './api-docs';
@@ -103,14 +110,16 @@ function loadHandlers(): Map<string, LambdaHandler> {
 
 function resolveTarget(method: string, path: string): Target {
   const stagePrefix = `/${STAGE}`;
-  const withinStage = path === stagePrefix ? '/' : path.startsWith(`${stagePrefix}/`) ? path.slice(stagePrefix.length) : undefined;
+  const withinStage =
+    path === stagePrefix ? '/' : path.startsWith(`${stagePrefix}/`) ? path.slice(stagePrefix.length) : undefined;
   let knownTemplate: string | undefined;
   if (withinStage !== undefined) {
     for (const route of routes as readonly Route[]) {
       for (const template of pathsOf(route)) {
         const pathParameters = matchTemplate(template, withinStage);
         if (!pathParameters) continue;
-        if (route.method === method) return { handlerName: route.handler, routeKey: `${method} ${template}`, pathParameters };
+        if (route.method === method)
+          return { handlerName: route.handler, routeKey: `${method} ${template}`, pathParameters };
         knownTemplate = template;
       }
     }
@@ -128,7 +137,12 @@ async function serve(request: IncomingMessage, response: ServerResponse, handler
 }
 
 /** Routes the request as the deployed API does and invokes its function with API Gateway's event. */
-async function invoke(handlers: Map<string, LambdaHandler>, request: GatewayRequest, path: string, body: Buffer): Promise<APIGatewayProxyStructuredResultV2> {
+async function invoke(
+  handlers: Map<string, LambdaHandler>,
+  request: GatewayRequest,
+  path: string,
+  body: Buffer,
+): Promise<APIGatewayProxyStructuredResultV2> {
   const requestId = newRequestId();
   // Joined, not resolved against a base: a path such as `//` would read as a host otherwise.
   const url = new URL(`http://localhost${path}`);
@@ -144,10 +158,20 @@ async function invoke(handlers: Map<string, LambdaHandler>, request: GatewayRequ
  * request costs the function itself, as Lambda invokes it (the load bench). `headers` with
  * lowercase names; the path includes the stage.
  */
-export function inProcessApi(): (request: { method: string; path: string; headers: Record<string, string>; body?: string }) => Promise<APIGatewayProxyStructuredResultV2> {
+export function inProcessApi(): (request: {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}) => Promise<APIGatewayProxyStructuredResultV2> {
   const handlers = loadHandlers();
   return (request) =>
-    invoke(handlers, { method: request.method, headers: request.headers, httpVersion: '1.1', sourceIp: '127.0.0.1' }, request.path, Buffer.from(request.body ?? ''));
+    invoke(
+      handlers,
+      { method: request.method, headers: request.headers, httpVersion: '1.1', sourceIp: '127.0.0.1' },
+      request.path,
+      Buffer.from(request.body ?? ''),
+    );
 }
 
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {

@@ -19,7 +19,11 @@ export interface CdnEmulatorOptions {
  * Like the deployed distribution, whose origin path is `/photos`, it serves the photos/ folder
  * only: `<baseUrl>/<rest>` is object `photos/<rest>`, and no URL reaches a selfie.
  */
-export async function serveSignedObject(request: IncomingMessage, response: ServerResponse, options: CdnEmulatorOptions) {
+export async function serveSignedObject(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: CdnEmulatorOptions,
+) {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const basePath = new URL(options.baseUrl).pathname.replace(/\/$/, '');
   const expires = Number(url.searchParams.get('Expires'));
@@ -42,7 +46,10 @@ export async function serveSignedObject(request: IncomingMessage, response: Serv
   }
   const segments = decodedSegments(url.pathname.slice(basePath.length + 1));
   // The local S3 server keeps objects as files: no segment may step out of the folder.
-  if (!segments || segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.includes('/'))) {
+  if (
+    !segments ||
+    segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.includes('/'))
+  ) {
     response.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
     return;
   }

@@ -69,12 +69,21 @@ export async function startChangeStream(options: {
   const discoverShards = async () => {
     let start: string | undefined;
     do {
-      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }));
+      const { StreamDescription } = await streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: start }),
+      );
       for (const shard of StreamDescription?.Shards ?? []) {
         if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
         // A child shard is read once its parent is read to the end, so records keep their order per item.
-        if (shard.ParentShardId && iterators.has(shard.ParentShardId) && iterators.get(shard.ParentShardId) !== null) continue;
-        const { ShardIterator } = await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }));
+        if (shard.ParentShardId && iterators.has(shard.ParentShardId) && iterators.get(shard.ParentShardId) !== null)
+          continue;
+        const { ShardIterator } = await streams.send(
+          new GetShardIteratorCommand({
+            StreamArn: streamArn,
+            ShardId: shard.ShardId,
+            ShardIteratorType: 'TRIM_HORIZON',
+          }),
+        );
         iterators.set(shard.ShardId, ShardIterator ?? null);
       }
       start = StreamDescription?.LastEvaluatedShardId;
@@ -120,7 +129,12 @@ export async function startChangeStream(options: {
         remaining = remaining.slice(half);
         continue;
       }
-      const index = threw ? 0 : Math.max(0, remaining.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt));
+      const index = threw
+        ? 0
+        : Math.max(
+            0,
+            remaining.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt),
+          );
       remaining = remaining.slice(index);
       const sequence = remaining[0]!.dynamodb!.SequenceNumber!;
       const failures = (failuresOf.get(sequence) ?? 0) + 1;
@@ -154,7 +168,12 @@ export async function startChangeStream(options: {
         new GetShardIteratorCommand(
           after === undefined
             ? { StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'TRIM_HORIZON' }
-            : { StreamArn: streamArn, ShardId: shardId, ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after },
+            : {
+                StreamArn: streamArn,
+                ShardId: shardId,
+                ShardIteratorType: 'AFTER_SEQUENCE_NUMBER',
+                SequenceNumber: after,
+              },
         ),
       );
       return { Records: [], NextShardIterator: ShardIterator };
@@ -238,7 +257,8 @@ function withEmptyMaps(image: Record<string, AttributeValue> | undefined): Recor
 /** A record of the Streams API in the shape Lambda hands to a stream function (`ops replay` reads records back in it too). */
 export function toLambdaRecord(record: StreamRecord): DynamoDBRecord {
   const created = record.dynamodb?.ApproximateCreationDateTime;
-  const images = record.dynamodb as { NewImage?: Record<string, AttributeValue>; OldImage?: Record<string, AttributeValue> } | undefined;
+  const images = record.dynamodb as
+    { NewImage?: Record<string, AttributeValue>; OldImage?: Record<string, AttributeValue> } | undefined;
   return {
     eventID: record.eventID,
     eventName: record.eventName as DynamoDBRecord['eventName'],

@@ -19,13 +19,21 @@ const CONTENT_TYPES: Record<string, string> = { js: 'text/javascript; charset=ut
  * works as well as /checkin/?token=<token>), each with the page's security headers
  * (infra/checkin-page-headers.ts) for this API and the local photo CDN, HSTS aside (plain http).
  */
-export async function serveCheckinPage(request: IncomingMessage, response: ServerResponse, options: { tenantSlug?: string }) {
+export async function serveCheckinPage(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: { tenantSlug?: string },
+) {
   const name = new URL(request.url ?? '/', 'http://localhost').pathname.slice(CHECKIN_PAGE_PATH.length + 1);
   const apiBaseUrl = `http://${request.headers.host}/v1`;
   const headers = checkinPageSecurityHeaders({ apiBaseUrl, photoCdnUrl: process.env.PHOTO_CDN_URL }, { https: false });
   if (name === 'config.js') {
     const config = { apiBaseUrl, tenantSlug: options.tenantSlug };
-    response.writeHead(200, { ...headers, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+    response.writeHead(200, {
+      ...headers,
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
     response.end(`window.GROUPSHOOT_CONFIG = ${JSON.stringify(config)};\n`);
     return;
   }

@@ -54,7 +54,10 @@ function writeWholeFile(file: string, content: string): void {
  * written and `removeServerFile`, which deletes the server's own file (not the one in DIR) and
  * may be called more than once: on SIGINT, on SIGTERM and at exit.
  */
-export function writeConnectionFiles(info: LocalServerInfo, workingDirectory: string): { serverFile: string; dataFile?: string; removeServerFile(): void } {
+export function writeConnectionFiles(
+  info: LocalServerInfo,
+  workingDirectory: string,
+): { serverFile: string; dataFile?: string; removeServerFile(): void } {
   const content = `${JSON.stringify(info, null, 2)}\n`;
   const serverFile = serverConnectionFile(workingDirectory, info.pid);
   writeWholeFile(serverFile, content);

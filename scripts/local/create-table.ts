@@ -6,7 +6,11 @@ import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/platform/table/table-defin
  * it; no-op when it exists. `stream: false` leaves the stream out: DynamoDB Local records every
  * change of a streamed table, which slows heavy concurrent tests that dispatch no events.
  */
-export async function createTable(client: DynamoDBClient, tableName: string, options: { stream?: boolean } = {}): Promise<void> {
+export async function createTable(
+  client: DynamoDBClient,
+  tableName: string,
+  options: { stream?: boolean } = {},
+): Promise<void> {
   try {
     await client.send(
       new CreateTableCommand({
@@ -30,7 +34,9 @@ export async function createTable(client: DynamoDBClient, tableName: string, opt
           },
         ],
         // The event dispatcher reads it (scripts/local/change-stream.ts), as Lambda reads the deployed table's.
-        ...(options.stream === false ? {} : { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }),
+        ...(options.stream === false
+          ? {}
+          : { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }),
       }),
     );
   } catch (error) {

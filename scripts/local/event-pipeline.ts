@@ -23,7 +23,13 @@ export interface LocalEventPipeline {
  * up on after its retries go to `failures` (scripts/local/local-failure-store.ts), when given.
  */
 export async function startEventPipeline(
-  options: { pollMs?: number; concurrency?: number; photoNotices?: boolean; referenceFaces?: boolean; failures?: LocalFailureStore } = {},
+  options: {
+    pollMs?: number;
+    concurrency?: number;
+    photoNotices?: boolean;
+    referenceFaces?: boolean;
+    failures?: LocalFailureStore;
+  } = {},
 ): Promise<LocalEventPipeline> {
   const [{ handler: dispatch }, { handler: deliver }] = await Promise.all([
     import('../../functions/events/dispatch-events'),
@@ -42,9 +48,13 @@ export async function startEventPipeline(
   });
   // Photo-ready emails read the stream on their own, as their function's event source does in AWS
   // (sending to SES_ENDPOINT, the local SES that `npm start` runs).
-  const noticeStream = options.photoNotices ? await startPhotoNoticeStream(options.pollMs, options.failures) : undefined;
+  const noticeStream = options.photoNotices
+    ? await startPhotoNoticeStream(options.pollMs, options.failures)
+    : undefined;
   // Reference faces of consenting participants' selfies, as their function's event source does in AWS.
-  const faceStream = options.referenceFaces ? await startReferenceFaceStream(options.pollMs, options.failures) : undefined;
+  const faceStream = options.referenceFaces
+    ? await startReferenceFaceStream(options.pollMs, options.failures)
+    : undefined;
   return {
     queue,
     stream,
@@ -64,14 +74,34 @@ export async function startEventPipeline(
   };
 }
 
-async function startReferenceFaceStream(pollMs: number | undefined, failures: LocalFailureStore | undefined): Promise<RunningChangeStream> {
+async function startReferenceFaceStream(
+  pollMs: number | undefined,
+  failures: LocalFailureStore | undefined,
+): Promise<RunningChangeStream> {
   const { handler } = await import('../../functions/faces/describe-reference-faces');
   const handlerName = 'faces/describe-reference-faces';
-  return startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs, failures, handlerName });
+  return startChangeStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    tableName: process.env.TABLE_NAME!,
+    handler,
+    pollMs,
+    failures,
+    handlerName,
+  });
 }
 
-async function startPhotoNoticeStream(pollMs: number | undefined, failures: LocalFailureStore | undefined): Promise<RunningChangeStream> {
+async function startPhotoNoticeStream(
+  pollMs: number | undefined,
+  failures: LocalFailureStore | undefined,
+): Promise<RunningChangeStream> {
   const { handler } = await import('../../functions/photos/send-photo-notices');
   const handlerName = 'photos/send-photo-notices';
-  return startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs, failures, handlerName });
+  return startChangeStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    tableName: process.env.TABLE_NAME!,
+    handler,
+    pollMs,
+    failures,
+    handlerName,
+  });
 }

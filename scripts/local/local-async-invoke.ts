@@ -10,7 +10,12 @@ import type { LocalFailureStore } from './local-failure-store';
 export async function invokeAsynchronously<E>(
   handler: (event: E) => Promise<unknown>,
   event: E,
-  options: { handlerName: string; store?: LocalFailureStore; retries?: number; onKept?: (id: string | undefined) => void },
+  options: {
+    handlerName: string;
+    store?: LocalFailureStore;
+    retries?: number;
+    onKept?: (id: string | undefined) => void;
+  },
 ): Promise<boolean> {
   const retries = options.retries ?? ASYNC_RETRY_ATTEMPTS;
   let reason = 'Error';

@@ -42,7 +42,13 @@ export class LocalDeliveryQueue implements DeliveryQueue {
   async send(deliveries: readonly QueuedDelivery[]): Promise<void> {
     const at = now();
     for (const { message, delaySeconds } of deliveries) {
-      this.waiting.push({ id: randomUUID(), body: JSON.stringify(message), group: message.tenantId, dueAt: at + delaySeconds * 1000, receiveCount: 0 });
+      this.waiting.push({
+        id: randomUUID(),
+        body: JSON.stringify(message),
+        group: message.tenantId,
+        dueAt: at + delaySeconds * 1000,
+        receiveCount: 0,
+      });
     }
     this.pump();
   }
@@ -77,7 +83,11 @@ export class LocalDeliveryQueue implements DeliveryQueue {
 
   private async invoke(held: Held): Promise<void> {
     held.receiveCount += 1;
-    const record = { messageId: held.id, body: held.body, attributes: { ApproximateReceiveCount: String(held.receiveCount) } } as unknown as SQSRecord;
+    const record = {
+      messageId: held.id,
+      body: held.body,
+      attributes: { ApproximateReceiveCount: String(held.receiveCount) },
+    } as unknown as SQSRecord;
     let failed = true;
     try {
       failed = (await this.handler({ Records: [record] })).batchItemFailures.length > 0;
@@ -110,6 +120,9 @@ export class LocalDeliveryQueue implements DeliveryQueue {
 
   /** When the next message not yet handed over is due. */
   nextDueAt(): number | undefined {
-    return this.waiting.reduce<number | undefined>((first, held) => (first === undefined || held.dueAt < first ? held.dueAt : first), undefined);
+    return this.waiting.reduce<number | undefined>(
+      (first, held) => (first === undefined || held.dueAt < first ? held.dueAt : first),
+      undefined,
+    );
   }
 }

@@ -6,7 +6,8 @@
 import { reportFailure } from '../cli-kit/cli-errors';
 import { localShellValues } from './local-shell-values';
 
-const USAGE = 'Usage: eval "$(npm run -s local-env [-- --data DIR])"   sets BASE, TENANT, API_KEY and TOKEN from the running npm start';
+const USAGE =
+  'Usage: eval "$(npm run -s local-env [-- --data DIR])"   sets BASE, TENANT, API_KEY and TOKEN from the running npm start';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

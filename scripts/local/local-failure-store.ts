@@ -28,7 +28,9 @@ export interface KeptFailure {
 
 /** The folder of a server's failures: in its --data folder, or in the folder it runs in, by its process. */
 export function localFailureDirectory(options: { dataDir?: string; workingDirectory: string; pid: number }): string {
-  return options.dataDir ? join(options.dataDir, 'failures') : join(options.workingDirectory, '.local', 'failures', String(options.pid));
+  return options.dataDir
+    ? join(options.dataDir, 'failures')
+    : join(options.workingDirectory, '.local', 'failures', String(options.pid));
 }
 
 /** Failures as files in one folder, each written whole (a reader never sees half of one). */

@@ -16,7 +16,9 @@ export interface HrExportPipeline {
  * The HR export queue as the stack wires it, in this process: the create use case's messages go
  * to a local queue whose consumer is the builder's handler (functions/hr-exports/build-hr-export.ts).
  */
-export async function startHrExportPipeline(options: { queue?: { maxReceives: number; visibilityTimeoutMs: number } } = {}): Promise<HrExportPipeline> {
+export async function startHrExportPipeline(
+  options: { queue?: { maxReceives: number; visibilityTimeoutMs: number } } = {},
+): Promise<HrExportPipeline> {
   const { handler } = await import('../../functions/hr-exports/build-hr-export');
   const queue = new LocalWorkQueue(handler, options.queue ?? LOCAL_HR_EXPORT_QUEUE);
   useHrExportQueue({

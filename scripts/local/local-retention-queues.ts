@@ -55,7 +55,11 @@ export class LocalWorkQueue {
   private async invoke(held: Held): Promise<void> {
     held.receiveCount += 1;
     this.receives += 1;
-    const record = { messageId: held.id, body: held.body, attributes: { ApproximateReceiveCount: String(held.receiveCount) } } as unknown as SQSRecord;
+    const record = {
+      messageId: held.id,
+      body: held.body,
+      attributes: { ApproximateReceiveCount: String(held.receiveCount) },
+    } as unknown as SQSRecord;
     const failed = await this.handler({ Records: [record] }).then(
       (response) => (response?.batchItemFailures.length ?? 0) > 0,
       () => true,
@@ -92,7 +96,9 @@ type PlannerHandler = (event: Partial<SQSEvent>, context: Pick<Context, 'getRema
  * the retention queues of this process. `timeLeft` is the planner's remaining time, as Lambda's
  * context reports it.
  */
-export async function startRetentionPipeline(options: { timeLeft?: () => number; queue?: typeof LOCAL_RETENTION_QUEUE } = {}): Promise<RetentionPipeline> {
+export async function startRetentionPipeline(
+  options: { timeLeft?: () => number; queue?: typeof LOCAL_RETENTION_QUEUE } = {},
+): Promise<RetentionPipeline> {
   const { handler: plan } = await import('../../functions/privacy/plan-retention');
   const { handler: work } = await import('../../functions/privacy/apply-gallery-retention');
   const context = { getRemainingTimeInMillis: options.timeLeft ?? (() => 15 * 60_000) };
@@ -101,7 +107,9 @@ export async function startRetentionPipeline(options: { timeLeft?: () => number;
   useRetentionQueues({
     async send(messages: readonly RetentionMessage[]) {
       plans.send(messages.filter((message) => message.kind === 'plan').map((message) => JSON.stringify(message)));
-      galleries.send(messages.filter((message) => message.kind === 'gallery').map((message) => JSON.stringify(message)));
+      galleries.send(
+        messages.filter((message) => message.kind === 'gallery').map((message) => JSON.stringify(message)),
+      );
     },
   });
   const settled = async () => {

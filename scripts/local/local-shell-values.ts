@@ -26,7 +26,12 @@ function shellQuoted(value: string): string {
 
 /** The export lines `eval` runs. */
 export function shellAssignments(values: LocalShellValues): string {
-  const variables = { BASE: values.baseUrl, TENANT: values.tenantSlug, API_KEY: values.apiKey, TOKEN: values.galleryToken };
+  const variables = {
+    BASE: values.baseUrl,
+    TENANT: values.tenantSlug,
+    API_KEY: values.apiKey,
+    TOKEN: values.galleryToken,
+  };
   return Object.entries(variables)
     .map(([name, value]) => `export ${name}=${shellQuoted(value)}`)
     .join('\n');
@@ -37,12 +42,20 @@ export function shellAssignments(values: LocalShellValues): string {
  * failure is a UsageError: `eval` of nothing would succeed, so the caller prints `false` for it.
  */
 export async function localShellValues(args: readonly string[], workingDirectory: string): Promise<string> {
-  const { values } = parseCommandLine(args, { data: { type: 'string' } }, { command: 'local-env', help: 'npm run local-env -- --help' });
+  const { values } = parseCommandLine(
+    args,
+    { data: { type: 'string' } },
+    { command: 'local-env', help: 'npm run local-env -- --help' },
+  );
   const dataDir = values.data as string | undefined;
   const server = findLocalServer({ workingDirectory, dataDir, otherwise: 'stop all but one' });
-  if (!server) throw new UsageError(`No npm start runs from ${workingDirectory}: start it with \`npm start\` (in another terminal), then run this again`);
+  if (!server)
+    throw new UsageError(
+      `No npm start runs from ${workingDirectory}: start it with \`npm start\` (in another terminal), then run this again`,
+    );
   const connection = await connectLocalApi(server);
   const galleryToken = server.info.galleryToken;
-  if (typeof galleryToken !== 'string') throw new UsageError(`${server.file} has no galleryToken: restart \`npm start\``);
+  if (typeof galleryToken !== 'string')
+    throw new UsageError(`${server.file} has no galleryToken: restart \`npm start\``);
   return shellAssignments({ ...connection, galleryToken });
 }

@@ -34,7 +34,9 @@ export async function startS3Local(options: {
   refuseUnknownUploadsAndParts(server);
   // S3rver is a Koa application; its typings omit the EventEmitter side.
   if (options.onEvent) {
-    (server as unknown as NodeJS.EventEmitter).on('event', (event: S3Event) => options.onEvent?.(asS3Notification(event)));
+    (server as unknown as NodeJS.EventEmitter).on('event', (event: S3Event) =>
+      options.onEvent?.(asS3Notification(event)),
+    );
   }
   await server.run();
   return {
@@ -66,12 +68,18 @@ function refuseUnknownUploadsAndParts(server: S3rver): void {
   store.putObjectMultipart = async (bucket, uploadId, parts) => {
     const folder = join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId);
     if (!/^[0-9a-f]{32}$/.test(uploadId) || !existsSync(join(folder, 'key'))) {
-      throw new S3Error('NoSuchUpload', 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.');
+      throw new S3Error(
+        'NoSuchUpload',
+        'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.',
+      );
     }
     for (const part of parts) {
       const checksum = join(folder, `${part.number}.md5`);
       if (!existsSync(checksum) || readFileSync(checksum, 'utf8') !== part.etag) {
-        throw new S3Error('InvalidPart', "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.");
+        throw new S3Error(
+          'InvalidPart',
+          "One or more of the specified parts could not be found. The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.",
+        );
       }
     }
     return complete(bucket, uploadId, parts);

@@ -48,9 +48,26 @@ export async function seedDemo(): Promise<DemoData | undefined> {
   const { tenantId } = tenant;
   const { token } = gallery;
   const days = [
-    await addShootingDay(tenantId, token, { date: dateInDays(14), label: 'Headquarters', startTime: '09:00', endTime: '17:00', maxPersons: 60 }),
-    await addShootingDay(tenantId, token, { date: dateInDays(15), label: 'Small studio', startTime: '10:00', endTime: '12:00', maxPersons: 3 }),
-    await addShootingDay(tenantId, token, { date: dateInDays(16), label: 'Open day', startTime: '09:00', endTime: '16:00' }),
+    await addShootingDay(tenantId, token, {
+      date: dateInDays(14),
+      label: 'Headquarters',
+      startTime: '09:00',
+      endTime: '17:00',
+      maxPersons: 60,
+    }),
+    await addShootingDay(tenantId, token, {
+      date: dateInDays(15),
+      label: 'Small studio',
+      startTime: '10:00',
+      endTime: '12:00',
+      maxPersons: 3,
+    }),
+    await addShootingDay(tenantId, token, {
+      date: dateInDays(16),
+      label: 'Open day',
+      startTime: '09:00',
+      endTime: '16:00',
+    }),
   ];
   const free = await addPackage(tenantId, token, {
     name: 'Standard portrait',
@@ -86,7 +103,12 @@ export async function seedDemo(): Promise<DemoData | undefined> {
     { key: 'custom', label: 'Internal cost centre (hidden)', type: 'text', required: false, enabled: false },
   ] as const;
   for (const [position, field] of fields.entries()) {
-    await putFormField(tenantId, token, { enabled: true, ...field, options: 'options' in field ? [...field.options] : undefined, position });
+    await putFormField(tenantId, token, {
+      enabled: true,
+      ...field,
+      options: 'options' in field ? [...field.options] : undefined,
+      position,
+    });
   }
 
   const other = await createGallery(tenantId, {

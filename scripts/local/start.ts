@@ -22,7 +22,8 @@ import { DATA_CONNECTION_FILE, type LocalServerInfo, writeConnectionFiles } from
 import { LocalFailureStore, localFailureDirectory } from './local-failure-store';
 import { invokeAsynchronously } from './local-async-invoke';
 
-const usage = 'Usage: npm start -- [--port N] [--data DIR]   (PORT=N also sets the port; --data persists DynamoDB and S3 data)';
+const usage =
+  'Usage: npm start -- [--port N] [--data DIR]   (PORT=N also sets the port; --data persists DynamoDB and S3 data)';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -34,7 +35,8 @@ async function main(): Promise<void> {
     return;
   }
   const port = Number(values.port ?? process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Not a port: ${values.port ?? process.env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`Not a port: ${values.port ?? process.env.PORT}`);
   if (!javaIsInstalled()) {
     console.error(JAVA_MISSING_MESSAGE);
     process.exitCode = 1;
@@ -44,7 +46,9 @@ async function main(): Promise<void> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   // What the stream consumers and the ingest give up on after their retries, for `npm run admin -- ops replay`.
-  const failures = new LocalFailureStore(localFailureDirectory({ dataDir, workingDirectory: process.cwd(), pid: process.pid }));
+  const failures = new LocalFailureStore(
+    localFailureDirectory({ dataDir, workingDirectory: process.cwd(), pid: process.pid }),
+  );
 
   const services = await startLocalServices({
     dataDir,
@@ -85,7 +89,12 @@ async function main(): Promise<void> {
     const { seedDemo } = await import('./seed-demo');
     const { CDN_PATH, startLocalApi } = await import('./api-server');
     const demo = (await seedDemo()) ?? readPreviousDemo(dataDir);
-    const api = await startLocalApi({ port, cdn: localCdnSigning(), checkinPage: { tenantSlug: demo.tenantSlug }, docs: true });
+    const api = await startLocalApi({
+      port,
+      cdn: localCdnSigning(),
+      checkinPage: { tenantSlug: demo.tenantSlug },
+      docs: true,
+    });
     apiRef = api;
     process.env.PHOTO_CDN_URL = `http://localhost:${api.port}${CDN_PATH}`;
     process.env.CHECKIN_PAGE_URL ??= `http://localhost:${api.port}/checkin/`;
@@ -93,7 +102,13 @@ async function main(): Promise<void> {
     // The deployed stack runs the reservation sweep on a schedule; locally it runs every minute.
     const { sweepReservations } = await import('#lib/payments/reservation-sweep');
     const { loggableError, logger } = await import('#lib/platform/logger');
-    setInterval(() => void sweepReservations().catch((error: unknown) => logger.error('reservation sweep failed', { error: loggableError(error) })), 60_000).unref();
+    setInterval(
+      () =>
+        void sweepReservations().catch((error: unknown) =>
+          logger.error('reservation sweep failed', { error: loggableError(error) }),
+        ),
+      60_000,
+    ).unref();
     // Events: DynamoDB Local's stream to the dispatcher, a local queue to the delivery worker.
     const { startEventPipeline } = await import('./event-pipeline');
     const events = await startEventPipeline({ photoNotices: true, referenceFaces: true, failures });
@@ -102,7 +117,8 @@ async function main(): Promise<void> {
     // The planner queues each gallery on a local queue, whose worker applies its retention.
     const { startRetentionPipeline } = await import('./local-retention-queues');
     const retention = await startRetentionPipeline();
-    const retain = () => void retention.run().catch((error: unknown) => logger.error('retention failed', { error: loggableError(error) }));
+    const retain = () =>
+      void retention.run().catch((error: unknown) => logger.error('retention failed', { error: loggableError(error) }));
     retain();
     setInterval(retain, 3_600_000).unref();
     // HR exports: the create endpoint's messages go to a local queue whose consumer builds each export.
@@ -128,7 +144,10 @@ async function main(): Promise<void> {
     // as it could not tell which of two servers wrote it (docs/admin-cli.md#against-the-local-stack-npm-start).
     const written = writeConnectionFiles(info, process.cwd());
     removeConnectionFile = written.removeServerFile;
-    printBanner(info, [written.serverFile, written.dataFile].filter((file) => file !== undefined));
+    printBanner(
+      info,
+      [written.serverFile, written.dataFile].filter((file) => file !== undefined),
+    );
   } catch (error) {
     await services.stop();
     throw error;
@@ -177,7 +196,9 @@ function readPreviousDemo(dataDir: string | undefined): DemoData {
   try {
     previous = JSON.parse(readFileSync(infoFile, 'utf8')) as DemoData;
   } catch {
-    throw new Error(`The data directory holds a demo tenant but not ${infoFile}; start with an empty --data directory.`);
+    throw new Error(
+      `The data directory holds a demo tenant but not ${infoFile}; start with an empty --data directory.`,
+    );
   }
   const { tenantSlug, apiKey, galleryToken, otherGalleryToken, shootingDayIds, packageIds } = previous;
   return { tenantSlug, apiKey, galleryToken, otherGalleryToken, shootingDayIds, packageIds };
@@ -199,10 +220,10 @@ groupshoot-api is running locally
   Written to   ${connectionFiles.join(', ')}   (how npm run admin, import and photos find this server)
 
 API reference:
-  ${info.baseUrl.replace(/\/v1$/, "")}/docs
+  ${info.baseUrl.replace(/\/v1$/, '')}/docs
 
 Check-in page:
-  ${info.baseUrl.replace(/\/v1$/, "")}/checkin/?token=${info.galleryToken}
+  ${info.baseUrl.replace(/\/v1$/, '')}/checkin/?token=${info.galleryToken}
 
 Webhooks (the event dispatcher runs on DynamoDB Local's stream): subscribe a local receiver,
 then start it with the signing secret the first command prints:

@@ -18,7 +18,8 @@ export interface EmulatedAccount {
 type Session = Record<string, any> & { id: string; account: string };
 
 /** The API calls the emulator answers, named as the SDK names them. */
-export type EmulatedOperation = 'accounts.retrieve' | 'checkout.sessions.create' | 'checkout.sessions.retrieve' | 'checkout.sessions.expire';
+export type EmulatedOperation =
+  'accounts.retrieve' | 'checkout.sessions.create' | 'checkout.sessions.retrieve' | 'checkout.sessions.expire';
 
 /** A slow Stripe: how late calls are answered, and how many more of them (undefined: all). */
 interface Slowness {
@@ -75,7 +76,9 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startStripeEmulator(options: { webhookSecret?: string; port?: number } = {}): Promise<StripeEmulator> {
+export async function startStripeEmulator(
+  options: { webhookSecret?: string; port?: number } = {},
+): Promise<StripeEmulator> {
   const sessions = new Map<string, Session>();
   const accounts = new Map<string, EmulatedAccount>();
   const idempotent = new Map<string, Session>();
@@ -86,7 +89,9 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
 
   /** How long to hold this call back, counting it against `delayCalls`' count. */
   function delayOf(operation: EmulatedOperation | undefined): number {
-    const rule = [operation && slowness.get(operation), slowness.get('any')].find((candidate) => candidate && candidate.remaining !== 0);
+    const rule = [operation && slowness.get(operation), slowness.get('any')].find(
+      (candidate) => candidate && candidate.remaining !== 0,
+    );
     if (!rule) return 0;
     if (rule.remaining !== undefined) rule.remaining -= 1;
     return rule.ms;
@@ -188,7 +193,13 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
       const key = `${account}:${request.headers['idempotency-key'] ?? id('key')}`;
       const existing = idempotent.get(key);
       if (existing) return sendJson(response, 200, publicSession(existing));
-      if (!account) return stripeError(response, 400, 'invalid_request_error', 'This emulator expects direct charges (Stripe-Account).');
+      if (!account)
+        return stripeError(
+          response,
+          400,
+          'invalid_request_error',
+          'This emulator expects direct charges (Stripe-Account).',
+        );
       const item = params.line_items?.[0];
       const amount = Number(item?.price_data?.unit_amount) * Number(item?.quantity ?? 1);
       const sessionId = id('cs_test');
@@ -224,7 +235,12 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
       }
       if (method === 'POST' && match[2]) {
         if (session.status !== 'open') {
-          return stripeError(response, 400, 'invalid_request_error', 'Only Checkout Sessions with a status of open can be expired.');
+          return stripeError(
+            response,
+            400,
+            'invalid_request_error',
+            'Only Checkout Sessions with a status of open can be expired.',
+          );
         }
         session.status = 'expired';
         const delivery = emulator.deliver('checkout.session.expired', session.account, publicSession(session)).then(
@@ -268,8 +284,12 @@ export async function startStripeEmulator(options: { webhookSecret?: string; por
 <body><p><small>Local Stripe emulator: no money moves.</small></p>
 <h1>${escapeHtml(String(session.product_name ?? 'Package'))}</h1><p id="amount">${escapeHtml(price)}</p>
 <p>${escapeHtml(String(session.customer_email ?? ''))}</p>
-${session.status === 'open' ? `<form method="post" action="/pay/${session.id}/pay"><button id="pay" type="submit">Pay</button></form>
-<form method="post" action="/pay/${session.id}/cancel"><button id="cancel" type="submit">Cancel</button></form>` : `<p id="state">This checkout is ${escapeHtml(session.status)}.</p>`}
+${
+  session.status === 'open'
+    ? `<form method="post" action="/pay/${session.id}/pay"><button id="pay" type="submit">Pay</button></form>
+<form method="post" action="/pay/${session.id}/cancel"><button id="cancel" type="submit">Cancel</button></form>`
+    : `<p id="state">This checkout is ${escapeHtml(session.status)}.</p>`
+}
 </body></html>`);
   }
 

@@ -32,13 +32,15 @@ const ERROR_STATUSES: Record<Route['access'], number[]> = {
 const GATEWAY_ERROR_SCHEMAS: Json = {
   GatewayError: {
     type: 'object',
-    description: 'Sent by API Gateway itself, before any function runs, for request bodies over 10 MB: no error code, no requestId, no X-Request-Id.',
+    description:
+      'Sent by API Gateway itself, before any function runs, for request bodies over 10 MB: no error code, no requestId, no X-Request-Id.',
     properties: { message: { type: 'string', examples: ['Request Entity Too Large'] } },
     required: ['message'],
     additionalProperties: false,
   },
   PayloadTooLargeBody: {
-    description: "The error shape (payload_too_large, selfie_too_large) for bodies the function refuses; API Gateway's GatewayError for bodies over 10 MB.",
+    description:
+      "The error shape (payload_too_large, selfie_too_large) for bodies the function refuses; API Gateway's GatewayError for bodies over 10 MB.",
     oneOf: [{ $ref: '#/components/schemas/ErrorBody' }, { $ref: '#/components/schemas/GatewayError' }],
   },
 };
@@ -54,7 +56,10 @@ function errorResponse(status: number): Json {
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/PayloadTooLargeBody' },
-          examples: { ...exampleFor(codes[0]!), gateway_payload_limit: { value: { message: 'Request Entity Too Large' } } },
+          examples: {
+            ...exampleFor(codes[0]!),
+            gateway_payload_limit: { value: { message: 'Request Entity Too Large' } },
+          },
         },
       },
       'x-error-codes': codes,
@@ -63,14 +68,26 @@ function errorResponse(status: number): Json {
   return {
     description: `Error: ${codes.join(', ')}`,
     headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples: exampleFor(codes[0]!) } },
+    content: {
+      'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples: exampleFor(codes[0]!) },
+    },
     'x-error-codes': codes,
   };
 }
 
 /** The public routes' limits and their defaults, from the one source the service reads. */
 function publicLimitsDescription(): string {
-  const { reads, checkins, photoLookups, photoLookupFailures, photoLookupFailuresPerSite, photoLookupFailuresPerCode, checkinsPerEmail, retriesPerOrder, pendingPaymentsShare } = DEFAULT_PUBLIC_LIMITS;
+  const {
+    reads,
+    checkins,
+    photoLookups,
+    photoLookupFailures,
+    photoLookupFailuresPerSite,
+    photoLookupFailuresPerCode,
+    checkinsPerEmail,
+    retriesPerOrder,
+    pendingPaymentsShare,
+  } = DEFAULT_PUBLIC_LIMITS;
   const rate = (policy: { limit: number; windowMs: number }) => `${policy.limit} per ${windowInWords(policy.windowMs)}`;
   return [
     'No API key; any origin may call them (CORS).',
@@ -117,9 +134,12 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
     if (!schema) throw new Error(`No schema for the path parameter ${name}: add it to PATH_PARAMETER_SCHEMAS`);
     return { name, in: 'path', required: true, schema };
   });
-  if (route.access !== 'webhook' && route.method !== 'OPTIONS') parameters.push({ $ref: '#/components/parameters/TenantSlug' });
-  if (route.method === 'POST' && route.access !== 'webhook') parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
-  if (route.access === 'webhook') parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } });
+  if (route.access !== 'webhook' && route.method !== 'OPTIONS')
+    parameters.push({ $ref: '#/components/parameters/TenantSlug' });
+  if (route.method === 'POST' && route.access !== 'webhook')
+    parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (route.access === 'webhook')
+    parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } });
   if (route.id === 'listPersons') {
     parameters.push(
       {
@@ -128,18 +148,29 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
         schema: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.employeeId, pattern: '\\S' },
         description: 'Exact employee ID (surrounding white space is ignored).',
       },
-      { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: PERSONS_PAGE.maxLimit, default: PERSONS_PAGE.defaultLimit } },
+      {
+        name: 'limit',
+        in: 'query',
+        schema: { type: 'integer', minimum: 1, maximum: PERSONS_PAGE.maxLimit, default: PERSONS_PAGE.defaultLimit },
+      },
       cursorParameter('persons'),
     );
   }
   if (route.id === 'listInboxFiles') {
     parameters.push(
-      { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: INBOX_PAGE.maxLimit, default: INBOX_PAGE.defaultLimit } },
+      {
+        name: 'limit',
+        in: 'query',
+        schema: { type: 'integer', minimum: 1, maximum: INBOX_PAGE.maxLimit, default: INBOX_PAGE.defaultLimit },
+      },
       cursorParameter('the inbox'),
     );
   }
   const rateLimited = route.access === 'server' || (route.access === 'public' && route.method !== 'OPTIONS');
-  const headers = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...(rateLimited ? RATE_LIMIT_HEADERS : {}) };
+  const headers = {
+    'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+    ...(rateLimited ? RATE_LIMIT_HEADERS : {}),
+  };
   const success =
     route.method === 'OPTIONS'
       ? { '204': { description: 'CORS preflight answer', headers } }
@@ -147,18 +178,28 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
           [String(route.successStatus ?? 200)]: {
             description: route.summary,
             headers,
-            content: schemas.response ? { 'application/json': { ...json(schemas.response)['application/json'], ...examplesOf(route.id) } } : undefined,
+            content: schemas.response
+              ? { 'application/json': { ...json(schemas.response)['application/json'], ...examplesOf(route.id) } }
+              : undefined,
           },
         };
-  const statuses = route.method === 'OPTIONS' ? [405] : [...ERROR_STATUSES[route.access], ...(route.method === 'POST' ? [413, 422] : [])];
+  const statuses =
+    route.method === 'OPTIONS'
+      ? [405]
+      : [...ERROR_STATUSES[route.access], ...(route.method === 'POST' ? [413, 422] : [])];
   return {
     operationId: isAlias ? `${route.id}Alias` : route.id,
     summary: isAlias ? `${route.summary} (alias)` : route.summary,
-    tags: [route.access === 'server' ? 'Server-side (API key)' : route.access === 'public' ? 'Public check-in' : 'Webhooks'],
+    tags: [
+      route.access === 'server' ? 'Server-side (API key)' : route.access === 'public' ? 'Public check-in' : 'Webhooks',
+    ],
     security: route.access === 'server' ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
     parameters,
     ...(schemas.request ? { requestBody: { required: true, content: json(schemas.request) } } : {}),
-    responses: { ...success, ...Object.fromEntries([...new Set(statuses)].sort().map((status) => [String(status), errorResponse(status)])) },
+    responses: {
+      ...success,
+      ...Object.fromEntries([...new Set(statuses)].sort().map((status) => [String(status), errorResponse(status)])),
+    },
   };
 }
 
@@ -190,7 +231,12 @@ export function buildOpenApiDocument(): Json {
       paths[path][route.method.toLowerCase()] = operation(route, path, path === route.alias);
     }
   }
-  const converted = withoutMarkers(toJsonSchemaDefs({ ...API_SCHEMAS, ...EVENT_SCHEMAS }, { target: 'draft-2020-12', errorMode: 'ignore', overrideAction: enforcedAction }));
+  const converted = withoutMarkers(
+    toJsonSchemaDefs(
+      { ...API_SCHEMAS, ...EVENT_SCHEMAS },
+      { target: 'draft-2020-12', errorMode: 'ignore', overrideAction: enforcedAction },
+    ),
+  );
   const schemas = JSON.parse(JSON.stringify(converted).replace(/#\/\$defs\//g, '#/components/schemas/'));
   for (const schema of Object.values(schemas) as Json[]) delete schema.$schema;
   importRowsAreVerdicts(schemas);
@@ -204,7 +250,10 @@ export function buildOpenApiDocument(): Json {
         'The public REST API of a group-shoot gallery service. Every request needs X-Tenant-Slug; server-side endpoints an API key. Every answer carries ok and requestId (also in X-Request-Id).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: 'http://localhost:3000/v1', description: 'npm start' }, { url: 'https://{host}/v1', variables: { host: { default: 'api.example.com' } } }],
+    servers: [
+      { url: 'http://localhost:3000/v1', description: 'npm start' },
+      { url: 'https://{host}/v1', variables: { host: { default: 'api.example.com' } } },
+    ],
     tags: [
       { name: 'Public check-in', description: publicLimitsDescription() },
       { name: 'Server-side (API key)', description: 'Creator plan or higher; 60 requests per minute per key.' },
@@ -229,8 +278,14 @@ export function buildOpenApiDocument(): Json {
           in: 'header',
           required: true,
           // Compared case-insensitively: either case of the slug's letters.
-          schema: { type: 'string', minLength: 1, maxLength: 63, pattern: SLUG_PATTERN.source.replaceAll('a-z', 'A-Za-z') },
-          description: "The tenant's slug: letters, digits and inner hyphens (case is ignored). A slug of another shape, or no tenant's, is 400 invalid_tenant.",
+          schema: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 63,
+            pattern: SLUG_PATTERN.source.replaceAll('a-z', 'A-Za-z'),
+          },
+          description:
+            "The tenant's slug: letters, digits and inner hyphens (case is ignored). A slug of another shape, or no tenant's, is 400 invalid_tenant.",
         },
         IdempotencyKey: {
           name: 'Idempotency-Key',
@@ -243,9 +298,16 @@ export function buildOpenApiDocument(): Json {
       },
       headers: {
         'X-Request-Id': { schema: { type: 'string' }, description: 'The same as the body member requestId.' },
-        'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'The budget: 60 per minute for an API key; for a public client, the gallery budget (docs/api-reference.md, public rate limits).' },
+        'X-RateLimit-Limit': {
+          schema: { type: 'integer' },
+          description:
+            'The budget: 60 per minute for an API key; for a public client, the gallery budget (docs/api-reference.md, public rate limits).',
+        },
         'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests that would be admitted now.' },
-        'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix second: a full bucket again, or on 429 the first admitted retry.' },
+        'X-RateLimit-Reset': {
+          schema: { type: 'integer' },
+          description: 'Unix second: a full bucket again, or on 429 the first admitted retry.',
+        },
       },
     },
   };

@@ -38,7 +38,8 @@ const INBOX_PATH_CORE = `(?:${SEGMENT}\\.?/){0,3}${SEGMENT}\\.[jJ][pP][eE]?[gG]`
  * A capture time (isCaptureTime): ISO 8601 in UTC with milliseconds, a real month, day and time
  * of day; that the day exists in its month (no 30 February) the format date-time says.
  */
-const CAPTURE_TIME_PATTERN = '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}Z$';
+const CAPTURE_TIME_PATTERN =
+  '^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d\\.\\d{3}Z$';
 
 /** The keywords of each check by its function; `describedOnly`: no JSON Schema keyword can say it, the description does. */
 const CHECKS = new Map<unknown, (isTrimmed: boolean) => Json>([
@@ -55,16 +56,27 @@ const CHECKS = new Map<unknown, (isTrimmed: boolean) => Json>([
  * this module does not know fails the build of the document, so a new check cannot leave the
  * document looser than the service unnoticed.
  */
-export function enforcedAction({ valibotAction, jsonSchema }: { valibotAction: { type: string; requirement?: unknown; message?: unknown }; jsonSchema: Json }): Json | undefined {
+export function enforcedAction({
+  valibotAction,
+  jsonSchema,
+}: {
+  valibotAction: { type: string; requirement?: unknown; message?: unknown };
+  jsonSchema: Json;
+}): Json | undefined {
   switch (valibotAction.type) {
     case 'trim':
       return { ...jsonSchema, [TRIMMED]: true };
     case 'non_empty':
       // After a trim, white space alone is empty too.
-      return jsonSchema[TRIMMED] && jsonSchema.type === 'string' && !jsonSchema.pattern ? { ...jsonSchema, pattern: '\\S' } : undefined;
+      return jsonSchema[TRIMMED] && jsonSchema.type === 'string' && !jsonSchema.pattern
+        ? { ...jsonSchema, pattern: '\\S' }
+        : undefined;
     case 'check': {
       const keywords = CHECKS.get(valibotAction.requirement);
-      if (!keywords) throw new Error(`The OpenAPI document cannot state the check "${String(valibotAction.message)}": add its keywords to scripts/openapi/enforced-checks.ts`);
+      if (!keywords)
+        throw new Error(
+          `The OpenAPI document cannot state the check "${String(valibotAction.message)}": add its keywords to scripts/openapi/enforced-checks.ts`,
+        );
       const { 'x-described-only': _describedOnly, ...stated } = keywords(jsonSchema[TRIMMED] === true);
       return { ...jsonSchema, ...stated };
     }

@@ -12,7 +12,14 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
     imported: 1,
     skipped: 1,
     persons: [
-      { personId: 'per_01m80q1gezmm1ck1e5s2zp25hb', name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1', shootingDayId: null, code: 'K7QM' },
+      {
+        personId: 'per_01m80q1gezmm1ck1e5s2zp25hb',
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        employeeId: 'E-1',
+        shootingDayId: null,
+        code: 'K7QM',
+      },
     ],
     skippedDetails: [{ index: 1, reason: 'email_invalid' }],
   },
@@ -21,10 +28,25 @@ export const EXAMPLES: Record<string, Record<string, unknown>> = {
     requestId: 'a1B2c3D4e5F6g7H8',
     galleryToken: 'hpfvwks795s6wvs8',
     shootingDays: [
-      { id: 'day_01m80q1gezmm1ck1e5s2zp25hb', date: '2026-12-06', label: 'Headquarters', startTime: '09:00', endTime: '17:00', maxPersons: 60, spotsRemaining: 19, booked: 41 },
+      {
+        id: 'day_01m80q1gezmm1ck1e5s2zp25hb',
+        date: '2026-12-06',
+        label: 'Headquarters',
+        startTime: '09:00',
+        endTime: '17:00',
+        maxPersons: 60,
+        spotsRemaining: 19,
+        booked: 41,
+      },
     ],
   },
-  submitCheckin: { ok: true, personId: 'per_01m80q1gezmm1ck1e5s2zp25hb', code: 'K7QM', name: 'Ada Lovelace', requestId: 'a1B2c3D4e5F6g7H8' },
+  submitCheckin: {
+    ok: true,
+    personId: 'per_01m80q1gezmm1ck1e5s2zp25hb',
+    code: 'K7QM',
+    name: 'Ada Lovelace',
+    requestId: 'a1B2c3D4e5F6g7H8',
+  },
 };
 
 const envelope = { apiVersion: 'v1', tenantSlug: 'acme-photo', galleryToken: 'hpfvwks795s6wvs8' } as const;
@@ -41,21 +63,39 @@ export const EVENT_EXAMPLES: { [T in WebhookEventType]: WebhookEnvelope<T> } = {
     type: 'person.created',
     createdAt: '2026-12-06T09:14:03.512Z',
     ...envelope,
-    data: { personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz', source: 'import', employeeId: 'E-1042', email: 'grace@example.com', shootingDayId },
+    data: {
+      personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz',
+      source: 'import',
+      employeeId: 'E-1042',
+      email: 'grace@example.com',
+      shootingDayId,
+    },
   },
   'checkin.completed': {
     id: 'evt_01M95A5AY0YR4CQSHKSH22Y2WS',
     type: 'checkin.completed',
     createdAt: '2026-12-06T09:15:04.512Z',
     ...envelope,
-    data: { personId: 'per_01m95a3fbq7c2x9k4d6h8j0m2n', shootingDayId, packageId, orderId: 'ord_01m95a3fbq9w6t4r2p0n8m6k4j' },
+    data: {
+      personId: 'per_01m95a3fbq7c2x9k4d6h8j0m2n',
+      shootingDayId,
+      packageId,
+      orderId: 'ord_01m95a3fbq9w6t4r2p0n8m6k4j',
+    },
   },
   'order.paid': {
     id: 'evt_01M95A5AY0YR4CQSHKSH22Y2WT',
     type: 'order.paid',
     createdAt: '2026-12-06T09:15:04.512Z',
     ...envelope,
-    data: { orderId: 'ord_01m95a3fbq9w6t4r2p0n8m6k4j', packageId, amount: 2900, currency: 'eur', shootingDayId, personId: 'per_01m95a3fbq7c2x9k4d6h8j0m2n' },
+    data: {
+      orderId: 'ord_01m95a3fbq9w6t4r2p0n8m6k4j',
+      packageId,
+      amount: 2900,
+      currency: 'eur',
+      shootingDayId,
+      personId: 'per_01m95a3fbq7c2x9k4d6h8j0m2n',
+    },
   },
   'order.expired': {
     id: 'evt_01M95A76G89NKDFZPPACSEK8P3',
@@ -90,13 +130,22 @@ export const EVENT_EXAMPLES: { [T in WebhookEventType]: WebhookEnvelope<T> } = {
     type: 'photo.picked',
     createdAt: '2026-12-06T11:20:05.117Z',
     ...envelope,
-    data: { personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz', photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9', pickedBy: 'participant' },
+    data: {
+      personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz',
+      photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9',
+      pickedBy: 'participant',
+    },
   },
   'hr_export.ready': {
     id: 'evt_01M95H2T9Q4X7B3N6C8D0F2G4J',
     type: 'hr_export.ready',
     createdAt: '2026-12-08T08:30:12.044Z',
     ...envelope,
-    data: { exportId: 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b', shootingDayId: null, exported: 118, skipped: { noConsent: 9, noPhoto: 3 } },
+    data: {
+      exportId: 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b',
+      shootingDayId: null,
+      exported: 118,
+      skipped: { noConsent: 9, noPhoto: 3 },
+    },
   },
 };

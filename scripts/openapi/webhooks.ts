@@ -44,7 +44,7 @@ const EVENT_DESCRIPTIONS: { [T in EventType]: { summary: string; description: st
     description: `Photos stored for a person (the S3 ingest, or admin photo add), coalesced: one event per person and ${PHOTOS_COALESCING_WINDOW_MS / 60_000}-minute window, sent once the window has closed, with the number of photos it added.`,
   },
   'photos.withheld': {
-    summary: 'Photos wait for the studio\'s review',
+    summary: "Photos wait for the studio's review",
     description: `Shoot photos withheld for review because their faces did not match the person their camera card names, coalesced: one event per gallery and ${PHOTOS_COALESCING_WINDOW_MS / 60_000}-minute window, sent once the window has closed, with the number of photos it withheld. It names no person, by design: a withheld photo may show someone who never consented. The studio reviews them (npm run admin -- photo review) and releases or assigns each.`,
   },
   'photo.picked': {
@@ -59,7 +59,13 @@ const EVENT_DESCRIPTIONS: { [T in EventType]: { summary: string; description: st
   },
 };
 
-const header = (name: string, description: string, schema: Json): Json => ({ name, in: 'header', required: true, description, schema });
+const header = (name: string, description: string, schema: Json): Json => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema,
+});
 
 /** The headers every delivery carries, as reusable parameters. */
 export const WEBHOOK_PARAMETERS: Json = {
@@ -68,12 +74,21 @@ export const WEBHOOK_PARAMETERS: Json = {
     't=<Unix seconds of this attempt>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the signing secret>; one v1 per valid secret while a rotated secret is in its grace period. Verify it on the raw body (lib/client/webhook-signature.ts).',
     { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' },
   ),
-  GroupshootEventId: header('Groupshoot-Event-Id', 'The body\'s id: the same on every attempt of the event.', { type: 'string' }),
-  GroupshootDeliveryAttempt: header('Groupshoot-Delivery-Attempt', 'Which attempt of this delivery this is, from 1, every replay included.', {
+  GroupshootEventId: header('Groupshoot-Event-Id', "The body's id: the same on every attempt of the event.", {
     type: 'string',
-    pattern: '^[1-9]\\d*$',
   }),
-  WebhookUserAgent: header('User-Agent', 'Always groupshoot-webhooks/1.', { type: 'string', const: 'groupshoot-webhooks/1' }),
+  GroupshootDeliveryAttempt: header(
+    'Groupshoot-Delivery-Attempt',
+    'Which attempt of this delivery this is, from 1, every replay included.',
+    {
+      type: 'string',
+      pattern: '^[1-9]\\d*$',
+    },
+  ),
+  WebhookUserAgent: header('User-Agent', 'Always groupshoot-webhooks/1.', {
+    type: 'string',
+    const: 'groupshoot-webhooks/1',
+  }),
 };
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -97,10 +112,17 @@ function webhookOperation(type: EventType): Json {
       ],
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: ref('schemas', EVENT_SCHEMA_OF[type]), examples: { example: { value: EVENT_EXAMPLES[type] } } } },
+        content: {
+          'application/json': {
+            schema: ref('schemas', EVENT_SCHEMA_OF[type]),
+            examples: { example: { value: EVENT_EXAMPLES[type] } },
+          },
+        },
       },
       responses: {
-        '2XX': { description: `Received: any 2xx answer within ${DELIVERY_TIMEOUT_MS / 1000} s delivers the event; the answer body is ignored.` },
+        '2XX': {
+          description: `Received: any 2xx answer within ${DELIVERY_TIMEOUT_MS / 1000} s delivers the event; the answer body is ignored.`,
+        },
         '4XX': { description: 'A failed attempt, retried (400 for a signature that does not verify, for example).' },
         default: {
           description: `Any other answer (a redirect is never followed), or none within ${DELIVERY_TIMEOUT_MS / 1000} s: a failed attempt, retried with backoff for three days.`,

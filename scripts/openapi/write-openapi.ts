@@ -3,4 +3,7 @@ import { join } from 'node:path';
 import { buildOpenApiDocument } from './build-openapi';
 
 /** `npm run openapi`: writes docs/openapi.json, the document npm start also serves at /docs. */
-writeFileSync(join(__dirname, '..', '..', 'docs', 'openapi.json'), `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`);
+writeFileSync(
+  join(__dirname, '..', '..', 'docs', 'openapi.json'),
+  `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`,
+);

@@ -14,7 +14,9 @@ const HEADER_BYTES = 256 * 1024;
 
 /** Reads the file's header only (no decode) and derives capture time and camera from its EXIF. */
 export async function readCaptureMetadata(path: string): Promise<CaptureMetadata> {
-  return captureFactsOf((await exifOf(await readHead(path, HEADER_BYTES))) ?? (await exifOf(await readHead(path, Infinity))));
+  return captureFactsOf(
+    (await exifOf(await readHead(path, HEADER_BYTES))) ?? (await exifOf(await readHead(path, Infinity))),
+  );
 }
 
 async function readHead(path: string, bytes: number): Promise<Buffer> {

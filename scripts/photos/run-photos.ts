@@ -5,7 +5,14 @@ import { EXIT_CODE, UsageError, describeFailure, reportFailure } from '../cli-ki
 import { parseCommandLine } from '../cli-kit/command-line';
 import { connectionSettings } from '../cli-kit/local-api';
 import type { CliEnvironment } from '../cli-kit/local-servers';
-import { type OptionValues, flag, galleryToken, optionalText, optionalWholeNumber, requiredText } from '../cli-kit/options';
+import {
+  type OptionValues,
+  flag,
+  galleryToken,
+  optionalText,
+  optionalWholeNumber,
+  requiredText,
+} from '../cli-kit/options';
 import { type CliIo, printResult } from '../cli-kit/output';
 import { requireEnvironment, useLocalTable } from '../cli-kit/table-environment';
 import type { SkippedFile } from './shoot-folder';
@@ -84,13 +91,20 @@ export async function runPhotos(
       return command === undefined ? EXIT_CODE.usage : EXIT_CODE.ok;
     }
     if (command === 'upload') {
-      const { values, positionals } = parseCommandLine(rest, UPLOAD_OPTIONS, { command: 'upload', help: 'npm run photos -- help', allowPositionals: true });
-      if (values.help === true) return io.out(PHOTOS_USAGE[0]!), EXIT_CODE.ok;
+      const { values, positionals } = parseCommandLine(rest, UPLOAD_OPTIONS, {
+        command: 'upload',
+        help: 'npm run photos -- help',
+        allowPositionals: true,
+      });
+      if (values.help === true) return (io.out(PHOTOS_USAGE[0]!), EXIT_CODE.ok);
       return await upload(values, positionals, io, environment);
     }
     if (command === 'iam-policy') {
-      const { values } = parseCommandLine(rest, POLICY_OPTIONS, { command: 'iam-policy', help: 'npm run photos -- help' });
-      if (values.help === true) return io.out(PHOTOS_USAGE[1]!.trim()), EXIT_CODE.ok;
+      const { values } = parseCommandLine(rest, POLICY_OPTIONS, {
+        command: 'iam-policy',
+        help: 'npm run photos -- help',
+      });
+      if (values.help === true) return (io.out(PHOTOS_USAGE[1]!.trim()), EXIT_CODE.ok);
       return await printPolicy(values, io, environment);
     }
     throw new UsageError(`Unknown command "${command}": use upload, iam-policy, or help`);
@@ -99,16 +113,30 @@ export async function runPhotos(
   }
 }
 
-async function upload(values: OptionValues, positionals: string[], io: PhotosIo, environment: CliEnvironment): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError('upload needs exactly one folder: npm run photos -- upload DIR --gallery TOKEN');
+async function upload(
+  values: OptionValues,
+  positionals: string[],
+  io: PhotosIo,
+  environment: CliEnvironment,
+): Promise<number> {
+  if (positionals.length !== 1)
+    throw new UsageError('upload needs exactly one folder: npm run photos -- upload DIR --gallery TOKEN');
   const folder = positionals[0]!;
   if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`${folder} is not a folder`);
   const token = galleryToken(values);
   const parallel = optionalWholeNumber(values, 'parallel', 1) ?? 4;
-  const partSizeMebibytes = optionalWholeNumber(values, 'part-size', UPLOAD_PART_BYTES.min / MEBIBYTE) ?? UPLOAD_PART_BYTES.default / MEBIBYTE;
-  if (partSizeMebibytes * MEBIBYTE > UPLOAD_PART_BYTES.max) throw new UsageError(`--part-size must be at most ${UPLOAD_PART_BYTES.max / MEBIBYTE}`);
-  const settings = { baseUrl: optionalText(values, 'base-url', 2000), tenantSlug: optionalText(values, 'tenant'), apiKey: optionalText(values, 'api-key', 1000) };
-  const api = new GroupShootClient(await connectionSettings({ settings, dataDir: optionalText(values, 'data') }, environment, (line) => io.err(line)));
+  const partSizeMebibytes =
+    optionalWholeNumber(values, 'part-size', UPLOAD_PART_BYTES.min / MEBIBYTE) ?? UPLOAD_PART_BYTES.default / MEBIBYTE;
+  if (partSizeMebibytes * MEBIBYTE > UPLOAD_PART_BYTES.max)
+    throw new UsageError(`--part-size must be at most ${UPLOAD_PART_BYTES.max / MEBIBYTE}`);
+  const settings = {
+    baseUrl: optionalText(values, 'base-url', 2000),
+    tenantSlug: optionalText(values, 'tenant'),
+    apiKey: optionalText(values, 'api-key', 1000),
+  };
+  const api = new GroupShootClient(
+    await connectionSettings({ settings, dataDir: optionalText(values, 'data') }, environment, (line) => io.err(line)),
+  );
   const report = await uploadShoot({
     folder,
     token,
@@ -136,21 +164,31 @@ async function printPolicy(values: OptionValues, io: PhotosIo, environment: CliE
   }
   const bucket = optionalText(values, 'bucket') ?? environment.env.MEDIA_BUCKET;
   if (!bucket) throw new UsageError('The bucket is needed: give --bucket NAME (or set MEDIA_BUCKET)');
-  JSON.stringify(uploadPolicy(tenantId, bucket), null, 2).split('\n').forEach((line) => io.out(line));
+  JSON.stringify(uploadPolicy(tenantId, bucket), null, 2)
+    .split('\n')
+    .forEach((line) => io.out(line));
   return EXIT_CODE.ok;
 }
 
 function summaryLines(report: UploadReport, dryRun: boolean): string[] {
   const bytes = report.uploaded.reduce((sum, file) => sum + file.size, 0);
   const lines = dryRun
-    ? [`Would upload ${report.pending.length} file(s); ${report.unchanged.length} already in the inbox`, ...report.pending.map((path) => `  ${path}`)]
-    : [`Uploaded ${report.uploaded.length} file(s), ${formatMegabytes(bytes)}; ${report.unchanged.length} already in the inbox`];
+    ? [
+        `Would upload ${report.pending.length} file(s); ${report.unchanged.length} already in the inbox`,
+        ...report.pending.map((path) => `  ${path}`),
+      ]
+    : [
+        `Uploaded ${report.uploaded.length} file(s), ${formatMegabytes(bytes)}; ${report.unchanged.length} already in the inbox`,
+      ];
   if (report.skipped.length > 0) {
-    const named = report.skipped.slice(0, SKIPPED_NAMED).map((file) => `${file.relativePath} (${SKIP_REASONS[file.reason]})`);
+    const named = report.skipped
+      .slice(0, SKIPPED_NAMED)
+      .map((file) => `${file.relativePath} (${SKIP_REASONS[file.reason]})`);
     const more = report.skipped.length - named.length;
     lines.push(`Skipped ${report.skipped.length} file(s): ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
   }
   for (const failure of report.failed) lines.push(`Failed ${failure.inboxPath}: ${failure.error}`);
-  if (report.failed.length > 0) lines.push(`${report.failed.length} file(s) failed; run the same command again to retry them`);
+  if (report.failed.length > 0)
+    lines.push(`${report.failed.length} file(s) failed; run the same command again to retry them`);
   return lines;
 }

@@ -51,7 +51,8 @@ async function walk(folder: string): Promise<string[]> {
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (entry.isDirectory() && !entry.name.startsWith('.')) paths.push(...(await walk(path)));
-    else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(path).catch(() => undefined))?.isFile())) paths.push(path);
+    else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(path).catch(() => undefined))?.isFile()))
+      paths.push(path);
   }
   return paths;
 }
@@ -74,9 +75,10 @@ async function startsLikeJpeg(path: string): Promise<boolean> {
 export function toInboxPath(relativePath: string): string | undefined {
   const segments = relativePath.split('/').map(toInboxName);
   const folders = segments.slice(0, -1);
-  const kept = folders.length > INBOX_PATH_DEPTH
-    ? [...folders.slice(0, INBOX_PATH_DEPTH - 1), folders.slice(INBOX_PATH_DEPTH - 1).join('-')]
-    : folders;
+  const kept =
+    folders.length > INBOX_PATH_DEPTH
+      ? [...folders.slice(0, INBOX_PATH_DEPTH - 1), folders.slice(INBOX_PATH_DEPTH - 1).join('-')]
+      : folders;
   const path = [...kept, segments.at(-1)!].join('/');
   return isValidInboxPath(path) ? path : undefined;
 }

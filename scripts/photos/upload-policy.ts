@@ -3,7 +3,13 @@ import { MEDIA_FOLDERS } from '#lib/platform/media-keys';
 /** An IAM policy document, as `aws iam create-policy --policy-document` takes it. */
 export interface PolicyDocument {
   Version: '2012-10-17';
-  Statement: Array<{ Sid: string; Effect: 'Allow'; Action: string[]; Resource: string; Condition?: Record<string, Record<string, string[]>> }>;
+  Statement: Array<{
+    Sid: string;
+    Effect: 'Allow';
+    Action: string[];
+    Resource: string;
+    Condition?: Record<string, Record<string, string[]>>;
+  }>;
 }
 
 /**

@@ -79,7 +79,10 @@ export async function uploadShoot(options: UploadShootOptions): Promise<UploadRe
     skipped,
   };
   if (options.dryRun || missing.length === 0) return report;
-  options.progress.start(missing.length, missing.reduce((sum, file) => sum + file.size, 0));
+  options.progress.start(
+    missing.length,
+    missing.reduce((sum, file) => sum + file.size, 0),
+  );
   try {
     for (const batch of batchesOf(missing)) await uploadBatch(batch, options, report);
   } finally {
@@ -136,11 +139,17 @@ async function uploadBatch(batch: ShootFile[], options: UploadShootOptions, repo
         report.uploaded.push(uploaded);
         options.progress.fileDone(file);
       } else {
-        completions.push({ path: file.inboxPath, uploadId: upload.uploadId, action: 'complete', parts: await sendParts(file, upload, options) });
+        completions.push({
+          path: file.inboxPath,
+          uploadId: upload.uploadId,
+          action: 'complete',
+          parts: await sendParts(file, upload, options),
+        });
         multipartFiles.set(file.inboxPath, { file, uploaded });
       }
     } catch (error) {
-      if (upload.kind === 'multipart') completions.push({ path: file.inboxPath, uploadId: upload.uploadId, action: 'abort' });
+      if (upload.kind === 'multipart')
+        completions.push({ path: file.inboxPath, uploadId: upload.uploadId, action: 'abort' });
       fail(file, error as Error);
     }
   });
@@ -158,8 +167,14 @@ async function uploadBatch(batch: ShootFile[], options: UploadShootOptions, repo
 }
 
 /** Sends a file's parts, PARTS_IN_FLIGHT at a time; answers each part's number and ETag. */
-async function sendParts(file: ShootFile, upload: Extract<PlannedUpload, { kind: 'multipart' }>, options: UploadShootOptions) {
-  const offsets = upload.parts.map((_, index) => upload.parts.slice(0, index).reduce((sum, part) => sum + part.size, 0));
+async function sendParts(
+  file: ShootFile,
+  upload: Extract<PlannedUpload, { kind: 'multipart' }>,
+  options: UploadShootOptions,
+) {
+  const offsets = upload.parts.map((_, index) =>
+    upload.parts.slice(0, index).reduce((sum, part) => sum + part.size, 0),
+  );
   return mapWithConcurrency(upload.parts, PARTS_IN_FLIGHT, async (part, index) => {
     const etag = await put(options, part.url, await readSlice(file.localPath, offsets[index]!, part.size));
     if (!etag) throw new Error(`S3 answered part ${part.partNumber} without an ETag`);
@@ -169,7 +184,12 @@ async function sendParts(file: ShootFile, upload: Extract<PlannedUpload, { kind:
 }
 
 /** PUTs the bytes to a presigned URL, retrying a dropped connection or a 5xx; answers the ETag. */
-async function put(options: UploadShootOptions, url: string, body: Buffer, headers: Record<string, string> = {}): Promise<string | null> {
+async function put(
+  options: UploadShootOptions,
+  url: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Promise<string | null> {
   const send = options.fetch ?? fetch;
   for (let attempt = 1; ; attempt += 1) {
     const outcome = await send(url, { method: 'PUT', headers, body }).then(
@@ -177,7 +197,12 @@ async function put(options: UploadShootOptions, url: string, body: Buffer, heade
       (error: Error) => ({ error }),
     );
     if ('response' in outcome && outcome.response.ok) return outcome.response.headers.get('etag');
-    const error = 'error' in outcome ? outcome.error : new Error(`S3 answered ${outcome.response.status} ${/<Code>([^<]+)<\/Code>/.exec(outcome.text)?.[1] ?? ''}`.trim());
+    const error =
+      'error' in outcome
+        ? outcome.error
+        : new Error(
+            `S3 answered ${outcome.response.status} ${/<Code>([^<]+)<\/Code>/.exec(outcome.text)?.[1] ?? ''}`.trim(),
+          );
     const retryable = 'error' in outcome || outcome.response.status >= 500;
     if (!retryable || attempt >= PUT_ATTEMPTS) throw error;
   }

@@ -61,7 +61,14 @@ export async function cardJpeg(options: CardOptions): Promise<Buffer> {
   const { width, height } = options;
   const [pixels, card] = await Promise.all([backdrop(options), cardOverlay(options)]);
   const at = options.at ?? { x: 0.62, y: 0.55 };
-  drawOver(pixels, width, height, card, Math.round(at.x * width - card.side / 2), Math.round(at.y * height - card.side / 2));
+  drawOver(
+    pixels,
+    width,
+    height,
+    card,
+    Math.round(at.x * width - card.side / 2),
+    Math.round(at.y * height - card.side / 2),
+  );
   addGrain(pixels, options.seed ?? 1);
   return encode(pixels, options);
 }
@@ -90,7 +97,11 @@ async function backdrop({ width, height, seed = 1 }: ShotOptions): Promise<Buffe
   <ellipse cx="${headX}" cy="${height * 0.4}" rx="${short * 0.14}" ry="${short * 0.19}" fill="hsl(25,45%,62%)"/>
   <ellipse cx="${headX}" cy="${height * 1.02}" rx="${short * 0.42}" ry="${short * 0.45}" fill="hsl(${(hue + 180) % 360},35%,28%)"/>
 </svg>`;
-  return sharp(Buffer.from(svg)).removeAlpha().resize(width, height, { fit: 'fill', kernel: 'nearest' }).raw().toBuffer();
+  return sharp(Buffer.from(svg))
+    .removeAlpha()
+    .resize(width, height, { fit: 'fill', kernel: 'nearest' })
+    .raw()
+    .toBuffer();
 }
 
 const GRAIN_LENGTH = 1_048_573; // a prime, so the grain repeats in no row or column pattern
@@ -110,7 +121,14 @@ function addGrain(pixels: Buffer, seed: number): void {
 }
 
 /** Draws the RGBA `overlay` over the RGB `pixels` at (left, top), by its alpha. */
-function drawOver(pixels: Buffer, width: number, height: number, overlay: { rgba: Buffer; side: number }, left: number, top: number): void {
+function drawOver(
+  pixels: Buffer,
+  width: number,
+  height: number,
+  overlay: { rgba: Buffer; side: number },
+  left: number,
+  top: number,
+): void {
   for (let y = Math.max(0, -top); y < overlay.side && top + y < height; y += 1) {
     for (let x = Math.max(0, -left); x < overlay.side && left + x < width; x += 1) {
       const from = (y * overlay.side + x) * 4;
@@ -140,7 +158,8 @@ async function cardOverlay(options: CardOptions): Promise<{ rgba: Buffer; side: 
   let path = '';
   for (let row = 0; row < grid.rows; row += 1) {
     for (let column = 0; column < grid.columns; column += 1) {
-      if (grid.dark(row, column)) path += `M${(codeLeft + column * module).toFixed(2)} ${(codeTop + row * module).toFixed(2)}h${module.toFixed(3)}v${module.toFixed(3)}h-${module.toFixed(3)}z`;
+      if (grid.dark(row, column))
+        path += `M${(codeLeft + column * module).toFixed(2)} ${(codeTop + row * module).toFixed(2)}h${module.toFixed(3)}v${module.toFixed(3)}h-${module.toFixed(3)}z`;
     }
   }
   const nameBar = `<rect x="${codeLeft}" y="${cardTop + cardWidth + module}" width="${codeSide * 0.7}" height="${module * 1.5}" fill="#444"/>`;
@@ -171,7 +190,11 @@ async function moduleGrid(text: string, symbology: 'QRCode' | 'DataMatrix'): Pro
   const { symbol, error } = await writeBarcode(text, { format: 'DataMatrix' });
   if (error) throw new Error(`ZXing wrote no Data Matrix: ${error}`);
   // One byte per module, 0 for dark (ZXing's bitmap of the symbol, without quiet zone).
-  return { rows: symbol.height, columns: symbol.width, dark: (row, column) => symbol.data[row * symbol.width + column] === 0 };
+  return {
+    rows: symbol.height,
+    columns: symbol.width,
+    dark: (row, column) => symbol.data[row * symbol.width + column] === 0,
+  };
 }
 
 let writer: Promise<typeof import('zxing-wasm/writer')> | undefined;
@@ -181,14 +204,18 @@ function loadWriter(): Promise<typeof import('zxing-wasm/writer')> {
   writer ??= (async () => {
     const zxing = await import('zxing-wasm/writer');
     const wasm = await readFile(require.resolve('zxing-wasm/writer/zxing_writer.wasm'));
-    zxing.prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer } });
+    zxing.prepareZXingModule({
+      overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer },
+    });
     return zxing;
   })();
   return writer;
 }
 
 async function encode(pixels: Buffer, options: ShotOptions): Promise<Buffer> {
-  let image = sharp(pixels, { raw: { width: options.width, height: options.height, channels: 3 } }).jpeg({ quality: options.quality ?? 90 });
+  let image = sharp(pixels, { raw: { width: options.width, height: options.height, channels: 3 } }).jpeg({
+    quality: options.quality ?? 90,
+  });
   const exif = exifOf(options);
   if (exif) image = image.withExif(exif);
   if (options.orientation) image = image.withMetadata({ orientation: options.orientation });
@@ -313,7 +340,15 @@ export async function makeShoot(plan: ShootPlan): Promise<SyntheticShootPhoto[]>
       const options = kind === 'card' ? { ...base, text: code!, ...variant } : base;
       if (kind === 'card') cardsShot += 1;
       const path = `camera-${cameraIndex + 1}/IMG_${String(sequence).padStart(4, '0')}.JPG`;
-      shots.push({ path, camera: `${camera.make} ${camera.model} #${camera.serial}`, capturedAt, kind, code, expectedCode: current, options });
+      shots.push({
+        path,
+        camera: `${camera.make} ${camera.model} #${camera.serial}`,
+        capturedAt,
+        kind,
+        code,
+        expectedCode: current,
+        options,
+      });
     };
     for (let shot = 0; shot < portraitsBeforeFirstCard; shot += 1) shoot('portrait');
     const persons = codes.filter((_, index) => index % cameras === cameraIndex);

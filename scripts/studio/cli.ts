@@ -15,7 +15,11 @@ const USAGE = 'Usage: npm run studio -- --tenant SLUG [--data DIR] [--port N]';
 async function main(argv: readonly string[]): Promise<number> {
   const io = { out: (line: string) => console.log(line), err: (line: string) => console.error(line) };
   try {
-    const { values } = parseCommandLine(argv, { tenant: { type: 'string' }, data: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean' } }, { command: 'studio', help: 'npm run studio -- --help' });
+    const { values } = parseCommandLine(
+      argv,
+      { tenant: { type: 'string' }, data: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean' } },
+      { command: 'studio', help: 'npm run studio -- --help' },
+    );
     if (values.help === true) {
       io.out(USAGE);
       return EXIT_CODE.ok;

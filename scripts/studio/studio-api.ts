@@ -9,7 +9,16 @@ import { CliError, ConflictError, NotFoundError, UsageError } from '../cli-kit/c
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { DomainError } from '#lib/platform/domain-error';
 import type { ReviewedShootPhoto } from '#lib/photos/shoot-review';
-import { eraseStudioPerson, findStudioReferences, listStudioGalleries, listStudioPersons, printStudioCards, runCommand, showStudioGalleryStats, showStudioPerson } from './studio-commands';
+import {
+  eraseStudioPerson,
+  findStudioReferences,
+  listStudioGalleries,
+  listStudioPersons,
+  printStudioCards,
+  runCommand,
+  showStudioGalleryStats,
+  showStudioPerson,
+} from './studio-commands';
 import type { ThumbnailCache } from './thumbnails';
 
 const MAX_BODY_BYTES = 4096;
@@ -39,7 +48,9 @@ export interface StudioApiContext {
 }
 
 /** The API's answer to a request at `api/<segments>`. */
-export function studioApi(context: StudioApiContext): (request: IncomingMessage, url: URL, segments: string[]) => Promise<Reply> {
+export function studioApi(
+  context: StudioApiContext,
+): (request: IncomingMessage, url: URL, segments: string[]) => Promise<Reply> {
   const { tenant, tenantId, thumbnails } = context;
   /** Object keys of the photos the queue or a person view listed, by gallery and photo ID: a thumbnail is only made of a listed photo. */
   const listedKeys = new Map<string, string>();
@@ -53,7 +64,11 @@ export function studioApi(context: StudioApiContext): (request: IncomingMessage,
       if (error instanceof HttpRefusal) return { status: error.status, body: refusal(error.error, error.message) };
       if (error instanceof CliError) return { status: statusOf(error), body: refusal(errorOf(error), error.message) };
       // A use case's refusal (the person listing of a gallery that is not a group shoot, for one).
-      if (error instanceof DomainError) return { status: error.reason.startsWith('unknown_') ? 404 : 400, body: refusal(error.reason, error.message || error.reason.replaceAll('_', ' ')) };
+      if (error instanceof DomainError)
+        return {
+          status: error.reason.startsWith('unknown_') ? 404 : 400,
+          body: refusal(error.reason, error.message || error.reason.replaceAll('_', ' ')),
+        };
       throw error;
     }
   }
@@ -73,15 +88,21 @@ export function studioApi(context: StudioApiContext): (request: IncomingMessage,
       for (const listed of [...photos, ...photos.flatMap((photo) => (photo.card ? [photo.card] : []))]) {
         listedKeys.set(`${gallery}/${listed.photoId}`, inboxObjectKey({ tenantId, token: gallery, path: listed.path }));
       }
-      const mismatched = photos.flatMap((listed) => (listed.heldFor !== null && listed.reason === 'face_mismatch' ? [listed.heldFor] : []));
+      const mismatched = photos.flatMap((listed) =>
+        listed.heldFor !== null && listed.reason === 'face_mismatch' ? [listed.heldFor] : [],
+      );
       const references = await findStudioReferences(tenant, gallery, mismatched);
       for (const [personId, reference] of references) referenceKeys.set(`${gallery}/${personId}`, reference.objectKey);
       const withheld = photos.filter((listed) => listed.heldFor !== null).length;
       const shown = photos.map((listed) => {
-        const reference = listed.reason === 'face_mismatch' && listed.heldFor ? references.get(listed.heldFor) : undefined;
+        const reference =
+          listed.reason === 'face_mismatch' && listed.heldFor ? references.get(listed.heldFor) : undefined;
         return { ...listed, reference: reference ? { personId: listed.heldFor, kind: reference.kind } : null };
       });
-      return { status: 200, body: { ok: true, gallery, counts: { withheld, unassigned: photos.length - withheld }, photos: shown } };
+      return {
+        status: 200,
+        body: { ok: true, gallery, counts: { withheld, unassigned: photos.length - withheld }, photos: shown },
+      };
     }
     if (method === 'GET' && what === 'persons' && segments.length === 3) {
       return { status: 200, body: { ok: true, gallery, persons: await listStudioPersons(tenant, gallery) } };
@@ -90,27 +111,59 @@ export function studioApi(context: StudioApiContext): (request: IncomingMessage,
       const key = listedKeys.get(`${gallery}/${id}`);
       // Without MEDIA_BUCKET (TABLE_NAME set by hand, and no bucket), the queue works without pictures.
       const thumbnail = key && process.env.MEDIA_BUCKET ? await thumbnails.get(key) : undefined;
-      if (!thumbnail) throw new HttpRefusal(404, 'not_found', 'No thumbnail: the photo is not in a listed queue or person, or its image is not in the bucket');
+      if (!thumbnail)
+        throw new HttpRefusal(
+          404,
+          'not_found',
+          'No thumbnail: the photo is not in a listed queue or person, or its image is not in the bucket',
+        );
       return { status: 200, body: thumbnail, file: { contentType: 'image/jpeg' } };
     }
     if (method === 'GET' && what === 'references' && id && segments.length === 4) {
       const key = referenceKeys.get(`${gallery}/${id}`);
       const thumbnail = key && process.env.MEDIA_BUCKET ? await thumbnails.get(key) : undefined;
-      if (!thumbnail) throw new HttpRefusal(404, 'not_found', 'No reference: the person has no face-mismatch photo in a listed queue, or their reference image is not in the bucket');
+      if (!thumbnail)
+        throw new HttpRefusal(
+          404,
+          'not_found',
+          'No reference: the person has no face-mismatch photo in a listed queue, or their reference image is not in the bucket',
+        );
       return { status: 200, body: thumbnail, file: { contentType: 'image/jpeg' } };
     }
     if (method === 'GET' && what === 'stats' && segments.length === 3) {
       return { status: 200, body: { ok: true, gallery, ...(await showStudioGalleryStats(tenant, gallery)) } };
     }
     if (method === 'GET' && what === 'cards' && segments.length === 3) {
-      const printed = await printStudioCards(tenant, gallery, { day: url.searchParams.get('day') ?? undefined, paper: url.searchParams.get('paper') ?? undefined });
-      const name = `cards-${gallery}${url.searchParams.get('day') ? `-${url.searchParams.get('day')}` : ''}.pdf`.replace(/[^\w.-]/g, '_');
-      return { status: 200, body: printed.pdf, file: { contentType: 'application/pdf', headers: { 'Content-Disposition': `attachment; filename="${name}"` } } };
+      const printed = await printStudioCards(tenant, gallery, {
+        day: url.searchParams.get('day') ?? undefined,
+        paper: url.searchParams.get('paper') ?? undefined,
+      });
+      const name =
+        `cards-${gallery}${url.searchParams.get('day') ? `-${url.searchParams.get('day')}` : ''}.pdf`.replace(
+          /[^\w.-]/g,
+          '_',
+        );
+      return {
+        status: 200,
+        body: printed.pdf,
+        file: { contentType: 'application/pdf', headers: { 'Content-Disposition': `attachment; filename="${name}"` } },
+      };
     }
     if (what === 'persons' && id && segments.length <= 5) return personRoute(request, method, gallery, id, action);
-    if (method === 'POST' && what === 'photos' && id && segments.length === 5 && (action === 'release' || action === 'assign' || action === 'dismiss')) {
+    if (
+      method === 'POST' &&
+      what === 'photos' &&
+      id &&
+      segments.length === 5 &&
+      (action === 'release' || action === 'assign' || action === 'dismiss')
+    ) {
       const body = await readJsonBody(request);
-      const values = { tenant, gallery, photo: id, ...(action === 'assign' ? { person: typeof body.personId === 'string' ? body.personId : undefined } : {}) };
+      const values = {
+        tenant,
+        gallery,
+        photo: id,
+        ...(action === 'assign' ? { person: typeof body.personId === 'string' ? body.personId : undefined } : {}),
+      };
       const data = await runCommand('photo', action, values);
       return { status: 200, body: { ok: true, ...(data as object) } };
     }
@@ -118,7 +171,13 @@ export function studioApi(context: StudioApiContext): (request: IncomingMessage,
   }
 
   /** The person view: `persons/ID` (their photos), `persons/ID/pick`, `persons/ID/erase`. */
-  async function personRoute(request: IncomingMessage, method: string, gallery: string, personId: string, action: string | undefined): Promise<Reply> {
+  async function personRoute(
+    request: IncomingMessage,
+    method: string,
+    gallery: string,
+    personId: string,
+    action: string | undefined,
+  ): Promise<Reply> {
     if (method === 'GET' && action === undefined) {
       const shown = await showStudioPerson(tenant, gallery, personId);
       for (const listed of shown.photos) listedKeys.set(`${gallery}/${listed.photoId}`, listed.objectKey);
@@ -126,28 +185,59 @@ export function studioApi(context: StudioApiContext): (request: IncomingMessage,
     }
     if (method === 'POST' && action === 'pick') {
       const body = await readJsonBody(request);
-      const data = await runCommand('photo', 'pick', { tenant, gallery, person: personId, photo: typeof body.photoId === 'string' ? body.photoId : undefined });
+      const data = await runCommand('photo', 'pick', {
+        tenant,
+        gallery,
+        person: personId,
+        photo: typeof body.photoId === 'string' ? body.photoId : undefined,
+      });
       return { status: 200, body: { ok: true, ...(data as object) } };
     }
     if (method === 'POST' && action === 'erase') {
       const body = await readJsonBody(request);
-      const receipt = await eraseStudioPerson(tenant, gallery, personId, { dryRun: body.dryRun === true, confirm: typeof body.confirm === 'string' ? body.confirm : undefined });
+      const receipt = await eraseStudioPerson(tenant, gallery, personId, {
+        dryRun: body.dryRun === true,
+        confirm: typeof body.confirm === 'string' ? body.confirm : undefined,
+      });
       return { status: 200, body: { ok: true, receipt: receipt.data, lines: receipt.lines } };
     }
     throw new HttpRefusal(404, 'not_found', 'No such route');
   }
 
   /** Webhooks: `webhooks` (`webhook list`), `webhooks/ID/deliveries` (`webhook deliveries`), `webhooks/ID/replay` (`webhook replay`). */
-  async function webhookRoute(request: IncomingMessage, url: URL, method: string, [id, action, ...rest]: string[]): Promise<Reply> {
-    if (method === 'GET' && id === undefined) return { status: 200, body: { ok: true, subscriptions: await runCommand('webhook', 'list', { tenant }) } };
+  async function webhookRoute(
+    request: IncomingMessage,
+    url: URL,
+    method: string,
+    [id, action, ...rest]: string[],
+  ): Promise<Reply> {
+    if (method === 'GET' && id === undefined)
+      return { status: 200, body: { ok: true, subscriptions: await runCommand('webhook', 'list', { tenant }) } };
     if (method === 'GET' && id && action === 'deliveries' && rest.length === 0) {
       const status = url.searchParams.get('status') ?? undefined;
-      return { status: 200, body: { ok: true, deliveries: await runCommand('webhook', 'deliveries', { tenant, id, limit: '50', ...(status ? { status } : {}) }) } };
+      return {
+        status: 200,
+        body: {
+          ok: true,
+          deliveries: await runCommand('webhook', 'deliveries', {
+            tenant,
+            id,
+            limit: '50',
+            ...(status ? { status } : {}),
+          }),
+        },
+      };
     }
     if (method === 'POST' && id && action === 'replay' && rest.length === 0) {
       const body = await readJsonBody(request);
-      const which = body.failed === true ? { failed: true } : { event: typeof body.eventId === 'string' ? body.eventId : undefined };
-      return { status: 200, body: { ok: true, ...((await runCommand('webhook', 'replay', { tenant, id, ...which })) as object) } };
+      const which =
+        body.failed === true
+          ? { failed: true }
+          : { event: typeof body.eventId === 'string' ? body.eventId : undefined };
+      return {
+        status: 200,
+        body: { ok: true, ...((await runCommand('webhook', 'replay', { tenant, id, ...which })) as object) },
+      };
     }
     throw new HttpRefusal(404, 'not_found', 'No such route');
   }
@@ -157,7 +247,8 @@ export function studioApi(context: StudioApiContext): (request: IncomingMessage,
 
 /** A POST's JSON object: Content-Type application/json (which no plain HTML form can send), at most 4 KiB. */
 async function readJsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
-  if (!(request.headers['content-type'] ?? '').startsWith('application/json')) throw new HttpRefusal(415, 'unsupported_media_type', 'Send the action as application/json');
+  if (!(request.headers['content-type'] ?? '').startsWith('application/json'))
+    throw new HttpRefusal(415, 'unsupported_media_type', 'Send the action as application/json');
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
@@ -173,7 +264,8 @@ async function readJsonBody(request: IncomingMessage): Promise<Record<string, un
   } catch {
     throw new HttpRefusal(400, 'invalid_json', 'The body is not JSON');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpRefusal(400, 'invalid_body', 'The body is not a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new HttpRefusal(400, 'invalid_body', 'The body is not a JSON object');
   return parsed as Record<string, unknown>;
 }
 
@@ -194,4 +286,3 @@ function errorOf(error: CliError): string {
 export function refusal(error: string, message: string) {
   return { ok: false, error, message };
 }
-

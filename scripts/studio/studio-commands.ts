@@ -16,7 +16,11 @@ import { type Photo, sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 import type { CardsPrinted } from '#lib/galleries/rules/gallery-model';
 
 /** A CLI command's result: its `--json` data and the lines it prints without `--json`. */
-export async function runCommandPrinted(resource: string, command: string, values: OptionValues): Promise<CommandResult> {
+export async function runCommandPrinted(
+  resource: string,
+  command: string,
+  values: OptionValues,
+): Promise<CommandResult> {
   const spec = COMMAND_CATALOG[resource];
   if (!spec?.commands[command]) throw new Error(`No admin command "${resource} ${command}"`);
   // What the CLI asks for before the command (MEDIA_BUCKET for erasure), with its message: a refusal, not a failure on import.
@@ -54,15 +58,34 @@ export interface StudioGallery {
 
 /** `gallery list`, and `day list` of each gallery: the entry page. */
 export async function listStudioGalleries(tenant: string): Promise<StudioGallery[]> {
-  const galleries = (await runCommand('gallery', 'list', { tenant })) as { token: string; galleryName: string; isGroupShoot?: boolean; cardsPrinted?: CardsPrinted }[];
+  const galleries = (await runCommand('gallery', 'list', { tenant })) as {
+    token: string;
+    galleryName: string;
+    isGroupShoot?: boolean;
+    cardsPrinted?: CardsPrinted;
+  }[];
   return Promise.all(
     galleries.map(async (gallery) => {
-      const days = (await runCommand('day', 'list', { tenant, gallery: gallery.token })) as { id: string; date: string; label: string; booked: number; maxPersons?: number; cardsPrinted?: CardsPrinted }[];
+      const days = (await runCommand('day', 'list', { tenant, gallery: gallery.token })) as {
+        id: string;
+        date: string;
+        label: string;
+        booked: number;
+        maxPersons?: number;
+        cardsPrinted?: CardsPrinted;
+      }[];
       return {
         token: gallery.token,
         name: gallery.galleryName,
         isGroupShoot: gallery.isGroupShoot === true,
-        days: days.map((day) => ({ id: day.id, date: day.date, label: day.label, booked: day.booked, capacity: day.maxPersons ?? null, cardsPrinted: day.cardsPrinted ?? null })),
+        days: days.map((day) => ({
+          id: day.id,
+          date: day.date,
+          label: day.label,
+          booked: day.booked,
+          capacity: day.maxPersons ?? null,
+          cardsPrinted: day.cardsPrinted ?? null,
+        })),
         cardsPrinted: gallery.cardsPrinted ?? null,
       };
     }),
@@ -91,12 +114,18 @@ function checkInTimeOf(person: { source: string; createdAt: string; checkedInAt?
  * (lib/persons/list-persons.ts), page by page; the admin CLI has no listing of persons.
  */
 export async function listStudioPersons(tenant: string, gallery: string): Promise<StudioPerson[]> {
-  const [{ findTenant }, { listPersons }] = await Promise.all([import('../cli-kit/lookups'), import('#lib/persons/list-persons')]);
+  const [{ findTenant }, { listPersons }] = await Promise.all([
+    import('../cli-kit/lookups'),
+    import('#lib/persons/list-persons'),
+  ]);
   const owner = await findTenant({ tenant });
   const persons: StudioPerson[] = [];
   let cursor: string | null = null;
   do {
-    const page: Awaited<ReturnType<typeof listPersons>> = await listPersons(owner, galleryToken({ gallery }), { limit: '500', ...(cursor ? { cursor } : {}) });
+    const page: Awaited<ReturnType<typeof listPersons>> = await listPersons(owner, galleryToken({ gallery }), {
+      limit: '500',
+      ...(cursor ? { cursor } : {}),
+    });
     persons.push(
       ...page.persons.map((person) => ({
         personId: person.personId,
@@ -130,15 +159,26 @@ export async function showStudioPerson(tenant: string, gallery: string, personId
     import('#lib/persons/store/persons'),
     import('#lib/photos/rules/portrait-photo'),
   ]);
-  const photos = sortPhotosByCapture((await runCommand('photo', 'list', { tenant, gallery, person: personId })) as Photo[]);
+  const photos = sortPhotosByCapture(
+    (await runCommand('photo', 'list', { tenant, gallery, person: personId })) as Photo[],
+  );
   const { tenant: owner, configuration } = await findGallery({ tenant, gallery });
   const person = await getPerson({ tenantId: owner.tenantId, token: configuration.gallery.token }, personId);
   if (!person) throw new NotFoundError(`Gallery ${gallery} has no person "${personId}"`);
   const picked = pickedPhotoOf(photos, person.pickedPhotoId);
   return {
-    person: { personId: person.personId, name: person.name, code: person.code, employeeId: person.employeeId, checkedInAt: checkInTimeOf(person) },
+    person: {
+      personId: person.personId,
+      name: person.name,
+      code: person.code,
+      employeeId: person.employeeId,
+      checkedInAt: checkInTimeOf(person),
+    },
     // The face box stays on the machine, as it stays out of the API's answers.
-    photos: photos.map(({ faceBox: _faceBox, ...photo }): StudioPersonPhoto => ({ ...photo, picked: photo.photoId === picked?.photoId })),
+    photos: photos.map(({ faceBox: _faceBox, ...photo }): StudioPersonPhoto => ({
+      ...photo,
+      picked: photo.photoId === picked?.photoId,
+    })),
   };
 }
 
@@ -153,7 +193,12 @@ function namesPerson(typed: string, person: { personId: string; name: string }):
  * nothing changed); else the erasure itself, once `confirm` names the person (their name or ID),
  * so that a stray click erases nobody. The answer is the CLI's receipt: its data and its lines.
  */
-export async function eraseStudioPerson(tenant: string, gallery: string, personId: string, request: { dryRun: boolean; confirm?: string }): Promise<CommandResult> {
+export async function eraseStudioPerson(
+  tenant: string,
+  gallery: string,
+  personId: string,
+  request: { dryRun: boolean; confirm?: string },
+): Promise<CommandResult> {
   const values = { tenant, gallery, person: personId };
   if (request.dryRun) return runCommandPrinted('person', 'erase', { ...values, 'dry-run': true });
   const { person } = await showStudioPerson(tenant, gallery, personId);
@@ -167,11 +212,21 @@ export async function eraseStudioPerson(tenant: string, gallery: string, personI
  * `cards pdf` of a gallery or of one of its days, written by the CLI's command into a folder of
  * its own under the system's temporary folder, read back and removed.
  */
-export async function printStudioCards(tenant: string, gallery: string, options: { day?: string; paper?: string }): Promise<{ pdf: Buffer; cards: number; pages: number }> {
+export async function printStudioCards(
+  tenant: string,
+  gallery: string,
+  options: { day?: string; paper?: string },
+): Promise<{ pdf: Buffer; cards: number; pages: number }> {
   const folder = await mkdtemp(join(tmpdir(), 'studio-cards-'));
   try {
     const out = join(folder, 'cards.pdf');
-    const printed = (await runCommand('cards', 'pdf', { tenant, gallery, out, ...(options.day ? { day: options.day } : {}), ...(options.paper ? { paper: options.paper } : {}) })) as {
+    const printed = (await runCommand('cards', 'pdf', {
+      tenant,
+      gallery,
+      out,
+      ...(options.day ? { day: options.day } : {}),
+      ...(options.paper ? { paper: options.paper } : {}),
+    })) as {
       cards: number;
       pages: number;
     };
@@ -188,7 +243,10 @@ export async function printStudioCards(tenant: string, gallery: string, options:
  * times. Printed cards are not counted: `cards pdf` writes a file and records nothing.
  */
 export async function showStudioGalleryStats(tenant: string, gallery: string) {
-  const [{ findTenant }, { getGalleryStats }] = await Promise.all([import('../cli-kit/lookups'), import('#lib/galleries/get-gallery-stats')]);
+  const [{ findTenant }, { getGalleryStats }] = await Promise.all([
+    import('../cli-kit/lookups'),
+    import('#lib/galleries/get-gallery-stats'),
+  ]);
   const stats = await getGalleryStats(await findTenant({ tenant }), galleryToken({ gallery }));
   const checkIns = new Map<string, number>();
   for (const person of await listStudioPersons(tenant, gallery)) {
@@ -196,8 +254,17 @@ export async function showStudioGalleryStats(tenant: string, gallery: string) {
     if (day) checkIns.set(day, (checkIns.get(day) ?? 0) + 1);
   }
   return {
-    photos: { assigned: stats.photos.total, unassigned: stats.photos.unassigned, withheld: stats.photos.withheld, cardsPhotographed: stats.photos.cards },
-    persons: { total: stats.persons.total, imported: stats.persons.bySource.import, checkedIn: stats.persons.bySource.checkin },
+    photos: {
+      assigned: stats.photos.total,
+      unassigned: stats.photos.unassigned,
+      withheld: stats.photos.withheld,
+      cardsPhotographed: stats.photos.cards,
+    },
+    persons: {
+      total: stats.persons.total,
+      imported: stats.persons.bySource.import,
+      checkedIn: stats.persons.bySource.checkin,
+    },
     checkInsByDay: [...checkIns].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count })),
   };
 }
@@ -214,11 +281,19 @@ export interface StudioReference {
  * lib/faces/reference-faces.ts), else their first photo in capture order (`photo list`); none
  * for a person with neither, or gone.
  */
-export async function findStudioReferences(tenant: string, gallery: string, personIds: readonly string[]): Promise<Map<string, StudioReference>> {
+export async function findStudioReferences(
+  tenant: string,
+  gallery: string,
+  personIds: readonly string[],
+): Promise<Map<string, StudioReference>> {
   const references = new Map<string, StudioReference>();
   // A queue without face mismatches costs no read.
   if (personIds.length === 0) return references;
-  const [{ findGallery }, { getPerson }, { selfieObjectKey }] = await Promise.all([import('../cli-kit/lookups'), import('#lib/persons/store/persons'), import('#lib/platform/media-keys')]);
+  const [{ findGallery }, { getPerson }, { selfieObjectKey }] = await Promise.all([
+    import('../cli-kit/lookups'),
+    import('#lib/persons/store/persons'),
+    import('#lib/platform/media-keys'),
+  ]);
   const { tenant: owner, configuration } = await findGallery({ tenant, gallery });
   const scope = { tenantId: owner.tenantId, token: configuration.gallery.token };
   for (const personId of new Set(personIds)) {
@@ -228,7 +303,9 @@ export async function findStudioReferences(tenant: string, gallery: string, pers
       references.set(personId, { kind: 'selfie', objectKey: selfieObjectKey(scope.tenantId, scope.token, personId) });
       continue;
     }
-    const [first] = sortPhotosByCapture((await runCommand('photo', 'list', { tenant, gallery, person: personId })) as Photo[]);
+    const [first] = sortPhotosByCapture(
+      (await runCommand('photo', 'list', { tenant, gallery, person: personId })) as Photo[],
+    );
     if (first) references.set(personId, { kind: 'first_photo', objectKey: first.objectKey });
   }
   return references;

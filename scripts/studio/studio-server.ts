@@ -25,7 +25,8 @@ const PAGE_FILES: Record<string, { file: string; contentType: string }> = {
 };
 
 const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   // The secret is in every URL: no Referer may carry it elsewhere.
@@ -57,24 +58,35 @@ export interface Studio {
 export async function startStudio(options: StudioOptions): Promise<Studio> {
   const { tenantId } = await findTenant({ tenant: options.tenant });
   const secret = options.secret ?? randomBytes(24).toString('base64url');
-  const answerApi = studioApi({ tenant: options.tenant, tenantId, thumbnails: options.thumbnails ?? new ThumbnailCache() });
+  const answerApi = studioApi({
+    tenant: options.tenant,
+    tenantId,
+    thumbnails: options.thumbnails ?? new ThumbnailCache(),
+  });
   let port = 0;
 
   const server: Server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       // One line on the terminal that started the console, as the CLI prints a failure; never the URL, which holds the secret.
       console.error(`Studio console: ${request.method} failed: ${describeFailure(error)}`);
-      if (!response.headersSent) sendJson(response, 500, { ok: false, error: 'internal', message: 'The console failed; see its terminal' });
+      if (!response.headersSent)
+        sendJson(response, 500, { ok: false, error: 'internal', message: 'The console failed; see its terminal' });
       else response.destroy();
     });
   });
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const host = request.headers.host ?? '';
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return sendJson(response, 403, refusal('forbidden_host', 'The console answers only at 127.0.0.1'));
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)
+      return sendJson(response, 403, refusal('forbidden_host', 'The console answers only at 127.0.0.1'));
     const url = new URL(request.url ?? '/', `http://127.0.0.1:${port}`);
     const [, given = '', ...rest] = url.pathname.split('/');
-    if (!sameSecret(given, secret)) return sendJson(response, 403, refusal('forbidden', 'Open the console at the URL npm run studio printed, secret included'));
+    if (!sameSecret(given, secret))
+      return sendJson(
+        response,
+        403,
+        refusal('forbidden', 'Open the console at the URL npm run studio printed, secret included'),
+      );
     const path = rest.join('/');
     if (path.startsWith('api/')) {
       let segments: string[];
@@ -84,7 +96,8 @@ export async function startStudio(options: StudioOptions): Promise<Studio> {
         return sendJson(response, 400, refusal('invalid_path', 'The address is not valid percent-encoding'));
       }
       const reply = await answerApi(request, url, segments);
-      if (reply.file && reply.body instanceof Buffer) return send(response, reply.status, reply.file.contentType, reply.body, reply.file.headers);
+      if (reply.file && reply.body instanceof Buffer)
+        return send(response, reply.status, reply.file.contentType, reply.body, reply.file.headers);
       return sendJson(response, reply.status, reply.body);
     }
     const page = PAGE_FILES[path];
@@ -120,7 +133,18 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   send(response, status, 'application/json; charset=utf-8', Buffer.from(JSON.stringify(body)));
 }
 
-function send(response: ServerResponse, status: number, contentType: string, body: Buffer, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': contentType, 'Content-Length': body.length });
+function send(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    ...headers,
+    'Content-Type': contentType,
+    'Content-Length': body.length,
+  });
   response.end(body);
 }

@@ -31,7 +31,11 @@ const bucketStore: ThumbnailStore = {
 };
 
 export async function makeThumbnail(bytes: Uint8Array): Promise<Buffer> {
-  return sharp(bytes).rotate().resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 72 }).toBuffer();
+  return sharp(bytes)
+    .rotate()
+    .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 72 })
+    .toBuffer();
 }
 
 export class ThumbnailCache {
@@ -56,7 +60,9 @@ export class ThumbnailCache {
     this.thumbnails.set(key, made);
     if (this.thumbnails.size > this.capacity) this.thumbnails.delete(this.thumbnails.keys().next().value!);
     // A failure is not kept: the next view tries again.
-    made.then((thumbnail) => thumbnail === undefined && this.thumbnails.delete(key)).catch(() => this.thumbnails.delete(key));
+    made
+      .then((thumbnail) => thumbnail === undefined && this.thumbnails.delete(key))
+      .catch(() => this.thumbnails.delete(key));
     return made;
   }
 

@@ -4,7 +4,17 @@ import { useLocalApi } from '../support/local-api';
 import { type CheckinStudio, createCheckinStudio, createPayingStudio } from '../support/checkin-gallery';
 import { useStripeEmulator } from '../support/stripe';
 import { useSesEmulator } from '../support/ses';
-import { PAGE_LANGUAGES, SCREENSHOTS, VIEWPORTS, axeViolations, checkinPageUrl, fillParticipant, fillSmallDay, pageBaseOf, useCheckinPageBrowser } from '../support/checkin-page-browser';
+import {
+  PAGE_LANGUAGES,
+  SCREENSHOTS,
+  VIEWPORTS,
+  axeViolations,
+  checkinPageUrl,
+  fillParticipant,
+  fillSmallDay,
+  pageBaseOf,
+  useCheckinPageBrowser,
+} from '../support/checkin-page-browser';
 
 /**
  * axe-core (WCAG 2.0-2.2 A and AA, and its best practices) on every view of the check-in page,
@@ -19,12 +29,16 @@ useSesEmulator();
 const { newWatchedPage } = useCheckinPageBrowser();
 const LOCALES = { en: 'en-US', de: 'de-DE', fr: 'fr-FR' } as const;
 
-const runs = Object.entries(VIEWPORTS).flatMap(([size, viewport]) => PAGE_LANGUAGES.map((language) => [size, language, viewport] as const));
+const runs = Object.entries(VIEWPORTS).flatMap(([size, viewport]) =>
+  PAGE_LANGUAGES.map((language) => [size, language, viewport] as const),
+);
 
 describe.each(runs)('check-in page accessibility on a %s in %s', (size, language, viewport) => {
   let page: Page;
   const findings: Record<string, string[]> = {};
-  beforeEach(async () => void (page = await newWatchedPage({ viewport, locale: LOCALES[language], reducedMotion: 'reduce' })));
+  beforeEach(
+    async () => void (page = await newWatchedPage({ viewport, locale: LOCALES[language], reducedMotion: 'reduce' })),
+  );
 
   /** axe on the view as it is now, and its screenshot. */
   async function check(view: string) {
@@ -56,7 +70,17 @@ describe.each(runs)('check-in page accessibility on a %s in %s', (size, language
     await check('day-full');
     // ...the wait at the button: the next check-in is answered 429 once, as the API does
     await page.check(`input[name="shootingDayId"][value="${studio.openDay.id}"]`);
-    await page.route('**/v1/group-shoot', (route) => route.fulfill({ status: 429, headers: { 'Retry-After': '1' }, contentType: 'application/json', body: '{"ok":false,"error":"rate_limit_exceeded"}' }), { times: 1 });
+    await page.route(
+      '**/v1/group-shoot',
+      (route) =>
+        route.fulfill({
+          status: 429,
+          headers: { 'Retry-After': '1' },
+          contentType: 'application/json',
+          body: '{"ok":false,"error":"rate_limit_exceeded"}',
+        }),
+      { times: 1 },
+    );
     await page.click('#submit');
     await page.waitForSelector('#submit-wait:not([hidden])');
     await check('wait');
@@ -100,11 +124,12 @@ describe.each(Object.entries(VIEWPORTS))('check-in page touch targets on a %s', 
     await page.check(`input[name="selectedPackageId"][value="${studio.paidPackage.id}"]`);
     const small = await page.$$eval(
       'main button:not([hidden]), main .view-link a, main input:not([type=checkbox]):not([type=radio]), main select, main textarea, main label.choice, #language, #terms-link',
-      (nodes) => nodes
-        .filter((node) => (node as unknown as { offsetParent: unknown }).offsetParent !== null)
-        .map((node) => [node.id || node.className || node.tagName, node.getBoundingClientRect()] as const)
-        .filter(([, box]) => box.height < 44 || box.width < 44)
-        .map(([name, box]) => `${name}: ${Math.round(box.width)}×${Math.round(box.height)}`),
+      (nodes) =>
+        nodes
+          .filter((node) => (node as unknown as { offsetParent: unknown }).offsetParent !== null)
+          .map((node) => [node.id || node.className || node.tagName, node.getBoundingClientRect()] as const)
+          .filter(([, box]) => box.height < 44 || box.width < 44)
+          .map(([name, box]) => `${name}: ${Math.round(box.width)}×${Math.round(box.height)}`),
     );
     expect(small).toEqual([]);
   });

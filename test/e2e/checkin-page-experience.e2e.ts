@@ -46,7 +46,9 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s: errors and avai
     await page.waitForSelector('#name-error:not([hidden])');
     await page.screenshot({ path: join(SCREENSHOTS, `errors-all-at-once-${size}.png`), fullPage: true });
     // Assess
-    const shown = await page.$$eval('#checkin .error:not([hidden])', (nodes) => nodes.map((node) => [node.id, node.textContent]));
+    const shown = await page.$$eval('#checkin .error:not([hidden])', (nodes) =>
+      nodes.map((node) => [node.id, node.textContent]),
+    );
     expect(shown).toEqual([
       ['name-error', 'Please enter your name.'],
       ['email-error', 'Please enter your email address.'],
@@ -55,13 +57,23 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s: errors and avai
       ['selfieBase64-error', 'Please add a selfie.'],
       ['consentGiven-error', 'Please accept the consent to check in.'],
     ]);
-    for (const [input, error] of [['#name', 'name-error'], ['#email', 'email-error'], ['#selfie', 'selfieBase64-error'], ['#consentGiven', 'consentGiven-error']]) {
+    for (const [input, error] of [
+      ['#name', 'name-error'],
+      ['#email', 'email-error'],
+      ['#selfie', 'selfieBase64-error'],
+      ['#consentGiven', 'consentGiven-error'],
+    ]) {
       expect([input, await page.getAttribute(input!, 'aria-invalid')]).toEqual([input, 'true']);
-      expect([input, (await page.getAttribute(input!, 'aria-describedby'))?.split(' ')]).toEqual([input, expect.arrayContaining([error])]);
+      expect([input, (await page.getAttribute(input!, 'aria-describedby'))?.split(' ')]).toEqual([
+        input,
+        expect.arrayContaining([error]),
+      ]);
     }
     expect(await focusedId(page)).toBe('name');
     // Within sight: each message directly below its field.
-    const gap = await page.evaluate('document.getElementById("name-error").getBoundingClientRect().top - document.getElementById("name").getBoundingClientRect().bottom');
+    const gap = await page.evaluate(
+      'document.getElementById("name-error").getBoundingClientRect().top - document.getElementById("name").getBoundingClientRect().bottom',
+    );
     expect(gap).toBeGreaterThanOrEqual(4);
     expect(gap).toBeLessThan(24);
     expect(await personsOf(studio)).toEqual([]);
@@ -110,7 +122,11 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s: errors and avai
       'This shooting day has just been fully booked. Please choose another; everything else you entered is kept.',
     );
     expect(await focusedId(page)).toBe('shootingDayId-error');
-    expect([await page.inputValue('#name'), await page.inputValue('#email'), await page.isChecked('#consentGiven')]).toEqual(['Ada Lovelace', 'ada@example.com', true]);
+    expect([
+      await page.inputValue('#name'),
+      await page.inputValue('#email'),
+      await page.isChecked('#consentGiven'),
+    ]).toEqual(['Ada Lovelace', 'ada@example.com', true]);
     // ...and the participant goes on with another day.
     await page.check(`input[name="shootingDayId"][value="${studio.openDay.id}"]`);
     await page.click('#submit');
@@ -137,74 +153,86 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s: errors and avai
 describe('check-in page in German and French', () => {
   let page: Page;
 
-  it.each(Object.entries(VIEWPORTS))('speaks German throughout on a %s for a German browser, dates included, and stores the language', async (size, viewport) => {
-    // Prepare: a German consent text, and a terms link.
-    const studio = await createPayingStudio();
-    await updateGallerySettings(studio.tenant.tenantId, studio.token, {
-      consentTexts: { de: 'Ich willige in die Verarbeitung meiner Fotos ein.' },
-      termsUrl: 'https://studio.example/agb',
-    });
-    page = await newWatchedPage({ viewport, locale: 'de-DE' });
-    await page.goto(pageUrl(studio));
-    await page.waitForSelector('#checkin:not([hidden])');
-    // Act
-    await page.click('#submit');
-    await page.waitForSelector('#name-error:not([hidden])');
-    await page.screenshot({ path: join(SCREENSHOTS, `de-1-errors-${size}.png`), fullPage: true });
-    const errors = await page.$$eval('#checkin .error:not([hidden])', (nodes) => nodes.map((node) => node.textContent));
-    await fillParticipant(page, studio, `ada-${size}@example.com`);
-    await page.check(`input[name="selectedPackageId"][value="${studio.paidPackage.id}"]`);
-    await page.check('#termsAccepted');
-    await page.screenshot({ path: join(SCREENSHOTS, `de-2-form-${size}.png`), fullPage: true });
-    const form = {
-      lang: await page.getAttribute('html', 'lang'),
-      switcher: await page.inputValue('#language'),
-      name: await textOf(page, 'label[for="name"]'),
-      day: await textOf(page, `label:has(input[value="${studio.openDay.id}"])`),
-      smallDay: await textOf(page, `label:has(input[value="${studio.smallDay.id}"])`),
-      price: await textOf(page, `label:has(input[value="${studio.paidPackage.id}"])`),
-      consent: await textOf(page, '#consent-text'),
-      fallbackShown: await page.isVisible('#consent-fallback'),
-      terms: await page.getAttribute('#terms-link', 'href'),
-      termsText: await textOf(page, '#terms-link'),
-      submit: await textOf(page, '#submit'),
-    };
-    // Nothing of the page's own English shows (the gallery's field, day and package names are the studio's words).
-    const pageText = await textOf(page, 'body');
-    await page.click('#submit');
-    await page.waitForURL(`${stripe.emulator.url}/pay/**`);
-    await page.click('#pay');
-    await page.waitForSelector('#done:not([hidden])');
-    await page.screenshot({ path: join(SCREENSHOTS, `de-3-recap-${size}.png`), fullPage: true });
-    // Assess
-    expect(errors).toEqual([
-      'Bitte geben Sie Ihren Namen ein.',
-      'Bitte geben Sie Ihre E-Mail-Adresse ein.',
-      'Bitte wählen Sie eine Option.',
-      'Bitte wählen Sie einen Shooting-Tag.',
-      'Bitte willigen Sie ein, um einzuchecken.',
-    ]);
-    expect(form).toEqual({
-      lang: 'de',
-      switcher: 'de',
-      name: 'Vollständiger Name *',
-      day: 'Open Sonntag, 2. Mai 2027 09:00–17:00 Uhr',
-      smallDay: 'Small Samstag, 1. Mai 2027 09:00–10:00 Uhr (noch 2 frei)',
-      price: 'Premium 29,00 €',
-      consent: 'Ich willige in die Verarbeitung meiner Fotos ein.',
-      fallbackShown: false,
-      terms: 'https://studio.example/agb',
-      termsText: 'Bedingungen lesen (öffnet einen neuen Tab)',
-      submit: 'Einchecken',
-    });
-    expect(pageText).not.toMatch(/Please|Shooting day|Package|Consent|Check in|My photos|Language|Full name/);
-    expect(await textOf(page, '#done-heading')).toBe('Sie sind eingecheckt');
-    expect(await recapOf(page)).toEqual([
-      'Name', 'Ada Lovelace', 'Tag', 'Sonntag, 2. Mai 2027 (Open)', 'Uhrzeit', '09:00–17:00 Uhr', 'Paket', 'Premium',
-    ]);
-    expect(await textOf(page, '#title')).toBe('Check-in gallery');
-    expect(await personsOf(studio)).toEqual([expect.objectContaining({ name: 'Ada Lovelace', language: 'de' })]);
-  });
+  it.each(Object.entries(VIEWPORTS))(
+    'speaks German throughout on a %s for a German browser, dates included, and stores the language',
+    async (size, viewport) => {
+      // Prepare: a German consent text, and a terms link.
+      const studio = await createPayingStudio();
+      await updateGallerySettings(studio.tenant.tenantId, studio.token, {
+        consentTexts: { de: 'Ich willige in die Verarbeitung meiner Fotos ein.' },
+        termsUrl: 'https://studio.example/agb',
+      });
+      page = await newWatchedPage({ viewport, locale: 'de-DE' });
+      await page.goto(pageUrl(studio));
+      await page.waitForSelector('#checkin:not([hidden])');
+      // Act
+      await page.click('#submit');
+      await page.waitForSelector('#name-error:not([hidden])');
+      await page.screenshot({ path: join(SCREENSHOTS, `de-1-errors-${size}.png`), fullPage: true });
+      const errors = await page.$$eval('#checkin .error:not([hidden])', (nodes) =>
+        nodes.map((node) => node.textContent),
+      );
+      await fillParticipant(page, studio, `ada-${size}@example.com`);
+      await page.check(`input[name="selectedPackageId"][value="${studio.paidPackage.id}"]`);
+      await page.check('#termsAccepted');
+      await page.screenshot({ path: join(SCREENSHOTS, `de-2-form-${size}.png`), fullPage: true });
+      const form = {
+        lang: await page.getAttribute('html', 'lang'),
+        switcher: await page.inputValue('#language'),
+        name: await textOf(page, 'label[for="name"]'),
+        day: await textOf(page, `label:has(input[value="${studio.openDay.id}"])`),
+        smallDay: await textOf(page, `label:has(input[value="${studio.smallDay.id}"])`),
+        price: await textOf(page, `label:has(input[value="${studio.paidPackage.id}"])`),
+        consent: await textOf(page, '#consent-text'),
+        fallbackShown: await page.isVisible('#consent-fallback'),
+        terms: await page.getAttribute('#terms-link', 'href'),
+        termsText: await textOf(page, '#terms-link'),
+        submit: await textOf(page, '#submit'),
+      };
+      // Nothing of the page's own English shows (the gallery's field, day and package names are the studio's words).
+      const pageText = await textOf(page, 'body');
+      await page.click('#submit');
+      await page.waitForURL(`${stripe.emulator.url}/pay/**`);
+      await page.click('#pay');
+      await page.waitForSelector('#done:not([hidden])');
+      await page.screenshot({ path: join(SCREENSHOTS, `de-3-recap-${size}.png`), fullPage: true });
+      // Assess
+      expect(errors).toEqual([
+        'Bitte geben Sie Ihren Namen ein.',
+        'Bitte geben Sie Ihre E-Mail-Adresse ein.',
+        'Bitte wählen Sie eine Option.',
+        'Bitte wählen Sie einen Shooting-Tag.',
+        'Bitte willigen Sie ein, um einzuchecken.',
+      ]);
+      expect(form).toEqual({
+        lang: 'de',
+        switcher: 'de',
+        name: 'Vollständiger Name *',
+        day: 'Open Sonntag, 2. Mai 2027 09:00–17:00 Uhr',
+        smallDay: 'Small Samstag, 1. Mai 2027 09:00–10:00 Uhr (noch 2 frei)',
+        price: 'Premium 29,00 €',
+        consent: 'Ich willige in die Verarbeitung meiner Fotos ein.',
+        fallbackShown: false,
+        terms: 'https://studio.example/agb',
+        termsText: 'Bedingungen lesen (öffnet einen neuen Tab)',
+        submit: 'Einchecken',
+      });
+      expect(pageText).not.toMatch(/Please|Shooting day|Package|Consent|Check in|My photos|Language|Full name/);
+      expect(await textOf(page, '#done-heading')).toBe('Sie sind eingecheckt');
+      expect(await recapOf(page)).toEqual([
+        'Name',
+        'Ada Lovelace',
+        'Tag',
+        'Sonntag, 2. Mai 2027 (Open)',
+        'Uhrzeit',
+        '09:00–17:00 Uhr',
+        'Paket',
+        'Premium',
+      ]);
+      expect(await textOf(page, '#title')).toBe('Check-in gallery');
+      expect(await personsOf(studio)).toEqual([expect.objectContaining({ name: 'Ada Lovelace', language: 'de' })]);
+    },
+  );
 
   it('switches to French with the switcher, keeps it after a reload, and marks a consent text it has only in English', async () => {
     // Prepare: an English browser; the gallery has its consent text in English only.
@@ -222,10 +250,14 @@ describe('check-in page in German and French', () => {
     expect(english).toBe('Full name *');
     expect(await page.getAttribute('html', 'lang')).toBe('fr');
     expect(await textOf(page, 'label[for="name"]')).toBe('Nom complet *');
-    expect(await textOf(page, `label:has(input[value="${studio.openDay.id}"])`)).toBe('Open dimanche 2 mai 2027 09:00 – 17:00');
+    expect(await textOf(page, `label:has(input[value="${studio.openDay.id}"])`)).toBe(
+      'Open dimanche 2 mai 2027 09:00 – 17:00',
+    );
     expect(await textOf(page, '#consent-text')).toBe('I agree.');
     expect(await page.getAttribute('#consent-text', 'lang')).toBe('en');
-    expect(await textOf(page, '#consent-fallback')).toBe("Ce texte n'est pas disponible en français ; il est affiché dans la langue où le studio l'a rédigé.");
+    expect(await textOf(page, '#consent-fallback')).toBe(
+      "Ce texte n'est pas disponible en français ; il est affiché dans la langue où le studio l'a rédigé.",
+    );
     expect(await page.getAttribute('#consentGiven', 'aria-describedby')).toBe('consent-fallback');
   });
 
@@ -234,7 +266,11 @@ describe('check-in page in German and French', () => {
     process.env.CHECKIN_PAGE_URL = `${pageBaseOf(api.url)}/checkin/`;
     const studio = await createCheckinStudio();
     const address = `linda-${studio.slug}@example.com`;
-    await api.call(`/groupshoot/${studio.token}/persons`, { method: 'POST', headers: studio.serverHeaders, body: { persons: [{ name: 'Linda Link', email: address }] } });
+    await api.call(`/groupshoot/${studio.token}/persons`, {
+      method: 'POST',
+      headers: studio.serverHeaders,
+      body: { persons: [{ name: 'Linda Link', email: address }] },
+    });
     page = await newWatchedPage({ viewport: VIEWPORTS.phone, locale: 'de-DE' });
     await page.goto(`${pageUrl(studio)}#my-photos`);
     await page.waitForSelector('#my-photos:not([hidden])');
@@ -245,7 +281,9 @@ describe('check-in page in German and French', () => {
     await page.screenshot({ path: join(SCREENSHOTS, `de-photo-link-sent-phone.png`), fullPage: true });
     const [email] = await ses.waitForEmailsTo(address, 1);
     // Assess
-    expect(await textOf(page, '#link-sent')).toMatch(/^Falls eine teilnehmende Person dieser Galerie diese E-Mail-Adresse hat/);
+    expect(await textOf(page, '#link-sent')).toMatch(
+      /^Falls eine teilnehmende Person dieser Galerie diese E-Mail-Adresse hat/,
+    );
     expect(email!.subject).toBe(EMAIL_MESSAGES.de.linkSubject('Check-in gallery'));
     expect(email!.body.text).toContain(EMAIL_MESSAGES.de.greeting('Linda Link'));
   });
@@ -275,19 +313,27 @@ describe('check-in page: branding and the keyboard', () => {
     // Assess
     expect(await page.getAttribute('#logo', 'src')).toBe(logoUrl);
     expect(await page.isVisible('#logo')).toBe(true);
-    expect(await page.evaluate('getComputedStyle(document.getElementById("submit")).backgroundColor')).toBe('rgb(122, 31, 92)');
+    expect(await page.evaluate('getComputedStyle(document.getElementById("submit")).backgroundColor')).toBe(
+      'rgb(122, 31, 92)',
+    );
   });
 
   it('can be completed with the keyboard alone, with a visible focus ring on each stop', async () => {
     // Prepare
-    const studio = await createCheckinStudio({ granularConsents: { face: false, notification: false, hrExport: false } });
+    const studio = await createCheckinStudio({
+      granularConsents: { face: false, notification: false, hrExport: false },
+    });
     page = await newWatchedPage({ viewport: VIEWPORTS.desktop });
     await page.goto(pageUrl(studio));
     await page.waitForSelector('#checkin:not([hidden])');
     const outlines: string[] = [];
     const tab = async () => {
       await page.keyboard.press('Tab');
-      outlines.push(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle + " " + getComputedStyle(document.activeElement).outlineWidth') as string);
+      outlines.push(
+        (await page.evaluate(
+          'getComputedStyle(document.activeElement).outlineStyle + " " + getComputedStyle(document.activeElement).outlineWidth',
+        )) as string,
+      );
     };
     // Act: from the top of the page, only keys.
     await page.focus('#language');
@@ -316,6 +362,8 @@ describe('check-in page: branding and the keyboard', () => {
     // Assess
     expect(submitFocused).toBe('submit');
     expect(outlines.every((outline) => outline === 'solid 3px')).toBe(true);
-    expect(await personsOf(studio)).toEqual([expect.objectContaining({ name: 'Ada Lovelace', shootingDayId: studio.smallDay.id, consentGiven: true })]);
+    expect(await personsOf(studio)).toEqual([
+      expect.objectContaining({ name: 'Ada Lovelace', shootingDayId: studio.smallDay.id, consentGiven: true }),
+    ]);
   });
 });

@@ -38,14 +38,18 @@ beforeAll(() => {
 });
 
 /** The page as an in-page check sees it (this project compiles without the DOM library). */
-type PageWithImages = { document: { querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number }> } };
+type PageWithImages = {
+  document: { querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number }> };
+};
 
 /**
  * Whether every image the selector matches has loaded; run in the page by waitForFunction as a
  * function, since the page's CSP refuses the eval a string predicate needs.
  */
 const allImagesLoaded = (selector: string) =>
-  Array.from((globalThis as unknown as PageWithImages).document.querySelectorAll(selector)).every((image) => image.complete && image.naturalWidth > 0);
+  Array.from((globalThis as unknown as PageWithImages).document.querySelectorAll(selector)).every(
+    (image) => image.complete && image.naturalWidth > 0,
+  );
 
 const pageBase = () => pageBaseOf(api.url);
 const pageUrl = (studio: CheckinStudio) => checkinPageUrl(api.url, studio);
@@ -53,7 +57,10 @@ const pageUrl = (studio: CheckinStudio) => checkinPageUrl(api.url, studio);
 /** A studio that takes payments, with the page filled in for its paid package and submitted. */
 async function submitPaidCheckin(page: Page, size: string): Promise<CheckinStudio> {
   const studio = await createCheckinStudio();
-  await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}` });
+  await updateTenantSettings(studio.slug, {
+    paymentAccessApproved: true,
+    stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`,
+  });
   await page.goto(pageUrl(studio));
   await page.waitForSelector('#checkin:not([hidden])');
   await fillParticipant(page, studio);
@@ -84,7 +91,9 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     await page.goto(pageUrl(studio));
     await page.waitForSelector('#checkin:not([hidden])');
     // Assess
-    const faceConsent = page.getByRole('checkbox', { name: /^Use my selfie to check that the photos delivered to me are of me/ });
+    const faceConsent = page.getByRole('checkbox', {
+      name: /^Use my selfie to check that the photos delivered to me are of me/,
+    });
     expect(await faceConsent.isVisible()).toBe(true);
     expect(await faceConsent.getAttribute('aria-describedby')).toBe('faceConsent-hint');
     expect(await page.textContent('#faceConsent-hint')).toBe(
@@ -153,7 +162,11 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     const studio = await createCheckinStudio({ publicLimits: { checkins: { limit: 1, windowMs: 3_000 } } });
     await page.goto(pageUrl(studio));
     await page.waitForSelector('#checkin:not([hidden])');
-    const other = await api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body: studio.validBody({ name: 'Colleague' }) });
+    const other = await api.call('/group-shoot', {
+      method: 'POST',
+      headers: studio.publicHeaders,
+      body: studio.validBody({ name: 'Colleague' }),
+    });
     expect(other.status).toBe(200);
     // Act
     await fillParticipant(page, studio);
@@ -173,7 +186,10 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     expect(buttonDescribedBy).toBe('submit-wait');
     const code = await page.textContent('#code');
     expect(code).toMatch(/^[A-Z2-9]{4}$/);
-    expect((await personsOf(studio)).map((person: { name: string }) => person.name).sort()).toEqual(['Ada Lovelace', 'Colleague']);
+    expect((await personsOf(studio)).map((person: { name: string }) => person.name).sort()).toEqual([
+      'Ada Lovelace',
+      'Colleague',
+    ]);
   });
 
   it('shows a validation error next to its field, in words, and moves focus there', async () => {
@@ -184,7 +200,9 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     await page.click('#submit');
     await page.waitForSelector('#email-error:not([hidden])');
     await page.screenshot({ path: join(SCREENSHOTS, `error-email-${size}.png`), fullPage: true });
-    expect(await page.textContent('#email-error')).toBe('This is not an email address. Please check it (for example name@example.com).');
+    expect(await page.textContent('#email-error')).toBe(
+      'This is not an email address. Please check it (for example name@example.com).',
+    );
     expect(await page.getAttribute('#email', 'aria-invalid')).toBe('true');
     expect((await page.getAttribute('#email', 'aria-describedby'))?.split(' ')).toContain('email-error');
     expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('email');
@@ -193,10 +211,14 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
   });
 
   it('names the allowed email domains below the email field, and shows a refusal of another domain there', async () => {
-    const studio = await createCheckinStudio({ checkinPolicy: { mode: 'open', allowedEmailDomains: ['example.com', '*.example.org'] } });
+    const studio = await createCheckinStudio({
+      checkinPolicy: { mode: 'open', allowedEmailDomains: ['example.com', '*.example.org'] },
+    });
     await page.goto(pageUrl(studio));
     await page.waitForSelector('#email-hint:not([hidden])');
-    expect(await page.textContent('#email-hint')).toBe('Use your address at example.com or any subdomain of example.org.');
+    expect(await page.textContent('#email-hint')).toBe(
+      'Use your address at example.com or any subdomain of example.org.',
+    );
     await fillParticipant(page, studio, 'ada@elsewhere.example');
     await page.click('#submit');
     await page.waitForSelector('#email-error:not([hidden])');
@@ -217,10 +239,19 @@ describe.each(Object.entries(VIEWPORTS))('check-in page on a %s', (size, viewpor
     expect(page.url()).toBe(`${pageBase()}/checkin/`);
     expect(await page.textContent('#title')).toBe('Check-in gallery');
     expect(await recapOf(page)).toEqual([
-      'Name', 'Ada Lovelace', 'Day', 'Sunday, May 2, 2027 (Open)', 'Time', '9:00 AM – 5:00 PM', 'Package', 'Premium',
+      'Name',
+      'Ada Lovelace',
+      'Day',
+      'Sunday, May 2, 2027 (Open)',
+      'Time',
+      '9:00 AM – 5:00 PM',
+      'Package',
+      'Premium',
     ]);
     expect(await page.isVisible('#code-qr svg')).toBe(true);
-    expect(await personsOf(studio)).toEqual([expect.objectContaining({ code, packageId: studio.paidPackage.id, name: 'Ada Lovelace' })]);
+    expect(await personsOf(studio)).toEqual([
+      expect.objectContaining({ code, packageId: studio.paidPackage.id, name: 'Ada Lovelace' }),
+    ]);
   });
 
   it('offers a retry after a cancelled checkout, with a new checkout for the same reservation', async () => {
@@ -248,7 +279,8 @@ describe('check-in page: tokens in the address', () => {
   });
 
   /** The Referer of every request the page made so far, as Chromium sent it (absent: undefined). */
-  const referers = () => Promise.all(requests.map(async (request) => [request.url(), (await request.allHeaders()).referer] as const));
+  const referers = () =>
+    Promise.all(requests.map(async (request) => [request.url(), (await request.allHeaders()).referer] as const));
 
   it('takes the gallery token and tenant out of the address bar, still renders the check-in, and no request carries a Referer', async () => {
     // Prepare
@@ -277,7 +309,13 @@ describe('check-in page: tokens in the address', () => {
     expect(await page.evaluate('document.referrer')).toBe('');
     const sent = await referers();
     expect(sent.map(([url]) => new URL(url).pathname)).toEqual(
-      expect.arrayContaining(['/checkin/config.js', '/checkin/checkin.js', `/v1/group-shoot/checkin/${studio.token}`, '/checkin/probe.png', '/checkin/elsewhere']),
+      expect.arrayContaining([
+        '/checkin/config.js',
+        '/checkin/checkin.js',
+        `/v1/group-shoot/checkin/${studio.token}`,
+        '/checkin/probe.png',
+        '/checkin/elsewhere',
+      ]),
     );
     // Where Chromium has only a request's provisional headers, no referrer shows as an empty Referer: no address either.
     expect(sent.filter(([, referer]) => referer !== undefined && referer !== '')).toEqual([]);
@@ -302,7 +340,9 @@ describe('check-in page: tokens in the address', () => {
     await page.click('#pay');
     await page.waitForSelector('#done:not([hidden])');
     const code = await page.textContent('#code');
-    const stripeRedirect = requests.find((request) => request.isNavigationRequest() && request.url().includes('checkout=success'));
+    const stripeRedirect = requests.find(
+      (request) => request.isNavigationRequest() && request.url().includes('checkout=success'),
+    );
 
     await page.reload();
     await page.waitForSelector('#done:not([hidden])');
@@ -344,7 +384,16 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
   async function givePhoto(personId: string, fileName: string, index: number): Promise<void> {
     const objectKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId, fileName });
     await uploadObject(objectKey, makeJpeg(300 + index * 20, 400));
-    const photo = { photoId: photoIdOf(objectKey), personId, fileName, objectKey, width: 300 + index * 20, height: 400, capturedAt: null, createdAt: new Date(Date.UTC(2027, 4, 1, 9, index)).toISOString() };
+    const photo = {
+      photoId: photoIdOf(objectKey),
+      personId,
+      fileName,
+      objectKey,
+      width: 300 + index * 20,
+      height: 400,
+      capturedAt: null,
+      createdAt: new Date(Date.UTC(2027, 4, 1, 9, index)).toISOString(),
+    };
     expect(await recordPhoto({ tenantId: studio.tenant.tenantId, token: studio.token }, photo)).toBe('recorded');
   }
 
@@ -357,7 +406,12 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: studio.serverHeaders,
-      body: { persons: [{ name: 'Ada Lovelace', email: 'ada@example.com' }, { name: 'Grace Hopper', employeeId: 'E-2' }] },
+      body: {
+        persons: [
+          { name: 'Ada Lovelace', email: 'ada@example.com' },
+          { name: 'Grace Hopper', employeeId: 'E-2' },
+        ],
+      },
     });
     [ada, grace] = imported.body.persons;
     await Promise.all(adaPhotos.map((fileName, index) => givePhoto(ada.personId, fileName, index)));
@@ -371,7 +425,8 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
   });
 
   const photosUrl = (fragment: string) => `${pageUrl(studio)}#${fragment}`;
-  const shownFiles = () => page.$$eval('#photos-grid img', (images) => images.map((image) => image.getAttribute('alt')));
+  const shownFiles = () =>
+    page.$$eval('#photos-grid img', (images) => images.map((image) => image.getAttribute('alt')));
 
   it('opens from a link with the code, shows the right photos in a grid, a full view and a download', async () => {
     // Act: the address a photo-ready email links to, with the code in lower case
@@ -417,7 +472,9 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     await page.waitForSelector('#photos-grid li:nth-child(3) button.pick[aria-pressed="true"]');
     await page.screenshot({ path: join(SCREENSHOTS, `photos-4-picked-${size}.png`), fullPage: true });
     // Assess
-    const pressed = await page.$$eval('#photos-grid button.pick', (buttons) => buttons.map((button) => [button.textContent, button.getAttribute('aria-pressed')]));
+    const pressed = await page.$$eval('#photos-grid button.pick', (buttons) =>
+      buttons.map((button) => [button.textContent, button.getAttribute('aria-pressed')]),
+    );
     expect(pressed).toEqual([
       ['Use as my portrait', 'false'],
       ['Use as my portrait', 'false'],
@@ -426,8 +483,12 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     expect(await page.textContent('#photos-grid li:nth-child(3) .picked-note')).toBe('Your portrait');
     expect(await page.$$('#photos-grid .picked-note')).toHaveLength(1);
     expect(await page.textContent('#status')).toBe('Saved: this photo is your portrait.');
-    const seen = await api.call(`/groupshoot/${studio.token}/persons/${ada.personId}/photos`, { headers: studio.serverHeaders });
-    expect(seen.body.photos.find((photo: { fileName: string }) => photo.fileName === adaPhotos[2]).photoId).toBe(seen.body.pickedPhotoId);
+    const seen = await api.call(`/groupshoot/${studio.token}/persons/${ada.personId}/photos`, {
+      headers: studio.serverHeaders,
+    });
+    expect(seen.body.photos.find((photo: { fileName: string }) => photo.fileName === adaPhotos[2]).photoId).toBe(
+      seen.body.pickedPhotoId,
+    );
     expect(await axeViolations(page)).toEqual([]);
   });
 
@@ -481,13 +542,31 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     process.env.CHECKIN_PAGE_URL = `${pageBase()}/checkin/`;
     const linkStudio = await createCheckinStudio();
     const address = `link-${size}-${linkStudio.slug}@example.com`;
-    const imported = await api.call(`/groupshoot/${linkStudio.token}/persons`, { method: 'POST', headers: linkStudio.serverHeaders, body: { persons: [{ name: 'Linda Link', email: address }] } });
+    const imported = await api.call(`/groupshoot/${linkStudio.token}/persons`, {
+      method: 'POST',
+      headers: linkStudio.serverHeaders,
+      body: { persons: [{ name: 'Linda Link', email: address }] },
+    });
     const [linda] = imported.body.persons as ImportedParticipant[];
-    const objectKey = photoObjectKey({ tenantId: linkStudio.tenant.tenantId, token: linkStudio.token, personId: linda!.personId, fileName: 'linda.jpg' });
+    const objectKey = photoObjectKey({
+      tenantId: linkStudio.tenant.tenantId,
+      token: linkStudio.token,
+      personId: linda!.personId,
+      fileName: 'linda.jpg',
+    });
     await uploadObject(objectKey, makeJpeg(300, 400));
     await recordPhoto(
       { tenantId: linkStudio.tenant.tenantId, token: linkStudio.token },
-      { photoId: photoIdOf(objectKey), personId: linda!.personId, fileName: 'linda.jpg', objectKey, width: 300, height: 400, capturedAt: null, createdAt: new Date().toISOString() },
+      {
+        photoId: photoIdOf(objectKey),
+        personId: linda!.personId,
+        fileName: 'linda.jpg',
+        objectKey,
+        width: 300,
+        height: 400,
+        capturedAt: null,
+        createdAt: new Date().toISOString(),
+      },
     );
     // Act: ask for a link on the page
     await page.goto(`${pageUrl(linkStudio)}#my-photos`);
@@ -521,7 +600,11 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     process.env.CHECKIN_PAGE_URL = `${pageBase()}/checkin/`;
     const studio = await createCheckinStudio({ checkinPolicy: { mode: 'importedOnly', allowedEmailDomains: [] } });
     const address = `ivy.${size}@example.com`;
-    const imported = await api.call(`/groupshoot/${studio.token}/persons`, { method: 'POST', headers: studio.serverHeaders, body: { persons: [{ name: 'Ivy Invited', email: address }] } });
+    const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
+      method: 'POST',
+      headers: studio.serverHeaders,
+      body: { persons: [{ name: 'Ivy Invited', email: address }] },
+    });
     const [ivy] = imported.body.persons as ImportedParticipant[];
     // Act: check in with the address alone
     await page.goto(pageUrl(studio));
@@ -546,13 +629,19 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     expect(refusal).toMatch(/^You are on the guest list\. We have emailed you a personal check-in link/);
     expect(addressAfterLink).not.toContain('invitation');
     expect(await page.textContent('#code')).toBe(ivy!.code);
-    expect(await personsOf(studio)).toEqual([expect.objectContaining({ personId: ivy!.personId, name: 'Ada Lovelace', checkedInAt: expect.any(String) })]);
+    expect(await personsOf(studio)).toEqual([
+      expect.objectContaining({ personId: ivy!.personId, name: 'Ada Lovelace', checkedInAt: expect.any(String) }),
+    ]);
   });
 
   it('says so for a link that no longer opens anything, and offers a new one', async () => {
-    await page.goto(photosUrl('my-photos/link/per_01jabcdefghjkmnpqrstvwxyz0.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'));
+    await page.goto(
+      photosUrl('my-photos/link/per_01jabcdefghjkmnpqrstvwxyz0.1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+    );
     await page.waitForSelector('#photos-error:not([hidden])');
-    expect(await page.textContent('#photos-error')).toBe('This link has expired or is not valid. Enter your email address and we send you a new one.');
+    expect(await page.textContent('#photos-error')).toBe(
+      'This link has expired or is not valid. Enter your email address and we send you a new one.',
+    );
     expect(await page.isVisible('#link-form')).toBe(true);
     expect(await page.evaluate('document.activeElement.id')).toBe('link-email');
   });
@@ -563,7 +652,9 @@ describe('check-in page: framing', () => {
     // Prepare: a page on another local origin (another port) that frames the check-in page.
     const studio = await createCheckinStudio();
     const framer = createServer((_request, response) => {
-      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>framer</title><iframe src="${pageUrl(studio)}"></iframe>`);
+      response
+        .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+        .end(`<!doctype html><title>framer</title><iframe src="${pageUrl(studio)}"></iframe>`);
     });
     await new Promise<void>((resolve) => framer.listen(0, '127.0.0.1', resolve));
     const page = await newWatchedPage({ viewport: VIEWPORTS.desktop });
@@ -573,7 +664,9 @@ describe('check-in page: framing', () => {
     });
     try {
       // Act
-      const refused = page.waitForEvent('console', { predicate: (message) => message.text().includes("frame-ancestors 'none'") });
+      const refused = page.waitForEvent('console', {
+        predicate: (message) => message.text().includes("frame-ancestors 'none'"),
+      });
       await page.goto(`http://127.0.0.1:${(framer.address() as AddressInfo).port}/`);
       await refused;
       // Assess: Chromium put its error page in the frame; the check-in page's scripts never ran.

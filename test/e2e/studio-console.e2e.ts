@@ -7,9 +7,13 @@ const browser = useCheckinPageBrowser();
 
 /** The first thumbnails drawn (globalThis: this project's TypeScript has no DOM types; a string would need eval, which the CSP refuses). */
 /** The galleries page's row of the synthetic shoot (the test tenant has a gallery of its own besides). */
-const shootRow = (page: import('playwright-core').Page) => page.locator('tr', { has: page.getByRole('link', { name: 'Shoot', exact: true }) });
+const shootRow = (page: import('playwright-core').Page) =>
+  page.locator('tr', { has: page.getByRole('link', { name: 'Shoot', exact: true }) });
 
-const thumbnailsDrawn = () => [...(globalThis as any).document.querySelectorAll('article.photo img')].slice(0, 4).every((image: any) => image.complete && image.naturalWidth > 0);
+const thumbnailsDrawn = () =>
+  [...(globalThis as any).document.querySelectorAll('article.photo img')]
+    .slice(0, 4)
+    .every((image: any) => image.complete && image.naturalWidth > 0);
 
 describe('studio console in Chromium, against npm start and npm run studio', () => {
   let stack: LocalStack | undefined;
@@ -27,7 +31,14 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
   beforeAll(async () => {
     stack = await startLocalStack();
     // Imported once this process reads and writes the table and bucket of that npm start.
-    const [{ createTestTenant }, { reviewShoot }, { listPhotos }, { getPerson }, { createDelivery, getDelivery }, { runCommand }] = await Promise.all([
+    const [
+      { createTestTenant },
+      { reviewShoot },
+      { listPhotos },
+      { getPerson },
+      { createDelivery, getDelivery },
+      { runCommand },
+    ] = await Promise.all([
       import('../support/factories'),
       import('../support/review-shoot'),
       import('#lib/photos/store/photos'),
@@ -58,7 +69,11 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     const counts = page.locator('#counts');
     await counts.waitFor();
     await page.waitForFunction(thumbnailsDrawn);
-    await page.waitForFunction(() => [...(globalThis as any).document.querySelectorAll('figure.reference img')].every((image: any) => image.complete && image.naturalWidth > 0));
+    await page.waitForFunction(() =>
+      [...(globalThis as any).document.querySelectorAll('figure.reference img')].every(
+        (image: any) => image.complete && image.naturalWidth > 0,
+      ),
+    );
     await page.locator(`article[data-photo="${shoot.withheld.facts.photoId}"]`).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, 'studio-review-desktop.png'), fullPage: false });
     const release = await page.locator('button.release').textContent();
@@ -66,7 +81,12 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     const reference = await withheldCard.locator('figure.reference:not(.card-photo) figcaption').textContent();
     const cardCaption = await withheldCard.locator('figure.card-photo figcaption').textContent();
     const countsBefore = await counts.textContent();
-    const position = await page.locator('article.photo').evaluateAll((cards, photoId) => cards.findIndex((card) => card.getAttribute('data-photo') === photoId), shoot.withheld.facts.photoId);
+    const position = await page
+      .locator('article.photo')
+      .evaluateAll(
+        (cards, photoId) => cards.findIndex((card) => card.getAttribute('data-photo') === photoId),
+        shoot.withheld.facts.photoId,
+      );
     // Act
     for (let step = 0; step < position; step += 1) await page.keyboard.press('j');
     await page.keyboard.press('r');
@@ -88,13 +108,20 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     expect(release).toBe(`Release to Person 0 (${first!.code})`);
     expect(reference).toBe(`Person 0 (${first!.code}): first photo`);
     expect(cardCaption).toBe(`Card ${first!.code}`);
-    expect((await tables.listPhotos(shoot.shoot.scope, first!.personId)).map((photo) => photo.photoId)).toContain(shoot.withheld.facts.photoId);
-    expect((await tables.listPhotos(shoot.shoot.scope, second!.personId)).map((photo) => photo.photoId)).toContain(assigned);
+    expect((await tables.listPhotos(shoot.shoot.scope, first!.personId)).map((photo) => photo.photoId)).toContain(
+      shoot.withheld.facts.photoId,
+    );
+    expect((await tables.listPhotos(shoot.shoot.scope, second!.personId)).map((photo) => photo.photoId)).toContain(
+      assigned,
+    );
     expect(assignedStatus).toMatch(new RegExp(`^Assigned .+ to Person 1 \\(${second!.code}\\)$`));
     expect(dismissedStatus).toMatch(/^Marked .+ as nobody's$/);
     expect(dismissed).not.toBe(assigned);
     expect(await page.locator(`article[data-photo="${dismissed}"]`).count()).toBe(0);
-    for (const person of [first!, second!]) expect((await tables.listPhotos(shoot.shoot.scope, person.personId)).map((photo) => photo.photoId)).not.toContain(dismissed);
+    for (const person of [first!, second!])
+      expect((await tables.listPhotos(shoot.shoot.scope, person.personId)).map((photo) => photo.photoId)).not.toContain(
+        dismissed,
+      );
   });
 
   it('prints the camera cards of a gallery as a PDF download, and the galleries page shows the printing', async () => {
@@ -102,7 +129,10 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop, acceptDownloads: true });
     await page.goto(studio!.url);
     // Act
-    const [download] = await Promise.all([page.waitForEvent('download'), shootRow(page).getByRole('link', { name: 'Cards (PDF)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      shootRow(page).getByRole('link', { name: 'Cards (PDF)' }).click(),
+    ]);
     const file = await download.path();
     await page.reload();
     const printed = await shootRow(page).locator('td.links .printed').textContent();
@@ -150,7 +180,11 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
 
   it("lists the webhook subscriptions, opens one's deliveries with their outcome, and replays the failed ones", async () => {
     // Prepare: a subscription whose endpoint nothing answers, and a failed delivery of it.
-    const { subscriptionId } = (await tables.runCommand('webhook', 'add', { tenant: tenant.slug, url: 'http://localhost:9/hooks', events: 'person.created' })) as { subscriptionId: string };
+    const { subscriptionId } = (await tables.runCommand('webhook', 'add', {
+      tenant: tenant.slug,
+      url: 'http://localhost:9/hooks',
+      events: 'person.created',
+    })) as { subscriptionId: string };
     const at = new Date().toISOString();
     await tables.createDelivery({
       tenantId: tenant.tenant.tenantId,
@@ -177,6 +211,8 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     await page.locator('#status', { hasText: 'Replay of the failed deliveries requested (1)' }).waitFor();
     // Assess
     expect(outcome).toMatch(/person\.created\s*failed\s*1\s*http_status 500/);
-    expect((await tables.getDelivery(tenant.tenant.tenantId, subscriptionId, 'evt_studio_e2e'))!.status).not.toBe('failed');
+    expect((await tables.getDelivery(tenant.tenant.tenantId, subscriptionId, 'evt_studio_e2e'))!.status).not.toBe(
+      'failed',
+    );
   });
 });

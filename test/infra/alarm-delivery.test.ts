@@ -3,10 +3,19 @@ import { ALARM_PUBLISHERS, alarmSubscriptionOf } from '../../infra/alarm-topic';
 import { DASHBOARD_SECTIONS } from '../../infra/operations-dashboard';
 import { nagFindings, unbundledStack } from './unbundled-stack';
 
-type Statement = { Sid?: string; Effect: string; Action: string | string[]; Principal?: unknown; Condition?: Record<string, Record<string, unknown>> };
+type Statement = {
+  Sid?: string;
+  Effect: string;
+  Action: string | string[];
+  Principal?: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+};
 
 const built = unbundledStack({ alarmSubscription: { email: 'alarms@studio.example' } });
-const resources = built.template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any> }>;
+const resources = built.template.toJSON().Resources as Record<
+  string,
+  { Type: string; Properties: Record<string, any> }
+>;
 const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
 const [topicId, topic] = ofType('AWS::SNS::Topic')[0]!;
 
@@ -49,7 +58,12 @@ describe('alarms reach someone (docs/deployment.md#alarms)', () => {
     // Assess
     expect(policy.Properties.Topics).toEqual([{ Ref: topicId }]);
     expect(statements).toContainEqual(
-      expect.objectContaining({ Effect: 'Deny', Action: 'sns:Publish', Principal: '*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      expect.objectContaining({
+        Effect: 'Deny',
+        Action: 'sns:Publish',
+        Principal: '*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      }),
     );
     expect(statements).toContainEqual(
       expect.objectContaining({
@@ -66,7 +80,9 @@ describe('alarms reach someone (docs/deployment.md#alarms)', () => {
     // Prepare
     const alarms = ofType('AWS::CloudWatch::Alarm');
     // Act
-    const withoutTopic = alarms.filter(([, alarm]) => !JSON.stringify(alarm.Properties.AlarmActions ?? []).includes(topicId)).map(([id]) => id);
+    const withoutTopic = alarms
+      .filter(([, alarm]) => !JSON.stringify(alarm.Properties.AlarmActions ?? []).includes(topicId))
+      .map(([id]) => id);
     // Assess
     expect(alarms.length).toBeGreaterThan(40);
     expect(withoutTopic).toEqual([]);
@@ -75,7 +91,11 @@ describe('alarms reach someone (docs/deployment.md#alarms)', () => {
   it('subscribes the configured email address to the topic', () => {
     // Act, Assess
     built.template.resourceCountIs('AWS::SNS::Subscription', 1);
-    built.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'alarms@studio.example', TopicArn: { Ref: topicId } });
+    built.template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'alarms@studio.example',
+      TopicArn: { Ref: topicId },
+    });
   });
 
   it('subscribes a configured HTTPS endpoint instead, and nothing when none is configured', () => {
@@ -116,7 +136,9 @@ describe('the operations dashboard (docs/deployment.md#dashboard)', () => {
 
   it("counts 4xx and 5xx per route from the stage's access logs", () => {
     // Prepare
-    const [accessLogsId] = Object.keys(built.template.findResources('AWS::Logs::LogGroup')).filter((id) => id.startsWith('ApiAccessLogs'));
+    const [accessLogsId] = Object.keys(built.template.findResources('AWS::Logs::LogGroup')).filter((id) =>
+      id.startsWith('ApiAccessLogs'),
+    );
     // Act, Assess
     expect(body).toContain(accessLogsId!);
     expect(body).toMatch(/filter status like \/\^\[45\]\/.*stats count\(\*\) as answers by routeKey, status/);

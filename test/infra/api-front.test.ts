@@ -4,14 +4,27 @@ import { ApiFrontWebAclStack } from '../../infra/api-front-web-acl-stack';
 import { type Route, UNMATCHED_ROUTE_HANDLER, routes } from '#lib/http/routes';
 import { nagFindings, unbundledApp, unbundledStack } from './unbundled-stack';
 
-const WEB_ACL_ARN = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/groupshoot-api-front/0123abcd-0123-4567-89ab-0123456789ab';
-const API_HANDLERS = [...new Set([UNMATCHED_ROUTE_HANDLER, ...(routes as readonly Route[]).map((route) => route.handler)])];
+const WEB_ACL_ARN =
+  'arn:aws:wafv2:us-east-1:123456789012:global/webacl/groupshoot-api-front/0123abcd-0123-4567-89ab-0123456789ab';
+const API_HANDLERS = [
+  ...new Set([UNMATCHED_ROUTE_HANDLER, ...(routes as readonly Route[]).map((route) => route.handler)]),
+];
 /** What the API reads from a request, and where the client's address is behind CloudFront. */
-const API_HEADERS = ['X-Tenant-Slug', 'Authorization', 'X-Api-Key', 'Idempotency-Key', 'Content-Type', 'Stripe-Signature'];
+const API_HEADERS = [
+  'X-Tenant-Slug',
+  'Authorization',
+  'X-Api-Key',
+  'Idempotency-Key',
+  'Content-Type',
+  'Stripe-Signature',
+];
 
 type Resource = { Properties: Record<string, any> };
 const variablesOf = (template: Template, functionId: string) =>
-  (template.findResources('AWS::Lambda::Function')[functionId] as Resource).Properties.Environment.Variables as Record<string, unknown>;
+  (template.findResources('AWS::Lambda::Function')[functionId] as Resource).Properties.Environment.Variables as Record<
+    string,
+    unknown
+  >;
 const apiDistributions = (template: Template) =>
   Object.values(template.findResources('AWS::CloudFront::Distribution')).filter((distribution) =>
     JSON.stringify(distribution.Properties.DistributionConfig.Origins).includes('.execute-api.'),
@@ -53,7 +66,15 @@ describe('API front (CloudFront with AWS WAF)', () => {
       const config = distribution.Properties.DistributionConfig;
       expect(config.WebACLId).toBe(WEB_ACL_ARN);
       expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('https-only');
-      expect([...config.DefaultCacheBehavior.AllowedMethods].sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+      expect([...config.DefaultCacheBehavior.AllowedMethods].sort()).toEqual([
+        'DELETE',
+        'GET',
+        'HEAD',
+        'OPTIONS',
+        'PATCH',
+        'POST',
+        'PUT',
+      ]);
       expect(config.Logging).toEqual(expect.objectContaining({ Prefix: 'api-front/' }));
     });
 
@@ -61,35 +82,67 @@ describe('API front (CloudFront with AWS WAF)', () => {
       const [apiId] = Object.keys(built.template.findResources('AWS::ApiGatewayV2::Api'));
       const [origin, ...others] = distribution.Properties.DistributionConfig.Origins;
       expect(others).toEqual([]);
-      expect(origin.DomainName).toEqual({ 'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] });
+      expect(origin.DomainName).toEqual({
+        'Fn::Join': ['', [{ Ref: apiId }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]],
+      });
       expect(origin.OriginPath ?? '').toBe('');
-      expect(origin.CustomOriginConfig).toEqual({ OriginProtocolPolicy: 'https-only', OriginSSLProtocols: ['TLSv1.2'] });
+      expect(origin.CustomOriginConfig).toEqual({
+        OriginProtocolPolicy: 'https-only',
+        OriginSSLProtocols: ['TLSv1.2'],
+      });
       expect(built.template.toJSON().Outputs.ApiUrl.Value).toEqual({
-        'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [built.stack.getLogicalId(built.stack.apiFront!.distribution.node.defaultChild as never), 'DomainName'] }, '/v1']],
+        'Fn::Join': [
+          '',
+          [
+            'https://',
+            {
+              'Fn::GetAtt': [
+                built.stack.getLogicalId(built.stack.apiFront!.distribution.node.defaultChild as never),
+                'DomainName',
+              ],
+            },
+            '/v1',
+          ],
+        ],
       });
     });
 
     it('sends the origin-verify secret as X-Origin-Verify, by dynamic reference (the template holds no value)', () => {
-      const [secretId] = Object.keys(built.template.findResources('AWS::SecretsManager::Secret', { Properties: { Description: Match.stringLikeRegexp('X-Origin-Verify') } }));
+      const [secretId] = Object.keys(
+        built.template.findResources('AWS::SecretsManager::Secret', {
+          Properties: { Description: Match.stringLikeRegexp('X-Origin-Verify') },
+        }),
+      );
       const [origin] = distribution.Properties.DistributionConfig.Origins;
       expect(origin.OriginCustomHeaders).toEqual([
-        { HeaderName: 'X-Origin-Verify', HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] } },
+        {
+          HeaderName: 'X-Origin-Verify',
+          HeaderValue: { 'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']] },
+        },
       ]);
     });
 
     it('caches no answer: default TTL 0, at most 1 second for an answer that asked, the credentials in the cache key', () => {
       const behavior = distribution.Properties.DistributionConfig.DefaultCacheBehavior;
-      const cachePolicy = (built.template.findResources('AWS::CloudFront::CachePolicy')[behavior.CachePolicyId.Ref] as Resource).Properties.CachePolicyConfig;
+      const cachePolicy = (
+        built.template.findResources('AWS::CloudFront::CachePolicy')[behavior.CachePolicyId.Ref] as Resource
+      ).Properties.CachePolicyConfig;
       expect(cachePolicy).toEqual(expect.objectContaining({ MinTTL: 0, DefaultTTL: 0, MaxTTL: 1 }));
-      expect(cachePolicy.ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig.Headers).toEqual(expect.arrayContaining(['Authorization', 'X-Api-Key', 'X-Tenant-Slug']));
+      expect(cachePolicy.ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig.Headers).toEqual(
+        expect.arrayContaining(['Authorization', 'X-Api-Key', 'X-Tenant-Slug']),
+      );
     });
 
     it('forwards every header the API reads, all query strings, and CloudFront-Viewer-Address', () => {
       const behavior = distribution.Properties.DistributionConfig.DefaultCacheBehavior;
-      const cacheKey = (built.template.findResources('AWS::CloudFront::CachePolicy')[behavior.CachePolicyId.Ref] as Resource).Properties.CachePolicyConfig
-        .ParametersInCacheKeyAndForwardedToOrigin;
-      const originRequest = (built.template.findResources('AWS::CloudFront::OriginRequestPolicy')[behavior.OriginRequestPolicyId.Ref] as Resource).Properties
-        .OriginRequestPolicyConfig;
+      const cacheKey = (
+        built.template.findResources('AWS::CloudFront::CachePolicy')[behavior.CachePolicyId.Ref] as Resource
+      ).Properties.CachePolicyConfig.ParametersInCacheKeyAndForwardedToOrigin;
+      const originRequest = (
+        built.template.findResources('AWS::CloudFront::OriginRequestPolicy')[
+          behavior.OriginRequestPolicyId.Ref
+        ] as Resource
+      ).Properties.OriginRequestPolicyConfig;
       expect(originRequest.HeadersConfig.Headers).toContain('CloudFront-Viewer-Address');
       const forwarded = [...cacheKey.HeadersConfig.Headers, ...originRequest.HeadersConfig.Headers];
       expect(forwarded).toEqual(expect.arrayContaining(API_HEADERS));
@@ -98,28 +151,42 @@ describe('API front (CloudFront with AWS WAF)', () => {
       expect(forwarded.map((header: string) => header.toLowerCase())).not.toContain('host');
     });
 
-    it.each(API_HANDLERS)('tells %s to read the client address from CloudFront-Viewer-Address and where the origin-verify secret is', (handler) => {
-      const variables = variablesOf(built.template, built.functionIds.get(handler)!);
-      expect(variables.CLIENT_ADDRESS_HEADER).toBe('cloudfront-viewer-address');
-      expect(variables.ORIGIN_VERIFY_SECRET_ARN).toEqual({ Ref: expect.stringMatching(/^ApiFrontOriginVerifySecret/) });
-    });
+    it.each(API_HANDLERS)(
+      'tells %s to read the client address from CloudFront-Viewer-Address and where the origin-verify secret is',
+      (handler) => {
+        const variables = variablesOf(built.template, built.functionIds.get(handler)!);
+        expect(variables.CLIENT_ADDRESS_HEADER).toBe('cloudfront-viewer-address');
+        expect(variables.ORIGIN_VERIFY_SECRET_ARN).toEqual({
+          Ref: expect.stringMatching(/^ApiFrontOriginVerifySecret/),
+        });
+      },
+    );
 
     it('lets every API function, and only those, read the origin-verify secret', () => {
-      const [secretId] = Object.keys(built.template.findResources('AWS::SecretsManager::Secret', { Properties: { Description: Match.stringLikeRegexp('X-Origin-Verify') } }));
+      const [secretId] = Object.keys(
+        built.template.findResources('AWS::SecretsManager::Secret', {
+          Properties: { Description: Match.stringLikeRegexp('X-Origin-Verify') },
+        }),
+      );
       const readerRoles = Object.values(built.template.findResources('AWS::IAM::Policy'))
         .filter((policy) => JSON.stringify(policy.Properties.PolicyDocument).includes(`{"Ref":"${secretId}"}`))
         .flatMap((policy) => policy.Properties.Roles.map((role: { Ref: string }) => role.Ref));
       const roleOf = (handler: string) =>
-        (built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(handler)!] as Resource).Properties.Role['Fn::GetAtt'][0];
+        (built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(handler)!] as Resource).Properties
+          .Role['Fn::GetAtt'][0];
       expect(readerRoles.sort()).toEqual(API_HANDLERS.map(roleOf).sort());
       expect(readerRoles).not.toContain(roleOf(PHOTO_INGEST_HANDLER));
-      expect(variablesOf(built.template, built.functionIds.get(PHOTO_INGEST_HANDLER)!)).not.toHaveProperty('CLIENT_ADDRESS_HEADER');
+      expect(variablesOf(built.template, built.functionIds.get(PHOTO_INGEST_HANDLER)!)).not.toHaveProperty(
+        'CLIENT_ADDRESS_HEADER',
+      );
     });
 
     it("points the check-in page's config.js at the front", () => {
       const [deployment] = Object.values(built.template.findResources('Custom::CDKBucketDeployment'));
       const distributionId = built.stack.getLogicalId(built.stack.apiFront!.distribution.node.defaultChild as never);
-      expect(JSON.stringify(deployment!.Properties.SourceMarkers)).toContain(`"Fn::GetAtt":["${distributionId}","DomainName"]`);
+      expect(JSON.stringify(deployment!.Properties.SourceMarkers)).toContain(
+        `"Fn::GetAtt":["${distributionId}","DomainName"]`,
+      );
     });
 
     it('stays clean under cdk-nag AwsSolutions', () => {
@@ -136,7 +203,10 @@ describe('API front (CloudFront with AWS WAF)', () => {
 
   describe('its web ACL stack, pinned to us-east-1', () => {
     const webAclStack = (props: ConstructorParameters<typeof ApiFrontWebAclStack>[2] = {}) =>
-      new ApiFrontWebAclStack(unbundledApp(), 'WebAcl', { env: { account: '123456789012', region: 'us-east-1' }, ...props });
+      new ApiFrontWebAclStack(unbundledApp(), 'WebAcl', {
+        env: { account: '123456789012', region: 'us-east-1' },
+        ...props,
+      });
 
     it('holds a CLOUDFRONT-scope web ACL that answers 429 to a client address above 2,000 requests in 5 minutes', () => {
       const template = Template.fromStack(webAclStack());
@@ -156,19 +226,29 @@ describe('API front (CloudFront with AWS WAF)', () => {
     });
 
     it('adds the AWS managed rule groups for bad reputations and known bad inputs, and none of those that block large bodies', () => {
-      const [webAcl] = Object.values(Template.fromStack(webAclStack()).findResources('AWS::WAFv2::WebACL')) as Resource[];
-      const groups = webAcl!.Properties.Rules.map((rule: any) => rule.Statement.ManagedRuleGroupStatement?.Name).filter(Boolean);
+      const [webAcl] = Object.values(
+        Template.fromStack(webAclStack()).findResources('AWS::WAFv2::WebACL'),
+      ) as Resource[];
+      const groups = webAcl!.Properties.Rules.map((rule: any) => rule.Statement.ManagedRuleGroupStatement?.Name).filter(
+        Boolean,
+      );
       expect(groups).toEqual(['AWSManagedRulesAmazonIpReputationList', 'AWSManagedRulesKnownBadInputsRuleSet']);
     });
 
     it('takes another limit per client and other managed rule groups', () => {
-      const [webAcl] = Object.values(Template.fromStack(webAclStack({ requestsPerClient: 500, managedRuleGroups: [] })).findResources('AWS::WAFv2::WebACL')) as Resource[];
+      const [webAcl] = Object.values(
+        Template.fromStack(webAclStack({ requestsPerClient: 500, managedRuleGroups: [] })).findResources(
+          'AWS::WAFv2::WebACL',
+        ),
+      ) as Resource[];
       expect(webAcl!.Properties.Rules).toHaveLength(1);
       expect(webAcl!.Properties.Rules[0].Statement.RateBasedStatement.Limit).toBe(500);
     });
 
     it('refuses any region but us-east-1', () => {
-      expect(() => new ApiFrontWebAclStack(unbundledApp(), 'WebAcl', { env: { region: 'eu-central-1' } })).toThrow(/us-east-1/);
+      expect(() => new ApiFrontWebAclStack(unbundledApp(), 'WebAcl', { env: { region: 'eu-central-1' } })).toThrow(
+        /us-east-1/,
+      );
       expect(() => new ApiFrontWebAclStack(unbundledApp(), 'WebAcl')).toThrow(/us-east-1/);
     });
 

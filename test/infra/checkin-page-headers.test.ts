@@ -18,9 +18,12 @@ beforeAll(() => {
 /** The headers the check-in page distribution's response headers policy sends, as name → value. */
 function pageDistributionHeaders(): Record<string, string> {
   const distributions = Object.values(built.template.findResources('AWS::CloudFront::Distribution')) as Resource[];
-  const page = distributions.find((distribution) => distribution.Properties.DistributionConfig.Comment.includes('check-in page'))!;
+  const page = distributions.find((distribution) =>
+    distribution.Properties.DistributionConfig.Comment.includes('check-in page'),
+  )!;
   const policyId = page.Properties.DistributionConfig.DefaultCacheBehavior.ResponseHeadersPolicyId.Ref as string;
-  const config = built.template.findResources('AWS::CloudFront::ResponseHeadersPolicy')[policyId]!.Properties.ResponseHeadersPolicyConfig;
+  const config = built.template.findResources('AWS::CloudFront::ResponseHeadersPolicy')[policyId]!.Properties
+    .ResponseHeadersPolicyConfig;
   const security = config.SecurityHeadersConfig;
   for (const header of Object.values(security) as { Override: boolean }[]) expect(header.Override).toBe(true);
   const custom = config.CustomHeadersConfig.Items as { Header: string; Value: string; Override: boolean }[];
@@ -43,14 +46,18 @@ describe('the check-in page CDN', () => {
     // Assess: the API the page's config.js names (the ApiUrl output), the photo distribution, HSTS over HTTPS.
     const apiBaseUrl = asText(built.template.findOutputs('ApiUrl').ApiUrl!.Value);
     expect(apiBaseUrl).toMatch(/^https:\/\/\$\{\w+\}\.execute-api\./);
-    expect(headers).toEqual(checkinPageSecurityHeaders({ apiBaseUrl, photoCdnUrl: `https://\${${photoCdnId}.DomainName}` }, { https: true }));
+    expect(headers).toEqual(
+      checkinPageSecurityHeaders({ apiBaseUrl, photoCdnUrl: `https://\${${photoCdnId}.DomainName}` }, { https: true }),
+    );
   });
 
   it('forbids framing, inline script and every origin but its own, the API and the photo CDN', () => {
     // Act
     const policy = pageDistributionHeaders()['Content-Security-Policy']!;
     // Assess
-    const directives = new Map(policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]));
+    const directives = new Map(
+      policy.split('; ').map((directive) => [directive.split(' ')[0], directive.split(' ').slice(1)]),
+    );
     expect(directives.get('default-src')).toEqual(["'none'"]);
     expect(directives.get('script-src')).toEqual(["'self'"]);
     expect(directives.get('frame-ancestors')).toEqual(["'none'"]);

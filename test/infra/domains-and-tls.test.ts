@@ -1,7 +1,11 @@
 import { MINIMUM_TLS } from '../../infra/cloudfront-domain';
 import { nagFindings, unbundledStack } from './unbundled-stack';
 
-type Resource = { Type: string; Properties: Record<string, any>; Metadata?: { cdk_nag?: { rules_to_suppress: { id: string }[] } } };
+type Resource = {
+  Type: string;
+  Properties: Record<string, any>;
+  Metadata?: { cdk_nag?: { rules_to_suppress: { id: string }[] } };
+};
 
 const certificate = (name: string) => `arn:aws:acm:us-east-1:123456789012:certificate/${name}-0001`;
 const webAclArn = 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/front/0123abcd';
@@ -14,7 +18,8 @@ const DOMAINS = {
 const distributionsOf = (resources: Record<string, Resource>) =>
   Object.entries(resources).filter(([, resource]) => resource.Type === 'AWS::CloudFront::Distribution');
 /** The distribution whose logical ID starts with `prefix`. */
-const distribution = (resources: Record<string, Resource>, prefix: string) => distributionsOf(resources).find(([id]) => id.startsWith(prefix))![1];
+const distribution = (resources: Record<string, Resource>, prefix: string) =>
+  distributionsOf(resources).find(([id]) => id.startsWith(prefix))![1];
 
 describe('domains and TLS (docs/deployment.md#domains-and-tls)', () => {
   const withDomains = unbundledStack({
@@ -33,7 +38,11 @@ describe('domains and TLS (docs/deployment.md#domains-and-tls)', () => {
     const config = distribution(resources, prefix).Properties.DistributionConfig;
     // Assess
     expect(config.Aliases).toEqual([domain.domainName]);
-    expect(config.ViewerCertificate).toEqual({ AcmCertificateArn: domain.certificateArn, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' });
+    expect(config.ViewerCertificate).toEqual({
+      AcmCertificateArn: domain.certificateArn,
+      MinimumProtocolVersion: 'TLSv1.2_2021',
+      SslSupportMethod: 'sni-only',
+    });
     expect(MINIMUM_TLS).toBe('TLSv1.2_2021');
   });
 
@@ -41,23 +50,36 @@ describe('domains and TLS (docs/deployment.md#domains-and-tls)', () => {
     // Prepare
     const functions = Object.values(resources).filter((resource) => resource.Type === 'AWS::Lambda::Function');
     // Act
-    const variables = functions.map((fn) => fn.Properties.Environment?.Variables ?? {}).filter((variables) => variables.PHOTO_CDN_URL);
+    const variables = functions
+      .map((fn) => fn.Properties.Environment?.Variables ?? {})
+      .filter((variables) => variables.PHOTO_CDN_URL);
     const outputs = withDomains.template.toJSON().Outputs;
     // Assess
     expect(variables.length).toBeGreaterThan(10);
     for (const variable of variables) {
-      expect([variable.PHOTO_CDN_URL, variable.CHECKIN_PAGE_URL]).toEqual(['https://photos.studio.example', 'https://checkin.studio.example/']);
+      expect([variable.PHOTO_CDN_URL, variable.CHECKIN_PAGE_URL]).toEqual([
+        'https://photos.studio.example',
+        'https://checkin.studio.example/',
+      ]);
     }
     expect(outputs.ApiUrl.Value).toBe('https://api.studio.example/v1');
     expect(outputs.PhotoCdnUrl.Value).toBe('https://photos.studio.example');
     // The check-in page's Content-Security-Policy admits the photo CDN by its domain.
-    const pageHeaders = Object.values(resources).find((resource) => resource.Type === 'AWS::CloudFront::ResponseHeadersPolicy' && resource.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig?.ContentSecurityPolicy);
-    expect(JSON.stringify(pageHeaders?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy)).toContain('https://photos.studio.example');
+    const pageHeaders = Object.values(resources).find(
+      (resource) =>
+        resource.Type === 'AWS::CloudFront::ResponseHeadersPolicy' &&
+        resource.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig?.ContentSecurityPolicy,
+    );
+    expect(
+      JSON.stringify(pageHeaders?.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy),
+    ).toContain('https://photos.studio.example');
   });
 
   it('keeps cdk-nag clean with no CFR4 suppression where a domain is set', () => {
     // Act
-    const suppressed = distributionsOf(resources).filter(([, resource]) => resource.Metadata?.cdk_nag?.rules_to_suppress.some((rule) => rule.id === 'AwsSolutions-CFR4'));
+    const suppressed = distributionsOf(resources).filter(([, resource]) =>
+      resource.Metadata?.cdk_nag?.rules_to_suppress.some((rule) => rule.id === 'AwsSolutions-CFR4'),
+    );
     // Assess
     expect(nagFindings(withDomains.stack)).toEqual([]);
     expect(suppressed).toEqual([]);
@@ -79,7 +101,14 @@ describe('domains and TLS (docs/deployment.md#domains-and-tls)', () => {
   it('refuses a certificate outside us-east-1, which CloudFront cannot use', () => {
     // Act, Assess
     expect(() =>
-      unbundledStack({ cdnDomains: { photoCdn: { domainName: 'photos.studio.example', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc' } } }),
+      unbundledStack({
+        cdnDomains: {
+          photoCdn: {
+            domainName: 'photos.studio.example',
+            certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc',
+          },
+        },
+      }),
     ).toThrow(/us-east-1/);
   });
 });

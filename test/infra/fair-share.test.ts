@@ -15,16 +15,26 @@ const DOCUMENTED_THROTTLES = {
 /** The documented reserved concurrency per function. */
 const DOCUMENTED_CONCURRENCY = { public: 50, server: 20, webhook: 20, unmatched: 10 };
 
-const declaredRoutes = (routes as readonly Route[]).flatMap((route) => pathsOf(route).map((path) => ({ key: `${route.method} ${path}`, route })));
+const declaredRoutes = (routes as readonly Route[]).flatMap((route) =>
+  pathsOf(route).map((path) => ({ key: `${route.method} ${path}`, route })),
+);
 
-function stageOf(template: Template): { Properties: { RouteSettings: RouteSettings; DefaultRouteSettings: unknown }; DependsOn?: string[] } {
+function stageOf(template: Template): {
+  Properties: { RouteSettings: RouteSettings; DefaultRouteSettings: unknown };
+  DependsOn?: string[];
+} {
   const [stage] = Object.values(template.findResources('AWS::ApiGatewayV2::Stage'));
   return stage as never;
 }
 
-function reservedConcurrencyOf(template: Template, functionIds: Map<string, string>): Record<string, number | undefined> {
+function reservedConcurrencyOf(
+  template: Template,
+  functionIds: Map<string, string>,
+): Record<string, number | undefined> {
   const functions = template.findResources('AWS::Lambda::Function');
-  return Object.fromEntries([...functionIds].map(([handler, id]) => [handler, functions[id]!.Properties.ReservedConcurrentExecutions]));
+  return Object.fromEntries(
+    [...functionIds].map(([handler, id]) => [handler, functions[id]!.Properties.ReservedConcurrentExecutions]),
+  );
 }
 
 describe('per-route throttles on stage v1, with the defaults', () => {
@@ -36,9 +46,12 @@ describe('per-route throttles on stage v1, with the defaults', () => {
     stage = stageOf(built.template);
   }, 60_000);
 
-  it.each(declaredRoutes.map(({ key, route }) => [key, route.access] as const))('throttles %s as a %s route', (key, access) => {
-    expect(stage.Properties.RouteSettings[key]).toEqual(DOCUMENTED_THROTTLES[access]);
-  });
+  it.each(declaredRoutes.map(({ key, route }) => [key, route.access] as const))(
+    'throttles %s as a %s route',
+    (key, access) => {
+      expect(stage.Properties.RouteSettings[key]).toEqual(DOCUMENTED_THROTTLES[access]);
+    },
+  );
 
   it('throttles every catch-all route (ANY per known path, $default) at the 404/405 limit', () => {
     const knownPaths = [...new Set(declaredRoutes.map(({ key }) => key.split(' ')[1]))];
@@ -58,14 +71,17 @@ describe('per-route throttles on stage v1, with the defaults', () => {
     expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
     const settings = Object.values(stage.Properties.RouteSettings);
     for (const setting of settings) expect(setting.ThrottlingRateLimit).toBeLessThanOrEqual(200);
-    const publicSettings = declaredRoutes.filter(({ route }) => route.access === 'public').map(({ key }) => stage.Properties.RouteSettings[key]!);
+    const publicSettings = declaredRoutes
+      .filter(({ route }) => route.access === 'public')
+      .map(({ key }) => stage.Properties.RouteSettings[key]!);
     expect(publicSettings.reduce((sum, setting) => sum + setting.ThrottlingRateLimit, 0)).toBeLessThanOrEqual(100);
     expect(publicSettings.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBeLessThanOrEqual(200);
   });
 
   it('reserves concurrency for the server-side functions and the webhook, and caps the public and 404/405 functions', () => {
     const reserved = reservedConcurrencyOf(built.template, built.functionIds);
-    for (const route of routes as readonly Route[]) expect([route.handler, reserved[route.handler]]).toEqual([route.handler, DOCUMENTED_CONCURRENCY[route.access]]);
+    for (const route of routes as readonly Route[])
+      expect([route.handler, reserved[route.handler]]).toEqual([route.handler, DOCUMENTED_CONCURRENCY[route.access]]);
     expect(reserved[UNMATCHED_ROUTE_HANDLER]).toBe(DOCUMENTED_CONCURRENCY.unmatched);
     // The photo ingest is not behind the API: it runs in the unreserved pool.
     expect(reserved[PHOTO_INGEST_HANDLER]).toBeUndefined();
@@ -98,18 +114,26 @@ describe('throttle and concurrency options', () => {
 
   it('reserves nothing with reservedConcurrency: false, for accounts with a small concurrency quota', () => {
     const { template, functionIds } = unbundledStack({ reservedConcurrency: false });
-    expect(Object.values(reservedConcurrencyOf(template, functionIds)).filter((instances) => instances !== undefined)).toEqual([]);
+    expect(
+      Object.values(reservedConcurrencyOf(template, functionIds)).filter((instances) => instances !== undefined),
+    ).toEqual([]);
   });
 
   it('refuses reservations the account quota cannot hold, and names the way out', () => {
-    expect(() => unbundledStack({ reservedConcurrency: { accountQuota: 10 } })).toThrow(/needs an account quota of at least 501 .*reserveConcurrency=false/);
+    expect(() => unbundledStack({ reservedConcurrency: { accountQuota: 10 } })).toThrow(
+      /needs an account quota of at least 501 .*reserveConcurrency=false/,
+    );
   });
 
   it('refuses a route limit above the stage default', () => {
-    expect(() => unbundledStack({ routeThrottles: { server: { rateLimit: 250, burstLimit: 100 } } })).toThrow(/server routes .* above the stage's/);
+    expect(() => unbundledStack({ routeThrottles: { server: { rateLimit: 250, burstLimit: 100 } } })).toThrow(
+      /server routes .* above the stage's/,
+    );
   });
 
   it('refuses public limits that together exceed the stage default', () => {
-    expect(() => unbundledStack({ routeThrottles: { public: { rateLimit: 60, burstLimit: 50 } } })).toThrow(/4 public routes together \(240\/s/);
+    expect(() => unbundledStack({ routeThrottles: { public: { rateLimit: 60, burstLimit: 50 } } })).toThrow(
+      /4 public routes together \(240\/s/,
+    );
   });
 });

@@ -12,11 +12,13 @@ beforeAll(() => {
   // Prepare: the stack as deployed by default, not bundled (the code is not under test here).
   built = unbundledStack();
   const hrExports = built.stack.node.findChild('HrExports') as HrExportQueue;
-  const idOf = (queue: { node: { defaultChild?: unknown } }) => built.stack.getLogicalId(queue.node.defaultChild as never);
+  const idOf = (queue: { node: { defaultChild?: unknown } }) =>
+    built.stack.getLogicalId(queue.node.defaultChild as never);
   ids = { queue: idOf(hrExports.queue), deadLetterQueue: idOf(hrExports.deadLetterQueue) };
 }, 60_000);
 
-const functionOf = (handler: string) => built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(handler)!]!.Properties;
+const functionOf = (handler: string) =>
+  built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(handler)!]!.Properties;
 const statementsOf = (handler: string) => roleStatements(built.template, built.functionIds.get(handler)!);
 
 describe('the HR export queue', () => {
@@ -32,12 +34,17 @@ describe('the HR export queue', () => {
         ScalingConfig: { MaximumConcurrency: HR_EXPORT_BUILDER_CONCURRENCY },
       }),
     ]);
-    expect([functionOf(HR_EXPORT_BUILD_HANDLER).Timeout, functionOf(HR_EXPORT_BUILD_HANDLER).MemorySize]).toEqual([900, 1769]);
+    expect([functionOf(HR_EXPORT_BUILD_HANDLER).Timeout, functionOf(HR_EXPORT_BUILD_HANDLER).MemorySize]).toEqual([
+      900, 1769,
+    ]);
   });
 
   it(`moves an export failed ${HR_EXPORT_MAX_RECEIVES} times to a dead-letter queue that alarms; both encrypted, messages hidden 6 times the builder's timeout`, () => {
     const queues = built.template.findResources('AWS::SQS::Queue');
-    expect(queues[ids.queue]!.Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [ids.deadLetterQueue, 'Arn'] }, maxReceiveCount: HR_EXPORT_MAX_RECEIVES });
+    expect(queues[ids.queue]!.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [ids.deadLetterQueue, 'Arn'] },
+      maxReceiveCount: HR_EXPORT_MAX_RECEIVES,
+    });
     expect(queues[ids.queue]!.Properties.VisibilityTimeout).toBe(5400);
     for (const id of [ids.queue, ids.deadLetterQueue]) expect(queues[id]!.Properties.SqsManagedSseEnabled).toBe(true);
     built.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
@@ -48,8 +55,13 @@ describe('the HR export queue', () => {
   });
 
   it('lets only the create endpoint send to the queue, and tells it the URL', () => {
-    const sends = (handler: string) => statementsOf(handler).some((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
-    expect([...built.functionIds.keys()].filter((handler) => JSON.stringify(statementsOf(handler)).includes(ids.queue) && sends(handler))).toEqual([HR_EXPORT_CREATE_HANDLER]);
+    const sends = (handler: string) =>
+      statementsOf(handler).some((statement) => [statement.Action].flat().includes('sqs:SendMessage'));
+    expect(
+      [...built.functionIds.keys()].filter(
+        (handler) => JSON.stringify(statementsOf(handler)).includes(ids.queue) && sends(handler),
+      ),
+    ).toEqual([HR_EXPORT_CREATE_HANDLER]);
     expect(functionOf(HR_EXPORT_CREATE_HANDLER).Environment.Variables.HR_EXPORT_QUEUE_URL).toEqual({ Ref: ids.queue });
   });
 });

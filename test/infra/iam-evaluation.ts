@@ -10,7 +10,12 @@ import { asText } from '../../infra/permission-table';
  * unexamined.
  */
 
-export type Statement = { Effect: 'Allow' | 'Deny'; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
+export type Statement = {
+  Effect: 'Allow' | 'Deny';
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, Record<string, unknown>>;
+};
 
 /** A DynamoDB request as IAM sees it. */
 export interface TableRequest {
@@ -25,7 +30,10 @@ export interface TableRequest {
 
 /** IAM's StringLike: `*` any run of characters, `?` exactly one, everything else literal, case-sensitive. */
 export function stringLike(pattern: string, value: string): boolean {
-  const expression = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const expression = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${expression}$`, 's').test(value);
 }
 
@@ -38,7 +46,8 @@ export function roleStatements(template: Template, functionId: string): Statemen
   const roleId = fn?.Properties.Role['Fn::GetAtt'][0];
   if (!roleId) throw new Error(`no role for ${functionId}`);
   const role = template.findResources('AWS::IAM::Role')[roleId]!;
-  if ((role.Properties.Policies ?? []).length > 0) throw new Error(`${roleId} has inline policies this evaluation does not read`);
+  if ((role.Properties.Policies ?? []).length > 0)
+    throw new Error(`${roleId} has inline policies this evaluation does not read`);
   return Object.values(template.findResources('AWS::IAM::Policy'))
     .filter((policy) => policy.Properties.Roles.some((ref: { Ref: string }) => ref.Ref === roleId))
     .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
@@ -107,11 +116,18 @@ export interface BucketRequest {
 
 /** Whether the statements allow an S3 request (a policy document's statements, or a role's). */
 export function allowsOnBucket(statements: Statement[], request: BucketRequest): boolean {
-  return evaluate(statements, request.action, request.resource, { 's3:prefix': request.prefix === undefined ? undefined : [request.prefix] });
+  return evaluate(statements, request.action, request.resource, {
+    's3:prefix': request.prefix === undefined ? undefined : [request.prefix],
+  });
 }
 
 /** An explicit Deny wins; otherwise any Allow whose action, resource and conditions all match. */
-function evaluate(statements: Statement[], action: string, resource: string, context: Record<string, ContextValue>): boolean {
+function evaluate(
+  statements: Statement[],
+  action: string,
+  resource: string,
+  context: Record<string, ContextValue>,
+): boolean {
   const applies = (statement: Statement) =>
     [statement.Action].flat().some((pattern) => stringLike(pattern, action)) &&
     [statement.Resource].flat().some((pattern) => stringLike(asText(pattern), resource)) &&

@@ -30,7 +30,10 @@ const SAMPLES: Record<string, Sample> = {
   'connected account mapping': { on: 'table', key: keys.stripeAccount('acct_1PqRsT').pk },
   'Stripe event handled': { on: 'table', key: keys.stripeEvent('evt_1PqRsTuV').pk },
   "API key's rate-limit counter": { on: 'table', key: keys.rateLimit('key_01j9zk3v6q8x4m2n7p5r1s0t9y').pk },
-  "public client's rate-limit counter": { on: 'table', key: keys.rateLimit(keys.publicRateLimitCounter(TENANT_ID, TOKEN, 'reads', '203.0.113.7')).pk },
+  "public client's rate-limit counter": {
+    on: 'table',
+    key: keys.rateLimit(keys.publicRateLimitCounter(TENANT_ID, TOKEN, 'reads', '203.0.113.7')).pk,
+  },
   'gallery pointers': { on: 'table', key: keys.galleryPointersOfToken(TOKEN) },
   'gallery configuration': { on: 'table', key: keys.galleryPartition(TENANT_ID, TOKEN) },
   persons: { on: 'table', key: keys.personsOfGallery(TENANT_ID, TOKEN) },
@@ -62,14 +65,35 @@ const SAMPLES: Record<string, Sample> = {
 /** The functions the table's stream starts. */
 const STREAM_READERS = [EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER].sort();
 
-const ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
+const ACTIONS = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'Scan',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'ConditionCheckItem',
+];
 const dynamodb = (action: string) => `dynamodb:${action}`;
 
 /** Tenant-admin items (docs/deployment.md#tenant-admin-items), and the webhook's own Stripe events. */
-const TENANT_ADMIN = ['API key', "tenant's API keys (GSI1)", 'tenant directory (GSI1)', 'connected account mapping', 'Stripe event handled'];
+const TENANT_ADMIN = [
+  'API key',
+  "tenant's API keys (GSI1)",
+  'tenant directory (GSI1)',
+  'connected account mapping',
+  'Stripe event handled',
+];
 const PUBLIC_FUNCTIONS = ['checkin/get-checkin-info', 'checkin/post-group-shoot'];
 /** The functions whose changes are reported as events (STORE_PERSONS): each puts its events in the same transaction. */
-const EVENT_WRITERS = ['checkin/post-group-shoot', 'integration/import-persons', 'payments/stripe-webhook', 'payments/sweep-reservations'];
+const EVENT_WRITERS = [
+  'checkin/post-group-shoot',
+  'integration/import-persons',
+  'payments/stripe-webhook',
+  'payments/sweep-reservations',
+];
 
 /**
  * Reading the table's stream (the dispatcher's event source): DescribeStream, GetRecords and
@@ -79,16 +103,25 @@ const EVENT_WRITERS = ['checkin/post-group-shoot', 'integration/import-persons',
 function readsStreamOnly(statement: Statement, tableArn: string): boolean {
   const actions = [statement.Action].flat();
   const onStream = ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'];
-  return [statement.Resource].flat().map(asText).every((resource) =>
-    resource === '*' ? actions.every((action) => action === 'dynamodb:ListStreams') : resource === tableArn.replace(/\.Arn\}$/, '.StreamArn}') && actions.every((action) => onStream.includes(action)),
-  );
+  return [statement.Resource]
+    .flat()
+    .map(asText)
+    .every((resource) =>
+      resource === '*'
+        ? actions.every((action) => action === 'dynamodb:ListStreams')
+        : resource === tableArn.replace(/\.Arn\}$/, '.StreamArn}') &&
+          actions.every((action) => onStream.includes(action)),
+    );
 }
 
 /** Whether the function's declaration lets it do `action` to the sample (grants limited to attributes aside). */
 function declared(handler: string, action: string, sample: Sample): boolean {
   return FUNCTION_PERMISSIONS[handler]!.table.some(
     (access: KeyAccess) =>
-      access.on === sample.on && !access.attributes && access.actions.includes(action as never) && access.partitions.some((pattern) => stringLike(pattern, sample.key)),
+      access.on === sample.on &&
+      !access.attributes &&
+      access.actions.includes(action as never) &&
+      access.partitions.some((pattern) => stringLike(pattern, sample.key)),
   );
 }
 
@@ -103,20 +136,33 @@ function violations(template: Template, functionId: string, handler: string): st
   const tableArn = `\${${tableId}.Arn}`;
   const found: string[] = [];
   for (const statement of statements) {
-    if (![statement.Action].flat().some((action) => stringLike(action, 'dynamodb:GetItem') || action.startsWith('dynamodb:'))) continue;
+    if (
+      ![statement.Action]
+        .flat()
+        .some((action) => stringLike(action, 'dynamodb:GetItem') || action.startsWith('dynamodb:'))
+    )
+      continue;
     if (readsStreamOnly(statement, tableArn)) continue;
     const bound = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
     if (!bound || statement.Condition?.Null?.['dynamodb:LeadingKeys'] !== 'false') {
-      found.push(`not bounded by leading keys: ${JSON.stringify(statement.Action)} on ${[statement.Resource].flat().map(asText).join(', ')}`);
+      found.push(
+        `not bounded by leading keys: ${JSON.stringify(statement.Action)} on ${[statement.Resource].flat().map(asText).join(', ')}`,
+      );
     }
   }
   for (const action of ACTIONS) {
     for (const on of ['table', 'gsi1'] as const) {
-      if (allows(statements, { action: dynamodb(action), on, leadingKeys: [] }, tableArn)) found.push(`${action} on the ${on} without a partition key`);
+      if (allows(statements, { action: dynamodb(action), on, leadingKeys: [] }, tableArn))
+        found.push(`${action} on the ${on} without a partition key`);
     }
     for (const [name, sample] of Object.entries(SAMPLES)) {
-      const granted = allows(statements, { action: dynamodb(action), on: sample.on, leadingKeys: [sample.key] }, tableArn);
-      if (granted !== declared(handler, action, sample)) found.push(`${action} on ${name}: ${granted ? 'granted, not declared' : 'declared, not granted'}`);
+      const granted = allows(
+        statements,
+        { action: dynamodb(action), on: sample.on, leadingKeys: [sample.key] },
+        tableArn,
+      );
+      if (granted !== declared(handler, action, sample))
+        found.push(`${action} on ${name}: ${granted ? 'granted, not declared' : 'declared, not granted'}`);
     }
   }
   return found;
@@ -124,26 +170,40 @@ function violations(template: Template, functionId: string, handler: string): st
 
 let built: ReturnType<typeof unbundledStack>;
 /** What the function's role allows for this request. */
-let can: (handler: string, request: Omit<TableRequest, 'action' | 'leadingKeys'> & { action: string; key: string }) => boolean;
+let can: (
+  handler: string,
+  request: Omit<TableRequest, 'action' | 'leadingKeys'> & { action: string; key: string },
+) => boolean;
 
 beforeAll(() => {
   // Prepare: the stack as deployed by default, not bundled (the code is not under test here).
   built = unbundledStack();
   const [tableId] = Object.keys(built.template.findResources('AWS::DynamoDB::Table'));
   can = (handler, { action, key, ...request }) =>
-    allows(roleStatements(built.template, built.functionIds.get(handler)!), { ...request, action: dynamodb(action), leadingKeys: [key] }, `\${${tableId}.Arn}`);
+    allows(
+      roleStatements(built.template, built.functionIds.get(handler)!),
+      { ...request, action: dynamodb(action), leadingKeys: [key] },
+      `\${${tableId}.Arn}`,
+    );
 }, 60_000);
 
 describe('table access of every function', () => {
   it('covers every declared partition pattern with a sample key, so the checks below see each one', () => {
-    const patterns = Object.values(FUNCTION_PERMISSIONS).flatMap((permissions) => permissions.table.flatMap((access) => access.partitions.map((pattern) => [access.on, pattern] as const)));
-    const unseen = patterns.filter(([on, pattern]) => !Object.values(SAMPLES).some((sample) => sample.on === on && stringLike(pattern, sample.key)));
+    const patterns = Object.values(FUNCTION_PERMISSIONS).flatMap((permissions) =>
+      permissions.table.flatMap((access) => access.partitions.map((pattern) => [access.on, pattern] as const)),
+    );
+    const unseen = patterns.filter(
+      ([on, pattern]) => !Object.values(SAMPLES).some((sample) => sample.on === on && stringLike(pattern, sample.key)),
+    );
     expect(unseen).toEqual([]);
   });
 
-  it.each(Object.keys(FUNCTION_PERMISSIONS))('lets %s reach exactly the partitions it declares, each bounded by dynamodb:LeadingKeys', (handler) => {
-    expect(violations(built.template, built.functionIds.get(handler)!, handler)).toEqual([]);
-  });
+  it.each(Object.keys(FUNCTION_PERMISSIONS))(
+    'lets %s reach exactly the partitions it declares, each bounded by dynamodb:LeadingKeys',
+    (handler) => {
+      expect(violations(built.template, built.functionIds.get(handler)!, handler)).toEqual([]);
+    },
+  );
 
   it('catches a table-wide grant: readWrite on the whole table for the check-in function', () => {
     // Act: the grant the stack gave before, added back to one function.
@@ -151,20 +211,54 @@ describe('table access of every function', () => {
       (stack.node.findChild('Table') as Table).grantReadWriteData(stack.functions.get('checkin/post-group-shoot')!);
     });
     // Assess
-    const found = violations(widened.template, widened.functionIds.get('checkin/post-group-shoot')!, 'checkin/post-group-shoot');
-    expect(found).toEqual(expect.arrayContaining([expect.stringMatching(/^not bounded by leading keys/), 'Scan on the table without a partition key', 'GetItem on API key: granted, not declared']));
+    const found = violations(
+      widened.template,
+      widened.functionIds.get('checkin/post-group-shoot')!,
+      'checkin/post-group-shoot',
+    );
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^not bounded by leading keys/),
+        'Scan on the table without a partition key',
+        'GetItem on API key: granted, not declared',
+      ]),
+    );
   }, 60_000);
 
   it('gives the gallery configuration a partition no other gallery partition starts with', () => {
-    const others = Object.entries(SAMPLES).filter(([name, sample]) => sample.on === 'table' && name !== 'gallery configuration');
-    expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryConfig, sample.key)).map(([name]) => name)).toEqual([]);
-    expect(others.filter(([, sample]) => stringLike(PARTITIONS.galleryData, sample.key)).map(([name]) => name).sort()).toEqual(
-      ['persons', 'access code', "email's free check-ins", "person's photos", 'orders', "email's live reservation", "gallery's events", "gallery's shoot", "gallery's reference faces", "gallery's HR exports"].sort(),
+    const others = Object.entries(SAMPLES).filter(
+      ([name, sample]) => sample.on === 'table' && name !== 'gallery configuration',
+    );
+    expect(
+      others.filter(([, sample]) => stringLike(PARTITIONS.galleryConfig, sample.key)).map(([name]) => name),
+    ).toEqual([]);
+    expect(
+      others
+        .filter(([, sample]) => stringLike(PARTITIONS.galleryData, sample.key))
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(
+      [
+        'persons',
+        'access code',
+        "email's free check-ins",
+        "person's photos",
+        'orders',
+        "email's live reservation",
+        "gallery's events",
+        "gallery's shoot",
+        "gallery's reference faces",
+        "gallery's HR exports",
+      ].sort(),
     );
   });
 
   it("keeps events, webhook subscriptions and deliveries apart: each is reached by its own pattern only (events also by the gallery's)", () => {
-    const reaching = (name: string) => Object.entries(PARTITIONS).filter(([, pattern]) => stringLike(pattern, SAMPLES[name]!.key)).map(([kind]) => kind).sort();
+    const reaching = (name: string) =>
+      Object.entries(PARTITIONS)
+        .filter(([, pattern]) => stringLike(pattern, SAMPLES[name]!.key))
+        .map(([kind]) => kind)
+        .sort();
     expect(reaching("gallery's events")).toEqual(['events', 'galleryData']);
     expect(reaching("tenant's webhook subscriptions")).toEqual(['webhookSubscriptions']);
     expect(reaching("subscription's deliveries")).toEqual(['webhookDeliveries']);
@@ -175,16 +269,26 @@ describe('table access of every function', () => {
 describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
   it.each(TENANT_ADMIN)('can neither read nor write the %s', (name) => {
     const sample = SAMPLES[name]!;
-    const granted = ACTIONS.filter((action) => can(handler, { action, on: sample.on, key: sample.key, attributes: ['pk', 'sk', 'stripeReadiness'] }));
+    const granted = ACTIONS.filter((action) =>
+      can(handler, { action, on: sample.on, key: sample.key, attributes: ['pk', 'sk', 'stripeReadiness'] }),
+    );
     expect(granted).toEqual([]);
   });
 
   it('can read the tenant profile and plan, but not put, delete or change anything of them except the cached Stripe readiness', () => {
     const tenant = SAMPLES['tenant profile and plan']!.key;
-    const write = (action: string, attributes?: string[], returnValues?: string) => can(handler, { action, on: 'table', key: tenant, attributes, returnValues });
+    const write = (action: string, attributes?: string[], returnValues?: string) =>
+      can(handler, { action, on: 'table', key: tenant, attributes, returnValues });
     expect(can(handler, { action: 'Query', on: 'table', key: tenant })).toBe(true);
     expect(['PutItem', 'DeleteItem', 'BatchWriteItem'].filter((action) => write(action))).toEqual([]);
-    for (const attribute of ['stripeAccountId', 'paymentAccessApproved', 'platformFeeBps', 'tier', 'allowedReturnOrigins', 'tenantId']) {
+    for (const attribute of [
+      'stripeAccountId',
+      'paymentAccessApproved',
+      'platformFeeBps',
+      'tier',
+      'allowedReturnOrigins',
+      'tenantId',
+    ]) {
       expect([attribute, write('UpdateItem', ['pk', 'sk', attribute])]).toEqual([attribute, false]);
       expect([attribute, write('UpdateItem', ['pk', 'sk', 'stripeReadiness', attribute])]).toEqual([attribute, false]);
     }
@@ -195,33 +299,59 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
   });
 
   it("reads no person, photo, access code or email's count, except those the participant names (myPhotos, sendPhotoLink, photosByLink, importedOnly check-ins)", () => {
-    const personal = ['persons', "person's photos", 'access code', "email's free check-ins", 'persons by employee ID (GSI1)', 'guest list (GSI1)', "gallery's shoot"];
+    const personal = [
+      'persons',
+      "person's photos",
+      'access code',
+      "email's free check-ins",
+      'persons by employee ID (GSI1)',
+      'guest list (GSI1)',
+      "gallery's shoot",
+    ];
     const reads = personal.flatMap((name) =>
-      ['GetItem', 'BatchGetItem', 'Query'].filter((action) => can(handler, { action, on: SAMPLES[name]!.on, key: SAMPLES[name]!.key })).map((action) => `${action} ${name}`),
+      ['GetItem', 'BatchGetItem', 'Query']
+        .filter((action) => can(handler, { action, on: SAMPLES[name]!.on, key: SAMPLES[name]!.key }))
+        .map((action) => `${action} ${name}`),
     );
     // myPhotos: the code item names the person, the person's email or employee ID is the second factor;
     // sendPhotoLink finds the persons with an address among the gallery's persons;
     // importedOnly check-ins: the guest list and the employee ID name the imported persons, read again by key.
     expect(reads).toEqual(
       handler === 'checkin/post-group-shoot'
-        ? ['GetItem persons', 'Query persons', "Query person's photos", 'GetItem access code', 'Query persons by employee ID (GSI1)', 'Query guest list (GSI1)']
+        ? [
+            'GetItem persons',
+            'Query persons',
+            "Query person's photos",
+            'GetItem access code',
+            'Query persons by employee ID (GSI1)',
+            'Query guest list (GSI1)',
+          ]
         : [],
     );
   });
 });
 
 describe('what the public functions need', () => {
-  it('lets the check-in info function read only its tenant, the gallery\'s pointers and configuration, and take from public counters', () => {
+  it("lets the check-in info function read only its tenant, the gallery's pointers and configuration, and take from public counters", () => {
     const granted = Object.entries(SAMPLES).flatMap(([name, sample]) =>
-      ACTIONS.filter((action) => can('checkin/get-checkin-info', { action, on: sample.on, key: sample.key })).map((action) => `${action} ${name}`),
+      ACTIONS.filter((action) => can('checkin/get-checkin-info', { action, on: sample.on, key: sample.key })).map(
+        (action) => `${action} ${name}`,
+      ),
     );
-    expect(granted.sort()).toEqual(['Query gallery configuration', 'Query gallery pointers', 'Query tenant profile and plan', "UpdateItem public client's rate-limit counter"]);
+    expect(granted.sort()).toEqual([
+      'Query gallery configuration',
+      'Query gallery pointers',
+      'Query tenant profile and plan',
+      "UpdateItem public client's rate-limit counter",
+    ]);
   });
 
-  it("lets only the check-in info function reach gallery pointers, and only to read them: the admin CLI writes them", () => {
+  it('lets only the check-in info function reach gallery pointers, and only to read them: the admin CLI writes them', () => {
     const pointers = SAMPLES['gallery pointers']!.key;
     const reaching = Object.keys(FUNCTION_PERMISSIONS).flatMap((handler) =>
-      ACTIONS.filter((action) => can(handler, { action, on: 'table', key: pointers })).map((action) => `${handler} ${action}`),
+      ACTIONS.filter((action) => can(handler, { action, on: 'table', key: pointers })).map(
+        (action) => `${handler} ${action}`,
+      ),
     );
     expect(reaching).toEqual(['checkin/get-checkin-info Query']);
   });
@@ -229,21 +359,39 @@ describe('what the public functions need', () => {
   it('lets the check-in function store persons and reservations, and complete imported persons, deleting none', () => {
     const handler = 'checkin/post-group-shoot';
     const on = (name: string, action: string) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key });
-    expect([on('persons', 'PutItem'), on('access code', 'PutItem'), on('orders', 'PutItem'), on('status or retry token', 'GetItem')]).toEqual([true, true, true, true]);
+    expect([
+      on('persons', 'PutItem'),
+      on('access code', 'PutItem'),
+      on('orders', 'PutItem'),
+      on('status or retry token', 'GetItem'),
+    ]).toEqual([true, true, true, true]);
     // importedOnly: claiming and completing the imported person, and its code item's place on the guest list.
     expect([on('persons', 'UpdateItem'), on('access code', 'UpdateItem')]).toEqual([true, true]);
-    expect([on('persons', 'DeleteItem'), on('access code', 'DeleteItem'), on("API key's rate-limit counter", 'UpdateItem')]).toEqual([false, false, false]);
+    expect([
+      on('persons', 'DeleteItem'),
+      on('access code', 'DeleteItem'),
+      on("API key's rate-limit counter", 'UpdateItem'),
+    ]).toEqual([false, false, false]);
   });
 });
 
 describe('events and webhooks', () => {
   /** Every action the function's role allows on a sample partition, as `<action> <sample>`. */
   const grantedTo = (handler: string) =>
-    Object.entries(SAMPLES).flatMap(([name, sample]) => ACTIONS.filter((action) => can(handler, { action, on: sample.on, key: sample.key })).map((action) => `${action} ${name}`));
+    Object.entries(SAMPLES).flatMap(([name, sample]) =>
+      ACTIONS.filter((action) => can(handler, { action, on: sample.on, key: sample.key })).map(
+        (action) => `${action} ${name}`,
+      ),
+    );
 
   it("lets the dispatcher find the tenant's subscriptions and record deliveries, and reach no gallery data", () => {
     expect(grantedTo(EVENT_DISPATCH_HANDLER).sort()).toEqual(
-      ["GetItem subscription's deliveries", "PutItem subscription's deliveries", "Query tenant's webhook subscriptions", "UpdateItem subscription's deliveries"].sort(),
+      [
+        "GetItem subscription's deliveries",
+        "PutItem subscription's deliveries",
+        "Query tenant's webhook subscriptions",
+        "UpdateItem subscription's deliveries",
+      ].sort(),
     );
     expect(can(EVENT_DISPATCH_HANDLER, { action: 'GetItem', on: 'table', key: SAMPLES.persons!.key })).toBe(false);
   });
@@ -261,16 +409,30 @@ describe('events and webhooks', () => {
         "DeleteItem tenant's webhook attempt slots",
       ].sort(),
     );
-    expect(['PutItem', 'UpdateItem', 'DeleteItem'].filter((action) => can(WEBHOOK_DELIVERY_HANDLER, { action, on: 'table', key: SAMPLES.persons!.key }))).toEqual([]);
+    expect(
+      ['PutItem', 'UpdateItem', 'DeleteItem'].filter((action) =>
+        can(WEBHOOK_DELIVERY_HANDLER, { action, on: 'table', key: SAMPLES.persons!.key }),
+      ),
+    ).toEqual([]);
   });
 
   it('lets no function but the dispatcher and the delivery function reach webhook subscriptions or deliveries', () => {
-    const webhookData = ["tenant's webhook subscriptions", "subscription's deliveries", "tenant's webhook attempt slots"];
+    const webhookData = [
+      "tenant's webhook subscriptions",
+      "subscription's deliveries",
+      "tenant's webhook attempt slots",
+    ];
     const reaching = Object.keys(FUNCTION_PERMISSIONS).filter((handler) =>
-      webhookData.some((name) => ACTIONS.some((action) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key }))),
+      webhookData.some((name) =>
+        ACTIONS.some((action) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key })),
+      ),
     );
     expect(reaching.sort()).toEqual([WEBHOOK_DELIVERY_HANDLER, EVENT_DISPATCH_HANDLER].sort());
-    expect(['GetItem', 'Query'].filter((action) => can('checkin/post-group-shoot', { action, on: 'table', key: SAMPLES["tenant's webhook subscriptions"]!.key }))).toEqual([]);
+    expect(
+      ['GetItem', 'Query'].filter((action) =>
+        can('checkin/post-group-shoot', { action, on: 'table', key: SAMPLES["tenant's webhook subscriptions"]!.key }),
+      ),
+    ).toEqual([]);
   });
 
   it.each(EVENT_WRITERS)('lets %s put events, but not read, change or delete them', (handler) => {
@@ -280,7 +442,9 @@ describe('events and webhooks', () => {
 
   it("lets the photo ingest add photos to a person's photos.assigned or the gallery's photos.withheld event (an upsert), and nothing else with events", () => {
     const events = SAMPLES["gallery's events"]!.key;
-    expect(ACTIONS.filter((action) => can('media/ingest-photo', { action, on: 'table', key: events }))).toEqual(['UpdateItem']);
+    expect(ACTIONS.filter((action) => can('media/ingest-photo', { action, on: 'table', key: events }))).toEqual([
+      'UpdateItem',
+    ]);
   });
 
   it("lets the retention run find and delete a gallery's events (erasure)", () => {
@@ -294,16 +458,22 @@ describe('events and webhooks', () => {
       Object.entries(SAMPLES)
         .filter(([, sample]) => ACTIONS.some((action) => can(handler, { action, on: sample.on, key: sample.key })))
         .map(([name]) => name);
-    expect(reached(RETENTION_PLANNER_HANDLER).sort()).toEqual(['tenant directory (GSI1)', "tenant's galleries (GSI1)", 'tenant profile and plan'].sort());
+    expect(reached(RETENTION_PLANNER_HANDLER).sort()).toEqual(
+      ['tenant directory (GSI1)', "tenant's galleries (GSI1)", 'tenant profile and plan'].sort(),
+    );
     expect(reached(RETENTION_WORKER_HANDLER)).not.toContain('tenant directory (GSI1)');
     expect(reached(RETENTION_WORKER_HANDLER)).not.toContain("tenant's galleries (GSI1)");
-    expect(reached(RETENTION_WORKER_HANDLER)).toEqual(expect.arrayContaining(['persons', 'orders', "gallery's Idempotency-Key records (GSI1)"]));
+    expect(reached(RETENTION_WORKER_HANDLER)).toEqual(
+      expect.arrayContaining(['persons', 'orders', "gallery's Idempotency-Key records (GSI1)"]),
+    );
   });
 
   it("lets only the dispatcher, the photo-ready email function and the reference-face function read the table's stream", () => {
     const [tableId] = Object.keys(built.template.findResources('AWS::DynamoDB::Table'));
     const readers = [...built.functionIds].filter(([, functionId]) =>
-      roleStatements(built.template, functionId).some((statement) => [statement.Action].flat().includes('dynamodb:GetRecords')),
+      roleStatements(built.template, functionId).some((statement) =>
+        [statement.Action].flat().includes('dynamodb:GetRecords'),
+      ),
     );
     expect(readers.map(([handler]) => handler).sort()).toEqual(STREAM_READERS);
     for (const handler of STREAM_READERS) {
@@ -319,7 +489,8 @@ describe('events and webhooks', () => {
 
 describe('reference faces', () => {
   const faces = SAMPLES["gallery's reference faces"]!.key;
-  const grantedOn = (handler: string, key: string) => ACTIONS.filter((action) => can(handler, { action, on: 'table', key }));
+  const grantedOn = (handler: string, key: string) =>
+    ACTIONS.filter((action) => can(handler, { action, on: 'table', key }));
 
   it('lets only the reference-face function, the photo ingest and the retention run reach them', () => {
     const reaching = Object.keys(FUNCTION_PERMISSIONS).filter((handler) => grantedOn(handler, faces).length > 0);
@@ -329,7 +500,9 @@ describe('reference faces', () => {
   it('lets the reference-face function put them, the ingest read them, and the retention run find and delete them', () => {
     expect(grantedOn(REFERENCE_FACE_HANDLER, faces)).toEqual(['PutItem']);
     expect(grantedOn(PHOTO_INGEST_HANDLER, faces)).toEqual(['GetItem', 'Query']);
-    expect(grantedOn(RETENTION_WORKER_HANDLER, faces)).toEqual(expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']));
+    expect(grantedOn(RETENTION_WORKER_HANDLER, faces)).toEqual(
+      expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']),
+    );
   });
 
   it("lets the reference-face function check a person's consent in its transaction, and change no person", () => {
@@ -337,6 +510,13 @@ describe('reference faces', () => {
   });
 
   it("lets the photo ingest check, change and delete the shoot's items as it sorts photos", () => {
-    expect(grantedOn(PHOTO_INGEST_HANDLER, SAMPLES["gallery's shoot"]!.key)).toEqual(['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem']);
+    expect(grantedOn(PHOTO_INGEST_HANDLER, SAMPLES["gallery's shoot"]!.key)).toEqual([
+      'GetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'ConditionCheckItem',
+    ]);
   });
 });

@@ -7,7 +7,11 @@ import { GroupShootStack, type GroupShootStackProps } from '../../infra/groupsho
 
 type AppliesTo = string | { regex: string };
 type Suppression = { id: string; reason: string; applies_to?: AppliesTo[] };
-type Resource = { Type: string; Properties: Record<string, any>; Metadata?: { cdk_nag?: { rules_to_suppress: Suppression[] } } };
+type Resource = {
+  Type: string;
+  Properties: Record<string, any>;
+  Metadata?: { cdk_nag?: { rules_to_suppress: Suppression[] } };
+};
 /** A finding cdk-nag found and a suppression silenced: the resource's logical ID, the rule, the finding (e.g. `Resource::*`). */
 type SuppressedFinding = { logicalId: string; ruleId: string; findingId: string };
 
@@ -21,7 +25,10 @@ const { publicKey } = generateKeyPairSync('rsa', {
 const EVERYTHING: Partial<GroupShootStackProps> = {
   photoNoticeSender: 'photos@studio.example',
   apiFront: { webAclArn: 'arn:aws:wafv2:us-east-1:123456789012:global/webacl/front/0123abcd' },
-  apiDomain: { domainName: 'api.studio.example', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc' },
+  apiDomain: {
+    domainName: 'api.studio.example',
+    certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc',
+  },
   alarmSubscription: { email: 'ops@studio.example' },
 };
 
@@ -48,17 +55,28 @@ function auditSuppressions(props: Partial<GroupShootStackProps>, change?: (stack
     onError: () => undefined,
     onSuppressedError: () => undefined,
     onNotApplicable: () => undefined,
-    onSuppressed: (data: NagLoggerSuppressedData) => suppressed.push({ logicalId: stack.resolve(data.resource.logicalId), ruleId: data.ruleId, findingId: data.findingId }),
+    onSuppressed: (data: NagLoggerSuppressedData) =>
+      suppressed.push({
+        logicalId: stack.resolve(data.resource.logicalId),
+        ruleId: data.ruleId,
+        findingId: data.findingId,
+      }),
   };
   Aspects.of(app).add(new AwsSolutionsChecks({ reports: false, additionalLoggers: [recorder] }));
-  const template = Template.fromStack(stack).toJSON() as { Resources: Record<string, Resource>; Metadata?: { cdk_nag?: { rules_to_suppress: Suppression[] } } };
+  const template = Template.fromStack(stack).toJSON() as {
+    Resources: Record<string, Resource>;
+    Metadata?: { cdk_nag?: { rules_to_suppress: Suppression[] } };
+  };
   const unused: string[] = [];
   for (const [logicalId, resource] of Object.entries(template.Resources)) {
     for (const suppression of resource.Metadata?.cdk_nag?.rules_to_suppress ?? []) {
-      const findings = suppressed.filter((finding) => finding.logicalId === logicalId && finding.ruleId === suppression.id);
+      const findings = suppressed.filter(
+        (finding) => finding.logicalId === logicalId && finding.ruleId === suppression.id,
+      );
       if (findings.length === 0) unused.push(`${logicalId}: ${suppression.id}`);
       for (const appliesTo of suppression.applies_to ?? []) {
-        if (!findings.some((finding) => matches(appliesTo, finding.findingId))) unused.push(`${logicalId}: ${suppression.id} ${JSON.stringify(appliesTo)}`);
+        if (!findings.some((finding) => matches(appliesTo, finding.findingId)))
+          unused.push(`${logicalId}: ${suppression.id} ${JSON.stringify(appliesTo)}`);
       }
     }
   }
@@ -71,7 +89,10 @@ function auditSuppressions(props: Partial<GroupShootStackProps>, change?: (stack
 const byDefault = auditSuppressions({});
 const withEverything = auditSuppressions(EVERYTHING);
 /** As `npx cdk synth` builds it with CDK_DEFAULT_ACCOUNT and CDK_DEFAULT_REGION set: account and region written out, not tokens. */
-const withAnEnvironment = auditSuppressions({ ...EVERYTHING, env: { account: '123456789012', region: 'eu-central-1' } });
+const withAnEnvironment = auditSuppressions({
+  ...EVERYTHING,
+  env: { account: '123456789012', region: 'eu-central-1' },
+});
 
 describe('cdk-nag suppressions', () => {
   it.each([
@@ -92,9 +113,17 @@ describe('cdk-nag suppressions', () => {
         { id: 'AwsSolutions-S1', reason: 'A suppression that silences nothing at all.' },
       ]);
       const fn = stack.functions.get('media/ingest-photo')!;
-      NagSuppressions.addResourceSuppressions(fn.role!.node.findChild('DefaultPolicy'), [
-        { id: 'AwsSolutions-IAM5', reason: 'A wildcard that the function is not granted.', appliesTo: ['Resource::arn:aws:s3:::nothing/*'] },
-      ], true);
+      NagSuppressions.addResourceSuppressions(
+        fn.role!.node.findChild('DefaultPolicy'),
+        [
+          {
+            id: 'AwsSolutions-IAM5',
+            reason: 'A wildcard that the function is not granted.',
+            appliesTo: ['Resource::arn:aws:s3:::nothing/*'],
+          },
+        ],
+        true,
+      );
     });
     // Assess
     expect([...audit.unused].sort()).toEqual([
@@ -105,9 +134,14 @@ describe('cdk-nag suppressions', () => {
 
   it('lists each wildcard an IAM5 or IAM4 suppression allows (appliesTo), never a whole rule', () => {
     // Prepare
-    const suppressions = Object.values(withEverything.template.Resources).flatMap((resource) => resource.Metadata?.cdk_nag?.rules_to_suppress ?? []);
+    const suppressions = Object.values(withEverything.template.Resources).flatMap(
+      (resource) => resource.Metadata?.cdk_nag?.rules_to_suppress ?? [],
+    );
     // Act
-    const broad = suppressions.filter((suppression) => ['AwsSolutions-IAM5', 'AwsSolutions-IAM4'].includes(suppression.id) && !suppression.applies_to?.length);
+    const broad = suppressions.filter(
+      (suppression) =>
+        ['AwsSolutions-IAM5', 'AwsSolutions-IAM4'].includes(suppression.id) && !suppression.applies_to?.length,
+    );
     // Assess
     expect(suppressions.filter((suppression) => suppression.id === 'AwsSolutions-IAM5').length).toBeGreaterThan(20);
     expect(broad).toEqual([]);
@@ -122,12 +156,27 @@ describe('cdk-nag suppressions', () => {
       const logGroupId = functionResource.Properties.LoggingConfig.LogGroup.Ref as string;
       // Act
       const statements = Object.values(template.Resources)
-        .filter((resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId))
-        .flatMap((resource) => resource.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
-      const logStatements = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('logs:')));
+        .filter(
+          (resource) =>
+            resource.Type === 'AWS::IAM::Policy' &&
+            resource.Properties.Roles.some((role: { Ref: string }) => role.Ref === roleId),
+        )
+        .flatMap(
+          (resource) =>
+            resource.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
+        );
+      const logStatements = statements.filter((statement) =>
+        [statement.Action].flat().some((action) => action.startsWith('logs:')),
+      );
       // Assess
       expect(template.Resources[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
-      expect(logStatements).toEqual([{ Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] } }]);
+      expect(logStatements).toEqual([
+        {
+          Effect: 'Allow',
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Resource: { 'Fn::GetAtt': [logGroupId, 'Arn'] },
+        },
+      ]);
     }
   });
 });

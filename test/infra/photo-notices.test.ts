@@ -24,10 +24,12 @@ beforeAll(() => {
   unconfigured = unbundledStack();
 }, 120_000);
 
-const functionOf = (built: Built) => built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(PHOTO_NOTICE_HANDLER)!]!.Properties;
+const functionOf = (built: Built) =>
+  built.template.findResources('AWS::Lambda::Function')[built.functionIds.get(PHOTO_NOTICE_HANDLER)!]!.Properties;
 const statementsOf = (built: Built) => roleStatements(built.template, built.functionIds.get(PHOTO_NOTICE_HANDLER)!);
 const tableArnOf = (built: Built) => `\${${Object.keys(built.template.findResources('AWS::DynamoDB::Table'))[0]}.Arn}`;
-const sesStatements = (built: Built) => statementsOf(built).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')));
+const sesStatements = (built: Built) =>
+  statementsOf(built).filter((statement) => [statement.Action].flat().some((action) => action.startsWith('ses:')));
 
 function mappingOf(built: Built): Record<string, any> {
   const mappings = Object.values(built.template.findResources('AWS::Lambda::EventSourceMapping')).filter(
@@ -37,15 +39,26 @@ function mappingOf(built: Built): Record<string, any> {
   return mappings[0]!.Properties;
 }
 
-function streamRecord(eventName: 'INSERT' | 'MODIFY' | 'REMOVE', key: { pk: string; sk: string }, newImage?: Record<string, string>) {
-  const typed = (item: Record<string, string>) => Object.fromEntries(Object.entries(item).map(([name, value]) => [name, { S: value }]));
-  return { eventName, eventSource: 'aws:dynamodb', dynamodb: { Keys: typed(key), ...(newImage ? { NewImage: typed({ ...key, ...newImage }) } : {}) } };
+function streamRecord(
+  eventName: 'INSERT' | 'MODIFY' | 'REMOVE',
+  key: { pk: string; sk: string },
+  newImage?: Record<string, string>,
+) {
+  const typed = (item: Record<string, string>) =>
+    Object.fromEntries(Object.entries(item).map(([name, value]) => [name, { S: value }]));
+  return {
+    eventName,
+    eventSource: 'aws:dynamodb',
+    dynamodb: { Keys: typed(key), ...(newImage ? { NewImage: typed({ ...key, ...newImage }) } : {}) },
+  };
 }
 
 describe('the photo-ready email function', () => {
   it("reads the table's stream from its oldest record, a few records at a time, reporting the first that failed, halving a batch that crashes, retrying a bounded time, then keeping the record", () => {
     const mapping = mappingOf(configured);
-    expect(mapping.EventSourceArn).toEqual({ 'Fn::GetAtt': [Object.keys(configured.template.findResources('AWS::DynamoDB::Table'))[0], 'StreamArn'] });
+    expect(mapping.EventSourceArn).toEqual({
+      'Fn::GetAtt': [Object.keys(configured.template.findResources('AWS::DynamoDB::Table'))[0], 'StreamArn'],
+    });
     expect(mapping).toEqual(
       expect.objectContaining({
         StartingPosition: 'TRIM_HORIZON',
@@ -74,7 +87,9 @@ describe('the photo-ready email function', () => {
       'a person': streamRecord('MODIFY', PERSON, { type: 'photos.assigned' }),
     };
     // Act
-    const invoking = Object.entries(records).filter(([, record]) => invokes(record)).map(([name]) => name);
+    const invoking = Object.entries(records)
+      .filter(([, record]) => invokes(record))
+      .map(([name]) => name);
     // Assess
     expect(invoking).toEqual(["a window's first photo", "a window's next photo"]);
   });
@@ -84,9 +99,13 @@ describe('the photo-ready email function', () => {
     expect(statements).toHaveLength(1);
     const [statement] = statements as [Statement];
     expect([statement.Effect, [statement.Action].flat()]).toEqual(['Allow', ['ses:SendEmail']]);
-    expect([statement.Resource].flat().map(asText)).toEqual(['arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*']);
+    expect([statement.Resource].flat().map(asText)).toEqual([
+      'arn:${AWS::Partition}:ses:${AWS::Region}:${AWS::AccountId}:identity/*',
+    ]);
     expect(statement.Condition).toEqual({ StringEquals: { 'ses:FromAddress': SENDER } });
-    expect(functionOf(configured).Environment.Variables).toEqual(expect.objectContaining({ PHOTO_NOTICE_FROM: SENDER, CHECKIN_PAGE_URL: expect.anything() }));
+    expect(functionOf(configured).Environment.Variables).toEqual(
+      expect.objectContaining({ PHOTO_NOTICE_FROM: SENDER, CHECKIN_PAGE_URL: expect.anything() }),
+    );
   });
 
   it('may send no email and has no sender without a configured address', () => {
@@ -97,38 +116,61 @@ describe('the photo-ready email function', () => {
   });
 
   it('leaves cdk-nag nothing unsuppressed about the function, its role or its event source', () => {
-    expect(nagFindings(configured.stack).filter((finding) => /PhotoNotices|PhotosSendPhotoNotices/.test(finding))).toEqual([]);
+    expect(
+      nagFindings(configured.stack).filter((finding) => /PhotoNotices|PhotosSendPhotoNotices/.test(finding)),
+    ).toEqual([]);
   });
 
   it('refuses a sender that is not an email address', () => {
-    expect(() => unbundledStack({ photoNoticeSender: 'Photos <photos@studio.example>' })).toThrow('photoNoticeSender is not an email address');
+    expect(() => unbundledStack({ photoNoticeSender: 'Photos <photos@studio.example>' })).toThrow(
+      'photoNoticeSender is not an email address',
+    );
   }, 60_000);
 
   it('reads gallery, tenant directory and persons, and changes a person only in the notice attributes', () => {
     // Prepare
     const statements = statementsOf(configured);
     const can = (action: string, on: 'table' | 'gsi1', key: string, attributes?: string[], returnValues?: string) =>
-      allows(statements, { action: `dynamodb:${action}`, on, leadingKeys: [key], attributes, returnValues }, tableArnOf(configured));
+      allows(
+        statements,
+        { action: `dynamodb:${action}`, on, leadingKeys: [key], attributes, returnValues },
+        tableArnOf(configured),
+      );
     // Assess
     expect(FUNCTION_PERMISSIONS[PHOTO_NOTICE_HANDLER]!.table.flatMap((access) => access.partitions).sort()).toEqual(
       [PARTITIONS.galleryConfig, GSI1_PARTITIONS.tenantDirectory, PARTITIONS.persons, PARTITIONS.persons].sort(),
     );
-    expect([can('Query', 'table', keys.galleryPartition(TENANT_ID, TOKEN)), can('Query', 'gsi1', keys.tenantDirectory()), can('GetItem', 'table', PERSON.pk)]).toEqual([true, true, true]);
+    expect([
+      can('Query', 'table', keys.galleryPartition(TENANT_ID, TOKEN)),
+      can('Query', 'gsi1', keys.tenantDirectory()),
+      can('GetItem', 'table', PERSON.pk),
+    ]).toEqual([true, true, true]);
     expect(can('UpdateItem', 'table', PERSON.pk, ['pk', 'sk', 'photoNoticeClaimedAt', 'photoNoticeSentAt'])).toBe(true);
-    for (const attribute of ['email', 'consents', 'photoCount', 'code', 'name']) expect([attribute, can('UpdateItem', 'table', PERSON.pk, ['pk', 'sk', attribute])]).toEqual([attribute, false]);
+    for (const attribute of ['email', 'consents', 'photoCount', 'code', 'name'])
+      expect([attribute, can('UpdateItem', 'table', PERSON.pk, ['pk', 'sk', attribute])]).toEqual([attribute, false]);
     expect(can('UpdateItem', 'table', PERSON.pk)).toBe(false);
     expect(can('UpdateItem', 'table', PERSON.pk, ['pk', 'sk', 'photoNoticeSentAt'], 'ALL_NEW')).toBe(false);
     expect(['PutItem', 'DeleteItem', 'Query'].filter((action) => can(action, 'table', PERSON.pk))).toEqual([]);
-    expect(['GetItem', 'Query', 'PutItem', 'UpdateItem'].filter((action) => can(action, 'table', EVENT.pk))).toEqual([]);
-    expect(['GetItem', 'Query'].filter((action) => can(action, 'table', keys.photosOfPerson(TENANT_ID, TOKEN, 'per_01j9zk3v6q8x4m2n7p5r1s0t9x')))).toEqual([]);
+    expect(['GetItem', 'Query', 'PutItem', 'UpdateItem'].filter((action) => can(action, 'table', EVENT.pk))).toEqual(
+      [],
+    );
+    expect(
+      ['GetItem', 'Query'].filter((action) =>
+        can(action, 'table', keys.photosOfPerson(TENANT_ID, TOKEN, 'per_01j9zk3v6q8x4m2n7p5r1s0t9x')),
+      ),
+    ).toEqual([]);
   });
 
   it('runs for up to 60 s, half the time a claim holds, with 256 MB, and alarms when it falls an hour behind the stream', () => {
     expect([functionOf(configured).Timeout, functionOf(configured).MemorySize]).toEqual([60, 256]);
     expect(functionOf(configured).Timeout * 2 * 1000).toBeLessThanOrEqual(PHOTO_NOTICE_CLAIM_MS);
     const lagAlarms = Object.values(configured.template.findResources('AWS::CloudWatch::Alarm')).filter(
-      (alarm) => alarm.Properties.MetricName === 'IteratorAge' && alarm.Properties.Dimensions?.[0]?.Value?.Ref === configured.functionIds.get(PHOTO_NOTICE_HANDLER),
+      (alarm) =>
+        alarm.Properties.MetricName === 'IteratorAge' &&
+        alarm.Properties.Dimensions?.[0]?.Value?.Ref === configured.functionIds.get(PHOTO_NOTICE_HANDLER),
     );
-    expect(lagAlarms.map((alarm) => [alarm.Properties.Threshold, alarm.Properties.AlarmActions?.length])).toEqual([[3_600_000, 1]]);
+    expect(lagAlarms.map((alarm) => [alarm.Properties.Threshold, alarm.Properties.AlarmActions?.length])).toEqual([
+      [3_600_000, 1],
+    ]);
   });
 });

@@ -58,7 +58,9 @@ const actionsOf = (statements: Statement[]) => statements.flatMap((statement) =>
 
 /** Statements about data (DynamoDB, S3, Secrets Manager), without the X-Ray tracing and own-log grants every function has. */
 const dataStatementsOf = (handler: string) =>
-  statementsOf(handler).filter((statement) => !actionsOf([statement]).every((action) => action.startsWith('xray:') || action.startsWith('logs:')));
+  statementsOf(handler).filter(
+    (statement) => !actionsOf([statement]).every((action) => action.startsWith('xray:') || action.startsWith('logs:')),
+  );
 
 /** A CloudFormation value as text, its references written as Fn::Sub writes them: ${Id}, ${Id.Attribute}. */
 function asSubstitution(value: unknown): string {
@@ -76,7 +78,10 @@ function asSubstitution(value: unknown): string {
  */
 function deployedCheckinPage(): { directory: string; files: string[]; markers: Record<string, unknown> }[] {
   const [deployment] = Object.values(template.findResources('Custom::CDKBucketDeployment'));
-  const { SourceObjectKeys: objectKeys, SourceMarkers: markers } = deployment!.Properties as { SourceObjectKeys: string[]; SourceMarkers: Record<string, unknown>[] };
+  const { SourceObjectKeys: objectKeys, SourceMarkers: markers } = deployment!.Properties as {
+    SourceObjectKeys: string[];
+    SourceMarkers: Record<string, unknown>[];
+  };
   const assembly = app.synth().directory;
   return objectKeys.map((objectKey, index) => {
     const directory = join(assembly, `asset.${objectKey.replace(/\.zip$/, '')}`);
@@ -97,9 +102,14 @@ describe('API routes come from the route module', () => {
       (route) => `${route.Properties.RouteKey} -> ${functionOfIntegration(route.Properties.Target)}`,
     );
     // Assess
-    const declared = (routes as readonly Route[]).flatMap((route) => pathsOf(route).map((path) => `${route.method} ${path} -> ${route.handler}`));
+    const declared = (routes as readonly Route[]).flatMap((route) =>
+      pathsOf(route).map((path) => `${route.method} ${path} -> ${route.handler}`),
+    );
     const knownPaths = [...new Set((routes as readonly Route[]).flatMap((route) => pathsOf(route)))];
-    const catchAlls = [...knownPaths.map((path) => `ANY ${path} -> ${UNMATCHED_ROUTE_HANDLER}`), `$default -> ${UNMATCHED_ROUTE_HANDLER}`];
+    const catchAlls = [
+      ...knownPaths.map((path) => `ANY ${path} -> ${UNMATCHED_ROUTE_HANDLER}`),
+      `$default -> ${UNMATCHED_ROUTE_HANDLER}`,
+    ];
     expect(actual.sort()).toEqual([...declared, ...catchAlls].sort());
   });
 
@@ -143,16 +153,26 @@ describe('functions', () => {
   it('keeps secrets out of environment variables: functions get secret ARNs only', () => {
     for (const id of functionIds.values()) {
       const variables = template.findResources('AWS::Lambda::Function')[id]!.Properties.Environment.Variables;
-      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'CLOUDFRONT_PRIVATE_KEY', 'WEBHOOK_SEALING_KEY']) expect(variables).not.toHaveProperty(name);
+      for (const name of [
+        'STRIPE_SECRET_KEY',
+        'STRIPE_WEBHOOK_SECRET',
+        'CLOUDFRONT_PRIVATE_KEY',
+        'WEBHOOK_SEALING_KEY',
+      ])
+        expect(variables).not.toHaveProperty(name);
     }
     const checkin = template.findResources('AWS::Lambda::Function')[functionIds.get('checkin/post-group-shoot')!]!;
-    expect(checkin.Properties.Environment.Variables.STRIPE_SECRET_KEY_ARN).toEqual({ Ref: expect.stringMatching(/^StripeSecretKey/) });
+    expect(checkin.Properties.Environment.Variables.STRIPE_SECRET_KEY_ARN).toEqual({
+      Ref: expect.stringMatching(/^StripeSecretKey/),
+    });
   });
 
   it("grants no wildcard action, and a wildcard resource only for X-Ray and the stream readers' ListStreams (which has no resource)", () => {
     for (const handler of functionIds.keys()) {
       for (const action of actionsOf(statementsOf(handler))) expect(action).not.toMatch(/(^\*$)|(:\*$)/);
-      const unscoped = actionsOf(statementsOf(handler).filter((statement) => statement.Resource === '*')).filter((action) => !action.startsWith('xray:'));
+      const unscoped = actionsOf(statementsOf(handler).filter((statement) => statement.Resource === '*')).filter(
+        (action) => !action.startsWith('xray:'),
+      );
       const readsStream = [EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER].includes(handler);
       expect([handler, unscoped]).toEqual([handler, readsStream ? ['dynamodb:ListStreams'] : []]);
     }
@@ -164,28 +184,40 @@ describe('functions', () => {
 
   it.each([
     ['checkin/get-checkin-info', PARTITIONS.publicRateLimit],
-    ...['list-persons', 'list-shooting-days', 'get-gallery-stats', 'list-form-fields', 'list-person-photos'].map((name) => [`integration/${name}`, PARTITIONS.apiKey]),
-  ])("lets %s write only rate-limit counters (a public client's, or the one on the API key's item, %s)", (handler, partition) => {
-    // test/infra/least-privilege.test.ts checks every grant of every function in depth.
-    const isWrite = (action: string) => /Put|Update|Delete|Write/.test(action);
-    const writes = dataStatementsOf(handler)
-      .filter((statement) => actionsOf([statement]).some(isWrite))
-      .map((statement) => ({ actions: actionsOf([statement]).filter(isWrite), condition: statement.Condition }));
-    expect(writes).toEqual([
-      {
-        actions: ['dynamodb:UpdateItem'],
-        condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [partition] }, Null: { 'dynamodb:LeadingKeys': 'false' } },
-      },
-    ]);
-  });
+    ...['list-persons', 'list-shooting-days', 'get-gallery-stats', 'list-form-fields', 'list-person-photos'].map(
+      (name) => [`integration/${name}`, PARTITIONS.apiKey],
+    ),
+  ])(
+    "lets %s write only rate-limit counters (a public client's, or the one on the API key's item, %s)",
+    (handler, partition) => {
+      // test/infra/least-privilege.test.ts checks every grant of every function in depth.
+      const isWrite = (action: string) => /Put|Update|Delete|Write/.test(action);
+      const writes = dataStatementsOf(handler)
+        .filter((statement) => actionsOf([statement]).some(isWrite))
+        .map((statement) => ({ actions: actionsOf([statement]).filter(isWrite), condition: statement.Condition }));
+      expect(writes).toEqual([
+        {
+          actions: ['dynamodb:UpdateItem'],
+          condition: {
+            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [partition] },
+            Null: { 'dynamodb:LeadingKeys': 'false' },
+          },
+        },
+      ]);
+    },
+  );
 
   it('lets only the check-in function write selfies, only the upload functions write photos, and only the HR export builder its crops and ZIPs', () => {
     const uploaders = ['integration/create-uploads', 'integration/complete-uploads'];
     for (const handler of functionIds.keys()) {
       const putsObjects = actionsOf(statementsOf(handler)).some((action) => action.startsWith('s3:PutObject'));
-      expect([handler, putsObjects]).toEqual([handler, handler === 'checkin/post-group-shoot' || handler === HR_EXPORT_BUILD_HANDLER || uploaders.includes(handler)]);
+      expect([handler, putsObjects]).toEqual([
+        handler,
+        handler === 'checkin/post-group-shoot' || handler === HR_EXPORT_BUILD_HANDLER || uploaders.includes(handler),
+      ]);
     }
-    const puts = (handler: string) => JSON.stringify(statementsOf(handler).filter((statement) => actionsOf([statement]).includes('s3:PutObject')));
+    const puts = (handler: string) =>
+      JSON.stringify(statementsOf(handler).filter((statement) => actionsOf([statement]).includes('s3:PutObject')));
     expect(puts('checkin/post-group-shoot')).toContain('/selfies/*');
     for (const handler of uploaders) expect([puts(handler)]).toEqual([expect.stringContaining('/photos/*')]);
     for (const handler of uploaders) expect(puts(handler)).not.toContain('/selfies/');
@@ -197,7 +229,16 @@ describe('functions', () => {
     const secretReaders = [...functionIds.keys()].filter((handler) =>
       actionsOf(statementsOf(handler)).includes('secretsmanager:GetSecretValue'),
     );
-    expect(secretReaders.sort()).toEqual(['checkin/post-group-shoot', WEBHOOK_DELIVERY_HANDLER, 'integration/list-person-photos', 'payments/stripe-webhook', RESERVATION_SWEEP_HANDLER, 'photos/send-photo-notices'].sort());
+    expect(secretReaders.sort()).toEqual(
+      [
+        'checkin/post-group-shoot',
+        WEBHOOK_DELIVERY_HANDLER,
+        'integration/list-person-photos',
+        'payments/stripe-webhook',
+        RESERVATION_SWEEP_HANDLER,
+        'photos/send-photo-notices',
+      ].sort(),
+    );
   });
 
   it('invokes the photo ingest for objects created under photos/', () => {
@@ -220,21 +261,29 @@ describe('the face model in the deployed bundles', () => {
     // Prepare: each function's code as staged in the cloud assembly.
     const assembly = app.synth().directory;
     const functions = template.findResources('AWS::Lambda::Function');
-    const codeOf = (handler: string) => join(assembly, `asset.${(functions[functionIds.get(handler)!]!.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+    const codeOf = (handler: string) =>
+      join(
+        assembly,
+        `asset.${(functions[functionIds.get(handler)!]!.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`,
+      );
     const variablesOf = (handler: string) => functions[functionIds.get(handler)!]!.Properties.Environment.Variables;
     // Act
     const carrying = [...functionIds.keys()].filter((handler) => existsSync(join(codeOf(handler), FACE_MODEL_FOLDER)));
-    const named = [...functionIds.keys()].filter((handler) => 'FACE_MODEL_DIR' in variablesOf(handler) || 'FACE_WASM_DIR' in variablesOf(handler));
+    const named = [...functionIds.keys()].filter(
+      (handler) => 'FACE_MODEL_DIR' in variablesOf(handler) || 'FACE_WASM_DIR' in variablesOf(handler),
+    );
     // Assess
     expect(carrying).toContain(REFERENCE_FACE_HANDLER);
     expect(named.sort()).toEqual(carrying.sort());
     for (const handler of carrying) {
-      expect([handler, readdirSync(join(codeOf(handler), FACE_MODEL_FOLDER)).sort(), readdirSync(join(codeOf(handler), FACE_WASM_FOLDER)).sort()]).toEqual([
+      expect([
         handler,
-        [...FACE_MODEL_FILES].sort(),
-        [...FACE_WASM_FILES].sort(),
-      ]);
-      expect(variablesOf(handler)).toEqual(expect.objectContaining({ FACE_MODEL_DIR: '/var/task/face-model', FACE_WASM_DIR: '/var/task/face-wasm/' }));
+        readdirSync(join(codeOf(handler), FACE_MODEL_FOLDER)).sort(),
+        readdirSync(join(codeOf(handler), FACE_WASM_FOLDER)).sort(),
+      ]).toEqual([handler, [...FACE_MODEL_FILES].sort(), [...FACE_WASM_FILES].sort()]);
+      expect(variablesOf(handler)).toEqual(
+        expect.objectContaining({ FACE_MODEL_DIR: '/var/task/face-model', FACE_WASM_DIR: '/var/task/face-wasm/' }),
+      );
     }
   });
 });
@@ -271,13 +320,17 @@ describe('data and delivery', () => {
     expect(tlsOnly).toHaveLength(Object.keys(template.findResources('AWS::S3::Bucket')).length);
     template.hasResourceProperties('AWS::S3::Bucket', {
       VersioningConfiguration: { Status: 'Enabled' },
-      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 30 } })]) },
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 30 } })]),
+      },
     });
   });
 
   it('serves photos only on signed URLs, through origin access control', () => {
     const distributions = Object.values(template.findResources('AWS::CloudFront::Distribution'));
-    const photos = distributions.find((distribution) => distribution.Properties.DistributionConfig.Comment.includes('photos'))!;
+    const photos = distributions.find((distribution) =>
+      distribution.Properties.DistributionConfig.Comment.includes('photos'),
+    )!;
     expect(photos.Properties.DistributionConfig.DefaultCacheBehavior.TrustedKeyGroups).toHaveLength(1);
     expect(photos.Properties.DistributionConfig.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('https-only');
     expect(photos.Properties.DistributionConfig.Origins[0].OriginAccessControlId).toBeDefined();
@@ -298,18 +351,26 @@ describe('data and delivery', () => {
     // Prepare: the deployed text, with CDK's markers for deploy-time values written as ${Ref} or ${Resource.Attribute}.
     const [, config] = deployedCheckinPage();
     const text = readFileSync(join(config!.directory, 'config.js'), 'utf8');
-    const rendered = Object.entries(config!.markers).reduce((content, [marker, value]) => content.split(marker).join(asSubstitution(value)), text);
+    const rendered = Object.entries(config!.markers).reduce(
+      (content, [marker, value]) => content.split(marker).join(asSubstitution(value)),
+      text,
+    );
     const [apiId] = Object.keys(template.findResources('AWS::ApiGatewayV2::Api'));
     // Assess
     const assignment = /^window\.GROUPSHOOT_CONFIG = (\{.*\});\n$/.exec(rendered);
     expect(assignment).not.toBeNull();
     const settings = JSON.parse(assignment![1]!);
-    expect(settings).toEqual({ apiBaseUrl: `https://\${${apiId}}.execute-api.\${AWS::Region}.\${AWS::URLSuffix}/v1`, tenantSlug: null });
+    expect(settings).toEqual({
+      apiBaseUrl: `https://\${${apiId}}.execute-api.\${AWS::Region}.\${AWS::URLSuffix}/v1`,
+      tenantSlug: null,
+    });
     expect(settings.apiBaseUrl).toBe(asSubstitution(template.toJSON().Outputs.ApiUrl.Value));
   });
 
   it('alarms on API 5xx and on every function error and throttle', () => {
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties.MetricName);
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map(
+      (alarm) => alarm.Properties.MetricName,
+    );
     expect(alarms.filter((name) => name === '5xx')).toHaveLength(1);
     expect(alarms.filter((name) => name === 'Errors')).toHaveLength(functionIds.size);
     expect(alarms.filter((name) => name === 'Throttles')).toHaveLength(functionIds.size);
@@ -347,8 +408,12 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('justifies every suppression', () => {
-    const suppressions = Object.values(template.toJSON().Resources as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress: { reason: string }[] } } }>)
-      .flatMap((resource) => resource.Metadata?.cdk_nag?.rules_to_suppress ?? []);
+    const suppressions = Object.values(
+      template.toJSON().Resources as Record<
+        string,
+        { Metadata?: { cdk_nag?: { rules_to_suppress: { reason: string }[] } } }
+      >,
+    ).flatMap((resource) => resource.Metadata?.cdk_nag?.rules_to_suppress ?? []);
     expect(suppressions.length).toBeGreaterThan(0);
     for (const suppression of suppressions) expect(suppression.reason.length).toBeGreaterThan(20);
   });
@@ -357,13 +422,23 @@ describe('cdk-nag AwsSolutions', () => {
 describe('custom API domain', () => {
   it('maps the domain to stage v1 under /v1 when one is configured', () => {
     const app = new App();
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    const { publicKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     const withDomain = new GroupShootStack(app, 'DomainStack', {
       photoSigningPublicKeyPem: publicKey,
-      apiDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc' },
+      apiDomain: {
+        domainName: 'api.example.com',
+        certificateArn: 'arn:aws:acm:eu-central-1:123456789012:certificate/abc',
+      },
     });
     const domainTemplate = Template.fromStack(withDomain);
     domainTemplate.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'api.example.com' });
-    domainTemplate.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', { ApiMappingKey: 'v1', Stage: Match.anyValue() });
+    domainTemplate.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {
+      ApiMappingKey: 'v1',
+      Stage: Match.anyValue(),
+    });
   }, 240_000);
 });

@@ -8,10 +8,14 @@ export function matchesPattern(pattern: Record<string, unknown>, record: unknown
   if (typeof record !== 'object' || record === null) return false;
   return Object.entries(pattern).every(([key, expected]) => {
     const actual = (record as Record<string, unknown>)[key];
-    if (!Array.isArray(expected)) return typeof expected === 'object' && expected !== null && matchesPattern(expected as Record<string, unknown>, actual);
+    if (!Array.isArray(expected))
+      return (
+        typeof expected === 'object' && expected !== null && matchesPattern(expected as Record<string, unknown>, actual)
+      );
     return expected.some((allowed) => {
       if (typeof allowed !== 'object' || allowed === null) return actual === allowed;
-      if (Object.keys(allowed).join() !== 'prefix') throw new Error(`filter operator ${Object.keys(allowed).join()} is not understood by this check`);
+      if (Object.keys(allowed).join() !== 'prefix')
+        throw new Error(`filter operator ${Object.keys(allowed).join()} is not understood by this check`);
       return typeof actual === 'string' && actual.startsWith((allowed as { prefix: string }).prefix);
     });
   });

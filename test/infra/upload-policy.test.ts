@@ -9,12 +9,18 @@ const object = (key: string) => `arn:aws:s3:::${BUCKET}/${key}`;
 describe('npm run photos -- iam-policy: the direct S3 upload policy', () => {
   const statements = uploadPolicy(TENANT, BUCKET).Statement;
 
-  it.each(['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'])("allows %s below the tenant's photos folder", (action) => {
-    expect(allowsOnBucket(statements, { action, resource: object(`photos/${TENANT}/gal_token/inbox/cam-a/IMG_0001.JPG`) })).toBe(true);
-  });
+  it.each(['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'])(
+    "allows %s below the tenant's photos folder",
+    (action) => {
+      expect(
+        allowsOnBucket(statements, { action, resource: object(`photos/${TENANT}/gal_token/inbox/cam-a/IMG_0001.JPG`) }),
+      ).toBe(true);
+    },
+  );
 
   it("lists the tenant's own photos folder only", () => {
-    const list = (prefix?: string) => allowsOnBucket(statements, { action: 's3:ListBucket', resource: `arn:aws:s3:::${BUCKET}`, prefix });
+    const list = (prefix?: string) =>
+      allowsOnBucket(statements, { action: 's3:ListBucket', resource: `arn:aws:s3:::${BUCKET}`, prefix });
     expect(list(`photos/${TENANT}/gal_token/inbox/`)).toBe(true);
     expect(list(`photos/${OTHER}/`)).toBe(false);
     expect(list('photos/')).toBe(false);
@@ -27,13 +33,21 @@ describe('npm run photos -- iam-policy: the direct S3 upload policy', () => {
     ['selfies', object(`selfies/${TENANT}/gal_token/per_x.jpg`)],
     ['another bucket', `arn:aws:s3:::other-bucket/photos/${TENANT}/IMG.jpg`],
   ])('allows nothing on %s', (_case, resource) => {
-    for (const action of ['s3:PutObject', 's3:GetObject', 's3:DeleteObject']) expect(allowsOnBucket(statements, { action, resource })).toBe(false);
+    for (const action of ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'])
+      expect(allowsOnBucket(statements, { action, resource })).toBe(false);
   });
 
   it('reads no photo and touches no table', () => {
-    expect(allowsOnBucket(statements, { action: 's3:GetObject', resource: object(`photos/${TENANT}/gal_token/inbox/IMG.jpg`) })).toBe(false);
+    expect(
+      allowsOnBucket(statements, {
+        action: 's3:GetObject',
+        resource: object(`photos/${TENANT}/gal_token/inbox/IMG.jpg`),
+      }),
+    ).toBe(false);
     for (const action of ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:PutItem']) {
-      expect(allowsOnBucket(statements, { action, resource: 'arn:aws:dynamodb:eu-central-1:123456789012:table/groupshoot' })).toBe(false);
+      expect(
+        allowsOnBucket(statements, { action, resource: 'arn:aws:dynamodb:eu-central-1:123456789012:table/groupshoot' }),
+      ).toBe(false);
     }
     expect(JSON.stringify(statements)).not.toMatch(/dynamodb|\*"\s*,?\s*"Resource": "\*"/);
   });

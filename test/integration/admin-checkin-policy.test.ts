@@ -11,8 +11,10 @@ import { useTestTable } from '../support/test-table';
 
 useTestTable();
 
-const policy = (studio: TestTenant, ...options: string[]) => admin('gallery', 'checkin-policy', '--tenant', studio.slug, '--gallery', studio.token, ...options);
-const storedPolicy = async (studio: TestTenant) => (await getGalleryConfiguration(studio.tenant.tenantId, studio.token))?.gallery.checkinPolicy;
+const policy = (studio: TestTenant, ...options: string[]) =>
+  admin('gallery', 'checkin-policy', '--tenant', studio.slug, '--gallery', studio.token, ...options);
+const storedPolicy = async (studio: TestTenant) =>
+  (await getGalleryConfiguration(studio.tenant.tenantId, studio.token))?.gallery.checkinPolicy;
 
 describe('gallery checkin-policy (admin CLI)', () => {
   it('shows an open gallery with any domain where none is set', async () => {
@@ -52,9 +54,18 @@ describe('gallery checkin-policy (admin CLI)', () => {
       { name: 'Grace Hopper', email: 'Grace@Example.com', employeeId: 'E-2', shootingDayId: null },
       { name: 'Alan Turing', email: null, employeeId: 'E-3', shootingDayId: null },
     ];
-    const { written } = await insertPersonsWithCodes(scope, rows.map((row) => importedPersonDraft(row, new Date().toISOString())));
+    const { written } = await insertPersonsWithCodes(
+      scope,
+      rows.map((row) => importedPersonDraft(row, new Date().toISOString())),
+    );
     for (const person of written) {
-      await db.send(new UpdateCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, person.code), UpdateExpression: 'REMOVE gsi1pk, gsi1sk' }));
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.accessCode(scope.tenantId, scope.token, person.code),
+          UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
+        }),
+      );
     }
     const before = await importedPersonsWithEmail(scope, 'grace@example.com');
     // Act
@@ -65,8 +76,12 @@ describe('gallery checkin-policy (admin CLI)', () => {
     expect([run.code, again.code]).toEqual([0, 0]);
     expect(run.out).toContain('2 imported person(s) with an email address on the guest list');
     expect(again.out).toContain('2 imported person(s) with an email address on the guest list');
-    expect((await importedPersonsWithEmail(scope, ' grace@example.COM')).map((person) => person.name)).toEqual(['Grace Hopper']);
-    expect((await importedPersonsWithEmail(scope, 'ada@example.com')).map((person) => person.name)).toEqual(['Ada Lovelace']);
+    expect((await importedPersonsWithEmail(scope, ' grace@example.COM')).map((person) => person.name)).toEqual([
+      'Grace Hopper',
+    ]);
+    expect((await importedPersonsWithEmail(scope, 'ada@example.com')).map((person) => person.name)).toEqual([
+      'Ada Lovelace',
+    ]);
   });
 
   it.each([

@@ -8,7 +8,8 @@ useTestTable();
 
 describe('gallery face-matching (admin CLI)', () => {
   let studio: TestTenant;
-  const faceMatching = (token: string, ...options: string[]) => admin('gallery', 'face-matching', '--tenant', studio.slug, '--gallery', token, ...options);
+  const faceMatching = (token: string, ...options: string[]) =>
+    admin('gallery', 'face-matching', '--tenant', studio.slug, '--gallery', token, ...options);
   const storedSettings = async (token: string) => {
     const { gallery } = (await getGalleryConfiguration(studio.tenant.tenantId, token))!;
     return { faceMatching: gallery.faceMatching, faceThresholds: gallery.faceThresholds };
@@ -27,7 +28,9 @@ describe('gallery face-matching (admin CLI)', () => {
     expect(json.json()).toEqual({ mode: 'withhold', thresholds: DEFAULT_FACE_THRESHOLDS });
     expect(text.out).toMatch(new RegExp(`^Face matching of gallery ${studio.token}: withhold$`, 'm'));
     expect(text.out).toMatch(/match\s+0\.50\s+at most this far/);
-    expect(text.out).toMatch(new RegExp(`mismatch\\s+${DEFAULT_FACE_THRESHOLDS.mismatch.toFixed(2)}\\s+at least this far`));
+    expect(text.out).toMatch(
+      new RegExp(`mismatch\\s+${DEFAULT_FACE_THRESHOLDS.mismatch.toFixed(2)}\\s+at least this far`),
+    );
     expect(await storedSettings(studio.token)).toEqual({ faceMatching: undefined, faceThresholds: undefined });
   });
 
@@ -56,12 +59,18 @@ describe('gallery face-matching (admin CLI)', () => {
     const second = await faceMatching(studio.token, '--fill', '0.35');
     // Assess
     expect(first.code).toBe(0);
-    expect(first.json()).toEqual({ mode: 'fill', thresholds: { ...DEFAULT_FACE_THRESHOLDS, match: 0.45, margin: 0.15 } });
+    expect(first.json()).toEqual({
+      mode: 'fill',
+      thresholds: { ...DEFAULT_FACE_THRESHOLDS, match: 0.45, margin: 0.15 },
+    });
     expect(second.code).toBe(0);
     expect(second.out).toMatch(/: fill$/m);
     expect(second.out).toMatch(/match\s+0\.45/);
     expect(second.out).toMatch(/fill\s+0\.35/);
-    expect(await storedSettings(studio.token)).toEqual({ faceMatching: 'fill', faceThresholds: { match: 0.45, margin: 0.15, fill: 0.35 } });
+    expect(await storedSettings(studio.token)).toEqual({
+      faceMatching: 'fill',
+      faceThresholds: { match: 0.45, margin: 0.15, fill: 0.35 },
+    });
   });
 
   it('goes back to the default distances with --defaults, keeping the mode', async () => {

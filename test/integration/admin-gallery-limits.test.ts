@@ -14,13 +14,29 @@ describe('gallery limits (admin CLI)', () => {
     expect(run.json()).toEqual(DEFAULT_PUBLIC_LIMITS);
   });
 
-  it('sets the limits it is given, keeps the others, and says which are the gallery\'s own', async () => {
+  it("sets the limits it is given, keeps the others, and says which are the gallery's own", async () => {
     // Prepare
     const studio = await createTestTenant();
-    const limits = (...options: string[]) => admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, ...options);
+    const limits = (...options: string[]) =>
+      admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, ...options);
     // Act
     const first = await limits('--checkins', '600/1h', '--checkins-per-email', '1');
-    const second = await limits('--reads', '50/30s', '--pending-payments-percent', '40', '--retries-per-order', '0', '--photo-lookups', '10/1h', '--photo-lookup-failures', '20/24h', '--photo-lookup-failures-per-network', '3/1h', '--photo-lookup-failures-per-code', '2/24h');
+    const second = await limits(
+      '--reads',
+      '50/30s',
+      '--pending-payments-percent',
+      '40',
+      '--retries-per-order',
+      '0',
+      '--photo-lookups',
+      '10/1h',
+      '--photo-lookup-failures',
+      '20/24h',
+      '--photo-lookup-failures-per-network',
+      '3/1h',
+      '--photo-lookup-failures-per-code',
+      '2/24h',
+    );
     // Assess
     expect(first.code).toBe(0);
     expect(second.out).toMatch(/check-ins per client\s+600 per hour/);
@@ -46,7 +62,16 @@ describe('gallery limits (admin CLI)', () => {
   it('goes back to the defaults with --defaults', async () => {
     const studio = await createTestTenant();
     await admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, '--checkins', '5/1m');
-    const run = await admin('gallery', 'limits', '--tenant', studio.slug, '--gallery', studio.token, '--defaults', '--json');
+    const run = await admin(
+      'gallery',
+      'limits',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--defaults',
+      '--json',
+    );
     expect(run.json()).toEqual(DEFAULT_PUBLIC_LIMITS);
   });
 
@@ -68,7 +93,8 @@ describe('gallery photo-access (admin CLI)', () => {
   it('shows both ways by code off by default, turns each on and off on its own, and refuses other words', async () => {
     // Prepare
     const studio = await createTestTenant();
-    const access = (...options: string[]) => admin('gallery', 'photo-access', '--tenant', studio.slug, '--gallery', studio.token, ...options);
+    const access = (...options: string[]) =>
+      admin('gallery', 'photo-access', '--tenant', studio.slug, '--gallery', studio.token, ...options);
     // Act
     const shown = await access('--json');
     const emailOn = await access('--code-and-email', 'on');
@@ -79,7 +105,13 @@ describe('gallery photo-access (admin CLI)', () => {
     expect(emailOn.out).toMatch(/access code and email\s+yes/);
     expect(emailOn.out).toMatch(/photo link by email\s+yes \(always\)/);
     expect(bothSet.json()).toEqual({ codeAndEmail: false, codeAndEmployeeId: true });
-    expect((await getGalleryConfiguration(studio.tenant.tenantId, studio.token))?.gallery.photoAccess).toEqual({ codeAndEmail: false, codeAndEmployeeId: true });
-    expect([refused.code, refused.err.join('\n')]).toEqual([2, expect.stringMatching(/--code-and-email "yes" is not valid/)]);
+    expect((await getGalleryConfiguration(studio.tenant.tenantId, studio.token))?.gallery.photoAccess).toEqual({
+      codeAndEmail: false,
+      codeAndEmployeeId: true,
+    });
+    expect([refused.code, refused.err.join('\n')]).toEqual([
+      2,
+      expect.stringMatching(/--code-and-email "yes" is not valid/),
+    ]);
   });
 });

@@ -10,7 +10,8 @@ const api = useLocalApi();
 const files = mkdtempSync(join(tmpdir(), 'page-settings-'));
 
 const inGallery = (studio: TestTenant) => ['--tenant', studio.slug, '--gallery', studio.token];
-const checkinInfo = async (studio: TestTenant) => (await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders })).body;
+const checkinInfo = async (studio: TestTenant) =>
+  (await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders })).body;
 
 /** A wide PNG logo with EXIF-like text metadata, written to a file the CLI reads. */
 async function logoFile(name: string, width = 1200, height = 300): Promise<string> {
@@ -27,24 +28,69 @@ describe('gallery page, consent-text, branding and tenant branding (admin CLI), 
   it('serves English, the gallery consent text under it, no terms link and no branding where nothing is set', async () => {
     const studio = await createTestTenant();
     const info = await checkinInfo(studio);
-    expect(info).toMatchObject({ defaultLanguage: 'en', termsUrl: null, branding: { logoUrl: null, accentColor: null } });
+    expect(info).toMatchObject({
+      defaultLanguage: 'en',
+      termsUrl: null,
+      branding: { logoUrl: null, accentColor: null },
+    });
     expect(info.consentTexts).toEqual(info.consentText === null ? {} : { en: info.consentText });
   });
 
   it('sets the default language and the terms link, and serves the consent texts by language', async () => {
     // Prepare
     const studio = await createTestTenant();
-    await admin('gallery', 'update', ...inGallery(studio), '--consent-text', 'Ich willige ein, dass Fotos von mir gemacht werden.');
+    await admin(
+      'gallery',
+      'update',
+      ...inGallery(studio),
+      '--consent-text',
+      'Ich willige ein, dass Fotos von mir gemacht werden.',
+    );
     // Act
-    const page = await admin('gallery', 'page', ...inGallery(studio), '--default-language', 'de', '--terms-url', 'https://studio.example/agb');
-    const french = await admin('gallery', 'consent-text', ...inGallery(studio), '--language', 'fr', '--text', "J'accepte d'être photographié.");
-    const english = await admin('gallery', 'consent-text', ...inGallery(studio), '--language', 'en', '--text', 'I agree to be photographed.');
-    const removed = await admin('gallery', 'consent-text', ...inGallery(studio), '--language', 'en', '--remove', '--json');
+    const page = await admin(
+      'gallery',
+      'page',
+      ...inGallery(studio),
+      '--default-language',
+      'de',
+      '--terms-url',
+      'https://studio.example/agb',
+    );
+    const french = await admin(
+      'gallery',
+      'consent-text',
+      ...inGallery(studio),
+      '--language',
+      'fr',
+      '--text',
+      "J'accepte d'être photographié.",
+    );
+    const english = await admin(
+      'gallery',
+      'consent-text',
+      ...inGallery(studio),
+      '--language',
+      'en',
+      '--text',
+      'I agree to be photographed.',
+    );
+    const removed = await admin(
+      'gallery',
+      'consent-text',
+      ...inGallery(studio),
+      '--language',
+      'en',
+      '--remove',
+      '--json',
+    );
     const info = await checkinInfo(studio);
     // Assess
     expect([page.code, french.code, english.code, removed.code]).toEqual([0, 0, 0, 0]);
     expect(page.out).toMatch(/default language\s+de/);
-    expect(removed.json().consentTexts).toEqual({ de: 'Ich willige ein, dass Fotos von mir gemacht werden.', fr: "J'accepte d'être photographié." });
+    expect(removed.json().consentTexts).toEqual({
+      de: 'Ich willige ein, dass Fotos von mir gemacht werden.',
+      fr: "J'accepte d'être photographié.",
+    });
     expect(info).toMatchObject({
       defaultLanguage: 'de',
       consentText: 'Ich willige ein, dass Fotos von mir gemacht werden.',
@@ -62,16 +108,44 @@ describe('gallery page, consent-text, branding and tenant branding (admin CLI), 
   });
 
   it.each([
-    ['a terms link over http', ['gallery', 'page', '--terms-url', 'http://studio.example/terms'], /must start with https/],
-    ['a terms link with a password', ['gallery', 'page', '--terms-url', 'https://user:secret@studio.example/terms'], /user name or password/],
-    ['a terms link of 501 characters', ['gallery', 'page', '--terms-url', `https://studio.example/${'t'.repeat(478)}`], /longer than 500/],
+    [
+      'a terms link over http',
+      ['gallery', 'page', '--terms-url', 'http://studio.example/terms'],
+      /must start with https/,
+    ],
+    [
+      'a terms link with a password',
+      ['gallery', 'page', '--terms-url', 'https://user:secret@studio.example/terms'],
+      /user name or password/,
+    ],
+    [
+      'a terms link of 501 characters',
+      ['gallery', 'page', '--terms-url', `https://studio.example/${'t'.repeat(478)}`],
+      /longer than 500/,
+    ],
     ['a language of none of ours', ['gallery', 'page', '--default-language', 'es'], /--default-language/],
     ['a consent text without its language', ['gallery', 'consent-text', '--text', 'Oui'], /--language is required/],
-    ['a consent text and --remove at once', ['gallery', 'consent-text', '--language', 'fr', '--text', 'Oui', '--remove'], /either --text TEXT or --remove/],
-    ['an accent colour of too little contrast (#777777: 4.48:1)', ['gallery', 'branding', '--accent-color', '#777777'], /contrast of 4\.48:1 against white; the page needs at least 4\.5:1/],
-    ['an accent colour that is no #rrggbb', ['gallery', 'branding', '--accent-color', 'navy'], /not a colour of the form #rrggbb/],
+    [
+      'a consent text and --remove at once',
+      ['gallery', 'consent-text', '--language', 'fr', '--text', 'Oui', '--remove'],
+      /either --text TEXT or --remove/,
+    ],
+    [
+      'an accent colour of too little contrast (#777777: 4.48:1)',
+      ['gallery', 'branding', '--accent-color', '#777777'],
+      /contrast of 4\.48:1 against white; the page needs at least 4\.5:1/,
+    ],
+    [
+      'an accent colour that is no #rrggbb',
+      ['gallery', 'branding', '--accent-color', 'navy'],
+      /not a colour of the form #rrggbb/,
+    ],
     ['a logo that is no image', ['gallery', 'branding', '--logo', __filename], /not a PNG, JPEG or WebP/],
-    ['a logo file that does not exist', ['gallery', 'branding', '--logo', '/nonexistent/logo.png'], /cannot read the file/],
+    [
+      'a logo file that does not exist',
+      ['gallery', 'branding', '--logo', '/nonexistent/logo.png'],
+      /cannot read the file/,
+    ],
   ])('refuses %s with exit code 2 and changes nothing', async (_case, [resource, command, ...options], message) => {
     // Prepare
     const studio = await createTestTenant();
@@ -89,7 +163,16 @@ describe('gallery page, consent-text, branding and tenant branding (admin CLI), 
     const studio = await createTestTenant();
     const tenantLogo = await logoFile('tenant.png');
     // Act: the tenant's logo and colour, then the gallery's own colour only
-    const tenant = await admin('tenant', 'branding', '--slug', studio.slug, '--logo', tenantLogo, '--accent-color', '#0A58CA');
+    const tenant = await admin(
+      'tenant',
+      'branding',
+      '--slug',
+      studio.slug,
+      '--logo',
+      tenantLogo,
+      '--accent-color',
+      '#0A58CA',
+    );
     const tenantOnly = await checkinInfo(studio);
     const gallery = await admin('gallery', 'branding', ...inGallery(studio), '--accent-color', '#767676');
     const both = await checkinInfo(studio);
@@ -106,7 +189,15 @@ describe('gallery page, consent-text, branding and tenant branding (admin CLI), 
 
   it('drops a logo or a colour with --no-logo and --no-accent-color, the other staying', async () => {
     const studio = await createTestTenant();
-    await admin('gallery', 'branding', ...inGallery(studio), '--logo', await logoFile('small.png', 64, 64), '--accent-color', '#123456');
+    await admin(
+      'gallery',
+      'branding',
+      ...inGallery(studio),
+      '--logo',
+      await logoFile('small.png', 64, 64),
+      '--accent-color',
+      '#123456',
+    );
     const run = await admin('gallery', 'branding', ...inGallery(studio), '--no-logo', '--json');
     expect(run.json()).toEqual({ logoUrl: null, accentColor: '#123456' });
     expect((await checkinInfo(studio)).branding).toEqual({ logoUrl: null, accentColor: '#123456' });

@@ -44,9 +44,12 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     shoot = await newShoot(studio, 2);
     inGallery = ['--tenant', studio.slug, '--gallery', shoot.scope.token];
     uploads = syntheticShoot(shoot.scope, shoot.persons);
-    const card = uploads.findIndex((upload) => upload.card.kind === 'card' && upload.card.code === shoot.persons[0]!.code);
+    const card = uploads.findIndex(
+      (upload) => upload.card.kind === 'card' && upload.card.code === shoot.persons[0]!.code,
+    );
     withheld = uploads[card + 1]!;
-    for (const upload of uploads.filter((upload) => upload !== withheld)) await placeShootPhoto(shoot.scope, upload.facts, upload.card);
+    for (const upload of uploads.filter((upload) => upload !== withheld))
+      await placeShootPhoto(shoot.scope, upload.facts, upload.card);
     const opinion = someoneElsesFace({ personId: shoot.persons[1]!.personId, distance: 0.31 });
     await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
   });
@@ -72,13 +75,28 @@ describe('photo review, unassigned and release (admin CLI)', () => {
       candidates: [{ personId: second!.personId, distance: 0.31 }],
     });
     // Per camera, by capture time: two photos before the first card, one after a code nobody has, one after a card showing two codes, one without capture time.
-    const unknownCodeCards = [expect.objectContaining({ code: 'ZZZZ', personId: null }), expect.objectContaining({ code: null, personId: null })];
-    expect(listed.filter((photo) => photo.reason === 'before_first_card').map((photo) => photo.card)).toEqual([null, null, null, null]);
-    expect(listed.filter((photo) => photo.reason === 'unknown_code').map((photo) => photo.card)).toEqual([...unknownCodeCards, ...unknownCodeCards]);
+    const unknownCodeCards = [
+      expect.objectContaining({ code: 'ZZZZ', personId: null }),
+      expect.objectContaining({ code: null, personId: null }),
+    ];
+    expect(listed.filter((photo) => photo.reason === 'before_first_card').map((photo) => photo.card)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
+    expect(listed.filter((photo) => photo.reason === 'unknown_code').map((photo) => photo.card)).toEqual([
+      ...unknownCodeCards,
+      ...unknownCodeCards,
+    ]);
     expect(listed.filter((photo) => photo.reason === 'no_capture_time')).toHaveLength(2);
     expect(listed).toHaveLength(1 + 4 + 4 + 2);
     expect(text.out).toMatch(/^11 photo\(s\) to review in the shoot of \w+: 1 withheld, 10 unassigned$/m);
-    expect(text.out).toMatch(new RegExp(`${withheld.facts.photoId}\\s+.*face mismatch\\s+${first!.code} \\(${first!.personId}\\)\\s+${second!.personId} 0\\.31`));
+    expect(text.out).toMatch(
+      new RegExp(
+        `${withheld.facts.photoId}\\s+.*face mismatch\\s+${first!.code} \\(${first!.personId}\\)\\s+${second!.personId} 0\\.31`,
+      ),
+    );
     expect(text.out).toMatch(/unknown code\s+ZZZZ \(nobody\)/);
     expect(text.out).toMatch(/unknown code\s+several codes \(nobody\)/);
   });
@@ -103,17 +121,33 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     // Assess
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^Released pho_\w+ to the person its card names; later cards leave it there$/);
-    expect((await listPhotos(shoot.scope, person.personId)).map((photo) => photo.photoId)).toContain(withheld.facts.photoId);
+    expect((await listPhotos(shoot.scope, person.personId)).map((photo) => photo.photoId)).toContain(
+      withheld.facts.photoId,
+    );
     const counters = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
     expect(countersBefore.photosWithheld).toBe(1);
-    expect(counters).toMatchObject({ photosWithheld: 0, photos: countersBefore.photos + 1, photosUnassigned: countersBefore.photosUnassigned });
+    expect(counters).toMatchObject({
+      photosWithheld: 0,
+      photos: countersBefore.photos + 1,
+      photosUnassigned: countersBefore.photosUnassigned,
+    });
     const review = (await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewedPhoto[];
     expect(review.map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
   });
 
   it.each([
-    ['a photo that is not withheld', () => uploads.find((upload) => upload.card.kind === 'photo' && upload.facts.capturedAt === null)!.facts.photoId, 2, /is not withheld/],
-    ['a camera card', () => uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId, 2, /is a camera card/],
+    [
+      'a photo that is not withheld',
+      () => uploads.find((upload) => upload.card.kind === 'photo' && upload.facts.capturedAt === null)!.facts.photoId,
+      2,
+      /is not withheld/,
+    ],
+    [
+      'a camera card',
+      () => uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId,
+      2,
+      /is a camera card/,
+    ],
     ['a photo the shoot does not have', () => 'pho_000000000000000000000000', 1, /has no photo "pho_0+"/],
   ])('refuses to release %s', async (_case, photoId, code, message) => {
     // Act
@@ -135,9 +169,16 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     const review = (await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewedPhoto[];
     expect(review.map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
     expect(review).toHaveLength(10);
-    for (const person of shoot.persons) expect((await listPhotos(shoot.scope, person.personId)).map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
+    for (const person of shoot.persons)
+      expect((await listPhotos(shoot.scope, person.personId)).map((photo) => photo.photoId)).not.toContain(
+        withheld.facts.photoId,
+      );
     const counters = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
-    expect(counters).toMatchObject({ photosWithheld: 0, photos: countersBefore.photos, photosUnassigned: countersBefore.photosUnassigned + 1 });
+    expect(counters).toMatchObject({
+      photosWithheld: 0,
+      photos: countersBefore.photos,
+      photosUnassigned: countersBefore.photosUnassigned + 1,
+    });
   });
 
   it('takes a dismissed photo from the person who had it, and lets a later assignment by hand give it to someone', async () => {
@@ -149,16 +190,34 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     const dismissed = await admin('photo', 'dismiss', ...inGallery, '--photo', theirs.photoId);
     const photosAfterDismissal = await listPhotos(shoot.scope, person.personId);
     const countersAfterDismissal = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters;
-    const assigned = await admin('photo', 'assign', ...inGallery, '--photo', theirs.photoId, '--person', shoot.persons[0]!.personId);
+    const assigned = await admin(
+      'photo',
+      'assign',
+      ...inGallery,
+      '--photo',
+      theirs.photoId,
+      '--person',
+      shoot.persons[0]!.personId,
+    );
     // Assess
     expect([dismissed.code, assigned.code]).toEqual([0, 0]);
     expect(photosAfterDismissal.map((photo) => photo.photoId)).not.toContain(theirs.photoId);
-    expect(countersAfterDismissal).toMatchObject({ photos: countersBefore.photos - 1, photosUnassigned: countersBefore.photosUnassigned + 1 });
-    expect((await listPhotos(shoot.scope, shoot.persons[0]!.personId)).map((photo) => photo.photoId)).toContain(theirs.photoId);
+    expect(countersAfterDismissal).toMatchObject({
+      photos: countersBefore.photos - 1,
+      photosUnassigned: countersBefore.photosUnassigned + 1,
+    });
+    expect((await listPhotos(shoot.scope, shoot.persons[0]!.personId)).map((photo) => photo.photoId)).toContain(
+      theirs.photoId,
+    );
   });
 
   it.each([
-    ['a camera card', () => uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId, 2, /is a camera card/],
+    [
+      'a camera card',
+      () => uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId,
+      2,
+      /is a camera card/,
+    ],
     ['a photo the shoot does not have', () => 'pho_000000000000000000000000', 1, /has no photo "pho_0+"/],
   ])('refuses to dismiss %s', async (_case, photoId, code, message) => {
     // Act

@@ -32,7 +32,9 @@ describe('npm run admin -- photo', () => {
     expect(added.json()).toEqual(expect.objectContaining({ outcome: 'recorded', width: 120, height: 80 }));
     expect(listed.json()).toEqual([expect.objectContaining({ fileName: 'Team Day 01.jpg', width: 120, height: 80 })]);
     expect((await getPerson({ tenantId: studio.tenant.tenantId, token: studio.token }, personId))?.photoCount).toBe(1);
-    const photos = await api.call(`/groupshoot/${studio.token}/persons/${personId}/photos`, { headers: studio.serverHeaders });
+    const photos = await api.call(`/groupshoot/${studio.token}/persons/${personId}/photos`, {
+      headers: studio.serverHeaders,
+    });
     expect((await fetch(photos.body.photos[0].url)).status).toBe(200);
   });
 
@@ -46,8 +48,8 @@ describe('npm run admin -- photo', () => {
     const dir = mkdtempSync(join(tmpdir(), 'photo-'));
     writeFileSync(join(dir, 'ok.jpg'), makeJpeg(8, 8));
     writeFileSync(join(dir, 'text.jpg'), 'not a jpeg');
-    const argv = ['--tenant', studio.slug, '--gallery', studio.token, '--file', join(dir, 'ok.jpg'), ...options].map((value) =>
-      value === 'TEXT' ? join(dir, 'text.jpg') : value === 'P' ? 'per_00000000000000000000000000' : value,
+    const argv = ['--tenant', studio.slug, '--gallery', studio.token, '--file', join(dir, 'ok.jpg'), ...options].map(
+      (value) => (value === 'TEXT' ? join(dir, 'text.jpg') : value === 'P' ? 'per_00000000000000000000000000' : value),
     );
     const run = await admin('photo', 'add', ...argv);
     expect(run.code).toBe(code);

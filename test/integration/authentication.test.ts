@@ -47,7 +47,9 @@ describe('authentication of server-side endpoints', () => {
   });
 
   it('gives 400 missing_tenant_slug without X-Tenant-Slug', async () => {
-    const answer = await api.call(daysPaths(studio.token)[0]!, { headers: { Authorization: `Bearer ${studio.apiKey}` } });
+    const answer = await api.call(daysPaths(studio.token)[0]!, {
+      headers: { Authorization: `Bearer ${studio.apiKey}` },
+    });
     expectError(answer, 400, 'missing_tenant_slug');
   });
 
@@ -67,13 +69,17 @@ describe('authentication of server-side endpoints', () => {
     ['the key without Bearer', () => studio.apiKey],
     ['another scheme', () => `Basic ${Buffer.from('a:b').toString('base64')}`],
   ])('gives 401 invalid_authorization_scheme for an Authorization header of %s', async (_case, authorization) => {
-    const answer = await api.call(daysPaths(studio.token)[0]!, { headers: { ...studio.publicHeaders, Authorization: authorization() } });
+    const answer = await api.call(daysPaths(studio.token)[0]!, {
+      headers: { ...studio.publicHeaders, Authorization: authorization() },
+    });
     expectError(answer, 401, 'invalid_authorization_scheme');
     expect(answer.body.message).toContain('Bearer <API key>');
   });
 
   it('checks the tenant before the Authorization scheme', async () => {
-    const answer = await api.call(daysPaths(studio.token)[0]!, { headers: { 'X-Tenant-Slug': 'nobody-here', Authorization: studio.apiKey } });
+    const answer = await api.call(daysPaths(studio.token)[0]!, {
+      headers: { 'X-Tenant-Slug': 'nobody-here', Authorization: studio.apiKey },
+    });
     expectError(answer, 400, 'invalid_tenant');
   });
 
@@ -88,32 +94,43 @@ describe('authentication of server-side endpoints', () => {
     expectError(answer, 401, 'invalid_api_key');
   });
 
-  it.each(['revoked', 'disabled'] as const)('gives 401 invalid_api_key for a %s key, in both headers', async (status) => {
-    // Prepare
-    const { secret, record } = await createApiKey(studio.tenant.tenantId, `to be ${status}`);
-    const before = await api.call(daysPaths(studio.token)[0]!, { headers: { ...studio.publicHeaders, 'X-Api-Key': secret } });
-    expect(before.status).toBe(200);
-    await setApiKeyStatus(studio.tenant.tenantId, record.keyId, status);
-    // Act
-    const viaBearer = await api.call(daysPaths(studio.token)[0]!, {
-      headers: { ...studio.publicHeaders, Authorization: `Bearer ${secret}` },
-    });
-    const viaHeader = await api.call(daysPaths(studio.token)[1]!, { headers: { ...studio.publicHeaders, 'X-Api-Key': secret } });
-    // Assess
-    expectError(viaBearer, 401, 'invalid_api_key');
-    expectError(viaHeader, 401, 'invalid_api_key');
-  });
+  it.each(['revoked', 'disabled'] as const)(
+    'gives 401 invalid_api_key for a %s key, in both headers',
+    async (status) => {
+      // Prepare
+      const { secret, record } = await createApiKey(studio.tenant.tenantId, `to be ${status}`);
+      const before = await api.call(daysPaths(studio.token)[0]!, {
+        headers: { ...studio.publicHeaders, 'X-Api-Key': secret },
+      });
+      expect(before.status).toBe(200);
+      await setApiKeyStatus(studio.tenant.tenantId, record.keyId, status);
+      // Act
+      const viaBearer = await api.call(daysPaths(studio.token)[0]!, {
+        headers: { ...studio.publicHeaders, Authorization: `Bearer ${secret}` },
+      });
+      const viaHeader = await api.call(daysPaths(studio.token)[1]!, {
+        headers: { ...studio.publicHeaders, 'X-Api-Key': secret },
+      });
+      // Assess
+      expectError(viaBearer, 401, 'invalid_api_key');
+      expectError(viaHeader, 401, 'invalid_api_key');
+    },
+  );
 
   it('lets a disabled key work again once enabled, but never a revoked one', async () => {
     const { secret, record } = await createApiKey(studio.tenant.tenantId, 'toggled');
     await setApiKeyStatus(studio.tenant.tenantId, record.keyId, 'disabled');
     await setApiKeyStatus(studio.tenant.tenantId, record.keyId, 'active');
-    const enabled = await api.call(daysPaths(studio.token)[0]!, { headers: { ...studio.publicHeaders, 'X-Api-Key': secret } });
+    const enabled = await api.call(daysPaths(studio.token)[0]!, {
+      headers: { ...studio.publicHeaders, 'X-Api-Key': secret },
+    });
     expect(enabled.status).toBe(200);
 
     await setApiKeyStatus(studio.tenant.tenantId, record.keyId, 'revoked');
     expect(await setApiKeyStatus(studio.tenant.tenantId, record.keyId, 'active')).toBe('revoked_already');
-    const revoked = await api.call(daysPaths(studio.token)[0]!, { headers: { ...studio.publicHeaders, 'X-Api-Key': secret } });
+    const revoked = await api.call(daysPaths(studio.token)[0]!, {
+      headers: { ...studio.publicHeaders, 'X-Api-Key': secret },
+    });
     expectError(revoked, 401, 'invalid_api_key');
   });
 
@@ -160,7 +177,10 @@ describe('plan check', () => {
   it('gives 503 plan_check_unavailable when the plan record names an unknown tier', async () => {
     const studio = await createTestTenant();
     await db.send(
-      new PutCommand({ TableName: tableName, Item: { ...keys.tenantPlan(studio.slug), tier: 'platinum-2030', updatedAt: 'x' } }),
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...keys.tenantPlan(studio.slug), tier: 'platinum-2030', updatedAt: 'x' },
+      }),
     );
     const answer = await api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders });
     expectError(answer, 503, 'plan_check_unavailable');

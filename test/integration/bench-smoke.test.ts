@@ -45,18 +45,31 @@ describe('npm run bench -- --smoke', () => {
     expect(stdout).toContain('DynamoDB round trips per request');
     expect(results.roundTrips.length).toBeGreaterThanOrEqual(9);
     for (const row of results.roundTrips) {
-      expect({ endpoint: row.endpoint, calls: Number.isInteger(row.calls) && row.calls >= 1 }).toEqual({ endpoint: row.endpoint, calls: true });
-      expect({ endpoint: row.endpoint, depth: Number.isInteger(row.depth) && row.depth >= 1 }).toEqual({ endpoint: row.endpoint, depth: true });
+      expect({ endpoint: row.endpoint, calls: Number.isInteger(row.calls) && row.calls >= 1 }).toEqual({
+        endpoint: row.endpoint,
+        calls: true,
+      });
+      expect({ endpoint: row.endpoint, depth: Number.isInteger(row.depth) && row.depth >= 1 }).toEqual({
+        endpoint: row.endpoint,
+        depth: true,
+      });
       expect(row.depth).toBeLessThanOrEqual(row.calls);
       expect(isPositive(row.floor.calls) && isPositive(row.floor.depth)).toBe(true);
       expect(isPositive(row.medianMilliseconds)).toBe(true);
     }
     expect(results.coldStarts).toHaveLength(2);
     for (const row of results.coldStarts) {
-      expect([row.bundle, isPositive(row.sizeKb), isPositive(row.medianInitMilliseconds), isPositive(row.ratioToBaseline)]).toEqual([row.bundle, true, true, true]);
+      expect([
+        row.bundle,
+        isPositive(row.sizeKb),
+        isPositive(row.medianInitMilliseconds),
+        isPositive(row.ratioToBaseline),
+      ]).toEqual([row.bundle, true, true, true]);
     }
     const imports = results.importComparison;
-    expect([imports.apiMedianMilliseconds, imports.sdkAloneMedianMilliseconds, imports.ratio].every(isPositive)).toBe(true);
+    expect([imports.apiMedianMilliseconds, imports.sdkAloneMedianMilliseconds, imports.ratio].every(isPositive)).toBe(
+      true,
+    );
     // On DynamoDB Local as it is, and in a child process through the DynamoDB with AWS-like latency.
     expect(stdout).toContain("### Load with AWS-like DynamoDB latency (the goal's measure)");
     for (const load of [results.load, results.loadAwsLike]) {
@@ -67,9 +80,27 @@ describe('npm run bench -- --smoke', () => {
       ]);
     }
     for (const row of [...results.load, ...results.loadAwsLike]) {
-      const sides = [row.api, row.functionsInProcess, row.dynamoDbAlone, row.saturated.api, row.saturated.functionsInProcess, row.saturated.dynamoDbAlone, row.apiUnderAutocannon];
+      const sides = [
+        row.api,
+        row.functionsInProcess,
+        row.dynamoDbAlone,
+        row.saturated.api,
+        row.saturated.functionsInProcess,
+        row.saturated.dynamoDbAlone,
+        row.apiUnderAutocannon,
+      ];
       const figures = sides.flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
-      const ratios = [row.arrivalRatePerSecond, row.p50Ratio, row.p99Ratio, row.inProcessP50Ratio, row.inProcessP99Ratio, row.throughputRatio, row.inProcessThroughputRatio, row.autocannonP50Ratio, row.autocannonP99Ratio];
+      const ratios = [
+        row.arrivalRatePerSecond,
+        row.p50Ratio,
+        row.p99Ratio,
+        row.inProcessP50Ratio,
+        row.inProcessP99Ratio,
+        row.throughputRatio,
+        row.inProcessThroughputRatio,
+        row.autocannonP50Ratio,
+        row.autocannonP99Ratio,
+      ];
       expect([row.scenario, figures.every(isPositive), ratios.every(isPositive)]).toEqual([row.scenario, true, true]);
     }
     const { abuse } = results;
@@ -81,7 +112,11 @@ describe('npm run bench -- --smoke', () => {
     expect(abuse.writesByRefused).toBe(0);
     const { lookupAbuse } = results;
     expect(stdout).toContain('### Abuse: a distributed guesser of photo lookups');
-    expect([lookupAbuse.participantRefusals, lookupAbuse.guesserSuccesses, lookupAbuse.participantReachedPhotos]).toEqual([0, 0, lookupAbuse.participantLooks]);
+    expect([
+      lookupAbuse.participantRefusals,
+      lookupAbuse.guesserSuccesses,
+      lookupAbuse.participantReachedPhotos,
+    ]).toEqual([0, 0, lookupAbuse.participantLooks]);
     expect(lookupAbuse.participantLooks).toBeGreaterThanOrEqual(1);
     expect(isPositive(abuse.p99Ratio)).toBe(true);
     const { checkins, import: imported } = results.webhookDelivery as WebhookDeliveryResult;
@@ -89,7 +124,11 @@ describe('npm run bench -- --smoke', () => {
     // Two events per free check-in and one per imported person, each verified at the receiver.
     expect([checkins.requests, checkins.delivery.events]).toEqual([20, 40]);
     expect([imported.rows, imported.distinctEvents, imported.delivery.events]).toEqual([20, 20, 20]);
-    const answers = [checkins.withoutDelivery, checkins.withDelivery].flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
+    const answers = [checkins.withoutDelivery, checkins.withDelivery].flatMap((side) => [
+      side.p50Milliseconds,
+      side.p99Milliseconds,
+      side.requestsPerSecond,
+    ]);
     expect(answers.every(isPositive)).toBe(true);
     for (const latency of [checkins.delivery, imported.delivery]) {
       expect([latency.p50Milliseconds, latency.p99Milliseconds].every(isPositive)).toBe(true);
@@ -97,7 +136,9 @@ describe('npm run bench -- --smoke', () => {
       const stages = Object.values(latency.stages).flatMap((stage) => [stage.p50Milliseconds, stage.p99Milliseconds]);
       expect(stages.every((value) => value >= 0)).toBe(true);
     }
-    expect([imported.importMilliseconds, imported.allDeliveredMilliseconds, imported.ratio].every(isPositive)).toBe(true);
+    expect([imported.importMilliseconds, imported.allDeliveredMilliseconds, imported.ratio].every(isPositive)).toBe(
+      true,
+    );
     const photos = results.photoIngest as PhotoIngestResult;
     expect(stdout).toContain('Photo ingest');
     expect([photos.cardsRead, photos.codesInPortraits]).toEqual([photos.photos.cards, 0]);
@@ -108,19 +149,42 @@ describe('npm run bench -- --smoke', () => {
     const faceModel = results.faceModel as FaceModelResult;
     expect(stdout).toContain('### Face model');
     expect([faceModel.backend, faceModel.crops.faces, faceModel.groupPhotos.faces]).toEqual(['wasm', 2, 3]);
-    expect([faceModel.coldLoadMilliseconds, faceModel.crops.medianMilliseconds, faceModel.groupPhotos.medianMilliseconds, faceModel.peakRssMb].every(isPositive)).toBe(true);
+    expect(
+      [
+        faceModel.coldLoadMilliseconds,
+        faceModel.crops.medianMilliseconds,
+        faceModel.groupPhotos.medianMilliseconds,
+        faceModel.peakRssMb,
+      ].every(isPositive),
+    ).toBe(true);
     const faceIngest = results.faceIngest as FaceIngestResult;
     expect(stdout).toContain('Photo ingest with and without the second opinion from faces');
-    expect([faceIngest.portraits, faceIngest.deliveredWithFaceMatching, faceIngest.roundTripsWithout]).toEqual([2, 2, PLACEMENT_WITHOUT_FACES_FLOOR]);
-    expect([faceIngest.withoutFaceMatchingMs, faceIngest.withFaceMatchingMs, faceIngest.modelAloneMs].every(isPositive)).toBe(true);
+    expect([faceIngest.portraits, faceIngest.deliveredWithFaceMatching, faceIngest.roundTripsWithout]).toEqual([
+      2,
+      2,
+      PLACEMENT_WITHOUT_FACES_FLOOR,
+    ]);
+    expect(
+      [faceIngest.withoutFaceMatchingMs, faceIngest.withFaceMatchingMs, faceIngest.modelAloneMs].every(isPositive),
+    ).toBe(true);
     const { checkinPage } = results as { checkinPage: CheckinPageResult };
     expect(stdout).toContain('Check-in page (Lighthouse');
-    expect(checkinPage.files.map((file) => file.path)).toEqual(expect.arrayContaining(['/checkin/checkin.js', '/checkin/messages/de.js', '/checkin/qr-encoder.js']));
-    expect([checkinPage.totalBytes, checkinPage.totalGzipBytes, checkinPage.lighthouse.performance, checkinPage.lighthouse.accessibility].every(isPositive)).toBe(true);
+    expect(checkinPage.files.map((file) => file.path)).toEqual(
+      expect.arrayContaining(['/checkin/checkin.js', '/checkin/messages/de.js', '/checkin/qr-encoder.js']),
+    );
+    expect(
+      [
+        checkinPage.totalBytes,
+        checkinPage.totalGzipBytes,
+        checkinPage.lighthouse.performance,
+        checkinPage.lighthouse.accessibility,
+      ].every(isPositive),
+    ).toBe(true);
     const hrExport = results.hrExport as HrExportBenchResult;
     expect(stdout).toContain('### HR export');
     expect(hrExport.builds.map((build) => build.persons)).toEqual([2, 4]);
-    for (const side of [...hrExport.builds, hrExport.sharpAlone]) expect([side.seconds, side.peakRssMb].every(isPositive)).toBe(true);
+    for (const side of [...hrExport.builds, hrExport.sharpAlone])
+      expect([side.seconds, side.peakRssMb].every(isPositive)).toBe(true);
     expect([hrExport.timeRatio, hrExport.memoryRatio].every(isPositive)).toBe(true);
     const studioQueue = results.studioQueue as StudioQueueResult;
     expect(stdout).toContain('### Studio console: the first screen of a review queue of 24 photos');
@@ -138,6 +202,14 @@ describe('npm run bench -- --smoke', () => {
       expect(burst.transactionsPerCheckin).toBeGreaterThanOrEqual(1);
       expect(isPositive(burst.p50Ms) && burst.p99Ms >= burst.p50Ms).toBe(true);
     }
-    expect([studioQueue.madeOnViewMs, studioQueue.storedMs, studioQueue.inMemoryMs, studioQueue.staticFilesMs, studioQueue.storedRatio].every(isPositive)).toBe(true);
+    expect(
+      [
+        studioQueue.madeOnViewMs,
+        studioQueue.storedMs,
+        studioQueue.inMemoryMs,
+        studioQueue.staticFilesMs,
+        studioQueue.storedRatio,
+      ].every(isPositive),
+    ).toBe(true);
   }, 360_000);
 });

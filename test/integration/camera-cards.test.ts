@@ -73,24 +73,27 @@ describe('npm run admin -- cards pdf', () => {
   it.each([
     ['a4', PAPER_SIZES.a4],
     ['letter', PAPER_SIZES.letter],
-  ] as const)('prints one card per person on %s pages, each QR code reading exactly the access code', async (paper, size) => {
-    // Prepare
-    const out = join(directory, `all-${paper}.pdf`);
-    const pagesDirectory = mkdtempSync(join(directory, `pages-${paper}-`));
-    // Act
-    const run = await admin('cards', 'pdf', ...gallery(), '--paper', paper, '--out', out, '--json');
-    // Assess
-    expect(run.code).toBe(0);
-    expect(run.json()).toEqual(expect.objectContaining({ cards: 6, pages: 2, paper }));
-    const sizes = pageSizes(out);
-    expect(sizes).toHaveLength(2);
-    for (const pageSize of sizes) {
-      expect(pageSize.width).toBeCloseTo(size.width, 1);
-      expect(pageSize.height).toBeCloseTo(size.height, 1);
-    }
-    const decoded = await decodeQrCodes(renderPages(out, pagesDirectory));
-    expect(decoded.sort()).toEqual(persons.map((person) => person.code).sort());
-  });
+  ] as const)(
+    'prints one card per person on %s pages, each QR code reading exactly the access code',
+    async (paper, size) => {
+      // Prepare
+      const out = join(directory, `all-${paper}.pdf`);
+      const pagesDirectory = mkdtempSync(join(directory, `pages-${paper}-`));
+      // Act
+      const run = await admin('cards', 'pdf', ...gallery(), '--paper', paper, '--out', out, '--json');
+      // Assess
+      expect(run.code).toBe(0);
+      expect(run.json()).toEqual(expect.objectContaining({ cards: 6, pages: 2, paper }));
+      const sizes = pageSizes(out);
+      expect(sizes).toHaveLength(2);
+      for (const pageSize of sizes) {
+        expect(pageSize.width).toBeCloseTo(size.width, 1);
+        expect(pageSize.height).toBeCloseTo(size.height, 1);
+      }
+      const decoded = await decodeQrCodes(renderPages(out, pagesDirectory));
+      expect(decoded.sort()).toEqual(persons.map((person) => person.code).sort());
+    },
+  );
 
   it('prints name and code as text but no employee ID, and reduces names to the standard fonts', async () => {
     // Prepare
@@ -106,7 +109,9 @@ describe('npm run admin -- cards pdf', () => {
     expect(text).toContain('Zoë Müller-Lüdenscheidt'); // Windows-1252 has these letters
     expect(text).toContain('Lukasz Wasowski'); // ...and not these
     expect(text).toContain('Bartholomew'); // a long name is shrunk or shortened, not dropped
-    const altered = persons.filter((person) => ['Łukasz Wąsowski', '王伟'].includes(person.name)).map((person) => person.personId);
+    const altered = persons
+      .filter((person) => ['Łukasz Wąsowski', '王伟'].includes(person.name))
+      .map((person) => person.personId);
     expect(run.json().alteredNames.sort()).toEqual(altered.sort());
   });
 
@@ -114,7 +119,9 @@ describe('npm run admin -- cards pdf', () => {
     // Prepare
     const out = join(directory, 'day.pdf');
     const pagesDirectory = mkdtempSync(join(directory, 'pages-day-'));
-    const earlierCodes = persons.filter((person) => person.shootingDayId === studio.days.earlier.id).map((person) => person.code);
+    const earlierCodes = persons
+      .filter((person) => person.shootingDayId === studio.days.earlier.id)
+      .map((person) => person.code);
     // Act
     const run = await admin('cards', 'pdf', ...gallery(), '--day', studio.days.earlier.id, '--out', out);
     // Assess
@@ -125,8 +132,18 @@ describe('npm run admin -- cards pdf', () => {
   });
 
   it.each<[string, () => string[], number, RegExp]>([
-    ['an unknown day', () => ['--day', 'day_nope', '--out', join(directory, 'x.pdf')], 1, /has no shooting day "day_nope"/],
-    ['an unknown paper size', () => ['--paper', 'a3', '--out', join(directory, 'x.pdf')], 2, /--paper "a3" is not valid/],
+    [
+      'an unknown day',
+      () => ['--day', 'day_nope', '--out', join(directory, 'x.pdf')],
+      1,
+      /has no shooting day "day_nope"/,
+    ],
+    [
+      'an unknown paper size',
+      () => ['--paper', 'a3', '--out', join(directory, 'x.pdf')],
+      2,
+      /--paper "a3" is not valid/,
+    ],
     ['no --out', () => [], 2, /--out is required/],
     ['a directory that does not exist', () => ['--out', join(directory, 'missing', 'x.pdf')], 2, /cannot write it/],
   ])('refuses %s', async (_case, options, code, message) => {
@@ -141,21 +158,52 @@ describe('npm run admin -- cards pdf', () => {
     // Act
     const failed = await admin('cards', 'pdf', ...gallery(), '--out', join(directory, 'missing', 'x.pdf'));
     const afterFailure = await configurationNow();
-    const ofDay = await admin('cards', 'pdf', ...gallery(), '--day', studio.days.earlier.id, '--out', join(directory, 'recorded-day.pdf'));
+    const ofDay = await admin(
+      'cards',
+      'pdf',
+      ...gallery(),
+      '--day',
+      studio.days.earlier.id,
+      '--out',
+      join(directory, 'recorded-day.pdf'),
+    );
     const ofGallery = await admin('cards', 'pdf', ...gallery(), '--out', join(directory, 'recorded.pdf'));
     const after = await configurationNow();
     // Assess
     expect([failed.code, ofDay.code, ofGallery.code]).toEqual([2, 0, 0]);
     expect(afterFailure.gallery.cardsPrinted).toEqual(before.gallery.cardsPrinted);
-    expect(afterFailure.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted).toEqual(before.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted);
-    expect(after.gallery.cardsPrinted).toEqual({ cards: persons.length, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
-    expect(after.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted).toEqual({ cards: 3, at: expect.any(String) });
-    expect(after.gallery.cardsPrinted!.at >= after.shootingDays.find((day) => day.id === studio.days.earlier.id)!.cardsPrinted!.at).toBe(true);
+    expect(afterFailure.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted).toEqual(
+      before.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted,
+    );
+    expect(after.gallery.cardsPrinted).toEqual({
+      cards: persons.length,
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(after.shootingDays.find((day) => day.id === studio.days.earlier.id)?.cardsPrinted).toEqual({
+      cards: 3,
+      at: expect.any(String),
+    });
+    expect(
+      after.gallery.cardsPrinted!.at >=
+        after.shootingDays.find((day) => day.id === studio.days.earlier.id)!.cardsPrinted!.at,
+    ).toBe(true);
   });
 
   it('refuses a gallery without persons', async () => {
     const empty = await createTestTenant();
-    const run = await admin('cards', 'pdf', '--tenant', empty.slug, '--gallery', empty.token, '--out', join(directory, 'none.pdf'));
-    expect({ code: run.code, err: run.err }).toEqual({ code: 1, err: [expect.stringMatching(/No persons in gallery/)] });
+    const run = await admin(
+      'cards',
+      'pdf',
+      '--tenant',
+      empty.slug,
+      '--gallery',
+      empty.token,
+      '--out',
+      join(directory, 'none.pdf'),
+    );
+    expect({ code: run.code, err: run.err }).toEqual({
+      code: 1,
+      err: [expect.stringMatching(/No persons in gallery/)],
+    });
   });
 });

@@ -21,9 +21,15 @@ describe('the local server of the check-in page', () => {
     // Assess: the CSP admits this API and the local photo CDN; no HSTS over plain http.
     expect(response.status).toBe(200);
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
-    const expected = checkinPageSecurityHeaders({ apiBaseUrl: api.url, photoCdnUrl: process.env.PHOTO_CDN_URL }, { https: false });
-    for (const [header, value] of Object.entries(expected)) expect([header, response.headers.get(header)]).toEqual([header, value]);
-    expect(response.headers.get('content-security-policy')).toContain(`connect-src ${api.url}/ ${process.env.PHOTO_CDN_URL}/;`);
+    const expected = checkinPageSecurityHeaders(
+      { apiBaseUrl: api.url, photoCdnUrl: process.env.PHOTO_CDN_URL },
+      { https: false },
+    );
+    for (const [header, value] of Object.entries(expected))
+      expect([header, response.headers.get(header)]).toEqual([header, value]);
+    expect(response.headers.get('content-security-policy')).toContain(
+      `connect-src ${api.url}/ ${process.env.PHOTO_CDN_URL}/;`,
+    );
     expect(response.headers.get('strict-transport-security')).toBeNull();
   });
 

@@ -71,9 +71,13 @@ describe('GroupShootClient', () => {
   });
 
   it('does not retry a client error, and names its code and request ID', async () => {
-    const error = await client().shootingDays('no-such-gallery').catch((caught: unknown) => caught);
+    const error = await client()
+      .shootingDays('no-such-gallery')
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(GroupShootApiError);
-    expect(error).toEqual(expect.objectContaining({ status: 404, code: 'gallery_not_found', requestId: expect.any(String) }));
+    expect(error).toEqual(
+      expect.objectContaining({ status: 404, code: 'gallery_not_found', requestId: expect.any(String) }),
+    );
     expect((error as Error).message).toContain((error as GroupShootApiError).requestId);
     expect(sleeps).toEqual([]);
   });

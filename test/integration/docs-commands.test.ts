@@ -26,14 +26,20 @@ function throwawayCheckout(): string {
     symlinkSync(join(ROOT, entry), join(checkout, entry));
   }
   mkdirSync(join(checkout, 'examples'));
-  for (const file of readdirSync(join(ROOT, 'examples'))) symlinkSync(join(ROOT, 'examples', file), join(checkout, 'examples', file));
+  for (const file of readdirSync(join(ROOT, 'examples')))
+    symlinkSync(join(ROOT, 'examples', file), join(checkout, 'examples', file));
   return checkout;
 }
 
 /** A shell as a newcomer has it: no variable of the test run (table, endpoints, keys) leaks in. */
 function newcomersEnvironment(): NodeJS.ProcessEnv {
   const kept = ['PATH', 'HOME', 'USER', 'JAVA_HOME', 'TMPDIR', 'npm_config_cache'];
-  return { ...Object.fromEntries(kept.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]])), LANG: 'C.UTF-8' };
+  return {
+    ...Object.fromEntries(
+      kept.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]),
+    ),
+    LANG: 'C.UTF-8',
+  };
 }
 
 /** A free port other than 3000, the default a hard-coded URL would assume. */
@@ -45,15 +51,21 @@ async function portOtherThanTheDefault(): Promise<number> {
 }
 
 describe('the shell blocks of the README and the integrator guide', () => {
-  it.each(DOCUMENTS)('%s: each says whether this test runs it (<!-- doc-test: run --> or <!-- doc-test: skip (why) -->)', (document) => {
-    const unmarked = blocksOf(document).filter((block) => block.marker === undefined);
-    expect(unmarked.map((block) => `${document}:${block.line}`)).toEqual([]);
-    expect(blocksOf(document).some((block) => block.marker === 'run')).toBe(true);
-  });
+  it.each(DOCUMENTS)(
+    '%s: each says whether this test runs it (<!-- doc-test: run --> or <!-- doc-test: skip (why) -->)',
+    (document) => {
+      const unmarked = blocksOf(document).filter((block) => block.marker === undefined);
+      expect(unmarked.map((block) => `${document}:${block.line}`)).toEqual([]);
+      expect(blocksOf(document).some((block) => block.marker === 'run')).toBe(true);
+    },
+  );
 
   it.each(DOCUMENTS)('%s: no runnable block assumes port 3000, and each curl fails loudly', (document) => {
     for (const block of blocksOf(document).filter(({ marker }) => marker === 'run')) {
-      expect({ block: `${document}:${block.line}`, localhost3000: block.code.includes('localhost:3000') }).toEqual({ block: `${document}:${block.line}`, localhost3000: false });
+      expect({ block: `${document}:${block.line}`, localhost3000: block.code.includes('localhost:3000') }).toEqual({
+        block: `${document}:${block.line}`,
+        localhost3000: false,
+      });
       const curls = block.code.split('\n').filter((line) => /^\s*curl\s/.test(line));
       for (const curl of curls) expect(curl).toContain('--fail-with-body');
     }
@@ -66,7 +78,10 @@ describe('the README and the integrator guide, run as printed against npm start 
 
   beforeAll(async () => {
     checkout = throwawayCheckout();
-    const child = spawnNpmStart(['--port', String(await portOtherThanTheDefault())], { cwd: checkout, env: newcomersEnvironment() });
+    const child = spawnNpmStart(['--port', String(await portOtherThanTheDefault())], {
+      cwd: checkout,
+      env: newcomersEnvironment(),
+    });
     groupId = child.pid;
     await waitForBanner(child);
   }, 90_000);
@@ -74,18 +89,32 @@ describe('the README and the integrator guide, run as printed against npm start 
   afterAll(async () => {
     if (groupId === undefined) return;
     process.kill(-groupId, 'SIGINT');
-    for (let attempt = 0; attempt < 50 && processesInGroup(groupId).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let attempt = 0; attempt < 50 && processesInGroup(groupId).length > 0; attempt += 1)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     if (processesInGroup(groupId).length > 0) process.kill(-groupId, 'SIGKILL');
   }, 10_000);
 
-  it.each(DOCUMENTS)('%s: every runnable block exits 0', (document) => {
-    // Prepare
-    const script = scriptOfRunnableBlocks(document, blocksOf(document));
+  it.each(DOCUMENTS)(
+    '%s: every runnable block exits 0',
+    (document) => {
+      // Prepare
+      const script = scriptOfRunnableBlocks(document, blocksOf(document));
 
-    // Act: one bash, as a terminal, stopping at the first failing command.
-    const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: checkout, env: newcomersEnvironment(), encoding: 'utf8', timeout: 60_000 });
+      // Act: one bash, as a terminal, stopping at the first failing command.
+      const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', script], {
+        cwd: checkout,
+        env: newcomersEnvironment(),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
 
-    // Assess: on failure, the block it stopped in (the last ### line) and what it printed.
-    expect({ status: run.status, stderr: run.status === 0 ? '' : run.stderr.slice(-3000), stdout: run.status === 0 ? '' : run.stdout.slice(-2000) }).toEqual({ status: 0, stderr: '', stdout: '' });
-  }, 70_000);
+      // Assess: on failure, the block it stopped in (the last ### line) and what it printed.
+      expect({
+        status: run.status,
+        stderr: run.status === 0 ? '' : run.stderr.slice(-3000),
+        stdout: run.status === 0 ? '' : run.stdout.slice(-2000),
+      }).toEqual({ status: 0, stderr: '', stdout: '' });
+    },
+    70_000,
+  );
 });

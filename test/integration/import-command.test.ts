@@ -31,7 +31,16 @@ describe('npm run import', () => {
   const io = { out: (line: string) => output.push(line), err: (line: string) => output.push(line), interactive: false };
   const run = (...extra: string[]) =>
     runImport(
-      [file, '--gallery', studio.token, '--map', 'name=Full Name,email=E-Mail,employeeId=Personal-Nr,day=Shooting Date', '--day-by', 'date', ...extra],
+      [
+        file,
+        '--gallery',
+        studio.token,
+        '--map',
+        'name=Full Name,email=E-Mail,employeeId=Personal-Nr,day=Shooting Date',
+        '--day-by',
+        'date',
+        ...extra,
+      ],
       io,
       new GroupShootClient({ baseUrl: api.url, tenantSlug: studio.slug, apiKey: studio.apiKey }),
     );
@@ -59,7 +68,9 @@ describe('npm run import', () => {
     const code = await run('--dry-run');
     const report = JSON.parse(readFileSync(`${file}.report.json`, 'utf8'));
     expect(code).toBe(0);
-    expect(report.summary).toEqual(expect.objectContaining({ dryRun: true, rows: 2000, wouldImport: 1940, imported: 0, skipped: 60, warnings: 20 }));
+    expect(report.summary).toEqual(
+      expect.objectContaining({ dryRun: true, rows: 2000, wouldImport: 1940, imported: 0, skipped: 60, warnings: 20 }),
+    );
     expect(await queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token))).toHaveLength(0);
   });
 
@@ -97,12 +108,25 @@ describe('npm run import', () => {
     const stored = await queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token));
     expect(stored).toHaveLength(1940);
     expect(stored.find((person) => person.employeeId === 'E0')).toEqual(
-      expect.objectContaining({ name: 'Person 0, Jr.', email: 'p0@example.com', shootingDayId: studio.days.earlier.id }),
+      expect.objectContaining({
+        name: 'Person 0, Jr.',
+        email: 'p0@example.com',
+        shootingDayId: studio.days.earlier.id,
+      }),
     );
-    expect(stored.find((person) => person.employeeId === 'E5')).toEqual(expect.objectContaining({ shootingDayId: null }));
+    expect(stored.find((person) => person.employeeId === 'E5')).toEqual(
+      expect.objectContaining({ shootingDayId: null }),
+    );
     expect(output.join('\n')).toContain('Imported 1940 of 2000 rows, 60 skipped.');
-    expect(output.join('\n')).toContain('Warning: 20 rows were imported without a day (shooting_day_not_found: "2030-01-01")');
-    expect(output.filter((line) => line.startsWith('Imported rows '))).toEqual(['Imported rows 1–500 of 1940', 'Imported rows 501–1000 of 1940', 'Imported rows 1001–1500 of 1940', 'Imported rows 1501–1940 of 1940']);
+    expect(output.join('\n')).toContain(
+      'Warning: 20 rows were imported without a day (shooting_day_not_found: "2030-01-01")',
+    );
+    expect(output.filter((line) => line.startsWith('Imported rows '))).toEqual([
+      'Imported rows 1–500 of 1940',
+      'Imported rows 501–1000 of 1940',
+      'Imported rows 1001–1500 of 1940',
+      'Imported rows 1501–1940 of 1940',
+    ]);
   }, 120_000);
 
   it('creates nothing when run again', async () => {

@@ -17,7 +17,12 @@ async function studioWithDemoDays(): Promise<{ studio: TestTenant; dayIds: Recor
   const studio = await createTestTenant();
   const dayIds: Record<string, string> = {};
   for (const [offset, label] of ['Headquarters', 'Open day'].entries()) {
-    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: `2027-04-0${offset + 1}`, label, startTime: '09:00', endTime: '17:00' });
+    const day = await addShootingDay(studio.tenant.tenantId, studio.token, {
+      date: `2027-04-0${offset + 1}`,
+      label,
+      startTime: '09:00',
+      endTime: '17:00',
+    });
     dayIds[label] = day.id;
   }
   return { studio, dayIds };
@@ -39,7 +44,13 @@ async function importInto(studio: TestTenant, file: string) {
 async function storedPersons(studio: TestTenant) {
   const client = new GroupShootClient({ baseUrl: api.url, tenantSlug: studio.slug, apiKey: studio.apiKey });
   const persons = [];
-  for await (const person of client.allPersons(studio.token)) persons.push({ employeeId: person.employeeId, name: person.name, email: person.email, shootingDayId: person.shootingDayId });
+  for await (const person of client.allPersons(studio.token))
+    persons.push({
+      employeeId: person.employeeId,
+      name: person.name,
+      email: person.email,
+      shootingDayId: person.shootingDayId,
+    });
   return persons.sort((a, b) => String(a.employeeId).localeCompare(String(b.employeeId)));
 }
 
@@ -54,11 +65,28 @@ describe('examples/hr-export.csv, the sample the integrator guide imports', () =
     // Assess
     expect(code).toBe(0);
     expect(output).toContain('  name       ← "First name" + "Last name"');
-    expect(report.summary).toEqual(expect.objectContaining({ rows: 6, imported: 5, skipped: 1, warnings: 0, byReason: { email_invalid: 1 } }));
+    expect(report.summary).toEqual(
+      expect.objectContaining({ rows: 6, imported: 5, skipped: 1, warnings: 0, byReason: { email_invalid: 1 } }),
+    );
     expect(await storedPersons(studio)).toEqual([
-      { employeeId: 'E-100', name: 'Jürgen Müller', email: 'juergen.mueller@example.com', shootingDayId: dayIds.Headquarters },
-      { employeeId: 'E-101', name: 'Änne Größe', email: 'aenne.groesse@example.com', shootingDayId: dayIds.Headquarters },
-      { employeeId: 'E-102', name: 'Anaïs Lefèvre', email: 'anais.lefevre@example.com', shootingDayId: dayIds['Open day'] },
+      {
+        employeeId: 'E-100',
+        name: 'Jürgen Müller',
+        email: 'juergen.mueller@example.com',
+        shootingDayId: dayIds.Headquarters,
+      },
+      {
+        employeeId: 'E-101',
+        name: 'Änne Größe',
+        email: 'aenne.groesse@example.com',
+        shootingDayId: dayIds.Headquarters,
+      },
+      {
+        employeeId: 'E-102',
+        name: 'Anaïs Lefèvre',
+        email: 'anais.lefevre@example.com',
+        shootingDayId: dayIds['Open day'],
+      },
       { employeeId: 'E-103', name: 'Zoë Weiß', email: 'zoe.weiss@example.com', shootingDayId: dayIds['Open day'] },
       { employeeId: 'E-104', name: 'Katherine Johnson', email: 'katherine.johnson@example.com', shootingDayId: null },
     ]);
@@ -76,12 +104,18 @@ describe('examples/hr-export.csv, the sample the integrator guide imports', () =
     const { code, output } = await importInto(fromWorkbook.studio, workbook);
 
     // Assess: the same persons, each day the same label's day of its own gallery.
-    const byLabel = (dayIds: Record<string, string>) => Object.fromEntries(Object.entries(dayIds).map(([label, id]) => [id, label]));
+    const byLabel = (dayIds: Record<string, string>) =>
+      Object.fromEntries(Object.entries(dayIds).map(([label, id]) => [id, label]));
     const labelled = (persons: Awaited<ReturnType<typeof storedPersons>>, dayIds: Record<string, string>) =>
-      persons.map((person) => ({ ...person, shootingDayId: person.shootingDayId ? byLabel(dayIds)[person.shootingDayId] : null }));
+      persons.map((person) => ({
+        ...person,
+        shootingDayId: person.shootingDayId ? byLabel(dayIds)[person.shootingDayId] : null,
+      }));
     expect(code).toBe(0);
     expect(output[0]).toMatch(/^Read .*hr-export\.xlsx as Excel workbook, sheet "HR export": 6 rows\.$/);
-    expect(labelled(await storedPersons(fromWorkbook.studio), fromWorkbook.dayIds)).toEqual(labelled(await storedPersons(fromCsv.studio), fromCsv.dayIds));
+    expect(labelled(await storedPersons(fromWorkbook.studio), fromWorkbook.dayIds)).toEqual(
+      labelled(await storedPersons(fromCsv.studio), fromCsv.dayIds),
+    );
     expect(await storedPersons(fromWorkbook.studio)).toHaveLength(5);
   });
 });

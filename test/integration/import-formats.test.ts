@@ -76,13 +76,20 @@ describe('npm run import: the files HR systems export', () => {
 
   it('imports a German Excel CSV: semicolons, UTF-8 with BOM, headers recognised, days by date', async () => {
     // Prepare: the export of the issue, Personalnummer;Vorname Nachname;E-Mail;Termin
-    const lines = UNICODE_NAMES.map((name, index) => `P${index};${name};p${index}@example.de;${index % 2 === 0 ? '2027-03-01' : '02.03.2027'}`);
-    const bytes = Buffer.concat([BOM, Buffer.from(`Personalnummer;Vorname Nachname;E-Mail;Termin\r\n${lines.join('\r\n')}\r\n`, 'utf8')]);
+    const lines = UNICODE_NAMES.map(
+      (name, index) => `P${index};${name};p${index}@example.de;${index % 2 === 0 ? '2027-03-01' : '02.03.2027'}`,
+    );
+    const bytes = Buffer.concat([
+      BOM,
+      Buffer.from(`Personalnummer;Vorname Nachname;E-Mail;Termin\r\n${lines.join('\r\n')}\r\n`, 'utf8'),
+    ]);
     // Act
     const { code, report, printed } = await importFile('hr.csv', bytes);
     // Assess
     expect(code).toBe(0);
-    expect(report.summary).toEqual(expect.objectContaining({ rows: UNICODE_NAMES.length, imported: UNICODE_NAMES.length, skipped: 0, warnings: 0 }));
+    expect(report.summary).toEqual(
+      expect.objectContaining({ rows: UNICODE_NAMES.length, imported: UNICODE_NAMES.length, skipped: 0, warnings: 0 }),
+    );
     expect(printed).toContain('as text, UTF-8 with BOM, separated by semicolon');
     expect(printed).toContain('name       ← "Vorname Nachname"');
     expect(printed).toContain('employeeId ← "Personalnummer"');
@@ -98,7 +105,10 @@ describe('npm run import: the files HR systems export', () => {
       const [first, last] = name.split(' ');
       return `E-${index}\t${first}\t${last}\tp${index}@example.com`;
     });
-    const { code, printed } = await importFile('staff.tsv', Buffer.from(`Employee ID\tFirst Name\tLast Name\tEmail\n${lines.join('\n')}\n`, 'utf8'));
+    const { code, printed } = await importFile(
+      'staff.tsv',
+      Buffer.from(`Employee ID\tFirst Name\tLast Name\tEmail\n${lines.join('\n')}\n`, 'utf8'),
+    );
     expect(code).toBe(0);
     expect(printed).toContain('separated by tab');
     expect(printed).toContain('name       ← "First Name" + "Last Name"');
@@ -110,7 +120,9 @@ describe('npm run import: the files HR systems export', () => {
       const [first, last] = name.includes(' ') ? name.split(' ') : ['', name];
       return `${index}\t${last}\t${first}`;
     });
-    const bytes = iconv.encode(`Personalnummer\tNachname\tVorname\r\n${lines.join('\r\n')}\r\n`, 'utf-16le', { addBOM: true });
+    const bytes = iconv.encode(`Personalnummer\tNachname\tVorname\r\n${lines.join('\r\n')}\r\n`, 'utf-16le', {
+      addBOM: true,
+    });
     const { code, printed } = await importFile('Mitarbeiter.txt', bytes);
     expect(code).toBe(0);
     expect(printed).toContain('as text, UTF-16LE, separated by tab');
@@ -138,7 +150,9 @@ describe('npm run import: the files HR systems export', () => {
       const [first, last] = name.includes(' ') ? name.split(' ') : ['', name];
       sheet.addRow([
         1000 + index,
-        index === 0 ? { richText: [{ text: first!.slice(0, 2) }, { text: first!.slice(2), font: { italic: true } }] } : first,
+        index === 0
+          ? { richText: [{ text: first!.slice(0, 2) }, { text: first!.slice(2), font: { italic: true } }] }
+          : first,
         index === 1 ? { formula: `"${last}"`, result: last } : last,
         { text: `p${index}@example.de`, hyperlink: `mailto:p${index}@example.de` },
         new Date(Date.UTC(2027, 2, 1 + (index % 2))),
@@ -153,23 +167,39 @@ describe('npm run import: the files HR systems export', () => {
     expect(report.skipped).toEqual([]);
     await expectNamesStored(UNICODE_NAMES, (index) => String(1000 + index));
     const persons = await storedPersons();
-    expect(persons.get('1000')).toEqual(expect.objectContaining({ email: 'p0@example.de', shootingDayId: studio.days.earlier.id }));
+    expect(persons.get('1000')).toEqual(
+      expect.objectContaining({ email: 'p0@example.de', shootingDayId: studio.days.earlier.id }),
+    );
     expect(persons.get('1001')?.shootingDayId).toBe(studio.days.later.id);
   });
 
   it('composes the name from --map name=Vorname+Nachname, dropping blanks', async () => {
-    const csv = 'Nr,Vorname,Nachname,Mail\n1,Ada,Lovelace,ada@example.com\n2,,Hopper,grace@example.com\n3,Alan,,alan@example.com\n4,,,nobody@example.com\n';
-    const { code, report } = await importFile('names.csv', Buffer.from(csv), '--map', 'name=Vorname+Nachname,employeeId=Nr');
+    const csv =
+      'Nr,Vorname,Nachname,Mail\n1,Ada,Lovelace,ada@example.com\n2,,Hopper,grace@example.com\n3,Alan,,alan@example.com\n4,,,nobody@example.com\n';
+    const { code, report } = await importFile(
+      'names.csv',
+      Buffer.from(csv),
+      '--map',
+      'name=Vorname+Nachname,employeeId=Nr',
+    );
     expect(code).toBe(0);
-    expect(report.summary).toEqual(expect.objectContaining({ imported: 3, skipped: 1, byReason: { name_required: 1 } }));
-    expect([...(await storedPersons()).values()].map((person) => person.name).sort()).toEqual(['Ada Lovelace', 'Alan', 'Hopper']);
+    expect(report.summary).toEqual(
+      expect.objectContaining({ imported: 3, skipped: 1, byReason: { name_required: 1 } }),
+    );
+    expect([...(await storedPersons()).values()].map((person) => person.name).sort()).toEqual([
+      'Ada Lovelace',
+      'Alan',
+      'Hopper',
+    ]);
   });
 
   it('refuses a misspelt mapped column with exit 2, listing the columns, and sends nothing', async () => {
     const csv = 'Personalnummer;Vorname Nachname;E-Mail;Termin\n1;Ada Lovelace;ada@example.com;\n';
     const { code, printed } = await importFile('hr.csv', Buffer.from(csv), '--map', 'name=Nom');
     expect(code).toBe(2);
-    expect(printed).toContain('--map name=Nom: the file has no column "Nom". Its columns are: "Personalnummer", "Vorname Nachname", "E-Mail", "Termin"');
+    expect(printed).toContain(
+      '--map name=Nom: the file has no column "Nom". Its columns are: "Personalnummer", "Vorname Nachname", "E-Mail", "Termin"',
+    );
     expect(methods).toEqual([]);
   });
 
@@ -179,12 +209,16 @@ describe('npm run import: the files HR systems export', () => {
     it('imports the person without a day, with a warning in the report', async () => {
       const { code, report, printed } = await importFile('days.csv', Buffer.from(csv));
       expect(code).toBe(0);
-      expect(report.summary).toEqual(expect.objectContaining({ imported: 3, skipped: 0, warnings: 2, byWarning: { shooting_day_not_found: 2 } }));
+      expect(report.summary).toEqual(
+        expect.objectContaining({ imported: 3, skipped: 0, warnings: 2, byWarning: { shooting_day_not_found: 2 } }),
+      );
       expect(report.warnings).toEqual([
         { line: 3, warning: 'shooting_day_not_found', value: '2030-01-01' },
         { line: 4, warning: 'shooting_day_not_found', value: 'Some day' },
       ]);
-      expect(printed).toContain('Warning: 2 rows were imported without a day (shooting_day_not_found: "2030-01-01", "Some day")');
+      expect(printed).toContain(
+        'Warning: 2 rows were imported without a day (shooting_day_not_found: "2030-01-01", "Some day")',
+      );
       const persons = await storedPersons();
       expect(persons.get('1')?.shootingDayId).toBe(studio.days.earlier.id);
       expect(persons.get('2')?.shootingDayId).toBeNull();
@@ -193,7 +227,9 @@ describe('npm run import: the files HR systems export', () => {
     it('skips the row with --strict-days', async () => {
       const { code, report } = await importFile('days.csv', Buffer.from(csv), '--strict-days');
       expect(code).toBe(0);
-      expect(report.summary).toEqual(expect.objectContaining({ imported: 1, skipped: 2, warnings: 0, byReason: { shooting_day_not_found: 2 } }));
+      expect(report.summary).toEqual(
+        expect.objectContaining({ imported: 1, skipped: 2, warnings: 0, byReason: { shooting_day_not_found: 2 } }),
+      );
       expect([...(await storedPersons()).keys()]).toEqual(['1']);
     });
   });
@@ -204,7 +240,9 @@ describe('npm run import: the files HR systems export', () => {
     expect(code).toBe(0);
     expect(report.summary).toEqual(expect.objectContaining({ dryRun: true, rows: 6, wouldImport: 6, imported: 0 }));
     expect(printed).toContain('The first 5 of 6 persons as they would be sent (nothing is sent in a dry run):');
-    expect(printed).toContain(`  line 2: {"name":"Jürgen Müller","email":null,"employeeId":"0","shootingDayId":"${studio.days.earlier.id}"}`);
+    expect(printed).toContain(
+      `  line 2: {"name":"Jürgen Müller","email":null,"employeeId":"0","shootingDayId":"${studio.days.earlier.id}"}`,
+    );
     expect(printed).not.toContain('line 7:');
     expect(methods.every((method) => method === 'GET')).toBe(true);
     expect((await storedPersons()).size).toBe(0);
@@ -238,13 +276,19 @@ describe('npm run import: the files HR systems export', () => {
       const archive = new JSZip();
       archive.file('[Content_Types].xml', '<?xml version="1.0"?><Types/>');
       archive.file('xl/worksheets/sheet1.xml', Buffer.alloc(MAX_WORKBOOK_EXPANDED_BYTES + 1, 0x20));
-      const bytes = await archive.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+      const bytes = await archive.generateAsync({
+        type: 'nodebuffer',
+        compression: 'DEFLATE',
+        compressionOptions: { level: 9 },
+      });
       expect(bytes.length).toBeLessThan(1024 * 1024);
       // Act
       const { code, printed } = await importFile('bomb.xlsx', bytes);
       // Assess
       expect(code).toBe(2);
-      expect(printed).toContain('The workbook expands to more than 50 MiB, the most an import reads: save the sheet alone, or as CSV');
+      expect(printed).toContain(
+        'The workbook expands to more than 50 MiB, the most an import reads: save the sheet alone, or as CSV',
+      );
       expect(methods).toEqual([]);
     });
   });

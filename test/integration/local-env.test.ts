@@ -25,7 +25,14 @@ describe('npm run -s local-env', () => {
     // Prepare: a server's connection file in a folder of its own, naming the API of this test.
     const studio = await createTestTenant();
     const workingDirectory = mkdtempSync(join(tmpdir(), 'local-env-'));
-    writeServerFile(workingDirectory, { pid: LIVE_PROCESS_IDS[0], port: 3999, baseUrl: api.url, tenantSlug: studio.slug, apiKey: studio.apiKey, galleryToken: studio.token });
+    writeServerFile(workingDirectory, {
+      pid: LIVE_PROCESS_IDS[0],
+      port: 3999,
+      baseUrl: api.url,
+      tenantSlug: studio.slug,
+      apiKey: studio.apiKey,
+      galleryToken: studio.token,
+    });
 
     // Act
     const assignments = await localShellValues([], workingDirectory);
@@ -44,7 +51,9 @@ describe('npm run -s local-env', () => {
     const workingDirectory = mkdtempSync(join(tmpdir(), 'local-env-none-'));
 
     await expect(localShellValues([], workingDirectory)).rejects.toThrow(UsageError);
-    await expect(localShellValues([], workingDirectory)).rejects.toThrow(/No npm start runs from .*: start it with `npm start`/);
+    await expect(localShellValues([], workingDirectory)).rejects.toThrow(
+      /No npm start runs from .*: start it with `npm start`/,
+    );
   });
 
   it('makes the eval fail, not leave the variables empty, where no npm start runs', () => {
@@ -53,7 +62,11 @@ describe('npm run -s local-env', () => {
     const command = `eval "$('${process.execPath}' '${join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs')}' '${join(ROOT, 'scripts', 'local', 'local-env.ts')}')" && echo "BASE=$BASE"`;
 
     // Act
-    const run = spawnSync('bash', ['-c', command], { cwd: workingDirectory, env: { PATH: process.env.PATH }, encoding: 'utf8' });
+    const run = spawnSync('bash', ['-c', command], {
+      cwd: workingDirectory,
+      env: { PATH: process.env.PATH },
+      encoding: 'utf8',
+    });
 
     // Assess
     expect(run.status).not.toBe(0);

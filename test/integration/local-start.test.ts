@@ -72,11 +72,15 @@ describe('npm start without Java', () => {
     let status = 0;
     let stderr = '';
     try {
-      execFileSync(join(bin, 'node'), [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/local/start.ts'], {
-        cwd: ROOT,
-        env: { ...withoutTestEnvironment(process.env), PATH: bin },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      execFileSync(
+        join(bin, 'node'),
+        [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/local/start.ts'],
+        {
+          cwd: ROOT,
+          env: { ...withoutTestEnvironment(process.env), PATH: bin },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
     } catch (error) {
       status = (error as { status: number }).status;
       stderr = String((error as { stderr: Buffer }).stderr);

@@ -37,15 +37,31 @@ const CLIENT_ADDRESSES = 24;
 
 /** Refusals of a request's shape: a request the document takes must never get one... */
 const SHAPE_REFUSALS = new Set([
-  'invalid_field', 'invalid_parameter', 'invalid_json', 'invalid_action', 'invalid_idempotency_key', 'missing_tenant_slug',
-  'token_required', 'name_required', 'email_required', 'persons_required', 'too_many_persons', 'files_required', 'too_many_files',
-  'api_key_required', 'invalid_authorization_scheme', 'payload_too_large', 'rate_limit_exceeded',
+  'invalid_field',
+  'invalid_parameter',
+  'invalid_json',
+  'invalid_action',
+  'invalid_idempotency_key',
+  'missing_tenant_slug',
+  'token_required',
+  'name_required',
+  'email_required',
+  'persons_required',
+  'too_many_persons',
+  'files_required',
+  'too_many_files',
+  'api_key_required',
+  'invalid_authorization_scheme',
+  'payload_too_large',
+  'rate_limit_exceeded',
 ]);
 
 /** ...unless the document says so in words, for the member named (`code:member`). */
 const DOCUMENTED_RULES: Record<string, string> = {
-  'invalid_parameter:cursor': "the cursor parameter: nextCursor of the previous page; any other value is 400 invalid_parameter",
-  'invalid_field:returnUrl': 'returnUrl: the check-in page Stripe returns to (an https URL on an origin the studio allowed)',
+  'invalid_parameter:cursor':
+    'the cursor parameter: nextCursor of the previous page; any other value is 400 invalid_parameter',
+  'invalid_field:returnUrl':
+    'returnUrl: the check-in page Stripe returns to (an https URL on an origin the studio allowed)',
   'invalid_field:files': 'files: each path once',
   'invalid_field:capturedAt': 'capturedAt: format date-time (a real date, which a pattern cannot say)',
 };
@@ -69,7 +85,8 @@ const OPERATIONS: Operation[] = Object.entries(document.paths as Json).flatMap((
     .map(([method, spec]) => ({ method: method.toUpperCase(), template, spec })),
 );
 
-const parameterOf = (parameter: Json): Json => (parameter.$ref ? document.components.parameters[String(parameter.$ref).split('/').pop()!] : parameter);
+const parameterOf = (parameter: Json): Json =>
+  parameter.$ref ? document.components.parameters[String(parameter.$ref).split('/').pop()!] : parameter;
 
 interface GeneratedRequest {
   path: string;
@@ -94,29 +111,42 @@ const tallies = new Map<string, Map<string, number>>();
 /** One request over HTTP from a loopback address of its own turn (the public budgets are per client address). */
 function send(operation: Operation, generated: GeneratedRequest): Promise<Answer> {
   sent += 1;
-  const query = new URLSearchParams(Object.entries(generated.query).map(([name, value]): [string, string] => [name, String(value)])).toString();
+  const query = new URLSearchParams(
+    Object.entries(generated.query).map(([name, value]): [string, string] => [name, String(value)]),
+  ).toString();
   const url = new URL(`${api.url}${generated.path}${query ? `?${query}` : ''}`);
   const body = generated.body === undefined ? undefined : JSON.stringify(generated.body);
   // The API keys take turns, so each stays within its budget whatever the generator drew.
   const key = apiKeys[sent % apiKeys.length]!;
-  const presented = Object.fromEntries(Object.entries(generated.headers).map(([name, value]) => [name, value.replace(API_KEY_PLACEHOLDER, key)]));
-  const headers = { ...presented, ...(body === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }) };
+  const presented = Object.fromEntries(
+    Object.entries(generated.headers).map(([name, value]) => [name, value.replace(API_KEY_PLACEHOLDER, key)]),
+  );
+  const headers = {
+    ...presented,
+    ...(body === undefined
+      ? {}
+      : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }),
+  };
   return new Promise((resolvePromise, reject) => {
-    const outgoing = httpRequest(url, { method: operation.method, headers, localAddress: `127.0.0.${2 + (sent % CLIENT_ADDRESSES)}` }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // 204 and other answers without a JSON body stay text
-        }
-        resolvePromise({ status: response.statusCode ?? 0, body: parsed });
-      });
-      response.on('error', reject);
-    });
+    const outgoing = httpRequest(
+      url,
+      { method: operation.method, headers, localAddress: `127.0.0.${2 + (sent % CLIENT_ADDRESSES)}` },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // 204 and other answers without a JSON body stay text
+          }
+          resolvePromise({ status: response.statusCode ?? 0, body: parsed });
+        });
+        response.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -128,17 +158,30 @@ function requestsOf(operation: Operation): fc.Arbitrary<GeneratedRequest> {
   const parameters = (operation.spec.parameters as Json[]).map(parameterOf);
   const inPlace = (place: string) => parameters.filter((parameter) => parameter.in === place);
   const valueOf = (parameter: Json) => schemaArbitrary(parameter.schema, options, parameter.name);
-  const byName = (place: string): Record<string, fc.Arbitrary<unknown>> => Object.fromEntries(inPlace(place).map((parameter) => [parameter.name, valueOf(parameter)]));
-  const path = fc.record(byName('path')).map((values: Record<string, unknown>) =>
-    operation.template.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(String(values[name]))),
-  );
-  const requiredOf = (place: string): string[] => inPlace(place).filter((parameter) => parameter.required).map((parameter) => parameter.name as string);
-  const query = fc.record(byName('query'), { requiredKeys: requiredOf('query') as never[] }) as fc.Arbitrary<Record<string, unknown>>;
-  const headers = fc.record(byName('header'), { requiredKeys: requiredOf('header') as never[] }) as fc.Arbitrary<Record<string, string>>;
+  const byName = (place: string): Record<string, fc.Arbitrary<unknown>> =>
+    Object.fromEntries(inPlace(place).map((parameter) => [parameter.name, valueOf(parameter)]));
+  const path = fc
+    .record(byName('path'))
+    .map((values: Record<string, unknown>) =>
+      operation.template.replace(/\{(\w+)\}/g, (_whole, name: string) => encodeURIComponent(String(values[name]))),
+    );
+  const requiredOf = (place: string): string[] =>
+    inPlace(place)
+      .filter((parameter) => parameter.required)
+      .map((parameter) => parameter.name as string);
+  const query = fc.record(byName('query'), { requiredKeys: requiredOf('query') as never[] }) as fc.Arbitrary<
+    Record<string, unknown>
+  >;
+  const headers = fc.record(byName('header'), { requiredKeys: requiredOf('header') as never[] }) as fc.Arbitrary<
+    Record<string, string>
+  >;
   const secured = (operation.spec.security as Json[]).length > 0;
   // Either scheme the document names; send() puts in the key whose turn it is.
   const authorization = secured
-    ? fc.constantFrom<Record<string, string>>({ Authorization: `Bearer ${API_KEY_PLACEHOLDER}` }, { 'X-Api-Key': API_KEY_PLACEHOLDER })
+    ? fc.constantFrom<Record<string, string>>(
+        { Authorization: `Bearer ${API_KEY_PLACEHOLDER}` },
+        { 'X-Api-Key': API_KEY_PLACEHOLDER },
+      )
     : fc.constant({});
   const bodySchema = operation.spec.requestBody?.content?.['application/json']?.schema;
   const body = bodySchema ? schemaArbitrary(bodySchema, options) : fc.constant(undefined);
@@ -148,7 +191,11 @@ function requestsOf(operation: Operation): fc.Arbitrary<GeneratedRequest> {
     .record({ path, query, headers, authorization, body })
     .map(({ authorization: auth, ...request }) => ({ ...request, headers: { ...request.headers, ...auth } }))
     .filter((request) => (validBody ? validBody(request.body) : true))
-    .filter((request) => Object.entries({ ...request.query, ...request.headers }).every(([name, value]) => validParameter.get(name)?.(value) ?? true));
+    .filter((request) =>
+      Object.entries({ ...request.query, ...request.headers }).every(
+        ([name, value]) => validParameter.get(name)?.(value) ?? true,
+      ),
+    );
 }
 
 function tally(operation: Operation, answer: Answer): void {
@@ -165,7 +212,9 @@ beforeAll(async () => {
   // Enough keys that each, taking turns, gets at most half its minute's budget in the whole run.
   const requests = (OPERATIONS.length - 1) * RUNS_PER_OPERATION + RUNS_PER_ACTION_OPERATION;
   const extraKeys = await Promise.all(
-    Array.from({ length: Math.ceil(requests / (API_KEY_BUDGET_PER_MINUTE / 2)) }, (_, index) => createApiKey(tenantId, `conformance key ${index}`)),
+    Array.from({ length: Math.ceil(requests / (API_KEY_BUDGET_PER_MINUTE / 2)) }, (_, index) =>
+      createApiKey(tenantId, `conformance key ${index}`),
+    ),
   );
   apiKeys = [studio.apiKey, ...extraKeys.map((key) => key.secret)];
   const serverHeaders = { 'X-Tenant-Slug': studio.slug, Authorization: `Bearer ${studio.apiKey}` };
@@ -184,11 +233,17 @@ beforeAll(async () => {
   const photoKey = photoObjectKey({ tenantId, token: studio.token, personId: ada.personId, fileName: 'portrait.jpg' });
   await uploadObject(photoKey, makeJpeg(32, 24));
   await ingestPhoto(objectCreatedEvent(photoKey, new Date().toISOString()));
-  const photos = await api.call(`/groupshoot/${studio.token}/persons/${ada.personId}/photos`, { headers: serverHeaders });
+  const photos = await api.call(`/groupshoot/${studio.token}/persons/${ada.personId}/photos`, {
+    headers: serverHeaders,
+  });
   const page = await api.call(`/groupshoot/${studio.token}/persons?limit=1`, { headers: serverHeaders });
   // HR exports are queued, not built: both HR export operations are reached.
   replacedExportQueue = useHrExportQueue({ send: async () => undefined });
-  const created = await api.call(`/groupshoot/${studio.token}/hr-exports`, { method: 'POST', headers: serverHeaders, body: {} });
+  const created = await api.call(`/groupshoot/${studio.token}/hr-exports`, {
+    method: 'POST',
+    headers: serverHeaders,
+    body: {},
+  });
   expect([photos.status, page.status, created.status]).toEqual([200, 200, 202]);
   known = {
     'X-Tenant-Slug': [studio.slug],
@@ -206,43 +261,60 @@ beforeAll(async () => {
     email: ['ada@example.com', 'grace@example.com'],
     photoId: photos.body.photos.map((photo: { photoId: string }) => photo.photoId),
   };
-  await updateGallerySettings(tenantId, studio.token, { granularConsents: { face: true, notification: false, hrExport: true } });
+  await updateGallerySettings(tenantId, studio.token, {
+    granularConsents: { face: true, notification: false, hrExport: true },
+  });
 }, 60_000);
 
 afterAll(() => {
   useHrExportQueue(replacedExportQueue);
   if (process.env.CONFORMANCE_SUMMARY) {
-    const lines = [...tallies].map(([operation, counts]) => `${operation}: ${[...counts].sort().map(([label, count]) => `${label} ×${count}`).join(', ')}`);
+    const lines = [...tallies].map(
+      ([operation, counts]) =>
+        `${operation}: ${[...counts]
+          .sort()
+          .map(([label, count]) => `${label} ×${count}`)
+          .join(', ')}`,
+    );
     process.stdout.write(`seed ${SEED}, ${sent} requests\n${lines.join('\n')}\n`);
   }
 });
 
 describe('requests generated from docs/openapi.json get the answers it documents', () => {
-  it.each(OPERATIONS.map((operation) => [`${operation.method} ${operation.template}`, operation] as const))('%s', async (_name, operation) => {
-    // Prepare
-    const runs = operation.spec.operationId.startsWith('submitCheckin') ? RUNS_PER_ACTION_OPERATION : RUNS_PER_OPERATION;
-    let successes = 0;
-    // Act
-    await fc.assert(
-      fc.asyncProperty(requestsOf(operation), async (generated) => {
-        const answer = await send(operation, generated);
-        tally(operation, answer);
-        // Assess
-        expect(answer.status).toBeLessThan(500);
-        expect(answer.status).not.toBe(429);
-        const pathWithinStage = new URL(`${api.url}${generated.path}`).pathname.replace(/^\/v1/, '');
-        expect(conformanceProblems(operation.method, pathWithinStage, answer.status, answer.body)).toEqual([]);
-        if (answer.status < 400) {
-          successes += 1;
-          return;
-        }
-        const code = String(answer.body.error);
-        // The member itself, wherever it is (files[0].capturedAt is capturedAt).
-        const rule = `${code}:${String(answer.body.field ?? answer.body.parameter ?? '').replace(/^.*\./, '')}`;
-        if (SHAPE_REFUSALS.has(code)) expect({ refusal: rule, message: answer.body.message, documentedAs: DOCUMENTED_RULES[rule] }).toEqual(expect.objectContaining({ documentedAs: expect.any(String) }));
-      }),
-      { seed: SEED, numRuns: runs, timeout: 20_000, interruptAfterTimeLimit: 50_000 },
-    );
-    expect(successes).toBeGreaterThan(0);
-  }, 60_000);
+  it.each(OPERATIONS.map((operation) => [`${operation.method} ${operation.template}`, operation] as const))(
+    '%s',
+    async (_name, operation) => {
+      // Prepare
+      const runs = operation.spec.operationId.startsWith('submitCheckin')
+        ? RUNS_PER_ACTION_OPERATION
+        : RUNS_PER_OPERATION;
+      let successes = 0;
+      // Act
+      await fc.assert(
+        fc.asyncProperty(requestsOf(operation), async (generated) => {
+          const answer = await send(operation, generated);
+          tally(operation, answer);
+          // Assess
+          expect(answer.status).toBeLessThan(500);
+          expect(answer.status).not.toBe(429);
+          const pathWithinStage = new URL(`${api.url}${generated.path}`).pathname.replace(/^\/v1/, '');
+          expect(conformanceProblems(operation.method, pathWithinStage, answer.status, answer.body)).toEqual([]);
+          if (answer.status < 400) {
+            successes += 1;
+            return;
+          }
+          const code = String(answer.body.error);
+          // The member itself, wherever it is (files[0].capturedAt is capturedAt).
+          const rule = `${code}:${String(answer.body.field ?? answer.body.parameter ?? '').replace(/^.*\./, '')}`;
+          if (SHAPE_REFUSALS.has(code))
+            expect({ refusal: rule, message: answer.body.message, documentedAs: DOCUMENTED_RULES[rule] }).toEqual(
+              expect.objectContaining({ documentedAs: expect.any(String) }),
+            );
+        }),
+        { seed: SEED, numRuns: runs, timeout: 20_000, interruptAfterTimeLimit: 50_000 },
+      );
+      expect(successes).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 });

@@ -17,8 +17,16 @@ const api = useLocalApi();
 const piexif = require('piexifjs');
 
 /** A small real JPEG carrying the given EXIF (0th IFD for make and model, Exif IFD for the rest). */
-async function jpegWithExif(exif?: { make?: string; model?: string; taken?: string; subSeconds?: string; serial?: string }): Promise<Buffer> {
-  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 120, b: 40 } } }).jpeg().toBuffer();
+async function jpegWithExif(exif?: {
+  make?: string;
+  model?: string;
+  taken?: string;
+  subSeconds?: string;
+  serial?: string;
+}): Promise<Buffer> {
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 200, g: 120, b: 40 } } })
+    .jpeg()
+    .toBuffer();
   if (!exif) return jpeg;
   const zeroth: Record<number, string> = {};
   const photo: Record<number, string> = {};
@@ -48,7 +56,9 @@ beforeAll(() => {
     const url = new URL(String(input instanceof Request ? input.url : input));
     const method = init?.method ?? 'GET';
     if (url.pathname.startsWith('/v1/')) {
-      calls.push({ call: `${method} ${url.pathname.replace(/^\/v1\/groupshoot\/[^/]+|^\/v1\/group-shoot\/checkin\/[^/]+/, '')}` });
+      calls.push({
+        call: `${method} ${url.pathname.replace(/^\/v1\/groupshoot\/[^/]+|^\/v1\/group-shoot\/checkin\/[^/]+/, '')}`,
+      });
     } else {
       const key = decodeURIComponent(url.pathname).split('/').slice(2).join('/');
       calls.push({ call: `${method} ${url.searchParams.has('uploadId') ? 'part' : 'object'}`, key });
@@ -65,7 +75,11 @@ async function upload(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   calls.length = 0;
-  const code = await runPhotos(['upload', ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) }, { env: {}, workingDirectory: tmpdir() });
+  const code = await runPhotos(
+    ['upload', ...argv],
+    { out: (line) => out.push(line), err: (line) => err.push(line) },
+    { env: {}, workingDirectory: tmpdir() },
+  );
   return { code, out, err, json: () => JSON.parse(out.join('\n')) };
 }
 
@@ -74,21 +88,49 @@ describe('npm run photos -- upload', () => {
   let other: TestTenant;
   let folder: string;
   const key = (path: string) => inboxObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, path });
-  const head = (path: string) => testS3.send(new HeadObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key(path) }));
+  const head = (path: string) =>
+    testS3.send(new HeadObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key(path) }));
   const connection = () => ['--base-url', api.url, '--tenant', studio.slug, '--api-key', studio.apiKey];
   const gallery = () => [...connection(), '--gallery', studio.token];
-  const photos = ['big/large.jpg', 'cam-a/IMG_0001.JPG', 'cam-a/IMG_0002.jpg', 'cam-b/a/b-c/deep.jpg', 'cam-b/day 1/DSC 0001.jpeg'];
+  const photos = [
+    'big/large.jpg',
+    'cam-a/IMG_0001.JPG',
+    'cam-a/IMG_0002.jpg',
+    'cam-b/a/b-c/deep.jpg',
+    'cam-b/day 1/DSC 0001.jpeg',
+  ];
 
   beforeAll(async () => {
     [studio, other] = await Promise.all([createTestTenant(), createTestTenant()]);
     folder = mkdtempSync(join(tmpdir(), 'photo-upload-'));
-    writeFile(folder, 'cam-a/IMG_0001.JPG', await jpegWithExif({ make: 'Canon', model: 'EOS R5', taken: '2026:11:20 10:00:01', subSeconds: '12', serial: '0123' }));
-    writeFile(folder, 'cam-a/IMG_0002.jpg', await jpegWithExif({ make: 'Nikon', model: 'Z 9', taken: '2026:11:20 10:00:02' }));
+    writeFile(
+      folder,
+      'cam-a/IMG_0001.JPG',
+      await jpegWithExif({
+        make: 'Canon',
+        model: 'EOS R5',
+        taken: '2026:11:20 10:00:01',
+        subSeconds: '12',
+        serial: '0123',
+      }),
+    );
+    writeFile(
+      folder,
+      'cam-a/IMG_0002.jpg',
+      await jpegWithExif({ make: 'Nikon', model: 'Z 9', taken: '2026:11:20 10:00:02' }),
+    );
     writeFile(folder, 'cam-b/day 1/DSC 0001.jpeg', await jpegWithExif());
     // A camera whose clock was never set writes zeros: no capture time.
     writeFile(folder, 'cam-b/a/b/c/deep.jpg', await jpegWithExif({ model: 'Phone', taken: '0000:00:00 00:00:00' }));
     // Above the 5 MiB part size: bytes after the end-of-image marker keep it a valid JPEG.
-    writeFile(folder, 'big/large.jpg', Buffer.concat([await jpegWithExif({ make: 'Sony', taken: '2026:11:20 11:00:00', subSeconds: '5' }), Buffer.alloc(6_000_000, 7)]));
+    writeFile(
+      folder,
+      'big/large.jpg',
+      Buffer.concat([
+        await jpegWithExif({ make: 'Sony', taken: '2026:11:20 11:00:00', subSeconds: '5' }),
+        Buffer.alloc(6_000_000, 7),
+      ]),
+    );
     writeFile(folder, 'notes.txt', 'shot list');
     writeFile(folder, 'cam-a/._IMG_0001.JPG', 'macOS resource fork, not a JPEG');
     writeFile(folder, '.hidden/secret.jpg', await jpegWithExif());
@@ -109,8 +151,14 @@ describe('npm run photos -- upload', () => {
       { relativePath: 'cam-a/._IMG_0001.JPG', reason: 'not_jpeg' },
       { relativePath: 'notes.txt', reason: 'not_jpeg' },
     ]);
-    expect((await head('cam-a/IMG_0001.JPG')).Metadata).toEqual({ 'captured-at': '2026-11-20T10:00:01.120Z', camera: 'Canon EOS R5 #0123' });
-    expect((await head('cam-a/IMG_0002.jpg')).Metadata).toEqual({ 'captured-at': '2026-11-20T10:00:02.000Z', camera: 'Nikon Z 9' });
+    expect((await head('cam-a/IMG_0001.JPG')).Metadata).toEqual({
+      'captured-at': '2026-11-20T10:00:01.120Z',
+      camera: 'Canon EOS R5 #0123',
+    });
+    expect((await head('cam-a/IMG_0002.jpg')).Metadata).toEqual({
+      'captured-at': '2026-11-20T10:00:02.000Z',
+      camera: 'Nikon Z 9',
+    });
     expect((await head('cam-b/day 1/DSC 0001.jpeg')).Metadata).toEqual({});
     expect((await head('cam-b/a/b-c/deep.jpg')).Metadata).toEqual({ camera: 'Phone' });
     const large = await head('big/large.jpg');
@@ -118,10 +166,21 @@ describe('npm run photos -- upload', () => {
     expect(large.Metadata).toEqual({ 'captured-at': '2026-11-20T11:00:00.500Z', camera: 'Sony' });
     expect(large.ContentLength).toBeGreaterThan(6_000_000);
     // One listing, one request for the URLs, a PUT per small file, two parts for the large one, one completion.
-    expect(calls.filter((call) => call.key === key('big/large.jpg')).map((call) => call.call)).toEqual(['PUT part', 'PUT part']);
-    expect(calls.filter((call) => call.key === key('cam-a/IMG_0001.JPG')).map((call) => call.call)).toEqual(['PUT object']);
-    expect(calls.filter((call) => call.key === undefined).map((call) => call.call)).toEqual(['GET /uploads', 'POST /uploads', 'POST /uploads/complete']);
-    expect(report.uploaded.find((file: { inboxPath: string }) => file.inboxPath === 'big/large.jpg').kind).toBe('multipart');
+    expect(calls.filter((call) => call.key === key('big/large.jpg')).map((call) => call.call)).toEqual([
+      'PUT part',
+      'PUT part',
+    ]);
+    expect(calls.filter((call) => call.key === key('cam-a/IMG_0001.JPG')).map((call) => call.call)).toEqual([
+      'PUT object',
+    ]);
+    expect(calls.filter((call) => call.key === undefined).map((call) => call.call)).toEqual([
+      'GET /uploads',
+      'POST /uploads',
+      'POST /uploads/complete',
+    ]);
+    expect(report.uploaded.find((file: { inboxPath: string }) => file.inboxPath === 'big/large.jpg').kind).toBe(
+      'multipart',
+    );
     // Without a terminal: a first line, then one line per file, no progress bar.
     expect(run.err).toHaveLength(1 + photos.length);
     expect(run.err[0]).toMatch(/^Uploading 5 file\(s\), 6\.\d MB$/);
@@ -133,7 +192,9 @@ describe('npm run photos -- upload', () => {
     // Assess
     expect(run.code).toBe(0);
     expect(run.out[0]).toBe('Uploaded 0 file(s), 0.0 MB; 5 already in the inbox');
-    expect(run.out[1]).toMatch(/^Skipped 2 file\(s\): cam-a\/\._IMG_0001\.JPG \(not a JPEG\), notes\.txt \(not a JPEG\)$/);
+    expect(run.out[1]).toMatch(
+      /^Skipped 2 file\(s\): cam-a\/\._IMG_0001\.JPG \(not a JPEG\), notes\.txt \(not a JPEG\)$/,
+    );
     expect(calls.map((call) => call.call)).toEqual(['GET /uploads']);
     expect(run.err).toEqual([]);
   });
@@ -145,13 +206,22 @@ describe('npm run photos -- upload', () => {
     // Act
     const out: string[] = [];
     const env = { GROUPSHOOT_API_URL: api.url, GROUPSHOOT_TENANT: studio.slug, GROUPSHOOT_API_KEY: studio.apiKey };
-    const code = await runPhotos(['upload', folder, '--gallery', studio.token, '--json'], { out: (line) => out.push(line), err: () => {} }, { env, workingDirectory: tmpdir() });
+    const code = await runPhotos(
+      ['upload', folder, '--gallery', studio.token, '--json'],
+      { out: (line) => out.push(line), err: () => {} },
+      { env, workingDirectory: tmpdir() },
+    );
     const run = { code, json: () => JSON.parse(out.join('\n')) };
     // Assess
     expect(run.code).toBe(0);
-    expect(run.json().uploaded.map((file: { inboxPath: string }) => file.inboxPath)).toEqual(['cam-a/IMG_0002.jpg', 'cam-b/day 1/DSC 0001.jpeg']);
+    expect(run.json().uploaded.map((file: { inboxPath: string }) => file.inboxPath)).toEqual([
+      'cam-a/IMG_0002.jpg',
+      'cam-b/day 1/DSC 0001.jpeg',
+    ]);
     expect(run.json().unchanged).toHaveLength(3);
-    const stored = await testS3.send(new GetObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key('cam-b/day 1/DSC 0001.jpeg') }));
+    const stored = await testS3.send(
+      new GetObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key('cam-b/day 1/DSC 0001.jpeg') }),
+    );
     expect((await stored.Body!.transformToByteArray()).subarray(-10)).toEqual(new Uint8Array(10));
   });
 
@@ -168,15 +238,59 @@ describe('npm run photos -- upload', () => {
 
   it.each<[string, () => string[], number, RegExp]>([
     ['an unknown gallery', () => [folder, ...connection(), '--gallery', 'nosuchgallery'], 1, /gallery_not_found/],
-    ['an unknown tenant', () => [folder, '--base-url', api.url, '--tenant', 'no-such-studio', '--api-key', studio.apiKey, '--gallery', studio.token], 1, /invalid_tenant/],
-    ["another tenant's gallery", () => [folder, '--base-url', api.url, '--tenant', other.slug, '--api-key', other.apiKey, '--gallery', studio.token], 1, /gallery_not_found/],
+    [
+      'an unknown tenant',
+      () => [
+        folder,
+        '--base-url',
+        api.url,
+        '--tenant',
+        'no-such-studio',
+        '--api-key',
+        studio.apiKey,
+        '--gallery',
+        studio.token,
+      ],
+      1,
+      /invalid_tenant/,
+    ],
+    [
+      "another tenant's gallery",
+      () => [
+        folder,
+        '--base-url',
+        api.url,
+        '--tenant',
+        other.slug,
+        '--api-key',
+        other.apiKey,
+        '--gallery',
+        studio.token,
+      ],
+      1,
+      /gallery_not_found/,
+    ],
     ['a folder that does not exist', () => [join(folder, 'missing'), ...gallery()], 2, /is not a folder/],
     ['no folder', () => gallery(), 2, /needs exactly one folder/],
-    ['a part size below 5 MiB', () => [folder, ...gallery(), '--part-size', '4'], 2, /--part-size must be a whole number of at least 5/],
-    ['a part size above 64 MiB', () => [folder, ...gallery(), '--part-size', '65'], 2, /--part-size must be at most 64/],
+    [
+      'a part size below 5 MiB',
+      () => [folder, ...gallery(), '--part-size', '4'],
+      2,
+      /--part-size must be a whole number of at least 5/,
+    ],
+    [
+      'a part size above 64 MiB',
+      () => [folder, ...gallery(), '--part-size', '65'],
+      2,
+      /--part-size must be at most 64/,
+    ],
   ])('refuses %s with one line', async (_case, argv, code, message) => {
     const run = await upload(...argv());
-    expect({ code: run.code, err: run.err, out: run.out }).toEqual({ code, err: [expect.stringMatching(message)], out: [] });
+    expect({ code: run.code, err: run.err, out: run.out }).toEqual({
+      code,
+      err: [expect.stringMatching(message)],
+      out: [],
+    });
   });
 });
 
@@ -188,7 +302,11 @@ describe('npm run photos -- upload: its connection', () => {
   async function uploadIn(env: NodeJS.ProcessEnv, ...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runPhotos(['upload', folder, '--gallery', studio.token, ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) }, { env, workingDirectory });
+    const code = await runPhotos(
+      ['upload', folder, '--gallery', studio.token, ...argv],
+      { out: (line) => out.push(line), err: (line) => err.push(line) },
+      { env, workingDirectory },
+    );
     return { code, out, err };
   }
   /** The connection file of a server that runs (this test process) and serves this test's API. */
@@ -217,7 +335,11 @@ describe('npm run photos -- upload: its connection', () => {
     // Act: nothing given and no server running
     const run = await uploadIn({});
     // Assess
-    expect(run).toEqual({ code: 2, out: [], err: ['The API URL, tenant and API key are needed (options, environment, or a running npm start)'] });
+    expect(run).toEqual({
+      code: 2,
+      out: [],
+      err: ['The API URL, tenant and API key are needed (options, environment, or a running npm start)'],
+    });
   });
 
   it('uses the API of the one server running from its folder, and says so', async () => {
@@ -235,7 +357,13 @@ describe('npm run photos -- upload: its connection', () => {
     writeServer({ pid: LIVE_PROCESS_IDS[0], port: 3000 });
     writeServer({ pid: LIVE_PROCESS_IDS[1], port: 3001 });
     const run = await uploadIn({}, '--dry-run');
-    expect(run).toEqual({ code: 2, out: [], err: [expect.stringMatching(/^2 local servers run from .*: port 3000 .*, port 3001 .*; name one with --data DIR/)] });
+    expect(run).toEqual({
+      code: 2,
+      out: [],
+      err: [
+        expect.stringMatching(/^2 local servers run from .*: port 3000 .*, port 3001 .*; name one with --data DIR/),
+      ],
+    });
   });
 });
 
@@ -244,7 +372,11 @@ describe('npm run photos -- iam-policy', () => {
   async function policy(env: NodeJS.ProcessEnv, ...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runPhotos(['iam-policy', ...argv], { out: (line) => out.push(line), err: (line) => err.push(line) }, { env, workingDirectory: tmpdir() });
+    const code = await runPhotos(
+      ['iam-policy', ...argv],
+      { out: (line) => out.push(line), err: (line) => err.push(line) },
+      { env, workingDirectory: tmpdir() },
+    );
     return { code, out, err };
   }
 
@@ -275,6 +407,10 @@ describe('npm run photos -- iam-policy', () => {
   ])('refuses %s with one line', async (_case, argv, code, message) => {
     const { TABLE_NAME, DYNAMODB_ENDPOINT } = process.env;
     const run = await policy({ TABLE_NAME, DYNAMODB_ENDPOINT }, ...argv);
-    expect({ code: run.code, err: run.err, out: run.out }).toEqual({ code, err: [expect.stringMatching(message)], out: [] });
+    expect({ code: run.code, err: run.err, out: run.out }).toEqual({
+      code,
+      err: [expect.stringMatching(message)],
+      out: [],
+    });
   });
 });

@@ -45,7 +45,9 @@ describe('request pipeline', () => {
         api.call('/nowhere'),
       ]);
       const through = await api.call('/nowhere', { headers: { 'X-Origin-Verify': 'front-secret' } });
-      expect(around.map((answer) => [answer.status, answer.body.error])).toEqual(Array(3).fill([403, 'direct_access_forbidden']));
+      expect(around.map((answer) => [answer.status, answer.body.error])).toEqual(
+        Array(3).fill([403, 'direct_access_forbidden']),
+      );
       expect([through.status, through.body.error]).toEqual([404, 'not_found']);
     } finally {
       delete process.env.ORIGIN_VERIFY_SECRET;
@@ -54,7 +56,11 @@ describe('request pipeline', () => {
 
   it('answers a path that leaves the stage (/v1/..// is //) with 404 not_found, not a failure of the local server', async () => {
     const answer = await api.call('/..//');
-    expect([answer.status, answer.body.error, answer.headers.get('x-request-id')]).toEqual([404, 'not_found', answer.body.requestId]);
+    expect([answer.status, answer.body.error, answer.headers.get('x-request-id')]).toEqual([
+      404,
+      'not_found',
+      answer.body.requestId,
+    ]);
   });
 
   it('answers an unexpected failure with 500 internal_error, the request ID, and no internals', async () => {
@@ -91,7 +97,10 @@ describe('request pipeline', () => {
       expect.objectContaining({
         requestId: answer!.body.requestId,
         level: 'ERROR',
-        error: expect.objectContaining({ name: 'Error', stack: expect.arrayContaining([expect.stringContaining('tenant-resolution.ts')]) }),
+        error: expect.objectContaining({
+          name: 'Error',
+          stack: expect.arrayContaining([expect.stringContaining('tenant-resolution.ts')]),
+        }),
       }),
     );
     expect(JSON.stringify(errorLine)).not.toContain('exploded');
@@ -129,7 +138,7 @@ describe('request pipeline', () => {
     expect(JSON.stringify(logs)).not.toContain('Z'.repeat(40));
   });
 
-  it('does not let one request\'s tenant leak into the next request\'s log lines', async () => {
+  it("does not let one request's tenant leak into the next request's log lines", async () => {
     const logs = await captureLogs(async () => {
       await api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders });
       await api.call(`/groupshoot/${studio.token}/days`, { headers: {} });

@@ -22,7 +22,9 @@ const api = useLocalApi();
 const counter = installRoundTripCounter(db);
 
 /** The calls and depth of one request. */
-async function roundTripsOf(send: () => Promise<{ status: number }>): Promise<{ status: number; calls: number; depth: number; operations: string[] }> {
+async function roundTripsOf(
+  send: () => Promise<{ status: number }>,
+): Promise<{ status: number; calls: number; depth: number; operations: string[] }> {
   const { result, count } = await counter.measure(send);
   return { status: result.status, calls: count.calls, depth: count.depth, operations: [...count.operations].sort() };
 }
@@ -44,17 +46,26 @@ describe('DynamoDB round trips per request', () => {
       await api.call(`/groupshoot/${studio.token}/${path}`, { headers: studio.serverHeaders });
 
       // Act
-      const measured = await roundTripsOf(() => api.call(`/groupshoot/${studio.token}/${path}`, { headers: studio.serverHeaders }));
+      const measured = await roundTripsOf(() =>
+        api.call(`/groupshoot/${studio.token}/${path}`, { headers: studio.serverHeaders }),
+      );
 
       // Assess
-      expect(measured).toEqual({ status: 200, calls: SERVER_SIDE_READ_FLOOR.calls, depth: SERVER_SIDE_READ_FLOOR.depth, operations: ['Query', 'UpdateItem'] });
+      expect(measured).toEqual({
+        status: 200,
+        calls: SERVER_SIDE_READ_FLOOR.calls,
+        depth: SERVER_SIDE_READ_FLOOR.depth,
+        operations: ['Query', 'UpdateItem'],
+      });
       expect(SERVER_SIDE_READ_FLOOR.depth).toBe(1);
     });
 
     it('waits for one round trip more on a cold instance: the tenant Query first', async () => {
       forgetRecentTenants();
 
-      const measured = await roundTripsOf(() => api.call(`/groupshoot/${studio.token}/${path}`, { headers: studio.serverHeaders }));
+      const measured = await roundTripsOf(() =>
+        api.call(`/groupshoot/${studio.token}/${path}`, { headers: studio.serverHeaders }),
+      );
 
       expect(measured.status).toBe(200);
       expect({ calls: measured.calls, depth: measured.depth }).toEqual({
@@ -67,7 +78,9 @@ describe('DynamoDB round trips per request', () => {
   it('lists persons in 2 round trips on a warm instance', async () => {
     await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders });
 
-    const measured = await roundTripsOf(() => api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders }));
+    const measured = await roundTripsOf(() =>
+      api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders }),
+    );
 
     expect(measured).toMatchObject({ status: 200, calls: LIST_PERSONS_FLOOR.calls, depth: LIST_PERSONS_FLOOR.depth });
     expect(LIST_PERSONS_FLOOR.depth).toBe(2);
@@ -75,11 +88,24 @@ describe('DynamoDB round trips per request', () => {
 
   it('checks a participant in to a day in 3 round trips on a warm instance, and 4 on a cold one (the tenant Query first)', async () => {
     // Prepare: a day with capacity; an earlier request read the tenant.
-    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2031-03-03', label: 'Waves', startTime: '09:00', endTime: '17:00', maxPersons: 50 });
+    const day = await addShootingDay(studio.tenant.tenantId, studio.token, {
+      date: '2031-03-03',
+      label: 'Waves',
+      startTime: '09:00',
+      endTime: '17:00',
+      maxPersons: 50,
+    });
     let participant = 0;
     const checkIn = () => {
       participant += 1;
-      const body = { action: 'submitCheckin', token: studio.token, name: `Wave ${participant}`, email: `wave-${participant}@example.com`, consentGiven: true, shootingDayId: day.id };
+      const body = {
+        action: 'submitCheckin',
+        token: studio.token,
+        name: `Wave ${participant}`,
+        email: `wave-${participant}@example.com`,
+        consentGiven: true,
+        shootingDayId: day.id,
+      };
       return api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
     };
     await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders });
@@ -90,17 +116,32 @@ describe('DynamoDB round trips per request', () => {
     const cold = await roundTripsOf(checkIn);
 
     // Assess
-    expect(warm).toEqual({ status: 200, calls: SUBMIT_CHECKIN_FLOOR.calls, depth: SUBMIT_CHECKIN_FLOOR.depth, operations: ['Query', 'TransactWriteItems', 'UpdateItem', 'UpdateItem'] });
+    expect(warm).toEqual({
+      status: 200,
+      calls: SUBMIT_CHECKIN_FLOOR.calls,
+      depth: SUBMIT_CHECKIN_FLOOR.depth,
+      operations: ['Query', 'TransactWriteItems', 'UpdateItem', 'UpdateItem'],
+    });
     expect(SUBMIT_CHECKIN_FLOOR.depth).toBe(3);
-    expect({ status: cold.status, depth: cold.depth }).toEqual({ status: 200, depth: SUBMIT_CHECKIN_FLOOR.depth + COLD_INSTANCE_EXTRA.depth });
+    expect({ status: cold.status, depth: cold.depth }).toEqual({
+      status: 200,
+      depth: SUBMIT_CHECKIN_FLOOR.depth + COLD_INSTANCE_EXTRA.depth,
+    });
   });
 
   it('answers the public check-in info in 1 round trip on a warm instance (the per-client limit written beside the gallery read)', async () => {
     await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders });
 
-    const measured = await roundTripsOf(() => api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders }));
+    const measured = await roundTripsOf(() =>
+      api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders }),
+    );
 
-    expect(measured).toEqual({ status: 200, calls: PUBLIC_CHECKIN_INFO_FLOOR.calls, depth: PUBLIC_CHECKIN_INFO_FLOOR.depth, operations: ['Query', 'UpdateItem'] });
+    expect(measured).toEqual({
+      status: 200,
+      calls: PUBLIC_CHECKIN_INFO_FLOOR.calls,
+      depth: PUBLIC_CHECKIN_INFO_FLOOR.depth,
+      operations: ['Query', 'UpdateItem'],
+    });
     expect(PUBLIC_CHECKIN_INFO_FLOOR.depth).toBe(1);
   });
 
@@ -110,7 +151,9 @@ describe('DynamoDB round trips per request', () => {
     forgetRecentTenants();
 
     // Act
-    const measured = await roundTripsOf(() => api.call(`/group-shoot/checkin/${own.token}`, { headers: own.publicHeaders }));
+    const measured = await roundTripsOf(() =>
+      api.call(`/group-shoot/checkin/${own.token}`, { headers: own.publicHeaders }),
+    );
 
     // Assess
     expect(measured).toEqual({
@@ -125,14 +168,22 @@ describe('DynamoDB round trips per request', () => {
   it('still answers the check-in info of a gallery without a pointer (made before pointers) on a cold instance, in 3 round trips', async () => {
     // Prepare
     const own = await createTestTenant();
-    await db.send(new DeleteCommand({ TableName: tableName, Key: keys.galleryPointer(own.tenant.tenantId, own.token) }));
+    await db.send(
+      new DeleteCommand({ TableName: tableName, Key: keys.galleryPointer(own.tenant.tenantId, own.token) }),
+    );
     forgetRecentTenants();
 
     // Act
-    const measured = await roundTripsOf(() => api.call(`/group-shoot/checkin/${own.token}`, { headers: own.publicHeaders }));
+    const measured = await roundTripsOf(() =>
+      api.call(`/group-shoot/checkin/${own.token}`, { headers: own.publicHeaders }),
+    );
 
     // Assess: tenant ‖ pointers (none), then the gallery, then the counter under its limits.
-    expect({ status: measured.status, calls: measured.calls, depth: measured.depth }).toEqual({ status: 200, calls: 4, depth: 3 });
+    expect({ status: measured.status, calls: measured.calls, depth: measured.depth }).toEqual({
+      status: 200,
+      calls: 4,
+      depth: 3,
+    });
   });
 
   it('reads the tenant again once its recent read is TENANT_CACHE_MS old, on the replaceable clock', async () => {
@@ -144,9 +195,13 @@ describe('DynamoDB round trips per request', () => {
 
     // Act
     clock += TENANT_CACHE_MS - 1;
-    const stillRecent = await roundTripsOf(() => api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders }));
+    const stillRecent = await roundTripsOf(() =>
+      api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders }),
+    );
     clock += 1;
-    const tooOld = await roundTripsOf(() => api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders }));
+    const tooOld = await roundTripsOf(() =>
+      api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders }),
+    );
 
     // Assess
     expect(stillRecent.depth).toBe(1);
@@ -158,7 +213,9 @@ describe('DynamoDB round trips per request', () => {
     async function galleryWithChangedLimits(): Promise<TestTenant> {
       const own = await createTestTenant();
       await api.call(`/group-shoot/checkin/${own.token}`, { headers: own.publicHeaders });
-      await updateGallerySettings(own.tenant.tenantId, own.token, { publicLimits: { reads: { limit: 1, windowMs: 60_000 } } });
+      await updateGallerySettings(own.tenant.tenantId, own.token, {
+        publicLimits: { reads: { limit: 1, windowMs: 60_000 } },
+      });
       return own;
     }
 
@@ -184,7 +241,9 @@ describe('DynamoDB round trips per request', () => {
 
       // Act
       clock += GALLERY_LIMITS_CACHE_MS;
-      const measured = await counter.measure(() => api.call(`/group-shoot/checkin/${own.token}`, { headers: own.publicHeaders }));
+      const measured = await counter.measure(() =>
+        api.call(`/group-shoot/checkin/${own.token}`, { headers: own.publicHeaders }),
+      );
 
       // Assess
       expect(measured.result.headers.get('x-ratelimit-limit')).toBe('1');

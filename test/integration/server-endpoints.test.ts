@@ -16,7 +16,11 @@ describe.each(cases)('$route.method $template', ({ route, template }) => {
   let studio: TestTenant;
   let otherStudio: TestTenant;
   const send = (token: string, method: string = route.method, headers: Record<string, string> = studio.serverHeaders) =>
-    api.call(concrete(template, token), { method, headers, body: method === 'POST' ? { persons: [{ name: 'X' }] } : undefined });
+    api.call(concrete(template, token), {
+      method,
+      headers,
+      body: method === 'POST' ? { persons: [{ name: 'X' }] } : undefined,
+    });
 
   beforeAll(async () => {
     [studio, otherStudio] = await Promise.all([createTestTenant(), createTestTenant()]);
@@ -48,7 +52,10 @@ describe.each(cases)('$route.method $template', ({ route, template }) => {
   });
 
   it("refuses another tenant's key without revealing the gallery", async () => {
-    const answer = await send(studio.token, route.method, { 'X-Tenant-Slug': studio.slug, 'X-Api-Key': otherStudio.apiKey });
+    const answer = await send(studio.token, route.method, {
+      'X-Tenant-Slug': studio.slug,
+      'X-Api-Key': otherStudio.apiKey,
+    });
     expect(answer.status).toBe(401);
     expect(answer.body.error).toBe('invalid_api_key');
   });

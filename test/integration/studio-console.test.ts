@@ -36,7 +36,8 @@ function getWithHost(url: string, host: string): Promise<number> {
 /** A JSON answer of the console, as the page reads it. */
 const answerOf = async (url: string): Promise<any> => (await fetch(url)).json();
 
-const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('studio console (npm run studio)', () => {
   let tenant: TestTenant;
@@ -63,16 +64,45 @@ describe('studio console (npm run studio)', () => {
     const wrongSecret = 'x'.repeat(studio.secret.length);
     const person = shoot.persons[0]!.personId;
     const gallery = `/api/galleries/${shoot.scope.token}`;
-    const pages = ['/', '/studio.js', '/studio-views.js', '/api/galleries', `${gallery}/review`, `${gallery}/persons`, '/api/webhooks', '/api/webhooks/whk_x/deliveries', `${gallery}/persons/${person}`, `${gallery}/stats`, `${gallery}/references/${person}`, `${gallery}/cards`, `${gallery}/thumbnails/${withheld.facts.photoId}`];
-    const actions = ['/api/webhooks/whk_x/replay', `${gallery}/photos/${withheld.facts.photoId}/release`, `${gallery}/photos/${withheld.facts.photoId}/assign`, `${gallery}/photos/${withheld.facts.photoId}/dismiss`, `${gallery}/persons/${person}/pick`, `${gallery}/persons/${person}/erase`];
+    const pages = [
+      '/',
+      '/studio.js',
+      '/studio-views.js',
+      '/api/galleries',
+      `${gallery}/review`,
+      `${gallery}/persons`,
+      '/api/webhooks',
+      '/api/webhooks/whk_x/deliveries',
+      `${gallery}/persons/${person}`,
+      `${gallery}/stats`,
+      `${gallery}/references/${person}`,
+      `${gallery}/cards`,
+      `${gallery}/thumbnails/${withheld.facts.photoId}`,
+    ];
+    const actions = [
+      '/api/webhooks/whk_x/replay',
+      `${gallery}/photos/${withheld.facts.photoId}/release`,
+      `${gallery}/photos/${withheld.facts.photoId}/assign`,
+      `${gallery}/photos/${withheld.facts.photoId}/dismiss`,
+      `${gallery}/persons/${person}/pick`,
+      `${gallery}/persons/${person}/erase`,
+    ];
     // Act
     const statuses = await Promise.all(
-      [...pages, ...pages.map((path) => `/${wrongSecret}${path}`), `/${studio.secret.slice(1)}/api/galleries`].map(async (path) => (await fetch(origin + path)).status),
+      [...pages, ...pages.map((path) => `/${wrongSecret}${path}`), `/${studio.secret.slice(1)}/api/galleries`].map(
+        async (path) => (await fetch(origin + path)).status,
+      ),
     );
     const actionStatuses = await Promise.all(
-      [...actions, ...actions.map((path) => `/${wrongSecret}${path}`)].map(async (path) => (await post(origin + path, { dryRun: true, confirm: 'Person 0', photoId: withheld.facts.photoId })).status),
+      [...actions, ...actions.map((path) => `/${wrongSecret}${path}`)].map(
+        async (path) =>
+          (await post(origin + path, { dryRun: true, confirm: 'Person 0', photoId: withheld.facts.photoId })).status,
+      ),
     );
-    const action = await post(`${origin}/${wrongSecret}/api/galleries/${shoot.scope.token}/photos/${withheld.facts.photoId}/release`, {});
+    const action = await post(
+      `${origin}/${wrongSecret}/api/galleries/${shoot.scope.token}/photos/${withheld.facts.photoId}/release`,
+      {},
+    );
     const rebound = await getWithHost(studio.url, `studio.example:${studio.port}`);
     const page = await fetch(studio.url);
     // Assess
@@ -94,7 +124,8 @@ describe('studio console (npm run studio)', () => {
     const [firstPhoto] = sortPhotosByCapture(await listPhotos(shoot.scope, shoot.persons[0]!.personId));
     await uploadObject(firstPhoto!.objectKey, makeJpeg(900, 900));
     // Images of the two persons' cards: the first governs the withheld photo, the second only photos the second person has.
-    const cardOf = (index: number) => uploads.find((upload) => upload.card.kind === 'card' && upload.card.code === shoot.persons[index]!.code)!.facts;
+    const cardOf = (index: number) =>
+      uploads.find((upload) => upload.card.kind === 'card' && upload.card.code === shoot.persons[index]!.code)!.facts;
     for (const index of [0, 1]) await uploadObject(cardOf(index).objectKey, makeJpeg(600, 400));
     // Act
     const galleries = await answerOf(`${studio.url}api/galleries`);
@@ -103,12 +134,20 @@ describe('studio console (npm run studio)', () => {
     const notBesideAMismatch = await fetch(`${api}/references/${shoot.persons[1]!.personId}`);
     const thumbnail = await fetch(`${api}/thumbnails/${withheld.facts.photoId}`);
     const persons = await answerOf(`${api}/persons`);
-    const withoutImage = await fetch(`${api}/thumbnails/${uploads.find((upload) => upload.card.kind === 'photo' && upload !== withheld)!.facts.photoId}`);
+    const withoutImage = await fetch(
+      `${api}/thumbnails/${uploads.find((upload) => upload.card.kind === 'photo' && upload !== withheld)!.facts.photoId}`,
+    );
     const governingCard = await fetch(`${api}/thumbnails/${cardOf(0).photoId}`);
     const cardOfNoQueuedPhoto = await fetch(`${api}/thumbnails/${cardOf(1).photoId}`);
     // Assess
     expect(galleries).toMatchObject({ ok: true, tenant: tenant.slug });
-    expect(galleries.galleries).toContainEqual({ token: shoot.scope.token, name: 'Shoot', isGroupShoot: true, days: [], cardsPrinted: null });
+    expect(galleries.galleries).toContainEqual({
+      token: shoot.scope.token,
+      name: 'Shoot',
+      isGroupShoot: true,
+      days: [],
+      cardsPrinted: null,
+    });
     const days = galleries.galleries.flatMap((gallery: { days: unknown[] }) => gallery.days);
     expect(days).toContainEqual(expect.objectContaining({ label: 'First day', booked: 0, capacity: 5 }));
     expect(days).toContainEqual(expect.objectContaining({ label: 'Second day', booked: 0, capacity: null }));
@@ -119,7 +158,12 @@ describe('studio console (npm run studio)', () => {
         photoId: withheld.facts.photoId,
         reason: 'face_mismatch',
         heldFor: shoot.persons[0]!.personId,
-        card: { photoId: cardOf(0).photoId, path: cardOf(0).path, code: shoot.persons[0]!.code, personId: shoot.persons[0]!.personId },
+        card: {
+          photoId: cardOf(0).photoId,
+          path: cardOf(0).path,
+          code: shoot.persons[0]!.code,
+          personId: shoot.persons[0]!.personId,
+        },
         candidates: [{ personId: shoot.persons[1]!.personId, distance: 0.31 }],
         reference: { personId: shoot.persons[0]!.personId, kind: 'first_photo' },
       }),
@@ -133,10 +177,21 @@ describe('studio console (npm run studio)', () => {
     expect([drawn.format, drawn.width, drawn.height, drawn.exif]).toEqual(['jpeg', 320, 213, undefined]);
     expect(withoutImage.status).toBe(404);
     // The card that governs a queued photo is drawn beside it; a card that governs none is not served.
-    expect([governingCard.status, (await sharp(Buffer.from(await governingCard.arrayBuffer())).metadata()).width]).toEqual([200, 320]);
+    expect([
+      governingCard.status,
+      (await sharp(Buffer.from(await governingCard.arrayBuffer())).metadata()).width,
+    ]).toEqual([200, 320]);
     expect(cardOfNoQueuedPhoto.status).toBe(404);
     expect(persons.persons).toEqual(
-      shoot.persons.map((person, index) => ({ personId: person.personId, name: `Person ${index}`, code: person.code, employeeId: null, shootingDayId: null, checkedInAt: null, photoCount: expect.any(Number) })),
+      shoot.persons.map((person, index) => ({
+        personId: person.personId,
+        name: `Person ${index}`,
+        code: person.code,
+        employeeId: null,
+        shootingDayId: null,
+        checkedInAt: null,
+        photoCount: expect.any(Number),
+      })),
     );
     expect(persons.persons[0].photoCount).toBeGreaterThan(0);
   });
@@ -148,30 +203,58 @@ describe('studio console (npm run studio)', () => {
     // Act
     const released = await post(`${api}/photos/${withheld.facts.photoId}/release`, {});
     const assigned = await post(`${api}/photos/${nobodys.facts.photoId}/assign`, { personId: second!.personId });
-    const notWithheld = await post(`${api}/photos/${uploads.find((upload) => upload.card.kind === 'photo' && upload.facts.capturedAt === null && upload !== nobodys)!.facts.photoId}/release`, {});
+    const notWithheld = await post(
+      `${api}/photos/${uploads.find((upload) => upload.card.kind === 'photo' && upload.facts.capturedAt === null && upload !== nobodys)!.facts.photoId}/release`,
+      {},
+    );
     const unknownPerson = await post(`${api}/photos/${nobodys.facts.photoId}/assign`, { personId: 'per_nobody' });
-    const notJson = await fetch(`${api}/photos/${nobodys.facts.photoId}/assign`, { method: 'POST', body: 'personId=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const notJson = await fetch(`${api}/photos/${nobodys.facts.photoId}/assign`, {
+      method: 'POST',
+      body: 'personId=x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     const badPath = await fetch(`${studio.url}api/galleries/%E0/review`);
     const queue = await answerOf(`${api}/review`);
     // Assess
     expect(badPath.status).toBe(400);
     expect([released.status, assigned.status]).toEqual([200, 200]);
     expect(await assigned.json()).toEqual({ ok: true, photoId: nobodys.facts.photoId, personId: second!.personId });
-    expect((await listPhotos(shoot.scope, first!.personId)).map((photo) => photo.photoId)).toContain(withheld.facts.photoId);
-    expect((await listPhotos(shoot.scope, second!.personId)).map((photo) => photo.photoId)).toContain(nobodys.facts.photoId);
+    expect((await listPhotos(shoot.scope, first!.personId)).map((photo) => photo.photoId)).toContain(
+      withheld.facts.photoId,
+    );
+    expect((await listPhotos(shoot.scope, second!.personId)).map((photo) => photo.photoId)).toContain(
+      nobodys.facts.photoId,
+    );
     expect((await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!.counters.photosWithheld).toBe(0);
     expect(queue.counts).toEqual({ withheld: 0, unassigned: 9 });
-    expect([notWithheld.status, ((await notWithheld.json()) as { message: string }).message]).toEqual([400, expect.stringMatching(/is not withheld/)]);
-    expect([unknownPerson.status, ((await unknownPerson.json()) as { error: string }).error]).toEqual([404, 'not_found']);
+    expect([notWithheld.status, ((await notWithheld.json()) as { message: string }).message]).toEqual([
+      400,
+      expect.stringMatching(/is not withheld/),
+    ]);
+    expect([unknownPerson.status, ((await unknownPerson.json()) as { error: string }).error]).toEqual([
+      404,
+      'not_found',
+    ]);
     expect(notJson.status).toBe(415);
   });
 
   it("gives a group shoot's photo counts from the gallery statistics and its check-ins per day from the persons' check-in times", async () => {
     // Prepare: after the release and the assignment of the test before, and one check-in.
     const configuration = (await getGalleryConfiguration(shoot.scope.tenantId, shoot.scope.token))!;
-    const checkedIn = (await submitCheckin(tenant.tenant, configuration, parseSubmitCheckin({ action: 'submitCheckin', token: shoot.scope.token, name: 'Walk In', email: 'walk-in@example.com' }))) as { personId: string };
+    const checkedIn = (await submitCheckin(
+      tenant.tenant,
+      configuration,
+      parseSubmitCheckin({
+        action: 'submitCheckin',
+        token: shoot.scope.token,
+        name: 'Walk In',
+        email: 'walk-in@example.com',
+      }),
+    )) as { personId: string };
     const checkedInAt = (await getPerson(shoot.scope, checkedIn.personId))!.createdAt;
-    const assigned = (await Promise.all(shoot.persons.map(async (person) => (await listPhotos(shoot.scope, person.personId)).length))).reduce((sum, count) => sum + count, 0);
+    const assigned = (
+      await Promise.all(shoot.persons.map(async (person) => (await listPhotos(shoot.scope, person.personId)).length))
+    ).reduce((sum, count) => sum + count, 0);
     // Act
     const stats = await answerOf(`${api}/stats`);
     const unknownGallery = await fetch(`${studio.url}api/galleries/gal_nothing/stats`);
@@ -197,17 +280,34 @@ describe('studio console (npm run studio)', () => {
     const before = await answerOf(person);
     const picked = await post(`${person}/pick`, { photoId: chosen });
     const after = await answerOf(person);
-    const notTheirs = await post(`${person}/pick`, { photoId: (await listPhotos(shoot.scope, second!.personId))[0]!.photoId });
+    const notTheirs = await post(`${person}/pick`, {
+      photoId: (await listPhotos(shoot.scope, second!.personId))[0]!.photoId,
+    });
     const unknownPerson = await fetch(`${api}/persons/per_nobody`);
     // Assess
     expect(expected.length).toBeGreaterThan(1);
-    expect(before.person).toEqual({ personId: first!.personId, name: 'Person 0', code: first!.code, employeeId: null, checkedInAt: null });
+    expect(before.person).toEqual({
+      personId: first!.personId,
+      name: 'Person 0',
+      code: first!.code,
+      employeeId: null,
+      checkedInAt: null,
+    });
     expect(before.photos.map((photo: { photoId: string }) => photo.photoId)).toEqual(expected);
     expect(before.photos.filter((photo: { picked: boolean }) => photo.picked)).toEqual([]);
     expect(picked.status).toBe(200);
-    expect(await picked.json()).toEqual({ ok: true, personId: first!.personId, photoId: chosen, pickedBy: 'photographer' });
+    expect(await picked.json()).toEqual({
+      ok: true,
+      personId: first!.personId,
+      photoId: chosen,
+      pickedBy: 'photographer',
+    });
     expect((await getPerson(shoot.scope, first!.personId))!.pickedPhotoId).toBe(chosen);
-    expect(after.photos.filter((photo: { picked: boolean }) => photo.picked).map((photo: { photoId: string }) => photo.photoId)).toEqual([chosen]);
+    expect(
+      after.photos
+        .filter((photo: { picked: boolean }) => photo.picked)
+        .map((photo: { photoId: string }) => photo.photoId),
+    ).toEqual([chosen]);
     expect([notTheirs.status, ((await notTheirs.json()) as any).error]).toEqual([404, 'not_found']);
     expect((await getPerson(shoot.scope, first!.personId))!.pickedPhotoId).toBe(chosen);
     expect(unknownPerson.status).toBe(404);
@@ -240,7 +340,11 @@ describe('studio console (npm run studio)', () => {
     const bytes = Buffer.from(await cards.arrayBuffer());
     const unknownDay = await fetch(`${api}/cards?day=day_nothing`);
     const unknownGallery = await fetch(`${studio.url}api/galleries/gal_nothing/cards`);
-    const galleries = (await answerOf(`${studio.url}api/galleries`)).galleries as { token: string; days: { id: string; label: string }[]; cardsPrinted: unknown }[];
+    const galleries = (await answerOf(`${studio.url}api/galleries`)).galleries as {
+      token: string;
+      days: { id: string; label: string }[];
+      cardsPrinted: unknown;
+    }[];
     const withDays = galleries.find((gallery) => gallery.days.length > 0)!;
     const emptyDay = await fetch(`${studio.url}api/galleries/${withDays.token}/cards?day=${withDays.days[0]!.id}`);
     // Assess
@@ -250,13 +354,22 @@ describe('studio console (npm run studio)', () => {
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     // Three persons (the walk-in of the test before), four cards a page: one page.
     expect(bytes.toString('latin1')).toMatch(/\/Type \/Pages\s+\/Count 1\b/);
-    expect([unknownDay.status, ((await unknownDay.json()) as any).message]).toEqual([404, expect.stringMatching(/no shooting day "day_nothing"/)]);
+    expect([unknownDay.status, ((await unknownDay.json()) as any).message]).toEqual([
+      404,
+      expect.stringMatching(/no shooting day "day_nothing"/),
+    ]);
     expect(unknownGallery.status).toBe(404);
     // The day reaches the CLI's command: nobody is booked on it.
-    expect([emptyDay.status, ((await emptyDay.json()) as any).message]).toEqual([404, `No persons in shooting day ${withDays.days[0]!.id}: no cards written`]);
+    expect([emptyDay.status, ((await emptyDay.json()) as any).message]).toEqual([
+      404,
+      `No persons in shooting day ${withDays.days[0]!.id}: no cards written`,
+    ]);
     expect(leftovers()).toEqual(before);
     // The printing is recorded (the two imported persons and the walk-in), and the galleries page shows it.
-    expect(galleries.find((gallery) => gallery.token === shoot.scope.token)!.cardsPrinted).toEqual({ cards: 3, at: expect.stringMatching(/^\d{4}-/) });
+    expect(galleries.find((gallery) => gallery.token === shoot.scope.token)!.cardsPrinted).toEqual({
+      cards: 3,
+      at: expect.stringMatching(/^\d{4}-/),
+    });
     expect(withDays.cardsPrinted).toBeNull();
   });
 
@@ -280,7 +393,10 @@ describe('studio console (npm run studio)', () => {
     const receipt = (await erased.json()) as any;
     // Assess
     // As the CLI refuses it before the command runs.
-    expect([withoutBucket.status, ((await withoutBucket.json()) as any).message]).toEqual([400, expect.stringMatching(/^MEDIA_BUCKET is not set/)]);
+    expect([withoutBucket.status, ((await withoutBucket.json()) as any).message]).toEqual([
+      400,
+      expect.stringMatching(/^MEDIA_BUCKET is not set/),
+    ]);
     expect(dryRun.status).toBe(200);
     expect(dryAnswer.receipt).toMatchObject({ dryRun: true, persons: [second.personId] });
     expect(dryAnswer.lines[0]).toMatch(/^Would remove for .+ \(dry run: nothing was changed\)$/);
@@ -300,7 +416,11 @@ describe('studio console (npm run studio)', () => {
     // Prepare: an endpoint on localhost, which only the local stack accepts (as test/support/events.ts sets it).
     const localStack = process.env.LOCAL_STACK;
     process.env.LOCAL_STACK = 'true';
-    const { subscriptionId } = (await runCommand('webhook', 'add', { tenant: tenant.slug, url: 'http://localhost:9/hooks', events: 'person.created' }).finally(() => {
+    const { subscriptionId } = (await runCommand('webhook', 'add', {
+      tenant: tenant.slug,
+      url: 'http://localhost:9/hooks',
+      events: 'person.created',
+    }).finally(() => {
       if (localStack === undefined) delete process.env.LOCAL_STACK;
       else process.env.LOCAL_STACK = localStack;
     })) as { subscriptionId: string };
@@ -316,7 +436,15 @@ describe('studio console (npm run studio)', () => {
         attempts: 1,
         roundFailures: status === 'failed' ? 1 : 0,
         nextAttemptAt: Date.now(),
-        attemptLog: [{ attempt: 1, at: new Date().toISOString(), durationMs: 12, statusCode, ...(status === 'failed' ? { failure: 'http_status' as const } : {}) }],
+        attemptLog: [
+          {
+            attempt: 1,
+            at: new Date().toISOString(),
+            durationMs: 12,
+            statusCode,
+            ...(status === 'failed' ? { failure: 'http_status' as const } : {}),
+          },
+        ],
       });
     await delivery('evt_delivered', 'delivered', 200);
     await delivery('evt_failed_1', 'failed', 500);
@@ -333,15 +461,24 @@ describe('studio console (npm run studio)', () => {
     const neither = await post(`${webhooks}/${subscriptionId}/replay`, {});
     const unknown = await answerOf(`${webhooks}/whk_nothing/deliveries`);
     // Assess
-    expect(subscriptions.subscriptions).toEqual([expect.objectContaining({ subscriptionId, url: 'http://localhost:9/hooks', enabled: true, signingSecrets: 1 })]);
+    expect(subscriptions.subscriptions).toEqual([
+      expect.objectContaining({ subscriptionId, url: 'http://localhost:9/hooks', enabled: true, signingSecrets: 1 }),
+    ]);
     expect(JSON.stringify(subscriptions)).not.toMatch(/sealed/);
-    expect(deliveries.deliveries.map((entry: { eventId: string; status: string }) => [entry.eventId, entry.status]).sort()).toEqual([
+    expect(
+      deliveries.deliveries.map((entry: { eventId: string; status: string }) => [entry.eventId, entry.status]).sort(),
+    ).toEqual([
       ['evt_delivered', 'delivered'],
       ['evt_failed_1', 'failed'],
       ['evt_failed_2', 'failed'],
     ]);
-    expect(deliveries.deliveries.find((entry: { eventId: string }) => entry.eventId === 'evt_failed_2').attemptLog).toEqual([expect.objectContaining({ statusCode: 503, failure: 'http_status' })]);
-    expect(failedOnly.deliveries.map((entry: { eventId: string }) => entry.eventId).sort()).toEqual(['evt_failed_1', 'evt_failed_2']);
+    expect(
+      deliveries.deliveries.find((entry: { eventId: string }) => entry.eventId === 'evt_failed_2').attemptLog,
+    ).toEqual([expect.objectContaining({ statusCode: 503, failure: 'http_status' })]);
+    expect(failedOnly.deliveries.map((entry: { eventId: string }) => entry.eventId).sort()).toEqual([
+      'evt_failed_1',
+      'evt_failed_2',
+    ]);
     expect([one.status, await one.json()]).toEqual([200, { ok: true, replayed: 1 }]);
     expect(afterOne!.status).toBe('replay_requested');
     expect([failed.status, await failed.json()]).toEqual([200, { ok: true, replayed: 1 }]);
@@ -357,14 +494,24 @@ describe('studio console (npm run studio)', () => {
     const consenting = await checkInWithSelfie(tenant.tenant, faces, 'consenting', true, selfie);
     const refusing = await checkInWithSelfie(tenant.tenant, faces, 'refusing', false, selfie);
     // Act
-    const references = await findStudioReferences(tenant.slug, faces.token, [consenting.personId, refusing.personId, shoot.persons[0]!.personId]);
+    const references = await findStudioReferences(tenant.slug, faces.token, [
+      consenting.personId,
+      refusing.personId,
+      shoot.persons[0]!.personId,
+    ]);
     const shootReferences = await findStudioReferences(tenant.slug, shoot.scope.token, [shoot.persons[0]!.personId]);
     // Assess
-    expect(references.get(consenting.personId)).toEqual({ kind: 'selfie', objectKey: `selfies/${faces.tenantId}/${faces.token}/${consenting.personId}.jpg` });
+    expect(references.get(consenting.personId)).toEqual({
+      kind: 'selfie',
+      objectKey: `selfies/${faces.tenantId}/${faces.token}/${consenting.personId}.jpg`,
+    });
     // Without the consent and without photos, nothing: the selfie is not shown.
     expect(references.has(refusing.personId)).toBe(false);
     expect(references.has(shoot.persons[0]!.personId)).toBe(false);
-    expect(shootReferences.get(shoot.persons[0]!.personId)).toEqual({ kind: 'first_photo', objectKey: sortPhotosByCapture(await listPhotos(shoot.scope, shoot.persons[0]!.personId))[0]!.objectKey });
+    expect(shootReferences.get(shoot.persons[0]!.personId)).toEqual({
+      kind: 'first_photo',
+      objectKey: sortPhotosByCapture(await listPhotos(shoot.scope, shoot.persons[0]!.personId))[0]!.objectKey,
+    });
   });
 
   it("marks an unassigned photo nobody's as `photo dismiss` does: out of the queue, still among the unassigned of the statistics, and refuses a card", async () => {
@@ -374,14 +521,23 @@ describe('studio console (npm run studio)', () => {
     const photo = queueBefore.photos[0];
     // Act
     const dismissed = await post(`${api}/photos/${photo.photoId}/dismiss`, {});
-    const card = await post(`${api}/photos/${uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId}/dismiss`, {});
+    const card = await post(
+      `${api}/photos/${uploads.find((upload) => upload.card.kind === 'card')!.facts.photoId}/dismiss`,
+      {},
+    );
     const queueAfter = await answerOf(`${api}/review`);
     const statsAfter = await answerOf(`${api}/stats`);
     // Assess
-    expect([dismissed.status, await dismissed.json()]).toEqual([200, { ok: true, photoId: photo.photoId, outcome: 'dismissed' }]);
+    expect([dismissed.status, await dismissed.json()]).toEqual([
+      200,
+      { ok: true, photoId: photo.photoId, outcome: 'dismissed' },
+    ]);
     expect(queueAfter.photos.map((listed: { photoId: string }) => listed.photoId)).not.toContain(photo.photoId);
     expect(queueAfter.counts.unassigned).toBe(queueBefore.counts.unassigned - 1);
     expect(statsAfter.photos.unassigned).toBe(statsBefore.photos.unassigned);
-    expect([card.status, ((await card.json()) as { message: string }).message]).toEqual([400, expect.stringMatching(/is a camera card/)]);
+    expect([card.status, ((await card.json()) as { message: string }).message]).toEqual([
+      400,
+      expect.stringMatching(/is a camera card/),
+    ]);
   });
 });

@@ -14,7 +14,10 @@ useTestTable();
 /** The keys of the thumbnails stored for a gallery's photos and selfies. */
 async function thumbnailsOfGallery(tenantId: string, token: string): Promise<string[]> {
   const prefixes = [`photos/${tenantId}/${token}/`, `selfies/${tenantId}/${token}/`].map(thumbnailPrefix);
-  return (await Promise.all(prefixes.map(listObjectVersions))).flat().map((version) => version.key).sort();
+  return (await Promise.all(prefixes.map(listObjectVersions)))
+    .flat()
+    .map((version) => version.key)
+    .sort();
 }
 
 const thumbnailOf = (objectKey: string) => thumbnailKey(objectKey, THUMBNAIL_SIZE);
@@ -42,7 +45,9 @@ describe('studio thumbnails in the media bucket', () => {
     const [erased, kept] = shoot.persons;
     const folderPhoto = photoObjectKey({ ...shoot.scope, personId: erased!.personId, fileName: 'extra.jpg' });
     await uploadObject(folderPhoto, makeJpeg(64, 48));
-    const erasedShootPhotos = (await listPhotos(shoot.scope, erased!.personId)).slice(0, 2).map((photo) => photo.objectKey);
+    const erasedShootPhotos = (await listPhotos(shoot.scope, erased!.personId))
+      .slice(0, 2)
+      .map((photo) => photo.objectKey);
     const keptPhoto = (await listPhotos(shoot.scope, kept!.personId))[0]!.objectKey;
     const cache = new ThumbnailCache();
     for (const key of [...erasedShootPhotos, folderPhoto, keptPhoto]) expect(await cache.get(key)).toBeDefined();
@@ -57,10 +62,15 @@ describe('studio thumbnails in the media bucket', () => {
   it("erases every thumbnail of a gallery's photos and selfies with its participants, and leaves another gallery's", async () => {
     // Prepare
     const tenant = await createTestTenant();
-    const [{ shoot }, { shoot: other }] = [await reviewShoot(tenant, { images: 'all' }), await reviewShoot(tenant, { images: 'all' })];
+    const [{ shoot }, { shoot: other }] = [
+      await reviewShoot(tenant, { images: 'all' }),
+      await reviewShoot(tenant, { images: 'all' }),
+    ];
     const selfie = selfieObjectKey(shoot.scope.tenantId, shoot.scope.token, shoot.persons[0]!.personId);
     await uploadObject(selfie, makeJpeg(48, 48));
-    const photos = (await listPhotos(shoot.scope, shoot.persons[1]!.personId)).slice(0, 2).map((photo) => photo.objectKey);
+    const photos = (await listPhotos(shoot.scope, shoot.persons[1]!.personId))
+      .slice(0, 2)
+      .map((photo) => photo.objectKey);
     const otherPhoto = (await listPhotos(other.scope, other.persons[0]!.personId))[0]!.objectKey;
     const cache = new ThumbnailCache();
     for (const key of [selfie, ...photos, otherPhoto]) expect(await cache.get(key)).toBeDefined();

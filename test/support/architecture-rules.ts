@@ -29,7 +29,21 @@ export interface Violation {
 }
 
 /** The features of lib/, each a folder: its pure rules in rules/, its store in store/, adapters in adapters/, use cases beside them. */
-export const FEATURES = ['tenants', 'rate-limits', 'idempotency', 'galleries', 'events', 'persons', 'faces', 'payments', 'photos', 'checkin', 'hr-exports', 'privacy', 'webhooks'] as const;
+export const FEATURES = [
+  'tenants',
+  'rate-limits',
+  'idempotency',
+  'galleries',
+  'events',
+  'persons',
+  'faces',
+  'payments',
+  'photos',
+  'checkin',
+  'hr-exports',
+  'privacy',
+  'webhooks',
+] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /**
@@ -53,8 +67,23 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'store/day-bookings',
   ],
   events: ['store/outbox', 'adapters/stream-records'],
-  persons: ['person-schemas', 'import-persons', 'list-persons', 'store/persons', 'store/access-code-allocation', 'store/guest-list', 'store/imported-completion'],
-  faces: ['reference-faces', 'second-opinion', 'face-matching-switch', 'calibration', 'store/reference-faces', 'adapters/face-model'],
+  persons: [
+    'person-schemas',
+    'import-persons',
+    'list-persons',
+    'store/persons',
+    'store/access-code-allocation',
+    'store/guest-list',
+    'store/imported-completion',
+  ],
+  faces: [
+    'reference-faces',
+    'second-opinion',
+    'face-matching-switch',
+    'calibration',
+    'store/reference-faces',
+    'adapters/face-model',
+  ],
   payments: [
     'payment-schemas',
     'checkout',
@@ -84,7 +113,14 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'adapters/shoot-photo-reader',
   ],
   checkin: ['checkin-schemas', 'checkin-actions', 'checkin-info', 'submit-checkin', 'adapters/selfie-image'],
-  'hr-exports': ['hr-export-schemas', 'create-hr-export', 'get-hr-export', 'build-hr-export', 'erase-hr-exports', 'adapters/hr-export-queue'],
+  'hr-exports': [
+    'hr-export-schemas',
+    'create-hr-export',
+    'get-hr-export',
+    'build-hr-export',
+    'erase-hr-exports',
+    'adapters/hr-export-queue',
+  ],
   privacy: ['erasure', 'retention', 'plan-retention', 'retain-queued-galleries', 'adapters/retention-queues'],
   webhooks: [
     'deliver-webhooks',
@@ -97,7 +133,20 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
 };
 
 /** Kernel modules with no I/O: the only kernel a pure rule may import. */
-const PURE_KERNEL = ['clock', 'domain-error', 'email-address', 'field-limits', 'email-text', 'identifiers', 'languages', 'media-keys', 'page-cursor', 'person-link-token', 'schema-parts', 'secret-values'].map((name) => `lib/platform/${name}.ts`);
+const PURE_KERNEL = [
+  'clock',
+  'domain-error',
+  'email-address',
+  'field-limits',
+  'email-text',
+  'identifiers',
+  'languages',
+  'media-keys',
+  'page-cursor',
+  'person-link-token',
+  'schema-parts',
+  'secret-values',
+].map((name) => `lib/platform/${name}.ts`);
 
 /** Command-line tools: they reach the table through use cases and public store functions only. */
 const CLI_FOLDERS = ['scripts/admin/', 'scripts/import/', 'scripts/photos/', 'scripts/faces/', 'scripts/cli-kit/'];
@@ -115,12 +164,15 @@ interface Import {
 
 /** Every import of a file (type-only and dynamic ones included). */
 export function importsOf(path: string, source: string): Import[] {
-  const specifiers = [...source.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)|^\s*import\s+'([^']+)'/gm)].map(
-    (match) => match[1] ?? match[2] ?? match[3]!,
-  );
+  const specifiers = [
+    ...source.matchAll(
+      /(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'([^']+)'|import\('([^']+)'\)|^\s*import\s+'([^']+)'/gm,
+    ),
+  ].map((match) => match[1] ?? match[2] ?? match[3]!);
   return specifiers.map((specifier) => {
     if (specifier.startsWith('#lib/')) return { specifier, target: `lib/${specifier.slice('#lib/'.length)}.ts` };
-    if (specifier.startsWith('.')) return { specifier, target: normalize(join(dirname(path), specifier)).replace(/(\.ts)?$/, '.ts') };
+    if (specifier.startsWith('.'))
+      return { specifier, target: normalize(join(dirname(path), specifier)).replace(/(\.ts)?$/, '.ts') };
     return { specifier };
   });
 }
@@ -147,7 +199,10 @@ function placeOf(path: string): Place {
   const feature = FEATURES.find((name) => name === folder);
   if (!feature || rest.length === 0) return { kind: 'unknown' };
   const inner = rest.join('/').replace(/\.ts$/, '');
-  const part = rest.length > 1 && ['rules', 'store', 'adapters'].includes(rest[0]!) ? (rest[0] as 'rules' | 'store' | 'adapters') : 'use case';
+  const part =
+    rest.length > 1 && ['rules', 'store', 'adapters'].includes(rest[0]!)
+      ? (rest[0] as 'rules' | 'store' | 'adapters')
+      : 'use case';
   if (part === 'use case' && rest.length > 1) return { kind: 'unknown' };
   return { kind: 'feature', feature, part, inner };
 }
@@ -165,38 +220,76 @@ export function checkArchitecture(tree: SourceTree): Violation[] {
 
   for (const [path, source] of tree) {
     const own = placeOf(path);
-    if (own.kind === 'unknown') report('known-place', path, 'lib/ holds the kernel (platform), the edge (http), the client and one folder per feature (rules/, store/, adapters/, use cases)');
+    if (own.kind === 'unknown')
+      report(
+        'known-place',
+        path,
+        'lib/ holds the kernel (platform), the edge (http), the client and one folder per feature (rules/, store/, adapters/, use cases)',
+      );
     const code = withoutComments(source);
 
     for (const { specifier, target } of importsOf(path, source)) {
       if (!target) {
-        if (own.kind === 'feature' && own.part === 'rules' && specifier.startsWith('@aws-sdk/')) report('pure-rules', path, `imports ${specifier}`);
-        if (TABLE_MODULES.test(specifier) && own.kind !== 'kernel' && !(own.kind === 'feature' && own.part === 'store') && !path.startsWith('scripts/local/') && !path.startsWith('scripts/bench/'))
-          report(CLI_FOLDERS.some((folder) => path.startsWith(folder)) ? 'cli-through-use-cases' : 'table-in-stores', path, `imports ${specifier}`);
+        if (own.kind === 'feature' && own.part === 'rules' && specifier.startsWith('@aws-sdk/'))
+          report('pure-rules', path, `imports ${specifier}`);
+        if (
+          TABLE_MODULES.test(specifier) &&
+          own.kind !== 'kernel' &&
+          !(own.kind === 'feature' && own.part === 'store') &&
+          !path.startsWith('scripts/local/') &&
+          !path.startsWith('scripts/bench/')
+        )
+          report(
+            CLI_FOLDERS.some((folder) => path.startsWith(folder)) ? 'cli-through-use-cases' : 'table-in-stores',
+            path,
+            `imports ${specifier}`,
+          );
         continue;
       }
       const imported = placeOf(target);
-      if (path.startsWith('scripts/') && target.startsWith('test/')) report('bench-without-test-support', path, `imports ${target}`);
-      if (own.kind === 'kernel' && (imported.kind === 'feature' || imported.kind === 'edge' || imported.kind === 'client')) report('kernel-below-features', path, `imports ${target}`);
-      if ((own.kind === 'kernel' || own.kind === 'feature') && imported.kind === 'edge') report('edge-above-features', path, `imports ${target}`);
+      if (path.startsWith('scripts/') && target.startsWith('test/'))
+        report('bench-without-test-support', path, `imports ${target}`);
+      if (
+        own.kind === 'kernel' &&
+        (imported.kind === 'feature' || imported.kind === 'edge' || imported.kind === 'client')
+      )
+        report('kernel-below-features', path, `imports ${target}`);
+      if ((own.kind === 'kernel' || own.kind === 'feature') && imported.kind === 'edge')
+        report('edge-above-features', path, `imports ${target}`);
       if (own.kind === 'feature' && own.part === 'rules') {
         const pure = (imported.kind === 'feature' && imported.part === 'rules') || PURE_KERNEL.includes(target);
         if (!pure) report('pure-rules', path, `imports ${target}`);
       }
       // Adapters of table records (the stream) may read the key prefixes; only a store reaches the table itself.
-      const readsKeysOnly = own.kind === 'feature' && own.part === 'adapters' && target === 'lib/platform/table/keys.ts';
-      if (target.startsWith('lib/platform/table/') && own.kind === 'feature' && own.part !== 'store' && !readsKeysOnly) report('table-in-stores', path, `imports ${target}`);
-      if (target.startsWith('lib/platform/table/') && target !== 'lib/platform/table/store-errors.ts' && CLI_FOLDERS.some((folder) => path.startsWith(folder))) report('cli-through-use-cases', path, `imports ${target}`);
+      const readsKeysOnly =
+        own.kind === 'feature' && own.part === 'adapters' && target === 'lib/platform/table/keys.ts';
+      if (target.startsWith('lib/platform/table/') && own.kind === 'feature' && own.part !== 'store' && !readsKeysOnly)
+        report('table-in-stores', path, `imports ${target}`);
+      if (
+        target.startsWith('lib/platform/table/') &&
+        target !== 'lib/platform/table/store-errors.ts' &&
+        CLI_FOLDERS.some((folder) => path.startsWith(folder))
+      )
+        report('cli-through-use-cases', path, `imports ${target}`);
       const ownCli = OWN_CLI_FOLDERS.find((folder) => path.startsWith(folder));
       const importedCli = OWN_CLI_FOLDERS.find((folder) => target.startsWith(folder));
-      if (ownCli && importedCli && ownCli !== importedCli) report('cli-own-folder', path, `imports ${target}; what the CLIs share belongs in scripts/cli-kit/`);
-      if (CLI_FOLDERS.some((folder) => path.startsWith(folder)) && CLI_FOLDERS.some((folder) => target.startsWith(folder))) {
+      if (ownCli && importedCli && ownCli !== importedCli)
+        report('cli-own-folder', path, `imports ${target}; what the CLIs share belongs in scripts/cli-kit/`);
+      if (
+        CLI_FOLDERS.some((folder) => path.startsWith(folder)) &&
+        CLI_FOLDERS.some((folder) => target.startsWith(folder))
+      ) {
         const edges = cliEdges.get(path) ?? new Map<string, string>();
         edges.set(target, `${path} imports ${target}`);
         cliEdges.set(path, edges);
       }
-      if (imported.kind === 'feature' && !(own.kind === 'feature' && own.feature === imported.feature) && !path.startsWith('test/')) {
-        if (!isPublic(imported)) report('public-face', path, `imports ${target}, which is not on the public face of ${imported.feature}`);
+      if (
+        imported.kind === 'feature' &&
+        !(own.kind === 'feature' && own.feature === imported.feature) &&
+        !path.startsWith('test/')
+      ) {
+        if (!isPublic(imported))
+          report('public-face', path, `imports ${target}, which is not on the public face of ${imported.feature}`);
         if (own.kind === 'feature') {
           const edges = featureEdges.get(own.feature) ?? new Map<Feature, string>();
           if (!edges.has(imported.feature)) edges.set(imported.feature, `${path} imports ${target}`);
@@ -206,11 +299,17 @@ export function checkArchitecture(tree: SourceTree): Violation[] {
     }
 
     if (path !== 'lib/platform/table/keys.ts') {
-      for (const match of code.matchAll(/['"`]([A-Z][A-Z0-9_]*#)/g)) report('key-prefix', path, `writes the key prefix ${match[1]} outside lib/platform/table/keys.ts`);
+      for (const match of code.matchAll(/['"`]([A-Z][A-Z0-9_]*#)/g))
+        report('key-prefix', path, `writes the key prefix ${match[1]} outside lib/platform/table/keys.ts`);
     }
-    const testsErrorNames = own.kind !== 'kernel' && (path.startsWith('lib/') || path.startsWith('functions/') || CLI_FOLDERS.some((folder) => path.startsWith(folder)));
+    const testsErrorNames =
+      own.kind !== 'kernel' &&
+      (path.startsWith('lib/') ||
+        path.startsWith('functions/') ||
+        CLI_FOLDERS.some((folder) => path.startsWith(folder)));
     if (testsErrorNames) {
-      for (const match of code.matchAll(/['"`](\w+Exception|\w+Rejected)['"`]/g)) report('sdk-error-name', path, `tests the SDK error name ${match[1]} outside the kernel`);
+      for (const match of code.matchAll(/['"`](\w+Exception|\w+Rejected)['"`]/g))
+        report('sdk-error-name', path, `tests the SDK error name ${match[1]} outside the kernel`);
     }
   }
 

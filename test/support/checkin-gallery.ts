@@ -25,10 +25,33 @@ export async function createCheckinStudio(settings: Partial<Gallery> = {}) {
     ...settings,
   });
   const token = gallery.token;
-  const smallDay = await addShootingDay(tenantId, token, { date: '2027-05-01', label: 'Small', startTime: '09:00', endTime: '10:00', maxPersons: 2 });
-  const openDay = await addShootingDay(tenantId, token, { date: '2027-05-02', label: 'Open', startTime: '09:00', endTime: '17:00' });
-  const freePackage = await addPackage(tenantId, token, { name: 'Free', description: '', price: 0, currency: 'eur', position: 1 });
-  const paidPackage = await addPackage(tenantId, token, { name: 'Premium', description: '', price: 2900, currency: 'eur', position: 2 });
+  const smallDay = await addShootingDay(tenantId, token, {
+    date: '2027-05-01',
+    label: 'Small',
+    startTime: '09:00',
+    endTime: '10:00',
+    maxPersons: 2,
+  });
+  const openDay = await addShootingDay(tenantId, token, {
+    date: '2027-05-02',
+    label: 'Open',
+    startTime: '09:00',
+    endTime: '17:00',
+  });
+  const freePackage = await addPackage(tenantId, token, {
+    name: 'Free',
+    description: '',
+    price: 0,
+    currency: 'eur',
+    position: 1,
+  });
+  const paidPackage = await addPackage(tenantId, token, {
+    name: 'Premium',
+    description: '',
+    price: 2900,
+    currency: 'eur',
+    position: 2,
+  });
   const field = (input: Parameters<typeof putFormField>[2]) => putFormField(tenantId, token, input);
   const size = await field({
     key: 'custom',
@@ -37,11 +60,35 @@ export async function createCheckinStudio(settings: Partial<Gallery> = {}) {
     required: true,
     enabled: true,
     position: 1,
-    options: [{ value: 's', label: 'Small' }, { value: 'm', label: 'Medium' }],
+    options: [
+      { value: 's', label: 'Small' },
+      { value: 'm', label: 'Medium' },
+    ],
   });
-  const years = await field({ key: 'custom', label: 'Years', type: 'number', required: false, enabled: true, position: 2 });
-  const motto = await field({ key: 'custom', label: 'Motto', type: 'text', required: false, enabled: true, position: 3 });
-  const hidden = await field({ key: 'custom', label: 'Hidden', type: 'text', required: false, enabled: false, position: 4 });
+  const years = await field({
+    key: 'custom',
+    label: 'Years',
+    type: 'number',
+    required: false,
+    enabled: true,
+    position: 2,
+  });
+  const motto = await field({
+    key: 'custom',
+    label: 'Motto',
+    type: 'text',
+    required: false,
+    enabled: true,
+    position: 3,
+  });
+  const hidden = await field({
+    key: 'custom',
+    label: 'Hidden',
+    type: 'text',
+    required: false,
+    enabled: false,
+    position: 4,
+  });
   return {
     ...studio,
     token,
@@ -72,13 +119,22 @@ export type CheckinStudio = Awaited<ReturnType<typeof createCheckinStudio>>;
 /** Ada's address, or one made from another participant's name (one address may check in only so often). */
 function emailOf(name: unknown): string {
   if (typeof name !== 'string' || name === 'Ada Lovelace' || name.trim() === '') return 'ada@example.com';
-  return `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.').replace(/^\.|\.$/g, '') || 'participant'}@example.com`;
+  return `${
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '.')
+      .replace(/^\.|\.$/g, '') || 'participant'
+  }@example.com`;
 }
 
 /** A check-in studio whose connected account can take payments, with a platform fee of 5 %. */
 export async function createPayingStudio(settings: Partial<Gallery> = {}): Promise<CheckinStudio> {
   const studio = await createCheckinStudio(settings);
-  await updateTenantSettings(studio.slug, { paymentAccessApproved: true, stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`, platformFeeBps: 500 });
+  await updateTenantSettings(studio.slug, {
+    paymentAccessApproved: true,
+    stripeAccountId: `acct_${studio.slug.replace(/-/g, '')}`,
+    platformFeeBps: 500,
+  });
   return studio;
 }
 

@@ -22,7 +22,14 @@ export function useCheckinPageBrowser() {
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   });
   afterAll(async () => {
@@ -88,25 +95,35 @@ export async function fillParticipant(page: Page, studio: CheckinStudio, email =
 /** Books the small day's two spots through the API, as two colleagues would. */
 export async function fillSmallDay(api: LocalApiCaller, studio: CheckinStudio) {
   for (const name of ['Colleague One', 'Colleague Two']) {
-    const booked = await api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body: studio.validBody({ name, shootingDayId: studio.smallDay.id }) });
+    const booked = await api.call('/group-shoot', {
+      method: 'POST',
+      headers: studio.publicHeaders,
+      body: studio.validBody({ name, shootingDayId: studio.smallDay.id }),
+    });
     expect(booked.status).toBe(200);
   }
 }
 
 /** axe-core's findings on the page as it is now, as `rule (impact): targets` lines; empty when it found nothing. */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   return results.violations.map(
-    (violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
   );
 }
 
 /** An element's text with white space (Intl's narrow and thin spaces too) as single plain spaces. */
-export const textOf = async (page: Page, selector: string) => ((await page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
+export const textOf = async (page: Page, selector: string) =>
+  ((await page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
 
 /** The success view's recap, term and value in turn, white space as in textOf. */
 export function recapOf(page: Page): Promise<string[]> {
-  return page.$$eval('#recap dt, #recap dd', (nodes) => nodes.map((node) => (node.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  return page.$$eval('#recap dt, #recap dd', (nodes) =>
+    nodes.map((node) => (node.textContent ?? '').replace(/\s+/g, ' ').trim()),
+  );
 }
 
 /** The gallery's persons as the server-side API lists them. */

@@ -32,7 +32,11 @@ export function samplePerson(overrides: Partial<Person> = {}): Person {
   };
 }
 
-export function sampleOrder(scope: { tenantId: string; galleryToken: string }, buyer: Person, overrides: Partial<Order> = {}): Order {
+export function sampleOrder(
+  scope: { tenantId: string; galleryToken: string },
+  buyer: Person,
+  overrides: Partial<Order> = {},
+): Order {
   const createdAt = new Date().toISOString();
   return {
     orderId: 'ord_01m95a3fbq9w6t4r2p0n8m6k4j',

@@ -6,7 +6,11 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
 
 /** A gallery whose check-in takes a selfie and asks for face consent (and the HR consent when `asksHrConsent`); `faceMatching` as given, else the default. */
-export async function createFaceGallery(tenant: Tenant, faceMatching?: FaceMatchingMode, { asksHrConsent = false } = {}): Promise<GalleryScope> {
+export async function createFaceGallery(
+  tenant: Tenant,
+  faceMatching?: FaceMatchingMode,
+  { asksHrConsent = false } = {},
+): Promise<GalleryScope> {
   const gallery = await createGallery(tenant.tenantId, {
     galleryName: 'Faces',
     isGroupShoot: true,
@@ -21,8 +25,21 @@ export async function createFaceGallery(tenant: Tenant, faceMatching?: FaceMatch
 }
 
 /** A free check-in with a selfie, as the check-in page sends it. */
-export async function checkInWithSelfie(tenant: Tenant, scope: GalleryScope, name: string, faceConsent: boolean, selfie: Buffer): Promise<{ personId: string; code: string }> {
+export async function checkInWithSelfie(
+  tenant: Tenant,
+  scope: GalleryScope,
+  name: string,
+  faceConsent: boolean,
+  selfie: Buffer,
+): Promise<{ personId: string; code: string }> {
   const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
-  const request = parseSubmitCheckin({ action: 'submitCheckin', token: scope.token, name, email: `${name}@example.com`, faceConsent, selfieBase64: selfie.toString('base64') });
+  const request = parseSubmitCheckin({
+    action: 'submitCheckin',
+    token: scope.token,
+    name,
+    email: `${name}@example.com`,
+    faceConsent,
+    selfieBase64: selfie.toString('base64'),
+  });
   return (await submitCheckin(tenant, configuration, request)) as { personId: string; code: string };
 }

@@ -22,7 +22,12 @@ export async function hrConsentGallery(studio: TestTenant): Promise<{ token: str
     showShootingDaySelector: true,
     granularConsents: { face: false, notification: false, hrExport: true },
   });
-  const day = await addShootingDay(studio.tenant.tenantId, gallery.token, { date: '2027-05-03', label: 'Head office', startTime: '09:00', endTime: '17:00' });
+  const day = await addShootingDay(studio.tenant.tenantId, gallery.token, {
+    date: '2027-05-03',
+    label: 'Head office',
+    startTime: '09:00',
+    endTime: '17:00',
+  });
   return { token: gallery.token, dayId: day.id };
 }
 
@@ -34,8 +39,17 @@ export interface PersonRow {
 }
 
 /** Imports persons through the API; answers their IDs in order. */
-export async function importPersons(api: Api, studio: TestTenant, token: string, persons: PersonRow[]): Promise<string[]> {
-  const answer = await api.call(`/groupshoot/${token}/persons`, { method: 'POST', headers: studio.serverHeaders, body: { persons } });
+export async function importPersons(
+  api: Api,
+  studio: TestTenant,
+  token: string,
+  persons: PersonRow[],
+): Promise<string[]> {
+  const answer = await api.call(`/groupshoot/${token}/persons`, {
+    method: 'POST',
+    headers: studio.serverHeaders,
+    body: { persons },
+  });
   if (answer.status !== 200) throw new Error(`import answered ${answer.status}`);
   return answer.body.persons.map((person: { personId: string }) => person.personId);
 }
@@ -44,7 +58,11 @@ export async function importPersons(api: Api, studio: TestTenant, token: string,
  * Sets what a check-in or the pick would have set on a person item, straight in the table: the
  * HR consent, and the picked photo (the pick's use case is another feature's).
  */
-export async function setPersonFacts(scope: { tenantId: string; token: string }, personId: string, facts: { hrExportConsent?: boolean | null; pickedPhotoId?: string }) {
+export async function setPersonFacts(
+  scope: { tenantId: string; token: string },
+  personId: string,
+  facts: { hrExportConsent?: boolean | null; pickedPhotoId?: string },
+) {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets: string[] = [];
@@ -69,7 +87,13 @@ export async function setPersonFacts(scope: { tenantId: string; token: string },
 }
 
 /** Uploads a photo under the person's folder and hands S3's notification to the ingest function; answers its photo ID. */
-export async function deliverPersonPhoto(scope: { tenantId: string; token: string }, personId: string, fileName: string, jpeg: Buffer, capturedAt?: string): Promise<string> {
+export async function deliverPersonPhoto(
+  scope: { tenantId: string; token: string },
+  personId: string,
+  fileName: string,
+  jpeg: Buffer,
+  capturedAt?: string,
+): Promise<string> {
   const key = photoObjectKey({ tenantId: scope.tenantId, token: scope.token, personId, fileName });
   await uploadObject(key, jpeg, capturedAt ? { 'captured-at': capturedAt } : {});
   await ingestPhoto(objectCreatedEvent(key));

@@ -20,9 +20,10 @@ export interface ApiAnswer {
  * The local API server in this test process, on its own port and table, so tests go over
  * real HTTP while sharing modules (clock, DynamoDB client) with the server.
  */
-export function useLocalApi(
-  options: { checkinPage?: boolean; stream?: boolean } = {},
-): { call(path: string, options?: ApiCall): Promise<ApiAnswer>; readonly url: string } {
+export function useLocalApi(options: { checkinPage?: boolean; stream?: boolean } = {}): {
+  call(path: string, options?: ApiCall): Promise<ApiAnswer>;
+  readonly url: string;
+} {
   let api: LocalApi | undefined;
   useTestTable({ stream: options.stream });
   beforeAll(async () => {
@@ -48,7 +49,8 @@ export function useLocalApi(
     },
     async call(path, options = {}) {
       if (!api) throw new Error('local API not started');
-      const body = options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      const body =
+        options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       const response = await fetch(`${api.url}${path}`, {
         method: options.method ?? 'GET',
         headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
@@ -62,7 +64,12 @@ export function useLocalApi(
         parsed = text;
       }
       // Every answer of every integration test is held against the OpenAPI document.
-      const problems = conformanceProblems(options.method ?? 'GET', new URL(`${api.url}${path}`).pathname.replace(/^\/v1/, ''), response.status, parsed);
+      const problems = conformanceProblems(
+        options.method ?? 'GET',
+        new URL(`${api.url}${path}`).pathname.replace(/^\/v1/, ''),
+        response.status,
+        parsed,
+      );
       if (problems.length > 0) throw new Error(`Answer does not conform to docs/openapi.json:\n${problems.join('\n')}`);
       return { status: response.status, headers: response.headers, body: parsed };
     },

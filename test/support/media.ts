@@ -18,7 +18,13 @@ export function makeJpeg(width: number, height: number): Buffer {
 
 export async function uploadObject(key: string, body: Buffer, metadata: Record<string, string> = {}): Promise<void> {
   await testS3.send(
-    new PutObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: key, Body: body, ContentType: 'image/jpeg', Metadata: metadata }),
+    new PutObjectCommand({
+      Bucket: process.env.MEDIA_BUCKET,
+      Key: key,
+      Body: body,
+      ContentType: 'image/jpeg',
+      Metadata: metadata,
+    }),
   );
 }
 
@@ -40,7 +46,10 @@ export function objectCreatedEvent(key: string, eventTime = new Date().toISOStri
           configurationId: 'photos',
           bucket: { name: process.env.MEDIA_BUCKET!, ownerIdentity: { principalId: 'TEST' }, arn: 'arn:aws:s3:::test' },
           object: {
-            key: key.split('/').map((segment) => encodeURIComponent(segment).replace(/%20/g, '+')).join('/'),
+            key: key
+              .split('/')
+              .map((segment) => encodeURIComponent(segment).replace(/%20/g, '+'))
+              .join('/'),
             size: 1,
             eTag: 'etag',
             sequencer: '0',
@@ -59,9 +68,17 @@ export function makeJpegWithGps(width = 32, height = 24): Buffer {
     '0th': { [piexif.ImageIFD.Make]: 'PhoneMaker', [piexif.ImageIFD.Model]: 'Model X' },
     GPS: {
       [piexif.GPSIFD.GPSLatitudeRef]: 'N',
-      [piexif.GPSIFD.GPSLatitude]: [[52, 1], [31, 1], [1234, 100]],
+      [piexif.GPSIFD.GPSLatitude]: [
+        [52, 1],
+        [31, 1],
+        [1234, 100],
+      ],
       [piexif.GPSIFD.GPSLongitudeRef]: 'E',
-      [piexif.GPSIFD.GPSLongitude]: [[13, 1], [24, 1], [5678, 100]],
+      [piexif.GPSIFD.GPSLongitude]: [
+        [13, 1],
+        [24, 1],
+        [5678, 100],
+      ],
     },
   });
   return Buffer.from(piexif.insert(exif, makeJpeg(width, height).toString('binary')), 'binary');

@@ -39,7 +39,13 @@ export function waitForBanner(child: ChildProcess): Promise<StartBanner> {
       if (!output.includes('Press Ctrl-C to stop.')) return;
       clearTimeout(timer);
       const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(output)?.[1] ?? '';
-      resolve({ baseUrl: field('Base URL'), apiKey: field('API key'), token: field('Gallery'), slug: field('Tenant slug'), connectionFile: field('Written to') });
+      resolve({
+        baseUrl: field('Base URL'),
+        apiKey: field('API key'),
+        token: field('Gallery'),
+        slug: field('Tenant slug'),
+        connectionFile: field('Written to'),
+      });
     });
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
   });
@@ -53,5 +59,10 @@ export function withoutTestEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEn
 
 /** Starts `npm start` with `args` in `cwd`, in a process group of its own whose ID is the child's. */
 export function spawnNpmStart(args: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): ChildProcess {
-  return spawn('npm', ['start', '--', ...args], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: options.env });
+  return spawn('npm', ['start', '--', ...args], {
+    cwd: options.cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env,
+  });
 }

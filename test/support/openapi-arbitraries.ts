@@ -25,7 +25,10 @@ const EXTRA_ITEMS = 3;
 function resolve(schema: Json, document: Json): Json {
   if (!schema.$ref) return schema;
   const path = String(schema.$ref).replace(/^#\//, '').split('/');
-  return resolve(path.reduce((node: Json, key) => node[key], document), document);
+  return resolve(
+    path.reduce((node: Json, key) => node[key], document),
+    document,
+  );
 }
 
 function stringArbitrary(schema: Json): fc.Arbitrary<string> {
@@ -33,7 +36,9 @@ function stringArbitrary(schema: Json): fc.Arbitrary<string> {
   const maxLength = schema.maxLength ?? Math.max(minLength, TEXT_MAX);
   const fits = (value: string) => value.length >= minLength && value.length <= maxLength;
   if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits);
-  return fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, Math.max(minLength, TEXT_MAX)) }).filter(fits);
+  return fc
+    .string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, Math.max(minLength, TEXT_MAX)) })
+    .filter(fits);
 }
 
 function numberArbitrary(schema: Json, integer: boolean): fc.Arbitrary<number> {
@@ -90,7 +95,11 @@ function inventedArbitrary(schema: Json, options: SchemaArbitraryOptions): fc.Ar
       }
       const members = fc.record(properties, { requiredKeys: (schema.required ?? []) as string[] });
       if (!schema.additionalProperties || typeof schema.additionalProperties !== 'object') return members;
-      const extra = fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), schemaArbitrary(schema.additionalProperties, options), { maxKeys: 2 });
+      const extra = fc.dictionary(
+        fc.string({ minLength: 1, maxLength: 12 }),
+        schemaArbitrary(schema.additionalProperties, options),
+        { maxKeys: 2 },
+      );
       return fc.tuple(extra, members).map(([more, given]) => ({ ...more, ...given }));
     }
     default:

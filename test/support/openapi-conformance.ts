@@ -29,8 +29,12 @@ export function conformanceProblems(method: string, path: string, status: number
   const response = operation?.responses?.[String(status)];
   if (operation && !response) return [`${method} ${template} answered ${status}, which the document does not list`];
   if (status === 204) return [];
-  const reference = response?.content?.['application/json']?.schema?.$ref ?? (status >= 400 ? '#/components/schemas/ErrorBody' : undefined);
+  const reference =
+    response?.content?.['application/json']?.schema?.$ref ??
+    (status >= 400 ? '#/components/schemas/ErrorBody' : undefined);
   if (!reference) return [];
   const validate = schemaValidator(reference);
-  return validate(body) ? [] : (validate.errors ?? []).map((error) => `${method} ${path} ${status}: ${error.instancePath} ${error.message}`);
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map((error) => `${method} ${path} ${status}: ${error.instancePath} ${error.message}`);
 }

@@ -7,7 +7,10 @@ import { NO_CONSENTS, newPersonId } from '#lib/persons/rules/person-model';
  * A pending order as a paid check-in makes it, for tests that write orders without the API.
  * Its participant has an address of their own (one reservation per address waits for payment).
  */
-export function pendingOrder(scope: { tenantId: string; galleryToken: string; dayId: string }, overrides: Partial<Order> = {}): Order {
+export function pendingOrder(
+  scope: { tenantId: string; galleryToken: string; dayId: string },
+  overrides: Partial<Order> = {},
+): Order {
   const createdAt = nowIso();
   const orderId = `ord_${randomBytes(8).toString('hex')}`;
   return {

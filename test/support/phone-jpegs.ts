@@ -14,8 +14,16 @@ export const PHONE = {
   make: 'PhoneMaker',
   model: 'Model X',
   takenAt: '2026:05:17 09:41:12',
-  latitude: [[52, 1], [31, 1], [1234, 100]] as const,
-  longitude: [[13, 1], [24, 1], [5678, 100]] as const,
+  latitude: [
+    [52, 1],
+    [31, 1],
+    [1234, 100],
+  ] as const,
+  longitude: [
+    [13, 1],
+    [24, 1],
+    [5678, 100],
+  ] as const,
 };
 
 /** GPS rationals as piexif writes them (big-endian numerator, denominator), found byte for byte. */
@@ -80,7 +88,10 @@ export function jpegStructure(jpeg: Buffer): { markers: JpegMarker[]; end: numbe
     offset += 2 + jpeg.readUInt16BE(offset + 2);
     if (marker !== 0xda) continue;
     // Entropy-coded data runs to the next marker that is neither a stuffed 0xFF00 nor a restart.
-    while (offset + 1 < jpeg.length && !(jpeg[offset] === 0xff && jpeg[offset + 1] !== 0 && (jpeg[offset + 1]! < 0xd0 || jpeg[offset + 1]! > 0xd7))) {
+    while (
+      offset + 1 < jpeg.length &&
+      !(jpeg[offset] === 0xff && jpeg[offset + 1] !== 0 && (jpeg[offset + 1]! < 0xd0 || jpeg[offset + 1]! > 0xd7))
+    ) {
       offset += 1;
     }
   }
@@ -103,7 +114,13 @@ export function insertAfterStart(jpeg: Buffer, ...segments: Buffer[]): Buffer {
  * A camera-like picture: a gradient with noise (so it compresses like a photo) and a pure red
  * square in its top-left corner, which shows where a turn took it.
  */
-export async function cameraPicture(options: { width: number; height: number; progressive?: boolean; quality?: number; p3Profile?: boolean }): Promise<Buffer> {
+export async function cameraPicture(options: {
+  width: number;
+  height: number;
+  progressive?: boolean;
+  quality?: number;
+  p3Profile?: boolean;
+}): Promise<Buffer> {
   const { width, height } = options;
   const pixels = Buffer.alloc(width * height * 3);
   let seed = 12345;
@@ -116,9 +133,9 @@ export async function cameraPicture(options: { width: number; height: number; pr
       }
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       const noise = (seed >> 16) % 24;
-      pixels[at] = 40 + ((x * 80) / width + noise) | 0;
-      pixels[at + 1] = 60 + ((y * 150) / height + noise) | 0;
-      pixels[at + 2] = 90 + (((x + y) * 120) / (width + height) + noise) | 0;
+      pixels[at] = (40 + ((x * 80) / width + noise)) | 0;
+      pixels[at + 1] = (60 + ((y * 150) / height + noise)) | 0;
+      pixels[at + 2] = (90 + (((x + y) * 120) / (width + height) + noise)) | 0;
     }
   }
   const image = sharp(pixels, { raw: { width, height, channels: 3 } });
@@ -142,7 +159,9 @@ export function exifSegment(options: { orientation?: number; thumbnail?: Buffer 
       [piexif.GPSIFD.GPSLongitudeRef]: 'E',
       [piexif.GPSIFD.GPSLongitude]: PHONE.longitude,
     },
-    ...(options.thumbnail ? { '1st': { [piexif.ImageIFD.Compression]: 6 }, thumbnail: options.thumbnail.toString('binary') } : {}),
+    ...(options.thumbnail
+      ? { '1st': { [piexif.ImageIFD.Compression]: 6 }, thumbnail: options.thumbnail.toString('binary') }
+      : {}),
   }) as string; // "Exif\0\0" and the TIFF structure, as a binary string
   return segment(0xe1, Buffer.from(exif, 'binary'));
 }
@@ -156,12 +175,16 @@ export const xmpSegment = () =>
 
 /** APP13 "Photoshop 3.0" with an 8BIM IPTC resource: by-line and city. */
 export function iptcSegment(): Buffer {
-  const dataset = (tag: number, value: string) => Buffer.concat([Buffer.from([0x1c, 0x02, tag, 0, value.length]), Buffer.from(value, 'latin1')]);
+  const dataset = (tag: number, value: string) =>
+    Buffer.concat([Buffer.from([0x1c, 0x02, tag, 0, value.length]), Buffer.from(value, 'latin1')]);
   const iptc = Buffer.concat([dataset(0x50, 'Someone'), dataset(0x5a, 'Berlin-Mitte')]);
   const size = Buffer.alloc(4);
   size.writeUInt32BE(iptc.length);
   const padding = Buffer.alloc(iptc.length % 2);
-  return segment(0xed, Buffer.concat([Buffer.from('Photoshop 3.0\0' + '8BIM\x04\x04\0\0', 'latin1'), size, iptc, padding]));
+  return segment(
+    0xed,
+    Buffer.concat([Buffer.from('Photoshop 3.0\0' + '8BIM\x04\x04\0\0', 'latin1'), size, iptc, padding]),
+  );
 }
 
 export const commentSegment = () => segment(0xfe, 'Shot at Secret Street 12');
@@ -174,7 +197,13 @@ export const commentSegment = () => segment(0xfe, 'Shot at Secret Street 12');
 export async function phonePictureWithEverything(): Promise<Buffer> {
   const picture = await cameraPicture({ width: 400, height: 300, p3Profile: true });
   const thumbnail = await cameraPicture({ width: 160, height: 120, quality: 70 });
-  return insertAfterStart(picture, exifSegment({ orientation: 6, thumbnail }), xmpSegment(), iptcSegment(), commentSegment());
+  return insertAfterStart(
+    picture,
+    exifSegment({ orientation: 6, thumbnail }),
+    xmpSegment(),
+    iptcSegment(),
+    commentSegment(),
+  );
 }
 
 /**
@@ -221,12 +250,21 @@ export async function progressiveWithSegmentsBetweenScans(): Promise<Buffer> {
   const { markers } = jpegStructure(progressive);
   const firstScan = markers.findIndex(({ marker }) => marker === 0xda);
   const afterFirstScan = markers[firstScan + 1]!.offset;
-  return Buffer.concat([progressive.subarray(0, afterFirstScan), commentSegment(), exifSegment(), iptcSegment(), progressive.subarray(afterFirstScan)]);
+  return Buffer.concat([
+    progressive.subarray(0, afterFirstScan),
+    commentSegment(),
+    exifSegment(),
+    iptcSegment(),
+    progressive.subarray(afterFirstScan),
+  ]);
 }
 
 /** A JPEG followed by a Samsung-style trailer after its EOI: tagged blocks with capture time and a footer. */
 export async function withPhoneTrailer(): Promise<Buffer> {
   const picture = await cameraPicture({ width: 320, height: 240 });
-  const trailer = Buffer.from('\0\0\x01\x0aImage_UTC_Data1747474872000\0\0\xa1\x0aMCC_Data262SEFH\0\0\0\x02Secret Street 12 GPS 52.5201 13.4049SEFT', 'latin1');
+  const trailer = Buffer.from(
+    '\0\0\x01\x0aImage_UTC_Data1747474872000\0\0\xa1\x0aMCC_Data262SEFH\0\0\0\x02Secret Street 12 GPS 52.5201 13.4049SEFT',
+    'latin1',
+  );
   return Buffer.concat([picture, trailer]);
 }

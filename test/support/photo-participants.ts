@@ -25,18 +25,37 @@ export async function importParticipants(
   token: string,
   persons: { name: string; email?: string; employeeId?: string }[],
 ): Promise<Participant[]> {
-  const answer = await call(`/groupshoot/${token}/persons`, { method: 'POST', headers: studio.serverHeaders, body: { persons } });
+  const answer = await call(`/groupshoot/${token}/persons`, {
+    method: 'POST',
+    headers: studio.serverHeaders,
+    body: { persons },
+  });
   expect(answer.status).toBe(200);
   return answer.body.persons;
 }
 
 /** A photo of the person as ingest records one: the object in the bucket and its record. */
-export async function givePhoto(studio: TestTenant, token: string, personId: string, fileName: string, jpeg: Buffer): Promise<void> {
+export async function givePhoto(
+  studio: TestTenant,
+  token: string,
+  personId: string,
+  fileName: string,
+  jpeg: Buffer,
+): Promise<void> {
   const objectKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token, personId, fileName });
   await uploadObject(objectKey, jpeg);
   const recorded = await recordPhoto(
     { tenantId: studio.tenant.tenantId, token },
-    { photoId: photoIdOf(objectKey), personId, fileName, objectKey, width: 64, height: 48, capturedAt: null, createdAt: new Date(Date.now() + fileName.length).toISOString() },
+    {
+      photoId: photoIdOf(objectKey),
+      personId,
+      fileName,
+      objectKey,
+      width: 64,
+      height: 48,
+      capturedAt: null,
+      createdAt: new Date(Date.now() + fileName.length).toISOString(),
+    },
   );
   expect(recorded).toBe('recorded');
 }
@@ -52,10 +71,29 @@ export interface HandlerAnswer {
  * POST /group-shoot in process, as from `sourceIp`: the attempt limits count per client, and a
  * test with a clock of its own needs requests from many addresses without a server.
  */
-export async function postFrom(studio: TestTenant, sourceIp: string, body: Record<string, unknown>, at = Date.now()): Promise<HandlerAnswer> {
-  const event = publicPostEvent({ routeKey: 'POST /group-shoot', path: '/group-shoot' }, { 'x-tenant-slug': studio.slug }, sourceIp, { token: studio.token, ...body }, at);
-  const { statusCode, headers, body: text } = (await postGroupShoot(event as any, lambdaContext('photos'))) as APIGatewayProxyStructuredResultV2;
-  return { status: statusCode ?? 200, headers: (headers ?? {}) as Record<string, string>, body: JSON.parse(String(text)) };
+export async function postFrom(
+  studio: TestTenant,
+  sourceIp: string,
+  body: Record<string, unknown>,
+  at = Date.now(),
+): Promise<HandlerAnswer> {
+  const event = publicPostEvent(
+    { routeKey: 'POST /group-shoot', path: '/group-shoot' },
+    { 'x-tenant-slug': studio.slug },
+    sourceIp,
+    { token: studio.token, ...body },
+    at,
+  );
+  const {
+    statusCode,
+    headers,
+    body: text,
+  } = (await postGroupShoot(event as any, lambdaContext('photos'))) as APIGatewayProxyStructuredResultV2;
+  return {
+    status: statusCode ?? 200,
+    headers: (headers ?? {}) as Record<string, string>,
+    body: JSON.parse(String(text)),
+  };
 }
 
 /** The photo link token in a link email's text (`#my-photos/link/<token>`). */

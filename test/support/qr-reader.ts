@@ -3,7 +3,9 @@ import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 
 // ZXing's reader with its WebAssembly from the installed package, never from its default CDN.
 const wasm = readFileSync(require.resolve('zxing-wasm/reader/zxing_reader.wasm'));
-prepareZXingModule({ overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer } });
+prepareZXingModule({
+  overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer },
+});
 
 /** The texts of the QR codes a PNG shows (up to 16), as a camera card reader would find them. */
 export async function qrTextsInPng(png: Uint8Array): Promise<string[]> {

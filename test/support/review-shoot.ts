@@ -7,7 +7,12 @@ import { type Upload, newShoot, syntheticShoot } from './shoot-uploads';
 /** A second opinion that finds someone else's face in the photos a card gives to a person, and fills nothing in. */
 function someoneElsesFace(personId: string): FaceOpinion {
   const opinion: Pick<FaceOpinion, 'onCard' | 'withoutCard'> = {
-    onCard: async () => ({ kind: 'withhold', reason: 'face_mismatch', distance: 0.74, candidates: [{ personId, distance: 0.31 }] }),
+    onCard: async () => ({
+      kind: 'withhold',
+      reason: 'face_mismatch',
+      distance: 0.74,
+      candidates: [{ personId, distance: 0.31 }],
+    }),
     withoutCard: async () => undefined,
   };
   return opinion as FaceOpinion;
@@ -22,12 +27,16 @@ function someoneElsesFace(personId: string): FaceOpinion {
 export async function reviewShoot(tenant: TestTenant, options: { images?: 'withheld' | 'all' } = {}) {
   const shoot = await newShoot(tenant, 2);
   const uploads: Upload[] = syntheticShoot(shoot.scope, shoot.persons);
-  const card = uploads.findIndex((upload) => upload.card.kind === 'card' && upload.card.code === shoot.persons[0]!.code);
+  const card = uploads.findIndex(
+    (upload) => upload.card.kind === 'card' && upload.card.code === shoot.persons[0]!.code,
+  );
   const withheld = uploads[card + 1]!;
-  for (const upload of uploads.filter((upload) => upload !== withheld)) await placeShootPhoto(shoot.scope, upload.facts, upload.card);
+  for (const upload of uploads.filter((upload) => upload !== withheld))
+    await placeShootPhoto(shoot.scope, upload.facts, upload.card);
   const opinion = someoneElsesFace(shoot.persons[1]!.personId);
   await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
   const image = makeJpeg(1200, 800);
-  for (const upload of options.images === 'all' ? uploads : [withheld]) await uploadObject(upload.facts.objectKey, image);
+  for (const upload of options.images === 'all' ? uploads : [withheld])
+    await uploadObject(upload.facts.objectKey, image);
   return { shoot, uploads, withheld };
 }

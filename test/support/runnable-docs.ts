@@ -34,7 +34,10 @@ export function shellBlocksOf(markdown: string): ShellBlock[] {
     blocks.push({
       line: index + 1,
       marker: marker === undefined ? undefined : marker === 'run' ? 'run' : 'skip',
-      code: lines.slice(index + 1, end).map((line) => line.slice(Math.min(indentation, line.length - line.trimStart().length))).join('\n'),
+      code: lines
+        .slice(index + 1, end)
+        .map((line) => line.slice(Math.min(indentation, line.length - line.trimStart().length)))
+        .join('\n'),
     });
     index = end;
   }

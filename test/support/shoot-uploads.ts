@@ -22,12 +22,28 @@ export interface Upload {
 export function syntheticShoot(scope: GalleryScope, persons: { personId: string; code: string }[]) {
   const uploads: Upload[] = [];
   let second = 0;
-  const shot = (camera: string, card: CardReading, capturedAt: string | null = `2026-11-20T10:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}.${String(second % 1000).padStart(3, '0')}Z`) => {
+  const shot = (
+    camera: string,
+    card: CardReading,
+    capturedAt:
+      | string
+      | null = `2026-11-20T10:${String(Math.floor(second / 60)).padStart(2, '0')}:${String(second % 60).padStart(2, '0')}.${String(second % 1000).padStart(3, '0')}Z`,
+  ) => {
     second += 1;
     const path = `${camera}/IMG_${String(second).padStart(4, '0')}.JPG`;
     const objectKey = inboxObjectKey({ ...scope, path });
     uploads.push({
-      facts: { photoId: photoIdOf(objectKey), objectKey, path, fileName: path.split('/')[1]!, camera, capturedAt, width: 6000, height: 4000, uploadedAt: '2026-11-20T12:00:00.000Z' },
+      facts: {
+        photoId: photoIdOf(objectKey),
+        objectKey,
+        path,
+        fileName: path.split('/')[1]!,
+        camera,
+        capturedAt,
+        width: 6000,
+        height: 4000,
+        uploadedAt: '2026-11-20T12:00:00.000Z',
+      },
       card,
     });
   };
@@ -54,7 +70,10 @@ export function expectedOwners(uploads: Upload[], personOfCode: Map<string, stri
     const owners = assignSequence(
       sequence.map(({ facts, card }) => ({
         position: sequencePosition(facts.capturedAt!, facts.fileName, facts.photoId),
-        card: card.kind === 'photo' ? undefined : { personId: card.kind === 'card' ? (personOfCode.get(card.code) ?? null) : null },
+        card:
+          card.kind === 'photo'
+            ? undefined
+            : { personId: card.kind === 'card' ? (personOfCode.get(card.code) ?? null) : null },
       })),
     );
     for (const { facts } of sequence) {
@@ -62,7 +81,8 @@ export function expectedOwners(uploads: Upload[], personOfCode: Map<string, stri
       if (owner) expected.set(facts.photoId, owner.personId);
     }
   }
-  for (const { facts, card } of uploads) if (facts.capturedAt === null && card.kind === 'photo') expected.set(facts.photoId, null);
+  for (const { facts, card } of uploads)
+    if (facts.capturedAt === null && card.kind === 'photo') expected.set(facts.photoId, null);
   return expected;
 }
 
@@ -81,9 +101,13 @@ export async function newShoot(studio: TestTenant, personCount: number) {
   const imported = await importPersons(
     studio.tenant,
     configuration,
-    parseImportRequest({ persons: Array.from({ length: personCount }, (_, index) => ({ name: `Person ${index}`, email: `person${index}@example.com` })) }),
+    parseImportRequest({
+      persons: Array.from({ length: personCount }, (_, index) => ({
+        name: `Person ${index}`,
+        email: `person${index}@example.com`,
+      })),
+    }),
   );
   const persons = imported.persons.map((person) => ({ personId: person.personId, code: person.code }));
   return { scope, persons, personOfCode: new Map(persons.map((person) => [person.code, person.personId])) };
 }
-

@@ -23,7 +23,8 @@ async function stopGroup(child: ChildProcess): Promise<void> {
   const groupId = child.pid!;
   if (processesInGroup(groupId).length === 0) return;
   process.kill(-groupId, 'SIGINT');
-  for (let attempt = 0; attempt < 100 && processesInGroup(groupId).length > 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let attempt = 0; attempt < 100 && processesInGroup(groupId).length > 0; attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   if (processesInGroup(groupId).length > 0) process.kill(-groupId, 'SIGKILL');
 }
 
@@ -43,7 +44,8 @@ export async function startLocalStack(): Promise<LocalStack> {
   const child = spawnNpmStart(['--port', '0', '--data', dataDir], { cwd: ROOT, env: childEnvironment() });
   try {
     const banner = await waitForBanner(child);
-    for (const name of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'MEDIA_BUCKET', 'S3_ENDPOINT', 'WEBHOOK_SEALING_KEY']) delete process.env[name];
+    for (const name of ['TABLE_NAME', 'DYNAMODB_ENDPOINT', 'MEDIA_BUCKET', 'S3_ENDPOINT', 'WEBHOOK_SEALING_KEY'])
+      delete process.env[name];
     useLocalTable({ env: process.env, workingDirectory: ROOT }, dataDir);
     return {
       banner,
@@ -68,7 +70,12 @@ export interface StudioProcess {
 
 /** `npm run studio -- --tenant SLUG --data DIR`, once it has printed its address. */
 export async function startStudioProcess(tenant: string, dataDir: string): Promise<StudioProcess> {
-  const child = spawn('npm', ['run', 'studio', '--', '--tenant', tenant, '--data', dataDir], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: childEnvironment() });
+  const child = spawn('npm', ['run', 'studio', '--', '--tenant', tenant, '--data', dataDir], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: childEnvironment(),
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';

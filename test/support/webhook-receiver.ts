@@ -43,7 +43,12 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
     request.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       try {
-        const event = constructWebhookEvent(body, request.headers['groupshoot-signature'] as string | undefined, receiver.secret, { now });
+        const event = constructWebhookEvent(
+          body,
+          request.headers['groupshoot-signature'] as string | undefined,
+          receiver.secret,
+          { now },
+        );
         receiver.received.push({ event, body, headers: request.headers });
         response.writeHead(await receiver.answer(event)).end();
       } catch (error) {

@@ -10,7 +10,12 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
 
-const DOCUMENTS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /**
  * The lines of a markdown text with those of fenced code blocks (``` or ~~~) blanked, so that
@@ -26,7 +31,8 @@ function unfencedLines(text: string): string[] {
       return '';
     }
     // A fence closes with the same character, at least as many times, and nothing after it.
-    if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+    if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker)
+      fence = undefined;
     return '';
   });
 }
@@ -78,7 +84,8 @@ function linksOf(text: string): { links: Link[]; undefinedReferences: Link[] } {
       links.push({ line: index + 1, target: definition[2]! });
       return;
     }
-    for (const match of line.matchAll(/\]\(\s*<?([^\s)>]*)>?(?:\s+["'(][^)]*)?\)/g)) links.push({ line: index + 1, target: match[1]! });
+    for (const match of line.matchAll(/\]\(\s*<?([^\s)>]*)>?(?:\s+["'(][^)]*)?\)/g))
+      links.push({ line: index + 1, target: match[1]! });
   });
   const undefinedReferences: Link[] = [];
   lines.forEach((line, index) => {
@@ -94,7 +101,8 @@ function linksOf(text: string): { links: Link[]; undefinedReferences: Link[] } {
 function linkProblems(document: string, text: string): string[] {
   const problems: string[] = [];
   const { links, undefinedReferences } = linksOf(text);
-  for (const { line, target } of undefinedReferences) problems.push(`${document}:${line}: reference ${target} has no definition`);
+  for (const { line, target } of undefinedReferences)
+    problems.push(`${document}:${line}: reference ${target} has no definition`);
   for (const { line, target } of links) {
     const where = `${document}:${line}: ${target || '(empty)'}`;
     if (target === '') {

@@ -24,7 +24,11 @@ describe('Node 20 for the local tools (docs/architecture.md#node-versions)', () 
     const code = scriptsUnder(dirname(join(packageFolder, manifest.main)));
 
     // Act
-    const required = new Set(code.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((match) => match[1])));
+    const required = new Set(
+      code.flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((match) => match[1]),
+      ),
+    );
 
     // Assess: an upgrade that needs more of Node fails here, and the decision is taken again.
     expect([...required].sort()).toEqual(['./factories/spawn', 'child_process']);

@@ -19,11 +19,27 @@ const schemas = document.components.schemas;
 const patternOf = (schema: { pattern?: string }) => new RegExp(schema.pattern!, 'u');
 
 const CASES: Array<[string, RegExp, (value: string) => boolean]> = [
-  ['submitCheckin email', patternOf(schemas.SubmitCheckinRequest.properties.email), (value) => isPlausibleEmail(value.trim())],
-  ['myPhotos code', patternOf(schemas.MyPhotosRequest.properties.code), (value) => isAccessCodeShaped(value.trim().toUpperCase())],
-  ['upload path', patternOf(schemas.UploadRequest.properties.files.items.properties.path), (value) => value.length <= 1000 && isUploadablePath(value)],
+  [
+    'submitCheckin email',
+    patternOf(schemas.SubmitCheckinRequest.properties.email),
+    (value) => isPlausibleEmail(value.trim()),
+  ],
+  [
+    'myPhotos code',
+    patternOf(schemas.MyPhotosRequest.properties.code),
+    (value) => isAccessCodeShaped(value.trim().toUpperCase()),
+  ],
+  [
+    'upload path',
+    patternOf(schemas.UploadRequest.properties.files.items.properties.path),
+    (value) => value.length <= 1000 && isUploadablePath(value),
+  ],
   // A header value loses its surrounding white space on the way (HTTP): the service never sees it.
-  ['X-Tenant-Slug', patternOf(document.components.parameters.TenantSlug.schema), (value) => value === value.trim() && normalizeTenantSlug(value) !== undefined],
+  [
+    'X-Tenant-Slug',
+    patternOf(document.components.parameters.TenantSlug.schema),
+    (value) => value === value.trim() && normalizeTenantSlug(value) !== undefined,
+  ],
 ];
 
 describe('the patterns the OpenAPI document states for the service checks', () => {
@@ -40,9 +56,15 @@ describe('the patterns the OpenAPI document states for the service checks', () =
 
   it.each(CASES)('%s: on ASCII text, the pattern and the check agree', (_name, pattern, check) => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'grapheme-ascii', maxLength: 30 }), fc.stringMatching(pattern).map((value) => `${value}x`)), (value) => {
-        expect(pattern.test(value)).toBe(check(value));
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'grapheme-ascii', maxLength: 30 }),
+          fc.stringMatching(pattern).map((value) => `${value}x`),
+        ),
+        (value) => {
+          expect(pattern.test(value)).toBe(check(value));
+        },
+      ),
       { seed: 31, numRuns: 500 },
     );
   });
@@ -50,7 +72,10 @@ describe('the patterns the OpenAPI document states for the service checks', () =
   it('states a capture time as its format and pattern; only real dates pass the check', () => {
     const capturedAt = schemas.UploadRequest.properties.files.items.properties.capturedAt.anyOf[0];
     expect(capturedAt).toEqual(expect.objectContaining({ format: 'date-time', pattern: expect.any(String) }));
-    expect([isCaptureTime('2026-11-20T10:00:01.120Z'), isCaptureTime('2026-02-30T10:00:01.120Z')]).toEqual([true, false]);
+    expect([isCaptureTime('2026-11-20T10:00:01.120Z'), isCaptureTime('2026-02-30T10:00:01.120Z')]).toEqual([
+      true,
+      false,
+    ]);
   });
 
   it('does not require a name in an import row: such a row is skipped with 200, as the spec says', () => {
@@ -62,16 +87,23 @@ describe('the patterns the OpenAPI document states for the service checks', () =
 
   it('refuses to build a document with a check it cannot state', () => {
     // Prepare
-    const unknownCheck = v.pipe(v.string(), v.check((value) => value.length % 2 === 0, 'an even length'));
+    const unknownCheck = v.pipe(
+      v.string(),
+      v.check((value) => value.length % 2 === 0, 'an even length'),
+    );
     // Act
-    const build = () => toJsonSchema(unknownCheck, { target: 'draft-2020-12', errorMode: 'ignore', overrideAction: enforcedAction });
+    const build = () =>
+      toJsonSchema(unknownCheck, { target: 'draft-2020-12', errorMode: 'ignore', overrideAction: enforcedAction });
     // Assess
     expect(build).toThrow(/cannot state the check "an even length"/);
   });
 
   it('states a trimmed, non-empty text as a pattern of one non-space character, an untrimmed one by its length alone', () => {
-    const convert = (schema: v.GenericSchema) => toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', overrideAction: enforcedAction });
-    expect(convert(v.pipe(v.string(), v.trim(), v.nonEmpty()))).toEqual(expect.objectContaining({ minLength: 1, pattern: '\\S' }));
+    const convert = (schema: v.GenericSchema) =>
+      toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', overrideAction: enforcedAction });
+    expect(convert(v.pipe(v.string(), v.trim(), v.nonEmpty()))).toEqual(
+      expect.objectContaining({ minLength: 1, pattern: '\\S' }),
+    );
     expect(convert(v.pipe(v.string(), v.nonEmpty()))).not.toHaveProperty('pattern');
   });
 });

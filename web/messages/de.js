@@ -24,9 +24,12 @@
   selfiePreviewAlt: 'Ihr Selfie',
   consentLegend: 'Einwilligung',
   consentDefault: 'Ich willige ein.',
-  consentFallbackNote: 'Dieser Text liegt nicht auf Deutsch vor; er wird in der Sprache gezeigt, in der das Studio ihn verfasst hat.',
-  faceConsent: 'Mein Selfie darf verwendet werden, um zu prüfen, dass die mir gelieferten Fotos mich zeigen, und um meine Fotos zu finden, die die Kamerakarten nicht zugeordnet haben.',
-  faceConsentHint: 'Das Studio bewahrt ein aus Ihrem Selfie erstelltes Gesichtsmerkmal nur so lange auf wie das Selfie und löscht es mit Ihren Daten.',
+  consentFallbackNote:
+    'Dieser Text liegt nicht auf Deutsch vor; er wird in der Sprache gezeigt, in der das Studio ihn verfasst hat.',
+  faceConsent:
+    'Mein Selfie darf verwendet werden, um zu prüfen, dass die mir gelieferten Fotos mich zeigen, und um meine Fotos zu finden, die die Kamerakarten nicht zugeordnet haben.',
+  faceConsentHint:
+    'Das Studio bewahrt ein aus Ihrem Selfie erstelltes Gesichtsmerkmal nur so lange auf wie das Selfie und löscht es mit Ihren Daten.',
   notificationConsent: 'Benachrichtigen Sie mich, wenn meine Fotos fertig sind.',
   hrExportConsent: 'Meine Fotos dürfen an das Personalsystem meines Arbeitgebers übermittelt werden.',
   submit: 'Einchecken',
@@ -38,7 +41,8 @@
   redirecting: 'Weiter zur Zahlung …',
   confirming: 'Ihre Zahlung wird bestätigt …',
   paymentNotCompleted: 'Die Zahlung wurde nicht abgeschlossen. Bitte checken Sie erneut ein.',
-  linkIncomplete: 'Dieser Check-in-Link ist unvollständig. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
+  linkIncomplete:
+    'Dieser Check-in-Link ist unvollständig. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
   pageUnavailable: 'Diese Check-in-Seite ist gerade nicht verfügbar.',
   somethingWrong: 'Etwas ist schiefgegangen. Bitte versuchen Sie es erneut.',
   checkEntry: 'Bitte prüfen Sie diese Angabe.',
@@ -53,7 +57,8 @@
   acceptConsent: 'Bitte willigen Sie ein, um einzuchecken.',
   selfieRequired: 'Bitte fügen Sie ein Selfie hinzu.',
   termsRequired: 'Bitte akzeptieren Sie die Bedingungen des kostenpflichtigen Pakets.',
-  dayNowFull: 'Dieser Shooting-Tag ist soeben ausgebucht worden. Bitte wählen Sie einen anderen; alle anderen Angaben bleiben erhalten.',
+  dayNowFull:
+    'Dieser Shooting-Tag ist soeben ausgebucht worden. Bitte wählen Sie einen anderen; alle anderen Angaben bleiben erhalten.',
   doneHeading: 'Sie sind eingecheckt',
   recapName: 'Name',
   recapDay: 'Tag',
@@ -91,14 +96,18 @@
   lookingForPhotos: 'Ihre Fotos werden gesucht …',
   photosEmailRequired: 'Bitte geben Sie die E-Mail-Adresse ein, mit der Sie eingecheckt haben.',
   photosCodeRequired: 'Bitte geben Sie den 4-stelligen Zugangscode aus Ihrem Check-in ein.',
-  photosFactorRequired: 'Bitte geben Sie die E-Mail-Adresse ein, mit der Sie eingecheckt haben, oder Ihre Personalnummer.',
-  linkSent: 'Falls eine teilnehmende Person dieser Galerie diese E-Mail-Adresse hat, haben wir ihr einen Link zu ihren Fotos gesendet. Bitte sehen Sie in Ihrem Posteingang nach, auch im Spam-Ordner. Der Link gilt 7 Tage.',
-  pairLinkSent: 'Falls dieser Code und diese E-Mail-Adresse zu einer teilnehmenden Person gehören, haben wir einen Link zu ihren Fotos an diese Adresse gesendet. Bitte sehen Sie in Ihrem Posteingang nach.',
+  photosFactorRequired:
+    'Bitte geben Sie die E-Mail-Adresse ein, mit der Sie eingecheckt haben, oder Ihre Personalnummer.',
+  linkSent:
+    'Falls eine teilnehmende Person dieser Galerie diese E-Mail-Adresse hat, haben wir ihr einen Link zu ihren Fotos gesendet. Bitte sehen Sie in Ihrem Posteingang nach, auch im Spam-Ordner. Der Link gilt 7 Tage.',
+  pairLinkSent:
+    'Falls dieser Code und diese E-Mail-Adresse zu einer teilnehmenden Person gehören, haben wir einen Link zu ihren Fotos an diese Adresse gesendet. Bitte sehen Sie in Ihrem Posteingang nach.',
   usePortrait: 'Als mein Porträt verwenden',
   portraitPicked: 'Ihr Porträt',
   savingPortrait: 'Ihr Porträt wird gespeichert …',
   portraitSaved: 'Gespeichert: Dieses Foto ist Ihr Porträt.',
-  photosLinkIncomplete: 'Dieser Link ist unvollständig. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
+  photosLinkIncomplete:
+    'Dieser Link ist unvollständig. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
   tooManyAttempts_one: 'Zu viele Versuche. Bitte versuchen Sie es in einer Minute erneut.',
   tooManyAttempts_other: 'Zu viele Versuche. Bitte versuchen Sie es in {count} Minuten erneut.',
   'error.name_required': 'Bitte geben Sie Ihren Namen ein.',
@@ -108,26 +117,40 @@
   'error.invalid_selfie': 'Dieses Bild konnte nicht gelesen werden. Bitte nehmen oder wählen Sie ein anderes.',
   'error.selfie_too_large': 'Dieses Bild ist zu groß. Bitte wählen Sie ein kleineres.',
   'error.invalid_shooting_day': 'Dieser Shooting-Tag wird nicht mehr angeboten. Bitte wählen Sie einen anderen.',
-  'error.shooting_day_full': 'Dieser Shooting-Tag ist soeben ausgebucht worden. Bitte wählen Sie einen anderen; alle anderen Angaben bleiben erhalten.',
+  'error.shooting_day_full':
+    'Dieser Shooting-Tag ist soeben ausgebucht worden. Bitte wählen Sie einen anderen; alle anderen Angaben bleiben erhalten.',
   'error.package_not_found': 'Dieses Paket wird nicht mehr angeboten. Bitte wählen Sie ein anderes.',
   'error.terms_not_accepted': 'Bitte akzeptieren Sie die Bedingungen des kostenpflichtigen Pakets.',
-  'error.payment_access_not_approved': 'Kostenpflichtige Pakete können hier noch nicht gekauft werden. Bitte wählen Sie ein anderes Paket.',
-  'error.connect_not_ready_for_payments': 'Kostenpflichtige Pakete können gerade nicht gekauft werden. Bitte wählen Sie ein anderes Paket.',
-  'error.package_amount_exceeds_limit': 'Dieses Paket kann nicht online bezahlt werden. Bitte wählen Sie ein anderes Paket.',
-  'error.payment_provider_unavailable': 'Der Zahlungsdienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
-  'error.gallery_not_found': 'Dieser Check-in-Link ist ungültig. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
-  'error.not_a_groupshoot_gallery': 'Diese Galerie hat keinen Check-in. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
+  'error.payment_access_not_approved':
+    'Kostenpflichtige Pakete können hier noch nicht gekauft werden. Bitte wählen Sie ein anderes Paket.',
+  'error.connect_not_ready_for_payments':
+    'Kostenpflichtige Pakete können gerade nicht gekauft werden. Bitte wählen Sie ein anderes Paket.',
+  'error.package_amount_exceeds_limit':
+    'Dieses Paket kann nicht online bezahlt werden. Bitte wählen Sie ein anderes Paket.',
+  'error.payment_provider_unavailable':
+    'Der Zahlungsdienst ist gerade nicht erreichbar. Bitte versuchen Sie es gleich noch einmal.',
+  'error.gallery_not_found':
+    'Dieser Check-in-Link ist ungültig. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
+  'error.not_a_groupshoot_gallery':
+    'Diese Galerie hat keinen Check-in. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
   'error.invalid_tenant': 'Diese Check-in-Seite ist nicht richtig eingerichtet.',
   'error.rate_limit_exceeded': 'Zu viele Versuche. Bitte warten Sie einen Moment und versuchen Sie es erneut.',
   'error.storage_unavailable': 'Das Speichern hat diesmal nicht geklappt. Bitte versuchen Sie es erneut.',
   'error.email_domain_not_allowed': 'Bitte verwenden Sie Ihre geschäftliche E-Mail-Adresse.',
-  'error.invitation_required': 'Sie stehen auf der Gästeliste. Wir haben Ihnen einen persönlichen Link zum Einchecken geschickt: Öffnen Sie ihn, um einzuchecken. (Ein neuer Link kommt höchstens alle 5 Minuten.)',
-  'error.not_on_guest_list': 'Dieser Check-in ist für eingeladene Personen. Bitte verwenden Sie die E-Mail-Adresse (oder Personalnummer), die Ihre Organisation dem Studio mitgeteilt hat.',
-  'error.email_checkin_limit': 'Mit dieser E-Mail-Adresse wurde bereits eingecheckt. Bitte nutzen Sie „Meine Fotos“ mit Ihrem Zugangscode oder fragen Sie Ihre Fotografin oder Ihren Fotografen.',
-  'error.photos_not_found': 'Wir haben zu diesem Code mit dieser E-Mail-Adresse oder Personalnummer keine Fotos gefunden. Bitte prüfen Sie beides und versuchen Sie es erneut.',
+  'error.invitation_required':
+    'Sie stehen auf der Gästeliste. Wir haben Ihnen einen persönlichen Link zum Einchecken geschickt: Öffnen Sie ihn, um einzuchecken. (Ein neuer Link kommt höchstens alle 5 Minuten.)',
+  'error.not_on_guest_list':
+    'Dieser Check-in ist für eingeladene Personen. Bitte verwenden Sie die E-Mail-Adresse (oder Personalnummer), die Ihre Organisation dem Studio mitgeteilt hat.',
+  'error.email_checkin_limit':
+    'Mit dieser E-Mail-Adresse wurde bereits eingecheckt. Bitte nutzen Sie „Meine Fotos“ mit Ihrem Zugangscode oder fragen Sie Ihre Fotografin oder Ihren Fotografen.',
+  'error.photos_not_found':
+    'Wir haben zu diesem Code mit dieser E-Mail-Adresse oder Personalnummer keine Fotos gefunden. Bitte prüfen Sie beides und versuchen Sie es erneut.',
   'error.photo_not_found': 'Dieses Foto gehört nicht zu Ihren Fotos. Bitte rufen Sie Ihre Fotos erneut auf.',
-  'error.photo_link_invalid': 'Dieser Link ist abgelaufen oder ungültig. Geben Sie Ihre E-Mail-Adresse ein, dann senden wir Ihnen einen neuen.',
-  'error.photo_lookup_by_code_disabled': 'Diese Galerie öffnet Fotos über einen Link, den wir Ihnen per E-Mail senden. Bitte nutzen Sie „Link per E-Mail senden“.',
-  'error.cdn_signing_unavailable': 'Ihre Fotos können gerade nicht angezeigt werden. Bitte versuchen Sie es gleich noch einmal.',
+  'error.photo_link_invalid':
+    'Dieser Link ist abgelaufen oder ungültig. Geben Sie Ihre E-Mail-Adresse ein, dann senden wir Ihnen einen neuen.',
+  'error.photo_lookup_by_code_disabled':
+    'Diese Galerie öffnet Fotos über einen Link, den wir Ihnen per E-Mail senden. Bitte nutzen Sie „Link per E-Mail senden“.',
+  'error.cdn_signing_unavailable':
+    'Ihre Fotos können gerade nicht angezeigt werden. Bitte versuchen Sie es gleich noch einmal.',
   'error.network': 'Der Dienst ist nicht erreichbar. Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
 };

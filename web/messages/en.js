@@ -25,8 +25,10 @@
   consentLegend: 'Consent',
   consentDefault: 'I agree.',
   consentFallbackNote: 'This text is not available in English; it is shown in the language the studio wrote it in.',
-  faceConsent: 'Use my selfie to check that the photos delivered to me are of me, and to find my photos that the camera cards missed.',
-  faceConsentHint: 'The studio keeps a face template made from your selfie only while it keeps the selfie, and deletes it with your data.',
+  faceConsent:
+    'Use my selfie to check that the photos delivered to me are of me, and to find my photos that the camera cards missed.',
+  faceConsentHint:
+    'The studio keeps a face template made from your selfie only while it keeps the selfie, and deletes it with your data.',
   notificationConsent: 'Notify me when my photos are ready.',
   hrExportConsent: "My photos may be passed to my employer's HR system.",
   submit: 'Check in',
@@ -53,7 +55,8 @@
   acceptConsent: 'Please accept the consent to check in.',
   selfieRequired: 'Please add a selfie.',
   termsRequired: 'Please accept the terms of the paid package.',
-  dayNowFull: 'This shooting day has just been fully booked. Please choose another; everything else you entered is kept.',
+  dayNowFull:
+    'This shooting day has just been fully booked. Please choose another; everything else you entered is kept.',
   doneHeading: 'You are checked in',
   recapName: 'Name',
   recapDay: 'Day',
@@ -92,8 +95,10 @@
   photosEmailRequired: 'Please enter the email address you checked in with.',
   photosCodeRequired: 'Please enter the 4-character access code from your check-in.',
   photosFactorRequired: 'Please enter the email address you checked in with, or your employee ID.',
-  linkSent: 'If a participant of this gallery has this email address, we have sent them a link to their photos. Please check your inbox, and the spam folder too. The link works for 7 days.',
-  pairLinkSent: 'If this code and email belong to a participant, we have sent a link to their photos to that email address. Please check your inbox.',
+  linkSent:
+    'If a participant of this gallery has this email address, we have sent them a link to their photos. Please check your inbox, and the spam folder too. The link works for 7 days.',
+  pairLinkSent:
+    'If this code and email belong to a participant, we have sent a link to their photos to that email address. Please check your inbox.',
   usePortrait: 'Use as my portrait',
   portraitPicked: 'Your portrait',
   savingPortrait: 'Saving your portrait…',
@@ -108,7 +113,8 @@
   'error.invalid_selfie': 'This picture could not be read. Please take or choose another one.',
   'error.selfie_too_large': 'This picture is too large. Please choose a smaller one.',
   'error.invalid_shooting_day': 'This shooting day is no longer offered. Please choose another.',
-  'error.shooting_day_full': 'This shooting day has just been fully booked. Please choose another; everything else you entered is kept.',
+  'error.shooting_day_full':
+    'This shooting day has just been fully booked. Please choose another; everything else you entered is kept.',
   'error.package_not_found': 'This package is no longer offered. Please choose another.',
   'error.terms_not_accepted': 'Please accept the terms of the paid package.',
   'error.payment_access_not_approved': 'Paid packages cannot be bought here yet. Please choose another package.',
@@ -121,13 +127,19 @@
   'error.rate_limit_exceeded': 'Too many attempts. Please wait a moment and try again.',
   'error.storage_unavailable': 'Saving did not work this time. Please try again.',
   'error.email_domain_not_allowed': 'Please use your work email address.',
-  'error.invitation_required': 'You are on the guest list. We have emailed you a personal check-in link: open it to check in. (A new link goes out at most every 5 minutes.)',
-  'error.not_on_guest_list': 'This check-in is for invited participants. Please use the email address (or employee ID) your organisation gave the studio.',
-  'error.email_checkin_limit': 'This email address has already been used to check in. Please use "My photos" with your access code, or ask your photographer.',
-  'error.photos_not_found': 'We found no photos for this code with this email address or employee ID. Please check both and try again.',
+  'error.invitation_required':
+    'You are on the guest list. We have emailed you a personal check-in link: open it to check in. (A new link goes out at most every 5 minutes.)',
+  'error.not_on_guest_list':
+    'This check-in is for invited participants. Please use the email address (or employee ID) your organisation gave the studio.',
+  'error.email_checkin_limit':
+    'This email address has already been used to check in. Please use "My photos" with your access code, or ask your photographer.',
+  'error.photos_not_found':
+    'We found no photos for this code with this email address or employee ID. Please check both and try again.',
   'error.photo_not_found': 'This photo is not one of yours. Please look up your photos again.',
-  'error.photo_link_invalid': 'This link has expired or is not valid. Enter your email address and we send you a new one.',
-  'error.photo_lookup_by_code_disabled': 'This gallery opens photos by a link we email you. Please use "Email me a link".',
+  'error.photo_link_invalid':
+    'This link has expired or is not valid. Enter your email address and we send you a new one.',
+  'error.photo_lookup_by_code_disabled':
+    'This gallery opens photos by a link we email you. Please use "Email me a link".',
   'error.cdn_signing_unavailable': 'Your photos cannot be shown right now. Please try again in a moment.',
   'error.network': 'The service cannot be reached. Please check your connection and try again.',
 };

@@ -24,9 +24,12 @@
   selfiePreviewAlt: 'Votre selfie',
   consentLegend: 'Consentement',
   consentDefault: "J'accepte.",
-  consentFallbackNote: "Ce texte n'est pas disponible en français ; il est affiché dans la langue où le studio l'a rédigé.",
-  faceConsent: "Utiliser mon selfie pour vérifier que les photos qui me sont livrées me représentent, et pour retrouver mes photos que les cartes caméra n'ont pas attribuées.",
-  faceConsentHint: "Le studio ne conserve le modèle de visage tiré de votre selfie que tant qu'il conserve le selfie, et le supprime avec vos données.",
+  consentFallbackNote:
+    "Ce texte n'est pas disponible en français ; il est affiché dans la langue où le studio l'a rédigé.",
+  faceConsent:
+    "Utiliser mon selfie pour vérifier que les photos qui me sont livrées me représentent, et pour retrouver mes photos que les cartes caméra n'ont pas attribuées.",
+  faceConsentHint:
+    "Le studio ne conserve le modèle de visage tiré de votre selfie que tant qu'il conserve le selfie, et le supprime avec vos données.",
   notificationConsent: 'Me prévenir quand mes photos sont prêtes.',
   hrExportConsent: 'Mes photos peuvent être transmises au système RH de mon employeur.',
   submit: "S'enregistrer",
@@ -53,7 +56,8 @@
   acceptConsent: 'Veuillez donner votre consentement pour vous enregistrer.',
   selfieRequired: 'Veuillez ajouter un selfie.',
   termsRequired: 'Veuillez accepter les conditions de la formule payante.',
-  dayNowFull: 'Ce jour de séance vient d’être complet. Veuillez en choisir un autre ; tout ce que vous avez saisi est conservé.',
+  dayNowFull:
+    'Ce jour de séance vient d’être complet. Veuillez en choisir un autre ; tout ce que vous avez saisi est conservé.',
   doneHeading: 'Vous êtes enregistré·e',
   recapName: 'Nom',
   recapDay: 'Jour',
@@ -92,8 +96,10 @@
   photosEmailRequired: "Veuillez saisir l'adresse e-mail utilisée lors de l'enregistrement.",
   photosCodeRequired: "Veuillez saisir le code d'accès de 4 caractères reçu lors de l'enregistrement.",
   photosFactorRequired: "Veuillez saisir l'adresse e-mail utilisée lors de l'enregistrement, ou votre matricule.",
-  linkSent: 'Si un participant de cette galerie a cette adresse e-mail, nous lui avons envoyé un lien vers ses photos. Consultez votre boîte de réception, et aussi les courriers indésirables. Le lien est valable 7 jours.',
-  pairLinkSent: 'Si ce code et cette adresse appartiennent à un participant, nous avons envoyé un lien vers ses photos à cette adresse. Consultez votre boîte de réception.',
+  linkSent:
+    'Si un participant de cette galerie a cette adresse e-mail, nous lui avons envoyé un lien vers ses photos. Consultez votre boîte de réception, et aussi les courriers indésirables. Le lien est valable 7 jours.',
+  pairLinkSent:
+    'Si ce code et cette adresse appartiennent à un participant, nous avons envoyé un lien vers ses photos à cette adresse. Consultez votre boîte de réception.',
   usePortrait: 'Utiliser comme mon portrait',
   portraitPicked: 'Votre portrait',
   savingPortrait: 'Enregistrement de votre portrait…',
@@ -108,26 +114,38 @@
   'error.invalid_selfie': "Cette image n'a pas pu être lue. Prenez ou choisissez-en une autre.",
   'error.selfie_too_large': 'Cette image est trop grande. Choisissez-en une plus petite.',
   'error.invalid_shooting_day': "Ce jour de séance n'est plus proposé. Veuillez en choisir un autre.",
-  'error.shooting_day_full': 'Ce jour de séance vient d’être complet. Veuillez en choisir un autre ; tout ce que vous avez saisi est conservé.',
+  'error.shooting_day_full':
+    'Ce jour de séance vient d’être complet. Veuillez en choisir un autre ; tout ce que vous avez saisi est conservé.',
   'error.package_not_found': "Cette formule n'est plus proposée. Veuillez en choisir une autre.",
   'error.terms_not_accepted': 'Veuillez accepter les conditions de la formule payante.',
-  'error.payment_access_not_approved': 'Les formules payantes ne peuvent pas encore être achetées ici. Veuillez choisir une autre formule.',
-  'error.connect_not_ready_for_payments': 'Les formules payantes ne peuvent pas être achetées pour le moment. Veuillez choisir une autre formule.',
-  'error.package_amount_exceeds_limit': 'Cette formule ne peut pas être payée en ligne. Veuillez choisir une autre formule.',
-  'error.payment_provider_unavailable': "Le service de paiement n'est pas joignable pour le moment. Veuillez réessayer dans un instant.",
+  'error.payment_access_not_approved':
+    'Les formules payantes ne peuvent pas encore être achetées ici. Veuillez choisir une autre formule.',
+  'error.connect_not_ready_for_payments':
+    'Les formules payantes ne peuvent pas être achetées pour le moment. Veuillez choisir une autre formule.',
+  'error.package_amount_exceeds_limit':
+    'Cette formule ne peut pas être payée en ligne. Veuillez choisir une autre formule.',
+  'error.payment_provider_unavailable':
+    "Le service de paiement n'est pas joignable pour le moment. Veuillez réessayer dans un instant.",
   'error.gallery_not_found': "Ce lien d'enregistrement n'est pas valide. Demandez le bon lien à votre photographe.",
   'error.not_a_groupshoot_gallery': "Cette galerie n'a pas d'enregistrement. Demandez le bon lien à votre photographe.",
   'error.invalid_tenant': "Cette page d'enregistrement n'est pas configurée correctement.",
   'error.rate_limit_exceeded': 'Trop de tentatives. Veuillez patienter un instant et réessayer.',
   'error.storage_unavailable': "L'enregistrement n'a pas fonctionné cette fois. Veuillez réessayer.",
   'error.email_domain_not_allowed': 'Veuillez utiliser votre adresse e-mail professionnelle.',
-  'error.invitation_required': "Vous êtes sur la liste des invités. Nous vous avons envoyé par e-mail un lien personnel : ouvrez-le pour vous enregistrer. (Un nouveau lien part au plus toutes les 5 minutes.)",
-  'error.not_on_guest_list': "Cet enregistrement est réservé aux participants invités. Utilisez l'adresse e-mail (ou le matricule) que votre organisation a donnée au studio.",
-  'error.email_checkin_limit': "Cette adresse e-mail a déjà servi à s'enregistrer. Utilisez « Mes photos » avec votre code d'accès, ou demandez à votre photographe.",
-  'error.photos_not_found': 'Nous n’avons trouvé aucune photo pour ce code avec cette adresse e-mail ou ce matricule. Vérifiez les deux et réessayez.',
+  'error.invitation_required':
+    'Vous êtes sur la liste des invités. Nous vous avons envoyé par e-mail un lien personnel : ouvrez-le pour vous enregistrer. (Un nouveau lien part au plus toutes les 5 minutes.)',
+  'error.not_on_guest_list':
+    "Cet enregistrement est réservé aux participants invités. Utilisez l'adresse e-mail (ou le matricule) que votre organisation a donnée au studio.",
+  'error.email_checkin_limit':
+    "Cette adresse e-mail a déjà servi à s'enregistrer. Utilisez « Mes photos » avec votre code d'accès, ou demandez à votre photographe.",
+  'error.photos_not_found':
+    'Nous n’avons trouvé aucune photo pour ce code avec cette adresse e-mail ou ce matricule. Vérifiez les deux et réessayez.',
   'error.photo_not_found': 'Cette photo ne fait pas partie des vôtres. Veuillez afficher à nouveau vos photos.',
-  'error.photo_link_invalid': "Ce lien a expiré ou n'est pas valide. Saisissez votre adresse e-mail et nous vous en enverrons un nouveau.",
-  'error.photo_lookup_by_code_disabled': "Cette galerie ouvre les photos par un lien envoyé par e-mail. Utilisez « M'envoyer un lien ».",
-  'error.cdn_signing_unavailable': 'Vos photos ne peuvent pas être affichées pour le moment. Veuillez réessayer dans un instant.',
+  'error.photo_link_invalid':
+    "Ce lien a expiré ou n'est pas valide. Saisissez votre adresse e-mail et nous vous en enverrons un nouveau.",
+  'error.photo_lookup_by_code_disabled':
+    "Cette galerie ouvre les photos par un lien envoyé par e-mail. Utilisez « M'envoyer un lien ».",
+  'error.cdn_signing_unavailable':
+    'Vos photos ne peuvent pas être affichées pour le moment. Veuillez réessayer dans un instant.',
   'error.network': 'Le service est injoignable. Vérifiez votre connexion et réessayez.',
 };

@@ -12,7 +12,9 @@
     const here = location.hash;
     const { persons } = await api(galleryPath(token) + '/persons');
     const rows = persons.map((person) =>
-      element('tr', {},
+      element(
+        'tr',
+        {},
         element('td', {}, element('a', { href: personHref(token, person.personId), text: person.name })),
         element('td', { text: person.code }),
         element('td', { text: person.employeeId || '' }),
@@ -20,10 +22,24 @@
         element('td', { text: person.checkedInAt || 'imported' }),
       ),
     );
-    render(here,
+    render(
+      here,
       element('h2', { text: `Persons of ${token} (${persons.length})` }),
       element('p', {}, element('a', { href: '#/review/' + encodeURIComponent(token), text: 'Review queue' })),
-      element('table', {}, element('thead', {}, element('tr', {}, ...['Name', 'Code', 'Employee ID', 'Photos', 'Checked in'].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
+      element(
+        'table',
+        {},
+        element(
+          'thead',
+          {},
+          element(
+            'tr',
+            {},
+            ...['Name', 'Code', 'Employee ID', 'Photos', 'Checked in'].map((text) => element('th', { text })),
+          ),
+        ),
+        element('tbody', {}, ...rows),
+      ),
     );
   };
 
@@ -32,15 +48,29 @@
     const path = `${galleryPath(token)}/persons/${encodeURIComponent(personId)}`;
     const { person, photos } = await api(path);
     const tiles = photos.map((photo) => {
-      const thumbnail = element('img', { src: `api/${galleryPath(token)}/thumbnails/${encodeURIComponent(photo.photoId)}`, alt: photo.fileName, loading: 'lazy', width: '320', height: '213' });
-      thumbnail.addEventListener('error', () => thumbnail.replaceWith(element('div', { class: 'missing', text: 'no image in the bucket' })));
-      return element('article', { class: 'photo' + (photo.picked ? ' picked' : ''), 'data-photo': photo.photoId },
+      const thumbnail = element('img', {
+        src: `api/${galleryPath(token)}/thumbnails/${encodeURIComponent(photo.photoId)}`,
+        alt: photo.fileName,
+        loading: 'lazy',
+        width: '320',
+        height: '213',
+      });
+      thumbnail.addEventListener('error', () =>
+        thumbnail.replaceWith(element('div', { class: 'missing', text: 'no image in the bucket' })),
+      );
+      return element(
+        'article',
+        { class: 'photo' + (photo.picked ? ' picked' : ''), 'data-photo': photo.photoId },
         thumbnail,
         element('p', { text: photo.fileName }),
         element('p', { text: photo.capturedAt || 'no capture time' }),
         photo.picked
           ? element('p', { class: 'pick', text: 'Pick for HR' })
-          : element('div', { class: 'actions' }, element('button', { type: 'button', class: 'pick', text: 'Pick for HR', onclick: () => pick(photo) })),
+          : element(
+              'div',
+              { class: 'actions' },
+              element('button', { type: 'button', class: 'pick', text: 'Pick for HR', onclick: () => pick(photo) }),
+            ),
       );
     });
 
@@ -54,17 +84,38 @@
       }
     }
 
-    const erasure = element('section', { class: 'erasure' },
+    const erasure = element(
+      'section',
+      { class: 'erasure' },
       element('h3', { text: 'Erase' }),
-      element('p', { text: 'Erasing removes everything held about this person (as npm run admin -- person erase). It is final.' }),
-      element('button', { type: 'button', id: 'erase-preview', text: `Erase ${person.name}…`, onclick: () => preview() }),
+      element('p', {
+        text: 'Erasing removes everything held about this person (as npm run admin -- person erase). It is final.',
+      }),
+      element('button', {
+        type: 'button',
+        id: 'erase-preview',
+        text: `Erase ${person.name}…`,
+        onclick: () => preview(),
+      }),
     );
 
     async function preview() {
       try {
         const { lines } = await api(path + '/erase', { dryRun: true });
-        const confirmation = element('input', { type: 'text', id: 'erase-confirm', 'aria-label': `Type ${person.name} to confirm`, placeholder: person.name, autocomplete: 'off' });
-        const erase = element('button', { type: 'button', id: 'erase', class: 'danger', text: `Erase ${person.name}`, onclick: () => eraseNow(confirmation.value) });
+        const confirmation = element('input', {
+          type: 'text',
+          id: 'erase-confirm',
+          'aria-label': `Type ${person.name} to confirm`,
+          placeholder: person.name,
+          autocomplete: 'off',
+        });
+        const erase = element('button', {
+          type: 'button',
+          id: 'erase',
+          class: 'danger',
+          text: `Erase ${person.name}`,
+          onclick: () => eraseNow(confirmation.value),
+        });
         confirmation.addEventListener('keydown', (event) => event.key === 'Enter' && eraseNow(confirmation.value));
         erasure.replaceChildren(
           element('h3', { text: 'Erase: what will go' }),
@@ -82,10 +133,15 @@
     async function eraseNow(typed) {
       try {
         const { lines } = await api(path + '/erase', { confirm: typed });
-        render(here,
+        render(
+          here,
           element('h2', { text: `${person.name} erased` }),
           element('pre', { class: 'receipt', id: 'erase-receipt', text: lines.join('\n') }),
-          element('p', {}, element('a', { href: '#/persons/' + encodeURIComponent(token), text: 'Persons of ' + token })),
+          element(
+            'p',
+            {},
+            element('a', { href: '#/persons/' + encodeURIComponent(token), text: 'Persons of ' + token }),
+          ),
         );
         say(`Erased ${person.name}`);
       } catch (error) {
@@ -93,9 +149,12 @@
       }
     }
 
-    render(here,
+    render(
+      here,
       element('h2', { text: `${person.name} (${person.code})` }),
-      element('p', {},
+      element(
+        'p',
+        {},
         person.employeeId ? `Employee ID ${person.employeeId} · ` : '',
         `${photos.length} photo(s) in capture order · `,
         element('a', { href: '#/persons/' + encodeURIComponent(token), text: 'Persons of ' + token }),
@@ -105,22 +164,45 @@
     );
   };
 
-  const table = (headings, rows) => element('table', {}, element('thead', {}, element('tr', {}, ...headings.map((text) => element('th', { text })))), element('tbody', {}, ...rows));
+  const table = (headings, rows) =>
+    element(
+      'table',
+      {},
+      element('thead', {}, element('tr', {}, ...headings.map((text) => element('th', { text })))),
+      element('tbody', {}, ...rows),
+    );
 
   views.webhooks = async function showWebhooks() {
     const here = location.hash;
     const { subscriptions } = await api('webhooks');
-    render(here,
+    render(
+      here,
       element('h2', { text: `Webhook subscriptions (${subscriptions.length})` }),
-      table(['URL', 'Events', 'Enabled', 'Failing since', 'Description'], subscriptions.map((subscription) =>
-        element('tr', {},
-          element('td', {}, element('a', { href: '#/webhook/' + encodeURIComponent(subscription.subscriptionId), text: subscription.url })),
-          element('td', { text: subscription.eventTypes.join(', ') }),
-          element('td', { text: subscription.enabled ? 'yes' : `no${subscription.disabledReason ? ` (${subscription.disabledReason})` : ''}` }),
-          element('td', { text: subscription.failingSince ? new Date(subscription.failingSince).toISOString() : '' }),
-          element('td', { text: subscription.description || '' }),
+      table(
+        ['URL', 'Events', 'Enabled', 'Failing since', 'Description'],
+        subscriptions.map((subscription) =>
+          element(
+            'tr',
+            {},
+            element(
+              'td',
+              {},
+              element('a', {
+                href: '#/webhook/' + encodeURIComponent(subscription.subscriptionId),
+                text: subscription.url,
+              }),
+            ),
+            element('td', { text: subscription.eventTypes.join(', ') }),
+            element('td', {
+              text: subscription.enabled
+                ? 'yes'
+                : `no${subscription.disabledReason ? ` (${subscription.disabledReason})` : ''}`,
+            }),
+            element('td', { text: subscription.failingSince ? new Date(subscription.failingSince).toISOString() : '' }),
+            element('td', { text: subscription.description || '' }),
+          ),
         ),
-      )),
+      ),
     );
   };
 
@@ -128,7 +210,9 @@
   function lastOutcome(delivery) {
     const last = delivery.attemptLog[delivery.attemptLog.length - 1];
     if (!last) return '';
-    return last.failure ? `${last.failure}${last.statusCode ? ' ' + last.statusCode : ''}` : `ok ${last.statusCode || ''}`.trim();
+    return last.failure
+      ? `${last.failure}${last.statusCode ? ' ' + last.statusCode : ''}`
+      : `ok ${last.statusCode || ''}`.trim();
   }
 
   views.webhook = async function showDeliveries(subscriptionId) {
@@ -146,22 +230,46 @@
       }
     }
 
-    render(here,
+    render(
+      here,
       element('h2', { text: `Deliveries of ${subscriptionId}, newest first (${deliveries.length})` }),
-      element('p', {},
-        element('a', { href: '#/webhooks', text: 'Subscriptions' }), ' ',
-        element('button', { type: 'button', id: 'replay-failed', text: 'Replay the failed ones', onclick: () => replay({ failed: true }, 'the failed deliveries') }),
+      element(
+        'p',
+        {},
+        element('a', { href: '#/webhooks', text: 'Subscriptions' }),
+        ' ',
+        element('button', {
+          type: 'button',
+          id: 'replay-failed',
+          text: 'Replay the failed ones',
+          onclick: () => replay({ failed: true }, 'the failed deliveries'),
+        }),
       ),
-      table(['Event', 'Type', 'Status', 'Attempts', 'Last outcome', ''], deliveries.map((delivery) =>
-        element('tr', { 'data-event': delivery.eventId },
-          element('td', { text: delivery.eventId }),
-          element('td', { text: delivery.eventType }),
-          element('td', { class: 'delivery-status', text: delivery.status }),
-          element('td', { text: String(delivery.attempts) }),
-          element('td', { text: lastOutcome(delivery) }),
-          element('td', {}, delivery.status === 'pending' || delivery.status === 'replay_requested' ? '' : element('button', { type: 'button', text: 'Replay', onclick: () => replay({ eventId: delivery.eventId }, delivery.eventId) })),
+      table(
+        ['Event', 'Type', 'Status', 'Attempts', 'Last outcome', ''],
+        deliveries.map((delivery) =>
+          element(
+            'tr',
+            { 'data-event': delivery.eventId },
+            element('td', { text: delivery.eventId }),
+            element('td', { text: delivery.eventType }),
+            element('td', { class: 'delivery-status', text: delivery.status }),
+            element('td', { text: String(delivery.attempts) }),
+            element('td', { text: lastOutcome(delivery) }),
+            element(
+              'td',
+              {},
+              delivery.status === 'pending' || delivery.status === 'replay_requested'
+                ? ''
+                : element('button', {
+                    type: 'button',
+                    text: 'Replay',
+                    onclick: () => replay({ eventId: delivery.eventId }, delivery.eventId),
+                  }),
+            ),
+          ),
         ),
-      )),
+      ),
     );
   };
 })();

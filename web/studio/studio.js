@@ -15,7 +15,9 @@
     const typed = text.trim();
     if (persons.has(typed)) return typed;
     const lower = typed.toLowerCase();
-    const matches = [...persons.values()].filter((person) => [person.code, person.employeeId, person.name].some((value) => value && value.toLowerCase() === lower));
+    const matches = [...persons.values()].filter((person) =>
+      [person.code, person.employeeId, person.name].some((value) => value && value.toLowerCase() === lower),
+    );
     return matches.length === 1 ? matches[0].personId : typed;
   }
 
@@ -26,7 +28,10 @@
 
   /** A person's name (and code) as a link to their view. */
   function personLink(token, personId) {
-    return element('a', { href: `#/person/${encodeURIComponent(token)}/${encodeURIComponent(personId)}`, text: who(personId) });
+    return element('a', {
+      href: `#/person/${encodeURIComponent(token)}/${encodeURIComponent(personId)}`,
+      text: who(personId),
+    });
   }
 
   function element(tag, attributes, ...children) {
@@ -41,7 +46,12 @@
   }
 
   async function api(path, body) {
-    const response = await fetch('api/' + path, body === undefined ? {} : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(
+      'api/' + path,
+      body === undefined
+        ? {}
+        : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
+    );
     const answer = await response.json();
     if (!answer.ok) throw new Error(answer.message);
     return answer;
@@ -64,24 +74,60 @@
     const { tenant, galleries } = await api('galleries');
     document.getElementById('tenant').textContent = 'Tenant ' + tenant;
     const rows = galleries.map((gallery) =>
-      element('tr', {},
+      element(
+        'tr',
+        {},
         element('td', {}, element('a', { href: '#/review/' + encodeURIComponent(gallery.token), text: gallery.name })),
         element('td', { text: gallery.token }),
         element('td', { text: gallery.isGroupShoot ? 'yes' : 'no' }),
-        element('td', {}, ...gallery.days.map((day) => element('div', {}, `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity} `, cardsLink(gallery.token, day.id, 'cards'), printedNote(day.cardsPrinted)))),
+        element(
+          'td',
+          {},
+          ...gallery.days.map((day) =>
+            element(
+              'div',
+              {},
+              `${day.date} ${day.label}: ${day.booked}/${day.capacity === null ? 'unlimited' : day.capacity} `,
+              cardsLink(gallery.token, day.id, 'cards'),
+              printedNote(day.cardsPrinted),
+            ),
+          ),
+        ),
         element('td', { class: 'stats', 'data-gallery': gallery.token }, gallery.isGroupShoot ? '…' : ''),
-        element('td', { class: 'links' },
-          gallery.isGroupShoot ? element('a', { href: '#/persons/' + encodeURIComponent(gallery.token), text: 'Persons' }) : null,
+        element(
+          'td',
+          { class: 'links' },
+          gallery.isGroupShoot
+            ? element('a', { href: '#/persons/' + encodeURIComponent(gallery.token), text: 'Persons' })
+            : null,
           cardsLink(gallery.token, null, 'Cards (PDF)'),
           printedNote(gallery.cardsPrinted),
         ),
       ),
     );
-    render(here,
+    render(
+      here,
       element('h2', { text: `Galleries (${galleries.length})` }),
-      element('table', {}, element('thead', {}, element('tr', {}, ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity', 'Photos and check-ins', ''].map((text) => element('th', { text })))), element('tbody', {}, ...rows)),
+      element(
+        'table',
+        {},
+        element(
+          'thead',
+          {},
+          element(
+            'tr',
+            {},
+            ...['Gallery', 'Token', 'Group shoot', 'Days: booked/capacity', 'Photos and check-ins', ''].map((text) =>
+              element('th', { text }),
+            ),
+          ),
+        ),
+        element('tbody', {}, ...rows),
+      ),
     );
-    await Promise.all([...view.querySelectorAll('td.stats[data-gallery]')].filter((cell) => cell.textContent).map(showStats));
+    await Promise.all(
+      [...view.querySelectorAll('td.stats[data-gallery]')].filter((cell) => cell.textContent).map(showStats),
+    );
   }
 
   /** A group shoot's photo counts and check-ins per day, drawn once its figures arrive. */
@@ -89,50 +135,116 @@
     const stats = await api(`galleries/${encodeURIComponent(cell.dataset.gallery)}/stats`);
     const most = Math.max(1, ...stats.checkInsByDay.map((day) => day.count));
     cell.replaceChildren(
-      element('div', { class: 'photo-counts', text: `${stats.photos.assigned} assigned, ${stats.photos.unassigned} unassigned, ${stats.photos.withheld} withheld` }),
-      element('div', { text: `${stats.persons.total} persons: ${stats.persons.imported} imported, ${stats.persons.checkedIn} checked in` }),
+      element('div', {
+        class: 'photo-counts',
+        text: `${stats.photos.assigned} assigned, ${stats.photos.unassigned} unassigned, ${stats.photos.withheld} withheld`,
+      }),
+      element('div', {
+        text: `${stats.persons.total} persons: ${stats.persons.imported} imported, ${stats.persons.checkedIn} checked in`,
+      }),
       ...stats.checkInsByDay.map((day) =>
-        element('div', { class: 'checkins' }, `${day.date} `, element('meter', { min: '0', max: String(most), value: String(day.count), 'aria-label': `check-ins on ${day.date}` }), ` ${day.count}`),
+        element(
+          'div',
+          { class: 'checkins' },
+          `${day.date} `,
+          element('meter', {
+            min: '0',
+            max: String(most),
+            value: String(day.count),
+            'aria-label': `check-ins on ${day.date}`,
+          }),
+          ` ${day.count}`,
+        ),
       ),
     );
   }
 
   /** When the cards were last printed, and how many; nothing when no printing was recorded. */
   function printedNote(printed) {
-    return printed ? element('span', { class: 'printed', text: ` ${printed.cards} printed ${printed.at.slice(0, 10)}` }) : null;
+    return printed
+      ? element('span', { class: 'printed', text: ` ${printed.cards} printed ${printed.at.slice(0, 10)}` })
+      : null;
   }
 
   /** The camera cards of a gallery, or of one of its days, as the PDF of `cards pdf` (a download). */
   function cardsLink(token, dayId, text) {
     const query = dayId ? '?day=' + encodeURIComponent(dayId) : '';
-    return element('a', { class: 'cards', href: `api/galleries/${encodeURIComponent(token)}/cards${query}`, download: '', text });
+    return element('a', {
+      class: 'cards',
+      href: `api/galleries/${encodeURIComponent(token)}/cards${query}`,
+      download: '',
+      text,
+    });
   }
 
   function photoCard(token, photo) {
     const reason = (photo.reason || '').replaceAll('_', ' ');
     const card = photo.card
-      ? element('p', {}, `Card ${photo.card.code || 'with several codes'}: `, photo.card.personId ? personLink(token, photo.card.personId) : 'nobody')
+      ? element(
+          'p',
+          {},
+          `Card ${photo.card.code || 'with several codes'}: `,
+          photo.card.personId ? personLink(token, photo.card.personId) : 'nobody',
+        )
       : element('p', { text: 'No card before it' });
-    const thumbnail = element('img', { src: `api/galleries/${encodeURIComponent(token)}/thumbnails/${encodeURIComponent(photo.photoId)}`, alt: photo.path, loading: 'lazy', width: '320', height: '213' });
-    thumbnail.addEventListener('error', () => thumbnail.replaceWith(element('div', { class: 'missing', text: 'no image in the bucket' })));
-    const personField = element('input', { type: 'text', placeholder: 'name, code or ID', 'aria-label': 'Person to assign ' + photo.path + ' to', list: 'persons' });
+    const thumbnail = element('img', {
+      src: `api/galleries/${encodeURIComponent(token)}/thumbnails/${encodeURIComponent(photo.photoId)}`,
+      alt: photo.path,
+      loading: 'lazy',
+      width: '320',
+      height: '213',
+    });
+    thumbnail.addEventListener('error', () =>
+      thumbnail.replaceWith(element('div', { class: 'missing', text: 'no image in the bucket' })),
+    );
+    const personField = element('input', {
+      type: 'text',
+      placeholder: 'name, code or ID',
+      'aria-label': 'Person to assign ' + photo.path + ' to',
+      list: 'persons',
+    });
     const assign = () => act(token, photo, 'assign', { personId: personIdOf(personField.value) });
     personField.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') assign();
       if (event.key === 'Escape') personField.blur();
     });
-    return element('article', { class: 'photo' + (photo.heldFor ? ' withheld' : ''), tabindex: '-1', 'data-photo': photo.photoId },
-      beside(thumbnail, photo.reference ? referenceFigure(token, photo.reference) : null, photo.card ? cardFigure(token, photo.card) : null),
+    return element(
+      'article',
+      { class: 'photo' + (photo.heldFor ? ' withheld' : ''), tabindex: '-1', 'data-photo': photo.photoId },
+      beside(
+        thumbnail,
+        photo.reference ? referenceFigure(token, photo.reference) : null,
+        photo.card ? cardFigure(token, photo.card) : null,
+      ),
       element('p', { text: photo.path }),
       element('p', { text: photo.capturedAt || 'no capture time' }),
       element('p', { class: 'reason', text: (photo.heldFor ? 'Withheld: ' : 'Unassigned: ') + reason }),
       card,
-      photo.candidates.length ? element('p', { text: 'Faces: ' + photo.candidates.map((c) => `${who(c.personId)} ${c.distance.toFixed(2)}`).join(', ') }) : null,
-      element('div', { class: 'actions' },
-        photo.heldFor ? element('button', { type: 'button', class: 'release', text: 'Release to ' + who(photo.heldFor), onclick: () => act(token, photo, 'release') }) : null,
+      photo.candidates.length
+        ? element('p', {
+            text: 'Faces: ' + photo.candidates.map((c) => `${who(c.personId)} ${c.distance.toFixed(2)}`).join(', '),
+          })
+        : null,
+      element(
+        'div',
+        { class: 'actions' },
+        photo.heldFor
+          ? element('button', {
+              type: 'button',
+              class: 'release',
+              text: 'Release to ' + who(photo.heldFor),
+              onclick: () => act(token, photo, 'release'),
+            })
+          : null,
         personField,
         element('button', { type: 'button', text: 'Assign', onclick: assign }),
-        element('button', { type: 'button', class: 'dismiss', text: "Nobody's", title: "Mark as nobody's: it leaves the queue, and no card gives it to anyone", onclick: () => act(token, photo, 'dismiss') }),
+        element('button', {
+          type: 'button',
+          class: 'dismiss',
+          text: "Nobody's",
+          title: "Mark as nobody's: it leaves the queue, and no card gives it to anyone",
+          onclick: () => act(token, photo, 'dismiss'),
+        }),
       ),
     );
   }
@@ -140,26 +252,59 @@
   /** The photo alone, or side by side with what it is judged against. */
   function beside(thumbnail, ...figures) {
     const shown = figures.filter(Boolean);
-    return shown.length ? element('div', { class: 'pair' + (shown.length > 1 ? ' three' : '') }, thumbnail, ...shown) : thumbnail;
+    return shown.length
+      ? element('div', { class: 'pair' + (shown.length > 1 ? ' three' : '') }, thumbnail, ...shown)
+      : thumbnail;
   }
 
   /** The camera card that governs the photo, as the camera saw it. */
   function cardFigure(token, card) {
-    const image = element('img', { src: `api/galleries/${encodeURIComponent(token)}/thumbnails/${encodeURIComponent(card.photoId)}`, alt: 'Camera card ' + (card.code || 'with several codes'), loading: 'lazy', width: '320', height: '213' });
-    image.addEventListener('error', () => image.replaceWith(element('div', { class: 'missing', text: 'no card image' })));
-    return element('figure', { class: 'reference card-photo' }, image, element('figcaption', { text: 'Card ' + (card.code || 'with several codes') }));
+    const image = element('img', {
+      src: `api/galleries/${encodeURIComponent(token)}/thumbnails/${encodeURIComponent(card.photoId)}`,
+      alt: 'Camera card ' + (card.code || 'with several codes'),
+      loading: 'lazy',
+      width: '320',
+      height: '213',
+    });
+    image.addEventListener('error', () =>
+      image.replaceWith(element('div', { class: 'missing', text: 'no card image' })),
+    );
+    return element(
+      'figure',
+      { class: 'reference card-photo' },
+      image,
+      element('figcaption', { text: 'Card ' + (card.code || 'with several codes') }),
+    );
   }
 
   /** Beside a face mismatch: the face of the person the card names, as their selfie or first photo shows it. */
   function referenceFigure(token, reference) {
-    const image = element('img', { src: `api/galleries/${encodeURIComponent(token)}/references/${encodeURIComponent(reference.personId)}`, alt: 'Reference of ' + who(reference.personId), loading: 'lazy', width: '320', height: '213' });
-    image.addEventListener('error', () => image.replaceWith(element('div', { class: 'missing', text: 'no reference image' })));
-    return element('figure', { class: 'reference' }, image, element('figcaption', { text: `${who(reference.personId)}: ${reference.kind === 'selfie' ? 'selfie' : 'first photo'}` }));
+    const image = element('img', {
+      src: `api/galleries/${encodeURIComponent(token)}/references/${encodeURIComponent(reference.personId)}`,
+      alt: 'Reference of ' + who(reference.personId),
+      loading: 'lazy',
+      width: '320',
+      height: '213',
+    });
+    image.addEventListener('error', () =>
+      image.replaceWith(element('div', { class: 'missing', text: 'no reference image' })),
+    );
+    return element(
+      'figure',
+      { class: 'reference' },
+      image,
+      element('figcaption', {
+        text: `${who(reference.personId)}: ${reference.kind === 'selfie' ? 'selfie' : 'first photo'}`,
+      }),
+    );
   }
 
   async function act(token, photo, action, body) {
     try {
-      const answer = await api(`galleries/${encodeURIComponent(token)}/photos/${encodeURIComponent(photo.photoId)}/${action}`, body || {});
+      const answer = await api(
+        `galleries/${encodeURIComponent(token)}/photos/${encodeURIComponent(photo.photoId)}/${action}`,
+        body || {},
+      );
       const done = {
         release: () => `Released ${photo.path} to ${who(photo.heldFor)}`,
         assign: () => `Assigned ${photo.path} to ${who(answer.personId)}`,
@@ -174,7 +319,10 @@
 
   async function showReview(token) {
     const here = location.hash;
-    const [{ counts, photos }, listed] = await Promise.all([api(`galleries/${encodeURIComponent(token)}/review`), api(`galleries/${encodeURIComponent(token)}/persons`)]);
+    const [{ counts, photos }, listed] = await Promise.all([
+      api(`galleries/${encodeURIComponent(token)}/review`),
+      api(`galleries/${encodeURIComponent(token)}/persons`),
+    ]);
     persons = new Map(listed.persons.map((person) => [person.personId, person]));
     const cameras = new Map();
     for (const photo of photos) {
@@ -182,12 +330,29 @@
       if (!cameras.has(camera)) cameras.set(camera, []);
       cameras.get(camera).push(photo);
     }
-    render(here,
+    render(
+      here,
       element('h2', { text: 'Review queue of ' + token }),
-      element('p', { class: 'counts', id: 'counts', text: `${counts.withheld} withheld, ${counts.unassigned} unassigned` }),
+      element('p', {
+        class: 'counts',
+        id: 'counts',
+        text: `${counts.withheld} withheld, ${counts.unassigned} unassigned`,
+      }),
       // The assign fields suggest every person: the browser matches the name, code or employee ID typed.
-      element('datalist', { id: 'persons' }, ...listed.persons.map((person) => element('option', { value: person.personId, label: [person.name, person.code, person.employeeId].filter(Boolean).join(' · ') }))),
-      ...[...cameras].flatMap(([camera, list]) => [element('h3', { class: 'camera', text: camera }), element('div', { class: 'grid' }, ...list.map((photo) => photoCard(token, photo)))]),
+      element(
+        'datalist',
+        { id: 'persons' },
+        ...listed.persons.map((person) =>
+          element('option', {
+            value: person.personId,
+            label: [person.name, person.code, person.employeeId].filter(Boolean).join(' · '),
+          }),
+        ),
+      ),
+      ...[...cameras].flatMap(([camera, list]) => [
+        element('h3', { class: 'camera', text: camera }),
+        element('div', { class: 'grid' }, ...list.map((photo) => photoCard(token, photo))),
+      ]),
     );
     // After an action the cursor stays at its place in the queue, which is now the next photo.
     const keep = Math.max(current, 0);
@@ -210,7 +375,14 @@
   }
 
   document.addEventListener('keydown', (event) => {
-    if (!location.hash.startsWith('#/review/') || event.target.tagName === 'INPUT' || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (
+      !location.hash.startsWith('#/review/') ||
+      event.target.tagName === 'INPUT' ||
+      event.ctrlKey ||
+      event.metaKey ||
+      event.altKey
+    )
+      return;
     const card = cards()[current];
     if (event.key === 'j') move(1);
     else if (event.key === 'k') move(-1);

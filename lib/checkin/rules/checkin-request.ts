@@ -1,6 +1,11 @@
 import { validateCustomFields } from '#lib/galleries/rules/custom-fields';
 import { DomainError, invalidField } from '#lib/platform/domain-error';
-import { BUILT_IN_FIELD_KEYS, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/galleries/rules/gallery-model';
+import {
+  BUILT_IN_FIELD_KEYS,
+  type GalleryConfiguration,
+  type GalleryPackage,
+  type ShootingDay,
+} from '#lib/galleries/rules/gallery-model';
 import type { PersonConsents } from '#lib/persons/rules/person-model';
 import { allowedDomainsInWords, checkinPolicyOf, isEmailDomainAllowed } from '#lib/galleries/rules/checkin-policy';
 import { decodeSelfie, readJpegFrameSize } from '#lib/checkin/rules/selfie';
@@ -68,7 +73,12 @@ export function validateCheckin(fields: CheckinFields, configuration: GalleryCon
   const { gallery, formFields, shootingDays, packages } = configuration;
   for (const field of formFields) {
     const builtIn = (BUILT_IN_FIELD_KEYS as readonly string[]).includes(field.key);
-    if (builtIn && field.enabled && field.required && (fields[field.key as (typeof BUILT_IN_FIELD_KEYS)[number]] ?? null) === null) {
+    if (
+      builtIn &&
+      field.enabled &&
+      field.required &&
+      (fields[field.key as (typeof BUILT_IN_FIELD_KEYS)[number]] ?? null) === null
+    ) {
       throw invalidField(field.key, `${field.label} is required.`);
     }
   }
@@ -83,7 +93,8 @@ export function validateCheckin(fields: CheckinFields, configuration: GalleryCon
   const customValues = validateCustomFields(fields.customFields ?? {}, formFields);
 
   const submittedSelfie = fields.selfieBase64 ?? null;
-  if (gallery.selfieRequired && gallery.selfieEnabled && submittedSelfie === null) throw new DomainError('selfie_required');
+  if (gallery.selfieRequired && gallery.selfieEnabled && submittedSelfie === null)
+    throw new DomainError('selfie_required');
   const selfieAsSent = gallery.selfieEnabled && submittedSelfie !== null ? decodeSelfie(submittedSelfie) : undefined;
   if (selfieAsSent) readJpegFrameSize(selfieAsSent);
 

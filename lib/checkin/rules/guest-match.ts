@@ -11,7 +11,8 @@ import type { Person } from '#lib/persons/rules/person-model';
  *   address, which creates a person as in an open gallery (within `checkinsPerEmail`);
  * - `none`: it names nobody on the guest list (not_on_guest_list).
  */
-export type GuestMatch = { kind: 'complete'; person: Person } | { kind: 'invite'; persons: Person[] } | { kind: 'repeat' } | { kind: 'none' };
+export type GuestMatch =
+  { kind: 'complete'; person: Person } | { kind: 'invite'; persons: Person[] } | { kind: 'repeat' } | { kind: 'none' };
 
 export interface GuestMatchOptions {
   /** Whether any imported person holds the address (also one left out of `byEmail` as taken); by default, whether `byEmail` has one. */
@@ -30,7 +31,11 @@ export interface GuestMatchOptions {
  * imported without is matched by its employee ID, once: completing it gives it the address, by
  * which it is matched from then on.
  */
-export function matchGuest(byEmail: readonly Person[], byEmployeeId: readonly Person[], options: GuestMatchOptions = {}): GuestMatch {
+export function matchGuest(
+  byEmail: readonly Person[],
+  byEmployeeId: readonly Person[],
+  options: GuestMatchOptions = {},
+): GuestMatch {
   const { invitedAddress = byEmail.length > 0, invitationsRequired = false, invitedPersonId } = options;
   const pending = (person: Person) => person.checkedInAt === undefined;
   const byAddress = byEmail.filter(pending);

@@ -17,18 +17,30 @@ export const INVITATION_LIFETIME_MS = 14 * 24 * 60 * 60_000;
 export const INVITATION_EMAIL_INTERVAL_MS = 5 * 60_000;
 
 /** An invitation of the subject that expires INVITATION_LIFETIME_MS after `at`. */
-export function signInvitation(key: string, subject: PersonLinkSubject, at: number): { invitation: string; expiresAt: string } {
+export function signInvitation(
+  key: string,
+  subject: PersonLinkSubject,
+  at: number,
+): { invitation: string; expiresAt: string } {
   const { token, expiresAt } = signPersonLink(key, 'checkin-invitation-v1', subject, at + INVITATION_LIFETIME_MS);
   return { invitation: token, expiresAt };
 }
 
 /** The person an invitation names in this gallery at `at`; undefined for one malformed, forged, of another gallery, or expired. */
-export function verifyInvitation(key: string, gallery: { tenantId: string; galleryToken: string }, invitation: string, at: number): string | undefined {
+export function verifyInvitation(
+  key: string,
+  gallery: { tenantId: string; galleryToken: string },
+  invitation: string,
+  at: number,
+): string | undefined {
   return verifyPersonLink(key, 'checkin-invitation-v1', gallery, invitation, at);
 }
 
 /** The check-in page's address that opens the check-in with the invitation (in the fragment, which no server sees). */
-export function invitationUrl(checkinPageUrl: string, address: { tenantSlug: string; galleryToken: string; invitation: string }): string {
+export function invitationUrl(
+  checkinPageUrl: string,
+  address: { tenantSlug: string; galleryToken: string; invitation: string },
+): string {
   const url = new URL(checkinPageUrl);
   url.searchParams.set('tenant', address.tenantSlug);
   url.searchParams.set('token', address.galleryToken);

@@ -22,7 +22,8 @@ export function decodeSelfie(submitted: string): Buffer {
   }
   payload = payload.replace(/\s+/g, '');
   if (Math.floor((payload.length * 3) / 4) > MAX_SELFIE_BYTES + 2) throw new DomainError('selfie_too_large');
-  if (payload.length === 0 || !BASE64.test(payload)) throw new DomainError('invalid_selfie', 'The selfie is not valid base64.');
+  if (payload.length === 0 || !BASE64.test(payload))
+    throw new DomainError('invalid_selfie', 'The selfie is not valid base64.');
   const bytes = Buffer.from(payload, 'base64');
   if (bytes.length > MAX_SELFIE_BYTES) throw new DomainError('selfie_too_large');
   return bytes;
@@ -35,7 +36,8 @@ export interface JpegFrameSize {
 }
 
 /** SOF0 to SOF15 start a frame; C4 (DHT), C8 (JPG) and CC (DAC) share the range but do not. */
-const isStartOfFrame = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+const isStartOfFrame = (marker: number) =>
+  marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 
 /**
  * The frame size of a JPEG, read from its header segments without decoding any image data: a
@@ -64,7 +66,10 @@ export function readJpegFrameSize(jpeg: Buffer): JpegFrameSize {
       const width = jpeg.readUInt16BE(offset + 7);
       if (width === 0 || height === 0) throw invalid();
       if (width * height > MAX_SELFIE_PIXELS) {
-        throw new DomainError('invalid_selfie', `The selfie has more than ${MAX_SELFIE_PIXELS / 1_000_000} megapixels.`);
+        throw new DomainError(
+          'invalid_selfie',
+          `The selfie has more than ${MAX_SELFIE_PIXELS / 1_000_000} megapixels.`,
+        );
       }
       return { width, height };
     }

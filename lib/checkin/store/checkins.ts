@@ -33,18 +33,34 @@ export function emailCheckinCount(scope: GalleryScope, email: string, limit: num
  * The spot comes from one of the day's counters with room, as `dayCounters` (the gallery read
  * of the request) show them (withSpotTaken).
  */
-export function insertCheckedInPerson(scope: GalleryScope, draft: PersonDraft, checkinsPerEmail: number, dayCounters?: readonly SpotCounter[]): Promise<Person> {
+export function insertCheckedInPerson(
+  scope: GalleryScope,
+  draft: PersonDraft,
+  checkinsPerEmail: number,
+  dayCounters?: readonly SpotCounter[],
+): Promise<Person> {
   if (!draft.shootingDayId) return insertWithSpot(scope, draft, checkinsPerEmail, undefined);
-  return withSpotTaken(scope, draft.shootingDayId, dayCounters, {}, (spot) => insertWithSpot(scope, draft, checkinsPerEmail, spot));
+  return withSpotTaken(scope, draft.shootingDayId, dayCounters, {}, (spot) =>
+    insertWithSpot(scope, draft, checkinsPerEmail, spot),
+  );
 }
 
-async function insertWithSpot(scope: GalleryScope, draft: PersonDraft, checkinsPerEmail: number, taking: SpotTaking | undefined): Promise<Person> {
+async function insertWithSpot(
+  scope: GalleryScope,
+  draft: PersonDraft,
+  checkinsPerEmail: number,
+  taking: SpotTaking | undefined,
+): Promise<Person> {
   const person: Person = { ...draft, code: generateAccessCode() };
   const spot = taking?.items ?? [];
   const count = draft.email ? [emailCheckinCount(scope, draft.email, checkinsPerEmail)] : [];
   try {
     const { persons } = await writePersonsWithCodes(scope, [person], {
-      extraItems: ([stored]) => [...spot, ...count, eventPut(checkinCompleted({ tenantId: scope.tenantId, galleryToken: scope.token }, stored!, null))],
+      extraItems: ([stored]) => [
+        ...spot,
+        ...count,
+        eventPut(checkinCompleted({ tenantId: scope.tenantId, galleryToken: scope.token }, stored!, null)),
+      ],
       retry: taking ? taking.retry : CONTENDED_RETRIES,
     });
     return persons[0]!;
@@ -57,5 +73,8 @@ async function insertWithSpot(scope: GalleryScope, draft: PersonDraft, checkinsP
 
 /** email_checkin_limit, saying how many check-ins the address made. */
 export function emailCheckinLimitReached(checkinsPerEmail: number): DomainError {
-  return new DomainError('email_checkin_limit', `This email address has checked in ${checkinsPerEmail} time${checkinsPerEmail === 1 ? '' : 's'} to this gallery already.`);
+  return new DomainError(
+    'email_checkin_limit',
+    `This email address has checked in ${checkinsPerEmail} time${checkinsPerEmail === 1 ? '' : 's'} to this gallery already.`,
+  );
 }

@@ -39,7 +39,12 @@ export function claimImportedPerson(scope: GalleryScope, personId: string, claim
           ConditionExpression:
             'attribute_exists(pk) AND #source = :import AND attribute_not_exists(checkedInAt) AND (attribute_not_exists(checkinClaimUntil) OR checkinClaimUntil < :now)',
           ExpressionAttributeNames: { '#source': 'source' },
-          ExpressionAttributeValues: { ':claim': claimId, ':until': now() + CHECKIN_CLAIM_MS, ':now': now(), ':import': 'import' },
+          ExpressionAttributeValues: {
+            ':claim': claimId,
+            ':until': now() + CHECKIN_CLAIM_MS,
+            ':now': now(),
+            ':import': 'import',
+          },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
@@ -74,11 +79,18 @@ export function completeImportedPerson(
   scope: GalleryScope,
   imported: Person,
   completed: Person,
-  options: { claimId: string; checkinsPerEmail: number; existingDayIds: ReadonlySet<string>; dayCounters?: readonly SpotCounter[] },
+  options: {
+    claimId: string;
+    checkinsPerEmail: number;
+    existingDayIds: ReadonlySet<string>;
+    dayCounters?: readonly SpotCounter[];
+  },
 ): Promise<Person> {
   const movesDay = completed.shootingDayId !== imported.shootingDayId;
   if (!movesDay || !completed.shootingDayId) return completeWithSpot(scope, imported, completed, options, undefined, 1);
-  return withSpotTaken(scope, completed.shootingDayId, options.dayCounters, {}, (spot, attempt) => completeWithSpot(scope, imported, completed, options, spot, attempt));
+  return withSpotTaken(scope, completed.shootingDayId, options.dayCounters, {}, (spot, attempt) =>
+    completeWithSpot(scope, imported, completed, options, spot, attempt),
+  );
 }
 
 async function completeWithSpot(
@@ -92,7 +104,10 @@ async function completeWithSpot(
   const email = completed.email;
   if (email === null) throw new Error('A check-in always gives an email address');
   const spots: TransactItem[] = taking?.items ?? [];
-  const leftDay = taking && imported.shootingDayId && options.existingDayIds.has(imported.shootingDayId) ? [giveBackSpot(scope, imported.shootingDayId)] : [];
+  const leftDay =
+    taking && imported.shootingDayId && options.existingDayIds.has(imported.shootingDayId)
+      ? [giveBackSpot(scope, imported.shootingDayId)]
+      : [];
   const items: TransactItem[] = [
     ...importedCompletionItems(scope, completed, {
       expression: 'checkinClaim = :claim AND attribute_not_exists(checkedInAt)',
@@ -107,7 +122,10 @@ async function completeWithSpot(
     // The claim's ID as the request token: a resend after a lost answer is applied once, and
     // answered as the first send (another spot counter tried after a full one is another request).
     const requestToken = attempt === 1 ? options.claimId : `${options.claimId}-${attempt}`;
-    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: requestToken })), taking ? taking.retry : CONTENDED_RETRIES);
+    await withStoreRetries(
+      () => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: requestToken })),
+      taking ? taking.retry : CONTENDED_RETRIES,
+    );
     return completed;
   } catch (error) {
     if (!isCancelledTransaction(error)) throw error;
@@ -118,6 +136,9 @@ async function completeWithSpot(
     if (taking && failed >= 2 && failed < 2 + spots.length) throw taking.refusal(failed - 2, itemAt(error, failed));
     if (failed === 2 + spots.length + leftDay.length) throw emailCheckinLimitReached(options.checkinsPerEmail);
     // The claim ran out and another check-in took the person meanwhile: nothing was kept, retry.
-    throw new DomainError('reservation_changed', 'The invitation was being used by another check-in at the same time; retry.');
+    throw new DomainError(
+      'reservation_changed',
+      'The invitation was being used by another check-in at the same time; retry.',
+    );
   }
 }

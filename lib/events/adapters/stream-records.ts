@@ -31,22 +31,43 @@ export function changeRecordsOf(streamEvent: DynamoDBStreamEvent): ChangeRecord[
 /** The outbox event a record writes (new, or a coalesced one counted up); undefined for any other item, or a removal. */
 export function eventOfRecord(record: ChangeRecord): ServiceEvent | undefined {
   const image = record.newImage;
-  if (record.eventName === 'REMOVE' || !image || typeof image.sk !== 'string' || !image.sk.startsWith(ITEM_PREFIX.event)) return undefined;
+  if (
+    record.eventName === 'REMOVE' ||
+    !image ||
+    typeof image.sk !== 'string' ||
+    !image.sk.startsWith(ITEM_PREFIX.event)
+  )
+    return undefined;
   if (typeof image.type !== 'string' || !isEventType(image.type)) return undefined;
-  if (typeof image.eventId !== 'string' || typeof image.tenantId !== 'string' || typeof image.galleryToken !== 'string') return undefined;
+  if (typeof image.eventId !== 'string' || typeof image.tenantId !== 'string' || typeof image.galleryToken !== 'string')
+    return undefined;
   return eventFromItem(image);
 }
 
 /** A webhook delivery item (the delivery log) that a record writes; undefined for any other item. */
 export function deliveryItemOfRecord(record: ChangeRecord): Record<string, any> | undefined {
   const image = record.newImage;
-  return record.eventName !== 'REMOVE' && image && typeof image.sk === 'string' && image.sk.startsWith(ITEM_PREFIX.delivery) ? image : undefined;
+  return record.eventName !== 'REMOVE' &&
+    image &&
+    typeof image.sk === 'string' &&
+    image.sk.startsWith(ITEM_PREFIX.delivery)
+    ? image
+    : undefined;
 }
 
 /** A person item that a record inserts, with its gallery; undefined for any other record. */
-export function insertedPersonOfRecord(record: ChangeRecord): { scope: { tenantId: string; token: string }; item: Record<string, any> } | undefined {
+export function insertedPersonOfRecord(
+  record: ChangeRecord,
+): { scope: { tenantId: string; token: string }; item: Record<string, any> } | undefined {
   const image = record.newImage;
-  if (record.eventName !== 'INSERT' || !image || typeof image.pk !== 'string' || typeof image.sk !== 'string' || !image.sk.startsWith(ITEM_PREFIX.person)) return undefined;
+  if (
+    record.eventName !== 'INSERT' ||
+    !image ||
+    typeof image.pk !== 'string' ||
+    typeof image.sk !== 'string' ||
+    !image.sk.startsWith(ITEM_PREFIX.person)
+  )
+    return undefined;
   const scope = galleryOfPersonItem(image.pk);
   return scope ? { scope, item: image } : undefined;
 }

@@ -11,7 +11,17 @@ import { now } from '#lib/platform/clock';
  * form answers or selfies.
  */
 
-export const EVENT_TYPES = ['person.created', 'checkin.completed', 'order.paid', 'order.expired', 'order.canceled', 'photos.assigned', 'photos.withheld', 'photo.picked', 'hr_export.ready'] as const;
+export const EVENT_TYPES = [
+  'person.created',
+  'checkin.completed',
+  'order.paid',
+  'order.expired',
+  'order.canceled',
+  'photos.assigned',
+  'photos.withheld',
+  'photo.picked',
+  'hr_export.ready',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The version of the envelope and of every `data` shape; a change that breaks a consumer gets a new one. */
@@ -149,7 +159,12 @@ interface OrderFacts {
   person: { shootingDayId: string | null };
 }
 
-function serviceEvent<T extends EventType>(scope: EventScope, type: T, personId: string | null, data: EventDataOf[T]): ServiceEvent<T> {
+function serviceEvent<T extends EventType>(
+  scope: EventScope,
+  type: T,
+  personId: string | null,
+  data: EventDataOf[T],
+): ServiceEvent<T> {
   return { eventId: newEventId(), type, createdAt: new Date(now()).toISOString(), ...scope, personId, data };
 }
 
@@ -163,7 +178,11 @@ export function personCreated(scope: EventScope, person: PersonFacts): ServiceEv
   });
 }
 
-export function checkinCompleted(scope: EventScope, person: PersonFacts, orderId: string | null): ServiceEvent<'checkin.completed'> {
+export function checkinCompleted(
+  scope: EventScope,
+  person: PersonFacts,
+  orderId: string | null,
+): ServiceEvent<'checkin.completed'> {
   return serviceEvent(scope, 'checkin.completed', person.personId, {
     personId: person.personId,
     shootingDayId: person.shootingDayId,
@@ -173,21 +192,42 @@ export function checkinCompleted(scope: EventScope, person: PersonFacts, orderId
 }
 
 function orderData(order: OrderFacts): OrderData {
-  return { orderId: order.orderId, packageId: order.packageId, amount: order.amount, currency: order.currency, shootingDayId: order.person.shootingDayId };
+  return {
+    orderId: order.orderId,
+    packageId: order.packageId,
+    amount: order.amount,
+    currency: order.currency,
+    shootingDayId: order.person.shootingDayId,
+  };
 }
 
 export function orderPaid(order: OrderFacts, personId: string): ServiceEvent<'order.paid'> {
-  return serviceEvent({ tenantId: order.tenantId, galleryToken: order.galleryToken }, 'order.paid', personId, { ...orderData(order), personId });
+  return serviceEvent({ tenantId: order.tenantId, galleryToken: order.galleryToken }, 'order.paid', personId, {
+    ...orderData(order),
+    personId,
+  });
 }
 
 /** order.expired or order.canceled: a reservation ended unpaid; no person was created, so none is named. */
-export function orderEnded(order: OrderFacts, status: 'expired' | 'canceled'): ServiceEvent<'order.expired' | 'order.canceled'> {
-  return serviceEvent({ tenantId: order.tenantId, galleryToken: order.galleryToken }, status === 'expired' ? 'order.expired' : 'order.canceled', null, orderData(order));
+export function orderEnded(
+  order: OrderFacts,
+  status: 'expired' | 'canceled',
+): ServiceEvent<'order.expired' | 'order.canceled'> {
+  return serviceEvent(
+    { tenantId: order.tenantId, galleryToken: order.galleryToken },
+    status === 'expired' ? 'order.expired' : 'order.canceled',
+    null,
+    orderData(order),
+  );
 }
 
 /** photo.picked: the person's portrait was chosen; a later pick sends another. */
 export function photoPicked(scope: EventScope, pick: PhotoPickedData): ServiceEvent<'photo.picked'> {
-  return serviceEvent(scope, 'photo.picked', pick.personId, { personId: pick.personId, photoId: pick.photoId, pickedBy: pick.pickedBy });
+  return serviceEvent(scope, 'photo.picked', pick.personId, {
+    personId: pick.personId,
+    photoId: pick.photoId,
+    pickedBy: pick.pickedBy,
+  });
 }
 
 /** hr_export.ready: an HR export's ZIP is ready to download (GET …/hr-exports/{exportId}); it names no person. */
@@ -216,7 +256,10 @@ export function photosWithheldWindow(galleryToken: string, at: number): { eventI
 function coalescingWindow(subject: string, at: number): { eventId: string; windowEnd: number } {
   const windowStart = Math.floor(at / PHOTOS_COALESCING_WINDOW_MS) * PHOTOS_COALESCING_WINDOW_MS;
   const suffix = crockfordOf(createHash('sha256').update(`${subject}@${windowStart}`).digest()).slice(0, 16);
-  return { eventId: `evt_${encodeTime(windowStart, 10)}${suffix}`, windowEnd: windowStart + PHOTOS_COALESCING_WINDOW_MS };
+  return {
+    eventId: `evt_${encodeTime(windowStart, 10)}${suffix}`,
+    windowEnd: windowStart + PHOTOS_COALESCING_WINDOW_MS,
+  };
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -3,7 +3,12 @@ import { db, tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { type EventType, type ServiceEvent, photosAssignedWindow, photosWithheldWindow } from '#lib/events/rules/event-catalogue';
+import {
+  type EventType,
+  type ServiceEvent,
+  photosAssignedWindow,
+  photosWithheldWindow,
+} from '#lib/events/rules/event-catalogue';
 
 /**
  * The event outbox: each event is an item of its gallery's EVENTS partition, written in the
@@ -21,7 +26,11 @@ export function eventPut(event: ServiceEvent): TransactItem {
   return {
     Put: {
       TableName: tableName,
-      Item: { ...keys.event(event.tenantId, event.galleryToken, event.eventId), ...event, expiresAt: expiresAt(Date.parse(event.createdAt)) },
+      Item: {
+        ...keys.event(event.tenantId, event.galleryToken, event.eventId),
+        ...event,
+        expiresAt: expiresAt(Date.parse(event.createdAt)),
+      },
     },
   };
 }
@@ -31,12 +40,26 @@ export function eventPut(event: ServiceEvent): TransactItem {
  * containing `at`, creating the event with the window's first photo.
  */
 export function photosAssignedUpdate(scope: GalleryScope, personId: string, at: number): TransactItem {
-  return coalescedEventUpdate(scope, 'photos.assigned', photosAssignedWindow(personId, at), personId, 'photosAdded', at);
+  return coalescedEventUpdate(
+    scope,
+    'photos.assigned',
+    photosAssignedWindow(personId, at),
+    personId,
+    'photosAdded',
+    at,
+  );
 }
 
 /** The transaction item that adds one photo to the gallery's photos.withheld event of the window containing `at`. */
 export function photosWithheldUpdate(scope: GalleryScope, at: number): TransactItem {
-  return coalescedEventUpdate(scope, 'photos.withheld', photosWithheldWindow(scope.token, at), null, 'photosWithheld', at);
+  return coalescedEventUpdate(
+    scope,
+    'photos.withheld',
+    photosWithheldWindow(scope.token, at),
+    null,
+    'photosWithheld',
+    at,
+  );
 }
 
 function coalescedEventUpdate(
@@ -90,7 +113,13 @@ export function eventFromItem(item: Record<string, any>): ServiceEvent {
   };
 }
 
-export async function getEvent(tenantId: string, galleryToken: string, eventId: string): Promise<ServiceEvent | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.event(tenantId, galleryToken, eventId), ConsistentRead: true }));
+export async function getEvent(
+  tenantId: string,
+  galleryToken: string,
+  eventId: string,
+): Promise<ServiceEvent | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.event(tenantId, galleryToken, eventId), ConsistentRead: true }),
+  );
   return Item ? eventFromItem(Item) : undefined;
 }

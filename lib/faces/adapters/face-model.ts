@@ -4,7 +4,8 @@ import type { DetectedFace } from '#lib/faces/rules/face-descriptors';
 
 type FaceApi = typeof import('@vladmandic/face-api/dist/face-api.node-wasm.js');
 /** face-api's `tf` is the TensorFlow.js it requires, with the WebAssembly backend's exports merged in; its own typing covers only what face-api uses. */
-type TensorFlow = typeof import('@tensorflow/tfjs') & Pick<typeof import('@tensorflow/tfjs-backend-wasm'), 'setWasmPaths'>;
+type TensorFlow = typeof import('@tensorflow/tfjs') &
+  Pick<typeof import('@tensorflow/tfjs-backend-wasm'), 'setWasmPaths'>;
 
 /**
  * The files of the three models describeFaces runs, in the model directory: SSD MobileNet v1
@@ -92,7 +93,10 @@ function faceModelLoaded(): Promise<FaceModel> {
 let backendStarted = false;
 
 async function loadModel(): Promise<FaceModel> {
-  const [imported, { default: sharp }] = await Promise.all([import('@vladmandic/face-api/dist/face-api.node-wasm.js'), import('sharp')]);
+  const [imported, { default: sharp }] = await Promise.all([
+    import('@vladmandic/face-api/dist/face-api.node-wasm.js'),
+    import('sharp'),
+  ]);
   // A CommonJS build: from source its exports come named; from an ES module bundle, as `default` only.
   const faceapi = (imported as FaceApi & { default?: FaceApi }).default ?? imported;
   sharp.cache(false);
@@ -106,24 +110,35 @@ async function loadModel(): Promise<FaceModel> {
 }
 
 async function startWasmBackend(tf: TensorFlow): Promise<void> {
-  if (backendStarted) throw new FaceModelBackendError('The WebAssembly backend failed to start earlier in this process, and TensorFlow.js cannot start it again');
+  if (backendStarted)
+    throw new FaceModelBackendError(
+      'The WebAssembly backend failed to start earlier in this process, and TensorFlow.js cannot start it again',
+    );
   backendStarted = true;
   // Without the paths, a bundle cannot find the .wasm files, and TensorFlow.js quietly falls
   // back to its plain JavaScript backend, about 20 times slower.
   tf.setWasmPaths(withTrailingSlash(faceWasmDirectory()));
   await tf.setBackend('wasm');
   await tf.ready();
-  if (tf.getBackend() !== 'wasm') throw new FaceModelBackendError(`TensorFlow.js runs on "${tf.getBackend()}", not on its WebAssembly backend: are ${FACE_WASM_FILES.join(' and ')} in ${faceWasmDirectory()}?`);
+  if (tf.getBackend() !== 'wasm')
+    throw new FaceModelBackendError(
+      `TensorFlow.js runs on "${tf.getBackend()}", not on its WebAssembly backend: are ${FACE_WASM_FILES.join(' and ')} in ${faceWasmDirectory()}?`,
+    );
 }
 
 /** FACE_MODEL_DIR, else the models face-api ships. */
 export function faceModelDirectory(): string {
-  return process.env.FACE_MODEL_DIR ?? join(installedPackageDirectory('@vladmandic/face-api', 'FACE_MODEL_DIR'), 'model');
+  return (
+    process.env.FACE_MODEL_DIR ?? join(installedPackageDirectory('@vladmandic/face-api', 'FACE_MODEL_DIR'), 'model')
+  );
 }
 
 /** FACE_WASM_DIR, else the binaries the installed backend ships. */
 export function faceWasmDirectory(): string {
-  return process.env.FACE_WASM_DIR ?? join(installedPackageDirectory('@tensorflow/tfjs-backend-wasm', 'FACE_WASM_DIR'), 'dist');
+  return (
+    process.env.FACE_WASM_DIR ??
+    join(installedPackageDirectory('@tensorflow/tfjs-backend-wasm', 'FACE_WASM_DIR'), 'dist')
+  );
 }
 
 /**
@@ -169,7 +184,10 @@ export async function describeFaces(image: Buffer, options: FaceSearchOptions = 
   const tensor = tf.tensor3d(decoded.pixels, [decoded.height, decoded.width, 3], 'int32');
   try {
     const faces = await faceapi
-      .detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence: options.minConfidence ?? FACE_MIN_CONFIDENCE }))
+      .detectAllFaces(
+        tensor,
+        new faceapi.SsdMobilenetv1Options({ minConfidence: options.minConfidence ?? FACE_MIN_CONFIDENCE }),
+      )
       .withFaceLandmarks()
       .withFaceDescriptors();
     return faces.map(({ detection, descriptor }) => ({
@@ -196,7 +214,11 @@ interface DecodedImage {
 }
 
 /** RGB pixels, upright, at most `maxDimension` on the longest side. */
-async function decodeForSearch(sharp: typeof SharpFunction, image: Buffer, maxDimension: number): Promise<DecodedImage> {
+async function decodeForSearch(
+  sharp: typeof SharpFunction,
+  image: Buffer,
+  maxDimension: number,
+): Promise<DecodedImage> {
   const options = { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS } as const;
   try {
     const { autoOrient } = await sharp(image, options).metadata();

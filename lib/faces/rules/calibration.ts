@@ -9,7 +9,8 @@ import { faceDistance } from '#lib/faces/rules/face-descriptors';
 /** Each identity's descriptors; the first of each is its reference in the fill-in measure. */
 export type LabelledDescriptors = ReadonlyMap<string, readonly (readonly number[])[]>;
 
-const gridOf = (from: number, to: number, step: number) => Array.from({ length: Math.round((to - from) / step) + 1 }, (_, index) => Number((from + index * step).toFixed(2)));
+const gridOf = (from: number, to: number, step: number) =>
+  Array.from({ length: Math.round((to - from) / step) + 1 }, (_, index) => Number((from + index * step).toFixed(2)));
 
 /** The thresholds the error rates are measured at. */
 export const THRESHOLD_GRID: readonly number[] = gridOf(0.3, 0.7, 0.02);
@@ -48,7 +49,9 @@ export interface PairDistances {
 
 /** Every pair of descriptors, once, by whether both are of the same identity. */
 export function pairDistances(labelled: LabelledDescriptors): PairDistances {
-  const entries = [...labelled].flatMap(([identity, descriptors]) => descriptors.map((descriptor) => ({ identity, descriptor })));
+  const entries = [...labelled].flatMap(([identity, descriptors]) =>
+    descriptors.map((descriptor) => ({ identity, descriptor })),
+  );
   const distances: PairDistances = { genuine: [], impostor: [] };
   for (let first = 0; first < entries.length; first += 1) {
     for (let second = first + 1; second < entries.length; second += 1) {
@@ -78,8 +81,15 @@ export interface ErrorRates {
  * each photo was also described altered (mirrored, recompressed, …): such copies are not
  * independent, so the confidence bound counts pairs of photos, copiesPerPhoto² fewer.
  */
-export function errorRates(distances: PairDistances, thresholds: readonly number[] = THRESHOLD_GRID, copiesPerPhoto = 1): ErrorRates[] {
-  const independentImpostorPairs = Math.max(1, Math.round(distances.impostor.length / (copiesPerPhoto * copiesPerPhoto)));
+export function errorRates(
+  distances: PairDistances,
+  thresholds: readonly number[] = THRESHOLD_GRID,
+  copiesPerPhoto = 1,
+): ErrorRates[] {
+  const independentImpostorPairs = Math.max(
+    1,
+    Math.round(distances.impostor.length / (copiesPerPhoto * copiesPerPhoto)),
+  );
   return thresholds.map((threshold) => {
     const falseAccepts = distances.impostor.filter((distance) => distance <= threshold).length;
     const falseRejects = distances.genuine.filter((distance) => distance > threshold).length;
@@ -89,7 +99,10 @@ export function errorRates(distances: PairDistances, thresholds: readonly number
       falseAccepts,
       impostorPairs: distances.impostor.length,
       falseAcceptRate,
-      falseAcceptUpperBound: distances.impostor.length === 0 ? 1 : wilsonUpperBound(falseAcceptRate * independentImpostorPairs, independentImpostorPairs),
+      falseAcceptUpperBound:
+        distances.impostor.length === 0
+          ? 1
+          : wilsonUpperBound(falseAcceptRate * independentImpostorPairs, independentImpostorPairs),
       falseRejects,
       genuinePairs: distances.genuine.length,
       falseRejectRate: falseRejects / distances.genuine.length,
@@ -125,10 +138,23 @@ export interface FillOutcomes {
  * at most `fill` away and the second nearest at least `margin` further.
  */
 export function fillOutcomes(labelled: LabelledDescriptors, fill: number, margin: number): FillOutcomes {
-  const references = [...labelled].filter(([, descriptors]) => descriptors.length > 0).map(([identity, descriptors]) => ({ identity, descriptor: descriptors[0]! }));
-  const outcomes: FillOutcomes = { fill, margin, probes: 0, right: 0, wrong: 0, abstained: 0, strangerProbes: 0, strangerFills: 0 };
+  const references = [...labelled]
+    .filter(([, descriptors]) => descriptors.length > 0)
+    .map(([identity, descriptors]) => ({ identity, descriptor: descriptors[0]! }));
+  const outcomes: FillOutcomes = {
+    fill,
+    margin,
+    probes: 0,
+    right: 0,
+    wrong: 0,
+    abstained: 0,
+    strangerProbes: 0,
+    strangerFills: 0,
+  };
   const assign = (probe: readonly number[], candidates: typeof references) => {
-    const ranked = candidates.map(({ identity, descriptor }) => ({ identity, distance: faceDistance(probe, descriptor) })).sort((a, b) => a.distance - b.distance);
+    const ranked = candidates
+      .map(({ identity, descriptor }) => ({ identity, distance: faceDistance(probe, descriptor) }))
+      .sort((a, b) => a.distance - b.distance);
     const [best, second] = ranked;
     if (!best || best.distance > fill || (second && second.distance - best.distance < margin)) return undefined;
     return best.identity;
@@ -171,7 +197,11 @@ export interface DistanceSummary {
 }
 
 /** The error rates, the fill-in outcomes and the thresholds they suggest, against `current`; `copiesPerPhoto` as for errorRates. */
-export function calibrate(labelled: LabelledDescriptors, current: FaceThresholds, copiesPerPhoto = 1): CalibrationReport {
+export function calibrate(
+  labelled: LabelledDescriptors,
+  current: FaceThresholds,
+  copiesPerPhoto = 1,
+): CalibrationReport {
   const distances = pairDistances(labelled);
   const rates = errorRates(distances, THRESHOLD_GRID, copiesPerPhoto);
   const notes: string[] = [];
@@ -184,15 +214,23 @@ export function calibrate(labelled: LabelledDescriptors, current: FaceThresholds
     fill: Math.min(match, withinBounds('fill', suggestedFill.fill, notes)),
     margin: withinBounds('margin', suggestedFill.margin, notes),
   };
-  const identitiesWithPairs = [...labelled.values()].filter((descriptors) => descriptors.length > copiesPerPhoto).length;
-  if (labelled.size < 10 || identitiesWithPairs < 5) notes.push(`A thin sample (${labelled.size} people, ${identitiesWithPairs} with two photos or more): take the figures as a rough guide.`);
+  const identitiesWithPairs = [...labelled.values()].filter(
+    (descriptors) => descriptors.length > copiesPerPhoto,
+  ).length;
+  if (labelled.size < 10 || identitiesWithPairs < 5)
+    notes.push(
+      `A thin sample (${labelled.size} people, ${identitiesWithPairs} with two photos or more): take the figures as a rough guide.`,
+    );
   return {
     identities: labelled.size,
     descriptors: [...labelled.values()].reduce((sum, descriptors) => sum + descriptors.length, 0),
     identitiesWithPairs,
     distances: { genuine: summaryOf(distances.genuine), impostor: summaryOf(distances.impostor) },
     rates,
-    fillIn: { suggested: fillOutcomes(labelled, suggested.fill, suggested.margin), current: fillOutcomes(labelled, current.fill, current.margin) },
+    fillIn: {
+      suggested: fillOutcomes(labelled, suggested.fill, suggested.margin),
+      current: fillOutcomes(labelled, current.fill, current.margin),
+    },
     suggested,
     notes,
   };
@@ -202,25 +240,40 @@ function suggestMatch(rates: readonly ErrorRates[], current: FaceThresholds, not
   // False accepts only grow with the threshold, so the bounded thresholds are the first few.
   const chosen = rates.filter((row) => row.falseAcceptUpperBound <= CALIBRATION_TARGETS.falseAcceptUpperBound).at(-1);
   if (!chosen) {
-    notes.push(`match: no threshold keeps false accepts below 1 % at 95 % confidence (${rates[0]?.impostorPairs ?? 0} impostor pairs; about 300 are needed): kept at ${current.match}.`);
+    notes.push(
+      `match: no threshold keeps false accepts below 1 % at 95 % confidence (${rates[0]?.impostorPairs ?? 0} impostor pairs; about 300 are needed): kept at ${current.match}.`,
+    );
     return current.match;
   }
-  notes.push(`match ${chosen.threshold}: the largest threshold whose false-accept rate is at most 1 % at 95 % confidence (${chosen.falseAccepts} of ${chosen.impostorPairs} impostor pairs).`);
+  notes.push(
+    `match ${chosen.threshold}: the largest threshold whose false-accept rate is at most 1 % at 95 % confidence (${chosen.falseAccepts} of ${chosen.impostorPairs} impostor pairs).`,
+  );
   return chosen.threshold;
 }
 
-function suggestMismatch(rates: readonly ErrorRates[], match: number, current: FaceThresholds, notes: string[]): number {
+function suggestMismatch(
+  rates: readonly ErrorRates[],
+  match: number,
+  current: FaceThresholds,
+  notes: string[],
+): number {
   if ((rates[0]?.genuinePairs ?? 0) === 0) {
     notes.push(`mismatch: no genuine pairs (nobody with two photos): kept at ${current.mismatch}.`);
     return Math.max(current.mismatch, match);
   }
-  const chosen = rates.find((row) => row.threshold >= match && row.falseRejectRate <= CALIBRATION_TARGETS.falseRejectRate);
+  const chosen = rates.find(
+    (row) => row.threshold >= match && row.falseRejectRate <= CALIBRATION_TARGETS.falseRejectRate,
+  );
   if (!chosen) {
     const last = rates.at(-1)!;
-    notes.push(`mismatch ${last.threshold}: even there ${last.falseRejects} of ${last.genuinePairs} genuine pairs are further apart (more than 1 %).`);
+    notes.push(
+      `mismatch ${last.threshold}: even there ${last.falseRejects} of ${last.genuinePairs} genuine pairs are further apart (more than 1 %).`,
+    );
     return last.threshold;
   }
-  notes.push(`mismatch ${chosen.threshold}: the smallest threshold from match on with at most 1 % of genuine pairs further apart (${chosen.falseRejects} of ${chosen.genuinePairs}).`);
+  notes.push(
+    `mismatch ${chosen.threshold}: the smallest threshold from match on with at most 1 % of genuine pairs further apart (${chosen.falseRejects} of ${chosen.genuinePairs}).`,
+  );
   return chosen.threshold;
 }
 
@@ -237,16 +290,24 @@ function fillCeiling(rates: readonly ErrorRates[], match: number): number {
  * Up to `ceiling`, the fill and margin with no wrong fill and no stranger filled on the sample
  * that fill the most photos rightly; of equals, the smallest fill and the largest margin.
  */
-function suggestFill(labelled: LabelledDescriptors, ceiling: number, current: FaceThresholds, notes: string[]): { fill: number; margin: number } {
+function suggestFill(
+  labelled: LabelledDescriptors,
+  ceiling: number,
+  current: FaceThresholds,
+  notes: string[],
+): { fill: number; margin: number } {
   let best: FillOutcomes | undefined;
   for (const fill of THRESHOLD_GRID.filter((threshold) => threshold <= ceiling)) {
     for (const margin of [...MARGIN_GRID].reverse()) {
       const outcomes = fillOutcomes(labelled, fill, margin);
-      if (outcomes.wrong === 0 && outcomes.strangerFills === 0 && (!best || outcomes.right > best.right)) best = outcomes;
+      if (outcomes.wrong === 0 && outcomes.strangerFills === 0 && (!best || outcomes.right > best.right))
+        best = outcomes;
     }
   }
   if (!best || best.probes === 0) {
-    notes.push(`fill and margin: ${best ? 'no probes (nobody with two photos)' : 'every combination fills some photo wrongly'}: kept at ${current.fill} and ${current.margin}.`);
+    notes.push(
+      `fill and margin: ${best ? 'no probes (nobody with two photos)' : 'every combination fills some photo wrongly'}: kept at ${current.fill} and ${current.margin}.`,
+    );
     return { fill: Math.min(current.fill, ceiling), margin: current.margin };
   }
   notes.push(

@@ -33,6 +33,7 @@ export function faceDistance(a: readonly number[], b: readonly number[]): number
 /** The photo's main face: the largest one (a portrait's subject is nearest the camera). */
 export function mainFace<T extends { box: FaceBox }>(faces: readonly T[]): T | undefined {
   let largest: T | undefined;
-  for (const face of faces) if (!largest || face.box.width * face.box.height > largest.box.width * largest.box.height) largest = face;
+  for (const face of faces)
+    if (!largest || face.box.width * face.box.height > largest.box.width * largest.box.height) largest = face;
   return largest;
 }

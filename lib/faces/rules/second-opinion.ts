@@ -39,7 +39,11 @@ export type CardVerdict =
  * where the detector found no face: a portrait of someone else, turned away or in poor light,
  * would otherwise pass unjudged.
  */
-export function verdictOnCard(faces: readonly DetectedFace[], reference: Reference, thresholds: FaceThresholds): CardVerdict {
+export function verdictOnCard(
+  faces: readonly DetectedFace[],
+  reference: Reference,
+  thresholds: FaceThresholds,
+): CardVerdict {
   if (faces.length === 0) return { kind: 'withhold', reason: 'no_face', distance: null };
   let nearest = faces[0]!;
   let distance = faceDistance(nearest.descriptor, reference.descriptor);
@@ -52,11 +56,18 @@ export function verdictOnCard(faces: readonly DetectedFace[], reference: Referen
 }
 
 /** The references nearest the photo's main face, nearest first (empty when it shows no face). */
-export function nearestCandidates(faces: readonly DetectedFace[], references: readonly Reference[], count = REVIEW_CANDIDATES): FaceCandidate[] {
+export function nearestCandidates(
+  faces: readonly DetectedFace[],
+  references: readonly Reference[],
+  count = REVIEW_CANDIDATES,
+): FaceCandidate[] {
   const face = mainFace(faces);
   if (!face) return [];
   return references
-    .map((reference) => ({ personId: reference.personId, distance: faceDistance(face.descriptor, reference.descriptor) }))
+    .map((reference) => ({
+      personId: reference.personId,
+      distance: faceDistance(face.descriptor, reference.descriptor),
+    }))
     .sort((a, b) => a.distance - b.distance || a.personId.localeCompare(b.personId))
     .slice(0, count);
 }

@@ -42,7 +42,12 @@ export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace,
     {
       Put: {
         TableName: tableName,
-        Item: { ...keys.referenceFace(scope.tenantId, scope.token, face.personId), personId: face.personId, descriptor: toBinary(face.descriptor), computedAt },
+        Item: {
+          ...keys.referenceFace(scope.tenantId, scope.token, face.personId),
+          personId: face.personId,
+          descriptor: toBinary(face.descriptor),
+          computedAt,
+        },
       },
     },
   ];
@@ -50,7 +55,13 @@ export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace,
 }
 
 export async function getReferenceFace(scope: GalleryScope, personId: string): Promise<ReferenceFace | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.referenceFace(scope.tenantId, scope.token, personId), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.referenceFace(scope.tenantId, scope.token, personId),
+      ConsistentRead: true,
+    }),
+  );
   return Item ? { personId: Item.personId, descriptor: toDescriptor(Item.descriptor) } : undefined;
 }
 

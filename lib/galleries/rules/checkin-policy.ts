@@ -45,19 +45,27 @@ export function normalizeAllowedDomain(entry: string): { domain: string } | { pr
 
 /** The domain part of an address (after its last @), as compared: lower case, no final dot. */
 export function emailDomainOf(email: string): string {
-  return email.trim().slice(email.trim().lastIndexOf('@') + 1).toLowerCase().replace(/\.$/, '');
+  return email
+    .trim()
+    .slice(email.trim().lastIndexOf('@') + 1)
+    .toLowerCase()
+    .replace(/\.$/, '');
 }
 
 /** Whether the address may check in under the allowed domains (every address when there are none). */
 export function isEmailDomainAllowed(email: string, allowedDomains: readonly string[]): boolean {
   if (allowedDomains.length === 0) return true;
   const domain = emailDomainOf(email);
-  return allowedDomains.some((allowed) => (allowed.startsWith('*.') ? domain.endsWith(allowed.slice(1)) : domain === allowed));
+  return allowedDomains.some((allowed) =>
+    allowed.startsWith('*.') ? domain.endsWith(allowed.slice(1)) : domain === allowed,
+  );
 }
 
 /** The sentence that tells a participant which addresses the gallery takes. */
 export function allowedDomainsInWords(allowedDomains: readonly string[]): string {
-  const named = allowedDomains.map((domain) => (domain.startsWith('*.') ? `any subdomain of ${domain.slice(2)}` : domain));
+  const named = allowedDomains.map((domain) =>
+    domain.startsWith('*.') ? `any subdomain of ${domain.slice(2)}` : domain,
+  );
   const list = named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
   return `Check-ins to this gallery need an email address at ${list}.`;
 }

@@ -2,7 +2,6 @@ import { DomainError } from '#lib/platform/domain-error';
 import { CUSTOM_TEXT_LIMITS } from '#lib/platform/field-limits';
 import type { FormField } from '#lib/galleries/rules/gallery-model';
 
-
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
 function invalid(key: string, message: string): DomainError {
@@ -27,7 +26,8 @@ export function validateCustomFields(input: Record<string, unknown>, formFields:
     }
     switch (field.type) {
       case 'number': {
-        const value = typeof raw === 'number' ? raw : typeof raw === 'string' && NUMBER_TEXT.test(raw.trim()) ? Number(raw) : NaN;
+        const value =
+          typeof raw === 'number' ? raw : typeof raw === 'string' && NUMBER_TEXT.test(raw.trim()) ? Number(raw) : NaN;
         if (!Number.isFinite(value)) throw invalid(field.key, `${field.label} must be a number.`);
         values[field.key] = value;
         break;

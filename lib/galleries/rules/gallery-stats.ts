@@ -12,7 +12,12 @@ export function galleryStatistics({ gallery, counters, shootingDays }: GalleryCo
       withSelfie: counters.personsWithSelfie,
       withPhotos: counters.personsWithPhotos,
     },
-    photos: { total: counters.photos, unassigned: counters.photosUnassigned, withheld: counters.photosWithheld, cards: counters.cardPhotos },
+    photos: {
+      total: counters.photos,
+      unassigned: counters.photosUnassigned,
+      withheld: counters.photosWithheld,
+      cards: counters.cardPhotos,
+    },
     orders: {
       pending: counters.ordersPending,
       paid: counters.ordersPaid,
@@ -29,7 +34,10 @@ export function galleryStatistics({ gallery, counters, shootingDays }: GalleryCo
     })),
     capacity: {
       configured: sorted.reduce((sum, day) => sum + (day.maxPersons ?? 0), 0),
-      booked: sorted.reduce((sum, day) => sum + (day.maxPersons === undefined ? 0 : Math.min(day.booked, day.maxPersons)), 0),
+      booked: sorted.reduce(
+        (sum, day) => sum + (day.maxPersons === undefined ? 0 : Math.min(day.booked, day.maxPersons)),
+        0,
+      ),
       daysWithoutCapacity: sorted.filter((day) => day.maxPersons === undefined).length,
     },
   };

@@ -13,7 +13,8 @@ export const MAX_CONSENT_TEXT_LENGTH = 5000;
 /** The terms link as stored, or why not: an absolute https URL without credentials, at most MAX_TERMS_URL_LENGTH characters. */
 export function checkTermsUrl(input: string): { url: string } | { problem: string } {
   const text = input.trim();
-  if (text.length > MAX_TERMS_URL_LENGTH) return { problem: `the terms URL is longer than ${MAX_TERMS_URL_LENGTH} characters` };
+  if (text.length > MAX_TERMS_URL_LENGTH)
+    return { problem: `the terms URL is longer than ${MAX_TERMS_URL_LENGTH} characters` };
   let url: URL;
   try {
     url = new URL(text);
@@ -21,7 +22,8 @@ export function checkTermsUrl(input: string): { url: string } | { problem: strin
     return { problem: `"${text}" is not an absolute URL such as https://studio.example/terms` };
   }
   if (url.protocol !== 'https:') return { problem: 'the terms URL must start with https://' };
-  if (url.username !== '' || url.password !== '') return { problem: 'the terms URL must not hold a user name or password' };
+  if (url.username !== '' || url.password !== '')
+    return { problem: 'the terms URL must not hold a user name or password' };
   return { url: url.toString() };
 }
 

@@ -75,7 +75,12 @@ export const ALL_CLIENTS = '*';
 const READING_ACTIONS: ReadonlySet<string> = new Set(['checkinStatus']);
 
 /** The actions that open or send a participant's photos: by access code and a second factor, or by a photo link. */
-export const PHOTO_LOOKUP_ACTIONS: ReadonlySet<string> = new Set(['myPhotos', 'sendPhotoLink', 'photosByLink', 'pickPhoto']);
+export const PHOTO_LOOKUP_ACTIONS: ReadonlySet<string> = new Set([
+  'myPhotos',
+  'sendPhotoLink',
+  'photosByLink',
+  'pickPhoto',
+]);
 
 export function budgetOfAction(action: unknown): PublicBudget {
   if (typeof action === 'string' && PHOTO_LOOKUP_ACTIONS.has(action)) return 'photoLookups';

@@ -14,7 +14,11 @@ export const DEFAULT_RETENTION: RetentionPolicy = { selfieDays: 30, personDays: 
 
 export const MAX_RETENTION_DAYS = 3650;
 
-export const RETENTION_SETTINGS = ['selfieDays', 'personDays', 'orderDays'] as const satisfies readonly (keyof RetentionPolicy)[];
+export const RETENTION_SETTINGS = [
+  'selfieDays',
+  'personDays',
+  'orderDays',
+] as const satisfies readonly (keyof RetentionPolicy)[];
 
 /** The gallery's policy: its own settings over the defaults; a selfie is never kept longer than its person. */
 export function retentionOf(settings: Partial<RetentionPolicy> | undefined): RetentionPolicy {

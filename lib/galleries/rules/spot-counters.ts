@@ -55,12 +55,16 @@ export function bookedOnCounters(counters: readonly SpotCounter[]): number {
  * that the counters run dry together and concurrent check-ins spread over all of them (on a day
  * without capacity, evenly over the shards). Undefined when none has room: the day is full.
  */
-export function counterToTake(counters: readonly SpotCounter[], random: () => number = Math.random): SpotCounter | undefined {
+export function counterToTake(
+  counters: readonly SpotCounter[],
+  random: () => number = Math.random,
+): SpotCounter | undefined {
   const withRoom = counters.filter((counter) => roomOf(counter) > 0);
   if (withRoom.length === 0) return undefined;
   const unlimited = withRoom.filter((counter) => counter.share === undefined && counter.id !== 'day');
   if (unlimited.length > 0) return unlimited[Math.floor(random() * unlimited.length)]!;
-  if (withRoom.some((counter) => counter.share === undefined)) return withRoom.find((counter) => counter.share === undefined);
+  if (withRoom.some((counter) => counter.share === undefined))
+    return withRoom.find((counter) => counter.share === undefined);
   const total = withRoom.reduce((sum, counter) => sum + roomOf(counter), 0);
   let point = random() * total;
   for (const counter of withRoom) {
@@ -75,7 +79,10 @@ export function counterToTake(counters: readonly SpotCounter[], random: () => nu
  * has), so that what the day can still admit shrinks exactly as with one counter; the rest,
  * beyond every counter's room, on the day's item (imports never refuse for capacity).
  */
-export function importAllocation(counters: readonly SpotCounter[], count: number): { id: CounterId; count: number; withinRoom: boolean }[] {
+export function importAllocation(
+  counters: readonly SpotCounter[],
+  count: number,
+): { id: CounterId; count: number; withinRoom: boolean }[] {
   const allocation: { id: CounterId; count: number; withinRoom: boolean }[] = [];
   let left = count;
   for (const counter of counters) {

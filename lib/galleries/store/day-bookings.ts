@@ -4,11 +4,23 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
 import { waitBeforeRetry } from '#lib/platform/backoff';
-import { type RetryOptions, cancellationCodes, itemOfFailedCondition, withStoreRetries } from '#lib/platform/table/retry';
+import {
+  type RetryOptions,
+  cancellationCodes,
+  itemOfFailedCondition,
+  withStoreRetries,
+} from '#lib/platform/table/retry';
 import { keys } from '#lib/platform/table/keys';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope, ShootingDay } from '#lib/galleries/rules/gallery-model';
-import { type CounterId, MAX_SPOT_SHARDS, type SpotCounter, counterToTake, importAllocation, roomOf } from '#lib/galleries/rules/spot-counters';
+import {
+  type CounterId,
+  MAX_SPOT_SHARDS,
+  type SpotCounter,
+  counterToTake,
+  importAllocation,
+  roomOf,
+} from '#lib/galleries/rules/spot-counters';
 import { queryAll } from '#lib/platform/table/queries';
 
 /**
@@ -46,7 +58,13 @@ export interface SpotTaking {
  * withSpotTaken tries another) or the day is gone; a reservation's spot also counts in the day
  * item's pendingPayments, refused at its cap (pending_payments_limit).
  */
-export function takeSpot(scope: GalleryScope, dayId: string, counter: SpotCounter, hold: PaymentHold = {}, retry: RetryOptions = SPOT_WRITE_RETRIES): SpotTaking {
+export function takeSpot(
+  scope: GalleryScope,
+  dayId: string,
+  counter: SpotCounter,
+  hold: PaymentHold = {},
+  retry: RetryOptions = SPOT_WRITE_RETRIES,
+): SpotTaking {
   const capped = hold.pending && hold.pendingPaymentsCap !== undefined;
   const pendingCondition = capped ? '(attribute_not_exists(pendingPayments) OR pendingPayments < :cap)' : undefined;
   const pendingValues = capped ? { ':cap': hold.pendingPaymentsCap } : {};
@@ -58,9 +76,15 @@ export function takeSpot(scope: GalleryScope, dayId: string, counter: SpotCounte
   const counterItem: TransactItem = {
     Update: {
       TableName: tableName,
-      Key: onDayItem ? keys.shootingDay(scope.tenantId, scope.token, dayId) : keys.daySpotShard(scope.tenantId, scope.token, dayId, counter.id as number),
+      Key: onDayItem
+        ? keys.shootingDay(scope.tenantId, scope.token, dayId)
+        : keys.daySpotShard(scope.tenantId, scope.token, dayId, counter.id as number),
       UpdateExpression: hold.pending && onDayItem ? 'ADD booked :one, pendingPayments :one' : 'ADD booked :one',
-      ConditionExpression: ['attribute_exists(pk)', roomCondition, ...(onDayItem && pendingCondition ? [pendingCondition] : [])].join(' AND '),
+      ConditionExpression: [
+        'attribute_exists(pk)',
+        roomCondition,
+        ...(onDayItem && pendingCondition ? [pendingCondition] : []),
+      ].join(' AND '),
       ExpressionAttributeValues: { ':one': 1, ...(onDayItem ? pendingValues : {}) },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
@@ -73,7 +97,9 @@ export function takeSpot(scope: GalleryScope, dayId: string, counter: SpotCounte
               TableName: tableName,
               Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
               UpdateExpression: 'ADD pendingPayments :one',
-              ConditionExpression: ['attribute_exists(pk)', ...(pendingCondition ? [pendingCondition] : [])].join(' AND '),
+              ConditionExpression: ['attribute_exists(pk)', ...(pendingCondition ? [pendingCondition] : [])].join(
+                ' AND ',
+              ),
               ExpressionAttributeValues: { ':one': 1, ...pendingValues },
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
@@ -85,7 +111,8 @@ export function takeSpot(scope: GalleryScope, dayId: string, counter: SpotCounte
     retry,
     refusal(index, item) {
       if (!item) return new DomainError('unknown_shooting_day');
-      if (index === 0 && !(onDayItem && hasRoomButPendingCapped(item, hold.pendingPaymentsCap))) return new DomainError('shooting_day_full');
+      if (index === 0 && !(onDayItem && hasRoomButPendingCapped(item, hold.pendingPaymentsCap)))
+        return new DomainError('shooting_day_full');
       return new DomainError('pending_payments_limit');
     },
   };
@@ -104,12 +131,19 @@ export function countersOfDay(day: Pick<ShootingDay, 'maxPersons' | 'booked' | '
 }
 
 /** The counters of a day from its item and its shard items. */
-export function spotCountersOf(dayItem: Record<string, any>, shardItems: readonly Record<string, any>[]): SpotCounter[] | undefined {
+export function spotCountersOf(
+  dayItem: Record<string, any>,
+  shardItems: readonly Record<string, any>[],
+): SpotCounter[] | undefined {
   if (typeof dayItem.spotShards !== 'number') return undefined;
   const numberOr = (value: unknown, otherwise: number | undefined) => (typeof value === 'number' ? value : otherwise);
   return [
     { id: 'day', share: numberOr(dayItem.spotShare, undefined), booked: numberOr(dayItem.booked, 0)! },
-    ...shardItems.map((item) => ({ id: Number(item.shard), share: numberOr(item.spotShare, undefined), booked: numberOr(item.booked, 0)! })),
+    ...shardItems.map((item) => ({
+      id: Number(item.shard),
+      share: numberOr(item.spotShare, undefined),
+      booked: numberOr(item.booked, 0)!,
+    })),
   ];
 }
 
@@ -123,7 +157,12 @@ export async function readSpotCounters(scope: GalleryScope, dayId: string): Prom
   });
   const dayItem = items.find((item) => item.sk === dayKey.sk);
   if (!dayItem) return undefined;
-  return spotCountersOf(dayItem, items.filter((item) => item !== dayItem)) ?? [{ id: 'day', share: numberOrUndefined(dayItem.maxPersons), booked: numberOrUndefined(dayItem.booked) ?? 0 }];
+  return (
+    spotCountersOf(
+      dayItem,
+      items.filter((item) => item !== dayItem),
+    ) ?? [{ id: 'day', share: numberOrUndefined(dayItem.maxPersons), booked: numberOrUndefined(dayItem.booked) ?? 0 }]
+  );
 }
 
 const numberOrUndefined = (value: unknown) => (typeof value === 'number' ? value : undefined);
@@ -180,9 +219,15 @@ export async function withSpotTaken<T>(
     const counter = counterToTake(others) ?? counterToTake(known);
     if (!counter) throw new DomainError('shooting_day_full');
     // A reservation's transaction counts on the day's item too, where another counter would meet the same conflict.
-    const elsewhere = !hold.pending && switches < IMMEDIATE_MOVES && others.some((candidate) => candidate.id !== counter.id && roomOf(candidate) > 0);
+    const elsewhere =
+      !hold.pending &&
+      switches < IMMEDIATE_MOVES &&
+      others.some((candidate) => candidate.id !== counter.id && roomOf(candidate) > 0);
     try {
-      return await write(takeSpot(scope, dayId, counter, hold, elsewhere ? MOVE_ON_CONFLICT : SPOT_WRITE_RETRIES), tries);
+      return await write(
+        takeSpot(scope, dayId, counter, hold, elsewhere ? MOVE_ON_CONFLICT : SPOT_WRITE_RETRIES),
+        tries,
+      );
     } catch (error) {
       if (isConflict(error) && switches < SPOT_CONFLICT_SWITCHES) {
         switches += 1;
@@ -192,7 +237,8 @@ export async function withSpotTaken<T>(
         [known] = await Promise.all([readSpotCounters(scope, dayId), waitBeforeRetry(switches - 1, SWITCH_WAIT)]);
         continue;
       }
-      if (!(error instanceof DomainError && error.reason === 'shooting_day_full') || tries >= MAX_SPOT_TRIES) throw error;
+      if (!(error instanceof DomainError && error.reason === 'shooting_day_full') || tries >= MAX_SPOT_TRIES)
+        throw error;
       known = await readSpotCounters(scope, dayId);
     }
   }
@@ -231,24 +277,44 @@ export function settlePendingPayment(scope: GalleryScope, dayId: string): Transa
  * meanwhile), and count only the rest beyond every counter's room on the day's item, so that
  * what the day can still admit shrinks exactly as on one counter.
  */
-export async function addImportedBookings(scope: GalleryScope, bookingsByDay: ReadonlyMap<string, number>, days: readonly ShootingDay[]): Promise<void> {
-  await Promise.all([...bookingsByDay].map(([dayId, count]) => {
-    const day = days.find((candidate) => candidate.id === dayId);
-    return addImportedBookingsToDay(scope, dayId, count, day && countersOfDay(day));
-  }));
+export async function addImportedBookings(
+  scope: GalleryScope,
+  bookingsByDay: ReadonlyMap<string, number>,
+  days: readonly ShootingDay[],
+): Promise<void> {
+  await Promise.all(
+    [...bookingsByDay].map(([dayId, count]) => {
+      const day = days.find((candidate) => candidate.id === dayId);
+      return addImportedBookingsToDay(scope, dayId, count, day && countersOfDay(day));
+    }),
+  );
 }
 
 /** `known`: the day's counters as the import's gallery read showed them; read again only when one's room went meanwhile. */
-async function addImportedBookingsToDay(scope: GalleryScope, dayId: string, count: number, known: SpotCounter[] | undefined): Promise<void> {
+async function addImportedBookingsToDay(
+  scope: GalleryScope,
+  dayId: string,
+  count: number,
+  known: SpotCounter[] | undefined,
+): Promise<void> {
   let left = count;
   for (let tries = 1; left > 0; tries += 1) {
     const counters = tries === 1 && known ? known : await readSpotCounters(scope, dayId);
     // A day deleted while the import ran has nothing left to count.
     if (!counters) return;
-    const allocation = tries > MAX_SPOT_TRIES ? [{ id: 'day' as const, count: left, withinRoom: false }] : importAllocation(counters.length > 1 ? counters : [], left);
+    const allocation =
+      tries > MAX_SPOT_TRIES
+        ? [{ id: 'day' as const, count: left, withinRoom: false }]
+        : importAllocation(counters.length > 1 ? counters : [], left);
     for (const share of allocation) {
       const counter = counters.find((candidate) => candidate.id === share.id);
-      const added = await addToCounter(scope, dayId, share.id, share.count, share.withinRoom ? counter?.share : undefined);
+      const added = await addToCounter(
+        scope,
+        dayId,
+        share.id,
+        share.count,
+        share.withinRoom ? counter?.share : undefined,
+      );
       if (added) left -= share.count;
     }
   }
@@ -258,7 +324,13 @@ async function addImportedBookingsToDay(scope: GalleryScope, dayId: string, coun
  * ADDs `count` to one counter, resend-safe (the mark of addOnce): within `share` when given
  * (false when the room is no longer there), else unconditionally.
  */
-async function addToCounter(scope: GalleryScope, dayId: string, id: CounterId, count: number, share: number | undefined): Promise<boolean> {
+async function addToCounter(
+  scope: GalleryScope,
+  dayId: string,
+  id: CounterId,
+  count: number,
+  share: number | undefined,
+): Promise<boolean> {
   const addId = randomUUID();
   const onceCondition = '(attribute_not_exists(lastAdd) OR lastAdd <> :addId)';
   const withinShare = share === undefined ? '' : ' AND booked <= :most';
@@ -267,10 +339,17 @@ async function addToCounter(scope: GalleryScope, dayId: string, id: CounterId, c
       db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: id === 'day' ? keys.shootingDay(scope.tenantId, scope.token, dayId) : keys.daySpotShard(scope.tenantId, scope.token, dayId, id),
+          Key:
+            id === 'day'
+              ? keys.shootingDay(scope.tenantId, scope.token, dayId)
+              : keys.daySpotShard(scope.tenantId, scope.token, dayId, id),
           UpdateExpression: 'SET lastAdd = :addId ADD booked :count',
           ConditionExpression: `attribute_exists(pk) AND ${onceCondition}${withinShare}`,
-          ExpressionAttributeValues: { ':addId': addId, ':count': count, ...(share === undefined ? {} : { ':most': share - count }) },
+          ExpressionAttributeValues: {
+            ':addId': addId,
+            ':count': count,
+            ...(share === undefined ? {} : { ':most': share - count }),
+          },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),

@@ -4,7 +4,13 @@ import { ulid } from 'ulid';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
-import { existingItemUpdate, queryGsi1, queryGsi1Page, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
+import {
+  existingItemUpdate,
+  queryGsi1,
+  queryGsi1Page,
+  queryPartition,
+  updateExistingItem,
+} from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { pooledRandomFraction, randomToken } from '#lib/platform/secret-values';
 import { DEFAULT_PHOTO_ACCESS, GALLERY_COUNTER_NAMES, type PhotoAccess } from '#lib/galleries/rules/gallery-model';
@@ -39,10 +45,13 @@ export async function getGalleryConfiguration(
   if (!galleryItem) return undefined;
   const withPrefix = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
   const dayItems = withPrefix(GALLERY_ITEM.shootingDay);
-  const shardsOf = (dayItem: Record<string, any>) => dayItems.filter((item) => String(item.sk).startsWith(`${dayItem.sk}${GALLERY_ITEM.daySpotShard}`));
+  const shardsOf = (dayItem: Record<string, any>) =>
+    dayItems.filter((item) => String(item.sk).startsWith(`${dayItem.sk}${GALLERY_ITEM.daySpotShard}`));
   return {
     gallery: toGallery(galleryItem),
-    shootingDays: dayItems.filter((item) => !String(item.sk).includes(GALLERY_ITEM.daySpotShard)).map((item) => toShootingDay(item, shardsOf(item))),
+    shootingDays: dayItems
+      .filter((item) => !String(item.sk).includes(GALLERY_ITEM.daySpotShard))
+      .map((item) => toShootingDay(item, shardsOf(item))),
     packages: withPrefix(GALLERY_ITEM.package).map(toPackage),
     formFields: withPrefix(GALLERY_ITEM.formField).map(toFormField),
     counters: toCounters(items.find((item) => item.sk === GALLERY_ITEM.stats)),
@@ -50,7 +59,9 @@ export async function getGalleryConfiguration(
 }
 
 /** A gallery's settings when it is made; the ways into "My photos" by code are off unless given. */
-export type NewGallery = Omit<Gallery, 'tenantId' | 'token' | 'createdAt' | 'photoAccess'> & { photoAccess?: PhotoAccess };
+export type NewGallery = Omit<Gallery, 'tenantId' | 'token' | 'createdAt' | 'photoAccess'> & {
+  photoAccess?: PhotoAccess;
+};
 
 export async function createGallery(tenantId: string, settings: NewGallery): Promise<Gallery> {
   const gallery: Gallery = {
@@ -97,8 +108,15 @@ export function updateGallerySettings(tenantId: string, token: string, settings:
  * Records that the camera cards of the gallery (`dayId` null) or of one of its days were
  * printed: the last printing replaces the one before. False when the gallery or day is gone.
  */
-export function recordCardsPrinted(tenantId: string, token: string, dayId: string | null, printed: CardsPrinted): Promise<boolean> {
-  return updateExistingItem(dayId === null ? keys.gallery(tenantId, token) : keys.shootingDay(tenantId, token, dayId), { cardsPrinted: printed });
+export function recordCardsPrinted(
+  tenantId: string,
+  token: string,
+  dayId: string | null,
+  printed: CardsPrinted,
+): Promise<boolean> {
+  return updateExistingItem(dayId === null ? keys.gallery(tenantId, token) : keys.shootingDay(tenantId, token, dayId), {
+    cardsPrinted: printed,
+  });
 }
 
 /** The tenant's galleries, oldest first, through GSI1 (admin use). */
@@ -128,12 +146,43 @@ export async function addShootingDay(
 ): Promise<ShootingDay> {
   const id = `day_${ulid(undefined, pooledRandomFraction).toLowerCase()}`;
   const shares = shardShares(day.maxPersons, spotShardCount(day.maxPersons));
-  const spotCounters: SpotCounter[] = [{ id: 'day', share: 0, booked: 0 }, ...shares.map((share, shard) => ({ id: shard, share, booked: 0 }))];
+  const spotCounters: SpotCounter[] = [
+    { id: 'day', share: 0, booked: 0 },
+    ...shares.map((share, shard) => ({ id: shard, share, booked: 0 })),
+  ];
   await transact([
-    { ConditionCheck: { TableName: tableName, Key: keys.gallery(tenantId, token), ConditionExpression: 'attribute_exists(pk)' } },
-    { Put: { TableName: tableName, Item: { ...keys.shootingDay(tenantId, token, id), ...day, id, booked: 0, spotShards: shares.length, spotShare: 0 }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: keys.gallery(tenantId, token),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...keys.shootingDay(tenantId, token, id),
+          ...day,
+          id,
+          booked: 0,
+          spotShards: shares.length,
+          spotShare: 0,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     ...shares.map((share, shard) => ({
-      Put: { TableName: tableName, Item: { ...keys.daySpotShard(tenantId, token, id, shard), dayId: id, shard, booked: 0, ...(share === undefined ? {} : { spotShare: share }) } },
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...keys.daySpotShard(tenantId, token, id, shard),
+          dayId: id,
+          shard,
+          booked: 0,
+          ...(share === undefined ? {} : { spotShare: share }),
+        },
+      },
     })),
   ]);
   return { ...day, id, booked: 0, spotCounters };

@@ -45,7 +45,9 @@ export async function addOnce(update: {
         TableName: tableName,
         ...update,
         UpdateExpression: `SET lastAdd = :addId ${update.UpdateExpression}`,
-        ConditionExpression: update.ConditionExpression ? `(${update.ConditionExpression}) AND ${onceCondition}` : onceCondition,
+        ConditionExpression: update.ConditionExpression
+          ? `(${update.ConditionExpression}) AND ${onceCondition}`
+          : onceCondition,
         ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':addId': addId },
       }),
     ),
@@ -58,7 +60,8 @@ export async function addOnce(update: {
 /** The statistics item's counters moved by `deltas`, as one transaction item (a transaction names an item once). */
 export function countersUpdate(scope: GalleryScope, ...deltas: Partial<GalleryCounters>[]): TransactItem | undefined {
   const sums = new Map<string, number>();
-  for (const delta of deltas) for (const [name, value] of Object.entries(delta)) sums.set(name, (sums.get(name) ?? 0) + (value ?? 0));
+  for (const delta of deltas)
+    for (const [name, value] of Object.entries(delta)) sums.set(name, (sums.get(name) ?? 0) + (value ?? 0));
   const entries = [...sums].filter(([, value]) => value !== 0);
   if (entries.length === 0) return undefined;
   return {

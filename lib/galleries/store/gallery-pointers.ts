@@ -26,7 +26,11 @@ export function galleryPointerPut(gallery: Pick<Gallery, 'tenantId' | 'token' | 
   return {
     Put: {
       TableName: tableName,
-      Item: { ...keys.galleryPointer(gallery.tenantId, gallery.token), tenantId: gallery.tenantId, ...(publicLimits ? { publicLimits } : {}) },
+      Item: {
+        ...keys.galleryPointer(gallery.tenantId, gallery.token),
+        tenantId: gallery.tenantId,
+        ...(publicLimits ? { publicLimits } : {}),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -36,13 +40,19 @@ export function galleryPointerPut(gallery: Pick<Gallery, 'tenantId' | 'token' | 
  * The Update of a pointer to the gallery's new limits, for the transaction that changes them on
  * the gallery. It writes the pointer where a gallery older than pointers has none yet.
  */
-export function galleryPointerLimitsUpdate(tenantId: string, token: string, limits: Partial<PublicLimits>): TransactItem {
+export function galleryPointerLimitsUpdate(
+  tenantId: string,
+  token: string,
+  limits: Partial<PublicLimits>,
+): TransactItem {
   const publicLimits = ownLimits(limits);
   return {
     Update: {
       TableName: tableName,
       Key: keys.galleryPointer(tenantId, token),
-      UpdateExpression: publicLimits ? 'SET tenantId = :tenantId, publicLimits = :publicLimits' : 'SET tenantId = :tenantId REMOVE publicLimits',
+      UpdateExpression: publicLimits
+        ? 'SET tenantId = :tenantId, publicLimits = :publicLimits'
+        : 'SET tenantId = :tenantId REMOVE publicLimits',
       ExpressionAttributeValues: { ':tenantId': tenantId, ...(publicLimits ? { ':publicLimits': publicLimits } : {}) },
     },
   };
@@ -54,7 +64,10 @@ export function galleryPointerLimitsUpdate(tenantId: string, token: string, limi
  */
 export async function listGalleryPointers(token: string): Promise<GalleryPointer[]> {
   const items = await queryPartition(keys.galleryPointersOfToken(token));
-  return items.map((item) => ({ tenantId: item.tenantId, ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}) }));
+  return items.map((item) => ({
+    tenantId: item.tenantId,
+    ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}),
+  }));
 }
 
 /**
@@ -66,7 +79,13 @@ export async function writeMissingGalleryPointers(galleries: readonly Gallery[])
   let written = 0;
   for (const gallery of galleries) {
     const wrote = await transactIfConditionsHold([
-      { ConditionCheck: { TableName: tableName, Key: keys.gallery(gallery.tenantId, gallery.token), ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: keys.gallery(gallery.tenantId, gallery.token),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
       galleryPointerPut(gallery),
     ]);
     if (wrote) written += 1;

@@ -59,7 +59,8 @@ export function startExportArchive(objectKey: string, downloadName: string): Exp
   uploaded.catch(() => undefined);
 
   const backlogCleared = async () => {
-    while (!failure && archive.readableLength + body.readableLength > ARCHIVE_BACKLOG_BYTES) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (!failure && archive.readableLength + body.readableLength > ARCHIVE_BACKLOG_BYTES)
+      await new Promise((resolve) => setTimeout(resolve, 5));
   };
 
   return {

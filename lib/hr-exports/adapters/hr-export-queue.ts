@@ -30,11 +30,17 @@ export function hrExportQueue(): HrExportQueue {
 }
 
 function sqsHrExportQueue(): HrExportQueue {
-  const client = import('@aws-sdk/client-sqs').then(({ SQSClient }) => new SQSClient({ endpoint: optionalEnv('SQS_ENDPOINT') }));
+  const client = import('@aws-sdk/client-sqs').then(
+    ({ SQSClient }) => new SQSClient({ endpoint: optionalEnv('SQS_ENDPOINT') }),
+  );
   return {
     async send(message) {
       const { SendMessageCommand } = await import('@aws-sdk/client-sqs');
-      await (await client).send(new SendMessageCommand({ QueueUrl: requireEnv('HR_EXPORT_QUEUE_URL'), MessageBody: JSON.stringify(message) }));
+      await (
+        await client
+      ).send(
+        new SendMessageCommand({ QueueUrl: requireEnv('HR_EXPORT_QUEUE_URL'), MessageBody: JSON.stringify(message) }),
+      );
     },
   };
 }
@@ -44,7 +50,9 @@ export function parseHrExportMessage(body: string): HrExportMessage | undefined 
   try {
     const parsed = JSON.parse(body) as Record<string, unknown>;
     const { tenantId, token, exportId } = parsed;
-    return [tenantId, token, exportId].every((field) => typeof field === 'string' && field !== '') ? { tenantId, token, exportId } as HrExportMessage : undefined;
+    return [tenantId, token, exportId].every((field) => typeof field === 'string' && field !== '')
+      ? ({ tenantId, token, exportId } as HrExportMessage)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -18,7 +18,14 @@ export async function portraitOfPhoto(
   size: number,
   kept: ReadonlySet<string>,
 ): Promise<{ bytes: Buffer; reused: boolean }> {
-  const key = portraitCropKey({ tenantId: scope.tenantId, token: scope.token, personId, photoId: photo.photoId, size, aroundFace: photo.faceBox !== undefined });
+  const key = portraitCropKey({
+    tenantId: scope.tenantId,
+    token: scope.token,
+    personId,
+    photoId: photo.photoId,
+    size,
+    aroundFace: photo.faceBox !== undefined,
+  });
   // Listed, but gone since: cropped again.
   const found = kept.has(key) ? await findMediaObject(key) : undefined;
   if (found) return { bytes: Buffer.from(found.bytes), reused: true };
@@ -32,11 +39,18 @@ export async function portraitOfPhoto(
  * The crops kept for these persons (IDs in ascending order, as a page of persons comes): one
  * list call for a page rather than a lookup per portrait, as crops lie in person order.
  */
-export async function keptCropsOf(scope: GalleryScope, ascendingPersonIds: readonly string[]): Promise<ReadonlySet<string>> {
+export async function keptCropsOf(
+  scope: GalleryScope,
+  ascendingPersonIds: readonly string[],
+): Promise<ReadonlySet<string>> {
   if (ascendingPersonIds.length === 0) return new Set();
   const prefix = galleryExportPrefixes(scope.tenantId, scope.token).portraitCrops;
   const lastFolder = `${prefix}${ascendingPersonIds.at(-1)}/`;
   // Every key of the first person's folder sorts after the bare folder name.
-  const keys = await listKeysInRange(prefix, `${prefix}${ascendingPersonIds[0]}`, (key) => key < lastFolder || key.startsWith(lastFolder));
+  const keys = await listKeysInRange(
+    prefix,
+    `${prefix}${ascendingPersonIds[0]}`,
+    (key) => key < lastFolder || key.startsWith(lastFolder),
+  );
   return new Set(keys);
 }

@@ -35,7 +35,9 @@ export async function cropPortrait(photo: Uint8Array, size: number, face?: FaceB
     const upright = orientation >= 5 ? { width: height, height: width } : { width, height };
     const region = squareAroundFace(face, upright);
     // After autoOrient, extract cuts from the upright image (sharp keeps the order of rotate and extract).
-    image = image.extract({ left: region.left, top: region.top, width: region.side, height: region.side }).resize(size, size);
+    image = image
+      .extract({ left: region.left, top: region.top, width: region.side, height: region.side })
+      .resize(size, size);
   } else {
     image = image.resize(size, size, { fit: 'cover', position: 'attention' });
   }

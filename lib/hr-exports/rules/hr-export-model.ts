@@ -60,7 +60,14 @@ export interface HrExport {
 export type HrExportFailure = 'gallery_gone' | 'build_failed';
 
 export function emptyReport(): HrExportReport {
-  return { persons: 0, exported: 0, skipped: { noConsent: 0, noPhoto: 0 }, renamed: [], cropsComputed: 0, cropsReused: 0 };
+  return {
+    persons: 0,
+    exported: 0,
+    skipped: { noConsent: 0, noPhoto: 0 },
+    renamed: [],
+    cropsComputed: 0,
+    cropsReused: 0,
+  };
 }
 
 const exportUlid = monotonicFactory(pooledRandomFraction);

@@ -26,5 +26,7 @@ export interface ManifestEntry {
 
 /** One row, in MANIFEST_COLUMNS' order; empty cells for what the person does not have. */
 export function manifestRow(entry: ManifestEntry): string[] {
-  return [entry.employeeId ?? '', entry.name, entry.email ?? '', entry.fileName, entry.photoId, entry.takenAt].map(spreadsheetSafe);
+  return [entry.employeeId ?? '', entry.name, entry.email ?? '', entry.fileName, entry.photoId, entry.takenAt].map(
+    spreadsheetSafe,
+  );
 }

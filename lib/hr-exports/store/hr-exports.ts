@@ -8,7 +8,12 @@ import { isConditionFailure } from '#lib/platform/table/store-errors';
 import { eventPut } from '#lib/events/store/outbox';
 import type { ServiceEvent } from '#lib/events/rules/event-catalogue';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { HR_EXPORT_RECORD_DAYS, type HrExport, type HrExportFailure, type HrExportReport } from '#lib/hr-exports/rules/hr-export-model';
+import {
+  HR_EXPORT_RECORD_DAYS,
+  type HrExport,
+  type HrExportFailure,
+  type HrExportReport,
+} from '#lib/hr-exports/rules/hr-export-model';
 
 /**
  * HR export jobs as items of their gallery's HREXPORTS partition (keys.hrExport). A ready
@@ -41,14 +46,28 @@ export async function putQueuedHrExport(hrExport: HrExport): Promise<void> {
   await db.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...keys.hrExport(hrExport.tenantId, hrExport.galleryToken, hrExport.exportId), ...hrExport, [TTL_ATTRIBUTE]: expiresAtOf(hrExport.createdAt) },
+      Item: {
+        ...keys.hrExport(hrExport.tenantId, hrExport.galleryToken, hrExport.exportId),
+        ...hrExport,
+        [TTL_ATTRIBUTE]: expiresAtOf(hrExport.createdAt),
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
 }
 
-export async function getHrExport(scope: GalleryScope, exportId: string, { consistent = false } = {}): Promise<HrExport | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.hrExport(scope.tenantId, scope.token, exportId), ConsistentRead: consistent }));
+export async function getHrExport(
+  scope: GalleryScope,
+  exportId: string,
+  { consistent = false } = {},
+): Promise<HrExport | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+      ConsistentRead: consistent,
+    }),
+  );
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -89,7 +108,8 @@ export async function markHrExportReady(
       Update: {
         TableName: tableName,
         Key: keys.hrExport(scope.tenantId, scope.token, exportId),
-        UpdateExpression: 'SET #status = :ready, updatedAt = :at, objectKey = :objectKey, objectExpiresAt = :objectExpiresAt, #report = :report, personIds = :personIds',
+        UpdateExpression:
+          'SET #status = :ready, updatedAt = :at, objectKey = :objectKey, objectExpiresAt = :objectExpiresAt, #report = :report, personIds = :personIds',
         ConditionExpression: 'attribute_exists(pk) AND #status = :running',
         ExpressionAttributeNames: { '#status': 'status', '#report': 'report' },
         ExpressionAttributeValues: {
@@ -107,7 +127,12 @@ export async function markHrExportReady(
   ]);
 }
 
-export async function markHrExportFailed(scope: GalleryScope, exportId: string, reason: HrExportFailure, at: string): Promise<void> {
+export async function markHrExportFailed(
+  scope: GalleryScope,
+  exportId: string,
+  reason: HrExportFailure,
+  at: string,
+): Promise<void> {
   await conditionalWrite(
     () =>
       db.send(
@@ -117,7 +142,13 @@ export async function markHrExportFailed(scope: GalleryScope, exportId: string, 
           UpdateExpression: 'SET #status = :failed, updatedAt = :at, reason = :reason',
           ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running)',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':failed': 'failed', ':queued': 'queued', ':running': 'running', ':at': at, ':reason': reason },
+          ExpressionAttributeValues: {
+            ':failed': 'failed',
+            ':queued': 'queued',
+            ':running': 'running',
+            ':at': at,
+            ':reason': reason,
+          },
         }),
       ),
     () => true,
@@ -134,10 +165,16 @@ export interface HrExportHoldings {
 export async function listHrExportsOfGallery(scope: GalleryScope): Promise<HrExportHoldings[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :export)',
-    ExpressionAttributeValues: { ':pk': keys.hrExportsOfGallery(scope.tenantId, scope.token), ':export': ITEM_PREFIX.hrExport },
+    ExpressionAttributeValues: {
+      ':pk': keys.hrExportsOfGallery(scope.tenantId, scope.token),
+      ':export': ITEM_PREFIX.hrExport,
+    },
     ConsistentRead: true,
   });
-  return items.map((item) => ({ hrExport: fromItem(item), personIds: Array.isArray(item.personIds) ? item.personIds : [] }));
+  return items.map((item) => ({
+    hrExport: fromItem(item),
+    personIds: Array.isArray(item.personIds) ? item.personIds : [],
+  }));
 }
 
 /**
@@ -146,17 +183,20 @@ export async function listHrExportsOfGallery(scope: GalleryScope): Promise<HrExp
  * does not mark it ready).
  */
 export async function markHrExportErased(scope: GalleryScope, exportId: string, at: string): Promise<void> {
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: keys.hrExport(scope.tenantId, scope.token, exportId),
-      UpdateExpression: 'SET #status = :erased, updatedAt = :at REMOVE objectKey, objectExpiresAt, #report, personIds',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status', '#report': 'report' },
-      ExpressionAttributeValues: { ':erased': 'erased', ':at': at },
-    }),
-  ).catch((error: unknown) => {
-    // Expired by TTL meanwhile: nothing left to mark.
-    if (!isConditionFailure(error)) throw error;
-  });
+  await db
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+        UpdateExpression:
+          'SET #status = :erased, updatedAt = :at REMOVE objectKey, objectExpiresAt, #report, personIds',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#status': 'status', '#report': 'report' },
+        ExpressionAttributeValues: { ':erased': 'erased', ':at': at },
+      }),
+    )
+    .catch((error: unknown) => {
+      // Expired by TTL meanwhile: nothing left to mark.
+      if (!isConditionFailure(error)) throw error;
+    });
 }

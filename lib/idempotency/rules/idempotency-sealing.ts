@@ -47,7 +47,10 @@ function stretch(key: string, salt: string): Promise<Buffer> {
 }
 
 /** The record ID and answer key of `key` in `scope`; asynchronous, so concurrent requests share the thread pool. */
-export async function deriveIdempotencyKeyMaterial(scope: IdempotencyScope, key: string): Promise<IdempotencyKeyMaterial> {
+export async function deriveIdempotencyKeyMaterial(
+  scope: IdempotencyScope,
+  key: string,
+): Promise<IdempotencyKeyMaterial> {
   const scopeText = JSON.stringify(['groupshoot idempotency v1', scope.tenantId, scope.caller, scope.routeId]);
   const stretched = await stretch(key, scopeText);
   const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', stretched, scopeText, purpose, 32));
@@ -72,12 +75,18 @@ export function openAnswer(answerKey: Buffer, sealed: Uint8Array, boundTo: strin
   const bytes = Buffer.from(sealed);
   if (bytes.length < 1 + IV_BYTES + TAG_BYTES || bytes[0] !== FORMAT_VERSION) return undefined;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', answerKey, bytes.subarray(1, 1 + IV_BYTES), { authTagLength: TAG_BYTES });
+    const decipher = createDecipheriv('aes-256-gcm', answerKey, bytes.subarray(1, 1 + IV_BYTES), {
+      authTagLength: TAG_BYTES,
+    });
     decipher.setAAD(Buffer.from(boundTo, 'utf8'));
     decipher.setAuthTag(bytes.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
-    const plaintext = Buffer.concat([decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    const plaintext = Buffer.concat([
+      decipher.update(bytes.subarray(1 + IV_BYTES + TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
     const answer = JSON.parse(plaintext) as Partial<StoredAnswer>;
-    const shaped = typeof answer?.statusCode === 'number' && typeof answer.members === 'object' && answer.members !== null;
+    const shaped =
+      typeof answer?.statusCode === 'number' && typeof answer.members === 'object' && answer.members !== null;
     return shaped ? (answer as StoredAnswer) : undefined;
   } catch {
     return undefined;

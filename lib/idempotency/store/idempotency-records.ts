@@ -30,7 +30,12 @@ export type Claim =
  * fails its condition on our own record, which is still ours. `takeOverClaimId` also takes the
  * record of that claim, and only that one (a completed record whose answer does not open).
  */
-export async function claimIdempotencyKey(scopeHash: string, requestHash: string, nowMs: number, takeOverClaimId?: string): Promise<Claim> {
+export async function claimIdempotencyKey(
+  scopeHash: string,
+  requestHash: string,
+  nowMs: number,
+  takeOverClaimId?: string,
+): Promise<Claim> {
   const claimId = randomUUID();
   const takeOver = takeOverClaimId === undefined ? '' : ' OR claimId = :takeOver';
   try {
@@ -112,7 +117,10 @@ export interface IdempotencyRecordOfGallery {
  * The completed Idempotency-Key records whose request concerned a gallery (GSI1, every page),
  * expired ones not yet removed by TTL included: what erasure deletes.
  */
-export async function listIdempotencyRecordsOfGallery(tenantId: string, token: string): Promise<IdempotencyRecordOfGallery[]> {
+export async function listIdempotencyRecordsOfGallery(
+  tenantId: string,
+  token: string,
+): Promise<IdempotencyRecordOfGallery[]> {
   const items = await queryAll({
     IndexName: GSI1.indexName,
     KeyConditionExpression: '#pk = :pk',

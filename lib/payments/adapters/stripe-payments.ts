@@ -36,7 +36,8 @@ const SHORTEST_CALL_MS = 100;
 function positiveMilliseconds(name: string, fallback: number): number {
   const text = optionalEnv(name);
   const value = text === undefined ? fallback : Number(text);
-  if (!Number.isSafeInteger(value) || value <= 0) throw new Error(`${name} must be a whole number of milliseconds above 0, not "${text}"`);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new Error(`${name} must be a whole number of milliseconds above 0, not "${text}"`);
   return value;
 }
 
@@ -57,7 +58,9 @@ async function stripe(): Promise<Stripe> {
     // Defaults only: every call sets its own, from what is left of its request's budget.
     maxNetworkRetries: 1,
     timeout: ATTEMPT_TIMEOUT_MS,
-    ...(base ? { host: base.hostname, port: Number(base.port), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
+    ...(base
+      ? { host: base.hostname, port: Number(base.port), protocol: base.protocol.replace(':', '') as 'http' | 'https' }
+      : {}),
   });
   client = { secretKey, stripe: instance };
   return instance;
@@ -98,7 +101,8 @@ type AttemptSettings = Required<Pick<Stripe.RequestOptions, 'timeout' | 'maxNetw
  */
 function attemptSettings(remainingMs: number): AttemptSettings {
   const halved = Math.floor((remainingMs - RETRY_PAUSE_MS) / 2);
-  if (halved >= SHORTEST_RETRIED_ATTEMPT_MS) return { timeout: Math.min(ATTEMPT_TIMEOUT_MS, halved), maxNetworkRetries: 1 };
+  if (halved >= SHORTEST_RETRIED_ATTEMPT_MS)
+    return { timeout: Math.min(ATTEMPT_TIMEOUT_MS, halved), maxNetworkRetries: 1 };
   return { timeout: Math.max(1, Math.min(ATTEMPT_TIMEOUT_MS, Math.floor(remainingMs))), maxNetworkRetries: 0 };
 }
 
@@ -120,7 +124,10 @@ function providerFailure(operation: string, error: unknown): DomainError {
  * timeout and retries that fit in what is left; and since the SDK's timeout counts silence, not
  * time (nor the connecting), the operation is also given up at the deadline itself.
  */
-async function callStripe<T>(operation: string, call: (sdk: Stripe, settings: () => AttemptSettings) => Promise<T>): Promise<T> {
+async function callStripe<T>(
+  operation: string,
+  call: (sdk: Stripe, settings: () => AttemptSettings) => Promise<T>,
+): Promise<T> {
   const deadline = stripeDeadline();
   const remainingMs = () => Math.min(STRIPE_TIME_BUDGET_MS, deadline - now());
   let giveUp: ReturnType<typeof setTimeout> | undefined;
@@ -169,14 +176,20 @@ export function createCheckoutSession(request: CheckoutRequest): Promise<{ sessi
           },
         ],
         customer_email: request.customerEmail,
-        ...(request.applicationFeeAmount > 0 ? { payment_intent_data: { application_fee_amount: request.applicationFeeAmount } } : {}),
+        ...(request.applicationFeeAmount > 0
+          ? { payment_intent_data: { application_fee_amount: request.applicationFeeAmount } }
+          : {}),
         metadata: { orderId: request.orderId, tenantId: request.tenantId, galleryToken: request.galleryToken },
         success_url: request.successUrl,
         cancel_url: request.cancelUrl,
         expires_at: request.expiresAtSeconds,
       },
       // One key per session opened, reused by the SDK's own retries of this request.
-      { stripeAccount: request.accountId, idempotencyKey: `checkout-${request.orderId}-${randomUUID()}`, ...settings() },
+      {
+        stripeAccount: request.accountId,
+        idempotencyKey: `checkout-${request.orderId}-${randomUUID()}`,
+        ...settings(),
+      },
     );
     if (!session.url) throw new Error('Checkout Session without URL');
     return { sessionId: session.id, url: session.url };
@@ -184,7 +197,10 @@ export function createCheckoutSession(request: CheckoutRequest): Promise<{ sessi
 }
 
 /** Expires an open session so it can no longer be paid; one that is not open any more is left alone. */
-export function expireCheckoutSession(accountId: string, sessionId: string): Promise<'expired' | 'complete' | 'not_open'> {
+export function expireCheckoutSession(
+  accountId: string,
+  sessionId: string,
+): Promise<'expired' | 'complete' | 'not_open'> {
   return callStripe('checkout.sessions.expire', async (sdk, settings) => {
     const session = await sdk.checkout.sessions.retrieve(sessionId, {}, { stripeAccount: accountId, ...settings() });
     if (session.status === 'complete') return 'complete';
@@ -203,7 +219,10 @@ export function accountCanTakeCharges(accountId: string): Promise<boolean> {
 }
 
 /** The event of a webhook request, after checking its signature over the exact raw body. */
-export async function verifiedWebhookEvent(rawBody: string, signature: string | undefined): Promise<Stripe.Event | undefined> {
+export async function verifiedWebhookEvent(
+  rawBody: string,
+  signature: string | undefined,
+): Promise<Stripe.Event | undefined> {
   const secret = await secretValue('STRIPE_WEBHOOK_SECRET');
   if (!secret || !signature) return undefined;
   try {
@@ -220,6 +239,9 @@ export type { Stripe };
 export function checkoutSessionState(accountId: string, sessionId: string): Promise<{ status: string; paid: boolean }> {
   return callStripe('checkout.sessions.retrieve', async (sdk, settings) => {
     const session = await sdk.checkout.sessions.retrieve(sessionId, {}, { stripeAccount: accountId, ...settings() });
-    return { status: session.status ?? 'open', paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required' };
+    return {
+      status: session.status ?? 'open',
+      paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
+    };
   });
 }

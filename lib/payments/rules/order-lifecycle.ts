@@ -14,7 +14,14 @@ import type { Order, OrderStatus } from '#lib/payments/rules/order-model';
  */
 export type OrderState = 'reserved' | 'open' | 'replacing' | 'paid' | 'expired' | 'canceled';
 
-export const ORDER_STATES = ['reserved', 'open', 'replacing', 'paid', 'expired', 'canceled'] as const satisfies readonly OrderState[];
+export const ORDER_STATES = [
+  'reserved',
+  'open',
+  'replacing',
+  'paid',
+  'expired',
+  'canceled',
+] as const satisfies readonly OrderState[];
 
 /** What a transition does to the day's spot: takes it, gives it back, or leaves it as it is. */
 export type SpotEffect = 'take' | 'give_back' | 'keep';
@@ -44,9 +51,24 @@ export const ORDER_TRANSITIONS = {
     spot: 'give_back',
     trigger: 'a session of a check-in that failed half-way, and could not undo itself, expired',
   },
-  claimReplacement: { from: ['open', 'replacing'], to: ['replacing'], spot: 'keep', trigger: 'retryCheckout of a pending order' },
-  attachReplacement: { from: ['replacing'], to: ['open'], spot: 'keep', trigger: "the retry's new Checkout Session was created" },
-  restoreSession: { from: ['replacing'], to: ['open'], spot: 'keep', trigger: 'the retry could not expire the session it replaces' },
+  claimReplacement: {
+    from: ['open', 'replacing'],
+    to: ['replacing'],
+    spot: 'keep',
+    trigger: 'retryCheckout of a pending order',
+  },
+  attachReplacement: {
+    from: ['replacing'],
+    to: ['open'],
+    spot: 'keep',
+    trigger: "the retry's new Checkout Session was created",
+  },
+  restoreSession: {
+    from: ['replacing'],
+    to: ['open'],
+    spot: 'keep',
+    trigger: 'the retry could not expire the session it replaces',
+  },
   abandonReplacement: {
     from: ['replacing'],
     to: ['expired', 'canceled'],
@@ -60,8 +82,18 @@ export const ORDER_TRANSITIONS = {
     trigger: 'checkout.session.completed (paid) or checkout.session.async_payment_succeeded',
   },
   expire: { from: ['open', 'replacing'], to: ['expired'], spot: 'give_back', trigger: 'checkout.session.expired' },
-  cancel: { from: ['open', 'replacing'], to: ['canceled'], spot: 'give_back', trigger: 'checkout.session.async_payment_failed' },
-  reopen: { from: ['expired', 'canceled'], to: ['replacing'], spot: 'take', trigger: 'retryCheckout of an expired or canceled order' },
+  cancel: {
+    from: ['open', 'replacing'],
+    to: ['canceled'],
+    spot: 'give_back',
+    trigger: 'checkout.session.async_payment_failed',
+  },
+  reopen: {
+    from: ['expired', 'canceled'],
+    to: ['replacing'],
+    spot: 'take',
+    trigger: 'retryCheckout of an expired or canceled order',
+  },
 } as const satisfies Record<string, OrderTransition>;
 
 export type OrderTransitionName = keyof typeof ORDER_TRANSITIONS;

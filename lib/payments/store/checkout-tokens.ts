@@ -12,7 +12,12 @@ import type { Order } from '#lib/payments/rules/order-model';
 export type CheckoutTokenPurpose = 'status' | 'retry';
 
 /** A token's item, keyed by the SHA-256 of its value; it expires with the token. */
-export function checkoutTokenItem(order: Pick<Order, 'tenantId' | 'galleryToken' | 'orderId' | 'createdAt'>, purpose: CheckoutTokenPurpose, tokenHash: string, issuedAtMs: number) {
+export function checkoutTokenItem(
+  order: Pick<Order, 'tenantId' | 'galleryToken' | 'orderId' | 'createdAt'>,
+  purpose: CheckoutTokenPurpose,
+  tokenHash: string,
+  issuedAtMs: number,
+) {
   return {
     ...keys.checkoutToken(tokenHash),
     purpose,
@@ -24,7 +29,11 @@ export function checkoutTokenItem(order: Pick<Order, 'tenantId' | 'galleryToken'
 }
 
 /** The order a token of this purpose belongs to, within this tenant; undefined otherwise. */
-export async function findOrderByToken(tokenHash: string, purpose: CheckoutTokenPurpose, tenantId: string): Promise<StoredOrder | undefined> {
+export async function findOrderByToken(
+  tokenHash: string,
+  purpose: CheckoutTokenPurpose,
+  tenantId: string,
+): Promise<StoredOrder | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checkoutToken(tokenHash) }));
   if (!Item || Item.purpose !== purpose || Item.tenantId !== tenantId) return undefined;
   return getOrder(Item.tenantId, Item.galleryToken, Item.orderId);
@@ -32,7 +41,13 @@ export async function findOrderByToken(tokenHash: string, purpose: CheckoutToken
 
 /** The gallery of a token of either purpose within this tenant, undefined otherwise (Idempotency-Key records of checkinStatus and retryCheckout are listed under it). */
 export async function galleryOfCheckoutToken(tokenHash: string, tenantId: string): Promise<string | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checkoutToken(tokenHash), ProjectionExpression: 'tenantId, galleryToken' }));
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.checkoutToken(tokenHash),
+      ProjectionExpression: 'tenantId, galleryToken',
+    }),
+  );
   return Item?.tenantId === tenantId && typeof Item.galleryToken === 'string' ? Item.galleryToken : undefined;
 }
 

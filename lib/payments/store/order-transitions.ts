@@ -4,15 +4,36 @@ import { now } from '#lib/platform/clock';
 import { ExtraConditionFailed, drawCodes, writePersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { type CheckoutTokenPurpose, checkoutTokenItem } from '#lib/payments/store/checkout-tokens';
 import { db, tableName } from '#lib/platform/table/client';
-import { CONTENDED_RETRIES, type TransactItem, conditionFailedAt, conditionalWrite, itemAt, transact } from '#lib/platform/table/conditional-writes';
+import {
+  CONTENDED_RETRIES,
+  type TransactItem,
+  conditionFailedAt,
+  conditionalWrite,
+  itemAt,
+  transact,
+} from '#lib/platform/table/conditional-writes';
 import { type SpotTaking, giveBackSpot, settlePendingPayment, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import { eventPut } from '#lib/events/store/outbox';
 import { keys } from '#lib/platform/table/keys';
-import { type OrderChange, type StoredOrder, fromStatesCondition, getOrder, orderKey, pendingOrderIndex, transitionUpdate } from '#lib/payments/store/orders';
+import {
+  type OrderChange,
+  type StoredOrder,
+  fromStatesCondition,
+  getOrder,
+  orderKey,
+  pendingOrderIndex,
+  transitionUpdate,
+} from '#lib/payments/store/orders';
 import { DomainError } from '#lib/platform/domain-error';
 import { emailKey } from '#lib/platform/email-address';
 import { checkinCompleted, orderEnded, orderPaid } from '#lib/events/rules/event-catalogue';
-import { ORDER_TRANSITIONS, type OrderTransitionName, REPLACEMENT_ABANDONED_MS, orderState, pendingPaymentEffect } from '#lib/payments/rules/order-lifecycle';
+import {
+  ORDER_TRANSITIONS,
+  type OrderTransitionName,
+  REPLACEMENT_ABANDONED_MS,
+  orderState,
+  pendingPaymentEffect,
+} from '#lib/payments/rules/order-lifecycle';
 import { type Invitee, type Order, reservationSpotDay } from '#lib/payments/rules/order-model';
 import { getPerson } from '#lib/persons/store/persons';
 import { importedCompletionItems } from '#lib/persons/store/imported-completion';
@@ -27,8 +48,14 @@ import type { Person } from '#lib/persons/rules/person-model';
  * in the same transaction as the order (take, give back), as the transition table says.
  */
 
-const scopeOf = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({ tenantId: order.tenantId, token: order.galleryToken });
-const scopeOfEvents = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({ tenantId: order.tenantId, galleryToken: order.galleryToken });
+const scopeOf = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({
+  tenantId: order.tenantId,
+  token: order.galleryToken,
+});
+const scopeOfEvents = (order: Pick<Order, 'tenantId' | 'galleryToken'>) => ({
+  tenantId: order.tenantId,
+  galleryToken: order.galleryToken,
+});
 const changedMeanwhile = () => new DomainError('reservation_changed', 'The reservation changed meanwhile; retry.');
 
 /**
@@ -58,10 +85,22 @@ function spotItems(order: Order, transition: OrderTransitionName): TransactItem[
 function emailHoldItems(order: Order, transition: OrderTransitionName): TransactItem[] {
   if (!order.person.email) return [];
   const Key = keys.liveReservationOfEmail(order.tenantId, order.galleryToken, emailKey(order.person.email));
-  const ours = { ConditionExpression: 'attribute_not_exists(pk) OR orderId = :orderId', ExpressionAttributeValues: { ':orderId': order.orderId } };
+  const ours = {
+    ConditionExpression: 'attribute_not_exists(pk) OR orderId = :orderId',
+    ExpressionAttributeValues: { ':orderId': order.orderId },
+  };
   switch (pendingPaymentEffect(transition)) {
     case 1:
-      return [{ Put: { TableName: tableName, Item: { ...Key, orderId: order.orderId }, ...ours, ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } }];
+      return [
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...Key, orderId: order.orderId },
+            ...ours,
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          },
+        },
+      ];
     case -1:
       return [{ Delete: { TableName: tableName, Key, ...ours } }];
     default:
@@ -79,7 +118,12 @@ function companionItems(order: Order, transition: OrderTransitionName): Transact
  * items, from one of the day's counters with room (withSpotTaken), or with none when the order
  * has no day. `pendingPaymentsCap`: the day's cap of reservations waiting for payment.
  */
-function withOrderSpot<T>(order: Order, transition: OrderTransitionName, pendingPaymentsCap: number | undefined, write: (taking: SpotTaking | undefined) => Promise<T>): Promise<T> {
+function withOrderSpot<T>(
+  order: Order,
+  transition: OrderTransitionName,
+  pendingPaymentsCap: number | undefined,
+  write: (taking: SpotTaking | undefined) => Promise<T>,
+): Promise<T> {
   const day = reservationSpotDay(order);
   if (!day) return write(undefined);
   const hold = { pending: pendingPaymentEffect(transition) !== 0, pendingPaymentsCap };
@@ -104,7 +148,12 @@ export class LiveReservationOfEmail extends Error {
 }
 
 /** One conditional update of the order; `ours` recognises this very update when a lost answer made the SDK resend it. */
-async function updateOrder(order: Order, transition: OrderTransitionName, change: OrderChange, ours: (item: Record<string, any> | undefined) => boolean) {
+async function updateOrder(
+  order: Order,
+  transition: OrderTransitionName,
+  change: OrderChange,
+  ours: (item: Record<string, any> | undefined) => boolean,
+) {
   return conditionalWrite(() => db.send(new UpdateCommand(transitionUpdate(order, transition, change))), ours);
 }
 
@@ -112,10 +161,19 @@ async function updateOrder(order: Order, transition: OrderTransitionName, change
  * The order, its spot moved, in one transaction; false when the order was not in a `from` state
  * (and guard). An order that ends unpaid reports it (order.expired, order.canceled) in the same transaction.
  */
-async function transactTransition(order: Order, transition: OrderTransitionName, change: OrderChange): Promise<boolean> {
-  const ended = change.status === 'expired' || change.status === 'canceled' ? [eventPut(orderEnded(order, change.status))] : [];
+async function transactTransition(
+  order: Order,
+  transition: OrderTransitionName,
+  change: OrderChange,
+): Promise<boolean> {
+  const ended =
+    change.status === 'expired' || change.status === 'canceled' ? [eventPut(orderEnded(order, change.status))] : [];
   try {
-    await transact([{ Update: transitionUpdate(order, transition, change) }, ...companionItems(order, transition), ...ended]);
+    await transact([
+      { Update: transitionUpdate(order, transition, change) },
+      ...companionItems(order, transition),
+      ...ended,
+    ]);
     return true;
   } catch (error) {
     if (conditionFailedAt(error, 0)) return false;
@@ -128,31 +186,58 @@ async function transactTransition(order: Order, transition: OrderTransitionName,
  * one transaction: shooting_day_full when the day is at capacity, pending_payments_limit when
  * `pendingPaymentsCap` reservations of the day wait for payment. No session is attached yet.
  */
-export async function reserveOrder(order: Order, tokenHashes: Record<CheckoutTokenPurpose, string>, pendingPaymentsCap?: number): Promise<StoredOrder> {
+export async function reserveOrder(
+  order: Order,
+  tokenHashes: Record<CheckoutTokenPurpose, string>,
+  pendingPaymentsCap?: number,
+): Promise<StoredOrder> {
   const issuedAt = Date.parse(order.createdAt);
-  const tokenItems: TransactItem[] = (Object.entries(tokenHashes) as [CheckoutTokenPurpose, string][]).map(([purpose, hash]) => ({
-    Put: { TableName: tableName, Item: checkoutTokenItem(order, purpose, hash, issuedAt), ConditionExpression: 'attribute_not_exists(pk)' },
-  }));
+  const tokenItems: TransactItem[] = (Object.entries(tokenHashes) as [CheckoutTokenPurpose, string][]).map(
+    ([purpose, hash]) => ({
+      Put: {
+        TableName: tableName,
+        Item: checkoutTokenItem(order, purpose, hash, issuedAt),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    }),
+  );
   const stored: StoredOrder = { ...order, tokenHashes: Object.values(tokenHashes) };
-  return withOrderSpot(order, 'reserve', pendingPaymentsCap, (taking) => reserveWithSpot(order, stored, tokenItems, taking));
+  return withOrderSpot(order, 'reserve', pendingPaymentsCap, (taking) =>
+    reserveWithSpot(order, stored, tokenItems, taking),
+  );
 }
 
-async function reserveWithSpot(order: Order, stored: StoredOrder, tokenItems: TransactItem[], taking: SpotTaking | undefined): Promise<StoredOrder> {
+async function reserveWithSpot(
+  order: Order,
+  stored: StoredOrder,
+  tokenItems: TransactItem[],
+  taking: SpotTaking | undefined,
+): Promise<StoredOrder> {
   const spots = taking?.items ?? [];
   const spotIndex = 1 + tokenItems.length;
   const holdIndex = spotIndex + spots.length;
   try {
-    await transact([
-      { Put: { TableName: tableName, Item: { ...orderKey(order), ...pendingOrderIndex(order), ...stored }, ConditionExpression: 'attribute_not_exists(pk)' } },
-      ...tokenItems,
-      ...spots,
-      ...emailHoldItems(order, 'reserve'),
-    ], taking ? taking.retry : undefined);
+    await transact(
+      [
+        {
+          Put: {
+            TableName: tableName,
+            Item: { ...orderKey(order), ...pendingOrderIndex(order), ...stored },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        ...tokenItems,
+        ...spots,
+        ...emailHoldItems(order, 'reserve'),
+      ],
+      taking ? taking.retry : undefined,
+    );
     return stored;
   } catch (error) {
     const refusal = spotRefusalIn(error, taking, spotIndex);
     if (refusal) throw refusal;
-    if (conditionFailedAt(error, holdIndex)) throw new LiveReservationOfEmail(String(itemAt(error, holdIndex)?.orderId));
+    if (conditionFailedAt(error, holdIndex))
+      throw new LiveReservationOfEmail(String(itemAt(error, holdIndex)?.orderId));
     throw error;
   }
 }
@@ -162,7 +247,10 @@ async function reserveWithSpot(order: Order, stored: StoredOrder, tokenItems: Tr
  * expiry of a session of a check-in that failed half-way: reserved only): removes the order and
  * its tokens and gives its spot back. False when there was nothing to remove.
  */
-export async function removeReservation(order: StoredOrder, transition: 'undoReservation' | 'releaseUnattached'): Promise<boolean> {
+export async function removeReservation(
+  order: StoredOrder,
+  transition: 'undoReservation' | 'releaseUnattached',
+): Promise<boolean> {
   const from = fromStatesCondition(transition);
   try {
     await transact([
@@ -189,13 +277,23 @@ export async function removeReservation(order: StoredOrder, transition: 'undoRes
  * attachSession (a fresh reservation) or, with `claim`, attachReplacement (the retry that claimed
  * the order): the new Checkout Session becomes the order's. reservation_changed otherwise.
  */
-export async function attachCheckoutSession(order: Order, sessionId: string, checkoutUrl: string, claim?: string): Promise<void> {
+export async function attachCheckoutSession(
+  order: Order,
+  sessionId: string,
+  checkoutUrl: string,
+  claim?: string,
+): Promise<void> {
   const attached = await updateOrder(
     order,
     claim ? 'attachReplacement' : 'attachSession',
     {
       set: { sessionId, checkoutUrl },
-      ...(claim ? { remove: ['replacingBy', 'replacedSessionId'], guard: { expression: 'replacingBy = :claim', values: { ':claim': claim } } } : {}),
+      ...(claim
+        ? {
+            remove: ['replacingBy', 'replacedSessionId'],
+            guard: { expression: 'replacingBy = :claim', values: { ':claim': claim } },
+          }
+        : {}),
     },
     (item) => item?.status === 'pending' && item.sessionId === sessionId,
   );
@@ -229,7 +327,12 @@ export async function claimSessionReplacement(order: StoredOrder, claim: string)
  * restoreSession: gives a pending order back the session this retry unhooked from it (Stripe
  * could not expire it), so that session's expiry still frees the spot. False when the order changed meanwhile.
  */
-export async function restoreReplacedSession(order: Order, sessionId: string, checkoutUrl: string | undefined, claim: string): Promise<boolean> {
+export async function restoreReplacedSession(
+  order: Order,
+  sessionId: string,
+  checkoutUrl: string | undefined,
+  claim: string,
+): Promise<boolean> {
   return updateOrder(
     order,
     'restoreSession',
@@ -256,7 +359,9 @@ export async function payOrder(order: Order): Promise<PaidOrder | 'already'> {
   }
   const attempt = randomUUID();
   const paidByThisCall = (stored: Record<string, any> | undefined): PaidOrder | 'already' =>
-    stored?.status === 'paid' && stored.paidBy === attempt ? { person: { ...order.person, code: stored.code as string } } : 'already';
+    stored?.status === 'paid' && stored.paidBy === attempt
+      ? { person: { ...order.person, code: stored.code as string } }
+      : 'already';
   try {
     const written = await writePersonsWithCodes(scopeOf(order), drawCodes([order.person], new Set()), {
       extraItems: ([person]) => [
@@ -292,17 +397,28 @@ export interface PaidOrder {
  */
 async function payOrderCompletingInvitee(order: Order, invitee: Invitee): Promise<PaidOrder | 'already' | 'taken'> {
   const scope = scopeOf(order);
-  const [imported, configuration] = await Promise.all([getPerson(scope, invitee.personId, { consistent: true }), findGalleryConfiguration(order.tenantId, order.galleryToken)]);
+  const [imported, configuration] = await Promise.all([
+    getPerson(scope, invitee.personId, { consistent: true }),
+    findGalleryConfiguration(order.tenantId, order.galleryToken),
+  ]);
   if (!imported || imported.source !== 'import' || imported.checkedInAt !== undefined) return 'taken';
   const completed = completedPerson(imported, order.person);
   const bookedDay = imported.shootingDayId;
   const leftDay =
-    reservationSpotDay(order) !== null && bookedDay && configuration?.shootingDays.some((day) => day.id === bookedDay) ? [giveBackSpot(scope, bookedDay)] : [];
+    reservationSpotDay(order) !== null && bookedDay && configuration?.shootingDays.some((day) => day.id === bookedDay)
+      ? [giveBackSpot(scope, bookedDay)]
+      : [];
   const attempt = randomUUID();
   const items: TransactItem[] = [
-    { Update: transitionUpdate(order, 'pay', { status: 'paid', set: { code: imported.code, paidBy: attempt, completedPersonId: imported.personId } }) },
+    {
+      Update: transitionUpdate(order, 'pay', {
+        status: 'paid',
+        set: { code: imported.code, paidBy: attempt, completedPersonId: imported.personId },
+      }),
+    },
     ...importedCompletionItems(scope, completed, {
-      expression: '#source = :import AND attribute_not_exists(checkedInAt) AND (attribute_not_exists(checkinClaimUntil) OR checkinClaimUntil < :now)',
+      expression:
+        '#source = :import AND attribute_not_exists(checkedInAt) AND (attribute_not_exists(checkinClaimUntil) OR checkinClaimUntil < :now)',
       values: { ':import': 'import', ':now': now() },
       names: { '#source': 'source' },
     }),
@@ -313,7 +429,10 @@ async function payOrderCompletingInvitee(order: Order, invitee: Invitee): Promis
   ];
   try {
     // The attempt as the request token: a resend after a lost answer is applied once, and answered as the first send.
-    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: attempt })), CONTENDED_RETRIES);
+    await withStoreRetries(
+      () => db.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: attempt })),
+      CONTENDED_RETRIES,
+    );
     return { person: completed, invitee: imported };
   } catch (error) {
     if (conditionFailedAt(error, 0)) return 'already'; // another delivery of the payment got there first
@@ -328,7 +447,11 @@ async function payOrderCompletingInvitee(order: Order, invitee: Invitee): Promis
  * after a retry changes nothing; or for an order a retry is replacing, unless it is the replaced
  * session's expiry while that retry may still be running. False when there was nothing to end.
  */
-export async function endPendingOrder(order: Order, sessionId: string, transition: 'expire' | 'cancel'): Promise<boolean> {
+export async function endPendingOrder(
+  order: Order,
+  sessionId: string,
+  transition: 'expire' | 'cancel',
+): Promise<boolean> {
   return transactTransition(order, transition, {
     status: transition === 'expire' ? 'expired' : 'canceled',
     remove: ['replacingBy'],
@@ -345,7 +468,11 @@ export async function endPendingOrder(order: Order, sessionId: string, transitio
  * abandonReplacement: ends a pending order whose retry (`claim`) failed before a new session
  * was attached: no session can complete or expire it now. `status`: what it was before the retry.
  */
-export async function abandonSessionReplacement(order: Order, claim: string, status: 'expired' | 'canceled'): Promise<boolean> {
+export async function abandonSessionReplacement(
+  order: Order,
+  claim: string,
+  status: 'expired' | 'canceled',
+): Promise<boolean> {
   return transactTransition(order, 'abandonReplacement', {
     status,
     remove: ['replacingBy'],
@@ -366,19 +493,22 @@ async function reopenWithSpot(order: StoredOrder, claim: string, taking: SpotTak
   const replaces = order.sessionId;
   const spots = taking?.items ?? [];
   try {
-    await transact([
-      {
-        Update: transitionUpdate(order, 'reopen', {
-          status: 'pending',
-          set: { replacingBy: claim, ...(replaces ? { replacedSessionId: replaces } : {}) },
-          add: { retries: 1 },
-          remove: ['sessionId'],
-          guard: { expression: '#status = :previous', values: { ':previous': order.status } },
-        }),
-      },
-      ...spots,
-      ...emailHoldItems(order, 'reopen'),
-    ], taking ? taking.retry : undefined);
+    await transact(
+      [
+        {
+          Update: transitionUpdate(order, 'reopen', {
+            status: 'pending',
+            set: { replacingBy: claim, ...(replaces ? { replacedSessionId: replaces } : {}) },
+            add: { retries: 1 },
+            remove: ['sessionId'],
+            guard: { expression: '#status = :previous', values: { ':previous': order.status } },
+          }),
+        },
+        ...spots,
+        ...emailHoldItems(order, 'reopen'),
+      ],
+      taking ? taking.retry : undefined,
+    );
   } catch (error) {
     const refusal = spotRefusalIn(error, taking, 1);
     if (refusal) throw refusal;

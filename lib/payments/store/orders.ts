@@ -54,8 +54,14 @@ export async function listPendingOrdersCreatedBefore(createdBefore: string): Pro
   return items as StoredOrder[];
 }
 
-export async function getOrder(tenantId: string, galleryToken: string, orderId: string): Promise<StoredOrder | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.order(tenantId, galleryToken, orderId), ConsistentRead: true }));
+export async function getOrder(
+  tenantId: string,
+  galleryToken: string,
+  orderId: string,
+): Promise<StoredOrder | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.order(tenantId, galleryToken, orderId), ConsistentRead: true }),
+  );
   return Item as StoredOrder | undefined;
 }
 
@@ -64,8 +70,14 @@ export async function getOrder(tenantId: string, galleryToken: string, orderId: 
  * replacement, never both; without either it is reserved.
  */
 const STATE_CONDITIONS: Record<OrderState, { expression: string; status: OrderStatus }> = {
-  reserved: { expression: '#status = :pending AND attribute_not_exists(sessionId) AND attribute_not_exists(replacingBy)', status: 'pending' },
-  open: { expression: '#status = :pending AND attribute_exists(sessionId) AND attribute_not_exists(replacingBy)', status: 'pending' },
+  reserved: {
+    expression: '#status = :pending AND attribute_not_exists(sessionId) AND attribute_not_exists(replacingBy)',
+    status: 'pending',
+  },
+  open: {
+    expression: '#status = :pending AND attribute_exists(sessionId) AND attribute_not_exists(replacingBy)',
+    status: 'pending',
+  },
   replacing: { expression: '#status = :pending AND attribute_exists(replacingBy)', status: 'pending' },
   paid: { expression: '#status = :paid', status: 'paid' },
   expired: { expression: '#status = :expired', status: 'expired' },
@@ -85,7 +97,8 @@ export function fromStatesCondition(transition: OrderTransitionName): Condition 
   const from: readonly OrderState[] = ORDER_TRANSITIONS[transition].from;
   const states = from.map((state) => STATE_CONDITIONS[state]);
   return {
-    expression: states.length === 1 ? states[0]!.expression : states.map((state) => grouped(state.expression)).join(' OR '),
+    expression:
+      states.length === 1 ? states[0]!.expression : states.map((state) => grouped(state.expression)).join(' OR '),
     values: Object.fromEntries(states.map((state) => [`:${state.status}`, state.status])),
   };
 }
@@ -116,7 +129,12 @@ export function transitionUpdate(
   // In or out of the index of pending orders, with the status.
   const index = change.status === 'pending' ? pendingOrderIndex(order) : {};
   const leavesPending = change.status !== undefined && change.status !== 'pending';
-  const set: Record<string, unknown> = { ...(change.status ? { status: change.status } : {}), updatedAt: nowIso(), ...index, ...change.set };
+  const set: Record<string, unknown> = {
+    ...(change.status ? { status: change.status } : {}),
+    updatedAt: nowIso(),
+    ...index,
+    ...change.set,
+  };
   const names = Object.keys(set);
   const added = Object.entries(change.add ?? {});
   const removed = [...(change.remove ?? []), ...(leavesPending ? [GSI1.partitionKey, GSI1.sortKey] : [])];
@@ -127,8 +145,13 @@ export function transitionUpdate(
       `SET ${names.map((name, index) => `#set${index} = :set${index}`).join(', ')}` +
       (added.length > 0 ? ` ADD ${added.map(([name], index) => `${name} :add${index}`).join(', ')}` : '') +
       (removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''),
-    ConditionExpression: change.guard ? `${grouped(from.expression)} AND ${grouped(change.guard.expression)}` : from.expression,
-    ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(names.map((name, index) => [`#set${index}`, name])) },
+    ConditionExpression: change.guard
+      ? `${grouped(from.expression)} AND ${grouped(change.guard.expression)}`
+      : from.expression,
+    ExpressionAttributeNames: {
+      '#status': 'status',
+      ...Object.fromEntries(names.map((name, index) => [`#set${index}`, name])),
+    },
     ExpressionAttributeValues: {
       ...from.values,
       ...change.guard?.values,

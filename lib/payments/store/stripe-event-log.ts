@@ -23,7 +23,11 @@ export async function rememberStripeEvent(eventId: string): Promise<void> {
     db.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.stripeEvent(eventId), handledAt: nowIso(), expiresAt: Math.floor(now() / 1000) + STRIPE_EVENT_LIFETIME_SECONDS },
+        Item: {
+          ...keys.stripeEvent(eventId),
+          handledAt: nowIso(),
+          expiresAt: Math.floor(now() / 1000) + STRIPE_EVENT_LIFETIME_SECONDS,
+        },
       }),
     ),
   );

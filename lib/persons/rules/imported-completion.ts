@@ -26,4 +26,10 @@ export function completedPerson(imported: Person, checkin: PersonDraft): Person 
 }
 
 /** What a completion never changes: the person's identity and origin, and its photo count (the photo ingest keeps that). */
-export const UNCHANGED_BY_COMPLETION: ReadonlySet<string> = new Set(['personId', 'code', 'source', 'createdAt', 'photoCount'] satisfies (keyof Person)[]);
+export const UNCHANGED_BY_COMPLETION: ReadonlySet<string> = new Set([
+  'personId',
+  'code',
+  'source',
+  'createdAt',
+  'photoCount',
+] satisfies (keyof Person)[]);

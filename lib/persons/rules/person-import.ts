@@ -57,7 +57,10 @@ export const ImportRowSchema = v.fallback(
         optionalText(TEXT_LIMITS.email, { notString: 'email_not_string', tooLong: 'email_too_long' }),
         v.check(isAbsentOrPlausibleEmail, 'email_invalid'),
       ),
-      employeeId: optionalText(TEXT_LIMITS.employeeId, { notString: 'employee_id_not_string', tooLong: 'employee_id_too_long' }),
+      employeeId: optionalText(TEXT_LIMITS.employeeId, {
+        notString: 'employee_id_not_string',
+        tooLong: 'employee_id_too_long',
+      }),
       // The spec ignores an invalid shooting day ID silently; a value that is not a string is one.
       shootingDayId: v.optional(v.fallback(v.nullable(v.string()), null)),
     }),
@@ -66,12 +69,15 @@ export const ImportRowSchema = v.fallback(
         'does not refuse the request: it is skipped, counted in skipped and listed in skippedDetails with its index and reason (name_required, name_not_string, ...). ' +
         'A shootingDayId the gallery does not have, or that is not a string, is stored as null.',
     ),
-    v.transform(
-      (row): RowVerdict => ({
-        ok: true,
-        row: { name: row.name, email: row.email ?? null, employeeId: row.employeeId ?? null, shootingDayId: row.shootingDayId ?? null },
-      }),
-    ),
+    v.transform((row): RowVerdict => ({
+      ok: true,
+      row: {
+        name: row.name,
+        email: row.email ?? null,
+        employeeId: row.employeeId ?? null,
+        shootingDayId: row.shootingDayId ?? null,
+      },
+    })),
   ),
   (dataset): RowVerdict => ({ ok: false, reason: skipReasonOf(dataset?.issues?.[0]) }),
 );
@@ -80,7 +86,13 @@ export const ImportRowSchema = v.fallback(
 export function withKnownDay(verdict: RowVerdict, shootingDayIds: ReadonlySet<string>): RowVerdict {
   if (!verdict.ok) return verdict;
   const { shootingDayId } = verdict.row;
-  return { ok: true, row: { ...verdict.row, shootingDayId: shootingDayId !== null && shootingDayIds.has(shootingDayId) ? shootingDayId : null } };
+  return {
+    ok: true,
+    row: {
+      ...verdict.row,
+      shootingDayId: shootingDayId !== null && shootingDayIds.has(shootingDayId) ? shootingDayId : null,
+    },
+  };
 }
 
 /** Validates one row as the import does (for the import CLI, which checks rows before it sends them). */

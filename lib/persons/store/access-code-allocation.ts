@@ -34,7 +34,10 @@ const CODE_ROUNDS = 8;
  * The item that reserves a person's code. An imported person's with an email address is also on
  * the gallery's guest list (GSI1 keys.importedPersonsByEmail, read by lib/persons/store/guest-list.ts).
  */
-export function accessCodeItem(scope: GalleryScope, person: Pick<Person, 'code' | 'personId' | 'createdAt'> & Partial<Pick<Person, 'source' | 'email'>>) {
+export function accessCodeItem(
+  scope: GalleryScope,
+  person: Pick<Person, 'code' | 'personId' | 'createdAt'> & Partial<Pick<Person, 'source' | 'email'>>,
+) {
   return {
     ...keys.accessCode(scope.tenantId, scope.token, person.code),
     personId: person.personId,
@@ -45,7 +48,10 @@ export function accessCodeItem(scope: GalleryScope, person: Pick<Person, 'code' 
 
 /** The GSI1 keys that put a person's code item on the guest list under its email address. */
 export function guestListKeys(scope: GalleryScope, personId: string, email: string) {
-  return { [GSI1.partitionKey]: keys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)), [GSI1.sortKey]: personId };
+  return {
+    [GSI1.partitionKey]: keys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)),
+    [GSI1.sortKey]: personId,
+  };
 }
 
 /** The drafts with codes drawn for them, no code twice in the batch (`codesInBatch` records them). */
@@ -100,28 +106,50 @@ export async function writePersonsWithCodes(
   } = {},
 ): Promise<PersonsWritten> {
   const codesInBatch = options.codesInBatch ?? new Set(chunk.map((person) => person.code));
-  const extraItemsFor = (persons: Person[]) => (typeof options.extraItems === 'function' ? options.extraItems(persons) : (options.extraItems ?? []));
+  const extraItemsFor = (persons: Person[]) =>
+    typeof options.extraItems === 'function' ? options.extraItems(persons) : (options.extraItems ?? []);
   let persons = chunk;
   for (let round = 0; round < CODE_ROUNDS; round += 1) {
     const transactItems = [
       ...persons.flatMap((person) => [
-        { Put: { TableName: tableName, Item: toPersonItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: tableName, Item: accessCodeItem(scope, person), ConditionExpression: 'attribute_not_exists(pk)' } },
+        {
+          Put: {
+            TableName: tableName,
+            Item: toPersonItem(scope, person),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName,
+            Item: accessCodeItem(scope, person),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
       ]),
       ...extraItemsFor(persons),
       // Last, so that cancellation reasons keep the indexes above.
-      ...persons.map((person) => eventPut(personCreated({ tenantId: scope.tenantId, galleryToken: scope.token }, person))),
+      ...persons.map((person) =>
+        eventPut(personCreated({ tenantId: scope.tenantId, galleryToken: scope.token }, person)),
+      ),
     ];
     try {
       const token = requestToken(persons, options.attempt ?? '');
-      await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: transactItems, ClientRequestToken: token })), options.retry);
+      await withStoreRetries(
+        () => db.send(new TransactWriteCommand({ TransactItems: transactItems, ClientRequestToken: token })),
+        options.retry,
+      );
       return { persons, outcome: 'written' };
     } catch (error) {
       if (!isCancelledTransaction(error)) throw error;
       const codes = cancellationCodes(error);
-      if (persons.some((_, index) => codes[index * 2] === 'ConditionalCheckFailed')) return { persons, outcome: 'existed' };
-      const failedExtra = codes.findIndex((code, index) => index >= persons.length * 2 && code === 'ConditionalCheckFailed');
-      if (failedExtra >= 0) throw new ExtraConditionFailed(failedExtra - persons.length * 2, itemAt(error, failedExtra));
+      if (persons.some((_, index) => codes[index * 2] === 'ConditionalCheckFailed'))
+        return { persons, outcome: 'existed' };
+      const failedExtra = codes.findIndex(
+        (code, index) => index >= persons.length * 2 && code === 'ConditionalCheckFailed',
+      );
+      if (failedExtra >= 0)
+        throw new ExtraConditionFailed(failedExtra - persons.length * 2, itemAt(error, failedExtra));
       const collided = new Set(persons.filter((_, index) => codes[index * 2 + 1] === 'ConditionalCheckFailed'));
       if (collided.size === 0) throw error;
       persons = persons.map((person) => (collided.has(person) ? drawCodes([person], codesInBatch)[0]! : person));

@@ -20,18 +20,26 @@ import type { Person } from '#lib/persons/rules/person-model';
 /** The gallery's imported persons holding this email address (case and surrounding space ignored). */
 export async function importedPersonsWithEmail(scope: GalleryScope, email: string): Promise<Person[]> {
   const entries = await queryGsi1(keys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)));
-  return currentPersons(scope, entries.map((entry) => entry.personId as string));
+  return currentPersons(
+    scope,
+    entries.map((entry) => entry.personId as string),
+  );
 }
 
 /** The gallery's imported persons with exactly this employee ID. */
 export async function importedPersonsWithEmployeeId(scope: GalleryScope, employeeId: string): Promise<Person[]> {
   const entries = await queryGsi1(keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId));
-  return currentPersons(scope, entries.filter((entry) => entry.source === 'import').map((entry) => entry.personId as string));
+  return currentPersons(
+    scope,
+    entries.filter((entry) => entry.source === 'import').map((entry) => entry.personId as string),
+  );
 }
 
 async function currentPersons(scope: GalleryScope, personIds: readonly string[]): Promise<Person[]> {
   const persons = await Promise.all(personIds.map((personId) => getPerson(scope, personId, { consistent: true })));
-  return persons.filter((person): person is Person => person !== undefined).sort((a, b) => a.personId.localeCompare(b.personId));
+  return persons
+    .filter((person): person is Person => person !== undefined)
+    .sort((a, b) => a.personId.localeCompare(b.personId));
 }
 
 /**
@@ -43,11 +51,17 @@ async function currentPersons(scope: GalleryScope, personIds: readonly string[])
 export async function putImportedPersonsOnGuestList(scope: GalleryScope): Promise<number> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
-    ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': ITEM_PREFIX.person },
+    ExpressionAttributeValues: {
+      ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
+      ':person': ITEM_PREFIX.person,
+    },
   });
   const guests = items.map(toPerson).filter((person) => person.source === 'import' && person.email !== null);
   const listed = await mapWithConcurrency(guests, 8, (person) =>
-    conditionalWrite(() => db.send(new UpdateCommand(guestListEntryUpdate(scope, person, person.email!))), () => false),
+    conditionalWrite(
+      () => db.send(new UpdateCommand(guestListEntryUpdate(scope, person, person.email!))),
+      () => false,
+    ),
   );
   return listed.filter(Boolean).length;
 }
@@ -64,6 +78,10 @@ export function guestListEntryUpdate(scope: GalleryScope, person: Pick<Person, '
     UpdateExpression: 'SET #gsiPk = :gsiPk, #gsiSk = :gsiSk',
     ConditionExpression: 'personId = :personId',
     ExpressionAttributeNames: { '#gsiPk': GSI1.partitionKey, '#gsiSk': GSI1.sortKey },
-    ExpressionAttributeValues: { ':gsiPk': entry[GSI1.partitionKey], ':gsiSk': entry[GSI1.sortKey], ':personId': person.personId },
+    ExpressionAttributeValues: {
+      ':gsiPk': entry[GSI1.partitionKey],
+      ':gsiSk': entry[GSI1.sortKey],
+      ':personId': person.personId,
+    },
   };
 }

@@ -22,9 +22,15 @@ export function importedCompletionItems(
   const email = completed.email;
   if (email === null) throw new Error('A check-in always gives an email address');
   const employeeIndex = completed.employeeId
-    ? { [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, completed.employeeId), [GSI1.sortKey]: personKey.sk }
+    ? {
+        [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, completed.employeeId),
+        [GSI1.sortKey]: personKey.sk,
+      }
     : {};
-  const values: Record<string, unknown> = { ...Object.fromEntries(Object.entries(completed).filter(([name]) => !UNCHANGED_BY_COMPLETION.has(name))), ...employeeIndex };
+  const values: Record<string, unknown> = {
+    ...Object.fromEntries(Object.entries(completed).filter(([name]) => !UNCHANGED_BY_COMPLETION.has(name))),
+    ...employeeIndex,
+  };
   const names = Object.keys(values);
   return [
     {
@@ -33,8 +39,14 @@ export function importedCompletionItems(
         Key: personKey,
         UpdateExpression: `SET ${names.map((_, index) => `#a${index} = :a${index}`).join(', ')} REMOVE checkinClaim, checkinClaimUntil`,
         ConditionExpression: condition.expression,
-        ExpressionAttributeNames: { ...Object.fromEntries(names.map((name, index) => [`#a${index}`, name])), ...condition.names },
-        ExpressionAttributeValues: { ...Object.fromEntries(names.map((name, index) => [`:a${index}`, values[name]])), ...condition.values },
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(names.map((name, index) => [`#a${index}`, name])),
+          ...condition.names,
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(names.map((name, index) => [`:a${index}`, values[name]])),
+          ...condition.values,
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },

@@ -55,14 +55,22 @@ export async function listPersons(
       }
     : {
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
-        ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': ITEM_PREFIX.person },
+        ExpressionAttributeValues: {
+          ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
+          ':person': ITEM_PREFIX.person,
+        },
         ExclusiveStartKey: afterPersonId ? personKey(afterPersonId) : undefined,
       };
   const items: Record<string, any>[] = [];
   let startKey = input.ExclusiveStartKey as Record<string, unknown> | undefined;
   while (items.length <= limit) {
     const page = await db.send(
-      new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey, Limit: limit + 1 - items.length }),
+      new QueryCommand({
+        ...input,
+        TableName: tableName,
+        ExclusiveStartKey: startKey,
+        Limit: limit + 1 - items.length,
+      }),
     );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
@@ -77,9 +85,17 @@ export async function listPersons(
  * reads strongly, for an answer something irreversible follows (a person imported a moment ago
  * may be missing from an eventually consistent read).
  */
-export async function getPerson(scope: GalleryScope, personId: string, { consistent = false } = {}): Promise<Person | undefined> {
+export async function getPerson(
+  scope: GalleryScope,
+  personId: string,
+  { consistent = false } = {},
+): Promise<Person | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.person(scope.tenantId, scope.token, personId), ConsistentRead: consistent }),
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.person(scope.tenantId, scope.token, personId),
+      ConsistentRead: consistent,
+    }),
   );
   return Item ? toPerson(Item) : undefined;
 }
@@ -90,7 +106,10 @@ export async function getPerson(scope: GalleryScope, personId: string, { consist
  * and address of every person of the gallery (about 100 bytes each, so a gallery of 10,000 is one
  * or two pages), the price of sendPhotoLink asking for a person by address.
  */
-export async function listPersonsWithEmail(scope: GalleryScope, email: string): Promise<Pick<Person, 'personId' | 'name' | 'email' | 'language'>[]> {
+export async function listPersonsWithEmail(
+  scope: GalleryScope,
+  email: string,
+): Promise<Pick<Person, 'personId' | 'name' | 'email' | 'language'>[]> {
   const wanted = emailKey(email);
   const found: Pick<Person, 'personId' | 'name' | 'email' | 'language'>[] = [];
   let startKey: Record<string, unknown> | undefined;
@@ -99,14 +118,23 @@ export async function listPersonsWithEmail(scope: GalleryScope, email: string): 
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
-        ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': ITEM_PREFIX.person },
+        ExpressionAttributeValues: {
+          ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
+          ':person': ITEM_PREFIX.person,
+        },
         ProjectionExpression: 'personId, #name, email, #language',
         ExpressionAttributeNames: { '#name': 'name', '#language': 'language' },
         ExclusiveStartKey: startKey,
       }),
     );
     for (const item of page.Items ?? []) {
-      if (typeof item.email === 'string' && emailKey(item.email) === wanted) found.push({ personId: item.personId, name: item.name, email: item.email, ...(isLanguage(item.language) ? { language: item.language } : {}) });
+      if (typeof item.email === 'string' && emailKey(item.email) === wanted)
+        found.push({
+          personId: item.personId,
+          name: item.name,
+          email: item.email,
+          ...(isLanguage(item.language) ? { language: item.language } : {}),
+        });
     }
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -125,7 +153,9 @@ export async function personIdOfCode(scope: GalleryScope, code: string): Promise
  * is known for an erased person's), or undefined when nobody ever had it.
  */
 export async function ownerOfCode(scope: GalleryScope, code: string): Promise<string | 'erased' | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, code) }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, code) }),
+  );
   if (!Item) return undefined;
   return typeof Item.personId === 'string' ? Item.personId : 'erased';
 }

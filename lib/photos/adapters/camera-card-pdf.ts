@@ -54,7 +54,14 @@ export async function renderCameraCardsPdf(cards: readonly CameraCard[], paper: 
 /** Draws one card; true when its text had to be changed for the standard fonts. */
 function drawCard(document: PDFKit.PDFDocument, card: CameraCard, placement: CardPlacement): boolean {
   const { cut } = placement;
-  document.save().lineWidth(0.5).dash(4, { space: 3 }).strokeColor(CUT_LINE_GREY).rect(cut.x, cut.y, cut.width, cut.height).stroke().restore();
+  document
+    .save()
+    .lineWidth(0.5)
+    .dash(4, { space: 3 })
+    .strokeColor(CUT_LINE_GREY)
+    .rect(cut.x, cut.y, cut.width, cut.height)
+    .stroke()
+    .restore();
   const name = toStandardFontText(card.name);
   const details = toStandardFontText(cardDetailsLine(card));
   document.fillColor('black');
@@ -101,7 +108,12 @@ function drawQrCode(document: PDFKit.PDFDocument, code: string, qr: CardPlacemen
       }
       const start = column;
       while (column < modules.size && modules.get(row, column)) column += 1;
-      document.rect(grid.x + start * grid.moduleSize, grid.y + row * grid.moduleSize, (column - start) * grid.moduleSize, grid.moduleSize);
+      document.rect(
+        grid.x + start * grid.moduleSize,
+        grid.y + row * grid.moduleSize,
+        (column - start) * grid.moduleSize,
+        grid.moduleSize,
+      );
     }
   }
   document.fillColor('black').fill('nonzero');

@@ -23,7 +23,11 @@ const endpoint = optionalEnv('S3_ENDPOINT');
  * Presigns without the SDK's default body checksum: it would sign the checksum of an empty
  * body into the URL, and S3 would refuse the photo's bytes.
  */
-const presigner = new S3Client({ endpoint, forcePathStyle: endpoint !== undefined, requestChecksumCalculation: 'WHEN_REQUIRED' });
+const presigner = new S3Client({
+  endpoint,
+  forcePathStyle: endpoint !== undefined,
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+});
 
 /** User metadata as S3 stores it: `captured-at`, `camera`. */
 export type ObjectMetadata = Record<string, string>;
@@ -36,8 +40,20 @@ export function signedPutHeaders(contentType: string, metadata: ObjectMetadata):
 }
 
 /** A PUT URL for exactly `size` bytes of `contentType` with this metadata (all signed). */
-export async function presignObjectPut(key: string, size: number, contentType: string, metadata: ObjectMetadata, expiresInSeconds: number): Promise<string> {
-  const command = new PutObjectCommand({ Bucket: mediaBucket, Key: key, ContentLength: size, ContentType: contentType, Metadata: metadata });
+export async function presignObjectPut(
+  key: string,
+  size: number,
+  contentType: string,
+  metadata: ObjectMetadata,
+  expiresInSeconds: number,
+): Promise<string> {
+  const command = new PutObjectCommand({
+    Bucket: mediaBucket,
+    Key: key,
+    ContentLength: size,
+    ContentType: contentType,
+    Metadata: metadata,
+  });
   return getSignedUrl(presigner, command, {
     expiresIn: expiresInSeconds,
     signableHeaders: new Set(['content-length', 'content-type']),
@@ -47,16 +63,37 @@ export async function presignObjectPut(key: string, size: number, contentType: s
 }
 
 /** Starts a multipart upload carrying the object's type and metadata; answers its upload ID. */
-export async function startMultipartUpload(key: string, contentType: string, metadata: ObjectMetadata): Promise<string> {
-  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: mediaBucket, Key: key, ContentType: contentType, Metadata: metadata }));
+export async function startMultipartUpload(
+  key: string,
+  contentType: string,
+  metadata: ObjectMetadata,
+): Promise<string> {
+  const { UploadId } = await s3.send(
+    new CreateMultipartUploadCommand({ Bucket: mediaBucket, Key: key, ContentType: contentType, Metadata: metadata }),
+  );
   if (!UploadId) throw new Error('S3 answered CreateMultipartUpload without an UploadId');
   return UploadId;
 }
 
 /** A PUT URL for one part of exactly `size` bytes. */
-export async function presignPartPut(key: string, uploadId: string, partNumber: number, size: number, expiresInSeconds: number): Promise<string> {
-  const command = new UploadPartCommand({ Bucket: mediaBucket, Key: key, UploadId: uploadId, PartNumber: partNumber, ContentLength: size });
-  return getSignedUrl(presigner, command, { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-length']) });
+export async function presignPartPut(
+  key: string,
+  uploadId: string,
+  partNumber: number,
+  size: number,
+  expiresInSeconds: number,
+): Promise<string> {
+  const command = new UploadPartCommand({
+    Bucket: mediaBucket,
+    Key: key,
+    UploadId: uploadId,
+    PartNumber: partNumber,
+    ContentLength: size,
+  });
+  return getSignedUrl(presigner, command, {
+    expiresIn: expiresInSeconds,
+    signableHeaders: new Set(['content-length']),
+  });
 }
 
 /** Why S3 refused to complete or abort an upload, in words the caller can act on. */
@@ -75,13 +112,21 @@ export function multipartRefusalOf(error: unknown): MultipartRefusal | undefined
 }
 
 /** Completes a multipart upload from its parts' ETags: the object appears (and ingest is told). */
-export async function completeMultipartUpload(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<void> {
+export async function completeMultipartUpload(
+  key: string,
+  uploadId: string,
+  parts: { partNumber: number; etag: string }[],
+): Promise<void> {
   await s3.send(
     new CompleteMultipartUploadCommand({
       Bucket: mediaBucket,
       Key: key,
       UploadId: uploadId,
-      MultipartUpload: { Parts: [...parts].sort((a, b) => a.partNumber - b.partNumber).map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
+      MultipartUpload: {
+        Parts: [...parts]
+          .sort((a, b) => a.partNumber - b.partNumber)
+          .map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })),
+      },
     }),
   );
 }
@@ -101,8 +146,14 @@ export async function abortMultipartUpload(key: string, uploadId: string): Promi
  * order. S3 answers up to 1000 keys a call; the page is cut here rather than with MaxKeys,
  * which the local S3 server cannot truncate by.
  */
-export async function listObjectPage(prefix: string, startAfter: string | undefined, limit: number): Promise<{ objects: { key: string; size: number }[]; truncated: boolean }> {
+export async function listObjectPage(
+  prefix: string,
+  startAfter: string | undefined,
+  limit: number,
+): Promise<{ objects: { key: string; size: number }[]; truncated: boolean }> {
   const page = await s3.send(new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, StartAfter: startAfter }));
-  const objects = (page.Contents ?? []).flatMap((entry) => (entry.Key ? [{ key: entry.Key, size: entry.Size ?? 0 }] : []));
+  const objects = (page.Contents ?? []).flatMap((entry) =>
+    entry.Key ? [{ key: entry.Key, size: entry.Size ?? 0 }] : [],
+  );
   return { objects: objects.slice(0, limit), truncated: objects.length > limit || page.IsTruncated === true };
 }

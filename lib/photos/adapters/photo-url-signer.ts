@@ -37,7 +37,12 @@ export async function signPhotoUrls(objectKeys: string[], expiresAtMs: number): 
     return objectKeys.map((objectKey) => {
       const path = photoCdnPath(objectKey);
       if (!path) throw new Error('photo object outside the folder the photo CDN serves');
-      return getSignedUrl({ url: `${baseUrl.replace(/\/$/, '')}${path}`, keyPairId, privateKey, dateLessThan: new Date(expiresAtMs).toISOString() });
+      return getSignedUrl({
+        url: `${baseUrl.replace(/\/$/, '')}${path}`,
+        keyPairId,
+        privateKey,
+        dateLessThan: new Date(expiresAtMs).toISOString(),
+      });
     });
   } catch (error) {
     logger.error('photo URL signing failed', { error: loggableError(error) });

@@ -61,7 +61,8 @@ const SHARPEN = { sigma: 1.5, m1: 2, m2: 4 };
 
 const ZXING_READER_WASM = 'zxing-wasm/reader/zxing_reader.wasm';
 
-let modules: Promise<{ sharp: typeof SharpFunction; readBarcodes: typeof import('zxing-wasm/reader').readBarcodes }> | undefined;
+let modules:
+  Promise<{ sharp: typeof SharpFunction; readBarcodes: typeof import('zxing-wasm/reader').readBarcodes }> | undefined;
 
 /**
  * sharp (native) and the ZXing reader (WebAssembly, about 1 MB) are loaded with the first photo,
@@ -96,7 +97,8 @@ async function readerWasm(): Promise<Uint8Array> {
   return readFile(require.resolve(ZXING_READER_WASM));
 }
 
-const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer =>
+  bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 
 /**
  * Reads a shoot photo: its upright size, capture time and camera from EXIF, and the codes it
@@ -125,7 +127,10 @@ export async function readShootPhoto(bytes: Uint8Array): Promise<ShootPhotoReadi
   const { width, height } = pixels.info;
   let found = await searchCodes(readBarcodes, pixels.data, width, height);
   if (found.codes.length === 0 && found.unreadable) {
-    const sharpened = await sharp(pixels.data, { raw: { width, height, channels: 4 } }).sharpen(SHARPEN).raw().toBuffer();
+    const sharpened = await sharp(pixels.data, { raw: { width, height, channels: 4 } })
+      .sharpen(SHARPEN)
+      .raw()
+      .toBuffer();
     found = await searchCodes(readBarcodes, sharpened, width, height);
   }
   return {
@@ -147,5 +152,8 @@ async function searchCodes(
   const data = new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength);
   const results = await readBarcodes({ data, width, height }, ZXING_OPTIONS);
   const texts = results.filter((result) => result.isValid).map((result) => result.text.trim());
-  return { codes: [...new Set(texts.filter((text) => text !== ''))], unreadable: results.some((result) => !result.isValid) };
+  return {
+    codes: [...new Set(texts.filter((text) => text !== ''))],
+    unreadable: results.some((result) => !result.isValid),
+  };
 }

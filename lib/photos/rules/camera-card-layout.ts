@@ -101,7 +101,13 @@ function placeCard(cut: Box): CardPlacement {
   const detailsHeight = CARD_FONT_SIZES.details * 1.2;
   const codeHeight = CARD_FONT_SIZES.code * 1.1;
   const name = { x, y: cut.y + CARD_PADDING, width: innerWidth, height: nameHeight, fontSize: CARD_FONT_SIZES.name };
-  const details = { x, y: name.y + nameHeight + GAP, width: innerWidth, height: detailsHeight, fontSize: CARD_FONT_SIZES.details };
+  const details = {
+    x,
+    y: name.y + nameHeight + GAP,
+    width: innerWidth,
+    height: detailsHeight,
+    fontSize: CARD_FONT_SIZES.details,
+  };
   const qrTop = details.y + detailsHeight;
   const qrSide = Math.min(innerWidth, cut.y + cut.height - CARD_PADDING - codeHeight - qrTop);
   const qr = { x: cut.x + (cut.width - qrSide) / 2, y: qrTop, width: qrSide, height: qrSide };
@@ -149,8 +155,27 @@ export function sortCameraCards<T extends { name: string; shootingDayId: string 
  */
 const WIN_ANSI_EXTRAS = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
 const LATIN_WITHOUT_DECOMPOSITION: Record<string, string> = {
-  Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', Ŀ: 'L', ŀ: 'l', Ŋ: 'N', ŋ: 'n',
-  Ŧ: 'T', ŧ: 't', ĸ: 'k', ſ: 's', ẞ: 'SS', Ə: 'E', ə: 'e', Ĳ: 'IJ', ĳ: 'ij', ŉ: "'n",
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  Ŀ: 'L',
+  ŀ: 'l',
+  Ŋ: 'N',
+  ŋ: 'n',
+  Ŧ: 'T',
+  ŧ: 't',
+  ĸ: 'k',
+  ſ: 's',
+  ẞ: 'SS',
+  Ə: 'E',
+  ə: 'e',
+  Ĳ: 'IJ',
+  ĳ: 'ij',
+  ŉ: "'n",
 };
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
 

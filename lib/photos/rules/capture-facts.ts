@@ -62,7 +62,10 @@ function captureTime(original: unknown, subSeconds: unknown): string | null {
 }
 
 function cameraIdentity(make: unknown, model: unknown, serial: unknown): string | null {
-  const name = [make, model].map(textOf).filter((part) => part !== '').join(' ');
+  const name = [make, model]
+    .map(textOf)
+    .filter((part) => part !== '')
+    .join(' ');
   const serialText = textOf(serial);
   const identity = serialText === '' ? name : `${name} #${serialText}`.trim();
   return identity === '' ? null : identity;

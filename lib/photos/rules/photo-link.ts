@@ -1,4 +1,9 @@
-import { PERSON_LINK_MAX_LENGTH, type PersonLinkSubject, signPersonLink, verifyPersonLink } from '#lib/platform/person-link-token';
+import {
+  PERSON_LINK_MAX_LENGTH,
+  type PersonLinkSubject,
+  signPersonLink,
+  verifyPersonLink,
+} from '#lib/platform/person-link-token';
 
 /**
  * Photo links (docs/photos.md#photo-links): a token that opens one person's "My photos" view
@@ -15,7 +20,11 @@ export type PhotoLinkSubject = PersonLinkSubject;
 export const PHOTO_LINK_MAX_LENGTH = PERSON_LINK_MAX_LENGTH;
 
 /** A link token for the subject that expires PHOTO_LINK_LIFETIME_MS after `at`. */
-export function signPhotoLink(key: string, subject: PhotoLinkSubject, at: number): { photoLink: string; expiresAt: string } {
+export function signPhotoLink(
+  key: string,
+  subject: PhotoLinkSubject,
+  at: number,
+): { photoLink: string; expiresAt: string } {
   const { token, expiresAt } = signPersonLink(key, 'photo-link-v1', subject, at + PHOTO_LINK_LIFETIME_MS);
   return { photoLink: token, expiresAt };
 }
@@ -25,6 +34,11 @@ export function signPhotoLink(key: string, subject: PhotoLinkSubject, at: number
  * malformed, forged, made for another gallery or tenant, or expired. Whether the person still
  * exists is the caller's question (erasure ends a link).
  */
-export function verifyPhotoLink(key: string, gallery: { tenantId: string; galleryToken: string }, photoLink: string, at: number): string | undefined {
+export function verifyPhotoLink(
+  key: string,
+  gallery: { tenantId: string; galleryToken: string },
+  photoLink: string,
+  at: number,
+): string | undefined {
   return verifyPersonLink(key, 'photo-link-v1', gallery, photoLink, at);
 }

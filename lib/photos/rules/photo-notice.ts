@@ -68,7 +68,10 @@ export function photoNoticeDecision(
  * gallery token, opening the "My photos" view, with a photo link in the fragment
  * (`#my-photos/link/<photoLink>`) where one is given. The one place that knows this form.
  */
-export function photoViewUrl(checkinPageUrl: string, address: { tenantSlug: string; galleryToken: string; photoLink?: string }): string {
+export function photoViewUrl(
+  checkinPageUrl: string,
+  address: { tenantSlug: string; galleryToken: string; photoLink?: string },
+): string {
   const url = new URL(checkinPageUrl);
   url.searchParams.set('tenant', address.tenantSlug);
   url.searchParams.set('token', address.galleryToken);
@@ -107,10 +110,15 @@ export interface LinkEmailWords {
  * An email as plain text and simple HTML with the same content: the greeting, a paragraph that
  * leads to the link, the link, then the closing paragraphs.
  */
-export function linkEmail(input: { personName: string; url: string; language: Language }, words: LinkEmailWords): PhotoNoticeContent {
+export function linkEmail(
+  input: { personName: string; url: string; language: Language },
+  words: LinkEmailWords,
+): PhotoNoticeContent {
   const greeting = EMAIL_MESSAGES[input.language].greeting(input.personName);
   const subject = oneLine(words.subject);
-  const text = [greeting, '', words.lead, input.url, ...words.closing.flatMap((paragraph) => ['', paragraph])].join('\n');
+  const text = [greeting, '', words.lead, input.url, ...words.closing.flatMap((paragraph) => ['', paragraph])].join(
+    '\n',
+  );
   const html = [
     `<!doctype html><html lang="${input.language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
     `<p>${escapeHtml(greeting)}</p>`,
@@ -123,23 +131,38 @@ export function linkEmail(input: { personName: string; url: string; language: La
 }
 
 /** A photo link email: its validity, then `closing`. */
-function photoLinkEmail(input: LinkEmailInput, subject: string, lead: string, closing: readonly string[]): PhotoNoticeContent {
+function photoLinkEmail(
+  input: LinkEmailInput,
+  subject: string,
+  lead: string,
+  closing: readonly string[],
+): PhotoNoticeContent {
   const messages = EMAIL_MESSAGES[input.language];
   const validity = messages.linkValidity(dateInWords(input.linkExpiresAt, input.language));
-  return linkEmail({ personName: input.personName, url: input.photoViewUrl, language: input.language }, { subject, lead, linkText: messages.linkText, closing: [validity, ...closing] });
+  return linkEmail(
+    { personName: input.personName, url: input.photoViewUrl, language: input.language },
+    { subject, lead, linkText: messages.linkText, closing: [validity, ...closing] },
+  );
 }
 
 /** The photo-ready email's subject and body in the input's language. */
 export function photoNoticeContent(input: LinkEmailInput): PhotoNoticeContent {
   const messages = EMAIL_MESSAGES[input.language];
-  return photoLinkEmail(input, messages.noticeSubject(input.galleryName), messages.photosReady(input.galleryName, input.studioName), [
-    messages.morePhotosMayFollow,
-    messages.whyThisNotice,
-  ]);
+  return photoLinkEmail(
+    input,
+    messages.noticeSubject(input.galleryName),
+    messages.photosReady(input.galleryName, input.studioName),
+    [messages.morePhotosMayFollow, messages.whyThisNotice],
+  );
 }
 
 /** The email with a photo link that someone asked for on the page (sendPhotoLink, or a lookup past its budgets). */
 export function photoLinkContent(input: LinkEmailInput): PhotoNoticeContent {
   const messages = EMAIL_MESSAGES[input.language];
-  return photoLinkEmail(input, messages.linkSubject(input.galleryName), messages.linkIntro(input.galleryName, input.studioName), [messages.ignoreIfNotAsked]);
+  return photoLinkEmail(
+    input,
+    messages.linkSubject(input.galleryName),
+    messages.linkIntro(input.galleryName, input.studioName),
+    [messages.ignoreIfNotAsked],
+  );
 }

@@ -8,7 +8,10 @@ export type PickedBy = 'participant' | 'photographer';
  * and for a pick whose photo has since left the person (a late camera card gave it to another),
  * which counts as none.
  */
-export function pickedPhotoOf<T extends Pick<Photo, 'photoId'>>(photos: readonly T[], pickedPhotoId: string | undefined): T | undefined {
+export function pickedPhotoOf<T extends Pick<Photo, 'photoId'>>(
+  photos: readonly T[],
+  pickedPhotoId: string | undefined,
+): T | undefined {
   return pickedPhotoId === undefined ? undefined : photos.find((photo) => photo.photoId === pickedPhotoId);
 }
 

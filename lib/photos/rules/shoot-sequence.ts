@@ -103,7 +103,9 @@ export interface SequencedShot {
  * (null: unassigned) and reason. Ingest places photos one by one instead (lib/photos/); this is
  * the reference its result must equal.
  */
-export function assignSequence(shots: readonly SequencedShot[]): Map<string, { personId: string | null; reason?: UnassignedReason }> {
+export function assignSequence(
+  shots: readonly SequencedShot[],
+): Map<string, { personId: string | null; reason?: UnassignedReason }> {
   const result = new Map<string, { personId: string | null; reason?: UnassignedReason }>();
   let governing: { personId: string | null } | undefined;
   for (const shot of [...shots].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0))) {

@@ -28,12 +28,24 @@ function updateNotice(
   update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
 ): Promise<boolean> {
   const key = keys.person(scope.tenantId, scope.token, personId);
-  return conditionalWrite(() => db.send(new UpdateCommand({ TableName: tableName, Key: key, ...update })), () => false);
+  return conditionalWrite(
+    () => db.send(new UpdateCommand({ TableName: tableName, Key: key, ...update })),
+    () => false,
+  );
 }
 
 /** The person with the notice's state, read consistently (a claim just written must be seen); undefined when erased. */
-export async function getNoticeRecipient(scope: GalleryScope, personId: string): Promise<{ person: Person; state: PhotoNoticeState } | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.person(scope.tenantId, scope.token, personId), ConsistentRead: true }));
+export async function getNoticeRecipient(
+  scope: GalleryScope,
+  personId: string,
+): Promise<{ person: Person; state: PhotoNoticeState } | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.person(scope.tenantId, scope.token, personId),
+      ConsistentRead: true,
+    }),
+  );
   if (!Item) return undefined;
   const state: PhotoNoticeState = {
     ...(typeof Item.photoNoticeClaimedAt === 'number' ? { claimedAt: Item.photoNoticeClaimedAt } : {}),
@@ -61,7 +73,13 @@ export async function claimPhotoNotice(scope: GalleryScope, personId: string, at
  * Ends the claim made at `claimedAt` for good: the email was sent, or refused for good. False when
  * the claim was no longer this sender's (it lapsed and another took it over).
  */
-export async function completePhotoNotice(scope: GalleryScope, personId: string, claimedAt: number, outcome: 'sent' | 'rejected', at: string): Promise<boolean> {
+export async function completePhotoNotice(
+  scope: GalleryScope,
+  personId: string,
+  claimedAt: number,
+  outcome: 'sent' | 'rejected',
+  at: string,
+): Promise<boolean> {
   return updateNotice(scope, personId, {
     UpdateExpression: `SET ${outcome === 'sent' ? 'photoNoticeSentAt' : 'photoNoticeRejectedAt'} = :at REMOVE photoNoticeClaimedAt`,
     ConditionExpression: 'photoNoticeClaimedAt = :claimedAt',

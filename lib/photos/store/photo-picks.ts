@@ -35,7 +35,11 @@ export async function recordPick(scope: GalleryScope, pick: PhotoPick, at: numbe
         Key: keys.person(scope.tenantId, scope.token, pick.personId),
         UpdateExpression: 'SET pickedPhotoId = :photoId, pickedBy = :pickedBy, pickedAt = :pickedAt',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':photoId': pick.photoId, ':pickedBy': pick.pickedBy, ':pickedAt': new Date(at).toISOString() },
+        ExpressionAttributeValues: {
+          ':photoId': pick.photoId,
+          ':pickedBy': pick.pickedBy,
+          ':pickedAt': new Date(at).toISOString(),
+        },
       },
     },
     eventPut(photoPicked({ tenantId: scope.tenantId, galleryToken: scope.token }, pick)),

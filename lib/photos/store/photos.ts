@@ -21,7 +21,11 @@ type CounterDeltas = Partial<GalleryCounters>;
  * caller's guess whether it is their first, which also counts the person among those with
  * photos) and the person's photos.assigned event of the moment. Counter deltas for statistics.
  */
-export function photoGained(scope: GalleryScope, photo: Photo, firstPhoto: boolean): { items: TransactItem[]; counters: CounterDeltas } {
+export function photoGained(
+  scope: GalleryScope,
+  photo: Photo,
+  firstPhoto: boolean,
+): { items: TransactItem[]; counters: CounterDeltas } {
   return {
     items: [
       {
@@ -49,7 +53,12 @@ export function photoGained(scope: GalleryScope, photo: Photo, firstPhoto: boole
 }
 
 /** A photo leaving the person's photos (a late camera card gave it to another): the reverse of photoGained. */
-export function photoLost(scope: GalleryScope, personId: string, photoId: string, lastPhoto: boolean): { items: TransactItem[]; counters: CounterDeltas } {
+export function photoLost(
+  scope: GalleryScope,
+  personId: string,
+  photoId: string,
+  lastPhoto: boolean,
+): { items: TransactItem[]; counters: CounterDeltas } {
   return {
     items: [
       {
@@ -84,7 +93,11 @@ export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<Ph
   for (let attempt = 0; attempt < 4; attempt += 1) {
     const gained = photoGained(scope, photo, firstPhoto);
     try {
-      await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: [...gained.items, countersUpdate(scope, gained.counters)!] })));
+      await withStoreRetries(() =>
+        db.send(
+          new TransactWriteCommand({ TransactItems: [...gained.items, countersUpdate(scope, gained.counters)!] }),
+        ),
+      );
       return 'recorded';
     } catch (error) {
       if (!isCancelledTransaction(error)) throw error;

@@ -99,9 +99,16 @@ function keyOf(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhot
  * photo among the unassigned), and gives its key. `stored` is false when it was stored before:
  * a redelivered upload event.
  */
-export async function storeShootItem(scope: GalleryScope, slot: ShootSlot, item: ShootCard | ShootPhoto | ErasedCard): Promise<{ key: Key; stored: boolean }> {
+export async function storeShootItem(
+  scope: GalleryScope,
+  slot: ShootSlot,
+  item: ShootCard | ShootPhoto | ErasedCard,
+): Promise<{ key: Key; stored: boolean }> {
   const key = keyOf(scope, slot, item);
-  const counted = item.kind === 'erased_card' ? undefined : countersUpdate(scope, item.kind === 'card' ? { cardPhotos: 1 } : { photosUnassigned: 1 });
+  const counted =
+    item.kind === 'erased_card'
+      ? undefined
+      : countersUpdate(scope, item.kind === 'card' ? { cardPhotos: 1 } : { photosUnassigned: 1 });
   const stored = await transactIfConditionsHold([
     { Put: { TableName: tableName, Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
     ...(counted ? [counted] : []),
@@ -117,7 +124,11 @@ function placed(card: Record<string, any> | undefined): PlacedCard | undefined {
 }
 
 /** The last card of a sequence before `position` (strongly consistent: a card stored a moment ago counts). */
-export async function cardBefore(scope: GalleryScope, sequenceId: string, position: string): Promise<PlacedCard | undefined> {
+export async function cardBefore(
+  scope: GalleryScope,
+  sequenceId: string,
+  position: string,
+): Promise<PlacedCard | undefined> {
   const { Items } = await db.send(
     new QueryCommand({
       TableName: tableName,
@@ -136,7 +147,11 @@ export async function cardBefore(scope: GalleryScope, sequenceId: string, positi
 }
 
 /** The first card of a sequence after `position`. */
-export async function cardAfter(scope: GalleryScope, sequenceId: string, position: string): Promise<PlacedCard | undefined> {
+export async function cardAfter(
+  scope: GalleryScope,
+  sequenceId: string,
+  position: string,
+): Promise<PlacedCard | undefined> {
   const own = keys.shootCard(scope.tenantId, scope.token, sequenceId, position);
   const { Items } = await db.send(
     new QueryCommand({
@@ -153,7 +168,12 @@ export async function cardAfter(scope: GalleryScope, sequenceId: string, positio
 }
 
 /** The photos of a sequence between two positions (to the end without `to`). */
-export function photosBetween(scope: GalleryScope, sequenceId: string, from: string, to: string | undefined): Promise<(ShootPhoto & Key)[]> {
+export function photosBetween(
+  scope: GalleryScope,
+  sequenceId: string,
+  from: string,
+  to: string | undefined,
+): Promise<(ShootPhoto & Key)[]> {
   return queryAll({
     KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
     ExpressionAttributeValues: {
@@ -193,7 +213,8 @@ function stateCounter(state: ShotState): keyof GalleryCounters | undefined {
   return state.heldFor ? 'photosWithheld' : 'photosUnassigned';
 }
 
-const isWithheld = (state: ShotState) => !state.personId && state.reason !== undefined && WITHHELD_REASONS.includes(state.reason);
+const isWithheld = (state: ShotState) =>
+  !state.personId && state.reason !== undefined && WITHHELD_REASONS.includes(state.reason);
 
 /** The persons a move takes a photo from and gives it to, as read with the photo. */
 export interface MovePersons {
@@ -220,16 +241,37 @@ export async function moveShootPhoto(
   const items = governorTransaction(scope, shot, governor, to, persons);
   if (governingCard) {
     items.push({
-      ConditionCheck: { TableName: tableName, Key: governingCard, ConditionExpression: 'kind = :card', ExpressionAttributeValues: { ':card': 'card' } },
+      ConditionCheck: {
+        TableName: tableName,
+        Key: governingCard,
+        ConditionExpression: 'kind = :card',
+        ExpressionAttributeValues: { ':card': 'card' },
+      },
     });
   }
   return transactIfConditionsHold(items);
 }
 
-const STATE_ATTRIBUTES = ['personId', 'reason', 'heldFor', 'candidates', 'assignedBy', 'faceBox'] as const satisfies readonly (keyof ShotState)[];
+const STATE_ATTRIBUTES = [
+  'personId',
+  'reason',
+  'heldFor',
+  'candidates',
+  'assignedBy',
+  'faceBox',
+] as const satisfies readonly (keyof ShotState)[];
 
-function governorTransaction(scope: GalleryScope, shot: ShootPhoto & Key, governor: string, to: ShotState, { fromPerson, toPerson }: MovePersons): TransactItem[] {
-  const values: Record<string, unknown> = { ':governor': governor, ...(shot.governor === undefined ? {} : { ':previous': shot.governor }) };
+function governorTransaction(
+  scope: GalleryScope,
+  shot: ShootPhoto & Key,
+  governor: string,
+  to: ShotState,
+  { fromPerson, toPerson }: MovePersons,
+): TransactItem[] {
+  const values: Record<string, unknown> = {
+    ':governor': governor,
+    ...(shot.governor === undefined ? {} : { ':previous': shot.governor }),
+  };
   const sets = ['governor = :governor'];
   const removes: string[] = [];
   for (const name of STATE_ATTRIBUTES) {
@@ -289,8 +331,13 @@ function personPhoto(shot: ShootPhotoFacts, personId: string, faceBox: FaceBox |
  * The shoot items that are personal data of the persons `personIds` (every card and photo of the
  * shoot when undefined): their photos (withheld ones included), and the cards showing their codes.
  */
-export async function shootItemsOf(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<((ShootCard | ShootPhoto) & Key)[]> {
-  const items = (await listShootItems(scope)).filter((item): item is (ShootCard | ShootPhoto) & Key => item.kind !== 'erased_card');
+export async function shootItemsOf(
+  scope: GalleryScope,
+  personIds?: ReadonlySet<string>,
+): Promise<((ShootCard | ShootPhoto) & Key)[]> {
+  const items = (await listShootItems(scope)).filter(
+    (item): item is (ShootCard | ShootPhoto) & Key => item.kind !== 'erased_card',
+  );
   if (!personIds) return items;
   return items.filter((item) => {
     if (item.kind === 'card') return item.cardPersonId !== null && personIds.has(item.cardPersonId);
@@ -299,9 +346,15 @@ export async function shootItemsOf(scope: GalleryScope, personIds?: ReadonlySet<
 }
 
 /** The photos whose governor is one of `governors` (card positions are unique across sequences: they end in the photo ID). */
-export async function photosGovernedBy(scope: GalleryScope, governors: ReadonlySet<string>): Promise<(ShootPhoto & Key)[]> {
+export async function photosGovernedBy(
+  scope: GalleryScope,
+  governors: ReadonlySet<string>,
+): Promise<(ShootPhoto & Key)[]> {
   const items = await listShootItems(scope);
-  return items.filter((item): item is ShootPhoto & Key => item.kind === 'photo' && item.governor !== undefined && governors.has(item.governor));
+  return items.filter(
+    (item): item is ShootPhoto & Key =>
+      item.kind === 'photo' && item.governor !== undefined && governors.has(item.governor),
+  );
 }
 
 /** Deletes shoot items, taking them off the statistics (erasure; their persons' photo items go separately). */
@@ -344,13 +397,20 @@ export async function eraseCards(scope: GalleryScope, cards: readonly (ShootCard
  * late), taking it from its person and off the statistics, on condition that it is still as
  * read. False when it changed meanwhile (read it again).
  */
-export async function deleteShootPhoto(scope: GalleryScope, shot: ShootPhoto & Key, person: Person | undefined): Promise<boolean> {
+export async function deleteShootPhoto(
+  scope: GalleryScope,
+  shot: ShootPhoto & Key,
+  person: Person | undefined,
+): Promise<boolean> {
   const items: TransactItem[] = [
     {
       Delete: {
         TableName: tableName,
         Key: { pk: shot.pk, sk: shot.sk },
-        ConditionExpression: shot.governor === undefined ? 'attribute_exists(pk) AND attribute_not_exists(governor)' : 'governor = :previous',
+        ConditionExpression:
+          shot.governor === undefined
+            ? 'attribute_exists(pk) AND attribute_not_exists(governor)'
+            : 'governor = :previous',
         ...(shot.governor === undefined ? {} : { ExpressionAttributeValues: { ':previous': shot.governor } }),
       },
     },

@@ -12,11 +12,15 @@ const BATCH_SIZE = 25;
 /** Deletes items by key in batches, resending what DynamoDB leaves unprocessed. */
 export async function deleteItems(itemKeys: readonly { pk: string; sk: string }[]): Promise<void> {
   for (let start = 0; start < itemKeys.length; start += BATCH_SIZE) {
-    let requests = itemKeys.slice(start, start + BATCH_SIZE).map((Key) => ({ DeleteRequest: { Key: { pk: Key.pk, sk: Key.sk } } }));
+    let requests = itemKeys
+      .slice(start, start + BATCH_SIZE)
+      .map((Key) => ({ DeleteRequest: { Key: { pk: Key.pk, sk: Key.sk } } }));
     for (let attempt = 0; requests.length > 0; attempt += 1) {
       if (attempt > 0) await waitBeforeRetry(attempt, UNPROCESSED_BACKOFF);
       if (attempt > 8) throw new Error('DynamoDB kept deletes unprocessed');
-      const result = await withStoreRetries(() => db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } })));
+      const result = await withStoreRetries(() =>
+        db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } })),
+      );
       requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
     }
   }

@@ -1,6 +1,12 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { type RetryOptions, cancellationCodes, cancellationItem, itemOfFailedCondition, withStoreRetries } from '#lib/platform/table/retry';
+import {
+  type RetryOptions,
+  cancellationCodes,
+  cancellationItem,
+  itemOfFailedCondition,
+  withStoreRetries,
+} from '#lib/platform/table/retry';
 import { db } from '#lib/platform/table/client';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
 
@@ -44,7 +50,10 @@ export function itemAt(error: unknown, index: number): Record<string, any> | und
  * already (its answer was lost and the SDK sent it again): `ours` recognises that from the
  * item as it is. False when the condition failed for another reason.
  */
-export async function conditionalWrite(send: () => Promise<unknown>, ours: (item: Record<string, any> | undefined) => boolean): Promise<boolean> {
+export async function conditionalWrite(
+  send: () => Promise<unknown>,
+  ours: (item: Record<string, any> | undefined) => boolean,
+): Promise<boolean> {
   try {
     await withStoreRetries(send);
     return true;

@@ -45,7 +45,10 @@ export const keys = {
    * tenant with the token: tokens are random, but nothing stops two tenants from sharing one.
    */
   galleryPointersOfToken: (token: string) => `${GALLERY_POINTER_KEY_PREFIX}${token}`,
-  galleryPointer: (tenantId: string, token: string) => ({ pk: `${GALLERY_POINTER_KEY_PREFIX}${token}`, sk: `T#${tenantId}` }),
+  galleryPointer: (tenantId: string, token: string) => ({
+    pk: `${GALLERY_POINTER_KEY_PREFIX}${token}`,
+    sk: `T#${tenantId}`,
+  }),
   shootingDay: (tenantId: string, token: string, dayId: string) => ({
     pk: `T#${tenantId}#G#${token}#CONFIG`,
     sk: `DAY#${dayId}`,
@@ -79,7 +82,8 @@ export const keys = {
    * address (the guest list of `importedOnly` check-ins): their access-code items carry it, so an
    * erased person's code item, overwritten, leaves the list with it.
    */
-  importedPersonsByEmail: (tenantId: string, token: string, emailKey: string) => `T#${tenantId}#G#${token}#GUEST#${emailKey}`,
+  importedPersonsByEmail: (tenantId: string, token: string, emailKey: string) =>
+    `T#${tenantId}#G#${token}#GUEST#${emailKey}`,
   /** A person's photos: one item collection per person. */
   photosOfPerson: (tenantId: string, token: string, personId: string) => `T#${tenantId}#G#${token}#PHOTOS#${personId}`,
   photo: (tenantId: string, token: string, personId: string, photoId: string) => ({
@@ -99,18 +103,27 @@ export const keys = {
     pk: `T#${tenantId}#G#${token}#SHOOT`,
     sk: `SHOT#${sequenceId}#${position}`,
   }),
-  looseShootPhoto: (tenantId: string, token: string, photoId: string) => ({ pk: `T#${tenantId}#G#${token}#SHOOT`, sk: `LOOSE#${photoId}` }),
+  looseShootPhoto: (tenantId: string, token: string, photoId: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOT`,
+    sk: `LOOSE#${photoId}`,
+  }),
   /**
    * Reference faces of a gallery: one item per consenting person with a face descriptor of their
    * selfie (lib/faces/), all in one collection, so the second opinion reads them in one query.
    */
   referenceFacesOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#FACES`,
-  referenceFace: (tenantId: string, token: string, personId: string) => ({ pk: `T#${tenantId}#G#${token}#FACES`, sk: `FACE#${personId}` }),
+  referenceFace: (tenantId: string, token: string, personId: string) => ({
+    pk: `T#${tenantId}#G#${token}#FACES`,
+    sk: `FACE#${personId}`,
+  }),
   /** GSI1 partition of every order waiting for payment, of all tenants, by creation (the reservation sweep reads it). */
   pendingOrders: () => 'PENDINGORDERS',
   /** Payment reservations of a gallery: one item collection. */
   ordersOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#ORDERS`,
-  order: (tenantId: string, token: string, orderId: string) => ({ pk: `T#${tenantId}#G#${token}#ORDERS`, sk: `ORDER#${orderId}` }),
+  order: (tenantId: string, token: string, orderId: string) => ({
+    pk: `T#${tenantId}#G#${token}#ORDERS`,
+    sk: `ORDER#${orderId}`,
+  }),
   /** The one reservation an email address may have waiting for payment in a gallery, by a hash of the address. */
   liveReservationOfEmail: (tenantId: string, token: string, emailKey: string) => ({
     pk: `T#${tenantId}#G#${token}#EMAILRESERVATION#${emailKey}`,
@@ -125,20 +138,36 @@ export const keys = {
   /** A Stripe event already handled (expires after Stripe's retry window). */
   stripeEvent: (eventId: string) => ({ pk: `STRIPEEVENT#${eventId}`, sk: 'EVENT' }),
   /** How often one email address checked in to a gallery for free, by a hash of the address: a partition of its own. */
-  emailCheckins: (tenantId: string, token: string, emailKey: string) => ({ pk: `T#${tenantId}#G#${token}#EMAIL#${emailKey}`, sk: 'CHECKINS' }),
+  emailCheckins: (tenantId: string, token: string, emailKey: string) => ({
+    pk: `T#${tenantId}#G#${token}#EMAIL#${emailKey}`,
+    sk: 'CHECKINS',
+  }),
   /** One item per access code in use: its own partition, so code writes never contend. */
-  accessCode: (tenantId: string, token: string, code: string) => ({ pk: `T#${tenantId}#G#${token}#CODE#${code}`, sk: 'CODE' }),
+  accessCode: (tenantId: string, token: string, code: string) => ({
+    pk: `T#${tenantId}#G#${token}#CODE#${code}`,
+    sk: 'CODE',
+  }),
   /** Events of a gallery waiting for or done with dispatch (the outbox): written in the transaction of the change they report. */
   eventsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#EVENTS`,
-  event: (tenantId: string, token: string, eventId: string) => ({ pk: `T#${tenantId}#G#${token}#EVENTS`, sk: `EVENT#${eventId}` }),
+  event: (tenantId: string, token: string, eventId: string) => ({
+    pk: `T#${tenantId}#G#${token}#EVENTS`,
+    sk: `EVENT#${eventId}`,
+  }),
   /** A gallery's HR exports (lib/hr-exports/): one item per export job, expiring by TTL. */
   hrExportsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#HREXPORTS`,
-  hrExport: (tenantId: string, token: string, exportId: string) => ({ pk: `T#${tenantId}#G#${token}#HREXPORTS`, sk: `HREXPORT#${exportId}` }),
+  hrExport: (tenantId: string, token: string, exportId: string) => ({
+    pk: `T#${tenantId}#G#${token}#HREXPORTS`,
+    sk: `HREXPORT#${exportId}`,
+  }),
   /** A tenant's webhook subscriptions: one item collection. */
   webhookSubscriptionsOfTenant: (tenantId: string) => `T#${tenantId}#WEBHOOKS`,
-  webhookSubscription: (tenantId: string, subscriptionId: string) => ({ pk: `T#${tenantId}#WEBHOOKS`, sk: `SUBSCRIPTION#${subscriptionId}` }),
+  webhookSubscription: (tenantId: string, subscriptionId: string) => ({
+    pk: `T#${tenantId}#WEBHOOKS`,
+    sk: `SUBSCRIPTION#${subscriptionId}`,
+  }),
   /** The delivery log of one subscription: an item per event, newest last (event IDs are ULIDs). */
-  deliveriesOfSubscription: (tenantId: string, subscriptionId: string) => `T#${tenantId}#WEBHOOK#${subscriptionId}#DELIVERIES`,
+  deliveriesOfSubscription: (tenantId: string, subscriptionId: string) =>
+    `T#${tenantId}#WEBHOOK#${subscriptionId}#DELIVERIES`,
   webhookDelivery: (tenantId: string, subscriptionId: string, eventId: string) => ({
     pk: `T#${tenantId}#WEBHOOK#${subscriptionId}#DELIVERIES`,
     sk: `DELIVERY#${eventId}`,

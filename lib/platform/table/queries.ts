@@ -39,7 +39,11 @@ export interface Gsi1Page {
 }
 
 /** Up to `limit` items of a GSI1 partition, after `startKey`: for collections too large to read in one go. */
-export async function queryGsi1Page(partition: string, startKey: Record<string, unknown> | undefined, limit: number): Promise<Gsi1Page> {
+export async function queryGsi1Page(
+  partition: string,
+  startKey: Record<string, unknown> | undefined,
+  limit: number,
+): Promise<Gsi1Page> {
   const page = await db.send(
     new QueryCommand({
       TableName: tableName,
@@ -58,7 +62,10 @@ export async function queryGsi1Page(partition: string, startKey: Record<string, 
  * Sets attributes of an existing item; false when the item does not exist. Attribute names
  * come from typed settings objects of this code base and are passed as placeholders.
  */
-export async function updateExistingItem(key: { pk: string; sk: string }, attributes: Record<string, unknown>): Promise<boolean> {
+export async function updateExistingItem(
+  key: { pk: string; sk: string },
+  attributes: Record<string, unknown>,
+): Promise<boolean> {
   if (Object.values(attributes).every((value) => value === undefined)) return true;
   try {
     await db.send(new UpdateCommand(existingItemUpdate(key, attributes)));

@@ -17,7 +17,12 @@ const TRANSIENT_ERRORS = new Set([
 ]);
 
 /** Cancellation reasons that say "try again", as opposed to a failed condition. */
-const TRANSIENT_CANCELLATION_CODES = new Set(['None', 'ThrottlingError', 'TransactionConflict', 'ProvisionedThroughputExceeded']);
+const TRANSIENT_CANCELLATION_CODES = new Set([
+  'None',
+  'ThrottlingError',
+  'TransactionConflict',
+  'ProvisionedThroughputExceeded',
+]);
 
 export function cancellationCodes(error: unknown): string[] {
   const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
@@ -44,7 +49,11 @@ export function isTransientStoreError(error: unknown): boolean {
   if (TRANSIENT_ERRORS.has(name)) return true;
   if (name === 'TransactionCanceledException') {
     const codes = cancellationCodes(error);
-    return codes.length > 0 && codes.every((code) => TRANSIENT_CANCELLATION_CODES.has(code)) && codes.some((code) => code !== 'None');
+    return (
+      codes.length > 0 &&
+      codes.every((code) => TRANSIENT_CANCELLATION_CODES.has(code)) &&
+      codes.some((code) => code !== 'None')
+    );
   }
   return (error as { $retryable?: unknown })?.$retryable !== undefined;
 }
@@ -68,9 +77,13 @@ export interface RetryOptions {
 
 /** A store operation, sent again (with the kernel's backoff) while it fails transiently and the SDK did not retry it itself. */
 export function withStoreRetries<T>(operation: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
-  return retryWithBackoff(operation, (error) => isTransientStoreError(error) && !retriedBySdk(error) && !options.passOn?.(error), {
-    attempts: options.attempts ?? 6,
-    baseDelayMs: options.baseDelayMs ?? 25,
-    maxDelayMs: options.maxDelayMs ?? 1000,
-  });
+  return retryWithBackoff(
+    operation,
+    (error) => isTransientStoreError(error) && !retriedBySdk(error) && !options.passOn?.(error),
+    {
+      attempts: options.attempts ?? 6,
+      baseDelayMs: options.baseDelayMs ?? 25,
+      maxDelayMs: options.maxDelayMs ?? 1000,
+    },
+  );
 }

@@ -41,8 +41,11 @@ export function retentionQueues(): RetentionQueues {
 }
 
 function sqsRetentionQueues(): RetentionQueues {
-  const client = import('@aws-sdk/client-sqs').then(({ SQSClient }) => new SQSClient({ endpoint: optionalEnv('SQS_ENDPOINT') }));
-  const queueUrl = (kind: RetentionMessage['kind']) => requireEnv(kind === 'gallery' ? 'RETENTION_QUEUE_URL' : 'RETENTION_PLAN_QUEUE_URL');
+  const client = import('@aws-sdk/client-sqs').then(
+    ({ SQSClient }) => new SQSClient({ endpoint: optionalEnv('SQS_ENDPOINT') }),
+  );
+  const queueUrl = (kind: RetentionMessage['kind']) =>
+    requireEnv(kind === 'gallery' ? 'RETENTION_QUEUE_URL' : 'RETENTION_PLAN_QUEUE_URL');
   return {
     async send(messages) {
       const { SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
@@ -52,8 +55,11 @@ function sqsRetentionQueues(): RetentionQueues {
         for (let start = 0; start < ofKind.length; start += SQS_BATCH) {
           const batch = ofKind.slice(start, start + SQS_BATCH);
           const entries = batch.map((message, index) => ({ Id: String(index), MessageBody: JSON.stringify(message) }));
-          const { Failed } = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl(kind), Entries: entries }));
-          if (Failed && Failed.length > 0) throw new Error(`SQS refused ${Failed.length} of ${batch.length} retention messages`);
+          const { Failed } = await sqs.send(
+            new SendMessageBatchCommand({ QueueUrl: queueUrl(kind), Entries: entries }),
+          );
+          if (Failed && Failed.length > 0)
+            throw new Error(`SQS refused ${Failed.length} of ${batch.length} retention messages`);
         }
       }
     },
@@ -61,11 +67,16 @@ function sqsRetentionQueues(): RetentionQueues {
 }
 
 /** A message's body as a queue carries it; undefined when it is not one of the given kind. */
-export function parseRetentionMessage<K extends RetentionMessage['kind']>(body: string, kind: K): Extract<RetentionMessage, { kind: K }> | undefined {
+export function parseRetentionMessage<K extends RetentionMessage['kind']>(
+  body: string,
+  kind: K,
+): Extract<RetentionMessage, { kind: K }> | undefined {
   try {
     const parsed = JSON.parse(body) as Record<string, unknown>;
     const fields = kind === 'gallery' ? [parsed.tenantId, parsed.token] : [parsed.cursor];
-    return parsed.kind === kind && fields.every((field) => typeof field === 'string' && field !== '') ? (parsed as unknown as Extract<RetentionMessage, { kind: K }>) : undefined;
+    return parsed.kind === kind && fields.every((field) => typeof field === 'string' && field !== '')
+      ? (parsed as unknown as Extract<RetentionMessage, { kind: K }>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -36,6 +36,8 @@ export function photoInvalidationPaths(scope: GalleryScope, erased: ErasedPhotos
     .map((personId) => personPhotoPrefix({ ...scope, personId }))
     .filter((folder) => photoKeys.some((key) => key.startsWith(folder)));
   const outsideFolders = photoKeys.filter((key) => !folders.some((folder) => key.startsWith(folder)));
-  const paths = [...new Set([...folders.map((folder) => `${photoCdnPath(folder)}*`), ...outsideFolders.map(photoCdnPath)])];
+  const paths = [
+    ...new Set([...folders.map((folder) => `${photoCdnPath(folder)}*`), ...outsideFolders.map(photoCdnPath)]),
+  ];
   return paths.length > MAX_PATHS_PER_ERASURE ? galleryWildcard : paths;
 }

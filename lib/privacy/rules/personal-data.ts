@@ -23,9 +23,13 @@ export function describeSubject(subject: ErasureSubject): string {
   return `employee ID ${subject.employeeId}`;
 }
 
-export function personMatchesSubject(person: Pick<Person, 'personId' | 'email' | 'employeeId'>, subject: ErasureSubject): boolean {
+export function personMatchesSubject(
+  person: Pick<Person, 'personId' | 'email' | 'employeeId'>,
+  subject: ErasureSubject,
+): boolean {
   if ('personId' in subject) return person.personId === subject.personId;
-  if ('email' in subject) return person.email !== null && normalisedEmail(person.email) === normalisedEmail(subject.email);
+  if ('email' in subject)
+    return person.email !== null && normalisedEmail(person.email) === normalisedEmail(subject.email);
   return person.employeeId === subject.employeeId;
 }
 
@@ -34,7 +38,11 @@ export function personMatchesSubject(person: Pick<Person, 'personId' | 'email' |
  * the order's person ID), or when it carries the subject's email or employee ID: a reservation
  * that never became a person still holds what the participant typed.
  */
-export function orderMatchesSubject(participant: OrderParticipant, subject: ErasureSubject, erasedPersonIds: ReadonlySet<string>): boolean {
+export function orderMatchesSubject(
+  participant: OrderParticipant,
+  subject: ErasureSubject,
+  erasedPersonIds: ReadonlySet<string>,
+): boolean {
   return erasedPersonIds.has(participant.personId) || personMatchesSubject(participant, subject);
 }
 

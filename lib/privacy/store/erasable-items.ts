@@ -32,7 +32,10 @@ export function deleteErasedItems(itemKeys: readonly { pk: string; sk: string }[
 export async function listAllPersonItems(scope: GalleryScope): Promise<Item[]> {
   return queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
-    ExpressionAttributeValues: { ':pk': keys.personsOfGallery(scope.tenantId, scope.token), ':person': ITEM_PREFIX.person },
+    ExpressionAttributeValues: {
+      ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
+      ':person': ITEM_PREFIX.person,
+    },
   });
 }
 
@@ -40,7 +43,10 @@ export async function listAllPersonItems(scope: GalleryScope): Promise<Item[]> {
 export function listOrderItems(scope: GalleryScope): Promise<Item[]> {
   return queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :order)',
-    ExpressionAttributeValues: { ':pk': keys.ordersOfGallery(scope.tenantId, scope.token), ':order': ITEM_PREFIX.order },
+    ExpressionAttributeValues: {
+      ':pk': keys.ordersOfGallery(scope.tenantId, scope.token),
+      ':order': ITEM_PREFIX.order,
+    },
   });
 }
 
@@ -55,7 +61,10 @@ export async function photoRecordKeys(scope: GalleryScope, personId: string): Pr
  * default): an event names a person in `personId`, and its data may hold their email or
  * employee ID. Their deliveries stay, holding IDs only; an erased event is never sent again.
  */
-export async function eventKeys(scope: GalleryScope, isAbout: (personId: string | undefined) => boolean = () => true): Promise<{ pk: string; sk: string }[]> {
+export async function eventKeys(
+  scope: GalleryScope,
+  isAbout: (personId: string | undefined) => boolean = () => true,
+): Promise<{ pk: string; sk: string }[]> {
   const items = await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token));
   return items.filter((item) => isAbout(item.personId)).map((item) => ({ pk: item.pk, sk: item.sk }));
 }
@@ -81,7 +90,11 @@ function addToStatistics(scope: GalleryScope, deltas: Partial<GalleryCounters>):
  * transaction conditional on the person still being there (a reference face is stored only
  * while the person is, so none can be left behind). False when it was gone already (nothing changed).
  */
-export async function deletePersonRecords(scope: GalleryScope, person: Person, existingDayIds: ReadonlySet<string>): Promise<boolean> {
+export async function deletePersonRecords(
+  scope: GalleryScope,
+  person: Person,
+  existingDayIds: ReadonlySet<string>,
+): Promise<boolean> {
   const dayId = person.shootingDayId;
   const items: TransactItem[] = [
     {
@@ -101,12 +114,17 @@ export async function deletePersonRecords(scope: GalleryScope, person: Person, e
       },
     },
     referenceFaceDeletion(scope, person.personId),
-    ...(person.email ? [{ Delete: { TableName: tableName, Key: keys.emailCheckins(scope.tenantId, scope.token, emailKey(person.email)) } }] : []),
-    ...(dayId && existingDayIds.has(dayId)
+    ...(person.email
       ? [
-          giveBackSpot(scope, dayId),
+          {
+            Delete: {
+              TableName: tableName,
+              Key: keys.emailCheckins(scope.tenantId, scope.token, emailKey(person.email)),
+            },
+          },
         ]
       : []),
+    ...(dayId && existingDayIds.has(dayId) ? [giveBackSpot(scope, dayId)] : []),
     ...addToStatistics(scope, counterDecrements(person)),
   ];
   try {
@@ -166,14 +184,20 @@ export async function redactOrder(orderItem: Item): Promise<void> {
           Key: { pk: orderItem.pk, sk: orderItem.sk },
           UpdateExpression: `SET erasedAt = if_not_exists(erasedAt, :now)${removed.length > 0 ? ` REMOVE ${removed.map((_, index) => `#r${index}`).join(', ')}` : ''}`,
           ConditionExpression: 'attribute_exists(pk) AND #status <> :pending',
-          ExpressionAttributeNames: { '#status': 'status', ...Object.fromEntries(removed.map((name, index) => [`#r${index}`, name])) },
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            ...Object.fromEntries(removed.map((name, index) => [`#r${index}`, name])),
+          },
           ExpressionAttributeValues: { ':now': nowIso(), ':pending': 'pending' },
         }),
       ),
     );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    throw new DomainError('reservation_changed', `Order ${orderItem.orderId} is waiting for payment again; erase once it has ended.`);
+    throw new DomainError(
+      'reservation_changed',
+      `Order ${orderItem.orderId} is waiting for payment again; erase once it has ended.`,
+    );
   }
 }
 

@@ -44,7 +44,9 @@ export interface CounterGuard {
   read: () => Promise<Record<string, any> | undefined>;
 }
 
-export type GuardedOutcome = { verdict: RateLimitVerdict; item: Record<string, any> } | { guardFailed: true; item: Record<string, any> | undefined };
+export type GuardedOutcome =
+  | { verdict: RateLimitVerdict; item: Record<string, any> }
+  | { guardFailed: true; item: Record<string, any> | undefined };
 
 /**
  * Takes one request from a GCRA counter kept on another item, `key`, in the same conditional
@@ -70,7 +72,12 @@ interface CounterPlace {
   guard?: CounterGuard;
 }
 
-async function consumeOnItem(counterId: string, place: CounterPlace, policy: RateLimitPolicy, now: number): Promise<GuardedOutcome> {
+async function consumeOnItem(
+  counterId: string,
+  place: CounterPlace,
+  policy: RateLimitPolicy,
+  now: number,
+): Promise<GuardedOutcome> {
   const interval = emissionInterval(policy);
   const tolerance = burstTolerance(policy);
   const expiry: { update: string; values: Record<string, number> } = place.expires
@@ -99,11 +106,13 @@ async function consumeOnItem(counterId: string, place: CounterPlace, policy: Rat
           condition: 'tat > :now AND tat <= :latest',
           values: { ':interval': interval, ':now': now, ':latest': now + tolerance, ...expiry.values },
         });
-    if (place.guard && !outcome.written && !place.guard.holds(outcome.item)) return { guardFailed: true, item: outcome.item };
+    if (place.guard && !outcome.written && !place.guard.holds(outcome.item))
+      return { guardFailed: true, item: outcome.item };
     item = outcome.item;
     knownTat = outcome.tat;
     rememberTat(counterId, outcome.tat);
-    if (outcome.written && outcome.tat !== undefined) return { verdict: admittedVerdict(policy, outcome.tat, now), item: item ?? {} };
+    if (outcome.written && outcome.tat !== undefined)
+      return { verdict: admittedVerdict(policy, outcome.tat, now), item: item ?? {} };
   }
   // Only reachable under extreme contention on one key: refusing is the safe answer.
   return { verdict: refusedVerdict(policy, (knownTat ?? now) + interval, now), item: item ?? {} };
@@ -152,11 +161,14 @@ async function writeTat(
  */
 export async function refundRateLimit(keyId: string, policy: RateLimitPolicy, now: number): Promise<void> {
   const interval = emissionInterval(policy);
-  const { tat } = await writeTat({ key: keys.rateLimit(keyId), expires: false }, {
-    update: 'SET tat = tat - :interval',
-    condition: 'tat >= :floor',
-    values: { ':interval': interval, ':floor': now + interval },
-  });
+  const { tat } = await writeTat(
+    { key: keys.rateLimit(keyId), expires: false },
+    {
+      update: 'SET tat = tat - :interval',
+      condition: 'tat >= :floor',
+      values: { ':interval': interval, ':floor': now + interval },
+    },
+  );
   // Refused (the bucket all but full), the TAT is as it was, and writeTat reports that one.
   rememberTat(keyId, tat);
 }

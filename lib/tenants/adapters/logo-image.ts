@@ -16,7 +16,8 @@ export class LogoImageError extends Error {}
  * and no bucket or CDN: the logo travels in the check-in info.
  */
 export async function logoDataUrl(file: Buffer): Promise<string> {
-  if (file.length > MAX_LOGO_FILE_BYTES) throw new LogoImageError(`the file is larger than ${MAX_LOGO_FILE_BYTES / 1024 / 1024} MiB`);
+  if (file.length > MAX_LOGO_FILE_BYTES)
+    throw new LogoImageError(`the file is larger than ${MAX_LOGO_FILE_BYTES / 1024 / 1024} MiB`);
   const image = sharp(file, { limitInputPixels: 40_000_000, failOn: 'error' });
   const format = await image.metadata().then(
     (metadata) => metadata.format,

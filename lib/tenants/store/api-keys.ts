@@ -58,7 +58,9 @@ export async function createApiKey(tenantId: string, name: string): Promise<{ re
 
 /** The key record for a presented secret, by its hash: one GetItem (strongly consistent with `consistent`). */
 export async function findApiKeyBySecret(secret: string, consistent = false): Promise<ApiKeyRecord | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)), ConsistentRead: consistent }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)), ConsistentRead: consistent }),
+  );
   return Item ? toRecord(Item) : undefined;
 }
 
@@ -76,9 +78,15 @@ export interface KeyAdmission {
  * (a request the plan check will refuse) nothing is written: the key is read, strongly
  * consistent, so a revoked key is refused on the very next request either way.
  */
-export async function admitApiKeyRequest(secret: string, tenantId: string, policy: RateLimitPolicy | undefined, now: number): Promise<KeyAdmission> {
+export async function admitApiKeyRequest(
+  secret: string,
+  tenantId: string,
+  policy: RateLimitPolicy | undefined,
+  now: number,
+): Promise<KeyAdmission> {
   const secretHash = hashApiKey(secret);
-  const isTenantsActiveKey = (item: Record<string, any> | undefined) => item?.status === 'active' && item.tenantId === tenantId;
+  const isTenantsActiveKey = (item: Record<string, any> | undefined) =>
+    item?.status === 'active' && item.tenantId === tenantId;
   if (!policy) {
     const record = await findApiKeyBySecret(secret, true);
     return { record: record && isTenantsActiveKey(record) ? record : undefined };
@@ -89,11 +97,19 @@ export async function admitApiKeyRequest(secret: string, tenantId: string, polic
     values: { ':active': 'active', ':tenantId': tenantId },
     holds: isTenantsActiveKey,
     read: async () => {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(secretHash), ConsistentRead: true }));
+      const { Item } = await db.send(
+        new GetCommand({ TableName: tableName, Key: keys.apiKey(secretHash), ConsistentRead: true }),
+      );
       return Item;
     },
   };
-  const outcome = await consumeGuardedRateLimit(keys.apiKey(secretHash).pk, keys.apiKey(secretHash), guard, policy, now);
+  const outcome = await consumeGuardedRateLimit(
+    keys.apiKey(secretHash).pk,
+    keys.apiKey(secretHash),
+    guard,
+    policy,
+    now,
+  );
   if ('guardFailed' in outcome) return {};
   return { record: toRecord(outcome.item), verdict: outcome.verdict };
 }
@@ -119,7 +135,12 @@ export async function setApiKeyStatus(tenantId: string, keyId: string, status: A
         ConditionExpression: 'tenantId = :tenantId AND #status <> :revoked',
         UpdateExpression: 'SET #status = :status, updatedAt = :now',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':tenantId': tenantId, ':revoked': 'revoked', ':status': status, ':now': nowIso() },
+        ExpressionAttributeValues: {
+          ':tenantId': tenantId,
+          ':revoked': 'revoked',
+          ':status': status,
+          ':now': nowIso(),
+        },
       }),
     );
     return 'changed';

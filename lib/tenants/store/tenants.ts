@@ -76,7 +76,10 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
     stripeReadiness: profile.stripeReadiness,
     createdAt: profile.createdAt,
     plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
-    allowedReturnOrigins: profile.allowedReturnOrigins instanceof Set ? [...(profile.allowedReturnOrigins as Set<string>)].sort() : undefined,
+    allowedReturnOrigins:
+      profile.allowedReturnOrigins instanceof Set
+        ? [...(profile.allowedReturnOrigins as Set<string>)].sort()
+        : undefined,
     ...(profile.branding ? { branding: profile.branding } : {}),
   };
 }
@@ -162,7 +165,9 @@ export async function setTenantPlan(slug: string, tier: PlanTier): Promise<void>
   recentTenants.delete(slug);
 }
 
-export type TenantSettings = Partial<Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved' | 'platformFeeBps' | 'branding'>>;
+export type TenantSettings = Partial<
+  Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved' | 'platformFeeBps' | 'branding'>
+>;
 
 /** Changes profile settings of an existing tenant; false when no such tenant exists. */
 export async function updateTenantSettings(slug: string, settings: TenantSettings): Promise<boolean> {

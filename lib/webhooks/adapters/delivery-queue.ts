@@ -45,7 +45,9 @@ export function deliveryQueue(): DeliveryQueue {
 
 function sqsDeliveryQueue(queueUrl: string): DeliveryQueue {
   // Loaded on first use: only the event functions send to the queue.
-  const client = import('@aws-sdk/client-sqs').then(({ SQSClient }) => new SQSClient({ endpoint: optionalEnv('SQS_ENDPOINT') }));
+  const client = import('@aws-sdk/client-sqs').then(
+    ({ SQSClient }) => new SQSClient({ endpoint: optionalEnv('SQS_ENDPOINT') }),
+  );
   return {
     async send(deliveries) {
       const { SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
@@ -63,7 +65,8 @@ function sqsDeliveryQueue(queueUrl: string): DeliveryQueue {
             })),
           }),
         );
-        if (Failed && Failed.length > 0) throw new Error(`SQS refused ${Failed.length} of ${batch.length} delivery messages`);
+        if (Failed && Failed.length > 0)
+          throw new Error(`SQS refused ${Failed.length} of ${batch.length} delivery messages`);
       }
     },
   };
@@ -75,7 +78,8 @@ export function parseDeliveryMessage(body: string): DeliveryMessage | undefined 
     const parsed = JSON.parse(body) as Partial<DeliveryMessage>;
     const fields = [parsed.tenantId, parsed.subscriptionId, parsed.eventId, parsed.galleryToken];
     if (!fields.every((field) => typeof field === 'string' && field !== '')) return undefined;
-    if (parsed.deferrals !== undefined && !(Number.isSafeInteger(parsed.deferrals) && parsed.deferrals >= 0)) return undefined;
+    if (parsed.deferrals !== undefined && !(Number.isSafeInteger(parsed.deferrals) && parsed.deferrals >= 0))
+      return undefined;
     return parsed as DeliveryMessage;
   } catch {
     return undefined;

@@ -57,7 +57,10 @@ const systemLookupAll: LookupAll = (hostname) => dns.lookup(hostname, { all: tru
  * was opened.
  */
 const agents = {
-  strict: { http: new RequestFilteringHttpAgent({ keepAlive: true }), https: new RequestFilteringHttpsAgent({ keepAlive: true }) },
+  strict: {
+    http: new RequestFilteringHttpAgent({ keepAlive: true }),
+    https: new RequestFilteringHttpsAgent({ keepAlive: true }),
+  },
   local: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) },
 } as const;
 
@@ -66,11 +69,16 @@ const agents = {
  * is public: one private address among public ones would let a tenant aim some attempts inside
  * our network. Throws WebhookAddressRefused otherwise. Local mode sends anywhere and checks nothing.
  */
-export async function resolveWebhookHost(url: URL, mode: AddressMode, lookup: LookupAll = systemLookupAll): Promise<void> {
+export async function resolveWebhookHost(
+  url: URL,
+  mode: AddressMode,
+  lookup: LookupAll = systemLookupAll,
+): Promise<void> {
   if (mode === 'local') return;
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) !== 0) {
-    if (!isPublicAddress(host)) throw new WebhookAddressRefused('The URL points to a private, local or reserved address.');
+    if (!isPublicAddress(host))
+      throw new WebhookAddressRefused('The URL points to a private, local or reserved address.');
     return;
   }
   const addresses = await lookup(host).catch(() => []);
@@ -131,7 +139,11 @@ function sendOnce(
       method: 'POST',
       agent,
       headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body, 'utf8')) },
-      ...(request.mode === 'strict' ? { lookup: publicAddressesOnly(lookup ?? (systemLookup as LookupFunction)) } : lookup ? { lookup } : {}),
+      ...(request.mode === 'strict'
+        ? { lookup: publicAddressesOnly(lookup ?? (systemLookup as LookupFunction)) }
+        : lookup
+          ? { lookup }
+          : {}),
     });
     const timer = setTimeout(() => outgoing.destroy(timedOut), Math.max(0, timeoutMs));
 
@@ -149,7 +161,13 @@ function sendOnce(
     outgoing.on('error', (error) => {
       if (statusCode !== undefined) return settleByStatus();
       const stale = outgoing.reusedSocket && (error as NodeJS.ErrnoException).code === 'ECONNRESET';
-      settle({ delivered: false, failure: error === timedOut ? 'timeout' : isAddressRefusal(error) ? 'address_refused' : 'connection_failed' }, stale);
+      settle(
+        {
+          delivered: false,
+          failure: error === timedOut ? 'timeout' : isAddressRefusal(error) ? 'address_refused' : 'connection_failed',
+        },
+        stale,
+      );
     });
     outgoing.end(request.body, 'utf8');
   });
@@ -192,7 +210,11 @@ function callbackLookup(lookupAll: LookupAll): LookupFunction {
         const addresses = found.filter((entry) => family === 0 || entry.family === family);
         const first = addresses[0];
         if (!first) return callback(Object.assign(new Error('no address found'), { code: 'ENOTFOUND' }), '');
-        if (options.all) callback(null, addresses.map(({ address, family }) => ({ address, family })));
+        if (options.all)
+          callback(
+            null,
+            addresses.map(({ address, family }) => ({ address, family })),
+          );
         else callback(null, first.address, first.family);
       },
       (error: NodeJS.ErrnoException) => callback(error, ''),

@@ -33,7 +33,9 @@ const LOCAL_HTTP_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * ipaddr.js 2.5 puts all but the first outside 'unicast' already; the list keeps the policy from
  * depending on that.
  */
-const REFUSED_IPV6_RANGES = ['::/96', '2002::/16', '2001::/32', '64:ff9b::/96', '64:ff9b:1::/48', 'fec0::/10'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
+const REFUSED_IPV6_RANGES = ['::/96', '2002::/16', '2001::/32', '64:ff9b::/96', '64:ff9b:1::/48', 'fec0::/10'].map(
+  (cidr) => ipaddr.IPv6.parseCIDR(cidr),
+);
 
 /**
  * Whether an address is one anybody on the internet could be: ipaddr.js's 'unicast', the range
@@ -72,7 +74,10 @@ function parseIPv6(ip: string): ipaddr.IPv6 | undefined {
  * time by resolveWebhookHost, and again at each connection). The reasons are sentences shown to
  * whoever registers the URL.
  */
-export function checkWebhookUrl(raw: string, mode: AddressMode): { ok: true; url: URL } | { ok: false; reason: string } {
+export function checkWebhookUrl(
+  raw: string,
+  mode: AddressMode,
+): { ok: true; url: URL } | { ok: false; reason: string } {
   const refuse = (reason: string) => ({ ok: false as const, reason });
   if (raw.length > MAX_URL_LENGTH) return refuse(`The URL is longer than ${MAX_URL_LENGTH} characters.`);
   let url: URL;
@@ -83,17 +88,23 @@ export function checkWebhookUrl(raw: string, mode: AddressMode): { ok: true; url
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse('The URL must start with https://.');
   if (url.protocol === 'http:' && !(mode === 'local' && LOCAL_HTTP_HOSTS.has(url.hostname))) {
-    return refuse(mode === 'local' ? 'Plain http is allowed only for localhost, 127.0.0.1 and [::1]; use https.' : 'The URL must start with https://.');
+    return refuse(
+      mode === 'local'
+        ? 'Plain http is allowed only for localhost, 127.0.0.1 and [::1]; use https.'
+        : 'The URL must start with https://.',
+    );
   }
   if (url.username !== '' || url.password !== '') return refuse('The URL must not contain a user name or password.');
   // An empty fragment ('…/hook#') leaves url.hash empty, and a '#' is a fragment wherever it stands.
   if (url.hash !== '' || raw.includes('#')) return refuse('The URL must not have a fragment (#…).');
   if (mode === 'strict') {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (ipaddr.isValid(host) && !isPublicAddress(host)) return refuse('The URL points to a private, local or reserved address.');
+    if (ipaddr.isValid(host) && !isPublicAddress(host))
+      return refuse('The URL points to a private, local or reserved address.');
     // 'localhost.' is the same name as 'localhost', and *.localhost is this machine too (RFC 6761).
     const name = host.toLowerCase().replace(/\.$/, '');
-    if (name === 'localhost' || name.endsWith('.localhost')) return refuse('The URL points to this machine (localhost).');
+    if (name === 'localhost' || name.endsWith('.localhost'))
+      return refuse('The URL points to this machine (localhost).');
   }
   return { ok: true, url };
 }

@@ -46,9 +46,15 @@ export interface HeldSlot {
  * starting together try different ones): none when the tenant or the subscription has its
  * share in flight. A slot held past its time counts as free.
  */
-export function freeSlotsFor(held: readonly HeldSlot[], subscriptionId: string, at: number, random: () => number = Math.random): number[] {
+export function freeSlotsFor(
+  held: readonly HeldSlot[],
+  subscriptionId: string,
+  at: number,
+  random: () => number = Math.random,
+): number[] {
   const live = held.filter((slot) => slot.heldUntil > at);
-  if (live.filter((slot) => slot.subscriptionId === subscriptionId).length >= SUBSCRIPTION_ATTEMPTS_IN_FLIGHT) return [];
+  if (live.filter((slot) => slot.subscriptionId === subscriptionId).length >= SUBSCRIPTION_ATTEMPTS_IN_FLIGHT)
+    return [];
   const taken = new Set(live.map((slot) => slot.slot));
   const free = Array.from({ length: TENANT_ATTEMPTS_IN_FLIGHT }, (_, slot) => slot).filter((slot) => !taken.has(slot));
   for (let index = free.length - 1; index > 0; index -= 1) {

@@ -27,7 +27,12 @@ export function jittered(baseMs: number, random: () => number = Math.random): nu
 }
 
 /** After a failed attempt at `at`: when to try again, or undefined once the retry period is over. */
-export function nextRetryAt(firstAttemptAt: number, failedAttempts: number, at: number, random?: () => number): number | undefined {
+export function nextRetryAt(
+  firstAttemptAt: number,
+  failedAttempts: number,
+  at: number,
+  random?: () => number,
+): number | undefined {
   if (at - firstAttemptAt >= DELIVERY_RETRY_PERIOD_MS) return undefined;
   return at + retryDelayMs(failedAttempts, random);
 }

@@ -19,9 +19,12 @@ const SIGNING_SECRET_PREFIX = 'whsec_';
  */
 export function signatureHeader(body: string, secrets: readonly string[], timestampSeconds: number): string {
   if (secrets.length === 0) throw new Error('a webhook is signed with at least one secret');
-  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) throw new Error('the signing time is whole Unix seconds');
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0)
+    throw new Error('the signing time is whole Unix seconds');
   const signedPayload = `${timestampSeconds}.${body}`;
-  const signatures = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(signedPayload, 'utf8').digest('hex')}`);
+  const signatures = secrets.map(
+    (secret) => `v1=${createHmac('sha256', secret).update(signedPayload, 'utf8').digest('hex')}`,
+  );
   return [`t=${timestampSeconds}`, ...signatures].join(',');
 }
 

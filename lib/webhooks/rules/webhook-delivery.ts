@@ -7,7 +7,14 @@
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'gone' | 'replay_requested';
 
 /** `url_refused` and `endpoint_disabled` end the delivery without an attempt; the others are attempts that failed. */
-export type AttemptFailure = 'timeout' | 'address_refused' | 'connection_failed' | 'http_status' | 'redirect' | 'endpoint_disabled' | 'url_refused';
+export type AttemptFailure =
+  | 'timeout'
+  | 'address_refused'
+  | 'connection_failed'
+  | 'http_status'
+  | 'redirect'
+  | 'endpoint_disabled'
+  | 'url_refused';
 
 export interface DeliveryAttempt {
   attempt: number;

@@ -35,16 +35,23 @@ export interface SealedSecret {
 /** How long a rotated-out secret keeps signing, unless the rotation says otherwise. */
 export const DEFAULT_ROTATION_GRACE_HOURS = 24;
 
-export function subscribesTo(subscription: Pick<WebhookSubscription, 'eventTypes' | 'enabled'>, type: EventType): boolean {
+export function subscribesTo(
+  subscription: Pick<WebhookSubscription, 'eventTypes' | 'enabled'>,
+  type: EventType,
+): boolean {
   return subscription.enabled && (subscription.eventTypes.includes('*') || subscription.eventTypes.includes(type));
 }
 
 /** `all`, or a comma-separated list of event types; throws with the known types on anything else. */
 export function parseEventTypes(list: string): (EventType | '*')[] {
-  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0 || names.includes('all') || names.includes('*')) return ['*'];
   const unknown = names.filter((name) => !isEventType(name));
-  if (unknown.length > 0) throw new Error(`Unknown event type ${unknown.join(', ')}; known: ${EVENT_TYPES.join(', ')} (or all)`);
+  if (unknown.length > 0)
+    throw new Error(`Unknown event type ${unknown.join(', ')}; known: ${EVENT_TYPES.join(', ')} (or all)`);
   return [...new Set(names)] as EventType[];
 }
 
@@ -65,14 +72,23 @@ export function sealSecret(secret: string, keyMaterial: string, subscriptionId: 
   const cipher = createCipheriv('aes-256-gcm', sealingKey(keyMaterial, subscriptionId), iv);
   cipher.setAAD(Buffer.from(subscriptionId));
   const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return [SEAL_VERSION, iv.toString('base64url'), sealed.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+  return [
+    SEAL_VERSION,
+    iv.toString('base64url'),
+    sealed.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+  ].join('.');
 }
 
 /** The secret sealSecret sealed; throws when the key or the subscription is not the one it was sealed with. */
 export function openSecret(sealed: string, keyMaterial: string, subscriptionId: string): string {
   const [version, iv, body, tag] = sealed.split('.');
   if (version !== SEAL_VERSION || !iv || !body || !tag) throw new Error('Not a sealed webhook secret');
-  const decipher = createDecipheriv('aes-256-gcm', sealingKey(keyMaterial, subscriptionId), Buffer.from(iv, 'base64url'));
+  const decipher = createDecipheriv(
+    'aes-256-gcm',
+    sealingKey(keyMaterial, subscriptionId),
+    Buffer.from(iv, 'base64url'),
+  );
   decipher.setAAD(Buffer.from(subscriptionId));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');

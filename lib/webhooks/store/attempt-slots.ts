@@ -20,13 +20,21 @@ export interface AttemptSlot {
 }
 
 /** Takes a free slot of the tenant for one attempt of the subscription; undefined when its share is in flight. */
-export async function takeAttemptSlot(tenantId: string, subscriptionId: string, at: number): Promise<AttemptSlot | undefined> {
+export async function takeAttemptSlot(
+  tenantId: string,
+  subscriptionId: string,
+  at: number,
+): Promise<AttemptSlot | undefined> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.webhookAttemptSlotsOfTenant(tenantId) },
     ConsistentRead: true,
   });
-  const held: HeldSlot[] = items.map((item) => ({ slot: item.slot, subscriptionId: item.subscriptionId, heldUntil: item.heldUntil }));
+  const held: HeldSlot[] = items.map((item) => ({
+    slot: item.slot,
+    subscriptionId: item.subscriptionId,
+    heldUntil: item.heldUntil,
+  }));
   const holder = randomUUID();
   const heldUntil = at + ATTEMPT_SLOT_HOLD_MS;
   for (const slot of freeSlotsFor(held, subscriptionId, at)) {
@@ -34,7 +42,14 @@ export async function takeAttemptSlot(tenantId: string, subscriptionId: string, 
       await db.send(
         new PutCommand({
           TableName: tableName,
-          Item: { ...keys.webhookAttemptSlot(tenantId, slot), slot, subscriptionId, holder, heldUntil, [TTL_ATTRIBUTE]: Math.ceil(heldUntil / 1000) + 3600 },
+          Item: {
+            ...keys.webhookAttemptSlot(tenantId, slot),
+            slot,
+            subscriptionId,
+            holder,
+            heldUntil,
+            [TTL_ATTRIBUTE]: Math.ceil(heldUntil / 1000) + 3600,
+          },
           ConditionExpression: 'attribute_not_exists(pk) OR heldUntil <= :at',
           ExpressionAttributeValues: { ':at': at },
         }),

@@ -35,9 +35,17 @@ export function createDelivery(delivery: WebhookDelivery): Promise<boolean> {
   );
 }
 
-export async function getDelivery(tenantId: string, subscriptionId: string, eventId: string): Promise<WebhookDelivery | undefined> {
+export async function getDelivery(
+  tenantId: string,
+  subscriptionId: string,
+  eventId: string,
+): Promise<WebhookDelivery | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.webhookDelivery(tenantId, subscriptionId, eventId), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName,
+      Key: keys.webhookDelivery(tenantId, subscriptionId, eventId),
+      ConsistentRead: true,
+    }),
   );
   return Item ? fromItem(Item) : undefined;
 }
@@ -48,7 +56,13 @@ export async function getDelivery(tenantId: string, subscriptionId: string, even
  */
 export async function recordAttempt(
   delivery: Pick<WebhookDelivery, 'tenantId' | 'subscriptionId' | 'eventId'>,
-  outcome: { status: DeliveryStatus; attempt: DeliveryAttempt; nextAttemptAt: number; roundStartedAt: number; failed: boolean },
+  outcome: {
+    status: DeliveryStatus;
+    attempt: DeliveryAttempt;
+    nextAttemptAt: number;
+    roundStartedAt: number;
+    failed: boolean;
+  },
 ): Promise<void> {
   const delivered = outcome.status === 'delivered';
   await db.send(
@@ -108,9 +122,16 @@ export function requestReplay(tenantId: string, subscriptionId: string, eventId:
           TableName: tableName,
           Key: keys.webhookDelivery(tenantId, subscriptionId, eventId),
           UpdateExpression: 'SET #status = :replay, nextAttemptAt = :at, roundFailures = :zero REMOVE roundStartedAt',
-          ConditionExpression: 'attribute_exists(pk) AND #status <> :replay AND (#status <> :pending OR nextAttemptAt < :stuck)',
+          ConditionExpression:
+            'attribute_exists(pk) AND #status <> :replay AND (#status <> :pending OR nextAttemptAt < :stuck)',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':replay': 'replay_requested', ':pending': 'pending', ':at': at, ':zero': 0, ':stuck': at - STUCK_DELIVERY_MS },
+          ExpressionAttributeValues: {
+            ':replay': 'replay_requested',
+            ':pending': 'pending',
+            ':at': at,
+            ':zero': 0,
+            ':stuck': at - STUCK_DELIVERY_MS,
+          },
         }),
       ),
     () => false,
@@ -131,8 +152,13 @@ export async function listDeliveries(
       new QueryCommand({
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.deliveriesOfSubscription(tenantId, subscriptionId), ...(options.status ? { ':status': options.status } : {}) },
-        ...(options.status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ExpressionAttributeValues: {
+          ':pk': keys.deliveriesOfSubscription(tenantId, subscriptionId),
+          ...(options.status ? { ':status': options.status } : {}),
+        },
+        ...(options.status
+          ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } }
+          : {}),
         ScanIndexForward: false,
         ExclusiveStartKey: start,
       }),

@@ -22,8 +22,13 @@ export async function putSubscription(subscription: WebhookSubscription): Promis
   );
 }
 
-export async function getSubscription(tenantId: string, subscriptionId: string): Promise<WebhookSubscription | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId) }));
+export async function getSubscription(
+  tenantId: string,
+  subscriptionId: string,
+): Promise<WebhookSubscription | undefined> {
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId) }),
+  );
   return Item ? fromItem(Item) : undefined;
 }
 
@@ -38,17 +43,28 @@ export async function listSubscriptions(tenantId: string): Promise<WebhookSubscr
 function updateSubscription(
   tenantId: string,
   subscriptionId: string,
-  update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> },
+  update: {
+    UpdateExpression: string;
+    ConditionExpression: string;
+    ExpressionAttributeValues?: Record<string, unknown>;
+  },
 ): Promise<boolean> {
   return conditionalWrite(
-    () => db.send(new UpdateCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId), ...update })),
+    () =>
+      db.send(
+        new UpdateCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId), ...update }),
+      ),
     () => false,
   );
 }
 
 export async function deleteSubscription(tenantId: string, subscriptionId: string): Promise<boolean> {
   const { Attributes } = await db.send(
-    new DeleteCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId), ReturnValues: 'ALL_OLD' }),
+    new DeleteCommand({
+      TableName: tableName,
+      Key: keys.webhookSubscription(tenantId, subscriptionId),
+      ReturnValues: 'ALL_OLD',
+    }),
   );
   return Attributes !== undefined;
 }
@@ -67,7 +83,11 @@ export function setSubscriptionEnabled(
     tenantId,
     subscriptionId,
     enabled
-      ? { UpdateExpression: 'SET enabled = :true REMOVE failingSince, disabledAt, disabledReason', ConditionExpression: existing, ExpressionAttributeValues: { ':true': true } }
+      ? {
+          UpdateExpression: 'SET enabled = :true REMOVE failingSince, disabledAt, disabledReason',
+          ConditionExpression: existing,
+          ExpressionAttributeValues: { ':true': true },
+        }
       : {
           UpdateExpression: 'SET enabled = :false, disabledAt = :at, disabledReason = :reason',
           ConditionExpression: existing,
@@ -99,11 +119,18 @@ export async function markEndpointFailing(tenantId: string, subscriptionId: stri
 
 /** Ends a failure streak: the endpoint answered. */
 export async function markEndpointHealthy(tenantId: string, subscriptionId: string): Promise<void> {
-  await updateSubscription(tenantId, subscriptionId, { UpdateExpression: 'REMOVE failingSince', ConditionExpression: 'attribute_exists(failingSince)' });
+  await updateSubscription(tenantId, subscriptionId, {
+    UpdateExpression: 'REMOVE failingSince',
+    ConditionExpression: 'attribute_exists(failingSince)',
+  });
 }
 
 /** Replaces the signing secrets (a rotation); false when there is no such subscription. */
-export function replaceSigningSecrets(tenantId: string, subscriptionId: string, secrets: SealedSecret[]): Promise<boolean> {
+export function replaceSigningSecrets(
+  tenantId: string,
+  subscriptionId: string,
+  secrets: SealedSecret[],
+): Promise<boolean> {
   return updateSubscription(tenantId, subscriptionId, {
     UpdateExpression: 'SET secrets = :secrets',
     ConditionExpression: existing,

@@ -13,12 +13,14 @@ export class PartitionThroughput {
   /** The partitions of `demands` without room; where all have room, their units are taken. */
   take(demands: readonly { partitionId: string; writeUnits: number }[]): Set<string> {
     const needed = new Map<string, number>();
-    for (const { partitionId, writeUnits } of demands) if (writeUnits > 0) needed.set(partitionId, (needed.get(partitionId) ?? 0) + writeUnits);
+    for (const { partitionId, writeUnits } of demands)
+      if (writeUnits > 0) needed.set(partitionId, (needed.get(partitionId) ?? 0) + writeUnits);
     const at = this.now();
     const short = new Set<string>();
     for (const [partitionId, units] of needed) if (this.available(partitionId, at) < units) short.add(partitionId);
     if (short.size > 0) return short;
-    for (const [partitionId, units] of needed) this.buckets.set(partitionId, { units: this.available(partitionId, at) - units, at });
+    for (const [partitionId, units] of needed)
+      this.buckets.set(partitionId, { units: this.available(partitionId, at) - units, at });
     return short;
   }
 

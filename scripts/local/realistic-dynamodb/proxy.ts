@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { AWS_LIKE_LATENCY, type LatencyShape, type OperationClass, PARTITION_WRITE_UNITS_PER_SECOND } from './assumptions';
+import {
+  AWS_LIKE_LATENCY,
+  type LatencyShape,
+  type OperationClass,
+  PARTITION_WRITE_UNITS_PER_SECOND,
+} from './assumptions';
 import { logNormalSampler } from './latency';
 import { OngoingOperations, keyOf } from './ongoing-operations';
 import { PartitionThroughput } from './partition-throughput';
@@ -51,25 +56,50 @@ export async function startRealisticDynamoDb(options: RealisticDynamoDbOptions):
   const samplers =
     options.latency === 'none'
       ? undefined
-      : (Object.fromEntries(Object.entries(options.latency ?? AWS_LIKE_LATENCY).map(([name, shape]) => [name, logNormalSampler(shape, random)])) as Record<OperationClass, () => number>);
+      : (Object.fromEntries(
+          Object.entries(options.latency ?? AWS_LIKE_LATENCY).map(([name, shape]) => [
+            name,
+            logNormalSampler(shape, random),
+          ]),
+        ) as Record<OperationClass, () => number>);
   const ongoing = new OngoingOperations();
-  const throughput = new PartitionThroughput(options.partitionWriteUnitsPerSecond ?? PARTITION_WRITE_UNITS_PER_SECOND, options.now);
+  const throughput = new PartitionThroughput(
+    options.partitionWriteUnitsPerSecond ?? PARTITION_WRITE_UNITS_PER_SECOND,
+    options.now,
+  );
   const keySchemas = new KeySchemas(options.target);
-  const stats: RealisticDynamoDbStats = { calls: {}, writeConflicts: 0, transactionConflicts: 0, throttled: 0, contendedItems: {} };
+  const stats: RealisticDynamoDbStats = {
+    calls: {},
+    writeConflicts: 0,
+    transactionConflicts: 0,
+    throttled: 0,
+    contendedItems: {},
+  };
   const count = (item: TouchedItem, what: 'conflicts' | 'throttled') => {
     const counts = (stats.contendedItems[item.itemId] ??= { conflicts: 0, throttled: 0 });
     counts[what] += 1;
   };
   const target = new URL(options.target);
 
-  const forward = (incoming: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
+  const forward = (
+    incoming: IncomingMessage,
+    body: Buffer,
+  ): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
     new Promise((resolve, reject) => {
       const outgoing = httpRequest(
-        { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: target.host, 'content-length': String(body.length) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: target.host, 'content-length': String(body.length) },
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 500, headers: response.headers, body: Buffer.concat(chunks) }));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 500, headers: response.headers, body: Buffer.concat(chunks) }),
+          );
           response.on('error', reject);
         },
       );
@@ -82,7 +112,8 @@ export async function startRealisticDynamoDb(options: RealisticDynamoDbOptions):
     const operation = String(incoming.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
     stats.calls[operation] = (stats.calls[operation] ?? 0) + 1;
     const parsed = parseJson(body);
-    const shape = parsed === undefined ? undefined : shapeOf(operation, parsed, await keySchemas.of(tablesOf(operation, parsed)));
+    const shape =
+      parsed === undefined ? undefined : shapeOf(operation, parsed, await keySchemas.of(tablesOf(operation, parsed)));
     const latency = samplers ? samplers[shape?.operationClass ?? 'read']() : 0;
     const serviceMs = Math.max(0, latency - 2 * NETWORK_MS_EACH_WAY);
     const networkMs = (latency - serviceMs) / 2;
@@ -94,7 +125,10 @@ export async function startRealisticDynamoDb(options: RealisticDynamoDbOptions):
       sendJson(answer, 400, refusal);
       return;
     }
-    const admitted = shape?.conflictRule === 'batchWrite' ? admitBatch(shape, parsed) : { body, unprocessed: {} as Record<string, unknown[]>, release: shape ? ongoing.hold(shape) : () => {} };
+    const admitted =
+      shape?.conflictRule === 'batchWrite'
+        ? admitBatch(shape, parsed)
+        : { body, unprocessed: {} as Record<string, unknown[]>, release: shape ? ongoing.hold(shape) : () => {} };
     let response: Awaited<ReturnType<typeof forward>> | undefined;
     try {
       await sleep(serviceMs);
@@ -109,7 +143,10 @@ export async function startRealisticDynamoDb(options: RealisticDynamoDbOptions):
     }
     if (Object.keys(admitted.unprocessed).length > 0 && response.status === 200) {
       const local = JSON.parse(response.body.toString('utf8'));
-      sendJson(answer, 200, { ...local, UnprocessedItems: mergeUnprocessed(local.UnprocessedItems ?? {}, admitted.unprocessed) });
+      sendJson(answer, 200, {
+        ...local,
+        UnprocessedItems: mergeUnprocessed(local.UnprocessedItems ?? {}, admitted.unprocessed),
+      });
       return;
     }
     answer.writeHead(response.status, response.headers);
@@ -127,16 +164,27 @@ export async function startRealisticDynamoDb(options: RealisticDynamoDbOptions):
     }
     if (conflicting.size > 0) {
       stats.transactionConflicts += 1;
-      return cancelled(shape, (item) => (conflicting.has(item.index) ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' } : undefined));
+      return cancelled(shape, (item) =>
+        conflicting.has(item.index)
+          ? { Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }
+          : undefined,
+      );
     }
     const short = throughput.take(shape.items);
     if (short.size === 0) return undefined;
     stats.throttled += 1;
     for (const item of shape.items) if (short.has(item.partitionId) && item.writeUnits > 0) count(item, 'throttled');
     if (shape.conflictRule === 'plainWrite') {
-      return error('ProvisionedThroughputExceededException', 'The level of configured provisioned throughput for one or more partitions was exceeded.');
+      return error(
+        'ProvisionedThroughputExceededException',
+        'The level of configured provisioned throughput for one or more partitions was exceeded.',
+      );
     }
-    return cancelled(shape, (item) => (short.has(item.partitionId) && item.writeUnits > 0 ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more partitions.' } : undefined));
+    return cancelled(shape, (item) =>
+      short.has(item.partitionId) && item.writeUnits > 0
+        ? { Code: 'ThrottlingError', Message: 'Throughput exceeds the current capacity for one or more partitions.' }
+        : undefined,
+    );
   };
 
   /** A batch's requests one by one: those meeting an ongoing transaction or a full partition come back unprocessed. */
@@ -156,10 +204,14 @@ export async function startRealisticDynamoDb(options: RealisticDynamoDbOptions):
     for (const item of shape.items) {
       const { table, position } = item.batchPlace!;
       const request = parsed.RequestItems[table][position];
-      (refused.has(item) ? unprocessed : kept)[table] = [...((refused.has(item) ? unprocessed : kept)[table] ?? []), request];
+      (refused.has(item) ? unprocessed : kept)[table] = [
+        ...((refused.has(item) ? unprocessed : kept)[table] ?? []),
+        request,
+      ];
     }
     const release = ongoing.hold(shape, (item) => !refused.has(item));
-    const body = Object.keys(kept).length === 0 ? undefined : Buffer.from(JSON.stringify({ ...parsed, RequestItems: kept }));
+    const body =
+      Object.keys(kept).length === 0 ? undefined : Buffer.from(JSON.stringify({ ...parsed, RequestItems: kept }));
     return { body, unprocessed, release };
   };
 
@@ -188,7 +240,11 @@ class KeySchemas {
   private readonly client: DynamoDBClient;
 
   constructor(endpoint: string) {
-    this.client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    this.client = new DynamoDBClient({
+      endpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
   }
 
   async of(tables: string[]): Promise<ReadonlyMap<string, KeySchema>> {
@@ -206,7 +262,9 @@ class KeySchemas {
     const described = await this.client.send(new DescribeTableCommand({ TableName: table })).catch(() => undefined);
     const schema = described?.Table?.KeySchema ?? [];
     if (schema.length === 0) return undefined;
-    return [...schema].sort((a, b) => (a.KeyType === 'HASH' ? -1 : b.KeyType === 'HASH' ? 1 : 0)).map((key) => key.AttributeName!);
+    return [...schema]
+      .sort((a, b) => (a.KeyType === 'HASH' ? -1 : b.KeyType === 'HASH' ? 1 : 0))
+      .map((key) => key.AttributeName!);
   }
 
   close(): void {
@@ -218,7 +276,10 @@ function error(type: string, message: string): Record<string, unknown> {
   return { __type: `com.amazonaws.dynamodb.v20120810#${type}`, message };
 }
 
-function cancelled(shape: RequestShape, reasonAt: (item: TouchedItem) => { Code: string; Message: string } | undefined): Record<string, unknown> {
+function cancelled(
+  shape: RequestShape,
+  reasonAt: (item: TouchedItem) => { Code: string; Message: string } | undefined,
+): Record<string, unknown> {
   const reasons = shape.items.map((item) => reasonAt(item) ?? { Code: 'None' });
   return {
     __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
@@ -235,7 +296,11 @@ function mergeUnprocessed(a: Record<string, unknown[]>, b: Record<string, unknow
 
 function sendJson(answer: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  answer.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': randomUUID() });
+  answer.writeHead(status, {
+    'content-type': 'application/x-amz-json-1.0',
+    'content-length': Buffer.byteLength(text),
+    'x-amzn-requestid': randomUUID(),
+  });
   answer.end(text);
 }
 

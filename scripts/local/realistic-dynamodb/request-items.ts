@@ -25,7 +25,19 @@ export interface RequestShape {
   items: TouchedItem[];
 }
 
-const READS = new Set(['GetItem', 'Query', 'Scan', 'BatchGetItem', 'DescribeTable', 'ListTables', 'DescribeTimeToLive', 'DescribeStream', 'GetRecords', 'GetShardIterator', 'ListStreams']);
+const READS = new Set([
+  'GetItem',
+  'Query',
+  'Scan',
+  'BatchGetItem',
+  'DescribeTable',
+  'ListTables',
+  'DescribeTimeToLive',
+  'DescribeStream',
+  'GetRecords',
+  'GetShardIterator',
+  'ListStreams',
+]);
 
 /** The tables whose key schema the request's items need. */
 export function tablesOf(operation: string, body: any): string[] {
@@ -36,7 +48,13 @@ export function tablesOf(operation: string, body: any): string[] {
       return [body.TableName];
     case 'TransactWriteItems':
     case 'TransactGetItems':
-      return [...new Set<string>((body.TransactItems ?? []).map((action: any) => (Object.values(action)[0] as { TableName: string }).TableName))];
+      return [
+        ...new Set<string>(
+          (body.TransactItems ?? []).map(
+            (action: any) => (Object.values(action)[0] as { TableName: string }).TableName,
+          ),
+        ),
+      ];
     case 'BatchWriteItem':
       return Object.keys(body.RequestItems ?? {});
     default:
@@ -49,13 +67,27 @@ export function shapeOf(operation: string, body: any, keySchemas: ReadonlyMap<st
   const item = (index: number, table: string, keyOrItem: AttributeMap, writeUnits: number): TouchedItem => {
     const schema = keySchemas.get(table) ?? [];
     const keyValues = schema.map((name) => JSON.stringify(keyOrItem[name]));
-    return { index, table, itemId: `${table}|${keyValues.join('|')}`, partitionId: `${table}|${keyValues[0]}`, writeUnits };
+    return {
+      index,
+      table,
+      itemId: `${table}|${keyValues.join('|')}`,
+      partitionId: `${table}|${keyValues[0]}`,
+      writeUnits,
+    };
   };
   switch (operation) {
     case 'PutItem':
-      return { operationClass: 'write', conflictRule: 'plainWrite', items: [item(0, body.TableName, body.Item, unitsOf(body.Item))] };
+      return {
+        operationClass: 'write',
+        conflictRule: 'plainWrite',
+        items: [item(0, body.TableName, body.Item, unitsOf(body.Item))],
+      };
     case 'UpdateItem':
-      return { operationClass: 'write', conflictRule: 'plainWrite', items: [item(0, body.TableName, body.Key, unitsOf(body.Key, body.ExpressionAttributeValues))] };
+      return {
+        operationClass: 'write',
+        conflictRule: 'plainWrite',
+        items: [item(0, body.TableName, body.Key, unitsOf(body.Key, body.ExpressionAttributeValues))],
+      };
     case 'DeleteItem':
       return { operationClass: 'write', conflictRule: 'plainWrite', items: [item(0, body.TableName, body.Key, 1)] };
     case 'TransactWriteItems':
@@ -64,7 +96,13 @@ export function shapeOf(operation: string, body: any, keySchemas: ReadonlyMap<st
         conflictRule: 'transactWrite',
         items: (body.TransactItems ?? []).map((action: any, index: number) => {
           if (action.Put) return item(index, action.Put.TableName, action.Put.Item, 2 * unitsOf(action.Put.Item));
-          if (action.Update) return item(index, action.Update.TableName, action.Update.Key, 2 * unitsOf(action.Update.Key, action.Update.ExpressionAttributeValues));
+          if (action.Update)
+            return item(
+              index,
+              action.Update.TableName,
+              action.Update.Key,
+              2 * unitsOf(action.Update.Key, action.Update.ExpressionAttributeValues),
+            );
           if (action.Delete) return item(index, action.Delete.TableName, action.Delete.Key, 2);
           return item(index, action.ConditionCheck.TableName, action.ConditionCheck.Key, 0);
         }),
@@ -73,7 +111,9 @@ export function shapeOf(operation: string, body: any, keySchemas: ReadonlyMap<st
       return {
         operationClass: 'transaction',
         conflictRule: 'transactGet',
-        items: (body.TransactItems ?? []).map((action: any, index: number) => item(index, action.Get.TableName, action.Get.Key, 0)),
+        items: (body.TransactItems ?? []).map((action: any, index: number) =>
+          item(index, action.Get.TableName, action.Get.Key, 0),
+        ),
       };
     case 'BatchWriteItem':
       return {
@@ -81,7 +121,9 @@ export function shapeOf(operation: string, body: any, keySchemas: ReadonlyMap<st
         conflictRule: 'batchWrite',
         items: Object.entries(body.RequestItems ?? {}).flatMap(([table, requests]) =>
           (requests as any[]).map((request, position) => ({
-            ...(request.PutRequest ? item(position, table, request.PutRequest.Item, unitsOf(request.PutRequest.Item)) : item(position, table, request.DeleteRequest.Key, 1)),
+            ...(request.PutRequest
+              ? item(position, table, request.PutRequest.Item, unitsOf(request.PutRequest.Item))
+              : item(position, table, request.DeleteRequest.Key, 1)),
             batchPlace: { table, position },
           })),
         ),

@@ -5,7 +5,12 @@ import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { INVITATION_EMAIL_INTERVAL_MS } from '#lib/checkin/rules/invitation';
 import { useLocalApi } from '../../support/local-api';
-import { type CheckinStudio, createCheckinStudio, createPayingStudio, importGuests } from '../../support/checkin-gallery';
+import {
+  type CheckinStudio,
+  createCheckinStudio,
+  createPayingStudio,
+  importGuests,
+} from '../../support/checkin-gallery';
 import { useStripeEmulator } from '../../support/stripe';
 import { makeJpeg } from '../../support/media';
 import { useSesEmulator } from '../../support/ses';
@@ -30,9 +35,18 @@ beforeEach(() => {
   clockOffset += INVITATION_EMAIL_INTERVAL_MS + 1000;
 });
 
-const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
+const post = (studio: CheckinStudio, body: Record<string, unknown>) =>
+  api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const personItem = async (studio: CheckinStudio, personId: string) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, personId), ConsistentRead: true }))).Item!;
+  (
+    await db.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: keys.person(studio.tenant.tenantId, studio.token, personId),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item!;
 const invitationOf = (text: string) => /#invitation\/([^\s]+)/.exec(text)![1]!;
 const invitedStudio = () => createCheckinStudio({ checkinPolicy: { mode: 'importedOnly', allowedEmailDomains: [] } });
 
@@ -42,7 +56,14 @@ describe('an importedOnly check-in with an invited address', () => {
     const studio = await invitedStudio();
     const [ada] = await importGuests(api, studio, [{ name: 'Ada Lovelace', email: 'ada.inv@example.com' }]);
     // Act
-    const hijack = await post(studio, studio.validBody({ name: 'Mallory', email: 'ADA.inv@example.com', selfieBase64: makeJpeg(16, 16).toString('base64') }));
+    const hijack = await post(
+      studio,
+      studio.validBody({
+        name: 'Mallory',
+        email: 'ADA.inv@example.com',
+        selfieBase64: makeJpeg(16, 16).toString('base64'),
+      }),
+    );
     // Assess
     expect([hijack.status, hijack.body.error]).toEqual([403, 'invitation_required']);
     expect(JSON.stringify(hijack.body)).not.toContain(ada!.code);
@@ -62,13 +83,28 @@ describe('an importedOnly check-in with an invited address', () => {
     await post(studio, studio.validBody({ email: 'ada.link@example.com' }));
     const [email] = await ses.waitForEmailsTo('ada.link@example.com', 1);
     // Act
-    const answer = await post(studio, studio.validBody({ name: 'Ada King', email: 'ada.link@example.com', invitation: invitationOf(email!.body.text!) }));
+    const answer = await post(
+      studio,
+      studio.validBody({
+        name: 'Ada King',
+        email: 'ada.link@example.com',
+        invitation: invitationOf(email!.body.text!),
+      }),
+    );
     // Assess
-    expect([answer.status, answer.body.personId, answer.body.code, answer.body.name]).toEqual([200, ada!.personId, ada!.code, 'Ada King']);
-    expect(await personItem(studio, ada!.personId)).toMatchObject({ name: 'Ada King', checkedInAt: expect.any(String) });
+    expect([answer.status, answer.body.personId, answer.body.code, answer.body.name]).toEqual([
+      200,
+      ada!.personId,
+      ada!.code,
+      'Ada King',
+    ]);
+    expect(await personItem(studio, ada!.personId)).toMatchObject({
+      name: 'Ada King',
+      checkedInAt: expect.any(String),
+    });
   });
 
-  it('does not complete a colleague with one\'s own invitation, and emails the colleague theirs', async () => {
+  it("does not complete a colleague with one's own invitation, and emails the colleague theirs", async () => {
     // Prepare
     const studio = await invitedStudio();
     const [, bob] = await importGuests(api, studio, [
@@ -78,7 +114,10 @@ describe('an importedOnly check-in with an invited address', () => {
     await post(studio, studio.validBody({ email: 'ada.own@example.com' }));
     const [adaEmail] = await ses.waitForEmailsTo('ada.own@example.com', 1);
     // Act
-    const answer = await post(studio, studio.validBody({ name: 'Ada', email: 'bob.own@example.com', invitation: invitationOf(adaEmail!.body.text!) }));
+    const answer = await post(
+      studio,
+      studio.validBody({ name: 'Ada', email: 'bob.own@example.com', invitation: invitationOf(adaEmail!.body.text!) }),
+    );
     // Assess
     expect([answer.status, answer.body.error]).toEqual([403, 'invitation_required']);
     expect((await personItem(studio, bob!.personId)).checkedInAt).toBeUndefined();
@@ -91,12 +130,17 @@ describe('an importedOnly check-in with an invited address', () => {
     await importGuests(api, studio, [{ name: 'Ada Lovelace', email: 'ada.flood@example.com' }]);
     // Act
     const answers = [];
-    for (let attempt = 0; attempt < 3; attempt += 1) answers.push(await post(studio, studio.validBody({ email: 'ada.flood@example.com' })));
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      answers.push(await post(studio, studio.validBody({ email: 'ada.flood@example.com' })));
     const within = await ses.waitForEmailsTo('ada.flood@example.com', 2);
     clockOffset += INVITATION_EMAIL_INTERVAL_MS + 1000;
     await post(studio, studio.validBody({ email: 'ada.flood@example.com' }));
     // Assess
-    expect(answers.map((answer) => answer.body.error)).toEqual(['invitation_required', 'invitation_required', 'invitation_required']);
+    expect(answers.map((answer) => answer.body.error)).toEqual([
+      'invitation_required',
+      'invitation_required',
+      'invitation_required',
+    ]);
     expect(within).toHaveLength(1);
     expect(await ses.waitForEmailsTo('ada.flood@example.com', 2)).toHaveLength(2);
   });
@@ -122,7 +166,10 @@ describe('an importedOnly check-in with an invited address', () => {
     // Prepare
     const studio = await invitedStudio();
     // Act
-    const answers = [await post(studio, studio.validBody({ invitation: 42 })), await post(studio, studio.validBody({ invitation: 'x'.repeat(121) }))];
+    const answers = [
+      await post(studio, studio.validBody({ invitation: 42 })),
+      await post(studio, studio.validBody({ invitation: 'x'.repeat(121) })),
+    ];
     // Assess
     expect(answers.map((answer) => [answer.status, answer.body.error, answer.body.field])).toEqual([
       [400, 'invalid_field', 'invitation'],

@@ -17,9 +17,24 @@ const jsonValue = fc.oneof(
 );
 
 const CHECKIN_FIELDS = [
-  'action', 'token', 'name', 'email', 'employeeId', 'phone', 'department', 'notes', 'customFields', 'consentGiven',
-  'faceConsent', 'notificationConsent', 'hrExportConsent', 'shootingDayId', 'selectedPackageId', 'orderNotes',
-  'termsAccepted', 'selfieBase64',
+  'action',
+  'token',
+  'name',
+  'email',
+  'employeeId',
+  'phone',
+  'department',
+  'notes',
+  'customFields',
+  'consentGiven',
+  'faceConsent',
+  'notificationConsent',
+  'hrExportConsent',
+  'shootingDayId',
+  'selectedPackageId',
+  'orderNotes',
+  'termsAccepted',
+  'selfieBase64',
 ];
 
 describe('POST /group-shoot under random input (fast-check)', () => {
@@ -33,7 +48,9 @@ describe('POST /group-shoot under random input (fast-check)', () => {
       // A valid body with some members replaced by random values or removed.
       fc
         .record({
-          replaced: fc.dictionary(fc.constantFrom(...CHECKIN_FIELDS), fc.option(jsonValue, { nil: undefined }), { maxKeys: 4 }),
+          replaced: fc.dictionary(fc.constantFrom(...CHECKIN_FIELDS), fc.option(jsonValue, { nil: undefined }), {
+            maxKeys: 4,
+          }),
           extra: fc.dictionary(fc.string({ maxLength: 12 }), jsonValue, { maxKeys: 2 }),
         })
         .map(({ replaced, extra }) => JSON.stringify({ ...extra, ...studio.validBody(), ...replaced })),
@@ -43,8 +60,16 @@ describe('POST /group-shoot under random input (fast-check)', () => {
     );
     const headers = fc.record(
       {
-        'X-Tenant-Slug': fc.oneof(fc.constant(studio.slug), fc.string({ maxLength: 70 }).filter((value) => /^[\x21-\x7e]*$/.test(value))),
-        'Content-Type': fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'image/jpeg'),
+        'X-Tenant-Slug': fc.oneof(
+          fc.constant(studio.slug),
+          fc.string({ maxLength: 70 }).filter((value) => /^[\x21-\x7e]*$/.test(value)),
+        ),
+        'Content-Type': fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'image/jpeg',
+        ),
         'Idempotency-Key': fc.string({ maxLength: 40 }).filter((value) => /^[\x21-\x7e]*$/.test(value)),
       },
       { requiredKeys: [] },
@@ -56,10 +81,17 @@ describe('POST /group-shoot under random input (fast-check)', () => {
         expect(answer.headers.get('x-request-id')).toBeTruthy();
         if (answer.status >= 400) {
           expect(answer.body).toEqual(
-            expect.objectContaining({ ok: false, error: expect.any(String), message: expect.any(String), requestId: answer.headers.get('x-request-id') }),
+            expect.objectContaining({
+              ok: false,
+              error: expect.any(String),
+              message: expect.any(String),
+              requestId: answer.headers.get('x-request-id'),
+            }),
           );
         } else {
-          expect(answer.body).toEqual(expect.objectContaining({ ok: true, personId: expect.any(String), code: expect.any(String) }));
+          expect(answer.body).toEqual(
+            expect.objectContaining({ ok: true, personId: expect.any(String), code: expect.any(String) }),
+          );
         }
       }),
       { numRuns: 300 },

@@ -17,14 +17,33 @@ import { daySpots } from '../../support/day-spots';
  */
 const api = useLocalApi();
 
-const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
+const post = (studio: CheckinStudio, body: Record<string, unknown>) =>
+  api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const persons = (studio: CheckinStudio) => queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token));
 const personItem = async (studio: CheckinStudio, personId: string) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.person(studio.tenant.tenantId, studio.token, personId), ConsistentRead: true }))).Item!;
-const dayItem = (studio: CheckinStudio, dayId: string) => daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, dayId);
+  (
+    await db.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: keys.person(studio.tenant.tenantId, studio.token, personId),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item!;
+const dayItem = (studio: CheckinStudio, dayId: string) =>
+  daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, dayId);
 
 const selfieKeys = async (studio: CheckinStudio) =>
-  ((await testS3.send(new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/${studio.token}/` }))).Contents ?? []).map((object) => object.Key);
+  (
+    (
+      await testS3.send(
+        new ListObjectsV2Command({
+          Bucket: process.env.MEDIA_BUCKET,
+          Prefix: `selfies/${studio.tenant.tenantId}/${studio.token}/`,
+        }),
+      )
+    ).Contents ?? []
+  ).map((object) => object.Key);
 
 function studioWith(checkinPolicy: CheckinPolicy): Promise<CheckinStudio> {
   return createCheckinStudio({ checkinPolicy });
@@ -51,7 +70,10 @@ describe('allowed email domains', () => {
     // Prepare
     const studio = await studioWith({ mode: 'open', allowedEmailDomains: ['example.com', '*.example.org'] });
     // Act
-    const refused = await post(studio, studio.validBody({ email: 'ada@gmail.example', shootingDayId: studio.smallDay.id }));
+    const refused = await post(
+      studio,
+      studio.validBody({ email: 'ada@gmail.example', shootingDayId: studio.smallDay.id }),
+    );
     // Assess
     expect([refused.status, refused.body.error, refused.body.message]).toEqual([
       403,
@@ -67,10 +89,15 @@ describe('allowed email domains', () => {
     const exact = await post(studio, studio.validBody({ name: 'Ada', email: 'Ada@EXAMPLE.COM' }));
     const subdomain = await post(studio, studio.validBody({ name: 'Grace', email: 'grace@mail.example.org' }));
     const apex = await post(studio, studio.validBody({ name: 'Alan', email: 'alan@example.org' }));
-    expect([exact.status, subdomain.status, apex.status, apex.body.error]).toEqual([200, 200, 403, 'email_domain_not_allowed']);
+    expect([exact.status, subdomain.status, apex.status, apex.body.error]).toEqual([
+      200,
+      200,
+      403,
+      'email_domain_not_allowed',
+    ]);
   });
 
-  it('comes after the form\'s own rules and before consent', async () => {
+  it("comes after the form's own rules and before consent", async () => {
     const studio = await studioWith({ mode: 'open', allowedEmailDomains: ['example.com'] });
     const badEmail = await post(studio, studio.validBody({ email: 'not an address' }));
     const noConsent = await post(studio, studio.validBody({ email: 'ada@other.example', consentGiven: false }));
@@ -90,7 +117,10 @@ describe('importedOnly', () => {
     const studio = await studioWith({ mode: 'importedOnly', allowedEmailDomains: [] });
     await importPersons(studio, [{ name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1' }]);
     // Act
-    const refused = await post(studio, studio.validBody({ name: 'Mallory', email: 'mallory@example.com', employeeId: 'E-2' }));
+    const refused = await post(
+      studio,
+      studio.validBody({ name: 'Mallory', email: 'mallory@example.com', employeeId: 'E-2' }),
+    );
     // Assess
     expect([refused.status, refused.body.error]).toEqual([403, 'not_on_guest_list']);
     expect(await persons(studio)).toHaveLength(1);
@@ -99,14 +129,28 @@ describe('importedOnly', () => {
   it('completes the person imported with the address instead of creating one, answering its code', async () => {
     // Prepare
     const studio = await studioWith({ mode: 'importedOnly', allowedEmailDomains: [] });
-    const [ada] = await importPersons(studio, [{ name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1', shootingDayId: studio.smallDay.id }]);
+    const [ada] = await importPersons(studio, [
+      { name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1', shootingDayId: studio.smallDay.id },
+    ]);
     // Act
     const answer = await post(
       studio,
-      studio.validBody({ name: 'Ada King', email: ' ADA@example.com ', phone: '+44 1', faceConsent: true, shootingDayId: studio.openDay.id, selfieBase64: makeJpeg(16, 16).toString('base64') }),
+      studio.validBody({
+        name: 'Ada King',
+        email: ' ADA@example.com ',
+        phone: '+44 1',
+        faceConsent: true,
+        shootingDayId: studio.openDay.id,
+        selfieBase64: makeJpeg(16, 16).toString('base64'),
+      }),
     );
     // Assess
-    expect([answer.status, answer.body.personId, answer.body.code, answer.body.name]).toEqual([200, ada!.personId, ada!.code, 'Ada King']);
+    expect([answer.status, answer.body.personId, answer.body.code, answer.body.name]).toEqual([
+      200,
+      ada!.personId,
+      ada!.code,
+      'Ada King',
+    ]);
     expect(await persons(studio)).toHaveLength(1);
     const stored = await personItem(studio, ada!.personId);
     expect(stored).toMatchObject({
@@ -122,12 +166,28 @@ describe('importedOnly', () => {
     });
     expect(stored.checkinClaim).toBeUndefined();
     // The booking moved from the imported day to the chosen one.
-    expect([(await dayItem(studio, studio.smallDay.id)).booked, (await dayItem(studio, studio.openDay.id)).booked]).toEqual([0, 1]);
-    const selfie = await testS3.send(new GetObjectCommand({ Bucket: process.env.MEDIA_BUCKET, Key: `selfies/${studio.tenant.tenantId}/${studio.token}/${ada!.personId}.jpg` }));
+    expect([
+      (await dayItem(studio, studio.smallDay.id)).booked,
+      (await dayItem(studio, studio.openDay.id)).booked,
+    ]).toEqual([0, 1]);
+    const selfie = await testS3.send(
+      new GetObjectCommand({
+        Bucket: process.env.MEDIA_BUCKET,
+        Key: `selfies/${studio.tenant.tenantId}/${studio.token}/${ada!.personId}.jpg`,
+      }),
+    );
     expect(selfie.ContentType).toBe('image/jpeg');
     // HR sees who has checked in.
-    const listed = await api.call(`/group-shoot/checkin/${studio.token}/persons`, { headers: { ...studio.publicHeaders, Authorization: `Bearer ${studio.apiKey}` } });
-    expect(listed.body.persons.map((person: Record<string, unknown>) => [person.personId, person.source, person.checkedInAt])).toEqual([[ada!.personId, 'import', stored.checkedInAt]]);
+    const listed = await api.call(`/group-shoot/checkin/${studio.token}/persons`, {
+      headers: { ...studio.publicHeaders, Authorization: `Bearer ${studio.apiKey}` },
+    });
+    expect(
+      listed.body.persons.map((person: Record<string, unknown>) => [
+        person.personId,
+        person.source,
+        person.checkedInAt,
+      ]),
+    ).toEqual([[ada!.personId, 'import', stored.checkedInAt]]);
   });
 
   it('completes a person imported without an address by its employee ID, which gives it the address', async () => {
@@ -135,9 +195,15 @@ describe('importedOnly', () => {
     const studio = await studioWith({ mode: 'importedOnly', allowedEmailDomains: [] });
     const [grace] = await importPersons(studio, [{ name: 'Grace Hopper', employeeId: 'E-7' }]);
     // Act
-    const answer = await post(studio, studio.validBody({ name: 'Grace Hopper', email: 'grace@example.com', employeeId: 'E-7' }));
+    const answer = await post(
+      studio,
+      studio.validBody({ name: 'Grace Hopper', email: 'grace@example.com', employeeId: 'E-7' }),
+    );
     const again = await post(studio, studio.validBody({ name: 'Grace Hopper', email: 'grace@example.com' }));
-    const someoneElse = await post(studio, studio.validBody({ name: 'Mallory', email: 'mallory@example.com', employeeId: 'E-7' }));
+    const someoneElse = await post(
+      studio,
+      studio.validBody({ name: 'Mallory', email: 'mallory@example.com', employeeId: 'E-7' }),
+    );
     // Assess
     expect([answer.status, answer.body.personId, answer.body.code]).toEqual([200, grace!.personId, grace!.code]);
     expect((await personItem(studio, grace!.personId)).email).toBe('grace@example.com');
@@ -149,14 +215,20 @@ describe('importedOnly', () => {
   it('does not open a person imported with an address to its employee ID alone', async () => {
     const studio = await studioWith({ mode: 'importedOnly', allowedEmailDomains: [] });
     const [ada] = await importPersons(studio, [{ name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1' }]);
-    const answer = await post(studio, studio.validBody({ name: 'Mallory', email: 'mallory@example.com', employeeId: 'E-1' }));
+    const answer = await post(
+      studio,
+      studio.validBody({ name: 'Mallory', email: 'mallory@example.com', employeeId: 'E-1' }),
+    );
     expect([answer.status, answer.body.error]).toEqual([403, 'not_on_guest_list']);
     expect((await personItem(studio, ada!.personId)).checkedInAt).toBeUndefined();
   });
 
   it('treats a second check-in of the address as today: a new person with a new code, within checkinsPerEmail', async () => {
     // Prepare
-    const studio = await createCheckinStudio({ checkinPolicy: { mode: 'importedOnly', allowedEmailDomains: [] }, publicLimits: { checkinsPerEmail: 2 } });
+    const studio = await createCheckinStudio({
+      checkinPolicy: { mode: 'importedOnly', allowedEmailDomains: [] },
+      publicLimits: { checkinsPerEmail: 2 },
+    });
     const [ada] = await importPersons(studio, [{ name: 'Ada Lovelace', email: 'ada@example.com' }]);
     // Act
     const first = await post(studio, studio.validBody());
@@ -164,7 +236,11 @@ describe('importedOnly', () => {
     const third = await post(studio, studio.validBody());
     // Assess
     expect([first.body.personId, first.body.code]).toEqual([ada!.personId, ada!.code]);
-    expect([second.status, second.body.personId === ada!.personId, second.body.code === ada!.code]).toEqual([200, false, false]);
+    expect([second.status, second.body.personId === ada!.personId, second.body.code === ada!.code]).toEqual([
+      200,
+      false,
+      false,
+    ]);
     expect([third.status, third.body.error]).toEqual([409, 'email_checkin_limit']);
     expect((await persons(studio)).map((person) => person.source).sort()).toEqual(['checkin', 'import']);
   });
@@ -172,15 +248,25 @@ describe('importedOnly', () => {
   it('no longer lets throwaway addresses fill a 3-spot day', async () => {
     // Prepare
     const studio = await studioWith({ mode: 'importedOnly', allowedEmailDomains: [] });
-    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2027-05-03', label: 'Three spots', startTime: '09:00', endTime: '10:00', maxPersons: 3 });
+    const day = await addShootingDay(studio.tenant.tenantId, studio.token, {
+      date: '2027-05-03',
+      label: 'Three spots',
+      startTime: '09:00',
+      endTime: '10:00',
+      maxPersons: 3,
+    });
     await importPersons(studio, [{ name: 'Ada Lovelace', email: 'ada@example.com' }]);
     // Act
     const throwaway = await Promise.all(
-      ['x1@mailinator.example', 'x2@mailinator.example', 'x3@mailinator.example'].map((email, index) => post(studio, studio.validBody({ name: `Nobody ${index}`, email, shootingDayId: day.id }))),
+      ['x1@mailinator.example', 'x2@mailinator.example', 'x3@mailinator.example'].map((email, index) =>
+        post(studio, studio.validBody({ name: `Nobody ${index}`, email, shootingDayId: day.id })),
+      ),
     );
     const invited = await post(studio, studio.validBody({ shootingDayId: day.id }));
     // Assess
-    expect(throwaway.map((answer) => [answer.status, answer.body.error])).toEqual(Array(3).fill([403, 'not_on_guest_list']));
+    expect(throwaway.map((answer) => [answer.status, answer.body.error])).toEqual(
+      Array(3).fill([403, 'not_on_guest_list']),
+    );
     expect(invited.status).toBe(200);
     expect((await dayItem(studio, day.id)).booked).toBe(1);
   });
@@ -191,7 +277,9 @@ describe('importedOnly', () => {
     const [ada] = await importPersons(studio, [{ name: 'Ada Lovelace', email: 'ada@example.com' }]);
     const selfie = makeJpeg(16, 16).toString('base64');
     // Act
-    const answers = await Promise.all([1, 2, 3].map((attempt) => post(studio, studio.validBody({ notes: `attempt ${attempt}`, selfieBase64: selfie }))));
+    const answers = await Promise.all(
+      [1, 2, 3].map((attempt) => post(studio, studio.validBody({ notes: `attempt ${attempt}`, selfieBase64: selfie }))),
+    );
     // Assess: one completes the person; the others are repeated check-ins of the address (checkinsPerEmail 3).
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     const completing = answers.filter((answer) => answer.body.personId === ada!.personId);
@@ -200,12 +288,17 @@ describe('importedOnly', () => {
     expect([stored.checkedInAt !== undefined, stored.checkinClaim, stored.hasSelfie]).toEqual([true, undefined, true]);
     expect(await persons(studio)).toHaveLength(3);
     const events = await queryPartition(keys.eventsOfGallery(studio.tenant.tenantId, studio.token));
-    expect(events.filter((event) => event.type === 'checkin.completed' && event.personId === ada!.personId)).toHaveLength(1);
+    expect(
+      events.filter((event) => event.type === 'checkin.completed' && event.personId === ada!.personId),
+    ).toHaveLength(1);
   });
 
-  it('finds nobody in another tenant\'s gallery', async () => {
+  it("finds nobody in another tenant's gallery", async () => {
     // Prepare
-    const [studio, other] = await Promise.all([studioWith({ mode: 'importedOnly', allowedEmailDomains: [] }), studioWith({ mode: 'importedOnly', allowedEmailDomains: [] })]);
+    const [studio, other] = await Promise.all([
+      studioWith({ mode: 'importedOnly', allowedEmailDomains: [] }),
+      studioWith({ mode: 'importedOnly', allowedEmailDomains: [] }),
+    ]);
     const [ada] = await importPersons(studio, [{ name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1' }]);
     // Act
     const elsewhere = await post(other, other.validBody({ employeeId: 'E-1' }));
@@ -224,12 +317,19 @@ describe('importedOnly', () => {
       { name: 'Alan Turing', email: 'alan@example.com', shootingDayId: studio.smallDay.id },
     ]);
     // Act
-    const full = await post(studio, studio.validBody({ shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(16, 16).toString('base64') }));
+    const full = await post(
+      studio,
+      studio.validBody({ shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(16, 16).toString('base64') }),
+    );
     const afterRefusal = { person: await personItem(studio, ada!.personId), selfies: await selfieKeys(studio) };
     const later = await post(studio, studio.validBody({ shootingDayId: studio.openDay.id }));
     // Assess
     expect([full.status, full.body.error]).toEqual([409, 'shooting_day_full']);
-    expect([afterRefusal.person.checkinClaim, afterRefusal.person.checkedInAt, afterRefusal.selfies]).toEqual([undefined, undefined, []]);
+    expect([afterRefusal.person.checkinClaim, afterRefusal.person.checkedInAt, afterRefusal.selfies]).toEqual([
+      undefined,
+      undefined,
+      [],
+    ]);
     expect([later.status, later.body.personId]).toEqual([200, ada!.personId]);
   });
 
@@ -253,6 +353,10 @@ describe('importedOnly', () => {
     const afterLapse = await post(studio, studio.validBody());
     // Assess: while the claim holds, the person counts as checked in (a repeated check-in of the address).
     expect([whileHeld.status, whileHeld.body.personId === ada!.personId]).toEqual([200, false]);
-    expect([afterLapse.status, afterLapse.body.personId, afterLapse.body.code]).toEqual([200, ada!.personId, ada!.code]);
+    expect([afterLapse.status, afterLapse.body.personId, afterLapse.body.code]).toEqual([
+      200,
+      ada!.personId,
+      ada!.code,
+    ]);
   });
 });

@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { faceModelBackend, faceModelDirectory, faceModelTensorCount, loadFaceModel } from '#lib/faces/adapters/face-model';
+import {
+  faceModelBackend,
+  faceModelDirectory,
+  faceModelTensorCount,
+  loadFaceModel,
+} from '#lib/faces/adapters/face-model';
 
 /** The error `load` rejects with; fails the test when it resolves. */
 async function refusalOf(load: Promise<void>): Promise<Error> {

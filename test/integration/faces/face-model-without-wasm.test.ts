@@ -31,7 +31,9 @@ describe('the face model without its .wasm files', () => {
 
     // Assess
     expect(first).toBeInstanceOf(FaceModelBackendError);
-    expect(first.message).toContain(`not on its WebAssembly backend: are tfjs-backend-wasm-simd.wasm and tfjs-backend-wasm.wasm in ${emptyFolder}?`);
+    expect(first.message).toContain(
+      `not on its WebAssembly backend: are tfjs-backend-wasm-simd.wasm and tfjs-backend-wasm.wasm in ${emptyFolder}?`,
+    );
     expect(second).toBeInstanceOf(FaceModelBackendError);
     expect(second.message).toContain('cannot start it again');
     expect(faceModelBackend()).toBe('not loaded');

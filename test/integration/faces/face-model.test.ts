@@ -15,7 +15,15 @@ import {
 import { calibrate } from '#lib/faces/rules/calibration';
 import { type FaceBox, faceDistance, mainFace } from '#lib/faces/rules/face-descriptors';
 import { DEFAULT_FACE_THRESHOLDS } from '#lib/galleries/rules/face-matching';
-import { AUGMENTATIONS, type LabelledFaceImage, THUMBNAILS_IDENTITY, augment, packagedFaceBoxes, packagedFaces, packagedPhoto } from '../../support/packaged-faces';
+import {
+  AUGMENTATIONS,
+  type LabelledFaceImage,
+  THUMBNAILS_IDENTITY,
+  augment,
+  packagedFaceBoxes,
+  packagedFaces,
+  packagedPhoto,
+} from '../../support/packaged-faces';
 
 /** The model's first load and 38 faces take a while on two shared cores. */
 const DESCRIBING_ALL = 180_000;
@@ -26,7 +34,8 @@ interface DescribedFace extends LabelledFaceImage {
 
 async function describedMainFaces(faces: readonly LabelledFaceImage[]): Promise<DescribedFace[]> {
   const described: DescribedFace[] = [];
-  for (const face of faces) described.push({ ...face, descriptor: mainFace(await describeFaces(face.image))?.descriptor });
+  for (const face of faces)
+    described.push({ ...face, descriptor: mainFace(await describeFaces(face.image))?.descriptor });
   return described;
 }
 
@@ -64,7 +73,8 @@ describe('the face model (face-api on TensorFlow.js, WebAssembly backend)', () =
   it("puts each of the man's 17 thumbnails nearest to another of his, and his faces closer to each other (median) than any two people", () => {
     // Prepare
     const labelled = new Map<string, number[][]>();
-    for (const { identity, descriptor } of originals) labelled.set(identity, [...(labelled.get(identity) ?? []), descriptor!]);
+    for (const { identity, descriptor } of originals)
+      labelled.set(identity, [...(labelled.get(identity) ?? []), descriptor!]);
 
     // Act
     const report = calibrate(labelled, DEFAULT_FACE_THRESHOLDS);
@@ -75,34 +85,57 @@ describe('the face model (face-api on TensorFlow.js, WebAssembly backend)', () =
     for (const thumbnail of thumbnails) {
       const nearest = originals
         .filter((other) => other !== thumbnail)
-        .map((other) => ({ identity: other.identity, distance: faceDistance(thumbnail.descriptor!, other.descriptor!) }))
+        .map((other) => ({
+          identity: other.identity,
+          distance: faceDistance(thumbnail.descriptor!, other.descriptor!),
+        }))
         .sort((a, b) => a.distance - b.distance)[0]!;
-      expect({ source: thumbnail.source, nearest: nearest.identity }).toEqual({ source: thumbnail.source, nearest: THUMBNAILS_IDENTITY });
+      expect({ source: thumbnail.source, nearest: nearest.identity }).toEqual({
+        source: thumbnail.source,
+        nearest: THUMBNAILS_IDENTITY,
+      });
     }
     expect(report.distances.genuine.median).toBeLessThan(report.distances.impostor.min);
     // The two overlap all the same: some of his thumbnails are further apart than the two closest people.
     expect(report.distances.genuine.max).toBeGreaterThan(report.distances.impostor.min);
   });
 
-  it('keeps a face altered as a second photo would alter it nearer to its original than to anyone else', async () => {
-    // Prepare: four people, each face altered five ways.
-    const chosen = [0, 17, 22, 30].map((index) => originals[index]!);
-    const altered: LabelledFaceImage[] = [];
-    for (const face of chosen) for (const kind of AUGMENTATIONS) altered.push({ identity: face.identity, source: `${face.source} ${kind}`, image: await augment(face.image, kind) });
+  it(
+    'keeps a face altered as a second photo would alter it nearer to its original than to anyone else',
+    async () => {
+      // Prepare: four people, each face altered five ways.
+      const chosen = [0, 17, 22, 30].map((index) => originals[index]!);
+      const altered: LabelledFaceImage[] = [];
+      for (const face of chosen)
+        for (const kind of AUGMENTATIONS)
+          altered.push({
+            identity: face.identity,
+            source: `${face.source} ${kind}`,
+            image: await augment(face.image, kind),
+          });
 
-    // Act
-    const described = await describedMainFaces(altered);
+      // Act
+      const described = await describedMainFaces(altered);
 
-    // Assess: the detector loses a few altered faces (18 of 190 over all packaged faces), never most.
-    const found = described.filter((face) => face.descriptor !== undefined);
-    expect(found.length).toBeGreaterThanOrEqual(16);
-    for (const face of found) {
-      const original = chosen.find((candidate) => face.source.startsWith(candidate.source))!;
-      const ownDistance = faceDistance(face.descriptor!, original.descriptor!);
-      const nearestOther = Math.min(...originals.filter((other) => other.identity !== face.identity).map((other) => faceDistance(face.descriptor!, other.descriptor!)));
-      expect({ source: face.source, nearerToOwn: ownDistance < nearestOther }).toEqual({ source: face.source, nearerToOwn: true });
-    }
-  }, DESCRIBING_ALL);
+      // Assess: the detector loses a few altered faces (18 of 190 over all packaged faces), never most.
+      const found = described.filter((face) => face.descriptor !== undefined);
+      expect(found.length).toBeGreaterThanOrEqual(16);
+      for (const face of found) {
+        const original = chosen.find((candidate) => face.source.startsWith(candidate.source))!;
+        const ownDistance = faceDistance(face.descriptor!, original.descriptor!);
+        const nearestOther = Math.min(
+          ...originals
+            .filter((other) => other.identity !== face.identity)
+            .map((other) => faceDistance(face.descriptor!, other.descriptor!)),
+        );
+        expect({ source: face.source, nearerToOwn: ownDistance < nearestOther }).toEqual({
+          source: face.source,
+          nearerToOwn: true,
+        });
+      }
+    },
+    DESCRIBING_ALL,
+  );
 
   it('gives boxes in the pixels of the photo as sent, though it searches a copy of at most 1024 px', async () => {
     // Prepare: face-api's first demo photo, 1920 × 1280, and where its three faces were cut from.
@@ -153,7 +186,11 @@ describe('the face model (face-api on TensorFlow.js, WebAssembly backend)', () =
   });
 
   it('finds no face in a blank image', async () => {
-    const blank = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 128, g: 128, b: 128 } } }).jpeg().toBuffer();
+    const blank = await sharp({
+      create: { width: 640, height: 480, channels: 3, background: { r: 128, g: 128, b: 128 } },
+    })
+      .jpeg()
+      .toBuffer();
 
     expect(await describeFaces(blank)).toEqual([]);
   });
@@ -169,7 +206,11 @@ describe('the face model (face-api on TensorFlow.js, WebAssembly backend)', () =
     const before = faceModelTensorCount();
 
     await describeFaces(originals[3]!.image);
-    await describeFaces(await sharp({ create: { width: 320, height: 240, channels: 3, background: '#ffffff' } }).png().toBuffer());
+    await describeFaces(
+      await sharp({ create: { width: 320, height: 240, channels: 3, background: '#ffffff' } })
+        .png()
+        .toBuffer(),
+    );
 
     expect(before).toBeGreaterThan(0);
     expect(faceModelTensorCount()).toBe(before);

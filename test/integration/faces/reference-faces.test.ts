@@ -17,14 +17,26 @@ useTestTable({ stream: true });
 
 /** Every item of the table holding a face descriptor, of any gallery. */
 async function descriptorItems(): Promise<Record<string, unknown>[]> {
-  const { Items = [] } = await db.send(new ScanCommand({ TableName: tableName, FilterExpression: 'attribute_exists(#descriptor)', ExpressionAttributeNames: { '#descriptor': 'descriptor' }, ConsistentRead: true }));
+  const { Items = [] } = await db.send(
+    new ScanCommand({
+      TableName: tableName,
+      FilterExpression: 'attribute_exists(#descriptor)',
+      ExpressionAttributeNames: { '#descriptor': 'descriptor' },
+      ConsistentRead: true,
+    }),
+  );
   return Items;
 }
 
 describe('reference faces', () => {
   it('are described from the stream for consenting persons only, and erased with them, leaving no descriptor', async () => {
     // Prepare: the stream function reading DynamoDB Local's stream, as Lambda's event source does
-    const stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler, pollMs: 50 });
+    const stream = await startChangeStream({
+      endpoint: process.env.DYNAMODB_ENDPOINT!,
+      tableName: process.env.TABLE_NAME!,
+      handler,
+      pollMs: 50,
+    });
     try {
       const { tenant } = await createTestTenant();
       const scope = await createFaceGallery(tenant);
@@ -34,7 +46,9 @@ describe('reference faces', () => {
       const declining = await checkInWithSelfie(tenant, scope, 'declining', false, second!.image);
       await stream.caughtUp();
       // Assess
-      expect((await listReferenceFaces(scope)).map((face) => [face.personId, face.descriptor.length])).toEqual([[consenting.personId, 128]]);
+      expect((await listReferenceFaces(scope)).map((face) => [face.personId, face.descriptor.length])).toEqual([
+        [consenting.personId, 128],
+      ]);
       expect((await listReferenceFaces(scope)).some((face) => face.personId === declining.personId)).toBe(false);
       const receipt = await erasePersons(scope, { personId: consenting.personId });
       expect(receipt.referenceFaces).toBe(1);

@@ -43,15 +43,31 @@ beforeAll(async () => {
   studio = await createTestTenant();
   const packaged = await packagedFaces();
   const of = (identity: string) => packaged.filter((face) => face.identity === identity).map((face) => face.image);
-  const augmented = async (image: Buffer) => [await augment(image, 'jpeg-q40'), await augment(image, 'darker'), await augment(image, 'mirrored')];
+  const augmented = async (image: Buffer) => [
+    await augment(image, 'jpeg-q40'),
+    await augment(image, 'darker'),
+    await augment(image, 'mirrored'),
+  ];
   const man = of('human-facematch-man');
   faces = new Map<Identity, { selfie: Buffer; photos: Buffer[] }>([
     // One man in several real photos: the selfie is one, his portraits are others.
     ['alice', { selfie: man[0]!, photos: man.slice(1, 4) }],
-    ['bob', { selfie: of('face-api-sample1-person1')[0]!, photos: await augmented(of('face-api-sample1-person1')[0]!) }],
-    ['carol', { selfie: of('face-api-sample3-person2')[0]!, photos: await augmented(of('face-api-sample3-person2')[0]!) }],
-    ['dave', { selfie: of('face-api-sample4-person1')[0]!, photos: await augmented(of('face-api-sample4-person1')[0]!) }],
-    ['stranger', { selfie: of('face-api-sample5-person3')[0]!, photos: await augmented(of('face-api-sample5-person3')[0]!) }],
+    [
+      'bob',
+      { selfie: of('face-api-sample1-person1')[0]!, photos: await augmented(of('face-api-sample1-person1')[0]!) },
+    ],
+    [
+      'carol',
+      { selfie: of('face-api-sample3-person2')[0]!, photos: await augmented(of('face-api-sample3-person2')[0]!) },
+    ],
+    [
+      'dave',
+      { selfie: of('face-api-sample4-person1')[0]!, photos: await augmented(of('face-api-sample4-person1')[0]!) },
+    ],
+    [
+      'stranger',
+      { selfie: of('face-api-sample5-person3')[0]!, photos: await augmented(of('face-api-sample5-person3')[0]!) },
+    ],
   ]);
 }, 120_000);
 
@@ -69,12 +85,23 @@ async function consentingShoot() {
 
 function shootOf(scope: GalleryScope, persons: Map<Identity, { code: string }>): ShootUpload[] {
   const uploads: ShootUpload[] = [];
-  const photoOf = (identity: Identity, index: number) => faces.get(identity)!.photos[index % faces.get(identity)!.photos.length]!;
+  const photoOf = (identity: Identity, index: number) =>
+    faces.get(identity)!.photos[index % faces.get(identity)!.photos.length]!;
   const shot = (card: CardReading, shows: Identity | null, image: Buffer) => {
     const second = uploads.length + 1;
     const path = `cam/IMG_${String(second).padStart(4, '0')}.JPG`;
     const objectKey = inboxObjectKey({ ...scope, path });
-    const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: path.slice(4), camera: 'Canon EOS R5 #0331', capturedAt: `2026-11-20T10:00:${String(second).padStart(2, '0')}.000Z`, width: 1, height: 1, uploadedAt: '2026-11-20T12:00:00.000Z' };
+    const facts = {
+      photoId: photoIdOf(objectKey),
+      objectKey,
+      path,
+      fileName: path.slice(4),
+      camera: 'Canon EOS R5 #0331',
+      capturedAt: `2026-11-20T10:00:${String(second).padStart(2, '0')}.000Z`,
+      width: 1,
+      height: 1,
+      uploadedAt: '2026-11-20T12:00:00.000Z',
+    };
     uploads.push({ facts, card, shows, image });
   };
   const cardOf = (identity: Identity): CardReading => ({ kind: 'card', code: persons.get(identity)!.code });
@@ -99,57 +126,95 @@ function shootOf(scope: GalleryScope, persons: Map<Identity, { code: string }>):
 async function deliver(scope: GalleryScope, upload: ShootUpload): Promise<void> {
   await uploadObject(upload.facts.objectKey, upload.image);
   const settings = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
-  await placeShootPhoto(scope, upload.facts, upload.card, placementOpinions(scope, settings, { objectKey: upload.facts.objectKey, bytes: upload.image }));
+  await placeShootPhoto(
+    scope,
+    upload.facts,
+    upload.card,
+    placementOpinions(scope, settings, { objectKey: upload.facts.objectKey, bytes: upload.image }),
+  );
 }
 
 describe('a second opinion from faces on a shoot sorted by cards', () => {
   it('delivers no photo to a wrong person in any arrival order, withholds every mismatch and fills in only by a clear margin', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 3 }), fc.boolean(), async (seed, parallel, eraseBob) => {
-        // Prepare
-        const { scope, persons } = await consentingShoot();
-        const uploads = shootOf(scope, persons);
-        const shuffled = fc.sample(fc.shuffledSubarray(uploads, { minLength: uploads.length, maxLength: uploads.length }), { seed, numRuns: 1 })[0]!;
-        const deliveries = [...shuffled, ...shuffled.filter((_, index) => index % 5 === 0)];
-        const erasureBatch = eraseBob ? seed % Math.ceil(deliveries.length / parallel) : -1;
-        // Act
-        for (let start = 0, batch = 0; start < deliveries.length; start += parallel, batch += 1) {
-          const placements = deliveries.slice(start, start + parallel).map((upload) => deliver(scope, upload));
-          await Promise.all(batch === erasureBatch ? [...placements, erasePersons(scope, { personId: persons.get('bob')!.personId })] : placements);
-        }
-        // Assess: nobody has a photo of someone else
-        const identityOf = new Map(uploads.map((upload) => [upload.facts.photoId, upload.shows]));
-        for (const [identity, person] of persons) {
-          const delivered = (await listPhotos(scope, person.personId)).map((photo) => identityOf.get(photo.photoId));
-          expect(delivered.filter((shows) => shows !== identity)).toEqual([]);
-        }
-        const items = await listShootItems(scope);
-        const photos = items.filter((item): item is ShootPhoto & { pk: string; sk: string } => item.kind === 'photo');
-        const byIdentity = (identity: Identity) => photos.filter((photo) => identityOf.get(photo.photoId) === identity);
-        // The missed card and the swapped code: withheld for the card's person, with the reason.
-        for (const photo of [...byIdentity('carol'), ...byIdentity('dave').filter((each) => each.governor?.startsWith('2026'))]) {
-          expect({ photo: photo.path, personId: photo.personId, reason: photo.reason }).toEqual({ photo: photo.path, personId: undefined, reason: expect.stringMatching(/^(face_mismatch|face_uncertain|no_face)$/) });
-        }
-        if (!eraseBob) expect(byIdentity('carol').map((photo) => photo.heldFor)).toEqual([persons.get('bob')!.personId, persons.get('bob')!.personId]);
-        // Alice's own portraits (other photos of the same man) reach her; the stranger reaches nobody.
-        expect(byIdentity('alice').map((photo) => photo.personId)).toEqual([persons.get('alice')!.personId, persons.get('alice')!.personId]);
-        expect(byIdentity('stranger').map((photo) => [photo.personId, photo.reason])).toEqual([[undefined, 'before_first_card']]);
-        // Filled in only by the margin rule: Dave's photo before the first card.
-        const { thresholds } = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
-        const filled = photos.filter((photo) => photo.assignedBy === 'face_match');
-        expect(filled.map((photo) => [identityOf.get(photo.photoId), photo.personId])).toEqual([['dave', persons.get('dave')!.personId]]);
-        for (const photo of filled) {
-          const [best, second] = photo.candidates!;
-          expect(best!.distance).toBeLessThanOrEqual(thresholds.fill);
-          expect(second!.distance - best!.distance).toBeGreaterThanOrEqual(thresholds.margin);
-        }
-        if (eraseBob) {
-          expect(byIdentity('bob')).toEqual([]);
-          expect((await listReferenceFaces(scope)).map((face) => face.personId)).not.toContain(persons.get('bob')!.personId);
-        }
-        const counters = (await getGalleryConfiguration(scope.tenantId, scope.token))!.counters;
-        expect(counters.photosWithheld).toBe(photos.filter((photo) => photo.heldFor).length);
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.boolean(),
+        async (seed, parallel, eraseBob) => {
+          // Prepare
+          const { scope, persons } = await consentingShoot();
+          const uploads = shootOf(scope, persons);
+          const shuffled = fc.sample(
+            fc.shuffledSubarray(uploads, { minLength: uploads.length, maxLength: uploads.length }),
+            { seed, numRuns: 1 },
+          )[0]!;
+          const deliveries = [...shuffled, ...shuffled.filter((_, index) => index % 5 === 0)];
+          const erasureBatch = eraseBob ? seed % Math.ceil(deliveries.length / parallel) : -1;
+          // Act
+          for (let start = 0, batch = 0; start < deliveries.length; start += parallel, batch += 1) {
+            const placements = deliveries.slice(start, start + parallel).map((upload) => deliver(scope, upload));
+            await Promise.all(
+              batch === erasureBatch
+                ? [...placements, erasePersons(scope, { personId: persons.get('bob')!.personId })]
+                : placements,
+            );
+          }
+          // Assess: nobody has a photo of someone else
+          const identityOf = new Map(uploads.map((upload) => [upload.facts.photoId, upload.shows]));
+          for (const [identity, person] of persons) {
+            const delivered = (await listPhotos(scope, person.personId)).map((photo) => identityOf.get(photo.photoId));
+            expect(delivered.filter((shows) => shows !== identity)).toEqual([]);
+          }
+          const items = await listShootItems(scope);
+          const photos = items.filter((item): item is ShootPhoto & { pk: string; sk: string } => item.kind === 'photo');
+          const byIdentity = (identity: Identity) =>
+            photos.filter((photo) => identityOf.get(photo.photoId) === identity);
+          // The missed card and the swapped code: withheld for the card's person, with the reason.
+          for (const photo of [
+            ...byIdentity('carol'),
+            ...byIdentity('dave').filter((each) => each.governor?.startsWith('2026')),
+          ]) {
+            expect({ photo: photo.path, personId: photo.personId, reason: photo.reason }).toEqual({
+              photo: photo.path,
+              personId: undefined,
+              reason: expect.stringMatching(/^(face_mismatch|face_uncertain|no_face)$/),
+            });
+          }
+          if (!eraseBob)
+            expect(byIdentity('carol').map((photo) => photo.heldFor)).toEqual([
+              persons.get('bob')!.personId,
+              persons.get('bob')!.personId,
+            ]);
+          // Alice's own portraits (other photos of the same man) reach her; the stranger reaches nobody.
+          expect(byIdentity('alice').map((photo) => photo.personId)).toEqual([
+            persons.get('alice')!.personId,
+            persons.get('alice')!.personId,
+          ]);
+          expect(byIdentity('stranger').map((photo) => [photo.personId, photo.reason])).toEqual([
+            [undefined, 'before_first_card'],
+          ]);
+          // Filled in only by the margin rule: Dave's photo before the first card.
+          const { thresholds } = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
+          const filled = photos.filter((photo) => photo.assignedBy === 'face_match');
+          expect(filled.map((photo) => [identityOf.get(photo.photoId), photo.personId])).toEqual([
+            ['dave', persons.get('dave')!.personId],
+          ]);
+          for (const photo of filled) {
+            const [best, second] = photo.candidates!;
+            expect(best!.distance).toBeLessThanOrEqual(thresholds.fill);
+            expect(second!.distance - best!.distance).toBeGreaterThanOrEqual(thresholds.margin);
+          }
+          if (eraseBob) {
+            expect(byIdentity('bob')).toEqual([]);
+            expect((await listReferenceFaces(scope)).map((face) => face.personId)).not.toContain(
+              persons.get('bob')!.personId,
+            );
+          }
+          const counters = (await getGalleryConfiguration(scope.tenantId, scope.token))!.counters;
+          expect(counters.photosWithheld).toBe(photos.filter((photo) => photo.heldFor).length);
+        },
+      ),
       { numRuns: 4 },
     );
   }, 600_000);
@@ -160,12 +225,16 @@ describe('a second opinion from faces on a shoot sorted by cards', () => {
     const uploads = shootOf(scope, persons);
     for (const upload of uploads.slice(5, 9)) await deliver(scope, upload);
     const withheld = uploads[8]!;
-    expect((await listShootItems(scope)).find((item) => item.kind === 'photo' && item.photoId === withheld.facts.photoId)).toMatchObject({ heldFor: persons.get('bob')!.personId });
+    expect(
+      (await listShootItems(scope)).find((item) => item.kind === 'photo' && item.photoId === withheld.facts.photoId),
+    ).toMatchObject({ heldFor: persons.get('bob')!.personId });
     // Act
     const outcome = await releaseWithheldPhoto(scope, withheld.facts.photoId);
     // Assess
     expect(outcome).toBe('assigned');
-    expect((await listPhotos(scope, persons.get('bob')!.personId)).map((photo) => photo.photoId)).toContain(withheld.facts.photoId);
+    expect((await listPhotos(scope, persons.get('bob')!.personId)).map((photo) => photo.photoId)).toContain(
+      withheld.facts.photoId,
+    );
     expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters.photosWithheld).toBe(0);
   }, 300_000);
 });

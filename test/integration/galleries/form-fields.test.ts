@@ -6,12 +6,14 @@ const api = useLocalApi();
 
 describe.each([0, 1])('GET form-fields, path variant %i', (variant) => {
   let studio: TestTenant;
-  const path = (token: string) => [`/group-shoot/checkin/${token}/form-fields`, `/groupshoot/${token}/form-fields`][variant]!;
+  const path = (token: string) =>
+    [`/group-shoot/checkin/${token}/form-fields`, `/groupshoot/${token}/form-fields`][variant]!;
   let selectKey: string;
 
   beforeAll(async () => {
     studio = await createTestTenant();
-    const put = (field: Parameters<typeof putFormField>[2]) => putFormField(studio.tenant.tenantId, studio.token, field);
+    const put = (field: Parameters<typeof putFormField>[2]) =>
+      putFormField(studio.tenant.tenantId, studio.token, field);
     await put({ key: 'phone', label: 'Phone', type: 'text', required: false, enabled: true, position: 3 });
     await put({ key: 'employeeId', label: 'Employee no.', type: 'text', required: true, enabled: true, position: 1 });
     await put({ key: 'notes', label: 'Notes', type: 'textarea', required: false, enabled: false, position: 2 });
@@ -23,7 +25,10 @@ describe.each([0, 1])('GET form-fields, path variant %i', (variant) => {
         required: false,
         enabled: true,
         position: 4,
-        options: [{ value: 's', label: 'Small' }, { value: 'l', label: 'Large' }],
+        options: [
+          { value: 's', label: 'Small' },
+          { value: 'l', label: 'Large' },
+        ],
       })
     ).key;
     await put({ key: 'custom', label: 'Age', type: 'number', required: false, enabled: true, position: 5 });
@@ -38,7 +43,16 @@ describe.each([0, 1])('GET form-fields, path variant %i', (variant) => {
     expect(answer.body.formFields).toEqual([
       { key: 'employeeId', label: 'Employee no.', type: 'text', required: true },
       { key: 'phone', label: 'Phone', type: 'text', required: false },
-      { key: selectKey, label: 'Size', type: 'select', required: false, options: [{ value: 's', label: 'Small' }, { value: 'l', label: 'Large' }] },
+      {
+        key: selectKey,
+        label: 'Size',
+        type: 'select',
+        required: false,
+        options: [
+          { value: 's', label: 'Small' },
+          { value: 'l', label: 'Large' },
+        ],
+      },
       { key: expect.stringMatching(/^custom-[0-9a-f-]{36}$/), label: 'Age', type: 'number', required: false },
     ]);
     expect(answer.body.formFields[3]).not.toHaveProperty('options');

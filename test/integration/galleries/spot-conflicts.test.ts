@@ -10,10 +10,13 @@ useTestTable();
 
 /** What DynamoDB answers a transaction that met another on one of its items. */
 function transactionConflict(): Error {
-  return Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]'), {
-    name: 'TransactionCanceledException',
-    CancellationReasons: [{ Code: 'TransactionConflict' }],
-  });
+  return Object.assign(
+    new Error('Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict]'),
+    {
+      name: 'TransactionCanceledException',
+      CancellationReasons: [{ Code: 'TransactionConflict' }],
+    },
+  );
 }
 
 const counterKeyOf = (spot: SpotTaking) => String(spot.items[0]?.Update?.Key?.sk);
@@ -23,9 +26,18 @@ const counterKeyOf = (spot: SpotTaking) => String(spot.items[0]?.Update?.Key?.sk
  * `conflicts` transactions cancelled as if they met another: the counters each try went to, and
  * the commands sent to DynamoDB meanwhile, and the spots the day's counters then hold.
  */
-async function takeSpotThroughConflicts(maxPersons: number, conflicts: number): Promise<{ tried: string[]; sent: string[]; booked: number }> {
+async function takeSpotThroughConflicts(
+  maxPersons: number,
+  conflicts: number,
+): Promise<{ tried: string[]; sent: string[]; booked: number }> {
   const studio = await createTestTenant();
-  const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2031-03-03', label: 'Busy', startTime: '09:00', endTime: '17:00', maxPersons });
+  const day = await addShootingDay(studio.tenant.tenantId, studio.token, {
+    date: '2031-03-03',
+    label: 'Busy',
+    startTime: '09:00',
+    endTime: '17:00',
+    maxPersons,
+  });
   const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
   const counters = await readSpotCounters(scope, day.id);
   const tried: string[] = [];

@@ -37,12 +37,25 @@ async function place(scope: GalleryScope, second: number, card: CardReading, ima
   const path = `cam/IMG_${String(second).padStart(4, '0')}.JPG`;
   const objectKey = inboxObjectKey({ ...scope, path });
   await uploadObject(objectKey, image);
-  const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: path.slice(4), camera: 'Camera A', capturedAt: `2027-05-03T10:00:0${second}.000Z`, width: 1920, height: 1280, uploadedAt: '2027-05-03T12:00:00.000Z' };
+  const facts = {
+    photoId: photoIdOf(objectKey),
+    objectKey,
+    path,
+    fileName: path.slice(4),
+    camera: 'Camera A',
+    capturedAt: `2027-05-03T10:00:0${second}.000Z`,
+    width: 1920,
+    height: 1280,
+    uploadedAt: '2027-05-03T12:00:00.000Z',
+  };
   const settings = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
   return placeShootPhoto(scope, facts, card, placementOpinions(scope, settings, { objectKey, bytes: image }));
 }
 
-const centreOf = (box: { x: number; y: number; width: number; height: number }) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+const centreOf = (box: { x: number; y: number; width: number; height: number }) => ({
+  x: box.x + box.width / 2,
+  y: box.y + box.height / 2,
+});
 
 describe('HR export portraits of a photo the faces agreed on', () => {
   it("are cut around the person's own face, not the photo's most salient part, even with colleagues beside them", async () => {
@@ -50,8 +63,16 @@ describe('HR export portraits of a photo the faces agreed on', () => {
     const studio = await createTestTenant();
     const scope = await createFaceGallery(studio.tenant, 'withhold', { asksHrConsent: true });
     const photo = packagedPhoto(GROUP_PHOTO);
-    const [leftmost] = packagedFaceBoxes().filter((face) => face.source === GROUP_PHOTO).sort((a, b) => a.box.left - b.box.left);
-    const person = await checkInWithSelfie(studio.tenant, scope, 'leftcolleague', true, await cropFace(photo, leftmost!));
+    const [leftmost] = packagedFaceBoxes()
+      .filter((face) => face.source === GROUP_PHOTO)
+      .sort((a, b) => a.box.left - b.box.left);
+    const person = await checkInWithSelfie(
+      studio.tenant,
+      scope,
+      'leftcolleague',
+      true,
+      await cropFace(photo, leftmost!),
+    );
     expect(await describeReferenceFace(scope, person.personId)).toBe('stored');
     await setPersonFacts(scope, person.personId, { hrExportConsent: true });
     const [reference] = await listReferenceFaces(scope);
@@ -68,15 +89,21 @@ describe('HR export portraits of a photo the faces agreed on', () => {
     const [kept] = await listPhotos(scope, person.personId);
     const keptCentre = centreOf(kept!.faceBox!);
     const { left, top, width, height } = leftmost!.box;
-    expect(keptCentre.x > left && keptCentre.x < left + width && keptCentre.y > top && keptCentre.y < top + height).toBe(true);
+    expect(
+      keptCentre.x > left && keptCentre.x < left + width && keptCentre.y > top && keptCentre.y < top + height,
+    ).toBe(true);
     // The portrait is the face-box cut, and the face nearest its middle is the participant's.
-    const portraits = [...(await unzip(Buffer.from(await (await fetch(ready.downloadUrl!)).arrayBuffer()))).entries()].filter(([name]) => name.endsWith('.jpg'));
+    const portraits = [
+      ...(await unzip(Buffer.from(await (await fetch(ready.downloadUrl!)).arrayBuffer()))).entries(),
+    ].filter(([name]) => name.endsWith('.jpg'));
     expect(portraits).toHaveLength(1);
     const [, portrait] = portraits[0]!;
     expect(portrait.equals(await cropPortrait(photo, SIZE, kept!.faceBox))).toBe(true);
     const faces = await describeFaces(portrait);
     const middle = SIZE / 2;
-    const central = faces.sort((a, b) => Math.abs(centreOf(a.box).x - middle) - Math.abs(centreOf(b.box).x - middle))[0];
+    const central = faces.sort(
+      (a, b) => Math.abs(centreOf(a.box).x - middle) - Math.abs(centreOf(b.box).x - middle),
+    )[0];
     expect(faceDistance(central!.descriptor, reference!.descriptor)).toBeLessThanOrEqual(DEFAULT_FACE_THRESHOLDS.match);
     expect(Math.abs(centreOf(central!.box).x - middle)).toBeLessThan(SIZE / 4);
   }, 120_000);

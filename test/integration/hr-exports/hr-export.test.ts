@@ -27,14 +27,21 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
   const ids: Record<string, string> = {};
   const photos: Record<string, string> = {};
 
-  const exportPath = (token: string, exportId = '') => `/groupshoot/${token}/hr-exports${exportId ? `/${exportId}` : ''}`;
+  const exportPath = (token: string, exportId = '') =>
+    `/groupshoot/${token}/hr-exports${exportId ? `/${exportId}` : ''}`;
 
   /** Creates an export, lets the queue build it, and answers its state as GET gives it. */
   async function exportAndWait(body: Record<string, unknown>) {
-    const created = await api.call(`/group-shoot/checkin/${scope.token}/hr-exports`, { method: 'POST', headers: studio.serverHeaders, body });
+    const created = await api.call(`/group-shoot/checkin/${scope.token}/hr-exports`, {
+      method: 'POST',
+      headers: studio.serverHeaders,
+      body,
+    });
     expect([created.status, created.body.status]).toEqual([202, 'queued']);
     await pipeline.settled();
-    return api.call(`/group-shoot/checkin/${scope.token}/hr-exports/${created.body.exportId}`, { headers: studio.serverHeaders });
+    return api.call(`/group-shoot/checkin/${scope.token}/hr-exports/${created.body.exportId}`, {
+      headers: studio.serverHeaders,
+    });
   }
 
   async function download(answer: { body: { downloadUrl: string } }) {
@@ -50,7 +57,15 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
     scope = { tenantId: studio.tenant.tenantId, token: gallery.token };
     dayId = gallery.dayId;
     const rows = [
-      { key: 'ada', name: 'Ada Lovelace', employeeId: 'E-1', email: 'ada@example.com', shootingDayId: dayId, consent: true, photos: 2 },
+      {
+        key: 'ada',
+        name: 'Ada Lovelace',
+        employeeId: 'E-1',
+        email: 'ada@example.com',
+        shootingDayId: dayId,
+        consent: true,
+        photos: 2,
+      },
       { key: 'bob', name: 'Bob Picker', employeeId: 'E-2', shootingDayId: dayId, consent: true, photos: 2 },
       { key: 'carl', name: 'Carl Declined', employeeId: 'E-3', consent: false, photos: 1 },
       { key: 'dora', name: 'Dora Never Asked', employeeId: 'E-4', consent: null, photos: 1 },
@@ -64,14 +79,25 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
       api,
       studio,
       scope.token,
-      rows.map(({ name, ...row }) => ({ name, ...('employeeId' in row ? { employeeId: row.employeeId } : {}), ...('email' in row ? { email: row.email } : {}), ...('shootingDayId' in row ? { shootingDayId: row.shootingDayId } : {}) })),
+      rows.map(({ name, ...row }) => ({
+        name,
+        ...('employeeId' in row ? { employeeId: row.employeeId } : {}),
+        ...('email' in row ? { email: row.email } : {}),
+        ...('shootingDayId' in row ? { shootingDayId: row.shootingDayId } : {}),
+      })),
     );
     for (const [index, row] of rows.entries()) {
       const personId = personIds[index]!;
       ids[row.key] = personId;
       await setPersonFacts(scope, personId, { hrExportConsent: row.consent });
       for (let shot = 1; shot <= row.photos; shot += 1) {
-        photos[`${row.key}${shot}`] = await deliverPersonPhoto(scope, personId, `shot-${shot}.jpg`, makeJpegWithGps(300 + shot * 40, 200), `2027-05-03T10:0${shot}:00.000Z`);
+        photos[`${row.key}${shot}`] = await deliverPersonPhoto(
+          scope,
+          personId,
+          `shot-${shot}.jpg`,
+          makeJpegWithGps(300 + shot * 40, 200),
+          `2027-05-03T10:0${shot}:00.000Z`,
+        );
       }
     }
     // Bob picked his second photo (as the participant or the photographer would).
@@ -92,17 +118,32 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
     it('is ready with a download URL that expires, and a report counting who was left out and why', () => {
       expect(ready.status).toBe(200);
       expect(ready.body).toEqual(
-        expect.objectContaining({ status: 'ready', size: SIZE, shootingDayId: null, downloadUrl: expect.any(String), downloadUrlExpiresAt: expect.any(String), expiresAt: expect.any(String) }),
+        expect.objectContaining({
+          status: 'ready',
+          size: SIZE,
+          shootingDayId: null,
+          downloadUrl: expect.any(String),
+          downloadUrlExpiresAt: expect.any(String),
+          expiresAt: expect.any(String),
+        }),
       );
       expect(Date.parse(ready.body.downloadUrlExpiresAt)).toBeLessThanOrEqual(Date.now() + 3600_000);
       expect(Date.parse(ready.body.downloadUrlExpiresAt)).toBeLessThan(Date.parse(ready.body.expiresAt));
       expect(ready.body.report).toEqual(
-        expect.objectContaining({ persons: 9, exported: 6, skipped: { noConsent: 2, noPhoto: 1 }, cropsComputed: 6, cropsReused: 0 }),
+        expect.objectContaining({
+          persons: 9,
+          exported: 6,
+          skipped: { noConsent: 2, noPhoto: 1 },
+          cropsComputed: 6,
+          cropsReused: 0,
+        }),
       );
     });
 
     it('holds only the persons who gave hrExportConsent: true, named by employee ID, clashes renamed and reported', () => {
-      expect([...files.keys()].sort()).toEqual(['E-1.jpg', 'E-2.jpg', 'E_7-2.jpg', 'E_7.jpg', 'e-1-2.jpg', `${ids.ivy}.jpg`, 'manifest.csv'].sort());
+      expect([...files.keys()].sort()).toEqual(
+        ['E-1.jpg', 'E-2.jpg', 'E_7-2.jpg', 'E_7.jpg', 'e-1-2.jpg', `${ids.ivy}.jpg`, 'manifest.csv'].sort(),
+      );
       expect(ready.body.report.renamed).toEqual([
         { personId: ids.finn, wanted: 'e-1.jpg', fileName: 'e-1-2.jpg' },
         { personId: ids.hal, wanted: 'E_7.jpg', fileName: 'E_7-2.jpg' },
@@ -113,7 +154,13 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
       for (const [name, bytes] of files) {
         if (!name.endsWith('.jpg')) continue;
         const metadata = await sharp(bytes).metadata();
-        expect([name, metadata.format, metadata.width, metadata.height, metadata.space]).toEqual([name, 'jpeg', SIZE, SIZE, 'srgb']);
+        expect([name, metadata.format, metadata.width, metadata.height, metadata.space]).toEqual([
+          name,
+          'jpeg',
+          SIZE,
+          SIZE,
+          'srgb',
+        ]);
         expect([name, metadata.exif, metadata.icc, metadata.xmp]).toEqual([name, undefined, undefined, undefined]);
       }
     });
@@ -122,17 +169,34 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
       const rows = parse(files.get('manifest.csv')!, { columns: true, bom: true }) as Record<string, string>[];
       expect(Object.keys(rows[0]!)).toEqual(['employeeId', 'name', 'email', 'file', 'photoId', 'takenAt']);
       const byFile = new Map(rows.map((row) => [row.file, row]));
-      expect(byFile.get('E-1.jpg')).toEqual({ employeeId: 'E-1', name: 'Ada Lovelace', email: 'ada@example.com', file: 'E-1.jpg', photoId: photos.ada1, takenAt: '2027-05-03T10:01:00.000Z' });
+      expect(byFile.get('E-1.jpg')).toEqual({
+        employeeId: 'E-1',
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        file: 'E-1.jpg',
+        photoId: photos.ada1,
+        takenAt: '2027-05-03T10:01:00.000Z',
+      });
       expect(byFile.get('E-2.jpg')!.photoId).toBe(photos.bob2);
       expect(byFile.get(`${ids.ivy}.jpg`)!.name).toBe(`'${FORMULA_NAME}`);
       expect(rows).toHaveLength(6);
     });
 
     it('announces hr_export.ready through the outbox, naming no person', async () => {
-      const events = (await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token))).filter((item) => item.type === 'hr_export.ready');
+      const events = (await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token))).filter(
+        (item) => item.type === 'hr_export.ready',
+      );
       expect(events).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ personId: null, data: { exportId: ready.body.exportId, shootingDayId: null, exported: 6, skipped: { noConsent: 2, noPhoto: 1 } } }),
+          expect.objectContaining({
+            personId: null,
+            data: {
+              exportId: ready.body.exportId,
+              shootingDayId: null,
+              exported: 6,
+              skipped: { noConsent: 2, noPhoto: 1 },
+            },
+          }),
         ]),
       );
     });
@@ -149,22 +213,40 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
     expect(otherSize.body.report).toEqual(expect.objectContaining({ exported: 6, cropsComputed: 6, cropsReused: 0 }));
   });
 
-  it("takes the portrait the participant picked on My photos (pickPhoto) and the one the photographer picked (admin photo pick)", async () => {
+  it('takes the portrait the participant picked on My photos (pickPhoto) and the one the photographer picked (admin photo pick)', async () => {
     // Prepare: both had their second photo as the portrait before.
     await setPersonFacts(scope, ids.ada!, { pickedPhotoId: photos.ada2 });
     await setPersonFacts(scope, ids.bob!, { pickedPhotoId: photos.bob2 });
-    const adaLink = signPhotoLink(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token, personId: ids.ada! }, Date.now()).photoLink;
+    const adaLink = signPhotoLink(
+      await photoLinkKey(),
+      { tenantId: scope.tenantId, galleryToken: scope.token, personId: ids.ada! },
+      Date.now(),
+    ).photoLink;
     // Act
     const byParticipant = await api.call('/group-shoot', {
       method: 'POST',
       headers: studio.publicHeaders,
       body: { action: 'pickPhoto', token: scope.token, photoLink: adaLink, photoId: photos.ada1 },
     });
-    const byPhotographer = await admin('photo', 'pick', '--tenant', studio.slug, '--gallery', scope.token, '--person', ids.bob!, '--photo', photos.bob1!);
+    const byPhotographer = await admin(
+      'photo',
+      'pick',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      scope.token,
+      '--person',
+      ids.bob!,
+      '--photo',
+      photos.bob1!,
+    );
     const ready = await exportAndWait({ shootingDayId: dayId, size: SIZE });
     // Assess
     expect([byParticipant.status, byPhotographer.code]).toEqual([200, 0]);
-    const rows = parse((await download(ready)).get('manifest.csv')!, { columns: true, bom: true }) as Record<string, string>[];
+    const rows = parse((await download(ready)).get('manifest.csv')!, { columns: true, bom: true }) as Record<
+      string,
+      string
+    >[];
     expect(rows.map((row) => [row.file, row.photoId]).sort()).toEqual([
       ['E-1.jpg', photos.ada1],
       ['E-2.jpg', photos.bob1],
@@ -174,14 +256,20 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
   it('exports one shooting day, at the documented default size of 648 px', async () => {
     const ready = await exportAndWait({ shootingDayId: dayId });
     expect(ready.body).toEqual(expect.objectContaining({ status: 'ready', size: 648, shootingDayId: dayId }));
-    expect(ready.body.report).toEqual(expect.objectContaining({ persons: 2, exported: 2, skipped: { noConsent: 0, noPhoto: 0 } }));
+    expect(ready.body.report).toEqual(
+      expect.objectContaining({ persons: 2, exported: 2, skipped: { noConsent: 0, noPhoto: 0 } }),
+    );
     const files = await download(ready);
     expect([...files.keys()].sort()).toEqual(['E-1.jpg', 'E-2.jpg', 'manifest.csv']);
     expect((await sharp(files.get('E-1.jpg')!).metadata()).width).toBe(648);
   });
 
   it('refuses with 409 hr_export_consent_not_asked a gallery whose check-in does not ask for the HR consent', async () => {
-    const answer = await api.call(exportPath(studio.token), { method: 'POST', headers: studio.serverHeaders, body: {} });
+    const answer = await api.call(exportPath(studio.token), {
+      method: 'POST',
+      headers: studio.serverHeaders,
+      body: {},
+    });
     expect([answer.status, answer.body.error]).toEqual([409, 'hr_export_consent_not_asked']);
   });
 
@@ -197,15 +285,27 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
 
   it("answers 404 hr_export_not_found for another gallery's or another tenant's export, and for an unknown ID", async () => {
     // Prepare
-    const created = await api.call(exportPath(scope.token), { method: 'POST', headers: studio.serverHeaders, body: { size: SIZE } });
+    const created = await api.call(exportPath(scope.token), {
+      method: 'POST',
+      headers: studio.serverHeaders,
+      body: { size: SIZE },
+    });
     await pipeline.settled();
     const other = await createTestTenant();
     const otherGallery = await hrConsentGallery(other);
     // Act
-    const fromOtherTenant = await api.call(exportPath(otherGallery.token, created.body.exportId), { headers: other.serverHeaders });
-    const fromOtherGallery = await api.call(exportPath(studio.token, created.body.exportId), { headers: studio.serverHeaders });
-    const withOtherKey = await api.call(exportPath(scope.token, created.body.exportId), { headers: other.serverHeaders });
-    const unknown = await api.call(exportPath(scope.token, 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b'), { headers: studio.serverHeaders });
+    const fromOtherTenant = await api.call(exportPath(otherGallery.token, created.body.exportId), {
+      headers: other.serverHeaders,
+    });
+    const fromOtherGallery = await api.call(exportPath(studio.token, created.body.exportId), {
+      headers: studio.serverHeaders,
+    });
+    const withOtherKey = await api.call(exportPath(scope.token, created.body.exportId), {
+      headers: other.serverHeaders,
+    });
+    const unknown = await api.call(exportPath(scope.token, 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b'), {
+      headers: studio.serverHeaders,
+    });
     const malformed = await api.call(exportPath(scope.token, 'nope'), { headers: studio.serverHeaders });
     // Assess
     expect([fromOtherTenant.status, fromOtherTenant.body.error]).toEqual([404, 'hr_export_not_found']);
@@ -219,12 +319,39 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
 
   it('npm run admin -- export hr builds an export through the same use case and shows it; export show reads it again', async () => {
     // Act
-    const built = await admin('export', 'hr', '--tenant', studio.slug, '--gallery', scope.token, '--size', '64', '--json');
-    const shown = await admin('export', 'show', '--tenant', studio.slug, '--gallery', scope.token, '--id', built.code === 0 ? built.json().exportId : 'none', '--json');
+    const built = await admin(
+      'export',
+      'hr',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      scope.token,
+      '--size',
+      '64',
+      '--json',
+    );
+    const shown = await admin(
+      'export',
+      'show',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      scope.token,
+      '--id',
+      built.code === 0 ? built.json().exportId : 'none',
+      '--json',
+    );
     const refused = await admin('export', 'hr', '--tenant', studio.slug, '--gallery', studio.token);
     // Assess
     expect(built.code).toBe(0);
-    expect(built.json()).toEqual(expect.objectContaining({ status: 'ready', size: 64, downloadUrl: expect.any(String), report: expect.objectContaining({ exported: 6 }) }));
+    expect(built.json()).toEqual(
+      expect.objectContaining({
+        status: 'ready',
+        size: 64,
+        downloadUrl: expect.any(String),
+        report: expect.objectContaining({ exported: 6 }),
+      }),
+    );
     expect([shown.code, shown.json().status]).toEqual([0, 'ready']);
     expect(refused.code).toBe(1);
     expect(refused.err.join('\n')).toContain('HR export consent');

@@ -10,7 +10,11 @@ import {
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
-import { type IdempotencyScope, deriveIdempotencyKeyMaterial, sealAnswer } from '#lib/idempotency/rules/idempotency-sealing';
+import {
+  type IdempotencyScope,
+  deriveIdempotencyKeyMaterial,
+  sealAnswer,
+} from '#lib/idempotency/rules/idempotency-sealing';
 import type { ApiAnswer } from '../../support/local-api';
 import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createCheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
@@ -26,15 +30,29 @@ const checkin = (studio: CheckinStudio, key: string, body: Record<string, unknow
   api.call('/group-shoot', { method: 'POST', headers: { ...studio.publicHeaders, 'Idempotency-Key': key }, body });
 
 const importPersons = (studio: TestTenant, key: string, persons: unknown[]) =>
-  api.call(`/groupshoot/${studio.token}/persons`, { method: 'POST', headers: { ...studio.serverHeaders, 'Idempotency-Key': key }, body: { persons } });
+  api.call(`/groupshoot/${studio.token}/persons`, {
+    method: 'POST',
+    headers: { ...studio.serverHeaders, 'Idempotency-Key': key },
+    body: { persons },
+  });
 
-const publicScope = (studio: TestTenant): IdempotencyScope => ({ tenantId: studio.tenant.tenantId, caller: 'public', routeId: 'submitCheckin' });
-const serverScope = (studio: TestTenant): IdempotencyScope => ({ tenantId: studio.tenant.tenantId, caller: studio.key.keyId, routeId: 'importPersons' });
+const publicScope = (studio: TestTenant): IdempotencyScope => ({
+  tenantId: studio.tenant.tenantId,
+  caller: 'public',
+  routeId: 'submitCheckin',
+});
+const serverScope = (studio: TestTenant): IdempotencyScope => ({
+  tenantId: studio.tenant.tenantId,
+  caller: studio.key.keyId,
+  routeId: 'importPersons',
+});
 
 /** The record of a key as DynamoDB Local holds it, every attribute. */
 async function storedRecord(scope: IdempotencyScope, key: string): Promise<{ scopeHash: string; item: Item }> {
   const { scopeHash } = await deriveIdempotencyKeyMaterial(scope, key);
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.idempotencyKey(scopeHash), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.idempotencyKey(scopeHash), ConsistentRead: true }),
+  );
   if (!Item) throw new Error('no idempotency record');
   return { scopeHash, item: Item };
 }
@@ -98,7 +116,10 @@ describe('Idempotency-Key records hold no token, code, name or email in clear', 
     expect(first.body.statusToken).toMatch(/^gst_/);
     expectNoneInClear(item, [first.body.statusToken, first.body.retryToken, 'Ada Lovelace', 'ada@example.com']);
     expectReplayOf(replay, first);
-    expect(item).toMatchObject({ [GSI1.partitionKey]: keys.idempotencyRecordsOfGallery(studio.tenant.tenantId, studio.token), orderIds: new Set([first.body.orderId]) });
+    expect(item).toMatchObject({
+      [GSI1.partitionKey]: keys.idempotencyRecordsOfGallery(studio.tenant.tenantId, studio.token),
+      orderIds: new Set([first.body.orderId]),
+    });
     expect(item.personIds).toBeUndefined();
   });
 
@@ -142,7 +163,14 @@ describe('Idempotency-Key records hold no token, code, name or email in clear', 
 
     expect(first.status).toBe(200);
     const codes = first.body.persons.map((person: Item) => person.code);
-    expectNoneInClear(item, [...codes, 'Grace Hopper', 'grace@example.com', 'E-1001', 'Alan Turing', 'alan@example.com']);
+    expectNoneInClear(item, [
+      ...codes,
+      'Grace Hopper',
+      'grace@example.com',
+      'E-1001',
+      'Alan Turing',
+      'alan@example.com',
+    ]);
     expectReplayOf(replay, first);
     expect(item.personIds).toEqual(new Set(first.body.persons.map((person: Item) => person.personId)));
   });
@@ -156,39 +184,50 @@ describe('Idempotency-Key records hold no token, code, name or email in clear', 
 
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(item.state).toBe('completed');
-    expect(Object.keys(item).filter((name) => [GSI1.partitionKey, GSI1.sortKey, 'personIds', 'orderIds'].includes(name))).toEqual([]);
+    expect(
+      Object.keys(item).filter((name) => [GSI1.partitionKey, GSI1.sortKey, 'personIds', 'orderIds'].includes(name)),
+    ).toEqual([]);
   });
 });
 
 describe('an Idempotency-Key record altered in the table', () => {
   it.each([
-    ['a byte flipped', (sealed: Buffer) => Buffer.concat([sealed.subarray(0, 30), Buffer.of(sealed[30]! ^ 0xff), sealed.subarray(31)])],
+    [
+      'a byte flipped',
+      (sealed: Buffer) => Buffer.concat([sealed.subarray(0, 30), Buffer.of(sealed[30]! ^ 0xff), sealed.subarray(31)]),
+    ],
     ['cut short', (sealed: Buffer) => sealed.subarray(0, 20)],
-    ['sealed under another key', () => sealAnswer(Buffer.alloc(32, 7), { statusCode: 200, members: { imported: 0 } }, 'elsewhere')],
-  ])('with its answer %s: the repeat runs anew (no 500), once, and later repeats replay the new answer', async (_case, alter) => {
-    // Prepare
-    const studio = await createTestTenant();
-    const key = randomUUID();
-    const persons = [{ name: 'Grace Hopper' }];
-    await importPersons(studio, key, persons);
-    const { item } = await storedRecord(serverScope(studio), key);
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.idempotencyKey((await deriveIdempotencyKeyMaterial(serverScope(studio), key)).scopeHash),
-        UpdateExpression: 'SET sealedAnswer = :altered',
-        ExpressionAttributeValues: { ':altered': alter(Buffer.from(item.sealedAnswer)) },
-      }),
-    );
-    // Act
-    const rerun = await importPersons(studio, key, persons);
-    const later = await importPersons(studio, key, persons);
-    // Assess
-    expect(rerun.status).toBe(200);
-    expect(rerun.headers.get('idempotent-replayed')).toBeNull();
-    expectReplayOf(later, rerun);
-    expect(await queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token))).toHaveLength(2);
-  });
+    [
+      'sealed under another key',
+      () => sealAnswer(Buffer.alloc(32, 7), { statusCode: 200, members: { imported: 0 } }, 'elsewhere'),
+    ],
+  ])(
+    'with its answer %s: the repeat runs anew (no 500), once, and later repeats replay the new answer',
+    async (_case, alter) => {
+      // Prepare
+      const studio = await createTestTenant();
+      const key = randomUUID();
+      const persons = [{ name: 'Grace Hopper' }];
+      await importPersons(studio, key, persons);
+      const { item } = await storedRecord(serverScope(studio), key);
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.idempotencyKey((await deriveIdempotencyKeyMaterial(serverScope(studio), key)).scopeHash),
+          UpdateExpression: 'SET sealedAnswer = :altered',
+          ExpressionAttributeValues: { ':altered': alter(Buffer.from(item.sealedAnswer)) },
+        }),
+      );
+      // Act
+      const rerun = await importPersons(studio, key, persons);
+      const later = await importPersons(studio, key, persons);
+      // Assess
+      expect(rerun.status).toBe(200);
+      expect(rerun.headers.get('idempotent-replayed')).toBeNull();
+      expectReplayOf(later, rerun);
+      expect(await queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token))).toHaveLength(2);
+    },
+  );
 });
 
 describe('listIdempotencyRecordsOfGallery and deleteIdempotencyRecord', () => {
@@ -219,7 +258,12 @@ describe('listIdempotencyRecordsOfGallery and deleteIdempotencyRecord', () => {
     for (let index = 0; index < 5; index += 1) {
       const scopeHash = randomUUID().replace(/-/g, '').padEnd(64, '0');
       await claimIdempotencyKey(scopeHash, 'request', Date.now());
-      await completeIdempotencyKey(scopeHash, { sealedAnswer: Buffer.alloc(300_000, index), gallery: scope, personIds: [`per_${index}`], orderIds: [] });
+      await completeIdempotencyKey(scopeHash, {
+        sealedAnswer: Buffer.alloc(300_000, index),
+        gallery: scope,
+        personIds: [`per_${index}`],
+        orderIds: [],
+      });
       written.push(scopeHash);
     }
     const firstPage = await db.send(
@@ -236,7 +280,13 @@ describe('listIdempotencyRecordsOfGallery and deleteIdempotencyRecord', () => {
     // Assess
     expect(firstPage.LastEvaluatedKey).toBeDefined();
     expect(records.map((record) => record.scopeHash).sort()).toEqual(written.sort());
-    expect(records.map((record) => record.personIds).sort()).toEqual([['per_0'], ['per_1'], ['per_2'], ['per_3'], ['per_4']]);
+    expect(records.map((record) => record.personIds).sort()).toEqual([
+      ['per_0'],
+      ['per_1'],
+      ['per_2'],
+      ['per_3'],
+      ['per_4'],
+    ]);
   }, 30_000);
 
   it('delete a record: it is no longer listed, and a repeat of its key runs anew', async () => {

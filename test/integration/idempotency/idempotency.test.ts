@@ -14,7 +14,11 @@ async function storedPersons(studio: TestTenant) {
 
 describe('Idempotency-Key on POST persons', () => {
   let studio: TestTenant;
-  const importWith = (key: string | undefined, persons: unknown[], headers: Record<string, string> = studio.serverHeaders) =>
+  const importWith = (
+    key: string | undefined,
+    persons: unknown[],
+    headers: Record<string, string> = studio.serverHeaders,
+  ) =>
     api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: { ...headers, ...(key === undefined ? {} : { 'Idempotency-Key': key }) },
@@ -55,11 +59,14 @@ describe('Idempotency-Key on POST persons', () => {
   });
 
   it('creates one result for concurrent repeats of one key', async () => {
-    const answers = await Promise.all(Array.from({ length: 8 }, () => importWith('concurrent', [{ name: 'Only once' }])));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => importWith('concurrent', [{ name: 'Only once' }])),
+    );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
     expect(statuses).toContain(200);
-    for (const conflict of answers.filter((answer) => answer.status === 409)) expect(conflict.body.error).toBe('idempotency_key_in_use');
+    for (const conflict of answers.filter((answer) => answer.status === 409))
+      expect(conflict.body.error).toBe('idempotency_key_in_use');
     expect(await storedPersons(studio)).toHaveLength(1);
   });
 
@@ -127,7 +134,11 @@ describe('Idempotency-Key on POST /group-shoot', () => {
   it('checks a participant in once, however often the page resends', async () => {
     const studio: CheckinStudio = await createCheckinStudio();
     const send = () =>
-      api.call('/group-shoot', { method: 'POST', headers: { ...studio.publicHeaders, 'Idempotency-Key': 'tap-1' }, body: studio.validBody() });
+      api.call('/group-shoot', {
+        method: 'POST',
+        headers: { ...studio.publicHeaders, 'Idempotency-Key': 'tap-1' },
+        body: studio.validBody(),
+      });
     const first = await send();
     const second = await send();
     expect(first.status).toBe(200);

@@ -63,7 +63,11 @@ const STATE_ATTRIBUTES: Record<OrderState, Partial<StoredOrder>> = {
   canceled: { status: 'canceled', sessionId: 'cs_1' },
 };
 
-const inState = (order: Order, state: OrderState): StoredOrder => ({ ...order, tokenHashes: [], ...STATE_ATTRIBUTES[state] });
+const inState = (order: Order, state: OrderState): StoredOrder => ({
+  ...order,
+  tokenHashes: [],
+  ...STATE_ATTRIBUTES[state],
+});
 
 /** The order as stored, without its keys. */
 async function storedOrder(order: Order): Promise<StoredOrder | undefined> {
@@ -89,7 +93,8 @@ async function setBooked(booked: number): Promise<void> {
             counter.id === 'day'
               ? keys.shootingDay(scope.tenantId, scope.galleryToken, scope.dayId)
               : keys.daySpotShard(scope.tenantId, scope.galleryToken, scope.dayId, counter.id),
-          UpdateExpression: counter.id === 'day' ? 'SET booked = :booked, pendingPayments = :booked' : 'SET booked = :none',
+          UpdateExpression:
+            counter.id === 'day' ? 'SET booked = :booked, pendingPayments = :booked' : 'SET booked = :none',
           ExpressionAttributeValues: counter.id === 'day' ? { ':booked': booked } : { ':none': 0 },
         }),
       ),
@@ -107,21 +112,28 @@ const unchanged = { booked: BOOKED_BEFORE, pendingPayments: BOOKED_BEFORE };
 /** Refusals the transitions answer with; anything else thrown fails the test. */
 function refusal(error: unknown): false {
   const refused =
-    (error instanceof DomainError && error.reason === 'reservation_changed') || (error as Error).name === 'TransactionCanceledException';
+    (error instanceof DomainError && error.reason === 'reservation_changed') ||
+    (error as Error).name === 'TransactionCanceledException';
   if (!refused) throw error;
   return false;
 }
 
 /** Carries a transition out on an order as the caller read it; true when it was applied. */
 const RUN: Record<OrderTransitionName, (read: StoredOrder) => Promise<boolean>> = {
-  reserve: (read) => reserveOrder(read, { status: `status-${read.orderId}`, retry: `retry-${read.orderId}` }).then(() => true, refusal),
-  attachSession: (read) => attachCheckoutSession(read, 'cs_new', 'https://checkout.example/cs_new').then(() => true, refusal),
+  reserve: (read) =>
+    reserveOrder(read, { status: `status-${read.orderId}`, retry: `retry-${read.orderId}` }).then(() => true, refusal),
+  attachSession: (read) =>
+    attachCheckoutSession(read, 'cs_new', 'https://checkout.example/cs_new').then(() => true, refusal),
   undoReservation: (read) => removeReservation(read, 'undoReservation'),
   releaseUnattached: (read) => removeReservation(read, 'releaseUnattached'),
   claimReplacement: (read) => claimSessionReplacement(read, 'claim-2'),
   attachReplacement: (read) =>
-    attachCheckoutSession(read, 'cs_new', 'https://checkout.example/cs_new', read.replacingBy ?? 'claim-1').then(() => true, refusal),
-  restoreSession: (read) => restoreReplacedSession(read, read.replacedSessionId ?? 'cs_0', undefined, read.replacingBy ?? 'claim-1'),
+    attachCheckoutSession(read, 'cs_new', 'https://checkout.example/cs_new', read.replacingBy ?? 'claim-1').then(
+      () => true,
+      refusal,
+    ),
+  restoreSession: (read) =>
+    restoreReplacedSession(read, read.replacedSessionId ?? 'cs_0', undefined, read.replacingBy ?? 'claim-1'),
   abandonReplacement: (read) => abandonSessionReplacement(read, read.replacingBy ?? 'claim-1', 'expired'),
   pay: async (read) => (await payOrder(read)) !== 'already',
   expire: (read) => endPendingOrder(read, 'cs_1', 'expire'),
@@ -167,14 +179,14 @@ describe('order lifecycle: every transition from every state', () => {
   });
 });
 
-const STALE: [OrderTransitionName, OrderState, OrderState][] = TRANSITIONS.filter((transition) => transition !== 'reserve').flatMap(
-  (transition) => {
-    const readIn: OrderState = ORDER_TRANSITIONS[transition].from[0]!;
-    return ORDER_STATES.filter((state) => !transitionApplies(transition, state)).map(
-      (storedIn): [OrderTransitionName, OrderState, OrderState] => [transition, readIn, storedIn],
-    );
-  },
-);
+const STALE: [OrderTransitionName, OrderState, OrderState][] = TRANSITIONS.filter(
+  (transition) => transition !== 'reserve',
+).flatMap((transition) => {
+  const readIn: OrderState = ORDER_TRANSITIONS[transition].from[0]!;
+  return ORDER_STATES.filter((state) => !transitionApplies(transition, state)).map(
+    (storedIn): [OrderTransitionName, OrderState, OrderState] => [transition, readIn, storedIn],
+  );
+});
 
 describe('order lifecycle: the store refuses a transition whose order moved on since it was read', () => {
   it.each(STALE)('%s read %s, stored %s', async (transition, readIn, storedIn) => {

@@ -10,7 +10,6 @@ import { useStripeEmulator } from '../../support/stripe';
 const api = useLocalApi();
 const stripe = useStripeEmulator(api);
 
-
 const post = (studio: CheckinStudio, body: Record<string, unknown>, headers = studio.publicHeaders) =>
   api.call('/group-shoot', { method: 'POST', headers, body });
 
@@ -28,7 +27,10 @@ describe('paid check-in through Stripe Checkout', () => {
     // Prepare
     const studio = await createPayingStudio();
     // Act
-    const reserved = await post(studio, paidBody(studio, { shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(8, 8).toString('base64') }));
+    const reserved = await post(
+      studio,
+      paidBody(studio, { shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(8, 8).toString('base64') }),
+    );
     const pending = await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken });
     const session = stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!;
     await stripe.emulator.pay(session.id);
@@ -60,14 +62,27 @@ describe('paid check-in through Stripe Checkout', () => {
     expect(session.expires_at).toBeLessThan(now + 24 * 3600);
     expect(new URL(session.success_url).searchParams.get('statusToken')).toBe(reserved.body.statusToken);
     expect(new URL(session.cancel_url).searchParams.get('retryToken')).toBe(reserved.body.retryToken);
-    expect(pending.body).toEqual(expect.objectContaining({ ok: true, orderId: reserved.body.orderId, status: 'pending' }));
+    expect(pending.body).toEqual(
+      expect.objectContaining({ ok: true, orderId: reserved.body.orderId, status: 'pending' }),
+    );
     expect(pending.body).not.toHaveProperty('code');
     expect(paid.body).toEqual(
-      expect.objectContaining({ status: 'paid', personId: expect.stringMatching(/^per_/), code: expect.stringMatching(/^[A-Z2-9]{4}$/), name: 'Ada Lovelace' }),
+      expect.objectContaining({
+        status: 'paid',
+        personId: expect.stringMatching(/^per_/),
+        code: expect.stringMatching(/^[A-Z2-9]{4}$/),
+        name: 'Ada Lovelace',
+      }),
     );
     const persons = await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders });
     expect(persons.body.persons).toEqual([
-      expect.objectContaining({ personId: paid.body.personId, code: paid.body.code, packageId: studio.paidPackage.id, shootingDayId: studio.smallDay.id, hasSelfie: true }),
+      expect.objectContaining({
+        personId: paid.body.personId,
+        code: paid.body.code,
+        packageId: studio.paidPackage.id,
+        shootingDayId: studio.smallDay.id,
+        hasSelfie: true,
+      }),
     ]);
     const days = await api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders });
     expect(days.body.shootingDays[0].booked).toBe(1);
@@ -78,7 +93,13 @@ describe('paid check-in through Stripe Checkout', () => {
 
   it('holds the spot: with capacity 1 a second participant is refused until the first checkout expires', async () => {
     const studio = await createPayingStudio();
-    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2027-07-01', label: 'One', startTime: '09:00', endTime: '09:30', maxPersons: 1 });
+    const day = await addShootingDay(studio.tenant.tenantId, studio.token, {
+      date: '2027-07-01',
+      label: 'One',
+      startTime: '09:00',
+      endTime: '09:30',
+      maxPersons: 1,
+    });
     const first = await post(studio, paidBody(studio, { shootingDayId: day.id }));
     const second = await post(studio, studio.validBody({ shootingDayId: day.id, name: 'Second' }));
     await stripe.emulator.expire(sessionIdOf(first.body.checkoutUrl));
@@ -110,10 +131,19 @@ describe('paid check-in through Stripe Checkout', () => {
     const studio = await createPayingStudio();
     const reserved = await post(studio, paidBody(studio));
     const session = stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!;
-    const payload = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'checkout.session.completed', account: session.account, data: { object: { ...session, payment_status: 'paid' } } });
+    const payload = JSON.stringify({
+      id: 'evt_forged',
+      object: 'event',
+      type: 'checkout.session.completed',
+      account: session.account,
+      data: { object: { ...session, payment_status: 'paid' } },
+    });
     const answer = await fetch(`${api.url}/webhooks/stripe`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+      headers: {
+        'Content-Type': 'application/json',
+        'Stripe-Signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+      },
       body: payload,
     });
     const body = (await answer.json()) as { error: string };
@@ -171,7 +201,13 @@ describe('paid check-in through Stripe Checkout', () => {
 
   it('retries an expired reservation while its spot can be taken again, else shooting_day_full', async () => {
     const studio = await createPayingStudio();
-    const day = await addShootingDay(studio.tenant.tenantId, studio.token, { date: '2027-07-02', label: 'One', startTime: '09:00', endTime: '09:30', maxPersons: 1 });
+    const day = await addShootingDay(studio.tenant.tenantId, studio.token, {
+      date: '2027-07-02',
+      label: 'One',
+      startTime: '09:00',
+      endTime: '09:30',
+      maxPersons: 1,
+    });
     const first = await post(studio, paidBody(studio, { shootingDayId: day.id }));
     await stripe.emulator.expire(sessionIdOf(first.body.checkoutUrl));
     const reopened = await post(studio, { action: 'retryCheckout', retryToken: first.body.retryToken });
@@ -193,7 +229,9 @@ describe('paid check-in through Stripe Checkout', () => {
       await post(studio, { action: 'retryCheckout', retryToken: reserved.body.statusToken }),
       await post(studio, { action: 'checkinStatus', statusToken: 'gst_madeup' }),
     ];
-    expect(answers.map((answer) => [answer.status, answer.body.error])).toEqual(Array(4).fill([404, 'invalid_checkout_token']));
+    expect(answers.map((answer) => [answer.status, answer.body.error])).toEqual(
+      Array(4).fill([404, 'invalid_checkout_token']),
+    );
     const missing = await post(studio, { action: 'checkinStatus' });
     expect(missing.body).toEqual(expect.objectContaining({ error: 'invalid_field', field: 'statusToken' }));
   });
@@ -232,9 +270,19 @@ describe('paid check-in: the payment checks, in order', () => {
     const studio = await createPayingStudio();
     const accountId = `acct_${studio.slug.replace(/-/g, '')}`;
     expect((await post(studio, paidBody(studio))).status).toBe(200); // reads and caches: ready
-    await stripe.emulator.deliver('account.updated', accountId, { id: accountId, object: 'account', charges_enabled: false, capabilities: { card_payments: 'inactive' } });
+    await stripe.emulator.deliver('account.updated', accountId, {
+      id: accountId,
+      object: 'account',
+      charges_enabled: false,
+      capabilities: { card_payments: 'inactive' },
+    });
     const refused = await post(studio, paidBody(studio));
-    await stripe.emulator.deliver('account.updated', accountId, { id: accountId, object: 'account', charges_enabled: true, capabilities: { card_payments: 'active' } });
+    await stripe.emulator.deliver('account.updated', accountId, {
+      id: accountId,
+      object: 'account',
+      charges_enabled: true,
+      capabilities: { card_payments: 'active' },
+    });
     const accepted = await post(studio, paidBody(studio));
     expect(refused.body.error).toBe('connect_not_ready_for_payments');
     expect(accepted.status).toBe(200);
@@ -242,8 +290,20 @@ describe('paid check-in: the payment checks, in order', () => {
 
   it('gives package_amount_exceeds_limit above the transaction limit', async () => {
     const studio = await createPayingStudio();
-    const expensive = await addPackage(studio.tenant.tenantId, studio.token, { name: 'Gold', description: '', price: 100_001, currency: 'eur', position: 9 });
-    const atLimit = await addPackage(studio.tenant.tenantId, studio.token, { name: 'Silver', description: '', price: 100_000, currency: 'eur', position: 8 });
+    const expensive = await addPackage(studio.tenant.tenantId, studio.token, {
+      name: 'Gold',
+      description: '',
+      price: 100_001,
+      currency: 'eur',
+      position: 9,
+    });
+    const atLimit = await addPackage(studio.tenant.tenantId, studio.token, {
+      name: 'Silver',
+      description: '',
+      price: 100_000,
+      currency: 'eur',
+      position: 8,
+    });
     const refused = await post(studio, paidBody(studio, { selectedPackageId: expensive.id }));
     const accepted = await post(studio, paidBody(studio, { selectedPackageId: atLimit.id }));
     expect(refused.body.error).toBe('package_amount_exceeds_limit');
@@ -254,17 +314,24 @@ describe('paid check-in: the payment checks, in order', () => {
     const studio = await createPayingStudio();
     await post(studio, paidBody(studio)); // readiness is read and cached while Stripe is up
     stripe.emulator.failNextCalls(5);
-    const answer = await post(studio, paidBody(studio, { shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(8, 8).toString('base64') }));
+    const answer = await post(
+      studio,
+      paidBody(studio, { shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(8, 8).toString('base64') }),
+    );
     stripe.emulator.failNextCalls(0);
     expect(answer.status).toBe(502);
-    expect(answer.body).toEqual(expect.objectContaining({ ok: false, error: 'payment_provider_unavailable', requestId: expect.any(String) }));
+    expect(answer.body).toEqual(
+      expect.objectContaining({ ok: false, error: 'payment_provider_unavailable', requestId: expect.any(String) }),
+    );
     const days = await api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders });
     expect(days.body.shootingDays[0].booked).toBe(0);
     const orders = await queryPartition(keys.ordersOfGallery(studio.tenant.tenantId, studio.token));
     expect(orders).toHaveLength(1); // only the first, successful reservation
     const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
     const { testS3 } = await import('../../support/media');
-    const selfies = await testS3.send(new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/` }));
+    const selfies = await testS3.send(
+      new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/` }),
+    );
     expect(selfies.Contents ?? []).toEqual([]);
   });
 });

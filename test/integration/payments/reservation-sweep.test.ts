@@ -21,12 +21,19 @@ import { daySpots } from '../../support/day-spots';
 const api = useLocalApi();
 const stripe = useStripeEmulator(api);
 
-const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
+const post = (studio: CheckinStudio, body: Record<string, unknown>) =>
+  api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const paidBody = (studio: CheckinStudio) =>
-  studio.validBody({ selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.smallDay.id });
+  studio.validBody({
+    selectedPackageId: studio.paidPackage.id,
+    termsAccepted: true,
+    shootingDayId: studio.smallDay.id,
+  });
 const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
-const booked = async (studio: CheckinStudio) => (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked;
-const stats = async (studio: CheckinStudio) => (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body;
+const booked = async (studio: CheckinStudio) =>
+  (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked;
+const stats = async (studio: CheckinStudio) =>
+  (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body;
 const minutes = (count: number) => count * 60_000;
 
 let clockMs = 0;
@@ -80,7 +87,9 @@ describe('reservation sweep', () => {
     const late = await sweepReservations();
     // Assess
     expect([early.ended, late.ended]).toEqual([0, 1]);
-    expect((await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken })).body.status).toBe('expired');
+    expect((await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken })).body.status).toBe(
+      'expired',
+    );
     expect(await booked(studio)).toBe(0);
     expect((await stats(studio)).orders).toEqual({ pending: 0, paid: 0, expired: 1, canceled: 0 });
   });
@@ -88,7 +97,10 @@ describe('reservation sweep', () => {
   it('turns an order whose session was paid, with the event lost, into its person', async () => {
     const studio = await createPayingStudio();
     const reserved = await post(studio, paidBody(studio));
-    Object.assign(stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!, { status: 'complete', payment_status: 'paid' });
+    Object.assign(stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!, {
+      status: 'complete',
+      payment_status: 'paid',
+    });
     advance(minutes(40));
     expect((await sweepReservations()).paid).toBe(1);
     const status = await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken });
@@ -117,7 +129,9 @@ describe('reservation sweep', () => {
     // Assess
     expect(swept.ended).toBe(1);
     expect(stripe.emulator.sessions.get(oldSession)!.status).toBe('expired');
-    expect((await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken })).body.status).toBe('expired');
+    expect((await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken })).body.status).toBe(
+      'expired',
+    );
     expect(await booked(studio)).toBe(0);
     expect((await stats(studio)).orders).toEqual({ pending: 0, paid: 0, expired: 1, canceled: 0 });
   });
@@ -130,8 +144,10 @@ describe('reservation sweep', () => {
     const first = await sweepReservations();
     const second = await sweepReservations();
     expect([first.released, second.released]).toEqual([1, 0]);
-    expect((await getOrder(orphan.tenantId, orphan.galleryToken, orphan.orderId))).toBeUndefined();
-    expect((await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken })).body.status).toBe('pending');
+    expect(await getOrder(orphan.tenantId, orphan.galleryToken, orphan.orderId)).toBeUndefined();
+    expect((await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken })).body.status).toBe(
+      'pending',
+    );
     expect(await booked(studio)).toBe(1);
     expect(now()).toBe(clockMs);
   });

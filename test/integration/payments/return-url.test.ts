@@ -20,12 +20,19 @@ const stripe = useStripeEmulator(api);
 const STUDIO_ORIGIN = 'https://photos.studio.example';
 const CHECKIN_PAGE = 'https://checkin.example.com/page'; // CHECKIN_PAGE_URL, set by useStripeEmulator
 
-const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
+const post = (studio: CheckinStudio, body: Record<string, unknown>) =>
+  api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const paidBody = (studio: CheckinStudio, overrides: Record<string, unknown> = {}) =>
-  studio.validBody({ selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.smallDay.id, ...overrides });
+  studio.validBody({
+    selectedPackageId: studio.paidPackage.id,
+    termsAccepted: true,
+    shootingDayId: studio.smallDay.id,
+    ...overrides,
+  });
 const sessionOf = (checkoutUrl: string) => stripe.emulator.sessions.get(checkoutUrl.split('/').pop()!)!;
 const ordersOf = (studio: CheckinStudio) => queryPartition(keys.order(studio.tenant.tenantId, studio.token, 'x').pk);
-const sessionsOfGallery = (studio: CheckinStudio) => [...stripe.emulator.sessions.values()].filter((session) => session.metadata?.galleryToken === studio.token);
+const sessionsOfGallery = (studio: CheckinStudio) =>
+  [...stripe.emulator.sessions.values()].filter((session) => session.metadata?.galleryToken === studio.token);
 
 /** The refusal of a return URL whose origin the studio may not send participants to. */
 function expectOriginRefused(answer: { status: number; body: any }, origin: string): void {
@@ -44,18 +51,42 @@ describe('npm run admin -- tenant origins | allow-origin | disallow-origin', () 
     const studio = await createPayingStudio();
     // Act
     const before = await admin('tenant', 'origins', '--slug', studio.slug);
-    const allowed = await admin('tenant', 'allow-origin', '--slug', studio.slug, '--origin', 'HTTPS://Photos.Studio.Example:443/');
-    const second = await admin('tenant', 'allow-origin', '--slug', studio.slug, '--origin', 'https://shop.studio.example');
+    const allowed = await admin(
+      'tenant',
+      'allow-origin',
+      '--slug',
+      studio.slug,
+      '--origin',
+      'HTTPS://Photos.Studio.Example:443/',
+    );
+    const second = await admin(
+      'tenant',
+      'allow-origin',
+      '--slug',
+      studio.slug,
+      '--origin',
+      'https://shop.studio.example',
+    );
     const again = await admin('tenant', 'allow-origin', '--slug', studio.slug, '--origin', STUDIO_ORIGIN);
     const listed = await admin('tenant', 'origins', '--slug', studio.slug, '--json');
     const shown = await admin('tenant', 'show', '--slug', studio.slug);
-    const removed = await admin('tenant', 'disallow-origin', '--slug', studio.slug, '--origin', 'https://shop.studio.example');
+    const removed = await admin(
+      'tenant',
+      'disallow-origin',
+      '--slug',
+      studio.slug,
+      '--origin',
+      'https://shop.studio.example',
+    );
     // Assess
     for (const run of [before, allowed, second, again, listed, shown, removed]) expectDone(run);
     expect(before.out).toContain(`Return origins of tenant ${studio.slug}: none`);
     expect(allowed.out).toContain(`Allowed return origin ${STUDIO_ORIGIN} for tenant "${studio.slug}"`);
     expect(again.out).toContain(`Tenant "${studio.slug}" allowed return origin ${STUDIO_ORIGIN} already`);
-    expect(listed.json()).toEqual({ slug: studio.slug, allowedReturnOrigins: ['https://photos.studio.example', 'https://shop.studio.example'] });
+    expect(listed.json()).toEqual({
+      slug: studio.slug,
+      allowedReturnOrigins: ['https://photos.studio.example', 'https://shop.studio.example'],
+    });
     expect(shown.out).toMatch(/return origins\s+https:\/\/photos\.studio\.example, https:\/\/shop\.studio\.example/);
     expect(removed.out).toContain(`Disallowed return origin https://shop.studio.example for tenant "${studio.slug}"`);
     expect((await getTenantBySlug(studio.slug))?.allowedReturnOrigins).toEqual([STUDIO_ORIGIN]);
@@ -79,7 +110,9 @@ describe('npm run admin -- tenant origins | allow-origin | disallow-origin', () 
     // Prepare
     const studio = await createPayingStudio();
     for (let index = 0; index < ALLOWED_RETURN_ORIGINS_MAX; index += 1) {
-      expectDone(await admin('tenant', 'allow-origin', '--slug', studio.slug, '--origin', `https://studio-${index}.example`));
+      expectDone(
+        await admin('tenant', 'allow-origin', '--slug', studio.slug, '--origin', `https://studio-${index}.example`),
+      );
     }
     // Act
     const unknown = await admin('tenant', 'allow-origin', '--slug', uniqueSlug('nobody'), '--origin', STUDIO_ORIGIN);
@@ -90,7 +123,9 @@ describe('npm run admin -- tenant origins | allow-origin | disallow-origin', () 
     expect([unknown.code, notAllowed.code, beyond.code, known.code]).toEqual([1, 1, 1, 0]);
     expect(unknown.err).toEqual([expect.stringMatching(/^No tenant with slug/)]);
     expect(notAllowed.err).toEqual([`Tenant "${studio.slug}" does not allow the return origin ${STUDIO_ORIGIN}`]);
-    expect(beyond.err).toEqual([`Tenant "${studio.slug}" allows ${ALLOWED_RETURN_ORIGINS_MAX} return origins already; disallow one first`]);
+    expect(beyond.err).toEqual([
+      `Tenant "${studio.slug}" allows ${ALLOWED_RETURN_ORIGINS_MAX} return origins already; disallow one first`,
+    ]);
     expect((await getTenantBySlug(studio.slug))?.allowedReturnOrigins).toHaveLength(ALLOWED_RETURN_ORIGINS_MAX);
   });
 });
@@ -109,7 +144,9 @@ describe('POST /group-shoot: where Stripe may send participants back', () => {
     // Assess
     expectOriginRefused(before, STUDIO_ORIGIN);
     expect(allowed.status).toBe(200);
-    expect(sessionOf(allowed.body.checkoutUrl).success_url).toMatch(new RegExp(`^${STUDIO_ORIGIN}/welcome\\?lang=de&checkout=success&`));
+    expect(sessionOf(allowed.body.checkoutUrl).success_url).toMatch(
+      new RegExp(`^${STUDIO_ORIGIN}/welcome\\?lang=de&checkout=success&`),
+    );
     expect(sessionOf(allowed.body.checkoutUrl).cancel_url).toMatch(new RegExp(`^${STUDIO_ORIGIN}/welcome\\?`));
     expectOriginRefused(after, STUDIO_ORIGIN);
     expect(await ordersOf(studio)).toHaveLength(1); // the refused check-ins reserved nothing
@@ -165,14 +202,24 @@ describe('POST /group-shoot retryCheckout: the same rule for its returnUrl', () 
     const reserved = await post(studio, paidBody(studio));
     expectDone(await admin('tenant', 'allow-origin', '--slug', studio.slug, '--origin', STUDIO_ORIGIN));
     // Act
-    const refused = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken, returnUrl: 'https://evil.example.net/checkin' });
+    const refused = await post(studio, {
+      action: 'retryCheckout',
+      retryToken: reserved.body.retryToken,
+      returnUrl: 'https://evil.example.net/checkin',
+    });
     const firstSession = sessionOf(reserved.body.checkoutUrl);
     const statusAfterRefusal = firstSession.status;
-    const retried = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken, returnUrl: `${STUDIO_ORIGIN}/again` });
+    const retried = await post(studio, {
+      action: 'retryCheckout',
+      retryToken: reserved.body.retryToken,
+      returnUrl: `${STUDIO_ORIGIN}/again`,
+    });
     // Assess
     expectOriginRefused(refused, 'https://evil.example.net');
     expect(statusAfterRefusal).toBe('open');
     expect(retried.status).toBe(200);
-    expect(sessionOf(retried.body.checkoutUrl).cancel_url).toMatch(new RegExp(`^${STUDIO_ORIGIN}/again\\?checkout=cancel&`));
+    expect(sessionOf(retried.body.checkoutUrl).cancel_url).toMatch(
+      new RegExp(`^${STUDIO_ORIGIN}/again\\?checkout=cancel&`),
+    );
   });
 });

@@ -32,9 +32,15 @@ const MARGIN_MS = 1000;
 /** Far beyond the budget: the answers the service must not wait for. */
 const SLOW_MS = 5000;
 
-const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
+const post = (studio: CheckinStudio, body: Record<string, unknown>) =>
+  api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const paidBody = (studio: CheckinStudio, overrides: Record<string, unknown> = {}) =>
-  studio.validBody({ selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.smallDay.id, ...overrides });
+  studio.validBody({
+    selectedPackageId: studio.paidPackage.id,
+    termsAccepted: true,
+    shootingDayId: studio.smallDay.id,
+    ...overrides,
+  });
 const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
 const accountOf = (studio: CheckinStudio) => `acct_${studio.slug.replace(/-/g, '')}`;
 
@@ -46,11 +52,25 @@ async function timed<T>(request: () => Promise<T>): Promise<{ answer: T; elapsed
 
 const ordersOf = (studio: CheckinStudio) => queryPartition(keys.order(studio.tenant.tenantId, studio.token, 'x').pk);
 const orderOf = async (studio: CheckinStudio, orderId: string) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, orderId), ConsistentRead: true }))).Item;
-const booked = async (studio: CheckinStudio) => (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked ?? 0;
+  (
+    await db.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: keys.order(studio.tenant.tenantId, studio.token, orderId),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item;
+const booked = async (studio: CheckinStudio) =>
+  (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked ?? 0;
 const selfiesOf = async (studio: CheckinStudio) =>
-  (await testS3.send(new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/` }))).Contents ?? [];
-const orderCounters = async (studio: CheckinStudio) => (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body.orders;
+  (
+    await testS3.send(
+      new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/` }),
+    )
+  ).Contents ?? [];
+const orderCounters = async (studio: CheckinStudio) =>
+  (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body.orders;
 
 /** A paying studio whose account's readiness was read from Stripe just now, so a check-in asks Stripe only for its session. */
 async function studioWithFreshReadiness(): Promise<CheckinStudio> {
@@ -61,12 +81,16 @@ async function studioWithFreshReadiness(): Promise<CheckinStudio> {
 
 beforeAll(async () => {
   // The test is about this budget; with the production one it would wait 12 s per case.
-  if (STRIPE_TIME_BUDGET_MS !== BUDGET_MS) throw new Error(`STRIPE_TIME_BUDGET_MS is ${STRIPE_TIME_BUDGET_MS}, not ${BUDGET_MS}: it was read before this file set it`);
+  if (STRIPE_TIME_BUDGET_MS !== BUDGET_MS)
+    throw new Error(
+      `STRIPE_TIME_BUDGET_MS is ${STRIPE_TIME_BUDGET_MS}, not ${BUDGET_MS}: it was read before this file set it`,
+    );
   // One paid check-in with a selfie while Stripe is quick, so that loading the handler, the
   // Stripe SDK and the image code is not counted against the margin of the first case.
   const warmUp = await studioWithFreshReadiness();
   const answer = await post(warmUp, paidBody(warmUp, { selfieBase64: makeJpeg(8, 8).toString('base64') }));
-  if (answer.status !== 200) throw new Error(`The warm-up check-in failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`The warm-up check-in failed: ${answer.status} ${JSON.stringify(answer.body)}`);
 });
 
 afterEach(async () => {
@@ -80,7 +104,9 @@ describe('POST /group-shoot submitCheckin (paid) against a slow Stripe', () => {
     const studio = await studioWithFreshReadiness();
     stripe.emulator.delayCalls(SLOW_MS, { operation: 'checkout.sessions.create' });
     // Act
-    const { answer, elapsedMs } = await timed(() => post(studio, paidBody(studio, { selfieBase64: makeJpeg(8, 8).toString('base64') })));
+    const { answer, elapsedMs } = await timed(() =>
+      post(studio, paidBody(studio, { selfieBase64: makeJpeg(8, 8).toString('base64') })),
+    );
     // Assess
     expect(answer.status).toBe(502);
     expect(answer.body).toEqual(expect.objectContaining({ ok: false, error: 'payment_provider_unavailable' }));
@@ -115,14 +141,22 @@ describe('POST /group-shoot retryCheckout against a slow Stripe', () => {
     const reserved = await post(studio, paidBody(studio));
     stripe.emulator.delayCalls(SLOW_MS);
     // Act
-    const { answer, elapsedMs } = await timed(() => post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken }));
+    const { answer, elapsedMs } = await timed(() =>
+      post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken }),
+    );
     // Assess
     expect(reserved.status).toBe(200);
     expect(answer.status).toBe(502);
     expect(answer.body.error).toBe('payment_provider_unavailable');
     expect(elapsedMs).toBeLessThan(BUDGET_MS + MARGIN_MS);
     const order = await orderOf(studio, reserved.body.orderId);
-    expect(order).toEqual(expect.objectContaining({ status: 'pending', sessionId: sessionIdOf(reserved.body.checkoutUrl), checkoutUrl: reserved.body.checkoutUrl }));
+    expect(order).toEqual(
+      expect.objectContaining({
+        status: 'pending',
+        sessionId: sessionIdOf(reserved.body.checkoutUrl),
+        checkoutUrl: reserved.body.checkoutUrl,
+      }),
+    );
     expect(order).not.toHaveProperty('replacingBy');
     expect(stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))?.status).toBe('open');
     expect(await booked(studio)).toBe(1);
@@ -135,7 +169,9 @@ describe('POST /group-shoot retryCheckout against a slow Stripe', () => {
     const reserved = await post(studio, paidBody(studio));
     stripe.emulator.delayCalls(SLOW_MS, { operation: 'checkout.sessions.create' });
     // Act
-    const { answer, elapsedMs } = await timed(() => post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken }));
+    const { answer, elapsedMs } = await timed(() =>
+      post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken }),
+    );
     await stripe.emulator.deliveriesSettled(); // the expiry event of the session the retry expired
     const status = await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken });
     // Assess

@@ -49,14 +49,26 @@ describe.each([0, 1])('POST persons (bulk import), path variant %i', (variant) =
           shootingDayId: studio.days.earlier.id,
           code: expect.stringMatching(CODE_PATTERN),
         },
-        { personId: expect.any(String), name: 'Grace Hopper', email: null, employeeId: null, shootingDayId: null, code: expect.stringMatching(CODE_PATTERN) },
+        {
+          personId: expect.any(String),
+          name: 'Grace Hopper',
+          email: null,
+          employeeId: null,
+          shootingDayId: null,
+          code: expect.stringMatching(CODE_PATTERN),
+        },
       ],
     });
     expect(answer.body).not.toHaveProperty('skippedDetails');
   });
 
   it('drops an unknown or non-string shootingDayId silently', async () => {
-    const answer = await post({ persons: [{ name: 'A', shootingDayId: 'day_nope' }, { name: 'B', shootingDayId: 42 }] });
+    const answer = await post({
+      persons: [
+        { name: 'A', shootingDayId: 'day_nope' },
+        { name: 'B', shootingDayId: 42 },
+      ],
+    });
     expect(answer.body.imported).toBe(2);
     expect(answer.body.persons.map((person: { shootingDayId: unknown }) => person.shootingDayId)).toEqual([null, null]);
   });
@@ -154,7 +166,7 @@ describe('POST persons: request errors', () => {
     expect((await storedPersons(studio)).length).toBe(before);
   });
 
-  it('gives 404 gallery_not_found for an unknown token and for another tenant\'s gallery', async () => {
+  it("gives 404 gallery_not_found for an unknown token and for another tenant's gallery", async () => {
     const other = await createTestTenant();
     expectError(await post({ persons: [{ name: 'A' }] }, 'unknowntoken'), 404, 'gallery_not_found');
     expectError(await post({ persons: [{ name: 'A' }] }, other.token), 404, 'gallery_not_found');
@@ -189,7 +201,7 @@ describe('POST persons: 500 rows with invalid ones among them', () => {
     ];
     const rows = Array.from({ length: 500 }, (_, index) =>
       index % 10 === 3
-        ? invalidRows[(index - 3) / 10 % invalidRows.length]![0]
+        ? invalidRows[((index - 3) / 10) % invalidRows.length]![0]
         : { name: `Person ${index}`, email: index % 2 ? `p${index}@example.com` : '', employeeId: `E${index}` },
     );
     // Act
@@ -232,7 +244,10 @@ describe('POST persons: 500 rows with invalid ones among them', () => {
 describe('POST persons: shooting days', () => {
   it('counts imported persons toward the day, never refusing for capacity', async () => {
     const studio = await createTestTenant(); // the earlier day has capacity 5
-    const persons = Array.from({ length: 7 }, (_, index) => ({ name: `P${index}`, shootingDayId: studio.days.earlier.id }));
+    const persons = Array.from({ length: 7 }, (_, index) => ({
+      name: `P${index}`,
+      shootingDayId: studio.days.earlier.id,
+    }));
     const answer = await api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: studio.serverHeaders,
@@ -298,7 +313,10 @@ describe('POST persons: transient DynamoDB failures', () => {
 
   it.each([
     ['throttled transactions', (call: number): Fault => (call % 3 === 1 ? 'throttle' : 'none')],
-    ['transactions whose answer is lost after they were applied', (call: number): Fault => (call % 2 === 1 ? 'lose-answer' : 'none')],
+    [
+      'transactions whose answer is lost after they were applied',
+      (call: number): Fault => (call % 2 === 1 ? 'lose-answer' : 'none'),
+    ],
   ])('loses nothing and duplicates nothing with %s', async (_case, fault) => {
     // Prepare
     const studio = await createTestTenant();
@@ -307,7 +325,12 @@ describe('POST persons: transient DynamoDB failures', () => {
     const answer = await api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: studio.serverHeaders,
-      body: { persons: Array.from({ length: 500 }, (_, index) => ({ name: `P${index}`, shootingDayId: studio.days.later.id })) },
+      body: {
+        persons: Array.from({ length: 500 }, (_, index) => ({
+          name: `P${index}`,
+          shootingDayId: studio.days.later.id,
+        })),
+      },
     });
     db.middlewareStack.remove('inject-fault');
     // Assess
@@ -319,7 +342,9 @@ describe('POST persons: transient DynamoDB failures', () => {
     const codeItems = await Promise.all(
       stored.map((item) => queryPartition(keys.accessCode(studio.tenant.tenantId, studio.token, item.code).pk)),
     );
-    expect(codeItems.every((items, index) => items.length === 1 && items[0]!.personId === stored[index]!.personId)).toBe(true);
+    expect(
+      codeItems.every((items, index) => items.length === 1 && items[0]!.personId === stored[index]!.personId),
+    ).toBe(true);
     const days = await api.call(`/groupshoot/${studio.token}/days`, { headers: studio.serverHeaders });
     expect(days.body.shootingDays.find((day: { id: string }) => day.id === studio.days.later.id).booked).toBe(500);
   });

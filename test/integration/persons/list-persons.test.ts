@@ -6,7 +6,8 @@ const api = useLocalApi();
 describe.each([0, 1])('GET persons, path variant %i', (variant) => {
   let studio: TestTenant;
   let imported: { personId: string; name: string; code: string; employeeId: string | null }[];
-  const path = (token = studio.token) => [`/group-shoot/checkin/${token}/persons`, `/groupshoot/${token}/persons`][variant]!;
+  const path = (token = studio.token) =>
+    [`/group-shoot/checkin/${token}/persons`, `/groupshoot/${token}/persons`][variant]!;
   const get = (query = '', headers = studio.serverHeaders) => api.call(`${path()}${query}`, { headers });
 
   beforeAll(async () => {
@@ -39,7 +40,9 @@ describe.each([0, 1])('GET persons, path variant %i', (variant) => {
     } while (cursor);
     // Assess
     expect(pages.map((page) => page.length)).toEqual([100, 100, 30]);
-    expect(pages.flat().map((person: { personId: string }) => person.personId)).toEqual(imported.map((person) => person.personId));
+    expect(pages.flat().map((person: { personId: string }) => person.personId)).toEqual(
+      imported.map((person) => person.personId),
+    );
   });
 
   it('honours limit and says null when no page follows', async () => {
@@ -94,15 +97,20 @@ describe.each([0, 1])('GET persons, path variant %i', (variant) => {
     const first = await get('?employeeId=SHARED-7&limit=3');
     const rest = await get(`?employeeId=SHARED-7&limit=3&cursor=${first.body.nextCursor}`);
     expect(shared).toHaveLength(5);
-    expect([...first.body.persons, ...rest.body.persons].map((person: { personId: string }) => person.personId)).toEqual(shared);
+    expect(
+      [...first.body.persons, ...rest.body.persons].map((person: { personId: string }) => person.personId),
+    ).toEqual(shared);
     expect(rest.body.nextCursor).toBeNull();
   });
 
-  it.each(['SHARED', 'shared-7', 'E-bad', 'E1 '])('finds nothing for a near miss or a skipped row: %p', async (employeeId) => {
-    const answer = await get(`?employeeId=${encodeURIComponent(employeeId)}`);
-    const expected = employeeId === 'E1 ' ? 1 : 0; // values are trimmed like imported ones
-    expect(answer.body.persons).toHaveLength(expected);
-  });
+  it.each(['SHARED', 'shared-7', 'E-bad', 'E1 '])(
+    'finds nothing for a near miss or a skipped row: %p',
+    async (employeeId) => {
+      const answer = await get(`?employeeId=${encodeURIComponent(employeeId)}`);
+      const expected = employeeId === 'E1 ' ? 1 : 0; // values are trimmed like imported ones
+      expect(answer.body.persons).toHaveLength(expected);
+    },
+  );
 
   it.each([
     ['limit', '?limit=0'],
@@ -121,7 +129,11 @@ describe.each([0, 1])('GET persons, path variant %i', (variant) => {
 
   it("gives 404 gallery_not_found for another tenant's gallery, and lists none of its persons", async () => {
     const other = await createTestTenant();
-    await api.call(`/groupshoot/${other.token}/persons`, { method: 'POST', headers: other.serverHeaders, body: { persons: [{ name: 'Theirs' }] } });
+    await api.call(`/groupshoot/${other.token}/persons`, {
+      method: 'POST',
+      headers: other.serverHeaders,
+      body: { persons: [{ name: 'Theirs' }] },
+    });
     const answer = await api.call(path(other.token), { headers: studio.serverHeaders });
     expect(answer.status).toBe(404);
     expect(answer.body.error).toBe('gallery_not_found');

@@ -56,8 +56,26 @@ describe.each([0, 1])('GET persons/{personId}/photos, path variant %i', (variant
       urlsExpireAt: expect.any(String),
       pickedPhotoId: null,
       photos: [
-        { photoId: expect.stringMatching(/^pho_[0-9a-f]{24}$/), fileName: 'portrait 1.jpg', width: 64, height: 48, capturedAt: null, createdAt: expect.any(String), url: expect.any(String), picked: false },
-        { photoId: expect.any(String), fileName: 'portrait-2.jpg', width: 4000, height: 3000, capturedAt: null, createdAt: expect.any(String), url: expect.any(String), picked: false },
+        {
+          photoId: expect.stringMatching(/^pho_[0-9a-f]{24}$/),
+          fileName: 'portrait 1.jpg',
+          width: 64,
+          height: 48,
+          capturedAt: null,
+          createdAt: expect.any(String),
+          url: expect.any(String),
+          picked: false,
+        },
+        {
+          photoId: expect.any(String),
+          fileName: 'portrait-2.jpg',
+          width: 4000,
+          height: 3000,
+          capturedAt: null,
+          createdAt: expect.any(String),
+          url: expect.any(String),
+          picked: false,
+        },
       ],
     });
     const url = new URL(answer.body.photos[0].url);
@@ -94,7 +112,10 @@ describe.each([0, 1])('GET persons/{personId}/photos, path variant %i', (variant
     let id = idOf();
     if (id === 'OTHER_TENANT') id = await importOne(await createTestTenant(), 'Theirs');
     if (id === 'OTHER_GALLERY') {
-      const sibling = await createGallery(studio.tenant.tenantId, { ...studio.gallery, galleryName: 'Sibling gallery' });
+      const sibling = await createGallery(studio.tenant.tenantId, {
+        ...studio.gallery,
+        galleryName: 'Sibling gallery',
+      });
       id = await importOne({ ...studio, token: sibling.token }, 'Sibling');
     }
     const answer = await api.call(path(studio.token, id), { headers: studio.serverHeaders });
@@ -142,7 +163,9 @@ describe('photo ingest', () => {
     // Act
     await deliverPhoto(studio, ghost, 'ghost.jpg', makeJpeg(8, 8));
     // Assess
-    const answer = await api.call(`/groupshoot/${studio.token}/persons/${ghost}/photos`, { headers: studio.serverHeaders });
+    const answer = await api.call(`/groupshoot/${studio.token}/persons/${ghost}/photos`, {
+      headers: studio.serverHeaders,
+    });
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
     expect(await listObjectVersions(personPhotoPrefix({ ...scope, personId: ghost }))).toEqual([{ key: beside }]);
     expect(answer.body.error).toBe('person_not_found');
@@ -151,7 +174,12 @@ describe('photo ingest', () => {
 
   it('deletes exactly the version its event names, on a versioned bucket', async () => {
     // Prepare: the local S3 server keeps no versions, so the request is looked at, not sent
-    const key = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: 'per_00000000000000000000000002', fileName: 'late.jpg' });
+    const key = photoObjectKey({
+      tenantId: studio.tenant.tenantId,
+      token: studio.token,
+      personId: 'per_00000000000000000000000002',
+      fileName: 'late.jpg',
+    });
     await uploadObject(key, makeJpeg(8, 8));
     const event = objectCreatedEvent(key);
     event.Records[0]!.s3.object.versionId = 'version-of-the-upload';
@@ -173,8 +201,13 @@ describe('photo ingest', () => {
 
   it("keeps the objects of the photos it records, a person's second photo too (whose first try fails on the photo count)", async () => {
     const personId = await importOne(studio, 'Just imported');
-    const keys = [await deliverPhoto(studio, personId, 'first.jpg', makeJpeg(8, 8)), await deliverPhoto(studio, personId, 'second.jpg', makeJpeg(8, 8))];
-    expect(await listObjectVersions(personPhotoPrefix({ tenantId: studio.tenant.tenantId, token: studio.token, personId }))).toEqual(keys.map((key) => ({ key })));
+    const keys = [
+      await deliverPhoto(studio, personId, 'first.jpg', makeJpeg(8, 8)),
+      await deliverPhoto(studio, personId, 'second.jpg', makeJpeg(8, 8)),
+    ];
+    expect(
+      await listObjectVersions(personPhotoPrefix({ tenantId: studio.tenant.tenantId, token: studio.token, personId })),
+    ).toEqual(keys.map((key) => ({ key })));
     expect((await getPerson({ tenantId: studio.tenant.tenantId, token: studio.token }, personId))?.photoCount).toBe(2);
   });
 });
@@ -196,10 +229,16 @@ describe('photo URL signing failures', () => {
     if (privateKey === undefined) delete process.env.CLOUDFRONT_PRIVATE_KEY;
     else process.env.CLOUDFRONT_PRIVATE_KEY = privateKey;
     try {
-      const answer = await api.call(`/groupshoot/${studio.token}/persons/${personId}/photos`, { headers: studio.serverHeaders });
+      const answer = await api.call(`/groupshoot/${studio.token}/persons/${personId}/photos`, {
+        headers: studio.serverHeaders,
+      });
       expect(answer.status).toBe(500);
       expect(answer.body).toEqual(
-        expect.objectContaining({ ok: false, error: 'cdn_signing_unavailable', requestId: answer.headers.get('x-request-id') }),
+        expect.objectContaining({
+          ok: false,
+          error: 'cdn_signing_unavailable',
+          requestId: answer.headers.get('x-request-id'),
+        }),
       );
     } finally {
       process.env.CLOUDFRONT_PRIVATE_KEY = configured;
@@ -229,22 +268,31 @@ describe('the photo CDN serves the photos/ folder only', () => {
     });
 
   it('names a photo by its key below photos/, as the distribution with origin path /photos serves it', async () => {
-    const answer = await api.call(`/groupshoot/${studio.token}/persons/${personId}/photos`, { headers: studio.serverHeaders });
+    const answer = await api.call(`/groupshoot/${studio.token}/persons/${personId}/photos`, {
+      headers: studio.serverHeaders,
+    });
     const url = new URL(answer.body.photos[0].url);
-    expect(url.pathname).toBe(`${new URL(process.env.PHOTO_CDN_URL!).pathname}/${photoKey.slice('photos/'.length).split('/').map(encodeURIComponent).join('/')}`);
+    expect(url.pathname).toBe(
+      `${new URL(process.env.PHOTO_CDN_URL!).pathname}/${photoKey.slice('photos/'.length).split('/').map(encodeURIComponent).join('/')}`,
+    );
     expect((await fetch(url)).status).toBe(200);
   });
 
   it("serves no selfie, even on a validly signed URL for the selfie's key", async () => {
     const selfieKey = selfieObjectKey(studio.tenant.tenantId, studio.token, personId);
-    const [asWholeBucket, stepOut] = [signed(`/${selfieKey}`), signed(`/x%2F..%2F..%2F${selfieKey.split('/').join('%2F')}`)];
+    const [asWholeBucket, stepOut] = [
+      signed(`/${selfieKey}`),
+      signed(`/x%2F..%2F..%2F${selfieKey.split('/').join('%2F')}`),
+    ];
     expect([(await fetch(asWholeBucket)).status, (await fetch(stepOut)).status]).toEqual([404, 404]);
     expect((await fetch(signed(photoCdnPath(photoKey)!))).status).toBe(200);
   });
 
   it('signs no URL for an object outside photos/', async () => {
     expect(photoCdnPath(selfieObjectKey(studio.tenant.tenantId, studio.token, personId))).toBeUndefined();
-    await expect(signPhotoUrls([selfieObjectKey(studio.tenant.tenantId, studio.token, personId)], Date.now() + 60_000)).rejects.toMatchObject({
+    await expect(
+      signPhotoUrls([selfieObjectKey(studio.tenant.tenantId, studio.token, personId)], Date.now() + 60_000),
+    ).rejects.toMatchObject({
       reason: 'photo_signing_unavailable',
     });
   });

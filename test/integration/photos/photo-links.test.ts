@@ -40,7 +40,9 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
 
   beforeAll(async () => {
     studio = await createTestTenant();
-    await updateGallerySettings(studio.tenant.tenantId, studio.token, { publicLimits: { photoLookups: { limit: 500, windowMs: 60_000 } } });
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, {
+      publicLimits: { photoLookups: { limit: 500, windowMs: 60_000 } },
+    });
     [ada, child1, child2, noPhotos] = (await importParticipants(api.call, studio, studio.token, [
       { name: 'Ada Lovelace', email: 'Ada.Lovelace@Example.com' },
       { name: 'First Child', email: 'parent@example.com' },
@@ -63,7 +65,11 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     const unknown = await sendLink(studio, 'nobody.here@example.com');
     const unknownMs = Date.now() - started - knownMs;
     // Assess
-    for (const answer of [known, unknown]) expect([answer.status, answer.body]).toEqual([200, { ok: true, photoLinkRequested: true, requestId: answer.headers.get('x-request-id') }]);
+    for (const answer of [known, unknown])
+      expect([answer.status, answer.body]).toEqual([
+        200,
+        { ok: true, photoLinkRequested: true, requestId: answer.headers.get('x-request-id') },
+      ]);
     expect(Math.min(knownMs, unknownMs)).toBeGreaterThanOrEqual(150);
     const [email] = await waitForEmails('Ada.Lovelace@Example.com', 1);
     expect(await ses.emailsTo('nobody.here@example.com')).toEqual([]);
@@ -72,13 +78,21 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     expect(email!.body.text).not.toContain(ada.code);
     const opened = await openLink(studio, photoLinkOfEmail(email!.body.text!));
     expect(opened.status).toBe(200);
-    expect(opened.body).toEqual({ ok: true, requestId: expect.any(String), name: 'Ada Lovelace', urlsExpireAt: expect.any(String), photos: [expect.objectContaining({ fileName: 'ada.jpg', url: expect.any(String) })] });
+    expect(opened.body).toEqual({
+      ok: true,
+      requestId: expect.any(String),
+      name: 'Ada Lovelace',
+      urlsExpireAt: expect.any(String),
+      photos: [expect.objectContaining({ fileName: 'ada.jpg', url: expect.any(String) })],
+    });
     // The photo's ID is what pickPhoto names; the person's is in no participant answer.
-    expect(opened.body.photos[0]).toEqual(expect.objectContaining({ photoId: expect.stringMatching(/^pho_/), picked: false }));
+    expect(opened.body.photos[0]).toEqual(
+      expect.objectContaining({ photoId: expect.stringMatching(/^pho_/), picked: false }),
+    );
     expect(opened.body).not.toHaveProperty('personId');
   });
 
-  it('writes the link email in the language the page asks for, else the gallery\'s', async () => {
+  it("writes the link email in the language the page asks for, else the gallery's", async () => {
     // Prepare
     await updateGallerySettings(studio.tenant.tenantId, studio.token, { defaultLanguage: 'fr' });
     const before = (await ses.emailsTo('Ada.Lovelace@Example.com')).length;
@@ -90,7 +104,10 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     await updateGallerySettings(studio.tenant.tenantId, studio.token, { defaultLanguage: 'en' });
     // Assess
     const latest = emails.slice(-2);
-    expect(latest.map((email) => email.subject)).toEqual([`Ihr Link zu Ihren Fotos: ${studio.gallery.galleryName}`, `Le lien vers vos photos : ${studio.gallery.galleryName}`]);
+    expect(latest.map((email) => email.subject)).toEqual([
+      `Ihr Link zu Ihren Fotos: ${studio.gallery.galleryName}`,
+      `Le lien vers vos photos : ${studio.gallery.galleryName}`,
+    ]);
     expect(latest[0]!.body.text).toMatch(/^Guten Tag Ada Lovelace,\n\nHier ist der Link/);
   });
 
@@ -106,7 +123,11 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
 
   it('emails a person at most once per interval, however often asked, with the same answer each time', async () => {
     // Act
-    const answers = await Promise.all([sendLink(studio, 'not.yet@example.com'), sendLink(studio, 'not.yet@example.com'), sendLink(studio, 'not.yet@example.com')]);
+    const answers = await Promise.all([
+      sendLink(studio, 'not.yet@example.com'),
+      sendLink(studio, 'not.yet@example.com'),
+      sendLink(studio, 'not.yet@example.com'),
+    ]);
     const first = await waitForEmails('not.yet@example.com', 1);
     clockOffset += PHOTO_LINK_EMAIL_INTERVAL_MS / 2;
     await sendLink(studio, 'not.yet@example.com');
@@ -130,13 +151,21 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
       `${noPhotos.personId}.${expiry}.${mac}`,
       `${personId}.${Number(expiry) + 86_400}.${mac}`,
       `${personId}.${expiry}.${mac.slice(0, -2)}AA`,
-      signPhotoLink('another key', { tenantId: studio.tenant.tenantId, galleryToken: studio.token, personId }, Date.now()).photoLink,
+      signPhotoLink(
+        'another key',
+        { tenantId: studio.tenant.tenantId, galleryToken: studio.token, personId },
+        Date.now(),
+      ).photoLink,
       'not-a-link',
     ];
     // Act
     const answers = await Promise.all(cases.map((link) => openLink(studio, link)));
     const inSibling = await call(studio, { action: 'photosByLink', token: sibling.token, photoLink });
-    const inOtherTenant = await api.call('/group-shoot', { method: 'POST', headers: otherTenant.publicHeaders, body: { action: 'photosByLink', token: otherTenant.token, photoLink } });
+    const inOtherTenant = await api.call('/group-shoot', {
+      method: 'POST',
+      headers: otherTenant.publicHeaders,
+      body: { action: 'photosByLink', token: otherTenant.token, photoLink },
+    });
     const lastMoment = clockOffset;
     clockOffset += PHOTO_LINK_LIFETIME_MS - 60_000;
     const late = await openLink(studio, photoLink);
@@ -144,14 +173,24 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     const expired = await openLink(studio, photoLink);
     // Assess
     for (const answer of [...answers, inSibling, inOtherTenant, expired]) {
-      expect([answer.status, answer.body]).toEqual([403, { ok: false, error: 'photo_link_invalid', message: ERROR_CATALOG.photo_link_invalid.message, requestId: expect.any(String) }]);
+      expect([answer.status, answer.body]).toEqual([
+        403,
+        {
+          ok: false,
+          error: 'photo_link_invalid',
+          message: ERROR_CATALOG.photo_link_invalid.message,
+          requestId: expect.any(String),
+        },
+      ]);
     }
     expect(late.status).toBe(200);
   });
 
   it('ends the links of an erased person, and erases the idempotency record of a photosByLink answer', async () => {
     // Prepare
-    const [erin] = await importParticipants(api.call, studio, studio.token, [{ name: 'Erin Erased', email: 'erin@example.com' }]);
+    const [erin] = await importParticipants(api.call, studio, studio.token, [
+      { name: 'Erin Erased', email: 'erin@example.com' },
+    ]);
     await sendLink(studio, 'erin@example.com');
     const [email] = await waitForEmails('erin@example.com', 1);
     const photoLink = photoLinkOfEmail(email!.body.text!);
@@ -163,7 +202,10 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     });
     expect([remembered.status, remembered.body.name]).toEqual([200, 'Erin Erased']);
     // Act
-    const receipt = await erasePersons({ tenantId: studio.tenant.tenantId, token: studio.token }, { personId: erin!.personId });
+    const receipt = await erasePersons(
+      { tenantId: studio.tenant.tenantId, token: studio.token },
+      { personId: erin!.personId },
+    );
     const answer = await openLink(studio, photoLink);
     const asked = await sendLink(studio, 'erin@example.com');
     // Assess
@@ -178,10 +220,20 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     ['a blank email', { action: 'sendPhotoLink', email: ' ' }, 400, 'email_required'],
     ['an email that is no address', { action: 'sendPhotoLink', email: 'ada at example' }, 400, 'invalid_field'],
     ['an email that is a number', { action: 'sendPhotoLink', email: 7 }, 400, 'invalid_field'],
-    ['a language of none of ours', { action: 'sendPhotoLink', email: 'ada@example.com', language: 'EN' }, 400, 'invalid_field'],
+    [
+      'a language of none of ours',
+      { action: 'sendPhotoLink', email: 'ada@example.com', language: 'EN' },
+      400,
+      'invalid_field',
+    ],
     ['no photoLink', { action: 'photosByLink' }, 400, 'invalid_field'],
     ['a photoLink over its length', { action: 'photosByLink', photoLink: 'x'.repeat(500) }, 400, 'invalid_field'],
-    ['an unknown gallery', { action: 'sendPhotoLink', token: 'nope', email: 'ada@example.com' }, 404, 'gallery_not_found'],
+    [
+      'an unknown gallery',
+      { action: 'sendPhotoLink', token: 'nope', email: 'ada@example.com' },
+      404,
+      'gallery_not_found',
+    ],
   ])('refuses %s', async (_case, body, status, error) => {
     const answer = await call(studio, body);
     expect([answer.status, answer.body.error]).toEqual([status, error]);
@@ -190,9 +242,15 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
   it('draws on the per-client lookup budget', async () => {
     // Prepare
     const limited = await createTestTenant();
-    await updateGallerySettings(limited.tenant.tenantId, limited.token, { publicLimits: { photoLookups: { limit: 2, windowMs: 60 * 60_000 } } });
+    await updateGallerySettings(limited.tenant.tenantId, limited.token, {
+      publicLimits: { photoLookups: { limit: 2, windowMs: 60 * 60_000 } },
+    });
     // Act
-    const answers = [await sendLink(limited, 'a@example.com'), await openLink(limited, 'not-a-link'), await sendLink(limited, 'a@example.com')];
+    const answers = [
+      await sendLink(limited, 'a@example.com'),
+      await openLink(limited, 'not-a-link'),
+      await sendLink(limited, 'a@example.com'),
+    ];
     // Assess
     expect(answers.map((answer) => answer.status)).toEqual([200, 403, 429]);
   });

@@ -65,9 +65,22 @@ async function createStudio(options: { asksForNotification: boolean; defaultLang
 
 const uniqueEmail = () => `person-${randomBytes(4).toString('hex')}@example.com`;
 
-async function storePerson(scope: GalleryScope, options: { email: string | null; notificationConsent: boolean | null; language?: Language }): Promise<Person> {
+async function storePerson(
+  scope: GalleryScope,
+  options: { email: string | null; notificationConsent: boolean | null; language?: Language },
+): Promise<Person> {
   const consents: PersonConsents = { ...NO_CONSENTS, notificationConsent: options.notificationConsent };
-  const draft = samplePerson({ name: 'Grace <Hopper>', email: options.email, employeeId: null, department: null, shootingDayId: null, consents, source: 'checkin', createdAt: new Date(now()).toISOString(), language: options.language });
+  const draft = samplePerson({
+    name: 'Grace <Hopper>',
+    email: options.email,
+    employeeId: null,
+    department: null,
+    shootingDayId: null,
+    consents,
+    source: 'checkin',
+    createdAt: new Date(now()).toISOString(),
+    language: options.language,
+  });
   const { written } = await insertPersonsWithCodes(scope, [draft]);
   return written[0]!;
 }
@@ -128,12 +141,18 @@ async function allNoticesHandled(): Promise<void> {
 
 /** The person's photos.assigned event items, as the stream carries them, in a stream event as Lambda hands it over. */
 async function redeliveredRecords(scope: GalleryScope, personId: string): Promise<DynamoDBStreamEvent> {
-  const items = (await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token))).filter((item) => item.type === 'photos.assigned' && item.personId === personId);
+  const items = (await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token))).filter(
+    (item) => item.type === 'photos.assigned' && item.personId === personId,
+  );
   expect(items.length).toBeGreaterThan(0);
   return {
     Records: items.map((item, index) => ({
       eventName: 'MODIFY',
-      dynamodb: { SequenceNumber: String(index + 1), Keys: marshall({ pk: item.pk, sk: item.sk }) as never, NewImage: marshall(item) as never },
+      dynamodb: {
+        SequenceNumber: String(index + 1),
+        Keys: marshall({ pk: item.pk, sk: item.sk }) as never,
+        NewImage: marshall(item) as never,
+      },
     })),
   };
 }
@@ -157,8 +176,17 @@ describe('photo-ready emails', () => {
     expect(email!.from).toBe('photos@groupshoot.example');
     expect(email!.subject).toBe('Your photos are ready: Spring portraits');
     expect(email!.body.text).toContain(link);
-    expect(verifyPhotoLink(process.env.PHOTO_LINK_KEY!, { tenantId: studio.scope.tenantId, galleryToken: studio.scope.token }, photoLink, now())).toBe(person.personId);
-    expect(email!.body.text).toContain(`works until ${dateInWords(new Date(now() + PHOTO_LINK_LIFETIME_MS).toISOString(), 'en')}.`);
+    expect(
+      verifyPhotoLink(
+        process.env.PHOTO_LINK_KEY!,
+        { tenantId: studio.scope.tenantId, galleryToken: studio.scope.token },
+        photoLink,
+        now(),
+      ),
+    ).toBe(person.personId);
+    expect(email!.body.text).toContain(
+      `works until ${dateInWords(new Date(now() + PHOTO_LINK_LIFETIME_MS).toISOString(), 'en')}.`,
+    );
     expect(email!.body.text).not.toContain(person.code);
     expect(email!.body.text).toContain('Hello Grace <Hopper>,\n\nYour photos from Spring portraits');
     expect(email!.body.html).toContain(`<a href="${link.replace(/&/g, '&#38;')}">`);
@@ -169,8 +197,20 @@ describe('photo-ready emails', () => {
   });
 
   it.each([
-    ['the person\'s language (German) before the gallery\'s (French)', 'de', 'fr', 'Ihre Fotos sind fertig: Spring portraits', 'Guten Tag Grace <Hopper>,\n\nIhre Fotos von'],
-    ['the gallery\'s language (French) for a person without one', undefined, 'fr', 'Vos photos sont prêtes : Spring portraits', 'Bonjour Grace <Hopper>,\n\nVos photos de'],
+    [
+      "the person's language (German) before the gallery's (French)",
+      'de',
+      'fr',
+      'Ihre Fotos sind fertig: Spring portraits',
+      'Guten Tag Grace <Hopper>,\n\nIhre Fotos von',
+    ],
+    [
+      "the gallery's language (French) for a person without one",
+      undefined,
+      'fr',
+      'Vos photos sont prêtes : Spring portraits',
+      'Bonjour Grace <Hopper>,\n\nVos photos de',
+    ],
   ] as const)('writes in %s', async (_case, language, defaultLanguage, subject, opening) => {
     // Prepare
     const studio = await createStudio({ asksForNotification: true, defaultLanguage });
@@ -255,7 +295,8 @@ describe('photo-ready emails', () => {
     const flaky: EmailSender = {
       async send(email) {
         attempts.push(email.to);
-        if (failures-- > 0) throw Object.assign(new Error('SES is not available'), { name: 'InternalServerErrorException' });
+        if (failures-- > 0)
+          throw Object.assign(new Error('SES is not available'), { name: 'InternalServerErrorException' });
         return sesSender.send(email);
       },
     };

@@ -43,14 +43,28 @@ describe("a person's photos, in capture order", () => {
     const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
     const inbox = (path: string) => inboxObjectKey({ ...scope, path });
     const folder = (fileName: string) => photoObjectKey({ ...scope, personId: person.personId, fileName });
-    const shot = (seed: number, time: string) => portraitJpeg({ width: 800, height: 533, seed, capturedAt: at(time), camera });
+    const shot = (seed: number, time: string) =>
+      portraitJpeg({ width: 800, height: 533, seed, capturedAt: at(time), camera });
     // In upload order, which is neither capture order nor name order; the card comes late and takes the photos before it.
     const uploads: Upload[] = [
       { key: folder('plain.jpg'), bytes: makeJpeg(64, 48) },
       { key: inbox('cam/B.JPG'), bytes: await shot(2, '10:00:03.000') },
-      { key: folder('exif.jpg'), bytes: await portraitJpeg({ width: 320, height: 240, seed: 5, capturedAt: at('10:00:02.500'), camera }) },
+      {
+        key: folder('exif.jpg'),
+        bytes: await portraitJpeg({ width: 320, height: 240, seed: 5, capturedAt: at('10:00:02.500'), camera }),
+      },
       { key: inbox('cam/A.JPG'), bytes: await shot(1, '10:00:02.000') },
-      { key: inbox('cam/CARD.JPG'), bytes: await cardJpeg({ width: 1600, height: 1067, text: person.code, size: 0.15, capturedAt: at('10:00:00.000'), camera }) },
+      {
+        key: inbox('cam/CARD.JPG'),
+        bytes: await cardJpeg({
+          width: 1600,
+          height: 1067,
+          text: person.code,
+          size: 0.15,
+          capturedAt: at('10:00:00.000'),
+          camera,
+        }),
+      },
       { key: inbox('cam/C.JPG'), bytes: await shot(3, '10:00:01.000') },
       { key: folder('early.jpg'), bytes: makeJpeg(64, 48), metadata: { 'captured-at': at('09:59:59.000') } },
     ];
@@ -73,10 +87,17 @@ describe("a person's photos, in capture order", () => {
 
   it('lists them by capture time from metadata or EXIF, those without one last, on GET …/persons/{personId}/photos', async () => {
     // Act
-    const answer = await api.call(`/groupshoot/${studio.token}/persons/${person.personId}/photos`, { headers: studio.serverHeaders });
+    const answer = await api.call(`/groupshoot/${studio.token}/persons/${person.personId}/photos`, {
+      headers: studio.serverHeaders,
+    });
     // Assess
     expect(answer.status).toBe(200);
-    expect(answer.body.photos.map((photo: { fileName: string; capturedAt: string | null }) => [photo.fileName, photo.capturedAt])).toEqual(expected);
+    expect(
+      answer.body.photos.map((photo: { fileName: string; capturedAt: string | null }) => [
+        photo.fileName,
+        photo.capturedAt,
+      ]),
+    ).toEqual(expected);
   });
 
   it('answers them in the same order to the participant', async () => {
@@ -88,6 +109,11 @@ describe("a person's photos, in capture order", () => {
     });
     // Assess
     expect(answer.status).toBe(200);
-    expect(answer.body.photos.map((photo: { fileName: string; capturedAt: string | null }) => [photo.fileName, photo.capturedAt])).toEqual(expected);
+    expect(
+      answer.body.photos.map((photo: { fileName: string; capturedAt: string | null }) => [
+        photo.fileName,
+        photo.capturedAt,
+      ]),
+    ).toEqual(expected);
   });
 });

@@ -23,25 +23,35 @@ const api = useLocalApi();
 
 const post = (studio: TestTenant, body: Record<string, unknown>, token = studio.token) =>
   api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body: { token, ...body } });
-const pick = (studio: TestTenant, body: Record<string, unknown>, token = studio.token) => post(studio, { action: 'pickPhoto', ...body }, token);
+const pick = (studio: TestTenant, body: Record<string, unknown>, token = studio.token) =>
+  post(studio, { action: 'pickPhoto', ...body }, token);
 const serverPhotos = (studio: TestTenant, personId: string) =>
   api.call(`/groupshoot/${studio.token}/persons/${personId}/photos`, { headers: studio.serverHeaders });
 
 async function linkOf(studio: TestTenant, personId: string, token = studio.token): Promise<string> {
-  return signPhotoLink(await photoLinkKey(), { tenantId: studio.tenant.tenantId, galleryToken: token, personId }, Date.now()).photoLink;
+  return signPhotoLink(
+    await photoLinkKey(),
+    { tenantId: studio.tenant.tenantId, galleryToken: token, personId },
+    Date.now(),
+  ).photoLink;
 }
 
 async function photoIdsOf(studio: TestTenant, personId: string): Promise<string[]> {
-  return (await listPhotos({ tenantId: studio.tenant.tenantId, token: studio.token }, personId)).map((photo) => photo.photoId);
+  return (await listPhotos({ tenantId: studio.tenant.tenantId, token: studio.token }, personId)).map(
+    (photo) => photo.photoId,
+  );
 }
 
 /** The photo.picked events of the person in the gallery's outbox, oldest first. */
 async function pickedEvents(studio: TestTenant, personId: string) {
   const items = await queryPartition(keys.eventsOfGallery(studio.tenant.tenantId, studio.token));
-  return items.filter((item) => item.type === 'photo.picked' && item.personId === personId).sort((a, b) => a.eventId.localeCompare(b.eventId));
+  return items
+    .filter((item) => item.type === 'photo.picked' && item.personId === personId)
+    .sort((a, b) => a.eventId.localeCompare(b.eventId));
 }
 
-const pickedFlags = (answer: { body: { photos: { photoId: string; picked: boolean }[] } }) => answer.body.photos.map((photo) => [photo.photoId, photo.picked]);
+const pickedFlags = (answer: { body: { photos: { photoId: string; picked: boolean }[] } }) =>
+  answer.body.photos.map((photo) => [photo.photoId, photo.picked]);
 
 describe('POST /group-shoot pickPhoto and admin photo pick', () => {
   let studio: TestTenant;
@@ -54,7 +64,10 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
   beforeAll(async () => {
     studio = await createTestTenant();
     await updateGallerySettings(studio.tenant.tenantId, studio.token, {
-      publicLimits: { photoLookups: { limit: 500, windowMs: 60_000 }, photoLookupFailuresPerSite: { limit: 500, windowMs: 60_000 } },
+      publicLimits: {
+        photoLookups: { limit: 500, windowMs: 60_000 },
+        photoLookupFailuresPerSite: { limit: 500, windowMs: 60_000 },
+      },
       photoAccess: { codeAndEmail: true, codeAndEmployeeId: true },
     });
     [ada, grace, linus] = (await importParticipants(api.call, studio, studio.token, [
@@ -88,21 +101,39 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
     const server = await serverPhotos(studio, ada.personId);
     // Assess
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ ok: true, requestId: expect.any(String), name: 'Ada Lovelace', urlsExpireAt: expect.any(String), photos: expect.any(Array) });
+    expect(answer.body).toEqual({
+      ok: true,
+      requestId: expect.any(String),
+      name: 'Ada Lovelace',
+      urlsExpireAt: expect.any(String),
+      photos: expect.any(Array),
+    });
     expect(pickedFlags(answer)).toEqual(adaPhotos.map((photoId, index) => [photoId, index === 1]));
     expect(server.body.pickedPhotoId).toBe(adaPhotos[1]);
     expect(pickedFlags(server)).toEqual(adaPhotos.map((photoId, index) => [photoId, index === 1]));
-    const stored = await getPerson({ tenantId: studio.tenant.tenantId, token: studio.token }, ada.personId, { consistent: true });
+    const stored = await getPerson({ tenantId: studio.tenant.tenantId, token: studio.token }, ada.personId, {
+      consistent: true,
+    });
     expect(stored?.pickedPhotoId).toBe(adaPhotos[1]);
   });
 
   it('records a pick by access code and email, and by access code and employee ID for a person without an email', async () => {
     // Act
-    const byEmail = await pick(studio, { code: ada.code.toLowerCase(), email: ' ADA@example.com ', photoId: adaPhotos[2] });
+    const byEmail = await pick(studio, {
+      code: ada.code.toLowerCase(),
+      email: ' ADA@example.com ',
+      photoId: adaPhotos[2],
+    });
     const byEmployeeId = await pick(studio, { code: grace.code, employeeId: 'E-2', photoId: gracePhotos[1] });
     // Assess
-    expect([byEmail.status, pickedFlags(byEmail)]).toEqual([200, adaPhotos.map((photoId, index) => [photoId, index === 2])]);
-    expect([byEmployeeId.status, pickedFlags(byEmployeeId)]).toEqual([200, gracePhotos.map((photoId, index) => [photoId, index === 1])]);
+    expect([byEmail.status, pickedFlags(byEmail)]).toEqual([
+      200,
+      adaPhotos.map((photoId, index) => [photoId, index === 2]),
+    ]);
+    expect([byEmployeeId.status, pickedFlags(byEmployeeId)]).toEqual([
+      200,
+      gracePhotos.map((photoId, index) => [photoId, index === 1]),
+    ]);
     expect((await serverPhotos(studio, grace.personId)).body.pickedPhotoId).toBe(gracePhotos[1]);
   });
 
@@ -113,18 +144,34 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
     const wrongFactor = await pick(studio, { code: grace.code, employeeId: 'E-1', photoId: gracePhotos[0] });
     const noFactor = await pick(studio, { code: grace.code, photoId: gracePhotos[0] });
     // Assess
-    for (const answer of [wrongFactor, noFactor]) expect([answer.status, answer.body.error]).toEqual([404, 'photos_not_found']);
+    for (const answer of [wrongFactor, noFactor])
+      expect([answer.status, answer.body.error]).toEqual([404, 'photos_not_found']);
     expect((await serverPhotos(studio, grace.personId)).body.pickedPhotoId).toBe(before);
   });
 
   it('lets the photographer pick with admin photo pick, and a later pick by either replace the earlier one', async () => {
     // Act
-    const byPhotographer = await admin('photo', 'pick', '--tenant', studio.slug, '--gallery', studio.token, '--person', ada.personId, '--photo', adaPhotos[0]!, '--json');
+    const byPhotographer = await admin(
+      'photo',
+      'pick',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--person',
+      ada.personId,
+      '--photo',
+      adaPhotos[0]!,
+      '--json',
+    );
     const afterPhotographer = (await serverPhotos(studio, ada.personId)).body.pickedPhotoId;
     const byParticipant = await pick(studio, { photoLink: await linkOf(studio, ada.personId), photoId: adaPhotos[1] });
     const afterParticipant = (await serverPhotos(studio, ada.personId)).body.pickedPhotoId;
     // Assess
-    expect([byPhotographer.code, byPhotographer.json()]).toEqual([0, { personId: ada.personId, photoId: adaPhotos[0], pickedBy: 'photographer' }]);
+    expect([byPhotographer.code, byPhotographer.json()]).toEqual([
+      0,
+      { personId: ada.personId, photoId: adaPhotos[0], pickedBy: 'photographer' },
+    ]);
     expect(afterPhotographer).toBe(adaPhotos[0]);
     expect(byParticipant.status).toBe(200);
     expect(afterParticipant).toBe(adaPhotos[1]);
@@ -136,7 +183,18 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
     const [linusPhoto] = await photoIdsOf(studio, linus.personId);
     // Act
     await pick(studio, { code: linus.code, email: 'linus@example.com', photoId: linusPhoto });
-    await admin('photo', 'pick', '--tenant', studio.slug, '--gallery', studio.token, '--person', linus.personId, '--photo', linusPhoto!);
+    await admin(
+      'photo',
+      'pick',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--person',
+      linus.personId,
+      '--photo',
+      linusPhoto!,
+    );
     // Assess
     const events = (await pickedEvents(studio, linus.personId)).slice(seen);
     expect(events.map((event) => [event.galleryToken, event.personId, event.data])).toEqual([
@@ -147,16 +205,23 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
 
   it('erases the pick and its photo.picked events with the person', async () => {
     // Prepare
-    const [erin] = await importParticipants(api.call, studio, studio.token, [{ name: 'Erin Erased', email: 'erin@example.com' }]);
+    const [erin] = await importParticipants(api.call, studio, studio.token, [
+      { name: 'Erin Erased', email: 'erin@example.com' },
+    ]);
     await givePhoto(studio, studio.token, erin!.personId, 'erin.jpg', makeJpeg(16, 16));
     const [erinPhoto] = await photoIdsOf(studio, erin!.personId);
     const picked = await pick(studio, { photoLink: await linkOf(studio, erin!.personId), photoId: erinPhoto });
-    expect([picked.status, await pickedEvents(studio, erin!.personId)]).toEqual([200, [expect.objectContaining({ type: 'photo.picked' })]]);
+    expect([picked.status, await pickedEvents(studio, erin!.personId)]).toEqual([
+      200,
+      [expect.objectContaining({ type: 'photo.picked' })],
+    ]);
     // Act
     await erasePersons({ tenantId: studio.tenant.tenantId, token: studio.token }, { personId: erin!.personId });
     // Assess
     expect(await pickedEvents(studio, erin!.personId)).toEqual([]);
-    expect(await getPerson({ tenantId: studio.tenant.tenantId, token: studio.token }, erin!.personId, { consistent: true })).toBeUndefined();
+    expect(
+      await getPerson({ tenantId: studio.tenant.tenantId, token: studio.token }, erin!.personId, { consistent: true }),
+    ).toBeUndefined();
   });
 
   it("gives 404 photo_not_found for another person's photo or an unknown one, records nothing and sends no event", async () => {
@@ -166,11 +231,34 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
     // Act
     const othersByLink = await pick(studio, { photoLink: await linkOf(studio, grace.personId), photoId: adaPhotos[0] });
     const othersByCode = await pick(studio, { code: grace.code, employeeId: 'E-2', photoId: adaPhotos[0] });
-    const unknown = await pick(studio, { code: grace.code, employeeId: 'E-2', photoId: 'pho_000000000000000000000000' });
-    const byPhotographer = await admin('photo', 'pick', '--tenant', studio.slug, '--gallery', studio.token, '--person', grace.personId, '--photo', adaPhotos[0]!);
+    const unknown = await pick(studio, {
+      code: grace.code,
+      employeeId: 'E-2',
+      photoId: 'pho_000000000000000000000000',
+    });
+    const byPhotographer = await admin(
+      'photo',
+      'pick',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--person',
+      grace.personId,
+      '--photo',
+      adaPhotos[0]!,
+    );
     // Assess
     for (const answer of [othersByLink, othersByCode, unknown]) {
-      expect([answer.status, answer.body]).toEqual([404, { ok: false, error: 'photo_not_found', message: ERROR_CATALOG.photo_not_found.message, requestId: expect.any(String) }]);
+      expect([answer.status, answer.body]).toEqual([
+        404,
+        {
+          ok: false,
+          error: 'photo_not_found',
+          message: ERROR_CATALOG.photo_not_found.message,
+          requestId: expect.any(String),
+        },
+      ]);
     }
     expect(byPhotographer.code).not.toBe(0);
     expect(byPhotographer.err.join('\n')).toContain(`has no photo "${adaPhotos[0]}"`);
@@ -181,7 +269,11 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
   it('gives 403 photo_link_invalid to a link that is forged, of another gallery, or of another tenant', async () => {
     // Prepare
     const sibling = await createGallery(studio.tenant.tenantId, { ...studio.gallery, galleryName: 'Sibling' });
-    const forged = signPhotoLink('another key', { tenantId: studio.tenant.tenantId, galleryToken: studio.token, personId: ada.personId }, Date.now()).photoLink;
+    const forged = signPhotoLink(
+      'another key',
+      { tenantId: studio.tenant.tenantId, galleryToken: studio.token, personId: ada.personId },
+      Date.now(),
+    ).photoLink;
     // Act
     const answers = [
       await pick(studio, { photoLink: forged, photoId: adaPhotos[0] }),
@@ -196,27 +288,48 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
   it("keeps tenants apart: another tenant's gallery, person and photo are invisible to a pick", async () => {
     // Prepare
     const other = await createTestTenant();
-    const [olga] = await importParticipants(api.call, other, other.token, [{ name: 'Olga Other', email: 'olga@example.com' }]);
+    const [olga] = await importParticipants(api.call, other, other.token, [
+      { name: 'Olga Other', email: 'olga@example.com' },
+    ]);
     await givePhoto(other, other.token, olga!.personId, 'olga.jpg', makeJpeg(16, 16));
     const [olgaPhoto] = await photoIdsOf(other, olga!.personId);
-    const olgaLink = signPhotoLink(await photoLinkKey(), { tenantId: other.tenant.tenantId, galleryToken: other.token, personId: olga!.personId }, Date.now()).photoLink;
+    const olgaLink = signPhotoLink(
+      await photoLinkKey(),
+      { tenantId: other.tenant.tenantId, galleryToken: other.token, personId: olga!.personId },
+      Date.now(),
+    ).photoLink;
     // Act: through this tenant, naming the other's gallery, link and photo
     const otherGallery = await pick(studio, { photoLink: olgaLink, photoId: olgaPhoto }, other.token);
     const otherLinkHere = await pick(studio, { photoLink: olgaLink, photoId: olgaPhoto });
     const otherPhotoForOwn = await pick(studio, { photoLink: await linkOf(studio, ada.personId), photoId: olgaPhoto });
-    const byPhotographer = await admin('photo', 'pick', '--tenant', studio.slug, '--gallery', other.token, '--person', olga!.personId, '--photo', olgaPhoto!);
+    const byPhotographer = await admin(
+      'photo',
+      'pick',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      other.token,
+      '--person',
+      olga!.personId,
+      '--photo',
+      olgaPhoto!,
+    );
     // Assess
     expect([otherGallery.status, otherGallery.body.error]).toEqual([404, 'gallery_not_found']);
     expect([otherLinkHere.status, otherLinkHere.body.error]).toEqual([403, 'photo_link_invalid']);
     expect([otherPhotoForOwn.status, otherPhotoForOwn.body.error]).toEqual([404, 'photo_not_found']);
     expect(byPhotographer.code).not.toBe(0);
-    const olgaNow = await api.call(`/groupshoot/${other.token}/persons/${olga!.personId}/photos`, { headers: other.serverHeaders });
+    const olgaNow = await api.call(`/groupshoot/${other.token}/persons/${olga!.personId}/photos`, {
+      headers: other.serverHeaders,
+    });
     expect(olgaNow.body.pickedPhotoId).toBeNull();
   });
 
-  it('counts a pick whose photo is no longer the person\'s as none', async () => {
+  it("counts a pick whose photo is no longer the person's as none", async () => {
     // Prepare: a pick naming a photo the person does not have, as after a late camera card moved it away
-    await updateExistingItem(keys.person(studio.tenant.tenantId, studio.token, grace.personId), { pickedPhotoId: 'pho_ffffffffffffffffffffffff' });
+    await updateExistingItem(keys.person(studio.tenant.tenantId, studio.token, grace.personId), {
+      pickedPhotoId: 'pho_ffffffffffffffffffffffff',
+    });
     // Act
     const server = await serverPhotos(studio, grace.personId);
     const participant = await post(studio, { action: 'myPhotos', code: grace.code, employeeId: 'E-2' });
@@ -233,7 +346,9 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
       publicLimits: { photoLookupFailuresPerCode: { limit: 1, windowMs: 60 * 60_000 } },
       photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
     });
-    const [max] = await importParticipants(api.call, limited, limited.token, [{ name: 'Max Budget', email: 'max@example.com' }]);
+    const [max] = await importParticipants(api.call, limited, limited.token, [
+      { name: 'Max Budget', email: 'max@example.com' },
+    ]);
     await givePhoto(limited, limited.token, max!.personId, 'max.jpg', makeJpeg(16, 16));
     const [maxPhoto] = await photoIdsOf(limited, max!.personId);
     const wrong = await pick(limited, { code: max!.code, email: 'someone.else@example.com', photoId: maxPhoto });
@@ -241,8 +356,13 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
     const right = await pick(limited, { code: max!.code, email: 'max@example.com', photoId: maxPhoto });
     // Assess
     expect([wrong.status, wrong.body.error]).toEqual([404, 'photos_not_found']);
-    expect([right.status, right.body]).toEqual([200, { ok: true, photoLinkRequested: true, requestId: expect.any(String) }]);
-    const stored = await getPerson({ tenantId: limited.tenant.tenantId, token: limited.token }, max!.personId, { consistent: true });
+    expect([right.status, right.body]).toEqual([
+      200,
+      { ok: true, photoLinkRequested: true, requestId: expect.any(String) },
+    ]);
+    const stored = await getPerson({ tenantId: limited.tenant.tenantId, token: limited.token }, max!.personId, {
+      consistent: true,
+    });
     expect(stored?.pickedPhotoId).toBeUndefined();
     expect(await pickedEvents(limited, max!.personId)).toEqual([]);
   });

@@ -48,7 +48,10 @@ describe('erasing a person in the middle of a shoot', () => {
           // whole folder once more (a re-run of `photos upload`, which uploads the erased card and photos again)
           const { scope, persons, personOfCode } = await newShoot(studio, 6);
           const uploads = syntheticShoot(scope, persons);
-          const random = fc.sample(fc.shuffledSubarray(uploads, { minLength: uploads.length, maxLength: uploads.length }), { seed, numRuns: 1 })[0]!;
+          const random = fc.sample(
+            fc.shuffledSubarray(uploads, { minLength: uploads.length, maxLength: uploads.length }),
+            { seed, numRuns: 1 },
+          )[0]!;
           const deliveries = [...random, ...random.filter((_, index) => index % 5 === 0)];
           const erased = persons[erasedIndex]!;
           const erasureBatch = Math.floor(erasedAt * Math.ceil(deliveries.length / parallel));
@@ -56,13 +59,17 @@ describe('erasing a person in the middle of a shoot', () => {
           let batch = 0;
           for (let start = 0; start < deliveries.length; start += parallel, batch += 1) {
             const placements = deliveries.slice(start, start + parallel).map((upload) => deliver(scope, upload));
-            await Promise.all(batch === erasureBatch ? [...placements, erasePersons(scope, { personId: erased.personId })] : placements);
+            await Promise.all(
+              batch === erasureBatch ? [...placements, erasePersons(scope, { personId: erased.personId })] : placements,
+            );
           }
           if (erasureBatch >= batch) await erasePersons(scope, { personId: erased.personId });
           for (const upload of uploads) await deliver(scope, upload);
           // Assess
           const owners = expectedOwners(uploads, personOfCode);
-          const erasedPhotos = new Set([...owners].filter(([, owner]) => owner === erased.personId).map(([photoId]) => photoId));
+          const erasedPhotos = new Set(
+            [...owners].filter(([, owner]) => owner === erased.personId).map(([photoId]) => photoId),
+          );
           const erasedCard = uploads.find((upload) => upload.card.kind === 'card' && upload.card.code === erased.code)!;
           expect(await getPerson(scope, erased.personId)).toBeUndefined();
           expect(await listPhotos(scope, erased.personId)).toEqual([]);
@@ -73,8 +80,15 @@ describe('erasing a person in the middle of a shoot', () => {
           const items = await listShootItems(scope);
           const remaining = new Set(items.flatMap((item) => (item.kind === 'erased_card' ? [] : [item.photoId])));
           expect([...erasedPhotos, erasedCard.facts.photoId].filter((photoId) => remaining.has(photoId))).toEqual([]);
-          expect(items.filter((item) => item.kind === 'photo' && (item.heldFor === erased.personId || item.personId === erased.personId))).toEqual([]);
-          const erasedObjects = uploads.filter((upload) => erasedPhotos.has(upload.facts.photoId) || upload === erasedCard).map((upload) => upload.facts.objectKey);
+          expect(
+            items.filter(
+              (item) =>
+                item.kind === 'photo' && (item.heldFor === erased.personId || item.personId === erased.personId),
+            ),
+          ).toEqual([]);
+          const erasedObjects = uploads
+            .filter((upload) => erasedPhotos.has(upload.facts.photoId) || upload === erasedCard)
+            .map((upload) => upload.facts.objectKey);
           expect((await Promise.all(erasedObjects.map(objectExists))).filter(Boolean)).toEqual([]);
           const counters = (await getGalleryConfiguration(scope.tenantId, scope.token))!.counters;
           const delivered = items.filter((item) => item.kind === 'photo' && item.personId).length;

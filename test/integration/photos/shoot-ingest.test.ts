@@ -31,13 +31,43 @@ const PERSONS = 10;
  */
 async function shootFiles(codes: string[]): Promise<ShootFile[]> {
   const shoot = await makeShoot({ codes, cameras: 2, photosPerPerson: 3, unknownCode: null });
-  const files: ShootFile[] = shoot.map((photo) => ({ path: photo.path, bytes: photo.bytes, camera: photo.camera, capturedAt: photo.capturedAt, cardText: photo.code }));
+  const files: ShootFile[] = shoot.map((photo) => ({
+    path: photo.path,
+    bytes: photo.bytes,
+    camera: photo.camera,
+    capturedAt: photo.capturedAt,
+    cardText: photo.code,
+  }));
   const camera = { make: 'Canon', model: 'EOS R6', serial: '031001' };
   const late = (second: number) => `2026-11-20T11:00:0${second}.000Z`;
   files.push(
-    { path: 'camera-1/IMG_9001.JPG', bytes: await cardJpeg({ width: 1600, height: 1067, text: 'ZZZZ', size: 0.15, angle: 10, capturedAt: late(1), camera }), camera: 'Canon EOS R6 #031001', capturedAt: late(1), cardText: 'ZZZZ' },
-    { path: 'camera-1/IMG_9002.JPG', bytes: await portraitJpeg({ width: 1600, height: 1067, seed: 9002, capturedAt: late(2), camera }), camera: 'Canon EOS R6 #031001', capturedAt: late(2) },
-    { path: 'camera-1/IMG_9003.JPG', bytes: await portraitJpeg({ width: 1600, height: 1067, seed: 9003, capturedAt: late(3), camera }), camera: 'Canon EOS R6 #031001', capturedAt: late(3) },
+    {
+      path: 'camera-1/IMG_9001.JPG',
+      bytes: await cardJpeg({
+        width: 1600,
+        height: 1067,
+        text: 'ZZZZ',
+        size: 0.15,
+        angle: 10,
+        capturedAt: late(1),
+        camera,
+      }),
+      camera: 'Canon EOS R6 #031001',
+      capturedAt: late(1),
+      cardText: 'ZZZZ',
+    },
+    {
+      path: 'camera-1/IMG_9002.JPG',
+      bytes: await portraitJpeg({ width: 1600, height: 1067, seed: 9002, capturedAt: late(2), camera }),
+      camera: 'Canon EOS R6 #031001',
+      capturedAt: late(2),
+    },
+    {
+      path: 'camera-1/IMG_9003.JPG',
+      bytes: await portraitJpeg({ width: 1600, height: 1067, seed: 9003, capturedAt: late(3), camera }),
+      camera: 'Canon EOS R6 #031001',
+      capturedAt: late(3),
+    },
     { path: 'phone/no-exif.jpg', bytes: makeJpeg(64, 48), camera: null, capturedAt: null },
     { path: 'phone/notes.jpg', bytes: Buffer.from('not a photo at all'), camera: null, capturedAt: null },
   );
@@ -45,7 +75,11 @@ async function shootFiles(codes: string[]): Promise<ShootFile[]> {
 }
 
 /** Whose each portrait must be (a person ID, or null), by the keyframe rule over the files as the test made them. */
-function expectedOwners(files: ShootFile[], personOfCode: Map<string, string>, keyOf: (path: string) => string): Map<string, string | null> {
+function expectedOwners(
+  files: ShootFile[],
+  personOfCode: Map<string, string>,
+  keyOf: (path: string) => string,
+): Map<string, string | null> {
   const owners = new Map<string, string | null>();
   for (const camera of new Set(files.map((file) => file.camera))) {
     const sequence = files.filter((file) => file.camera === camera && file.capturedAt !== null);
@@ -53,11 +87,16 @@ function expectedOwners(files: ShootFile[], personOfCode: Map<string, string>, k
       sequence.map((file) => {
         const card = file.cardText === undefined ? undefined : readCard([file.cardText]);
         const position = sequencePosition(file.capturedAt!, file.path.split('/').at(-1)!, photoIdOf(keyOf(file.path)));
-        return { position, card: card && card.kind === 'card' ? { personId: personOfCode.get(card.code) ?? null } : undefined };
+        return {
+          position,
+          card: card && card.kind === 'card' ? { personId: personOfCode.get(card.code) ?? null } : undefined,
+        };
       }),
     );
     for (const file of sequence) {
-      const owner = rule.get(sequencePosition(file.capturedAt!, file.path.split('/').at(-1)!, photoIdOf(keyOf(file.path))));
+      const owner = rule.get(
+        sequencePosition(file.capturedAt!, file.path.split('/').at(-1)!, photoIdOf(keyOf(file.path))),
+      );
       if (owner) owners.set(file.path, owner.personId);
     }
   }
@@ -90,9 +129,17 @@ describe('a shoot uploaded to the inbox, sorted by the S3 ingest function', () =
     const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: studio.serverHeaders,
-      body: { persons: Array.from({ length: PERSONS }, (_, index) => ({ name: `Shot Person ${index}`, employeeId: `E-${index}` })) },
+      body: {
+        persons: Array.from({ length: PERSONS }, (_, index) => ({
+          name: `Shot Person ${index}`,
+          employeeId: `E-${index}`,
+        })),
+      },
     });
-    persons = imported.body.persons.map((person: { personId: string; code: string }) => ({ personId: person.personId, code: person.code }));
+    persons = imported.body.persons.map((person: { personId: string; code: string }) => ({
+      personId: person.personId,
+      code: person.code,
+    }));
     files = await shootFiles(persons.map((person) => person.code));
     owners = expectedOwners(files, new Map(persons.map((person) => [person.code, person.personId])), keyOf);
     for (const file of files) await uploadObject(keyOf(file.path), file.bytes);
@@ -100,16 +147,21 @@ describe('a shoot uploaded to the inbox, sorted by the S3 ingest function', () =
     const deliveries = shuffled([...files, ...files.filter((_, index) => index % 3 === 0)], 20261124);
     const events: S3Event[] = [];
     for (let start = 0; start < deliveries.length; start += 3) {
-      events.push({ Records: deliveries.slice(start, start + 3).flatMap((file) => objectCreatedEvent(keyOf(file.path)).Records) });
+      events.push({
+        Records: deliveries.slice(start, start + 3).flatMap((file) => objectCreatedEvent(keyOf(file.path)).Records),
+      });
     }
-    for (let start = 0; start < events.length; start += 4) await Promise.all(events.slice(start, start + 4).map((event) => ingestPhoto(event)));
+    for (let start = 0; start < events.length; start += 4)
+      await Promise.all(events.slice(start, start + 4).map((event) => ingestPhoto(event)));
   }, 180_000);
 
   it('assigns every portrait after a card to that card’s person, in capture order, and delivers no card', async () => {
     const capturedAt = new Map(files.map((file) => [file.path, file.capturedAt!]));
     for (const person of persons) {
       // Act
-      const answer = await api.call(`/groupshoot/${studio.token}/persons/${person.personId}/photos`, { headers: studio.serverHeaders });
+      const answer = await api.call(`/groupshoot/${studio.token}/persons/${person.personId}/photos`, {
+        headers: studio.serverHeaders,
+      });
       // Assess
       const expected = [...owners]
         .filter(([, owner]) => owner === person.personId)
@@ -119,7 +171,11 @@ describe('a shoot uploaded to the inbox, sorted by the S3 ingest function', () =
       expect(answer.status).toBe(200);
       expect(expected).toHaveLength(3);
       expect(answer.body.photos.map((photo: { fileName: string }) => photo.fileName)).toEqual(expected);
-      expect(answer.body.photos.every((photo: { width: number; height: number }) => photo.width === 1600 && photo.height === 1067)).toBe(true);
+      expect(
+        answer.body.photos.every(
+          (photo: { width: number; height: number }) => photo.width === 1600 && photo.height === 1067,
+        ),
+      ).toBe(true);
     }
   });
 
@@ -148,12 +204,36 @@ describe('a shoot uploaded to the inbox, sorted by the S3 ingest function', () =
     const person = persons[0]!;
     const photoId = photoIdOf(keyOf('camera-2/IMG_0001.JPG'));
     // Act
-    const assigned = await admin('photo', 'assign', '--tenant', studio.slug, '--gallery', studio.token, '--photo', photoId, '--person', person.personId);
+    const assigned = await admin(
+      'photo',
+      'assign',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--photo',
+      photoId,
+      '--person',
+      person.personId,
+    );
     // Assess
     expect(assigned.code).toBe(0);
-    const answer = await api.call(`/groupshoot/${studio.token}/persons/${person.personId}/photos`, { headers: studio.serverHeaders });
+    const answer = await api.call(`/groupshoot/${studio.token}/persons/${person.personId}/photos`, {
+      headers: studio.serverHeaders,
+    });
     expect(answer.body.photos.map((photo: { photoId: string }) => photo.photoId)).toContain(photoId);
-    const card = await admin('photo', 'assign', '--tenant', studio.slug, '--gallery', studio.token, '--photo', photoIdOf(keyOf('camera-1/IMG_9001.JPG')), '--person', person.personId);
+    const card = await admin(
+      'photo',
+      'assign',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--photo',
+      photoIdOf(keyOf('camera-1/IMG_9001.JPG')),
+      '--person',
+      person.personId,
+    );
     expect(card.code).toBe(2);
     expect(card.err.join('\n')).toMatch(/camera card/);
   });

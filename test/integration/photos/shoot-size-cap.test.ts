@@ -17,10 +17,12 @@ describe('the S3 ingest function and inbox objects larger than a camera writes',
   const keyOf = (path: string) => inboxObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, path });
   const unassigned = async () =>
     Object.fromEntries(
-      ((await admin('photo', 'unassigned', '--tenant', studio.slug, '--gallery', studio.token, '--json')).json() as { path: string; reason: string }[]).map((photo) => [
-        photo.path,
-        photo.reason,
-      ]),
+      (
+        (await admin('photo', 'unassigned', '--tenant', studio.slug, '--gallery', studio.token, '--json')).json() as {
+          path: string;
+          reason: string;
+        }[]
+      ).map((photo) => [photo.path, photo.reason]),
     );
 
   beforeEach(async () => {
@@ -41,7 +43,10 @@ describe('the S3 ingest function and inbox objects larger than a camera writes',
     // Act
     await ingestPhoto(event);
     // Assess
-    expect(warn).toHaveBeenCalledWith('photo object ingested', { outcome: 'too_large', objectSize: MAX_PHOTO_OBJECT_BYTES + 1 });
+    expect(warn).toHaveBeenCalledWith('photo object ingested', {
+      outcome: 'too_large',
+      objectSize: MAX_PHOTO_OBJECT_BYTES + 1,
+    });
     expect(await unassigned()).toEqual({ 'camera-1/HUGE.JPG': 'too_large' });
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
     expect(stats.body.photos).toEqual({ total: 0, unassigned: 1, withheld: 0, cards: 0 });
@@ -53,12 +58,25 @@ describe('the S3 ingest function and inbox objects larger than a camera writes',
     const key = keyOf('camera-1/UNDERSTATED.JPG');
     await uploadObject(key, bytes, { 'captured-at': CAPTURED_AT, camera: 'Big Camera' });
     // Act
-    const outcome = await ingestPhotoObject({ objectKey: key, uploadedAt: new Date().toISOString(), size: 1 }, bytes.length - 1);
-    const again = await ingestPhotoObject({ objectKey: key, uploadedAt: new Date().toISOString(), size: 1 }, bytes.length - 1);
+    const outcome = await ingestPhotoObject(
+      { objectKey: key, uploadedAt: new Date().toISOString(), size: 1 },
+      bytes.length - 1,
+    );
+    const again = await ingestPhotoObject(
+      { objectKey: key, uploadedAt: new Date().toISOString(), size: 1 },
+      bytes.length - 1,
+    );
     // Assess
     expect([outcome, again]).toEqual(['too_large', 'too_large']);
     const review = await admin('photo', 'unassigned', '--tenant', studio.slug, '--gallery', studio.token, '--json');
-    expect(review.json()).toEqual([expect.objectContaining({ path: 'camera-1/UNDERSTATED.JPG', reason: 'too_large', camera: 'Big Camera', capturedAt: CAPTURED_AT })]);
+    expect(review.json()).toEqual([
+      expect.objectContaining({
+        path: 'camera-1/UNDERSTATED.JPG',
+        reason: 'too_large',
+        camera: 'Big Camera',
+        capturedAt: CAPTURED_AT,
+      }),
+    ]);
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
     expect(stats.body.photos.unassigned).toBe(1);
   });
@@ -69,7 +87,10 @@ describe('the S3 ingest function and inbox objects larger than a camera writes',
     const key = keyOf('camera-1/FITS.JPG');
     await uploadObject(key, bytes, { 'captured-at': CAPTURED_AT });
     // Act
-    const outcome = await ingestPhotoObject({ objectKey: key, uploadedAt: new Date().toISOString(), size: bytes.length }, bytes.length);
+    const outcome = await ingestPhotoObject(
+      { objectKey: key, uploadedAt: new Date().toISOString(), size: bytes.length },
+      bytes.length,
+    );
     // Assess
     expect(outcome).toBe('unassigned');
     expect(await unassigned()).toEqual({ 'camera-1/FITS.JPG': 'before_first_card' });

@@ -25,35 +25,52 @@ describe('sorting a shoot by its camera cards', () => {
 
   it('assigns every photo to the person of the card before it, whatever the order and however often uploads arrive', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 6 }), async (seed, parallel) => {
-        // Prepare: a shoot, delivered shuffled, a fifth of it twice, `parallel` placements at a time
-        const { scope, persons, personOfCode } = await newShoot(studio, 6);
-        const uploads = syntheticShoot(scope, persons);
-        const random = fc.sample(fc.shuffledSubarray(uploads, { minLength: uploads.length, maxLength: uploads.length }), { seed, numRuns: 1 })[0]!;
-        const deliveries = [...random, ...random.filter((_, index) => index % 5 === 0)];
-        // Act
-        for (let start = 0; start < deliveries.length; start += parallel) {
-          await Promise.all(deliveries.slice(start, start + parallel).map((upload) => placeShootPhoto(scope, upload.facts, upload.card)));
-        }
-        // Assess: each photo's owner, each person's photos, and the statistics
-        const expected = expectedOwners(uploads, personOfCode);
-        const items = await listShootItems(scope);
-        const photoItems = items.filter((item) => item.kind === 'photo');
-        expect(Object.fromEntries(photoItems.map((item) => [item.photoId, (item as { personId?: string }).personId ?? null]))).toEqual(Object.fromEntries(expected));
-        for (const person of persons) {
-          const owned = [...expected].filter(([, owner]) => owner === person.personId).map(([photoId]) => photoId);
-          expect((await listPhotos(scope, person.personId)).map((photo) => photo.photoId).sort()).toEqual(owned.sort());
-          expect((await getPerson(scope, person.personId))?.photoCount).toBe(owned.length);
-        }
-        const counters = (await getGalleryConfiguration(scope.tenantId, scope.token))!.counters;
-        const assigned = [...expected.values()].filter((owner) => owner !== null).length;
-        expect(counters).toMatchObject({
-          photos: assigned,
-          personsWithPhotos: persons.length,
-          photosUnassigned: expected.size - assigned,
-          cardPhotos: uploads.filter((upload) => upload.card.kind !== 'photo').length,
-        });
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (seed, parallel) => {
+          // Prepare: a shoot, delivered shuffled, a fifth of it twice, `parallel` placements at a time
+          const { scope, persons, personOfCode } = await newShoot(studio, 6);
+          const uploads = syntheticShoot(scope, persons);
+          const random = fc.sample(
+            fc.shuffledSubarray(uploads, { minLength: uploads.length, maxLength: uploads.length }),
+            { seed, numRuns: 1 },
+          )[0]!;
+          const deliveries = [...random, ...random.filter((_, index) => index % 5 === 0)];
+          // Act
+          for (let start = 0; start < deliveries.length; start += parallel) {
+            await Promise.all(
+              deliveries
+                .slice(start, start + parallel)
+                .map((upload) => placeShootPhoto(scope, upload.facts, upload.card)),
+            );
+          }
+          // Assess: each photo's owner, each person's photos, and the statistics
+          const expected = expectedOwners(uploads, personOfCode);
+          const items = await listShootItems(scope);
+          const photoItems = items.filter((item) => item.kind === 'photo');
+          expect(
+            Object.fromEntries(
+              photoItems.map((item) => [item.photoId, (item as { personId?: string }).personId ?? null]),
+            ),
+          ).toEqual(Object.fromEntries(expected));
+          for (const person of persons) {
+            const owned = [...expected].filter(([, owner]) => owner === person.personId).map(([photoId]) => photoId);
+            expect((await listPhotos(scope, person.personId)).map((photo) => photo.photoId).sort()).toEqual(
+              owned.sort(),
+            );
+            expect((await getPerson(scope, person.personId))?.photoCount).toBe(owned.length);
+          }
+          const counters = (await getGalleryConfiguration(scope.tenantId, scope.token))!.counters;
+          const assigned = [...expected.values()].filter((owner) => owner !== null).length;
+          expect(counters).toMatchObject({
+            photos: assigned,
+            personsWithPhotos: persons.length,
+            photosUnassigned: expected.size - assigned,
+            cardPhotos: uploads.filter((upload) => upload.card.kind !== 'photo').length,
+          });
+        },
+      ),
       { numRuns: 4 },
     );
   });
@@ -66,8 +83,21 @@ describe('sorting a shoot by its camera cards', () => {
     for (const upload of uploads) await placeShootPhoto(scope, upload.facts, upload.card);
     // Assess
     const items = await listShootItems(scope);
-    const reasons = items.filter((item) => item.kind === 'photo' && !('personId' in item && item.personId)).map((item) => (item as { reason?: string }).reason);
-    expect(reasons.sort()).toEqual(['before_first_card', 'before_first_card', 'before_first_card', 'before_first_card', 'no_capture_time', 'no_capture_time', 'unknown_code', 'unknown_code', 'unknown_code', 'unknown_code']);
+    const reasons = items
+      .filter((item) => item.kind === 'photo' && !('personId' in item && item.personId))
+      .map((item) => (item as { reason?: string }).reason);
+    expect(reasons.sort()).toEqual([
+      'before_first_card',
+      'before_first_card',
+      'before_first_card',
+      'before_first_card',
+      'no_capture_time',
+      'no_capture_time',
+      'unknown_code',
+      'unknown_code',
+      'unknown_code',
+      'unknown_code',
+    ]);
     const cardIds = new Set(items.filter((item) => item.kind === 'card').map((item) => item.photoId));
     const delivered = (await Promise.all(persons.map((person) => listPhotos(scope, person.personId)))).flat();
     expect(delivered.length).toBeGreaterThan(0);
@@ -83,20 +113,48 @@ describe('sorting a shoot by its camera cards', () => {
       const path = `card-test/DSC0${index}.JPG`;
       const objectKey = inboxObjectKey({ ...scope, path });
       return {
-        facts: { photoId: photoIdOf(objectKey), objectKey, path, fileName: `DSC0${index}.JPG`, camera, capturedAt: `2026-11-20T09:00:0${index}.000Z`, width: 10, height: 10, uploadedAt: '2026-11-20T12:00:00.000Z' },
+        facts: {
+          photoId: photoIdOf(objectKey),
+          objectKey,
+          path,
+          fileName: `DSC0${index}.JPG`,
+          camera,
+          capturedAt: `2026-11-20T09:00:0${index}.000Z`,
+          width: 10,
+          height: 10,
+          uploadedAt: '2026-11-20T12:00:00.000Z',
+        },
         card,
       };
     };
-    const uploads = [upload(1, { kind: 'card', code: first.code }), upload(2, { kind: 'photo' }), upload(3, { kind: 'photo' }), upload(5, { kind: 'photo' }), upload(6, { kind: 'photo' })];
+    const uploads = [
+      upload(1, { kind: 'card', code: first.code }),
+      upload(2, { kind: 'photo' }),
+      upload(3, { kind: 'photo' }),
+      upload(5, { kind: 'photo' }),
+      upload(6, { kind: 'photo' }),
+    ];
     for (const each of uploads) await placeShootPhoto(scope, each.facts, each.card);
     expect((await listPhotos(scope, first.personId)).length).toBe(4);
     // Act
-    const placement = await placeShootPhoto(scope, upload(4, { kind: 'card', code: second.code }).facts, { kind: 'card', code: second.code });
+    const placement = await placeShootPhoto(scope, upload(4, { kind: 'card', code: second.code }).facts, {
+      kind: 'card',
+      code: second.code,
+    });
     // Assess
     expect(placement).toEqual({ kind: 'card', code: second.code, personId: second.personId });
-    expect((await listPhotos(scope, first.personId)).map((photo) => photo.fileName)).toEqual(['DSC02.JPG', 'DSC03.JPG']);
-    expect((await listPhotos(scope, second.personId)).map((photo) => photo.fileName).sort()).toEqual(['DSC05.JPG', 'DSC06.JPG']);
-    expect([(await getPerson(scope, first.personId))?.photoCount, (await getPerson(scope, second.personId))?.photoCount]).toEqual([2, 2]);
+    expect((await listPhotos(scope, first.personId)).map((photo) => photo.fileName)).toEqual([
+      'DSC02.JPG',
+      'DSC03.JPG',
+    ]);
+    expect((await listPhotos(scope, second.personId)).map((photo) => photo.fileName).sort()).toEqual([
+      'DSC05.JPG',
+      'DSC06.JPG',
+    ]);
+    expect([
+      (await getPerson(scope, first.personId))?.photoCount,
+      (await getPerson(scope, second.personId))?.photoCount,
+    ]).toEqual([2, 2]);
   });
 });
 
@@ -109,15 +167,32 @@ describe('placements that race', () => {
     const facts = (index: number): ShootPhotoFacts => {
       const path = `race/IMG_000${index}.JPG`;
       const objectKey = inboxObjectKey({ ...scope, path });
-      return { photoId: photoIdOf(objectKey), objectKey, path, fileName: `IMG_000${index}.JPG`, camera: 'Fuji X-T5', capturedAt: `2026-11-20T09:00:0${index}.000Z`, width: 1, height: 1, uploadedAt: '2026-11-20T12:00:00.000Z' };
+      return {
+        photoId: photoIdOf(objectKey),
+        objectKey,
+        path,
+        fileName: `IMG_000${index}.JPG`,
+        camera: 'Fuji X-T5',
+        capturedAt: `2026-11-20T09:00:0${index}.000Z`,
+        width: 1,
+        height: 1,
+        uploadedAt: '2026-11-20T12:00:00.000Z',
+      };
     };
     const cardA = facts(1);
     await placeShootPhoto(scope, cardA, { kind: 'card', code: first.code });
     await placeShootPhoto(scope, facts(2), { kind: 'card', code: second.code });
     await placeShootPhoto(scope, facts(3), { kind: 'photo' });
-    const photo = (await listShootItems(scope)).find((item) => item.kind === 'photo' && item.photoId === facts(3).photoId)!;
+    const photo = (await listShootItems(scope)).find(
+      (item) => item.kind === 'photo' && item.photoId === facts(3).photoId,
+    )!;
     // Act
-    const outcome = await applyGovernor(scope, { pk: photo.pk, sk: photo.sk }, { position: sequencePosition(cardA.capturedAt!, cardA.fileName, cardA.photoId) }, { personId: first.personId });
+    const outcome = await applyGovernor(
+      scope,
+      { pk: photo.pk, sk: photo.sk },
+      { position: sequencePosition(cardA.capturedAt!, cardA.fileName, cardA.photoId) },
+      { personId: first.personId },
+    );
     // Assess
     expect(outcome).toMatchObject({ outcome: 'superseded', state: { personId: second.personId } });
     expect((await listPhotos(scope, second.personId)).map((each) => each.photoId)).toEqual([facts(3).photoId]);
@@ -132,11 +207,23 @@ describe('placements that race', () => {
     const path = (name: string) => `hand/${name}`;
     const facts = (name: string, second: number): ShootPhotoFacts => {
       const objectKey = inboxObjectKey({ ...scope, path: path(name) });
-      return { photoId: photoIdOf(objectKey), objectKey, path: path(name), fileName: name, camera: null, capturedAt: `2026-11-20T09:00:0${second}.000Z`, width: 1, height: 1, uploadedAt: '2026-11-20T12:00:00.000Z' };
+      return {
+        photoId: photoIdOf(objectKey),
+        objectKey,
+        path: path(name),
+        fileName: name,
+        camera: null,
+        capturedAt: `2026-11-20T09:00:0${second}.000Z`,
+        width: 1,
+        height: 1,
+        uploadedAt: '2026-11-20T12:00:00.000Z',
+      };
     };
     const photo = facts('B.JPG', 5);
     await placeShootPhoto(scope, photo, { kind: 'photo' });
-    expect((await listPhotosForReview(scope)).map((each) => [each.photoId, each.reason])).toEqual([[photo.photoId, 'before_first_card']]);
+    expect((await listPhotosForReview(scope)).map((each) => [each.photoId, each.reason])).toEqual([
+      [photo.photoId, 'before_first_card'],
+    ]);
     expect(await assignShootPhotoByHand(scope, photo.photoId, second.personId)).toBe('assigned');
     // Act
     await placeShootPhoto(scope, facts('A.JPG', 1), { kind: 'card', code: first.code });
@@ -144,7 +231,11 @@ describe('placements that race', () => {
     expect((await listPhotos(scope, second.personId)).map((each) => each.photoId)).toEqual([photo.photoId]);
     expect(await listPhotos(scope, first.personId)).toEqual([]);
     expect(await listPhotosForReview(scope)).toEqual([]);
-    expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters).toMatchObject({ photos: 1, photosUnassigned: 0, cardPhotos: 1 });
+    expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters).toMatchObject({
+      photos: 1,
+      photosUnassigned: 0,
+      cardPhotos: 1,
+    });
   });
 });
 
@@ -162,7 +253,17 @@ describe('erasing a person of a sorted shoot', () => {
     ].map(([second, card]) => {
       const path = `erase/IMG_000${second}.JPG`;
       const objectKey = inboxObjectKey({ ...scope, path });
-      const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: `IMG_000${second}.JPG`, camera: null, capturedAt: `2026-11-20T09:00:0${second}.000Z`, width: 8, height: 8, uploadedAt: '2026-11-20T12:00:00.000Z' };
+      const facts = {
+        photoId: photoIdOf(objectKey),
+        objectKey,
+        path,
+        fileName: `IMG_000${second}.JPG`,
+        camera: null,
+        capturedAt: `2026-11-20T09:00:0${second}.000Z`,
+        width: 8,
+        height: 8,
+        uploadedAt: '2026-11-20T12:00:00.000Z',
+      };
       return { facts, card: card as CardReading };
     });
     for (const upload of uploads) {
@@ -172,9 +273,17 @@ describe('erasing a person of a sorted shoot', () => {
     // Act
     const receipt = await erasePersons(scope, { personId: first.personId });
     // Assess
-    expect(receipt).toMatchObject({ persons: [first.personId], photoRecords: 1, shootItems: 2, photoObjectVersions: 2 });
+    expect(receipt).toMatchObject({
+      persons: [first.personId],
+      photoRecords: 1,
+      shootItems: 2,
+      photoObjectVersions: 2,
+    });
     const remaining = await listShootItems(scope);
-    expect(remaining.flatMap((item) => (item.kind === 'erased_card' ? [] : [item.path])).sort()).toEqual(['erase/IMG_0003.JPG', 'erase/IMG_0004.JPG']);
+    expect(remaining.flatMap((item) => (item.kind === 'erased_card' ? [] : [item.path])).sort()).toEqual([
+      'erase/IMG_0003.JPG',
+      'erase/IMG_0004.JPG',
+    ]);
     // A's card stays as its position in the sequence, without anything else.
     const erasedCard = remaining.find((item) => item.kind === 'erased_card')!;
     expect(Object.keys(erasedCard).sort()).toEqual(['erasedAt', 'kind', 'pk', 'sk']);
@@ -183,7 +292,12 @@ describe('erasing a person of a sorted shoot', () => {
     expect(await objectExists(uploads[1]!.facts.objectKey)).toBe(false);
     expect(await objectExists(uploads[3]!.facts.objectKey)).toBe(true);
     expect((await listPhotos(scope, second.personId)).length).toBe(1);
-    expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters).toMatchObject({ photos: 1, personsWithPhotos: 1, cardPhotos: 1, photosUnassigned: 0 });
+    expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters).toMatchObject({
+      photos: 1,
+      personsWithPhotos: 1,
+      cardPhotos: 1,
+      photosUnassigned: 0,
+    });
   });
 });
 

@@ -34,7 +34,11 @@ beforeEach(() => {
 
 /** A free participant of the studio's gallery, with `photos` photos in their folder. */
 async function participantWithPhotos(studio: CheckinStudio, name: string, photos: number) {
-  const answer = await api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body: studio.validBody({ name }) });
+  const answer = await api.call('/group-shoot', {
+    method: 'POST',
+    headers: studio.publicHeaders,
+    body: studio.validBody({ name }),
+  });
   expect(answer.status).toBe(200);
   const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
   const personId: string = answer.body.personId;
@@ -55,7 +59,13 @@ describe('the photo CDN forgets erased photos', () => {
     // Act
     await erasePersons(scope, { personId });
     // Assess
-    expect(cloudFront.invalidations).toEqual([{ distributionId: DISTRIBUTION_ID, callerReference: expect.any(String), paths: [`/${scope.tenantId}/${scope.token}/${personId}/*`] }]);
+    expect(cloudFront.invalidations).toEqual([
+      {
+        distributionId: DISTRIBUTION_ID,
+        callerReference: expect.any(String),
+        paths: [`/${scope.tenantId}/${scope.token}/${personId}/*`],
+      },
+    ]);
   });
 
   it("invalidates the exact inbox paths of a person's sorted shoot photos and card, not the others'", async () => {
@@ -72,14 +82,26 @@ describe('the photo CDN forgets erased photos', () => {
       const path = `shoot/IMG_000${second}.JPG`;
       const objectKey = inboxObjectKey({ ...scope, path });
       await uploadObject(objectKey, makeJpeg(8, 8));
-      const facts = { photoId: photoIdOf(objectKey), objectKey, path, fileName: `IMG_000${second}.JPG`, camera: null, capturedAt: `2026-11-20T09:00:0${second}.000Z`, width: 8, height: 8, uploadedAt: '2026-11-20T12:00:00.000Z' };
+      const facts = {
+        photoId: photoIdOf(objectKey),
+        objectKey,
+        path,
+        fileName: `IMG_000${second}.JPG`,
+        camera: null,
+        capturedAt: `2026-11-20T09:00:0${second}.000Z`,
+        width: 8,
+        height: 8,
+        uploadedAt: '2026-11-20T12:00:00.000Z',
+      };
       await placeShootPhoto(scope, facts, card);
     }
     // Act
     await erasePersons(scope, { personId: first.personId });
     // Assess
     const inbox = `/${scope.tenantId}/${scope.token}/inbox/shoot`;
-    expect(cloudFront.invalidations.map((invalidation) => invalidation.paths.sort())).toEqual([[`${inbox}/IMG_0001.JPG`, `${inbox}/IMG_0002.JPG`]]);
+    expect(cloudFront.invalidations.map((invalidation) => invalidation.paths.sort())).toEqual([
+      [`${inbox}/IMG_0001.JPG`, `${inbox}/IMG_0002.JPG`],
+    ]);
   });
 
   it('sends nothing for an erasure that deleted no photo, nor for a dry run', async () => {
@@ -102,9 +124,15 @@ describe('the photo CDN forgets erased photos', () => {
     cloudFront.refuseNext(1);
     // Act
     const tally = emptyRetentionTally();
-    await applyGalleryRetention(scope, Date.parse('2027-05-03T00:00:00Z') + (DEFAULT_RETENTION.personDays + 1) * 86_400_000, tally);
+    await applyGalleryRetention(
+      scope,
+      Date.parse('2027-05-03T00:00:00Z') + (DEFAULT_RETENTION.personDays + 1) * 86_400_000,
+      tally,
+    );
     // Assess
     expect(tally.personsErased).toBe(2);
-    expect(cloudFront.invalidations.map((invalidation) => invalidation.paths)).toEqual([[`/${scope.tenantId}/${scope.token}/*`]]);
+    expect(cloudFront.invalidations.map((invalidation) => invalidation.paths)).toEqual([
+      [`/${scope.tenantId}/${scope.token}/*`],
+    ]);
   });
 });

@@ -29,8 +29,11 @@ async function scanTable(): Promise<Item[]> {
   return items;
 }
 
-const post = (studio: CheckinStudio, body: Record<string, unknown>, headers: Record<string, string> = studio.publicHeaders) =>
-  api.call('/group-shoot', { method: 'POST', headers, body });
+const post = (
+  studio: CheckinStudio,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = studio.publicHeaders,
+) => api.call('/group-shoot', { method: 'POST', headers, body });
 
 /** A participant who checked in with a selfie, paid a package (with an Idempotency-Key) and got two photos. */
 async function paidParticipantWithPhotos(studio: CheckinStudio) {
@@ -58,11 +61,18 @@ async function paidParticipantWithPhotos(studio: CheckinStudio) {
     await uploadObject(key, makeJpeg(32, 24));
     await ingestPhoto(objectCreatedEvent(key));
   }
-  return { personId, code: paid.body.code as string, orderId: reserved.body.orderId as string, statusToken: reserved.body.statusToken as string };
+  return {
+    personId,
+    code: paid.body.code as string,
+    orderId: reserved.body.orderId as string,
+    statusToken: reserved.body.statusToken as string,
+  };
 }
 
 function mentions(item: Item, text: string): boolean {
-  return JSON.stringify(item, (_key, value) => (value instanceof Set ? [...value] : value)).toLowerCase().includes(text.toLowerCase());
+  return JSON.stringify(item, (_key, value) => (value instanceof Set ? [...value] : value))
+    .toLowerCase()
+    .includes(text.toLowerCase());
 }
 
 describe('npm run admin -- person erase', () => {
@@ -75,7 +85,15 @@ describe('npm run admin -- person erase', () => {
     const selfieKey = selfieObjectKey(studio.tenant.tenantId, studio.token, erased.personId);
     const photoPrefix = `photos/${studio.tenant.tenantId}/${studio.token}/${erased.personId}/`;
     // Act
-    const dryRun = await admin('person', 'erase', ...scope, '--email', CANARY.email.toUpperCase(), '--dry-run', '--json');
+    const dryRun = await admin(
+      'person',
+      'erase',
+      ...scope,
+      '--email',
+      CANARY.email.toUpperCase(),
+      '--dry-run',
+      '--json',
+    );
     const listedAfterDryRun = await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders });
     const run = await admin('person', 'erase', ...scope, '--email', CANARY.email, '--json');
     const again = await admin('person', 'erase', ...scope, '--email', CANARY.email, '--json');
@@ -99,12 +117,22 @@ describe('npm run admin -- person erase', () => {
     expect(run.json()).toEqual(expect.objectContaining({ ...expectedReceipt, dryRun: false }));
     expect(again.code).toBe(0);
     expect(again.json()).toEqual(
-      expect.objectContaining({ persons: [], selfieVersions: 0, photoRecords: 0, photoObjectVersions: 0, ordersRedacted: [], idempotencyRecords: 0, events: 0 }),
+      expect.objectContaining({
+        persons: [],
+        selfieVersions: 0,
+        photoRecords: 0,
+        photoObjectVersions: 0,
+        ordersRedacted: [],
+        idempotencyRecords: 0,
+        events: 0,
+      }),
     );
     // Assess: every read endpoint
     const persons = await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders });
     expect(persons.body.persons.map((person: Item) => person.personId)).toEqual([other.body.personId]);
-    const photos = await api.call(`/groupshoot/${studio.token}/persons/${erased.personId}/photos`, { headers: studio.serverHeaders });
+    const photos = await api.call(`/groupshoot/${studio.token}/persons/${erased.personId}/photos`, {
+      headers: studio.serverHeaders,
+    });
     expect(photos.status).toBe(404);
     const status = await post(studio, { action: 'checkinStatus', statusToken: erased.statusToken });
     expect(status.status).toBe(404);
@@ -124,12 +152,20 @@ describe('npm run admin -- person erase', () => {
       expect(items.filter((item) => mentions(item, text))).toEqual([]);
     }
     // The code stays, linked to nobody: never given out again, and a late camera card showing it is known for an erased person's.
-    expect(items.filter((item) => String(item.pk).endsWith(`#CODE#${erased.code}`)).map((item) => Object.keys(item).sort())).toEqual([['erasedAt', 'pk', 'sk']]);
+    expect(
+      items.filter((item) => String(item.pk).endsWith(`#CODE#${erased.code}`)).map((item) => Object.keys(item).sort()),
+    ).toEqual([['erasedAt', 'pk', 'sk']]);
     // The idempotency record is sealed, so no canary shows in it: it must be gone altogether.
     expect(items.filter((item) => String(item.pk).startsWith(IDEMPOTENCY_KEY_PREFIX))).toEqual([]);
     const order = items.find((item) => item.orderId === erased.orderId);
     expect(order).toEqual(
-      expect.objectContaining({ status: 'paid', amount: 2900, currency: 'eur', sessionId: expect.stringMatching(/^cs_test_/), erasedAt: expect.any(String) }),
+      expect.objectContaining({
+        status: 'paid',
+        amount: 2900,
+        currency: 'eur',
+        sessionId: expect.stringMatching(/^cs_test_/),
+        erasedAt: expect.any(String),
+      }),
     );
     expect(Object.keys(order!)).not.toEqual(expect.arrayContaining(['person']));
   });
@@ -140,20 +176,43 @@ describe('npm run admin -- person erase', () => {
     const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
       method: 'POST',
       headers: studio.serverHeaders,
-      body: { persons: [{ name: CANARY.name, email: CANARY.email }, { name: 'Otto Other', email: 'otto@example.com' }] },
+      body: {
+        persons: [
+          { name: CANARY.name, email: CANARY.email },
+          { name: 'Otto Other', email: 'otto@example.com' },
+        ],
+      },
     });
     const [erased, other] = imported.body.persons as { personId: string; code: string }[];
     const lookUp = (person: { code: string }, email: string, key: string) =>
-      post(studio, { action: 'myPhotos', token: studio.token, code: person.code, email }, { ...studio.publicHeaders, 'Idempotency-Key': key });
+      post(
+        studio,
+        { action: 'myPhotos', token: studio.token, code: person.code, email },
+        { ...studio.publicHeaders, 'Idempotency-Key': key },
+      );
     const answer = await lookUp(erased!, CANARY.email, 'my-photos-erased-5c1e');
     await lookUp(other!, 'otto@example.com', 'my-photos-other-5c1e');
     const recordsOf = async (personId: string) =>
-      (await scanTable()).filter((item) => String(item.pk).startsWith(IDEMPOTENCY_KEY_PREFIX) && [...((item.personIds as Set<string> | undefined) ?? [])].includes(personId));
+      (await scanTable()).filter(
+        (item) =>
+          String(item.pk).startsWith(IDEMPOTENCY_KEY_PREFIX) &&
+          [...((item.personIds as Set<string> | undefined) ?? [])].includes(personId),
+      );
     expect(answer.status).toBe(200);
     expect(answer.body).not.toHaveProperty('personId');
     expect(await recordsOf(erased!.personId)).toHaveLength(1);
     // Act
-    const run = await admin('person', 'erase', '--tenant', studio.slug, '--gallery', studio.token, '--person', erased!.personId, '--json');
+    const run = await admin(
+      'person',
+      'erase',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--person',
+      erased!.personId,
+      '--json',
+    );
     // Assess
     expect(run.code).toBe(0);
     expect(run.json()).toEqual(expect.objectContaining({ persons: [erased!.personId], idempotencyRecords: 1 }));
@@ -164,9 +223,26 @@ describe('npm run admin -- person erase', () => {
   it('refuses while an order of the person waits for payment, and changes nothing', async () => {
     // Prepare
     const studio = await createPayingStudio();
-    const reserved = await post(studio, studio.validBody({ name: CANARY.name, email: CANARY.email, selectedPackageId: studio.paidPackage.id, termsAccepted: true }));
+    const reserved = await post(
+      studio,
+      studio.validBody({
+        name: CANARY.name,
+        email: CANARY.email,
+        selectedPackageId: studio.paidPackage.id,
+        termsAccepted: true,
+      }),
+    );
     // Act
-    const run = await admin('person', 'erase', '--tenant', studio.slug, '--gallery', studio.token, '--email', CANARY.email);
+    const run = await admin(
+      'person',
+      'erase',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--email',
+      CANARY.email,
+    );
     const status = await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken });
     // Assess
     expect(run.code).toBe(1);
@@ -182,12 +258,28 @@ describe('npm run admin -- person erase', () => {
       api.call(`/groupshoot/${target.token}/persons`, {
         method: 'POST',
         headers: target.serverHeaders,
-        body: { persons: [{ name: 'Twin One', employeeId: 'E-4711' }, { name: 'Twin Two', employeeId: 'E-4711' }, { name: 'Third', employeeId: 'E-0001' }] },
+        body: {
+          persons: [
+            { name: 'Twin One', employeeId: 'E-4711' },
+            { name: 'Twin Two', employeeId: 'E-4711' },
+            { name: 'Third', employeeId: 'E-0001' },
+          ],
+        },
       });
     await importTwo(studio);
     await importTwo(neighbour);
     // Act
-    const run = await admin('person', 'erase', '--tenant', studio.slug, '--gallery', studio.token, '--employee-id', 'E-4711', '--json');
+    const run = await admin(
+      'person',
+      'erase',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--employee-id',
+      'E-4711',
+      '--json',
+    );
     // Assess
     expect(run.json().persons).toHaveLength(2);
     const left = await api.call(`/groupshoot/${studio.token}/persons`, { headers: studio.serverHeaders });
@@ -203,7 +295,15 @@ describe('npm run admin -- person erase', () => {
     [[], /exactly one of/],
   ])('refuses %j as a usage error', async (options, message) => {
     const studio = await createPayingStudio();
-    const run = await admin('person', 'erase', '--tenant', studio.slug, '--gallery', studio.token, ...(options as string[]));
+    const run = await admin(
+      'person',
+      'erase',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      ...(options as string[]),
+    );
     expect(run.code).toBe(2);
     expect(run.err.join('\n')).toMatch(message);
   });
@@ -221,7 +321,13 @@ describe('npm run admin -- gallery erase', () => {
     // Assess
     expect(run.code).toBe(0);
     expect(run.json()).toEqual(
-      expect.objectContaining({ persons: expect.arrayContaining([erased.personId]), selfieVersions: 2, photoObjectVersions: 2, ordersRedacted: [erased.orderId], galleryItems: expect.any(Number) }),
+      expect.objectContaining({
+        persons: expect.arrayContaining([erased.personId]),
+        selfieVersions: 2,
+        photoObjectVersions: 2,
+        ordersRedacted: [erased.orderId],
+        galleryItems: expect.any(Number),
+      }),
     );
     const info = await api.call(`/group-shoot/checkin/${studio.token}`, { headers: studio.publicHeaders });
     expect(info.status).toBe(404);
@@ -231,7 +337,9 @@ describe('npm run admin -- gallery erase', () => {
     expect(await listObjectVersions(`photos/${studio.tenant.tenantId}/${studio.token}/`)).toEqual([]);
     // Rate-limit counters name the gallery in their key, hold no personal data and expire within minutes.
     const left = (await scanTable()).filter(
-      (item) => String(item.pk).startsWith(galleryPartitions) || (mentions(item, studio.token) && !String(item.pk).startsWith(RATE_LIMIT_KEY_PREFIX)),
+      (item) =>
+        String(item.pk).startsWith(galleryPartitions) ||
+        (mentions(item, studio.token) && !String(item.pk).startsWith(RATE_LIMIT_KEY_PREFIX)),
     );
     expect(left.map((item) => item.sk)).toEqual([keys.order(studio.tenant.tenantId, studio.token, erased.orderId).sk]);
     expect(left.filter((item) => mentions(item, CANARY.name) || mentions(item, 'Otto Other'))).toEqual([]);
@@ -241,7 +349,15 @@ describe('npm run admin -- gallery erase', () => {
     // Prepare
     const studio = await createPayingStudio();
     await post(studio, studio.validBody({ name: 'Otto Other' }));
-    await post(studio, studio.validBody({ name: CANARY.name, email: CANARY.email, selectedPackageId: studio.paidPackage.id, termsAccepted: true }));
+    await post(
+      studio,
+      studio.validBody({
+        name: CANARY.name,
+        email: CANARY.email,
+        selectedPackageId: studio.paidPackage.id,
+        termsAccepted: true,
+      }),
+    );
     // Act
     const run = await admin('gallery', 'erase', '--tenant', studio.slug, '--gallery', studio.token);
     // Assess

@@ -16,7 +16,11 @@ const api = useLocalApi();
 const LONG_AFTER = Date.parse('2031-01-01T00:00:00Z');
 
 async function participant(studio: CheckinStudio, name: string) {
-  const answer = await api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body: studio.validBody({ name }) });
+  const answer = await api.call('/group-shoot', {
+    method: 'POST',
+    headers: studio.publicHeaders,
+    body: studio.validBody({ name }),
+  });
   expect(answer.status).toBe(200);
   return { scope: { tenantId: studio.tenant.tenantId, token: studio.token }, personId: answer.body.personId as string };
 }
@@ -48,8 +52,16 @@ afterAll(() => removeAwsMiddleware());
 describe('the retention run, one gallery per message', () => {
   it('erases every other gallery while one fails, and that one when the queue hands it back', async () => {
     // Prepare
-    const [first, failing, third] = await Promise.all([createCheckinStudio(), createCheckinStudio(), createCheckinStudio()]);
-    const persons = [await participant(first, 'Anna First'), await participant(failing, 'Fred Failing'), await participant(third, 'Theo Third')];
+    const [first, failing, third] = await Promise.all([
+      createCheckinStudio(),
+      createCheckinStudio(),
+      createCheckinStudio(),
+    ]);
+    const persons = [
+      await participant(first, 'Anna First'),
+      await participant(failing, 'Fred Failing'),
+      await participant(third, 'Theo Third'),
+    ];
     let failuresLeft = 2;
     failGallery(failing.token, () => failuresLeft-- > 0);
     pipeline = await startRetentionPipeline({ queue: { maxReceives: 3, visibilityTimeoutMs: 0 } });
@@ -74,7 +86,9 @@ describe('the retention run, one gallery per message', () => {
     await pipeline.run();
     lab.fault = undefined;
     // Assess
-    expect(pipeline.galleries.deadLetters.map((body) => JSON.parse(body))).toEqual([{ kind: 'gallery', tenantId: broken.tenant.tenantId, token: broken.token }]);
+    expect(pipeline.galleries.deadLetters.map((body) => JSON.parse(body))).toEqual([
+      { kind: 'gallery', tenantId: broken.tenant.tenantId, token: broken.token },
+    ]);
     expect(await getPerson(erased.scope, erased.personId)).toBeUndefined();
     expect(await getPerson(stuck.scope, stuck.personId)).toEqual(expect.objectContaining({ name: 'Bert Broken' }));
   });
@@ -84,7 +98,13 @@ describe('the retention planner', () => {
   it('queues every gallery once, going on from its checkpoint each time it is cut off', async () => {
     // Prepare: three galleries per studio, read one per page, and a run cut off after every second page.
     await Promise.all([createCheckinStudio(), createCheckinStudio()]);
-    const expected = (await Promise.all((await listTenants()).map(async (tenant) => (await listGalleries(tenant.tenantId)).map((gallery) => `${tenant.tenantId}/${gallery.token}`)))).flat();
+    const expected = (
+      await Promise.all(
+        (await listTenants()).map(async (tenant) =>
+          (await listGalleries(tenant.tenantId)).map((gallery) => `${tenant.tenantId}/${gallery.token}`),
+        ),
+      )
+    ).flat();
     const sent: RetentionMessage[] = [];
     useRetentionQueues({ send: async (messages) => void sent.push(...messages) });
     const pagesPerRun = () => {
@@ -93,13 +113,15 @@ describe('the retention planner', () => {
     };
     // Act
     const runs = [await planRetention({ keepGoing: pagesPerRun(), pageSize: 1 })];
-    for (let continuation = sent.find((message) => message.kind === 'plan'); continuation?.kind === 'plan'; ) {
+    for (let continuation = sent.find((message) => message.kind === 'plan'); continuation?.kind === 'plan';) {
       sent.splice(sent.indexOf(continuation), 1);
       runs.push(await planRetention({ cursor: continuation.cursor, keepGoing: pagesPerRun(), pageSize: 1 }));
       continuation = sent.find((message) => message.kind === 'plan');
     }
     // Assess
-    const queued = sent.map((message) => (message.kind === 'gallery' ? `${message.tenantId}/${message.token}` : 'plan'));
+    const queued = sent.map((message) =>
+      message.kind === 'gallery' ? `${message.tenantId}/${message.token}` : 'plan',
+    );
     expect(expected.length).toBeGreaterThanOrEqual(6);
     expect(queued.sort()).toEqual(expected.sort());
     expect(runs.length).toBeGreaterThan(2);

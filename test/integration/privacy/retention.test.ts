@@ -25,7 +25,11 @@ const emptyTally = emptyRetentionTally;
 const selfie = () => makeJpeg(16, 16).toString('base64');
 
 async function checkIn(studio: CheckinStudio, name: string, extra: Record<string, unknown> = {}) {
-  const answer = await api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body: studio.validBody({ name, selfieBase64: selfie(), ...extra }) });
+  const answer = await api.call('/group-shoot', {
+    method: 'POST',
+    headers: studio.publicHeaders,
+    body: studio.validBody({ name, selfieBase64: selfie(), ...extra }),
+  });
   expect(answer.status).toBe(200);
   return answer.body;
 }
@@ -48,7 +52,9 @@ describe('retention of personal data', () => {
     expect(versionsBefore).toHaveLength(1);
     expect(after.selfieVersionsDeleted).toBe(1);
     expect(await listObjectVersions(selfieKey)).toEqual([]);
-    expect(await getPerson(scope, person.personId)).toEqual(expect.objectContaining({ name: 'Selma Selfie', hasSelfie: false }));
+    expect(await getPerson(scope, person.personId)).toEqual(
+      expect.objectContaining({ name: 'Selma Selfie', hasSelfie: false }),
+    );
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
     expect(stats.body.persons).toEqual(expect.objectContaining({ total: 1, withSelfie: 0 }));
   });
@@ -75,7 +81,10 @@ describe('retention of personal data', () => {
     const studio = await createPayingStudio();
     const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
     const free = await checkIn(studio, 'Fritz Free');
-    const reserved = await checkIn(studio, 'Paula Pending', { selectedPackageId: studio.paidPackage.id, termsAccepted: true });
+    const reserved = await checkIn(studio, 'Paula Pending', {
+      selectedPackageId: studio.paidPackage.id,
+      termsAccepted: true,
+    });
     const pendingOrder = (await getOrder(scope.tenantId, scope.token, reserved.orderId))!;
     const pendingSelfie = selfieObjectKey(scope.tenantId, scope.token, pendingOrder.person.personId);
     // Act
@@ -89,7 +98,9 @@ describe('retention of personal data', () => {
     // Assess
     expect(first).toEqual(expect.objectContaining({ personsErased: 1, personsDeferred: 1, ordersRedacted: 0 }));
     expect(await getPerson(scope, free.personId)).toBeUndefined();
-    expect(whilePending).toEqual(expect.objectContaining({ status: 'pending', person: expect.objectContaining({ name: 'Paula Pending' }) }));
+    expect(whilePending).toEqual(
+      expect.objectContaining({ status: 'pending', person: expect.objectContaining({ name: 'Paula Pending' }) }),
+    );
     expect(selfieWhilePending).toHaveLength(1);
     expect(later).toEqual(expect.objectContaining({ personsDeferred: 0, ordersRedacted: 1, selfieVersionsDeleted: 1 }));
     const ended = await getOrder(scope.tenantId, scope.token, reserved.orderId);
@@ -104,7 +115,19 @@ describe('retention of personal data', () => {
     const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
     const person = await checkIn(studio, 'Gina Gallery');
     // Act
-    const set = await admin('gallery', 'retention', '--tenant', studio.slug, '--gallery', studio.token, '--selfie-days', '2', '--person-days', '5', '--json');
+    const set = await admin(
+      'gallery',
+      'retention',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--selfie-days',
+      '2',
+      '--person-days',
+      '5',
+      '--json',
+    );
     const tally = emptyTally();
     await applyGalleryRetention(scope, daysAfterLastDay(5), tally);
     // Assess
@@ -118,7 +141,10 @@ describe('retention of personal data', () => {
     // Prepare
     const studio = await createPayingStudio();
     const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
-    const reserved = await checkIn(studio, 'Rhea Reserved', { selectedPackageId: studio.paidPackage.id, termsAccepted: true });
+    const reserved = await checkIn(studio, 'Rhea Reserved', {
+      selectedPackageId: studio.paidPackage.id,
+      termsAccepted: true,
+    });
     await stripe.emulator.expire(reserved.checkoutUrl.split('/').pop()!);
     const order = (await getOrder(scope.tenantId, scope.token, reserved.orderId))!;
     expect(order.status).toBe('expired');
@@ -126,7 +152,14 @@ describe('retention of personal data', () => {
     // The order was made 31 days before "now" (the gallery's days are still ahead).
     const nowMs = Date.parse(order.createdAt) + 31 * DAY_MS;
     // An attribute erasure does not know must go too: only the accounting attributes are kept.
-    await db.send(new UpdateCommand({ TableName: tableName, Key: keys.order(scope.tenantId, scope.token, reserved.orderId), UpdateExpression: 'SET touched = :t', ExpressionAttributeValues: { ':t': true } }));
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.order(scope.tenantId, scope.token, reserved.orderId),
+        UpdateExpression: 'SET touched = :t',
+        ExpressionAttributeValues: { ':t': true },
+      }),
+    );
     // Act
     const early = emptyTally();
     await applyGalleryRetention(scope, Date.parse(order.createdAt) + 29 * DAY_MS, early);
@@ -137,7 +170,9 @@ describe('retention of personal data', () => {
     expect(due).toEqual(expect.objectContaining({ ordersRedacted: 1, selfieVersionsDeleted: 1 }));
     expect(await listObjectVersions(selfieKey)).toEqual([]);
     const redacted = await getOrder(scope.tenantId, scope.token, reserved.orderId);
-    expect(redacted).toEqual(expect.objectContaining({ status: 'expired', amount: 2900, erasedAt: expect.any(String) }));
+    expect(redacted).toEqual(
+      expect.objectContaining({ status: 'expired', amount: 2900, erasedAt: expect.any(String) }),
+    );
     expect(redacted).not.toHaveProperty('person');
     expect(redacted).not.toHaveProperty('touched');
   });

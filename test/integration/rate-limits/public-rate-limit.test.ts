@@ -31,7 +31,14 @@ interface Answer {
   body: Record<string, any>;
 }
 
-function event(method: 'GET' | 'POST', path: string, sourceIp: string, slug: string, body?: unknown, pathParameters?: Record<string, string>) {
+function event(
+  method: 'GET' | 'POST',
+  path: string,
+  sourceIp: string,
+  slug: string,
+  body?: unknown,
+  pathParameters?: Record<string, string>,
+) {
   return {
     version: '2.0',
     routeKey: `${method} ${path}`,
@@ -58,23 +65,39 @@ function event(method: 'GET' | 'POST', path: string, sourceIp: string, slug: str
 
 async function answerOf(result: Promise<APIGatewayProxyStructuredResultV2>): Promise<Answer> {
   const { statusCode, headers, body } = await result;
-  return { status: statusCode ?? 200, headers: (headers ?? {}) as Record<string, string>, body: JSON.parse(String(body)) };
+  return {
+    status: statusCode ?? 200,
+    headers: (headers ?? {}) as Record<string, string>,
+    body: JSON.parse(String(body)),
+  };
 }
 
 const readInfoOf = (slug: string, token: string, sourceIp: string) =>
-  answerOf(getCheckinInfo(event('GET', `/group-shoot/checkin/${token}`, sourceIp, slug, undefined, { token }) as any, lambdaContext('info')));
+  answerOf(
+    getCheckinInfo(
+      event('GET', `/group-shoot/checkin/${token}`, sourceIp, slug, undefined, { token }) as any,
+      lambdaContext('info'),
+    ),
+  );
 const readInfo = (studio: CheckinStudio, sourceIp: string) => readInfoOf(studio.slug, studio.token, sourceIp);
 
 let participant = 0;
 const checkIn = (studio: CheckinStudio, sourceIp: string, overrides: Record<string, unknown> = {}) =>
   answerOf(
     postGroupShoot(
-      event('POST', '/group-shoot', sourceIp, studio.slug, studio.validBody({ name: `Participant ${(participant += 1)}`, ...overrides })) as any,
+      event(
+        'POST',
+        '/group-shoot',
+        sourceIp,
+        studio.slug,
+        studio.validBody({ name: `Participant ${(participant += 1)}`, ...overrides }),
+      ) as any,
       lambdaContext('checkin'),
     ),
   );
 
-const storedPersons = (studio: CheckinStudio) => queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token));
+const storedPersons = (studio: CheckinStudio) =>
+  queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token));
 
 /** A standing clock the test moves by hand: nothing refills while requests run. */
 let clockMs = 0;
@@ -147,13 +170,37 @@ describe('public routes: a budget per client, per gallery, for reads and for che
   it('counts a status poll as a read and a retry as a check-in, per tenant, since their tokens name no gallery until read', async () => {
     const studio = await createCheckinStudio();
     const poll = (sourceIp: string) =>
-      answerOf(postGroupShoot(event('POST', '/group-shoot', sourceIp, studio.slug, { action: 'checkinStatus', statusToken: 'gst_unknown' }) as any, lambdaContext('status')));
+      answerOf(
+        postGroupShoot(
+          event('POST', '/group-shoot', sourceIp, studio.slug, {
+            action: 'checkinStatus',
+            statusToken: 'gst_unknown',
+          }) as any,
+          lambdaContext('status'),
+        ),
+      );
     const retry = (sourceIp: string) =>
-      answerOf(postGroupShoot(event('POST', '/group-shoot', sourceIp, studio.slug, { action: 'retryCheckout', retryToken: 'grt_unknown' }) as any, lambdaContext('retry')));
+      answerOf(
+        postGroupShoot(
+          event('POST', '/group-shoot', sourceIp, studio.slug, {
+            action: 'retryCheckout',
+            retryToken: 'grt_unknown',
+          }) as any,
+          lambdaContext('retry'),
+        ),
+      );
     const polled = await poll('198.51.100.20');
     const retried = await retry('198.51.100.20');
-    expect([polled.status, polled.body.error, polled.headers['X-RateLimit-Limit']]).toEqual([404, 'invalid_checkout_token', String(DEFAULT_PUBLIC_LIMITS.reads.limit)]);
-    expect([retried.status, retried.body.error, retried.headers['X-RateLimit-Limit']]).toEqual([404, 'invalid_checkout_token', String(DEFAULT_PUBLIC_LIMITS.checkins.limit)]);
+    expect([polled.status, polled.body.error, polled.headers['X-RateLimit-Limit']]).toEqual([
+      404,
+      'invalid_checkout_token',
+      String(DEFAULT_PUBLIC_LIMITS.reads.limit),
+    ]);
+    expect([retried.status, retried.body.error, retried.headers['X-RateLimit-Limit']]).toEqual([
+      404,
+      'invalid_checkout_token',
+      String(DEFAULT_PUBLIC_LIMITS.checkins.limit),
+    ]);
   });
 
   it('writes nothing for a refused check-in: no person, no code, no spot, no idempotency record, not even the counter', async () => {
@@ -162,7 +209,9 @@ describe('public routes: a budget per client, per gallery, for reads and for che
     expect((await checkIn(studio, '198.51.100.30', { shootingDayId: studio.openDay.id })).status).toBe(200);
     expect((await checkIn(studio, '198.51.100.30', { shootingDayId: studio.openDay.id })).status).toBe(429);
     // Act: this process knows the counter is spent
-    const { result, count } = await counter.measure(() => checkIn(studio, '198.51.100.30', { shootingDayId: studio.openDay.id }));
+    const { result, count } = await counter.measure(() =>
+      checkIn(studio, '198.51.100.30', { shootingDayId: studio.openDay.id }),
+    );
     // Assess
     expect(result.status).toBe(429);
     // Reads only: the gallery's (and the tenant's, unless this instance read it in the last minute).
@@ -173,20 +222,35 @@ describe('public routes: a budget per client, per gallery, for reads and for che
 
   it("applies the gallery's own limits, and the defaults where it sets none", async () => {
     const studio = await createCheckinStudio();
-    expect((await readInfo(studio, '198.51.100.40')).headers['X-RateLimit-Limit']).toBe(String(DEFAULT_PUBLIC_LIMITS.reads.limit));
-    await updateGallerySettings(studio.tenant.tenantId, studio.token, { publicLimits: { reads: { limit: 7, windowMs: 60_000 } } });
+    expect((await readInfo(studio, '198.51.100.40')).headers['X-RateLimit-Limit']).toBe(
+      String(DEFAULT_PUBLIC_LIMITS.reads.limit),
+    );
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, {
+      publicLimits: { reads: { limit: 7, windowMs: 60_000 } },
+    });
     // The request right after the change counts under the limits this process read last; its
     // gallery read brings the new ones (docs/data-model.md#cached-values).
-    expect((await readInfo(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe(String(DEFAULT_PUBLIC_LIMITS.reads.limit));
+    expect((await readInfo(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe(
+      String(DEFAULT_PUBLIC_LIMITS.reads.limit),
+    );
     expect((await readInfo(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe('7');
-    expect((await checkIn(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe(String(DEFAULT_PUBLIC_LIMITS.checkins.limit));
+    expect((await checkIn(studio, '198.51.100.41')).headers['X-RateLimit-Limit']).toBe(
+      String(DEFAULT_PUBLIC_LIMITS.checkins.limit),
+    );
   });
 });
 
 describe("public reads on a cold instance: the gallery's pointer read beside the tenant", () => {
   /** A client's read counter of the tenant's gallery `token`, or of no gallery (`-`), as stored. */
   const readCounter = async (tenantId: string, token: string | undefined, sourceIp: string) =>
-    (await db.send(new GetCommand({ TableName: tableName, Key: keys.rateLimit(keys.publicRateLimitCounter(tenantId, token, 'reads', clientKey(sourceIp))) }))).Item;
+    (
+      await db.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keys.rateLimit(keys.publicRateLimitCounter(tenantId, token, 'reads', clientKey(sourceIp))),
+        }),
+      )
+    ).Item;
 
   it('counts an unknown token under the tenant, as before, writing nothing else, and answers gallery_not_found', async () => {
     // Prepare
@@ -225,17 +289,27 @@ describe("public reads on a cold instance: the gallery's pointer read beside the
     await db.send(
       new PutCommand({
         TableName: tableName,
-        Item: { ...keys.galleryPointer(other.tenant.tenantId, studio.token), tenantId: other.tenant.tenantId, publicLimits: { reads: { limit: 1, windowMs: 3_600_000 } } },
+        Item: {
+          ...keys.galleryPointer(other.tenant.tenantId, studio.token),
+          tenantId: other.tenant.tenantId,
+          publicLimits: { reads: { limit: 1, windowMs: 3_600_000 } },
+        },
       }),
     );
-    await db.send(new DeleteCommand({ TableName: tableName, Key: keys.galleryPointer(other.tenant.tenantId, other.token) }));
+    await db.send(
+      new DeleteCommand({ TableName: tableName, Key: keys.galleryPointer(other.tenant.tenantId, other.token) }),
+    );
     forgetRecentTenants();
     // Act
     const own = await counter.measure(() => readInfo(studio, '198.51.100.62'));
     const foreign = await counter.measure(() => readInfoOf(other.slug, other.token, '198.51.100.62'));
     // Assess: the studio counts under its own (default) limits, in 2 waves; the other tenant's
     // gallery, which has no pointer of its own, is read first (3 waves), whatever pointers its token has.
-    expect([own.result.status, own.result.headers['X-RateLimit-Limit'], own.count.depth]).toEqual([200, String(DEFAULT_PUBLIC_LIMITS.reads.limit), 2]);
+    expect([own.result.status, own.result.headers['X-RateLimit-Limit'], own.count.depth]).toEqual([
+      200,
+      String(DEFAULT_PUBLIC_LIMITS.reads.limit),
+      2,
+    ]);
     expect([foreign.result.status, foreign.count.depth]).toEqual([200, 3]);
   });
 
@@ -260,7 +334,9 @@ describe('public routes: a whole company behind one NAT address', () => {
     // Prepare: the defaults; half of them come in the first five minutes, the rest over the hour.
     const studio = await createCheckinStudio();
     const start = clockMs;
-    const arrivals = Array.from({ length: 300 }, (_, index) => (index < 150 ? (index * 5 * 60_000) / 150 : 5 * 60_000 + ((index - 150) * 55 * 60_000) / 150));
+    const arrivals = Array.from({ length: 300 }, (_, index) =>
+      index < 150 ? (index * 5 * 60_000) / 150 : 5 * 60_000 + ((index - 150) * 55 * 60_000) / 150,
+    );
     let longestWaitMs = 0;
     // Act: each participant's page loads the info, checks in, and on 429 waits Retry-After and tries again (as web/checkin.js does).
     for (const arrival of arrivals) {

@@ -45,7 +45,11 @@ describe('rate limit: 60 requests per minute per API key', () => {
     });
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual(
-      expect.objectContaining({ ok: false, error: 'rate_limit_exceeded', requestId: refused.headers.get('x-request-id') }),
+      expect.objectContaining({
+        ok: false,
+        error: 'rate_limit_exceeded',
+        requestId: refused.headers.get('x-request-id'),
+      }),
     );
     expect(refused.headers.get('x-ratelimit-limit')).toBe('60');
     expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -80,7 +84,9 @@ describe('rate limit: 60 requests per minute per API key', () => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(60);
     expect(statuses.filter((status) => status === 429)).toHaveLength(60);
-    const remaining = answers.filter((a) => a.status === 200).map((a) => Number(a.headers.get('x-ratelimit-remaining')));
+    const remaining = answers
+      .filter((a) => a.status === 200)
+      .map((a) => Number(a.headers.get('x-ratelimit-remaining')));
     expect(new Set(remaining).size).toBe(60); // each admitted request saw its own place in the bucket
   });
 

@@ -20,16 +20,17 @@ let proxy: RealisticDynamoDb;
 let service: Awaited<ReturnType<typeof loadService>>;
 
 async function loadService() {
-  const [{ handler: postGroupShoot }, tenants, galleries, bookings, counters, persons, erasure, imports] = await Promise.all([
-    import('../../../functions/checkin/post-group-shoot'),
-    import('#lib/tenants/store/tenants'),
-    import('#lib/galleries/store/galleries'),
-    import('#lib/galleries/store/day-bookings'),
-    import('#lib/galleries/rules/spot-counters'),
-    import('#lib/persons/store/persons'),
-    import('#lib/privacy/erasure'),
-    import('#lib/persons/import-persons'),
-  ]);
+  const [{ handler: postGroupShoot }, tenants, galleries, bookings, counters, persons, erasure, imports] =
+    await Promise.all([
+      import('../../../functions/checkin/post-group-shoot'),
+      import('#lib/tenants/store/tenants'),
+      import('#lib/galleries/store/galleries'),
+      import('#lib/galleries/store/day-bookings'),
+      import('#lib/galleries/rules/spot-counters'),
+      import('#lib/persons/store/persons'),
+      import('#lib/privacy/erasure'),
+      import('#lib/persons/import-persons'),
+    ]);
   return { postGroupShoot, tenants, galleries, bookings, counters, persons, erasure, imports };
 }
 
@@ -55,7 +56,13 @@ async function hotDayGallery(capacity: number) {
     showShootingDaySelector: true,
     granularConsents: { face: false, notification: false, hrExport: false },
   });
-  const day = await service.galleries.addShootingDay(tenant.tenantId, gallery.token, { date: '2030-02-01', label: 'Hot', startTime: '09:00', endTime: '17:00', maxPersons: capacity });
+  const day = await service.galleries.addShootingDay(tenant.tenantId, gallery.token, {
+    date: '2030-02-01',
+    label: 'Hot',
+    startTime: '09:00',
+    endTime: '17:00',
+    maxPersons: capacity,
+  });
   return { tenant, slug, scope: { tenantId: tenant.tenantId, token: gallery.token }, dayId: day.id };
 }
 
@@ -63,15 +70,31 @@ let participant = 0;
 /** One participant's check-in to the day, from a network of their own, through the function as API Gateway calls it: the answer's error code, or 'ok'. */
 async function checkIn(slug: string, token: string, dayId: string): Promise<string> {
   participant += 1;
-  const body = { action: 'submitCheckin', token, name: `Participant ${participant}`, email: `participant-${participant}@example.com`, shootingDayId: dayId };
+  const body = {
+    action: 'submitCheckin',
+    token,
+    name: `Participant ${participant}`,
+    email: `participant-${participant}@example.com`,
+    shootingDayId: dayId,
+  };
   const sourceIp = `10.9.${Math.floor(participant / 250) % 256}.${participant % 250}`;
-  const event = publicPostEvent({ routeKey: 'POST /group-shoot', path: '/group-shoot' }, { 'x-tenant-slug': slug }, sourceIp, body, Date.now());
-  const answer = (await service.postGroupShoot(event as any, lambdaContext('post-group-shoot'))) as APIGatewayProxyStructuredResultV2;
+  const event = publicPostEvent(
+    { routeKey: 'POST /group-shoot', path: '/group-shoot' },
+    { 'x-tenant-slug': slug },
+    sourceIp,
+    body,
+    Date.now(),
+  );
+  const answer = (await service.postGroupShoot(
+    event as any,
+    lambdaContext('post-group-shoot'),
+  )) as APIGatewayProxyStructuredResultV2;
   return answer.statusCode === 200 ? 'ok' : String(JSON.parse(String(answer.body)).error);
 }
 
 const afterMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const tally = (answers: readonly string[]) => answers.reduce<Record<string, number>>((counts, answer) => ({ ...counts, [answer]: (counts[answer] ?? 0) + 1 }), {});
+const tally = (answers: readonly string[]) =>
+  answers.reduce<Record<string, number>>((counts, answer) => ({ ...counts, [answer]: (counts[answer] ?? 0) + 1 }), {});
 
 /** The persons stored on the day, and its booked count summed over its counters. */
 async function dayState(scope: { tenantId: string; token: string }, dayId: string) {
@@ -93,13 +116,17 @@ describe('capacity of a day spread over counters, under the conflicts of a real 
     const conflictsBefore = proxy.stats.transactionConflicts;
 
     // Act: three times the rate of the announcement burst's 3,000 participants a minute.
-    const answers = await Promise.all(Array.from({ length: 150 }, (_, index) => afterMs(index * 6.7).then(() => checkIn(slug, scope.token, dayId))));
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, (_, index) => afterMs(index * 6.7).then(() => checkIn(slug, scope.token, dayId))),
+    );
 
     // Assess
     expect(tally(answers)).toEqual({ ok: 40, shooting_day_full: 110 });
     const state = await dayState(scope, dayId);
     expect([state.onDay, state.booked]).toEqual([40, 40]);
-    expect(state.counters.every((counter) => counter.share === undefined || counter.booked <= counter.share)).toBe(true);
+    expect(state.counters.every((counter) => counter.share === undefined || counter.booked <= counter.share)).toBe(
+      true,
+    );
     // The burst really met the conflicts that DynamoDB Local alone never shows.
     expect(proxy.stats.transactionConflicts).toBeGreaterThan(conflictsBefore);
   }, 120_000);
@@ -107,14 +134,24 @@ describe('capacity of a day spread over counters, under the conflicts of a real 
   it('keeps the capacity exact while spots are given back and imports arrive during a burst, then fills exactly what is left', async () => {
     // Prepare: a full day.
     const { tenant, slug, scope, dayId } = await hotDayGallery(24);
-    expect(tally(await Promise.all(Array.from({ length: 30 }, () => checkIn(slug, scope.token, dayId))))).toEqual({ ok: 24, shooting_day_full: 6 });
+    expect(tally(await Promise.all(Array.from({ length: 30 }, () => checkIn(slug, scope.token, dayId))))).toEqual({
+      ok: 24,
+      shooting_day_full: 6,
+    });
     const page = await service.persons.listPersons(scope, { limit: 100 });
     const leaving = page.persons.filter((person) => person.shootingDayId === dayId).slice(0, 6);
     const configuration = (await service.galleries.getGalleryConfiguration(scope.tenantId, scope.token))!;
 
     // Act: six erased (their spots given back), two imported (never refused) and 40 check-ins, all at once.
-    const imported = service.imports.importPersons(tenant, configuration, { persons: [{ name: 'Imported One', shootingDayId: dayId }, { name: 'Imported Two', shootingDayId: dayId }] } as never);
-    const erased = Promise.all(leaving.map((person) => service.erasure.erasePersons(scope, { personId: person.personId })));
+    const imported = service.imports.importPersons(tenant, configuration, {
+      persons: [
+        { name: 'Imported One', shootingDayId: dayId },
+        { name: 'Imported Two', shootingDayId: dayId },
+      ],
+    } as never);
+    const erased = Promise.all(
+      leaving.map((person) => service.erasure.erasePersons(scope, { personId: person.personId })),
+    );
     const racing = Promise.all(Array.from({ length: 40 }, () => checkIn(slug, scope.token, dayId)));
     const [, , raced] = await Promise.all([imported, erased, racing]);
     const afterRace = await dayState(scope, dayId);
@@ -127,9 +164,16 @@ describe('capacity of a day spread over counters, under the conflicts of a real 
     const checkedInAfterRace = afterRace.onDay - 2;
     expect(checkedInAfterRace).toBeLessThanOrEqual(24);
     const fits = Math.max(0, 24 - afterRace.onDay);
-    expect(tally(final)).toEqual({ ...(fits > 0 ? { ok: fits } : {}), ...(fits < 10 ? { shooting_day_full: 10 - fits } : {}) });
+    expect(tally(final)).toEqual({
+      ...(fits > 0 ? { ok: fits } : {}),
+      ...(fits < 10 ? { shooting_day_full: 10 - fits } : {}),
+    });
     expect(afterFinal.booked).toBe(afterFinal.onDay);
     expect(afterFinal.onDay).toBe(Math.max(24, afterRace.onDay));
-    expect(afterFinal.counters.filter((counter) => counter.id !== 'day').every((counter) => counter.booked <= counter.share!)).toBe(true);
+    expect(
+      afterFinal.counters
+        .filter((counter) => counter.id !== 'day')
+        .every((counter) => counter.booked <= counter.share!),
+    ).toBe(true);
   }, 120_000);
 });

@@ -47,7 +47,8 @@ type Item = Record<string, any>;
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const importPath = (token: string, alias: boolean) => (alias ? `/groupshoot/${token}/persons` : `/group-shoot/checkin/${token}/persons`);
+const importPath = (token: string, alias: boolean) =>
+  alias ? `/groupshoot/${token}/persons` : `/group-shoot/checkin/${token}/persons`;
 
 function importRows(count: number, prefix: string, dayId?: (index: number) => string | undefined) {
   return Array.from({ length: count }, (_, index) => ({
@@ -58,7 +59,8 @@ function importRows(count: number, prefix: string, dayId?: (index: number) => st
   }));
 }
 
-const post = (path: string, headers: Record<string, string>, body: unknown) => api.call(path, { method: 'POST', headers, body });
+const post = (path: string, headers: Record<string, string>, body: unknown) =>
+  api.call(path, { method: 'POST', headers, body });
 
 /** Every item of the table whose partition key starts so (code items live in partitions of their own). */
 async function scanByPrefix(prefix: string): Promise<Item[]> {
@@ -93,7 +95,11 @@ async function readGallery(tenantId: string, token: string) {
   for (const item of configuration.filter((candidate) => String(candidate.sk).startsWith(GALLERY_ITEM.shootingDay))) {
     const dayId = String(item.sk).slice(GALLERY_ITEM.shootingDay.length).split('#')[0]!;
     const day = days.get(dayId) ?? { booked: 0 };
-    days.set(dayId, { ...day, ...(item.dayId ? {} : item), booked: (day.booked as number) + (typeof item.booked === 'number' ? item.booked : 0) });
+    days.set(dayId, {
+      ...day,
+      ...(item.dayId ? {} : item),
+      booked: (day.booked as number) + (typeof item.booked === 'number' ? item.booked : 0),
+    });
   }
   const stats = configuration.find((item) => item.sk === 'STATS') ?? {};
   return { persons, codeItems, orders, days, stats };
@@ -109,17 +115,20 @@ function codeProblems({ persons, codeItems }: GallerySnapshot): string[] {
   const problems: string[] = [];
   const holders = new Map<string, Item[]>();
   for (const person of persons) {
-    if (typeof person.code !== 'string' || !CODE_PATTERN.test(person.code)) problems.push(`person ${person.personId} has code ${person.code}`);
+    if (typeof person.code !== 'string' || !CODE_PATTERN.test(person.code))
+      problems.push(`person ${person.personId} has code ${person.code}`);
     holders.set(person.code, [...(holders.get(person.code) ?? []), person]);
   }
   for (const [code, list] of holders) {
-    if (list.length > 1) problems.push(`code ${code} is held by ${list.length} persons: ${list.map((p) => p.personId).join(', ')}`);
+    if (list.length > 1)
+      problems.push(`code ${code} is held by ${list.length} persons: ${list.map((p) => p.personId).join(', ')}`);
   }
   const itemByCode = new Map(codeItems.map((item) => [String(item.pk).split('#CODE#')[1]!, item]));
   for (const person of persons) {
     const item = itemByCode.get(person.code);
     if (!item) problems.push(`person ${person.personId}: no item for its code ${person.code}`);
-    else if (item.personId !== person.personId) problems.push(`code item ${person.code} points at ${item.personId}, not at ${person.personId}`);
+    else if (item.personId !== person.personId)
+      problems.push(`code item ${person.code} points at ${item.personId}, not at ${person.personId}`);
   }
   for (const [code, item] of itemByCode) {
     if (!holders.has(code)) problems.push(`code item ${code} (personId ${item.personId}) has no person`);
@@ -134,7 +143,8 @@ function bookingProblems({ persons, orders, days }: GallerySnapshot): string[] {
     const personsOnDay = persons.filter((person) => person.shootingDayId === dayId).length;
     const held = orders.filter((order) => order.status === 'pending' && order.person?.shootingDayId === dayId).length;
     const booked = typeof day.booked === 'number' ? day.booked : 0;
-    if (booked !== personsOnDay + held) problems.push(`day ${dayId}: booked ${booked}, but ${personsOnDay} persons + ${held} pending reservations`);
+    if (booked !== personsOnDay + held)
+      problems.push(`day ${dayId}: booked ${booked}, but ${personsOnDay} persons + ${held} pending reservations`);
   }
   return problems;
 }
@@ -187,7 +197,8 @@ function countCodeCollisions(): { readonly collisions: number } {
         return await next(args);
       } catch (error) {
         const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-        const items = (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] }).TransactItems ?? [];
+        const items =
+          (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] }).TransactItems ?? [];
         reasons.forEach((reason, index) => {
           const pk = JSON.stringify(items[index]?.Put?.Item?.pk ?? '');
           if (reason.Code === 'ConditionalCheckFailed' && pk.includes('#CODE#')) counter.collisions += 1;
@@ -200,12 +211,14 @@ function countCodeCollisions(): { readonly collisions: number } {
   return counter;
 }
 
-
 const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
 
 async function selfieObjects(studio: CheckinStudio) {
   const listing = await testS3.send(
-    new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${studio.tenant.tenantId}/${studio.token}/` }),
+    new ListObjectsV2Command({
+      Bucket: process.env.MEDIA_BUCKET,
+      Prefix: `selfies/${studio.tenant.tenantId}/${studio.token}/`,
+    }),
   );
   return listing.Contents ?? [];
 }
@@ -225,21 +238,31 @@ describe('access codes under concurrent writers of one gallery', () => {
     const studio = await createCheckinStudio();
     const { tenantId } = studio.tenant;
     const selfie = makeJpeg(8, 8).toString('base64');
-    const imports = Array.from({ length: 6 }, (_, batch) => () =>
-      post(importPath(studio.token, batch % 2 === 1), studio.serverHeaders, {
-        persons: importRows(300, `Batch${batch}`, (index) => (index % 2 === 0 ? studio.openDay.id : undefined)),
-      }),
+    const imports = Array.from(
+      { length: 6 },
+      (_, batch) => () =>
+        post(importPath(studio.token, batch % 2 === 1), studio.serverHeaders, {
+          persons: importRows(300, `Batch${batch}`, (index) => (index % 2 === 0 ? studio.openDay.id : undefined)),
+        }),
     );
-    const checkins = Array.from({ length: 100 }, (_, index) => () =>
-      post('/group-shoot', studio.publicHeaders, studio.validBody({
-        name: `Walk-in ${index}`,
-        email: `walkin.${index}@example.com`,
-        ...(index % 2 === 0 ? { shootingDayId: studio.openDay.id } : {}),
-        ...(index % 10 === 0 ? { selfieBase64: selfie } : {}),
-      })),
+    const checkins = Array.from(
+      { length: 100 },
+      (_, index) => () =>
+        post(
+          '/group-shoot',
+          studio.publicHeaders,
+          studio.validBody({
+            name: `Walk-in ${index}`,
+            email: `walkin.${index}@example.com`,
+            ...(index % 2 === 0 ? { shootingDayId: studio.openDay.id } : {}),
+            ...(index % 10 === 0 ? { selfieBase64: selfie } : {}),
+          }),
+        ),
     );
     // Act: every writer at once, imports started among the check-ins
-    const answers = await Promise.all(interleave(imports, checkins.slice(0, 50), checkins.slice(50)).map((start) => start()));
+    const answers = await Promise.all(
+      interleave(imports, checkins.slice(0, 50), checkins.slice(50)).map((start) => start()),
+    );
     const importAnswers = answers.filter((answer) => Array.isArray(answer.body?.persons));
     const checkinAnswers = answers.filter((answer) => !Array.isArray(answer.body?.persons));
     const stored = await readGallery(tenantId, studio.token);
@@ -261,7 +284,12 @@ describe('access codes under concurrent writers of one gallery', () => {
     expect(answered.length).toBe(1900);
     expect(answered.filter(([personId, code]) => storedCode.get(personId) !== code)).toEqual([]);
     // counters: exact, since nothing failed
-    expect(stats.body.persons).toEqual({ total: 1900, bySource: { import: 1800, checkin: 100 }, withSelfie: 10, withPhotos: 0 });
+    expect(stats.body.persons).toEqual({
+      total: 1900,
+      bySource: { import: 1800, checkin: 100 },
+      withSelfie: 10,
+      withPhotos: 0,
+    });
     const openDay = days.body.shootingDays.find((day: Item) => day.id === studio.openDay.id);
     expect(openDay.booked).toBe(count(stored.persons, (person) => person.shootingDayId === studio.openDay.id));
     expect(openDay.booked).toBe(6 * 150 + 50);
@@ -276,13 +304,21 @@ describe('access codes under concurrent writers of one gallery', () => {
     const hot = ['AAAA', 'BBBB', 'CCCC', 'DDDD', 'EEEE', 'FFFF', 'GGGG', 'HHHH'];
     replaceCodeGenerator(() => (Math.random() < 0.25 ? hot[randomInt(hot.length)]! : realGenerateAccessCode()));
     const collisions = countCodeCollisions();
-    const imports = Array.from({ length: 6 }, (_, batch) => () =>
-      post(importPath(studio.token, batch % 2 === 0), studio.serverHeaders, {
-        persons: importRows(100, `Hot${batch}`, (index) => (index % 3 === 0 ? studio.openDay.id : undefined)),
-      }),
+    const imports = Array.from(
+      { length: 6 },
+      (_, batch) => () =>
+        post(importPath(studio.token, batch % 2 === 0), studio.serverHeaders, {
+          persons: importRows(100, `Hot${batch}`, (index) => (index % 3 === 0 ? studio.openDay.id : undefined)),
+        }),
     );
-    const checkins = Array.from({ length: 60 }, (_, index) => () =>
-      post('/group-shoot', studio.publicHeaders, studio.validBody({ name: `Hot walk-in ${index}`, shootingDayId: studio.openDay.id })),
+    const checkins = Array.from(
+      { length: 60 },
+      (_, index) => () =>
+        post(
+          '/group-shoot',
+          studio.publicHeaders,
+          studio.validBody({ name: `Hot walk-in ${index}`, shootingDayId: studio.openDay.id }),
+        ),
     );
     // Act
     const answers = await Promise.all(interleave(imports, checkins).map((start) => start()));
@@ -291,7 +327,8 @@ describe('access codes under concurrent writers of one gallery', () => {
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
     // Assess: every writer succeeded, codes unique, nothing lost
     expect(statusesOf(answers)).toEqual({ '200': 66 });
-    for (const answer of answers.filter((a) => Array.isArray(a.body?.persons))) expect([answer.body.imported, answer.body.skipped]).toEqual([100, 0]);
+    for (const answer of answers.filter((a) => Array.isArray(a.body?.persons)))
+      expect([answer.body.imported, answer.body.skipped]).toEqual([100, 0]);
     expect(stored.persons.length).toBe(660);
     expect(codeProblems(stored)).toEqual([]);
     // every hot code was contended for and ended with exactly one person
@@ -301,7 +338,9 @@ describe('access codes under concurrent writers of one gallery', () => {
     // no answered code differs from the stored one (a retried person must answer its final code)
     const storedCode = new Map(stored.persons.map((person) => [person.personId, person.code]));
     const answered = answers.flatMap((answer) =>
-      Array.isArray(answer.body?.persons) ? answer.body.persons.map((p: Item) => [p.personId, p.code]) : [[answer.body.personId, answer.body.code]],
+      Array.isArray(answer.body?.persons)
+        ? answer.body.persons.map((p: Item) => [p.personId, p.code])
+        : [[answer.body.personId, answer.body.code]],
     );
     expect(answered.filter(([personId, code]) => storedCode.get(personId) !== code)).toEqual([]);
     expect(stats.body.persons.bySource).toEqual({ import: 600, checkin: 60 });
@@ -313,16 +352,22 @@ describe('access codes under concurrent writers of one gallery', () => {
     // Prepare: a code space of 20 codes, filled by a first import; a paid reservation holds a spot.
     const studio = await createPayingStudio();
     const { tenantId } = studio.tenant;
-    const reserved = await post('/group-shoot', studio.publicHeaders, studio.validBody({
-      name: 'Pays later',
-      selectedPackageId: studio.paidPackage.id,
-      termsAccepted: true,
-      shootingDayId: studio.smallDay.id,
-    }));
+    const reserved = await post(
+      '/group-shoot',
+      studio.publicHeaders,
+      studio.validBody({
+        name: 'Pays later',
+        selectedPackageId: studio.paidPackage.id,
+        termsAccepted: true,
+        shootingDayId: studio.smallDay.id,
+      }),
+    );
     expect(reserved.status).toBe(200);
     const space = Array.from({ length: 20 }, (_, index) => `${'ABCDEFGHJKMNPQRSTUVW'[index]}222`);
     replaceCodeGenerator(() => space[randomInt(space.length)]!);
-    const filled = await post(importPath(studio.token, false), studio.serverHeaders, { persons: importRows(20, 'Fill') });
+    const filled = await post(importPath(studio.token, false), studio.serverHeaders, {
+      persons: importRows(20, 'Fill'),
+    });
     expect(filled.body.imported).toBe(20);
     const before = await readGallery(tenantId, studio.token);
     expect(new Set(before.persons.map((person) => person.code))).toEqual(new Set(space));
@@ -330,20 +375,33 @@ describe('access codes under concurrent writers of one gallery', () => {
     // Act: concurrent imports, check-ins (some with selfie and the small day), and the payment
     const session = stripe.emulator.sessions.get(sessionIdOf(reserved.body.checkoutUrl))!;
     const [imports, checkins] = await Promise.all([
-      Promise.all(Array.from({ length: 4 }, (_, batch) =>
-        post(importPath(studio.token, batch % 2 === 1), studio.serverHeaders, { persons: importRows(2, `Late${batch}`, () => studio.openDay.id) }),
-      )),
-      Promise.all(Array.from({ length: 6 }, (_, index) =>
-        post('/group-shoot', studio.publicHeaders, studio.validBody({
-          name: `Late walk-in ${index}`,
-          shootingDayId: index % 2 === 0 ? studio.smallDay.id : studio.openDay.id,
-          ...(index < 3 ? { selfieBase64: selfie } : {}),
-        })),
-      )),
+      Promise.all(
+        Array.from({ length: 4 }, (_, batch) =>
+          post(importPath(studio.token, batch % 2 === 1), studio.serverHeaders, {
+            persons: importRows(2, `Late${batch}`, () => studio.openDay.id),
+          }),
+        ),
+      ),
+      Promise.all(
+        Array.from({ length: 6 }, (_, index) =>
+          post(
+            '/group-shoot',
+            studio.publicHeaders,
+            studio.validBody({
+              name: `Late walk-in ${index}`,
+              shootingDayId: index % 2 === 0 ? studio.smallDay.id : studio.openDay.id,
+              ...(index < 3 ? { selfieBase64: selfie } : {}),
+            }),
+          ),
+        ),
+      ),
       stripe.emulator.pay(session.id),
     ]);
     const during = await readGallery(tenantId, studio.token);
-    const statusDuring = await post('/group-shoot', studio.publicHeaders, { action: 'checkinStatus', statusToken: reserved.body.statusToken });
+    const statusDuring = await post('/group-shoot', studio.publicHeaders, {
+      action: 'checkinStatus',
+      statusToken: reserved.body.statusToken,
+    });
     const selfiesLeft = await selfieObjects(studio);
     // Once codes are free again, Stripe's redelivery of the payment creates the person.
     jest.restoreAllMocks();
@@ -354,12 +412,17 @@ describe('access codes under concurrent writers of one gallery', () => {
     // Assess: imports answer 200 with every row skipped as not_written (documented)
     for (const answer of imports) {
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual(expect.objectContaining({
-        imported: 0,
-        skipped: 2,
-        persons: [],
-        skippedDetails: [{ index: 0, reason: 'not_written' }, { index: 1, reason: 'not_written' }],
-      }));
+      expect(answer.body).toEqual(
+        expect.objectContaining({
+          imported: 0,
+          skipped: 2,
+          persons: [],
+          skippedDetails: [
+            { index: 0, reason: 'not_written' },
+            { index: 1, reason: 'not_written' },
+          ],
+        }),
+      );
     }
     // check-ins fail as a whole with the documented retryable error, never as a half-written person
     for (const answer of checkins) {
@@ -399,17 +462,39 @@ describe('capacity under concurrent free check-ins, paid reservations and import
     const capacity = 20;
     // The account's readiness is known already (as after any earlier paid check-in), so paid
     // check-ins reach their reservation as fast as free ones reach theirs.
-    await recordStripeReadiness(studio.slug, { accountId: `acct_${studio.slug.replace(/-/g, '')}`, ready: true, checkedAt: Date.now() });
-    const day = await addShootingDay(tenantId, studio.token, { date: '2027-08-01', label: 'Mixed', startTime: '08:00', endTime: '18:00', maxPersons: capacity });
-    const checkin = (overrides: Record<string, unknown>) => () => post('/group-shoot', studio.publicHeaders, studio.validBody({ shootingDayId: day.id, ...overrides }));
-    const free = Array.from({ length: 15 }, (_, index) => ({ kind: 'free', start: checkin({ name: `Free ${index}` }) }));
+    await recordStripeReadiness(studio.slug, {
+      accountId: `acct_${studio.slug.replace(/-/g, '')}`,
+      ready: true,
+      checkedAt: Date.now(),
+    });
+    const day = await addShootingDay(tenantId, studio.token, {
+      date: '2027-08-01',
+      label: 'Mixed',
+      startTime: '08:00',
+      endTime: '18:00',
+      maxPersons: capacity,
+    });
+    const checkin = (overrides: Record<string, unknown>) => () =>
+      post('/group-shoot', studio.publicHeaders, studio.validBody({ shootingDayId: day.id, ...overrides }));
+    const free = Array.from({ length: 15 }, (_, index) => ({
+      kind: 'free',
+      start: checkin({ name: `Free ${index}` }),
+    }));
     const paid = Array.from({ length: 20 }, (_, index) => ({
       kind: 'paid',
-      start: checkin({ name: `Paid ${index}`, email: `paid.${index}@example.com`, selectedPackageId: studio.paidPackage.id, termsAccepted: true }),
+      start: checkin({
+        name: `Paid ${index}`,
+        email: `paid.${index}@example.com`,
+        selectedPackageId: studio.paidPackage.id,
+        termsAccepted: true,
+      }),
     }));
     const imports = Array.from({ length: 3 }, (_, batch) => ({
       kind: 'import',
-      start: () => post(importPath(studio.token, batch === 1), studio.serverHeaders, { persons: importRows(1, `Capacity${batch}`, () => day.id) }),
+      start: () =>
+        post(importPath(studio.token, batch === 1), studio.serverHeaders, {
+          persons: importRows(1, `Capacity${batch}`, () => day.id),
+        }),
     }));
 
     // Act, phase 1: everything at once
@@ -424,12 +509,23 @@ describe('capacity under concurrent free check-ins, paid reservations and import
     expect(imported).toBe(3);
     expect(statusesOf(importAnswers)).toEqual({ '200': 3 });
     const refused = [...freeAnswers, ...paidAnswers].filter((answer) => answer.status !== 200);
-    expect(refused.map((answer) => `${answer.status} ${answer.body.error}`).filter((label) => label !== '409 shooting_day_full')).toEqual([]);
-    const freeAdmitted = count(afterPhase1.persons, (person) => person.source === 'checkin' && person.shootingDayId === day.id);
-    const reservations = afterPhase1.orders.filter((order) => order.status === 'pending' && order.person?.shootingDayId === day.id);
+    expect(
+      refused
+        .map((answer) => `${answer.status} ${answer.body.error}`)
+        .filter((label) => label !== '409 shooting_day_full'),
+    ).toEqual([]);
+    const freeAdmitted = count(
+      afterPhase1.persons,
+      (person) => person.source === 'checkin' && person.shootingDayId === day.id,
+    );
+    const reservations = afterPhase1.orders.filter(
+      (order) => order.status === 'pending' && order.person?.shootingDayId === day.id,
+    );
     const reserved = paidAnswers.filter((answer) => answer.status === 200);
     expect(freeAdmitted).toBe(count(freeAnswers, (answer) => answer.status === 200));
-    expect(reservations.map((order) => order.orderId).sort()).toEqual(reserved.map((answer) => answer.body.orderId).sort());
+    expect(reservations.map((order) => order.orderId).sort()).toEqual(
+      reserved.map((answer) => answer.body.orderId).sort(),
+    );
     const admitted = freeAdmitted + reservations.length;
     expect(admitted).toBeLessThanOrEqual(capacity);
     // 35 check-ins for the 17 spots the imports leave: some were refused, each refusal saw a full day
@@ -444,12 +540,15 @@ describe('capacity under concurrent free check-ins, paid reservations and import
     const toPay = reserved.slice(0, Math.ceil(reserved.length / 3));
     const toExpire = reserved.slice(toPay.length);
     // 5 check in at once; each expiry, once delivered, sends two more racing for the spot it freed
-    const lateCheckin = (name: string) => post('/group-shoot', studio.publicHeaders, studio.validBody({ name, shootingDayId: day.id }));
+    const lateCheckin = (name: string) =>
+      post('/group-shoot', studio.publicHeaders, studio.validBody({ name, shootingDayId: day.id }));
     const [lateNow, lateAfterExpiry] = await Promise.all([
       Promise.all(Array.from({ length: 5 }, (_, index) => lateCheckin(`Late ${index}`))),
       Promise.all(
         toExpire.map((answer, index) =>
-          stripe.emulator.expire(sessionIdOf(answer.body.checkoutUrl)).then(() => Promise.all([lateCheckin(`Racer ${index}a`), lateCheckin(`Racer ${index}b`)])),
+          stripe.emulator
+            .expire(sessionIdOf(answer.body.checkoutUrl))
+            .then(() => Promise.all([lateCheckin(`Racer ${index}a`), lateCheckin(`Racer ${index}b`)])),
         ),
       ),
       Promise.all(toPay.map((answer) => stripe.emulator.pay(sessionIdOf(answer.body.checkoutUrl)))),
@@ -461,7 +560,9 @@ describe('capacity under concurrent free check-ins, paid reservations and import
 
     // Assess phase 2
     const lateAdmitted = count(lateAnswers, (answer) => answer.status === 200);
-    expect(lateAnswers.filter((answer) => answer.status !== 200 && answer.body.error !== 'shooting_day_full')).toEqual([]);
+    expect(lateAnswers.filter((answer) => answer.status !== 200 && answer.body.error !== 'shooting_day_full')).toEqual(
+      [],
+    );
     const orders = afterPhase2.orders;
     expect(count(orders, (order) => order.status === 'paid')).toBe(toPay.length);
     expect(count(orders, (order) => order.status === 'expired')).toBe(toExpire.length);
@@ -486,13 +587,17 @@ describe('capacity under concurrent free check-ins, paid reservations and import
 
     // Act, phase 3: after all that, a burst of 10 fills exactly the spots the counter says are left
     const burst = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => post('/group-shoot', studio.publicHeaders, studio.validBody({ name: `Burst ${index}`, shootingDayId: day.id }))),
+      Array.from({ length: 10 }, (_, index) =>
+        post('/group-shoot', studio.publicHeaders, studio.validBody({ name: `Burst ${index}`, shootingDayId: day.id })),
+      ),
     );
     const final = await readGallery(tenantId, studio.token);
     // Assess phase 3
     const fits = Math.min(burst.length, Math.max(0, capacity - booked));
     expect(count(burst, (answer) => answer.status === 200)).toBe(fits);
-    expect(count(burst, (answer) => answer.status === 409 && answer.body.error === 'shooting_day_full')).toBe(burst.length - fits);
+    expect(count(burst, (answer) => answer.status === 409 && answer.body.error === 'shooting_day_full')).toBe(
+      burst.length - fits,
+    );
     expect(bookingProblems(final)).toEqual([]);
     expect(codeProblems(final)).toEqual([]);
     expect(count(final.persons, (person) => person.source === 'checkin')).toBeLessThanOrEqual(capacity);
@@ -517,11 +622,13 @@ describe('rate limit under concurrency', () => {
       const remaining = Number(answer.headers.get('x-ratelimit-remaining'));
       const reset = Number(answer.headers.get('x-ratelimit-reset'));
       if (limit !== '60') problems.push(`limit ${limit}`);
-      if (!Number.isInteger(remaining) || remaining < 0 || remaining > 59) problems.push(`remaining ${answer.headers.get('x-ratelimit-remaining')}`);
+      if (!Number.isInteger(remaining) || remaining < 0 || remaining > 59)
+        problems.push(`remaining ${answer.headers.get('x-ratelimit-remaining')}`);
       if (answer.status === 429) {
         if (remaining !== 0) problems.push(`429 with remaining ${remaining}`);
         if (reset !== Math.ceil(START / 1000) + 1) problems.push(`429 with reset ${reset}`);
-        if (answer.headers.get('retry-after') !== String(reset - Math.floor(START / 1000))) problems.push(`Retry-After ${answer.headers.get('retry-after')}`);
+        if (answer.headers.get('retry-after') !== String(reset - Math.floor(START / 1000)))
+          problems.push(`Retry-After ${answer.headers.get('retry-after')}`);
         if (answer.body?.error !== 'rate_limit_exceeded') problems.push(`429 error ${answer.body?.error}`);
       } else if (reset !== Math.ceil((START + (60 - remaining) * 1000) / 1000)) {
         problems.push(`admitted with remaining ${remaining} and reset ${reset}`);
@@ -558,7 +665,9 @@ describe('rate limit under concurrency', () => {
     const answers = [...importAnswers, ...readAnswers];
     // Assess
     expect(statusesOf(answers)).toEqual({ '200': 60, '429 rate_limit_exceeded': 90 });
-    const remaining = answers.filter((a) => a.status === 200).map((a) => Number(a.headers.get('x-ratelimit-remaining')));
+    const remaining = answers
+      .filter((a) => a.status === 200)
+      .map((a) => Number(a.headers.get('x-ratelimit-remaining')));
     expect([...remaining].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, index) => index));
     expect(headerProblems(answers)).toEqual([]);
     // a refused import stored nothing, an admitted one exactly its row
@@ -568,7 +677,10 @@ describe('rate limit under concurrency', () => {
     expect(stored.length).toBe(admittedImports);
     expect(admittedImports).toBeGreaterThan(0);
     // and the key stays exhausted on every path
-    const after = await Promise.all([api.call(`/groupshoot/${t}/days`, { headers }), api.call(`/group-shoot/checkin/${t}/stats`, { headers })]);
+    const after = await Promise.all([
+      api.call(`/groupshoot/${t}/days`, { headers }),
+      api.call(`/group-shoot/checkin/${t}/stats`, { headers }),
+    ]);
     expect(after.map((a) => a.status)).toEqual([429, 429]);
   }, 60_000);
 
@@ -584,7 +696,11 @@ describe('rate limit under concurrency', () => {
     const call = (headers: Record<string, string>, index: number) =>
       api.call(index % 2 === 0 ? `/groupshoot/${t}/days` : `/group-shoot/checkin/${t}/stats`, { headers });
     // Act: 90 of each key interleaved, and 10 of a third key among them
-    const started = Array.from({ length: 90 }, (_, index) => [call(first, index), call(second, index), ...(index % 9 === 0 ? [call(third, index)] : [])]);
+    const started = Array.from({ length: 90 }, (_, index) => [
+      call(first, index),
+      call(second, index),
+      ...(index % 9 === 0 ? [call(third, index)] : []),
+    ]);
     const answers = await Promise.all(started.flat());
     const grouped = { first: [] as ApiAnswer[], second: [] as ApiAnswer[], third: [] as ApiAnswer[] };
     let position = 0;
@@ -596,7 +712,9 @@ describe('rate limit under concurrency', () => {
     // Assess
     for (const group of [grouped.first, grouped.second]) {
       expect(statusesOf(group)).toEqual({ '200': 60, '429 rate_limit_exceeded': 30 });
-      const remaining = group.filter((a) => a.status === 200).map((a) => Number(a.headers.get('x-ratelimit-remaining')));
+      const remaining = group
+        .filter((a) => a.status === 200)
+        .map((a) => Number(a.headers.get('x-ratelimit-remaining')));
       expect([...remaining].sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, index) => index));
       expect(headerProblems(group)).toEqual([]);
     }
@@ -622,7 +740,8 @@ describe('Idempotency-Key under concurrency', () => {
       ...(inUse.length > 0 ? { '409 idempotency_key_in_use': inUse.length } : {}),
     });
     expect(originals.length).toBe(1);
-    for (const replay of replays) expect({ ...replay.body, requestId: undefined }).toEqual({ ...originals[0]!.body, requestId: undefined });
+    for (const replay of replays)
+      expect({ ...replay.body, requestId: undefined }).toEqual({ ...originals[0]!.body, requestId: undefined });
     for (const answer of inUse) expect(answer.headers.get('retry-after')).toBe('1');
     return { original: originals[0]!, inUse };
   }
@@ -631,14 +750,18 @@ describe('Idempotency-Key under concurrency', () => {
     const studio = await createTestTenant();
     const body = { persons: importRows(200, 'Once', (index) => (index % 2 === 0 ? studio.days.later.id : undefined)) };
     const headers = { ...studio.serverHeaders, 'Idempotency-Key': 'hr-sync-concurrent' };
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => post(importPath(studio.token, alias(index)), headers, body)));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => post(importPath(studio.token, alias(index)), headers, body)),
+    );
     return { studio, body, headers, answers };
   }
 
   async function expectStoredOnce(studio: Awaited<ReturnType<typeof createTestTenant>>, original: ApiAnswer) {
     const stored = await readGallery(studio.tenant.tenantId, studio.token);
     expect(stored.persons.length).toBe(200);
-    expect(stored.persons.map((person) => person.personId).sort()).toEqual(original.body.persons.map((person: Item) => person.personId).sort());
+    expect(stored.persons.map((person) => person.personId).sort()).toEqual(
+      original.body.persons.map((person: Item) => person.personId).sort(),
+    );
     expect(codeProblems(stored)).toEqual([]);
     expect(bookingProblems(stored)).toEqual([]);
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
@@ -686,13 +809,18 @@ describe('Idempotency-Key under concurrency', () => {
     // Prepare
     const studio = await createCheckinStudio();
     const headers = { ...studio.publicHeaders, 'Idempotency-Key': 'tap-concurrent' };
-    const body = studio.validBody({ shootingDayId: studio.smallDay.id, selfieBase64: makeJpeg(8, 8).toString('base64') });
+    const body = studio.validBody({
+      shootingDayId: studio.smallDay.id,
+      selfieBase64: makeJpeg(8, 8).toString('base64'),
+    });
     // Act
     const answers = await Promise.all(Array.from({ length: 10 }, () => post('/group-shoot', headers, body)));
     // Assess
     const { original } = expectOneResult(answers);
     const stored = await readGallery(studio.tenant.tenantId, studio.token);
-    expect(stored.persons.map((person) => [person.personId, person.code])).toEqual([[original.body.personId, original.body.code]]);
+    expect(stored.persons.map((person) => [person.personId, person.code])).toEqual([
+      [original.body.personId, original.body.code],
+    ]);
     expect(codeProblems(stored)).toEqual([]);
     expect(bookingProblems(stored)).toEqual([]);
     expect(stored.days.get(studio.smallDay.id)?.booked).toBe(1);

@@ -62,7 +62,12 @@ describe('the local change stream: a record that always fails', () => {
     });
     // Act: six items in one shard, the third one poison.
     for (let index = 0; index < 6; index += 1) {
-      await documents.send(new PutCommand({ TableName: process.env.TABLE_NAME, Item: { pk: `POISON-TEST#${index}`, sk: 'ITEM', poison: index === 2 } }));
+      await documents.send(
+        new PutCommand({
+          TableName: process.env.TABLE_NAME,
+          Item: { pk: `POISON-TEST#${index}`, sk: 'ITEM', poison: index === 2 },
+        }),
+      );
     }
     await stream.caughtUp();
     // Assess
@@ -81,10 +86,14 @@ describe('the local change stream: a record that always fails', () => {
     process.env.LOCAL_FAILURE_DIR = directory;
     // Act
     const listed = await admin('ops', 'replay', '--dry-run', '--json');
-    const again = await replayLocalFailures(directory, { loadHandler: async () => consumer as (event: unknown) => Promise<unknown> });
+    const again = await replayLocalFailures(directory, {
+      loadHandler: async () => consumer as (event: unknown) => Promise<unknown>,
+    });
     // Assess
     expect(listed.code).toBe(0);
-    expect(listed.json().failures).toEqual([expect.objectContaining({ handler: 'events/dispatch-events', source: 'stream', outcome: 'listed' })]);
+    expect(listed.json().failures).toEqual([
+      expect.objectContaining({ handler: 'events/dispatch-events', source: 'stream', outcome: 'listed' }),
+    ]);
     expect(again.map((outcome) => outcome.outcome)).toEqual(['failed']);
     expect(store.list()).toHaveLength(1);
   });
@@ -99,7 +108,9 @@ describe('the local change stream: a record that always fails', () => {
     // Act
     const outcomes = await replayLocalFailures(directory, { loadHandler: async () => fixed });
     // Assess
-    expect(outcomes.map(({ handler, outcome }) => ({ handler, outcome }))).toEqual([{ handler: 'events/dispatch-events', outcome: 'replayed' }]);
+    expect(outcomes.map(({ handler, outcome }) => ({ handler, outcome }))).toEqual([
+      { handler: 'events/dispatch-events', outcome: 'replayed' },
+    ]);
     expect(given.flatMap((event) => event.Records.map(keyOf))).toEqual(['POISON-TEST#2']);
     expect(store.list()).toEqual([]);
   });
@@ -144,7 +155,10 @@ describe('the local photo ingest: an event whose ingest always fails', () => {
       if (calls === 1) throw new Error('once');
     };
     // Act
-    const took = await invokeAsynchronously(flakyIngest, objectCreatedEvent('photos/T1/G1/camera-1/IMG_0002.JPG'), { handlerName: 'media/ingest-photo', store });
+    const took = await invokeAsynchronously(flakyIngest, objectCreatedEvent('photos/T1/G1/camera-1/IMG_0002.JPG'), {
+      handlerName: 'media/ingest-photo',
+      store,
+    });
     // Assess
     expect([took, calls]).toEqual([true, 2]);
     expect(store.list()).toEqual([]);

@@ -4,7 +4,11 @@ import { galleryRef, logger } from '#lib/platform/logger';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { always, failures, restoreServices } from '../../support/faults/aws-fault-injection';
 import { consistencyProblems, expectConsistent } from '../../support/faults/consistency';
-import { expectDocumentedError, expectNoInternalError, undocumentedAnswer } from '../../support/faults/documented-answers';
+import {
+  expectDocumentedError,
+  expectNoInternalError,
+  undocumentedAnswer,
+} from '../../support/faults/documented-answers';
 import type { AwsFault } from '../../support/faults/fault-lab';
 import { useFaultHarness } from '../../support/faults/fault-harness';
 import { type Window, underFaults } from '../../support/faults/fault-window';
@@ -12,9 +16,24 @@ import { beginRun, newGallery } from '../../support/faults/galleries';
 import { projection, readState } from '../../support/faults/gallery-state';
 import { FAULTS, type FaultSpec, MATRIX, affected } from '../../support/faults/matrix';
 import { type Probe, type Touches, fill } from '../../support/faults/probes/probe';
-import { type Outcome, answerOf, call, checkinBody, describeOutcome, publicHeaders, serverHeaders, uniqueName } from '../../support/faults/requests';
+import {
+  type Outcome,
+  answerOf,
+  call,
+  checkinBody,
+  describeOutcome,
+  publicHeaders,
+  serverHeaders,
+  uniqueName,
+} from '../../support/faults/requests';
 import { FUNCTION_TIMEOUT_MS, expectRetriesBounded } from '../../support/faults/retry-bounds';
-import { attemptTimeoutMs, initialRetryCapacity, maxAttempts, realSetTimeout, refillRetryQuotas } from '../../support/faults/retry-observation';
+import {
+  attemptTimeoutMs,
+  initialRetryCapacity,
+  maxAttempts,
+  realSetTimeout,
+  refillRetryQuotas,
+} from '../../support/faults/retry-observation';
 import { noteInSummary, plainMessage, summarise } from '../../support/faults/run-summary';
 import { expireOpenSessions } from '../../support/faults/stripe-fault-proxy';
 import { IDEMPOTENCY_KEY_PREFIX, RATE_LIMIT_KEY_PREFIX } from '#lib/platform/table/keys';
@@ -56,7 +75,12 @@ import { updateGallerySettings } from '#lib/galleries/store/galleries';
 /** How long a hanging call is watched when the client has no timeout that could end it. */
 const HANG_OBSERVATION_MS = 2_000;
 
-const TRANSIENT_NAMES = ['ProvisionedThroughputExceededException', 'ThrottlingException', 'TimeoutError', 'ServiceUnavailable'];
+const TRANSIENT_NAMES = [
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'TimeoutError',
+  'ServiceUnavailable',
+];
 
 /** What a probe the fault affects must answer. */
 function expectDocumentedFailure(probe: Probe, fault: FaultSpec, outcome: Outcome): void {
@@ -86,7 +110,9 @@ useFaultHarness({ galleriesAhead: MATRIX.length * (FAULTS.length + 1) + 40 });
 
 it('covers every route and path of the route table, and the photo ingest', () => {
   const covered = new Set(MATRIX.map((probe) => `${probe.method} ${probe.template}`));
-  const table = (routes as readonly Route[]).flatMap((route) => pathsOf(route).map((template) => `${route.method} ${template}`));
+  const table = (routes as readonly Route[]).flatMap((route) =>
+    pathsOf(route).map((template) => `${route.method} ${template}`),
+  );
   expect(table.filter((entry) => !covered.has(entry))).toEqual([]);
   expect(covered.has('INVOKE functions/media/ingest-photo')).toBe(true);
 });
@@ -137,10 +163,18 @@ describe.each(MATRIX.map((probe) => [probe.label, probe] as const))('%s', (_labe
       const after = await readState(f);
       await check('a failed request changes nothing', () => expect(projection(after)).toEqual(projection(before)));
       const webhookAwaitsRedelivery = probe.routeId === 'stripeWebhook';
-      await check('nothing half-written', () => expect(consistencyProblems(f, after, { strictCounters: true, paymentsSettled: !webhookAwaitsRedelivery })).toEqual([]));
+      await check('nothing half-written', () =>
+        expect(
+          consistencyProblems(f, after, { strictCounters: true, paymentsSettled: !webhookAwaitsRedelivery }),
+        ).toEqual([]),
+      );
     }
-    await check('once the fault is gone, the same request succeeds', async () => setup.expectSuccess(await setup.run(), false));
-    await check('nothing lost or half-written', () => expectConsistent(f, { strictCounters: true, paymentsSettled: true }));
+    await check('once the fault is gone, the same request succeeds', async () =>
+      setup.expectSuccess(await setup.run(), false),
+    );
+    await check('nothing lost or half-written', () =>
+      expectConsistent(f, { strictCounters: true, paymentsSettled: true }),
+    );
     await check('retries bounded, in attempts and in the time they would take', () => expectRetriesBounded(window));
     expect(problems).toEqual([]);
   });
@@ -151,8 +185,12 @@ describe.each(MATRIX.map((probe) => [probe.label, probe] as const))('%s', (_labe
 // writes, the client-wide retry quota, whole imports, and a double fault.
 
 const matrixProbe = (routeId: Probe['routeId'], label = ''): Probe => {
-  const route = routeId === 'ingestPhoto' ? undefined : (routes as readonly Route[]).find((candidate) => candidate.id === routeId);
-  const probe = MATRIX.find((candidate) => candidate.routeId === routeId && (!route || candidate.template === route.path) && candidate.label.includes(label));
+  const route =
+    routeId === 'ingestPhoto' ? undefined : (routes as readonly Route[]).find((candidate) => candidate.id === routeId);
+  const probe = MATRIX.find(
+    (candidate) =>
+      candidate.routeId === routeId && (!route || candidate.template === route.path) && candidate.label.includes(label),
+  );
   if (!probe) throw new Error(`no probe ${routeId} ${label}`);
   return probe;
 };
@@ -168,21 +206,29 @@ describe('an outage that begins in the middle of a request', () => {
   const swept = MATRIX.filter(
     (probe) =>
       (probe.touches.transactions || probe.touches.stripe) &&
-      (probe.routeId === 'ingestPhoto' || probe.template === (routes as readonly Route[]).find((route) => route.id === probe.routeId)!.path),
+      (probe.routeId === 'ingestPhoto' ||
+        probe.template === (routes as readonly Route[]).find((route) => route.id === probe.routeId)!.path),
   );
 
   it.each(swept.map((probe) => [probe.label, probe] as const))('%s', async (_label, probe) => {
     const calibration = await probe.prepare(await newGallery(), probe.template);
     const calibrated = await underFaults({}, () => calibration.run());
-    const firstWrite = calibrated.sends.findIndex((send) => send.service === 'DynamoDB' && WRITE_COMMANDS.test(send.command));
-    const starts = calibrated.sends.flatMap((send, index) => (send.service === 'DynamoDB' && firstWrite >= 0 && index >= firstWrite ? [index] : []));
+    const firstWrite = calibrated.sends.findIndex(
+      (send) => send.service === 'DynamoDB' && WRITE_COMMANDS.test(send.command),
+    );
+    const starts = calibrated.sends.flatMap((send, index) =>
+      send.service === 'DynamoDB' && firstWrite >= 0 && index >= firstWrite ? [index] : [],
+    );
     expect(starts.length).toBeGreaterThan(0);
     const findings: string[] = [];
     for (const start of starts) {
       beginRun();
       const f = await newGallery();
       const setup = await probe.prepare(f, probe.template);
-      const outage: AwsFault = (attempt) => (attempt.service === 'DynamoDB' && attempt.sendIndex >= start ? { before: failures.provisionedThroughput } : undefined);
+      const outage: AwsFault = (attempt) =>
+        attempt.service === 'DynamoDB' && attempt.sendIndex >= start
+          ? { before: failures.provisionedThroughput }
+          : undefined;
       const window = await underFaults({ aws: outage }, () => setup.run());
       summarise(probe.label, `outage from call ${start}`, window);
       const problems = undocumentedAnswer(probe, window.outcome);
@@ -200,9 +246,15 @@ describe('an outage that begins in the middle of a request', () => {
           .filter((problem) => !(probe.routeId === 'importPersons' && problem.startsWith('day '))),
       );
       for (const [orderId, order] of state.orders) {
-        if (order.status === 'pending') problems.push(`reservation ${orderId} is still pending, holding its spot, after every Checkout Session ended`);
+        if (order.status === 'pending')
+          problems.push(
+            `reservation ${orderId} is still pending, holding its spot, after every Checkout Session ended`,
+          );
       }
-      if (problems.length > 0) findings.push(`outage from call ${start} (${calibrated.sends[start]!.command}), first answer ${describeOutcome(window.outcome)}: ${problems.join('; ')}`);
+      if (problems.length > 0)
+        findings.push(
+          `outage from call ${start} (${calibrated.sends[start]!.command}), first answer ${describeOutcome(window.outcome)}: ${problems.join('; ')}`,
+        );
     }
     expect(findings).toEqual([]);
   });
@@ -212,33 +264,44 @@ describe('calls that hang', () => {
   it.each([
     ['DynamoDB', 'getCheckinInfo', ''],
     ['S3', 'submitCheckin', 'free package'],
-  ] as const)('cuts off a %s call that never answers, and answers storage_unavailable within the function timeout', async (service, routeId, label) => {
-    // Prepare: both clients have resolved their HTTP handler configuration.
-    const probe = matrixProbe(routeId, label);
-    const f = await newGallery();
-    const setup = await probe.prepare(f, probe.template);
-    await setup.run();
-    const timeoutMs = attemptTimeoutMs(service);
-    const boundMs = maxAttempts[service] * timeoutMs + 1_000;
-    const watchMs = boundMs <= FUNCTION_TIMEOUT_MS ? boundMs + 2_000 : HANG_OBSERVATION_MS;
-    // Act: every attempt of every call of the service goes to a socket that never answers.
-    let answeredInTime = false;
-    const window = await underFaults({ aws: always(service, { blackHole: true }) }, async () => {
-      const pending = setup.run();
-      answeredInTime = await Promise.race([pending.then(() => true), new Promise<boolean>((resolve) => realSetTimeout(() => resolve(false), watchMs))]);
-      if (!answeredInTime) restoreServices(); // the service comes back, so the request can finish
-      return pending;
-    });
-    summarise(probe.label, `${service} hanging`, window);
-    // Assess
-    expect({ service, clientTimeoutMs: Number.isFinite(timeoutMs) ? timeoutMs : 'none configured', answeredWithinMs: answeredInTime ? window.wallMs : `no answer after ${watchMs} ms` }).toEqual({
-      service,
-      clientTimeoutMs: expect.any(Number),
-      answeredWithinMs: expect.any(Number),
-    });
-    expectDocumentedError(probe, window.outcome, 503, 'storage_unavailable');
-    expect(window.wallMs).toBeLessThanOrEqual(FUNCTION_TIMEOUT_MS);
-  }, FUNCTION_TIMEOUT_MS + 15_000);
+  ] as const)(
+    'cuts off a %s call that never answers, and answers storage_unavailable within the function timeout',
+    async (service, routeId, label) => {
+      // Prepare: both clients have resolved their HTTP handler configuration.
+      const probe = matrixProbe(routeId, label);
+      const f = await newGallery();
+      const setup = await probe.prepare(f, probe.template);
+      await setup.run();
+      const timeoutMs = attemptTimeoutMs(service);
+      const boundMs = maxAttempts[service] * timeoutMs + 1_000;
+      const watchMs = boundMs <= FUNCTION_TIMEOUT_MS ? boundMs + 2_000 : HANG_OBSERVATION_MS;
+      // Act: every attempt of every call of the service goes to a socket that never answers.
+      let answeredInTime = false;
+      const window = await underFaults({ aws: always(service, { blackHole: true }) }, async () => {
+        const pending = setup.run();
+        answeredInTime = await Promise.race([
+          pending.then(() => true),
+          new Promise<boolean>((resolve) => realSetTimeout(() => resolve(false), watchMs)),
+        ]);
+        if (!answeredInTime) restoreServices(); // the service comes back, so the request can finish
+        return pending;
+      });
+      summarise(probe.label, `${service} hanging`, window);
+      // Assess
+      expect({
+        service,
+        clientTimeoutMs: Number.isFinite(timeoutMs) ? timeoutMs : 'none configured',
+        answeredWithinMs: answeredInTime ? window.wallMs : `no answer after ${watchMs} ms`,
+      }).toEqual({
+        service,
+        clientTimeoutMs: expect.any(Number),
+        answeredWithinMs: expect.any(Number),
+      });
+      expectDocumentedError(probe, window.outcome, 503, 'storage_unavailable');
+      expect(window.wallMs).toBeLessThanOrEqual(FUNCTION_TIMEOUT_MS);
+    },
+    FUNCTION_TIMEOUT_MS + 15_000,
+  );
 });
 
 describe('answers lost after DynamoDB applied a conditional write', () => {
@@ -259,12 +322,17 @@ describe('answers lost after DynamoDB applied a conditional write', () => {
     expect(answerOf(window.outcome).headers.get('x-ratelimit-remaining')).toBe('59');
   });
 
-  const idempotentRoutes = (routes as readonly Route[]).filter((route) => route.method === 'POST' && route.access !== 'webhook');
+  const idempotentRoutes = (routes as readonly Route[]).filter(
+    (route) => route.method === 'POST' && route.access !== 'webhook',
+  );
   /** Each server-side POST's body, and the persons it creates. */
   const SERVER_POSTS: Record<string, { body: unknown; created: number }> = {
     importPersons: { body: { persons: [{ name: 'A' }, { name: 'B' }] }, created: 2 },
     createUploads: { body: { files: [{ path: 'IMG_0001.jpg', size: 10 }] }, created: 0 },
-    completeUploads: { body: { files: [{ path: 'IMG_0001.jpg', uploadId: 'faults-upload', action: 'abort' }] }, created: 0 },
+    completeUploads: {
+      body: { files: [{ path: 'IMG_0001.jpg', uploadId: 'faults-upload', action: 'abort' }] },
+      created: 0,
+    },
     createHrExport: { body: { size: 64 }, created: 0 },
   };
   // An HR export is queued, not built, here; its gallery asks for the HR consent (below).
@@ -278,20 +346,37 @@ describe('answers lost after DynamoDB applied a conditional write', () => {
     '%s: runs a request once when the answer of its Idempotency-Key claim is lost, instead of refusing it as its own repeat',
     async (_id, route) => {
       const f = await newGallery();
-      if (route.id === 'createHrExport') await updateGallerySettings(f.tenantId, f.token, { granularConsents: { face: false, notification: false, hrExport: true } });
+      if (route.id === 'createHrExport')
+        await updateGallerySettings(f.tenantId, f.token, {
+          granularConsents: { face: false, notification: false, hrExport: true },
+        });
       const key = `faults-${uniqueName('key').replace(' ', '-')}`;
       const request =
         route.id === 'submitCheckin'
-          ? { path: route.path, headers: { ...publicHeaders(), 'Idempotency-Key': key }, body: checkinBody(f, { selectedPackageId: f.freePackageId }), created: 1 }
-          : { path: fill(route.path, f), headers: { ...serverHeaders(), 'Idempotency-Key': key }, ...SERVER_POSTS[route.id]! };
+          ? {
+              path: route.path,
+              headers: { ...publicHeaders(), 'Idempotency-Key': key },
+              body: checkinBody(f, { selectedPackageId: f.freePackageId }),
+              created: 1,
+            }
+          : {
+              path: fill(route.path, f),
+              headers: { ...serverHeaders(), 'Idempotency-Key': key },
+              ...SERVER_POSTS[route.id]!,
+            };
       const send = () => call(f, request.path, { method: 'POST', headers: request.headers, body: request.body });
       const lose: AwsFault = (attempt) =>
-        attempt.command === 'PutItemCommand' && attempt.input.includes(IDEMPOTENCY_KEY_PREFIX) && attempt.attempt === 1 ? { after: failures.socketTimeout } : undefined;
+        attempt.command === 'PutItemCommand' && attempt.input.includes(IDEMPOTENCY_KEY_PREFIX) && attempt.attempt === 1
+          ? { after: failures.socketTimeout }
+          : undefined;
       const window = await underFaults({ aws: lose }, send);
       summarise(`${route.method} ${route.path}`, 'idempotency claim answer lost', window);
       expectNoInternalError(window.outcome);
       const first = answerOf(window.outcome);
-      expect({ status: first.status, error: first.body.error }).toEqual({ status: route.successStatus ?? 200, error: undefined });
+      expect({ status: first.status, error: first.body.error }).toEqual({
+        status: route.successStatus ?? 200,
+        error: undefined,
+      });
       const repeat = answerOf(await send());
       expect(repeat.headers.get('idempotent-replayed')).toBe('true');
       expect((await readState(f)).persons.size).toBe(request.created);
@@ -315,12 +400,19 @@ describe('retries, bounded across requests and across a whole import', () => {
       attempts.push(window.sends.map((send) => send.attempts));
     }
     const retries = attempts.flat().reduce((sum, count) => sum + count - 1, 0);
-    noteInSummary(`retry quota: attempts per call during a storm ${attempts.map((calls) => calls.join('+')).join(',')}; ${retries} retries in all`);
+    noteInSummary(
+      `retry quota: attempts per call during a storm ${attempts.map((calls) => calls.join('+')).join(',')}; ${retries} retries in all`,
+    );
     expect(attempts[0]!.length).toBeGreaterThan(0);
     expect(attempts[0]!.every((count) => count === maxAttempts.DynamoDB)).toBe(true);
     // @smithy/core retry: a throttled retry costs Retry.throttlingCost() of the client's quota.
     expect(retries).toBeLessThanOrEqual(initialRetryCapacity.DynamoDB / Retry.throttlingCost());
-    expect(attempts.slice(-5).flat().every((count) => count === 1)).toBe(true);
+    expect(
+      attempts
+        .slice(-5)
+        .flat()
+        .every((count) => count === 1),
+    ).toBe(true);
     const recovered = await underFaults({}, () => setup.run(), { keepRetryQuota: true });
     await setup.expectSuccess(recovered.outcome, false);
   });
@@ -328,8 +420,14 @@ describe('retries, bounded across requests and across a whole import', () => {
   it('answers an import of 500 persons whose transactions stay throttled within the function timeout, every row not_written', async () => {
     const f = await newGallery();
     const rows = Array.from({ length: 500 }, (_, index) => ({ name: `Bulk ${index}`, shootingDayId: f.dayId }));
-    const window = await underFaults({ aws: always('DynamoDB', { before: failures.throttling }, 'TransactWriteItemsCommand') }, () =>
-      call(f, `/groupshoot/${f.token}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons: rows } }),
+    const window = await underFaults(
+      { aws: always('DynamoDB', { before: failures.throttling }, 'TransactWriteItemsCommand') },
+      () =>
+        call(f, `/groupshoot/${f.token}/persons`, {
+          method: 'POST',
+          headers: serverHeaders(),
+          body: { persons: rows },
+        }),
     );
     summarise('POST /groupshoot/{token}/persons: 500 rows', 'transactions throttled', window);
     const answer = answerOf(window.outcome);
@@ -344,19 +442,32 @@ describe('retries, bounded across requests and across a whole import', () => {
   it('stores whole chunks of an import and reports the rows of a chunk that stays throttled as not_written', async () => {
     const f = await newGallery();
     const chunk = PERSONS_PER_TRANSACTION;
-    const rows = Array.from({ length: 150 }, (_, index) => ({ name: `Chunked ${f.token} ${String(index).padStart(3, '0')}`, shootingDayId: f.dayId }));
+    const rows = Array.from({ length: 150 }, (_, index) => ({
+      name: `Chunked ${f.token} ${String(index).padStart(3, '0')}`,
+      shootingDayId: f.dayId,
+    }));
     const secondChunk: AwsFault = (attempt) =>
-      attempt.command === 'TransactWriteItemsCommand' && attempt.input.includes(`Chunked ${f.token} ${String(chunk).padStart(3, '0')}`) ? { before: failures.throttling } : undefined;
-    const send = (persons: unknown[]) => call(f, `/groupshoot/${f.token}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons } });
+      attempt.command === 'TransactWriteItemsCommand' &&
+      attempt.input.includes(`Chunked ${f.token} ${String(chunk).padStart(3, '0')}`)
+        ? { before: failures.throttling }
+        : undefined;
+    const send = (persons: unknown[]) =>
+      call(f, `/groupshoot/${f.token}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons } });
     const window = await underFaults({ aws: secondChunk }, () => send(rows));
     summarise('POST /groupshoot/{token}/persons: 150 rows', 'second chunk throttled', window);
     const answer = answerOf(window.outcome);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(expect.objectContaining({ imported: 150 - chunk, skipped: chunk }));
-    expect(answer.body.skippedDetails).toEqual(Array.from({ length: chunk }, (_, index) => ({ index: chunk + index, reason: 'not_written' })));
-    expect(answer.body.persons.map((person: { name: string }) => person.name)).toEqual([...rows.slice(0, chunk), ...rows.slice(2 * chunk)].map((row) => row.name));
+    expect(answer.body.skippedDetails).toEqual(
+      Array.from({ length: chunk }, (_, index) => ({ index: chunk + index, reason: 'not_written' })),
+    );
+    expect(answer.body.persons.map((person: { name: string }) => person.name)).toEqual(
+      [...rows.slice(0, chunk), ...rows.slice(2 * chunk)].map((row) => row.name),
+    );
     const state = await expectConsistent(f, { strictCounters: true, paymentsSettled: true });
-    expect([...state.persons.keys()].sort()).toEqual(answer.body.persons.map((person: { personId: string }) => person.personId).sort());
+    expect([...state.persons.keys()].sort()).toEqual(
+      answer.body.persons.map((person: { personId: string }) => person.personId).sort(),
+    );
     expectRetriesBounded(window);
     // The client sends the not_written rows again.
     const resent = answerOf(await send(rows.slice(chunk, 2 * chunk)));
@@ -391,9 +502,14 @@ describe('a double fault', () => {
     const state = await readState(f);
     expect(state.persons.size).toBe(0);
     const problems = consistencyProblems(f, state, { strictCounters: true, paymentsSettled: true });
-    expect(problems).toEqual([expect.stringMatching(/^selfie object selfies\/.+ belongs to no person or reservation$/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^selfie object selfies\/.+ belongs to no person or reservation$/),
+    ]);
     // The key holds the gallery token: the log names the person and a hash of the token instead.
     const orphanPersonId = /\/(per_[0-9a-z]+)\.jpg$/.exec(state.selfies[0]!)?.[1];
-    expect(errorLogs).toContainEqual(['orphaned selfie could not be deleted', expect.objectContaining({ personId: orphanPersonId, gallery: galleryRef(f.token) })]);
+    expect(errorLogs).toContainEqual([
+      'orphaned selfie could not be deleted',
+      expect.objectContaining({ personId: orphanPersonId, gallery: galleryRef(f.token) }),
+    ]);
   });
 });

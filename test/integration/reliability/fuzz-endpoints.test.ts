@@ -145,7 +145,12 @@ const GATEWAY_PAYLOAD_LIMIT = 10 * 1024 * 1024;
 
 /** API Gateway's own refusal of a body over its limit: no error code, no requestId, no X-Request-Id. */
 function expectGatewayRefusal(answer: ApiAnswer): void {
-  expect({ status: answer.status, body: answer.body, contentType: answer.headers.get('content-type'), requestId: answer.headers.get('x-request-id') }).toEqual({
+  expect({
+    status: answer.status,
+    body: answer.body,
+    contentType: answer.headers.get('content-type'),
+    requestId: answer.headers.get('x-request-id'),
+  }).toEqual({
     status: 413,
     body: { message: 'Request Entity Too Large' },
     contentType: 'application/json',
@@ -249,7 +254,9 @@ function expectSoundAnswer(request: FuzzRequest, answer: ApiAnswer): void {
     ]).toContainEqual(caller);
     if (caller.slug === world.other.slug) {
       const named = safelyDecoded(request.path).toLowerCase();
-      expect([world.studio.token, world.studio.ordinaryToken].filter((token) => named.includes(token.toLowerCase()))).toEqual([]);
+      expect(
+        [world.studio.token, world.studio.ordinaryToken].filter((token) => named.includes(token.toLowerCase())),
+      ).toEqual([]);
     }
     expect(answer.headers.get('x-ratelimit-limit')).toBe('60');
   }
@@ -264,11 +271,17 @@ function tally() {
   const counts = new Map<string, number>();
   return {
     add(answer: ApiAnswer) {
-      const label = answer.status >= 400 ? `${answer.status} ${answer.body?.error ?? ''}`.trim() : String(answer.status);
+      const label =
+        answer.status >= 400 ? `${answer.status} ${answer.body?.error ?? ''}`.trim() : String(answer.status);
       counts.set(label, (counts.get(label) ?? 0) + 1);
     },
-    successes: () => [...counts].filter(([label]) => Number(label.slice(0, 3)) < 400).reduce((sum, [, count]) => sum + count, 0),
-    toString: () => [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([label, count]) => `${label}: ${count}`).join(', '),
+    successes: () =>
+      [...counts].filter(([label]) => Number(label.slice(0, 3)) < 400).reduce((sum, [, count]) => sum + count, 0),
+    toString: () =>
+      [...counts]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([label, count]) => `${label}: ${count}`)
+        .join(', '),
   };
 }
 
@@ -282,7 +295,8 @@ function report(title: string, counts: ReturnType<typeof tally>): void {
 const hex = (byte: number) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
 const percentEncodeAll = (text: string) => [...Buffer.from(text, 'utf8')].map(hex).join('');
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
-const repeated = (text: string, min: number, max: number) => fc.integer({ min, max }).map((count) => text.repeat(count));
+const repeated = (text: string, min: number, max: number) =>
+  fc.integer({ min, max }).map((count) => text.repeat(count));
 
 /**
  * A raw request body. fast-check prints it in counterexamples by its label, so a body nested
@@ -328,10 +342,33 @@ const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      '', '   ', '\t\n', '\u0000', '\u200b', 'x'.repeat(100), 'x'.repeat(101), 'x'.repeat(200), 'x'.repeat(201),
-      'x'.repeat(1000), 'x'.repeat(1001), 'ada@example.com', ' ada@example.com ', '@', 'a@', '@b', 'a@b', 'a b@c.de',
-      '"quoted"@example.com', 'zoë@bücher.de', `${'x'.repeat(190)}@example.com`, '<script>alert(1)</script>', "'; DROP TABLE x; --",
-      '{{7*7}}', '${process.exit()}', '__proto__', 'E-1',
+      '',
+      '   ',
+      '\t\n',
+      '\u0000',
+      '\u200b',
+      'x'.repeat(100),
+      'x'.repeat(101),
+      'x'.repeat(200),
+      'x'.repeat(201),
+      'x'.repeat(1000),
+      'x'.repeat(1001),
+      'ada@example.com',
+      ' ada@example.com ',
+      '@',
+      'a@',
+      '@b',
+      'a@b',
+      'a b@c.de',
+      '"quoted"@example.com',
+      'zoë@bücher.de',
+      `${'x'.repeat(190)}@example.com`,
+      '<script>alert(1)</script>',
+      "'; DROP TABLE x; --",
+      '{{7*7}}',
+      '${process.exit()}',
+      '__proto__',
+      'E-1',
     ),
   },
   { weight: 1, arbitrary: repeated('y', 1001, 60_000) },
@@ -342,7 +379,10 @@ const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
 /** JSON nested this deep, written as text: JSON.stringify itself cannot write such values. */
 const deeplyNested = (depth: number) => '{"a":'.repeat(depth) + '[1]' + '}'.repeat(depth);
 const nestedLabel = (depth: number) => `'{"a":' ×${depth} + '[1]' + '}' ×${depth}`;
-const nestingDepth = fc.oneof({ weight: 1, arbitrary: fc.integer({ min: 1, max: 64 }) }, { weight: 2, arbitrary: fc.integer({ min: 1000, max: 200_000 }) });
+const nestingDepth = fc.oneof(
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 64 }) },
+  { weight: 2, arbitrary: fc.integer({ min: 1000, max: 200_000 }) },
+);
 
 /** Bodies of no route in particular: every JSON type, broken JSON, non-JSON, deep nesting, sizes. */
 const genericBody: fc.Arbitrary<RawBody> = fc.oneof(
@@ -352,16 +392,45 @@ const genericBody: fc.Arbitrary<RawBody> = fc.oneof(
     weight: 3,
     arbitrary: fc
       .constantFrom(
-        '', ' ', '{', '}', '{"a":}', "{'a':1}", '{"a":1,}', '{"a":1}x', '\uFEFF{}', 'null', '[]', '"x"', '1', 'true', 'NaN',
-        '{"a":1}{"b":2}', '{"__proto__":{"action":"submitCheckin"}}', '{"constructor":{"prototype":{"polluted":1}}}',
-        '{"persons":{"length":3}}', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '{"a":1e999}', '{"a":-0}', '{"a":123456789012345678901234567890}',
-        'action=submitCheckin&token=x', '<xml/>', '\u0000\u0001', '{"persons":[',
+        '',
+        ' ',
+        '{',
+        '}',
+        '{"a":}',
+        "{'a':1}",
+        '{"a":1,}',
+        '{"a":1}x',
+        '\uFEFF{}',
+        'null',
+        '[]',
+        '"x"',
+        '1',
+        'true',
+        'NaN',
+        '{"a":1}{"b":2}',
+        '{"__proto__":{"action":"submitCheckin"}}',
+        '{"constructor":{"prototype":{"polluted":1}}}',
+        '{"persons":{"length":3}}',
+        '{"a":"\\ud800"}',
+        '{"a":"\\u0000"}',
+        '{"a":1e999}',
+        '{"a":-0}',
+        '{"a":123456789012345678901234567890}',
+        'action=submitCheckin&token=x',
+        '<xml/>',
+        '\u0000\u0001',
+        '{"persons":[',
       )
       .map((text) => new RawBody(text)),
   },
   // Deep nesting: objects and arrays many levels down.
   { weight: 2, arbitrary: nestingDepth.map((depth) => new RawBody(deeplyNested(depth), nestedLabel(depth))) },
-  { weight: 1, arbitrary: nestingDepth.map((depth) => new RawBody('['.repeat(depth) + ']'.repeat(depth), `'[' ×${depth} + ']' ×${depth}`)) },
+  {
+    weight: 1,
+    arbitrary: nestingDepth.map(
+      (depth) => new RawBody('['.repeat(depth) + ']'.repeat(depth), `'[' ×${depth} + ']' ×${depth}`),
+    ),
+  },
   // Around the 5 MiB body limit (rare: each is megabytes on the wire).
   {
     weight: 1,
@@ -381,9 +450,44 @@ const garbageSegment: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom(
-      '', '.', '..', '..%2F', '..%2F..%2Fetc%2Fpasswd', '%2e%2e', '%2e%2e%2f', '%2E%2E%2F%2E%2E%2F', '..%5c..%5c', '....//', '%',
-      '%zz', '%E0%A4%A', '%00', '%C0%AE%C0%AE', '%ff', '%F0%9F%98', '%20', '+', '*', '\\', '~', ' ', ';', 'a;b=c', '%3F', '%23',
-      '%2F', 'null', 'undefined', '__proto__', 'constructor', 'per_', '{token}', '{personId}', '%7Btoken%7D', 'ÄÖÜ', '🙂',
+      '',
+      '.',
+      '..',
+      '..%2F',
+      '..%2F..%2Fetc%2Fpasswd',
+      '%2e%2e',
+      '%2e%2e%2f',
+      '%2E%2E%2F%2E%2E%2F',
+      '..%5c..%5c',
+      '....//',
+      '%',
+      '%zz',
+      '%E0%A4%A',
+      '%00',
+      '%C0%AE%C0%AE',
+      '%ff',
+      '%F0%9F%98',
+      '%20',
+      '+',
+      '*',
+      '\\',
+      '~',
+      ' ',
+      ';',
+      'a;b=c',
+      '%3F',
+      '%23',
+      '%2F',
+      'null',
+      'undefined',
+      '__proto__',
+      'constructor',
+      'per_',
+      '{token}',
+      '{personId}',
+      '%7Btoken%7D',
+      'ÄÖÜ',
+      '🙂',
     ),
   },
 );
@@ -431,7 +535,13 @@ function arbitraries(w: World) {
     { weight: 3, arbitrary: garbageSegment },
   );
   const pathParameter = (name: string): fc.Arbitrary<string> =>
-    name === 'token' ? token : name === 'personId' ? personId : name === 'exportId' ? exportId : fc.oneof(token, personId, garbageSegment);
+    name === 'token'
+      ? token
+      : name === 'personId'
+        ? personId
+        : name === 'exportId'
+          ? exportId
+          : fc.oneof(token, personId, garbageSegment);
 
   /** The template with its parameters filled; URLs stay below Node's 16 KiB header limit. */
   const pathOf = (template: string): fc.Arbitrary<string> => {
@@ -446,8 +556,22 @@ function arbitraries(w: World) {
     {
       weight: 2,
       arbitrary: fc.constantFrom(
-        'status', 'source', 'sort', 'page', 'offset', 'token', 'personId', 'LIMIT', 'limit[]', 'cursor[]', 'employeeId[0]',
-        '__proto__', 'constructor', 'toString', 'hasOwnProperty', '',
+        'status',
+        'source',
+        'sort',
+        'page',
+        'offset',
+        'token',
+        'personId',
+        'LIMIT',
+        'limit[]',
+        'cursor[]',
+        'employeeId[0]',
+        '__proto__',
+        'constructor',
+        'toString',
+        'hasOwnProperty',
+        '',
       ),
     },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 10 }) },
@@ -457,8 +581,35 @@ function arbitraries(w: World) {
     {
       weight: 3,
       arbitrary: fc.constantFrom(
-        '1', '2', '100', '500', '0', '-1', '501', '1000', '9999', '10000', '1e2', '1.5', ' 5', '5 ', '+5', '0x10', '007',
-        '99999999999999999999', 'NaN', 'Infinity', '', 'null', 'true', '[]', '{}', '%', '%zz', 'a,b', '1,2',
+        '1',
+        '2',
+        '100',
+        '500',
+        '0',
+        '-1',
+        '501',
+        '1000',
+        '9999',
+        '10000',
+        '1e2',
+        '1.5',
+        ' 5',
+        '5 ',
+        '+5',
+        '0x10',
+        '007',
+        '99999999999999999999',
+        'NaN',
+        'Infinity',
+        '',
+        'null',
+        'true',
+        '[]',
+        '{}',
+        '%',
+        '%zz',
+        'a,b',
+        '1,2',
       ),
     },
     {
@@ -479,7 +630,17 @@ function arbitraries(w: World) {
         '-_-_',
       ),
     },
-    { weight: 2, arbitrary: fc.constantFrom(...w.employeeIds, ` ${w.employeeIds[0]} `, w.employeeIds[0]!.toLowerCase(), 'x'.repeat(100), 'x'.repeat(101), ' ') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        ...w.employeeIds,
+        ` ${w.employeeIds[0]} `,
+        w.employeeIds[0]!.toLowerCase(),
+        'x'.repeat(100),
+        'x'.repeat(101),
+        ' ',
+      ),
+    },
     { weight: 1, arbitrary: fc.base64String({ maxLength: 60 }) },
     { weight: 1, arbitrary: fc.stringMatching(/^p1:per_[0-9a-z]{26}$/).map(base64url) },
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 30 }) },
@@ -503,8 +664,22 @@ function arbitraries(w: World) {
     {
       weight: 1,
       arbitrary: fc.constantFrom(
-        '?', '??', '?&&&', '?=', '?limit', '?limit=&limit=', '?limit=1&limit=2', '?cursor=%zz', '?employeeId=%E0%A4%A', '?%zz=%zz',
-        '?a=b=c', '?limit=1;cursor=x', '?&limit=5&', '?limit=%00', '?employeeId=%00', '?cursor=%F0%9F%98',
+        '?',
+        '??',
+        '?&&&',
+        '?=',
+        '?limit',
+        '?limit=&limit=',
+        '?limit=1&limit=2',
+        '?cursor=%zz',
+        '?employeeId=%E0%A4%A',
+        '?%zz=%zz',
+        '?a=b=c',
+        '?limit=1;cursor=x',
+        '?&limit=5&',
+        '?limit=%00',
+        '?employeeId=%00',
+        '?cursor=%F0%9F%98',
       ),
     },
   );
@@ -512,13 +687,49 @@ function arbitraries(w: World) {
   const validKey = studio.apiKey;
   const tenantSlug = fc.oneof(
     { weight: 10, arbitrary: fc.constant(studio.slug) },
-    { weight: 2, arbitrary: fc.constantFrom(studio.slug.toUpperCase(), `  ${studio.slug}  `, other.slug, lowPlan.slug, `${studio.slug}-x`) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        studio.slug.toUpperCase(),
+        `  ${studio.slug}  `,
+        other.slug,
+        lowPlan.slug,
+        `${studio.slug}-x`,
+      ),
+    },
     { weight: 2, arbitrary: printable(70) },
-    { weight: 1, arbitrary: fc.constantFrom('', '-', 'a--b', '-a', 'a-', 'a'.repeat(63), 'a'.repeat(64), 'a.b', 'a_b', '*', '%', '..') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        '-',
+        'a--b',
+        '-a',
+        'a-',
+        'a'.repeat(63),
+        'a'.repeat(64),
+        'a.b',
+        'a_b',
+        '*',
+        '%',
+        '..',
+      ),
+    },
   );
   const apiKeyValue = fc.oneof(
     { weight: 10, arbitrary: fc.constant(validKey) },
-    { weight: 2, arbitrary: fc.constantFrom(other.apiKey, lowPlan.apiKey, w.disabledKey, w.revokedKey, validKey.toLowerCase(), validKey.slice(0, -1), `${validKey}x`) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        other.apiKey,
+        lowPlan.apiKey,
+        w.disabledKey,
+        w.revokedKey,
+        validKey.toLowerCase(),
+        validKey.slice(0, -1),
+        `${validKey}x`,
+      ),
+    },
     { weight: 1, arbitrary: fc.stringMatching(/^gsk_[0-9A-Za-z]{40}$/) },
     { weight: 2, arbitrary: printable(80) },
     { weight: 1, arbitrary: repeated('k', 200, 3000) },
@@ -528,8 +739,17 @@ function arbitraries(w: World) {
     {
       weight: 2,
       arbitrary: fc.constantFrom(
-        `bearer ${validKey}`, `BEARER   ${validKey}  `, `Bearer ${validKey} extra`, `Basic ${Buffer.from(`user:${validKey}`).toString('base64')}`,
-        `Token ${validKey}`, validKey, 'Bearer', 'Bearer ', `Bearer\t${validKey}`, `Bearer ${other.apiKey}`, `Digest username="${validKey}"`,
+        `bearer ${validKey}`,
+        `BEARER   ${validKey}  `,
+        `Bearer ${validKey} extra`,
+        `Basic ${Buffer.from(`user:${validKey}`).toString('base64')}`,
+        `Token ${validKey}`,
+        validKey,
+        'Bearer',
+        'Bearer ',
+        `Bearer\t${validKey}`,
+        `Bearer ${other.apiKey}`,
+        `Digest username="${validKey}"`,
       ),
     },
     { weight: 1, arbitrary: printable(80) },
@@ -538,9 +758,21 @@ function arbitraries(w: World) {
     {
       weight: 4,
       arbitrary: fc.constantFrom(
-        'application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-16', 'text/plain', 'text/html; charset=iso-8859-1',
-        'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'image/jpeg', 'application/octet-stream',
-        'application/vnd.api+json', 'application/xml', '*/*', '', 'json', 'application/',
+        'application/json',
+        'application/json; charset=utf-8',
+        'application/json; charset=utf-16',
+        'text/plain',
+        'text/html; charset=iso-8859-1',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'image/jpeg',
+        'application/octet-stream',
+        'application/vnd.api+json',
+        'application/xml',
+        '*/*',
+        '',
+        'json',
+        'application/',
       ),
     },
     { weight: 1, arbitrary: printable(60) },
@@ -559,15 +791,32 @@ function arbitraries(w: World) {
         'X-Api-Key': fc.option(apiKeyValue, { nil: undefined, freq: 2 }),
         'Content-Type': fc.option(contentType, { nil: undefined, freq: 2 }),
         'Idempotency-Key': fc.option(idempotencyKey, { nil: undefined, freq: 2 }),
-        Origin: fc.option(fc.oneof(fc.constantFrom('https://evil.example', 'null', 'http://localhost:3000', '*'), printable(60)), { nil: undefined, freq: 2 }),
-        'Access-Control-Request-Method': fc.option(fc.oneof(fc.constantFrom(...METHODS), printable(10)), { nil: undefined, freq: 4 }),
+        Origin: fc.option(
+          fc.oneof(fc.constantFrom('https://evil.example', 'null', 'http://localhost:3000', '*'), printable(60)),
+          { nil: undefined, freq: 2 },
+        ),
+        'Access-Control-Request-Method': fc.option(fc.oneof(fc.constantFrom(...METHODS), printable(10)), {
+          nil: undefined,
+          freq: 4,
+        }),
         'Access-Control-Request-Headers': fc.option(printable(60), { nil: undefined, freq: 4 }),
-        Accept: fc.option(fc.oneof(fc.constantFrom('application/json', 'text/html', '*/*', 'image/*'), printable(30)), { nil: undefined, freq: 4 }),
+        Accept: fc.option(fc.oneof(fc.constantFrom('application/json', 'text/html', '*/*', 'image/*'), printable(30)), {
+          nil: undefined,
+          freq: 4,
+        }),
         Cookie: fc.option(printable(60), { nil: undefined, freq: 6 }),
         'X-Forwarded-For': fc.option(printable(40), { nil: undefined, freq: 6 }),
-        'Stripe-Signature': options.webhook ? fc.constant(undefined) : fc.option(printable(80), { nil: undefined, freq: 6 }),
+        'Stripe-Signature': options.webhook
+          ? fc.constant(undefined)
+          : fc.option(printable(80), { nil: undefined, freq: 6 }),
       })
-      .map((record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Record<string, string>);
+      .map(
+        (record) =>
+          Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Record<
+            string,
+            string
+          >,
+      );
 
   // Route bodies.
   const importRow = fc.oneof(
@@ -577,10 +826,16 @@ function arbitraries(w: World) {
         .tuple(
           fc.record(
             {
-              name: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('Ada Lovelace', 'Zoë Ærøskøbing', '李小龙', '  Grace  ') }, { weight: 3, arbitrary: fieldValue }),
+              name: fc.oneof(
+                { weight: 3, arbitrary: fc.constantFrom('Ada Lovelace', 'Zoë Ærøskøbing', '李小龙', '  Grace  ') },
+                { weight: 3, arbitrary: fieldValue },
+              ),
               email: fieldValue,
               employeeId: fieldValue,
-              shootingDayId: fc.oneof(fc.constantFrom(studio.smallDay.id, studio.openDay.id, other.days.earlier.id), fieldValue),
+              shootingDayId: fc.oneof(
+                fc.constantFrom(studio.smallDay.id, studio.openDay.id, other.days.earlier.id),
+                fieldValue,
+              ),
             },
             { requiredKeys: [] },
           ),
@@ -598,7 +853,10 @@ function arbitraries(w: World) {
     {
       weight: 1,
       arbitrary: fc
-        .tuple(fc.constantFrom(undefined, null, '', '   ', 42, false), fc.constantFrom(undefined, 'ada@example.com', 'not an address', 7))
+        .tuple(
+          fc.constantFrom(undefined, null, '', '   ', 42, false),
+          fc.constantFrom(undefined, 'ada@example.com', 'not an address', 7),
+        )
         .map(([name, email]) => ({ persons: Array.from({ length: 500 }, () => ({ name, email })) })),
     },
     { weight: 2, arbitrary: fc.record({ persons: anyJson }) },
@@ -613,11 +871,16 @@ function arbitraries(w: World) {
     { weight: 1, arbitrary: fc.constantFrom('../x.jpg', '/x.jpg', 'a/b/c/d/e.jpg', 'x.png') },
     { weight: 1, arbitrary: fieldValue },
   );
-  const mostlyValid = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: fieldValue });
+  const mostlyValid = <T>(valid: fc.Arbitrary<T>) =>
+    fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: fieldValue });
   const uploadFile = fc.record(
     {
       path: uploadPath,
-      size: fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 1, max: 20 * 1024 * 1024 }) }, { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, 64 * 1024 * 1024 + 1) }, { weight: 1, arbitrary: fieldValue }),
+      size: fc.oneof(
+        { weight: 12, arbitrary: fc.integer({ min: 1, max: 20 * 1024 * 1024 }) },
+        { weight: 1, arbitrary: fc.constantFrom(0, -1, 1.5, 64 * 1024 * 1024 + 1) },
+        { weight: 1, arbitrary: fieldValue },
+      ),
       capturedAt: mostlyValid(fc.constant('2026-11-20T10:00:01.120Z')),
       camera: mostlyValid(fc.constant('Canon EOS R5 #0123')),
       contentType: mostlyValid(fc.constant('image/jpeg')),
@@ -633,14 +896,24 @@ function arbitraries(w: World) {
     {
       weight: 8,
       arbitrary: fc
-        .array(fc.record({ path: uploadPath, uploadId: mostlyValid(fc.string({ minLength: 1, maxLength: 40 })), action: mostlyValid(fc.constant('abort')) }), { minLength: 1, maxLength: 2 })
+        .array(
+          fc.record({
+            path: uploadPath,
+            uploadId: mostlyValid(fc.string({ minLength: 1, maxLength: 40 })),
+            action: mostlyValid(fc.constant('abort')),
+          }),
+          { minLength: 1, maxLength: 2 },
+        )
         .map((files) => ({ files })),
     },
     { weight: 1, arbitrary: fc.record({ files: anyJson }) },
   );
 
   const CHECKIN_MEMBERS = {
-    action: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...CHECKIN_ACTIONS) }, { weight: 1, arbitrary: fieldValue }),
+    action: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...CHECKIN_ACTIONS) },
+      { weight: 1, arbitrary: fieldValue },
+    ),
     token: fc.oneof(fc.constantFrom(studio.token, studio.ordinaryToken, other.token), fieldValue),
     name: fieldValue,
     email: fieldValue,
@@ -655,23 +928,45 @@ function arbitraries(w: World) {
     hrExportConsent: fc.oneof(fc.boolean(), fieldValue),
     termsAccepted: fc.oneof(fc.boolean(), fieldValue),
     customFields: fc.oneof(
-      fc.dictionary(fc.constantFrom(...Object.values(studio.fieldKeys), 'employeeId', 'custom-unknown', '__proto__'), fieldValue, { maxKeys: 3 }),
+      fc.dictionary(
+        fc.constantFrom(...Object.values(studio.fieldKeys), 'employeeId', 'custom-unknown', '__proto__'),
+        fieldValue,
+        { maxKeys: 3 },
+      ),
       fieldValue,
     ),
     shootingDayId: fc.oneof(fc.constantFrom(studio.smallDay.id, studio.openDay.id, other.days.earlier.id), fieldValue),
-    selectedPackageId: fc.oneof(fc.constantFrom(studio.freePackage.id, studio.paidPackage.id, other.freePackage.id), fieldValue),
+    selectedPackageId: fc.oneof(
+      fc.constantFrom(studio.freePackage.id, studio.paidPackage.id, other.freePackage.id),
+      fieldValue,
+    ),
     selfieBase64: fc.oneof(
-      fc.constantFrom('data:image/jpeg;base64,', 'data:image/png;base64,AAAA', '////', `data:image/jpeg;base64,${makeJpeg(8, 8).toString('base64')}`, makeJpeg(4, 4).toString('base64')),
+      fc.constantFrom(
+        'data:image/jpeg;base64,',
+        'data:image/png;base64,AAAA',
+        '////',
+        `data:image/jpeg;base64,${makeJpeg(8, 8).toString('base64')}`,
+        makeJpeg(4, 4).toString('base64'),
+      ),
       fc.base64String({ maxLength: 200 }),
       fieldValue,
     ),
     statusToken: fc.oneof(fc.stringMatching(/^gst_[0-9A-Za-z]{0,40}$/), fieldValue),
     retryToken: fc.oneof(fc.stringMatching(/^grt_[0-9A-Za-z]{0,40}$/), fieldValue),
-    returnUrl: fc.oneof(fc.webUrl(), fc.constantFrom('http://localhost/checkin', 'javascript:alert(1)', 'https://'), fieldValue),
+    returnUrl: fc.oneof(
+      fc.webUrl(),
+      fc.constantFrom('http://localhost/checkin', 'javascript:alert(1)', 'https://'),
+      fieldValue,
+    ),
   };
   const memberNames = Object.keys(CHECKIN_MEMBERS);
   const checkinBody = fc
-    .tuple(fc.boolean(), fc.record(CHECKIN_MEMBERS), fc.subarray(memberNames, { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 2 }))
+    .tuple(
+      fc.boolean(),
+      fc.record(CHECKIN_MEMBERS),
+      fc.subarray(memberNames, { maxLength: 4 }),
+      fc.dictionary(fc.string({ maxLength: 10 }), anyJson, { maxKeys: 2 }),
+    )
     .map(([fromValid, values, replaced, extra]) => ({
       ...extra,
       ...(fromValid ? studio.validBody() : {}),
@@ -685,8 +980,13 @@ function arbitraries(w: World) {
       object: fc.constant('event'),
       type: fc.oneof(
         fc.constantFrom(
-          'checkout.session.completed', 'checkout.session.expired', 'checkout.session.async_payment_succeeded',
-          'checkout.session.async_payment_failed', 'account.updated', 'payment_intent.succeeded', 'checkout.session.',
+          'checkout.session.completed',
+          'checkout.session.expired',
+          'checkout.session.async_payment_succeeded',
+          'checkout.session.async_payment_failed',
+          'account.updated',
+          'payment_intent.succeeded',
+          'checkout.session.',
         ),
         fc.string({ maxLength: 30 }),
       ),
@@ -695,22 +995,40 @@ function arbitraries(w: World) {
       data: fc.record({
         object: fc.record(
           {
-            id: fc.oneof(fc.stringMatching(/^(cs|acct)_[0-9A-Za-z]{8,24}$/), fc.string({ unit: 'grapheme', maxLength: 30 })),
+            id: fc.oneof(
+              fc.stringMatching(/^(cs|acct)_[0-9A-Za-z]{8,24}$/),
+              fc.string({ unit: 'grapheme', maxLength: 30 }),
+            ),
             object: fc.constantFrom('checkout.session', 'account', 'x'),
             metadata: fc.oneof(
               fc.constant(null),
               fc.record(
                 {
-                  orderId: fc.oneof(fc.stringMatching(/^ord_[0-9a-z]{26}$/), fc.string({ unit: 'grapheme', maxLength: 40 })),
-                  tenantId: fc.oneof(fc.constantFrom(studio.tenant.tenantId, other.tenant.tenantId), fc.string({ unit: 'grapheme', maxLength: 40 })),
-                  galleryToken: fc.oneof(fc.constantFrom(studio.token, other.token), fc.string({ unit: 'grapheme', maxLength: 40 })),
+                  orderId: fc.oneof(
+                    fc.stringMatching(/^ord_[0-9a-z]{26}$/),
+                    fc.string({ unit: 'grapheme', maxLength: 40 }),
+                  ),
+                  tenantId: fc.oneof(
+                    fc.constantFrom(studio.tenant.tenantId, other.tenant.tenantId),
+                    fc.string({ unit: 'grapheme', maxLength: 40 }),
+                  ),
+                  galleryToken: fc.oneof(
+                    fc.constantFrom(studio.token, other.token),
+                    fc.string({ unit: 'grapheme', maxLength: 40 }),
+                  ),
                 },
                 { requiredKeys: [] },
               ),
             ),
-            payment_status: fc.oneof(fc.constantFrom('paid', 'unpaid', 'no_payment_required'), fc.string({ maxLength: 10 })),
+            payment_status: fc.oneof(
+              fc.constantFrom('paid', 'unpaid', 'no_payment_required'),
+              fc.string({ maxLength: 10 }),
+            ),
             charges_enabled: fc.oneof(fc.boolean(), nonString),
-            capabilities: fc.oneof(fc.record({ card_payments: fc.constantFrom('active', 'inactive', 'pending') }), nonString),
+            capabilities: fc.oneof(
+              fc.record({ card_payments: fc.constantFrom('active', 'inactive', 'pending') }),
+              nonString,
+            ),
           },
           { requiredKeys: [] },
         ),
@@ -725,22 +1043,34 @@ function arbitraries(w: World) {
     {
       weight: 4,
       arbitrary: fc.oneof(
-        fc.constantFrom('wrong-secret', 'stale', 'future', 'v0-only', 'other-body', 'reordered-wrong', 'no-timestamp').map((kind) => ({ kind })),
+        fc
+          .constantFrom('wrong-secret', 'stale', 'future', 'v0-only', 'other-body', 'reordered-wrong', 'no-timestamp')
+          .map((kind) => ({ kind })),
         printable(120).map((header) => ({ kind: 'literal' as const, header })),
-        fc.tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.stringMatching(/^[0-9a-f]{64}$/)).map(([t, v1]) => ({ kind: 'literal' as const, header: `t=${t},v1=${v1}` })),
+        fc
+          .tuple(fc.integer({ min: 0, max: 2 ** 40 }), fc.stringMatching(/^[0-9a-f]{64}$/))
+          .map(([t, v1]) => ({ kind: 'literal' as const, header: `t=${t},v1=${v1}` })),
       ),
     },
   );
-  const webhookBody = fc.oneof({ weight: 3, arbitrary: stripeEvent.map(rawJson) }, { weight: 2, arbitrary: genericBody });
+  const webhookBody = fc.oneof(
+    { weight: 3, arbitrary: stripeEvent.map(rawJson) },
+    { weight: 2, arbitrary: genericBody },
+  );
   /** JSON that is not a Stripe event: any value, or an event with a member missing or of another type. */
   const notAnEvent = fc
     .oneof(
       genericBody,
       fc
-        .tuple(stripeEvent, fc.constantFrom('id', 'type', 'data', 'object', 'data.object'), fc.option(anyJson, { nil: undefined }))
+        .tuple(
+          stripeEvent,
+          fc.constantFrom('id', 'type', 'data', 'object', 'data.object'),
+          fc.option(anyJson, { nil: undefined }),
+        )
         .map(([event, member, value]) => {
           const copy: Record<string, unknown> = { ...event, data: { ...event.data } };
-          const [holder, name] = member === 'data.object' ? [copy.data as Record<string, unknown>, 'object'] : [copy, member];
+          const [holder, name] =
+            member === 'data.object' ? [copy.data as Record<string, unknown>, 'object'] : [copy, member];
           if (value === undefined) delete holder[name];
           else holder[name] = value;
           return rawJson(copy);
@@ -753,20 +1083,39 @@ function arbitraries(w: World) {
     // Mostly what the service takes (a size in range, a day of the gallery), so that enough requests reach the endpoint itself.
     const hrExportBody = fc.record(
       {
-        size: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 64, max: 2048 }) }, { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.string()) }),
-        shootingDayId: fc.oneof({ weight: 3, arbitrary: fc.constant(w.studio.smallDay.id) }, { weight: 1, arbitrary: fc.oneof(fc.string(), fc.constant(null), fc.integer()) }),
+        size: fc.oneof(
+          { weight: 3, arbitrary: fc.integer({ min: 64, max: 2048 }) },
+          { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.string()) },
+        ),
+        shootingDayId: fc.oneof(
+          { weight: 3, arbitrary: fc.constant(w.studio.smallDay.id) },
+          { weight: 1, arbitrary: fc.oneof(fc.string(), fc.constant(null), fc.integer()) },
+        ),
       },
       { requiredKeys: [] },
     );
     const specific =
-      { importPersons: importBody, submitCheckin: checkinBody, createUploads: uploadBody, completeUploads: completeBody, createHrExport: hrExportBody }[route.id] ?? anyJson;
+      {
+        importPersons: importBody,
+        submitCheckin: checkinBody,
+        createUploads: uploadBody,
+        completeUploads: completeBody,
+        createHrExport: hrExportBody,
+      }[route.id] ?? anyJson;
     // The route's body with one more member nested many levels deep.
     const withDeepMember = fc.tuple(specific, nestingDepth).map(([value, depth]) => {
       const json = JSON.stringify(value);
       if (!json.startsWith('{') || json === '{}') return new RawBody(json);
-      return new RawBody(`{"nested":${deeplyNested(depth)},${json.slice(1)}`, `{"nested": ${nestedLabel(depth)}, ...${fc.stringify(value)}}`);
+      return new RawBody(
+        `{"nested":${deeplyNested(depth)},${json.slice(1)}`,
+        `{"nested": ${nestedLabel(depth)}, ...${fc.stringify(value)}}`,
+      );
     });
-    return fc.oneof({ weight: 6, arbitrary: specific.map(rawJson) }, { weight: 2, arbitrary: withDeepMember }, { weight: 4, arbitrary: genericBody });
+    return fc.oneof(
+      { weight: 6, arbitrary: specific.map(rawJson) },
+      { weight: 2, arbitrary: withDeepMember },
+      { weight: 4, arbitrary: genericBody },
+    );
   };
 
   return { pathOf, queryString, headers, routeBody, webhookBody, notAnEvent, signatureMode, garbageSegment };
@@ -807,19 +1156,34 @@ function stripeSignature(body: string, mode: SignatureMode): { header?: string; 
 
 /** Node answers 431 before any function for request lines and headers above 16 KiB. */
 const fitsNodeLimits = (request: { path: string; headers: Record<string, string> }) =>
-  request.path.length + Object.entries(request.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0) < 12_000;
+  request.path.length +
+    Object.entries(request.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0) <
+  12_000;
 
 // ---------------------------------------------------------------------------------------------
 
-async function importPersons(headers: Record<string, string>, token: string, persons: Record<string, unknown>[]): Promise<string[]> {
-  const answer = await send({ method: 'POST', path: `/groupshoot/${token}/persons`, headers, body: JSON.stringify({ persons }) });
+async function importPersons(
+  headers: Record<string, string>,
+  token: string,
+  persons: Record<string, unknown>[],
+): Promise<string[]> {
+  const answer = await send({
+    method: 'POST',
+    path: `/groupshoot/${token}/persons`,
+    headers,
+    body: JSON.stringify({ persons }),
+  });
   expect(answer.status).toBe(200);
   return answer.body.persons.map((person: { personId: string }) => person.personId);
 }
 
 describe('fuzzing every endpoint of the route table (fast-check)', () => {
   beforeAll(async () => {
-    const [studio, other, lowPlan] = await Promise.all([createCheckinStudio(), createTestTenant(), createTestTenant({ plan: 'starter' })]);
+    const [studio, other, lowPlan] = await Promise.all([
+      createCheckinStudio(),
+      createTestTenant(),
+      createTestTenant({ plan: 'starter' }),
+    ]);
     const disabled = await createApiKey(studio.tenant.tenantId, 'disabled key');
     const revoked = await createApiKey(studio.tenant.tenantId, 'revoked key');
     await setApiKeyStatus(studio.tenant.tenantId, disabled.record.keyId, 'disabled');
@@ -830,16 +1194,34 @@ describe('fuzzing every endpoint of the route table (fast-check)', () => {
       { name: 'Zoë 🙂 Ærø', employeeId: employeeIds[1] },
       { name: 'Grace Hopper', employeeId: employeeIds[2], shootingDayId: studio.smallDay.id },
     ]);
-    const [foreignPersonId] = await importPersons(other.serverHeaders, other.token, [{ name: 'Foreign Person', employeeId: employeeIds[0] }]);
-    const photoKey = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: personIds[0]!, fileName: 'portrait.jpg' });
+    const [foreignPersonId] = await importPersons(other.serverHeaders, other.token, [
+      { name: 'Foreign Person', employeeId: employeeIds[0] },
+    ]);
+    const photoKey = photoObjectKey({
+      tenantId: studio.tenant.tenantId,
+      token: studio.token,
+      personId: personIds[0]!,
+      fileName: 'portrait.jpg',
+    });
     await uploadObject(photoKey, makeJpeg(32, 24));
     await ingestPhoto(objectCreatedEvent(photoKey, new Date().toISOString()));
-    const page = await send({ method: 'GET', path: `/groupshoot/${studio.token}/persons?limit=1`, headers: studio.serverHeaders });
+    const page = await send({
+      method: 'GET',
+      path: `/groupshoot/${studio.token}/persons?limit=1`,
+      headers: studio.serverHeaders,
+    });
     expect(page.body.nextCursor).toEqual(expect.any(String));
     // HR exports are queued, not built, here: the fuzzer reaches both endpoints.
-    await updateGallerySettings(studio.tenant.tenantId, studio.token, { granularConsents: { face: true, notification: false, hrExport: true } });
+    await updateGallerySettings(studio.tenant.tenantId, studio.token, {
+      granularConsents: { face: true, notification: false, hrExport: true },
+    });
     replacedExportQueue = useHrExportQueue({ send: async () => undefined });
-    const created = await send({ method: 'POST', path: `/groupshoot/${studio.token}/hr-exports`, headers: studio.serverHeaders, body: '{}' });
+    const created = await send({
+      method: 'POST',
+      path: `/groupshoot/${studio.token}/hr-exports`,
+      headers: studio.serverHeaders,
+      body: '{}',
+    });
     expect(created.status).toBe(202);
     world = {
       studio,
@@ -859,134 +1241,182 @@ describe('fuzzing every endpoint of the route table (fast-check)', () => {
   describe.each((routes as readonly Route[]).flatMap((route) => pathsOf(route).map((path) => ({ route, path }))))(
     '$route.method $path ($route.id, $route.access)',
     ({ route, path }) => {
-      it('never answers 5xx; every answer has X-Request-Id, every error the error shape', async () => {
-        const arb = arbitraries(world);
-        const body: fc.Arbitrary<RawBody | undefined> =
-          route.access === 'webhook'
-            ? arb.webhookBody
-            : route.method === 'POST'
-              ? arb.routeBody(route)
-              : route.method === 'OPTIONS'
-                ? fc.option(genericBody, { nil: undefined, freq: 4 })
-                : fc.constant(undefined);
-        const request = fc
-          .record({
-            path: fc.tuple(arb.pathOf(path), arb.queryString).map(([pathPart, query]) => pathPart + query),
-            headers: arb.headers({ webhook: route.access === 'webhook' }),
-            body,
-            signature: route.access === 'webhook' ? arb.signatureMode : fc.constant(undefined),
-          })
-          .filter(fitsNodeLimits);
-        const counts = tally();
-        await fc.assert(
-          fc.asyncProperty(request, async ({ path: target, headers, body: raw, signature }) => {
-            const fuzzed: FuzzRequest = { method: route.method, path: target, headers, body: raw?.text };
-            if (signature) {
-              // Only Stripe can sign, and it signs events: a body of another shape gets a wrong
-              // signature here (the next test signs such bodies correctly).
-              const mode = isStripeEvent(raw?.text) || !['valid', 'future'].includes(signature.kind) ? signature : { kind: 'wrong-secret' };
-              const { header, signed } = stripeSignature(raw?.text ?? '', mode);
-              fuzzed.headers = header === undefined ? headers : { ...headers, 'Stripe-Signature': header };
-              fuzzed.signed = signed ? 'event' : false;
-            }
-            const answer = await send(fuzzed);
-            counts.add(answer);
-            expectSoundAnswer(fuzzed, answer);
-          }),
-          { ...FC_LIMITS, numRuns: route.method === 'POST' ? 2 * RUNS_PER_ROUTE_PATH : RUNS_PER_ROUTE_PATH },
-        );
-        report(`${route.method} ${path}`, counts);
-        // The fuzzer reaches the endpoint itself, not only the refusals in front of it.
-        expect(counts.successes()).toBeGreaterThan(0);
-      }, PROPERTY_TIMEOUT_MS);
+      it(
+        'never answers 5xx; every answer has X-Request-Id, every error the error shape',
+        async () => {
+          const arb = arbitraries(world);
+          const body: fc.Arbitrary<RawBody | undefined> =
+            route.access === 'webhook'
+              ? arb.webhookBody
+              : route.method === 'POST'
+                ? arb.routeBody(route)
+                : route.method === 'OPTIONS'
+                  ? fc.option(genericBody, { nil: undefined, freq: 4 })
+                  : fc.constant(undefined);
+          const request = fc
+            .record({
+              path: fc.tuple(arb.pathOf(path), arb.queryString).map(([pathPart, query]) => pathPart + query),
+              headers: arb.headers({ webhook: route.access === 'webhook' }),
+              body,
+              signature: route.access === 'webhook' ? arb.signatureMode : fc.constant(undefined),
+            })
+            .filter(fitsNodeLimits);
+          const counts = tally();
+          await fc.assert(
+            fc.asyncProperty(request, async ({ path: target, headers, body: raw, signature }) => {
+              const fuzzed: FuzzRequest = { method: route.method, path: target, headers, body: raw?.text };
+              if (signature) {
+                // Only Stripe can sign, and it signs events: a body of another shape gets a wrong
+                // signature here (the next test signs such bodies correctly).
+                const mode =
+                  isStripeEvent(raw?.text) || !['valid', 'future'].includes(signature.kind)
+                    ? signature
+                    : { kind: 'wrong-secret' };
+                const { header, signed } = stripeSignature(raw?.text ?? '', mode);
+                fuzzed.headers = header === undefined ? headers : { ...headers, 'Stripe-Signature': header };
+                fuzzed.signed = signed ? 'event' : false;
+              }
+              const answer = await send(fuzzed);
+              counts.add(answer);
+              expectSoundAnswer(fuzzed, answer);
+            }),
+            { ...FC_LIMITS, numRuns: route.method === 'POST' ? 2 * RUNS_PER_ROUTE_PATH : RUNS_PER_ROUTE_PATH },
+          );
+          report(`${route.method} ${path}`, counts);
+          // The fuzzer reaches the endpoint itself, not only the refusals in front of it.
+          expect(counts.successes()).toBeGreaterThan(0);
+        },
+        PROPERTY_TIMEOUT_MS,
+      );
     },
   );
 
-  describe.each((routes as readonly Route[]).filter((route) => route.access === 'webhook'))('$method $path ($id)', (route) => {
-    it('a correctly signed body that is not a Stripe event never answers 5xx', async () => {
+  describe.each((routes as readonly Route[]).filter((route) => route.access === 'webhook'))(
+    '$method $path ($id)',
+    (route) => {
+      it(
+        'a correctly signed body that is not a Stripe event never answers 5xx',
+        async () => {
+          const arb = arbitraries(world);
+          const request = fc
+            .record({ headers: arb.headers({ webhook: true }), body: arb.notAnEvent })
+            .filter((fields) => isWellFormed(fields.body.text));
+          const counts = tally();
+          await fc.assert(
+            fc.asyncProperty(request, async ({ headers, body }) => {
+              const { header } = stripeSignature(body.text, { kind: 'valid' });
+              const fuzzed: FuzzRequest = {
+                method: route.method,
+                path: route.path,
+                headers: { ...headers, 'Stripe-Signature': header! },
+                body: body.text,
+                signed: 'other',
+              };
+              const answer = await send(fuzzed);
+              counts.add(answer);
+              expectSoundAnswer(fuzzed, answer);
+            }),
+            { ...FC_LIMITS, numRuns: RUNS_SIGNED_NON_EVENTS },
+          );
+          report(`${route.method} ${route.path} signed, not an event`, counts);
+        },
+        PROPERTY_TIMEOUT_MS,
+      );
+    },
+  );
+
+  it(
+    'random methods on every path of the table: 404/405 for unknown methods, never 5xx',
+    async () => {
       const arb = arbitraries(world);
-      const request = fc.record({ headers: arb.headers({ webhook: true }), body: arb.notAnEvent }).filter((fields) => isWellFormed(fields.body.text));
+      const templates = [...new Set((routes as readonly Route[]).flatMap((route) => pathsOf(route)))];
+      const request = fc
+        .record({
+          method: fc.constantFrom(...METHODS),
+          path: fc
+            .tuple(
+              fc.oneof(
+                { weight: 4, arbitrary: fc.constantFrom(...templates).chain((template) => arb.pathOf(template)) },
+                {
+                  weight: 1,
+                  arbitrary: fc.array(arb.garbageSegment, { maxLength: 5 }).map((segments) => `/${segments.join('/')}`),
+                },
+              ),
+              arb.queryString,
+            )
+            .map(([pathPart, query]) => pathPart + query),
+          headers: arb.headers(),
+          body: fc.option(genericBody, { nil: undefined, freq: 3 }),
+        })
+        .map((fields) => ({
+          ...fields,
+          body: fields.method === 'GET' || fields.method === 'HEAD' ? undefined : fields.body?.text,
+        }))
+        .filter(fitsNodeLimits);
+      const knownMethods = new Set<string>((routes as readonly Route[]).map((route) => route.method));
       const counts = tally();
       await fc.assert(
-        fc.asyncProperty(request, async ({ headers, body }) => {
-          const { header } = stripeSignature(body.text, { kind: 'valid' });
-          const fuzzed: FuzzRequest = {
-            method: route.method,
-            path: route.path,
-            headers: { ...headers, 'Stripe-Signature': header! },
-            body: body.text,
-            signed: 'other',
-          };
+        fc.asyncProperty(request, async (fuzzed) => {
           const answer = await send(fuzzed);
           counts.add(answer);
           expectSoundAnswer(fuzzed, answer);
+          // No route has PUT, PATCH, DELETE or HEAD: they reach no function.
+          if (!knownMethods.has(fuzzed.method)) expect([404, 405]).toContain(answer.status);
         }),
-        { ...FC_LIMITS, numRuns: RUNS_SIGNED_NON_EVENTS },
+        { ...FC_LIMITS, numRuns: RUNS_RANDOM_METHODS },
       );
-      report(`${route.method} ${route.path} signed, not an event`, counts);
-    }, PROPERTY_TIMEOUT_MS);
-  });
+      report('random methods', counts);
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('random methods on every path of the table: 404/405 for unknown methods, never 5xx', async () => {
-    const arb = arbitraries(world);
-    const templates = [...new Set((routes as readonly Route[]).flatMap((route) => pathsOf(route)))];
-    const request = fc
-      .record({
-        method: fc.constantFrom(...METHODS),
-        path: fc
-          .tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...templates).chain((template) => arb.pathOf(template)) }, { weight: 1, arbitrary: fc.array(arb.garbageSegment, { maxLength: 5 }).map((segments) => `/${segments.join('/')}`) }), arb.queryString)
-          .map(([pathPart, query]) => pathPart + query),
-        headers: arb.headers(),
-        body: fc.option(genericBody, { nil: undefined, freq: 3 }),
-      })
-      .map((fields) => ({ ...fields, body: fields.method === 'GET' || fields.method === 'HEAD' ? undefined : fields.body?.text }))
-      .filter(fitsNodeLimits);
-    const knownMethods = new Set<string>((routes as readonly Route[]).map((route) => route.method));
-    const counts = tally();
-    await fc.assert(
-      fc.asyncProperty(request, async (fuzzed) => {
-        const answer = await send(fuzzed);
-        counts.add(answer);
-        expectSoundAnswer(fuzzed, answer);
-        // No route has PUT, PATCH, DELETE or HEAD: they reach no function.
-        if (!knownMethods.has(fuzzed.method)) expect([404, 405]).toContain(answer.status);
-      }),
-      { ...FC_LIMITS, numRuns: RUNS_RANDOM_METHODS },
-    );
-    report('random methods', counts);
-  }, PROPERTY_TIMEOUT_MS);
-
-  it('paths no route has answer 404 not_found in the error shape, whatever the method', async () => {
-    const arb = arbitraries(world);
-    const templates = [...new Set((routes as readonly Route[]).flatMap((route) => pathsOf(route)))];
-    const mutated = fc
-      .tuple(fc.constantFrom(...templates).chain((template) => arb.pathOf(template)), fc.constantFrom('/', '/x', '//', '/..%2F', '/%00', '.json', '%20'), fc.boolean())
-      .map(([pathPart, suffix, upper]) => (upper ? pathPart.toUpperCase() : pathPart) + suffix);
-    const request = fc
-      .record({
-        method: fc.constantFrom(...METHODS.filter((method) => method !== 'HEAD')),
-        path: fc.tuple(fc.oneof(fc.array(arb.garbageSegment, { maxLength: 6 }).map((segments) => `/${segments.join('/')}`), mutated), arb.queryString).map(([pathPart, query]) => pathPart + query),
-        headers: arb.headers(),
-        body: fc.option(genericBody, { nil: undefined, freq: 3 }),
-      })
-      .map((fields) => ({ ...fields, body: fields.method === 'GET' ? undefined : fields.body?.text }))
-      .filter(fitsNodeLimits)
-      .filter((fuzzed) => {
-        const { withinStage, atPath } = routingOf(fuzzed);
-        return withinStage !== undefined && atPath.length === 0;
-      });
-    const counts = tally();
-    await fc.assert(
-      fc.asyncProperty(request, async (fuzzed) => {
-        const answer = await send(fuzzed);
-        counts.add(answer);
-        expectSoundAnswer(fuzzed, answer);
-        expect([answer.status, answer.body.error]).toEqual([404, 'not_found']);
-      }),
-      { ...FC_LIMITS, numRuns: RUNS_UNMATCHED_PATHS },
-    );
-    report('unmatched paths', counts);
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'paths no route has answer 404 not_found in the error shape, whatever the method',
+    async () => {
+      const arb = arbitraries(world);
+      const templates = [...new Set((routes as readonly Route[]).flatMap((route) => pathsOf(route)))];
+      const mutated = fc
+        .tuple(
+          fc.constantFrom(...templates).chain((template) => arb.pathOf(template)),
+          fc.constantFrom('/', '/x', '//', '/..%2F', '/%00', '.json', '%20'),
+          fc.boolean(),
+        )
+        .map(([pathPart, suffix, upper]) => (upper ? pathPart.toUpperCase() : pathPart) + suffix);
+      const request = fc
+        .record({
+          method: fc.constantFrom(...METHODS.filter((method) => method !== 'HEAD')),
+          path: fc
+            .tuple(
+              fc.oneof(
+                fc.array(arb.garbageSegment, { maxLength: 6 }).map((segments) => `/${segments.join('/')}`),
+                mutated,
+              ),
+              arb.queryString,
+            )
+            .map(([pathPart, query]) => pathPart + query),
+          headers: arb.headers(),
+          body: fc.option(genericBody, { nil: undefined, freq: 3 }),
+        })
+        .map((fields) => ({ ...fields, body: fields.method === 'GET' ? undefined : fields.body?.text }))
+        .filter(fitsNodeLimits)
+        .filter((fuzzed) => {
+          const { withinStage, atPath } = routingOf(fuzzed);
+          return withinStage !== undefined && atPath.length === 0;
+        });
+      const counts = tally();
+      await fc.assert(
+        fc.asyncProperty(request, async (fuzzed) => {
+          const answer = await send(fuzzed);
+          counts.add(answer);
+          expectSoundAnswer(fuzzed, answer);
+          expect([answer.status, answer.body.error]).toEqual([404, 'not_found']);
+        }),
+        { ...FC_LIMITS, numRuns: RUNS_UNMATCHED_PATHS },
+      );
+      report('unmatched paths', counts);
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });
 
 /** A JSON object with Stripe's event members (id, type, data.object), as the stripeEvent arbitrary makes them. */
@@ -994,8 +1424,13 @@ function isStripeEvent(raw: string | undefined): boolean {
   try {
     const event = JSON.parse(raw ?? '');
     return (
-      typeof event === 'object' && event !== null && typeof event.id === 'string' && typeof event.type === 'string' &&
-      typeof event.data?.object === 'object' && event.data.object !== null && event.object === 'event'
+      typeof event === 'object' &&
+      event !== null &&
+      typeof event.id === 'string' &&
+      typeof event.type === 'string' &&
+      typeof event.data?.object === 'object' &&
+      event.data.object !== null &&
+      event.object === 'event'
     );
   } catch {
     return false;

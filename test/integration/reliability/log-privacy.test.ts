@@ -16,10 +16,31 @@ import { type Faults, underFaults } from '../../support/faults/fault-window';
 import { type Fixture, newGallery, standClock, world } from '../../support/faults/galleries';
 import { readState } from '../../support/faults/gallery-state';
 import { services } from '../../support/faults/local-services';
-import { CANARY, PHONE_DIGITS, addAccessCode, addSecret, allLines, canarySelfie, leaksIn, logThrownAsTheRuntimeDoes, takeLines, tally, useLogWatch } from '../../support/faults/log-watch';
+import {
+  CANARY,
+  PHONE_DIGITS,
+  addAccessCode,
+  addSecret,
+  allLines,
+  canarySelfie,
+  leaksIn,
+  logThrownAsTheRuntimeDoes,
+  takeLines,
+  tally,
+  useLogWatch,
+} from '../../support/faults/log-watch';
 import { FAULTS, MATRIX } from '../../support/faults/matrix';
 import { webhookProbe } from '../../support/faults/probes/event-probes';
-import { type Outcome, answerOf, call, importOne, paidCheckin, publicHeaders, serverHeaders, uniqueName } from '../../support/faults/requests';
+import {
+  type Outcome,
+  answerOf,
+  call,
+  importOne,
+  paidCheckin,
+  publicHeaders,
+  serverHeaders,
+  uniqueName,
+} from '../../support/faults/requests';
 import { IDEMPOTENCY_KEY_PREFIX } from '#lib/platform/table/keys';
 
 /**
@@ -68,7 +89,10 @@ afterEach(() => standClock());
 // ---------------------------------------------------------------------------------------------
 
 describe.each(MATRIX.map((probe) => [probe.label, probe] as const))('the fault matrix: %s', (_label, probe) => {
-  const runs: [string, Faults][] = [['no fault', {}], ...FAULTS.map((fault) => [fault.name, fault.faults] as [string, Faults])];
+  const runs: [string, Faults][] = [
+    ['no fault', {}],
+    ...FAULTS.map((fault) => [fault.name, fault.faults] as [string, Faults]),
+  ];
 
   it.each(runs)('%s', async (_name, faults) => {
     const f = await watchedGallery();
@@ -85,15 +109,31 @@ describe.each(MATRIX.map((probe) => [probe.label, probe] as const))('the fault m
 
 // ---------------------------------------------------------------------------------------------
 
-const post = (f: Fixture, body: unknown, headers: Record<string, string> = {}) => call(f, '/group-shoot', { method: 'POST', headers: { ...publicHeaders(), ...headers }, body });
+const post = (f: Fixture, body: unknown, headers: Record<string, string> = {}) =>
+  call(f, '/group-shoot', { method: 'POST', headers: { ...publicHeaders(), ...headers }, body });
 const get = (f: Fixture, path: string, headers: Record<string, string> = serverHeaders()) => call(f, path, { headers });
 const statusOf = (outcome: Outcome) => answerOf(outcome).status;
 
 /** A gallery with custom fields (a select and a text) and a day of one place. */
 async function galleryWithForm() {
   const f = await watchedGallery();
-  const size = await putFormField(f.tenantId, f.token, { key: 'custom', label: 'Size', type: 'select', required: false, enabled: true, position: 1, options: [{ value: 's', label: 'S' }] });
-  const motto = await putFormField(f.tenantId, f.token, { key: 'custom', label: 'Motto', type: 'text', required: false, enabled: true, position: 2 });
+  const size = await putFormField(f.tenantId, f.token, {
+    key: 'custom',
+    label: 'Size',
+    type: 'select',
+    required: false,
+    enabled: true,
+    position: 1,
+    options: [{ value: 's', label: 'S' }],
+  });
+  const motto = await putFormField(f.tenantId, f.token, {
+    key: 'custom',
+    label: 'Motto',
+    type: 'text',
+    required: false,
+    enabled: true,
+    position: 2,
+  });
   const checkin = (overrides: Record<string, unknown> = {}) => ({
     action: 'submitCheckin',
     token: f.token,
@@ -126,7 +166,15 @@ describe('answers that are no faults', () => {
     ];
     const statuses = [];
     for (const body of refusals) statuses.push(statusOf(await post(f, body)));
-    statuses.push(statusOf(await call(f, '/group-shoot', { method: 'POST', headers: publicHeaders(), body: `{"name": "${CANARY}name", "email": ` })));
+    statuses.push(
+      statusOf(
+        await call(f, '/group-shoot', {
+          method: 'POST',
+          headers: publicHeaders(),
+          body: `{"name": "${CANARY}name", "email": `,
+        }),
+      ),
+    );
     statuses.push(statusOf(await post(f, checkin(), { 'Idempotency-Key': `${CANARY}${'k'.repeat(300)}` })));
     expect(statuses.every((status) => status >= 400 && status < 500)).toBe(true);
     await harvestCodes(f);
@@ -135,14 +183,26 @@ describe('answers that are no faults', () => {
 
   it('check-ins refused for the state they meet: a full day, an address used up, a reused Idempotency-Key', async () => {
     const { f, checkin } = await galleryWithForm();
-    const day = await addShootingDay(f.tenantId, f.token, { date: '2027-09-02', label: 'One place', startTime: '09:00', endTime: '10:00', maxPersons: 1 });
+    const day = await addShootingDay(f.tenantId, f.token, {
+      date: '2027-09-02',
+      label: 'One place',
+      startTime: '09:00',
+      endTime: '10:00',
+      maxPersons: 1,
+    });
     await updateGallerySettings(f.tenantId, f.token, { publicLimits: { checkinsPerEmail: 1 } });
     const statuses = [
       statusOf(await post(f, checkin({ shootingDayId: day.id }))),
       statusOf(await post(f, checkin({ shootingDayId: day.id, email: `second.${CANARY}mail@example.com` }))), // shooting_day_full
       statusOf(await post(f, checkin())), // email_checkin_limit
-      statusOf(await post(f, checkin({ email: `third.${CANARY}mail@example.com` }), { 'Idempotency-Key': `${CANARY}-reused` })),
-      statusOf(await post(f, checkin({ email: `fourth.${CANARY}mail@example.com` }), { 'Idempotency-Key': `${CANARY}-reused` })), // idempotency_key_reused
+      statusOf(
+        await post(f, checkin({ email: `third.${CANARY}mail@example.com` }), { 'Idempotency-Key': `${CANARY}-reused` }),
+      ),
+      statusOf(
+        await post(f, checkin({ email: `fourth.${CANARY}mail@example.com` }), {
+          'Idempotency-Key': `${CANARY}-reused`,
+        }),
+      ), // idempotency_key_reused
     ];
     expect(statuses).toEqual([200, 409, 409, 200, 422]);
     await harvestCodes(f);
@@ -166,24 +226,37 @@ describe('answers that are no faults', () => {
       await get(f, `${base}/persons/${CANARY}person/photos`),
       await get(f, `/${CANARY}/path`),
       await call(f, `${base}/persons`, { method: 'DELETE', headers: serverHeaders() }),
-      await call(f, `${base}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons: `${CANARY}rows` } }),
+      await call(f, `${base}/persons`, {
+        method: 'POST',
+        headers: serverHeaders(),
+        body: { persons: `${CANARY}rows` },
+      }),
     ];
     expect(outcomes.map(statusOf).every((status) => status >= 400 && status < 500)).toBe(true);
-    const rows = [{ name: `Ada ${CANARY}name`, email: `invalid ${CANARY}mail` }, { name: `${'x'.repeat(200)}${CANARY}name` }, { name: `Bob ${CANARY}name`, shootingDayId: `${CANARY}day` }];
-    expect(statusOf(await call(f, `${base}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons: rows } }))).toBe(200);
-    for (const path of ['/persons', '/stats', '/days', '/form-fields']) expect(statusOf(await get(f, `${base}${path}`))).toBe(200);
+    const rows = [
+      { name: `Ada ${CANARY}name`, email: `invalid ${CANARY}mail` },
+      { name: `${'x'.repeat(200)}${CANARY}name` },
+      { name: `Bob ${CANARY}name`, shootingDayId: `${CANARY}day` },
+    ];
+    expect(
+      statusOf(await call(f, `${base}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons: rows } })),
+    ).toBe(200);
+    for (const path of ['/persons', '/stats', '/days', '/form-fields'])
+      expect(statusOf(await get(f, `${base}${path}`))).toBe(200);
     await harvestCodes(f);
     expectNoLeaks();
   });
 
-  it('429s: the API key past its minute, a client past the gallery\'s read limit', async () => {
+  it("429s: the API key past its minute, a client past the gallery's read limit", async () => {
     const f = await watchedGallery();
     const statuses: number[] = [];
-    for (let request = 0; request < 61; request += 1) statuses.push(statusOf(await get(f, `/groupshoot/${f.token}/days`)));
+    for (let request = 0; request < 61; request += 1)
+      statuses.push(statusOf(await get(f, `/groupshoot/${f.token}/days`)));
     expect(statuses.at(-1)).toBe(429);
     await updateGallerySettings(f.tenantId, f.token, { publicLimits: { reads: { limit: 2, windowMs: 60_000 } } });
     const reads: number[] = [];
-    for (let request = 0; request < 3; request += 1) reads.push(statusOf(await call(f, `/group-shoot/checkin/${f.token}`, { headers: publicHeaders() })));
+    for (let request = 0; request < 3; request += 1)
+      reads.push(statusOf(await call(f, `/group-shoot/checkin/${f.token}`, { headers: publicHeaders() })));
     expect(reads.at(-1)).toBe(429);
     expectNoLeaks();
   });
@@ -210,13 +283,23 @@ describe('answers that are no faults', () => {
 
   it('webhooks: a bad signature, a signed body that is no event, an event for an unknown order', async () => {
     const f = await watchedGallery();
-    const payload = JSON.stringify({ type: 'checkout.session.completed', data: { object: { customer_email: `ada.${CANARY}mail@example.com` } } });
+    const payload = JSON.stringify({
+      type: 'checkout.session.completed',
+      data: { object: { customer_email: `ada.${CANARY}mail@example.com` } },
+    });
     const webhook = (body: string, signature?: string) =>
-      call(f, '/webhooks/stripe', { method: 'POST', headers: { 'Content-Type': 'application/json', ...(signature ? { 'Stripe-Signature': signature } : {}) }, body });
+      call(f, '/webhooks/stripe', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...(signature ? { 'Stripe-Signature': signature } : {}) },
+        body,
+      });
     expect(statusOf(await webhook(payload, `t=1,v1=${CANARY}`))).toBe(400);
     expect(statusOf(await webhook(payload))).toBe(400);
     const notAnEvent = JSON.stringify({ hello: `${CANARY}hello` });
-    const signed = new Stripe('sk_test_logs').webhooks.generateTestHeaderString({ payload: notAnEvent, secret: services.emulator.webhookSecret });
+    const signed = new Stripe('sk_test_logs').webhooks.generateTestHeaderString({
+      payload: notAnEvent,
+      secret: services.emulator.webhookSecret,
+    });
     expect(statusOf(await webhook(notAnEvent, signed))).toBeLessThan(500);
     const status = await services.emulator.deliver('checkout.session.completed', world.accountId, {
       // Session and order IDs are logged by design: only the email and the token are planted.
@@ -235,7 +318,12 @@ describe('answers that are no faults', () => {
     const keys = [
       `photos/${f.tenantId}/${CANARY}token/${CANARY}person/portrait.jpg`,
       `selfies/${f.tenantId}/${f.token}/${personId}.jpg`,
-      photoObjectKey({ tenantId: f.tenantId, token: f.token, personId: `per_${'z'.repeat(26)}`, fileName: `Ada ${CANARY}.jpg` }),
+      photoObjectKey({
+        tenantId: f.tenantId,
+        token: f.token,
+        personId: `per_${'z'.repeat(26)}`,
+        fileName: `Ada ${CANARY}.jpg`,
+      }),
       photoObjectKey({ tenantId: f.tenantId, token: f.token, personId, fileName: `Ada ${CANARY}.jpg` }),
     ];
     for (const key of keys) {
@@ -251,23 +339,70 @@ describe('answers that are no faults', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('SDK errors that carry items and quote values', () => {
-  const checkinOf = (f: Fixture) => ({ action: 'submitCheckin', token: f.token, name: uniqueName('Item'), email: 'item@example.com', shootingDayId: f.dayId, selfieBase64: canarySelfie });
+  const checkinOf = (f: Fixture) => ({
+    action: 'submitCheckin',
+    token: f.token,
+    name: uniqueName('Item'),
+    email: 'item@example.com',
+    shootingDayId: f.dayId,
+    selfieBase64: canarySelfie,
+  });
 
   it.each([
-    ['check-in info, every read failing its condition with an item (500)', (f: Fixture) => always('DynamoDB', { before: failedCondition(f) }), (f: Fixture) => get(f, `/group-shoot/checkin/${f.token}`, publicHeaders())],
-    ['persons, a read refused with a message that quotes values (500)', (f: Fixture) => always('DynamoDB', { before: invalidParameter(f) }, 'QueryCommand'), (f: Fixture) => get(f, `/groupshoot/${f.token}/persons`)],
-    ['a check-in whose transaction is cancelled with items', (f: Fixture) => always('DynamoDB', { before: cancelled(f) }, 'TransactWriteItemsCommand'), (f: Fixture) => post(f, checkinOf(f))],
-    ['an import whose transactions are cancelled with items', (f: Fixture) => always('DynamoDB', { before: cancelled(f) }, 'TransactWriteItemsCommand'), (f: Fixture) => call(f, `/groupshoot/${f.token}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons: [{ name: 'Row' }] } })],
-    ['a paid check-in whose reservation is cancelled with items', (f: Fixture) => always('DynamoDB', { before: cancelled(f) }, 'TransactWriteItemsCommand'), (f: Fixture) => post(f, { ...checkinOf(f), selectedPackageId: f.paidPackageId, termsAccepted: true })],
-    ['a selfie upload failing with its key in the message (503)', (f: Fixture) => always('S3', { before: s3Failure(f) }, 'PutObjectCommand'), (f: Fixture) => post(f, checkinOf(f))],
+    [
+      'check-in info, every read failing its condition with an item (500)',
+      (f: Fixture) => always('DynamoDB', { before: failedCondition(f) }),
+      (f: Fixture) => get(f, `/group-shoot/checkin/${f.token}`, publicHeaders()),
+    ],
+    [
+      'persons, a read refused with a message that quotes values (500)',
+      (f: Fixture) => always('DynamoDB', { before: invalidParameter(f) }, 'QueryCommand'),
+      (f: Fixture) => get(f, `/groupshoot/${f.token}/persons`),
+    ],
+    [
+      'a check-in whose transaction is cancelled with items',
+      (f: Fixture) => always('DynamoDB', { before: cancelled(f) }, 'TransactWriteItemsCommand'),
+      (f: Fixture) => post(f, checkinOf(f)),
+    ],
+    [
+      'an import whose transactions are cancelled with items',
+      (f: Fixture) => always('DynamoDB', { before: cancelled(f) }, 'TransactWriteItemsCommand'),
+      (f: Fixture) =>
+        call(f, `/groupshoot/${f.token}/persons`, {
+          method: 'POST',
+          headers: serverHeaders(),
+          body: { persons: [{ name: 'Row' }] },
+        }),
+    ],
+    [
+      'a paid check-in whose reservation is cancelled with items',
+      (f: Fixture) => always('DynamoDB', { before: cancelled(f) }, 'TransactWriteItemsCommand'),
+      (f: Fixture) => post(f, { ...checkinOf(f), selectedPackageId: f.paidPackageId, termsAccepted: true }),
+    ],
+    [
+      'a selfie upload failing with its key in the message (503)',
+      (f: Fixture) => always('S3', { before: s3Failure(f) }, 'PutObjectCommand'),
+      (f: Fixture) => post(f, checkinOf(f)),
+    ],
     [
       'a cancelled check-in whose selfie cannot be deleted either',
-      (f: Fixture): AwsFault => (attempt) => when('TransactWriteItemsCommand', () => true, cancelled(f))(attempt) ?? when('DeleteObjectCommand', () => true, s3Failure(f))(attempt),
+      (f: Fixture): AwsFault =>
+        (attempt) =>
+          when('TransactWriteItemsCommand', () => true, cancelled(f))(attempt) ??
+          when('DeleteObjectCommand', () => true, s3Failure(f))(attempt),
       (f: Fixture) => post(f, checkinOf(f)),
     ],
     // A failed condition on the counters means "applied already" (gallery-counters.ts): a refusal quoting values fails them instead.
-    ['a check-in whose counters fail with a message quoting values', (f: Fixture) => when('UpdateItemCommand', (input) => input.includes('"sk":"STATS"'), invalidParameter(f)), (f: Fixture) => post(f, checkinOf(f))],
-    ['a check-in whose Idempotency-Key record cannot be completed', (f: Fixture) => when('UpdateItemCommand', (input) => input.includes(IDEMPOTENCY_KEY_PREFIX), failedCondition(f)), (f: Fixture) => post(f, checkinOf(f))],
+    [
+      'a check-in whose counters fail with a message quoting values',
+      (f: Fixture) => when('UpdateItemCommand', (input) => input.includes('"sk":"STATS"'), invalidParameter(f)),
+      (f: Fixture) => post(f, checkinOf(f)),
+    ],
+    [
+      'a check-in whose Idempotency-Key record cannot be completed',
+      (f: Fixture) => when('UpdateItemCommand', (input) => input.includes(IDEMPOTENCY_KEY_PREFIX), failedCondition(f)),
+      (f: Fixture) => post(f, checkinOf(f)),
+    ],
   ] as const)('%s', async (_name, fault, request) => {
     const f = await watchedGallery();
     await paidCheckin(f).catch(() => undefined); // a reservation, and the studio's readiness cached
@@ -280,7 +415,10 @@ describe('SDK errors that carry items and quote values', () => {
   it('a paid webhook whose payment transaction is cancelled with items', async () => {
     const f = await watchedGallery();
     const setup = await webhookProbe.prepare(f, '/webhooks/stripe');
-    const window = await underFaults({ aws: always('DynamoDB', { before: cancelled(f) }, 'TransactWriteItemsCommand') }, () => setup.run());
+    const window = await underFaults(
+      { aws: always('DynamoDB', { before: cancelled(f) }, 'TransactWriteItemsCommand') },
+      () => setup.run(),
+    );
     expect(statusOf(window.outcome)).toBeGreaterThanOrEqual(200);
     await harvestCodes(f);
     expectNoLeaks();
@@ -330,11 +468,15 @@ describe('the captured logs', () => {
 
   it('are there: a line per request, and the failures the tests provoked, so the search above was not vacuous', () => {
     const lines = allLines();
-    const json = lines.flatMap((line) => (line.text.startsWith('{') ? [JSON.parse(line.text) as Record<string, any>] : []));
+    const json = lines.flatMap((line) =>
+      line.text.startsWith('{') ? [JSON.parse(line.text) as Record<string, any>] : [],
+    );
     const messages = new Set(json.map((line) => line.message));
     const completed = json.filter((line) => line.message === 'request completed').length;
     if (process.env.FAULTS_SUMMARY) {
-      process.stdout.write(`\nlog privacy: ${tally.matrixRuns} runs of the fault matrix (${MATRIX.length} probes), ${tally.requests} requests, ${tally.invocations} invocations, ${lines.length} lines captured (${json.length} JSON, ${completed} access lines)\n`);
+      process.stdout.write(
+        `\nlog privacy: ${tally.matrixRuns} runs of the fault matrix (${MATRIX.length} probes), ${tally.requests} requests, ${tally.invocations} invocations, ${lines.length} lines captured (${json.length} JSON, ${completed} access lines)\n`,
+      );
     }
     expect(completed).toBeGreaterThanOrEqual(tally.requests * 0.9);
     for (const message of [

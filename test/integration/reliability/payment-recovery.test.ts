@@ -16,29 +16,54 @@ import { daySpots } from '../../support/day-spots';
 const api = useLocalApi();
 const stripe = useStripeEmulator(api);
 
-const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
+const post = (studio: CheckinStudio, body: Record<string, unknown>) =>
+  api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const paidBody = (studio: CheckinStudio, overrides: Record<string, unknown> = {}) =>
-  studio.validBody({ selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.smallDay.id, ...overrides });
+  studio.validBody({
+    selectedPackageId: studio.paidPackage.id,
+    termsAccepted: true,
+    shootingDayId: studio.smallDay.id,
+    ...overrides,
+  });
 const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
 const orderOf = async (studio: CheckinStudio, orderId: string) =>
-  (await db.send(new GetCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, orderId), ConsistentRead: true }))).Item;
-const booked = async (studio: CheckinStudio) => (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked;
-const stats = async (studio: CheckinStudio) => (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body;
-const openSessionsOf = (orderId: string) => [...stripe.emulator.sessions.values()].filter((s) => s.metadata?.orderId === orderId && s.status === 'open').map((s) => s.id);
+  (
+    await db.send(
+      new GetCommand({
+        TableName: tableName,
+        Key: keys.order(studio.tenant.tenantId, studio.token, orderId),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item;
+const booked = async (studio: CheckinStudio) =>
+  (await daySpots({ tenantId: studio.tenant.tenantId, token: studio.token }, studio.smallDay.id)).booked;
+const stats = async (studio: CheckinStudio) =>
+  (await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders })).body;
+const openSessionsOf = (orderId: string) =>
+  [...stripe.emulator.sessions.values()]
+    .filter((s) => s.metadata?.orderId === orderId && s.status === 'open')
+    .map((s) => s.id);
 const settle = () => stripe.emulator.deliveriesSettled();
 
 afterEach(() => jest.restoreAllMocks());
 
 /** The update that attaches a Checkout Session to an order (it sets the order's checkoutUrl). */
 const attachesSession = (command: any) =>
-  command.constructor.name === 'UpdateCommand' && Object.values(command.input.ExpressionAttributeNames ?? {}).includes('checkoutUrl');
+  command.constructor.name === 'UpdateCommand' &&
+  Object.values(command.input.ExpressionAttributeNames ?? {}).includes('checkoutUrl');
 
 /** DynamoDB stays throttled, after the SDK's retries, for the calls `matches` picks. */
 function throttleSendsWhere(matches: (command: any, input: string) => boolean): void {
   const send = db.send.bind(db);
   jest.spyOn(db, 'send').mockImplementation(((command: any, ...rest: any[]) => {
     if (matches(command, JSON.stringify(command.input))) {
-      return Promise.reject(Object.assign(new Error('injected'), { name: 'ProvisionedThroughputExceededException', $metadata: { attempts: 4 } }));
+      return Promise.reject(
+        Object.assign(new Error('injected'), {
+          name: 'ProvisionedThroughputExceededException',
+          $metadata: { attempts: 4 },
+        }),
+      );
     }
     return (send as any)(command, ...rest);
   }) as any);
@@ -48,7 +73,14 @@ it('a retry takes over an order an earlier retry left being replaced, expiring t
   const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
   const s1 = sessionIdOf(reserved.body.checkoutUrl);
-  await db.send(new UpdateCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId), UpdateExpression: 'SET replacedSessionId = :s, replacingBy = :x REMOVE sessionId', ExpressionAttributeValues: { ':s': s1, ':x': 'earlier' } }));
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId),
+      UpdateExpression: 'SET replacedSessionId = :s, replacingBy = :x REMOVE sessionId',
+      ExpressionAttributeValues: { ':s': s1, ':x': 'earlier' },
+    }),
+  );
   const retried = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
   await settle();
   expect(retried.status).toBe(200);
@@ -62,7 +94,14 @@ it('the expiry of the replaced session ends an order whose retry is long over', 
   const reserved = await post(studio, paidBody(studio));
   const s1 = sessionIdOf(reserved.body.checkoutUrl);
   const old = new Date(Date.now() - 10 * 60_000).toISOString();
-  await db.send(new UpdateCommand({ TableName: tableName, Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId), UpdateExpression: 'SET replacedSessionId = :s, replacingBy = :x, updatedAt = :u REMOVE sessionId', ExpressionAttributeValues: { ':s': s1, ':x': 'earlier', ':u': old } }));
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.order(studio.tenant.tenantId, studio.token, reserved.body.orderId),
+      UpdateExpression: 'SET replacedSessionId = :s, replacingBy = :x, updatedAt = :u REMOVE sessionId',
+      ExpressionAttributeValues: { ':s': s1, ':x': 'earlier', ':u': old },
+    }),
+  );
   await stripe.emulator.expire(s1);
   expect((await orderOf(studio, reserved.body.orderId))?.status).toBe('expired');
   expect(await booked(studio)).toBe(0);
@@ -72,7 +111,10 @@ it('the expiry of the replaced session ends an order whose retry is long over', 
 it('a check-in whose session cannot be attached, nor its reservation released, is undone by the expiry of its session', async () => {
   const studio = await createPayingStudio();
   await post(studio, paidBody(studio, { shootingDayId: studio.openDay.id })); // readiness cached
-  throttleSendsWhere((command, input) => attachesSession(command) || (command.constructor.name === 'TransactWriteCommand' && input.includes('"Delete"')));
+  throttleSendsWhere(
+    (command, input) =>
+      attachesSession(command) || (command.constructor.name === 'TransactWriteCommand' && input.includes('"Delete"')),
+  );
   const failed = await post(studio, paidBody(studio, { name: 'Second participant' }));
   jest.restoreAllMocks();
   expect([failed.status, failed.body.error]).toEqual([503, 'storage_unavailable']);
@@ -89,7 +131,12 @@ it('a check-in whose session cannot be attached is undone at once, its session e
   const send = db.send.bind(db);
   jest.spyOn(db, 'send').mockImplementation(((command: any, ...rest: any[]) => {
     if (attachesSession(command)) {
-      return Promise.reject(Object.assign(new Error('injected'), { name: 'ProvisionedThroughputExceededException', $metadata: { attempts: 4 } }));
+      return Promise.reject(
+        Object.assign(new Error('injected'), {
+          name: 'ProvisionedThroughputExceededException',
+          $metadata: { attempts: 4 },
+        }),
+      );
     }
     return (send as any)(command, ...rest);
   }) as any);
@@ -98,14 +145,22 @@ it('a check-in whose session cannot be attached is undone at once, its session e
   await settle();
   expect(failed.status).toBe(503);
   expect(await queryPartition(keys.order(studio.tenant.tenantId, studio.token, 'x').pk)).toHaveLength(0);
-  expect([...stripe.emulator.sessions.values()].filter((s) => s.metadata?.galleryToken === studio.token).map((s) => s.status)).toEqual(['expired']);
+  expect(
+    [...stripe.emulator.sessions.values()]
+      .filter((s) => s.metadata?.galleryToken === studio.token)
+      .map((s) => s.status),
+  ).toEqual(['expired']);
   expect(await booked(studio)).toBe(0);
 });
 
 it('a retry whose new session cannot be attached nor the order ended: the expiry of that session ends the order', async () => {
   const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
-  throttleSendsWhere((command, input) => attachesSession(command) || (command.constructor.name === 'TransactWriteCommand' && input.includes('replacingBy = :claim')));
+  throttleSendsWhere(
+    (command, input) =>
+      attachesSession(command) ||
+      (command.constructor.name === 'TransactWriteCommand' && input.includes('replacingBy = :claim')),
+  );
   const failed = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
   jest.restoreAllMocks();
   await settle();
@@ -123,12 +178,16 @@ it('a retry whose new session cannot be attached nor the order ended: the expiry
 it('two concurrent retries leave one payable session, the order attached to it', async () => {
   const studio = await createPayingStudio();
   const reserved = await post(studio, paidBody(studio));
-  const answers = await Promise.all([1, 2, 3].map(() => post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken })));
+  const answers = await Promise.all(
+    [1, 2, 3].map(() => post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken })),
+  );
   await settle();
   const ok = answers.filter((a) => a.status === 200);
   expect(ok.length).toBeGreaterThanOrEqual(1);
   const order = await orderOf(studio, reserved.body.orderId);
-  const handedOpen = ok.map((a) => sessionIdOf(a.body.checkoutUrl)).filter((id) => stripe.emulator.sessions.get(id)?.status === 'open');
+  const handedOpen = ok
+    .map((a) => sessionIdOf(a.body.checkoutUrl))
+    .filter((id) => stripe.emulator.sessions.get(id)?.status === 'open');
   expect(handedOpen).toEqual([order?.sessionId]);
   expect(openSessionsOf(reserved.body.orderId)).toEqual([order?.sessionId]);
 });
@@ -150,7 +209,11 @@ it('concurrent deliveries of one payment (same and other event IDs) create one p
   const s = await stats(studio);
   expect(s.orders).toEqual({ pending: 0, paid: 1, expired: 0, canceled: 0 });
   expect(s.persons.bySource.checkin).toBe(1);
-  const redelivered = await api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body: { action: 'checkinStatus', statusToken: reserved.body.statusToken } });
+  const redelivered = await api.call('/group-shoot', {
+    method: 'POST',
+    headers: studio.publicHeaders,
+    body: { action: 'checkinStatus', statusToken: reserved.body.statusToken },
+  });
   expect(redelivered.body.status).toBe('paid');
 });
 
@@ -159,7 +222,13 @@ it('a retry of an expired reservation that fails half-way with DynamoDB failing 
   const reserved = await post(studio, paidBody(studio));
   await stripe.emulator.expire(sessionIdOf(reserved.body.checkoutUrl));
   expect((await stats(studio)).orders).toEqual({ pending: 0, paid: 0, expired: 1, canceled: 0 });
-  throttleSendsWhere((command, input) => attachesSession(command) || (command.constructor.name === 'TransactWriteCommand' && input.includes('replacingBy = :claim') && !input.includes(':previous')));
+  throttleSendsWhere(
+    (command, input) =>
+      attachesSession(command) ||
+      (command.constructor.name === 'TransactWriteCommand' &&
+        input.includes('replacingBy = :claim') &&
+        !input.includes(':previous')),
+  );
   const failed = await post(studio, { action: 'retryCheckout', retryToken: reserved.body.retryToken });
   jest.restoreAllMocks();
   await settle();

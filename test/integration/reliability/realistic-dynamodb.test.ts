@@ -27,7 +27,12 @@ let client: DynamoDBClient;
 let clock = 0;
 
 beforeAll(async () => {
-  proxy = await startRealisticDynamoDb({ target: process.env.DYNAMODB_ENDPOINT!, latency: SLOW_TRANSACTIONS, partitionWriteUnitsPerSecond: 5, now: () => clock });
+  proxy = await startRealisticDynamoDb({
+    target: process.env.DYNAMODB_ENDPOINT!,
+    latency: SLOW_TRANSACTIONS,
+    partitionWriteUnitsPerSecond: 5,
+    now: () => clock,
+  });
   // One attempt: what DynamoDB answered, not what the SDK's retries made of it.
   client = new DynamoDBClient({ endpoint: proxy.endpoint, maxAttempts: 1 });
 });
@@ -41,20 +46,39 @@ beforeEach(() => {
 });
 
 const increment = (pk: string) => ({
-  Update: { TableName: TABLE(), Key: key(pk), UpdateExpression: 'ADD booked :one', ExpressionAttributeValues: { ':one': { N: '1' } } },
+  Update: {
+    TableName: TABLE(),
+    Key: key(pk),
+    UpdateExpression: 'ADD booked :one',
+    ExpressionAttributeValues: { ':one': { N: '1' } },
+  },
 });
 const put = (pk: string) => ({ Put: { TableName: TABLE(), Item: { ...key(pk), note: { S: 'written' } } } });
-const booked = async (pk: string) => Number((await client.send(new GetItemCommand({ TableName: TABLE(), Key: key(pk), ConsistentRead: true }))).Item?.booked?.N ?? 0);
-const exists = async (pk: string) => (await client.send(new GetItemCommand({ TableName: TABLE(), Key: key(pk), ConsistentRead: true }))).Item !== undefined;
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: Error & { CancellationReasons?: { Code: string }[] }) => error);
+const booked = async (pk: string) =>
+  Number(
+    (await client.send(new GetItemCommand({ TableName: TABLE(), Key: key(pk), ConsistentRead: true }))).Item?.booked
+      ?.N ?? 0,
+  );
+const exists = async (pk: string) =>
+  (await client.send(new GetItemCommand({ TableName: TABLE(), Key: key(pk), ConsistentRead: true }))).Item !==
+  undefined;
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: Error & { CancellationReasons?: { Code: string }[] }) => error,
+  );
 const afterMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a DynamoDB that conflicts like the real one', () => {
   it('cancels a transaction that touches an item of an ongoing one, with TransactionConflict at that item, and Local applies only the first', async () => {
     // Act
-    const first = client.send(new TransactWriteItemsCommand({ TransactItems: [increment('day-a'), put('first-only')] }));
+    const first = client.send(
+      new TransactWriteItemsCommand({ TransactItems: [increment('day-a'), put('first-only')] }),
+    );
     await afterMs(30);
-    const second = failureOf(client.send(new TransactWriteItemsCommand({ TransactItems: [put('second-only'), increment('day-a')] })));
+    const second = failureOf(
+      client.send(new TransactWriteItemsCommand({ TransactItems: [put('second-only'), increment('day-a')] })),
+    );
     // Assess
     await expect(first).resolves.toBeDefined();
     const refused = await second;
@@ -89,10 +113,14 @@ describe('a DynamoDB that conflicts like the real one', () => {
     // Act
     const transaction = client.send(new TransactWriteItemsCommand({ TransactItems: [increment('day-d')] }));
     await afterMs(30);
-    const transactionalRead = failureOf(client.send(new TransactGetItemsCommand({ TransactItems: [{ Get: { TableName: TABLE(), Key: key('day-d') } }] })));
+    const transactionalRead = failureOf(
+      client.send(new TransactGetItemsCommand({ TransactItems: [{ Get: { TableName: TABLE(), Key: key('day-d') } }] })),
+    );
     const plainRead = booked('day-d');
     // Assess
-    expect((await transactionalRead)?.CancellationReasons?.map((reason) => reason.Code)).toEqual(['TransactionConflict']);
+    expect((await transactionalRead)?.CancellationReasons?.map((reason) => reason.Code)).toEqual([
+      'TransactionConflict',
+    ]);
     expect(await plainRead).toBe(1);
     await transaction;
     expect(await booked('day-d')).toBe(2);
@@ -104,23 +132,37 @@ describe('a DynamoDB that conflicts like the real one', () => {
     await afterMs(30);
     const batch = await client.send(
       new BatchWriteItemCommand({
-        RequestItems: { [TABLE()]: [{ PutRequest: { Item: { ...key('batch-locked'), note: { S: 'batch' } } } }, { PutRequest: { Item: { ...key('batch-free'), note: { S: 'batch' } } } }] },
+        RequestItems: {
+          [TABLE()]: [
+            { PutRequest: { Item: { ...key('batch-locked'), note: { S: 'batch' } } } },
+            { PutRequest: { Item: { ...key('batch-free'), note: { S: 'batch' } } } },
+          ],
+        },
       }),
     );
     await transaction;
     // Assess
-    expect(batch.UnprocessedItems?.[TABLE()]?.map((request) => request.PutRequest?.Item?.pk?.S)).toEqual(['batch-locked']);
+    expect(batch.UnprocessedItems?.[TABLE()]?.map((request) => request.PutRequest?.Item?.pk?.S)).toEqual([
+      'batch-locked',
+    ]);
     expect(await exists('batch-free')).toBe(true);
-    const locked = await client.send(new GetItemCommand({ TableName: TABLE(), Key: key('batch-locked'), ConsistentRead: true }));
+    const locked = await client.send(
+      new GetItemCommand({ TableName: TABLE(), Key: key('batch-locked'), ConsistentRead: true }),
+    );
     expect(locked.Item?.note?.S).toBe('written');
   });
 
   it("limits a partition's writes to its units per second: a plain write is throttled, a transaction cancelled with ThrottlingError, other partitions untouched, and the units come back", async () => {
     // Prepare: 5 units a second; a plain write of a small item costs 1, a transactional one 2.
-    for (let write = 0; write < 5; write += 1) await client.send(new UpdateItemCommand(increment('hot-partition').Update));
+    for (let write = 0; write < 5; write += 1)
+      await client.send(new UpdateItemCommand(increment('hot-partition').Update));
     // Act
     const plainWrite = await failureOf(client.send(new UpdateItemCommand(increment('hot-partition').Update)));
-    const transaction = await failureOf(client.send(new TransactWriteItemsCommand({ TransactItems: [increment('cold-partition'), increment('hot-partition')] })));
+    const transaction = await failureOf(
+      client.send(
+        new TransactWriteItemsCommand({ TransactItems: [increment('cold-partition'), increment('hot-partition')] }),
+      ),
+    );
     const otherPartition = await failureOf(client.send(new UpdateItemCommand(increment('cold-partition').Update)));
     clock += 1_000;
     const aSecondLater = await failureOf(client.send(new UpdateItemCommand(increment('hot-partition').Update)));
@@ -136,7 +178,9 @@ describe('a DynamoDB that conflicts like the real one', () => {
   it("passes Local's own answers through: a failed condition stays ConditionalCheckFailedException", async () => {
     // Act
     const failed = await failureOf(
-      client.send(new UpdateItemCommand({ ...increment('conditional').Update, ConditionExpression: 'attribute_exists(pk)' })),
+      client.send(
+        new UpdateItemCommand({ ...increment('conditional').Update, ConditionExpression: 'attribute_exists(pk)' }),
+      ),
     );
     // Assess
     expect(failed?.name).toBe('ConditionalCheckFailedException');

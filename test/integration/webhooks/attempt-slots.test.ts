@@ -1,6 +1,10 @@
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
-import { ATTEMPT_SLOT_HOLD_MS, SUBSCRIPTION_ATTEMPTS_IN_FLIGHT, TENANT_ATTEMPTS_IN_FLIGHT } from '#lib/webhooks/rules/delivery-capacity';
+import {
+  ATTEMPT_SLOT_HOLD_MS,
+  SUBSCRIPTION_ATTEMPTS_IN_FLIGHT,
+  TENANT_ATTEMPTS_IN_FLIGHT,
+} from '#lib/webhooks/rules/delivery-capacity';
 import { releaseAttemptSlot, takeAttemptSlot } from '#lib/webhooks/store/attempt-slots';
 import { useTestTable } from '../../support/test-table';
 
@@ -16,7 +20,9 @@ describe("a tenant's webhook attempt slots in DynamoDB", () => {
     const tenantId = newTenant();
     const subscriptions = Array.from({ length: 10 }, (_, index) => `whk_${index}`);
     // Act
-    const taken = await Promise.all(Array.from({ length: 40 }, (_, index) => takeAttemptSlot(tenantId, subscriptions[index % 10]!, AT)));
+    const taken = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => takeAttemptSlot(tenantId, subscriptions[index % 10]!, AT)),
+    );
     // Assess
     const granted = taken.filter((slot) => slot !== undefined);
     expect(granted).toHaveLength(TENANT_ATTEMPTS_IN_FLIGHT);
@@ -24,10 +30,11 @@ describe("a tenant's webhook attempt slots in DynamoDB", () => {
     expect(await takeAttemptSlot(newTenant(), 'whk_0', AT)).toBeDefined();
   });
 
-  it("keeps one subscription to its share when its attempts come one after another", async () => {
+  it('keeps one subscription to its share when its attempts come one after another', async () => {
     // Prepare
     const tenantId = newTenant();
-    for (let taken = 0; taken < SUBSCRIPTION_ATTEMPTS_IN_FLIGHT; taken += 1) expect(await takeAttemptSlot(tenantId, 'whk_hanging', AT)).toBeDefined();
+    for (let taken = 0; taken < SUBSCRIPTION_ATTEMPTS_IN_FLIGHT; taken += 1)
+      expect(await takeAttemptSlot(tenantId, 'whk_hanging', AT)).toBeDefined();
     // Act / Assess
     expect(await takeAttemptSlot(tenantId, 'whk_hanging', AT)).toBeUndefined();
     expect(await takeAttemptSlot(tenantId, 'whk_sibling', AT)).toBeDefined();
@@ -37,7 +44,8 @@ describe("a tenant's webhook attempt slots in DynamoDB", () => {
     // Prepare: the tenant's share in flight.
     const tenantId = newTenant();
     const taken = [];
-    for (let index = 0; index < TENANT_ATTEMPTS_IN_FLIGHT; index += 1) taken.push((await takeAttemptSlot(tenantId, `whk_${index}`, AT))!);
+    for (let index = 0; index < TENANT_ATTEMPTS_IN_FLIGHT; index += 1)
+      taken.push((await takeAttemptSlot(tenantId, `whk_${index}`, AT))!);
     expect(await takeAttemptSlot(tenantId, 'whk_next', AT)).toBeUndefined();
     // Act / Assess: given back.
     await releaseAttemptSlot(taken[0]!);

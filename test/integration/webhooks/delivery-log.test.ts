@@ -44,7 +44,10 @@ describe('the delivery log: replays', () => {
     // Assess
     expect(replayed).toBe(replayable);
     const stored = await getDelivery(created.tenantId, created.subscriptionId, created.eventId);
-    if (replayable) expect(stored).toEqual(expect.objectContaining({ status: 'replay_requested', nextAttemptAt: NOW, roundFailures: 0, attempts: 3 }));
+    if (replayable)
+      expect(stored).toEqual(
+        expect.objectContaining({ status: 'replay_requested', nextAttemptAt: NOW, roundFailures: 0, attempts: 3 }),
+      );
     else expect(stored).toEqual(expect.objectContaining({ status, nextAttemptAt }));
     if (replayable) expect(stored?.roundStartedAt).toBeUndefined();
   });

@@ -36,12 +36,24 @@ afterEach(() => {
 async function pendingDelivery() {
   process.env.LOCAL_STACK = 'true';
   const studio = await createTestTenant();
-  const { subscription, secret } = await createSubscription({ tenant: studio.tenant, url: receiver.url, eventTypes: ['person.created'] });
+  const { subscription, secret } = await createSubscription({
+    tenant: studio.tenant,
+    url: receiver.url,
+    eventTypes: ['person.created'],
+  });
   receiver.secret = secret;
-  const draft = importedPersonDraft({ name: 'Stored Url', email: null, employeeId: null, shootingDayId: null }, new Date().toISOString());
+  const draft = importedPersonDraft(
+    { name: 'Stored Url', email: null, employeeId: null, shootingDayId: null },
+    new Date().toISOString(),
+  );
   await insertPersonsWithCodes({ tenantId: studio.tenant.tenantId, token: studio.token }, [draft]);
   const event = (await queryPartition(keys.eventsOfGallery(studio.tenant.tenantId, studio.token)))[0]!;
-  const message = { tenantId: studio.tenant.tenantId, subscriptionId: subscription.subscriptionId, eventId: event.eventId as string, galleryToken: studio.token };
+  const message = {
+    tenantId: studio.tenant.tenantId,
+    subscriptionId: subscription.subscriptionId,
+    eventId: event.eventId as string,
+    galleryToken: studio.token,
+  };
   await createDelivery({
     ...message,
     eventType: 'person.created',
@@ -86,7 +98,11 @@ describe('deliverWebhook: the stored URL is checked again', () => {
     ['an http URL to another host, on the local stack', 'local', 'http://hooks.example.com/groupshoot'],
     ['a URL with credentials, on the local stack', 'local', 'https://user:pass@hooks.example.com/groupshoot'],
     ['the registered http://127.0.0.1 URL, in AWS (strict)', 'strict', undefined],
-    ['an https URL to an IPv4-compatible loopback address, in AWS (strict)', 'strict', 'https://[::127.0.0.1]/groupshoot'],
+    [
+      'an https URL to an IPv4-compatible loopback address, in AWS (strict)',
+      'strict',
+      'https://[::127.0.0.1]/groupshoot',
+    ],
   ])('%s', (_case, mode, storedUrl) => {
     it('fails the delivery for good with url_refused, sends nothing, and logs no URL', async () => {
       // Prepare
@@ -104,7 +120,9 @@ describe('deliverWebhook: the stored URL is checked again', () => {
       expect(receiver.requests).toBe(requestsBefore);
       const delivery = await getDelivery(message.tenantId, message.subscriptionId, message.eventId);
       expect(delivery?.status).toBe('failed');
-      expect(delivery?.attemptLog).toEqual([{ attempt: 1, at: expect.any(String), durationMs: 0, failure: 'url_refused' }]);
+      expect(delivery?.attemptLog).toEqual([
+        { attempt: 1, at: expect.any(String), durationMs: 0, failure: 'url_refused' },
+      ]);
       expect(warned).toHaveBeenCalledWith(expect.stringContaining('address policy'), {
         tenantId: message.tenantId,
         subscriptionId: message.subscriptionId,

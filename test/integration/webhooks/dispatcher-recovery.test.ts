@@ -34,7 +34,12 @@ beforeAll(async () => {
   queue = new LocalDeliveryQueue(deliver, { pollMs: 20 });
   useDeliveryQueue(queue);
   queue.start();
-  stream = await startChangeStream({ endpoint: process.env.DYNAMODB_ENDPOINT!, tableName: process.env.TABLE_NAME!, handler: dyingDispatcher, pollMs: 20 });
+  stream = await startChangeStream({
+    endpoint: process.env.DYNAMODB_ENDPOINT!,
+    tableName: process.env.TABLE_NAME!,
+    handler: dyingDispatcher,
+    pollMs: 20,
+  });
 });
 afterAll(async () => {
   await stream?.stop();
@@ -62,17 +67,34 @@ describe('events: the dispatcher dies mid-batch', () => {
     // Prepare
     const studio = await createTestTenant();
     const receiver = await startWebhookReceiver();
-    const added = await admin('webhook', 'add', '--tenant', studio.slug, '--url', receiver.url, '--events', 'person.created', '--json');
+    const added = await admin(
+      'webhook',
+      'add',
+      '--tenant',
+      studio.slug,
+      '--url',
+      receiver.url,
+      '--events',
+      'person.created',
+      '--json',
+    );
     receiver.secret = added.json().signingSecret;
     // Act: 40 persons in one go (their events reach the stream together).
-    const drafts = Array.from({ length: 40 }, (_, index) => importedPersonDraft({ name: `Person ${index}`, email: null, employeeId: null, shootingDayId: null }, new Date().toISOString()));
+    const drafts = Array.from({ length: 40 }, (_, index) =>
+      importedPersonDraft(
+        { name: `Person ${index}`, email: null, employeeId: null, shootingDayId: null },
+        new Date().toISOString(),
+      ),
+    );
     const { written } = await insertPersonsWithCodes({ tenantId: studio.tenant.tenantId, token: studio.token }, drafts);
     await stream!.caughtUp();
     await deliverEverything();
     // Assess
     expect(deaths).toBe(2);
     expect(receiver.refused).toEqual([]);
-    const personIds = new Set(receiver.received.map((delivery) => (delivery.event.data as { personId: string }).personId));
+    const personIds = new Set(
+      receiver.received.map((delivery) => (delivery.event.data as { personId: string }).personId),
+    );
     expect([...personIds].sort()).toEqual(written.map((person) => person.personId).sort());
     const idsPerPerson = new Map<string, Set<string>>();
     for (const { event } of receiver.received) {

@@ -22,7 +22,17 @@ afterAll(async () => {
 async function subscribe(studio: CheckinStudio) {
   const receiver = await startWebhookReceiver();
   receivers.push(receiver);
-  const added = await admin('webhook', 'add', '--tenant', studio.slug, '--url', receiver.url, '--events', 'person.created', '--json');
+  const added = await admin(
+    'webhook',
+    'add',
+    '--tenant',
+    studio.slug,
+    '--url',
+    receiver.url,
+    '--events',
+    'person.created',
+    '--json',
+  );
   expect(added.code).toBe(0);
   receiver.secret = added.json().signingSecret;
   return { receiver, subscriptionId: added.json().subscriptionId as string };
@@ -76,7 +86,9 @@ describe('webhook delivery: a fair share of the capacity between tenants', () =>
     // the queue later), B's each took one attempt, and every slot is given back.
     await events.retryFor(30 * 60_000);
     const deliveriesOfB = await listDeliveries(other.tenant.tenantId, onTime.subscriptionId);
-    expect(deliveriesOfB.map((delivery) => [delivery.status, delivery.attempts])).toEqual(Array.from({ length: 5 }, () => ['delivered', 1]));
+    expect(deliveriesOfB.map((delivery) => [delivery.status, delivery.attempts])).toEqual(
+      Array.from({ length: 5 }, () => ['delivered', 1]),
+    );
     for (const { receiver } of hangingEndpoints) expect(receiver.eventIds().size).toBe(12);
     const slots = await queryPartition(keys.webhookAttemptSlotsOfTenant(hanging.tenant.tenantId));
     expect(slots.filter((slot) => slot.heldUntil > now())).toEqual([]);

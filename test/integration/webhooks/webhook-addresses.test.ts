@@ -56,12 +56,26 @@ describe('webhook URLs: no server-side request forgery', () => {
     // Prepare: subscribed on the local stack, delivered as a deployed worker would.
     const studio = await createTestTenant();
     const receiver = await startWebhookReceiver();
-    const added = await admin('webhook', 'add', '--tenant', studio.slug, '--url', receiver.url, '--events', 'person.created', '--json');
+    const added = await admin(
+      'webhook',
+      'add',
+      '--tenant',
+      studio.slug,
+      '--url',
+      receiver.url,
+      '--events',
+      'person.created',
+      '--json',
+    );
     receiver.secret = added.json().signingSecret;
     const subscriptionId = added.json().subscriptionId;
     // Act
     const imported = await deployed(async () => {
-      const answer = await api.call(`/groupshoot/${studio.token}/persons`, { method: 'POST', headers: studio.serverHeaders, body: { persons: [{ name: 'Target' }] } });
+      const answer = await api.call(`/groupshoot/${studio.token}/persons`, {
+        method: 'POST',
+        headers: studio.serverHeaders,
+        body: { persons: [{ name: 'Target' }] },
+      });
       await events.settled();
       return answer;
     });

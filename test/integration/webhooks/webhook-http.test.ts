@@ -1,6 +1,17 @@
-import { type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import {
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  createServer,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type LookupAll, WebhookAddressRefused, postWebhook, resolveWebhookHost } from '#lib/webhooks/adapters/webhook-http';
+import {
+  type LookupAll,
+  WebhookAddressRefused,
+  postWebhook,
+  resolveWebhookHost,
+} from '#lib/webhooks/adapters/webhook-http';
 
 /**
  * One webhook POST over real sockets (lib/webhooks/adapters/webhook-http.ts): receivers are HTTP servers
@@ -35,7 +46,12 @@ async function startServer(answer: (request: IncomingMessage, response: ServerRe
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      requests.push({ method: request.method, url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      requests.push({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       answer(request, response);
     });
   });
@@ -58,8 +74,16 @@ async function startServer(answer: (request: IncomingMessage, response: ServerRe
   return testServer;
 }
 
-const BODY = JSON.stringify({ id: 'evt_01KDX3Q1Z0000000000000000', type: 'order.paid', data: { orderId: 'ord_1', note: 'Zoë' } });
-const HEADERS = { 'Content-Type': 'application/json', 'User-Agent': 'groupshoot-webhooks/1', 'Groupshoot-Signature': 't=1,v1=00' };
+const BODY = JSON.stringify({
+  id: 'evt_01KDX3Q1Z0000000000000000',
+  type: 'order.paid',
+  data: { orderId: 'ord_1', note: 'Zoë' },
+});
+const HEADERS = {
+  'Content-Type': 'application/json',
+  'User-Agent': 'groupshoot-webhooks/1',
+  'Groupshoot-Signature': 't=1,v1=00',
+};
 
 /** Name resolution that knows only `names`, as tests give postWebhook and resolveWebhookHost. */
 function lookupOf(names: Record<string, string[]>): LookupAll & jest.Mock {
@@ -118,7 +142,9 @@ describe('postWebhook in local mode', () => {
   it('follows no redirect: a 302 is failure redirect, and its target gets no request', async () => {
     // Prepare
     const target = await startServer((_request, response) => response.writeHead(200).end());
-    const redirecting = await startServer((_request, response) => response.writeHead(302, { Location: target.url }).end());
+    const redirecting = await startServer((_request, response) =>
+      response.writeHead(302, { Location: target.url }).end(),
+    );
 
     // Act
     const result = await postWebhook({ url: redirecting.url, body: BODY, headers: HEADERS, mode: 'local' });
@@ -131,9 +157,16 @@ describe('postWebhook in local mode', () => {
   });
 
   it.each([301, 307, 308])('counts a %i as failure redirect', async (status) => {
-    const receiver = await startServer((_request, response) => response.writeHead(status, { Location: 'https://elsewhere.example/' }).end());
+    const receiver = await startServer((_request, response) =>
+      response.writeHead(status, { Location: 'https://elsewhere.example/' }).end(),
+    );
     const result = await postWebhook({ url: receiver.url, body: BODY, headers: HEADERS, mode: 'local' });
-    expect(result).toEqual({ delivered: false, statusCode: status, failure: 'redirect', durationMs: expect.any(Number) });
+    expect(result).toEqual({
+      delivered: false,
+      statusCode: status,
+      failure: 'redirect',
+      durationMs: expect.any(Number),
+    });
   });
 
   it('gives up on a receiver that never answers after timeoutMs, with failure timeout', async () => {
@@ -170,7 +203,13 @@ describe('postWebhook in local mode', () => {
       response.writeHead(200, { 'Content-Length': '100' });
       response.write('partial');
     });
-    const result = await postWebhook({ url: stalling.url, body: BODY, headers: HEADERS, mode: 'local', timeoutMs: 300 });
+    const result = await postWebhook({
+      url: stalling.url,
+      body: BODY,
+      headers: HEADERS,
+      mode: 'local',
+      timeoutMs: 300,
+    });
     expect(result).toEqual({ delivered: true, statusCode: 200, durationMs: expect.any(Number) });
   });
 
@@ -188,7 +227,13 @@ describe('postWebhook in local mode', () => {
   });
 
   it('reports a name that does not resolve as connection_failed', async () => {
-    const result = await postWebhook({ url: 'http://nowhere.test:9/hook', body: BODY, headers: HEADERS, mode: 'local', lookup: lookupOf({}) });
+    const result = await postWebhook({
+      url: 'http://nowhere.test:9/hook',
+      body: BODY,
+      headers: HEADERS,
+      mode: 'local',
+      lookup: lookupOf({}),
+    });
     expect(result).toEqual({ delivered: false, failure: 'connection_failed', durationMs: expect.any(Number) });
   });
 
@@ -205,7 +250,10 @@ describe('postWebhook in local mode', () => {
     // Assess
     expect([first.delivered, second.delivered]).toEqual([true, true]);
     expect(lookup).toHaveBeenCalledWith('receiver.test');
-    expect(receiver.requests.map((request) => request.headers.host)).toEqual([`receiver.test:${receiver.port}`, `receiver.test:${receiver.port}`]);
+    expect(receiver.requests.map((request) => request.headers.host)).toEqual([
+      `receiver.test:${receiver.port}`,
+      `receiver.test:${receiver.port}`,
+    ]);
     expect(receiver.connections).toBe(1);
   });
 
@@ -231,7 +279,9 @@ describe('postWebhook in local mode', () => {
   });
 
   it('rejects what could never be sent, rather than calling it a network failure', async () => {
-    await expect(postWebhook({ url: 'ftp://127.0.0.1/hook', body: BODY, headers: HEADERS, mode: 'local' })).rejects.toThrow(TypeError);
+    await expect(
+      postWebhook({ url: 'ftp://127.0.0.1/hook', body: BODY, headers: HEADERS, mode: 'local' }),
+    ).rejects.toThrow(TypeError);
   });
 });
 
@@ -255,7 +305,13 @@ describe('postWebhook in strict mode', () => {
     const lookup = lookupOf({ 'rebind.test': ['127.0.0.1'] });
 
     // Act
-    const result = await postWebhook({ url: `http://rebind.test:${receiver.port}/hook`, body: BODY, headers: HEADERS, mode: 'strict', lookup });
+    const result = await postWebhook({
+      url: `http://rebind.test:${receiver.port}/hook`,
+      body: BODY,
+      headers: HEADERS,
+      mode: 'strict',
+      lookup,
+    });
 
     // Assess
     expect(result).toEqual({ delivered: false, failure: 'address_refused', durationMs: expect.any(Number) });
@@ -274,17 +330,27 @@ describe('postWebhook in strict mode', () => {
     ['a NAT64 address of the metadata service', '64:ff9b::a9fe:a9fe'],
   ])('refuses a name that resolves to %s', async (_case, address) => {
     const lookup = lookupOf({ 'inside.test': [address] });
-    const result = await postWebhook({ url: 'https://inside.test/hook', body: BODY, headers: HEADERS, mode: 'strict', lookup, timeoutMs: 2000 });
+    const result = await postWebhook({
+      url: 'https://inside.test/hook',
+      body: BODY,
+      headers: HEADERS,
+      mode: 'strict',
+      lookup,
+      timeoutMs: 2000,
+    });
     expect(result).toEqual({ delivered: false, failure: 'address_refused', durationMs: expect.any(Number) });
   });
 
-  it.each(['https://169.254.169.254/latest/meta-data/', 'https://[::1]/hook', 'http://[::ffff:7f00:1]/hook', 'https://[::127.0.0.1]/hook', 'https://10.1.2.3/hook'])(
-    'refuses the address literal in %s',
-    async (url) => {
-      const result = await postWebhook({ url, body: BODY, headers: HEADERS, mode: 'strict', timeoutMs: 2000 });
-      expect(result).toEqual({ delivered: false, failure: 'address_refused', durationMs: expect.any(Number) });
-    },
-  );
+  it.each([
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[::1]/hook',
+    'http://[::ffff:7f00:1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://10.1.2.3/hook',
+  ])('refuses the address literal in %s', async (url) => {
+    const result = await postWebhook({ url, body: BODY, headers: HEADERS, mode: 'strict', timeoutMs: 2000 });
+    expect(result).toEqual({ delivered: false, failure: 'address_refused', durationMs: expect.any(Number) });
+  });
 });
 
 describe('resolveWebhookHost', () => {
@@ -321,26 +387,36 @@ describe('resolveWebhookHost', () => {
     ['a private address after public IPv6', ['2606:4700::1111', '8.8.4.4', '::1']],
   ])('refuses a host with %s', async (_case, addresses) => {
     const lookup = lookupOf({ 'hooks.example.test': addresses });
-    await expect(outcomeOf(resolveWebhookHost(url, 'strict', lookup))).resolves.toBe('The host name resolves to a private, local or reserved address.');
+    await expect(outcomeOf(resolveWebhookHost(url, 'strict', lookup))).resolves.toBe(
+      'The host name resolves to a private, local or reserved address.',
+    );
   });
 
   it('refuses a host that does not resolve, or resolves to nothing', async () => {
-    await expect(outcomeOf(resolveWebhookHost(url, 'strict', lookupOf({})))).resolves.toBe('The host name does not resolve to any address.');
-    await expect(outcomeOf(resolveWebhookHost(url, 'strict', lookupOf({ 'hooks.example.test': [] })))).resolves.toBe('The host name does not resolve to any address.');
+    await expect(outcomeOf(resolveWebhookHost(url, 'strict', lookupOf({})))).resolves.toBe(
+      'The host name does not resolve to any address.',
+    );
+    await expect(outcomeOf(resolveWebhookHost(url, 'strict', lookupOf({ 'hooks.example.test': [] })))).resolves.toBe(
+      'The host name does not resolve to any address.',
+    );
   });
 
   it('judges an address literal without asking DNS', async () => {
     const lookup = lookupOf({});
-    await expect(outcomeOf(resolveWebhookHost(new URL('https://[::ffff:a9fe:a9fe]/hook'), 'strict', lookup))).resolves.toBe(
-      'The URL points to a private, local or reserved address.',
+    await expect(
+      outcomeOf(resolveWebhookHost(new URL('https://[::ffff:a9fe:a9fe]/hook'), 'strict', lookup)),
+    ).resolves.toBe('The URL points to a private, local or reserved address.');
+    await expect(outcomeOf(resolveWebhookHost(new URL('https://8.8.8.8/hook'), 'strict', lookup))).resolves.toBe(
+      'accepted',
     );
-    await expect(outcomeOf(resolveWebhookHost(new URL('https://8.8.8.8/hook'), 'strict', lookup))).resolves.toBe('accepted');
     expect(lookup).not.toHaveBeenCalled();
   });
 
   it('checks nothing in local mode', async () => {
     const lookup = lookupOf({ 'hooks.example.test': ['127.0.0.1'] });
     await expect(outcomeOf(resolveWebhookHost(url, 'local', lookup))).resolves.toBe('accepted');
-    await expect(outcomeOf(resolveWebhookHost(new URL('http://localhost:3000/hook'), 'local', lookup))).resolves.toBe('accepted');
+    await expect(outcomeOf(resolveWebhookHost(new URL('http://localhost:3000/hook'), 'local', lookup))).resolves.toBe(
+      'accepted',
+    );
   });
 });

@@ -29,17 +29,36 @@ afterAll(async () => {
 async function subscribe(studio: CheckinStudio, types = 'all') {
   const receiver = await startWebhookReceiver();
   receivers.push(receiver);
-  const added = await admin('webhook', 'add', '--tenant', studio.slug, '--url', receiver.url, '--events', types, '--json');
+  const added = await admin(
+    'webhook',
+    'add',
+    '--tenant',
+    studio.slug,
+    '--url',
+    receiver.url,
+    '--events',
+    types,
+    '--json',
+  );
   expect(added.code).toBe(0);
   receiver.secret = added.json().signingSecret;
   return { receiver, subscriptionId: added.json().subscriptionId as string };
 }
 
-const post = (studio: CheckinStudio, body: Record<string, unknown>) => api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
+const post = (studio: CheckinStudio, body: Record<string, unknown>) =>
+  api.call('/group-shoot', { method: 'POST', headers: studio.publicHeaders, body });
 const importPersons = (studio: CheckinStudio, persons: Record<string, unknown>[]) =>
   api.call(`/groupshoot/${studio.token}/persons`, { method: 'POST', headers: studio.serverHeaders, body: { persons } });
 const paidCheckin = (studio: CheckinStudio, name: string) =>
-  post(studio, studio.validBody({ name, selectedPackageId: studio.paidPackage.id, termsAccepted: true, shootingDayId: studio.openDay.id }));
+  post(
+    studio,
+    studio.validBody({
+      name,
+      selectedPackageId: studio.paidPackage.id,
+      termsAccepted: true,
+      shootingDayId: studio.openDay.id,
+    }),
+  );
 const sessionOf = (checkoutUrl: string) => stripe.emulator.sessions.get(checkoutUrl.split('/').pop()!)!;
 
 const typesOf = (receiver: WebhookReceiver) => receiver.received.map((delivery) => delivery.event.type).sort();
@@ -54,7 +73,14 @@ describe('events: every type from the action that causes it, signed and verified
       { name: 'Grace Hopper', email: 'grace@example.com', employeeId: 'E-1', shootingDayId: studio.openDay.id },
       { name: 'Alan Turing', employeeId: 'E-2' },
     ]);
-    const free = await post(studio, studio.validBody({ name: 'Free Participant', shootingDayId: studio.openDay.id, selectedPackageId: studio.freePackage.id }));
+    const free = await post(
+      studio,
+      studio.validBody({
+        name: 'Free Participant',
+        shootingDayId: studio.openDay.id,
+        selectedPackageId: studio.freePackage.id,
+      }),
+    );
     const paid = await paidCheckin(studio, 'Paying Participant');
     await stripe.emulator.pay(sessionOf(paid.body.checkoutUrl).id);
     const expired = await paidCheckin(studio, 'Late Participant');
@@ -65,12 +91,34 @@ describe('events: every type from the action that causes it, signed and verified
     await stripe.emulator.deliver('checkout.session.async_payment_failed', failedSession.account, failedSession);
     const grace = imported.body.persons[0].personId;
     for (const file of ['a.jpg', 'b.jpg']) {
-      const key = photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: grace, fileName: file });
+      const key = photoObjectKey({
+        tenantId: studio.tenant.tenantId,
+        token: studio.token,
+        personId: grace,
+        fileName: file,
+      });
       await uploadObject(key, makeJpeg(16, 12));
       await ingestPhoto(objectCreatedEvent(key));
     }
-    const picked = photoIdOf(photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: grace, fileName: 'b.jpg' }));
-    expect((await admin('photo', 'pick', '--tenant', studio.slug, '--gallery', studio.token, '--person', grace, '--photo', picked)).code).toBe(0);
+    const picked = photoIdOf(
+      photoObjectKey({ tenantId: studio.tenant.tenantId, token: studio.token, personId: grace, fileName: 'b.jpg' }),
+    );
+    expect(
+      (
+        await admin(
+          'photo',
+          'pick',
+          '--tenant',
+          studio.slug,
+          '--gallery',
+          studio.token,
+          '--person',
+          grace,
+          '--photo',
+          picked,
+        )
+      ).code,
+    ).toBe(0);
     await events.settled();
     const beforeWindowClosed = typesOf(receiver).filter((type) => type === 'photos.assigned').length;
     await events.retryFor(PHOTOS_COALESCING_WINDOW_MS + 1000);
@@ -78,48 +126,96 @@ describe('events: every type from the action that causes it, signed and verified
     expect(receiver.refused).toEqual([]);
     expect(typesOf(receiver)).toEqual(
       [
-        'person.created', 'person.created', // import
-        'person.created', 'checkin.completed', // free check-in
-        'person.created', 'checkin.completed', 'order.paid', // paid check-in
+        'person.created',
+        'person.created', // import
+        'person.created',
+        'checkin.completed', // free check-in
+        'person.created',
+        'checkin.completed',
+        'order.paid', // paid check-in
         'order.expired',
         'order.canceled',
         'photos.assigned',
         'photo.picked',
       ].sort(),
     );
-    const byType = (type: string) => receiver.received.filter((delivery) => delivery.event.type === type).map((delivery) => delivery.event);
+    const byType = (type: string) =>
+      receiver.received.filter((delivery) => delivery.event.type === type).map((delivery) => delivery.event);
     expect(byType('person.created')).toEqual(
       expect.arrayContaining([
         expect.objectContaining({
           apiVersion: 'v1',
           tenantSlug: studio.slug,
           galleryToken: studio.token,
-          data: { personId: grace, source: 'import', employeeId: 'E-1', email: 'grace@example.com', shootingDayId: studio.openDay.id },
+          data: {
+            personId: grace,
+            source: 'import',
+            employeeId: 'E-1',
+            email: 'grace@example.com',
+            shootingDayId: studio.openDay.id,
+          },
         }),
         expect.objectContaining({ data: expect.objectContaining({ personId: free.body.personId, source: 'checkin' }) }),
       ]),
     );
-    const paidPerson = (await api.call(`/group-shoot`, { method: 'POST', headers: studio.publicHeaders, body: { action: 'checkinStatus', statusToken: paid.body.statusToken } })).body.personId;
+    const paidPerson = (
+      await api.call(`/group-shoot`, {
+        method: 'POST',
+        headers: studio.publicHeaders,
+        body: { action: 'checkinStatus', statusToken: paid.body.statusToken },
+      })
+    ).body.personId;
     expect(byType('order.paid')).toEqual([
       expect.objectContaining({
-        data: { orderId: paid.body.orderId, personId: paidPerson, packageId: studio.paidPackage.id, amount: 2900, currency: 'eur', shootingDayId: studio.openDay.id },
+        data: {
+          orderId: paid.body.orderId,
+          personId: paidPerson,
+          packageId: studio.paidPackage.id,
+          amount: 2900,
+          currency: 'eur',
+          shootingDayId: studio.openDay.id,
+        },
       }),
     ]);
     expect(byType('checkin.completed')).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ data: { personId: paidPerson, shootingDayId: studio.openDay.id, packageId: studio.paidPackage.id, orderId: paid.body.orderId } }),
-        expect.objectContaining({ data: { personId: free.body.personId, shootingDayId: studio.openDay.id, packageId: studio.freePackage.id, orderId: null } }),
+        expect.objectContaining({
+          data: {
+            personId: paidPerson,
+            shootingDayId: studio.openDay.id,
+            packageId: studio.paidPackage.id,
+            orderId: paid.body.orderId,
+          },
+        }),
+        expect.objectContaining({
+          data: {
+            personId: free.body.personId,
+            shootingDayId: studio.openDay.id,
+            packageId: studio.freePackage.id,
+            orderId: null,
+          },
+        }),
       ]),
     );
-    expect(byType('order.expired')).toEqual([expect.objectContaining({ data: expect.objectContaining({ orderId: expired.body.orderId, amount: 2900 }) })]);
-    expect(byType('order.canceled')).toEqual([expect.objectContaining({ data: expect.objectContaining({ orderId: canceled.body.orderId }) })]);
+    expect(byType('order.expired')).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ orderId: expired.body.orderId, amount: 2900 }) }),
+    ]);
+    expect(byType('order.canceled')).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ orderId: canceled.body.orderId }) }),
+    ]);
     // Two photos, one event, sent once its window closed.
     expect(beforeWindowClosed).toBe(0);
     expect(byType('photos.assigned')).toEqual([expect.objectContaining({ data: { personId: grace, photosAdded: 2 } })]);
-    expect(byType('photo.picked')).toEqual([expect.objectContaining({ galleryToken: studio.token, data: { personId: grace, photoId: picked, pickedBy: 'photographer' } })]);
+    expect(byType('photo.picked')).toEqual([
+      expect.objectContaining({
+        galleryToken: studio.token,
+        data: { personId: grace, photoId: picked, pickedBy: 'photographer' },
+      }),
+    ]);
     // Nothing but IDs and matching keys: no names, codes or consents.
     const bodies = receiver.received.map((delivery) => delivery.body).join('\n');
-    for (const secret of ['Grace Hopper', 'Paying Participant', imported.body.persons[0].code, 'consent']) expect(bodies).not.toContain(secret);
+    for (const secret of ['Grace Hopper', 'Paying Participant', imported.body.persons[0].code, 'consent'])
+      expect(bodies).not.toContain(secret);
     const first = receiver.received[0]!;
     expect(first.headers['groupshoot-event-id']).toBe(first.event.id);
     expect(first.headers['groupshoot-event-type']).toBe(first.event.type);
@@ -150,7 +246,9 @@ describe('events: a rolled-back change emits nothing', () => {
     expect(refused.body.error).toBe('shooting_day_full');
     const stored = await queryPartition(keys.eventsOfGallery(studio.tenant.tenantId, studio.token));
     expect(stored).toHaveLength(4);
-    expect(new Set(stored.map((item) => item.personId))).toEqual(new Set(admitted.map((answer) => answer.body.personId)));
+    expect(new Set(stored.map((item) => item.personId))).toEqual(
+      new Set(admitted.map((answer) => answer.body.personId)),
+    );
     expect(typesOf(receiver)).toEqual(['checkin.completed', 'checkin.completed', 'person.created', 'person.created']);
   });
 });
@@ -176,9 +274,12 @@ describe('events: at least once, through outages', () => {
     const expected = imported.body.persons.map((person: { personId: string }) => person.personId).sort();
     const delivered = receiver.received.slice(attemptsWhileDown);
     const firstDeliveries = new Map(delivered.map((delivery) => [delivery.event.id, delivery]));
-    expect([...firstDeliveries.values()].map((delivery) => (delivery.event.data as { personId: string }).personId).sort()).toEqual(expected);
+    expect(
+      [...firstDeliveries.values()].map((delivery) => (delivery.event.data as { personId: string }).personId).sort(),
+    ).toEqual(expected);
     // Every attempt of one event carries the same ID and the same body.
-    for (const delivery of receiver.received) expect(delivery.body).toBe(receiver.received.find((other) => other.event.id === delivery.event.id)!.body);
+    for (const delivery of receiver.received)
+      expect(delivery.body).toBe(receiver.received.find((other) => other.event.id === delivery.event.id)!.body);
     expect(delivered.length).toBe(4); // three events, one of them twice
     const after = await listDeliveries(studio.tenant.tenantId, subscriptionId);
     expect(after.map((delivery) => delivery.status)).toEqual(['delivered', 'delivered', 'delivered']);
@@ -193,7 +294,8 @@ describe('events: at least once, through outages', () => {
     const { receiver, subscriptionId } = await subscribe(studio, 'person.created');
     receiver.answer = () => 500;
     const imported = await importPersons(studio, [{ name: 'Never Heard' }]);
-    const eventId = (await queryPartition(keys.eventsOfGallery(studio.tenant.tenantId, studio.token)))[0]!.eventId as string;
+    const eventId = (await queryPartition(keys.eventsOfGallery(studio.tenant.tenantId, studio.token)))[0]!
+      .eventId as string;
     // Act: the last retry inside the period may come just before its end, and the one after it
     // (the one that gives up) up to 12 h + 25 % jitter later.
     await events.retryFor(DELIVERY_RETRY_PERIOD_MS + 16 * 3_600_000);
@@ -203,7 +305,17 @@ describe('events: at least once, through outages', () => {
     const enabled = await admin('webhook', 'enable', '--tenant', studio.slug, '--id', subscriptionId);
     const replay = await admin('webhook', 'replay', '--tenant', studio.slug, '--id', subscriptionId, '--failed');
     await events.settled();
-    const attempts = await admin('webhook', 'attempts', '--tenant', studio.slug, '--id', subscriptionId, '--event', eventId, '--json');
+    const attempts = await admin(
+      'webhook',
+      'attempts',
+      '--tenant',
+      studio.slug,
+      '--id',
+      subscriptionId,
+      '--event',
+      eventId,
+      '--json',
+    );
     // Assess
     expect(imported.body.imported).toBe(1);
     expect(failed?.status).toBe('failed');
@@ -211,7 +323,9 @@ describe('events: at least once, through outages', () => {
     const firstAt = Date.parse(failed!.attemptLog[0]!.at);
     const lastAt = Date.parse(failed!.attemptLog.at(-1)!.at);
     expect(lastAt - firstAt).toBeGreaterThanOrEqual(DELIVERY_RETRY_PERIOD_MS);
-    expect(failed!.attemptLog.every((attempt) => attempt.failure === 'http_status' && attempt.statusCode === 500)).toBe(true);
+    expect(failed!.attemptLog.every((attempt) => attempt.failure === 'http_status' && attempt.statusCode === 500)).toBe(
+      true,
+    );
     expect(disabled).toEqual(expect.objectContaining({ enabled: false, disabledReason: 'failing' }));
     expect(enabled.code).toBe(0);
     expect(replay.out).toContain('Replay of 1 failed delivery requested');
@@ -236,7 +350,17 @@ describe('events: signing secrets', () => {
       }
     };
     // Act
-    const rotated = await admin('webhook', 'rotate-secret', '--tenant', studio.slug, '--id', subscriptionId, '--grace-hours', '2', '--json');
+    const rotated = await admin(
+      'webhook',
+      'rotate-secret',
+      '--tenant',
+      studio.slug,
+      '--id',
+      subscriptionId,
+      '--grace-hours',
+      '2',
+      '--json',
+    );
     const newSecret = rotated.json().signingSecret as string;
     receiver.secret = newSecret;
     await importPersons(studio, [{ name: 'During Grace' }]);
@@ -280,9 +404,13 @@ describe('events: isolation', () => {
     slow.receiver.answer = () => slowMayAnswer.then(() => 200);
     // Act: the fast endpoint must get all six while the slow one still holds its first.
     const started = Date.now();
-    await importPersons(studio, Array.from({ length: 6 }, (_, index) => ({ name: `Person ${index}` })));
+    await importPersons(
+      studio,
+      Array.from({ length: 6 }, (_, index) => ({ name: `Person ${index}` })),
+    );
     const fastHasAllWhileSlowHolds = () => fast.receiver.received.length >= 6 && slow.receiver.received.length > 0;
-    while (!fastHasAllWhileSlowHolds() && Date.now() - started < 10_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!fastHasAllWhileSlowHolds() && Date.now() - started < 10_000)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const [fastThen, slowHeldThen] = [fast.receiver.received.length, slow.receiver.received.length];
     letSlowAnswer();
     // The slow endpoint's attempts beyond its share of its tenant's slots went back to the queue for a while.

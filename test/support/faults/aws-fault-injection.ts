@@ -10,9 +10,21 @@ import { S3ServiceException } from '@aws-sdk/client-s3';
 import { HttpRequest } from '@smithy/core/protocols';
 import { s3 } from '#lib/platform/media-bucket';
 import { db } from '#lib/platform/table/client';
-import { type AwsFault, type AwsFaultAction, type AwsService, type SendRecord, lab, nextFaultNumber } from './fault-lab';
+import {
+  type AwsFault,
+  type AwsFaultAction,
+  type AwsService,
+  type SendRecord,
+  lab,
+  nextFaultNumber,
+} from './fault-lab';
 
-const faultMetadata = (status: number) => ({ httpStatusCode: status, requestId: `FAULT${nextFaultNumber()}`, attempts: 1, totalRetryDelay: 0 });
+const faultMetadata = (status: number) => ({
+  httpStatusCode: status,
+  requestId: `FAULT${nextFaultNumber()}`,
+  attempts: 1,
+  totalRetryDelay: 0,
+});
 
 /** The errors the services and the HTTP handler raise, as the SDK builds them. */
 export const failures = {
@@ -21,21 +33,36 @@ export const failures = {
       message: 'The level of configured provisioned throughput for the table was exceeded.',
       $metadata: faultMetadata(400),
     }),
-  throttling: () => new ThrottlingException({ message: 'Rate of requests exceeds the allowed throughput.', $metadata: faultMetadata(400) }),
+  throttling: () =>
+    new ThrottlingException({
+      message: 'Rate of requests exceeds the allowed throughput.',
+      $metadata: faultMetadata(400),
+    }),
   /** What @smithy/node-http-handler throws when a socket stays silent past its timeout. */
   socketTimeout: () =>
-    Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 3000 ms of inactivity.'), { name: 'TimeoutError' }),
+    Object.assign(new Error('@smithy/node-http-handler - the request socket timed out after 3000 ms of inactivity.'), {
+      name: 'TimeoutError',
+    }),
   s3Unavailable: () =>
-    new S3ServiceException({ name: 'ServiceUnavailable', $fault: 'server', message: 'Please reduce your request rate.', $metadata: faultMetadata(503) }),
+    new S3ServiceException({
+      name: 'ServiceUnavailable',
+      $fault: 'server',
+      message: 'Please reduce your request rate.',
+      $metadata: faultMetadata(503),
+    }),
 };
 
 /** A fault on the first attempt of every call of the service: the SDK's retry gets past it. */
-export const onFirstAttempt = (service: AwsService, action: NonNullable<AwsFaultAction>): AwsFault => (attempt) =>
-  attempt.service === service && attempt.attempt === 1 ? action : undefined;
+export const onFirstAttempt =
+  (service: AwsService, action: NonNullable<AwsFaultAction>): AwsFault =>
+  (attempt) =>
+    attempt.service === service && attempt.attempt === 1 ? action : undefined;
 
 /** A fault on every attempt of every call of the service (or of one command of it). */
-export const always = (service: AwsService, action: NonNullable<AwsFaultAction>, command?: string): AwsFault => (attempt) =>
-  attempt.service === service && (command === undefined || attempt.command === command) ? action : undefined;
+export const always =
+  (service: AwsService, action: NonNullable<AwsFaultAction>, command?: string): AwsFault =>
+  (attempt) =>
+    attempt.service === service && (command === undefined || attempt.command === command) ? action : undefined;
 
 export interface AwsClientInternals {
   middlewareStack: { add(middleware: unknown, options: Record<string, unknown>): void; remove(name: string): boolean };
@@ -96,14 +123,19 @@ export function installAwsMiddleware(): void {
   for (const service of ['DynamoDB', 'S3'] as const) {
     const stack = clients[service].middlewareStack;
     stack.add(
-      (next: (args: { input: Record<string, unknown> }) => Promise<unknown>, context: Record<string | symbol, unknown>) =>
+      (
+        next: (args: { input: Record<string, unknown> }) => Promise<unknown>,
+        context: Record<string | symbol, unknown>,
+      ) =>
         async (args: { input: Record<string, unknown> }) => {
           if (!lab.recording) return next(args);
           const input =
             service === 'S3' ? `${String(args.input.Bucket)}/${String(args.input.Key)}` : JSON.stringify(args.input);
           const send: SendRecord = { service, command: String(context.commandName), input, attempts: 0 };
           if (service === 'DynamoDB' && /^(TransactWriteItems|PutItem)Command$/.test(send.command)) {
-            for (const match of input.matchAll(/(T#ten_[0-9a-z]+#G#[A-Za-z0-9_-]+#CODE#[A-Z0-9]{4}|CHECKOUTTOKEN#[0-9a-f]{64})/g)) {
+            for (const match of input.matchAll(
+              /(T#ten_[0-9a-z]+#G#[A-Za-z0-9_-]+#CODE#[A-Z0-9]{4}|CHECKOUTTOKEN#[0-9a-f]{64})/g,
+            )) {
               lab.written.add(match[1]!);
             }
           }

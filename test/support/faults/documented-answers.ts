@@ -29,7 +29,12 @@ export function documentedCodes(method: string, template: string, status: number
 export function expectDocumentedError(operation: Operation, outcome: Outcome, status: number, code: ErrorCode): void {
   const answer = answerOf(outcome);
   expect({ status: answer.status, error: answer.body?.error }).toEqual({ status, error: code });
-  expect(answer.body).toEqual({ ok: false, error: code, message: expect.any(String), requestId: answer.headers.get('x-request-id') });
+  expect(answer.body).toEqual({
+    ok: false,
+    error: code,
+    message: expect.any(String),
+    requestId: answer.headers.get('x-request-id'),
+  });
   expect(answer.body.message).not.toMatch(/\n\s+at |Error:|Exception/);
   expect(DOCUMENTED_STATUS.get(code)).toBe(status);
   expect(ERROR_CATALOG[code].status).toBe(status);
@@ -42,7 +47,9 @@ export function expectNoInternalError(outcome: Outcome): void {
   const { status, body, headers } = outcome.answer;
   expect({ status, error: body?.error }).not.toEqual(expect.objectContaining({ status: 500 }));
   if (status >= 400) {
-    expect(body).toEqual(expect.objectContaining({ ok: false, error: expect.any(String), requestId: headers.get('x-request-id') }));
+    expect(body).toEqual(
+      expect.objectContaining({ ok: false, error: expect.any(String), requestId: headers.get('x-request-id') }),
+    );
     expect(DOCUMENTED_STATUS.get(body.error)).toBe(status);
   }
 }
@@ -53,8 +60,13 @@ export function undocumentedAnswer(operation: Operation, outcome: Outcome): stri
   const { status, body, headers } = outcome.answer;
   const problems: string[] = [];
   if (status === 500) problems.push(`answered 500 ${body?.error}`);
-  if (DOCUMENTED_STATUS.get(body?.error) !== status || !documentedCodes(operation.method, operation.template, status).includes(body?.error)) {
-    problems.push(`answered ${status} ${body?.error}, which the documented error table and the operation do not document`);
+  if (
+    DOCUMENTED_STATUS.get(body?.error) !== status ||
+    !documentedCodes(operation.method, operation.template, status).includes(body?.error)
+  ) {
+    problems.push(
+      `answered ${status} ${body?.error}, which the documented error table and the operation do not document`,
+    );
   }
   if (body?.requestId !== headers.get('x-request-id')) problems.push('requestId differs from X-Request-Id');
   return problems;

@@ -6,7 +6,13 @@
  */
 import { resetClock } from '#lib/platform/clock';
 import { logger } from '#lib/platform/logger';
-import { closeBlackHole, installAwsMiddleware, openBlackHole, releaseBlackHole, removeAwsMiddleware } from './aws-fault-injection';
+import {
+  closeBlackHole,
+  installAwsMiddleware,
+  openBlackHole,
+  releaseBlackHole,
+  removeAwsMiddleware,
+} from './aws-fault-injection';
 import { stopFaults } from './fault-window';
 import { beginRun, createFaultStudio, fillGalleryPool, standClock } from './galleries';
 import { useLocalServices } from './local-services';

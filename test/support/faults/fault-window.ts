@@ -27,9 +27,21 @@ export interface Window {
  * Runs `act` with the faults on and answers its window. Retry quotas start full unless
  * `keepRetryQuota` (a storm across requests); Stripe's deferred events are delivered afterwards.
  */
-export async function underFaults(faults: Faults, act: () => Promise<Outcome>, options: { keepRetryQuota?: boolean } = {}): Promise<Window> {
+export async function underFaults(
+  faults: Faults,
+  act: () => Promise<Outcome>,
+  options: { keepRetryQuota?: boolean } = {},
+): Promise<Window> {
   if (!options.keepRetryQuota) refillRetryQuotas();
-  Object.assign(lab, { recording: true, fault: faults.aws, sends: [], backoffCapsMs: [], skippedWaitsMs: [], inFlight: 0, maxInFlight: 0 });
+  Object.assign(lab, {
+    recording: true,
+    fault: faults.aws,
+    sends: [],
+    backoffCapsMs: [],
+    skippedWaitsMs: [],
+    inFlight: 0,
+    maxInFlight: 0,
+  });
   Object.assign(stripeLab, { recording: true, mode: faults.stripe ?? 'pass', calls: [], last: undefined });
   const started = Date.now();
   try {

@@ -25,7 +25,14 @@ export interface Fixture {
 export async function createFaultStudio(): Promise<void> {
   const slug = uniqueSlug('faults');
   const accountId = `acct_${slug.replace(/-/g, '')}`;
-  const tenant = await createTenant({ slug, name: 'Fault studio', plan: 'creator', stripeAccountId: accountId, paymentAccessApproved: true, platformFeeBps: 500 });
+  const tenant = await createTenant({
+    slug,
+    name: 'Fault studio',
+    plan: 'creator',
+    stripeAccountId: accountId,
+    paymentAccessApproved: true,
+    platformFeeBps: 500,
+  });
   const { secret } = await createApiKey(tenant.tenantId, 'faults');
   Object.assign(world, { tenantId: tenant.tenantId, slug, apiKey: secret, accountId });
 }
@@ -59,11 +66,36 @@ async function createFixture(): Promise<Fixture> {
     granularConsents: { face: false, notification: false, hrExport: false },
   });
   const [day, free, paid] = await Promise.all([
-    addShootingDay(world.tenantId, gallery.token, { date: '2027-09-01', label: 'Fault day', startTime: '09:00', endTime: '17:00', maxPersons: 1000 }),
-    addPackage(world.tenantId, gallery.token, { name: 'Free', description: '', price: 0, currency: 'eur', position: 1 }),
-    addPackage(world.tenantId, gallery.token, { name: 'Premium', description: '', price: 2900, currency: 'eur', position: 2 }),
+    addShootingDay(world.tenantId, gallery.token, {
+      date: '2027-09-01',
+      label: 'Fault day',
+      startTime: '09:00',
+      endTime: '17:00',
+      maxPersons: 1000,
+    }),
+    addPackage(world.tenantId, gallery.token, {
+      name: 'Free',
+      description: '',
+      price: 0,
+      currency: 'eur',
+      position: 1,
+    }),
+    addPackage(world.tenantId, gallery.token, {
+      name: 'Premium',
+      description: '',
+      price: 2900,
+      currency: 'eur',
+      position: 2,
+    }),
   ]);
-  return { tenantId: world.tenantId, token: gallery.token, dayId: day.id, freePackageId: free.id, paidPackageId: paid.id, handedOut: new Set() };
+  return {
+    tenantId: world.tenantId,
+    token: gallery.token,
+    dayId: day.id,
+    freePackageId: free.id,
+    paidPackageId: paid.id,
+    handedOut: new Set(),
+  };
 }
 
 /** Galleries made ahead, many at a time (DynamoDB Local answers parallel writes faster than sequential ones). */

@@ -13,12 +13,25 @@ import { lab } from './fault-lab';
 import type { Fixture } from './galleries';
 
 export interface GalleryState {
-  persons: Map<string, { name: string; code: string; day: string | null; hasSelfie: boolean; photoCount: number; source: string }>;
+  persons: Map<
+    string,
+    { name: string; code: string; day: string | null; hasSelfie: boolean; photoCount: number; source: string }
+  >;
   /** Access-code items: partition key → the person it names (null: no such item). */
   codes: Map<string, string | null>;
   days: Map<string, number>;
   counters: Record<string, number>;
-  orders: Map<string, { status: string; sessionId: string | null; day: string | null; hasSelfie: boolean; personId: string; code: string | null }>;
+  orders: Map<
+    string,
+    {
+      status: string;
+      sessionId: string | null;
+      day: string | null;
+      hasSelfie: boolean;
+      personId: string;
+      code: string | null;
+    }
+  >;
   /** Checkout-token items written by requests: partition key → order (null: no such item). */
   tokens: Map<string, string | null>;
   photos: Map<string, number>;
@@ -26,7 +39,17 @@ export interface GalleryState {
 }
 
 /** The gallery's statistics counters (its STATS item). */
-export const COUNTERS = ['personsImported', 'personsCheckedIn', 'personsWithSelfie', 'personsWithPhotos', 'photos', 'ordersPending', 'ordersPaid', 'ordersExpired', 'ordersCanceled'];
+export const COUNTERS = [
+  'personsImported',
+  'personsCheckedIn',
+  'personsWithSelfie',
+  'personsWithPhotos',
+  'photos',
+  'ordersPending',
+  'ordersPaid',
+  'ordersExpired',
+  'ordersCanceled',
+];
 
 /** One item, read consistently. */
 export async function getItem(key: { pk: string; sk: string }): Promise<Record<string, any> | undefined> {
@@ -40,7 +63,9 @@ export async function readState(f: Fixture, options: { photos?: boolean } = {}):
     queryPartition(keys.personsOfGallery(f.tenantId, f.token)),
     queryPartition(galleryPartition),
     queryPartition(keys.order(f.tenantId, f.token, 'x').pk),
-    testS3.send(new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${f.tenantId}/${f.token}/` })),
+    testS3.send(
+      new ListObjectsV2Command({ Bucket: process.env.MEDIA_BUCKET, Prefix: `selfies/${f.tenantId}/${f.token}/` }),
+    ),
   ]);
   const persons: GalleryState['persons'] = new Map(
     personItems.map((item) => [
@@ -61,16 +86,28 @@ export async function readState(f: Fixture, options: { photos?: boolean } = {}):
   ]);
   const tokenKeys = [...lab.written].filter((pk) => pk.startsWith(CHECKOUT_TOKEN_KEY_PREFIX));
   const [codeItems, tokenItems, photoCounts] = await Promise.all([
-    Promise.all([...codeKeys].map(async (pk) => [pk, ((await getItem({ pk, sk: 'CODE' }))?.personId as string | undefined) ?? null] as const)),
+    Promise.all(
+      [...codeKeys].map(
+        async (pk) => [pk, ((await getItem({ pk, sk: 'CODE' }))?.personId as string | undefined) ?? null] as const,
+      ),
+    ),
     Promise.all(
       tokenKeys.map(async (pk) => {
         const item = await getItem({ pk, sk: 'TOKEN' });
-        return [pk, item && item.galleryToken === f.token ? (item.orderId as string) : item ? 'other-gallery' : null] as const;
+        return [
+          pk,
+          item && item.galleryToken === f.token ? (item.orderId as string) : item ? 'other-gallery' : null,
+        ] as const;
       }),
     ),
     options.photos === false
       ? Promise.resolve([] as (readonly [string, number])[])
-      : Promise.all([...persons.keys()].map(async (personId) => [personId, (await queryPartition(keys.photosOfPerson(f.tenantId, f.token, personId))).length] as const)),
+      : Promise.all(
+          [...persons.keys()].map(
+            async (personId) =>
+              [personId, (await queryPartition(keys.photosOfPerson(f.tenantId, f.token, personId))).length] as const,
+          ),
+        ),
   ]);
   const statsItem = configItems.find((item) => item.sk === 'STATS') ?? {};
   return {
@@ -103,7 +140,9 @@ export function projection(state: GalleryState) {
     persons: Object.fromEntries([...state.persons].map(([id, person]) => [id, person])),
     days: Object.fromEntries(state.days),
     counters: state.counters,
-    orders: Object.fromEntries([...state.orders].map(([id, order]) => [id, { status: order.status, sessionId: order.sessionId }])),
+    orders: Object.fromEntries(
+      [...state.orders].map(([id, order]) => [id, { status: order.status, sessionId: order.sessionId }]),
+    ),
     photos: Object.fromEntries(state.photos),
     selfies: state.selfies,
   };

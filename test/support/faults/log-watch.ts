@@ -49,7 +49,8 @@ function base64Forms(value: string): string[] {
 
 /** A value that must never appear in a log line, in any of its usual encodings. */
 export function addSecret(value: string, what: string): void {
-  for (const form of new Set([value, encodeURIComponent(value), ...base64Forms(value)])) needles.set(form.toLowerCase(), what);
+  for (const form of new Set([value, encodeURIComponent(value), ...base64Forms(value)]))
+    needles.set(form.toLowerCase(), what);
 }
 
 /** An access code: four characters, searched as a whole word (all-digit codes would match counts and line numbers). */
@@ -66,10 +67,12 @@ export function leaksIn(lines: readonly CapturedLine[]): string[] {
   const leaks: string[] = [];
   for (const line of lines) {
     const lower = line.text.toLowerCase();
-    for (const [needle, what] of needles) if (lower.includes(needle)) leaks.push(`${what} (${needle}) in ${line.source}: ${line.text.slice(0, 600)}`);
+    for (const [needle, what] of needles)
+      if (lower.includes(needle)) leaks.push(`${what} (${needle}) in ${line.source}: ${line.text.slice(0, 600)}`);
     // The level and the timestamp (…58.778Z) are the service's own words, not data.
     const words = new Set(line.text.replace(/"(level|timestamp)":"[^"]*"/g, '').split(/[^A-Za-z0-9]+/));
-    for (const code of accessCodes) if (words.has(code)) leaks.push(`access code ${code} in ${line.source}: ${line.text.slice(0, 600)}`);
+    for (const code of accessCodes)
+      if (words.has(code)) leaks.push(`access code ${code} in ${line.source}: ${line.text.slice(0, 600)}`);
   }
   return leaks;
 }
@@ -89,8 +92,13 @@ export const allLines = (): readonly CapturedLine[] => captured;
  */
 export function logThrownAsTheRuntimeDoes(error: unknown): void {
   const withFields = (value: unknown) =>
-    value instanceof Error ? { errorType: value.name, errorMessage: value.message, ...value, stack: value.stack?.split('\n') } : value;
-  captured.push({ source: 'Lambda runtime', text: `ERROR\tInvoke Error \t${JSON.stringify(error, (_key, value) => withFields(value))}` });
+    value instanceof Error
+      ? { errorType: value.name, errorMessage: value.message, ...value, stack: value.stack?.split('\n') }
+      : value;
+  captured.push({
+    source: 'Lambda runtime',
+    text: `ERROR\tInvoke Error \t${JSON.stringify(error, (_key, value) => withFields(value))}`,
+  });
 }
 
 function plantPerson(row: Record<string, unknown>, checkin: boolean): void {
@@ -98,16 +106,23 @@ function plantPerson(row: Record<string, unknown>, checkin: boolean): void {
   const name = String(row.name ?? 'Ada');
   row.name = `${name} ${CANARY}name`;
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '.');
-  row.email = typeof row.email === 'string' ? row.email.replace('@', `.${CANARY}mail@`) : `${slug}.${CANARY}mail@example.com`;
+  row.email =
+    typeof row.email === 'string' ? row.email.replace('@', `.${CANARY}mail@`) : `${slug}.${CANARY}mail@example.com`;
   row.employeeId = typeof row.employeeId === 'string' ? `${row.employeeId}-${CANARY}emp` : `E-${slug}-${CANARY}emp`;
   if (!checkin) return;
-  Object.assign(row, { phone: `+49 ${PHONE_DIGITS}`, department: `${CANARY}dept`, notes: `${CANARY}notes`, orderNotes: `${CANARY}ordernotes` });
+  Object.assign(row, {
+    phone: `+49 ${PHONE_DIGITS}`,
+    department: `${CANARY}dept`,
+    notes: `${CANARY}notes`,
+    orderNotes: `${CANARY}ordernotes`,
+  });
   if (typeof row.selfieBase64 === 'string') row.selfieBase64 = canarySelfie;
 }
 
 function harvest(value: unknown, key = ''): void {
   if (Array.isArray(value)) for (const item of value) harvest(item, key);
-  else if (typeof value === 'object' && value !== null) for (const [name, member] of Object.entries(value)) harvest(member, name);
+  else if (typeof value === 'object' && value !== null)
+    for (const [name, member] of Object.entries(value)) harvest(member, name);
   else if (typeof value === 'string') {
     if (key === 'code') addAccessCode(value);
     if (key === 'statusToken' || key === 'retryToken') addSecret(value, key);
@@ -128,7 +143,9 @@ function plantAndHarvest(call: (path: string, options?: ApiCall) => Promise<ApiA
     if (typeof body === 'object' && body !== null) {
       const members = body as Record<string, unknown>;
       if (members.action === 'submitCheckin') plantPerson(members, true);
-      if (Array.isArray(members.persons)) for (const row of members.persons) if (typeof row === 'object' && row) plantPerson(row as Record<string, unknown>, false);
+      if (Array.isArray(members.persons))
+        for (const row of members.persons)
+          if (typeof row === 'object' && row) plantPerson(row as Record<string, unknown>, false);
     }
     const headers = { ...options.headers };
     const takesKey = options.method === 'POST' && !path.startsWith('/webhooks') && typeof body === 'object';
@@ -168,7 +185,11 @@ export function useLogWatch(): void {
     }
     for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
       const original = console[method];
-      console[method] = (...args: unknown[]) => captured.push({ source: 'console', text: args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 8 }))).join(' ') });
+      console[method] = (...args: unknown[]) =>
+        captured.push({
+          source: 'console',
+          text: args.map((arg) => (typeof arg === 'string' ? arg : inspect(arg, { depth: 8 }))).join(' '),
+        });
       restore.push(() => (console[method] = original));
     }
     for (const [name, value] of [

@@ -6,7 +6,14 @@
 import { type Route, type RouteId, pathsOf, routes } from '#lib/http/routes';
 import { always, failures, onFirstAttempt } from './aws-fault-injection';
 import type { Faults } from './fault-window';
-import { checkinInfoProbe, checkinStatusProbe, freeCheckinProbe, paidCheckinProbe, preflightProbe, retryCheckoutProbe } from './probes/checkin-probes';
+import {
+  checkinInfoProbe,
+  checkinStatusProbe,
+  freeCheckinProbe,
+  paidCheckinProbe,
+  preflightProbe,
+  retryCheckoutProbe,
+} from './probes/checkin-probes';
 import { ingestProbe, webhookProbe } from './probes/event-probes';
 import type { Probe, ProbeSpec } from './probes/probe';
 import { importProbe, personWithPhoto, serverRead, serverRefusal } from './probes/server-probes';
@@ -26,16 +33,28 @@ const PROBES: Record<RouteId, ProbeSpec[]> = {
   checkinPreflight: [preflightProbe('POST')],
   listFormFields: [serverRead((answer) => expect(answer.body.formFields).toEqual([]))],
   listPersonPhotos: [
-    serverRead((answer) => expect(answer.body.photos).toEqual([expect.objectContaining({ fileName: 'portrait.jpg', url: expect.any(String) })]), personWithPhoto),
+    serverRead(
+      (answer) =>
+        expect(answer.body.photos).toEqual([
+          expect.objectContaining({ fileName: 'portrait.jpg', url: expect.any(String) }),
+        ]),
+      personWithPhoto,
+    ),
   ],
-  listShootingDays: [serverRead((answer, f) => expect(answer.body.shootingDays).toEqual([expect.objectContaining({ id: f.dayId, booked: 0 })]))],
+  listShootingDays: [
+    serverRead((answer, f) =>
+      expect(answer.body.shootingDays).toEqual([expect.objectContaining({ id: f.dayId, booked: 0 })]),
+    ),
+  ],
   listPersons: [serverRead((answer) => expect(answer.body.persons).toEqual([]))],
   importPersons: [importProbe],
   getGalleryStats: [serverRead((answer) => expect(answer.body.persons.total).toBe(0))],
   listInboxFiles: [inboxListingProbe],
   createUploads: [multipartUploadProbe],
   completeUploads: [abortUploadProbe],
-  createHrExport: [serverRefusal('HR export of a gallery without the HR consent', 'POST', 409, 'hr_export_consent_not_asked')],
+  createHrExport: [
+    serverRefusal('HR export of a gallery without the HR consent', 'POST', 409, 'hr_export_consent_not_asked'),
+  ],
   getHrExport: [serverRefusal('an HR export the gallery does not have', 'GET', 404, 'hr_export_not_found')],
   stripeWebhook: [webhookProbe],
 };
@@ -100,11 +119,31 @@ export const FAULTS: FaultSpec[] = [
     persistent: false,
     faults: { aws: onFirstAttempt('DynamoDB', { after: failures.socketTimeout }) },
   },
-  { name: 'S3 unavailable on every attempt (503)', service: 'S3', persistent: true, faults: { aws: always('S3', { before: failures.s3Unavailable }) } },
-  { name: 'S3 unavailable on the first attempt of every call', service: 'S3', persistent: false, faults: { aws: onFirstAttempt('S3', { before: failures.s3Unavailable }) } },
+  {
+    name: 'S3 unavailable on every attempt (503)',
+    service: 'S3',
+    persistent: true,
+    faults: { aws: always('S3', { before: failures.s3Unavailable }) },
+  },
+  {
+    name: 'S3 unavailable on the first attempt of every call',
+    service: 'S3',
+    persistent: false,
+    faults: { aws: onFirstAttempt('S3', { before: failures.s3Unavailable }) },
+  },
   { name: 'Stripe down (HTTP 500 on every call)', service: 'Stripe', persistent: true, faults: { stripe: 'down' } },
-  { name: 'Stripe unreachable (connection reset on every call)', service: 'Stripe', persistent: true, faults: { stripe: 'reset' } },
-  { name: 'Stripe failing the first attempt of every call', service: 'Stripe', persistent: false, faults: { stripe: 'flaky' } },
+  {
+    name: 'Stripe unreachable (connection reset on every call)',
+    service: 'Stripe',
+    persistent: true,
+    faults: { stripe: 'reset' },
+  },
+  {
+    name: 'Stripe failing the first attempt of every call',
+    service: 'Stripe',
+    persistent: false,
+    faults: { stripe: 'flaky' },
+  },
 ];
 
 /** A persistent fault fails the probes that reach its service; a transient one fails none. */

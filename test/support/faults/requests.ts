@@ -18,9 +18,14 @@ export const serverHeaders = () => ({ 'X-Tenant-Slug': world.slug, Authorization
 export const sessionIdOf = (checkoutUrl: string) => checkoutUrl.split('/').pop()!;
 
 /** A request to the local API; a Checkout Session URL it answers counts as handed out to a participant. */
-export async function call(f: Fixture, path: string, options: { method?: string; headers?: Record<string, string>; body?: unknown }): Promise<Outcome> {
+export async function call(
+  f: Fixture,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown },
+): Promise<Outcome> {
   const answer = await services.api.call(path, options);
-  if (answer.status === 200 && typeof answer.body?.checkoutUrl === 'string') f.handedOut.add(sessionIdOf(answer.body.checkoutUrl));
+  if (answer.status === 200 && typeof answer.body?.checkoutUrl === 'string')
+    f.handedOut.add(sessionIdOf(answer.body.checkoutUrl));
   return { kind: 'answer', answer };
 }
 
@@ -31,14 +36,25 @@ export const answerOf = (outcome: Outcome): ApiAnswer => {
 
 /** An outcome in a few words, for messages: `503 storage_unavailable`, `threw TimeoutError`, `ok`. */
 export const describeOutcome = (outcome: Outcome): string =>
-  outcome.kind === 'answer' ? `${outcome.answer.status} ${outcome.answer.body?.error ?? outcome.answer.body?.outcome ?? ''}`.trim() : outcome.error ? `threw ${outcome.error.name}` : 'ok';
+  outcome.kind === 'answer'
+    ? `${outcome.answer.status} ${outcome.answer.body?.error ?? outcome.answer.body?.outcome ?? ''}`.trim()
+    : outcome.error
+      ? `threw ${outcome.error.name}`
+      : 'ok';
 
 let nameCounter = 0;
 export const uniqueName = (prefix: string) => `${prefix} ${(nameCounter += 1)}`;
 
 /** The body of a submitCheckin on the gallery's day. */
 export function checkinBody(f: Fixture, overrides: Record<string, unknown> = {}) {
-  return { action: 'submitCheckin', token: f.token, name: uniqueName('Participant'), email: 'participant@example.com', shootingDayId: f.dayId, ...overrides };
+  return {
+    action: 'submitCheckin',
+    token: f.token,
+    name: uniqueName('Participant'),
+    email: 'participant@example.com',
+    shootingDayId: f.dayId,
+    ...overrides,
+  };
 }
 
 /** Records whether the studio's connected account can take payments, as checked at `checkedAt`. */
@@ -71,7 +87,11 @@ export async function paidCheckin(f: Fixture, extra: Record<string, unknown> = {
 /** One person imported by the server; answers its personId. */
 export async function importOne(f: Fixture): Promise<string> {
   const answer = answerOf(
-    await call(f, `/groupshoot/${f.token}/persons`, { method: 'POST', headers: serverHeaders(), body: { persons: [{ name: uniqueName('Imported') }] } }),
+    await call(f, `/groupshoot/${f.token}/persons`, {
+      method: 'POST',
+      headers: serverHeaders(),
+      body: { persons: [{ name: uniqueName('Imported') }] },
+    }),
   );
   if (answer.status !== 200) throw new Error(`import failed: ${answer.status}`);
   return answer.body.persons[0].personId as string;

@@ -41,7 +41,9 @@ export function expectRetriesBounded(window: Window): void {
     expect(Math.max(0, ...attempts)).toBeLessThanOrEqual(maxAttempts[service]);
   }
   expect(sameCallRepeats(window)).toBeLessThanOrEqual(APP_ATTEMPTS_MAX);
-  expect(Math.max(0, ...window.stripeCalls.map((stripeCall) => stripeCall.attempts))).toBeLessThanOrEqual(STRIPE_ATTEMPTS_MAX);
+  expect(Math.max(0, ...window.stripeCalls.map((stripeCall) => stripeCall.attempts))).toBeLessThanOrEqual(
+    STRIPE_ATTEMPTS_MAX,
+  );
   // The time the request would take with the SDK's real backoff stays within the function timeout.
   expect(virtualMs(window)).toBeLessThanOrEqual(FUNCTION_TIMEOUT_MS);
 }

@@ -38,7 +38,10 @@ function observedSetTimeout(this: unknown, handler: (...args: unknown[]) => void
   if (lab.recording && typeof delay === 'number' && delay > 0) {
     // The frame that set the timer (0: "Error", 1: this function).
     const caller = (new Error().stack ?? '').split('\n')[2] ?? '';
-    const sleeper = RETRY_SLEEPERS.find((candidate) => caller.includes(candidate.frame) && (candidate.by !== 'Stripe SDK' || caller.includes('retryRequest')));
+    const sleeper = RETRY_SLEEPERS.find(
+      (candidate) =>
+        caller.includes(candidate.frame) && (candidate.by !== 'Stripe SDK' || caller.includes('retryRequest')),
+    );
     if (sleeper) {
       lab.skippedWaitsMs.push({ by: sleeper.by, ms: delay });
       return realSetTimeout(handler, 0, ...args);
@@ -78,7 +81,8 @@ export async function observeRetries(): Promise<void> {
 /** Puts back setTimeout and the AWS clients' own backoff. */
 export function stopObservingRetries(): void {
   globalThis.setTimeout = realSetTimeout;
-  for (const service of ['DynamoDB', 'S3'] as const) (strategies[service]?.retryBackoffStrategy as { restore?: () => void } | undefined)?.restore?.();
+  for (const service of ['DynamoDB', 'S3'] as const)
+    (strategies[service]?.retryBackoffStrategy as { restore?: () => void } | undefined)?.restore?.();
 }
 
 /** Every test starts with the full retry quota of a fresh Lambda container. */
@@ -91,7 +95,11 @@ export function refillRetryQuotas(): void {
 /** The longest an attempt can wait for a silent service, from the client's resolved HTTP handler configuration. */
 export function attemptTimeoutMs(service: AwsService): number {
   const config = clients[service].config.requestHandler.httpHandlerConfigs?.() ?? {};
-  const candidates = [config.throwOnRequestTimeout === true ? config.requestTimeout : undefined, config.socketTimeout, config.defaultSocketTimeout];
+  const candidates = [
+    config.throwOnRequestTimeout === true ? config.requestTimeout : undefined,
+    config.socketTimeout,
+    config.defaultSocketTimeout,
+  ];
   const timeouts = candidates.filter((value): value is number => typeof value === 'number' && value > 0);
   return timeouts.length > 0 ? Math.min(...timeouts) : Number.POSITIVE_INFINITY;
 }

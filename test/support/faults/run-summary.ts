@@ -13,7 +13,12 @@ export function noteInSummary(line: string): void {
 }
 
 export function summarise(probe: string, fault: string, window: Window): void {
-  const outcome = window.outcome.kind === 'answer' ? `${window.outcome.answer.status} ${window.outcome.answer.body?.error ?? ''}`.trim() : window.outcome.error ? `threw ${window.outcome.error.name}` : 'ok';
+  const outcome =
+    window.outcome.kind === 'answer'
+      ? `${window.outcome.answer.status} ${window.outcome.answer.body?.error ?? ''}`.trim()
+      : window.outcome.error
+        ? `threw ${window.outcome.error.name}`
+        : 'ok';
   const ddb = window.sends.filter((send) => send.service === 'DynamoDB');
   const s3Sends = window.sends.filter((send) => send.service === 'S3');
   summary.push(

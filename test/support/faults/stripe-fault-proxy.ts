@@ -17,7 +17,12 @@ export interface StripeCall {
   lastFailed: boolean;
 }
 
-export const stripeLab = { mode: 'pass' as StripeMode, recording: false, calls: [] as StripeCall[], last: undefined as StripeCall | undefined };
+export const stripeLab = {
+  mode: 'pass' as StripeMode,
+  recording: false,
+  calls: [] as StripeCall[],
+  last: undefined as StripeCall | undefined,
+};
 let stripeProxy: Server | undefined;
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -44,7 +49,9 @@ async function proxyStripe(request: IncomingMessage, response: ServerResponse): 
   }
   if (fail) {
     response.writeHead(500, { 'Content-Type': 'application/json', 'Request-Id': `req_fault${nextFaultNumber()}` });
-    response.end(JSON.stringify({ error: { type: 'api_error', message: 'An unexpected error occurred (injected outage).' } }));
+    response.end(
+      JSON.stringify({ error: { type: 'api_error', message: 'An unexpected error occurred (injected outage).' } }),
+    );
     return;
   }
   const headers = Object.fromEntries(
@@ -102,6 +109,7 @@ export async function stopStripeFaultProxy(): Promise<void> {
 /** Stripe expires, at expires_at, every session of the gallery that nobody paid. */
 export async function expireOpenSessions(galleryToken: string): Promise<void> {
   for (const session of [...services.emulator.sessions.values()]) {
-    if (session.metadata?.galleryToken === galleryToken && session.status === 'open') await services.emulator.expire(session.id);
+    if (session.metadata?.galleryToken === galleryToken && session.status === 'open')
+      await services.emulator.expire(session.id);
   }
 }

@@ -1,12 +1,33 @@
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { validateCheckin } from '#lib/checkin/rules/checkin-request';
 import { DomainError } from '#lib/platform/domain-error';
-import { type FormField, GALLERY_COUNTER_NAMES, type Gallery, type GalleryConfiguration, type GalleryPackage, type ShootingDay } from '#lib/galleries/rules/gallery-model';
+import {
+  type FormField,
+  GALLERY_COUNTER_NAMES,
+  type Gallery,
+  type GalleryConfiguration,
+  type GalleryPackage,
+  type ShootingDay,
+} from '#lib/galleries/rules/gallery-model';
 import { makeJpeg, makeJpegWithGps } from '../../support/media';
 import { refusalOf } from '../../support/domain-errors';
 
-const DAY: ShootingDay = { id: 'day-1', date: '2027-03-01', label: 'First day', startTime: '09:00', endTime: '12:00', booked: 0 };
-const PACKAGE: GalleryPackage = { id: 'pkg-1', name: 'Standard', description: 'One portrait', price: 0, currency: 'eur', position: 1 };
+const DAY: ShootingDay = {
+  id: 'day-1',
+  date: '2027-03-01',
+  label: 'First day',
+  startTime: '09:00',
+  endTime: '12:00',
+  booked: 0,
+};
+const PACKAGE: GalleryPackage = {
+  id: 'pkg-1',
+  name: 'Standard',
+  description: 'One portrait',
+  price: 0,
+  currency: 'eur',
+  position: 1,
+};
 const SHIRT_SIZE = 'custom-0b7e4a52-9f1c-4d2e-8a3b-5c6d7e8f9a0b';
 
 function formField(key: string, overrides: Partial<FormField> = {}): FormField {
@@ -24,7 +45,10 @@ function configuration(
       token: 'gallery1',
       galleryName: 'Team portraits',
       isGroupShoot: true,
-      selfieEnabled: false, selfieRequired: false, consentRequired: false, showShootingDaySelector: true,
+      selfieEnabled: false,
+      selfieRequired: false,
+      consentRequired: false,
+      showShootingDaySelector: true,
       granularConsents: { face: false, notification: false, hrExport: false },
       photoAccess: { codeAndEmail: false, codeAndEmployeeId: false },
       createdAt: '2027-01-01T00:00:00.000Z',
@@ -33,7 +57,9 @@ function configuration(
     shootingDays: [DAY],
     packages: [PACKAGE],
     formFields: [],
-    counters: Object.fromEntries(GALLERY_COUNTER_NAMES.map((name) => [name, 0])) as unknown as GalleryConfiguration['counters'],
+    counters: Object.fromEntries(
+      GALLERY_COUNTER_NAMES.map((name) => [name, 0]),
+    ) as unknown as GalleryConfiguration['counters'],
     ...rest,
   };
 }
@@ -53,8 +79,18 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
   describe('order of precedence', () => {
     /** A gallery that asks for everything, so that every rule has something to check. */
     const demanding = configuration(
-      { consentRequired: true, selfieEnabled: true, selfieRequired: true, checkinPolicy: { mode: 'open', allowedEmailDomains: ['example.com'] } },
-      { formFields: [formField('employeeId', { required: true }), formField(SHIRT_SIZE, { label: 'Shirt size', required: true })] },
+      {
+        consentRequired: true,
+        selfieEnabled: true,
+        selfieRequired: true,
+        checkinPolicy: { mode: 'open', allowedEmailDomains: ['example.com'] },
+      },
+      {
+        formFields: [
+          formField('employeeId', { required: true }),
+          formField(SHIRT_SIZE, { label: 'Shirt size', required: true }),
+        ],
+      },
     );
 
     /** A body that breaks every rule at once. */
@@ -88,20 +124,52 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
       ['department length', { reason: 'invalid_field', subject: { field: 'department' } }, { department: 'Research' }],
       ['notes length', { reason: 'invalid_field', subject: { field: 'notes' } }, { notes: 'Glasses' }],
       ['orderNotes length', { reason: 'invalid_field', subject: { field: 'orderNotes' } }, { orderNotes: '' }],
-      ['shootingDayId length', { reason: 'invalid_field', subject: { field: 'shootingDayId' } }, { shootingDayId: 'day-9' }],
-      ['selectedPackageId length', { reason: 'invalid_field', subject: { field: 'selectedPackageId' } }, { selectedPackageId: 'pkg-9' }],
-      ['email plausibility', { reason: 'invalid_field', subject: { field: 'email' } }, { email: 'ada@elsewhere.example' }],
+      [
+        'shootingDayId length',
+        { reason: 'invalid_field', subject: { field: 'shootingDayId' } },
+        { shootingDayId: 'day-9' },
+      ],
+      [
+        'selectedPackageId length',
+        { reason: 'invalid_field', subject: { field: 'selectedPackageId' } },
+        { selectedPackageId: 'pkg-9' },
+      ],
+      [
+        'email plausibility',
+        { reason: 'invalid_field', subject: { field: 'email' } },
+        { email: 'ada@elsewhere.example' },
+      ],
       ['consentGiven type', { reason: 'invalid_field', subject: { field: 'consentGiven' } }, { consentGiven: false }],
       ['faceConsent type', { reason: 'invalid_field', subject: { field: 'faceConsent' } }, { faceConsent: null }],
-      ['notificationConsent type', { reason: 'invalid_field', subject: { field: 'notificationConsent' } }, { notificationConsent: true }],
-      ['hrExportConsent type', { reason: 'invalid_field', subject: { field: 'hrExportConsent' } }, { hrExportConsent: undefined }],
-      ['termsAccepted type', { reason: 'invalid_field', subject: { field: 'termsAccepted' } }, { termsAccepted: false }],
+      [
+        'notificationConsent type',
+        { reason: 'invalid_field', subject: { field: 'notificationConsent' } },
+        { notificationConsent: true },
+      ],
+      [
+        'hrExportConsent type',
+        { reason: 'invalid_field', subject: { field: 'hrExportConsent' } },
+        { hrExportConsent: undefined },
+      ],
+      [
+        'termsAccepted type',
+        { reason: 'invalid_field', subject: { field: 'termsAccepted' } },
+        { termsAccepted: false },
+      ],
       ['selfieBase64 type', { reason: 'invalid_field', subject: { field: 'selfieBase64' } }, { selfieBase64: null }],
       ['customFields type', { reason: 'invalid_field', subject: { field: 'customFields' } }, { customFields: {} }],
-      ['required built-in form field', { reason: 'invalid_field', subject: { field: 'employeeId' } }, { employeeId: 'E-1' }],
+      [
+        'required built-in form field',
+        { reason: 'invalid_field', subject: { field: 'employeeId' } },
+        { employeeId: 'E-1' },
+      ],
       ['email domain', { reason: 'email_domain_not_allowed' }, { email: 'ada@example.com' }],
       ['consent_required', { reason: 'consent_required' }, { consentGiven: true }],
-      ['custom fields', { reason: 'invalid_custom_field', subject: { key: SHIRT_SIZE } }, { customFields: { [SHIRT_SIZE]: 'M' } }],
+      [
+        'custom fields',
+        { reason: 'invalid_custom_field', subject: { key: SHIRT_SIZE } },
+        { customFields: { [SHIRT_SIZE]: 'M' } },
+      ],
       ['selfie_required', { reason: 'selfie_required' }, { selfieBase64: 'not base64 at all!' }],
       ['selfie decoding', { reason: 'invalid_selfie' }, { selfieBase64: base64(makeJpeg(8, 8)) }],
       ['unknown shooting day', { reason: 'unknown_shooting_day' }, { shootingDayId: 'day-1' }],
@@ -112,7 +180,9 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
       '%i. %s',
       (_position, _rule, refusal, index) => {
         // Prepare: the repairs of every rule before this one.
-        const body = steps.slice(0, index).reduce((partial, [, , repair]) => ({ ...partial, ...repair }), brokenEverywhere);
+        const body = steps
+          .slice(0, index)
+          .reduce((partial, [, , repair]) => ({ ...partial, ...repair }), brokenEverywhere);
 
         // Act
         const error = refusalOf(() => checkIn(body, demanding));
@@ -128,7 +198,12 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
       const submission = checkIn(body, demanding);
 
       expect(submission).toEqual(
-        expect.objectContaining({ name: 'Ada Lovelace', employeeId: 'E-1', shootingDay: DAY, selectedPackage: PACKAGE }),
+        expect.objectContaining({
+          name: 'Ada Lovelace',
+          employeeId: 'E-1',
+          shootingDay: DAY,
+          selectedPackage: PACKAGE,
+        }),
       );
     });
   });
@@ -166,7 +241,11 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
     it.each(limits)('refuses %s of more than %i characters as invalid_field', (field, limit) => {
       const error = refusalOf(() => checkIn({ ...VALID, [field]: valueOfLength(field, limit + 1) }, withLongIds));
 
-      expect(error).toMatchObject({ reason: 'invalid_field', subject: { field }, message: `${field} must have at most ${limit} characters.` });
+      expect(error).toMatchObject({
+        reason: 'invalid_field',
+        subject: { field },
+        message: `${field} must have at most ${limit} characters.`,
+      });
     });
 
     it.each(limits)('counts the characters of %s after trimming', (field, limit) => {
@@ -178,7 +257,11 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
       (field, value) => {
         const error = refusalOf(() => checkIn({ ...VALID, [field]: value }, configuration()));
 
-        expect(error).toMatchObject({ reason: 'invalid_field', subject: { field }, message: `${field} must be a string.` });
+        expect(error).toMatchObject({
+          reason: 'invalid_field',
+          subject: { field },
+          message: `${field} must be a string.`,
+        });
       },
     );
   });
@@ -218,7 +301,11 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
       (field) => {
         const error = refusalOf(() => checkIn({ ...VALID, [field]: 'true' }, configuration()));
 
-        expect(error).toMatchObject({ reason: 'invalid_field', subject: { field }, message: `${field} must be true or false.` });
+        expect(error).toMatchObject({
+          reason: 'invalid_field',
+          subject: { field },
+          message: `${field} must be true or false.`,
+        });
       },
     );
   });
@@ -229,7 +316,11 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
 
       const error = refusalOf(() => checkIn({ ...VALID, [key]: '  ' }, gallery));
 
-      expect(error).toMatchObject({ reason: 'invalid_field', subject: { field: key }, message: `The ${key} is required.` });
+      expect(error).toMatchObject({
+        reason: 'invalid_field',
+        subject: { field: key },
+        message: `The ${key} is required.`,
+      });
     });
 
     it('does not require a required field that is disabled', () => {
@@ -250,7 +341,9 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
     });
 
     it('accepts consentGiven true where the gallery requires consent', () => {
-      expect(checkIn({ ...VALID, consentGiven: true }, configuration({ consentRequired: true })).consents.consentGiven).toBe(true);
+      expect(
+        checkIn({ ...VALID, consentGiven: true }, configuration({ consentRequired: true })).consents.consentGiven,
+      ).toBe(true);
     });
   });
 
@@ -329,7 +422,10 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
     });
 
     it('ignores a selfie, even an invalid one, where selfies are disabled', () => {
-      const submission = checkIn({ ...VALID, selfieBase64: 'not base64 at all!' }, configuration({ selfieEnabled: false }));
+      const submission = checkIn(
+        { ...VALID, selfieBase64: 'not base64 at all!' },
+        configuration({ selfieEnabled: false }),
+      );
 
       expect(submission.selfieAsSent).toBeUndefined();
     });
@@ -337,15 +433,21 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
 
   describe('shooting day and package', () => {
     it('gives unknown_shooting_day for a day the gallery does not have', () => {
-      expect(refusalOf(() => checkIn({ ...VALID, shootingDayId: 'day-2' }, configuration())).reason).toBe('unknown_shooting_day');
+      expect(refusalOf(() => checkIn({ ...VALID, shootingDayId: 'day-2' }, configuration())).reason).toBe(
+        'unknown_shooting_day',
+      );
     });
 
     it('gives unknown_package for a package the gallery does not have', () => {
-      expect(refusalOf(() => checkIn({ ...VALID, selectedPackageId: 'pkg-2' }, configuration())).reason).toBe('unknown_package');
+      expect(refusalOf(() => checkIn({ ...VALID, selectedPackageId: 'pkg-2' }, configuration())).reason).toBe(
+        'unknown_package',
+      );
     });
 
     it('checks the day before the package', () => {
-      const error = refusalOf(() => checkIn({ ...VALID, shootingDayId: 'day-2', selectedPackageId: 'pkg-2' }, configuration()));
+      const error = refusalOf(() =>
+        checkIn({ ...VALID, shootingDayId: 'day-2', selectedPackageId: 'pkg-2' }, configuration()),
+      );
 
       expect(error.reason).toBe('unknown_shooting_day');
     });
@@ -409,7 +511,12 @@ describe('a submitCheckin body (parseSubmitCheckin, then validateCheckin)', () =
       const { consents } = checkIn(body, gallery);
 
       // Assess
-      expect(consents).toEqual({ consentGiven: null, faceConsent: true, notificationConsent: null, hrExportConsent: false });
+      expect(consents).toEqual({
+        consentGiven: null,
+        faceConsent: true,
+        notificationConsent: null,
+        hrExportConsent: false,
+      });
     });
 
     it('keeps consentGiven as sent', () => {

@@ -44,7 +44,7 @@ describe('which imported person an importedOnly check-in completes', () => {
     expect(matchGuest([], [imported('per_1', { email: 'ada@example.com' })])).toEqual({ kind: 'none' });
   });
 
-  it('names nobody when the employee ID\'s person has checked in already (its address matches it from then on)', () => {
+  it("names nobody when the employee ID's person has checked in already (its address matches it from then on)", () => {
     expect(matchGuest([], [imported('per_2', { email: null, ...CHECKED_IN })])).toEqual({ kind: 'none' });
   });
 
@@ -67,12 +67,20 @@ describe('invitations, where the deployment sends email', () => {
 
   it('completes the person its invitation names', () => {
     const [second, third] = [imported('per_2'), imported('per_3')];
-    expect(matchGuest([second!, third!], [], { ...required, invitedPersonId: 'per_3' })).toEqual({ kind: 'complete', person: third });
+    expect(matchGuest([second!, third!], [], { ...required, invitedPersonId: 'per_3' })).toEqual({
+      kind: 'complete',
+      person: third,
+    });
   });
 
   it('does not complete by an invitation of someone at another address, or of someone who checked in', () => {
-    expect(matchGuest([imported('per_1')], [], { ...required, invitedPersonId: 'per_9' })).toEqual({ kind: 'invite', persons: [imported('per_1')] });
-    expect(matchGuest([imported('per_1', CHECKED_IN)], [], { ...required, invitedPersonId: 'per_1' })).toEqual({ kind: 'repeat' });
+    expect(matchGuest([imported('per_1')], [], { ...required, invitedPersonId: 'per_9' })).toEqual({
+      kind: 'invite',
+      persons: [imported('per_1')],
+    });
+    expect(matchGuest([imported('per_1', CHECKED_IN)], [], { ...required, invitedPersonId: 'per_1' })).toEqual({
+      kind: 'repeat',
+    });
   });
 
   it('completes a person imported without an address by its employee ID, which has no mailbox to prove', () => {
@@ -82,9 +90,13 @@ describe('invitations, where the deployment sends email', () => {
 });
 
 describe('an imported person as its check-in completes it', () => {
-  it('takes what the participant gave, keeps the import\'s where they left it blank, and marks it checked in', () => {
+  it("takes what the participant gave, keeps the import's where they left it blank, and marks it checked in", () => {
     // Prepare
-    const ada = imported('per_1', { phone: '+44 1', department: 'Analytics', customFields: { 'custom-a': 'kept', 'custom-b': 'old' } });
+    const ada = imported('per_1', {
+      phone: '+44 1',
+      department: 'Analytics',
+      customFields: { 'custom-a': 'kept', 'custom-b': 'old' },
+    });
     const checkin: PersonDraft = {
       ...ada,
       personId: 'per_1',

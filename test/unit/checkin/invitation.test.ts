@@ -1,4 +1,10 @@
-import { INVITATION_LIFETIME_MS, invitationEmailContent, invitationUrl, signInvitation, verifyInvitation } from '#lib/checkin/rules/invitation';
+import {
+  INVITATION_LIFETIME_MS,
+  invitationEmailContent,
+  invitationUrl,
+  signInvitation,
+  verifyInvitation,
+} from '#lib/checkin/rules/invitation';
 import { signPhotoLink, verifyPhotoLink } from '#lib/photos/rules/photo-link';
 
 const KEY = 'test-key-0123456789abcdef';
@@ -32,9 +38,19 @@ describe('check-in invitations', () => {
     expect(verifyInvitation(KEY, GALLERY, photoLink, AT)).toBeUndefined();
   });
 
-  it('travel in the page address\'s fragment', () => {
-    const url = new URL(invitationUrl('https://checkin.example/page/', { tenantSlug: 'acme', galleryToken: 'gal_1', invitation: 'per_1.2.abc' }));
-    expect([url.searchParams.get('tenant'), url.searchParams.get('token'), url.hash]).toEqual(['acme', 'gal_1', '#invitation/per_1.2.abc']);
+  it("travel in the page address's fragment", () => {
+    const url = new URL(
+      invitationUrl('https://checkin.example/page/', {
+        tenantSlug: 'acme',
+        galleryToken: 'gal_1',
+        invitation: 'per_1.2.abc',
+      }),
+    );
+    expect([url.searchParams.get('tenant'), url.searchParams.get('token'), url.hash]).toEqual([
+      'acme',
+      'gal_1',
+      '#invitation/per_1.2.abc',
+    ]);
   });
 });
 
@@ -47,9 +63,13 @@ describe('the invitation email', () => {
     expiresAt: '2027-03-15T10:00:00.000Z',
   };
 
-  it('greets by name, then a capitalised sentence, in the participant\'s language with its own dates', () => {
+  it("greets by name, then a capitalised sentence, in the participant's language with its own dates", () => {
     const german = invitationEmailContent({ ...input, language: 'de' });
-    expect(german.text.split('\n').slice(0, 3)).toEqual(['Guten Tag Jürgen <Müller>,', '', expect.stringMatching(/^Sie sind zum Fotoshooting/)]);
+    expect(german.text.split('\n').slice(0, 3)).toEqual([
+      'Guten Tag Jürgen <Müller>,',
+      '',
+      expect.stringMatching(/^Sie sind zum Fotoshooting/),
+    ]);
     expect(german.text).toContain('bis zum 15. März 2027');
     expect(invitationEmailContent({ ...input, language: 'fr' }).text).toContain("jusqu'au 15 mars 2027");
     expect(invitationEmailContent({ ...input, language: 'en' }).text).toContain('until 15 March 2027');

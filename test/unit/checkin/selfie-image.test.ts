@@ -42,7 +42,10 @@ async function pixelAt(jpeg: Buffer, x: number, y: number): Promise<number[]> {
 
 describe('reencodeSelfie', () => {
   describe.each([
-    ['a phone picture with EXIF (GPS, camera, time, thumbnail), ICC, XMP, IPTC and a comment', phonePictureWithEverything],
+    [
+      'a phone picture with EXIF (GPS, camera, time, thumbnail), ICC, XMP, IPTC and a comment',
+      phonePictureWithEverything,
+    ],
     ['a multi-picture file (MPF) whose second image carries GPS, camera and time', multiPictureFile],
     ['a progressive JPEG with a comment, EXIF and IPTC between its scans', progressiveWithSegmentsBetweenScans],
     ['a JPEG with a phone trailer after its end of image', withPhoneTrailer],
@@ -65,7 +68,11 @@ describe('reencodeSelfie', () => {
       expect(end).toBe(stored.length);
       expect(occurrences(stored, START_OF_IMAGE)).toBe(1);
       expect(occurrences(stored, END_OF_IMAGE)).toBe(1);
-      expect(markers.filter(({ marker }) => marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)).map(({ marker }) => marker)).toEqual([0xc0]);
+      expect(
+        markers
+          .filter(({ marker }) => marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
+          .map(({ marker }) => marker),
+      ).toEqual([0xc0]);
       expect(markers.filter(({ marker }) => marker === 0xda)).toHaveLength(1);
     });
 
@@ -79,7 +86,12 @@ describe('reencodeSelfie', () => {
       const metadata = await sharp(stored).metadata();
 
       expect(tracesIn(stored)).toEqual([]);
-      expect([metadata.exif, metadata.icc, metadata.xmp, metadata.iptc]).toEqual([undefined, undefined, undefined, undefined]);
+      expect([metadata.exif, metadata.icc, metadata.xmp, metadata.iptc]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
     });
 
     it('stores a JPEG that two decoders read, the size of the first image', async () => {
@@ -87,7 +99,11 @@ describe('reencodeSelfie', () => {
       const decoded = decode(stored, { useTArray: true });
       const sentSize = await sharp(sent).metadata();
 
-      expect([metadata.format, metadata.width, metadata.height]).toEqual(['jpeg', sentSize.autoOrient.width, sentSize.autoOrient.height]);
+      expect([metadata.format, metadata.width, metadata.height]).toEqual([
+        'jpeg',
+        sentSize.autoOrient.width,
+        sentSize.autoOrient.height,
+      ]);
       expect([decoded.width, decoded.height]).toEqual([metadata.width, metadata.height]);
     });
   });
@@ -143,13 +159,21 @@ describe('reencodeSelfie', () => {
 
       const refusal = await refusalOfReencoding(picture.subarray(0, Math.floor(picture.length * 0.6)));
 
-      expect(refusal).toMatchObject({ reason: 'invalid_selfie', message: 'The selfie could not be decoded as an image.' });
+      expect(refusal).toMatchObject({
+        reason: 'invalid_selfie',
+        message: 'The selfie could not be decoded as an image.',
+      });
     });
 
     it('a PNG, which the decoder would read as well', async () => {
-      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#808080' } })
+        .png()
+        .toBuffer();
 
-      expect(await refusalOfReencoding(png)).toMatchObject({ reason: 'invalid_selfie', message: 'The selfie is not a JPEG image.' });
+      expect(await refusalOfReencoding(png)).toMatchObject({
+        reason: 'invalid_selfie',
+        message: 'The selfie is not a JPEG image.',
+      });
     });
 
     it('a decompression bomb, from its header, before decoding anything', async () => {
@@ -158,7 +182,10 @@ describe('reencodeSelfie', () => {
       picture.writeUInt16BE(60_000, frame + 5);
       picture.writeUInt16BE(60_000, frame + 7);
 
-      expect(await refusalOfReencoding(picture)).toMatchObject({ reason: 'invalid_selfie', message: 'The selfie has more than 50 megapixels.' });
+      expect(await refusalOfReencoding(picture)).toMatchObject({
+        reason: 'invalid_selfie',
+        message: 'The selfie has more than 50 megapixels.',
+      });
     });
   });
 });

@@ -56,14 +56,22 @@ const exifSegment = () => {
     '0th': { [piexif.ImageIFD.Make]: 'PhoneMaker', [piexif.ImageIFD.Model]: 'Model X' },
     GPS: {
       [piexif.GPSIFD.GPSLatitudeRef]: 'N',
-      [piexif.GPSIFD.GPSLatitude]: [[52, 1], [31, 1], [1234, 100]],
+      [piexif.GPSIFD.GPSLatitude]: [
+        [52, 1],
+        [31, 1],
+        [1234, 100],
+      ],
     },
   }) as string; // "Exif\0\0" and the TIFF structure, as a binary string
   return segment(0xe1, exif);
 };
 const xmpSegment = () =>
-  segment(0xe1, 'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF>CreatorTool: Phone</rdf:RDF></x:xmpmeta>');
-const iccSegment = () => segment(0xe2, Buffer.concat([Buffer.from('ICC_PROFILE\0\x01\x01', 'latin1'), Buffer.alloc(128, 7)]));
+  segment(
+    0xe1,
+    'http://ns.adobe.com/xap/1.0/\0<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF>CreatorTool: Phone</rdf:RDF></x:xmpmeta>',
+  );
+const iccSegment = () =>
+  segment(0xe2, Buffer.concat([Buffer.from('ICC_PROFILE\0\x01\x01', 'latin1'), Buffer.alloc(128, 7)]));
 const iptcSegment = () => segment(0xed, 'Photoshop 3.0\x008BIM\x04\x04\x00\x00\x00\x00\x00\x10By-line: Someone');
 const commentSegment = () => segment(0xfe, 'Shot at Secret Street 12');
 
@@ -160,13 +168,24 @@ describe('readJpegFrameSize', () => {
   });
 
   it('reads past EXIF, XMP, ICC, IPTC, comments and fill bytes to the frame header', () => {
-    const tagged = withSegments(clean, exifSegment(), xmpSegment(), iccSegment(), iptcSegment(), commentSegment(), Buffer.from([0xff, 0xff]));
+    const tagged = withSegments(
+      clean,
+      exifSegment(),
+      xmpSegment(),
+      iccSegment(),
+      iptcSegment(),
+      commentSegment(),
+      Buffer.from([0xff, 0xff]),
+    );
 
     expect(readJpegFrameSize(tagged)).toEqual({ width: 16, height: 12 });
   });
 
   it.each([
-    ['bytes after its end, as phones append them', Buffer.concat([clean, Buffer.from('SEFHImage_UTC_Data1747474872000SEFT')])],
+    [
+      'bytes after its end, as phones append them',
+      Buffer.concat([clean, Buffer.from('SEFHImage_UTC_Data1747474872000SEFT')]),
+    ],
     ['a second image after its end (MPF)', Buffer.concat([clean, cleanJpeg(8, 8)])],
     ['no end marker', clean.subarray(0, clean.length - 2)],
     ['image data cut off', clean.subarray(0, offsetOf(clean, 0xda) + 20)],
@@ -196,12 +215,31 @@ describe('readJpegFrameSize', () => {
       ['a PNG', Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex')],
       ['text', Buffer.from('hello, this is not a picture')],
       ['only the start and end markers', Buffer.from([0xff, 0xd8, 0xff, 0xd9])],
-      ['a JPEG cut off inside its header', Buffer.concat([clean.subarray(0, afterJfif + 10), Buffer.from([0xff, 0xd9])])],
-      ['a segment longer than the file', Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0xff, 0xe1, 0xff, 0xff, 0xff, 0xd9])])],
-      ['a segment length below 2', Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0xff, 0xe1, 0x00, 0x01]), clean.subarray(afterJfif)])],
-      ['stray bytes between segments', Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0x00, 0x00]), clean.subarray(afterJfif)])],
+      [
+        'a JPEG cut off inside its header',
+        Buffer.concat([clean.subarray(0, afterJfif + 10), Buffer.from([0xff, 0xd9])]),
+      ],
+      [
+        'a segment longer than the file',
+        Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0xff, 0xe1, 0xff, 0xff, 0xff, 0xd9])]),
+      ],
+      [
+        'a segment length below 2',
+        Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0xff, 0xe1, 0x00, 0x01]), clean.subarray(afterJfif)]),
+      ],
+      [
+        'stray bytes between segments',
+        Buffer.concat([clean.subarray(0, afterJfif), Buffer.from([0x00, 0x00]), clean.subarray(afterJfif)]),
+      ],
       ['image data before any frame', Buffer.concat([clean.subarray(0, frameStart), clean.subarray(scanStart)])],
-      ['a frame header too short for its size', Buffer.concat([clean.subarray(0, frameStart), segment(0xc0, Buffer.from([8, 0, 12])), clean.subarray(scanStart)])],
+      [
+        'a frame header too short for its size',
+        Buffer.concat([
+          clean.subarray(0, frameStart),
+          segment(0xc0, Buffer.from([8, 0, 12])),
+          clean.subarray(scanStart),
+        ]),
+      ],
       ['a width of 0', declaring(clean, 0, 12)],
       ['a height of 0 (to be defined later by a DNL segment, which decoders do not support)', declaring(clean, 16, 0)],
     ])('%s', (_case, bytes) => {

@@ -28,7 +28,10 @@ describe('findLocalServer', () => {
     // Act
     const server = find();
     // Assess
-    expect(server).toEqual({ file, info: expect.objectContaining({ pid: thisProcess, port: 3000, tableName: 'groupshoot-local' }) });
+    expect(server).toEqual({
+      file,
+      info: expect.objectContaining({ pid: thisProcess, port: 3000, tableName: 'groupshoot-local' }),
+    });
   });
 
   it('skips the file of a server whose process has gone', async () => {
@@ -72,18 +75,33 @@ describe('findLocalServer', () => {
     // Act
     const server = find('data');
     // Assess
-    expect(server).toEqual({ file: join(workingDirectory, 'data', 'local-api.json'), info: expect.objectContaining({ port: 3001 }) });
+    expect(server).toEqual({
+      file: join(workingDirectory, 'data', 'local-api.json'),
+      info: expect.objectContaining({ port: 3001 }),
+    });
   });
 
   it.each<[string, (dataDir: string) => Promise<void>, RegExp]>([
-    ['no connection file', async () => undefined, /^--data data: there is no .*local-api\.json; start the server with npm start -- --data data$/],
-    ['a file that is not JSON', async (dataDir) => {
-      mkdirSync(dataDir);
-      writeFileSync(join(dataDir, 'local-api.json'), 'not json');
-    }, /is not a connection file of npm start/],
-    ['the file of a server that has stopped', async (dataDir) => {
-      writeDataFile(dataDir, { pid: await stoppedProcessId(), port: 3000, tableName: 'old' });
-    }, /^--data data: the server that wrote .*local-api\.json \(pid \d+\) has stopped; start it again with npm start -- --data data$/],
+    [
+      'no connection file',
+      async () => undefined,
+      /^--data data: there is no .*local-api\.json; start the server with npm start -- --data data$/,
+    ],
+    [
+      'a file that is not JSON',
+      async (dataDir) => {
+        mkdirSync(dataDir);
+        writeFileSync(join(dataDir, 'local-api.json'), 'not json');
+      },
+      /is not a connection file of npm start/,
+    ],
+    [
+      'the file of a server that has stopped',
+      async (dataDir) => {
+        writeDataFile(dataDir, { pid: await stoppedProcessId(), port: 3000, tableName: 'old' });
+      },
+      /^--data data: the server that wrote .*local-api\.json \(pid \d+\) has stopped; start it again with npm start -- --data data$/,
+    ],
   ])('refuses --data DIR with %s', async (_case, prepare, message) => {
     await prepare(join(workingDirectory, 'data'));
     expect(() => find('data')).toThrow(message);

@@ -42,13 +42,21 @@ describe('useLocalTable', () => {
       WEBHOOK_SEALING_KEY: LOCAL_WEBHOOK_SEALING_KEY,
       LOCAL_STACK: 'true',
     });
-    expect(note).toBe(`Using the local table "groupshoot-local" at http://127.0.0.1:4567 (npm start on port 3000, from ${file})`);
+    expect(note).toBe(
+      `Using the local table "groupshoot-local" at http://127.0.0.1:4567 (npm start on port 3000, from ${file})`,
+    );
   });
 
   it('takes the server that --data DIR names, beside another that runs', () => {
     // Prepare
     writeServerFile(workingDirectory, { ...LOCAL_SERVER, tableName: 'in-memory' });
-    writeServerFile(workingDirectory, { ...LOCAL_SERVER, pid: parentProcess, port: 3001, tableName: 'persisted', dataDir: join(workingDirectory, 'data') });
+    writeServerFile(workingDirectory, {
+      ...LOCAL_SERVER,
+      pid: parentProcess,
+      port: 3001,
+      tableName: 'persisted',
+      dataDir: join(workingDirectory, 'data'),
+    });
     const env: NodeJS.ProcessEnv = {};
     // Act
     const note = useLocalTable({ env, workingDirectory }, 'data');
@@ -87,8 +95,12 @@ describe('useLocalTable', () => {
 
 describe('requireEnvironment', () => {
   it('names every variable the command needs that is not set', () => {
-    expect(() => requireEnvironment({ TABLE_NAME: 't' }, ['TABLE_NAME', 'MEDIA_BUCKET'])).toThrow(/^MEDIA_BUCKET is not set: export MEDIA_BUCKET /);
-    expect(() => requireEnvironment({ MEDIA_BUCKET: '' }, ['TABLE_NAME', 'MEDIA_BUCKET'])).toThrow(/^TABLE_NAME and MEDIA_BUCKET are not set: /);
+    expect(() => requireEnvironment({ TABLE_NAME: 't' }, ['TABLE_NAME', 'MEDIA_BUCKET'])).toThrow(
+      /^MEDIA_BUCKET is not set: export MEDIA_BUCKET /,
+    );
+    expect(() => requireEnvironment({ MEDIA_BUCKET: '' }, ['TABLE_NAME', 'MEDIA_BUCKET'])).toThrow(
+      /^TABLE_NAME and MEDIA_BUCKET are not set: /,
+    );
     expect(() => requireEnvironment({ TABLE_NAME: 't' }, ['TABLE_NAME'])).not.toThrow();
   });
 });

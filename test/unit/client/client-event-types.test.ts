@@ -39,7 +39,14 @@ const sameApiVersion: MutuallyAssignable<typeof EVENT_API_VERSION, WebhookEnvelo
 const CLIENT_SAMPLES: { [T in WebhookEventType]: WebhookEventDataOf[T] } = {
   'person.created': { personId: 'per_1', source: 'import', employeeId: 'E-1', email: null, shootingDayId: null },
   'checkin.completed': { personId: 'per_1', shootingDayId: null, packageId: null, orderId: null },
-  'order.paid': { orderId: 'ord_1', packageId: 'pkg_1', amount: 2900, currency: 'eur', shootingDayId: null, personId: 'per_1' },
+  'order.paid': {
+    orderId: 'ord_1',
+    packageId: 'pkg_1',
+    amount: 2900,
+    currency: 'eur',
+    shootingDayId: null,
+    personId: 'per_1',
+  },
   'order.expired': { orderId: 'ord_1', packageId: 'pkg_1', amount: 2900, currency: 'eur', shootingDayId: null },
   'order.canceled': { orderId: 'ord_1', packageId: 'pkg_1', amount: 2900, currency: 'eur', shootingDayId: null },
   'photos.assigned': { personId: 'per_1', photosAdded: 1 },
@@ -60,7 +67,13 @@ const buyer = samplePerson({
   source: 'checkin',
   createdAt: '2026-12-06T09:14:03.512Z',
 });
-const reservation = sampleOrder(scope, buyer, { orderId: 'ord_1', packageId: 'pkg_1', accountId: 'acct_1', createdAt: buyer.createdAt, updatedAt: buyer.createdAt });
+const reservation = sampleOrder(scope, buyer, {
+  orderId: 'ord_1',
+  packageId: 'pkg_1',
+  accountId: 'acct_1',
+  createdAt: buyer.createdAt,
+  updatedAt: buyer.createdAt,
+});
 
 /** The `data` members the catalogue fills in for each type (the coalesced photos.* events' come from their stored item, lib/events/store/outbox.ts). */
 const CATALOGUE_MEMBERS: { [T in EventType]: string[] } = {
@@ -71,8 +84,13 @@ const CATALOGUE_MEMBERS: { [T in EventType]: string[] } = {
   'order.canceled': Object.keys(orderEnded(reservation, 'canceled').data),
   'photos.assigned': ['personId', 'photosAdded'],
   'photos.withheld': ['photosWithheld'],
-  'photo.picked': Object.keys(photoPicked(scope, { personId: 'per_1', photoId: 'pho_1', pickedBy: 'photographer' }).data),
-  'hr_export.ready': Object.keys(hrExportReady(scope, { exportId: 'hrx_1', shootingDayId: null, exported: 1, skipped: { noConsent: 0, noPhoto: 0 } }).data),
+  'photo.picked': Object.keys(
+    photoPicked(scope, { personId: 'per_1', photoId: 'pho_1', pickedBy: 'photographer' }).data,
+  ),
+  'hr_export.ready': Object.keys(
+    hrExportReady(scope, { exportId: 'hrx_1', shootingDayId: null, exported: 1, skipped: { noConsent: 0, noPhoto: 0 } })
+      .data,
+  ),
 };
 
 /** What a receiver writes: narrowing on `type` reaches each type's own members. */
@@ -101,7 +119,9 @@ describe('typed client: webhook event types', () => {
 
   it('narrows `data` by `type` on a body the service built', () => {
     // Prepare
-    const body = JSON.parse(JSON.stringify(envelopeOf(orderPaid(reservation, buyer.personId), 'acme-photo'))) as WebhookEnvelope;
+    const body = JSON.parse(
+      JSON.stringify(envelopeOf(orderPaid(reservation, buyer.personId), 'acme-photo')),
+    ) as WebhookEnvelope;
 
     // Act
     const text = summary(body);

@@ -29,9 +29,16 @@ afterEach(() => resetClock());
 describe('event catalogue', () => {
   it('puts into person.created only what an integration matches on, never name, code, phone, consents or answers', () => {
     const event = personCreated({ tenantId: 'ten_1', galleryToken: 'g1' }, person);
-    expect(event.data).toEqual({ personId: 'per_01', source: 'import', employeeId: 'E-1', email: 'grace@example.com', shootingDayId: 'day_1' });
+    expect(event.data).toEqual({
+      personId: 'per_01',
+      source: 'import',
+      employeeId: 'E-1',
+      email: 'grace@example.com',
+      shootingDayId: 'day_1',
+    });
     const body = JSON.stringify(envelopeOf(event, 'studio'));
-    for (const kept of ['Grace Hopper', 'K7QX', '+49 30 1234', 'Navy', 'custom-1', 'consent']) expect(body).not.toContain(kept);
+    for (const kept of ['Grace Hopper', 'K7QX', '+49 30 1234', 'Navy', 'custom-1', 'consent'])
+      expect(body).not.toContain(kept);
   });
 
   it('gives each event a new ID that sorts by creation', () => {

@@ -30,7 +30,9 @@ import { EVENT_EXAMPLES } from '../../../scripts/openapi/examples';
  */
 
 // Compile time: each schema's `data` is the catalogue's data type, and its body the typed client's.
-const schemasMatchTheCatalogue: { [T in EventType]: MutuallyAssignable<v.InferOutput<(typeof EVENT_ENVELOPE_SCHEMAS)[T]>['data'], EventDataOf[T]> } = {
+const schemasMatchTheCatalogue: {
+  [T in EventType]: MutuallyAssignable<v.InferOutput<(typeof EVENT_ENVELOPE_SCHEMAS)[T]>['data'], EventDataOf[T]>;
+} = {
   'person.created': true,
   'checkin.completed': true,
   'order.paid': true,
@@ -41,7 +43,9 @@ const schemasMatchTheCatalogue: { [T in EventType]: MutuallyAssignable<v.InferOu
   'photo.picked': true,
   'hr_export.ready': true,
 };
-const schemasMatchTheClient: { [T in EventType]: MutuallyAssignable<v.InferOutput<(typeof EVENT_ENVELOPE_SCHEMAS)[T]>, WebhookEnvelope<T>> } = {
+const schemasMatchTheClient: {
+  [T in EventType]: MutuallyAssignable<v.InferOutput<(typeof EVENT_ENVELOPE_SCHEMAS)[T]>, WebhookEnvelope<T>>;
+} = {
   'person.created': true,
   'checkin.completed': true,
   'order.paid': true,
@@ -81,7 +85,12 @@ function coalescedEvent(update: TransactItem): ServiceEvent {
 /** One event of every type, as the catalogue builds them, and each body as it goes over the wire. */
 function realEvents(): ServiceEvent[] {
   const imported = person();
-  const checkedIn = person({ source: 'checkin', employeeId: null, shootingDayId: null, packageId: 'pkg_01m6r25xbtazhpeqcrzn3c9ej4' });
+  const checkedIn = person({
+    source: 'checkin',
+    employeeId: null,
+    shootingDayId: null,
+    packageId: 'pkg_01m6r25xbtazhpeqcrzn3c9ej4',
+  });
   const paying = person({ source: 'checkin', email: null, packageId: 'pkg_01m6r25xbtazhpeqcrzn3c9ej4' });
   const reservation = order(paying);
   return [
@@ -94,13 +103,27 @@ function realEvents(): ServiceEvent[] {
     orderEnded({ ...reservation, person: { ...paying, shootingDayId: null } }, 'canceled'),
     coalescedEvent(photosAssignedUpdate(gallery, imported.personId, Date.now())),
     coalescedEvent(photosWithheldUpdate(gallery, Date.now())),
-    photoPicked(scope, { personId: imported.personId, photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9', pickedBy: 'participant' }),
-    photoPicked(scope, { personId: checkedIn.personId, photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9', pickedBy: 'photographer' }),
-    hrExportReady(scope, { exportId: 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b', shootingDayId: null, exported: 3, skipped: { noConsent: 1, noPhoto: 0 } }),
+    photoPicked(scope, {
+      personId: imported.personId,
+      photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9',
+      pickedBy: 'participant',
+    }),
+    photoPicked(scope, {
+      personId: checkedIn.personId,
+      photoId: 'pho_3f9c2a71d0b84e56a1c7e2d9',
+      pickedBy: 'photographer',
+    }),
+    hrExportReady(scope, {
+      exportId: 'hrx_01m95h2r4k6m8p0r2t4v6x8z0b',
+      shootingDayId: null,
+      exported: 3,
+      skipped: { noConsent: 1, noPhoto: 0 },
+    }),
   ];
 }
 
-const wire = (event: ServiceEvent) => JSON.parse(JSON.stringify(envelopeOf(event, 'acme-photo'))) as Record<string, unknown> & { type: EventType };
+const wire = (event: ServiceEvent) =>
+  JSON.parse(JSON.stringify(envelopeOf(event, 'acme-photo'))) as Record<string, unknown> & { type: EventType };
 
 describe('webhook body schemas (lib/events/rules/event-schemas.ts)', () => {
   it('hold the catalogue and the typed client to the same shapes (checked by the compiler)', () => {
@@ -116,7 +139,11 @@ describe('webhook body schemas (lib/events/rules/event-schemas.ts)', () => {
     const bodies = realEvents().map(wire);
 
     // Act
-    const outcomes = bodies.map((body) => ({ body, own: v.safeParse(EVENT_ENVELOPE_SCHEMAS[body.type], body), any: v.safeParse(WebhookEvent, body) }));
+    const outcomes = bodies.map((body) => ({
+      body,
+      own: v.safeParse(EVENT_ENVELOPE_SCHEMAS[body.type], body),
+      any: v.safeParse(WebhookEvent, body),
+    }));
 
     // Assess
     expect(new Set(bodies.map((body) => body.type))).toEqual(new Set(EVENT_TYPES));
@@ -134,7 +161,11 @@ describe('webhook body schemas (lib/events/rules/event-schemas.ts)', () => {
     const withheld = coalescedEvent(photosWithheldUpdate(gallery, Date.now()));
 
     // Assess
-    expect([assigned.type, assigned.personId, assigned.data]).toEqual(['photos.assigned', 'per_01m6r25xbrbjvqqh90ejd3y8jz', { personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz', photosAdded: 2 }]);
+    expect([assigned.type, assigned.personId, assigned.data]).toEqual([
+      'photos.assigned',
+      'per_01m6r25xbrbjvqqh90ejd3y8jz',
+      { personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz', photosAdded: 2 },
+    ]);
     expect([withheld.type, withheld.personId, withheld.data]).toEqual(['photos.withheld', null, { photosWithheld: 2 }]);
   });
 
@@ -158,7 +189,11 @@ describe('webhook body schemas (lib/events/rules/event-schemas.ts)', () => {
 describe('OpenAPI webhooks', () => {
   const document = buildOpenApiDocument();
   // The document's JSON schemas as a receiver would run them, the date-time format included.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, formats: { 'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/ } });
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    formats: { 'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/ },
+  });
   ajv.addSchema({ $id: 'doc', components: document.components });
   const schemaValidator = (reference: string) => ajv.compile({ $ref: `doc${reference}` });
 
@@ -173,7 +208,9 @@ describe('OpenAPI webhooks', () => {
     expect(media.examples.example.value).toEqual(EVENT_EXAMPLES[type]);
     expect([validate(EVENT_EXAMPLES[type]), validate.errors ?? null]).toEqual([true, null]);
     expect(v.safeParse(EVENT_ENVELOPE_SCHEMAS[type], EVENT_EXAMPLES[type]).success).toBe(true);
-    expect(operation.parameters).toEqual(expect.arrayContaining([{ $ref: '#/components/parameters/GroupshootSignature' }]));
+    expect(operation.parameters).toEqual(
+      expect.arrayContaining([{ $ref: '#/components/parameters/GroupshootSignature' }]),
+    );
     expect(Object.keys(operation.responses)).toContain('2XX');
   });
 

@@ -13,18 +13,25 @@ import type { FaceThresholds } from '#lib/galleries/rules/face-matching';
 const CURRENT: FaceThresholds = { match: 0.5, mismatch: 0.65, fill: 0.4, margin: 0.1 };
 
 /** Descriptors on a line: distances are differences, which keeps the expectations readable. */
-const onLine = (entries: Record<string, number[]>): LabelledDescriptors => new Map(Object.entries(entries).map(([identity, points]) => [identity, points.map((x) => [x])]));
+const onLine = (entries: Record<string, number[]>): LabelledDescriptors =>
+  new Map(Object.entries(entries).map(([identity, points]) => [identity, points.map((x) => [x])]));
 
 /**
  * `count` identities whose references are `separation` apart from each other (one axis each),
  * each with further descriptors `genuineDistances` from its reference along a shared axis.
  */
-function separatedIdentities(count: number, separation: number, genuineDistances: readonly number[]): LabelledDescriptors {
+function separatedIdentities(
+  count: number,
+  separation: number,
+  genuineDistances: readonly number[],
+): LabelledDescriptors {
   const axes = count + 1;
   const labelled = new Map<string, number[][]>();
   for (let identity = 0; identity < count; identity += 1) {
     const reference = Array.from({ length: axes }, (_, axis) => (axis === identity ? separation / Math.SQRT2 : 0));
-    const others = genuineDistances.map((distance) => reference.map((value, axis) => (axis === count ? distance : value)));
+    const others = genuineDistances.map((distance) =>
+      reference.map((value, axis) => (axis === count ? distance : value)),
+    );
     labelled.set(`person-${identity}`, [reference, ...others]);
   }
   return labelled;
@@ -43,7 +50,10 @@ function scatteredIdentities(count: number, spread: number): LabelledDescriptors
     const reference = point(0.75);
     const direction = point(1);
     const length = Math.hypot(...direction);
-    labelled.set(`person-${identity}`, [reference, reference.map((value, axis) => value + (direction[axis]! / length) * spread)]);
+    labelled.set(`person-${identity}`, [
+      reference,
+      reference.map((value, axis) => value + (direction[axis]! / length) * spread),
+    ]);
   }
   return labelled;
 }
@@ -69,7 +79,14 @@ describe('errorRates', () => {
 
     const [row] = errorRates(distances, [0.4]);
 
-    expect(row).toMatchObject({ threshold: 0.4, falseAccepts: 1, impostorPairs: 4, falseAcceptRate: 0.25, falseRejects: 1, genuinePairs: 3 });
+    expect(row).toMatchObject({
+      threshold: 0.4,
+      falseAccepts: 1,
+      impostorPairs: 4,
+      falseAcceptRate: 0.25,
+      falseRejects: 1,
+      genuinePairs: 3,
+    });
     expect(row!.falseRejectRate).toBeCloseTo(1 / 3);
   });
 
@@ -174,7 +191,10 @@ describe('calibrate', () => {
 
     const chosen = report.rates.find((row) => row.threshold === report.suggested.mismatch)!;
     expect(chosen.falseRejectRate).toBeLessThanOrEqual(0.01);
-    expect(report.rates.find((row) => row.threshold === Number((report.suggested.mismatch - 0.02).toFixed(2)))!.falseRejectRate).toBeGreaterThan(0.01);
+    expect(
+      report.rates.find((row) => row.threshold === Number((report.suggested.mismatch - 0.02).toFixed(2)))!
+        .falseRejectRate,
+    ).toBeGreaterThan(0.01);
     expect(report.suggested.mismatch).toBeGreaterThanOrEqual(report.suggested.match);
   });
 

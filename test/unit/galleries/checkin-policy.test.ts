@@ -6,14 +6,17 @@ import {
   normalizeAllowedDomain,
 } from '#lib/galleries/rules/checkin-policy';
 
-describe('a gallery\'s check-in policy', () => {
+describe("a gallery's check-in policy", () => {
   it('is open to any address where the gallery sets none', () => {
     expect(checkinPolicyOf(undefined)).toEqual({ mode: 'open', allowedEmailDomains: [] });
     expect(isEmailDomainAllowed('anyone@throwaway.example', [])).toBe(true);
   });
 
   it('keeps what the gallery sets', () => {
-    expect(checkinPolicyOf({ mode: 'importedOnly', allowedEmailDomains: ['example.com'] })).toEqual({ mode: 'importedOnly', allowedEmailDomains: ['example.com'] });
+    expect(checkinPolicyOf({ mode: 'importedOnly', allowedEmailDomains: ['example.com'] })).toEqual({
+      mode: 'importedOnly',
+      allowedEmailDomains: ['example.com'],
+    });
   });
 });
 
@@ -50,15 +53,25 @@ describe('allowed email domains', () => {
     expect(normalizeAllowedDomain(entry)).toEqual({ domain });
   });
 
-  it.each(['example', '*.com', 'exa mple.com', '-example.com', 'example-.com', 'ada@example.com', '*example.com', 'a..com', '*.*.example.com', ''])(
-    'refuses the entry %j',
-    (entry) => {
-      expect(normalizeAllowedDomain(entry)).toEqual({ problem: expect.stringContaining('is not a domain') });
-    },
-  );
+  it.each([
+    'example',
+    '*.com',
+    'exa mple.com',
+    '-example.com',
+    'example-.com',
+    'ada@example.com',
+    '*example.com',
+    'a..com',
+    '*.*.example.com',
+    '',
+  ])('refuses the entry %j', (entry) => {
+    expect(normalizeAllowedDomain(entry)).toEqual({ problem: expect.stringContaining('is not a domain') });
+  });
 
   it('names the domains for the participant', () => {
-    expect(allowedDomainsInWords(['example.com'])).toBe('Check-ins to this gallery need an email address at example.com.');
+    expect(allowedDomainsInWords(['example.com'])).toBe(
+      'Check-ins to this gallery need an email address at example.com.',
+    );
     expect(allowedDomainsInWords(['example.com', 'example.org', '*.example.net'])).toBe(
       'Check-ins to this gallery need an email address at example.com, example.org or any subdomain of example.net.',
     );

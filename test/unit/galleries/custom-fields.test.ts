@@ -57,7 +57,11 @@ describe('validateCustomFields', () => {
     ])('refuse a value that is %s with invalid_custom_field and the key', (_case, input) => {
       const error = refusalOf(() => validateCustomFields(input, [{ ...text, label: 'Shirt size', required: true }]));
 
-      expect(error).toMatchObject({ reason: 'invalid_custom_field', subject: { key: SIZE }, message: 'Shirt size is required.' });
+      expect(error).toMatchObject({
+        reason: 'invalid_custom_field',
+        subject: { key: SIZE },
+        message: 'Shirt size is required.',
+      });
     });
 
     it('are not required while disabled', () => {
@@ -82,16 +86,25 @@ describe('validateCustomFields', () => {
       expect(validateCustomFields({ [AGE]: raw }, [number])).toEqual({ [AGE]: value });
     });
 
-    it.each(['forty-two', '1e3', '0x10', '1.', '.5', '1,5', Number.NaN, Number.POSITIVE_INFINITY, true, [42], { value: 42 }])(
-      'refuse %p',
-      (raw) => {
-        expect(refusalOf(() => validateCustomFields({ [AGE]: raw }, [number]))).toMatchObject({
-          reason: 'invalid_custom_field',
-          subject: { key: AGE },
-          message: 'Label of number must be a number.',
-        });
-      },
-    );
+    it.each([
+      'forty-two',
+      '1e3',
+      '0x10',
+      '1.',
+      '.5',
+      '1,5',
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      true,
+      [42],
+      { value: 42 },
+    ])('refuse %p', (raw) => {
+      expect(refusalOf(() => validateCustomFields({ [AGE]: raw }, [number]))).toMatchObject({
+        reason: 'invalid_custom_field',
+        subject: { key: AGE },
+        message: 'Label of number must be a number.',
+      });
+    });
   });
 
   describe('select fields', () => {
@@ -121,11 +134,15 @@ describe('validateCustomFields', () => {
     it(`take ${limit} characters, counted after trimming`, () => {
       const value = 'x'.repeat(limit);
 
-      expect(validateCustomFields({ [textField.key]: `  ${value}  ` }, [textField])).toEqual({ [textField.key]: value });
+      expect(validateCustomFields({ [textField.key]: `  ${value}  ` }, [textField])).toEqual({
+        [textField.key]: value,
+      });
     });
 
     it(`refuse ${limit + 1} characters`, () => {
-      expect(refusalOf(() => validateCustomFields({ [textField.key]: 'x'.repeat(limit + 1) }, [textField]))).toMatchObject({
+      expect(
+        refusalOf(() => validateCustomFields({ [textField.key]: 'x'.repeat(limit + 1) }, [textField])),
+      ).toMatchObject({
         reason: 'invalid_custom_field',
         subject: { key: textField.key },
         message: `Label of ${type} must be text of at most ${limit} characters.`,
@@ -133,7 +150,9 @@ describe('validateCustomFields', () => {
     });
 
     it.each([42, true, ['x'], { text: 'x' }])('refuse %p, which is not text', (raw) => {
-      expect(refusalOf(() => validateCustomFields({ [textField.key]: raw }, [textField])).reason).toBe('invalid_custom_field');
+      expect(refusalOf(() => validateCustomFields({ [textField.key]: raw }, [textField])).reason).toBe(
+        'invalid_custom_field',
+      );
     });
   });
 

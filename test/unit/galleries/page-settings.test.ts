@@ -19,7 +19,9 @@ describe('checkTermsUrl', () => {
 describe('consentTextsOf and defaultLanguageOf', () => {
   it("puts the gallery's consent text under its default language, English where it has none", () => {
     expect(consentTextsOf({ consentText: 'I agree.' })).toEqual({ en: 'I agree.' });
-    expect(consentTextsOf({ consentText: 'Ich willige ein.', defaultLanguage: 'de', consentTexts: { fr: "J'accepte." } })).toEqual({
+    expect(
+      consentTextsOf({ consentText: 'Ich willige ein.', defaultLanguage: 'de', consentTexts: { fr: "J'accepte." } }),
+    ).toEqual({
       de: 'Ich willige ein.',
       fr: "J'accepte.",
     });
@@ -27,7 +29,9 @@ describe('consentTextsOf and defaultLanguageOf', () => {
   });
 
   it('lets a translation for the default language win over the consent text', () => {
-    expect(consentTextsOf({ consentText: 'Old', defaultLanguage: 'de', consentTexts: { de: 'Neu' } })).toEqual({ de: 'Neu' });
+    expect(consentTextsOf({ consentText: 'Old', defaultLanguage: 'de', consentTexts: { de: 'Neu' } })).toEqual({
+      de: 'Neu',
+    });
   });
 
   it('serves no texts where the gallery asks for no consent text', () => {

@@ -17,7 +17,9 @@ const shardsOf = (maxPersons: number | undefined): SpotCounter[] => [
 
 describe("a day's spot counters", () => {
   it('split a capacity into shares that add up to it, about 8 spots each, at most 16 shards', () => {
-    expect(shardShares(600, spotShardCount(600))).toEqual([38, 38, 38, 38, 38, 38, 38, 38, 37, 37, 37, 37, 37, 37, 37, 37]);
+    expect(shardShares(600, spotShardCount(600))).toEqual([
+      38, 38, 38, 38, 38, 38, 38, 38, 37, 37, 37, 37, 37, 37, 37, 37,
+    ]);
     expect(shardShares(20, spotShardCount(20))).toEqual([7, 7, 6]);
     expect(shardShares(1, spotShardCount(1))).toEqual([1]);
     fc.assert(
@@ -64,28 +66,32 @@ describe("a day's spot counters", () => {
 
   it('never admit more than the capacity, whatever the order of takes and give-backs', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 200 }), fc.array(fc.tuple(fc.boolean(), fc.double({ min: 0, max: 0.999, noNaN: true })), { maxLength: 400 }), (capacity, steps) => {
-        const counters = shardsOf(capacity);
-        let holders = 0;
-        for (const [take, random] of steps) {
-          if (take) {
-            const counter = counterToTake(counters, () => random);
-            if (counter) {
-              expect(roomOf(counter)).toBeGreaterThan(0);
-              counter.booked += 1;
-              holders += 1;
-            } else {
-              // Refused only when the day is full.
-              expect(holders).toBe(capacity);
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.array(fc.tuple(fc.boolean(), fc.double({ min: 0, max: 0.999, noNaN: true })), { maxLength: 400 }),
+        (capacity, steps) => {
+          const counters = shardsOf(capacity);
+          let holders = 0;
+          for (const [take, random] of steps) {
+            if (take) {
+              const counter = counterToTake(counters, () => random);
+              if (counter) {
+                expect(roomOf(counter)).toBeGreaterThan(0);
+                counter.booked += 1;
+                holders += 1;
+              } else {
+                // Refused only when the day is full.
+                expect(holders).toBe(capacity);
+              }
+            } else if (holders > 0) {
+              counters[0]!.booked -= 1;
+              holders -= 1;
             }
-          } else if (holders > 0) {
-            counters[0]!.booked -= 1;
-            holders -= 1;
+            expect(bookedOnCounters(counters)).toBe(holders);
+            expect(holders).toBeLessThanOrEqual(capacity);
           }
-          expect(bookedOnCounters(counters)).toBe(holders);
-          expect(holders).toBeLessThanOrEqual(capacity);
-        }
-      }),
+        },
+      ),
     );
   });
 

@@ -5,7 +5,16 @@ import { PortraitFileNamer, fileStemOf } from '#lib/hr-exports/rules/portrait-fi
 import { isHrExportIdShaped, newHrExportId } from '#lib/hr-exports/rules/hr-export-model';
 import type { Photo } from '#lib/photos/rules/photo-model';
 
-const photo = (photoId: string): Photo => ({ photoId, personId: 'per_1', fileName: `${photoId}.jpg`, objectKey: `photos/x/${photoId}.jpg`, width: null, height: null, capturedAt: null, createdAt: '2027-01-01T00:00:00.000Z' });
+const photo = (photoId: string): Photo => ({
+  photoId,
+  personId: 'per_1',
+  fileName: `${photoId}.jpg`,
+  objectKey: `photos/x/${photoId}.jpg`,
+  width: null,
+  height: null,
+  capturedAt: null,
+  createdAt: '2027-01-01T00:00:00.000Z',
+});
 
 describe('hasHrExportConsent', () => {
   it.each([
@@ -63,7 +72,7 @@ describe('PortraitFileNamer', () => {
     expect(new Set(names.map((name) => name.fileName.toLowerCase())).size).toBe(names.length);
   });
 
-  it('never gives the manifest\'s name, a path or a hidden file', () => {
+  it("never gives the manifest's name, a path or a hidden file", () => {
     const namer = new PortraitFileNamer();
     expect(namer.nameFor({ personId: 'per_1', employeeId: 'manifest.csv' }).fileName).toBe('manifest.csv.jpg');
     expect(fileStemOf('../../etc/passwd')).toBe('__.._etc_passwd');
@@ -73,9 +82,12 @@ describe('PortraitFileNamer', () => {
 });
 
 describe('manifest rows', () => {
-  it.each(['=HYPERLINK("http://example.com","x")', '+1', '-2', '@SUM(A1)', '\tx', '\rx'])('keeps %j as text with a leading quote', (value) => {
-    expect(spreadsheetSafe(value)).toBe(`'${value}`);
-  });
+  it.each(['=HYPERLINK("http://example.com","x")', '+1', '-2', '@SUM(A1)', '\tx', '\rx'])(
+    'keeps %j as text with a leading quote',
+    (value) => {
+      expect(spreadsheetSafe(value)).toBe(`'${value}`);
+    },
+  );
 
   it('leaves other text alone', () => {
     expect(spreadsheetSafe('Ada Lovelace')).toBe('Ada Lovelace');
@@ -83,7 +95,14 @@ describe('manifest rows', () => {
   });
 
   it('writes the columns in order, empty where the person has no value, each cell guarded', () => {
-    const row = manifestRow({ employeeId: null, name: '=cmd', email: null, fileName: 'per_1.jpg', photoId: 'pho_1', takenAt: '2027-01-01T00:00:00.000Z' });
+    const row = manifestRow({
+      employeeId: null,
+      name: '=cmd',
+      email: null,
+      fileName: 'per_1.jpg',
+      photoId: 'pho_1',
+      takenAt: '2027-01-01T00:00:00.000Z',
+    });
     expect(MANIFEST_COLUMNS).toEqual(['employeeId', 'name', 'email', 'file', 'photoId', 'takenAt']);
     expect(row).toEqual(['', "'=cmd", '', 'per_1.jpg', 'pho_1', '2027-01-01T00:00:00.000Z']);
   });
@@ -91,7 +110,11 @@ describe('manifest rows', () => {
 
 describe('squareAroundFace', () => {
   it('centres a square a little below the face, 2.5 times its size', () => {
-    expect(squareAroundFace({ x: 900, y: 500, width: 200, height: 200 }, { width: 2000, height: 2000 })).toEqual({ left: 750, top: 400, side: 500 });
+    expect(squareAroundFace({ x: 900, y: 500, width: 200, height: 200 }, { width: 2000, height: 2000 })).toEqual({
+      left: 750,
+      top: 400,
+      side: 500,
+    });
   });
 
   it('stays inside the image and never exceeds its shorter side', () => {

@@ -89,7 +89,10 @@ describe('API key checks', () => {
 
       // Act
       const sent = await commandsSentDuring(() =>
-        expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'invalid_authorization_scheme', status: 401 }),
+        expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({
+          code: 'invalid_authorization_scheme',
+          status: 401,
+        }),
       );
 
       // Assess
@@ -180,7 +183,9 @@ describe('API key checks', () => {
       const before = await rawKeyItem(key.secret);
 
       // Act
-      const sent = await commandsSentDuring(() => expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'invalid_api_key' }));
+      const sent = await commandsSentDuring(() =>
+        expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'invalid_api_key' }),
+      );
 
       // Assess
       expect(sent).toEqual(['UpdateItemCommand']);
@@ -195,7 +200,9 @@ describe('API key checks', () => {
       await setApiKeyStatus(tenant.tenantId, revoked.record.keyId, 'revoked');
 
       // Act, Assess
-      await expect(runBefore(apiKeyAuth(), requestOf(tenant, { 'x-api-key': revoked.secret }))).rejects.toMatchObject({ code: 'invalid_api_key' });
+      await expect(runBefore(apiKeyAuth(), requestOf(tenant, { 'x-api-key': revoked.secret }))).rejects.toMatchObject({
+        code: 'invalid_api_key',
+      });
     });
 
     it('only reads the key, strongly consistent, when the plan will refuse the request', async () => {
@@ -249,6 +256,8 @@ describe('API key checks', () => {
 
 /** The key's item as stored, every attribute. */
 async function rawKeyItem(secret: string): Promise<Record<string, unknown> | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)), ConsistentRead: true }));
+  const { Item } = await db.send(
+    new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)), ConsistentRead: true }),
+  );
   return Item;
 }

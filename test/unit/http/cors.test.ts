@@ -5,7 +5,8 @@ describe('corsResponseHeaders', () => {
   it('lets any origin read the answer and exposes X-Request-Id, Retry-After and the rate-limit headers', () => {
     expect(corsResponseHeaders()).toEqual({
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+      'Access-Control-Expose-Headers':
+        'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
     });
   });
 
@@ -27,7 +28,8 @@ describe('preflightHeaders', () => {
     // Assess
     expect(headers).toEqual({
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+      'Access-Control-Expose-Headers':
+        'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
       'Access-Control-Allow-Methods': methods,
       'Access-Control-Allow-Headers': 'Content-Type, X-Tenant-Slug, Idempotency-Key',
       'Access-Control-Max-Age': '86400',
@@ -54,7 +56,8 @@ describe('cors', () => {
     expect(request.response.headers).toEqual({
       'Content-Type': 'application/json; charset=utf-8',
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+      'Access-Control-Expose-Headers':
+        'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
     });
     expect(JSON.parse(String(request.response.body))).toEqual({ ok: true, personId: 'per_1' });
   });
@@ -71,7 +74,8 @@ describe('cors', () => {
     expect(request.response.headers).toEqual({
       'X-Request-Id': 'req-1',
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+      'Access-Control-Expose-Headers':
+        'X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
     });
   });
 

@@ -32,10 +32,13 @@ describe('ERROR_CODE_OF_REASON', () => {
     expect([...RENAMED.keys()].filter((reason) => !reasons.includes(reason))).toEqual([]);
   });
 
-  it.each(reasons.filter((reason) => !RENAMED.has(reason)))('answers %s with the catalogue code of that name', (reason) => {
-    expect(Object.keys(ERROR_CATALOG)).toContain(reason);
-    expect(ERROR_CODE_OF_REASON[reason]).toBe(reason);
-  });
+  it.each(reasons.filter((reason) => !RENAMED.has(reason)))(
+    'answers %s with the catalogue code of that name',
+    (reason) => {
+      expect(Object.keys(ERROR_CATALOG)).toContain(reason);
+      expect(ERROR_CODE_OF_REASON[reason]).toBe(reason);
+    },
+  );
 
   it.each(reasons)('maps %s to a code of the error catalogue', (reason) => {
     expect(Object.keys(ERROR_CATALOG)).toContain(ERROR_CODE_OF_REASON[reason]);
@@ -81,7 +84,11 @@ describe('apiErrorOf', () => {
   it.each([
     ['field', invalidField('phone', 'phone must have at most 50 characters.'), { field: 'phone' }],
     ['key', new DomainError('invalid_custom_field', 'Size is required.', { key: 'custom-1' }), { key: 'custom-1' }],
-    ['parameter', new DomainError('invalid_parameter', 'limit must be 1 to 500.', { parameter: 'limit' }), { parameter: 'limit' }],
+    [
+      'parameter',
+      new DomainError('invalid_parameter', 'limit must be 1 to 500.', { parameter: 'limit' }),
+      { parameter: 'limit' },
+    ],
   ])('puts the subject %s into the body', (_member, domainError, subject) => {
     // Act
     const body = apiErrorOf(domainError).toJSON();

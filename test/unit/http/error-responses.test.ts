@@ -28,15 +28,24 @@ describe('errorResponses', () => {
       expect(answer).toEqual({
         statusCode: 400,
         headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': 'req-42' },
-        body: { ok: false, error: 'invalid_tenant', message: ERROR_CATALOG.invalid_tenant.message, requestId: 'req-42' },
+        body: {
+          ok: false,
+          error: 'invalid_tenant',
+          message: ERROR_CATALOG.invalid_tenant.message,
+          requestId: 'req-42',
+        },
       });
     });
 
     it('keeps its own message, its details and its headers', async () => {
-      const error = new ApiError('rate_limit_exceeded', 'Rate limit of 60 requests per minute exceeded; retry in 3 seconds.', {
-        details: { limit: 60 },
-        headers: { 'Retry-After': '3' },
-      });
+      const error = new ApiError(
+        'rate_limit_exceeded',
+        'Rate limit of 60 requests per minute exceeded; retry in 3 seconds.',
+        {
+          details: { limit: 60 },
+          headers: { 'Retry-After': '3' },
+        },
+      );
 
       const answer = await answerTo(error);
 
@@ -106,7 +115,9 @@ describe('errorResponses', () => {
     });
 
     it('a transaction cancelled by throttling gives 503 storage_unavailable', async () => {
-      const error = storeError('TransactionCanceledException', { CancellationReasons: [{ Code: 'None' }, { Code: 'ThrottlingError' }] });
+      const error = storeError('TransactionCanceledException', {
+        CancellationReasons: [{ Code: 'None' }, { Code: 'ThrottlingError' }],
+      });
 
       const answer = await answerTo(error);
 
@@ -114,7 +125,9 @@ describe('errorResponses', () => {
     });
 
     it('a transaction cancelled by a failed condition is not transient: 500 internal_error', async () => {
-      const error = storeError('TransactionCanceledException', { CancellationReasons: [{ Code: 'ConditionalCheckFailed' }] });
+      const error = storeError('TransactionCanceledException', {
+        CancellationReasons: [{ Code: 'ConditionalCheckFailed' }],
+      });
 
       const answer = await answerTo(error);
 
@@ -163,7 +176,10 @@ describe('errorResponses', () => {
 
       // Assess
       expect(logged).toHaveBeenCalledWith('unexpected error', {
-        error: expect.objectContaining({ name: 'Error', stack: expect.arrayContaining([expect.stringContaining('error-responses.test.ts')]) }),
+        error: expect.objectContaining({
+          name: 'Error',
+          stack: expect.arrayContaining([expect.stringContaining('error-responses.test.ts')]),
+        }),
       });
       expect(JSON.stringify(logged.mock.calls)).not.toContain('ada@example.com');
     });
@@ -177,7 +193,11 @@ describe('errorResponses', () => {
 
       expect(answer).toEqual({
         statusCode: 200,
-        headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': 'req-42', 'Idempotent-Replayed': 'true' },
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'X-Request-Id': 'req-42',
+          'Idempotent-Replayed': 'true',
+        },
         body: { ok: true, imported: 2, persons: [{ code: 'AB12' }], requestId: 'req-42' },
       });
     });

@@ -7,7 +7,10 @@ import { apiEvent, apiRequest, runBefore } from './request-builders';
 useTestTable();
 
 const requestFor = (slug: string | undefined, token: string) =>
-  apiRequest(apiEvent({ path: `/group-shoot/checkin/${token}`, headers: slug === undefined ? {} : { 'x-tenant-slug': slug } }), { pathParameters: { token } });
+  apiRequest(
+    apiEvent({ path: `/group-shoot/checkin/${token}`, headers: slug === undefined ? {} : { 'x-tenant-slug': slug } }),
+    { pathParameters: { token } },
+  );
 
 describe('prefetchGalleryPointer', () => {
   let studio: TestTenant;
@@ -35,9 +38,12 @@ describe('prefetchGalleryPointer', () => {
   it.each<[string, string | undefined, () => string]>([
     ['no tenant slug', undefined, () => studio.token],
     ['a token of the wrong shape', 'any-studio', () => 'not a token'],
-  ])('starts nothing and raises nothing for %s: tenantResolution and the use case answer as before', async (_case, slug, tokenOf) => {
-    const request = requestFor(slug, tokenOf());
-    await expect(runBefore(prefetchGalleryPointer(), request)).resolves.toBeUndefined();
-    expect(request.context.galleryPointerLookup).toBeUndefined();
-  });
+  ])(
+    'starts nothing and raises nothing for %s: tenantResolution and the use case answer as before',
+    async (_case, slug, tokenOf) => {
+      const request = requestFor(slug, tokenOf());
+      await expect(runBefore(prefetchGalleryPointer(), request)).resolves.toBeUndefined();
+      expect(request.context.galleryPointerLookup).toBeUndefined();
+    },
+  );
 });

@@ -119,7 +119,10 @@ describe('idempotencyStart and idempotencyFinish', () => {
 
   it('replay a refusal below 500 too', async () => {
     const key = freshKey();
-    await answered(call({ key }), 400, { error: 'persons_required', message: 'A non-empty persons array is required.' });
+    await answered(call({ key }), 400, {
+      error: 'persons_required',
+      message: 'A non-empty persons array is required.',
+    });
 
     await expect(runBefore(idempotencyStart(ROUTE), call({ key }))).rejects.toHaveProperty('answer', {
       statusCode: 400,
@@ -131,9 +134,9 @@ describe('idempotencyStart and idempotencyFinish', () => {
     const key = freshKey();
     await answered(call({ key, body: { a: 1, b: { c: 2, d: 3 } } }), 200, { imported: 0 });
 
-    await expect(runBefore(idempotencyStart(ROUTE), call({ key, body: { b: { d: 3, c: 2 }, a: 1 } }))).rejects.toBeInstanceOf(
-      IdempotentReplay,
-    );
+    await expect(
+      runBefore(idempotencyStart(ROUTE), call({ key, body: { b: { d: 3, c: 2 }, a: 1 } })),
+    ).rejects.toBeInstanceOf(IdempotentReplay);
   });
 
   it.each([
@@ -181,7 +184,9 @@ describe('idempotencyStart and idempotencyFinish', () => {
     await runBefore(idempotencyStart(ROUTE), retry);
 
     // Assess: the retry holds the key now, so a third request finds it in use.
-    await expect(runBefore(idempotencyStart(ROUTE), call({ key }))).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+    await expect(runBefore(idempotencyStart(ROUTE), call({ key }))).rejects.toMatchObject({
+      code: 'idempotency_key_in_use',
+    });
   });
 
   it('take over a claim abandoned for more than a minute', async () => {
@@ -200,14 +205,22 @@ describe('idempotencyStart and idempotencyFinish', () => {
   });
 
   it.each([
-    ['another tenant', async () => ({ tenant: await createTenant({ slug: uniqueSlug('scope'), name: 'Scope', plan: 'creator' }) })],
-    ['another API key of the tenant', async () => ({ tenant, apiKey: (await createApiKey(tenant.tenantId, 'second key')).record })],
+    [
+      'another tenant',
+      async () => ({ tenant: await createTenant({ slug: uniqueSlug('scope'), name: 'Scope', plan: 'creator' }) }),
+    ],
+    [
+      'another API key of the tenant',
+      async () => ({ tenant, apiKey: (await createApiKey(tenant.tenantId, 'second key')).record }),
+    ],
     ['a public caller of the tenant', async () => ({ tenant })],
   ])('keep the keys of %s apart', async (_case, otherCaller) => {
     const key = freshKey();
     await answered(call({ key }), 200, { imported: 1 });
 
-    await expect(runBefore(idempotencyStart(ROUTE), call({ key, caller: await otherCaller() }))).resolves.toBeUndefined();
+    await expect(
+      runBefore(idempotencyStart(ROUTE), call({ key, caller: await otherCaller() })),
+    ).resolves.toBeUndefined();
   });
 
   it('keep the keys of different routes apart', async () => {
@@ -229,6 +242,8 @@ describe('idempotencyStart and idempotencyFinish', () => {
 
     // Assess
     expect(request.response).toEqual({ statusCode: 200, headers: {}, body: 'not json' });
-    await expect(runBefore(idempotencyStart(ROUTE), call({ key }))).rejects.toMatchObject({ code: 'idempotency_key_in_use' });
+    await expect(runBefore(idempotencyStart(ROUTE), call({ key }))).rejects.toMatchObject({
+      code: 'idempotency_key_in_use',
+    });
   });
 });

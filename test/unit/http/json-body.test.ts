@@ -137,7 +137,9 @@ describe('jsonBody', () => {
     });
 
     it('that decodes to no JSON gives 400 invalid_json', async () => {
-      await expect(runBefore(jsonBody(), withBody(encoded('{"name":'), { isBase64Encoded: true }))).rejects.toMatchObject({
+      await expect(
+        runBefore(jsonBody(), withBody(encoded('{"name":'), { isBase64Encoded: true })),
+      ).rejects.toMatchObject({
         code: 'invalid_json',
       });
     });
@@ -174,7 +176,9 @@ describe('jsonBody', () => {
     });
 
     it('is checked for nesting once decoded', async () => {
-      await expect(runBefore(jsonBody(), withBody(encoded(nestedObject(33)), { isBase64Encoded: true }))).rejects.toMatchObject({
+      await expect(
+        runBefore(jsonBody(), withBody(encoded(nestedObject(33)), { isBase64Encoded: true })),
+      ).rejects.toMatchObject({
         code: 'invalid_json',
         message: 'The request body is nested deeper than 32 levels.',
       });

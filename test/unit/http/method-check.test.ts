@@ -43,7 +43,10 @@ describe('methodCheck', () => {
   it('gives 404 not_found for a path no route has', async () => {
     const request = apiRequest(apiEvent({ method: 'GET', path: '/groupshoot/abc/nothing-here' }));
 
-    await expect(runBefore(methodCheck([listPersons]), request)).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    await expect(runBefore(methodCheck([listPersons]), request)).rejects.toMatchObject({
+      code: 'not_found',
+      status: 404,
+    });
   });
 
   it.each([

@@ -7,7 +7,8 @@ describe('originVerify', () => {
     delete process.env.ORIGIN_VERIFY_SECRET;
   });
 
-  const withHeader = (value?: string) => apiRequest(apiEvent({ headers: value === undefined ? {} : { 'x-origin-verify': value } }));
+  const withHeader = (value?: string) =>
+    apiRequest(apiEvent({ headers: value === undefined ? {} : { 'x-origin-verify': value } }));
 
   it('checks nothing when no front is configured', async () => {
     await expect(runBefore(originVerify(), withHeader())).resolves.toBeUndefined();
@@ -25,6 +26,9 @@ describe('originVerify', () => {
     ['an empty value', ''],
   ])('refuses a request with %s as 403 direct_access_forbidden', async (_case, value) => {
     process.env.ORIGIN_VERIFY_SECRET = 'front-secret-value';
-    await expect(runBefore(originVerify(), withHeader(value))).rejects.toMatchObject({ code: 'direct_access_forbidden', status: 403 });
+    await expect(runBefore(originVerify(), withHeader(value))).rejects.toMatchObject({
+      code: 'direct_access_forbidden',
+      status: 403,
+    });
   });
 });

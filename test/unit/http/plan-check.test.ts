@@ -15,7 +15,8 @@ function tenantWithPlan(plan: Tenant['plan']): Tenant {
   };
 }
 
-const onPlan = (tier: string) => apiRequest(undefined, { tenant: tenantWithPlan({ tier, updatedAt: '2027-01-01T00:00:00.000Z' }) });
+const onPlan = (tier: string) =>
+  apiRequest(undefined, { tenant: tenantWithPlan({ tier, updatedAt: '2027-01-01T00:00:00.000Z' }) });
 
 describe('planCheck', () => {
   it('knows the tiers free < starter < creator < pro < studio', () => {
@@ -29,11 +30,17 @@ describe('planCheck', () => {
   });
 
   it.each(['free', 'starter'])('gives 403 plan_upgrade_required to a tenant on the %s plan', async (tier) => {
-    await expect(runBefore(planCheck(), onPlan(tier))).rejects.toMatchObject({ code: 'plan_upgrade_required', status: 403 });
+    await expect(runBefore(planCheck(), onPlan(tier))).rejects.toMatchObject({
+      code: 'plan_upgrade_required',
+      status: 403,
+    });
   });
 
   it.each(['gold', 'Creator', ''])('gives 503 plan_check_unavailable for the unknown tier %p', async (tier) => {
-    await expect(runBefore(planCheck(), onPlan(tier))).rejects.toMatchObject({ code: 'plan_check_unavailable', status: 503 });
+    await expect(runBefore(planCheck(), onPlan(tier))).rejects.toMatchObject({
+      code: 'plan_check_unavailable',
+      status: 503,
+    });
   });
 
   it('gives 503 plan_check_unavailable to a tenant without a plan record', async () => {

@@ -148,7 +148,9 @@ describe('rateLimit', () => {
 
     await throughLimit(request);
 
-    expect(request.context.responseHeaders).toEqual(expect.objectContaining({ 'X-Other': 'kept', 'X-RateLimit-Limit': '60' }));
+    expect(request.context.responseHeaders).toEqual(
+      expect.objectContaining({ 'X-Other': 'kept', 'X-RateLimit-Limit': '60' }),
+    );
   });
 
   it('keeps the counter on the key: a refused request is answered without a write', async () => {
@@ -158,7 +160,9 @@ describe('rateLimit', () => {
     await expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' });
 
     // Act
-    const sent = await commandsSentDuring(() => expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' }));
+    const sent = await commandsSentDuring(() =>
+      expect(throughLimit(requestWith(apiKey))).rejects.toMatchObject({ code: 'rate_limit_exceeded' }),
+    );
 
     // Assess: this process knows the key is exhausted, so it only reads the key to check it.
     expect(sent).toEqual(['GetItemCommand']);

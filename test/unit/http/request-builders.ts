@@ -31,7 +31,8 @@ export function apiEvent(options: EventOptions = {}): ApiEvent {
       domainName: 'api.example.com',
       domainPrefix: 'api',
       http: { method, path, protocol: 'HTTP/1.1', sourceIp: '192.0.2.1', userAgent: 'unit-test' },
-      requestId: options.requestId === null ? (undefined as unknown as string) : (options.requestId ?? 'req-from-gateway'),
+      requestId:
+        options.requestId === null ? (undefined as unknown as string) : (options.requestId ?? 'req-from-gateway'),
       routeKey: `${method} ${path}`,
       stage: options.stage ?? '$default',
       time: '01/Jan/2027:00:00:00 +0000',

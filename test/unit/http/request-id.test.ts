@@ -13,7 +13,7 @@ describe('requestId', () => {
       expect(request.context.requestId).toBe('gw-123');
     });
 
-    it("falls back to the Lambda request ID without one from API Gateway", async () => {
+    it('falls back to the Lambda request ID without one from API Gateway', async () => {
       const request = apiRequest(apiEvent({ requestId: null }), { requestId: '', awsRequestId: 'lambda-456' });
 
       await runBefore(requestId(), request);

@@ -100,11 +100,16 @@ describe('requestLogging', () => {
 
     const lines = await captureLogs(() => handler(sensitiveEvent(), apiContext()));
 
-    expect(completionLines(lines)).toEqual([expect.objectContaining({ method: 'POST', status: 404, route: 'importPersons' })]);
+    expect(completionLines(lines)).toEqual([
+      expect.objectContaining({ method: 'POST', status: 404, route: 'importPersons' }),
+    ]);
   });
 
   it.each([
-    ['an answer', async (_event: ApiEvent, context: ApiContext) => jsonResponse(200, { imported: 1 }, context.requestId)],
+    [
+      'an answer',
+      async (_event: ApiEvent, context: ApiContext) => jsonResponse(200, { imported: 1 }, context.requestId),
+    ],
     [
       'a refusal',
       async () => {

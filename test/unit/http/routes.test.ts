@@ -9,9 +9,12 @@ describe('route table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it.each([...routes.map((route) => route.handler), UNMATCHED_ROUTE_HANDLER])('has a function file for %s', (handler) => {
-    expect(existsSync(join(__dirname, '..', '..', '..', 'functions', `${handler}.ts`))).toBe(true);
-  });
+  it.each([...routes.map((route) => route.handler), UNMATCHED_ROUTE_HANDLER])(
+    'has a function file for %s',
+    (handler) => {
+      expect(existsSync(join(__dirname, '..', '..', '..', 'functions', `${handler}.ts`))).toBe(true);
+    },
+  );
 
   it('gives an alias only to server-side routes, as the spec lists them', () => {
     for (const route of routes) {
@@ -22,7 +25,9 @@ describe('route table', () => {
 
 describe('path matching', () => {
   it('extracts and decodes path parameters', () => {
-    expect(matchTemplate('/groupshoot/{token}/persons/{personId}/photos', '/groupshoot/ab%2Dc/persons/p1/photos')).toEqual({
+    expect(
+      matchTemplate('/groupshoot/{token}/persons/{personId}/photos', '/groupshoot/ab%2Dc/persons/p1/photos'),
+    ).toEqual({
       token: 'ab-c',
       personId: 'p1',
     });

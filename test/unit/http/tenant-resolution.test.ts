@@ -55,7 +55,10 @@ describe('tenantResolution', () => {
   ])('gives 400 missing_tenant_slug for %s', async (_case, headers) => {
     const request = withSlugHeader(headers);
 
-    await expect(runBefore(tenantResolution(), request)).rejects.toMatchObject({ code: 'missing_tenant_slug', status: 400 });
+    await expect(runBefore(tenantResolution(), request)).rejects.toMatchObject({
+      code: 'missing_tenant_slug',
+      status: 400,
+    });
     expect(request.context.tenant).toBeUndefined();
   });
 
@@ -89,7 +92,12 @@ describe('tenantResolution', () => {
       setClock(() => clock);
       const studio = await createTenant({ slug: uniqueSlug('recent'), name: 'Recent Studio', plan: 'creator' });
       await runBefore(tenantResolution({ recent: true }), withSlugHeader({ 'x-tenant-slug': studio.slug }));
-      await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.tenantPlan(studio.slug), tier: 'starter', updatedAt: '2027-01-01T00:00:00.000Z' } }));
+      await db.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...keys.tenantPlan(studio.slug), tier: 'starter', updatedAt: '2027-01-01T00:00:00.000Z' },
+        }),
+      );
 
       // Act
       clock += TENANT_CACHE_MS - 1;
@@ -102,12 +110,18 @@ describe('tenantResolution', () => {
       await runBefore(tenantResolution({ recent: true }), expired);
 
       // Assess
-      expect([recent.context.tenant?.plan?.tier, fresh.context.tenant?.plan?.tier, expired.context.tenant?.plan?.tier]).toEqual(['creator', 'starter', 'starter']);
+      expect([
+        recent.context.tenant?.plan?.tier,
+        fresh.context.tenant?.plan?.tier,
+        expired.context.tenant?.plan?.tier,
+      ]).toEqual(['creator', 'starter', 'starter']);
     });
 
     it('never keeps an unknown slug: a tenant created after a miss is found at once', async () => {
       const slug = uniqueSlug('later');
-      await expect(runBefore(tenantResolution({ recent: true }), withSlugHeader({ 'x-tenant-slug': slug }))).rejects.toMatchObject({ code: 'invalid_tenant' });
+      await expect(
+        runBefore(tenantResolution({ recent: true }), withSlugHeader({ 'x-tenant-slug': slug })),
+      ).rejects.toMatchObject({ code: 'invalid_tenant' });
       await createTenant({ slug, name: 'Later Studio', plan: 'creator' });
       const request = withSlugHeader({ 'x-tenant-slug': slug });
 

@@ -12,13 +12,22 @@ const SCOPE: IdempotencyScope = { tenantId: 'ten_01jabc', caller: 'public', rout
 const KEY = '3f2b8c0e-9a4d-4f6b-8e1a-2c7d5b9e0f13';
 const ANSWER: StoredAnswer = {
   statusCode: 200,
-  members: { orderId: 'ord_1', checkoutUrl: 'https://pay.example/cs_1', statusToken: 'gst_SECRETSTATUS', retryToken: 'grt_SECRETRETRY', packageName: 'Premium' },
+  members: {
+    orderId: 'ord_1',
+    checkoutUrl: 'https://pay.example/cs_1',
+    statusToken: 'gst_SECRETSTATUS',
+    retryToken: 'grt_SECRETRETRY',
+    packageName: 'Premium',
+  },
 };
 const BOUND = 'record\nrequest';
 
 describe('deriveIdempotencyKeyMaterial', () => {
   it('gives the same record ID and answer key for the same key in the same scope', async () => {
-    const [first, second] = await Promise.all([deriveIdempotencyKeyMaterial(SCOPE, KEY), deriveIdempotencyKeyMaterial(SCOPE, KEY)]);
+    const [first, second] = await Promise.all([
+      deriveIdempotencyKeyMaterial(SCOPE, KEY),
+      deriveIdempotencyKeyMaterial(SCOPE, KEY),
+    ]);
     expect(first.scopeHash).toMatch(/^[0-9a-f]{64}$/);
     expect(second).toEqual(first);
     expect(first.answerKey).toHaveLength(32);
@@ -41,7 +50,9 @@ describe('deriveIdempotencyKeyMaterial', () => {
     const material = await deriveIdempotencyKeyMaterial(SCOPE, KEY);
     expect(material.scopeHash).not.toBe(material.answerKey.toString('hex'));
     // The earlier record ID, one SHA-256 that let anyone with the table test guesses at full speed.
-    const fast = createHash('sha256').update([SCOPE.tenantId, SCOPE.caller, SCOPE.routeId, KEY].join('\n')).digest('hex');
+    const fast = createHash('sha256')
+      .update([SCOPE.tenantId, SCOPE.caller, SCOPE.routeId, KEY].join('\n'))
+      .digest('hex');
     expect(material.scopeHash).not.toBe(fast);
   });
 
@@ -64,8 +75,14 @@ describe('sealAnswer and openAnswer', () => {
 
   it('hold no member of the answer in clear', () => {
     const sealed = sealAnswer(answerKey, ANSWER, BOUND);
-    for (const text of [sealed.toString('latin1'), sealed.toString('utf8'), sealed.toString('base64'), sealed.toString('hex')]) {
-      for (const secret of ['gst_SECRETSTATUS', 'grt_SECRETRETRY', 'Premium', 'statusToken']) expect(text).not.toContain(secret);
+    for (const text of [
+      sealed.toString('latin1'),
+      sealed.toString('utf8'),
+      sealed.toString('base64'),
+      sealed.toString('hex'),
+    ]) {
+      for (const secret of ['gst_SECRETSTATUS', 'grt_SECRETRETRY', 'Premium', 'statusToken'])
+        expect(text).not.toContain(secret);
     }
   });
 
@@ -99,14 +116,32 @@ describe('idsInAnswer', () => {
   it.each([
     ['a free check-in', { personId: 'per_1', code: 'AB12', name: 'Ada' }, ['per_1'], []],
     ['a paid check-in', ANSWER.members, [], ['ord_1']],
-    ['a paid checkinStatus', { orderId: 'ord_1', status: 'paid', packageName: 'P', personId: 'per_2', code: 'CD34', name: 'Ada' }, ['per_2'], ['ord_1']],
+    [
+      'a paid checkinStatus',
+      { orderId: 'ord_1', status: 'paid', packageName: 'P', personId: 'per_2', code: 'CD34', name: 'Ada' },
+      ['per_2'],
+      ['ord_1'],
+    ],
     [
       'an import',
-      { galleryToken: 'g', imported: 2, skipped: 0, persons: [{ personId: 'per_3', code: 'EF56' }, { personId: 'per_4', code: 'GH78' }] },
+      {
+        galleryToken: 'g',
+        imported: 2,
+        skipped: 0,
+        persons: [
+          { personId: 'per_3', code: 'EF56' },
+          { personId: 'per_4', code: 'GH78' },
+        ],
+      },
       ['per_3', 'per_4'],
       [],
     ],
-    ['another array of persons', { created: [{ personId: 'per_5' }, { personId: 'per_5' }, { personId: 42 }] }, ['per_5'], []],
+    [
+      'another array of persons',
+      { created: [{ personId: 'per_5' }, { personId: 'per_5' }, { personId: 42 }] },
+      ['per_5'],
+      [],
+    ],
     ['a refusal', { error: 'persons_required', message: 'A non-empty persons array is required.' }, [], []],
   ])('finds the persons and orders of %s', (_case, members, personIds, orderIds) => {
     expect(idsInAnswer(members as Record<string, unknown>)).toEqual({ personIds, orderIds });

@@ -1,4 +1,9 @@
-import { describeMapping, normaliseHeader, parseMapOption, resolveMapping } from '../../../scripts/import/header-mapping';
+import {
+  describeMapping,
+  normaliseHeader,
+  parseMapOption,
+  resolveMapping,
+} from '../../../scripts/import/header-mapping';
 import { UsageError } from '../../../scripts/cli-kit/cli-errors';
 
 function usageMessage(action: () => unknown): string {
@@ -43,7 +48,12 @@ describe('resolveMapping without --map', () => {
     [
       'an English export',
       ['Employee ID', 'First Name', 'Last Name', 'Email Address', 'Shooting Date'],
-      { name: ['First Name', 'Last Name'], email: ['Email Address'], employeeId: ['Employee ID'], day: ['Shooting Date'] },
+      {
+        name: ['First Name', 'Last Name'],
+        email: ['Email Address'],
+        employeeId: ['Employee ID'],
+        day: ['Shooting Date'],
+      },
     ],
     [
       'the API field names (JSON)',
@@ -71,7 +81,12 @@ describe('resolveMapping with --map', () => {
 
   it('takes the mapped columns, recognises the rest and composes the name', () => {
     const mapping = resolveMapping(columns, parseMapOption('name=vorname + NACHNAME, day=-'));
-    expect(mapping).toEqual({ name: ['Vorname', 'Nachname'], email: ['E-Mail'], employeeId: ['Personalnummer'], day: [] });
+    expect(mapping).toEqual({
+      name: ['Vorname', 'Nachname'],
+      email: ['E-Mail'],
+      employeeId: ['Personalnummer'],
+      day: [],
+    });
   });
 
   it('reads a column whose name holds a comma, and one spelt with other punctuation', () => {
@@ -87,7 +102,9 @@ describe('resolveMapping with --map', () => {
   ])('refuses %s, listing the columns', (option, start) => {
     const message = usageMessage(() => resolveMapping(columns, parseMapOption(option)));
     expect(message).toContain(start);
-    expect(message).toContain('Its columns are: "Personalnummer", "Vorname", "Nachname", "E-Mail", "Termin", "Name, Vorname"');
+    expect(message).toContain(
+      'Its columns are: "Personalnummer", "Vorname", "Nachname", "E-Mail", "Termin", "Name, Vorname"',
+    );
   });
 
   it('composes only the name', () => {

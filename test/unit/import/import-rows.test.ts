@@ -31,7 +31,12 @@ describe('prepareRows', () => {
   it('imports a row with an unknown day without the day, with a warning, by default', () => {
     expect(prepareRows(ROWS, OPTIONS)).toEqual([
       { line: 2, person: { name: 'Jürgen Müller', email: null, employeeId: '1', shootingDayId: 'day-1' } },
-      { line: 3, person: { name: 'Ada Lovelace', email: null, employeeId: '2', shootingDayId: null }, warning: 'shooting_day_not_found', dayValue: 'Dienstag' },
+      {
+        line: 3,
+        person: { name: 'Ada Lovelace', email: null, employeeId: '2', shootingDayId: null },
+        warning: 'shooting_day_not_found',
+        dayValue: 'Dienstag',
+      },
       { line: 4, reason: 'already_imported' },
       { line: 5, reason: 'duplicate_in_file' },
       { line: 6, reason: 'row_not_object' },
@@ -39,13 +44,21 @@ describe('prepareRows', () => {
   });
 
   it('skips it with strictDays', () => {
-    expect(prepareRows(ROWS, { ...OPTIONS, strictDays: true })[1]).toEqual({ line: 3, reason: 'shooting_day_not_found', dayValue: 'Dienstag' });
+    expect(prepareRows(ROWS, { ...OPTIONS, strictDays: true })[1]).toEqual({
+      line: 3,
+      reason: 'shooting_day_not_found',
+      dayValue: 'Dienstag',
+    });
   });
 });
 
 describe('buildReport', () => {
   it('counts reasons and warnings, and drops the warning of a row the API skipped', () => {
-    const report = buildReport({ file: 'hr.csv', gallery: 'g', dryRun: false, imported: 1 }, prepareRows(ROWS, OPTIONS), [{ line: 3, reason: 'not_written' }]);
+    const report = buildReport(
+      { file: 'hr.csv', gallery: 'g', dryRun: false, imported: 1 },
+      prepareRows(ROWS, OPTIONS),
+      [{ line: 3, reason: 'not_written' }],
+    );
     expect(report.summary).toEqual({
       file: 'hr.csv',
       gallery: 'g',

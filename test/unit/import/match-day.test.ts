@@ -1,7 +1,13 @@
 import type { ShootingDay } from '#lib/client/groupshoot-client';
 import { matchShootingDay, parseDayDate } from '../../../scripts/import/match-day';
 
-const day = (id: string, date: string, label: string, startTime = '09:00'): ShootingDay => ({ id, date, label, startTime, endTime: '17:00' });
+const day = (id: string, date: string, label: string, startTime = '09:00'): ShootingDay => ({
+  id,
+  date,
+  label,
+  startTime,
+  endTime: '17:00',
+});
 const MONDAY = day('day-mon', '2027-03-01', 'Montag');
 const TUESDAY_MORNING = day('day-tue-am', '2027-03-02', 'Dienstag Vormittag', '09:00');
 const TUESDAY_AFTERNOON = day('day-tue-pm', '2027-03-02', 'Dienstag Nachmittag', '13:00');

@@ -8,7 +8,12 @@ const utf8 = (text: string) => Buffer.from(text, 'utf8');
 
 describe('readTable: delimited text', () => {
   it('reads a semicolon export with a BOM, CRLF and quoted fields, as lines of the file', async () => {
-    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8('Personalnummer;Vorname Nachname;E-Mail\r\n0042;"Müller; Jürgen";j@x.de\r\n\r\n7;Zoë "Zo" Ødegård;z@x.de\r\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      utf8(
+        'Personalnummer;Vorname Nachname;E-Mail\r\n0042;"Müller; Jürgen";j@x.de\r\n\r\n7;Zoë "Zo" Ødegård;z@x.de\r\n',
+      ),
+    ]);
     const table = await readTable('hr.csv', bytes);
     expect(table.columns).toEqual(['Personalnummer', 'Vorname Nachname', 'E-Mail']);
     expect(table.rows).toEqual([
@@ -19,7 +24,10 @@ describe('readTable: delimited text', () => {
   });
 
   it('reads Excel\'s "Unicode text": UTF-16LE with a BOM, separated by tabs', async () => {
-    const table = await readTable('export.txt', iconv.encode('Name\tE-Mail\nFrançoise Süß\tf@x.de\n', 'utf-16le', { addBOM: true }));
+    const table = await readTable(
+      'export.txt',
+      iconv.encode('Name\tE-Mail\nFrançoise Süß\tf@x.de\n', 'utf-16le', { addBOM: true }),
+    );
     expect(table.rows).toEqual([{ line: 2, values: { Name: 'Françoise Süß', 'E-Mail': 'f@x.de' } }]);
     expect(table.description).toBe('text, UTF-16LE, separated by tab');
   });
@@ -32,19 +40,27 @@ describe('readTable: delimited text', () => {
   });
 
   it('takes --delimiter and --encoding', async () => {
-    const table = await readTable('hr.csv', iconv.encode('Name,Ort;E-Mail\nA,B;a@x.de\n', 'latin1'), { delimiter: 'semicolon', encoding: 'latin1' });
+    const table = await readTable('hr.csv', iconv.encode('Name,Ort;E-Mail\nA,B;a@x.de\n', 'latin1'), {
+      delimiter: 'semicolon',
+      encoding: 'latin1',
+    });
     expect(table.columns).toEqual(['Name,Ort', 'E-Mail']);
   });
 
   it('refuses --sheet for text and an .xls workbook', async () => {
     await expect(readTable('hr.csv', utf8('Name\nA\n'), { sheet: 'Personal' })).rejects.toThrow(UsageError);
-    await expect(readTable('hr.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1]))).rejects.toThrow(/save it as .xlsx or CSV/);
+    await expect(readTable('hr.xls', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1]))).rejects.toThrow(
+      /save it as .xlsx or CSV/,
+    );
   });
 });
 
 describe('readTable: JSON', () => {
   it('keeps the values as they are, and marks entries that are not objects', async () => {
-    const table = await readTable('persons.json', utf8(JSON.stringify({ persons: [{ name: 'Ada', employeeId: 7 }, ['x']] })));
+    const table = await readTable(
+      'persons.json',
+      utf8(JSON.stringify({ persons: [{ name: 'Ada', employeeId: 7 }, ['x']] })),
+    );
     expect(table.columns).toEqual(['name', 'employeeId']);
     expect(table.rows).toEqual([
       { line: 1, values: { name: 'Ada', employeeId: 7 } },
@@ -89,11 +105,29 @@ describe('readTable: .xlsx', () => {
     expect(table.rows).toEqual([
       {
         line: 3,
-        values: { Personalnummer: '00042', Vorname: 'Jürgen', Nachname: 'MÜLLER', 'E-Mail': 'j@example.com', Termin: '2027-03-01', Faktor: '0.3', Aktiv: 'TRUE', Fehler: '' },
+        values: {
+          Personalnummer: '00042',
+          Vorname: 'Jürgen',
+          Nachname: 'MÜLLER',
+          'E-Mail': 'j@example.com',
+          Termin: '2027-03-01',
+          Faktor: '0.3',
+          Aktiv: 'TRUE',
+          Fehler: '',
+        },
       },
       {
         line: 4,
-        values: { Personalnummer: '12345678901234', Vorname: 'Zoë', Nachname: 'Ødegård', 'E-Mail': '', Termin: '2027-03-02', Faktor: '', Aktiv: '', Fehler: '' },
+        values: {
+          Personalnummer: '12345678901234',
+          Vorname: 'Zoë',
+          Nachname: 'Ødegård',
+          'E-Mail': '',
+          Termin: '2027-03-02',
+          Faktor: '',
+          Aktiv: '',
+          Fehler: '',
+        },
       },
     ]);
   });
@@ -105,8 +139,12 @@ describe('readTable: .xlsx', () => {
       sheet.addRow(['Name']);
       sheet.addRow(['Ada']);
     });
-    expect((await readTable('export.bin', bytes, { sheet: 'personal' })).rows).toEqual([{ line: 2, values: { Name: 'Ada' } }]);
-    await expect(readTable('hr.xlsx', bytes, { sheet: 'Staff' })).rejects.toThrow('--sheet: the workbook has no sheet "Staff". Its sheets: "Deckblatt", "Personal"');
+    expect((await readTable('export.bin', bytes, { sheet: 'personal' })).rows).toEqual([
+      { line: 2, values: { Name: 'Ada' } },
+    ]);
+    await expect(readTable('hr.xlsx', bytes, { sheet: 'Staff' })).rejects.toThrow(
+      '--sheet: the workbook has no sheet "Staff". Its sheets: "Deckblatt", "Personal"',
+    );
   });
 });
 

@@ -23,7 +23,9 @@ describe('validReturnUrl', () => {
   });
 
   it('gives the URL parsed', () => {
-    expect(validReturnUrl('https://photos.example.com/checkin?lang=de')?.href).toBe('https://photos.example.com/checkin?lang=de');
+    expect(validReturnUrl('https://photos.example.com/checkin?lang=de')?.href).toBe(
+      'https://photos.example.com/checkin?lang=de',
+    );
   });
 
   it.each([
@@ -67,18 +69,30 @@ describe('returnUrlOf', () => {
   const notAllowed = /^The origin .+ is not allowed for this studio/;
 
   it("takes the caller's URL on an origin the studio allowed, and refuses it for a studio that did not", () => {
-    expect(returnUrlOf('https://studio.example.org/welcome', STUDIO, DEPLOYED).href).toBe('https://studio.example.org/welcome');
-    expect(refusalOf(() => returnUrlOf('https://studio.example.org/welcome', NO_ORIGINS, DEPLOYED)).message).toMatch(notAllowed);
+    expect(returnUrlOf('https://studio.example.org/welcome', STUDIO, DEPLOYED).href).toBe(
+      'https://studio.example.org/welcome',
+    );
+    expect(refusalOf(() => returnUrlOf('https://studio.example.org/welcome', NO_ORIGINS, DEPLOYED)).message).toMatch(
+      notAllowed,
+    );
   });
 
   it("takes any URL on the check-in page's origin for every studio, but no look-alike of it", () => {
-    expect(returnUrlOf('https://photos.example.com/other/page?x=1', NO_ORIGINS, DEPLOYED).href).toBe('https://photos.example.com/other/page?x=1');
-    expect(refusalOf(() => returnUrlOf('https://photos.example.com.evil.example/checkin', NO_ORIGINS, DEPLOYED)).message).toMatch(notAllowed);
+    expect(returnUrlOf('https://photos.example.com/other/page?x=1', NO_ORIGINS, DEPLOYED).href).toBe(
+      'https://photos.example.com/other/page?x=1',
+    );
+    expect(
+      refusalOf(() => returnUrlOf('https://photos.example.com.evil.example/checkin', NO_ORIGINS, DEPLOYED)).message,
+    ).toMatch(notAllowed);
   });
 
   it('compares origins in their normal form: case and the default port do not matter, another port does', () => {
-    expect(returnUrlOf('HTTPS://Studio.Example.ORG:443/welcome', STUDIO, DEPLOYED).href).toBe('https://studio.example.org/welcome');
-    expect(refusalOf(() => returnUrlOf('https://studio.example.org:444/welcome', STUDIO, DEPLOYED)).message).toMatch(notAllowed);
+    expect(returnUrlOf('HTTPS://Studio.Example.ORG:443/welcome', STUDIO, DEPLOYED).href).toBe(
+      'https://studio.example.org/welcome',
+    );
+    expect(refusalOf(() => returnUrlOf('https://studio.example.org:444/welcome', STUDIO, DEPLOYED)).message).toMatch(
+      notAllowed,
+    );
   });
 
   it.each([
@@ -129,13 +143,18 @@ describe('returnUrlOf', () => {
     const settings = { checkinPageUrl: undefined, local: false };
 
     expect(returnUrlOf('https://studio.example.org/', STUDIO, settings).href).toBe('https://studio.example.org/');
-    expect(refusalOf(() => returnUrlOf('https://photos.example.com/checkin', STUDIO, settings)).message).toMatch(notAllowed);
+    expect(refusalOf(() => returnUrlOf('https://photos.example.com/checkin', STUDIO, settings)).message).toMatch(
+      notAllowed,
+    );
   });
 
   it('refuses when neither a URL nor a fallback is there', () => {
     const settings = { checkinPageUrl: undefined, local: false };
 
-    expect(refusalOf(() => returnUrlOf(undefined, STUDIO, settings))).toMatchObject({ reason: 'invalid_field', subject: { field: 'returnUrl' } });
+    expect(refusalOf(() => returnUrlOf(undefined, STUDIO, settings))).toMatchObject({
+      reason: 'invalid_field',
+      subject: { field: 'returnUrl' },
+    });
   });
 
   it('refuses an invalid fallback', () => {
@@ -155,7 +174,11 @@ describe('returnUrlSettings', () => {
     ['LOCAL_STACK=true', true, { LOCAL_STACK: 'true' }],
     ['no LOCAL_STACK', false, {}],
     ['LOCAL_STACK=1', false, { LOCAL_STACK: '1' }],
-    ['LOCAL_STACK=true inside a Lambda function', false, { LOCAL_STACK: 'true', AWS_LAMBDA_FUNCTION_NAME: 'groupshoot-checkin' }],
+    [
+      'LOCAL_STACK=true inside a Lambda function',
+      false,
+      { LOCAL_STACK: 'true', AWS_LAMBDA_FUNCTION_NAME: 'groupshoot-checkin' },
+    ],
   ])('with %s, local is %s', (_case, local, environment) => {
     // Prepare
     delete process.env.LOCAL_STACK;
@@ -196,7 +219,12 @@ describe('allowableReturnOrigin', () => {
 });
 
 describe('checkoutReturnUrls', () => {
-  const context = { tenantSlug: 'demo-studio', galleryToken: 'gal123', statusToken: 'gst_status', retryToken: 'grt_retry' };
+  const context = {
+    tenantSlug: 'demo-studio',
+    galleryToken: 'gal123',
+    statusToken: 'gst_status',
+    retryToken: 'grt_retry',
+  };
 
   it('adds outcome, tenant, gallery and status token to the success URL', () => {
     // Act

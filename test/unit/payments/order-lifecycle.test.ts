@@ -10,17 +10,24 @@ import {
   transitionApplies,
 } from '#lib/payments/rules/order-lifecycle';
 
-const TRANSITIONS = Object.entries(ORDER_TRANSITIONS) as [OrderTransitionName, (typeof ORDER_TRANSITIONS)[OrderTransitionName]][];
+const TRANSITIONS = Object.entries(ORDER_TRANSITIONS) as [
+  OrderTransitionName,
+  (typeof ORDER_TRANSITIONS)[OrderTransitionName],
+][];
 
 describe('order lifecycle table', () => {
   it('creates orders only by reserve', () => {
-    expect(TRANSITIONS.filter(([, transition]) => transition.from.length === 0).map(([name]) => name)).toEqual(['reserve']);
+    expect(TRANSITIONS.filter(([, transition]) => transition.from.length === 0).map(([name]) => name)).toEqual([
+      'reserve',
+    ]);
     expect(transitionApplies('reserve', undefined)).toBe(true);
     expect(ORDER_STATES.some((state) => transitionApplies('reserve', state))).toBe(false);
   });
 
   it('leaves paid orders alone: no transition starts from paid', () => {
-    expect(TRANSITIONS.filter(([, transition]) => (transition.from as readonly OrderState[]).includes('paid'))).toEqual([]);
+    expect(TRANSITIONS.filter(([, transition]) => (transition.from as readonly OrderState[]).includes('paid'))).toEqual(
+      [],
+    );
   });
 
   it('reaches every state from a reservation', () => {
@@ -36,7 +43,11 @@ describe('order lifecycle table', () => {
   });
 
   it('takes a spot exactly where an order becomes pending from none or from an ended order, and gives it back where one stops holding it', () => {
-    const holdsSpot = (state: OrderState | 'deleted' | undefined) => state !== undefined && state !== 'deleted' && statusOfState(state) !== 'expired' && statusOfState(state) !== 'canceled';
+    const holdsSpot = (state: OrderState | 'deleted' | undefined) =>
+      state !== undefined &&
+      state !== 'deleted' &&
+      statusOfState(state) !== 'expired' &&
+      statusOfState(state) !== 'canceled';
     for (const [name, transition] of TRANSITIONS) {
       const before = transition.from.length === 0 ? [undefined] : transition.from;
       for (const from of before) {
@@ -47,7 +58,6 @@ describe('order lifecycle table', () => {
       }
     }
   });
-
 
   it('counts an order as a pending payment exactly while it is reserved, open or replacing', () => {
     for (const [name, transition] of TRANSITIONS) {

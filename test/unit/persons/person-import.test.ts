@@ -6,12 +6,30 @@ const days = new Set(['day_1']);
 
 describe('import row validation', () => {
   it.each([
-    [{ name: ' Ann ', email: ' ann@example.com ', employeeId: ' E1 ', shootingDayId: 'day_1' }, { name: 'Ann', email: 'ann@example.com', employeeId: 'E1', shootingDayId: 'day_1' }],
-    [{ name: 'Ann', email: '', employeeId: '   ' }, { name: 'Ann', email: null, employeeId: null, shootingDayId: null }],
-    [{ name: 'Ann', email: null, employeeId: null, shootingDayId: null }, { name: 'Ann', email: null, employeeId: null, shootingDayId: null }],
-    [{ name: 'Ann', shootingDayId: 'day_2' }, { name: 'Ann', email: null, employeeId: null, shootingDayId: null }],
-    [{ name: 'Ann', unknownColumn: 'ignored' }, { name: 'Ann', email: null, employeeId: null, shootingDayId: null }],
-    [{ name: 'n'.repeat(200), employeeId: 'i'.repeat(100) }, { name: 'n'.repeat(200), email: null, employeeId: 'i'.repeat(100), shootingDayId: null }],
+    [
+      { name: ' Ann ', email: ' ann@example.com ', employeeId: ' E1 ', shootingDayId: 'day_1' },
+      { name: 'Ann', email: 'ann@example.com', employeeId: 'E1', shootingDayId: 'day_1' },
+    ],
+    [
+      { name: 'Ann', email: '', employeeId: '   ' },
+      { name: 'Ann', email: null, employeeId: null, shootingDayId: null },
+    ],
+    [
+      { name: 'Ann', email: null, employeeId: null, shootingDayId: null },
+      { name: 'Ann', email: null, employeeId: null, shootingDayId: null },
+    ],
+    [
+      { name: 'Ann', shootingDayId: 'day_2' },
+      { name: 'Ann', email: null, employeeId: null, shootingDayId: null },
+    ],
+    [
+      { name: 'Ann', unknownColumn: 'ignored' },
+      { name: 'Ann', email: null, employeeId: null, shootingDayId: null },
+    ],
+    [
+      { name: 'n'.repeat(200), employeeId: 'i'.repeat(100) },
+      { name: 'n'.repeat(200), email: null, employeeId: 'i'.repeat(100), shootingDayId: null },
+    ],
   ])('accepts %j', (input, row) => {
     expect(validateImportRow(input, days)).toEqual({ ok: true, row });
   });
@@ -38,11 +56,15 @@ describe('import row validation', () => {
 
 describe('import request (parseImportRequest)', () => {
   it.each([{}, { persons: [] }, { persons: {} }, { persons: 'x' }])('needs a non-empty persons array: %j', (body) => {
-    expect(() => parseImportRequest(body)).toThrow(expect.objectContaining({ reason: 'persons_required' }) as unknown as DomainError);
+    expect(() => parseImportRequest(body)).toThrow(
+      expect.objectContaining({ reason: 'persons_required' }) as unknown as DomainError,
+    );
   });
 
   it('parses each row into its verdict: a row that fails is skipped, never the request', () => {
-    const { persons } = parseImportRequest({ persons: [{ name: ' Ann ', shootingDayId: 'day_1' }, ['Ann'], { name: 7 }] });
+    const { persons } = parseImportRequest({
+      persons: [{ name: ' Ann ', shootingDayId: 'day_1' }, ['Ann'], { name: 7 }],
+    });
 
     expect(persons).toEqual([
       { ok: true, row: { name: 'Ann', email: null, employeeId: null, shootingDayId: 'day_1' } },

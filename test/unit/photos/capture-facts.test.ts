@@ -25,7 +25,9 @@ describe('exifBlockOfJpeg', () => {
 
   it('finds the block sharp finds, from the first bytes only', async () => {
     // Prepare: EXIF, then a colour profile, then the image data
-    const jpeg = await sharp(await portraitJpeg({ width: 640, height: 480, capturedAt: '2026-11-20T10:00:01.120Z', camera }))
+    const jpeg = await sharp(
+      await portraitJpeg({ width: 640, height: 480, capturedAt: '2026-11-20T10:00:01.120Z', camera }),
+    )
       .keepExif()
       .withIccProfile('p3')
       .toBuffer();
@@ -35,7 +37,10 @@ describe('exifBlockOfJpeg', () => {
     // Assess
     expect(fromSharp).toBeDefined();
     expect(block?.equals(fromSharp!)).toBe(true);
-    expect(captureFactsOf(block)).toEqual({ capturedAt: '2026-11-20T10:00:01.120Z', camera: 'Canon EOS R5 #032021001234' });
+    expect(captureFactsOf(block)).toEqual({
+      capturedAt: '2026-11-20T10:00:01.120Z',
+      camera: 'Canon EOS R5 #032021001234',
+    });
   });
 
   it('finds a block inserted right after the start of the image, as phones and piexif write it', () => {
@@ -46,7 +51,12 @@ describe('exifBlockOfJpeg', () => {
   it('steps over the segments before it: fill bytes, JFIF, an XMP packet in another APP1', () => {
     // Prepare
     const jpeg = makeJpegWithGps();
-    const segment = (marker: number, payload: Buffer) => Buffer.concat([Buffer.from([0xff, marker]), Buffer.from([(payload.length + 2) >> 8, (payload.length + 2) & 0xff]), payload]);
+    const segment = (marker: number, payload: Buffer) =>
+      Buffer.concat([
+        Buffer.from([0xff, marker]),
+        Buffer.from([(payload.length + 2) >> 8, (payload.length + 2) & 0xff]),
+        payload,
+      ]);
     const before = Buffer.concat([
       segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1')),
       Buffer.from([0xff]),
@@ -68,7 +78,9 @@ describe('exifBlockOfJpeg', () => {
   });
 
   it('finds none in a PNG', async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } })
+      .png()
+      .toBuffer();
     expect(exifBlockOfJpeg(png)).toBeUndefined();
   });
 });

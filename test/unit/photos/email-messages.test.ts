@@ -18,24 +18,32 @@ describe('the email message catalogue', () => {
     const messages = EMAIL_MESSAGES[language];
     expect(Object.keys(messages).sort()).toEqual(keys);
     for (const [key, message] of Object.entries(messages)) {
-      const written = typeof message === 'function' ? (message as (...values: string[]) => string)('«A»', '«B»') : message;
+      const written =
+        typeof message === 'function' ? (message as (...values: string[]) => string)('«A»', '«B»') : message;
       expect([key, written.trim().length > 0]).toEqual([key, true]);
       if (typeof message === 'function') expect([key, written.includes('«A»')]).toEqual([key, true]);
     }
   });
 
-  it.each(LANGUAGES.filter((language) => language !== 'en'))('translates every sentence in %s (none left in English)', (language) => {
-    for (const key of keys.filter((name) => name !== 'locale')) {
-      const say = (messages: (typeof EMAIL_MESSAGES)['en']) => {
-        const message = messages[key as keyof typeof messages];
-        return typeof message === 'function' ? (message as (...values: string[]) => string)('x', 'y') : message;
-      };
-      expect([key, say(EMAIL_MESSAGES[language])]).not.toEqual([key, say(EMAIL_MESSAGES.en)]);
-    }
-  });
+  it.each(LANGUAGES.filter((language) => language !== 'en'))(
+    'translates every sentence in %s (none left in English)',
+    (language) => {
+      for (const key of keys.filter((name) => name !== 'locale')) {
+        const say = (messages: (typeof EMAIL_MESSAGES)['en']) => {
+          const message = messages[key as keyof typeof messages];
+          return typeof message === 'function' ? (message as (...values: string[]) => string)('x', 'y') : message;
+        };
+        expect([key, say(EMAIL_MESSAGES[language])]).not.toEqual([key, say(EMAIL_MESSAGES.en)]);
+      }
+    },
+  );
 
   it('writes dates as each language does in a letter, in UTC', () => {
-    expect(LANGUAGES.map((language) => dateInWords('2026-12-03T23:30:00.000Z', language))).toEqual(['3 December 2026', '3. Dezember 2026', '3 décembre 2026']);
+    expect(LANGUAGES.map((language) => dateInWords('2026-12-03T23:30:00.000Z', language))).toEqual([
+      '3 December 2026',
+      '3. Dezember 2026',
+      '3 décembre 2026',
+    ]);
   });
 });
 
@@ -43,15 +51,18 @@ describe.each([
   ['photo-ready email', photoNoticeContent],
   ['photo link email', photoLinkContent],
 ])('the %s', (_name, content) => {
-  it.each(LANGUAGES)('in %s: the greeting alone on its line, then a paragraph that begins with a capital letter', (language) => {
-    const { text, html } = content(input(language));
-    const [greeting, blank, sentence] = text.split('\n');
-    expect(greeting).toBe(EMAIL_MESSAGES[language].greeting('Jürgen Müller'));
-    expect(blank).toBe('');
-    expect(sentence).toMatch(/^\p{Lu}/u);
-    expect(html).toContain(`<html lang="${language}">`);
-    expect(html).toMatch(/<p>[^<]+Jürgen Müller,<\/p>\n<p>\p{Lu}/u);
-  });
+  it.each(LANGUAGES)(
+    'in %s: the greeting alone on its line, then a paragraph that begins with a capital letter',
+    (language) => {
+      const { text, html } = content(input(language));
+      const [greeting, blank, sentence] = text.split('\n');
+      expect(greeting).toBe(EMAIL_MESSAGES[language].greeting('Jürgen Müller'));
+      expect(blank).toBe('');
+      expect(sentence).toMatch(/^\p{Lu}/u);
+      expect(html).toContain(`<html lang="${language}">`);
+      expect(html).toMatch(/<p>[^<]+Jürgen Müller,<\/p>\n<p>\p{Lu}/u);
+    },
+  );
 });
 
 describe('emails in German', () => {

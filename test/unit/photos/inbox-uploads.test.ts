@@ -1,5 +1,11 @@
 import { multipartRefusalOf } from '#lib/photos/adapters/inbox-storage';
-import { UPLOAD_PART_BYTES, decodeInboxCursor, encodeInboxCursor, isUploadablePath, partSizes } from '#lib/photos/rules/inbox-uploads';
+import {
+  UPLOAD_PART_BYTES,
+  decodeInboxCursor,
+  encodeInboxCursor,
+  isUploadablePath,
+  partSizes,
+} from '#lib/photos/rules/inbox-uploads';
 
 const MEBIBYTE = 1024 * 1024;
 

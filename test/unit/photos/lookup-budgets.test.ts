@@ -10,7 +10,10 @@ const perYear = ({ limit, windowMs }: { limit: number; windowMs: number }) => li
 describe('budgets of wrong photo lookups', () => {
   it('counts a lookup against its client site, its code and the whole gallery, with the gallery its own limits', () => {
     // Act
-    const budgets = lookupBudgets(publicLimitsOf({ photoLookupFailuresPerCode: { limit: 2, windowMs: 60_000 } }), { site: 'site-x', code: 'c0de' });
+    const budgets = lookupBudgets(publicLimitsOf({ photoLookupFailuresPerCode: { limit: 2, windowMs: 60_000 } }), {
+      site: 'site-x',
+      code: 'c0de',
+    });
     // Assess
     expect(budgets).toEqual([
       { client: 'site-x', policy: DEFAULT_PUBLIC_LIMITS.photoLookupFailuresPerSite },
@@ -30,12 +33,12 @@ describe('budgets of wrong photo lookups', () => {
   });
 
   it('counts IPv4 clients by /24 and IPv6 clients by /48, as hashes', () => {
-    expect([clientSite('198.51.100.7'), clientSite('::ffff:198.51.100.200'), clientSite('2001:db8:1:2:3::4'), clientSite('nonsense')]).toEqual([
-      '198.51.100.0/24',
-      '198.51.100.0/24',
-      '2001:db8:1::/48',
-      undefined,
-    ]);
+    expect([
+      clientSite('198.51.100.7'),
+      clientSite('::ffff:198.51.100.200'),
+      clientSite('2001:db8:1:2:3::4'),
+      clientSite('nonsense'),
+    ]).toEqual(['198.51.100.0/24', '198.51.100.0/24', '2001:db8:1::/48', undefined]);
     expect(clientSiteKey('198.51.100.7')).toBe(clientSiteKey('198.51.100.99'));
     expect(clientSiteKey('198.51.100.7')).not.toBe(clientSiteKey('198.51.101.7'));
     expect(clientSiteKey('198.51.100.7')).not.toContain('198');
@@ -45,7 +48,14 @@ describe('budgets of wrong photo lookups', () => {
     [{ codeAndEmail: false, codeAndEmployeeId: false }, [false, false, false]],
     [{ codeAndEmail: true, codeAndEmployeeId: false }, [true, false, true]],
     [{ codeAndEmail: false, codeAndEmployeeId: true }, [false, true, true]],
-  ])('takes lookups by code with the factors the gallery allows: %j gives email, employee ID, none = %j', (access, expected) => {
-    expect([lookupByCodeAllowed(access, 'email'), lookupByCodeAllowed(access, 'employeeId'), lookupByCodeAllowed(access, undefined)]).toEqual(expected);
-  });
+  ])(
+    'takes lookups by code with the factors the gallery allows: %j gives email, employee ID, none = %j',
+    (access, expected) => {
+      expect([
+        lookupByCodeAllowed(access, 'email'),
+        lookupByCodeAllowed(access, 'employeeId'),
+        lookupByCodeAllowed(access, undefined),
+      ]).toEqual(expected);
+    },
+  );
 });

@@ -1,8 +1,17 @@
-import { PHOTO_LINK_LIFETIME_MS, PHOTO_LINK_MAX_LENGTH, signPhotoLink, verifyPhotoLink } from '#lib/photos/rules/photo-link';
+import {
+  PHOTO_LINK_LIFETIME_MS,
+  PHOTO_LINK_MAX_LENGTH,
+  signPhotoLink,
+  verifyPhotoLink,
+} from '#lib/photos/rules/photo-link';
 
 const KEY = 'k'.repeat(64);
 const AT = Date.parse('2027-06-01T08:00:00Z');
-const SUBJECT = { tenantId: 'ten_01jabcdefghjkmnpqrstvwxyz0', galleryToken: 'gallery1', personId: 'per_01jabcdefghjkmnpqrstvwxyz0' };
+const SUBJECT = {
+  tenantId: 'ten_01jabcdefghjkmnpqrstvwxyz0',
+  galleryToken: 'gallery1',
+  personId: 'per_01jabcdefghjkmnpqrstvwxyz0',
+};
 const GALLERY = { tenantId: SUBJECT.tenantId, galleryToken: SUBJECT.galleryToken };
 
 describe('photo links', () => {
@@ -21,7 +30,12 @@ describe('photo links', () => {
 
   it('holds no email, name or code: only the person ID, the expiry and the MAC', () => {
     const [personId, expiry, mac, ...rest] = signPhotoLink(KEY, SUBJECT, AT).photoLink.split('.');
-    expect([personId, Number(expiry) * 1000, mac!.length, rest]).toEqual([SUBJECT.personId, AT + PHOTO_LINK_LIFETIME_MS, 43, []]);
+    expect([personId, Number(expiry) * 1000, mac!.length, rest]).toEqual([
+      SUBJECT.personId,
+      AT + PHOTO_LINK_LIFETIME_MS,
+      43,
+      [],
+    ]);
   });
 
   const made = signPhotoLink(KEY, SUBJECT, AT).photoLink;
@@ -29,10 +43,23 @@ describe('photo links', () => {
   it.each([
     ['another key', () => verifyPhotoLink('other key', GALLERY, made, AT)],
     ['another gallery', () => verifyPhotoLink(KEY, { ...GALLERY, galleryToken: 'gallery2' }, made, AT)],
-    ['another tenant', () => verifyPhotoLink(KEY, { ...GALLERY, tenantId: 'ten_01jabcdefghjkmnpqrstvwxyz1' }, made, AT)],
-    ['another person with the same MAC', () => verifyPhotoLink(KEY, GALLERY, `per_01jabcdefghjkmnpqrstvwxyz1.${expiry}.${mac}`, AT)],
-    ['a later expiry with the same MAC', () => verifyPhotoLink(KEY, GALLERY, `${personId}.${Number(expiry) + 1}.${mac}`, AT)],
-    ['a changed MAC', () => verifyPhotoLink(KEY, GALLERY, `${personId}.${expiry}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, AT)],
+    [
+      'another tenant',
+      () => verifyPhotoLink(KEY, { ...GALLERY, tenantId: 'ten_01jabcdefghjkmnpqrstvwxyz1' }, made, AT),
+    ],
+    [
+      'another person with the same MAC',
+      () => verifyPhotoLink(KEY, GALLERY, `per_01jabcdefghjkmnpqrstvwxyz1.${expiry}.${mac}`, AT),
+    ],
+    [
+      'a later expiry with the same MAC',
+      () => verifyPhotoLink(KEY, GALLERY, `${personId}.${Number(expiry) + 1}.${mac}`, AT),
+    ],
+    [
+      'a changed MAC',
+      () =>
+        verifyPhotoLink(KEY, GALLERY, `${personId}.${expiry}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, AT),
+    ],
     ['a short MAC', () => verifyPhotoLink(KEY, GALLERY, `${personId}.${expiry}.${mac.slice(0, 20)}`, AT)],
     ['a part too many', () => verifyPhotoLink(KEY, GALLERY, `${made}.x`, AT)],
     ['no parts', () => verifyPhotoLink(KEY, GALLERY, '', AT)],

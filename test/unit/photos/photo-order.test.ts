@@ -30,14 +30,23 @@ describe('sortPhotosByCapture', () => {
   });
 
   it('gives the same order whatever order the photos are read in', () => {
-    const instant = fc.date({ min: new Date('2026-01-01'), max: new Date('2026-01-02'), noInvalidDate: true }).map((date) => date.toISOString());
+    const instant = fc
+      .date({ min: new Date('2026-01-01'), max: new Date('2026-01-02'), noInvalidDate: true })
+      .map((date) => date.toISOString());
     const photos = fc
       .uniqueArray(
-        fc.record({ photoId: fc.stringMatching(/^pho_[0-9a-f]{4}$/), fileName: fc.constantFrom('a.jpg', 'b.jpg', 'B.jpg'), capturedAt: fc.option(instant, { nil: null }), createdAt: instant }),
+        fc.record({
+          photoId: fc.stringMatching(/^pho_[0-9a-f]{4}$/),
+          fileName: fc.constantFrom('a.jpg', 'b.jpg', 'B.jpg'),
+          capturedAt: fc.option(instant, { nil: null }),
+          createdAt: instant,
+        }),
         { selector: (each) => each.photoId, maxLength: 12 },
       )
       .map((drawn) => drawn.map((each) => photo(each.photoId, each.fileName, each.capturedAt, each.createdAt)));
-    const twoOrders = photos.chain((all) => fc.tuple(fc.constant(all), fc.shuffledSubarray(all, { minLength: all.length, maxLength: all.length })));
+    const twoOrders = photos.chain((all) =>
+      fc.tuple(fc.constant(all), fc.shuffledSubarray(all, { minLength: all.length, maxLength: all.length })),
+    );
     fc.assert(
       fc.property(twoOrders, ([all, shuffled]) => {
         expect(sortPhotosByCapture(shuffled)).toEqual(sortPhotosByCapture(all));
@@ -46,7 +55,10 @@ describe('sortPhotosByCapture', () => {
   });
 
   it('leaves the list it was given as it was', () => {
-    const photos = [photo('pho_2', 'b.jpg', null, '2026-01-01T00:00:00.000Z'), photo('pho_1', 'a.jpg', null, '2026-01-01T00:00:00.000Z')];
+    const photos = [
+      photo('pho_2', 'b.jpg', null, '2026-01-01T00:00:00.000Z'),
+      photo('pho_1', 'a.jpg', null, '2026-01-01T00:00:00.000Z'),
+    ];
     sortPhotosByCapture(photos);
     expect(photos.map((each) => each.photoId)).toEqual(['pho_2', 'pho_1']);
   });

@@ -35,6 +35,10 @@ describe('portraitPhotoOf', () => {
 
 describe('pickedPhotoOf', () => {
   it('finds only a pick among the photos: none without a pick, none for a pick that left the person', () => {
-    expect([pickedPhotoOf(photos, 'pho_a'), pickedPhotoOf(photos, undefined), pickedPhotoOf(photos, 'pho_gone')]).toEqual([earlier, undefined, undefined]);
+    expect([
+      pickedPhotoOf(photos, 'pho_a'),
+      pickedPhotoOf(photos, undefined),
+      pickedPhotoOf(photos, 'pho_gone'),
+    ]).toEqual([earlier, undefined, undefined]);
   });
 });

@@ -36,7 +36,15 @@ describe('readShootPhoto', () => {
     });
 
     it('in a 24 MP photo (decoded at half its size, then searched at 2000 px)', async () => {
-      const jpeg = await cardJpeg({ width: 6000, height: 4000, seed: 3, text: 'W2HB', size: 0.08, angle: 30, blur: 0.3 });
+      const jpeg = await cardJpeg({
+        width: 6000,
+        height: 4000,
+        seed: 3,
+        text: 'W2HB',
+        size: 0.08,
+        angle: 30,
+        blur: 0.3,
+      });
 
       const reading = await readShootPhoto(jpeg);
 
@@ -44,7 +52,15 @@ describe('readShootPhoto', () => {
     });
 
     it('in a 24 MP photo, small, turned 45° and blurred by half a module: found only at the second look, sharpened', async () => {
-      const jpeg = await cardJpeg({ width: 6000, height: 4000, seed: 125, text: 'W2HB', size: 0.08, angle: 45, blur: 0.5 });
+      const jpeg = await cardJpeg({
+        width: 6000,
+        height: 4000,
+        seed: 125,
+        text: 'W2HB',
+        size: 0.08,
+        angle: 45,
+        blur: 0.5,
+      });
 
       expect((await readShootPhoto(jpeg)).codes).toEqual(['W2HB']);
     });
@@ -93,7 +109,10 @@ describe('readShootPhoto', () => {
 
       const reading = await readShootPhoto(jpeg);
 
-      expect(reading).toMatchObject({ capturedAt: '2026-11-20T10:00:01.120Z', camera: 'NIKON CORPORATION NIKON Z 6_2 #6012345' });
+      expect(reading).toMatchObject({
+        capturedAt: '2026-11-20T10:00:01.120Z',
+        camera: 'NIKON CORPORATION NIKON Z 6_2 #6012345',
+      });
     });
 
     it.each([
@@ -107,7 +126,9 @@ describe('readShootPhoto', () => {
 
     it('orders two shots of the same second by their sub-seconds', async () => {
       const [first, second] = await Promise.all(
-        ['2026-11-20T10:00:01.350Z', '2026-11-20T10:00:01.900Z'].map((capturedAt) => portraitJpeg({ ...PHOTO, capturedAt })),
+        ['2026-11-20T10:00:01.350Z', '2026-11-20T10:00:01.900Z'].map((capturedAt) =>
+          portraitJpeg({ ...PHOTO, capturedAt }),
+        ),
       );
 
       const times = [(await readShootPhoto(first!)).capturedAt!, (await readShootPhoto(second!)).capturedAt!];
@@ -149,7 +170,9 @@ describe('readShootPhoto', () => {
   });
 
   it('reads a PNG as well, with no EXIF', async () => {
-    const png = await sharp(await cardJpeg({ ...PHOTO, text: 'HJ5N', size: 0.12 })).png().toBuffer();
+    const png = await sharp(await cardJpeg({ ...PHOTO, text: 'HJ5N', size: 0.12 }))
+      .png()
+      .toBuffer();
 
     expect(await readShootPhoto(png)).toEqual({ ...PHOTO, capturedAt: null, camera: null, codes: ['HJ5N'] });
   });
@@ -179,10 +202,14 @@ describe('makeShoot', () => {
       ['portrait', null, 'EEEE'],
       ['portrait', null, 'EEEE'],
     ]);
-    expect(photos.filter((photo) => photo.kind === 'card' && photo.path.startsWith('camera-2/')).map((photo) => photo.code)).toEqual(['BBBB', 'DDDD']);
+    expect(
+      photos.filter((photo) => photo.kind === 'card' && photo.path.startsWith('camera-2/')).map((photo) => photo.code),
+    ).toEqual(['BBBB', 'DDDD']);
     const readings = await Promise.all(photos.map((photo) => readShootPhoto(photo.bytes)));
     expect(readings.map((reading) => reading.codes)).toEqual(photos.map((photo) => (photo.code ? [photo.code] : [])));
-    expect(readings.map((reading) => [reading.camera, reading.capturedAt])).toEqual(photos.map((photo) => [photo.camera, photo.capturedAt]));
+    expect(readings.map((reading) => [reading.camera, reading.capturedAt])).toEqual(
+      photos.map((photo) => [photo.camera, photo.capturedAt]),
+    );
     expect(new Set(photos.map((photo) => photo.camera)).size).toBe(2);
     for (const camera of [camera1, photos.filter((photo) => photo.path.startsWith('camera-2/'))]) {
       const times = camera.map((photo) => photo.capturedAt);

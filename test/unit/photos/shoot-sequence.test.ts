@@ -1,4 +1,11 @@
-import { assignSequence, cameraSequenceId, manualGovernor, readCard, sequencePosition, supersedes } from '#lib/photos/rules/shoot-sequence';
+import {
+  assignSequence,
+  cameraSequenceId,
+  manualGovernor,
+  readCard,
+  sequencePosition,
+  supersedes,
+} from '#lib/photos/rules/shoot-sequence';
 
 describe('readCard', () => {
   it.each([
@@ -15,7 +22,8 @@ describe('readCard', () => {
 });
 
 describe('the keyframe rule', () => {
-  const at = (second: number, file = `IMG_${second}.JPG`) => sequencePosition(`2026-11-20T10:00:${String(second).padStart(2, '0')}.000Z`, file, `pho_${second}`);
+  const at = (second: number, file = `IMG_${second}.JPG`) =>
+    sequencePosition(`2026-11-20T10:00:${String(second).padStart(2, '0')}.000Z`, file, `pho_${second}`);
 
   it('gives each photo the person of the last card before it, in capture order whatever the input order', () => {
     // Prepare
@@ -37,7 +45,10 @@ describe('the keyframe rule', () => {
   });
 
   it('orders a burst within one millisecond by file name', () => {
-    expect(sequencePosition('2026-11-20T10:00:00.000Z', 'IMG_0009.JPG', 'pho_z') < sequencePosition('2026-11-20T10:00:00.000Z', 'IMG_0010.JPG', 'pho_a')).toBe(true);
+    expect(
+      sequencePosition('2026-11-20T10:00:00.000Z', 'IMG_0009.JPG', 'pho_z') <
+        sequencePosition('2026-11-20T10:00:00.000Z', 'IMG_0010.JPG', 'pho_a'),
+    ).toBe(true);
   });
 
   it('lets only a later card, or a later assignment by hand, replace a governor', () => {
@@ -46,7 +57,9 @@ describe('the keyframe rule', () => {
     expect(supersedes(at(2), at(3))).toBe(false);
     expect(supersedes(at(3), at(3))).toBe(false);
     expect(supersedes(at(59), manualGovernor('2026-11-20T11:00:00.000Z'))).toBe(false);
-    expect(supersedes(manualGovernor('2026-11-21T00:00:00.000Z'), manualGovernor('2026-11-20T11:00:00.000Z'))).toBe(true);
+    expect(supersedes(manualGovernor('2026-11-21T00:00:00.000Z'), manualGovernor('2026-11-20T11:00:00.000Z'))).toBe(
+      true,
+    );
   });
 
   it('names camera sequences by a key-safe digest, unknown cameras sharing one', () => {

@@ -5,7 +5,14 @@ describe('languages', () => {
     expect(LANGUAGES).toEqual(['en', 'de', 'fr']);
   });
 
-  it.each([['de', true], ['EN', false], ['de-DE', false], [null, false], [undefined, false], [1, false]])('isLanguage(%p) is %p', (value, expected) => {
+  it.each([
+    ['de', true],
+    ['EN', false],
+    ['de-DE', false],
+    [null, false],
+    [undefined, false],
+    [1, false],
+  ])('isLanguage(%p) is %p', (value, expected) => {
     expect(isLanguage(value)).toBe(expected);
   });
 

@@ -11,7 +11,11 @@ import { keys } from '#lib/platform/table/keys';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SECRET = 'ada.lovelace@example.com';
-const ITEM = { pk: { S: keys.person('ten_1', 'galtoken1234567', 'per_1').pk }, email: { S: SECRET }, code: { S: 'K7QX' } };
+const ITEM = {
+  pk: { S: keys.person('ten_1', 'galtoken1234567', 'per_1').pk },
+  email: { S: SECRET },
+  code: { S: 'K7QX' },
+};
 const metadata = { httpStatusCode: 400, requestId: 'REQ123ABC', attempts: 3, totalRetryDelay: 120 };
 
 /** The JSON lines the logger writes while `act` runs. */
@@ -31,13 +35,20 @@ function captureLines(act: () => void): Record<string, unknown>[] {
     spy.mockRestore();
     errorSpy.mockRestore();
   }
-  return chunks.flatMap((chunk) => chunk.split('\n')).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+  return chunks
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
 }
 
 describe('loggableError', () => {
   it('keeps what identifies an SDK error and drops the item a failed condition returned', () => {
     // Prepare
-    const error = new ConditionalCheckFailedException({ message: `The conditional request failed for ${SECRET}`, $metadata: metadata, Item: ITEM });
+    const error = new ConditionalCheckFailedException({
+      message: `The conditional request failed for ${SECRET}`,
+      $metadata: metadata,
+      Item: ITEM,
+    });
 
     // Act
     const logged = loggableError(error);
@@ -58,12 +69,20 @@ describe('loggableError', () => {
     const error = new TransactionCanceledException({
       message: `Transaction cancelled [ConditionalCheckFailed, None] ${SECRET}`,
       $metadata: metadata,
-      CancellationReasons: [{ Code: 'ConditionalCheckFailed', Message: `The conditional request failed ${SECRET}`, Item: ITEM }, { Code: 'None' }],
+      CancellationReasons: [
+        { Code: 'ConditionalCheckFailed', Message: `The conditional request failed ${SECRET}`, Item: ITEM },
+        { Code: 'None' },
+      ],
     });
 
     const logged = loggableError(error);
 
-    expect(logged).toEqual(expect.objectContaining({ name: 'TransactionCanceledException', cancellationReasons: ['ConditionalCheckFailed', 'None'] }));
+    expect(logged).toEqual(
+      expect.objectContaining({
+        name: 'TransactionCanceledException',
+        cancellationReasons: ['ConditionalCheckFailed', 'None'],
+      }),
+    );
     expect(JSON.stringify(logged)).not.toMatch(/ada\.lovelace|K7QX|galtoken/);
   });
 
@@ -80,7 +99,12 @@ describe('loggableError', () => {
     const logged = loggableError(error);
 
     expect(logged).toEqual(
-      expect.objectContaining({ type: 'StripeInvalidRequestError', code: 'email_invalid', httpStatusCode: 400, serviceRequestId: 'req_abc123' }),
+      expect.objectContaining({
+        type: 'StripeInvalidRequestError',
+        code: 'email_invalid',
+        httpStatusCode: 400,
+        serviceRequestId: 'req_abc123',
+      }),
     );
     expect(JSON.stringify(logged)).not.toContain(SECRET);
   });
@@ -120,27 +144,51 @@ describe('loggableError', () => {
 
 describe('logger', () => {
   it('writes the message and the fields of a line as JSON', () => {
-    const lines = captureLines(() => logger.warn('something happened', { orderId: 'ord_1', notWritten: 2, gallery: galleryRef('galtoken1234567') }));
+    const lines = captureLines(() =>
+      logger.warn('something happened', { orderId: 'ord_1', notWritten: 2, gallery: galleryRef('galtoken1234567') }),
+    );
 
-    expect(lines).toEqual([expect.objectContaining({ level: 'WARN', message: 'something happened', orderId: 'ord_1', notWritten: 2, gallery: expect.stringMatching(/^g_[0-9a-f]{12}$/) })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 'WARN',
+        message: 'something happened',
+        orderId: 'ord_1',
+        notWritten: 2,
+        gallery: expect.stringMatching(/^g_[0-9a-f]{12}$/),
+      }),
+    ]);
     expect(JSON.stringify(lines)).not.toContain('galtoken1234567');
   });
 
   it('reduces a raw error and drops unknown fields even when the types are bypassed', () => {
     // Prepare: what a call site could only write with a cast.
     const error = new ConditionalCheckFailedException({ message: 'failed', $metadata: metadata, Item: ITEM });
-    const fields = { error, objectKey: `selfies/ten_1/galtoken1234567/per_1.jpg`, email: SECRET } as unknown as LogFields;
+    const fields = {
+      error,
+      objectKey: `selfies/ten_1/galtoken1234567/per_1.jpg`,
+      email: SECRET,
+    } as unknown as LogFields;
 
     // Act
     const lines = captureLines(() => logger.error('unexpected error', fields));
 
     // Assess
-    expect(lines).toEqual([expect.objectContaining({ message: 'unexpected error', error: expect.objectContaining({ name: 'ConditionalCheckFailedException' }) })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        message: 'unexpected error',
+        error: expect.objectContaining({ name: 'ConditionalCheckFailedException' }),
+      }),
+    ]);
     expect(JSON.stringify(lines)).not.toMatch(/ada\.lovelace|K7QX|galtoken|objectKey/);
   });
 
   it('redacts a known field whose value is not identifier-shaped', () => {
-    const lines = captureLines(() => logger.info('reservation replaced', { orderId: `ord_1 ${SECRET}`, counts: { swept: 2, email: SECRET } as object }));
+    const lines = captureLines(() =>
+      logger.info('reservation replaced', {
+        orderId: `ord_1 ${SECRET}`,
+        counts: { swept: 2, email: SECRET } as object,
+      }),
+    );
 
     expect(lines).toEqual([expect.objectContaining({ orderId: '[redacted]', counts: { swept: 2 } })]);
     expect(JSON.stringify(lines)).not.toContain(SECRET);
@@ -150,7 +198,11 @@ describe('logger', () => {
 describe('reportFailure', () => {
   it('logs the error reduced and answers one that holds nothing the Lambda runtime could log', () => {
     // Prepare
-    const error = new ConditionalCheckFailedException({ message: `failed for ${SECRET}`, $metadata: metadata, Item: ITEM });
+    const error = new ConditionalCheckFailedException({
+      message: `failed for ${SECRET}`,
+      $metadata: metadata,
+      Item: ITEM,
+    });
     let thrown: Error | undefined;
 
     // Act
@@ -159,9 +211,19 @@ describe('reportFailure', () => {
     });
 
     // Assess: the runtime logs a thrown error with its message, stack and every enumerable field.
-    expect(lines).toEqual([expect.objectContaining({ message: 'photo object not ingested', error: expect.objectContaining({ name: 'ConditionalCheckFailedException' }) })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        message: 'photo object not ingested',
+        error: expect.objectContaining({ name: 'ConditionalCheckFailedException' }),
+      }),
+    ]);
     expect(thrown!.name).toBe('ConditionalCheckFailedException');
-    const asTheRuntimeLogsIt = JSON.stringify({ errorType: thrown!.name, errorMessage: thrown!.message, stack: thrown!.stack, ...thrown });
+    const asTheRuntimeLogsIt = JSON.stringify({
+      errorType: thrown!.name,
+      errorMessage: thrown!.message,
+      stack: thrown!.stack,
+      ...thrown,
+    });
     expect(`${JSON.stringify(lines)} ${asTheRuntimeLogsIt}`).not.toMatch(/ada\.lovelace|K7QX|galtoken/);
   });
 });
@@ -169,17 +231,25 @@ describe('reportFailure', () => {
 describe('the one logger', () => {
   const sourceFiles = (folder: string): string[] =>
     readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? sourceFiles(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [],
+      entry.isDirectory()
+        ? sourceFiles(join(folder, entry.name))
+        : entry.name.endsWith('.ts')
+          ? [join(folder, entry.name)]
+          : [],
     );
   const files = [...sourceFiles('lib'), ...sourceFiles('functions'), ...sourceFiles('scripts')];
 
   it('is the only module that reaches Powertools: no other can log an error unreduced', () => {
-    const importers = files.filter((path) => /from '@aws-lambda-powertools\/logger/.test(readFileSync(join(ROOT, path), 'utf8')));
+    const importers = files.filter((path) =>
+      /from '@aws-lambda-powertools\/logger/.test(readFileSync(join(ROOT, path), 'utf8')),
+    );
     expect(importers).toEqual(['lib/platform/logger.ts']);
   });
 
   it('is the only way the service writes logs: lib/ and functions/ never use the console', () => {
-    const consoleUsers = files.filter((path) => !path.startsWith('scripts/') && /\bconsole\./.test(readFileSync(join(ROOT, path), 'utf8')));
+    const consoleUsers = files.filter(
+      (path) => !path.startsWith('scripts/') && /\bconsole\./.test(readFileSync(join(ROOT, path), 'utf8')),
+    );
     expect(consoleUsers).toEqual([]);
   });
 });

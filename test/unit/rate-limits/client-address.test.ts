@@ -1,5 +1,10 @@
 import { addressOfViewerHeader, clientKey, clientNetwork } from '#lib/rate-limits/rules/client-address';
-import { budgetOfAction, publicLimitsOf, windowInWords, DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
+import {
+  budgetOfAction,
+  publicLimitsOf,
+  windowInWords,
+  DEFAULT_PUBLIC_LIMITS,
+} from '#lib/galleries/rules/public-limits';
 
 describe('clientNetwork', () => {
   it.each([

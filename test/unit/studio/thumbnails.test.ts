@@ -87,7 +87,10 @@ describe('studio thumbnails', () => {
   it('still answers the thumbnail when it cannot be stored', async () => {
     // Prepare
     const bucket = bucketOf({ 'a.jpg': makeJpeg(64, 48) });
-    const cache = new ThumbnailCache({ read: bucket.read, write: async () => Promise.reject(new Error('AccessDenied')) });
+    const cache = new ThumbnailCache({
+      read: bucket.read,
+      write: async () => Promise.reject(new Error('AccessDenied')),
+    });
     // Act
     const thumbnail = await cache.get('a.jpg');
     // Assess

@@ -24,8 +24,10 @@ describe('checkAccentColor', () => {
 });
 
 describe('pageBrandingOf', () => {
-  it("takes each member from the gallery where it has one, else from the tenant, else null", () => {
-    expect(pageBrandingOf({ accentColor: '#111111' }, { logoUrl: 'data:image/webp;base64,AA', accentColor: '#222222' })).toEqual({
+  it('takes each member from the gallery where it has one, else from the tenant, else null', () => {
+    expect(
+      pageBrandingOf({ accentColor: '#111111' }, { logoUrl: 'data:image/webp;base64,AA', accentColor: '#222222' }),
+    ).toEqual({
       logoUrl: 'data:image/webp;base64,AA',
       accentColor: '#111111',
     });

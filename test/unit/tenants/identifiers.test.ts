@@ -1,4 +1,10 @@
-import { API_KEY_PREFIX, displayPrefixOf, generateApiKeySecret, hasApiKeyShape, hashApiKey } from '#lib/tenants/rules/api-key-secret';
+import {
+  API_KEY_PREFIX,
+  displayPrefixOf,
+  generateApiKeySecret,
+  hasApiKeyShape,
+  hashApiKey,
+} from '#lib/tenants/rules/api-key-secret';
 import { integrationEligibility } from '#lib/tenants/rules/plans';
 import { randomBase62, randomToken } from '#lib/platform/secret-values';
 import { normalizeTenantSlug } from '#lib/tenants/rules/tenant-slug';
@@ -16,10 +22,14 @@ describe('API key secrets', () => {
     expect(secrets.size).toBe(1000);
   });
 
-  it.each(['', 'gsk_', `gsk_${'a'.repeat(39)}`, `gsk_${'a'.repeat(41)}`, `sk_${'a'.repeat(40)}`, `gsk_${'-'.repeat(40)}`])(
-    'rejects the shape of %p',
-    (value) => expect(hasApiKeyShape(value)).toBe(false),
-  );
+  it.each([
+    '',
+    'gsk_',
+    `gsk_${'a'.repeat(39)}`,
+    `gsk_${'a'.repeat(41)}`,
+    `sk_${'a'.repeat(40)}`,
+    `gsk_${'-'.repeat(40)}`,
+  ])('rejects the shape of %p', (value) => expect(hasApiKeyShape(value)).toBe(false));
 
   it('hash to 64 hex characters, the same for the same secret', () => {
     const secret = generateApiKeySecret();

@@ -4,7 +4,10 @@ import type { FormField } from '#lib/galleries/rules/gallery-model';
 import { TEXT_LIMITS } from '#lib/platform/field-limits';
 import { runPageScripts } from './page-scripts';
 
-const { validateCheckin, validateEmail } = runPageScripts('checkin-rules.js', 'checkin-validation.js').GROUPSHOOT_VALIDATION;
+const { validateCheckin, validateEmail } = runPageScripts(
+  'checkin-rules.js',
+  'checkin-validation.js',
+).GROUPSHOOT_VALIDATION;
 
 /** The server's verdict on a name and email: accepted, or the refusal's code and field. */
 function serverVerdict(name: string, email: string): string {
@@ -73,16 +76,26 @@ describe('the check-in page validation (web/checkin-validation.js)', () => {
     expect(validateEmail(email) === null).toBe(server === 'accepted' || !server.includes('email'));
   });
 
-  it.each(['42', '-1.5', ' 7 ', '1,5', 'ten', '1e3', '.5'])('reads the custom number %j as the server does', (value) => {
-    const field = { key: 'custom-n', label: 'N', type: 'number', required: true, enabled: true, position: 1 } as FormField;
-    let serverAccepts = true;
-    try {
-      validateCustomFields({ 'custom-n': value }, [field]);
-    } catch {
-      serverAccepts = false;
-    }
-    expect(validateCheckin({ name: 'Ada', email: 'ada@example.com', formFields: [{ ...field, value }] })).toEqual(
-      serverAccepts ? [] : [{ field: 'custom-n', key: 'notNumber' }],
-    );
-  });
+  it.each(['42', '-1.5', ' 7 ', '1,5', 'ten', '1e3', '.5'])(
+    'reads the custom number %j as the server does',
+    (value) => {
+      const field = {
+        key: 'custom-n',
+        label: 'N',
+        type: 'number',
+        required: true,
+        enabled: true,
+        position: 1,
+      } as FormField;
+      let serverAccepts = true;
+      try {
+        validateCustomFields({ 'custom-n': value }, [field]);
+      } catch {
+        serverAccepts = false;
+      }
+      expect(validateCheckin({ name: 'Ada', email: 'ada@example.com', formFields: [{ ...field, value }] })).toEqual(
+        serverAccepts ? [] : [{ field: 'custom-n', key: 'notNumber' }],
+      );
+    },
+  );
 });

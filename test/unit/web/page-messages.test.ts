@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { LANGUAGES } from '#lib/platform/languages';
 import { WEB_DIR, runPageScripts } from './page-scripts';
 
-const messages = runPageScripts(...LANGUAGES.map((language) => `messages/${language}.js`)).GROUPSHOOT_MESSAGES as Record<string, Record<string, string>>;
+const messages = runPageScripts(...LANGUAGES.map((language) => `messages/${language}.js`))
+  .GROUPSHOOT_MESSAGES as Record<string, Record<string, string>>;
 const english = messages.en!;
 
 describe('the check-in page messages', () => {
@@ -13,22 +14,30 @@ describe('the check-in page messages', () => {
     expect(Object.keys(messages).sort()).toEqual([...LANGUAGES].sort());
   });
 
-  it.each(LANGUAGES.filter((language) => language !== 'en'))('has every English key in %s, and no other', (language) => {
-    const keys = Object.keys(messages[language]!);
-    expect(Object.keys(english).filter((key) => !keys.includes(key))).toEqual([]);
-    expect(keys.filter((key) => !(key in english))).toEqual([]);
-  });
+  it.each(LANGUAGES.filter((language) => language !== 'en'))(
+    'has every English key in %s, and no other',
+    (language) => {
+      const keys = Object.keys(messages[language]!);
+      expect(Object.keys(english).filter((key) => !keys.includes(key))).toEqual([]);
+      expect(keys.filter((key) => !(key in english))).toEqual([]);
+    },
+  );
 
-  it.each(LANGUAGES)('has in %s the same {placeholders} in each message as English, and no empty message', (language) => {
-    const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
-    for (const [key, text] of Object.entries(messages[language]!)) {
-      expect([key, text.trim() === '']).toEqual([key, false]);
-      expect([key, placeholders(text)]).toEqual([key, placeholders(english[key]!)]);
-    }
-  });
+  it.each(LANGUAGES)(
+    'has in %s the same {placeholders} in each message as English, and no empty message',
+    (language) => {
+      const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
+      for (const [key, text] of Object.entries(messages[language]!)) {
+        expect([key, text.trim() === '']).toEqual([key, false]);
+        expect([key, placeholders(text)]).toEqual([key, placeholders(english[key]!)]);
+      }
+    },
+  );
 
   it('has a key for every data-i18n name of index.html and every message key the scripts use', () => {
-    const sources = ['index.html', 'checkin.js', 'checkin-form.js', 'field-errors.js', 'my-photos.js'].map((file) => readFileSync(join(WEB_DIR, file), 'utf8')).join('\n');
+    const sources = ['index.html', 'checkin.js', 'checkin-form.js', 'field-errors.js', 'my-photos.js']
+      .map((file) => readFileSync(join(WEB_DIR, file), 'utf8'))
+      .join('\n');
     const named = [
       ...[...sources.matchAll(/data-i18n="([\w.]+)"/g)].map((match) => match[1]!),
       ...[...sources.matchAll(/(?:alt|aria-label)=([\w.]+)/g)].map((match) => match[1]!),

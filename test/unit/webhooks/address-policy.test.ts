@@ -74,7 +74,17 @@ describe('isPublicAddress', () => {
     });
   });
 
-  it.each(['', 'localhost', 'example.com', '999.1.1.1', '2001:db8::1::2', '2130706433', '127.1', '8.8.8.8/32', '2606:4700::1111%eth0'])('reads %p as no public address', (text) => {
+  it.each([
+    '',
+    'localhost',
+    'example.com',
+    '999.1.1.1',
+    '2001:db8::1::2',
+    '2130706433',
+    '127.1',
+    '8.8.8.8/32',
+    '2606:4700::1111%eth0',
+  ])('reads %p as no public address', (text) => {
     expect(isPublicAddress(text)).toBe(false);
   });
 });
@@ -101,7 +111,10 @@ describe('checkWebhookUrl', () => {
       ['a password', 'https://user:secret@hooks.example.com/hook'],
       ['a fragment', 'https://hooks.example.com/hook#part'],
       ['an empty fragment', 'https://hooks.example.com/hook#'],
-      ['more than 2048 characters', `https://hooks.example.com/${'a'.repeat(2049 - 'https://hooks.example.com/'.length)}`],
+      [
+        'more than 2048 characters',
+        `https://hooks.example.com/${'a'.repeat(2049 - 'https://hooks.example.com/'.length)}`,
+      ],
     ])('refuses %s', (_case, raw) => {
       const answer = checkWebhookUrl(raw, mode);
       expect(answer).toEqual({ ok: false, reason: expect.stringMatching(/^[A-Z].+\.$/) });
@@ -132,22 +145,42 @@ describe('checkWebhookUrl', () => {
     });
 
     it('explains a private address and localhost in words', () => {
-      expect(checkWebhookUrl('https://10.0.0.1/hook', 'strict')).toEqual({ ok: false, reason: 'The URL points to a private, local or reserved address.' });
-      expect(checkWebhookUrl('https://localhost/hook', 'strict')).toEqual({ ok: false, reason: 'The URL points to this machine (localhost).' });
-      expect(checkWebhookUrl('http://hooks.example.com/hook', 'strict')).toEqual({ ok: false, reason: 'The URL must start with https://.' });
+      expect(checkWebhookUrl('https://10.0.0.1/hook', 'strict')).toEqual({
+        ok: false,
+        reason: 'The URL points to a private, local or reserved address.',
+      });
+      expect(checkWebhookUrl('https://localhost/hook', 'strict')).toEqual({
+        ok: false,
+        reason: 'The URL points to this machine (localhost).',
+      });
+      expect(checkWebhookUrl('http://hooks.example.com/hook', 'strict')).toEqual({
+        ok: false,
+        reason: 'The URL must start with https://.',
+      });
     });
   });
 
   describe('in local mode', () => {
-    it.each(['http://localhost:3000/hook', 'http://127.0.0.1:3000/hook', 'http://[::1]:3000/hook', 'https://localhost:3443/hook', 'https://10.0.0.5/hook'])(
-      'accepts %s',
-      (raw) => {
-        expect(checkWebhookUrl(raw, 'local')).toEqual({ ok: true, url: new URL(raw) });
-      },
-    );
+    it.each([
+      'http://localhost:3000/hook',
+      'http://127.0.0.1:3000/hook',
+      'http://[::1]:3000/hook',
+      'https://localhost:3443/hook',
+      'https://10.0.0.5/hook',
+    ])('accepts %s', (raw) => {
+      expect(checkWebhookUrl(raw, 'local')).toEqual({ ok: true, url: new URL(raw) });
+    });
 
-    it.each(['http://receiver.localhost/hook', 'http://10.0.0.5/hook', 'http://192.168.1.20:8080/hook', 'http://127.0.0.2/hook'])('refuses plain http to %s', (raw) => {
-      expect(checkWebhookUrl(raw, 'local')).toEqual({ ok: false, reason: 'Plain http is allowed only for localhost, 127.0.0.1 and [::1]; use https.' });
+    it.each([
+      'http://receiver.localhost/hook',
+      'http://10.0.0.5/hook',
+      'http://192.168.1.20:8080/hook',
+      'http://127.0.0.2/hook',
+    ])('refuses plain http to %s', (raw) => {
+      expect(checkWebhookUrl(raw, 'local')).toEqual({
+        ok: false,
+        reason: 'Plain http is allowed only for localhost, 127.0.0.1 and [::1]; use https.',
+      });
     });
   });
 });

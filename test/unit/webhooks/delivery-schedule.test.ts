@@ -12,7 +12,16 @@ describe('webhook retry schedule', () => {
   it('backs off exponentially from 30 seconds to 12 hours', () => {
     const middle = () => 0.5; // no jitter
     expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 20].map((failures) => retryDelayMs(failures, middle))).toEqual([
-      30_000, 120_000, 600_000, 1_800_000, HOUR, 2 * HOUR, 4 * HOUR, 8 * HOUR, 12 * HOUR, 12 * HOUR,
+      30_000,
+      120_000,
+      600_000,
+      1_800_000,
+      HOUR,
+      2 * HOUR,
+      4 * HOUR,
+      8 * HOUR,
+      12 * HOUR,
+      12 * HOUR,
     ]);
   });
 
@@ -29,7 +38,11 @@ describe('webhook retry schedule', () => {
     let at = 0;
     let attempts = 1;
     // Act
-    for (let next = nextRetryAt(0, 1, at, earliest); next !== undefined; next = nextRetryAt(0, attempts, at, earliest)) {
+    for (
+      let next = nextRetryAt(0, 1, at, earliest);
+      next !== undefined;
+      next = nextRetryAt(0, attempts, at, earliest)
+    ) {
       at = next;
       attempts += 1;
     }

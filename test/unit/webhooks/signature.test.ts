@@ -51,7 +51,9 @@ describe('signatureHeader', () => {
 
   it('matches a fixed vector', () => {
     // printf '%s' '1700000000.{"a":1}' | openssl dgst -sha256 -hmac 'whsec_test'
-    expect(signatureHeader('{"a":1}', ['whsec_test'], 1_700_000_000)).toBe('t=1700000000,v1=38877139021993b830af32feea6e18a8da83eb2f6e49ee50bd9e4cf4ca4d3789');
+    expect(signatureHeader('{"a":1}', ['whsec_test'], 1_700_000_000)).toBe(
+      't=1700000000,v1=38877139021993b830af32feea6e18a8da83eb2f6e49ee50bd9e4cf4ca4d3789',
+    );
   });
 
   it('holds one v1 per secret, in the order given', () => {
@@ -80,7 +82,9 @@ describe('verifyWebhookSignature (the typed client)', () => {
   it('accepts what signatureHeader signed, as a string or as the raw bytes', () => {
     const header = signatureHeader(BODY, [SECRET], SIGNED_AT);
     expect(outcomeOf(() => verifyWebhookSignature(BODY, header, SECRET, atSigning))).toBe('accepted');
-    expect(outcomeOf(() => verifyWebhookSignature(Buffer.from(BODY, 'utf8'), header, SECRET, atSigning))).toBe('accepted');
+    expect(outcomeOf(() => verifyWebhookSignature(Buffer.from(BODY, 'utf8'), header, SECRET, atSigning))).toBe(
+      'accepted',
+    );
   });
 
   it('accepts under either secret while a rotated secret is in its grace period', () => {
@@ -91,38 +95,100 @@ describe('verifyWebhookSignature (the typed client)', () => {
 
   it('accepts a signature made up to the tolerance before or after now', () => {
     const header = signatureHeader(BODY, [SECRET], SIGNED_AT);
-    expect(outcomeOf(() => verifyWebhookSignature(BODY, header, SECRET, { now: () => (SIGNED_AT + 300) * 1000 }))).toBe('accepted');
-    expect(outcomeOf(() => verifyWebhookSignature(BODY, header, SECRET, { now: () => (SIGNED_AT - 300) * 1000 }))).toBe('accepted');
+    expect(outcomeOf(() => verifyWebhookSignature(BODY, header, SECRET, { now: () => (SIGNED_AT + 300) * 1000 }))).toBe(
+      'accepted',
+    );
+    expect(outcomeOf(() => verifyWebhookSignature(BODY, header, SECRET, { now: () => (SIGNED_AT - 300) * 1000 }))).toBe(
+      'accepted',
+    );
   });
 
   it.each<[string, () => void, WebhookSignatureErrorCode]>([
-    ['a tampered body', () => verifyWebhookSignature(BODY.replace('per_1', 'per_2'), signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, atSigning), 'no_matching_signature'],
-    ['another secret', () => verifyWebhookSignature(BODY, signatureHeader(BODY, [OLD_SECRET], SIGNED_AT), SECRET, atSigning), 'no_matching_signature'],
     [
-      'a timestamp changed after signing',
-      () => verifyWebhookSignature(BODY, signatureHeader(BODY, [SECRET], SIGNED_AT).replace(`t=${SIGNED_AT}`, `t=${SIGNED_AT + 1}`), SECRET, atSigning),
+      'a tampered body',
+      () =>
+        verifyWebhookSignature(
+          BODY.replace('per_1', 'per_2'),
+          signatureHeader(BODY, [SECRET], SIGNED_AT),
+          SECRET,
+          atSigning,
+        ),
       'no_matching_signature',
     ],
-    ['a signature 301 s old', () => verifyWebhookSignature(BODY, signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, { now: () => (SIGNED_AT + 301) * 1000 }), 'timestamp_outside_tolerance'],
+    [
+      'another secret',
+      () => verifyWebhookSignature(BODY, signatureHeader(BODY, [OLD_SECRET], SIGNED_AT), SECRET, atSigning),
+      'no_matching_signature',
+    ],
+    [
+      'a timestamp changed after signing',
+      () =>
+        verifyWebhookSignature(
+          BODY,
+          signatureHeader(BODY, [SECRET], SIGNED_AT).replace(`t=${SIGNED_AT}`, `t=${SIGNED_AT + 1}`),
+          SECRET,
+          atSigning,
+        ),
+      'no_matching_signature',
+    ],
+    [
+      'a signature 301 s old',
+      () =>
+        verifyWebhookSignature(BODY, signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, {
+          now: () => (SIGNED_AT + 301) * 1000,
+        }),
+      'timestamp_outside_tolerance',
+    ],
     [
       'a signature from 301 s in the future',
-      () => verifyWebhookSignature(BODY, signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, { now: () => (SIGNED_AT - 301) * 1000 }),
+      () =>
+        verifyWebhookSignature(BODY, signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, {
+          now: () => (SIGNED_AT - 301) * 1000,
+        }),
       'timestamp_outside_tolerance',
     ],
     [
       'a signature older than a tolerance of its own',
-      () => verifyWebhookSignature(BODY, signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, { toleranceSeconds: 2, now: () => (SIGNED_AT + 3) * 1000 }),
+      () =>
+        verifyWebhookSignature(BODY, signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, {
+          toleranceSeconds: 2,
+          now: () => (SIGNED_AT + 3) * 1000,
+        }),
       'timestamp_outside_tolerance',
     ],
     ['no header', () => verifyWebhookSignature(BODY, undefined, SECRET, atSigning), 'missing_header'],
     ['a null header', () => verifyWebhookSignature(BODY, null, SECRET, atSigning), 'missing_header'],
     ['an empty header', () => verifyWebhookSignature(BODY, '  ', SECRET, atSigning), 'missing_header'],
-    ['a header without t', () => verifyWebhookSignature(BODY, `v1=${'a'.repeat(64)}`, SECRET, atSigning), 'malformed_header'],
-    ['a header without v1', () => verifyWebhookSignature(BODY, `t=${SIGNED_AT},v0=${'a'.repeat(64)}`, SECRET, atSigning), 'malformed_header'],
-    ['a header with a t that is no number', () => verifyWebhookSignature(BODY, `t=soon,v1=${'a'.repeat(64)}`, SECRET, atSigning), 'malformed_header'],
-    ['a header with two t', () => verifyWebhookSignature(BODY, `t=${SIGNED_AT},t=${SIGNED_AT},v1=${'a'.repeat(64)}`, SECRET, atSigning), 'malformed_header'],
-    ['a header with a short v1', () => verifyWebhookSignature(BODY, `t=${SIGNED_AT},v1=abc`, SECRET, atSigning), 'malformed_header'],
-    ['a header that is not key=value', () => verifyWebhookSignature(BODY, 'sha256 deadbeef', SECRET, atSigning), 'malformed_header'],
+    [
+      'a header without t',
+      () => verifyWebhookSignature(BODY, `v1=${'a'.repeat(64)}`, SECRET, atSigning),
+      'malformed_header',
+    ],
+    [
+      'a header without v1',
+      () => verifyWebhookSignature(BODY, `t=${SIGNED_AT},v0=${'a'.repeat(64)}`, SECRET, atSigning),
+      'malformed_header',
+    ],
+    [
+      'a header with a t that is no number',
+      () => verifyWebhookSignature(BODY, `t=soon,v1=${'a'.repeat(64)}`, SECRET, atSigning),
+      'malformed_header',
+    ],
+    [
+      'a header with two t',
+      () => verifyWebhookSignature(BODY, `t=${SIGNED_AT},t=${SIGNED_AT},v1=${'a'.repeat(64)}`, SECRET, atSigning),
+      'malformed_header',
+    ],
+    [
+      'a header with a short v1',
+      () => verifyWebhookSignature(BODY, `t=${SIGNED_AT},v1=abc`, SECRET, atSigning),
+      'malformed_header',
+    ],
+    [
+      'a header that is not key=value',
+      () => verifyWebhookSignature(BODY, 'sha256 deadbeef', SECRET, atSigning),
+      'malformed_header',
+    ],
   ])('refuses %s', (_case, verify, code) => {
     expect(outcomeOf(verify)).toBe(code);
   });
@@ -147,7 +213,11 @@ describe('constructWebhookEvent', () => {
   it('parses nothing it could not verify', () => {
     const parse = jest.spyOn(JSON, 'parse');
     try {
-      expect(outcomeOf(() => constructWebhookEvent('{"forged":true}', signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, atSigning))).toBe('no_matching_signature');
+      expect(
+        outcomeOf(() =>
+          constructWebhookEvent('{"forged":true}', signatureHeader(BODY, [SECRET], SIGNED_AT), SECRET, atSigning),
+        ),
+      ).toBe('no_matching_signature');
       expect(parse).not.toHaveBeenCalled();
     } finally {
       parse.mockRestore();

@@ -1,5 +1,11 @@
 import { EVENT_TYPES } from '#lib/events/rules/event-catalogue';
-import { openSecret, parseEventTypes, sealSecret, signingSecrets, subscribesTo } from '#lib/webhooks/rules/webhook-subscription';
+import {
+  openSecret,
+  parseEventTypes,
+  sealSecret,
+  signingSecrets,
+  subscribesTo,
+} from '#lib/webhooks/rules/webhook-subscription';
 
 const KEY = 'a-sealing-key-of-the-deployment';
 
@@ -44,7 +50,9 @@ describe('subscription rules', () => {
   });
 
   it('sends a type only to enabled subscriptions that take it', () => {
-    expect(EVENT_TYPES.filter((type) => subscribesTo({ enabled: true, eventTypes: ['*'] }, type))).toEqual([...EVENT_TYPES]);
+    expect(EVENT_TYPES.filter((type) => subscribesTo({ enabled: true, eventTypes: ['*'] }, type))).toEqual([
+      ...EVENT_TYPES,
+    ]);
     expect(subscribesTo({ enabled: true, eventTypes: ['order.paid'] }, 'order.paid')).toBe(true);
     expect(subscribesTo({ enabled: true, eventTypes: ['order.paid'] }, 'order.expired')).toBe(false);
     expect(subscribesTo({ enabled: false, eventTypes: ['*'] }, 'order.paid')).toBe(false);

@@ -7,7 +7,16 @@ import { now } from '#lib/platform/clock';
 import { keys } from '#lib/platform/table/keys';
 import { getItem } from '../gallery-state';
 import { services } from '../local-services';
-import { type Outcome, answerOf, cacheReadiness, call, checkinBody, paidCheckin, publicHeaders, sessionIdOf } from '../requests';
+import {
+  type Outcome,
+  answerOf,
+  cacheReadiness,
+  call,
+  checkinBody,
+  paidCheckin,
+  publicHeaders,
+  sessionIdOf,
+} from '../requests';
 import { NOTHING, type ProbeSpec, READS, fill, retryOnFailure, selfie } from './probe';
 
 export const checkinInfoProbe: ProbeSpec = {
@@ -36,7 +45,9 @@ export const freeCheckinProbe: ProbeSpec = {
       const answer = answerOf(outcome);
       expect(answer.status).toBe(200);
       const stored = await getItem(keys.person(f.tenantId, f.token, answer.body.personId));
-      expect(stored).toEqual(expect.objectContaining({ name: body.name, code: answer.body.code, hasSelfie: true, shootingDayId: f.dayId }));
+      expect(stored).toEqual(
+        expect.objectContaining({ name: body.name, code: answer.body.code, hasSelfie: true, shootingDayId: f.dayId }),
+      );
     };
     return { run, expectSuccess, settle: retryOnFailure(run, expectSuccess) };
   },
@@ -49,14 +60,27 @@ export function paidCheckinProbe(label: string, readinessCached: boolean, withSe
     touches: { dynamodb: true, s3: withSelfie, stripe: true, transactions: true },
     async prepare(f, template) {
       await cacheReadiness(true, readinessCached ? now() : 0);
-      const body = checkinBody(f, { selectedPackageId: f.paidPackageId, termsAccepted: true, ...(withSelfie ? { selfieBase64: selfie } : {}) });
+      const body = checkinBody(f, {
+        selectedPackageId: f.paidPackageId,
+        termsAccepted: true,
+        ...(withSelfie ? { selfieBase64: selfie } : {}),
+      });
       const run = () => call(f, template, { method: 'POST', headers: publicHeaders(), body });
       const expectSuccess = async (outcome: Outcome) => {
         const answer = answerOf(outcome);
         expect(answer.status).toBe(200);
-        expect(answer.body).toEqual(expect.objectContaining({ orderId: expect.any(String), checkoutUrl: expect.any(String), statusToken: expect.any(String), retryToken: expect.any(String) }));
+        expect(answer.body).toEqual(
+          expect.objectContaining({
+            orderId: expect.any(String),
+            checkoutUrl: expect.any(String),
+            statusToken: expect.any(String),
+            retryToken: expect.any(String),
+          }),
+        );
         const order = await getItem(keys.order(f.tenantId, f.token, answer.body.orderId));
-        expect(order).toEqual(expect.objectContaining({ status: 'pending', sessionId: sessionIdOf(answer.body.checkoutUrl) }));
+        expect(order).toEqual(
+          expect.objectContaining({ status: 'pending', sessionId: sessionIdOf(answer.body.checkoutUrl) }),
+        );
       };
       return { run, expectSuccess, settle: retryOnFailure(run, expectSuccess) };
     },
@@ -68,7 +92,12 @@ export const checkinStatusProbe: ProbeSpec = {
   touches: READS,
   async prepare(f, template) {
     const reserved = await paidCheckin(f);
-    const run = () => call(f, template, { method: 'POST', headers: publicHeaders(), body: { action: 'checkinStatus', statusToken: reserved.statusToken } });
+    const run = () =>
+      call(f, template, {
+        method: 'POST',
+        headers: publicHeaders(),
+        body: { action: 'checkinStatus', statusToken: reserved.statusToken },
+      });
     return {
       run,
       async expectSuccess(outcome) {
@@ -86,14 +115,26 @@ export const retryCheckoutProbe: ProbeSpec = {
   touches: { dynamodb: true, s3: false, stripe: true, transactions: false },
   async prepare(f, template) {
     const reserved = await paidCheckin(f);
-    const run = () => call(f, template, { method: 'POST', headers: publicHeaders(), body: { action: 'retryCheckout', retryToken: reserved.retryToken } });
+    const run = () =>
+      call(f, template, {
+        method: 'POST',
+        headers: publicHeaders(),
+        body: { action: 'retryCheckout', retryToken: reserved.retryToken },
+      });
     const expectSuccess = async (outcome: Outcome) => {
       const answer = answerOf(outcome);
       expect(answer.status).toBe(200);
       const fresh = sessionIdOf(answer.body.checkoutUrl);
-      expect(await getItem(keys.order(f.tenantId, f.token, reserved.orderId))).toEqual(expect.objectContaining({ status: 'pending', sessionId: fresh }));
+      expect(await getItem(keys.order(f.tenantId, f.token, reserved.orderId))).toEqual(
+        expect.objectContaining({ status: 'pending', sessionId: fresh }),
+      );
       const sessions = services.emulator.sessions;
-      const stillOpen = [...f.handedOut].filter((id) => id !== fresh && sessions.get(id)?.metadata?.orderId === reserved.orderId && sessions.get(id)?.status === 'open');
+      const stillOpen = [...f.handedOut].filter(
+        (id) =>
+          id !== fresh &&
+          sessions.get(id)?.metadata?.orderId === reserved.orderId &&
+          sessions.get(id)?.status === 'open',
+      );
       expect(stillOpen).toEqual([]);
     };
     return { run, expectSuccess, settle: retryOnFailure(run, expectSuccess) };
@@ -109,7 +150,11 @@ export function preflightProbe(method: 'GET' | 'POST'): ProbeSpec {
       const run = () =>
         call(f, fill(template, f), {
           method: 'OPTIONS',
-          headers: { Origin: 'https://checkin.example.com', 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,x-tenant-slug' },
+          headers: {
+            Origin: 'https://checkin.example.com',
+            'Access-Control-Request-Method': method,
+            'Access-Control-Request-Headers': 'content-type,x-tenant-slug',
+          },
         });
       return {
         run,

@@ -40,7 +40,13 @@ export const webhookProbe: ProbeSpec = {
     const run = () =>
       call(f, template, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': webhookSigner.webhooks.generateTestHeaderString({ payload, secret: emulator.webhookSecret }) },
+        headers: {
+          'Content-Type': 'application/json',
+          'Stripe-Signature': webhookSigner.webhooks.generateTestHeaderString({
+            payload,
+            secret: emulator.webhookSecret,
+          }),
+        },
         body: payload,
       });
     const expectSuccess = async (outcome: Outcome, first: boolean) => {
@@ -51,7 +57,9 @@ export const webhookProbe: ProbeSpec = {
         outcome: first ? 'handled' : expect.any(String),
         reservation: 'paid',
       });
-      expect(await getItem(keys.person(f.tenantId, f.token, order!.person.personId))).toEqual(expect.objectContaining({ code: order!.code, source: 'checkin' }));
+      expect(await getItem(keys.person(f.tenantId, f.token, order!.person.personId))).toEqual(
+        expect.objectContaining({ code: order!.code, source: 'checkin' }),
+      );
     };
     return {
       run,

@@ -42,7 +42,8 @@ export const READS: Touches = { dynamodb: true, s3: false, stripe: false, transa
 export const NOTHING: Touches = { dynamodb: false, s3: false, stripe: false, transactions: false };
 
 /** The path template with the gallery's token (and a person) filled in. */
-export const fill = (template: string, f: Fixture, personId = '') => template.replace('{token}', f.token).replace('{personId}', personId);
+export const fill = (template: string, f: Fixture, personId = '') =>
+  template.replace('{token}', f.token).replace('{personId}', personId);
 
 /** A small JPEG, base64, as a selfie. */
 export const selfie = makeJpeg(16, 16).toString('base64');

@@ -13,7 +13,10 @@ import { answerOf, call, importOne, serverHeaders, uniqueName } from '../request
 import { type ProbeSpec, READS, fill } from './probe';
 
 /** A GET of a server-side endpoint that answers about the gallery (on the person `setup` answers, if any). */
-export function serverRead(check: (answer: ApiAnswer, f: Fixture) => void, setup: (f: Fixture) => Promise<string> = async () => ''): ProbeSpec {
+export function serverRead(
+  check: (answer: ApiAnswer, f: Fixture) => void,
+  setup: (f: Fixture) => Promise<string> = async () => '',
+): ProbeSpec {
   return {
     label: 'GET',
     touches: READS,
@@ -47,11 +50,18 @@ export const importProbe: ProbeSpec = {
   label: 'import of 3 persons',
   touches: { dynamodb: true, s3: false, stripe: false, transactions: true },
   async prepare(f, template) {
-    const rows = [{ name: uniqueName('Row'), shootingDayId: f.dayId }, { name: uniqueName('Row'), email: 'row@example.com' }, { name: uniqueName('Row'), employeeId: 'E-1' }];
-    const send = (persons: unknown[]) => call(f, fill(template, f), { method: 'POST', headers: serverHeaders(), body: { persons } });
+    const rows = [
+      { name: uniqueName('Row'), shootingDayId: f.dayId },
+      { name: uniqueName('Row'), email: 'row@example.com' },
+      { name: uniqueName('Row'), employeeId: 'E-1' },
+    ];
+    const send = (persons: unknown[]) =>
+      call(f, fill(template, f), { method: 'POST', headers: serverHeaders(), body: { persons } });
     const expectStored = async (answer: ApiAnswer) => {
       for (const person of answer.body.persons as { personId: string; code: string; name: string }[]) {
-        expect(await getItem(keys.person(f.tenantId, f.token, person.personId))).toEqual(expect.objectContaining({ name: person.name, code: person.code, source: 'import' }));
+        expect(await getItem(keys.person(f.tenantId, f.token, person.personId))).toEqual(
+          expect.objectContaining({ name: person.name, code: person.code, source: 'import' }),
+        );
       }
     };
     return {
@@ -67,7 +77,9 @@ export const importProbe: ProbeSpec = {
         const answer = answerOf(outcome);
         const again =
           answer.status === 200
-            ? ((answer.body.skippedDetails ?? []) as { index: number; reason: string }[]).filter((skip) => skip.reason === 'not_written').map((skip) => rows[skip.index])
+            ? ((answer.body.skippedDetails ?? []) as { index: number; reason: string }[])
+                .filter((skip) => skip.reason === 'not_written')
+                .map((skip) => rows[skip.index])
             : rows;
         if (again.length === 0) return;
         const retried = answerOf(await send(again));

@@ -31,11 +31,18 @@ export const multipartUploadProbe: ProbeSpec = {
   label: 'a multipart upload started',
   touches: S3_AND_TABLE,
   async prepare(f, template) {
-    const run = () => call(f, fill(template, f), { method: 'POST', headers: serverHeaders(), body: { files: [LARGE_FILE] } });
+    const run = () =>
+      call(f, fill(template, f), { method: 'POST', headers: serverHeaders(), body: { files: [LARGE_FILE] } });
     const expectSuccess = async (outcome: Awaited<ReturnType<typeof run>>) => {
       const answer = answerOf(outcome);
       expect(answer.status).toBe(200);
-      expect(answer.body.uploads).toEqual([expect.objectContaining({ path: LARGE_FILE.path, kind: 'multipart', parts: [expect.anything(), expect.anything()] })]);
+      expect(answer.body.uploads).toEqual([
+        expect.objectContaining({
+          path: LARGE_FILE.path,
+          kind: 'multipart',
+          parts: [expect.anything(), expect.anything()],
+        }),
+      ]);
     };
     return { run, expectSuccess, settle: retryOnFailure(run, expectSuccess) };
   },
@@ -49,15 +56,24 @@ export const abortUploadProbe: ProbeSpec = {
   label: 'a multipart upload aborted',
   touches: S3_AND_TABLE,
   async prepare(f, template) {
-    const plan = answerOf(await call(f, `/groupshoot/${f.token}/uploads`, { method: 'POST', headers: serverHeaders(), body: { files: [LARGE_FILE] } }));
+    const plan = answerOf(
+      await call(f, `/groupshoot/${f.token}/uploads`, {
+        method: 'POST',
+        headers: serverHeaders(),
+        body: { files: [LARGE_FILE] },
+      }),
+    );
     const abort = { path: LARGE_FILE.path, uploadId: plan.body.uploads[0].uploadId as string, action: 'abort' };
-    const run = () => call(f, fill(template, f), { method: 'POST', headers: serverHeaders(), body: { files: [abort] } });
+    const run = () =>
+      call(f, fill(template, f), { method: 'POST', headers: serverHeaders(), body: { files: [abort] } });
     const expectSuccess = async (outcome: Awaited<ReturnType<typeof run>>) => {
       const answer = answerOf(outcome);
       expect(answer.status).toBe(200);
       // Aborted now, or by an attempt whose answer was lost (S3 then knows the upload no more).
       expect(answer.body.aborted.length + answer.body.failed.length).toBe(1);
-      await expect(mediaObjectMetadata(inboxObjectKey({ tenantId: f.tenantId, token: f.token, path: LARGE_FILE.path }))).rejects.toThrow();
+      await expect(
+        mediaObjectMetadata(inboxObjectKey({ tenantId: f.tenantId, token: f.token, path: LARGE_FILE.path })),
+      ).rejects.toThrow();
     };
     return { run, expectSuccess, settle: retryOnFailure(run, expectSuccess) };
   },
