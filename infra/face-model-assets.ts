@@ -24,7 +24,7 @@ const FACE_NETWORKS = ['ssd_mobilenetv1_model', 'face_landmark_68_model', 'face_
 /** Each network's weights manifest, and the weight shards that the manifest names. */
 export const FACE_MODEL_FILES: readonly string[] = FACE_NETWORKS.flatMap((network) => {
   const manifest = `${network}-weights_manifest.json`;
-  const groups: { paths: string[] }[] = JSON.parse(readFileSync(join(ROOT, MODEL_SOURCE, manifest), 'utf8'));
+  const groups = JSON.parse(readFileSync(join(ROOT, MODEL_SOURCE, manifest), 'utf8')) as { paths: string[] }[];
   return [manifest, ...groups.flatMap((group) => group.paths)];
 });
 

@@ -32,7 +32,7 @@ interface PackageManifest {
 }
 
 const manifestOf = (directory: string): PackageManifest =>
-  JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
+  JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as PackageManifest;
 
 function isForLinux(directory: string, architecture: FunctionArchitecture): boolean {
   if (!existsSync(join(directory, 'package.json'))) return false;

@@ -65,7 +65,7 @@ export class OperationsDashboard extends Construct {
     const [answers, checkins, delivery, ingest, retention, throttles] = DASHBOARD_SECTIONS;
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
-    this.dashboard.addWidgets(heading(answers!));
+    this.dashboard.addWidgets(heading(answers));
     this.dashboard.addWidgets(
       graph('API 4xx and 5xx', [props.stage.metricClientError(sum), props.stage.metricServerError(sum)]),
       new LogQueryWidget({
@@ -82,7 +82,7 @@ export class OperationsDashboard extends Construct {
         height: 6,
       }),
     );
-    this.dashboard.addWidgets(heading(checkins!));
+    this.dashboard.addWidgets(heading(checkins));
     this.dashboard.addWidgets(
       graph(
         'Check-in requests and errors',
@@ -102,7 +102,7 @@ export class OperationsDashboard extends Construct {
         height: 6,
       }),
     );
-    this.dashboard.addWidgets(heading(delivery!));
+    this.dashboard.addWidgets(heading(delivery));
     this.dashboard.addWidgets(
       graph('Dispatch lag (ms behind the stream)', [props.dispatcher.metric('IteratorAge', max)]),
       graph('Oldest queued delivery (s)', [props.deliveryQueue.metricApproximateAgeOfOldestMessage(max)]),
@@ -112,7 +112,7 @@ export class OperationsDashboard extends Construct {
         new Metric({ ...ENDPOINT_DISABLED_METRIC, ...sum, label: 'Endpoints disabled' }),
       ]),
     );
-    this.dashboard.addWidgets(heading(ingest!));
+    this.dashboard.addWidgets(heading(ingest));
     this.dashboard.addWidgets(
       graph('Ingest invocations and errors', [props.ingest.metricInvocations(sum), props.ingest.metricErrors(sum)]),
       graph('Ingest failures kept (ops replay)', [
@@ -127,7 +127,7 @@ export class OperationsDashboard extends Construct {
         ),
       ),
     );
-    this.dashboard.addWidgets(heading(retention!));
+    this.dashboard.addWidgets(heading(retention));
     this.dashboard.addWidgets(
       graph('Retention runs (planner)', [
         props.retentionPlanner.metricInvocations(sum),
@@ -139,7 +139,7 @@ export class OperationsDashboard extends Construct {
       ]),
       graph('Retention dead letters', [props.retentionDeadLetters.metricApproximateNumberOfMessagesVisible(max)]),
     );
-    this.dashboard.addWidgets(heading(throttles!));
+    this.dashboard.addWidgets(heading(throttles));
     const functionThrottles = Object.fromEntries(
       [...props.functions.values()].map((fn, index) => [`t${index}`, fn.metricThrottles(sum)]),
     );

@@ -4,7 +4,8 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { generatedKeySecret } from './generated-secret';
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { filterRule } from './filter-rules';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
@@ -79,10 +80,10 @@ export class PhotoNotices extends Construct {
         onFailure: new SqsDlq(this.failures.queue),
         filters: [
           FilterCriteria.filter({
-            eventName: FilterRule.or('INSERT', 'MODIFY'),
+            eventName: filterRule.or('INSERT', 'MODIFY'),
             dynamodb: {
-              Keys: { [TABLE_KEYS.sortKey]: { S: FilterRule.beginsWith(keys.event('', '', '').sk) } },
-              NewImage: { type: { S: FilterRule.isEqual(PHOTOS_ASSIGNED) } },
+              Keys: { [TABLE_KEYS.sortKey]: { S: filterRule.beginsWith(keys.event('', '', '').sk) } },
+              NewImage: { type: { S: filterRule.isEqual(PHOTOS_ASSIGNED) } },
             },
           }),
         ],

@@ -1,7 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { filterRule } from './filter-rules';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
@@ -74,13 +75,13 @@ export class ReferenceFaces extends Construct {
         onFailure: new SqsDlq(this.failureQueue),
         filters: [
           FilterCriteria.filter({
-            eventName: FilterRule.isEqual('INSERT'),
+            eventName: filterRule.isEqual('INSERT'),
             dynamodb: {
-              Keys: { [TABLE_KEYS.sortKey]: { S: FilterRule.beginsWith(ITEM_PREFIX.person) } },
+              Keys: { [TABLE_KEYS.sortKey]: { S: filterRule.beginsWith(ITEM_PREFIX.person) } },
               // Stream images are typed: consents is a map (M) holding faceConsent as a boolean (BOOL).
               NewImage: {
-                hasSelfie: { BOOL: FilterRule.isEqual(true) },
-                consents: { M: { faceConsent: { BOOL: FilterRule.isEqual(true) } } },
+                hasSelfie: { BOOL: filterRule.isEqual(true) },
+                consents: { M: { faceConsent: { BOOL: filterRule.isEqual(true) } } },
               },
             },
           }),

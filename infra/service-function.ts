@@ -48,7 +48,7 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const { permissions, table, mediaBucket, secrets } = props;
+    const { permissions, mediaBucket, secrets } = props;
     const logGroup = new LogGroup(this, 'Logs', { retention: LOG_RETENTION });
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     // The log group exists (created above), so the function only adds streams and lines to it.
@@ -154,7 +154,8 @@ function mediaObjectFolders(access: MediaAccess | readonly MediaAccess[] | undef
 function mediaStatements(access: MediaAccess | readonly MediaAccess[] | undefined, bucket: IBucket): PolicyStatement[] {
   if (!access) return [];
   // Several grants where the folders differ in what may be done with them.
-  if (Array.isArray(access)) return access.flatMap((media) => mediaStatements(media, bucket));
+  if (Array.isArray(access))
+    return (access as readonly MediaAccess[]).flatMap((media) => mediaStatements(media, bucket));
   const media = access as MediaAccess;
   const folders = media.folders.map((folder) => MEDIA_FOLDERS[folder]);
   const statements: PolicyStatement[] = [];

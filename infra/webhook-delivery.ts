@@ -1,7 +1,8 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, FilterRule, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, type Function as LambdaFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { filterRule } from './filter-rules';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -122,14 +123,14 @@ export class WebhookDelivery extends Construct {
         filters: [
           // A new event in a gallery's outbox (a coalesced photos.assigned or photos.withheld event only when its window's first photo creates it).
           FilterCriteria.filter({
-            eventName: FilterRule.isEqual('INSERT'),
-            dynamodb: { Keys: { [sortKey]: { S: FilterRule.beginsWith(keys.event('', '', '').sk) } } },
+            eventName: filterRule.isEqual('INSERT'),
+            dynamodb: { Keys: { [sortKey]: { S: filterRule.beginsWith(keys.event('', '', '').sk) } } },
           }),
           // A delivery whose replay an operator asked for.
           FilterCriteria.filter({
             dynamodb: {
-              Keys: { [sortKey]: { S: FilterRule.beginsWith(keys.webhookDelivery('', '', '').sk) } },
-              NewImage: { status: { S: FilterRule.isEqual(REPLAY_REQUESTED) } },
+              Keys: { [sortKey]: { S: filterRule.beginsWith(keys.webhookDelivery('', '', '').sk) } },
+              NewImage: { status: { S: filterRule.isEqual(REPLAY_REQUESTED) } },
             },
           }),
         ],

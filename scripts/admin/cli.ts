@@ -11,7 +11,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 // Every command prints once its work is done: a reader that stops early (`| head`) only shortens the output.
 stopQuietlyWhenReaderCloses();
 
-runAdmin(process.argv.slice(2), {
+void runAdmin(process.argv.slice(2), {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 }).then((exitCode) => {

@@ -99,9 +99,7 @@ function serverOfDataFolder(dataDir: string, workingDirectory: string, isAlive: 
 function readConnectionFile(file: string): LocalServer | undefined {
   try {
     const info: unknown = JSON.parse(readFileSync(file, 'utf8'));
-    return info !== null && typeof info === 'object' && !Array.isArray(info)
-      ? { file, info: info as Partial<LocalServerInfo> }
-      : undefined;
+    return info !== null && typeof info === 'object' && !Array.isArray(info) ? { file, info: info } : undefined;
   } catch {
     return undefined;
   }

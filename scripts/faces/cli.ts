@@ -4,7 +4,7 @@
  */
 import { runFaces } from './run-faces';
 
-runFaces(process.argv.slice(2), {
+void runFaces(process.argv.slice(2), {
   out: (line) => console.log(line),
   err: (line) => console.error(line),
 }).then((exitCode) => {

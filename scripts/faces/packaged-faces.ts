@@ -36,7 +36,7 @@ export interface LabelledFaceImage {
 
 /** The boxes as checked in. */
 export function packagedFaceBoxes(): PackagedFaceBox[] {
-  return JSON.parse(readFileSync(PACKAGED_FACES_FILE, 'utf8')).faces as PackagedFaceBox[];
+  return (JSON.parse(readFileSync(PACKAGED_FACES_FILE, 'utf8')) as { faces: PackagedFaceBox[] }).faces;
 }
 
 /** A photo that an installed package ships, by its path inside node_modules. */

@@ -24,9 +24,10 @@ const BYTE_ORDER_MARKS: { bytes: number[]; encoding: string; label: string }[] =
 export function decodeText(bytes: Uint8Array, encoding?: string): DecodedText {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (encoding !== undefined) {
+    const requested: string = encoding;
     if (!iconv.encodingExists(encoding))
       throw new UsageError(
-        `--encoding: "${encoding}" is not an encoding (try utf-8, utf-16le, utf-16be or windows-1252)`,
+        `--encoding: "${requested}" is not an encoding (try utf-8, utf-16le, utf-16be or windows-1252)`,
       );
     return { text: iconv.decode(buffer, encoding, { stripBOM: true }), encoding };
   }

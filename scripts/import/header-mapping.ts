@@ -166,7 +166,7 @@ function columnsNamed(columns: readonly string[], value: string, field: ImportFi
 export function resolveMapping(columns: readonly string[], requested: RequestedMapping = {}): ColumnMapping {
   const mapping = {} as ColumnMapping;
   for (const field of IMPORT_FIELDS)
-    if (requested[field]) mapping[field] = requested[field]!.flatMap((value) => columnsNamed(columns, value, field));
+    if (requested[field]) mapping[field] = requested[field].flatMap((value) => columnsNamed(columns, value, field));
   const taken = new Set(Object.values(mapping).flat());
   for (const field of ['employeeId', 'email', 'day'] as const) {
     if (mapping[field]) continue;

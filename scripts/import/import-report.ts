@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { ImportSkipReason, PreparedRow } from './import-rows';
+import type { PreparedRow } from './import-rows';
 import type { DayProblem } from './match-day';
 
 /** What `FILE.report.json` holds: the summary, every skipped line and every warning with its reason. */
@@ -17,7 +17,7 @@ export interface ImportReport {
     warnings: number;
     byWarning: Record<string, number>;
   };
-  skipped: { line: number; reason: ImportSkipReason | string }[];
+  skipped: { line: number; reason: string }[];
   warnings: { line: number; warning: DayProblem; value: string }[];
 }
 

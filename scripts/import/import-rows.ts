@@ -34,8 +34,9 @@ export function fieldValue(values: Record<string, unknown>, columns: readonly st
   if (columns.length === 1) return values[columns[0]!];
   const parts = columns
     .map((column) => values[column])
-    .filter((value) => value !== undefined && value !== null && String(value).trim() !== '');
-  return parts.length === 0 ? undefined : parts.map((value) => String(value).trim()).join(' ');
+    .map((value) => (value === undefined || value === null ? '' : textOf(value)).trim())
+    .filter((text) => text !== '');
+  return parts.length === 0 ? undefined : parts.join(' ');
 }
 
 /**
@@ -78,4 +79,9 @@ export function prepareRows(rows: readonly TableRow[], options: PrepareOptions):
       ? { line, person: verdict.row, warning, dayValue: (wanted as string).trim() }
       : { line, person: verdict.row };
   });
+}
+
+/** A cell's value as text: JSON's objects and arrays as JSON, never `[object Object]`. */
+function textOf(value: unknown): string {
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }

@@ -46,9 +46,8 @@ export function cellText(cell: Cell): string {
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return dateText(value);
   if ('richText' in value) return value.richText.map((run) => run.text).join('');
-  if ('hyperlink' in value) return cellText({ value: value.text as ExcelJS.CellValue, numFmt });
-  if ('formula' in value || 'sharedFormula' in value)
-    return cellText({ value: value.result as ExcelJS.CellValue, numFmt });
+  if ('hyperlink' in value) return cellText({ value: value.text, numFmt });
+  if ('formula' in value || 'sharedFormula' in value) return cellText({ value: value.result, numFmt });
   return ''; // an error value: #N/A, #REF!, …
 }
 

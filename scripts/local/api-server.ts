@@ -103,7 +103,7 @@ function loadHandlers(): Map<string, LambdaHandler> {
   const handlers = new Map<string, LambdaHandler>();
   for (const name of names) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    handlers.set(name, require(join(FUNCTIONS_DIR, name)).handler as LambdaHandler);
+    handlers.set(name, (require(join(FUNCTIONS_DIR, name)) as { handler: LambdaHandler }).handler);
   }
   return handlers;
 }

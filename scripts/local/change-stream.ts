@@ -261,7 +261,7 @@ export function toLambdaRecord(record: StreamRecord): DynamoDBRecord {
     { NewImage?: Record<string, AttributeValue>; OldImage?: Record<string, AttributeValue> } | undefined;
   return {
     eventID: record.eventID,
-    eventName: record.eventName as DynamoDBRecord['eventName'],
+    eventName: record.eventName,
     eventVersion: record.eventVersion,
     eventSource: record.eventSource,
     awsRegion: record.awsRegion,

@@ -57,7 +57,7 @@ function writeWholeFile(file: string, content: string): void {
 export function writeConnectionFiles(
   info: LocalServerInfo,
   workingDirectory: string,
-): { serverFile: string; dataFile?: string; removeServerFile(): void } {
+): { serverFile: string; dataFile?: string; removeServerFile: () => void } {
   const content = `${JSON.stringify(info, null, 2)}\n`;
   const serverFile = serverConnectionFile(workingDirectory, info.pid);
   writeWholeFile(serverFile, content);

@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { GSI1, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
 
 /**

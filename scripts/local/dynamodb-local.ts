@@ -51,7 +51,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
     } catch (error) {
       if (child.exitCode !== null || Date.now() > deadline) {
         await stop();
-        throw new Error(`DynamoDB Local did not start on port ${port}: ${(error as Error).message}`);
+        throw new Error(`DynamoDB Local did not start on port ${port}: ${(error as Error).message}`, { cause: error });
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -88,7 +88,7 @@ export class LocalDeliveryQueue implements DeliveryQueue {
       body: held.body,
       attributes: { ApproximateReceiveCount: String(held.receiveCount) },
     } as unknown as SQSRecord;
-    let failed = true;
+    let failed: boolean;
     try {
       failed = (await this.handler({ Records: [record] })).batchItemFailures.length > 0;
     } catch {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { now } from '#lib/platform/clock';
 import { type RetentionMessage, useRetentionQueues } from '#lib/privacy/adapters/retention-queues';
 
@@ -87,8 +87,6 @@ export interface RetentionPipeline {
   settled(): Promise<void>;
   stop(): void;
 }
-
-type PlannerHandler = (event: Partial<SQSEvent>, context: Pick<Context, 'getRemainingTimeInMillis'>) => Promise<void>;
 
 /**
  * The retention run as the stack wires it: the planner's handler (started by `run`, and by the

@@ -85,7 +85,6 @@ export async function startStripeEmulator(
   let failures = 0;
   const slowness = new Map<EmulatedOperation | 'any', Slowness>();
   const delays = new Set<ReturnType<typeof setTimeout>>();
-  let server: Server;
 
   /** How long to hold this call back, counting it against `delayCalls`' count. */
   function delayOf(operation: EmulatedOperation | undefined): number {
@@ -190,7 +189,7 @@ export async function startStripeEmulator(
     let match: RegExpExecArray | null;
 
     if (method === 'POST' && path === '/v1/checkout/sessions') {
-      const key = `${account}:${request.headers['idempotency-key'] ?? id('key')}`;
+      const key = `${account}:${String(request.headers['idempotency-key'] ?? id('key'))}`;
       const existing = idempotent.get(key);
       if (existing) return sendJson(response, 200, publicSession(existing));
       if (!account)
@@ -293,7 +292,7 @@ ${
 </body></html>`);
   }
 
-  server = createServer((request, response) => {
+  const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://emulator').pathname;
     const work = path.startsWith('/v1/') ? api(request, response, path) : hostedPage(request, response, path);
     work.catch((error: Error) => stripeError(response, 500, 'api_error', error.message));

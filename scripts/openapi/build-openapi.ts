@@ -238,7 +238,7 @@ export function buildOpenApiDocument(): Json {
     ),
   );
   const schemas = JSON.parse(JSON.stringify(converted).replace(/#\/\$defs\//g, '#/components/schemas/'));
-  for (const schema of Object.values(schemas) as Json[]) delete schema.$schema;
+  for (const schema of Object.values<Json>(schemas)) delete schema.$schema;
   importRowsAreVerdicts(schemas);
   Object.assign(schemas, GATEWAY_ERROR_SCHEMAS);
   return {

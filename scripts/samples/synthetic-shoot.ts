@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import QRCode from 'qrcode';
+import type * as ZxingWriter from 'zxing-wasm/writer';
 import sharp, { type Exif } from 'sharp';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
 
@@ -197,15 +198,15 @@ async function moduleGrid(text: string, symbology: 'QRCode' | 'DataMatrix'): Pro
   };
 }
 
-let writer: Promise<typeof import('zxing-wasm/writer')> | undefined;
+let writer: Promise<typeof ZxingWriter> | undefined;
 
 /** ZXing's writer, with its WebAssembly from the installed package (never from its default CDN). */
-function loadWriter(): Promise<typeof import('zxing-wasm/writer')> {
+function loadWriter(): Promise<typeof ZxingWriter> {
   writer ??= (async () => {
     const zxing = await import('zxing-wasm/writer');
     const wasm = await readFile(require.resolve('zxing-wasm/writer/zxing_writer.wasm'));
     zxing.prepareZXingModule({
-      overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer },
+      overrides: { wasmBinary: wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) },
     });
     return zxing;
   })();

@@ -46,6 +46,6 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((exitCode) => {
+void main(process.argv.slice(2)).then((exitCode) => {
   if (exitCode !== EXIT_CODE.ok) process.exitCode = exitCode;
 });

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { useLocalApi } from '../support/local-api';
-import { type CheckinStudio, createCheckinStudio, createPayingStudio } from '../support/checkin-gallery';
+import { createCheckinStudio, createPayingStudio } from '../support/checkin-gallery';
 import { useStripeEmulator } from '../support/stripe';
 import { useSesEmulator } from '../support/ses';
 import {

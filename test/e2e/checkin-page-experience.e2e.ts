@@ -330,9 +330,9 @@ describe('check-in page: branding and the keyboard', () => {
     const tab = async () => {
       await page.keyboard.press('Tab');
       outlines.push(
-        (await page.evaluate(
+        await page.evaluate<string>(
           'getComputedStyle(document.activeElement).outlineStyle + " " + getComputedStyle(document.activeElement).outlineWidth',
-        )) as string,
+        ),
       );
     };
     // Act: from the top of the page, only keys.

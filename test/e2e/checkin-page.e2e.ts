@@ -454,7 +454,7 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     expect(await page.textContent('#viewer-title')).toBe('ada-portrait-2.jpg (2 of 3)');
     expect(await page.evaluate('document.getElementById("viewer-image").naturalWidth')).toBe(320);
     expect(download.suggestedFilename()).toBe('ada-portrait-2.jpg');
-    const saved = readFileSync((await download.path())!);
+    const saved = readFileSync(await download.path());
     expect(saved.subarray(0, 2).toString('hex')).toBe('ffd8');
     await page.click('#viewer-next');
     expect(await page.textContent('#viewer-title')).toBe('ada-portrait-3.jpg (3 of 3)');

@@ -2,13 +2,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCREENSHOTS, VIEWPORTS, useCheckinPageBrowser } from '../support/checkin-page-browser';
 import { type LocalStack, type StudioProcess, startLocalStack, startStudioProcess } from '../support/studio-start';
+import type { Page } from 'playwright-core';
+import type { listPhotos } from '#lib/photos/store/photos';
+import type { getPerson } from '#lib/persons/store/persons';
+import type { createDelivery, getDelivery } from '#lib/webhooks/store/webhook-deliveries';
+import type { runCommand } from '../../scripts/studio/studio-commands';
+import type { reviewShoot } from '../support/review-shoot';
+import type { createTestTenant } from '../support/factories';
 
 const browser = useCheckinPageBrowser();
 
 /** The first thumbnails drawn (globalThis: this project's TypeScript has no DOM types; a string would need eval, which the CSP refuses). */
 /** The galleries page's row of the synthetic shoot (the test tenant has a gallery of its own besides). */
-const shootRow = (page: import('playwright-core').Page) =>
-  page.locator('tr', { has: page.getByRole('link', { name: 'Shoot', exact: true }) });
+const shootRow = (page: Page) => page.locator('tr', { has: page.getByRole('link', { name: 'Shoot', exact: true }) });
 
 const thumbnailsDrawn = () =>
   [...(globalThis as any).document.querySelectorAll('article.photo img')]
@@ -18,15 +24,15 @@ const thumbnailsDrawn = () =>
 describe('studio console in Chromium, against npm start and npm run studio', () => {
   let stack: LocalStack | undefined;
   let studio: StudioProcess | undefined;
-  let shoot: Awaited<ReturnType<typeof import('../support/review-shoot').reviewShoot>>;
+  let shoot: Awaited<ReturnType<typeof reviewShoot>>;
   let tables: {
-    listPhotos: typeof import('#lib/photos/store/photos').listPhotos;
-    getPerson: typeof import('#lib/persons/store/persons').getPerson;
-    createDelivery: typeof import('#lib/webhooks/store/webhook-deliveries').createDelivery;
-    getDelivery: typeof import('#lib/webhooks/store/webhook-deliveries').getDelivery;
-    runCommand: typeof import('../../scripts/studio/studio-commands').runCommand;
+    listPhotos: typeof listPhotos;
+    getPerson: typeof getPerson;
+    createDelivery: typeof createDelivery;
+    getDelivery: typeof getDelivery;
+    runCommand: typeof runCommand;
   };
-  let tenant: Awaited<ReturnType<typeof import('../support/factories').createTestTenant>>;
+  let tenant: Awaited<ReturnType<typeof createTestTenant>>;
 
   beforeAll(async () => {
     stack = await startLocalStack();
@@ -138,7 +144,7 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     const printed = await shootRow(page).locator('td.links .printed').textContent();
     // Assess
     expect(download.suggestedFilename()).toBe(`cards-${shoot.shoot.scope.token}.pdf`);
-    expect(readFileSync(file!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(readFileSync(file).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(printed).toMatch(/^ 2 printed \d{4}-\d\d-\d\d$/);
   });
 

@@ -25,7 +25,7 @@ function pageDistributionHeaders(): Record<string, string> {
   const config = built.template.findResources('AWS::CloudFront::ResponseHeadersPolicy')[policyId]!.Properties
     .ResponseHeadersPolicyConfig;
   const security = config.SecurityHeadersConfig;
-  for (const header of Object.values(security) as { Override: boolean }[]) expect(header.Override).toBe(true);
+  for (const header of Object.values<{ Override: boolean }>(security)) expect(header.Override).toBe(true);
   const custom = config.CustomHeadersConfig.Items as { Header: string; Value: string; Override: boolean }[];
   for (const header of custom) expect(header.Override).toBe(true);
   const hsts = security.StrictTransportSecurity;

@@ -320,7 +320,7 @@ process.stdout.write(JSON.stringify(await describeFaces(readFileSync(input))));
         .jpeg()
         .toBuffer(),
     );
-    const height = (await sharp(input).metadata()).height!;
+    const height = (await sharp(input).metadata()).height;
 
     // Act
     const { stdout } = await runFile(process.execPath, ['--input-type=module', '-e', DESCRIBE, entry, input], {

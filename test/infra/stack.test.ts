@@ -404,7 +404,7 @@ describe('cdk-nag AwsSolutions', () => {
       ...Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
       ...Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
     ];
-    expect(findings.map((finding) => `${finding.id}: ${String(finding.entry.data).slice(0, 80)}`)).toEqual([]);
+    expect(findings.map((finding) => `${finding.id}: ${JSON.stringify(finding.entry.data).slice(0, 80)}`)).toEqual([]);
   });
 
   it('justifies every suppression', () => {

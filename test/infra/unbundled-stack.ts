@@ -48,5 +48,5 @@ export function nagFindings(stack: Stack): string[] {
   return [
     ...Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
     ...Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-  ].map((finding) => `${finding.id}: ${String(finding.entry.data).slice(0, 100)}`);
+  ].map((finding) => `${finding.id}: ${JSON.stringify(finding.entry.data).slice(0, 100)}`);
 }

@@ -856,7 +856,7 @@ describe('the real CLI process', () => {
         [cli, ...args],
         { cwd: options.cwd ?? emptyDirectory, env: options.env ?? process.env, timeout: 60_000 },
         (error, stdout, stderr) => {
-          if (error && typeof error.code !== 'number') reject(error);
+          if (error && typeof error.code !== 'number') reject(new Error('the command could not run', { cause: error }));
           else resolvePromise({ code: error ? Number(error.code) : 0, stdout, stderr });
         },
       );
@@ -958,7 +958,7 @@ describe('the real CLI process', () => {
     // Act
     const result = await new Promise<{ stdout: string; stderr: string }>((resolvePromise, reject) => {
       execFile(tsx, ['-e', probe], { cwd: repository, env, timeout: 60_000 }, (error, stdout, stderr) =>
-        error ? reject(error) : resolvePromise({ stdout, stderr }),
+        error ? reject(new Error('the probe failed', { cause: error })) : resolvePromise({ stdout, stderr }),
       );
     });
     // Assess
@@ -974,7 +974,7 @@ describe('the real CLI process', () => {
         ['-c', `${quoted} | ${reader}; exit "\${PIPESTATUS[0]}"`],
         { cwd: emptyDirectory, env: process.env, timeout: 60_000 },
         (error, stdout, stderr) => {
-          if (error && typeof error.code !== 'number') reject(error);
+          if (error && typeof error.code !== 'number') reject(new Error('the command could not run', { cause: error }));
           else resolvePromise({ cliStatus: error ? Number(error.code) : 0, stdout, stderr });
         },
       );

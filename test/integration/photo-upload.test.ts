@@ -52,7 +52,7 @@ function writeFile(root: string, path: string, bytes: Buffer | string): void {
 const calls: Array<{ call: string; key?: string }> = [];
 const realFetch = globalThis.fetch;
 beforeAll(() => {
-  globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+  globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input instanceof Request ? input.url : input));
     const method = init?.method ?? 'GET';
     if (url.pathname.startsWith('/v1/')) {
@@ -64,7 +64,7 @@ beforeAll(() => {
       calls.push({ call: `${method} ${url.searchParams.has('uploadId') ? 'part' : 'object'}`, key });
     }
     return realFetch(input, init);
-  }) as typeof fetch;
+  };
 });
 afterAll(() => {
   globalThis.fetch = realFetch;

@@ -73,7 +73,7 @@ describe('request pipeline', () => {
       { step: 'initialize', name: 'explode' },
     );
     let answer;
-    let logs: Record<string, unknown>[] = [];
+    let logs: Record<string, unknown>[];
     try {
       // Act
       logs = await captureLogs(async () => {

@@ -34,7 +34,7 @@ describe('studio thumbnails in the media bucket', () => {
     const afterRestart = await new ThumbnailCache().get(photoKey);
     // Assess
     expect(Buffer.from(stored!.bytes)).toEqual(made);
-    const drawn = await sharp(made!).metadata();
+    const drawn = await sharp(made).metadata();
     expect([drawn.format, drawn.width, drawn.height, drawn.exif]).toEqual(['jpeg', 320, 213, undefined]);
     expect(afterRestart).toEqual(made);
   });

@@ -54,7 +54,7 @@ export function useLocalApi(options: { checkinPage?: boolean; stream?: boolean }
       const response = await fetch(`${api.url}${path}`, {
         method: options.method ?? 'GET',
         headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...options.headers },
-        body: body as string | undefined,
+        body: body,
       });
       const text = await response.text();
       let parsed: unknown;

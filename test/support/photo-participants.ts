@@ -88,7 +88,7 @@ export async function postFrom(
     statusCode,
     headers,
     body: text,
-  } = (await postGroupShoot(event as any, lambdaContext('photos'))) as APIGatewayProxyStructuredResultV2;
+  } = (await postGroupShoot(event, lambdaContext('photos'))) as APIGatewayProxyStructuredResultV2;
   return {
     status: statusCode ?? 200,
     headers: (headers ?? {}) as Record<string, string>,

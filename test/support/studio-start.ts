@@ -87,8 +87,8 @@ export async function startStudioProcess(tenant: string, dataDir: string): Promi
         clearTimeout(timer);
         resolve(printed[1]!);
       };
-      child.stdout!.on('data', read);
-      child.stderr!.on('data', read);
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
       child.once('exit', (code) => reject(new Error(`npm run studio exited with ${code}:\n${output}`)));
     });
     return { url, stop: () => stopGroup(child) };

@@ -40,7 +40,8 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
     receiver.requests += 1;
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', async () => {
+    request.on('end', () => void answer());
+    const answer = async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       try {
         const event = constructWebhookEvent(
@@ -55,7 +56,7 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
         receiver.refused.push(error instanceof WebhookSignatureError ? error.code : 'not_json');
         response.writeHead(400).end();
       }
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -66,5 +67,5 @@ export async function startWebhookReceiver(secret = ''): Promise<WebhookReceiver
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  }) as WebhookReceiver;
+  });
 }

@@ -45,11 +45,11 @@ describe('OpenAPI document', () => {
 
   it('has examples that validate against their own schemas', () => {
     let checked = 0;
-    for (const operations of Object.values(document.paths) as Record<string, any>[]) {
+    for (const operations of Object.values<Record<string, any>>(document.paths)) {
       for (const operation of Object.values(operations)) {
-        for (const response of Object.values(operation.responses) as any[]) {
+        for (const response of Object.values<any>(operation.responses)) {
           const media = response.content?.['application/json'];
-          for (const example of Object.values(media?.examples ?? {}) as { value: unknown }[]) {
+          for (const example of Object.values<{ value: unknown }>(media?.examples ?? {})) {
             const validate = schemaValidator(media.schema.$ref);
             expect([media.schema.$ref, validate(example.value), validate.errors ?? null]).toEqual([
               media.schema.$ref,

@@ -166,7 +166,7 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
     });
 
     it('writes a manifest whose cells a spreadsheet keeps as text, and takes the pick, else the first photo', () => {
-      const rows = parse(files.get('manifest.csv')!, { columns: true, bom: true }) as Record<string, string>[];
+      const rows = parse<Record<string, string>>(files.get('manifest.csv')!, { columns: true, bom: true });
       expect(Object.keys(rows[0]!)).toEqual(['employeeId', 'name', 'email', 'file', 'photoId', 'takenAt']);
       const byFile = new Map(rows.map((row) => [row.file, row]));
       expect(byFile.get('E-1.jpg')).toEqual({
@@ -243,10 +243,10 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
     const ready = await exportAndWait({ shootingDayId: dayId, size: SIZE });
     // Assess
     expect([byParticipant.status, byPhotographer.code]).toEqual([200, 0]);
-    const rows = parse((await download(ready)).get('manifest.csv')!, { columns: true, bom: true }) as Record<
-      string,
-      string
-    >[];
+    const rows = parse<Record<string, string>>((await download(ready)).get('manifest.csv')!, {
+      columns: true,
+      bom: true,
+    });
     expect(rows.map((row) => [row.file, row.photoId]).sort()).toEqual([
       ['E-1.jpg', photos.ada1],
       ['E-2.jpg', photos.bob1],
@@ -261,7 +261,7 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
     );
     const files = await download(ready);
     expect([...files.keys()].sort()).toEqual(['E-1.jpg', 'E-2.jpg', 'manifest.csv']);
-    expect((await sharp(files.get('E-1.jpg')!).metadata()).width).toBe(648);
+    expect((await sharp(files.get('E-1.jpg')).metadata()).width).toBe(648);
   });
 
   it('refuses with 409 hr_export_consent_not_asked a gallery whose check-in does not ask for the HR consent', async () => {

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { keys } from '#lib/platform/table/keys';
 import {
@@ -182,7 +182,7 @@ describe('order lifecycle: every transition from every state', () => {
 const STALE: [OrderTransitionName, OrderState, OrderState][] = TRANSITIONS.filter(
   (transition) => transition !== 'reserve',
 ).flatMap((transition) => {
-  const readIn: OrderState = ORDER_TRANSITIONS[transition].from[0]!;
+  const readIn: OrderState = ORDER_TRANSITIONS[transition].from[0];
   return ORDER_STATES.filter((state) => !transitionApplies(transition, state)).map(
     (storedIn): [OrderTransitionName, OrderState, OrderState] => [transition, readIn, storedIn],
   );

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now, nowIso, resetClock, setClock } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { keys } from '#lib/platform/table/keys';

@@ -177,8 +177,8 @@ describe('POST /group-shoot myPhotos', () => {
     ]);
     // Assess: in the own gallery an unknown pair (unless the code happens to exist there), another tenant's token unknown
     expect(answers.slice(0, 2).map((answer) => answer.body.error)).toEqual(['photos_not_found', 'photos_not_found']);
-    expect([answers[2]!.status, answers[2]!.body.error]).toEqual([404, 'gallery_not_found']);
-    expect([answers[3]!.status, answers[3]!.body.photos.map((photo: { fileName: string }) => photo.fileName)]).toEqual([
+    expect([answers[2].status, answers[2].body.error]).toEqual([404, 'gallery_not_found']);
+    expect([answers[3].status, answers[3].body.photos.map((photo: { fileName: string }) => photo.fileName)]).toEqual([
       200,
       ['sibling.jpg'],
     ]);

@@ -245,12 +245,14 @@ describe('erasing a person of a sorted shoot', () => {
     const studio = await createTestTenant();
     const { scope, persons } = await newShoot(studio, 2);
     const [first, second] = persons as [{ personId: string; code: string }, { personId: string; code: string }];
-    const uploads: Upload[] = [
-      [1, { kind: 'card', code: first.code }],
-      [2, { kind: 'photo' }],
-      [3, { kind: 'card', code: second.code }],
-      [4, { kind: 'photo' }],
-    ].map(([second, card]) => {
+    const uploads: Upload[] = (
+      [
+        [1, { kind: 'card', code: first.code }],
+        [2, { kind: 'photo' }],
+        [3, { kind: 'card', code: second.code }],
+        [4, { kind: 'photo' }],
+      ] as const
+    ).map(([second, card]) => {
       const path = `erase/IMG_000${second}.JPG`;
       const objectKey = inboxObjectKey({ ...scope, path });
       const facts = {
@@ -264,7 +266,7 @@ describe('erasing a person of a sorted shoot', () => {
         height: 8,
         uploadedAt: '2026-11-20T12:00:00.000Z',
       };
-      return { facts, card: card as CardReading };
+      return { facts, card };
     });
     for (const upload of uploads) {
       await uploadObject(upload.facts.objectKey, makeJpeg(8, 8));

@@ -132,7 +132,7 @@ describe('the retention planner', () => {
   it('stops with a continuation on the plan queue when its time runs out, which the planner then takes up', async () => {
     // Prepare: two tenants, so two pages at least.
     const [, studio] = await Promise.all([createCheckinStudio(), createCheckinStudio()]);
-    const person = await participant(studio!, 'Lena Late');
+    const person = await participant(studio, 'Lena Late');
     let calls = 0;
     // Lambda's remaining time: enough for the first check, then less than the planner's margin, then plenty again.
     pipeline = await startRetentionPipeline({ timeLeft: () => ((calls += 1) === 2 ? 30_000 : 600_000) });

@@ -92,7 +92,7 @@ describe('retention of personal data', () => {
     await applyGalleryRetention(scope, daysAfterLastDay(DEFAULT_RETENTION.personDays), first);
     const whilePending = await getOrder(scope.tenantId, scope.token, reserved.orderId);
     const selfieWhilePending = await listObjectVersions(pendingSelfie);
-    await stripe.emulator.expire(reserved.checkoutUrl.split('/').pop()!);
+    await stripe.emulator.expire(reserved.checkoutUrl.split('/').pop());
     const later = emptyTally();
     await applyGalleryRetention(scope, daysAfterLastDay(DEFAULT_RETENTION.personDays + 1), later);
     // Assess
@@ -145,7 +145,7 @@ describe('retention of personal data', () => {
       selectedPackageId: studio.paidPackage.id,
       termsAccepted: true,
     });
-    await stripe.emulator.expire(reserved.checkoutUrl.split('/').pop()!);
+    await stripe.emulator.expire(reserved.checkoutUrl.split('/').pop());
     const order = (await getOrder(scope.tenantId, scope.token, reserved.orderId))!;
     expect(order.status).toBe('expired');
     const selfieKey = selfieObjectKey(scope.tenantId, scope.token, order.person.personId);

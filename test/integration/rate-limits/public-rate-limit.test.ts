@@ -75,7 +75,7 @@ async function answerOf(result: Promise<APIGatewayProxyStructuredResultV2>): Pro
 const readInfoOf = (slug: string, token: string, sourceIp: string) =>
   answerOf(
     getCheckinInfo(
-      event('GET', `/group-shoot/checkin/${token}`, sourceIp, slug, undefined, { token }) as any,
+      event('GET', `/group-shoot/checkin/${token}`, sourceIp, slug, undefined, { token }),
       lambdaContext('info'),
     ),
   );
@@ -91,7 +91,7 @@ const checkIn = (studio: CheckinStudio, sourceIp: string, overrides: Record<stri
         sourceIp,
         studio.slug,
         studio.validBody({ name: `Participant ${(participant += 1)}`, ...overrides }),
-      ) as any,
+      ),
       lambdaContext('checkin'),
     ),
   );
@@ -175,7 +175,7 @@ describe('public routes: a budget per client, per gallery, for reads and for che
           event('POST', '/group-shoot', sourceIp, studio.slug, {
             action: 'checkinStatus',
             statusToken: 'gst_unknown',
-          }) as any,
+          }),
           lambdaContext('status'),
         ),
       );
@@ -185,7 +185,7 @@ describe('public routes: a budget per client, per gallery, for reads and for che
           event('POST', '/group-shoot', sourceIp, studio.slug, {
             action: 'retryCheckout',
             retryToken: 'grt_unknown',
-          }) as any,
+          }),
           lambdaContext('retry'),
         ),
       );

@@ -86,7 +86,7 @@ async function checkIn(slug: string, token: string, dayId: string): Promise<stri
     Date.now(),
   );
   const answer = (await service.postGroupShoot(
-    event as any,
+    event,
     lambdaContext('post-group-shoot'),
   )) as APIGatewayProxyStructuredResultV2;
   return answer.statusCode === 200 ? 'ok' : String(JSON.parse(String(answer.body)).error);

@@ -286,7 +286,7 @@ function tally() {
 }
 
 function report(title: string, counts: ReturnType<typeof tally>): void {
-  if (process.env.FUZZ_SUMMARY) process.stdout.write(`${title}\n  ${counts}\n`);
+  if (process.env.FUZZ_SUMMARY) process.stdout.write(`${title}\n  ${counts.toString()}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -653,7 +653,7 @@ function arbitraries(w: World) {
       weight: 4,
       arbitrary: fc
         .array(fc.tuple(queryName, queryValue), { maxLength: 5 })
-        .map((pairs) => (pairs.length > 0 ? `?${new URLSearchParams(pairs)}` : '')),
+        .map((pairs) => (pairs.length > 0 ? `?${new URLSearchParams(pairs).toString()}` : '')),
     },
     {
       weight: 2,

@@ -102,8 +102,8 @@ export function logThrownAsTheRuntimeDoes(error: unknown): void {
 }
 
 function plantPerson(row: Record<string, unknown>, checkin: boolean): void {
-  if (String(row.name ?? '').includes(CANARY)) return;
-  const name = String(row.name ?? 'Ada');
+  if (typeof row.name === 'string' && row.name.includes(CANARY)) return;
+  const name = typeof row.name === 'string' ? row.name : 'Ada';
   row.name = `${name} ${CANARY}name`;
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '.');
   row.email =
@@ -176,11 +176,11 @@ export function useLogWatch(): void {
     ] as const) {
       const write = stream.write;
       // Every write is recorded; only the service's JSON lines are kept off the terminal.
-      stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      stream.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
         const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
         for (const line of text.split('\n')) if (line.trim() !== '') captured.push({ source, text: line });
         return text.startsWith('{') ? true : (write as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
-      }) as typeof stream.write;
+      };
       restore.push(() => (stream.write = write));
     }
     for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 /**
  * What every run measured (calls, attempts, retries, waits, times), one line per run, printed
  * after the test file when FAULTS_SUMMARY=1.
@@ -45,8 +46,7 @@ export function printSummary(): void {
 
 /** A failed expectation as one line, without colours. */
 export function plainMessage(error: unknown): string {
-  return String((error as Error)?.message ?? error)
-    .replace(/\u001b\[\d+m/g, '')
+  return stripVTControlCharacters(String((error as Error)?.message ?? error))
     .replace(/\s+/g, ' ')
     .slice(0, 600);
 }

@@ -1,6 +1,6 @@
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { validateCheckin } from '#lib/checkin/rules/checkin-request';
-import { DomainError } from '#lib/platform/domain-error';
+import { type DomainError } from '#lib/platform/domain-error';
 import {
   type FormField,
   GALLERY_COUNTER_NAMES,

@@ -1,6 +1,6 @@
 import type { WebhookEnvelope, WebhookEventDataOf, WebhookEventType } from '#lib/client/webhook-signature';
 import {
-  EVENT_API_VERSION,
+  type EVENT_API_VERSION,
   EVENT_TYPES,
   type EventDataOf,
   type EventType,

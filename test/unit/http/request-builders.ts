@@ -23,7 +23,7 @@ export function apiEvent(options: EventOptions = {}): ApiEvent {
     routeKey: `${method} ${path}`,
     rawPath: path,
     rawQueryString: '',
-    headers: (options.headers ?? {}) as Record<string, string>,
+    headers: options.headers ?? {},
     pathParameters: options.pathParameters,
     requestContext: {
       accountId: '123456789012',

@@ -186,7 +186,7 @@ describe('logger', () => {
     const lines = captureLines(() =>
       logger.info('reservation replaced', {
         orderId: `ord_1 ${SECRET}`,
-        counts: { swept: 2, email: SECRET } as object,
+        counts: { swept: 2, email: SECRET },
       }),
     );
 

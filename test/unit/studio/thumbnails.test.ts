@@ -38,7 +38,7 @@ describe('studio thumbnails', () => {
     expect(bucket.writes).toEqual([stored('a.jpg')]);
     expect(first).toBe(second);
     expect(third).toBe(first);
-    const drawn = await sharp(first!).metadata();
+    const drawn = await sharp(first).metadata();
     expect([drawn.format, drawn.width, drawn.height, drawn.exif]).toEqual(['jpeg', 213, 320, undefined]);
   });
 
@@ -94,6 +94,6 @@ describe('studio thumbnails', () => {
     // Act
     const thumbnail = await cache.get('a.jpg');
     // Assess
-    expect((await sharp(thumbnail!).metadata()).format).toBe('jpeg');
+    expect((await sharp(thumbnail).metadata()).format).toBe('jpeg');
   });
 });
