@@ -83,5 +83,7 @@ export function prepareRows(rows: readonly TableRow[], options: PrepareOptions):
 
 /** A cell's value as text: JSON's objects and arrays as JSON, never `[object Object]`. */
 function textOf(value: unknown): string {
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
 }
