@@ -42,14 +42,12 @@ describe("docs/deployment.md's per-function permission table", () => {
   it("shows a grant added to a function's role in its row", () => {
     // Prepare
     const built = unbundledStack({}, (stack) =>
-      stack.functions
-        .get('system/route-not-matched')!
-        .addToRolePolicy(
-          new PolicyStatement({
-            actions: ['sqs:SendMessage'],
-            resources: ['arn:aws:sqs:eu-central-1:123456789012:anything'],
-          }),
-        ),
+      stack.functions.get('system/route-not-matched')!.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['sqs:SendMessage'],
+          resources: ['arn:aws:sqs:eu-central-1:123456789012:anything'],
+        }),
+      ),
     );
     // Act
     const table = renderPermissionTable(built.template.toJSON().Resources, built.functionIds);

@@ -57,7 +57,11 @@ describe('GroupShootClient', () => {
     let failures = 2;
     db.middlewareStack.add(
       (next, context) => async (args) => {
-        if (context.commandName === 'QueryCommand' && failures > 0 && JSON.stringify(args.input).includes('#G#')) {
+        if (
+          context.commandName === 'QueryCommand' &&
+          failures > 0 &&
+          JSON.stringify(args.input).includes(studio.token)
+        ) {
           failures -= 1;
           throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
         }

@@ -1,12 +1,24 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RuleName, type SourceTree, checkArchitecture, importsOf } from '../support/architecture-rules';
+import {
+  type Graph,
+  REPOSITORY,
+  cruise,
+  featureCycles,
+  filesOutOfPlace,
+  textFindings,
+  writeTree,
+} from '../support/boundaries';
 
-/** The layout of docs/architecture.md, held over lib/, functions/ and scripts/ (test/support/architecture-rules.ts). */
-const ROOT = join(__dirname, '..', '..');
+/**
+ * The boundaries of docs/architecture.md#boundaries: dependency-cruiser's rules
+ * (.dependency-cruiser.cjs) over the repository and over a bad tree with one violation per
+ * case, and the checks no import graph shows (places, feature cycles, literal text).
+ */
+const SCANNED = ['lib', 'functions', 'scripts', 'infra', 'test', 'examples'];
 
 function sourceFiles(folder: string): string[] {
-  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) =>
+  return readdirSync(join(REPOSITORY, folder), { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
       ? sourceFiles(join(folder, entry.name))
       : entry.name.endsWith('.ts')
@@ -15,188 +27,337 @@ function sourceFiles(folder: string): string[] {
   );
 }
 
-const REPOSITORY: SourceTree = new Map(
-  ['lib', 'functions', 'scripts'].flatMap(sourceFiles).map((path) => [path, readFileSync(join(ROOT, path), 'utf8')]),
-);
+const FEATURES = readdirSync(join(REPOSITORY, 'lib'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !['platform', 'http', 'client'].includes(entry.name))
+  .map((entry) => entry.name);
 
-/** The tests, for the rule that applies to them too: table keys come from the keys module. This file's fixtures break rules on purpose. */
-const TESTS: SourceTree = new Map(
-  sourceFiles('test')
-    .filter((path) => path !== 'test/unit/architecture.test.ts')
-    .map((path) => [path, readFileSync(join(ROOT, path), 'utf8')]),
-);
+describe('the boundaries of the repository', () => {
+  let graph: Graph;
+  beforeAll(async () => {
+    graph = await cruise(REPOSITORY, SCANNED);
+  }, 120_000);
 
-const tree = (files: Record<string, string>): SourceTree => new Map(Object.entries(files));
-const rulesBroken = (files: Record<string, string>): RuleName[] => [
-  ...new Set(checkArchitecture(tree(files)).map((violation) => violation.rule)),
-];
-
-describe('the layout of lib/, functions/ and scripts/', () => {
-  it('finds the modules it checks and their imports', () => {
+  it('reads every folder it checks, and their imports', () => {
     // Assess
-    expect([...REPOSITORY.keys()]).toEqual(
+    expect([...graph.modules.keys()]).toEqual(
       expect.arrayContaining([
-        'lib/payments/rules/order-lifecycle.ts',
         'lib/payments/store/order-transitions.ts',
         'functions/checkin/post-group-shoot.ts',
-        'scripts/admin/cli.ts',
+        'scripts/studio/cli.ts',
+        'infra/groupshoot-stack.ts',
+        'test/unit/architecture.test.ts',
       ]),
     );
+    expect(graph.modules.get('lib/payments/store/order-transitions.ts')).toEqual(
+      expect.arrayContaining(['lib/payments/rules/order-lifecycle.ts', 'lib/payments/store/orders.ts']),
+    );
+  });
+
+  it('breaks no rule of dependency-cruiser', () => {
+    expect(graph.violations).toEqual([]);
+  });
+
+  it('has no cycle between features, and every file of lib/ in a known place', () => {
+    expect(featureCycles(graph.modules)).toEqual([]);
+    expect(filesOutOfPlace(graph.modules.keys())).toEqual([]);
+  });
+
+  it('writes table key prefixes only in the keys module and tests SDK error names only in the kernel', () => {
+    // The architecture tests' own fixtures break the rules on purpose.
+    const files = SCANNED.flatMap(sourceFiles).filter((path) => !/^test\/unit\/architecture\.test\.ts$/.test(path));
+    const findings = files.flatMap((path) => textFindings(path, readFileSync(join(REPOSITORY, path), 'utf8')));
+    expect(findings).toEqual([]);
+  });
+
+  it.each(FEATURES)(
+    'lists in lib/%s/public.ts only modules that exist, and the rules read that list',
+    async (feature) => {
+      // Prepare
+      const { PUBLIC_MODULES } = (await import(`#lib/${feature}/public`)) as { PUBLIC_MODULES: readonly string[] };
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the config is CommonJS, as dependency-cruiser loads it
+      const config = require(join(REPOSITORY, '.dependency-cruiser.cjs')) as {
+        forbidden: { name: string; to: { pathNot?: string | string[] } }[];
+      };
+      const publicPaths = config.forbidden
+        .filter((rule) => rule.name === 'public-face')
+        .flatMap((rule) => [rule.to.pathNot ?? []].flat())
+        .filter((pattern) => pattern.startsWith(`^lib/${feature}/`));
+      // Assess
+      for (const module of PUBLIC_MODULES)
+        expect(existsSync(join(REPOSITORY, 'lib', feature, `${module}.ts`))).toBe(true);
+      const modulesRead = publicPaths.map((pattern) =>
+        pattern
+          .replace(`^lib/${feature}/`, '')
+          .replace(/\\\.ts\$$/, '')
+          .replace(/\\(.)/g, '$1'),
+      );
+      expect(new Set(modulesRead)).toEqual(new Set([...PUBLIC_MODULES, 'public']));
+    },
+  );
+});
+
+/** A small tree that keeps every rule: features photos, persons and checkin, the kernel, the edge, a CLI, infra. */
+const GOOD_TREE: Record<string, string> = {
+  'lib/platform/clock.ts': 'export const now = () => 0;',
+  'lib/platform/table/keys.ts': 'export const keys = { photo: (id: string) => `PHOTO#${id}` };',
+  'lib/platform/table/client.ts': 'export const db = {};',
+  'lib/platform/table/queries.ts': 'export const queryAll = () => [];',
+  'lib/http/errors.ts': 'export class ApiError {}',
+  'lib/photos/public.ts': "export const PUBLIC_MODULES = ['person-photos', 'rules/photo-model'] as const;",
+  'lib/photos/rules/photo-model.ts':
+    "import { now } from '#lib/platform/clock';\nimport * as v from 'valibot';\nexport const model = [now, v];",
+  'lib/photos/store/photos.ts':
+    "import { keys } from '#lib/platform/table/keys';\nimport { db } from '#lib/platform/table/client';\nimport { PutCommand } from '@aws-sdk/lib-dynamodb';\nexport const x = [keys, db, PutCommand];",
+  'lib/photos/person-photos.ts': "import { x } from '#lib/photos/store/photos';\nexport const y = x;",
+  'lib/photos/assign-shoot-photo.ts': 'export const assign = 1;',
+  'lib/persons/public.ts': "export const PUBLIC_MODULES = ['list-persons'] as const;",
+  'lib/persons/list-persons.ts': 'export const list = 1;',
+  'lib/checkin/public.ts': 'export const PUBLIC_MODULES = [] as const;',
+  'lib/checkin/checkin-actions.ts':
+    "import { y } from '#lib/photos/person-photos';\nimport { model } from '#lib/photos/rules/photo-model';\nexport const z = [y, model];",
+  'functions/photos/list.ts':
+    "import { y } from '#lib/photos/person-photos';\nimport { assign } from '#lib/photos/assign-shoot-photo';\nexport const handler = [y, assign];",
+  'functions/checkin/post.ts': "import { z } from '#lib/checkin/checkin-actions';\nexport const handler = z;",
+  'scripts/admin/cli.ts': "import { list } from '#lib/persons/list-persons';\nexport const c = list;",
+  'infra/stack.ts': "import { keys } from '#lib/platform/table/keys';\nexport const s = keys;",
+  'test/support/thing.ts': 'export const t = 1;',
+};
+
+/** Each case: what it shows, the rule, and the files it adds to the good tree (the first is the one that breaks it). */
+const BAD_CASES: [string, string, Record<string, string>][] = [
+  [
+    'the kernel importing a feature',
+    'kernel-below-features',
+    { 'lib/platform/kernel-bad.ts': "import { y } from '#lib/photos/person-photos';\nexport const k = y;" },
+  ],
+  [
+    'a feature importing the edge, in double quotes',
+    'edge-above-features',
+    { 'lib/photos/edge-bad.ts': 'import { ApiError } from "#lib/http/errors";\nexport const e = ApiError;' },
+  ],
+  [
+    'an import of internals in double quotes',
+    'public-face',
+    {
+      'lib/checkin/double-quoted.ts':
+        'import { assign } from "#lib/photos/assign-shoot-photo";\nexport const d = assign;',
+    },
+  ],
+  [
+    'an import of internals with require()',
+    'public-face',
+    {
+      'lib/checkin/required.ts':
+        "// eslint-disable-next-line\nconst store = require('#lib/photos/store/photos');\nexport const r = store;",
+    },
+  ],
+  [
+    'an import of internals with import()',
+    'public-face',
+    { 'lib/checkin/dynamic.ts': "export const later = () => import('#lib/photos/store/photos');" },
+  ],
+  [
+    'a re-export of internals',
+    'public-face',
+    { 'lib/checkin/re-export.ts': "export { x } from '#lib/photos/store/photos';" },
+  ],
+  [
+    'a type-only import of internals',
+    'public-face',
+    { 'lib/checkin/type-only.ts': "import type { x } from '#lib/photos/store/photos';\nexport type T = typeof x;" },
+  ],
+  [
+    "infra/ importing a feature's internals",
+    'public-face',
+    { 'infra/internals.ts': "import { x } from '../lib/photos/store/photos';\nexport const i = x;" },
+  ],
+  [
+    "a handler importing another feature's internals",
+    'public-face',
+    {
+      'functions/checkin/photos-store.ts':
+        "import { assign } from '#lib/photos/assign-shoot-photo';\nexport const handler = assign;",
+    },
+  ],
+  [
+    'a handler reaching the table',
+    'handlers-through-use-cases',
+    {
+      'functions/photos/reads-rows.ts':
+        "import { queryAll } from '#lib/platform/table/queries';\nexport const handler = queryAll;",
+    },
+  ],
+  [
+    'a handler calling its store',
+    'handlers-through-use-cases',
+    { 'functions/photos/own-store.ts': "import { x } from '#lib/photos/store/photos';\nexport const handler = x;" },
+  ],
+  [
+    'the edge importing the table client',
+    'edge-without-table',
+    { 'lib/http/table-bad.ts': "import { db } from '#lib/platform/table/client';\nexport const h = db;" },
+  ],
+  [
+    'a pure rule importing sharp',
+    'pure-rules',
+    { 'lib/photos/rules/sharp-bad.ts': "import sharp from 'sharp';\nexport const p = sharp;" },
+  ],
+  [
+    'a pure rule importing stripe',
+    'pure-rules',
+    { 'lib/photos/rules/stripe-bad.ts': "import Stripe from 'stripe';\nexport const p = Stripe;" },
+  ],
+  [
+    'a pure rule importing node:fs',
+    'pure-rules',
+    { 'lib/photos/rules/fs-bad.ts': "import { readFileSync } from 'node:fs';\nexport const p = readFileSync;" },
+  ],
+  [
+    'a pure rule importing the AWS SDK',
+    'pure-rules',
+    { 'lib/photos/rules/sdk-bad.ts': "import { S3Client } from '@aws-sdk/client-s3';\nexport const p = S3Client;" },
+  ],
+  [
+    'a pure rule importing a store',
+    'pure-rules',
+    { 'lib/photos/rules/store-bad.ts': "import { x } from '#lib/photos/store/photos';\nexport const p = x;" },
+  ],
+  [
+    'a use case reaching the table client',
+    'table-in-stores',
+    { 'lib/photos/use-case-table.ts': "import { db } from '#lib/platform/table/client';\nexport const u = db;" },
+  ],
+  [
+    'a use case sending DynamoDB commands',
+    'table-in-stores',
+    {
+      'lib/photos/use-case-sdk.ts': "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nexport const u = GetCommand;",
+    },
+  ],
+  [
+    'a CLI reaching the table client',
+    'cli-through-use-cases',
+    { 'scripts/admin/table-bad.ts': "import { db } from '#lib/platform/table/client';\nexport const a = db;" },
+  ],
+  [
+    "a CLI importing another CLI's folder",
+    'cli-own-folder',
+    { 'scripts/photos/other-cli.ts': "import { c } from '../admin/cli';\nexport const o = c;" },
+  ],
+  [
+    'bench code importing test support',
+    'scripts-without-test-support',
+    { 'scripts/bench/test-support.ts': "import { t } from '../../test/support/thing';\nexport const b = t;" },
+  ],
+  [
+    'two modules importing each other (type-only)',
+    'no-cycle',
+    {
+      'scripts/admin/cycle-a.ts':
+        "import type { B } from './cycle-b';\nexport type A = B | 1;\nexport const load = () => import('./cycle-b');",
+      'scripts/admin/cycle-b.ts': "import type { A } from './cycle-a';\nexport type B = A | 2;",
+    },
+  ],
+  [
+    'an import of a module that does not exist',
+    'no-unresolvable',
+    { 'lib/photos/typo.ts': "import { x } from '#lib/photos/store/photoz';\nexport const t = x;" },
+  ],
+];
+
+describe('each boundary rule fails on a deliberate violation', () => {
+  let good: Graph;
+  let bad: Graph;
+  beforeAll(async () => {
+    const goodTree = writeTree(GOOD_TREE);
+    const badTree = writeTree({
+      ...GOOD_TREE,
+      ...Object.assign({}, ...BAD_CASES.map(([, , files]) => files)),
+      // Two features importing each other through their public faces.
+      'lib/persons/to-photos.ts': "import { y } from '#lib/photos/person-photos';\nexport const p = y;",
+      'lib/photos/to-persons.ts': "import { list } from '#lib/persons/list-persons';\nexport const q = list;",
+      'lib/db/persons.ts': 'export const misplaced = 1;',
+      'lib/photos/sorting/place.ts': 'export const nested = 1;',
+    });
+    try {
+      [good, bad] = await Promise.all([
+        cruise(
+          goodTree.root,
+          SCANNED.filter((folder) => folder !== 'examples'),
+        ),
+        cruise(badTree.root, ['lib', 'functions', 'scripts', 'infra', 'test']),
+      ]);
+    } finally {
+      goodTree.remove();
+      badTree.remove();
+    }
+  }, 120_000);
+
+  it('passes the small tree that keeps every rule', () => {
+    expect([...good.modules.keys()]).toEqual(expect.arrayContaining(Object.keys(GOOD_TREE)));
+    expect(good.violations).toEqual([]);
+    expect(featureCycles(good.modules)).toEqual([]);
+    expect(filesOutOfPlace(good.modules.keys())).toEqual([]);
+  });
+
+  it.each(BAD_CASES)('finds %s (%s)', (_case, rule, files) => {
+    const breaking = Object.keys(files)[0]!;
     expect(
-      importsOf(
-        'lib/payments/store/order-transitions.ts',
-        REPOSITORY.get('lib/payments/store/order-transitions.ts')!,
-      ).map((entry) => entry.target),
-    ).toEqual(expect.arrayContaining(['lib/payments/rules/order-lifecycle.ts', 'lib/payments/store/orders.ts']));
+      bad.violations.filter((violation) => violation.from === breaking).map((violation) => violation.rule),
+    ).toContain(rule);
   });
 
-  it('holds every rule', () => {
-    expect(checkArchitecture(REPOSITORY)).toEqual([]);
+  it('finds a cycle between two features', () => {
+    expect(featureCycles(bad.modules).map((cycle) => [...cycle].sort())).toEqual([['persons', 'persons', 'photos']]);
   });
 
-  it('finds no table key prefix written by hand in the tests either', () => {
-    expect(checkArchitecture(TESTS).filter((violation) => violation.rule === 'key-prefix')).toEqual([]);
+  it('finds a file of lib/ outside its known places', () => {
+    expect(filesOutOfPlace(bad.modules.keys()).sort()).toEqual(['lib/db/persons.ts', 'lib/photos/sorting/place.ts']);
   });
 });
 
-describe('each rule fails on a deliberate violation', () => {
-  it('passes a small tree that keeps every rule', () => {
-    // Prepare
-    const files = {
-      'lib/platform/clock.ts': 'export const now = () => 0;',
-      'lib/platform/table/keys.ts': 'export const keys = { photo: (id: string) => `PHOTO#${id}` };',
-      'lib/photos/rules/photo-model.ts': "import { now } from '#lib/platform/clock';",
-      'lib/photos/store/photos.ts':
-        "import { keys } from '#lib/platform/table/keys';\nimport { PutCommand } from '@aws-sdk/lib-dynamodb';",
-      'lib/photos/person-photos.ts': "import { x } from '#lib/photos/store/photos';",
-      'lib/checkin/checkin-actions.ts':
-        "import { y } from '#lib/photos/person-photos';\nimport { z } from '#lib/photos/rules/photo-model';",
-      'functions/photos/list.ts': "import { y } from '#lib/photos/person-photos';",
-    };
-    // Act, Assess
-    expect(checkArchitecture(tree(files))).toEqual([]);
-  });
-
-  it.each<[string, RuleName, Record<string, string>]>([
-    ['a file outside the known places of lib/', 'known-place', { 'lib/db/persons.ts': '' }],
-    ['a use case in a folder of its own inside a feature', 'known-place', { 'lib/photos/sorting/place.ts': '' }],
+describe('the rules about literal text', () => {
+  it.each([
     [
-      'the kernel importing a feature',
-      'kernel-below-features',
-      { 'lib/platform/table/batches.ts': "import { x } from '#lib/photos/store/photos';" },
-    ],
-    [
-      'a feature importing the HTTP edge',
-      'edge-above-features',
-      { 'lib/photos/ingest-photo.ts': "import { ApiError } from '#lib/http/errors';" },
-    ],
-    [
-      'a pure rule importing the AWS SDK',
-      'pure-rules',
-      { 'lib/photos/rules/shoot-sequence.ts': "import { S3Client } from '@aws-sdk/client-s3';" },
-    ],
-    [
-      'a pure rule importing a store',
-      'pure-rules',
-      { 'lib/photos/rules/shoot-sequence.ts': "import { x } from '#lib/photos/store/shoot-photos';" },
-    ],
-    [
-      'a pure rule importing the table kernel',
-      'pure-rules',
-      { 'lib/photos/rules/shoot-sequence.ts': "import { keys } from '#lib/platform/table/keys';" },
-    ],
-    [
-      'a pure rule importing lib/http',
-      'pure-rules',
-      { 'lib/photos/rules/shoot-sequence.ts': "import type { x } from '#lib/http/types';" },
-    ],
-    [
-      'a use case reaching the table itself',
-      'table-in-stores',
-      { 'lib/photos/ingest-photo.ts': "import { db } from '#lib/platform/table/client';" },
-    ],
-    [
-      'an import of a feature module off its public face',
-      'public-face',
-      { 'lib/checkin/submit-checkin.ts': "import { x } from '#lib/photos/assign-shoot-photo';" },
-    ],
-    [
-      'a function importing a private store',
-      'public-face',
-      { 'functions/photos/x.ts': "import { x } from '#lib/photos/store/photo-notices';" },
-    ],
-    [
-      'two features importing each other',
-      'feature-cycle',
-      {
-        'lib/photos/ingest-photo.ts': "import { x } from '#lib/persons/list-persons';",
-        'lib/persons/list-persons.ts': "import { y } from '#lib/photos/person-photos';",
-      },
-    ],
-    [
-      'a cycle through three features',
-      'feature-cycle',
-      {
-        'lib/photos/ingest-photo.ts': "import { x } from '#lib/persons/list-persons';",
-        'lib/persons/list-persons.ts': "import { y } from '#lib/checkin/checkin-info';",
-        'lib/checkin/checkin-info.ts': "import { z } from '#lib/photos/person-photos';",
-      },
-    ],
-    [
-      'a key prefix outside the keys module',
+      'a key prefix in a store',
+      'lib/photos/store/shoot-photos.ts',
+      'const first = `CARD#${sequenceId}#`;',
       'key-prefix',
-      { 'lib/photos/store/shoot-photos.ts': 'const first = `CARD#${sequenceId}#`;' },
     ],
-    ['a key prefix in a script', 'key-prefix', { 'scripts/admin/x.ts': "const pk = 'TENANT#' + slug;" }],
     [
-      'an SDK error name tested in a feature',
+      'a key prefix after an expression',
+      'lib/photos/store/photos.ts',
+      'const sk = `${gallery}#PHOTOS#`;',
+      'key-prefix',
+    ],
+    ['a key prefix in double quotes', 'scripts/admin/x.ts', 'const pk = "TENANT#" + slug;', 'key-prefix'],
+    ['a key prefix in a test', 'test/unit/x.test.ts', "const pk = 'PERSON#' + id;", 'key-prefix'],
+    [
+      'an SDK error name in a feature',
+      'lib/photos/store/photos.ts',
+      "if (error.name !== 'TransactionCanceledException') throw error;",
       'sdk-error-name',
-      { 'lib/photos/store/photos.ts': "if ((error as Error).name !== 'TransactionCanceledException') throw error;" },
     ],
     [
-      'an SDK error name tested in a CLI',
+      'an SDK error name in a CLI',
+      'scripts/studio/x.ts',
+      'if (error?.name === "ResourceNotFoundException") return;',
       'sdk-error-name',
-      { 'scripts/admin/run-admin.ts': "if (error?.name === 'ResourceNotFoundException') return;" },
     ],
-    [
-      'a CLI sending to the table itself',
-      'cli-through-use-cases',
-      { 'scripts/admin/x.ts': "import { UpdateCommand } from '@aws-sdk/lib-dynamodb';" },
-    ],
-    [
-      'a CLI importing the table client',
-      'cli-through-use-cases',
-      { 'scripts/admin/x.ts': "import { db } from '#lib/platform/table/client';" },
-    ],
-    [
-      "a CLI importing from another CLI's folder",
-      'cli-own-folder',
-      { 'scripts/photos/run-photos.ts': "import { UsageError } from '../admin/admin-errors';" },
-    ],
-    [
-      'a command module importing the catalogue that loads it (type-only)',
-      'cli-cycle',
-      {
-        'scripts/admin/command-catalog.ts': "const load = () => import('./tenant-commands');",
-        'scripts/admin/tenant-commands.ts': "import type { CommandHandlers } from './command-catalog';",
-      },
-    ],
-    [
-      'bench code importing test support',
-      'bench-without-test-support',
-      { 'scripts/bench/x.ts': "import { cardJpeg } from '../../test/support/factories';" },
-    ],
-  ])('finds %s', (_case, rule, files) => {
-    expect(rulesBroken(files)).toContain(rule);
+  ])('finds %s', (_case, path, source, rule) => {
+    expect(textFindings(path, source).map((finding) => finding.rule)).toContain(rule);
   });
 
-  it('reads comments as prose, not as code', () => {
-    // Prepare: a comment naming a key prefix and an SDK error, as the kernel's documentation does.
-    const files = {
-      'lib/photos/store/photos.ts':
-        "/** Cards are `CARD#<sequence>#<position>`; a ConditionalCheckFailedException means 'TransactionCanceledException'. */\n// 'PERSON#'\nexport {};",
-    };
-    // Act, Assess
-    expect(checkArchitecture(tree(files))).toEqual([]);
+  it('reads comments as prose, and lets the keys module and the kernel say what they own', () => {
+    expect(
+      textFindings(
+        'lib/photos/store/photos.ts',
+        "/** Cards are `CARD#<sequence>#<position>`; a 'TransactionCanceledException'. */\n// 'PERSON#'\nexport {};",
+      ),
+    ).toEqual([]);
+    expect(textFindings('lib/platform/table/keys.ts', 'export const person = (id: string) => `PERSON#${id}`;')).toEqual(
+      [],
+    );
+    expect(textFindings('lib/platform/table/retry.ts', "const name = 'TransactionCanceledException';")).toEqual([]);
   });
 });

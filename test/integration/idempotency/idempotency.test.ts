@@ -97,7 +97,7 @@ describe('Idempotency-Key on POST persons', () => {
       (next, context) => async (args) => {
         if (context.commandName === 'GetItemCommand' || context.commandName === 'QueryCommand') {
           const table = (args.input as { KeyConditionExpression?: string }).KeyConditionExpression;
-          if (table === 'pk = :pk' && JSON.stringify(args.input).includes('#G#')) {
+          if (table === 'pk = :pk' && JSON.stringify(args.input).includes(studio.token)) {
             throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
           }
         }

@@ -123,7 +123,8 @@ function codeProblems({ persons, codeItems }: GallerySnapshot): string[] {
     if (list.length > 1)
       problems.push(`code ${code} is held by ${list.length} persons: ${list.map((p) => p.personId).join(', ')}`);
   }
-  const itemByCode = new Map(codeItems.map((item) => [String(item.pk).split('#CODE#')[1]!, item]));
+  // A code item's partition key ends in its code (keys.accessCode).
+  const itemByCode = new Map(codeItems.map((item) => [String(item.pk).split('#').pop()!, item]));
   for (const person of persons) {
     const item = itemByCode.get(person.code);
     if (!item) problems.push(`person ${person.personId}: no item for its code ${person.code}`);
@@ -200,8 +201,8 @@ function countCodeCollisions(): { readonly collisions: number } {
         const items =
           (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] }).TransactItems ?? [];
         reasons.forEach((reason, index) => {
-          const pk = JSON.stringify(items[index]?.Put?.Item?.pk ?? '');
-          if (reason.Code === 'ConditionalCheckFailed' && pk.includes('#CODE#')) counter.collisions += 1;
+          const isCodeItem = items[index]?.Put?.Item?.sk === keys.accessCode('', '', '').sk;
+          if (reason.Code === 'ConditionalCheckFailed' && isCodeItem) counter.collisions += 1;
         });
         throw error;
       }

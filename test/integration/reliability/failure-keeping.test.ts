@@ -65,20 +65,20 @@ describe('the local change stream: a record that always fails', () => {
       await documents.send(
         new PutCommand({
           TableName: process.env.TABLE_NAME,
-          Item: { pk: `POISON-TEST#${index}`, sk: 'ITEM', poison: index === 2 },
+          Item: { pk: `poison-test#${index}`, sk: 'ITEM', poison: index === 2 },
         }),
       );
     }
     await stream.caughtUp();
     // Assess
-    expect(stream.setAside().map(keyOf)).toEqual(['POISON-TEST#2']);
-    expect(taken).toEqual(['POISON-TEST#0', 'POISON-TEST#1', 'POISON-TEST#3', 'POISON-TEST#4', 'POISON-TEST#5']);
+    expect(stream.setAside().map(keyOf)).toEqual(['poison-test#2']);
+    expect(taken).toEqual(['poison-test#0', 'poison-test#1', 'poison-test#3', 'poison-test#4', 'poison-test#5']);
     expect(poisonAttempts).toBe(RETRIES + 1);
     const kept = store.list();
     expect(kept.map(({ handler, source, attempts, reason }) => ({ handler, source, attempts, reason }))).toEqual([
       { handler: 'events/dispatch-events', source: 'stream', attempts: RETRIES + 1, reason: 'Error' },
     ]);
-    expect((kept[0]!.event as DynamoDBStreamEvent).Records.map(keyOf)).toEqual(['POISON-TEST#2']);
+    expect((kept[0]!.event as DynamoDBStreamEvent).Records.map(keyOf)).toEqual(['poison-test#2']);
   });
 
   it('is listed by `ops replay --dry-run` and kept when it fails again', async () => {
@@ -111,7 +111,7 @@ describe('the local change stream: a record that always fails', () => {
     expect(outcomes.map(({ handler, outcome }) => ({ handler, outcome }))).toEqual([
       { handler: 'events/dispatch-events', outcome: 'replayed' },
     ]);
-    expect(given.flatMap((event) => event.Records.map(keyOf))).toEqual(['POISON-TEST#2']);
+    expect(given.flatMap((event) => event.Records.map(keyOf))).toEqual(['poison-test#2']);
     expect(store.list()).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { decodePersonCursor, encodePersonCursor } from '#lib/platform/page-cursor';
+import { keys } from '#lib/platform/table/keys';
 import { newPersonId } from '#lib/persons/rules/person-model';
 
 const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
@@ -41,7 +42,7 @@ describe('person cursors', () => {
       ['not base64url at all', '!!!***'],
       ['another version', encode(`p2:${personId}`)],
       ['without a version', encode(personId)],
-      ['a table key instead of a person ID', encode('p1:TENANT#ten_01#GALLERY#abc')],
+      ['a table key instead of a person ID', encode(`p1:${keys.person('ten_01', 'abc', personId).pk}`)],
       ['a person ID in capitals', encode(`p1:${personId.toUpperCase()}`)],
       ['a truncated person ID', encode(`p1:${personId.slice(0, -1)}`)],
       ['a person ID with a character more', encode(`p1:${personId}z`)],

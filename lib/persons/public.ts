@@ -1,0 +1,19 @@
+/**
+ * The public face of persons: the modules of lib/persons/ that code outside it (other features,
+ * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
+ * is the feature's own, and the boundary check (.dependency-cruiser.cjs) fails on an import of it
+ * from outside. Tests may reach any module (docs/architecture.md#boundaries).
+ */
+export const PUBLIC_MODULES = [
+  'import-persons',
+  'list-persons',
+  'person-schemas',
+  'rules/access-codes',
+  'rules/imported-completion',
+  'rules/person-import',
+  'rules/person-model',
+  'store/access-code-allocation',
+  'store/guest-list',
+  'store/imported-completion',
+  'store/persons',
+] as const;

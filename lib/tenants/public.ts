@@ -1,0 +1,15 @@
+/**
+ * The public face of tenants: the modules of lib/tenants/ that code outside it (other features,
+ * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
+ * is the feature's own, and the boundary check (.dependency-cruiser.cjs) fails on an import of it
+ * from outside. Tests may reach any module (docs/architecture.md#boundaries).
+ */
+export const PUBLIC_MODULES = [
+  'adapters/logo-image',
+  'rules/api-key-secret',
+  'rules/branding',
+  'rules/plans',
+  'rules/tenant-slug',
+  'store/api-keys',
+  'store/tenants',
+] as const;

@@ -1,0 +1,154 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+
+/**
+ * The boundaries of docs/architecture.md#boundaries, read from the real import graph by
+ * dependency-cruiser (.dependency-cruiser.cjs), plus what no import graph shows: where a file
+ * sits, cycles between features, and two rules about the text of the code (table key prefixes
+ * and SDK error names), read with the TypeScript scanner rather than a regular expression.
+ */
+export const REPOSITORY = join(__dirname, '..', '..');
+const CONFIG = join(REPOSITORY, '.dependency-cruiser.cjs');
+const DEPCRUISE = join(REPOSITORY, 'node_modules', '.bin', 'depcruise');
+const runFile = promisify(execFile);
+
+export interface Violation {
+  rule: string;
+  from: string;
+  to: string;
+}
+
+export interface Graph {
+  violations: Violation[];
+  /** Each module (path from the root) and the project modules it imports. */
+  modules: Map<string, string[]>;
+}
+
+interface CruiseResult {
+  modules: { source: string; dependencies: { resolved: string }[] }[];
+  summary: { violations: { rule: { name: string }; from: string; to: string }[] };
+}
+
+/** Cruises `folders` of the tree at `root` with the project's rules. */
+export async function cruise(root: string, folders: readonly string[]): Promise<Graph> {
+  const { stdout } = await runFile(
+    DEPCRUISE,
+    ['--config', CONFIG, '--output-type', 'json', '--no-progress', ...folders],
+    { cwd: root, env: { ...process.env, BOUNDARIES_ROOT: root }, maxBuffer: 256 * 1024 * 1024 },
+  ).catch((error: { stdout?: string }) => {
+    // depcruise exits non-zero when it finds violations; its JSON is still the answer.
+    if (!error.stdout) throw error;
+    return { stdout: error.stdout };
+  });
+  const result = JSON.parse(stdout) as CruiseResult;
+  return {
+    violations: result.summary.violations.map((found) => ({ rule: found.rule.name, from: found.from, to: found.to })),
+    modules: new Map(
+      result.modules.map((module) => [module.source, module.dependencies.map((dependency) => dependency.resolved)]),
+    ),
+  };
+}
+
+/**
+ * A tree of source files written to a temporary folder beside the project's package.json and
+ * tsconfig.json (for `#lib/*`) and its node_modules (so that packages resolve as in the project).
+ */
+export function writeTree(files: Record<string, string>): { root: string; remove: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'boundaries-'));
+  for (const file of ['package.json', 'tsconfig.json'])
+    writeFileSync(join(root, file), readFileSync(join(REPOSITORY, file)));
+  symlinkSync(join(REPOSITORY, 'node_modules'), join(root, 'node_modules'), 'dir');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+const NOT_FEATURES = new Set(['platform', 'http', 'client']);
+const featureOf = (path: string) => {
+  const folder = /^lib\/([^/]+)\//.exec(path)?.[1];
+  return folder && !NOT_FEATURES.has(folder) ? folder : undefined;
+};
+
+/**
+ * Files of lib/ outside its known places: the kernel, the edge, the client, and per feature (a
+ * folder with a public.ts) its use cases, rules/, store/ and adapters/.
+ */
+export function filesOutOfPlace(paths: Iterable<string>): string[] {
+  const all = [...paths];
+  const features = new Set(all.map((path) => /^lib\/([^/]+)\/public\.ts$/.exec(path)?.[1]).filter(Boolean));
+  return all.filter((path) => {
+    if (!path.startsWith('lib/') || /^lib\/(platform|http|client)\//.test(path)) return false;
+    const match = /^lib\/([^/]+)\/((rules|store|adapters)\/)?[^/]+\.ts$/.exec(path);
+    return !match || !features.has(match[1]);
+  });
+}
+
+/** Each cycle between features (a feature's module importing another's, and back), as the features along it. */
+export function featureCycles(modules: ReadonlyMap<string, readonly string[]>): string[][] {
+  const edges = new Map<string, Set<string>>();
+  for (const [source, targets] of modules) {
+    const from = featureOf(source);
+    if (!from) continue;
+    for (const target of targets) {
+      const to = featureOf(target);
+      if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  const cycles: string[][] = [];
+  const seen = new Set<string>();
+  const walk = (start: string, at: string, path: string[]) => {
+    for (const next of edges.get(at) ?? []) {
+      if (next === start) {
+        const key = [...path].sort().join(',');
+        if (!seen.has(key)) cycles.push([...(seen.add(key), path), start]);
+      } else if (!path.includes(next)) walk(start, next, [...path, next]);
+    }
+  };
+  for (const feature of edges.keys()) walk(feature, feature, [feature]);
+  return cycles;
+}
+
+export interface TextFinding {
+  rule: 'key-prefix' | 'sdk-error-name';
+  path: string;
+  text: string;
+}
+
+/**
+ * What the code's string and template literals say that only the kernel may say: a table key
+ * prefix (`PERSON#`, `${x}#PHOTOS#`) outside the keys module, an SDK error name
+ * (`TransactionCanceledException`) outside the kernel. Comments are not literals, so prose about
+ * a rule never breaks it.
+ */
+export function textFindings(path: string, source: string): TextFinding[] {
+  const findings: TextFinding[] = [];
+  const kernel = path.startsWith('lib/platform/');
+  const checksErrorNames =
+    !kernel && /^(lib|functions|scripts\/(admin|import|photos|faces|studio|cli-kit))\//.test(path);
+  const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false);
+  const visit = (node: ts.Node) => {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
+      const text = node.text;
+      if (path !== 'lib/platform/table/keys.ts')
+        for (const match of text.matchAll(/(?:^|[^A-Za-z0-9_])([A-Z][A-Z0-9_]*#)/g))
+          findings.push({ rule: 'key-prefix', path, text: match[1]! });
+      if (checksErrorNames && /^\w+(Exception|Rejected)$/.test(text))
+        findings.push({ rule: 'sdk-error-name', path, text });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return findings;
+}
