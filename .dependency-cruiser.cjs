@@ -39,7 +39,6 @@ const PURE_KERNEL = [
   'domain-error',
   'email-address',
   'field-limits',
-  'email-text',
   'identifiers',
   'languages',
   'media-keys',

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { now } from '#lib/platform/clock';
 import { optionalEnv, requireEnv } from '#lib/platform/config';
 import { type Language, firstLanguage } from '#lib/platform/languages';
-import { emailSender } from '#lib/platform/email-sender';
+import { emailSender } from '#lib/photos/adapters/email-sender';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { secretValue } from '#lib/platform/secrets-manager';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';

@@ -6,6 +6,7 @@
  */
 export const PUBLIC_MODULES = [
   'adapters/camera-card-pdf',
+  'adapters/email-sender',
   'adapters/shoot-photo-reader',
   'erase-shoot-photos',
   'inbox-uploads',

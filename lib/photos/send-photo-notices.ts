@@ -1,6 +1,6 @@
 import { type ChangeRecord, eventOfRecord } from '#lib/events/adapters/stream-records';
 import { now } from '#lib/platform/clock';
-import { emailSender } from '#lib/platform/email-sender';
+import { emailSender } from '#lib/photos/adapters/email-sender';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import {
   claimPhotoNotice,

@@ -19,8 +19,11 @@ export interface PersonLinkSubject {
   personId: string;
 }
 
-/** What a token is for; part of its MAC, so that a token of one purpose opens nothing of another. */
-export type PersonLinkPurpose = 'photo-link-v1' | 'checkin-invitation-v1';
+/**
+ * What a token is for, named and versioned by the feature that makes it (`photo-link-v1`); part
+ * of its MAC, so that a token of one purpose opens nothing of another.
+ */
+export type PersonLinkPurpose = `${string}-v${number}`;
 
 /** The longest token this module makes, for the schemas' limits. */
 export const PERSON_LINK_MAX_LENGTH = 120;

@@ -33,7 +33,7 @@ import {
   personMatchesSubject,
 } from '#lib/privacy/rules/personal-data';
 import { photoInvalidationPaths } from '#lib/privacy/rules/cdn-invalidation';
-import { invalidatePhotoCdnPaths } from '#lib/platform/photo-cdn-invalidation';
+import { invalidatePhotoCdnPaths } from '#lib/privacy/adapters/photo-cdn-invalidation';
 import { type HrExportErasure, eraseHrExports, planHrExportErasure } from '#lib/hr-exports/erase-hr-exports';
 
 /**

@@ -3,7 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { handler as postGroupShoot } from '../../functions/checkin/post-group-shoot';
 import { lambdaContext, publicPostEvent } from '../local/api-gateway-event';
 import { resetClock, setClock } from '#lib/platform/clock';
-import { type EmailSender, type OutgoingEmail, useEmailSender } from '#lib/platform/email-sender';
+import { type EmailSender, type OutgoingEmail, useEmailSender } from '#lib/photos/adapters/email-sender';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { ACCESS_CODE_ALPHABET } from '#lib/persons/rules/access-codes';

@@ -1,6 +1,6 @@
 import type { GranularConsents } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
-import { escapeHtml, oneLine } from '#lib/platform/email-text';
+import { escapeHtml, oneLine } from '#lib/photos/rules/email-text';
 import type { Language } from '#lib/platform/languages';
 import { EMAIL_MESSAGES, dateInWords } from '#lib/photos/rules/email-messages';
 

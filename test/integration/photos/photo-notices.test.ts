@@ -3,7 +3,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { handler as sendPhotoNotices } from '../../../functions/photos/send-photo-notices';
 import { type LocalEventPipeline, startEventPipeline } from '../../../scripts/local/event-pipeline';
-import { type EmailSender, emailSender, useEmailSender } from '#lib/platform/email-sender';
+import { type EmailSender, emailSender, useEmailSender } from '#lib/photos/adapters/email-sender';
 import { now, resetClock, setClock } from '#lib/platform/clock';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { createGallery } from '#lib/galleries/store/galleries';

@@ -2,7 +2,6 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
 import { listObjectVersions } from '#lib/platform/media-bucket';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
 import { photoObjectKey, selfieObjectKey } from '#lib/platform/media-keys';
 import { admin } from '../../support/admin';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
