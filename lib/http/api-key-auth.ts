@@ -30,7 +30,7 @@ export function takenVerdict(request: ApiRequest): { verdict: RateLimitVerdict; 
  * API takes: the contract's code (no API key provided), with the reason in words, so a caller
  * who sent a good key the wrong way is not sent to check the key itself.
  */
-export function unreadAuthorizationMessage(authorization: string): string {
+function unreadAuthorizationMessage(authorization: string): string {
   const [first = '', ...rest] = authorization.split(/\s+/);
   if (rest.length === 0 && hasApiKeyShape(first))
     return 'The Authorization header holds a key without the Bearer scheme: send `Authorization: Bearer <API key>` (or the key alone in X-Api-Key).';
