@@ -26,10 +26,23 @@ export function takenVerdict(request: ApiRequest): { verdict: RateLimitVerdict; 
 }
 
 /**
+ * The message of api_key_required when an Authorization header is there but carries no key the
+ * API takes: the contract's code (no API key provided), with the reason in words, so a caller
+ * who sent a good key the wrong way is not sent to check the key itself.
+ */
+function unreadAuthorizationMessage(authorization: string): string {
+  const [first = '', ...rest] = authorization.split(/\s+/);
+  if (rest.length === 0 && hasApiKeyShape(first))
+    return 'The Authorization header holds a key without the Bearer scheme: send `Authorization: Bearer <API key>` (or the key alone in X-Api-Key).';
+  return 'The Authorization header is not `Bearer <API key>`, so no API key was read: send `Authorization: Bearer <API key>` (or the key alone in X-Api-Key).';
+}
+
+/**
  * Server-side routes: the key must exist, be active and belong to the resolved tenant. Each
  * failure answers the same invalid_api_key, so a caller learns nothing about other tenants' keys.
  * Without a key, an Authorization header that is there but not `Bearer <key>` (a bare key,
- * another scheme) is named for what it is rather than answered as if nothing had been sent.
+ * another scheme) is the contract's api_key_required, with a message that says what was wrong
+ * with the header rather than the one for a request that sent nothing.
  *
  * One round trip: where the tenant's plan admits the integration API, the check is the
  * conditional write that also takes the request from the key's rate-limit counter under
@@ -40,8 +53,8 @@ export function apiKeyAuth(policy: RateLimitPolicy = API_KEY_RATE_LIMIT): ApiMid
   return {
     before: async (request) => {
       const secret = presentedApiKey(request.event.headers);
-      if (!secret && headerValue(request.event.headers, 'authorization')?.trim())
-        throw new ApiError('invalid_authorization_scheme');
+      const authorization = headerValue(request.event.headers, 'authorization')?.trim();
+      if (!secret && authorization) throw new ApiError('api_key_required', unreadAuthorizationMessage(authorization));
       if (!secret) throw new ApiError('api_key_required');
       const tenant = request.context.tenant;
       if (!tenant || !hasApiKeyShape(secret)) throw new ApiError('invalid_api_key');

@@ -33,7 +33,7 @@ const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>([
 
 /**
  * The one middleware preset, in its fixed order: request ID, logging, (CORS for public
- * routes), error mapping, method check, (for public GETs of a gallery the start of its pointer's
+ * routes), error mapping, origin check (behind the optional API front), method check, (for public GETs of a gallery the start of its pointer's
  * read), tenant, then for server-side routes API key, plan and
  * rate limit, then for POST routes the JSON body, for public routes the per-client rate limit
  * (lib/http/public-rate-limit.ts), then for POST routes the Idempotency-Key. The body returns the
@@ -89,7 +89,7 @@ export interface WebhookInput {
 }
 
 /**
- * The preset of webhook routes: request ID, logging, errors and the method check, but no
+ * The preset of webhook routes: request ID, logging, errors, the origin check and the method check, but no
  * tenant, key or JSON parsing: the sender is authenticated by the body's signature.
  */
 export function webhookEndpoint(routeId: RouteId, body: (input: WebhookInput) => Promise<EndpointResult>) {

@@ -51,10 +51,6 @@ export const ERROR_CATALOG = {
     message: `At most ${MAX_FILES_PER_UPLOAD_REQUEST} files can be named in one request.`,
   },
   api_key_required: { status: 401, message: 'An API key is required (Authorization: Bearer <key> or X-Api-Key).' },
-  invalid_authorization_scheme: {
-    status: 401,
-    message: 'The Authorization header must be `Bearer <API key>` (or send the key alone in X-Api-Key).',
-  },
   invalid_api_key: { status: 401, message: 'The API key is wrong, revoked or disabled.' },
   direct_access_forbidden: {
     status: 403,

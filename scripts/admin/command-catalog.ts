@@ -321,7 +321,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
   },
   cards: {
     summary:
-      'Printable camera cards (name, employee ID, access code and its QR code), four per page, as a PDF (docs/photos.md)',
+      'Printable camera cards (name, shooting day, access code and its QR code; no employee ID), four per page, as a PDF (docs/photos.md)',
     commands: {
       pdf: {
         usage: 'cards pdf --tenant SLUG --gallery TOKEN [--day DAY_ID] [--paper a4|letter] --out FILE.pdf',

@@ -66,15 +66,18 @@ describe('authentication of server-side endpoints', () => {
   });
 
   it.each([
-    ['the key without Bearer', () => studio.apiKey],
-    ['another scheme', () => `Basic ${Buffer.from('a:b').toString('base64')}`],
-  ])('gives 401 invalid_authorization_scheme for an Authorization header of %s', async (_case, authorization) => {
-    const answer = await api.call(daysPaths(studio.token)[0]!, {
-      headers: { ...studio.publicHeaders, Authorization: authorization() },
-    });
-    expectError(answer, 401, 'invalid_authorization_scheme');
-    expect(answer.body.message).toContain('Bearer <API key>');
-  });
+    ['the key without Bearer', () => studio.apiKey, 'holds a key without the Bearer scheme'],
+    ['another scheme', () => `Basic ${Buffer.from('a:b').toString('base64')}`, 'is not `Bearer <API key>`'],
+  ])(
+    "gives 401 api_key_required, the contract's code, for an Authorization header of %s, with the reason in message",
+    async (_case, authorization, reason) => {
+      const answer = await api.call(daysPaths(studio.token)[0]!, {
+        headers: { ...studio.publicHeaders, Authorization: authorization() },
+      });
+      expectError(answer, 401, 'api_key_required');
+      expect(answer.body.message).toContain(reason);
+    },
+  );
 
   it('checks the tenant before the Authorization scheme', async () => {
     const answer = await api.call(daysPaths(studio.token)[0]!, {

@@ -51,7 +51,6 @@ const SHAPE_REFUSALS = new Set([
   'files_required',
   'too_many_files',
   'api_key_required',
-  'invalid_authorization_scheme',
   'payload_too_large',
   'rate_limit_exceeded',
 ]);

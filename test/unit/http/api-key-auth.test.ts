@@ -6,6 +6,7 @@ import { hashApiKey } from '#lib/tenants/rules/api-key-secret';
 import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
 import { apiKeyAuth, presentedApiKey, takenVerdict } from '#lib/http/api-key-auth';
 import type { ApiRequest } from '#lib/http/types';
+import { ERROR_CATALOG } from '#lib/http/errors';
 import { uniqueSlug } from '../../support/factories';
 import { commandsSentDuring } from '../../support/sent-commands';
 import { useTestTable } from '../../support/test-table';
@@ -72,26 +73,35 @@ describe('API key checks', () => {
       expect(request.context.apiKey).toEqual(key.record);
     });
 
-    it('gives 401 api_key_required without a key', async () => {
+    it('gives 401 api_key_required with the catalogue message without a key', async () => {
       const request = requestOf(tenant, { 'x-tenant-slug': tenant.slug });
 
-      await expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({ code: 'api_key_required', status: 401 });
+      await expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({
+        code: 'api_key_required',
+        status: 401,
+        message: ERROR_CATALOG.api_key_required.message,
+      });
     });
 
     it.each([
-      ['a bare key without Bearer', (secret: string) => ({ authorization: secret })],
-      ['another scheme', () => ({ authorization: 'Basic dXNlcjpwYXNz' })],
-      ['an empty Bearer', () => ({ authorization: 'Bearer' })],
-      ['a Bearer of two words', (secret: string) => ({ authorization: `Bearer ${secret} extra` })],
-    ])('gives 401 invalid_authorization_scheme to %s, without looking anything up', async (_case, headers) => {
+      ['a bare key without Bearer', (secret: string) => ({ authorization: secret }), 'without the Bearer scheme'],
+      ['another scheme', () => ({ authorization: 'Basic dXNlcjpwYXNz' }), 'is not `Bearer <API key>`'],
+      ['an empty Bearer', () => ({ authorization: 'Bearer' }), 'is not `Bearer <API key>`'],
+      [
+        'a Bearer of two words',
+        (secret: string) => ({ authorization: `Bearer ${secret} extra` }),
+        'is not `Bearer <API key>`',
+      ],
+    ])('gives 401 api_key_required to %s, saying why, without looking anything up', async (_case, headers, reason) => {
       // Prepare
       const request = requestOf(tenant, headers(key.secret));
 
       // Act
       const sent = await commandsSentDuring(() =>
         expect(runBefore(apiKeyAuth(), request)).rejects.toMatchObject({
-          code: 'invalid_authorization_scheme',
+          code: 'api_key_required',
           status: 401,
+          message: expect.stringContaining(reason),
         }),
       );
 
