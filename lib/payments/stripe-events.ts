@@ -91,7 +91,7 @@ function wellFormed(event: Stripe.Event): boolean {
 }
 
 async function handleEvent(event: Stripe.Event): Promise<EventOutcome> {
-  if (event.type === 'account.updated') return handleAccountUpdated(event, event.data.object as Stripe.Account);
+  if (event.type === 'account.updated') return handleAccountUpdated(event, event.data.object);
   if (event.type.startsWith('checkout.session.'))
     return handleSessionEvent(event, event.data.object as Stripe.Checkout.Session);
   return 'ignored';
