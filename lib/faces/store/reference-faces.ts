@@ -40,7 +40,7 @@ const personIdSchema = v.object({ personId: v.string() });
 const referenceFaceItemSchema = v.object({ personId: v.string(), descriptor: v.instance(Uint8Array) });
 
 /** The reference face an item holds; a CorruptItemError when it does not hold one. */
-function fromReferenceFaceItem(stored: StoredItem): ReferenceFace {
+export function fromReferenceFaceItem(stored: StoredItem): ReferenceFace {
   const item = parseItem('reference face', referenceFaceItemSchema, stored);
   return { personId: item.personId, descriptor: toDescriptor(item.descriptor) };
 }

@@ -37,7 +37,7 @@ const galleryPointerItemSchema = v.object({
 });
 
 /** The pointer an item holds; a CorruptItemError when it does not hold one. */
-function fromGalleryPointerItem(stored: StoredItem): GalleryPointer {
+export function fromGalleryPointerItem(stored: StoredItem): GalleryPointer {
   const item = parseItem('gallery pointer', galleryPointerItemSchema, stored);
   return { tenantId: item.tenantId, ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}) };
 }

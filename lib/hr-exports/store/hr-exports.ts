@@ -52,7 +52,7 @@ const hrExportItemSchema = v.object({
 });
 
 /** The export an item holds, with the persons its ZIP holds; a CorruptItemError when it holds none. */
-function fromHrExportItem(stored: StoredItem): HrExportHoldings {
+export function fromHrExportItem(stored: StoredItem): HrExportHoldings {
   const item = parseItem('hr export', hrExportItemSchema, stored);
   const hrExport: HrExport = {
     exportId: item.exportId,

@@ -41,7 +41,7 @@ const checkoutTokenItemSchema = v.object({
 const tokenGallerySchema = v.object({ tenantId: v.string(), galleryToken: v.string() });
 
 /** The token an item holds; a CorruptItemError when it holds none. */
-function fromCheckoutTokenItem(item: StoredItem): v.InferOutput<typeof checkoutTokenItemSchema> {
+export function fromCheckoutTokenItem(item: StoredItem): v.InferOutput<typeof checkoutTokenItemSchema> {
   return parseItem('checkout token', checkoutTokenItemSchema, item);
 }
 

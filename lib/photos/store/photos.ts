@@ -141,7 +141,7 @@ const photoItemSchema = v.object({
 });
 
 /** The photo an item holds; a CorruptItemError when it does not hold one. */
-function fromPhotoItem(stored: StoredItem): Photo {
+export function fromPhotoItem(stored: StoredItem): Photo {
   const item = parseItem('photo', photoItemSchema, stored);
   return {
     photoId: item.photoId,

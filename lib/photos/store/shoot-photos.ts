@@ -171,7 +171,7 @@ const shootItemSchema = v.variant('kind', [
 ]);
 
 /** The card, photo or erased card an item of the shoot holds; a CorruptItemError when it holds none. */
-function fromShootItem(stored: StoredItem): ShootItem {
+export function fromShootItem(stored: StoredItem): ShootItem {
   return parseItem('shoot item', shootItemSchema, stored);
 }
 

@@ -17,7 +17,7 @@ import { giveBackSpot } from '#lib/galleries/store/day-bookings';
 import { referenceFaceDeletion } from '#lib/faces/store/reference-faces';
 import { fromPersonItem } from '#lib/persons/store/persons';
 import * as v from 'valibot';
-import { keyOfItem, parseItem } from '#lib/platform/table/item-schema';
+import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
 
 /**
  * The deletes of erasure and retention (lib/privacy). Each is safe to run again: what is gone
@@ -53,6 +53,11 @@ export type ErasableOrder = v.InferOutput<typeof erasableOrderSchema>;
 /** An order erasure has not redacted yet: it still names its participant. */
 export type OrderWithParticipant = ErasableOrder & { person: NonNullable<ErasableOrder['person']> };
 
+/** An order as erasure reads it; a CorruptItemError when the item holds no order. */
+export function fromErasableOrderItem(item: StoredItem): ErasableOrder {
+  return parseItem('order', erasableOrderSchema, item);
+}
+
 /** Whether the order still names its participant. */
 export function hasParticipant(order: ErasableOrder): order is OrderWithParticipant {
   return order.person !== undefined;
@@ -84,7 +89,7 @@ export async function listOrderItems(scope: GalleryScope): Promise<ErasableOrder
       ':order': ITEM_PREFIX.order,
     },
   });
-  return items.map((item) => parseItem('order', erasableOrderSchema, item));
+  return items.map(fromErasableOrderItem);
 }
 
 /** The keys of a person's photo records. */

@@ -25,7 +25,7 @@ const MAX_ATTEMPTS = 5;
 const counterItemSchema = v.object({ tat: v.optional(v.number()), lastWrite: v.optional(v.string()) });
 
 /** The counter an item carries; a CorruptItemError when its attributes are not a counter's. */
-function fromCounterItem(item: StoredItem): v.InferOutput<typeof counterItemSchema> {
+export function fromCounterItem(item: StoredItem): v.InferOutput<typeof counterItemSchema> {
   return parseItem('rate limit counter', counterItemSchema, item);
 }
 

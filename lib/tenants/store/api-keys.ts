@@ -169,7 +169,7 @@ const apiKeyItemSchema = v.object({
 });
 
 /** The key record an item holds (its hash and rate-limit counter aside); a CorruptItemError when it does not hold one. */
-function fromApiKeyItem(stored: StoredItem): ApiKeyRecord {
+export function fromApiKeyItem(stored: StoredItem): ApiKeyRecord {
   const item = parseItem('api key', apiKeyItemSchema, stored);
   return {
     keyId: item.keyId,

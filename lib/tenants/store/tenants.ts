@@ -99,7 +99,7 @@ const tenantItemSchema = v.object({
 const planItemSchema = v.object({ tier: v.unknown(), updatedAt: v.string() });
 
 /** The tenant its profile and plan items hold; a CorruptItemError when they do not hold one. */
-function fromTenantItems(storedProfile: StoredItem, storedPlan: StoredItem | undefined): Tenant {
+export function fromTenantItems(storedProfile: StoredItem, storedPlan: StoredItem | undefined): Tenant {
   const profile = parseItem('tenant', tenantItemSchema, storedProfile);
   const plan = storedPlan ? parseItem('tenant plan', planItemSchema, storedPlan) : undefined;
   return {

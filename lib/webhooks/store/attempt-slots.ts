@@ -24,7 +24,7 @@ export interface AttemptSlot {
 const attemptSlotItemSchema = v.object({ slot: v.number(), subscriptionId: v.string(), heldUntil: v.number() });
 
 /** The slot an item holds, and until when; a CorruptItemError when it holds none. */
-function fromAttemptSlotItem(stored: StoredItem): HeldSlot {
+export function fromAttemptSlotItem(stored: StoredItem): HeldSlot {
   const item = parseItem('webhook attempt slot', attemptSlotItemSchema, stored);
   return { slot: item.slot, subscriptionId: item.subscriptionId, heldUntil: item.heldUntil };
 }

@@ -31,7 +31,7 @@ const subscriptionItemSchema = v.object({
 });
 
 /** The subscription an item holds; a CorruptItemError when it holds none. */
-function fromSubscriptionItem(item: StoredItem): WebhookSubscription {
+export function fromSubscriptionItem(item: StoredItem): WebhookSubscription {
   return parseItem('webhook subscription', subscriptionItemSchema, item);
 }
 
