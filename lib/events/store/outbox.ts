@@ -108,7 +108,7 @@ const envelopeEntries = {
   tenantId: v.string(),
   galleryToken: v.string(),
   personId: v.nullish(v.string()),
-  deliverAfter: v.optional(v.number()),
+  deliverAfter: v.nullish(v.number()),
 };
 
 type WrittenWhole = Exclude<EventType, 'photos.assigned' | 'photos.withheld'>;
@@ -143,7 +143,7 @@ export function eventFromItem(stored: Record<string, unknown>): ServiceEvent {
     galleryToken: item.galleryToken,
     personId: item.personId ?? null,
     data,
-    ...(item.deliverAfter === undefined ? {} : { deliverAfter: item.deliverAfter }),
+    ...(typeof item.deliverAfter === 'number' ? { deliverAfter: item.deliverAfter } : {}),
   };
 }
 

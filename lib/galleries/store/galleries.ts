@@ -226,7 +226,7 @@ async function putInGallery(
 }
 
 const cardsPrintedSchema = v.object({ cards: v.number(), at: v.string() });
-const flag = v.optional(v.boolean());
+const flag = v.nullish(v.boolean());
 
 /** A gallery item's attributes (its keys and GSI1 keys aside). Flags absent from old items read as false. */
 const galleryItemSchema = v.object({
@@ -239,18 +239,18 @@ const galleryItemSchema = v.object({
   consentRequired: flag,
   consentText: v.nullish(v.string()),
   showShootingDaySelector: flag,
-  granularConsents: v.optional(v.object({ face: flag, notification: flag, hrExport: flag })),
-  photoAccess: v.optional(v.object({ codeAndEmail: flag, codeAndEmployeeId: flag })),
-  publicLimits: v.optional(storedObject<Partial<PublicLimits>>()),
-  retention: v.optional(storedObject<Partial<RetentionPolicy>>()),
-  faceMatching: v.optional(v.picklist(FACE_MATCHING_MODES)),
-  faceThresholds: v.optional(storedObject<Partial<FaceThresholds>>()),
-  checkinPolicy: v.optional(storedObject<CheckinPolicy>()),
-  defaultLanguage: v.optional(v.string()),
-  consentTexts: v.optional(storedObject<Partial<Record<Language, string>>>()),
+  granularConsents: v.nullish(v.object({ face: flag, notification: flag, hrExport: flag })),
+  photoAccess: v.nullish(v.object({ codeAndEmail: flag, codeAndEmployeeId: flag })),
+  publicLimits: v.nullish(storedObject<Partial<PublicLimits>>()),
+  retention: v.nullish(storedObject<Partial<RetentionPolicy>>()),
+  faceMatching: v.nullish(v.picklist(FACE_MATCHING_MODES)),
+  faceThresholds: v.nullish(storedObject<Partial<FaceThresholds>>()),
+  checkinPolicy: v.nullish(storedObject<CheckinPolicy>()),
+  defaultLanguage: v.nullish(v.string()),
+  consentTexts: v.nullish(storedObject<Partial<Record<Language, string>>>()),
   termsUrl: v.nullish(v.string()),
-  branding: v.optional(storedObject<Branding>()),
-  cardsPrinted: v.optional(cardsPrintedSchema),
+  branding: v.nullish(storedObject<Branding>()),
+  cardsPrinted: v.nullish(cardsPrintedSchema),
   createdAt: v.string(),
 });
 

@@ -44,11 +44,11 @@ const hrExportItemSchema = v.object({
   size: v.number(),
   createdAt: v.string(),
   updatedAt: v.string(),
-  objectKey: v.optional(v.string()),
-  objectExpiresAt: v.optional(v.string()),
-  report: v.optional(storedObject<HrExportReport>()),
-  reason: v.optional(v.picklist(['gallery_gone', 'build_failed'])),
-  personIds: v.optional(v.array(v.string())),
+  objectKey: v.nullish(v.string()),
+  objectExpiresAt: v.nullish(v.string()),
+  report: v.nullish(storedObject<HrExportReport>()),
+  reason: v.nullish(v.picklist(['gallery_gone', 'build_failed'])),
+  personIds: v.nullish(v.array(v.string())),
 });
 
 /** The export an item holds, with the persons its ZIP holds; a CorruptItemError when it holds none. */

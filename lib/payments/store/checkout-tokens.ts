@@ -3,7 +3,7 @@ import { now } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
-import { type StoredOrder, getOrder } from '#lib/payments/store/orders';
+import { type StoredOrder, getOrder, isRedacted } from '#lib/payments/store/orders';
 import { DomainError } from '#lib/platform/domain-error';
 import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/payments/rules/order-lifecycle';
 import type { Order } from '#lib/payments/rules/order-model';
@@ -54,7 +54,9 @@ export async function findOrderByToken(
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checkoutToken(tokenHash) }));
   const token = Item && fromCheckoutTokenItem(Item);
   if (!token || token.purpose !== purpose || token.tenantId !== tenantId) return undefined;
-  return getOrder(token.tenantId, token.galleryToken, token.orderId);
+  const order = await getOrder(token.tenantId, token.galleryToken, token.orderId);
+  // Redaction deletes an order's tokens: one found a moment before is answered as gone.
+  return order && !isRedacted(order) ? order : undefined;
 }
 
 /** The gallery of a token of either purpose within this tenant, undefined otherwise (Idempotency-Key records of checkinStatus and retryCheckout are listed under it). */

@@ -360,7 +360,9 @@ export async function payOrder(order: Order): Promise<PaidOrder | 'already'> {
     if (completed !== 'taken') return completed;
   }
   const attempt = randomUUID();
-  const paidByThisCall = (stored: StoredOrder | undefined): PaidOrder | 'already' =>
+  const paidByThisCall = (
+    stored: Pick<StoredOrder, 'status' | 'paidBy' | 'code'> | undefined,
+  ): PaidOrder | 'already' =>
     stored?.status === 'paid' && stored.paidBy === attempt && stored.code !== undefined
       ? { person: { ...order.person, code: stored.code } }
       : 'already';

@@ -63,7 +63,64 @@ const orderItemSchema = v.object({
   retries: v.optional(v.number()),
 });
 
-/** The order an item holds (its keys left behind); a CorruptItemError when it does not hold one. */
+/**
+ * An ended order whose participant erasure or retention removed (lib/privacy/rules/personal-data.ts):
+ * its accounting part and when it was erased.
+ */
+export type RedactedOrder = Pick<
+  StoredOrder,
+  | 'orderId'
+  | 'tenantId'
+  | 'galleryToken'
+  | 'status'
+  | 'packageId'
+  | 'packageName'
+  | 'amount'
+  | 'currency'
+  | 'accountId'
+  | 'sessionId'
+  | 'replacedSessionId'
+  | 'paidBy'
+  | 'retries'
+  | 'createdAt'
+  | 'updatedAt'
+> & { erasedAt: string };
+
+const redactedOrderItemSchema = v.object({
+  orderId: v.string(),
+  tenantId: v.string(),
+  galleryToken: v.string(),
+  status: v.picklist(['pending', 'paid', 'expired', 'canceled']),
+  packageId: v.string(),
+  packageName: v.string(),
+  amount: v.number(),
+  currency: v.string(),
+  accountId: v.string(),
+  sessionId: v.optional(v.string()),
+  replacedSessionId: v.optional(v.string()),
+  paidBy: v.optional(v.string()),
+  retries: v.optional(v.number()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  erasedAt: v.string(),
+});
+
+/** Whether an order read back was redacted: it no longer names its participant. */
+export function isRedacted(order: StoredOrder | RedactedOrder): order is RedactedOrder {
+  return !('person' in order);
+}
+
+/**
+ * The order an item holds (its keys left behind), or what redaction left of it; a
+ * CorruptItemError when it holds neither.
+ */
+export function fromOrderOrRedactedItem(item: StoredItem): StoredOrder | RedactedOrder {
+  return 'person' in item || !('erasedAt' in item)
+    ? fromOrderItem(item)
+    : parseItem('order', redactedOrderItemSchema, item);
+}
+
+/** The order an item holds (its keys left behind): one that was not redacted; a CorruptItemError otherwise. */
 export function fromOrderItem(item: StoredItem): StoredOrder {
   return parseItem('order', orderItemSchema, item);
 }
@@ -100,11 +157,11 @@ export async function getOrder(
   tenantId: string,
   galleryToken: string,
   orderId: string,
-): Promise<StoredOrder | undefined> {
+): Promise<StoredOrder | RedactedOrder | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName, Key: keys.order(tenantId, galleryToken, orderId), ConsistentRead: true }),
   );
-  return Item ? fromOrderItem(Item) : undefined;
+  return Item ? fromOrderOrRedactedItem(Item) : undefined;
 }
 
 /**

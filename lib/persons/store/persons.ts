@@ -183,7 +183,7 @@ const personItemSchema = v.object({
   packageId: optionalText,
   orderNotes: optionalText,
   code: v.string(),
-  consents: v.optional(
+  consents: v.nullish(
     v.object({
       consentGiven: consent,
       faceConsent: consent,
@@ -191,13 +191,13 @@ const personItemSchema = v.object({
       hrExportConsent: consent,
     }),
   ),
-  customFields: v.optional(v.record(v.string(), v.union([v.string(), v.number()]))),
+  customFields: v.nullish(v.record(v.string(), v.union([v.string(), v.number()]))),
   source: v.picklist(['import', 'checkin']),
   createdAt: v.string(),
-  checkedInAt: v.optional(v.string()),
-  hasSelfie: v.optional(v.boolean()),
-  photoCount: v.optional(v.number()),
-  language: v.optional(v.string()),
+  checkedInAt: v.nullish(v.string()),
+  hasSelfie: v.nullish(v.boolean()),
+  photoCount: v.nullish(v.number()),
+  language: v.nullish(v.string()),
   pickedPhotoId: v.nullish(v.string()),
 });
 
@@ -206,7 +206,7 @@ const personAddressSchema = v.object({
   personId: v.string(),
   name: v.string(),
   email: optionalText,
-  language: v.optional(v.string()),
+  language: v.nullish(v.string()),
 });
 
 /** The person an item holds; a CorruptItemError when it does not hold one. */

@@ -137,7 +137,7 @@ const photoItemSchema = v.object({
   // Photos recorded before capture times were kept have none.
   capturedAt: v.nullish(v.string()),
   createdAt: v.string(),
-  faceBox: v.optional(storedObject<FaceBox>()),
+  faceBox: v.nullish(storedObject<FaceBox>()),
 });
 
 /** The photo an item holds; a CorruptItemError when it does not hold one. */

@@ -33,7 +33,7 @@ export class CorruptItemError extends Error {
   readonly attribute: string;
 
   constructor(entity: string, attribute: string, expected: string | null) {
-    super(`A ${entity} item read from the table is corrupt at ${attribute}${expected ? `: expected ${expected}` : ''}`);
+    super(`Corrupt ${entity} item read from the table, at ${attribute}${expected ? `: expected ${expected}` : ''}`);
     this.type = entity;
     this.attribute = attribute;
   }

@@ -108,11 +108,13 @@ export async function eventKeys(
   isAbout: (personId: string | undefined) => boolean = () => true,
 ): Promise<{ pk: string; sk: string }[]> {
   const items = await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token));
-  return items.filter((item) => isAbout(parseItem('event', eventPersonSchema, item).personId)).map(keyOfItem);
+  return items
+    .filter((item) => isAbout(parseItem('event', eventPersonSchema, item).personId ?? undefined))
+    .map(keyOfItem);
 }
 
 /** Whom an event is about, if anyone. */
-const eventPersonSchema = v.object({ personId: v.optional(v.string()) });
+const eventPersonSchema = v.object({ personId: v.nullish(v.string()) });
 
 /** What deleting a person takes off the gallery's statistics. */
 function counterDecrements(person: Person): Partial<GalleryCounters> {

@@ -85,14 +85,14 @@ const tenantItemSchema = v.object({
   tenantId: v.string(),
   slug: v.string(),
   name: v.string(),
-  stripeAccountId: v.optional(v.string()),
-  paymentAccessApproved: v.optional(v.boolean()),
-  platformFeeBps: v.optional(v.number()),
-  stripeReadiness: v.optional(v.object({ accountId: v.string(), ready: v.boolean(), checkedAt: v.number() })),
+  stripeAccountId: v.nullish(v.string()),
+  paymentAccessApproved: v.nullish(v.boolean()),
+  platformFeeBps: v.nullish(v.number()),
+  stripeReadiness: v.nullish(v.object({ accountId: v.string(), ready: v.boolean(), checkedAt: v.number() })),
   createdAt: v.string(),
   // A string set (the document client reads it as a Set): one ADD or DELETE changes it.
-  allowedReturnOrigins: v.optional(v.set(v.string())),
-  branding: v.optional(storedObject<Branding>()),
+  allowedReturnOrigins: v.nullish(v.set(v.string())),
+  branding: v.nullish(storedObject<Branding>()),
 });
 
 /** The tier is kept as read: an unknown tier is a state the plan check must notice. */
@@ -106,10 +106,10 @@ export function fromTenantItems(storedProfile: StoredItem, storedPlan: StoredIte
     tenantId: profile.tenantId,
     slug: profile.slug,
     name: profile.name,
-    stripeAccountId: profile.stripeAccountId,
+    stripeAccountId: profile.stripeAccountId ?? undefined,
     paymentAccessApproved: profile.paymentAccessApproved === true,
     platformFeeBps: profile.platformFeeBps ?? 0,
-    stripeReadiness: profile.stripeReadiness,
+    stripeReadiness: profile.stripeReadiness ?? undefined,
     createdAt: profile.createdAt,
     plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
     allowedReturnOrigins: profile.allowedReturnOrigins ? [...profile.allowedReturnOrigins].sort() : undefined,

@@ -33,7 +33,7 @@ import { fromErasableOrderItem } from '#lib/privacy/store/erasable-items';
  * (never a TypeError deep in a use case). Each row: the entity's fromItem, a sound item, and the
  * attribute a corrupt copy gets wrong (set to a value of the wrong type).
  */
-const keys = { pk: 'T#ten_1#G#tok', sk: 'X' };
+const keys = { pk: 'partition', sk: 'sort' };
 const createdAt = '2026-01-02T03:04:05.000Z';
 const person = {
   ...keys,
@@ -307,7 +307,7 @@ describe('parseItem', () => {
     expect(error).toBeInstanceOf(CorruptItemError);
     expect((error as CorruptItemError).attribute).toBe('nested.count');
     expect((error as CorruptItemError).message).toBe(
-      'A sample item read from the table is corrupt at nested.count: expected number',
+      'Corrupt sample item read from the table, at nested.count: expected number',
     );
     expect((error as CorruptItemError).message).not.toContain('secret@example.com');
   });
