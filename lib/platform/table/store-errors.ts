@@ -27,14 +27,14 @@ export function isMissingTable(error: unknown): boolean {
 export class CorruptItemError extends Error {
   override readonly name = 'CorruptItemError';
   readonly code = 'corrupt_item';
-  /** The entity whose item was read, e.g. `gallery` or `person`. */
+  /** The entity whose item was read, as the logger keeps an identifier: `gallery`, `api_key`. */
   readonly type: string;
   /** Where in the item the first wrong value is (`granularConsents.face`), or `item` for the item itself. */
   readonly attribute: string;
 
   constructor(entity: string, attribute: string, expected: string | null) {
     super(`Corrupt ${entity} item read from the table, at ${attribute}${expected ? `: expected ${expected}` : ''}`);
-    this.type = entity;
+    this.type = entity.replaceAll(' ', '_');
     this.attribute = attribute;
   }
 }

@@ -275,7 +275,12 @@ describe.each(entities)('the %s item read back', (entity, fromItem, sound, attri
 
     // Assess
     expect(error).toBeInstanceOf(CorruptItemError);
-    expect(error).toMatchObject({ name: 'CorruptItemError', code: 'corrupt_item', type: entity, attribute });
+    expect(error).toMatchObject({
+      name: 'CorruptItemError',
+      code: 'corrupt_item',
+      type: entity.replaceAll(' ', '_'),
+      attribute,
+    });
   });
 
   it('is a CorruptItemError when a required attribute is missing, or the item is not an object', () => {
@@ -314,13 +319,13 @@ describe('parseItem', () => {
 
   it('is logged by its name, code and entity, as every error is: no message, no value', () => {
     // Prepare
-    const error = thrownBy(() => parseItem('person', schema, { name: 'secret@example.com' }));
+    const error = thrownBy(() => parseItem('api key', schema, { name: 'secret@example.com' }));
 
     // Act
     const logged = loggableError(error);
 
     // Assess
-    expect(logged).toMatchObject({ name: 'CorruptItemError', code: 'corrupt_item', type: 'person' });
+    expect(logged).toMatchObject({ name: 'CorruptItemError', code: 'corrupt_item', type: 'api_key' });
     expect(JSON.stringify(logged)).not.toContain('secret@example.com');
   });
 });
@@ -333,6 +338,6 @@ describe('keyOfItem', () => {
 
     // Assess
     expect(key).toEqual({ pk: 'P', sk: 'S' });
-    expect(error).toMatchObject({ name: 'CorruptItemError', type: 'item key', attribute: 'sk' });
+    expect(error).toMatchObject({ name: 'CorruptItemError', type: 'item_key', attribute: 'sk' });
   });
 });
