@@ -148,13 +148,17 @@ async function storeCheckin(checkin: {
     return { personId: person.personId, code: person.code, name: person.name };
   } catch (error) {
     if (selfieKey) {
-      await (await mediaBucket()).deleteMediaObject(selfieKey).catch((cleanup: Error) =>
-        logger.error('orphaned selfie could not be deleted', {
-          gallery: galleryRef(scope.token),
-          personId,
-          error: loggableError(cleanup),
-        }),
-      );
+      await (
+        await mediaBucket()
+      )
+        .deleteMediaObject(selfieKey)
+        .catch((cleanup: Error) =>
+          logger.error('orphaned selfie could not be deleted', {
+            gallery: galleryRef(scope.token),
+            personId,
+            error: loggableError(cleanup),
+          }),
+        );
     }
     throw error;
   }
