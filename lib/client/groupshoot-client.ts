@@ -111,7 +111,7 @@ export class GroupShootClient {
   listPersons(token: string, query: { employeeId?: string; limit?: number; cursor?: string } = {}) {
     const parameters = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) if (value !== undefined) parameters.set(name, String(value));
-    const suffix = parameters.size > 0 ? `?${parameters}` : '';
+    const suffix = parameters.size > 0 ? `?${parameters.toString()}` : '';
     return this.request<PersonsPage>('GET', `${this.gallery(token)}/persons${suffix}`);
   }
 

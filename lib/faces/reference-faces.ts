@@ -54,7 +54,8 @@ export function personsToDescribe(
     const inserted = insertedPersonOfRecord(record);
     if (!inserted) return [];
     const { scope, item } = inserted;
-    if (typeof item.personId !== 'string' || item.hasSelfie !== true || item.consents?.faceConsent !== true) return [];
+    const consents = typeof item.consents === 'object' ? (item.consents as { faceConsent?: unknown } | null) : null;
+    if (typeof item.personId !== 'string' || item.hasSelfie !== true || consents?.faceConsent !== true) return [];
     return [{ id: record.id, scope, personId: item.personId }];
   });
 }

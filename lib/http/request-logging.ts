@@ -18,7 +18,7 @@ export function requestLogging(routeId: string): ApiMiddleware[] {
     });
   };
   return [
-    logger.lambdaContext() as ApiMiddleware,
+    logger.lambdaContext(),
     {
       before: async (request) => {
         startedAt.set(request.event, now());

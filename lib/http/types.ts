@@ -1,3 +1,4 @@
+import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { ApiKeyRecord } from '#lib/tenants/store/api-keys';
 import type { Tenant } from '#lib/tenants/store/tenants';
@@ -51,5 +52,5 @@ export interface EndpointInput {
 /** Members of a successful response body; `ok` and `requestId` are added by the pipeline. */
 export type EndpointResult = Record<string, unknown>;
 
-export type ApiMiddleware = import('@middy/core').MiddlewareObj<ApiEvent, ApiResponse, Error, ApiContext>;
-export type ApiRequest = import('@middy/core').Request<ApiEvent, ApiResponse, Error, ApiContext>;
+export type ApiMiddleware = MiddlewareObj<ApiEvent, ApiResponse, Error, ApiContext>;
+export type ApiRequest = Request<ApiEvent, ApiResponse, Error, ApiContext>;

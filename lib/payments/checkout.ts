@@ -12,7 +12,7 @@ import {
   reopenOrder,
   reserveOrder,
 } from '#lib/payments/store/order-transitions';
-import { getOrder } from '#lib/payments/store/orders';
+import { getOrder, isRedacted } from '#lib/payments/store/orders';
 import type {
   CheckinStatusInput,
   CheckoutStarted,
@@ -101,7 +101,8 @@ async function openSession(
  */
 async function supersedeReservation(tenant: Tenant, galleryToken: string, orderId: string): Promise<void> {
   const earlier = await getOrder(tenant.tenantId, galleryToken, orderId);
-  if (!earlier || earlier.status !== 'pending') return; // ended meanwhile: its hold went with it
+  // Ended meanwhile (a redacted order has ended too): its hold went with it.
+  if (!earlier || isRedacted(earlier) || earlier.status !== 'pending') return;
   const claim = randomUUID();
   await takeOverSession(earlier, claim);
   if (await abandonSessionReplacement(earlier, claim, 'expired')) await countTransition(earlier, 'pending', 'expired');

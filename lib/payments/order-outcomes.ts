@@ -1,6 +1,6 @@
 import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
 import { endPendingOrder, payOrder, removeReservation } from '#lib/payments/store/order-transitions';
-import { type StoredOrder, getOrder } from '#lib/payments/store/orders';
+import { type StoredOrder, getOrder, isRedacted } from '#lib/payments/store/orders';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { ORDER_STATUS_COUNTER, orderState } from '#lib/payments/rules/order-lifecycle';
 import type { Order } from '#lib/payments/rules/order-model';
@@ -42,7 +42,7 @@ export async function completePaidOrder(order: Order): Promise<void> {
 async function moveInviteeSelfie(order: Order): Promise<void> {
   if (!order.invitee || !order.person.hasSelfie) return;
   const stored = await getOrder(order.tenantId, order.galleryToken, order.orderId);
-  if (stored?.completedPersonId !== order.invitee.personId) return;
+  if (!stored || isRedacted(stored) || stored.completedPersonId !== order.invitee.personId) return;
   const bucket = await import('#lib/platform/media-bucket');
   const reservationKey = selfieObjectKey(order.tenantId, order.galleryToken, order.person.personId);
   const selfie = await bucket.findMediaObject(reservationKey);

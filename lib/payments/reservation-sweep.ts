@@ -1,7 +1,7 @@
 import { now } from '#lib/platform/clock';
 import { checkoutSessionState, expireCheckoutSession } from '#lib/payments/adapters/stripe-payments';
 import { abandonSessionReplacement, removeReservation } from '#lib/payments/store/order-transitions';
-import { type StoredOrder, getOrder, listPendingOrdersCreatedBefore } from '#lib/payments/store/orders';
+import { type StoredOrder, getOrder, isRedacted, listPendingOrdersCreatedBefore } from '#lib/payments/store/orders';
 import { REPLACEMENT_ABANDONED_MS, orderState } from '#lib/payments/rules/order-lifecycle';
 import { loggableError, logger } from '#lib/platform/logger';
 import { countTransition } from '#lib/payments/checkout';
@@ -35,7 +35,7 @@ export async function sweepReservations(): Promise<Record<SweepOutcome, number>>
       ? await getOrder(candidate.tenantId, candidate.galleryToken, candidate.orderId)
       : undefined;
     const outcome =
-      order && isDue(order)
+      order && !isRedacted(order) && isDue(order)
         ? await settle(order).catch((error: Error) => {
             logger.error('reservation not swept; the next sweep tries again', {
               orderId: candidate.orderId,

@@ -1,5 +1,5 @@
 import type { Stripe } from '#lib/payments/adapters/stripe-payments';
-import { type StoredOrder, getOrder } from '#lib/payments/store/orders';
+import { type StoredOrder, getOrder, isRedacted } from '#lib/payments/store/orders';
 import { rememberStripeEvent, stripeEventHandled } from '#lib/payments/store/stripe-event-log';
 import { getTenantByStripeAccount, recordStripeReadiness } from '#lib/tenants/store/tenants';
 import { now } from '#lib/platform/clock';
@@ -15,8 +15,9 @@ async function orderOfSession(event: Stripe.Event, session: Stripe.Checkout.Sess
   if (typeof session.id !== 'string' || !usable(orderId) || !usable(tenantId) || !usable(galleryToken))
     return undefined;
   const order = await getOrder(tenantId, galleryToken, orderId);
-  // Metadata alone is not trusted: the event must come from the order's connected account.
-  return order && order.accountId === event.account ? order : undefined;
+  // Metadata alone is not trusted: the event must come from the order's connected account. An
+  // order whose participant was erased has ended and names nobody to complete: it is unknown.
+  return order && !isRedacted(order) && order.accountId === event.account ? order : undefined;
 }
 
 async function handleSessionEvent(event: Stripe.Event, session: Stripe.Checkout.Session): Promise<EventOutcome> {
@@ -91,7 +92,7 @@ function wellFormed(event: Stripe.Event): boolean {
 }
 
 async function handleEvent(event: Stripe.Event): Promise<EventOutcome> {
-  if (event.type === 'account.updated') return handleAccountUpdated(event, event.data.object as Stripe.Account);
+  if (event.type === 'account.updated') return handleAccountUpdated(event, event.data.object);
   if (event.type.startsWith('checkout.session.'))
     return handleSessionEvent(event, event.data.object as Stripe.Checkout.Session);
   return 'ignored';

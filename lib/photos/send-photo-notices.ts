@@ -77,7 +77,8 @@ export async function sendPhotoNotices(records: readonly ChangeRecord[]): Promis
       const outcome = await noticeOf(record, galleries, handled);
       outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     } catch (error) {
-      const fields = { eventId: record.newImage?.eventId, personId: record.newImage?.personId };
+      const idOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+      const fields = { eventId: idOf(record.newImage?.eventId), personId: idOf(record.newImage?.personId) };
       if (error instanceof PhotoNoticeBusyError) logger.warn('photo notice held by another sender', fields);
       else logger.error('photo notice failed', { ...fields, error: loggableError(error) });
       return { outcomes, failedRecordId: record.id };

@@ -7,7 +7,7 @@ export async function mapWithConcurrency<T, R>(
   limit: number,
   work: (item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   let failed = false;
   const worker = async () => {

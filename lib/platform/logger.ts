@@ -87,7 +87,7 @@ export type LogFields = { readonly [F in keyof typeof LOG_FIELDS]?: FieldKinds[(
  * A message must be a string literal: neither a string nor a template with values in it type-checks
  * (for those, Record<M, 1> has an index signature, which {} satisfies).
  */
-type LiteralMessage<M extends string> = {} extends Record<M, 1> ? never : M;
+type LiteralMessage<M extends string> = Record<never, never> extends Record<M, 1> ? never : M;
 
 const IDENTIFIER = /^[A-Za-z0-9_.:-]{1,100}$/;
 const GALLERY_REF = /^g_[0-9a-f]{12}$/;
@@ -132,7 +132,7 @@ export function loggableError(error: unknown, depth = 0): LoggedError {
   if (!isError(error)) {
     logged = { name: `thrown ${typeof error}` };
   } else {
-    const fields = error as unknown as Record<string, any>;
+    const fields = error as unknown as Record<string, unknown>;
     const metadata = (fields.$metadata ?? {}) as Record<string, unknown>;
     const reasons = Array.isArray(fields.CancellationReasons) ? (fields.CancellationReasons as unknown[]) : undefined;
     logged = {
@@ -207,7 +207,7 @@ export const logger = {
   error: <M extends string>(message: LiteralMessage<M>, fields?: LogFields): void => write('error', message, fields),
   /** Fields on every later line until the end of the request (the pipeline resets them). */
   appendKeys: (fields: Pick<LogFields, 'requestId' | 'route' | 'tenant' | 'apiKeyId'>): void =>
-    powertools.appendKeys(loggableFields(fields) as Record<string, string>),
+    powertools.appendKeys(loggableFields(fields)),
   setLogLevel: (level: Parameters<Logger['setLogLevel']>[0]): void => powertools.setLogLevel(level),
   /**
    * The middy middleware that adds the Lambda context to every line of a request and resets the

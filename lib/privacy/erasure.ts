@@ -10,7 +10,9 @@ import {
   eventKeys,
   galleryConfigurationKeys,
   galleryPointerKey,
-  listAllPersonItems,
+  type ErasableOrder,
+  hasParticipant,
+  listAllPersons,
   listOrderItems,
   photoRecordKeys,
   redactOrder,
@@ -21,7 +23,7 @@ import { type ShootItem, shootItemsOf } from '#lib/photos/store/shoot-photos';
 import { eraseFromShoot } from '#lib/photos/erase-shoot-photos';
 import { deleteReferenceFaces, listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
-import { getPerson, toPerson } from '#lib/persons/store/persons';
+import { getPerson } from '#lib/persons/store/persons';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { galleryMediaPrefixes, personPhotoPrefix, selfieObjectKey, thumbnailPrefix } from '#lib/platform/media-keys';
@@ -79,11 +81,9 @@ export interface ErasureReceipt {
   ordersDeferred?: string[];
 }
 
-type Item = Record<string, any>;
-
 interface ErasurePlan {
   persons: Person[];
-  orders: Item[];
+  orders: ErasableOrder[];
   selfieVersions: StoredObjectVersion[];
   photoObjectVersions: StoredObjectVersion[];
   photoRecords: { pk: string; sk: string }[];
@@ -117,14 +117,12 @@ export async function erasePersons(
 ): Promise<ErasureReceipt> {
   const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
   if (!configuration) throw new DomainError('unknown_gallery');
-  const persons = (await listAllPersonItems(scope))
-    .map(toPerson)
-    .filter((person) => personMatchesSubject(person, subject));
+  const persons = (await listAllPersons(scope)).filter((person) => personMatchesSubject(person, subject));
   const personIds = new Set(persons.map((person) => person.personId));
   const shootItems = await shootItemsOf(scope, personIds);
-  const orders = (await listOrderItems(scope)).filter(
-    (order) => order.person && orderMatchesSubject(order.person, subject, personIds),
-  );
+  const orders = (await listOrderItems(scope))
+    .filter(hasParticipant)
+    .filter((order) => orderMatchesSubject(order.person, subject, personIds));
   const reservationSelfies = orders
     .filter((order) => order.person.hasSelfie && !personIds.has(order.person.personId))
     .map((order) => order.person.personId);
@@ -173,15 +171,15 @@ export async function eraseParticipantsOfGallery(
   options: GalleryErasureOptions = {},
 ): Promise<ErasureReceipt> {
   const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
-  const orders = (await listOrderItems(scope)).filter((order) => order.person);
+  const orders = (await listOrderItems(scope)).filter(hasParticipant);
   const deferred = options.deferPending ? orders.filter((order) => order.status === 'pending') : [];
-  const deferredOrderIds = new Set(deferred.map((order) => order.orderId as string));
-  const deferredPersonIds = new Set(deferred.map((order) => order.person.personId as string));
+  const deferredOrderIds = new Set(deferred.map((order) => order.orderId));
+  const deferredPersonIds = new Set(deferred.map((order) => order.person.personId));
   const deferredSelfies = new Set(
     [...deferredPersonIds].map((personId) => selfieObjectKey(scope.tenantId, scope.token, personId)),
   );
   const erasable = (personId: string | undefined) => personId === undefined || !deferredPersonIds.has(personId);
-  const persons = (await listAllPersonItems(scope)).map(toPerson).filter((person) => erasable(person.personId));
+  const persons = (await listAllPersons(scope)).filter((person) => erasable(person.personId));
   const prefixes = galleryMediaPrefixes(scope.tenantId, scope.token);
   const records = await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token);
   const plan: ErasurePlan = {
@@ -214,7 +212,7 @@ export async function eraseParticipantsOfGallery(
  */
 export async function eraseGallery(scope: GalleryScope, options: ErasureOptions = {}): Promise<ErasureReceipt> {
   // Erasing the participants keeps their codes, linked to nobody, so that the gallery never gives one out again; with the gallery gone, they go too.
-  const codes = (await listAllPersonItems(scope)).map((person) => person.code as string);
+  const codes = (await listAllPersons(scope)).map((person) => person.code);
   const receipt = await eraseParticipantsOfGallery(scope, options);
   const configurationKeys = await galleryConfigurationKeys(scope);
   if (!options.dryRun)
@@ -256,10 +254,7 @@ async function carryOut(
     photoRecords: plan.photoRecords.length,
     photoObjectVersions: plan.photoObjectVersions.length,
     ordersRedacted: plan.orders.map((order) => order.orderId),
-    checkoutTokens: plan.orders.reduce(
-      (count, order) => count + ((order.tokenHashes as string[] | undefined)?.length ?? 0),
-      0,
-    ),
+    checkoutTokens: plan.orders.reduce((count, order) => count + (order.tokenHashes?.length ?? 0), 0),
     idempotencyRecords: plan.idempotencyRecords.length,
     events: plan.events.length,
     shootItems: plan.shootItems.length,

@@ -1,5 +1,12 @@
 import { deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
-import { clearSelfieFlag, listAllPersonItems, listOrderItems, redactOrder } from '#lib/privacy/store/erasable-items';
+import {
+  type OrderWithParticipant,
+  clearSelfieFlag,
+  hasParticipant,
+  listAllPersons,
+  listOrderItems,
+  redactOrder,
+} from '#lib/privacy/store/erasable-items';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
 import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
@@ -43,8 +50,6 @@ export function emptyRetentionTally(): RetentionTally {
   };
 }
 
-type Item = Record<string, any>;
-
 /** One gallery's retention; what is gone already costs a read, not a write. */
 export async function applyGalleryRetention(scope: GalleryScope, nowMs: number, tally: RetentionTally): Promise<void> {
   const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
@@ -66,8 +71,8 @@ export async function applyGalleryRetention(scope: GalleryScope, nowMs: number, 
   const ordersDue = isRetentionDue(start, policy.orderDays, nowMs);
   const retryWindowStart = new Date(nowMs - CHECKOUT_TOKEN_LIFETIME_SECONDS * 1000).toISOString();
   const ended = (await listOrderItems(scope)).filter(
-    (order) =>
-      order.person &&
+    (order): order is OrderWithParticipant =>
+      hasParticipant(order) &&
       order.status !== 'pending' &&
       (ordersDue || (order.status !== 'paid' && order.createdAt < retryWindowStart)),
   );
@@ -76,7 +81,7 @@ export async function applyGalleryRetention(scope: GalleryScope, nowMs: number, 
 }
 
 /** Ended orders lose their participant's data; a reservation never paid also its selfie, and the idempotency records answering with it. */
-async function redactOrders(scope: GalleryScope, orders: Item[], tally: RetentionTally): Promise<void> {
+async function redactOrders(scope: GalleryScope, orders: OrderWithParticipant[], tally: RetentionTally): Promise<void> {
   if (orders.length === 0) return;
   const unpaidSelfies = orders
     .filter((order) => order.status !== 'paid' && order.person.hasSelfie)
@@ -108,7 +113,7 @@ async function removeSelfies(
   if (versions.length === 0 && configuration.counters.personsWithSelfie <= 0) return;
   await deleteObjectVersions([...versions, ...(await listObjectVersions(thumbnailPrefix(selfies)))]);
   tally.selfieVersionsDeleted += versions.length;
-  for (const person of await listAllPersonItems(scope)) {
-    if (person.hasSelfie === true) await clearSelfieFlag(scope, person.personId);
+  for (const person of await listAllPersons(scope)) {
+    if (person.hasSelfie) await clearSelfieFlag(scope, person.personId);
   }
 }

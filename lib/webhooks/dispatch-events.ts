@@ -7,7 +7,7 @@ import {
 } from '#lib/webhooks/adapters/delivery-queue';
 import { type ChangeRecord, deliveryItemOfRecord, eventOfRecord } from '#lib/events/adapters/stream-records';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
-import { createDelivery } from '#lib/webhooks/store/webhook-deliveries';
+import { createDelivery, fromDeliveryItem } from '#lib/webhooks/store/webhook-deliveries';
 import { listSubscriptions } from '#lib/webhooks/store/webhook-subscriptions';
 import type { ServiceEvent } from '#lib/events/rules/event-catalogue';
 import { type WebhookSubscription, subscribesTo } from '#lib/webhooks/rules/webhook-subscription';
@@ -33,9 +33,9 @@ export async function dispatchChangeRecords(records: readonly ChangeRecord[]): P
     .filter((record) => record.eventName === 'INSERT')
     .flatMap((record) => eventOfRecord(record) ?? []);
   for (const record of records) {
-    const delivery = deliveryItemOfRecord(record);
-    if (delivery?.status === 'replay_requested')
-      queued.push({ message: messageOf(delivery as DeliveryMessage), delaySeconds: 0 });
+    const item = deliveryItemOfRecord(record);
+    const delivery = item && fromDeliveryItem(item);
+    if (delivery?.status === 'replay_requested') queued.push({ message: messageOf(delivery), delaySeconds: 0 });
   }
   // Deliveries are created several at a time: one after another, a batch of a big import takes seconds.
   const created = await mapWithConcurrency(events, PARALLEL_DELIVERY_WRITES, async (event) =>

@@ -3,7 +3,7 @@ import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { now, nowIso } from '#lib/platform/clock';
 import { resolveWebhookHost } from '#lib/webhooks/adapters/webhook-http';
 import { listDeliveries, requestReplay } from '#lib/webhooks/store/webhook-deliveries';
-import { getSubscription, putSubscription, replaceSigningSecrets } from '#lib/webhooks/store/webhook-subscriptions';
+import { putSubscription, replaceSigningSecrets } from '#lib/webhooks/store/webhook-subscriptions';
 import { checkWebhookUrl } from '#lib/webhooks/rules/address-policy';
 import type { EventType } from '#lib/events/rules/event-catalogue';
 import { newSigningSecret } from '#lib/webhooks/rules/signature';

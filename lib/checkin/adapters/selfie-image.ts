@@ -34,7 +34,7 @@ function loadSharp(): Promise<typeof SharpFunction> {
   sharpModule ??= import('sharp').then(
     ({ default: sharp }) => {
       sharp.cache(false);
-      return sharp as typeof SharpFunction;
+      return sharp;
     },
     (error: unknown) => {
       sharpModule = undefined; // a failed load is not kept: the next selfie tries again

@@ -17,7 +17,7 @@ export interface ChangeRecord {
   /** The record's ID in its batch (the stream's sequence number). */
   id: string;
   eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
-  newImage?: Record<string, any>;
+  newImage?: Record<string, unknown>;
 }
 
 export function changeRecordsOf(streamEvent: DynamoDBStreamEvent): ChangeRecord[] {
@@ -45,7 +45,7 @@ export function eventOfRecord(record: ChangeRecord): ServiceEvent | undefined {
 }
 
 /** A webhook delivery item (the delivery log) that a record writes; undefined for any other item. */
-export function deliveryItemOfRecord(record: ChangeRecord): Record<string, any> | undefined {
+export function deliveryItemOfRecord(record: ChangeRecord): Record<string, unknown> | undefined {
   const image = record.newImage;
   return record.eventName !== 'REMOVE' &&
     image &&
@@ -58,7 +58,7 @@ export function deliveryItemOfRecord(record: ChangeRecord): Record<string, any> 
 /** A person item that a record inserts, with its gallery; undefined for any other record. */
 export function insertedPersonOfRecord(
   record: ChangeRecord,
-): { scope: { tenantId: string; token: string }; item: Record<string, any> } | undefined {
+): { scope: { tenantId: string; token: string }; item: Record<string, unknown> } | undefined {
   const image = record.newImage;
   if (
     record.eventName !== 'INSERT' ||

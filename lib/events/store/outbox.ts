@@ -3,7 +3,11 @@ import { db, tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import * as v from 'valibot';
+import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 import {
+  EVENT_TYPES,
+  type EventDataOf,
   type EventType,
   type ServiceEvent,
   photosAssignedWindow,
@@ -21,16 +25,21 @@ export const EVENT_RETENTION_DAYS = 30;
 
 const expiresAt = (createdAtMs: number) => Math.floor(createdAtMs / 1000) + EVENT_RETENTION_DAYS * 86_400;
 
+/** An event's item, expiring EVENT_RETENTION_DAYS after the event. */
+function toEventItem(event: ServiceEvent): StoredItem {
+  return {
+    ...keys.event(event.tenantId, event.galleryToken, event.eventId),
+    ...event,
+    expiresAt: expiresAt(Date.parse(event.createdAt)),
+  };
+}
+
 /** The transaction item that records `event`. No condition: event IDs are new, and a resent transaction writes the same item. */
 export function eventPut(event: ServiceEvent): TransactItem {
   return {
     Put: {
       TableName: tableName,
-      Item: {
-        ...keys.event(event.tenantId, event.galleryToken, event.eventId),
-        ...event,
-        expiresAt: expiresAt(Date.parse(event.createdAt)),
-      },
+      Item: toEventItem(event),
     },
   };
 }
@@ -93,13 +102,38 @@ function coalescedEventUpdate(
   };
 }
 
-/** An event as stored (a stream image or a read item, as plain values). A coalesced event's count is an attribute of its own (ADD). */
-export function eventFromItem(item: Record<string, any>): ServiceEvent {
+const envelopeEntries = {
+  eventId: v.string(),
+  createdAt: v.string(),
+  tenantId: v.string(),
+  galleryToken: v.string(),
+  personId: v.nullish(v.string()),
+  deliverAfter: v.nullish(v.number()),
+};
+
+type WrittenWhole = Exclude<EventType, 'photos.assigned' | 'photos.withheld'>;
+
+/** An event's item by its type: a coalesced event keeps its count in an attribute of its own (ADD), every other its `data`. */
+const eventItemSchema = v.variant('type', [
+  v.object({ ...envelopeEntries, type: v.literal('photos.assigned'), personId: v.string(), photosAdded: v.number() }),
+  v.object({ ...envelopeEntries, type: v.literal('photos.withheld'), photosWithheld: v.number() }),
+  v.object({
+    ...envelopeEntries,
+    type: v.picklist(
+      EVENT_TYPES.filter((type): type is WrittenWhole => type !== 'photos.assigned' && type !== 'photos.withheld'),
+    ),
+    data: storedObject<EventDataOf[WrittenWhole]>(),
+  }),
+]);
+
+/** An event as stored (a stream image or a read item, as plain values); a CorruptItemError when it is none. */
+export function eventFromItem(stored: Record<string, unknown>): ServiceEvent {
+  const item = parseItem('event', eventItemSchema, stored);
   const data =
     item.type === 'photos.assigned'
-      ? { personId: item.personId, photosAdded: Number(item.photosAdded) }
+      ? { personId: item.personId, photosAdded: item.photosAdded }
       : item.type === 'photos.withheld'
-        ? { photosWithheld: Number(item.photosWithheld) }
+        ? { photosWithheld: item.photosWithheld }
         : item.data;
   return {
     eventId: item.eventId,

@@ -1,11 +1,13 @@
 import { dirname, join } from 'node:path';
 import type { default as SharpFunction } from 'sharp';
 import type { DetectedFace } from '#lib/faces/rules/face-descriptors';
+import type * as FaceApiModule from '@vladmandic/face-api/dist/face-api.node-wasm.js';
+import type * as TensorFlowModule from '@tensorflow/tfjs';
+import type * as TensorFlowWasmBackend from '@tensorflow/tfjs-backend-wasm';
 
-type FaceApi = typeof import('@vladmandic/face-api/dist/face-api.node-wasm.js');
+type FaceApi = typeof FaceApiModule;
 /** face-api's `tf` is the TensorFlow.js it requires, with the WebAssembly backend's exports merged in; its own typing covers only what face-api uses. */
-type TensorFlow = typeof import('@tensorflow/tfjs') &
-  Pick<typeof import('@tensorflow/tfjs-backend-wasm'), 'setWasmPaths'>;
+type TensorFlow = typeof TensorFlowModule & Pick<typeof TensorFlowWasmBackend, 'setWasmPaths'>;
 
 /**
  * The files of the three models describeFaces runs, in the model directory: SSD MobileNet v1

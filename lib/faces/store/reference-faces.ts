@@ -5,6 +5,8 @@ import { deleteItems } from '#lib/platform/table/batches';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import * as v from 'valibot';
+import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
 
 /**
  * Reference faces (keys.referenceFace): the face descriptor of a consenting person's selfie,
@@ -22,6 +24,25 @@ const toBinary = (descriptor: readonly number[]) => new Uint8Array(Float32Array.
 function toDescriptor(binary: Uint8Array): number[] {
   const aligned = Uint8Array.from(binary); // a fresh buffer, aligned for the float view
   return Array.from(new Float32Array(aligned.buffer, 0, aligned.byteLength / 4));
+}
+
+/** The face's item: the descriptor as binary, and when it was computed. */
+function toReferenceFaceItem(scope: GalleryScope, face: ReferenceFace, computedAt: string): StoredItem {
+  return {
+    ...keys.referenceFace(scope.tenantId, scope.token, face.personId),
+    personId: face.personId,
+    descriptor: toBinary(face.descriptor),
+    computedAt,
+  };
+}
+
+const personIdSchema = v.object({ personId: v.string() });
+const referenceFaceItemSchema = v.object({ personId: v.string(), descriptor: v.instance(Uint8Array) });
+
+/** The reference face an item holds; a CorruptItemError when it does not hold one. */
+export function fromReferenceFaceItem(stored: StoredItem): ReferenceFace {
+  const item = parseItem('reference face', referenceFaceItemSchema, stored);
+  return { personId: item.personId, descriptor: toDescriptor(item.descriptor) };
 }
 
 /**
@@ -42,12 +63,7 @@ export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace,
     {
       Put: {
         TableName: tableName,
-        Item: {
-          ...keys.referenceFace(scope.tenantId, scope.token, face.personId),
-          personId: face.personId,
-          descriptor: toBinary(face.descriptor),
-          computedAt,
-        },
+        Item: toReferenceFaceItem(scope, face, computedAt),
       },
     },
   ];
@@ -62,13 +78,13 @@ export async function getReferenceFace(scope: GalleryScope, personId: string): P
       ConsistentRead: true,
     }),
   );
-  return Item ? { personId: Item.personId, descriptor: toDescriptor(Item.descriptor) } : undefined;
+  return Item ? fromReferenceFaceItem(Item) : undefined;
 }
 
 /** Every reference face of the gallery. */
 export async function listReferenceFaces(scope: GalleryScope): Promise<ReferenceFace[]> {
   const items = await queryPartition(keys.referenceFacesOfGallery(scope.tenantId, scope.token));
-  return items.map((item) => ({ personId: item.personId, descriptor: toDescriptor(item.descriptor) }));
+  return items.map(fromReferenceFaceItem);
 }
 
 /** The delete of a person's reference face, for the transaction that deletes the person. */
@@ -79,7 +95,9 @@ export function referenceFaceDeletion(scope: GalleryScope, personId: string): Tr
 /** Deletes the reference faces of `personIds` (every one of the gallery when undefined); gives how many there were. */
 export async function deleteReferenceFaces(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<number> {
   const items = await queryPartition(keys.referenceFacesOfGallery(scope.tenantId, scope.token));
-  const doomed = items.filter((item) => personIds === undefined || personIds.has(item.personId));
-  await deleteItems(doomed.map(({ pk, sk }) => ({ pk, sk })));
+  const doomed = items.filter(
+    (item) => personIds === undefined || personIds.has(parseItem('reference face', personIdSchema, item).personId),
+  );
+  await deleteItems(doomed.map(keyOfItem));
   return doomed.length;
 }

@@ -22,6 +22,8 @@ import {
   roomOf,
 } from '#lib/galleries/rules/spot-counters';
 import { queryAll } from '#lib/platform/table/queries';
+import * as v from 'valibot';
+import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 /**
  * Capacity: every spot taken on or given back to a shooting day goes through this module. A
@@ -49,7 +51,7 @@ export interface SpotTaking {
   /** How the transaction that takes the spot retries a conflict before withSpotTaken moves to another counter. */
   retry: RetryOptions;
   /** The refusal when the item at `index` of `items` failed its condition, as it returned the item. */
-  refusal(index: number, item: Record<string, any> | undefined): DomainError;
+  refusal(index: number, item: StoredItem | undefined): DomainError;
 }
 
 /**
@@ -111,7 +113,7 @@ export function takeSpot(
     retry,
     refusal(index, item) {
       if (!item) return new DomainError('unknown_shooting_day');
-      if (index === 0 && !(onDayItem && hasRoomButPendingCapped(item, hold.pendingPaymentsCap)))
+      if (index === 0 && !(onDayItem && hasRoomButPendingCapped(parseShootingDayItem(item), hold.pendingPaymentsCap)))
         return new DomainError('shooting_day_full');
       return new DomainError('pending_payments_limit');
     },
@@ -119,8 +121,8 @@ export function takeSpot(
 }
 
 /** A day item that refused only for its cap of pending payments. */
-function hasRoomButPendingCapped(dayItem: Record<string, any>, pendingPaymentsCap: number | undefined): boolean {
-  const limit = typeof dayItem.spotShare === 'number' ? dayItem.spotShare : dayItem.maxPersons;
+function hasRoomButPendingCapped(dayItem: ShootingDayItem, pendingPaymentsCap: number | undefined): boolean {
+  const limit = dayItem.spotShare ?? dayItem.maxPersons;
   const full = typeof limit === 'number' && (dayItem.booked ?? 0) >= limit;
   return !full && pendingPaymentsCap !== undefined && (dayItem.pendingPayments ?? 0) >= pendingPaymentsCap;
 }
@@ -130,20 +132,65 @@ export function countersOfDay(day: Pick<ShootingDay, 'maxPersons' | 'booked' | '
   return day.spotCounters ?? [{ id: 'day', share: day.maxPersons, booked: day.booked }];
 }
 
+const counterNumber = v.optional(v.number());
+
+/**
+ * A shooting day's item, as lib/galleries/store/galleries.ts writes it and this module counts on
+ * it: `spotShards` tells a day with shards from one made before them, whose item alone counts.
+ */
+const shootingDayItemSchema = v.object({
+  id: v.string(),
+  date: v.string(),
+  label: v.string(),
+  startTime: v.string(),
+  endTime: v.string(),
+  maxPersons: v.nullish(v.number()),
+  booked: counterNumber,
+  spotShards: counterNumber,
+  spotShare: counterNumber,
+  pendingPayments: counterNumber,
+  cardsPrinted: v.optional(v.object({ cards: v.number(), at: v.string() })),
+});
+export type ShootingDayItem = v.InferOutput<typeof shootingDayItemSchema>;
+
+/** A day's item as read; a CorruptItemError when it is not one. */
+export function parseShootingDayItem(item: StoredItem): ShootingDayItem {
+  return parseItem('shooting day', shootingDayItemSchema, item);
+}
+
+const daySpotShardItemSchema = v.object({ shard: v.number(), booked: counterNumber, spotShare: counterNumber });
+type DaySpotShardItem = v.InferOutput<typeof daySpotShardItemSchema>;
+
+/** A spot shard of a day, with its share of the capacity (none on a day without capacity). */
+export function toDaySpotShardItem(
+  scope: GalleryScope,
+  dayId: string,
+  shard: number,
+  share: number | undefined,
+): StoredItem {
+  return {
+    ...keys.daySpotShard(scope.tenantId, scope.token, dayId, shard),
+    dayId,
+    shard,
+    booked: 0,
+    ...(share === undefined ? {} : { spotShare: share }),
+  };
+}
+
+/** A shard's item as read; a CorruptItemError when it is not one. */
+export function parseDaySpotShardItem(item: StoredItem): DaySpotShardItem {
+  return parseItem('day spot shard', daySpotShardItemSchema, item);
+}
+
 /** The counters of a day from its item and its shard items. */
 export function spotCountersOf(
-  dayItem: Record<string, any>,
-  shardItems: readonly Record<string, any>[],
+  dayItem: ShootingDayItem,
+  shardItems: readonly DaySpotShardItem[],
 ): SpotCounter[] | undefined {
-  if (typeof dayItem.spotShards !== 'number') return undefined;
-  const numberOr = (value: unknown, otherwise: number | undefined) => (typeof value === 'number' ? value : otherwise);
+  if (dayItem.spotShards === undefined) return undefined;
   return [
-    { id: 'day', share: numberOr(dayItem.spotShare, undefined), booked: numberOr(dayItem.booked, 0)! },
-    ...shardItems.map((item) => ({
-      id: Number(item.shard),
-      share: numberOr(item.spotShare, undefined),
-      booked: numberOr(item.booked, 0)!,
-    })),
+    { id: 'day', share: dayItem.spotShare, booked: dayItem.booked ?? 0 },
+    ...shardItems.map((item) => ({ id: item.shard, share: item.spotShare, booked: item.booked ?? 0 })),
   ];
 }
 
@@ -155,17 +202,15 @@ export async function readSpotCounters(scope: GalleryScope, dayId: string): Prom
     ExpressionAttributeValues: { ':pk': dayKey.pk, ':day': dayKey.sk },
     ConsistentRead: true,
   });
-  const dayItem = items.find((item) => item.sk === dayKey.sk);
-  if (!dayItem) return undefined;
+  const storedDay = items.find((item) => item.sk === dayKey.sk);
+  if (!storedDay) return undefined;
+  const dayItem = parseShootingDayItem(storedDay);
   return (
-    spotCountersOf(
-      dayItem,
-      items.filter((item) => item !== dayItem),
-    ) ?? [{ id: 'day', share: numberOrUndefined(dayItem.maxPersons), booked: numberOrUndefined(dayItem.booked) ?? 0 }]
+    spotCountersOf(dayItem, items.filter((item) => item !== storedDay).map(parseDaySpotShardItem)) ?? [
+      { id: 'day', share: dayItem.maxPersons ?? undefined, booked: dayItem.booked ?? 0 },
+    ]
   );
 }
-
-const numberOrUndefined = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** A transaction still cancelled by conflicts after its own retries. */
 function isConflict(error: unknown): boolean {

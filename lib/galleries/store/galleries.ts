@@ -1,4 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
 import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { nowIso } from '#lib/platform/clock';
@@ -13,7 +14,13 @@ import {
 } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { pooledRandomFraction, randomToken } from '#lib/platform/secret-values';
-import { DEFAULT_PHOTO_ACCESS, GALLERY_COUNTER_NAMES, type PhotoAccess } from '#lib/galleries/rules/gallery-model';
+import {
+  DEFAULT_PHOTO_ACCESS,
+  FORM_FIELD_TYPES,
+  GALLERY_COUNTER_NAMES,
+  type GalleryScope,
+  type PhotoAccess,
+} from '#lib/galleries/rules/gallery-model';
 import type {
   CardsPrinted,
   FormField,
@@ -25,7 +32,19 @@ import type {
 } from '#lib/galleries/rules/gallery-model';
 import { GALLERY_TOKEN_LENGTH } from '#lib/platform/identifiers';
 import { type SpotCounter, bookedOnCounters, shardShares, spotShardCount } from '#lib/galleries/rules/spot-counters';
-import { spotCountersOf } from '#lib/galleries/store/day-bookings';
+import {
+  parseDaySpotShardItem,
+  parseShootingDayItem,
+  spotCountersOf,
+  toDaySpotShardItem,
+} from '#lib/galleries/store/day-bookings';
+import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import { FACE_MATCHING_MODES, type FaceThresholds } from '#lib/galleries/rules/face-matching';
+import type { PublicLimits } from '#lib/galleries/rules/public-limits';
+import type { RetentionPolicy } from '#lib/galleries/rules/retention-policy';
+import type { CheckinPolicy } from '#lib/galleries/rules/checkin-policy';
+import type { Branding } from '#lib/tenants/rules/branding';
+import type { Language } from '#lib/platform/languages';
 import { transact, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { galleryPointerLimitsUpdate, galleryPointerPut } from '#lib/galleries/store/gallery-pointers';
 import { isLanguage } from '#lib/platform/languages';
@@ -45,16 +64,16 @@ export async function getGalleryConfiguration(
   if (!galleryItem) return undefined;
   const withPrefix = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
   const dayItems = withPrefix(GALLERY_ITEM.shootingDay);
-  const shardsOf = (dayItem: Record<string, any>) =>
-    dayItems.filter((item) => String(item.sk).startsWith(`${dayItem.sk}${GALLERY_ITEM.daySpotShard}`));
+  const shardsOf = (dayItem: StoredItem) =>
+    dayItems.filter((item) => String(item.sk).startsWith(`${String(dayItem.sk)}${GALLERY_ITEM.daySpotShard}`));
   return {
-    gallery: toGallery(galleryItem),
+    gallery: fromGalleryItem(galleryItem),
     shootingDays: dayItems
       .filter((item) => !String(item.sk).includes(GALLERY_ITEM.daySpotShard))
-      .map((item) => toShootingDay(item, shardsOf(item))),
-    packages: withPrefix(GALLERY_ITEM.package).map(toPackage),
-    formFields: withPrefix(GALLERY_ITEM.formField).map(toFormField),
-    counters: toCounters(items.find((item) => item.sk === GALLERY_ITEM.stats)),
+      .map((item) => fromShootingDayItem(item, shardsOf(item))),
+    packages: withPrefix(GALLERY_ITEM.package).map(fromPackageItem),
+    formFields: withPrefix(GALLERY_ITEM.formField).map(fromFormFieldItem),
+    counters: fromCountersItem(items.find((item) => item.sk === GALLERY_ITEM.stats)),
   };
 }
 
@@ -75,12 +94,7 @@ export async function createGallery(tenantId: string, settings: NewGallery): Pro
     {
       Put: {
         TableName: tableName,
-        Item: {
-          ...keys.gallery(tenantId, gallery.token),
-          [GSI1.partitionKey]: keys.galleriesOfTenant(tenantId),
-          [GSI1.sortKey]: `${gallery.createdAt}#${gallery.token}`,
-          ...gallery,
-        },
+        Item: toGalleryItem(gallery),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -121,7 +135,7 @@ export function recordCardsPrinted(
 
 /** The tenant's galleries, oldest first, through GSI1 (admin use). */
 export async function listGalleries(tenantId: string): Promise<Gallery[]> {
-  return (await queryGsi1(keys.galleriesOfTenant(tenantId))).map(toGallery);
+  return (await queryGsi1(keys.galleriesOfTenant(tenantId))).map(fromGalleryItem);
 }
 
 /** Up to `limit` of a tenant's galleries after `startKey`, and the key to go on from (retention's planner). */
@@ -131,7 +145,7 @@ export async function listGalleriesPage(
   limit: number,
 ): Promise<{ galleries: Gallery[]; nextKey?: Record<string, unknown> }> {
   const page = await queryGsi1Page(keys.galleriesOfTenant(tenantId), startKey, limit);
-  return { galleries: page.items.map(toGallery), nextKey: page.nextKey };
+  return { galleries: page.items.map(fromGalleryItem), nextKey: page.nextKey };
 }
 
 /**
@@ -161,27 +175,14 @@ export async function addShootingDay(
     {
       Put: {
         TableName: tableName,
-        Item: {
-          ...keys.shootingDay(tenantId, token, id),
-          ...day,
-          id,
-          booked: 0,
-          spotShards: shares.length,
-          spotShare: 0,
-        },
+        Item: toShootingDayItem({ tenantId, token }, { ...day, id }, shares.length),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
     ...shares.map((share, shard) => ({
       Put: {
         TableName: tableName,
-        Item: {
-          ...keys.daySpotShard(tenantId, token, id, shard),
-          dayId: id,
-          shard,
-          booked: 0,
-          ...(share === undefined ? {} : { spotShare: share }),
-        },
+        Item: toDaySpotShardItem({ tenantId, token }, id, shard, share),
       },
     })),
   ]);
@@ -202,7 +203,7 @@ export async function addPackage(
 export async function putFormField(
   tenantId: string,
   token: string,
-  field: Omit<FormField, 'key'> & { key: string | 'custom' },
+  field: Omit<FormField, 'key'> & { key: string },
 ): Promise<FormField> {
   const saved: FormField = { ...field, key: field.key === 'custom' ? `custom-${randomUUID()}` : field.key };
   await putInGallery(keys.formField(tenantId, token, saved.key), saved, { replace: true });
@@ -224,7 +225,48 @@ async function putInGallery(
   );
 }
 
-function toGallery(item: Record<string, any>): Gallery {
+const cardsPrintedSchema = v.object({ cards: v.number(), at: v.string() });
+const flag = v.nullish(v.boolean());
+
+/** A gallery item's attributes (its keys and GSI1 keys aside). Flags absent from old items read as false. */
+const galleryItemSchema = v.object({
+  tenantId: v.string(),
+  token: v.string(),
+  galleryName: v.string(),
+  isGroupShoot: flag,
+  selfieEnabled: flag,
+  selfieRequired: flag,
+  consentRequired: flag,
+  consentText: v.nullish(v.string()),
+  showShootingDaySelector: flag,
+  granularConsents: v.nullish(v.object({ face: flag, notification: flag, hrExport: flag })),
+  photoAccess: v.nullish(v.object({ codeAndEmail: flag, codeAndEmployeeId: flag })),
+  publicLimits: v.nullish(storedObject<Partial<PublicLimits>>()),
+  retention: v.nullish(storedObject<Partial<RetentionPolicy>>()),
+  faceMatching: v.nullish(v.picklist(FACE_MATCHING_MODES)),
+  faceThresholds: v.nullish(storedObject<Partial<FaceThresholds>>()),
+  checkinPolicy: v.nullish(storedObject<CheckinPolicy>()),
+  defaultLanguage: v.nullish(v.string()),
+  consentTexts: v.nullish(storedObject<Partial<Record<Language, string>>>()),
+  termsUrl: v.nullish(v.string()),
+  branding: v.nullish(storedObject<Branding>()),
+  cardsPrinted: v.nullish(cardsPrintedSchema),
+  createdAt: v.string(),
+});
+
+/** The gallery's item: its keys, its listing under the tenant (GSI1) and its settings. */
+function toGalleryItem(gallery: Gallery): StoredItem {
+  return {
+    ...keys.gallery(gallery.tenantId, gallery.token),
+    [GSI1.partitionKey]: keys.galleriesOfTenant(gallery.tenantId),
+    [GSI1.sortKey]: `${gallery.createdAt}#${gallery.token}`,
+    ...gallery,
+  };
+}
+
+/** The gallery an item holds; a CorruptItemError when it does not hold one. */
+export function fromGalleryItem(stored: StoredItem): Gallery {
+  const item = parseItem('gallery', galleryItemSchema, stored);
   return {
     tenantId: item.tenantId,
     token: item.token,
@@ -233,7 +275,7 @@ function toGallery(item: Record<string, any>): Gallery {
     selfieEnabled: item.selfieEnabled === true,
     selfieRequired: item.selfieRequired === true,
     consentRequired: item.consentRequired === true,
-    consentText: item.consentText,
+    consentText: item.consentText ?? undefined,
     showShootingDaySelector: item.showShootingDaySelector === true,
     granularConsents: {
       face: item.granularConsents?.face === true,
@@ -258,28 +300,60 @@ function toGallery(item: Record<string, any>): Gallery {
   };
 }
 
-function toCounters(item: Record<string, any> | undefined): GalleryCounters {
+/** The statistics item: every counter a number, those never added to absent. */
+const countersItemSchema = v.object(
+  Object.fromEntries(GALLERY_COUNTER_NAMES.map((name) => [name, v.optional(v.number())])) as Record<
+    keyof GalleryCounters,
+    v.OptionalSchema<v.NumberSchema<undefined>, undefined>
+  >,
+);
+
+/** The gallery's counters from its statistics item; all 0 before the first count. */
+export function fromCountersItem(stored: StoredItem | undefined): GalleryCounters {
+  const item = stored ? parseItem('gallery statistics', countersItemSchema, stored) : undefined;
   const counters = {} as GalleryCounters;
-  for (const name of GALLERY_COUNTER_NAMES) counters[name] = typeof item?.[name] === 'number' ? item[name] : 0;
+  for (const name of GALLERY_COUNTER_NAMES) counters[name] = item?.[name] ?? 0;
   return counters;
 }
 
-function toShootingDay(item: Record<string, any>, shardItems: readonly Record<string, any>[]): ShootingDay {
-  const spotCounters = spotCountersOf(item, shardItems);
+/** A shooting day's item: what it was made with, and its own counter (day-bookings.ts moves it). */
+function toShootingDayItem(
+  scope: GalleryScope,
+  day: Omit<ShootingDay, 'booked' | 'spotCounters' | 'cardsPrinted'>,
+  spotShards: number,
+): StoredItem {
+  return { ...keys.shootingDay(scope.tenantId, scope.token, day.id), ...day, booked: 0, spotShards, spotShare: 0 };
+}
+
+/** The day an item and its shards' items hold; a CorruptItemError when they do not hold one. */
+export function fromShootingDayItem(stored: StoredItem, shardItems: readonly StoredItem[]): ShootingDay {
+  const item = parseShootingDayItem(stored);
+  const spotCounters = spotCountersOf(item, shardItems.map(parseDaySpotShardItem));
   return {
     id: item.id,
     date: item.date,
     label: item.label,
     startTime: item.startTime,
     endTime: item.endTime,
-    maxPersons: typeof item.maxPersons === 'number' ? item.maxPersons : undefined,
-    booked: spotCounters ? bookedOnCounters(spotCounters) : typeof item.booked === 'number' ? item.booked : 0,
+    maxPersons: item.maxPersons ?? undefined,
+    booked: spotCounters ? bookedOnCounters(spotCounters) : (item.booked ?? 0),
     ...(spotCounters ? { spotCounters } : {}),
     ...(item.cardsPrinted ? { cardsPrinted: item.cardsPrinted } : {}),
   };
 }
 
-function toPackage(item: Record<string, any>): GalleryPackage {
+const packageItemSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  description: v.optional(v.string()),
+  price: v.number(),
+  currency: v.string(),
+  position: v.optional(v.number()),
+});
+
+/** The package an item holds; a CorruptItemError when it does not hold one. */
+export function fromPackageItem(stored: StoredItem): GalleryPackage {
+  const item = parseItem('package', packageItemSchema, stored);
   return {
     id: item.id,
     name: item.name,
@@ -290,7 +364,19 @@ function toPackage(item: Record<string, any>): GalleryPackage {
   };
 }
 
-function toFormField(item: Record<string, any>): FormField {
+const formFieldItemSchema = v.object({
+  key: v.string(),
+  label: v.string(),
+  type: v.picklist(FORM_FIELD_TYPES),
+  required: flag,
+  enabled: flag,
+  position: v.optional(v.number()),
+  options: v.optional(v.array(v.object({ value: v.string(), label: v.string() }))),
+});
+
+/** The form field an item holds; a CorruptItemError when it does not hold one. */
+export function fromFormFieldItem(stored: StoredItem): FormField {
+  const item = parseItem('form field', formFieldItemSchema, stored);
   return {
     key: item.key,
     label: item.label,

@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { tableName } from '#lib/platform/table/client';
+import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
@@ -20,17 +22,33 @@ function ownLimits(limits: Partial<PublicLimits> | undefined): Partial<PublicLim
   return limits && Object.keys(limits).length > 0 ? limits : undefined;
 }
 
+/** The pointer's item, under the gallery's token. */
+function toGalleryPointerItem(token: string, pointer: GalleryPointer): StoredItem {
+  return {
+    ...keys.galleryPointer(pointer.tenantId, token),
+    tenantId: pointer.tenantId,
+    ...(pointer.publicLimits ? { publicLimits: pointer.publicLimits } : {}),
+  };
+}
+
+const galleryPointerItemSchema = v.object({
+  tenantId: v.string(),
+  publicLimits: v.optional(storedObject<Partial<PublicLimits>>()),
+});
+
+/** The pointer an item holds; a CorruptItemError when it does not hold one. */
+export function fromGalleryPointerItem(stored: StoredItem): GalleryPointer {
+  const item = parseItem('gallery pointer', galleryPointerItemSchema, stored);
+  return { tenantId: item.tenantId, ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}) };
+}
+
 /** The Put of a new gallery's pointer, for the transaction that creates the gallery. */
 export function galleryPointerPut(gallery: Pick<Gallery, 'tenantId' | 'token' | 'publicLimits'>): TransactItem {
   const publicLimits = ownLimits(gallery.publicLimits);
   return {
     Put: {
       TableName: tableName,
-      Item: {
-        ...keys.galleryPointer(gallery.tenantId, gallery.token),
-        tenantId: gallery.tenantId,
-        ...(publicLimits ? { publicLimits } : {}),
-      },
+      Item: toGalleryPointerItem(gallery.token, { tenantId: gallery.tenantId, publicLimits }),
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };
@@ -64,10 +82,7 @@ export function galleryPointerLimitsUpdate(
  */
 export async function listGalleryPointers(token: string): Promise<GalleryPointer[]> {
   const items = await queryPartition(keys.galleryPointersOfToken(token));
-  return items.map((item) => ({
-    tenantId: item.tenantId,
-    ...(item.publicLimits ? { publicLimits: item.publicLimits } : {}),
-  }));
+  return items.map(fromGalleryPointerItem);
 }
 
 /**

@@ -58,6 +58,9 @@ export function startExportArchive(objectKey: string, downloadName: string): Exp
   // Read where it is awaited (finish, abort); this keeps an early failure from going unhandled meanwhile.
   uploaded.catch(() => undefined);
 
+  const throwFailure = () => {
+    if (failure) throw failure;
+  };
   const backlogCleared = async () => {
     while (!failure && archive.readableLength + body.readableLength > ARCHIVE_BACKLOG_BYTES)
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -70,7 +73,8 @@ export function startExportArchive(objectKey: string, downloadName: string): Exp
       archive.append(content, { name, date: modifiedAt });
       await entered;
       await backlogCleared();
-      if (failure) throw failure;
+      // A function, not `failure` itself: the compiler would keep it narrowed to undefined across the awaits.
+      throwFailure();
     },
     async finish() {
       if (failure) throw failure;

@@ -12,7 +12,7 @@ let sharpModule: Promise<typeof SharpFunction> | undefined;
 function loadSharp(): Promise<typeof SharpFunction> {
   sharpModule ??= import('sharp').then(({ default: sharp }) => {
     sharp.cache(false);
-    return sharp as typeof SharpFunction;
+    return sharp;
   });
   return sharpModule;
 }

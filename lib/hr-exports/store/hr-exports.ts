@@ -14,6 +14,8 @@ import {
   type HrExportFailure,
   type HrExportReport,
 } from '#lib/hr-exports/rules/hr-export-model';
+import * as v from 'valibot';
+import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 
 /**
  * HR export jobs as items of their gallery's HREXPORTS partition (keys.hrExport). A ready
@@ -21,12 +23,38 @@ import {
  * item expires by TTL HR_EXPORT_RECORD_DAYS after it was created.
  */
 
-type Item = Record<string, any>;
-
 const expiresAtOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + HR_EXPORT_RECORD_DAYS * 86_400;
 
-function fromItem(item: Item): HrExport {
+/** A new export's item, expiring by TTL HR_EXPORT_RECORD_DAYS after it was created. */
+function toHrExportItem(hrExport: HrExport): StoredItem {
   return {
+    ...keys.hrExport(hrExport.tenantId, hrExport.galleryToken, hrExport.exportId),
+    ...hrExport,
+    [TTL_ATTRIBUTE]: expiresAtOf(hrExport.createdAt),
+  };
+}
+
+/** An export's item: the job, and once ready its object, report and persons (an erased one keeps none of them). */
+const hrExportItemSchema = v.object({
+  exportId: v.string(),
+  tenantId: v.string(),
+  galleryToken: v.string(),
+  status: v.picklist(['queued', 'running', 'ready', 'failed', 'erased']),
+  shootingDayId: v.nullish(v.string()),
+  size: v.number(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  objectKey: v.nullish(v.string()),
+  objectExpiresAt: v.nullish(v.string()),
+  report: v.nullish(storedObject<HrExportReport>()),
+  reason: v.nullish(v.picklist(['gallery_gone', 'build_failed'])),
+  personIds: v.nullish(v.array(v.string())),
+});
+
+/** The export an item holds, with the persons its ZIP holds; a CorruptItemError when it holds none. */
+export function fromHrExportItem(stored: StoredItem): HrExportHoldings {
+  const item = parseItem('hr export', hrExportItemSchema, stored);
+  const hrExport: HrExport = {
     exportId: item.exportId,
     tenantId: item.tenantId,
     galleryToken: item.galleryToken,
@@ -40,17 +68,14 @@ function fromItem(item: Item): HrExport {
     ...(item.report ? { report: item.report } : {}),
     ...(item.reason ? { reason: item.reason } : {}),
   };
+  return { hrExport, personIds: item.personIds ?? [] };
 }
 
 export async function putQueuedHrExport(hrExport: HrExport): Promise<void> {
   await db.send(
     new PutCommand({
       TableName: tableName,
-      Item: {
-        ...keys.hrExport(hrExport.tenantId, hrExport.galleryToken, hrExport.exportId),
-        ...hrExport,
-        [TTL_ATTRIBUTE]: expiresAtOf(hrExport.createdAt),
-      },
+      Item: toHrExportItem(hrExport),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -68,7 +93,7 @@ export async function getHrExport(
       ConsistentRead: consistent,
     }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return Item ? fromHrExportItem(Item).hrExport : undefined;
 }
 
 /**
@@ -171,10 +196,7 @@ export async function listHrExportsOfGallery(scope: GalleryScope): Promise<HrExp
     },
     ConsistentRead: true,
   });
-  return items.map((item) => ({
-    hrExport: fromItem(item),
-    personIds: Array.isArray(item.personIds) ? item.personIds : [],
-  }));
+  return items.map(fromHrExportItem);
 }
 
 /**

@@ -2,7 +2,9 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '#lib/platform/table/client';
 import { keys } from '#lib/platform/table/keys';
-import { queryAll } from '#lib/platform/table/queries';
+import { queryAll, setClause } from '#lib/platform/table/queries';
+import * as v from 'valibot';
+import { parseItem } from '#lib/platform/table/item-schema';
 import { itemOfFailedCondition } from '#lib/platform/table/retry';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
@@ -64,7 +66,8 @@ export async function claimIdempotencyKey(
     return { claimed: true };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    const item = itemOfFailedCondition(error) ?? {};
+    // The condition failed, so the record exists and came back with the failure.
+    const item = parseItem('idempotency record', claimedRecordSchema, itemOfFailedCondition(error) ?? {});
     if (item.claimId === claimId) return { claimed: true };
     return { claimed: false, requestHash: item.requestHash, claimId: item.claimId, sealedAnswer: item.sealedAnswer };
   }
@@ -80,23 +83,52 @@ export interface CompletedRecord {
   orderIds: readonly string[];
 }
 
+/** What completing a record sets on it (the string sets are left out when empty: DynamoDB stores no empty set). */
+interface CompletedRecordAttributes {
+  state: 'completed';
+  sealedAnswer: Uint8Array;
+  [GSI1.partitionKey]?: string;
+  [GSI1.sortKey]?: string;
+  personIds?: Set<string>;
+  orderIds?: Set<string>;
+}
+
+/** What a claim that lost learns of the record it found. */
+const claimedRecordSchema = v.object({
+  requestHash: v.string(),
+  claimId: v.optional(v.string()),
+  sealedAnswer: v.optional(v.instance(Uint8Array)),
+});
+
+/** What listIdempotencyRecordsOfGallery projects of a completed record. */
+const recordOfGallerySchema = v.object({
+  [GSI1.sortKey]: v.string(),
+  personIds: v.optional(v.set(v.string())),
+  orderIds: v.optional(v.set(v.string())),
+});
+
 /** Stores the first answer of a claimed key, sealed, and lists it under its gallery. */
 export async function completeIdempotencyKey(scopeHash: string, record: CompletedRecord): Promise<void> {
-  const attributes: Record<string, unknown> = { state: 'completed', sealedAnswer: record.sealedAnswer };
-  if (record.gallery) {
-    attributes[GSI1.partitionKey] = keys.idempotencyRecordsOfGallery(record.gallery.tenantId, record.gallery.token);
-    attributes[GSI1.sortKey] = scopeHash;
-  }
-  if (record.personIds.length > 0) attributes.personIds = new Set(record.personIds);
-  if (record.orderIds.length > 0) attributes.orderIds = new Set(record.orderIds);
-  const names = Object.keys(attributes);
+  const attributes: CompletedRecordAttributes = {
+    state: 'completed',
+    sealedAnswer: record.sealedAnswer,
+    ...(record.gallery
+      ? {
+          [GSI1.partitionKey]: keys.idempotencyRecordsOfGallery(record.gallery.tenantId, record.gallery.token),
+          [GSI1.sortKey]: scopeHash,
+        }
+      : {}),
+    ...(record.personIds.length > 0 ? { personIds: new Set(record.personIds) } : {}),
+    ...(record.orderIds.length > 0 ? { orderIds: new Set(record.orderIds) } : {}),
+  };
+  const set = setClause(attributes);
   await db.send(
     new UpdateCommand({
       TableName: tableName,
       Key: keys.idempotencyKey(scopeHash),
-      UpdateExpression: `SET ${names.map((_, index) => `#a${index} = :a${index}`).join(', ')} REMOVE claimedUntil`,
-      ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#a${index}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:a${index}`, attributes[name]])),
+      UpdateExpression: `${set.expression} REMOVE claimedUntil`,
+      ExpressionAttributeNames: set.names,
+      ExpressionAttributeValues: set.values,
     }),
   );
 }
@@ -128,11 +160,14 @@ export async function listIdempotencyRecordsOfGallery(
     ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
     ExpressionAttributeValues: { ':pk': keys.idempotencyRecordsOfGallery(tenantId, token) },
   });
-  return items.map((item) => ({
-    scopeHash: item[GSI1.sortKey] as string,
-    personIds: [...((item.personIds as Set<string> | undefined) ?? [])],
-    orderIds: [...((item.orderIds as Set<string> | undefined) ?? [])],
-  }));
+  return items.map((stored) => {
+    const item = parseItem('idempotency record', recordOfGallerySchema, stored);
+    return {
+      scopeHash: item[GSI1.sortKey],
+      personIds: [...(item.personIds ?? [])],
+      orderIds: [...(item.orderIds ?? [])],
+    };
+  });
 }
 
 /** Deletes an Idempotency-Key record (erasure); a later request with its key runs anew. */

@@ -3,10 +3,12 @@ import { now } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
-import { type StoredOrder, getOrder } from '#lib/payments/store/orders';
+import { type StoredOrder, getOrder, isRedacted } from '#lib/payments/store/orders';
 import { DomainError } from '#lib/platform/domain-error';
 import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/payments/rules/order-lifecycle';
 import type { Order } from '#lib/payments/rules/order-model';
+import * as v from 'valibot';
+import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 /** What a checkout token lets its holder do: poll the order's status, or retry its checkout. */
 export type CheckoutTokenPurpose = 'status' | 'retry';
@@ -17,7 +19,7 @@ export function checkoutTokenItem(
   purpose: CheckoutTokenPurpose,
   tokenHash: string,
   issuedAtMs: number,
-) {
+): StoredItem {
   return {
     ...keys.checkoutToken(tokenHash),
     purpose,
@@ -28,6 +30,21 @@ export function checkoutTokenItem(
   };
 }
 
+const checkoutTokenItemSchema = v.object({
+  purpose: v.picklist(['status', 'retry']),
+  tenantId: v.string(),
+  galleryToken: v.string(),
+  orderId: v.string(),
+});
+
+/** What galleryOfCheckoutToken projects of a token's item. */
+const tokenGallerySchema = v.object({ tenantId: v.string(), galleryToken: v.string() });
+
+/** The token an item holds; a CorruptItemError when it holds none. */
+export function fromCheckoutTokenItem(item: StoredItem): v.InferOutput<typeof checkoutTokenItemSchema> {
+  return parseItem('checkout token', checkoutTokenItemSchema, item);
+}
+
 /** The order a token of this purpose belongs to, within this tenant; undefined otherwise. */
 export async function findOrderByToken(
   tokenHash: string,
@@ -35,8 +52,11 @@ export async function findOrderByToken(
   tenantId: string,
 ): Promise<StoredOrder | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checkoutToken(tokenHash) }));
-  if (!Item || Item.purpose !== purpose || Item.tenantId !== tenantId) return undefined;
-  return getOrder(Item.tenantId, Item.galleryToken, Item.orderId);
+  const token = Item && fromCheckoutTokenItem(Item);
+  if (!token || token.purpose !== purpose || token.tenantId !== tenantId) return undefined;
+  const order = await getOrder(token.tenantId, token.galleryToken, token.orderId);
+  // Redaction deletes an order's tokens: one found a moment before is answered as gone.
+  return order && !isRedacted(order) ? order : undefined;
 }
 
 /** The gallery of a token of either purpose within this tenant, undefined otherwise (Idempotency-Key records of checkinStatus and retryCheckout are listed under it). */
@@ -48,7 +68,8 @@ export async function galleryOfCheckoutToken(tokenHash: string, tenantId: string
       ProjectionExpression: 'tenantId, galleryToken',
     }),
   );
-  return Item?.tenantId === tenantId && typeof Item.galleryToken === 'string' ? Item.galleryToken : undefined;
+  const token = Item && parseItem('checkout token', tokenGallerySchema, Item);
+  return token?.tenantId === tenantId ? token.galleryToken : undefined;
 }
 
 /** Adds a token for an existing order (a retry issues a new status token). */

@@ -18,12 +18,14 @@ import { keys } from '#lib/platform/table/keys';
 import {
   type OrderChange,
   type StoredOrder,
+  fromOrderItem,
   fromStatesCondition,
   getOrder,
   orderKey,
-  pendingOrderIndex,
+  toOrderItem,
   transitionUpdate,
 } from '#lib/payments/store/orders';
+import type { StoredItem } from '#lib/platform/table/item-schema';
 import { DomainError } from '#lib/platform/domain-error';
 import { emailKey } from '#lib/platform/email-address';
 import { checkinCompleted, orderEnded, orderPaid } from '#lib/events/rules/event-catalogue';
@@ -152,7 +154,7 @@ async function updateOrder(
   order: Order,
   transition: OrderTransitionName,
   change: OrderChange,
-  ours: (item: Record<string, any> | undefined) => boolean,
+  ours: (item: StoredItem | undefined) => boolean,
 ) {
   return conditionalWrite(() => db.send(new UpdateCommand(transitionUpdate(order, transition, change))), ours);
 }
@@ -222,7 +224,7 @@ async function reserveWithSpot(
         {
           Put: {
             TableName: tableName,
-            Item: { ...orderKey(order), ...pendingOrderIndex(order), ...stored },
+            Item: toOrderItem(stored),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -358,9 +360,11 @@ export async function payOrder(order: Order): Promise<PaidOrder | 'already'> {
     if (completed !== 'taken') return completed;
   }
   const attempt = randomUUID();
-  const paidByThisCall = (stored: Record<string, any> | undefined): PaidOrder | 'already' =>
-    stored?.status === 'paid' && stored.paidBy === attempt
-      ? { person: { ...order.person, code: stored.code as string } }
+  const paidByThisCall = (
+    stored: Pick<StoredOrder, 'status' | 'paidBy' | 'code'> | undefined,
+  ): PaidOrder | 'already' =>
+    stored?.status === 'paid' && stored.paidBy === attempt && stored.code !== undefined
+      ? { person: { ...order.person, code: stored.code } }
       : 'already';
   try {
     const written = await writePersonsWithCodes(scopeOf(order), drawCodes([order.person], new Set()), {
@@ -377,7 +381,8 @@ export async function payOrder(order: Order): Promise<PaidOrder | 'already'> {
     // The person ID is the order's, and only this transition writes it: the person exists, so the order is paid.
     return paidByThisCall(await getOrder(order.tenantId, order.galleryToken, order.orderId));
   } catch (error) {
-    if (error instanceof ExtraConditionFailed && error.extraIndex === 0) return paidByThisCall(error.item);
+    if (error instanceof ExtraConditionFailed && error.extraIndex === 0)
+      return paidByThisCall(error.item && fromOrderItem(error.item));
     throw error;
   }
 }

@@ -1,5 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { queryAll } from '#lib/platform/table/queries';
+import { queryAll, setClause } from '#lib/platform/table/queries';
+import * as v from 'valibot';
+import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import type { PersonDraft } from '#lib/persons/rules/person-model';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
@@ -31,6 +34,102 @@ export type StoredOrder = Order &
     retries?: number;
   };
 
+/** Attributes a transition may take off an order (REMOVE): the names are the type's, never a request's. */
+type OptionalOrderAttribute = 'sessionId' | 'replacingBy' | 'replacedSessionId';
+
+/** An order's item as stored: the order, its replacement state and the store's own marks (keys aside). */
+const orderItemSchema = v.object({
+  orderId: v.string(),
+  tenantId: v.string(),
+  galleryToken: v.string(),
+  status: v.picklist(['pending', 'paid', 'expired', 'canceled']),
+  person: storedObject<PersonDraft>(),
+  packageId: v.string(),
+  packageName: v.string(),
+  amount: v.number(),
+  currency: v.string(),
+  accountId: v.string(),
+  sessionId: v.optional(v.string()),
+  checkoutUrl: v.optional(v.string()),
+  code: v.optional(v.string()),
+  invitee: v.optional(v.object({ personId: v.string(), shootingDayId: v.nullable(v.string()) })),
+  completedPersonId: v.optional(v.string()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  replacingBy: v.optional(v.string()),
+  replacedSessionId: v.optional(v.string()),
+  tokenHashes: v.optional(v.array(v.string())),
+  paidBy: v.optional(v.string()),
+  retries: v.optional(v.number()),
+});
+
+/**
+ * An ended order whose participant erasure or retention removed (lib/privacy/rules/personal-data.ts):
+ * its accounting part and when it was erased.
+ */
+export type RedactedOrder = Pick<
+  StoredOrder,
+  | 'orderId'
+  | 'tenantId'
+  | 'galleryToken'
+  | 'status'
+  | 'packageId'
+  | 'packageName'
+  | 'amount'
+  | 'currency'
+  | 'accountId'
+  | 'sessionId'
+  | 'replacedSessionId'
+  | 'paidBy'
+  | 'retries'
+  | 'createdAt'
+  | 'updatedAt'
+> & { erasedAt: string };
+
+const redactedOrderItemSchema = v.object({
+  orderId: v.string(),
+  tenantId: v.string(),
+  galleryToken: v.string(),
+  status: v.picklist(['pending', 'paid', 'expired', 'canceled']),
+  packageId: v.string(),
+  packageName: v.string(),
+  amount: v.number(),
+  currency: v.string(),
+  accountId: v.string(),
+  sessionId: v.optional(v.string()),
+  replacedSessionId: v.optional(v.string()),
+  paidBy: v.optional(v.string()),
+  retries: v.optional(v.number()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  erasedAt: v.string(),
+});
+
+/** Whether an order read back was redacted: it no longer names its participant. */
+export function isRedacted(order: StoredOrder | RedactedOrder): order is RedactedOrder {
+  return !('person' in order);
+}
+
+/**
+ * The order an item holds (its keys left behind), or what redaction left of it; a
+ * CorruptItemError when it holds neither.
+ */
+export function fromOrderOrRedactedItem(item: StoredItem): StoredOrder | RedactedOrder {
+  return 'person' in item || !('erasedAt' in item)
+    ? fromOrderItem(item)
+    : parseItem('order', redactedOrderItemSchema, item);
+}
+
+/** The order an item holds (its keys left behind): one that was not redacted; a CorruptItemError otherwise. */
+export function fromOrderItem(item: StoredItem): StoredOrder {
+  return parseItem('order', orderItemSchema, item);
+}
+
+/** A new order's item: its key, the index of pending orders, and the order. */
+export function toOrderItem(order: StoredOrder): StoredItem {
+  return { ...orderKey(order), ...pendingOrderIndex(order), ...order };
+}
+
 export function orderKey(order: Pick<Order, 'tenantId' | 'galleryToken' | 'orderId'>) {
   return keys.order(order.tenantId, order.galleryToken, order.orderId);
 }
@@ -51,18 +150,18 @@ export async function listPendingOrdersCreatedBefore(createdBefore: string): Pro
     ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
     ExpressionAttributeValues: { ':pk': keys.pendingOrders(), ':before': createdBefore },
   });
-  return items as StoredOrder[];
+  return items.map(fromOrderItem);
 }
 
 export async function getOrder(
   tenantId: string,
   galleryToken: string,
   orderId: string,
-): Promise<StoredOrder | undefined> {
+): Promise<StoredOrder | RedactedOrder | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName, Key: keys.order(tenantId, galleryToken, orderId), ConsistentRead: true }),
   );
-  return Item as StoredOrder | undefined;
+  return Item ? fromOrderOrRedactedItem(Item) : undefined;
 }
 
 /**
@@ -107,10 +206,11 @@ export function fromStatesCondition(transition: OrderTransitionName): Condition 
 export interface OrderChange {
   /** The new status, when it changes. */
   status?: OrderStatus;
-  set?: Record<string, unknown>;
-  /** Numbers added to (counters such as `retries`). */
-  add?: Record<string, number>;
-  remove?: string[];
+  set?: Partial<Pick<StoredOrder, 'sessionId' | 'checkoutUrl' | 'code' | 'paidBy' | 'completedPersonId'>> &
+    SessionReplacement;
+  /** Numbers added to (the count of checkout retries). */
+  add?: Partial<Pick<Required<StoredOrder>, 'retries'>>;
+  remove?: readonly OptionalOrderAttribute[];
   /** A condition the transition adds to its `from` states (the session an event is about, a retry's claim). */
   guard?: Condition;
 }
@@ -129,33 +229,30 @@ export function transitionUpdate(
   // In or out of the index of pending orders, with the status.
   const index = change.status === 'pending' ? pendingOrderIndex(order) : {};
   const leavesPending = change.status !== undefined && change.status !== 'pending';
-  const set: Record<string, unknown> = {
-    ...(change.status ? { status: change.status } : {}),
-    updatedAt: nowIso(),
-    ...index,
-    ...change.set,
-  };
-  const names = Object.keys(set);
+  const set = setClause(
+    { ...(change.status ? { status: change.status } : {}), updatedAt: nowIso(), ...index, ...change.set },
+    { name: '#set', value: ':set' },
+  );
   const added = Object.entries(change.add ?? {});
-  const removed = [...(change.remove ?? []), ...(leavesPending ? [GSI1.partitionKey, GSI1.sortKey] : [])];
+  const removed: readonly string[] = [
+    ...(change.remove ?? []),
+    ...(leavesPending ? [GSI1.partitionKey, GSI1.sortKey] : []),
+  ];
   return {
     TableName: tableName,
     Key: orderKey(order),
     UpdateExpression:
-      `SET ${names.map((name, index) => `#set${index} = :set${index}`).join(', ')}` +
+      set.expression +
       (added.length > 0 ? ` ADD ${added.map(([name], index) => `${name} :add${index}`).join(', ')}` : '') +
       (removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''),
     ConditionExpression: change.guard
       ? `${grouped(from.expression)} AND ${grouped(change.guard.expression)}`
       : from.expression,
-    ExpressionAttributeNames: {
-      '#status': 'status',
-      ...Object.fromEntries(names.map((name, index) => [`#set${index}`, name])),
-    },
+    ExpressionAttributeNames: { '#status': 'status', ...set.names },
     ExpressionAttributeValues: {
       ...from.values,
       ...change.guard?.values,
-      ...Object.fromEntries(names.map((name, index) => [`:set${index}`, set[name]])),
+      ...set.values,
       ...Object.fromEntries(added.map(([, value], index) => [`:add${index}`, value])),
     },
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,

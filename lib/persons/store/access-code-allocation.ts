@@ -15,6 +15,7 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
 import { isCancelledTransaction } from '#lib/platform/table/store-errors';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
+import type { StoredItem } from '#lib/platform/table/item-schema';
 
 /**
  * Access codes: every person is stored through this module, with a code unique in its gallery.
@@ -68,7 +69,7 @@ export class ExtraConditionFailed extends Error {
   constructor(
     readonly extraIndex: number,
     /** The item as it was (plain values), when the failed action asked DynamoDB for it. */
-    readonly item: Record<string, any> | undefined,
+    readonly item: StoredItem | undefined,
   ) {
     super(`Condition of extra transaction item ${extraIndex} failed`);
     this.name = 'ExtraConditionFailed';

@@ -7,9 +7,11 @@ import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
 import { guestListKeys } from '#lib/persons/store/access-code-allocation';
 import { emailKey } from '#lib/platform/email-address';
-import { getPerson, toPerson } from '#lib/persons/store/persons';
+import { getPerson, fromPersonItem } from '#lib/persons/store/persons';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
+import * as v from 'valibot';
+import { parseItem } from '#lib/platform/table/item-schema';
 
 /**
  * The guest list of an `importedOnly` gallery: the persons the HR import created, found the two
@@ -17,12 +19,17 @@ import type { Person } from '#lib/persons/rules/person-model';
  * index lags behind a check-in that completed it a moment ago).
  */
 
+/** A code item on the guest list: whose code it is. */
+const guestListEntrySchema = v.object({ personId: v.string() });
+/** A person listed by employee ID: who, and whether imported. */
+const employeeIdEntrySchema = v.object({ personId: v.string(), source: v.string() });
+
 /** The gallery's imported persons holding this email address (case and surrounding space ignored). */
 export async function importedPersonsWithEmail(scope: GalleryScope, email: string): Promise<Person[]> {
   const entries = await queryGsi1(keys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)));
   return currentPersons(
     scope,
-    entries.map((entry) => entry.personId as string),
+    entries.map((entry) => parseItem('access code', guestListEntrySchema, entry).personId),
   );
 }
 
@@ -31,7 +38,10 @@ export async function importedPersonsWithEmployeeId(scope: GalleryScope, employe
   const entries = await queryGsi1(keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId));
   return currentPersons(
     scope,
-    entries.filter((entry) => entry.source === 'import').map((entry) => entry.personId as string),
+    entries
+      .map((entry) => parseItem('person', employeeIdEntrySchema, entry))
+      .filter((entry) => entry.source === 'import')
+      .map((entry) => entry.personId),
   );
 }
 
@@ -56,7 +66,7 @@ export async function putImportedPersonsOnGuestList(scope: GalleryScope): Promis
       ':person': ITEM_PREFIX.person,
     },
   });
-  const guests = items.map(toPerson).filter((person) => person.source === 'import' && person.email !== null);
+  const guests = items.map(fromPersonItem).filter((person) => person.source === 'import' && person.email !== null);
   const listed = await mapWithConcurrency(guests, 8, (person) =>
     conditionalWrite(
       () => db.send(new UpdateCommand(guestListEntryUpdate(scope, person, person.email!))),

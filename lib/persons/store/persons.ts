@@ -6,10 +6,13 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import { emailKey } from '#lib/platform/email-address';
 import { isLanguage } from '#lib/platform/languages';
+import * as v from 'valibot';
+import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 /** Persons as items: how one is stored, and the reads of a gallery's persons. They are written by lib/persons/store/access-code-allocation.ts. */
 
-export function toPersonItem(scope: GalleryScope, person: Person): Record<string, unknown> {
+/** A person's item, listed by employee ID (GSI1) where it has one. */
+export function toPersonItem(scope: GalleryScope, person: Person): StoredItem {
   return {
     ...keys.person(scope.tenantId, scope.token, person.personId),
     ...(person.employeeId
@@ -61,7 +64,7 @@ export async function listPersons(
         },
         ExclusiveStartKey: afterPersonId ? personKey(afterPersonId) : undefined,
       };
-  const items: Record<string, any>[] = [];
+  const items: StoredItem[] = [];
   let startKey = input.ExclusiveStartKey as Record<string, unknown> | undefined;
   while (items.length <= limit) {
     const page = await db.send(
@@ -76,7 +79,7 @@ export async function listPersons(
     startKey = page.LastEvaluatedKey;
     if (!startKey) break;
   }
-  const persons = items.slice(0, limit).map(toPerson);
+  const persons = items.slice(0, limit).map(fromPersonItem);
   return { persons, lastPersonId: items.length > limit ? persons.at(-1)?.personId : undefined };
 }
 
@@ -97,7 +100,7 @@ export async function getPerson(
       ConsistentRead: consistent,
     }),
   );
-  return Item ? toPerson(Item) : undefined;
+  return Item ? fromPersonItem(Item) : undefined;
 }
 
 /**
@@ -127,7 +130,8 @@ export async function listPersonsWithEmail(
         ExclusiveStartKey: startKey,
       }),
     );
-    for (const item of page.Items ?? []) {
+    for (const stored of page.Items ?? []) {
+      const item = parseItem('person', personAddressSchema, stored);
       if (typeof item.email === 'string' && emailKey(item.email) === wanted)
         found.push({
           personId: item.personId,
@@ -148,19 +152,66 @@ export async function personIdOfCode(scope: GalleryScope, code: string): Promise
 }
 
 /**
- * Who an access code belongs to: a person's ID, `erased` when its person was erased (the code
+ * Who an access code belongs to: a person's ID, the string `erased` when its person was erased (the code
  * is kept, linked to nobody, so it is never given out again and a late camera card showing it
  * is known for an erased person's), or undefined when nobody ever had it.
  */
-export async function ownerOfCode(scope: GalleryScope, code: string): Promise<string | 'erased' | undefined> {
+export async function ownerOfCode(scope: GalleryScope, code: string): Promise<string | undefined> {
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, code) }),
   );
   if (!Item) return undefined;
-  return typeof Item.personId === 'string' ? Item.personId : 'erased';
+  return parseItem('access code', accessCodeItemSchema, Item).personId ?? 'erased';
 }
 
-export function toPerson(item: Record<string, any>): Person {
+/** An access code's item: the person holding it, none once that person was erased. */
+const accessCodeItemSchema = v.object({ personId: v.nullish(v.string()) });
+
+const consent = v.nullish(v.boolean());
+const optionalText = v.nullish(v.string());
+
+/** A person's item. Attributes that old items or imported persons lack read as null, false or 0. */
+const personItemSchema = v.object({
+  personId: v.string(),
+  name: v.string(),
+  email: optionalText,
+  employeeId: optionalText,
+  phone: optionalText,
+  department: optionalText,
+  notes: optionalText,
+  shootingDayId: optionalText,
+  packageId: optionalText,
+  orderNotes: optionalText,
+  code: v.string(),
+  consents: v.nullish(
+    v.object({
+      consentGiven: consent,
+      faceConsent: consent,
+      notificationConsent: consent,
+      hrExportConsent: consent,
+    }),
+  ),
+  customFields: v.nullish(v.record(v.string(), v.union([v.string(), v.number()]))),
+  source: v.picklist(['import', 'checkin']),
+  createdAt: v.string(),
+  checkedInAt: v.nullish(v.string()),
+  hasSelfie: v.nullish(v.boolean()),
+  photoCount: v.nullish(v.number()),
+  language: v.nullish(v.string()),
+  pickedPhotoId: v.nullish(v.string()),
+});
+
+/** What listPersonsWithEmail projects of a person's item. */
+const personAddressSchema = v.object({
+  personId: v.string(),
+  name: v.string(),
+  email: optionalText,
+  language: v.nullish(v.string()),
+});
+
+/** The person an item holds; a CorruptItemError when it does not hold one. */
+export function fromPersonItem(stored: StoredItem): Person {
+  const item = parseItem('person', personItemSchema, stored);
   return {
     personId: item.personId,
     name: item.name,
@@ -184,7 +235,7 @@ export function toPerson(item: Record<string, any>): Person {
     createdAt: item.createdAt,
     ...(typeof item.checkedInAt === 'string' ? { checkedInAt: item.checkedInAt } : {}),
     hasSelfie: item.hasSelfie === true,
-    photoCount: typeof item.photoCount === 'number' ? item.photoCount : 0,
+    photoCount: item.photoCount ?? 0,
     ...(isLanguage(item.language) ? { language: item.language } : {}),
     ...(item.pickedPhotoId ? { pickedPhotoId: item.pickedPhotoId } : {}),
   };

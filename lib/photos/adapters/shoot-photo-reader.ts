@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { default as SharpFunction, Metadata } from 'sharp';
-import type { ReaderOptions } from 'zxing-wasm/reader';
+import type { ReaderOptions, readBarcodes as readBarcodesOfZxing } from 'zxing-wasm/reader';
 import { captureFactsOf } from '#lib/photos/rules/capture-facts';
 
 /** What one shoot photo says about itself. */
@@ -61,8 +61,7 @@ const SHARPEN = { sigma: 1.5, m1: 2, m2: 4 };
 
 const ZXING_READER_WASM = 'zxing-wasm/reader/zxing_reader.wasm';
 
-let modules:
-  Promise<{ sharp: typeof SharpFunction; readBarcodes: typeof import('zxing-wasm/reader').readBarcodes }> | undefined;
+let modules: Promise<{ sharp: typeof SharpFunction; readBarcodes: typeof readBarcodesOfZxing }> | undefined;
 
 /**
  * sharp (native) and the ZXing reader (WebAssembly, about 1 MB) are loaded with the first photo,
@@ -74,7 +73,7 @@ function loadModules(): NonNullable<typeof modules> {
     ([{ default: sharp }, zxing, wasmBinary]) => {
       sharp.cache(false); // nothing of one photo stays in memory for the next
       zxing.prepareZXingModule({ overrides: { wasmBinary: toArrayBuffer(wasmBinary) } });
-      return { sharp: sharp as typeof SharpFunction, readBarcodes: zxing.readBarcodes };
+      return { sharp: sharp, readBarcodes: zxing.readBarcodes };
     },
     (error: unknown) => {
       modules = undefined; // a failed load is not kept: the next photo tries again
@@ -143,7 +142,7 @@ export async function readShootPhoto(bytes: Uint8Array): Promise<ShootPhotoReadi
 
 /** The decoded texts, trimmed, each once; `unreadable` when a symbol was found that did not decode. */
 async function searchCodes(
-  readBarcodes: typeof import('zxing-wasm/reader').readBarcodes,
+  readBarcodes: typeof readBarcodesOfZxing,
   rgba: Buffer,
   width: number,
   height: number,

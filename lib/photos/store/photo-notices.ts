@@ -2,7 +2,9 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
-import { toPerson } from '#lib/persons/store/persons';
+import { fromPersonItem } from '#lib/persons/store/persons';
+import * as v from 'valibot';
+import { parseItem } from '#lib/platform/table/item-schema';
 import { queryAll } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
@@ -34,6 +36,13 @@ function updateNotice(
   );
 }
 
+/** The notice's state on the person's item: a claim (ms), then its sending or rejection. */
+const noticeStateSchema = v.object({
+  photoNoticeClaimedAt: v.optional(v.number()),
+  photoNoticeSentAt: v.optional(v.string()),
+  photoNoticeRejectedAt: v.optional(v.string()),
+});
+
 /** The person with the notice's state, read consistently (a claim just written must be seen); undefined when erased. */
 export async function getNoticeRecipient(
   scope: GalleryScope,
@@ -47,12 +56,13 @@ export async function getNoticeRecipient(
     }),
   );
   if (!Item) return undefined;
+  const notice = parseItem('person', noticeStateSchema, Item);
   const state: PhotoNoticeState = {
-    ...(typeof Item.photoNoticeClaimedAt === 'number' ? { claimedAt: Item.photoNoticeClaimedAt } : {}),
-    ...(typeof Item.photoNoticeSentAt === 'string' ? { sentAt: Item.photoNoticeSentAt } : {}),
-    ...(typeof Item.photoNoticeRejectedAt === 'string' ? { rejectedAt: Item.photoNoticeRejectedAt } : {}),
+    ...(notice.photoNoticeClaimedAt === undefined ? {} : { claimedAt: notice.photoNoticeClaimedAt }),
+    ...(notice.photoNoticeSentAt === undefined ? {} : { sentAt: notice.photoNoticeSentAt }),
+    ...(notice.photoNoticeRejectedAt === undefined ? {} : { rejectedAt: notice.photoNoticeRejectedAt }),
   };
-  return { person: toPerson(Item), state };
+  return { person: fromPersonItem(Item), state };
 }
 
 /**

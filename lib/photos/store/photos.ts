@@ -11,6 +11,9 @@ import { cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
 import { type Photo, sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 import { now } from '#lib/platform/clock';
 import { isCancelledTransaction } from '#lib/platform/table/store-errors';
+import * as v from 'valibot';
+import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import type { FaceBox } from '#lib/faces/rules/face-descriptors';
 
 export type PhotoRecording = 'recorded' | 'recorded_already' | 'person_not_found';
 
@@ -31,7 +34,7 @@ export function photoGained(
       {
         Put: {
           TableName: tableName,
-          Item: { ...keys.photo(scope.tenantId, scope.token, photo.personId, photo.photoId), ...photo },
+          Item: toPhotoItem(scope, photo),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -116,18 +119,39 @@ export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<Ph
 /** A person's photos in the order they were taken (sortPhotosByCapture). */
 export async function listPhotos(scope: GalleryScope, personId: string): Promise<Photo[]> {
   const items = await queryPartition(keys.photosOfPerson(scope.tenantId, scope.token, personId));
-  return sortPhotosByCapture(
-    items.map((item) => ({
-      photoId: item.photoId,
-      personId: item.personId,
-      fileName: item.fileName,
-      objectKey: item.objectKey,
-      width: item.width ?? null,
-      height: item.height ?? null,
-      // Photos recorded before capture times were kept have none.
-      capturedAt: item.capturedAt ?? null,
-      createdAt: item.createdAt,
-      ...(item.faceBox ? { faceBox: item.faceBox } : {}),
-    })),
-  );
+  return sortPhotosByCapture(items.map(fromPhotoItem));
+}
+
+/** A person's photo as its item: under the person, with what the photo is. */
+function toPhotoItem(scope: GalleryScope, photo: Photo): StoredItem {
+  return { ...keys.photo(scope.tenantId, scope.token, photo.personId, photo.photoId), ...photo };
+}
+
+const photoItemSchema = v.object({
+  photoId: v.string(),
+  personId: v.string(),
+  fileName: v.string(),
+  objectKey: v.string(),
+  width: v.nullish(v.number()),
+  height: v.nullish(v.number()),
+  // Photos recorded before capture times were kept have none.
+  capturedAt: v.nullish(v.string()),
+  createdAt: v.string(),
+  faceBox: v.nullish(storedObject<FaceBox>()),
+});
+
+/** The photo an item holds; a CorruptItemError when it does not hold one. */
+export function fromPhotoItem(stored: StoredItem): Photo {
+  const item = parseItem('photo', photoItemSchema, stored);
+  return {
+    photoId: item.photoId,
+    personId: item.personId,
+    fileName: item.fileName,
+    objectKey: item.objectKey,
+    width: item.width ?? null,
+    height: item.height ?? null,
+    capturedAt: item.capturedAt ?? null,
+    createdAt: item.createdAt,
+    ...(item.faceBox ? { faceBox: item.faceBox } : {}),
+  };
 }

@@ -14,6 +14,8 @@ import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Photo } from '#lib/photos/rules/photo-model';
 import { type UnassignedReason, WITHHELD_REASONS } from '#lib/photos/rules/shoot-sequence';
+import * as v from 'valibot';
+import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 
 /**
  * The gallery's shoot partition (keys.shootOfGallery): one item per photo uploaded to the
@@ -119,8 +121,58 @@ export async function storeShootItem(
 /** A card as the sorting reads it: with its position in its sequence. */
 export type PlacedCard = (ShootCard | ErasedCard) & Key & { position: string };
 
-function placed(card: Record<string, any> | undefined): PlacedCard | undefined {
-  return card ? ({ ...card, position: positionOfShootItem(card.sk as string) } as PlacedCard) : undefined;
+/** The card an item holds, with its position; undefined for a photo (a query's next item may be one). */
+function placed(stored: StoredItem | undefined): PlacedCard | undefined {
+  if (!stored) return undefined;
+  const card = fromShootItem(stored);
+  return card.kind === 'photo' ? undefined : { ...card, position: positionOfShootItem(card.sk) };
+}
+
+/** Facts absent from an item read as null (the type's "unknown"). */
+const unknownAs = <TSchema extends v.GenericSchema>(schema: TSchema) => v.optional(v.nullable(schema), null);
+
+const shootFactsEntries = {
+  pk: v.string(),
+  sk: v.string(),
+  photoId: v.string(),
+  objectKey: v.string(),
+  path: v.string(),
+  fileName: v.string(),
+  camera: unknownAs(v.string()),
+  capturedAt: unknownAs(v.string()),
+  width: unknownAs(v.number()),
+  height: unknownAs(v.number()),
+  uploadedAt: v.string(),
+};
+
+/**
+ * A shoot item by its kind. Loose: an item keeps every attribute it has, so that erasing a card
+ * (eraseCards) removes all of them, whatever this schema knows of.
+ */
+const shootItemSchema = v.variant('kind', [
+  v.looseObject({
+    ...shootFactsEntries,
+    kind: v.literal('card'),
+    code: unknownAs(v.string()),
+    cardPersonId: unknownAs(v.string()),
+  }),
+  v.looseObject({
+    ...shootFactsEntries,
+    kind: v.literal('photo'),
+    governor: v.optional(v.string()),
+    personId: v.optional(v.string()),
+    reason: v.optional(v.custom<UnassignedReason>((value) => typeof value === 'string', 'a reason')),
+    heldFor: v.optional(v.string()),
+    candidates: v.optional(v.array(v.object({ personId: v.string(), distance: v.number() }))),
+    assignedBy: v.optional(v.literal('face_match')),
+    faceBox: v.optional(storedObject<FaceBox>()),
+  }),
+  v.looseObject({ pk: v.string(), sk: v.string(), kind: v.literal('erased_card'), erasedAt: v.string() }),
+]);
+
+/** The card, photo or erased card an item of the shoot holds; a CorruptItemError when it holds none. */
+export function fromShootItem(stored: StoredItem): ShootItem {
+  return parseItem('shoot item', shootItemSchema, stored);
 }
 
 /** The last card of a sequence before `position` (strongly consistent: a card stored a moment ago counts). */
@@ -164,7 +216,7 @@ export async function cardAfter(
   );
   const next = Items?.[0];
   // The next item may be of another sequence, or not a card at all.
-  return next && (next.sk as string).startsWith(shootCardsOfSequence(sequenceId)) ? placed(next) : undefined;
+  return next && String(next.sk).startsWith(shootCardsOfSequence(sequenceId)) ? placed(next) : undefined;
 }
 
 /** The photos of a sequence between two positions (to the end without `to`). */
@@ -183,7 +235,7 @@ export function photosBetween(
       ':to': keys.shootPhoto(scope.tenantId, scope.token, sequenceId, to ?? '~').sk,
     },
     ConsistentRead: true,
-  }) as Promise<(ShootPhoto & Key)[]>;
+  }).then((items) => items.map(fromShootItem).filter((item): item is ShootPhoto & Key => item.kind === 'photo'));
 }
 
 /** Every card and photo of the gallery's shoot (strongly consistent: erasure reads it again after its deletes). */
@@ -192,13 +244,13 @@ export function listShootItems(scope: GalleryScope): Promise<ShootItem[]> {
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': keys.shootOfGallery(scope.tenantId, scope.token) },
     ConsistentRead: true,
-  }) as Promise<ShootItem[]>;
+  }).then((items) => items.map(fromShootItem));
 }
 
 /** A shoot item as it is now (strongly consistent). */
 export async function getShootItem(key: Key): Promise<ShootItem | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
-  return Item as ShootItem | undefined;
+  return Item ? fromShootItem(Item) : undefined;
 }
 
 /** A shoot photo as it is now (strongly consistent); undefined when the key holds none. */

@@ -8,6 +8,7 @@ import {
   withStoreRetries,
 } from '#lib/platform/table/retry';
 import { db } from '#lib/platform/table/client';
+import type { StoredItem } from '#lib/platform/table/item-schema';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -40,7 +41,7 @@ export function conditionFailedAt(error: unknown, index: number): boolean {
 }
 
 /** Item `index` of a cancelled transaction as it was (ReturnValuesOnConditionCheckFailure: ALL_OLD), as plain values. */
-export function itemAt(error: unknown, index: number): Record<string, any> | undefined {
+export function itemAt(error: unknown, index: number): StoredItem | undefined {
   const item = cancellationItem(error, index);
   return item ? unmarshall(item as Parameters<typeof unmarshall>[0]) : undefined;
 }
@@ -52,7 +53,7 @@ export function itemAt(error: unknown, index: number): Record<string, any> | und
  */
 export async function conditionalWrite(
   send: () => Promise<unknown>,
-  ours: (item: Record<string, any> | undefined) => boolean,
+  ours: (item: StoredItem | undefined) => boolean,
 ): Promise<boolean> {
   try {
     await withStoreRetries(send);

@@ -2,12 +2,13 @@ import { QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/li
 import { db, tableName } from '#lib/platform/table/client';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
-
-type Item = Record<string, any>;
+import type { StoredItem } from '#lib/platform/table/item-schema';
 
 /** Every item of a Query, following LastEvaluatedKey. For small, bounded item collections only. */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
-  const items: Item[] = [];
+export async function queryAll(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<StoredItem[]> {
+  const items: StoredItem[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await db.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey }));
@@ -18,12 +19,12 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
 }
 
 /** Every item of a partition of the table. */
-export function queryPartition(pk: string): Promise<Item[]> {
+export function queryPartition(pk: string): Promise<StoredItem[]> {
   return queryAll({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk } });
 }
 
 /** Every item of a GSI1 partition, optionally narrowed to one sort key. */
-export function queryGsi1(partition: string, sortKey?: string): Promise<Item[]> {
+export function queryGsi1(partition: string, sortKey?: string): Promise<StoredItem[]> {
   return queryAll({
     IndexName: GSI1.indexName,
     KeyConditionExpression: sortKey === undefined ? '#pk = :pk' : '#pk = :pk AND #sk = :sk',
@@ -34,7 +35,7 @@ export function queryGsi1(partition: string, sortKey?: string): Promise<Item[]> 
 
 /** A page of a GSI1 partition and the key to continue after it (none on its last page). */
 export interface Gsi1Page {
-  items: Item[];
+  items: StoredItem[];
   nextKey?: Record<string, unknown>;
 }
 
@@ -58,13 +59,40 @@ export async function queryGsi1Page(
   return { items: page.Items ?? [], nextKey: page.LastEvaluatedKey };
 }
 
+/** The `SET` clause of an update, with the names and values its placeholders stand for. */
+export interface SetClause {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
 /**
- * Sets attributes of an existing item; false when the item does not exist. Attribute names
- * come from typed settings objects of this code base and are passed as placeholders.
+ * `SET #a0 = :a0, ...` for the defined attributes of a typed object (a settings type, an item's
+ * attributes): every name and value goes through a placeholder, never into the expression.
+ * Empty (`expression` '') when no attribute is defined.
  */
-export async function updateExistingItem(
+export function setClause<TAttributes extends object>(
+  attributes: TAttributes,
+  placeholders: { name: string; value: string } = { name: '#a', value: ':a' },
+): SetClause {
+  const entries = Object.entries(attributes).filter(([, value]) => value !== undefined);
+  return {
+    expression:
+      entries.length === 0
+        ? ''
+        : `SET ${entries.map((_, index) => `${placeholders.name}${index} = ${placeholders.value}${index}`).join(', ')}`,
+    names: Object.fromEntries(entries.map(([name], index) => [`${placeholders.name}${index}`, name])),
+    values: Object.fromEntries(entries.map(([, value], index) => [`${placeholders.value}${index}`, value])),
+  };
+}
+
+/**
+ * Sets attributes of an existing item; false when the item does not exist. `attributes` is a
+ * typed settings object of the entity (its undefined members are left alone).
+ */
+export async function updateExistingItem<TAttributes extends object>(
   key: { pk: string; sk: string },
-  attributes: Record<string, unknown>,
+  attributes: TAttributes,
 ): Promise<boolean> {
   if (Object.values(attributes).every((value) => value === undefined)) return true;
   try {
@@ -77,14 +105,17 @@ export async function updateExistingItem(
 }
 
 /** The update of updateExistingItem as a transaction's `Update`: sets the defined attributes, on condition that the item exists. */
-export function existingItemUpdate(key: { pk: string; sk: string }, attributes: Record<string, unknown>) {
-  const entries = Object.entries(attributes).filter(([, value]) => value !== undefined);
+export function existingItemUpdate<TAttributes extends object>(
+  key: { pk: string; sk: string },
+  attributes: TAttributes,
+) {
+  const set = setClause(attributes, { name: '#f', value: ':v' });
   return {
     TableName: tableName,
     Key: key,
     ConditionExpression: 'attribute_exists(pk)',
-    UpdateExpression: `SET ${entries.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-    ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#f${index}`, name])),
-    ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:v${index}`, value])),
+    UpdateExpression: set.expression,
+    ExpressionAttributeNames: set.names,
+    ExpressionAttributeValues: set.values,
   };
 }

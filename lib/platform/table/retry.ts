@@ -1,5 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { retryWithBackoff } from '#lib/platform/backoff';
+import type { StoredItem } from '#lib/platform/table/item-schema';
 
 /**
  * Bounded retries with exponential backoff and full jitter for DynamoDB's transient
@@ -39,8 +40,8 @@ export function cancellationItem(error: unknown, index: number): Record<string, 
  * The item a failed ConditionExpression returned (ReturnValuesOnConditionCheckFailure: ALL_OLD),
  * as plain values: the document client leaves it in DynamoDB's attribute-value format.
  */
-export function itemOfFailedCondition(error: unknown): Record<string, any> | undefined {
-  const item = (error as { Item?: Record<string, any> }).Item;
+export function itemOfFailedCondition(error: unknown): StoredItem | undefined {
+  const item = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
   return item ? unmarshall(item) : undefined;
 }
 

@@ -15,13 +15,53 @@ import { personalOrderAttributes } from '#lib/privacy/rules/personal-data';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
 import { giveBackSpot } from '#lib/galleries/store/day-bookings';
 import { referenceFaceDeletion } from '#lib/faces/store/reference-faces';
+import { fromPersonItem } from '#lib/persons/store/persons';
+import * as v from 'valibot';
+import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
 
 /**
  * The deletes of erasure and retention (lib/privacy). Each is safe to run again: what is gone
  * already is skipped, and counters change only in the transaction that deletes what they count.
  */
 
-type Item = Record<string, any>;
+const participantText = v.optional(v.nullable(v.string()), null);
+
+/**
+ * An order as erasure and retention read it. Loose: redaction removes every attribute but the
+ * accounting ones (lib/privacy/rules/personal-data.ts), so each attribute the item has must stay
+ * in view, whatever this schema knows of. A redacted order has no `person` any more.
+ */
+const erasableOrderSchema = v.looseObject({
+  pk: v.string(),
+  sk: v.string(),
+  orderId: v.string(),
+  status: v.string(),
+  createdAt: v.string(),
+  person: v.optional(
+    v.looseObject({
+      personId: v.string(),
+      email: participantText,
+      employeeId: participantText,
+      hasSelfie: v.optional(v.boolean()),
+    }),
+  ),
+  tokenHashes: v.optional(v.array(v.string())),
+});
+
+export type ErasableOrder = v.InferOutput<typeof erasableOrderSchema>;
+
+/** An order erasure has not redacted yet: it still names its participant. */
+export type OrderWithParticipant = ErasableOrder & { person: NonNullable<ErasableOrder['person']> };
+
+/** An order as erasure reads it; a CorruptItemError when the item holds no order. */
+export function fromErasableOrderItem(item: StoredItem): ErasableOrder {
+  return parseItem('order', erasableOrderSchema, item);
+}
+
+/** Whether the order still names its participant. */
+export function hasParticipant(order: ErasableOrder): order is OrderWithParticipant {
+  return order.person !== undefined;
+}
 
 /** Deletes the items erasure planned (their keys come from the reads below); what is gone already is skipped. */
 export function deleteErasedItems(itemKeys: readonly { pk: string; sk: string }[]): Promise<void> {
@@ -29,31 +69,33 @@ export function deleteErasedItems(itemKeys: readonly { pk: string; sk: string }[
 }
 
 /** Every person of a gallery, in creation order. */
-export async function listAllPersonItems(scope: GalleryScope): Promise<Item[]> {
-  return queryAll({
+export async function listAllPersons(scope: GalleryScope): Promise<Person[]> {
+  const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
     ExpressionAttributeValues: {
       ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
       ':person': ITEM_PREFIX.person,
     },
   });
+  return items.map(fromPersonItem);
 }
 
-/** Every order of a gallery, as stored. */
-export function listOrderItems(scope: GalleryScope): Promise<Item[]> {
-  return queryAll({
+/** Every order of a gallery, as stored (redacted ones included). */
+export async function listOrderItems(scope: GalleryScope): Promise<ErasableOrder[]> {
+  const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :order)',
     ExpressionAttributeValues: {
       ':pk': keys.ordersOfGallery(scope.tenantId, scope.token),
       ':order': ITEM_PREFIX.order,
     },
   });
+  return items.map(fromErasableOrderItem);
 }
 
 /** The keys of a person's photo records. */
 export async function photoRecordKeys(scope: GalleryScope, personId: string): Promise<{ pk: string; sk: string }[]> {
   const items = await queryPartition(keys.photosOfPerson(scope.tenantId, scope.token, personId));
-  return items.map((item) => ({ pk: item.pk, sk: item.sk }));
+  return items.map(keyOfItem);
 }
 
 /**
@@ -66,8 +108,13 @@ export async function eventKeys(
   isAbout: (personId: string | undefined) => boolean = () => true,
 ): Promise<{ pk: string; sk: string }[]> {
   const items = await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token));
-  return items.filter((item) => isAbout(item.personId)).map((item) => ({ pk: item.pk, sk: item.sk }));
+  return items
+    .filter((item) => isAbout(parseItem('event', eventPersonSchema, item).personId ?? undefined))
+    .map(keyOfItem);
 }
+
+/** Whom an event is about, if anyone. */
+const eventPersonSchema = v.object({ personId: v.nullish(v.string()) });
 
 /** What deleting a person takes off the gallery's statistics. */
 function counterDecrements(person: Person): Partial<GalleryCounters> {
@@ -172,8 +219,8 @@ export async function clearSelfieFlag(scope: GalleryScope, personId: string): Pr
  * (lib/privacy/rules/personal-data.ts), and deletes its checkout tokens. An order waiting for payment
  * is refused: it must end first (it does within its session's lifetime).
  */
-export async function redactOrder(orderItem: Item): Promise<void> {
-  const tokenKeys = ((orderItem.tokenHashes as string[] | undefined) ?? []).map((hash) => keys.checkoutToken(hash));
+export async function redactOrder(orderItem: ErasableOrder): Promise<void> {
+  const tokenKeys = (orderItem.tokenHashes ?? []).map((hash) => keys.checkoutToken(hash));
   await deleteItems(tokenKeys);
   const removed = personalOrderAttributes(orderItem);
   try {
@@ -214,5 +261,5 @@ export function galleryPointerKey(scope: GalleryScope): { pk: string; sk: string
 /** Every item of the gallery's configuration partition (gallery, days, packages, form fields, statistics). */
 export async function galleryConfigurationKeys(scope: GalleryScope): Promise<{ pk: string; sk: string }[]> {
   const items = await queryPartition(keys.galleryPartition(scope.tenantId, scope.token));
-  return items.map((item) => ({ pk: item.pk, sk: item.sk }));
+  return items.map(keyOfItem);
 }

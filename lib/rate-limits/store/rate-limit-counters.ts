@@ -13,8 +13,21 @@ import {
   refusedVerdict,
 } from '#lib/rate-limits/rules/rate-limit';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
+import * as v from 'valibot';
+import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 const MAX_ATTEMPTS = 5;
+
+/**
+ * A counter's attributes, on an item of its own or on the item it is kept on (an API key's):
+ * the theoretical arrival time (ms) and the ID of the last write, absent before the first.
+ */
+const counterItemSchema = v.object({ tat: v.optional(v.number()), lastWrite: v.optional(v.string()) });
+
+/** The counter an item carries; a CorruptItemError when its attributes are not a counter's. */
+export function fromCounterItem(item: StoredItem): v.InferOutput<typeof counterItemSchema> {
+  return parseItem('rate limit counter', counterItemSchema, item);
+}
 
 /** Last TAT this process saw per key: a hint for which write to try first, never trusted. */
 const lastSeenTat = new Map<string, number>();
@@ -40,13 +53,12 @@ export interface CounterGuard {
   condition: string;
   names: Record<string, string>;
   values: Record<string, unknown>;
-  holds: (item: Record<string, any> | undefined) => boolean;
-  read: () => Promise<Record<string, any> | undefined>;
+  holds: (item: StoredItem | undefined) => boolean;
+  read: () => Promise<StoredItem | undefined>;
 }
 
 export type GuardedOutcome =
-  | { verdict: RateLimitVerdict; item: Record<string, any> }
-  | { guardFailed: true; item: Record<string, any> | undefined };
+  { verdict: RateLimitVerdict; item: StoredItem } | { guardFailed: true; item: StoredItem | undefined };
 
 /**
  * Takes one request from a GCRA counter kept on another item, `key`, in the same conditional
@@ -84,7 +96,7 @@ async function consumeOnItem(
     ? { update: ', expiresAt = :expiresAt', values: { ':expiresAt': counterExpiry(policy, now) } }
     : { update: '', values: {} };
   let knownTat = lastSeenTat.get(counterId);
-  let item: Record<string, any> | undefined;
+  let item: StoredItem | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     if (knownTat !== undefined && knownTat - tolerance > now) {
       if (place.guard) {
@@ -127,7 +139,7 @@ async function consumeOnItem(
 async function writeTat(
   place: CounterPlace,
   write: { update: string; condition: string; values: Record<string, number> },
-): Promise<{ written: boolean; tat?: number; item?: Record<string, any> }> {
+): Promise<{ written: boolean; tat?: number; item?: StoredItem }> {
   const writeId = randomUUID();
   const guard = place.guard;
   try {
@@ -143,12 +155,13 @@ async function writeTat(
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
-    return { written: true, tat: Attributes?.tat as number, item: Attributes };
+    const item = Attributes ? fromCounterItem(Attributes) : undefined;
+    return { written: true, tat: item?.tat, item: Attributes };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const item = itemOfFailedCondition(error);
-    const tat = typeof item?.tat === 'number' ? item.tat : undefined;
-    return { written: item?.lastWrite === writeId, tat, item };
+    const counter = item ? fromCounterItem(item) : undefined;
+    return { written: counter?.lastWrite === writeId, tat: counter?.tat, item };
   }
 }
 

@@ -10,6 +10,8 @@ import { displayPrefixOf, generateApiKeySecret, hashApiKey } from '#lib/tenants/
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import { type CounterGuard, consumeGuardedRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
 import type { RateLimitPolicy, RateLimitVerdict } from '#lib/rate-limits/rules/rate-limit';
+import * as v from 'valibot';
+import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 export type ApiKeyStatus = 'active' | 'revoked' | 'disabled';
 
@@ -43,13 +45,7 @@ export async function createApiKey(tenantId: string, name: string): Promise<{ re
   await db.send(
     new PutCommand({
       TableName: tableName,
-      Item: {
-        ...keys.apiKey(secretHash),
-        [GSI1.partitionKey]: keys.apiKeysOfTenant(tenantId),
-        [GSI1.sortKey]: record.keyId,
-        secretHash,
-        ...record,
-      },
+      Item: toApiKeyItem(secretHash, record),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -61,7 +57,7 @@ export async function findApiKeyBySecret(secret: string, consistent = false): Pr
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)), ConsistentRead: consistent }),
   );
-  return Item ? toRecord(Item) : undefined;
+  return Item ? fromApiKeyItem(Item) : undefined;
 }
 
 /** What a request's key check found: the key, if it is an active key of the tenant, and the rate limit's verdict, if one was taken. */
@@ -85,7 +81,7 @@ export async function admitApiKeyRequest(
   now: number,
 ): Promise<KeyAdmission> {
   const secretHash = hashApiKey(secret);
-  const isTenantsActiveKey = (item: Record<string, any> | undefined) =>
+  const isTenantsActiveKey = (item: { status?: unknown; tenantId?: unknown } | undefined) =>
     item?.status === 'active' && item.tenantId === tenantId;
   if (!policy) {
     const record = await findApiKeyBySecret(secret, true);
@@ -111,11 +107,11 @@ export async function admitApiKeyRequest(
     now,
   );
   if ('guardFailed' in outcome) return {};
-  return { record: toRecord(outcome.item), verdict: outcome.verdict };
+  return { record: fromApiKeyItem(outcome.item), verdict: outcome.verdict };
 }
 
 export async function listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
-  return (await queryGsi1(keys.apiKeysOfTenant(tenantId))).map(toRecord);
+  return (await queryGsi1(keys.apiKeysOfTenant(tenantId))).map(fromApiKeyItem);
 }
 
 export type StatusChange = 'changed' | 'not_found' | 'revoked_already';
@@ -131,7 +127,7 @@ export async function setApiKeyStatus(tenantId: string, keyId: string, status: A
     await db.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.apiKey(item.secretHash),
+        Key: keys.apiKey(parseItem('api key', apiKeyItemSchema, item).secretHash),
         ConditionExpression: 'tenantId = :tenantId AND #status <> :revoked',
         UpdateExpression: 'SET #status = :status, updatedAt = :now',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -150,7 +146,31 @@ export async function setApiKeyStatus(tenantId: string, keyId: string, status: A
   }
 }
 
-function toRecord(item: Record<string, any>): ApiKeyRecord {
+/** The key's item, under the hash of its value, listed under its tenant (GSI1) by key ID. */
+function toApiKeyItem(secretHash: string, record: ApiKeyRecord): StoredItem {
+  return {
+    ...keys.apiKey(secretHash),
+    [GSI1.partitionKey]: keys.apiKeysOfTenant(record.tenantId),
+    [GSI1.sortKey]: record.keyId,
+    secretHash,
+    ...record,
+  };
+}
+
+const apiKeyItemSchema = v.object({
+  keyId: v.string(),
+  tenantId: v.string(),
+  name: v.string(),
+  status: v.picklist(['active', 'revoked', 'disabled']),
+  displayPrefix: v.string(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  secretHash: v.string(),
+});
+
+/** The key record an item holds (its hash and rate-limit counter aside); a CorruptItemError when it does not hold one. */
+export function fromApiKeyItem(stored: StoredItem): ApiKeyRecord {
+  const item = parseItem('api key', apiKeyItemSchema, stored);
   return {
     keyId: item.keyId,
     tenantId: item.tenantId,

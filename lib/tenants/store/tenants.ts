@@ -10,6 +10,8 @@ import type { PlanTier } from '#lib/tenants/rules/plans';
 import type { Branding } from '#lib/tenants/rules/branding';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
 import { ExpiringCache } from '#lib/platform/expiring-cache';
+import * as v from 'valibot';
+import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 
 export interface PlanRecord {
   /** Kept as read: an unknown tier is a state the plan check must notice, not a type error. */
@@ -66,23 +68,60 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
   const profile = items.find((item) => item.sk === 'PROFILE');
   if (!profile) return undefined;
   const plan = items.find((item) => item.sk === 'PLAN');
+  return fromTenantItems(profile, plan);
+}
+
+/** The profile's item, listed in the tenant directory (GSI1); the plan is an item of its own. */
+function toTenantItem(profile: Omit<Tenant, 'plan'>): StoredItem {
+  return {
+    ...keys.tenant(profile.slug),
+    [GSI1.partitionKey]: keys.tenantDirectory(),
+    [GSI1.sortKey]: profile.slug,
+    ...profile,
+  };
+}
+
+const tenantItemSchema = v.object({
+  tenantId: v.string(),
+  slug: v.string(),
+  name: v.string(),
+  stripeAccountId: v.nullish(v.string()),
+  paymentAccessApproved: v.nullish(v.boolean()),
+  platformFeeBps: v.nullish(v.number()),
+  stripeReadiness: v.nullish(v.object({ accountId: v.string(), ready: v.boolean(), checkedAt: v.number() })),
+  createdAt: v.string(),
+  // A string set (the document client reads it as a Set): one ADD or DELETE changes it.
+  allowedReturnOrigins: v.nullish(v.set(v.string())),
+  branding: v.nullish(storedObject<Branding>()),
+});
+
+/** The tier is kept as read: an unknown tier is a state the plan check must notice. */
+const planItemSchema = v.object({ tier: v.unknown(), updatedAt: v.string() });
+
+/** The tenant its profile and plan items hold; a CorruptItemError when they do not hold one. */
+export function fromTenantItems(storedProfile: StoredItem, storedPlan: StoredItem | undefined): Tenant {
+  const profile = parseItem('tenant', tenantItemSchema, storedProfile);
+  const plan = storedPlan ? parseItem('tenant plan', planItemSchema, storedPlan) : undefined;
   return {
     tenantId: profile.tenantId,
     slug: profile.slug,
     name: profile.name,
-    stripeAccountId: profile.stripeAccountId,
+    stripeAccountId: profile.stripeAccountId ?? undefined,
     paymentAccessApproved: profile.paymentAccessApproved === true,
-    platformFeeBps: typeof profile.platformFeeBps === 'number' ? profile.platformFeeBps : 0,
-    stripeReadiness: profile.stripeReadiness,
+    platformFeeBps: profile.platformFeeBps ?? 0,
+    stripeReadiness: profile.stripeReadiness ?? undefined,
     createdAt: profile.createdAt,
     plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
-    allowedReturnOrigins:
-      profile.allowedReturnOrigins instanceof Set
-        ? [...(profile.allowedReturnOrigins as Set<string>)].sort()
-        : undefined,
+    allowedReturnOrigins: profile.allowedReturnOrigins ? [...profile.allowedReturnOrigins].sort() : undefined,
     ...(profile.branding ? { branding: profile.branding } : {}),
   };
 }
+
+/** What the directory's listing needs of a tenant item (GSI1 projects all of it). */
+const tenantSlugSchema = v.object({ slug: v.string() });
+
+/** The item that leads from a connected Stripe account to its tenant's slug. */
+const stripeAccountItemSchema = v.object({ slug: v.string() });
 
 /**
  * How long a tenant read by slug is reused by routes that may see a slightly old profile and
@@ -137,12 +176,7 @@ export async function createTenant(input: NewTenant): Promise<Tenant> {
           {
             Put: {
               TableName: tableName,
-              Item: {
-                ...keys.tenant(input.slug),
-                [GSI1.partitionKey]: keys.tenantDirectory(),
-                [GSI1.sortKey]: input.slug,
-                ...profile,
-              },
+              Item: toTenantItem(profile),
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
@@ -242,13 +276,17 @@ function stripeAccountMapping(accountId: string, slug: string) {
 /** The tenant whose connected Stripe account this is (for Connect webhooks). */
 export async function getTenantByStripeAccount(accountId: string): Promise<Tenant | undefined> {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.stripeAccount(accountId) }));
-  const tenant = Item ? await getTenantBySlug(Item.slug) : undefined;
+  const tenant = Item
+    ? await getTenantBySlug(parseItem('stripe account', stripeAccountItemSchema, Item).slug)
+    : undefined;
   return tenant?.stripeAccountId === accountId ? tenant : undefined;
 }
 
 /** The tenant directory (admin use only): slugs in order, through GSI1. */
 export async function listTenants(): Promise<Tenant[]> {
   const directory = await queryGsi1(keys.tenantDirectory());
-  const tenants = await Promise.all(directory.map((item) => getTenantBySlug(item.slug)));
+  const tenants = await Promise.all(
+    directory.map((item) => getTenantBySlug(parseItem('tenant', tenantSlugSchema, item).slug)),
+  );
   return tenants.filter((tenant): tenant is Tenant => tenant !== undefined);
 }

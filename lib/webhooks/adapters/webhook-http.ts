@@ -140,7 +140,7 @@ function sendOnce(
       agent,
       headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body, 'utf8')) },
       ...(request.mode === 'strict'
-        ? { lookup: publicAddressesOnly(lookup ?? (systemLookup as LookupFunction)) }
+        ? { lookup: publicAddressesOnly(lookup ?? systemLookup) }
         : lookup
           ? { lookup }
           : {}),

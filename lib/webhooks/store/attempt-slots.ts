@@ -6,6 +6,8 @@ import { queryAll } from '#lib/platform/table/queries';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import { TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
 import { ATTEMPT_SLOT_HOLD_MS, type HeldSlot, freeSlotsFor } from '#lib/webhooks/rules/delivery-capacity';
+import * as v from 'valibot';
+import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 /**
  * A tenant's webhook attempt slots (keys.webhookAttemptSlot): an item per slot in use, put on
@@ -19,6 +21,14 @@ export interface AttemptSlot {
   holder: string;
 }
 
+const attemptSlotItemSchema = v.object({ slot: v.number(), subscriptionId: v.string(), heldUntil: v.number() });
+
+/** The slot an item holds, and until when; a CorruptItemError when it holds none. */
+export function fromAttemptSlotItem(stored: StoredItem): HeldSlot {
+  const item = parseItem('webhook attempt slot', attemptSlotItemSchema, stored);
+  return { slot: item.slot, subscriptionId: item.subscriptionId, heldUntil: item.heldUntil };
+}
+
 /** Takes a free slot of the tenant for one attempt of the subscription; undefined when its share is in flight. */
 export async function takeAttemptSlot(
   tenantId: string,
@@ -30,11 +40,7 @@ export async function takeAttemptSlot(
     ExpressionAttributeValues: { ':pk': keys.webhookAttemptSlotsOfTenant(tenantId) },
     ConsistentRead: true,
   });
-  const held: HeldSlot[] = items.map((item) => ({
-    slot: item.slot,
-    subscriptionId: item.subscriptionId,
-    heldUntil: item.heldUntil,
-  }));
+  const held: HeldSlot[] = items.map(fromAttemptSlotItem);
   const holder = randomUUID();
   const heldUntil = at + ATTEMPT_SLOT_HOLD_MS;
   for (const slot of freeSlotsFor(held, subscriptionId, at)) {

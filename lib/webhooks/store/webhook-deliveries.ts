@@ -4,6 +4,8 @@ import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
 import { EVENT_RETENTION_DAYS } from '#lib/events/store/outbox';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from '#lib/webhooks/rules/webhook-delivery';
+import * as v from 'valibot';
+import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 /**
  * The delivery log of a subscription: one item per event it was sent (or is to be sent),
@@ -11,9 +13,56 @@ import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from '#lib/webh
  * nothing. Kept as long as the events (DynamoDB TTL); it holds IDs and outcomes, no personal data.
  */
 
-function fromItem(item: Record<string, any>): WebhookDelivery {
-  const { pk: _pk, sk: _sk, expiresAt: _expiresAt, ...delivery } = item;
-  return { attemptLog: [], ...delivery } as unknown as WebhookDelivery;
+/** A delivery's item, kept as long as its event (DynamoDB TTL). */
+function toDeliveryItem(delivery: WebhookDelivery): StoredItem {
+  return {
+    ...keys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
+    ...delivery,
+    expiresAt: Math.floor(Date.parse(delivery.createdAt) / 1000) + EVENT_RETENTION_DAYS * 86_400,
+  };
+}
+
+const deliveryItemSchema = v.object({
+  tenantId: v.string(),
+  subscriptionId: v.string(),
+  eventId: v.string(),
+  eventType: v.string(),
+  galleryToken: v.string(),
+  status: v.picklist(['pending', 'delivered', 'failed', 'gone', 'replay_requested']),
+  createdAt: v.string(),
+  attempts: v.number(),
+  roundFailures: v.number(),
+  roundStartedAt: v.optional(v.number()),
+  nextAttemptAt: v.number(),
+  deliveredAt: v.optional(v.string()),
+  // Absent until the first attempt is logged.
+  attemptLog: v.optional(
+    v.array(
+      v.object({
+        attempt: v.number(),
+        at: v.string(),
+        durationMs: v.number(),
+        statusCode: v.optional(v.number()),
+        failure: v.optional(
+          v.picklist([
+            'timeout',
+            'address_refused',
+            'connection_failed',
+            'http_status',
+            'redirect',
+            'endpoint_disabled',
+            'url_refused',
+          ]),
+        ),
+      }),
+    ),
+    [],
+  ),
+});
+
+/** The delivery an item holds (a stream image or a read item); a CorruptItemError when it holds none. */
+export function fromDeliveryItem(item: Record<string, unknown>): WebhookDelivery {
+  return parseItem('webhook delivery', deliveryItemSchema, item);
 }
 
 /** Records a delivery to come; false when it exists already. */
@@ -23,11 +72,7 @@ export function createDelivery(delivery: WebhookDelivery): Promise<boolean> {
       db.send(
         new PutCommand({
           TableName: tableName,
-          Item: {
-            ...keys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
-            ...delivery,
-            expiresAt: Math.floor(Date.parse(delivery.createdAt) / 1000) + EVENT_RETENTION_DAYS * 86_400,
-          },
+          Item: toDeliveryItem(delivery),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       ),
@@ -47,7 +92,7 @@ export async function getDelivery(
       ConsistentRead: true,
     }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return Item ? fromDeliveryItem(Item) : undefined;
 }
 
 /**
@@ -146,7 +191,7 @@ export async function listDeliveries(
 ): Promise<WebhookDelivery[]> {
   const limit = options.limit ?? 50;
   const found: WebhookDelivery[] = [];
-  let start: Record<string, any> | undefined;
+  let start: Record<string, unknown> | undefined;
   do {
     const page = await db.send(
       new QueryCommand({
@@ -163,7 +208,7 @@ export async function listDeliveries(
         ExclusiveStartKey: start,
       }),
     );
-    found.push(...(page.Items ?? []).map(fromItem));
+    found.push(...(page.Items ?? []).map(fromDeliveryItem));
     start = page.LastEvaluatedKey;
   } while (start && found.length < limit);
   return found.slice(0, limit);

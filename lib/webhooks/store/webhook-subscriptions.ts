@@ -4,19 +4,42 @@ import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { SealedSecret, WebhookSubscription } from '#lib/webhooks/rules/webhook-subscription';
+import * as v from 'valibot';
+import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
+import { EVENT_TYPES } from '#lib/events/rules/event-catalogue';
 
 /** A tenant's webhook subscriptions: one item collection per tenant (keys.webhookSubscription). */
 
-function fromItem(item: Record<string, any>): WebhookSubscription {
-  const { pk: _pk, sk: _sk, ...subscription } = item;
-  return subscription as WebhookSubscription;
+/** A subscription's item, in its tenant's collection. */
+function toSubscriptionItem(subscription: WebhookSubscription): StoredItem {
+  return { ...keys.webhookSubscription(subscription.tenantId, subscription.subscriptionId), ...subscription };
+}
+
+const subscriptionItemSchema = v.object({
+  subscriptionId: v.string(),
+  tenantId: v.string(),
+  tenantSlug: v.string(),
+  url: v.string(),
+  eventTypes: v.array(v.picklist([...EVENT_TYPES, '*'])),
+  enabled: v.boolean(),
+  secrets: v.array(v.object({ sealed: v.string(), addedAt: v.string(), expiresAt: v.optional(v.string()) })),
+  description: v.nullable(v.string()),
+  createdAt: v.string(),
+  failingSince: v.optional(v.number()),
+  disabledAt: v.optional(v.string()),
+  disabledReason: v.optional(v.picklist(['failing', 'by_admin'])),
+});
+
+/** The subscription an item holds; a CorruptItemError when it holds none. */
+export function fromSubscriptionItem(item: StoredItem): WebhookSubscription {
+  return parseItem('webhook subscription', subscriptionItemSchema, item);
 }
 
 export async function putSubscription(subscription: WebhookSubscription): Promise<void> {
   await db.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...keys.webhookSubscription(subscription.tenantId, subscription.subscriptionId), ...subscription },
+      Item: toSubscriptionItem(subscription),
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -29,11 +52,11 @@ export async function getSubscription(
   const { Item } = await db.send(
     new GetCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId) }),
   );
-  return Item ? fromItem(Item) : undefined;
+  return Item ? fromSubscriptionItem(Item) : undefined;
 }
 
 export async function listSubscriptions(tenantId: string): Promise<WebhookSubscription[]> {
-  return (await queryPartition(keys.webhookSubscriptionsOfTenant(tenantId))).map(fromItem);
+  return (await queryPartition(keys.webhookSubscriptionsOfTenant(tenantId))).map(fromSubscriptionItem);
 }
 
 /**

@@ -340,7 +340,7 @@ describe('POST persons: transient DynamoDB failures', () => {
     expect(stored).toHaveLength(500);
     expect(new Set(stored.map((item) => item.name)).size).toBe(500);
     const codeItems = await Promise.all(
-      stored.map((item) => queryPartition(keys.accessCode(studio.tenant.tenantId, studio.token, item.code).pk)),
+      stored.map((item) => queryPartition(keys.accessCode(studio.tenant.tenantId, studio.token, String(item.code)).pk)),
     );
     expect(
       codeItems.every((items, index) => items.length === 1 && items[0]!.personId === stored[index]!.personId),

@@ -47,7 +47,7 @@ async function pickedEvents(studio: TestTenant, personId: string) {
   const items = await queryPartition(keys.eventsOfGallery(studio.tenant.tenantId, studio.token));
   return items
     .filter((item) => item.type === 'photo.picked' && item.personId === personId)
-    .sort((a, b) => a.eventId.localeCompare(b.eventId));
+    .sort((a, b) => String(a.eventId).localeCompare(String(b.eventId)));
 }
 
 const pickedFlags = (answer: { body: { photos: { photoId: string; picked: boolean }[] } }) =>

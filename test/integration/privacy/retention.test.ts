@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { listObjectVersions } from '#lib/platform/media-bucket';
 import { db, tableName } from '#lib/platform/table/client';
 import { keys } from '#lib/platform/table/keys';
-import { getOrder } from '#lib/payments/store/orders';
+import { type StoredOrder, getOrder } from '#lib/payments/store/orders';
 import { getPerson } from '#lib/persons/store/persons';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { DEFAULT_RETENTION } from '#lib/galleries/rules/retention-policy';
@@ -86,7 +86,7 @@ describe('retention of personal data', () => {
       termsAccepted: true,
     });
     const pendingOrder = (await getOrder(scope.tenantId, scope.token, reserved.orderId))!;
-    const pendingSelfie = selfieObjectKey(scope.tenantId, scope.token, pendingOrder.person.personId);
+    const pendingSelfie = selfieObjectKey(scope.tenantId, scope.token, (pendingOrder as StoredOrder).person.personId);
     // Act
     const first = emptyTally();
     await applyGalleryRetention(scope, daysAfterLastDay(DEFAULT_RETENTION.personDays), first);
@@ -148,7 +148,7 @@ describe('retention of personal data', () => {
     await stripe.emulator.expire(reserved.checkoutUrl.split('/').pop());
     const order = (await getOrder(scope.tenantId, scope.token, reserved.orderId))!;
     expect(order.status).toBe('expired');
-    const selfieKey = selfieObjectKey(scope.tenantId, scope.token, order.person.personId);
+    const selfieKey = selfieObjectKey(scope.tenantId, scope.token, (order as StoredOrder).person.personId);
     // The order was made 31 days before "now" (the gallery's days are still ahead).
     const nowMs = Date.parse(order.createdAt) + 31 * DAY_MS;
     // An attribute erasure does not know must go too: only the accounting attributes are kept.

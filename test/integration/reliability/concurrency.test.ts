@@ -85,10 +85,10 @@ async function scanByPrefix(prefix: string): Promise<Item[]> {
 /** What the table holds for one gallery: persons, code items, orders, days and the statistics item. */
 async function readGallery(tenantId: string, token: string) {
   const [persons, codeItems, orders, configuration] = await Promise.all([
-    queryPartition(keys.personsOfGallery(tenantId, token)),
+    queryPartition(keys.personsOfGallery(tenantId, token)) as Promise<Item[]>,
     scanByPrefix(keys.accessCode(tenantId, token, '').pk),
-    queryPartition(keys.order(tenantId, token, 'none').pk),
-    queryPartition(keys.galleryPartition(tenantId, token)),
+    queryPartition(keys.order(tenantId, token, 'none').pk) as Promise<Item[]>,
+    queryPartition(keys.galleryPartition(tenantId, token)) as Promise<Item[]>,
   ]);
   // A day's booked spots: summed over its item and its spot counters, which lie under its sort key.
   const days = new Map<string, Item>();

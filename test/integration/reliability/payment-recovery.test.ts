@@ -122,7 +122,7 @@ it('a check-in whose session cannot be attached, nor its reservation released, i
   const orders = await queryPartition(keys.order(studio.tenant.tenantId, studio.token, 'x').pk);
   expect(orders).toHaveLength(1); // the first check-in only
   expect(await booked(studio)).toBe(0);
-  expect(openSessionsOf(orders[0]!.orderId)).toHaveLength(1);
+  expect(openSessionsOf(String(orders[0]!.orderId))).toHaveLength(1);
   expect((await stats(studio)).orders).toEqual({ pending: 1, paid: 0, expired: 0, canceled: 0 });
 });
 

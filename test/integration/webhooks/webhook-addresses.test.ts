@@ -83,7 +83,7 @@ describe('webhook URLs: no server-side request forgery', () => {
     expect(imported.body.imported).toBe(1);
     expect(receiver.requests).toBe(0);
     const [event] = await queryPartition(keys.eventsOfGallery(studio.tenant.tenantId, studio.token));
-    const delivery = await getDelivery(studio.tenant.tenantId, subscriptionId, event!.eventId);
+    const delivery = await getDelivery(studio.tenant.tenantId, subscriptionId, String(event!.eventId));
     // Refused by the stored URL's check (plain http, a loopback address) before any connection,
     // for good; a name that resolves to a refused address at connection time is address_refused
     // and retried (webhook-http.test.ts).

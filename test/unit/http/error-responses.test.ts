@@ -3,6 +3,7 @@ import { ApiError, ERROR_CATALOG } from '#lib/http/errors';
 import { errorResponses } from '#lib/http/error-responses';
 import { IdempotentReplay } from '#lib/http/idempotency';
 import { logger } from '#lib/platform/logger';
+import { CorruptItemError } from '#lib/platform/table/store-errors';
 import { apiEvent, apiRequest, bodyOf, runOnError } from './request-builders';
 
 /** The answer errorResponses gives to a request that failed with `error`. */
@@ -141,6 +142,7 @@ describe('errorResponses', () => {
       ['an Error', new Error('store exploded at /var/task/secret-path.js:42')],
       ['a TypeError', new TypeError("Cannot read properties of undefined (reading 'secret-path')")],
       ['a conditional check that no code expected', storeError('ConditionalCheckFailedException')],
+      ['a corrupt item read from the table', new CorruptItemError('person', 'secret-path', 'string')],
     ])('%s gives 500 internal_error with the catalogue message only', async (_kind, error) => {
       // Act
       const answer = await answerTo(error);
