@@ -53,7 +53,7 @@ export function webhookSealingKey(scope: Construct): Secret {
   return generatedKeySecret(
     scope,
     'WebhookSealingKey',
-    'Seals the webhook signing secrets stored in the table (generated; read by events/deliver-webhooks)',
+    'Seals the webhook signing secrets stored in the table (generated; read by webhooks/deliver-webhooks)',
     'A new sealing key must re-seal every stored signing secret first; a rotation Lambda cannot do that alone.',
   );
 }
@@ -61,9 +61,9 @@ export function webhookSealingKey(scope: Construct): Secret {
 export interface WebhookDeliveryProps {
   /** The single table; it must have a stream with new images. */
   table: ITable;
-  /** events/dispatch-events: started by the table's stream. */
+  /** webhooks/dispatch-events: started by the table's stream. */
   dispatcher: LambdaFunction;
-  /** events/deliver-webhooks: started by the queue, which hides a received message six times its timeout, as Lambda advises. */
+  /** webhooks/deliver-webhooks: started by the queue, which hides a received message six times its timeout, as Lambda advises. */
   worker: LambdaFunction;
   /** The dispatcher's handler name, which its failure queue is kept for. */
   dispatcherHandler: string;
@@ -122,14 +122,14 @@ export class WebhookDelivery extends Construct {
         filters: [
           // A new event in a gallery's outbox (a coalesced photos.assigned or photos.withheld event only when its window's first photo creates it).
           FilterCriteria.filter({
-            eventName: FilterRule.isEqual('INSERT'),
+            eventName: FilterRule.isEqual('INSERT') as unknown, // CDK types the rule as any
             dynamodb: { Keys: { [sortKey]: { S: FilterRule.beginsWith(keys.event('', '', '').sk) } } },
           }),
           // A delivery whose replay an operator asked for.
           FilterCriteria.filter({
             dynamodb: {
               Keys: { [sortKey]: { S: FilterRule.beginsWith(keys.webhookDelivery('', '', '').sk) } },
-              NewImage: { status: { S: FilterRule.isEqual(REPLAY_REQUESTED) } },
+              NewImage: { status: { S: FilterRule.isEqual(REPLAY_REQUESTED) as unknown } },
             },
           }),
         ],

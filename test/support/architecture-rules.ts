@@ -112,7 +112,7 @@ export const PUBLIC_FACES: Record<Feature, readonly string[]> = {
     'adapters/camera-card-pdf',
     'adapters/shoot-photo-reader',
   ],
-  checkin: ['checkin-schemas', 'checkin-actions', 'checkin-info', 'submit-checkin', 'adapters/selfie-image'],
+  checkin: ['checkin-schemas', 'checkin-info', 'submit-checkin', 'adapters/selfie-image'],
   'hr-exports': [
     'hr-export-schemas',
     'create-hr-export',

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
 import { listObjectVersions } from '#lib/platform/media-bucket';
 import { db, tableName } from '#lib/platform/table/client';
 import { photoObjectKey, selfieObjectKey } from '#lib/platform/media-keys';
@@ -51,7 +51,7 @@ async function paidParticipantWithPhotos(studio: CheckinStudio) {
     { ...studio.publicHeaders, 'Idempotency-Key': 'erasure-test-0b7d4e' },
   );
   expect(reserved.status).toBe(200);
-  await stripe.emulator.pay(reserved.body.checkoutUrl.split('/').pop()!);
+  await stripe.emulator.pay(reserved.body.checkoutUrl.split('/').pop());
   const paid = await post(studio, { action: 'checkinStatus', statusToken: reserved.body.statusToken });
   expect(paid.body.status).toBe('paid');
   const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
@@ -295,15 +295,7 @@ describe('npm run admin -- person erase', () => {
     [[], /exactly one of/],
   ])('refuses %j as a usage error', async (options, message) => {
     const studio = await createPayingStudio();
-    const run = await admin(
-      'person',
-      'erase',
-      '--tenant',
-      studio.slug,
-      '--gallery',
-      studio.token,
-      ...(options as string[]),
-    );
+    const run = await admin('person', 'erase', '--tenant', studio.slug, '--gallery', studio.token, ...options);
     expect(run.code).toBe(2);
     expect(run.err.join('\n')).toMatch(message);
   });

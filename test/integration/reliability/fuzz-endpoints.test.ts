@@ -2,8 +2,8 @@ import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/h
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
-import { CHECKIN_ACTIONS } from '#lib/checkin/checkin-actions';
+import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { CHECKIN_ACTIONS } from '#lib/http/group-shoot-actions';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey, setApiKeyStatus } from '#lib/tenants/store/api-keys';
 import { photoObjectKey } from '#lib/platform/media-keys';
@@ -286,7 +286,7 @@ function tally() {
 }
 
 function report(title: string, counts: ReturnType<typeof tally>): void {
-  if (process.env.FUZZ_SUMMARY) process.stdout.write(`${title}\n  ${counts}\n`);
+  if (process.env.FUZZ_SUMMARY) process.stdout.write(`${title}\n  ${counts.toString()}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -653,7 +653,7 @@ function arbitraries(w: World) {
       weight: 4,
       arbitrary: fc
         .array(fc.tuple(queryName, queryValue), { maxLength: 5 })
-        .map((pairs) => (pairs.length > 0 ? `?${new URLSearchParams(pairs)}` : '')),
+        .map((pairs) => (pairs.length > 0 ? `?${new URLSearchParams(pairs).toString()}` : '')),
     },
     {
       weight: 2,
