@@ -1,4 +1,6 @@
 import type { MEDIA_FOLDERS } from '../lib/platform/media-keys';
+import type { HandlerName } from '../lib/http/handlers';
+import { findRoute } from '../lib/http/routes';
 import {
   GSI1_PARTITIONS,
   type KeyAccess,
@@ -8,7 +10,7 @@ import {
 } from './table-access';
 
 /**
- * What each function may touch, by the handler name the route module gives it. The stack
+ * What each function may touch, by its handler's name in the registry (lib/http/handlers.ts). The stack
  * grants exactly this (infra/service-function.ts); infra tests check that every function of the
  * route module is here and that its policy reaches nothing else. The table grants follow the
  * code path of each handler down to the stores it reaches (docs/deployment.md#table-access has the table).
@@ -128,7 +130,7 @@ const CACHE_STRIPE_READINESS: KeyAccess = {
   attributes: STRIPE_READINESS_ATTRIBUTES,
 };
 
-export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
+const PERMISSIONS_BY_HANDLER = {
   // A cold instance reads the gallery's pointers beside the tenant (lib/http/gallery-pointer-prefetch.ts); only the operator writes them.
   'checkin/get-checkin-info': {
     table: [...PUBLIC_REQUEST, { on: 'table', actions: ['Query'], partitions: [PARTITIONS.galleryPointers] }],
@@ -163,17 +165,17 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     photoCdn: true,
     memoryMb: 1024,
   },
-  'integration/list-form-fields': { table: SERVER_REQUEST },
-  'integration/list-shooting-days': { table: SERVER_REQUEST },
-  'integration/get-gallery-stats': { table: SERVER_REQUEST },
-  'integration/list-persons': {
+  'galleries/list-form-fields': { table: SERVER_REQUEST },
+  'galleries/list-shooting-days': { table: SERVER_REQUEST },
+  'galleries/get-gallery-stats': { table: SERVER_REQUEST },
+  'persons/list-persons': {
     table: [
       ...SERVER_REQUEST,
       { on: 'table', actions: ['Query'], partitions: [PARTITIONS.persons] },
       { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.personsByEmployeeId] },
     ],
   },
-  'integration/list-person-photos': {
+  'photos/list-person-photos': {
     table: [
       ...SERVER_REQUEST,
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
@@ -185,30 +187,30 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
   // Uploads into a gallery's inbox (lib/photos/inbox-uploads.ts): listing it, presigning PUTs and parts
   // (a presigned URL acts with these credentials: PutObject covers PutObject and UploadPart), and the
   // multipart calls themselves (PutObject covers create and complete). Nothing reads a photo.
-  'integration/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
-  'integration/create-uploads': {
+  'photos/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
+  'photos/create-uploads': {
     table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
     media: { folders: ['photos'], objects: ['PutObject'] },
   },
-  'integration/complete-uploads': {
+  'photos/complete-uploads': {
     table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
     media: { folders: ['photos'], objects: ['PutObject', 'AbortMultipartUpload'] },
   },
   // HR exports (lib/hr-exports/): the create puts the export's record (its message goes to the queue,
   // granted by infra/hr-export-queue.ts); the read gets it and presigns the ZIP's download, which
   // acts with the reader's credentials (GetObject).
-  'integration/create-hr-export': {
+  'hr-exports/create-hr-export': {
     table: [
       ...SERVER_REQUEST,
       IDEMPOTENCY_RECORDS,
       { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.hrExports] },
     ],
   },
-  'integration/get-hr-export': {
+  'hr-exports/get-hr-export': {
     table: [...SERVER_REQUEST, { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.hrExports] }],
     media: { folders: ['hrExports'], objects: ['GetObject'] },
   },
-  'integration/import-persons': { table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS, ...STORE_PERSONS], memoryMb: 1024 },
+  'persons/import-persons': { table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS, ...STORE_PERSONS], memoryMb: 1024 },
   'payments/stripe-webhook': {
     table: [
       { on: 'table', actions: ['GetItem', 'PutItem'], partitions: [PARTITIONS.stripeEvent] },
@@ -220,9 +222,9 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     ],
     secrets: ['stripeWebhookSecret'],
   },
-  'system/route-not-matched': { table: [] },
-  'system/cors-preflight': { table: [] },
-  'media/ingest-photo': {
+  'http/route-not-matched': { table: [] },
+  'http/cors-preflight': { table: [] },
+  'photos/ingest-photo': {
     table: [
       // recordPhoto: the photo, the person's photoCount and the statistics in one transaction; getPerson (strongly consistent) on a retry.
       // A sorted shoot photo moving from one person to another also deletes the first one's photo item.
@@ -296,7 +298,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     // One gallery per invocation, however large (infra/retention-fan-out.ts).
     timeoutSeconds: 15 * 60,
   },
-  'events/dispatch-events': {
+  'webhooks/dispatch-events': {
     table: [
       // For each new event, the tenant's subscriptions; a delivery record per subscription that wants it,
       // read and updated again when the record of a replay comes back through the stream.
@@ -326,7 +328,7 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     // One record at a time, each a few table calls and one SES call (at most 3 attempts of 5 s).
     timeoutSeconds: 60,
   },
-  'events/deliver-webhooks': {
+  'webhooks/deliver-webhooks': {
     table: [
       // The subscription (its URL and sealed secrets; marked failing, healthy or disabled), the event, the delivery's record.
       {
@@ -384,51 +386,26 @@ export const FUNCTION_PERMISSIONS: Record<string, FunctionPermissions> = {
     // about a quarter of a second a selfie.
     timeoutSeconds: 60,
   },
-};
+} satisfies Record<HandlerName, FunctionPermissions>;
 
-/** The function S3 invokes for new objects under photos/; not behind the API. */
-export const PHOTO_INGEST_HANDLER = 'media/ingest-photo';
+/**
+ * What each function may touch, keyed by its handler (lib/http/handlers.ts). Every handler has an
+ * entry and nothing else does (checked at compile time above).
+ */
+export const FUNCTION_PERMISSIONS: Readonly<Record<string, FunctionPermissions>> = PERMISSIONS_BY_HANDLER;
 
-/** The function a schedule runs every few minutes to settle reservations nothing else will end (docs/payments.md). */
-export const RESERVATION_SWEEP_HANDLER = 'payments/sweep-reservations';
+/** The schedule of the reservation sweep (RESERVATION_SWEEP_HANDLER), which settles reservations nothing else will end (docs/payments.md). */
 export const RESERVATION_SWEEP_MINUTES = 5;
 
 /**
  * The retention run (infra/retention-fan-out.ts): a schedule starts the planner once a day, which
  * queues one message per gallery; the worker applies each gallery's retention, one per message.
+ * 03:15 UTC every day; one planner at a time (reserved concurrency 1), never retried: the next day's run picks up what is left.
  */
-export const RETENTION_PLANNER_HANDLER = 'privacy/plan-retention';
-export const RETENTION_WORKER_HANDLER = 'privacy/apply-gallery-retention';
-/** 03:15 UTC every day; one planner at a time (reserved concurrency 1), never retried: the next day's run picks up what is left. */
 export const RETENTION_SCHEDULE = { minute: '15', hour: '3' } as const;
 
-/** The function the table's stream invokes for new events and replay requests: it records deliveries and queues them. */
-export const EVENT_DISPATCH_HANDLER = 'events/dispatch-events';
-/** The function the delivery queue invokes: one signed HTTP attempt per message (infra/webhook-delivery.ts). */
-export const WEBHOOK_DELIVERY_HANDLER = 'events/deliver-webhooks';
-
-/** The function the table's stream invokes for photos.assigned events: one photo-ready email per consenting person (infra/photo-notices.ts). */
-export const PHOTO_NOTICE_HANDLER = 'photos/send-photo-notices';
 /** The public check-in function, which emails photo links (sendPhotoLink, lookups past their budgets). */
-export const PHOTO_LINK_HANDLER = 'checkin/post-group-shoot';
+export const PHOTO_LINK_HANDLER = findRoute('submitCheckin').handler;
 
-/** The function the table's stream invokes for persons inserted with a selfie and face consent: their reference face (infra/reference-faces.ts). */
-export const REFERENCE_FACE_HANDLER = 'faces/describe-reference-faces';
-
-/** The function the HR export queue invokes: one export built per message (infra/hr-export-queue.ts). */
-export const HR_EXPORT_BUILD_HANDLER = 'hr-exports/build-hr-export';
 /** The endpoint that queues HR exports. */
-export const HR_EXPORT_CREATE_HANDLER = 'integration/create-hr-export';
-
-/** Functions behind no route, each with its own trigger. */
-export const TRIGGERED_HANDLERS = [
-  PHOTO_INGEST_HANDLER,
-  RESERVATION_SWEEP_HANDLER,
-  RETENTION_PLANNER_HANDLER,
-  RETENTION_WORKER_HANDLER,
-  EVENT_DISPATCH_HANDLER,
-  WEBHOOK_DELIVERY_HANDLER,
-  PHOTO_NOTICE_HANDLER,
-  REFERENCE_FACE_HANDLER,
-  HR_EXPORT_BUILD_HANDLER,
-] as const;
+export const HR_EXPORT_CREATE_HANDLER = findRoute('createHrExport').handler;

@@ -26,28 +26,30 @@ import { join } from 'node:path';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { MEDIA_FOLDERS } from '../lib/platform/media-keys';
-import { UNMATCHED_ROUTE_HANDLER, routes } from '../lib/http/routes';
 import { ApiFront, CLIENT_ADDRESS_HEADER } from './api-front';
 import { QR_ENCODER_FILE, buildQrEncoder } from './checkin-page-assets';
 import { MediaDelivery } from './media-delivery';
 import { type ReservedConcurrencyOption, reservedConcurrencyOf } from './function-concurrency';
 import {
-  EVENT_DISPATCH_HANDLER,
   FUNCTION_PERMISSIONS,
-  PHOTO_INGEST_HANDLER,
   PHOTO_LINK_HANDLER,
+  RESERVATION_SWEEP_MINUTES,
+  HR_EXPORT_CREATE_HANDLER,
+  type SecretName,
+} from './function-permissions';
+import {
+  ALL_HANDLERS,
+  EVENT_DISPATCH_HANDLER,
+  HR_EXPORT_BUILD_HANDLER,
+  PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
+  REPLAYABLE_HANDLERS,
   RESERVATION_SWEEP_HANDLER,
-  RESERVATION_SWEEP_MINUTES,
   RETENTION_PLANNER_HANDLER,
-  HR_EXPORT_BUILD_HANDLER,
-  HR_EXPORT_CREATE_HANDLER,
   RETENTION_WORKER_HANDLER,
-  type SecretName,
-  TRIGGERED_HANDLERS,
   WEBHOOK_DELIVERY_HANDLER,
-} from './function-permissions';
+} from '../lib/http/handlers';
 import {
   DEFAULT_ROUTE_THROTTLES,
   DEFAULT_STAGE_THROTTLE,
@@ -170,10 +172,7 @@ export class GroupShootStack extends Stack {
     );
     // Behind the front, requestContext.http.sourceIp is a CloudFront address; the client's is in this header.
     const apiEnvironment = props.apiFront ? { ...environment, CLIENT_ADDRESS_HEADER } : environment;
-    const handlers = [
-      ...new Set([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler), ...TRIGGERED_HANDLERS]),
-    ];
-    for (const handler of handlers) {
+    for (const handler of ALL_HANDLERS) {
       const permissions = FUNCTION_PERMISSIONS[handler];
       if (!permissions) throw new Error(`No permissions declared for function ${handler}`);
       const { fn } = new ServiceFunction(this, functionId(handler), {
@@ -290,6 +289,10 @@ export class GroupShootStack extends Stack {
       [PHOTO_NOTICE_HANDLER, photoNotices.failures.queue],
       [REFERENCE_FACE_HANDLER, referenceFaces.failureQueue],
     ]);
+    // `ops replay` reads the handlers that keep failures from the registry: each must have its queue here.
+    const withoutQueue = REPLAYABLE_HANDLERS.filter((handler) => !failureQueues.has(handler));
+    if (withoutQueue.length > 0 || failureQueues.size !== REPLAYABLE_HANDLERS.length)
+      throw new Error(`Failure queues do not match the handlers that keep failures: ${withoutQueue.join(', ')}`);
     const others = [
       ...webhooks.alarms,
       ...photoNotices.alarms,
@@ -495,10 +498,40 @@ const CDK_CUSTOM_RESOURCE_BASIC_ROLE = {
   appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
 };
 
-/** `integration/list-persons` → `IntegrationListPersons` */
+/**
+ * The construct IDs of the handlers that moved when functions/ came to mirror lib/ (issue 40),
+ * kept as they were: a new ID would make CloudFormation replace the function, and with it its log
+ * group (retained, so left behind), its alarms and its event source mappings.
+ */
+const CONSTRUCT_IDS_BEFORE_THE_MOVE: Readonly<Record<string, string>> = {
+  'webhooks/deliver-webhooks': 'EventsDeliverWebhooks',
+  'webhooks/dispatch-events': 'EventsDispatchEvents',
+  'photos/complete-uploads': 'IntegrationCompleteUploads',
+  'photos/create-uploads': 'IntegrationCreateUploads',
+  'photos/list-inbox-files': 'IntegrationListInboxFiles',
+  'photos/list-person-photos': 'IntegrationListPersonPhotos',
+  'hr-exports/create-hr-export': 'IntegrationCreateHrExport',
+  'hr-exports/get-hr-export': 'IntegrationGetHrExport',
+  'galleries/get-gallery-stats': 'IntegrationGetGalleryStats',
+  'galleries/list-form-fields': 'IntegrationListFormFields',
+  'galleries/list-shooting-days': 'IntegrationListShootingDays',
+  'persons/import-persons': 'IntegrationImportPersons',
+  'persons/list-persons': 'IntegrationListPersons',
+  'photos/ingest-photo': 'MediaIngestPhoto',
+  'http/cors-preflight': 'SystemCorsPreflight',
+  'http/route-not-matched': 'SystemRouteNotMatched',
+};
+
+/**
+ * The construct ID of a handler's function, from its path: `checkin/post-group-shoot` →
+ * `CheckinPostGroupShoot`, but the IDs of CONSTRUCT_IDS_BEFORE_THE_MOVE stay what they were.
+ */
 export function functionId(handler: string): string {
-  return handler
-    .split(/[/-]/)
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('');
+  return (
+    CONSTRUCT_IDS_BEFORE_THE_MOVE[handler] ??
+    handler
+      .split(/[/-]/)
+      .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+      .join('')
+  );
 }

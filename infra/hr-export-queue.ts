@@ -11,7 +11,7 @@ import { thresholdAlarm } from './threshold-alarm';
 export const HR_EXPORT_BUILDER_CONCURRENCY = 2;
 
 export interface HrExportQueueProps {
-  /** integration/create-hr-export: queues one message per export. */
+  /** hr-exports/create-hr-export: queues one message per export. */
   creator: LambdaFunction;
   /** hr-exports/build-hr-export: builds one export per message. */
   builder: LambdaFunction;

@@ -54,7 +54,7 @@ export function webhookSealingKey(scope: Construct): Secret {
   return generatedKeySecret(
     scope,
     'WebhookSealingKey',
-    'Seals the webhook signing secrets stored in the table (generated; read by events/deliver-webhooks)',
+    'Seals the webhook signing secrets stored in the table (generated; read by webhooks/deliver-webhooks)',
     'A new sealing key must re-seal every stored signing secret first; a rotation Lambda cannot do that alone.',
   );
 }
@@ -62,9 +62,9 @@ export function webhookSealingKey(scope: Construct): Secret {
 export interface WebhookDeliveryProps {
   /** The single table; it must have a stream with new images. */
   table: ITable;
-  /** events/dispatch-events: started by the table's stream. */
+  /** webhooks/dispatch-events: started by the table's stream. */
   dispatcher: LambdaFunction;
-  /** events/deliver-webhooks: started by the queue, which hides a received message six times its timeout, as Lambda advises. */
+  /** webhooks/deliver-webhooks: started by the queue, which hides a received message six times its timeout, as Lambda advises. */
   worker: LambdaFunction;
   /** The dispatcher's handler name, which its failure queue is kept for. */
   dispatcherHandler: string;

@@ -1,4 +1,4 @@
-import { runCheckinAction } from '#lib/checkin/checkin-actions';
+import { runCheckinAction } from '#lib/http/group-shoot-actions';
 import { endpoint } from '#lib/http/endpoint';
 
 /** POST /group-shoot (public): the check-in action named by the body member `action`. */

@@ -1,13 +1,13 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { buildQueuedHrExports } from '#lib/hr-exports/build-hr-export';
+import { buildQueuedHrExport } from '#lib/hr-exports/build-hr-export';
+import { sqsBatch } from '#lib/http/triggered';
 
-/** The HR export queue's worker: each message one export to build; a failed build comes back later, until its last attempt. */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const records = event.Records.map((record) => ({
-    messageId: record.messageId,
-    body: record.body,
-    receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1),
-  }));
-  const failed = await buildQueuedHrExports(records);
-  return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
-};
+/** The HR export queue's worker: each message one export to build, one after another; a failed build comes back later, until its last attempt. */
+export const handler = sqsBatch(
+  (record) =>
+    buildQueuedHrExport({
+      messageId: record.messageId,
+      body: record.body,
+      receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1),
+    }),
+  { inParallel: false },
+);

@@ -1,21 +1,7 @@
 import * as v from 'valibot';
 import { PERSON_LINK_MAX_LENGTH } from '#lib/platform/person-link-token';
 import { BodyGalleryToken, FormField, Package, ShootingDay } from '#lib/galleries/gallery-schemas';
-import {
-  CheckinStatusRequest,
-  CheckoutStarted,
-  OrderStatus,
-  RetryCheckoutRequest,
-  returnUrlMember,
-} from '#lib/payments/payment-schemas';
-import {
-  MyPhotosRequest,
-  ParticipantPhotos,
-  PhotoLinkRequested,
-  PhotosByLinkRequest,
-  PickPhotoRequest,
-  SendPhotoLinkRequest,
-} from '#lib/photos/photo-schemas';
+import { CheckoutStarted, returnUrlMember } from '#lib/payments/payment-schemas';
 import { DomainError } from '#lib/platform/domain-error';
 import { CHECKIN_MODES } from '#lib/galleries/rules/checkin-policy';
 import { isPlausibleEmail } from '#lib/platform/email-address';
@@ -214,23 +200,14 @@ export function parseSubmitCheckin(body: unknown): SubmitCheckinInput {
   return parseBody(SubmitCheckinRequest, body, SUBMIT_CHECKIN_PRECEDENCE);
 }
 
-/** The body of POST /group-shoot: one of the actions' bodies, by its member `action`. */
-export const CheckinRequest = v.variant('action', [
-  SubmitCheckinRequest,
-  CheckinStatusRequest,
-  RetryCheckoutRequest,
-  MyPhotosRequest,
-  SendPhotoLinkRequest,
-  PhotosByLinkRequest,
-  PickPhotoRequest,
-]);
+/** A free check-in's answer: the person stored. */
+export const CheckinDone = v.object({
+  ok: v.literal(true),
+  personId: v.string(),
+  code: v.string(),
+  name: v.string(),
+  requestId,
+});
 
-export type CheckinAction = v.InferOutput<typeof CheckinRequest>['action'];
-
-export const CheckinResult = v.union([
-  v.object({ ok: v.literal(true), personId: v.string(), code: v.string(), name: v.string(), requestId }),
-  CheckoutStarted,
-  OrderStatus,
-  ParticipantPhotos,
-  PhotoLinkRequested,
-]);
+/** What a check-in answers: the person stored, or for a paid package the Checkout Session to pay it in. */
+export const SubmitCheckinResult = v.union([CheckinDone, CheckoutStarted]);

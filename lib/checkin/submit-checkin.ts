@@ -2,7 +2,7 @@ import { countersOfDay } from '#lib/galleries/store/day-bookings';
 import { nowIso } from '#lib/platform/clock';
 import { insertCheckedInPerson } from '#lib/checkin/store/checkins';
 import { addToGalleryCounters } from '#lib/galleries/store/gallery-counters';
-import type { CheckinResult, SubmitCheckinInput } from '#lib/checkin/checkin-schemas';
+import type { SubmitCheckinInput, SubmitCheckinResult } from '#lib/checkin/checkin-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { type CheckinSubmission, validateCheckin } from '#lib/checkin/rules/checkin-request';
@@ -37,7 +37,7 @@ export async function submitCheckin(
   tenant: Tenant,
   configuration: GalleryConfiguration,
   request: SubmitCheckinInput,
-): Promise<ResultMembers<typeof CheckinResult>> {
+): Promise<ResultMembers<typeof SubmitCheckinResult>> {
   const submission = validateCheckin(request, configuration);
   // Decoding is the one costly check: after every rule that needs no storage, before the
   // payment checks read anything.
@@ -72,7 +72,7 @@ async function storeCheckin(checkin: {
   selfie: Buffer | undefined;
   paidPackage: GalleryPackage | undefined;
   guest: Guest | undefined;
-}): Promise<ResultMembers<typeof CheckinResult>> {
+}): Promise<ResultMembers<typeof SubmitCheckinResult>> {
   const { tenant, configuration, request, submission, selfie, paidPackage, guest } = checkin;
   const limits = publicLimitsOf(configuration.gallery.publicLimits);
   const accountId = paidPackage ? await checkPaidCheckin(tenant, submission, paidPackage) : undefined;

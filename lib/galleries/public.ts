@@ -8,8 +8,6 @@ export const PUBLIC_MODULES = [
   'gallery-schemas',
   'get-gallery-stats',
   'group-shoot-gallery',
-  'list-form-fields',
-  'list-shooting-days',
   'rules/checkin-policy',
   'rules/custom-fields',
   'rules/face-matching',

@@ -218,27 +218,30 @@ export interface QueuedExportRecord {
 }
 
 /**
- * The build queue's worker: builds each queued export and answers the IDs of the messages to
- * hand back (a failure before the last attempt). The last attempt marks a failing export failed
- * and lets its message go; a malformed message goes to the dead-letter queue, which alarms.
+ * The build queue's worker's step: builds one queued export, and throws to have its message
+ * handed back (a failure before the last attempt). The last attempt marks a failing export
+ * failed and lets its message go; a malformed message goes to the dead-letter queue, which alarms.
  */
-export async function buildQueuedHrExports(records: readonly QueuedExportRecord[]): Promise<string[]> {
-  const failed: string[] = [];
-  for (const record of records) {
-    const message = parseHrExportMessage(record.body);
-    if (!message) {
-      logger.error('malformed hr export message', { counts: { bytes: record.body.length } });
-      failed.push(record.messageId);
-      continue;
-    }
-    const fields = { tenantId: message.tenantId, gallery: galleryRef(message.token), operation: message.exportId };
-    try {
-      const outcome = await buildHrExport(message, { isLast: record.receiveCount >= HR_EXPORT_MAX_RECEIVES });
-      logger.info('hr export built', { ...fields, outcome });
-    } catch (error) {
-      logger.error('hr export build failed', { ...fields, error: loggableError(error) });
-      failed.push(record.messageId);
-    }
+export async function buildQueuedHrExport(record: QueuedExportRecord): Promise<void> {
+  const message = parseHrExportMessage(record.body);
+  if (!message) {
+    logger.error('malformed hr export message', { counts: { bytes: record.body.length } });
+    throw new MalformedMessageError();
   }
-  return failed;
+  const fields = { tenantId: message.tenantId, gallery: galleryRef(message.token), operation: message.exportId };
+  try {
+    const outcome = await buildHrExport(message, { isLast: record.receiveCount >= HR_EXPORT_MAX_RECEIVES });
+    logger.info('hr export built', { ...fields, outcome });
+  } catch (error) {
+    logger.error('hr export build failed', { ...fields, error: loggableError(error) });
+    throw error;
+  }
+}
+
+/** A message that is no HR export message; it fails every attempt. */
+class MalformedMessageError extends Error {
+  constructor() {
+    super('Malformed HR export message');
+    this.name = 'MalformedMessageError';
+  }
 }

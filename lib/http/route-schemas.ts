@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { CheckinInfo, CheckinRequest, CheckinResult, SubmitCheckinRequest } from '#lib/checkin/checkin-schemas';
+import { CheckinInfo, SubmitCheckinRequest } from '#lib/checkin/checkin-schemas';
+import { CheckinRequest, CheckinResult } from '#lib/http/group-shoot-schemas';
 import {
   FormField,
   FormFields,

@@ -49,7 +49,7 @@ export const routes = [
     id: 'checkinInfoPreflight',
     method: 'OPTIONS',
     path: '/group-shoot/checkin/{token}',
-    handler: 'system/cors-preflight',
+    handler: 'http/cors-preflight',
     access: 'public',
     summary: 'CORS preflight of the public check-in info',
   },
@@ -57,7 +57,7 @@ export const routes = [
     id: 'checkinPreflight',
     method: 'OPTIONS',
     path: '/group-shoot',
-    handler: 'system/cors-preflight',
+    handler: 'http/cors-preflight',
     access: 'public',
     summary: 'CORS preflight of the public check-in actions',
   },
@@ -66,7 +66,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/form-fields',
     alias: '/groupshoot/{token}/form-fields',
-    handler: 'integration/list-form-fields',
+    handler: 'galleries/list-form-fields',
     access: 'server',
     summary: 'The enabled check-in form fields, for custom check-in pages and customFields labels',
   },
@@ -75,7 +75,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/persons/{personId}/photos',
     alias: '/groupshoot/{token}/persons/{personId}/photos',
-    handler: 'integration/list-person-photos',
+    handler: 'photos/list-person-photos',
     access: 'server',
     summary: "A person's assigned photos with time-limited signed CloudFront URLs",
   },
@@ -84,7 +84,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/days',
     alias: '/groupshoot/{token}/days',
-    handler: 'integration/list-shooting-days',
+    handler: 'galleries/list-shooting-days',
     access: 'server',
     summary: 'Shooting days with capacity and bookings',
   },
@@ -93,7 +93,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/persons',
     alias: '/groupshoot/{token}/persons',
-    handler: 'integration/list-persons',
+    handler: 'persons/list-persons',
     access: 'server',
     summary: 'Persons of the gallery, paginated, optionally filtered by exact employeeId',
   },
@@ -102,7 +102,7 @@ export const routes = [
     method: 'POST',
     path: '/group-shoot/checkin/{token}/persons',
     alias: '/groupshoot/{token}/persons',
-    handler: 'integration/import-persons',
+    handler: 'persons/import-persons',
     access: 'server',
     summary: `Bulk import of up to ${MAX_PERSONS_PER_IMPORT} persons, each given a 4-character access code`,
   },
@@ -111,7 +111,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/stats',
     alias: '/groupshoot/{token}/stats',
-    handler: 'integration/get-gallery-stats',
+    handler: 'galleries/get-gallery-stats',
     access: 'server',
     summary: 'Dashboard statistics from counters maintained on every write',
   },
@@ -120,7 +120,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/uploads',
     alias: '/groupshoot/{token}/uploads',
-    handler: 'integration/list-inbox-files',
+    handler: 'photos/list-inbox-files',
     access: 'server',
     summary: "The files in the gallery's inbox with their sizes, paginated: what an upload need not send again",
   },
@@ -129,7 +129,7 @@ export const routes = [
     method: 'POST',
     path: '/group-shoot/checkin/{token}/uploads',
     alias: '/groupshoot/{token}/uploads',
-    handler: 'integration/create-uploads',
+    handler: 'photos/create-uploads',
     access: 'server',
     summary: `Presigned upload URLs into the gallery's inbox for up to ${MAX_FILES_PER_UPLOAD_REQUEST} photos (multipart for large ones)`,
   },
@@ -138,7 +138,7 @@ export const routes = [
     method: 'POST',
     path: '/group-shoot/checkin/{token}/uploads/complete',
     alias: '/groupshoot/{token}/uploads/complete',
-    handler: 'integration/complete-uploads',
+    handler: 'photos/complete-uploads',
     access: 'server',
     summary: `Completes or aborts up to ${MAX_FILES_PER_UPLOAD_REQUEST} multipart uploads into the gallery's inbox`,
   },
@@ -147,7 +147,7 @@ export const routes = [
     method: 'POST',
     path: '/group-shoot/checkin/{token}/hr-exports',
     alias: '/groupshoot/{token}/hr-exports',
-    handler: 'integration/create-hr-export',
+    handler: 'hr-exports/create-hr-export',
     access: 'server',
     successStatus: 202,
     summary:
@@ -158,7 +158,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/hr-exports/{exportId}',
     alias: '/groupshoot/{token}/hr-exports/{exportId}',
-    handler: 'integration/get-hr-export',
+    handler: 'hr-exports/get-hr-export',
     access: 'server',
     summary:
       "An HR export's state: queued, running, ready (with a presigned download URL and its report) or failed (with a reason)",
@@ -175,10 +175,10 @@ export const routes = [
 
 export type RouteId = (typeof routes)[number]['id'];
 
-export const CORS_PREFLIGHT_HANDLER = 'system/cors-preflight';
+export const CORS_PREFLIGHT_HANDLER = 'http/cors-preflight';
 
 /** The function that answers requests no route matches: 404 not_found or 405 method_not_allowed. */
-export const UNMATCHED_ROUTE_HANDLER = 'system/route-not-matched';
+export const UNMATCHED_ROUTE_HANDLER = 'http/route-not-matched';
 
 export function findRoute(id: RouteId): Route {
   const route = routes.find((candidate) => candidate.id === id);

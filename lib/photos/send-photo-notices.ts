@@ -49,12 +49,6 @@ export type NoticeOutcome =
   | 'no_photos'
   | 'done_already';
 
-export interface NoticeBatchResult {
-  outcomes: Partial<Record<NoticeOutcome, number>>;
-  /** The first record that failed; it and those after it are to be tried again. */
-  failedRecordId?: string;
-}
-
 /** Another sender holds the person's notice: the record is tried again once that one sent, or its claim lapsed. */
 export class PhotoNoticeBusyError extends Error {
   constructor() {
@@ -64,27 +58,25 @@ export class PhotoNoticeBusyError extends Error {
 }
 
 /**
- * Sends the photo-ready emails the records call for, one record after another. Stops at the
- * first record that fails (the table or SES failed, or another sender holds the notice) and
- * names it, so that it and the records after it are tried again.
+ * The sender of one batch's photo-ready emails, a record at a time: it reads each gallery once a
+ * batch and sends a person's email once however often the batch holds their event. A record
+ * that fails (the table or SES failed, or another sender holds the notice) throws, logged, so
+ * that it and the records after it are tried again.
  */
-export async function sendPhotoNotices(records: readonly ChangeRecord[]): Promise<NoticeBatchResult> {
-  const outcomes: NoticeBatchResult['outcomes'] = {};
+export function photoNoticeSender(): (record: ChangeRecord) => Promise<NoticeOutcome> {
   const galleries = new Map<string, Promise<Gallery | undefined>>();
   const handled = new Set<string>();
-  for (const record of records) {
+  return async (record) => {
     try {
-      const outcome = await noticeOf(record, galleries, handled);
-      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      return await noticeOf(record, galleries, handled);
     } catch (error) {
       const idOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
       const fields = { eventId: idOf(record.newImage?.eventId), personId: idOf(record.newImage?.personId) };
       if (error instanceof PhotoNoticeBusyError) logger.warn('photo notice held by another sender', fields);
       else logger.error('photo notice failed', { ...fields, error: loggableError(error) });
-      return { outcomes, failedRecordId: record.id };
+      throw error;
     }
-  }
-  return { outcomes };
+  };
 }
 
 async function noticeOf(

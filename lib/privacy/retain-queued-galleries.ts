@@ -10,33 +10,33 @@ export interface QueuedRecord {
 }
 
 /**
- * The retention worker: applies each queued gallery's retention, one after another, and answers
- * the IDs of the messages whose gallery failed. The queue hands those back later (the next
- * attempt finishes what this one left: what is gone already costs a read), and after a few
- * attempts moves them to its dead-letter queue, which alarms; the other galleries never wait for them.
+ * The retention worker's step: applies one queued gallery's retention, and throws when it fails,
+ * so that the queue hands the message back later (the next attempt finishes what this one left:
+ * what is gone already costs a read), and after a few attempts moves it to its dead-letter
+ * queue, which alarms; the other galleries never wait for it.
  */
-export async function retainQueuedGalleries(
-  records: readonly QueuedRecord[],
-  nowMs: number = now(),
-): Promise<string[]> {
-  const failed: string[] = [];
-  for (const record of records) {
-    const message = parseRetentionMessage(record.body, 'gallery');
-    if (!message) {
-      // Never valid on a later attempt either: to the dead-letter queue, where an operator sees it.
-      logger.error('malformed retention message', { counts: { bytes: record.body.length } });
-      failed.push(record.messageId);
-      continue;
-    }
-    const fields = { tenantId: message.tenantId, gallery: galleryRef(message.token) };
-    try {
-      const tally = emptyRetentionTally();
-      await applyGalleryRetention({ tenantId: message.tenantId, token: message.token }, nowMs, tally);
-      logger.info('gallery retention applied', { ...fields, counts: tally });
-    } catch (error) {
-      logger.error('gallery retention failed', { ...fields, error: loggableError(error) });
-      failed.push(record.messageId);
-    }
+export async function retainQueuedGallery(record: QueuedRecord, nowMs: number = now()): Promise<void> {
+  const message = parseRetentionMessage(record.body, 'gallery');
+  if (!message) {
+    // Never valid on a later attempt either: to the dead-letter queue, where an operator sees it.
+    logger.error('malformed retention message', { counts: { bytes: record.body.length } });
+    throw new MalformedMessageError();
   }
-  return failed;
+  const fields = { tenantId: message.tenantId, gallery: galleryRef(message.token) };
+  try {
+    const tally = emptyRetentionTally();
+    await applyGalleryRetention({ tenantId: message.tenantId, token: message.token }, nowMs, tally);
+    logger.info('gallery retention applied', { ...fields, counts: tally });
+  } catch (error) {
+    logger.error('gallery retention failed', { ...fields, error: loggableError(error) });
+    throw error;
+  }
+}
+
+/** A message that is no retention message; it fails every attempt. */
+class MalformedMessageError extends Error {
+  constructor() {
+    super('Malformed retention message');
+    this.name = 'MalformedMessageError';
+  }
 }

@@ -6,8 +6,6 @@
  */
 export const PUBLIC_MODULES = [
   'adapters/delivery-queue',
-  'deliver-webhooks',
-  'dispatch-events',
   'manage-subscriptions',
   'rules/delivery-schedule',
   'rules/signature',

@@ -3,6 +3,7 @@
  * access, so help and option errors work without TABLE_NAME; each resource's handlers are
  * imported only once the environment has been checked.
  */
+import { REPLAYABLE_HANDLERS } from '#lib/http/handlers';
 import type { ResourceSpec } from './command-types';
 
 const text = { type: 'string' } as const;
@@ -335,8 +336,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       'Operations: failed ingest events and stream records, kept after their retries, run again (docs/deployment.md#failure-replay)',
     commands: {
       replay: {
-        usage:
-          'ops replay [--function media/ingest-photo|events/dispatch-events|photos/send-photo-notices|faces/describe-reference-faces] [--dry-run]   (FAILURE_QUEUES in AWS, else the running npm start)',
+        usage: `ops replay [--function ${REPLAYABLE_HANDLERS.join('|')}] [--dry-run]   (FAILURE_QUEUES in AWS, else the running npm start)`,
         options: { function: text, 'dry-run': flag },
       },
     },

@@ -7,23 +7,10 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import {
-  EVENT_DISPATCH_HANDLER,
-  PHOTO_INGEST_HANDLER,
-  PHOTO_NOTICE_HANDLER,
-  REFERENCE_FACE_HANDLER,
-} from '../../infra/function-permissions';
+import { REPLAYABLE_HANDLERS } from '#lib/http/handlers';
 import { toLambdaRecord } from '../local/change-stream';
 import { LocalFailureStore } from '../local/local-failure-store';
 import { UsageError } from '../cli-kit/cli-errors';
-
-/** The functions whose failures are kept: the ingest's asynchronous events and the stream consumers' records. */
-export const REPLAYABLE_HANDLERS = [
-  PHOTO_INGEST_HANDLER,
-  EVENT_DISPATCH_HANDLER,
-  PHOTO_NOTICE_HANDLER,
-  REFERENCE_FACE_HANDLER,
-] as const;
 
 export type LambdaHandler = (event: unknown) => Promise<unknown>;
 /** Loads a function's handler by name; the CLI imports functions/<name>.ts, tests pass their own. */
@@ -185,7 +172,7 @@ export async function replayQueuedFailures(
   return outcomes;
 }
 
-/** FAILURE_QUEUES as the stack's output gives it: `{"media/ingest-photo":"https://sqs…", …}`. */
+/** FAILURE_QUEUES as the stack's output gives it: `{"photos/ingest-photo":"https://sqs…", …}`. */
 export function parseFailureQueues(value: string): Record<string, string> {
   let parsed: unknown;
   try {

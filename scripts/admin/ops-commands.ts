@@ -2,13 +2,8 @@ import { UsageError } from '../cli-kit/cli-errors';
 import { flag, optionalChoice } from '../cli-kit/options';
 import { formatTable } from '../cli-kit/output';
 import type { CommandHandlers } from './command-types';
-import {
-  REPLAYABLE_HANDLERS,
-  type ReplayOutcome,
-  parseFailureQueues,
-  replayLocalFailures,
-  replayQueuedFailures,
-} from './failure-replay';
+import { REPLAYABLE_HANDLERS } from '#lib/http/handlers';
+import { type ReplayOutcome, parseFailureQueues, replayLocalFailures, replayQueuedFailures } from './failure-replay';
 
 /**
  * `ops replay [--function HANDLER] [--dry-run]`: the local stack's kept failures

@@ -14,6 +14,7 @@ import {
 import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';
 import { CHECKIN_PAGE_PATH, serveCheckinPage } from './checkin-page';
 import { DOCS_PATH, serveApiDocs } from './api-docs';
+import { HTTP_HANDLERS } from '#lib/http/handlers';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -97,11 +98,10 @@ export async function startLocalApi(
   };
 }
 
-/** Every function of the route table, loaded once at start as a warm Lambda container would be. */
+/** Every HTTP function of the registry (lib/http/handlers.ts), loaded once at start as a warm Lambda container would be. */
 function loadHandlers(): Map<string, LambdaHandler> {
-  const names = new Set<string>([UNMATCHED_ROUTE_HANDLER, ...routes.map((route) => route.handler)]);
   const handlers = new Map<string, LambdaHandler>();
-  for (const name of names) {
+  for (const name of HTTP_HANDLERS) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     handlers.set(name, (require(join(FUNCTIONS_DIR, name)) as { handler: LambdaHandler }).handler);
   }

@@ -2,6 +2,7 @@ import { useDeliveryQueue } from '#lib/webhooks/adapters/delivery-queue';
 import { type RunningChangeStream, startChangeStream } from './change-stream';
 import { LocalDeliveryQueue } from './local-delivery-queue';
 import type { LocalFailureStore } from './local-failure-store';
+import { EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER } from '#lib/http/handlers';
 
 export interface LocalEventPipeline {
   queue: LocalDeliveryQueue;
@@ -32,8 +33,8 @@ export async function startEventPipeline(
   } = {},
 ): Promise<LocalEventPipeline> {
   const [{ handler: dispatch }, { handler: deliver }] = await Promise.all([
-    import('../../functions/events/dispatch-events'),
-    import('../../functions/events/deliver-webhooks'),
+    import('../../functions/webhooks/dispatch-events'),
+    import('../../functions/webhooks/deliver-webhooks'),
   ]);
   const queue = new LocalDeliveryQueue(deliver, { concurrency: options.concurrency, pollMs: options.pollMs });
   useDeliveryQueue(queue);
@@ -44,7 +45,7 @@ export async function startEventPipeline(
     handler: dispatch,
     pollMs: options.pollMs,
     failures: options.failures,
-    handlerName: 'events/dispatch-events',
+    handlerName: EVENT_DISPATCH_HANDLER,
   });
   // Photo-ready emails read the stream on their own, as their function's event source does in AWS
   // (sending to SES_ENDPOINT, the local SES that `npm start` runs).
@@ -79,7 +80,7 @@ async function startReferenceFaceStream(
   failures: LocalFailureStore | undefined,
 ): Promise<RunningChangeStream> {
   const { handler } = await import('../../functions/faces/describe-reference-faces');
-  const handlerName = 'faces/describe-reference-faces';
+  const handlerName = REFERENCE_FACE_HANDLER;
   return startChangeStream({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,
@@ -95,7 +96,7 @@ async function startPhotoNoticeStream(
   failures: LocalFailureStore | undefined,
 ): Promise<RunningChangeStream> {
   const { handler } = await import('../../functions/photos/send-photo-notices');
-  const handlerName = 'photos/send-photo-notices';
+  const handlerName = PHOTO_NOTICE_HANDLER;
   return startChangeStream({
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,

@@ -14,7 +14,7 @@ export type FailureSource = 'stream' | 'async';
 /** One kept failure: the handler that failed it, and the whole event to run it with again. */
 export interface KeptFailure {
   id: string;
-  /** The function's handler name, e.g. `events/dispatch-events` (infra/function-permissions.ts). */
+  /** The function's handler name, e.g. `webhooks/dispatch-events` (infra/function-permissions.ts). */
   handler: string;
   source: FailureSource;
   failedAt: string;

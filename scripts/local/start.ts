@@ -21,6 +21,7 @@ import type { DemoData } from './seed-demo';
 import { DATA_CONNECTION_FILE, type LocalServerInfo, writeConnectionFiles } from './connection-files';
 import { LocalFailureStore, localFailureDirectory } from './local-failure-store';
 import { invokeAsynchronously } from './local-async-invoke';
+import { PHOTO_INGEST_HANDLER } from '#lib/http/handlers';
 
 const usage =
   'Usage: npm start -- [--port N] [--data DIR]   (PORT=N also sets the port; --data persists DynamoDB and S3 data)';
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
     // The CLIs find this server through its own file; .local/local-api.json is no longer written,
     // as it could not tell which of two servers wrote it (docs/admin-cli.md#against-the-local-stack-npm-start).
     const written = writeConnectionFiles(info, process.cwd());
-    removeConnectionFile = written.removeServerFile;
+    removeConnectionFile = () => written.removeServerFile();
     printBanner(
       info,
       [written.serverFile, written.dataFile].filter((file) => file !== undefined),
@@ -180,9 +181,9 @@ function localCdnSigning() {
  * asynchronously, retried as Lambda retries it; an event that still fails is kept in `failures`.
  */
 async function ingestUploadedPhotos(event: S3Event, failures: LocalFailureStore): Promise<void> {
-  const { handler } = await import('../../functions/media/ingest-photo');
+  const { handler } = await import('../../functions/photos/ingest-photo');
   await invokeAsynchronously(handler, event, {
-    handlerName: 'media/ingest-photo',
+    handlerName: PHOTO_INGEST_HANDLER,
     store: failures,
     // The handler logged the details; the note names only where the event was kept.
     onKept: (id) => console.error(`Photo ingest failed after its retries; kept as ${id} (npm run admin -- ops replay)`),

@@ -1,5 +1,5 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { PHOTO_INGEST_HANDLER } from '../../infra/function-permissions';
+import { PHOTO_INGEST_HANDLER } from '#lib/http/handlers';
 import { ApiFrontWebAclStack } from '../../infra/api-front-web-acl-stack';
 import { type Route, UNMATCHED_ROUTE_HANDLER, routes } from '#lib/http/routes';
 import { nagFindings, unbundledApp, unbundledStack } from './unbundled-stack';

@@ -3,7 +3,7 @@ import {
   PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
-} from '../../infra/function-permissions';
+} from '#lib/http/handlers';
 import {
   ASYNC_MAX_EVENT_AGE,
   ASYNC_RETRY_ATTEMPTS,

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/http/routes';
-import { PHOTO_INGEST_HANDLER, RETENTION_PLANNER_HANDLER } from '../../infra/function-permissions';
+import { PHOTO_INGEST_HANDLER, RETENTION_PLANNER_HANDLER } from '#lib/http/handlers';
 import { nagFindings, unbundledStack } from './unbundled-stack';
 
 type RouteSettings = Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;

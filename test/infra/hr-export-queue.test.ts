@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { HR_EXPORT_MAX_RECEIVES } from '#lib/hr-exports/rules/hr-export-model';
-import { HR_EXPORT_BUILD_HANDLER, HR_EXPORT_CREATE_HANDLER } from '../../infra/function-permissions';
+import { HR_EXPORT_CREATE_HANDLER } from '../../infra/function-permissions';
+import { HR_EXPORT_BUILD_HANDLER } from '#lib/http/handlers';
 import { HR_EXPORT_BUILDER_CONCURRENCY, type HrExportQueue } from '../../infra/hr-export-queue';
 import { roleStatements } from './iam-evaluation';
 import { unbundledStack } from './unbundled-stack';

@@ -1,16 +1,16 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { keys } from '#lib/platform/table/keys';
+import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
 import {
   EVENT_DISPATCH_HANDLER,
-  FUNCTION_PERMISSIONS,
   PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
   RETENTION_PLANNER_HANDLER,
   RETENTION_WORKER_HANDLER,
   WEBHOOK_DELIVERY_HANDLER,
-} from '../../infra/function-permissions';
+} from '#lib/http/handlers';
 import { type KeyAccess, PARTITIONS } from '../../infra/table-access';
 import { type Statement, type TableRequest, allows, asText, roleStatements, stringLike } from './iam-evaluation';
 import { unbundledStack } from './unbundled-stack';
@@ -90,7 +90,7 @@ const PUBLIC_FUNCTIONS = ['checkin/get-checkin-info', 'checkin/post-group-shoot'
 /** The functions whose changes are reported as events (STORE_PERSONS): each puts its events in the same transaction. */
 const EVENT_WRITERS = [
   'checkin/post-group-shoot',
-  'integration/import-persons',
+  'persons/import-persons',
   'payments/stripe-webhook',
   'payments/sweep-reservations',
 ];
@@ -442,7 +442,7 @@ describe('events and webhooks', () => {
 
   it("lets the photo ingest add photos to a person's photos.assigned or the gallery's photos.withheld event (an upsert), and nothing else with events", () => {
     const events = SAMPLES["gallery's events"]!.key;
-    expect(ACTIONS.filter((action) => can('media/ingest-photo', { action, on: 'table', key: events }))).toEqual([
+    expect(ACTIONS.filter((action) => can('photos/ingest-photo', { action, on: 'table', key: events }))).toEqual([
       'UpdateItem',
     ]);
   });

@@ -42,7 +42,7 @@ describe("docs/deployment.md's per-function permission table", () => {
   it("shows a grant added to a function's role in its row", () => {
     // Prepare
     const built = unbundledStack({}, (stack) =>
-      stack.functions.get('system/route-not-matched')!.addToRolePolicy(
+      stack.functions.get('http/route-not-matched')!.addToRolePolicy(
         new PolicyStatement({
           actions: ['sqs:SendMessage'],
           resources: ['arn:aws:sqs:eu-central-1:123456789012:anything'],
@@ -52,11 +52,11 @@ describe("docs/deployment.md's per-function permission table", () => {
     // Act
     const table = renderPermissionTable(built.template.toJSON().Resources, built.functionIds);
     // Assess
-    expect(table.find((row) => row.startsWith('| `system/route-not-matched`'))).toContain(
+    expect(table.find((row) => row.startsWith('| `http/route-not-matched`'))).toContain(
       'sends to `arn:aws:sqs:eu-central-1:123456789012:anything`',
     );
-    expect(table.find((row) => row.startsWith('| `system/cors-preflight`'))).toBe(
-      '| `system/cors-preflight` |   |   |   |   |',
+    expect(table.find((row) => row.startsWith('| `http/cors-preflight`'))).toBe(
+      '| `http/cors-preflight` |   |   |   |   |',
     );
   });
 });

@@ -1,6 +1,7 @@
 import { keys } from '#lib/platform/table/keys';
 import { PHOTO_NOTICE_CLAIM_MS } from '#lib/photos/rules/photo-notice';
-import { FUNCTION_PERMISSIONS, PHOTO_NOTICE_HANDLER } from '../../infra/function-permissions';
+import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
+import { PHOTO_NOTICE_HANDLER } from '#lib/http/handlers';
 import { PHOTO_NOTICE_BATCH_SIZE } from '../../infra/photo-notices';
 import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/failure-queue';
 import { GSI1_PARTITIONS, PARTITIONS } from '../../infra/table-access';

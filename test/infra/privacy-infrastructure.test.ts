@@ -5,7 +5,7 @@ import {
   REFERENCE_FACE_HANDLER,
   RETENTION_PLANNER_HANDLER,
   RETENTION_WORKER_HANDLER,
-} from '../../infra/function-permissions';
+} from '#lib/http/handlers';
 import { HR_EXPORT_DOWNLOAD_URL_SECONDS, HR_EXPORT_OBJECT_DAYS } from '#lib/hr-exports/rules/hr-export-model';
 import {
   RETENTION_MAX_RECEIVES,
@@ -137,7 +137,7 @@ describe('media bucket grants', () => {
       { actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/selfies/*`] },
     ]);
     // A photo of an erased person is deleted as it arrives, with its versions; the photos an erased card governs are found by listing theirs, under photos/ only.
-    const ingest = s3Statements('media/ingest-photo').map((statement) => ({
+    const ingest = s3Statements('photos/ingest-photo').map((statement) => ({
       actions: [statement.Action].flat().sort(),
       resources: [statement.Resource].flat().map(asText),
       condition: statement.Condition,
@@ -192,7 +192,7 @@ describe('media bucket grants', () => {
       s3Statements(handler).some((statement) => [statement.Action].flat().some((action) => /^s3:List/.test(action))),
     );
     expect(listers.sort()).toEqual(
-      ['media/ingest-photo', 'integration/list-inbox-files', RETENTION_WORKER_HANDLER, HR_EXPORT_BUILD_HANDLER].sort(),
+      ['photos/ingest-photo', 'photos/list-inbox-files', RETENTION_WORKER_HANDLER, HR_EXPORT_BUILD_HANDLER].sort(),
     );
   });
 
@@ -225,7 +225,7 @@ describe('media bucket grants', () => {
         condition: { StringLike: { 's3:prefix': ['hr-exports/*'] } },
       },
     ]);
-    const reader = s3Statements('integration/get-hr-export').map((statement) => ({
+    const reader = s3Statements('hr-exports/get-hr-export').map((statement) => ({
       actions: [statement.Action].flat(),
       resources: [statement.Resource].flat().map(asText),
     }));

@@ -1,6 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { keys } from '#lib/platform/table/keys';
-import { FUNCTION_PERMISSIONS, REFERENCE_FACE_HANDLER } from '../../infra/function-permissions';
+import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
+import { REFERENCE_FACE_HANDLER } from '#lib/http/handlers';
 import { REFERENCE_FACE_BATCH_SIZE } from '../../infra/reference-faces';
 import { PARTITIONS } from '../../infra/table-access';
 import { allows, asText, roleStatements } from './iam-evaluation';

@@ -5,9 +5,9 @@ import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
 import {
   EVENT_DISPATCH_HANDLER,
-  FUNCTION_PERMISSIONS,
   HR_EXPORT_BUILD_HANDLER,
   PHOTO_INGEST_HANDLER,
   PHOTO_NOTICE_HANDLER,
@@ -15,7 +15,7 @@ import {
   RESERVATION_SWEEP_HANDLER,
   TRIGGERED_HANDLERS,
   WEBHOOK_DELIVERY_HANDLER,
-} from '../../infra/function-permissions';
+} from '#lib/http/handlers';
 import { PARTITIONS } from '../../infra/table-access';
 import { FACE_MODEL_FILES, FACE_MODEL_FOLDER, FACE_WASM_FILES, FACE_WASM_FOLDER } from '../../infra/face-model-assets';
 import { GroupShootStack } from '../../infra/groupshoot-stack';
@@ -178,15 +178,19 @@ describe('functions', () => {
     }
   });
 
-  it.each(['system/route-not-matched', 'system/cors-preflight'])('gives %s no data access at all', (handler) => {
+  it.each(['http/route-not-matched', 'http/cors-preflight'])('gives %s no data access at all', (handler) => {
     expect(dataStatementsOf(handler)).toEqual([]);
   });
 
   it.each([
     ['checkin/get-checkin-info', PARTITIONS.publicRateLimit],
-    ...['list-persons', 'list-shooting-days', 'get-gallery-stats', 'list-form-fields', 'list-person-photos'].map(
-      (name) => [`integration/${name}`, PARTITIONS.apiKey],
-    ),
+    ...[
+      'persons/list-persons',
+      'galleries/list-shooting-days',
+      'galleries/get-gallery-stats',
+      'galleries/list-form-fields',
+      'photos/list-person-photos',
+    ].map((handler) => [handler, PARTITIONS.apiKey]),
   ])(
     "lets %s write only rate-limit counters (a public client's, or the one on the API key's item, %s)",
     (handler, partition) => {
@@ -208,7 +212,7 @@ describe('functions', () => {
   );
 
   it('lets only the check-in function write selfies, only the upload functions write photos, and only the HR export builder its crops and ZIPs', () => {
-    const uploaders = ['integration/create-uploads', 'integration/complete-uploads'];
+    const uploaders = ['photos/create-uploads', 'photos/complete-uploads'];
     for (const handler of functionIds.keys()) {
       const putsObjects = actionsOf(statementsOf(handler)).some((action) => action.startsWith('s3:PutObject'));
       expect([handler, putsObjects]).toEqual([
@@ -233,7 +237,7 @@ describe('functions', () => {
       [
         'checkin/post-group-shoot',
         WEBHOOK_DELIVERY_HANDLER,
-        'integration/list-person-photos',
+        'photos/list-person-photos',
         'payments/stripe-webhook',
         RESERVATION_SWEEP_HANDLER,
         'photos/send-photo-notices',

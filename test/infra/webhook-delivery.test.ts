@@ -8,7 +8,7 @@ import {
   PHOTO_NOTICE_HANDLER,
   REFERENCE_FACE_HANDLER,
   WEBHOOK_DELIVERY_HANDLER,
-} from '../../infra/function-permissions';
+} from '#lib/http/handlers';
 import { ENDPOINT_DISABLED_MESSAGE } from '../../infra/webhook-delivery';
 import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/failure-queue';
 import { asText, roleStatements } from './iam-evaluation';

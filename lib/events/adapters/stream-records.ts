@@ -1,13 +1,13 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { type ServiceEvent, isEventType } from '#lib/events/rules/event-catalogue';
 import { eventFromItem } from '#lib/events/store/outbox';
 import { ITEM_PREFIX, galleryOfPersonItem } from '#lib/platform/table/keys';
 
 /**
  * The one seam between the table's stream and its consumers (the webhook dispatcher, the
- * photo-ready emails, reference faces): records as plain values, the outbox events they carry as typed events,
- * and the batch answer that makes Lambda send a batch again from its first failed record.
+ * photo-ready emails, reference faces): records as plain values, and the outbox events they carry
+ * as typed events. The batch answer is the triggered preset's (lib/http/triggered.ts).
  */
 
 type Image = Parameters<typeof unmarshall>[0];
@@ -70,9 +70,4 @@ export function insertedPersonOfRecord(
     return undefined;
   const scope = galleryOfPersonItem(image.pk);
   return scope ? { scope, item: image } : undefined;
-}
-
-/** Lambda's answer for a batch: try again from `failedRecordId` (and everything after it), or nothing. */
-export function batchResponse(failedRecordId: string | undefined): DynamoDBBatchResponse {
-  return { batchItemFailures: failedRecordId === undefined ? [] : [{ itemIdentifier: failedRecordId }] };
 }

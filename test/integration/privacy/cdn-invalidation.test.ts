@@ -1,4 +1,4 @@
-import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
 import { inboxObjectKey, photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
 import type { CardReading } from '#lib/photos/rules/shoot-sequence';

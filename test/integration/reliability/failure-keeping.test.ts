@@ -58,7 +58,7 @@ describe('the local change stream: a record that always fails', () => {
       pollMs: 20,
       retries: RETRIES,
       failures: store,
-      handlerName: 'events/dispatch-events',
+      handlerName: 'webhooks/dispatch-events',
     });
     // Act: six items in one shard, the third one poison.
     for (let index = 0; index < 6; index += 1) {
@@ -76,7 +76,7 @@ describe('the local change stream: a record that always fails', () => {
     expect(poisonAttempts).toBe(RETRIES + 1);
     const kept = store.list();
     expect(kept.map(({ handler, source, attempts, reason }) => ({ handler, source, attempts, reason }))).toEqual([
-      { handler: 'events/dispatch-events', source: 'stream', attempts: RETRIES + 1, reason: 'Error' },
+      { handler: 'webhooks/dispatch-events', source: 'stream', attempts: RETRIES + 1, reason: 'Error' },
     ]);
     expect((kept[0]!.event as DynamoDBStreamEvent).Records.map(keyOf)).toEqual(['poison-test#2']);
   });
@@ -92,7 +92,7 @@ describe('the local change stream: a record that always fails', () => {
     // Assess
     expect(listed.code).toBe(0);
     expect(listed.json().failures).toEqual([
-      expect.objectContaining({ handler: 'events/dispatch-events', source: 'stream', outcome: 'listed' }),
+      expect.objectContaining({ handler: 'webhooks/dispatch-events', source: 'stream', outcome: 'listed' }),
     ]);
     expect(again.map((outcome) => outcome.outcome)).toEqual(['failed']);
     expect(store.list()).toHaveLength(1);
@@ -109,7 +109,7 @@ describe('the local change stream: a record that always fails', () => {
     const outcomes = await replayLocalFailures(directory, { loadHandler: async () => fixed });
     // Assess
     expect(outcomes.map(({ handler, outcome }) => ({ handler, outcome }))).toEqual([
-      { handler: 'events/dispatch-events', outcome: 'replayed' },
+      { handler: 'webhooks/dispatch-events', outcome: 'replayed' },
     ]);
     expect(given.flatMap((event) => event.Records.map(keyOf))).toEqual(['poison-test#2']);
     expect(store.list()).toEqual([]);
@@ -127,12 +127,12 @@ describe('the local photo ingest: an event whose ingest always fails', () => {
     };
     const replayedWith: S3Event[] = [];
     // Act
-    const took = await invokeAsynchronously(failingIngest, event, { handlerName: 'media/ingest-photo', store });
+    const took = await invokeAsynchronously(failingIngest, event, { handlerName: 'photos/ingest-photo', store });
     const kept = store.list();
     const outcomes = await replayLocalFailures(directory, {
-      only: 'media/ingest-photo',
+      only: 'photos/ingest-photo',
       loadHandler: async (name) => {
-        expect(name).toBe('media/ingest-photo');
+        expect(name).toBe('photos/ingest-photo');
         return async (replayed) => void replayedWith.push(replayed as S3Event);
       },
     });
@@ -140,7 +140,7 @@ describe('the local photo ingest: an event whose ingest always fails', () => {
     expect(took).toBe(false);
     expect(calls).toBe(ASYNC_RETRY_ATTEMPTS + 1);
     expect(kept.map(({ handler, source, attempts, reason }) => ({ handler, source, attempts, reason }))).toEqual([
-      { handler: 'media/ingest-photo', source: 'async', attempts: ASYNC_RETRY_ATTEMPTS + 1, reason: 'TypeError' },
+      { handler: 'photos/ingest-photo', source: 'async', attempts: ASYNC_RETRY_ATTEMPTS + 1, reason: 'TypeError' },
     ]);
     expect(outcomes.map((outcome) => outcome.outcome)).toEqual(['replayed']);
     expect(replayedWith).toEqual([event]);
@@ -156,7 +156,7 @@ describe('the local photo ingest: an event whose ingest always fails', () => {
     };
     // Act
     const took = await invokeAsynchronously(flakyIngest, objectCreatedEvent('photos/T1/G1/camera-1/IMG_0002.JPG'), {
-      handlerName: 'media/ingest-photo',
+      handlerName: 'photos/ingest-photo',
       store,
     });
     // Assess

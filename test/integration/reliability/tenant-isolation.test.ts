@@ -1,7 +1,7 @@
 import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { ulid } from 'ulid';
-import { handler as ingestPhoto } from '../../../functions/media/ingest-photo';
-import { CHECKIN_ACTIONS } from '#lib/checkin/checkin-actions';
+import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { CHECKIN_ACTIONS } from '#lib/http/group-shoot-actions';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { addPackage, addShootingDay, createGallery, putFormField } from '#lib/galleries/store/galleries';

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { matchTemplate, pathsOf, routes, routesAtPath, UNMATCHED_ROUTE_HANDLER } from '#lib/http/routes';
+import { matchTemplate, pathsOf, routes, routesAtPath } from '#lib/http/routes';
 
 describe('route table', () => {
   it('gives every route a unique id and every path one route per method', () => {
@@ -8,13 +6,6 @@ describe('route table', () => {
     const keys = routes.flatMap((route) => pathsOf(route).map((path) => `${route.method} ${path}`));
     expect(new Set(keys).size).toBe(keys.length);
   });
-
-  it.each([...routes.map((route) => route.handler), UNMATCHED_ROUTE_HANDLER])(
-    'has a function file for %s',
-    (handler) => {
-      expect(existsSync(join(__dirname, '..', '..', '..', 'functions', `${handler}.ts`))).toBe(true);
-    },
-  );
 
   it('gives an alias only to server-side routes, as the spec lists them', () => {
     for (const route of routes) {

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { withStripeBudget } from '#lib/payments/adapters/stripe-payments';
 import { DomainError } from '#lib/platform/domain-error';
-import { type CheckinAction, type CheckinResult, parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
+import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
+import type { CheckinAction, CheckinResult } from '#lib/http/group-shoot-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
@@ -48,9 +49,9 @@ function galleryOfBody(
 }
 
 /**
- * The operations of POST /group-shoot, selected by the body member `action`. This is where their
+ * The operations of POST /group-shoot, of three features (check-in, payments, photos), selected by the body member `action`. This is where their
  * bodies are parsed, each by its own schema (the options of CheckinRequest): the use cases see
- * typed input only.
+ * typed input only. The edge routes them, so that no feature depends on the others only to dispatch.
  */
 const ACTIONS = {
   submitCheckin: async (tenant, body, { loaded }) => {
@@ -101,6 +102,7 @@ export function runCheckinAction(
   if (typeof action !== 'string' || !Object.hasOwn(ACTIONS, action)) {
     throw new DomainError('invalid_action', `action must be one of: ${CHECKIN_ACTIONS.join(', ')}.`);
   }
+  const run: Action = ACTIONS[action as CheckinAction];
   // One action is one request: its Stripe calls share one time budget.
-  return withStripeBudget(() => ACTIONS[action as CheckinAction](tenant, body, context));
+  return withStripeBudget(() => run(tenant, body, context));
 }

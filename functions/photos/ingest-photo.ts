@@ -1,6 +1,7 @@
 import type { S3Event } from 'aws-lambda';
 import { logger, reportFailure } from '#lib/platform/logger';
 import { type IngestOutcome, ingestPhotoObject } from '#lib/photos/ingest-photo';
+import { triggered } from '#lib/http/triggered';
 
 /** Outcomes someone should look at: a key or object that should not be there. */
 const WARNED: readonly IngestOutcome[] = ['not_a_photo_key', 'gallery_not_found', 'person_not_found', 'too_large'];
@@ -12,7 +13,7 @@ const WARNED: readonly IngestOutcome[] = ['not_a_photo_key', 'gallery_not_found'
  * is unassigned as too_large, with a warning). A failure throws, so Lambda's retries of the asynchronous invocation apply; what is
  * thrown carries only the error's name (the key holds the gallery token, the error may hold items).
  */
-export const handler = async (event: S3Event): Promise<void> => {
+export const handler = triggered(async (event: S3Event): Promise<void> => {
   for (const record of event.Records) {
     if (!record.eventName.startsWith('ObjectCreated')) continue;
     // Event keys are URL-encoded, with + for spaces.
@@ -29,4 +30,4 @@ export const handler = async (event: S3Event): Promise<void> => {
     const log = WARNED.includes(outcome) ? logger.warn : logger.info;
     log('photo object ingested', { outcome, objectSize: record.s3.object.size });
   }
-};
+});
