@@ -1,5 +1,5 @@
 import { keys } from '../lib/platform/table/keys';
-import { PHOTO_NOTICE_ATTRIBUTES } from '../lib/photos/rules/photo-notice';
+import { PHOTO_NOTICE_ATTRIBUTES } from '../lib/persons/rules/photo-notice-state';
 
 /**
  * The vocabulary of the functions' table grants (function-permissions.ts): partition-key

@@ -12,8 +12,10 @@ export const PUBLIC_MODULES = [
   'rules/imported-completion',
   'rules/person-import',
   'rules/person-model',
+  'rules/photo-notice-state',
   'store/access-code-allocation',
   'store/guest-list',
   'store/imported-completion',
   'store/persons',
+  'store/photo-notice-marks',
 ] as const;

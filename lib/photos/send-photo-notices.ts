@@ -5,10 +5,10 @@ import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import {
   claimPhotoNotice,
   completePhotoNotice,
-  findTenantById,
   getNoticeRecipient,
   releasePhotoNotice,
-} from '#lib/photos/store/photo-notices';
+} from '#lib/persons/store/photo-notice-marks';
+import { findTenantById } from '#lib/tenants/store/tenant-directory';
 import type { Gallery, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { photoNoticeContent, photoNoticeDecision } from '#lib/photos/rules/photo-notice';
 import { firstLanguage } from '#lib/platform/languages';

@@ -11,5 +11,6 @@ export const PUBLIC_MODULES = [
   'rules/plans',
   'rules/tenant-slug',
   'store/api-keys',
+  'store/tenant-directory',
   'store/tenants',
 ] as const;

@@ -1,5 +1,5 @@
 import { keys } from '#lib/platform/table/keys';
-import { PHOTO_NOTICE_CLAIM_MS } from '#lib/photos/rules/photo-notice';
+import { PHOTO_NOTICE_CLAIM_MS } from '#lib/persons/rules/photo-notice-state';
 import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
 import { PHOTO_NOTICE_HANDLER } from '#lib/http/handlers';
 import { PHOTO_NOTICE_BATCH_SIZE } from '../../infra/photo-notices';

@@ -3,6 +3,7 @@ import type { Person } from '#lib/persons/rules/person-model';
 import { escapeHtml, oneLine } from '#lib/photos/rules/email-text';
 import type { Language } from '#lib/platform/languages';
 import { EMAIL_MESSAGES, dateInWords } from '#lib/photos/rules/email-messages';
+import { PHOTO_NOTICE_CLAIM_MS, type PhotoNoticeState } from '#lib/persons/rules/photo-notice-state';
 
 /**
  * The photo-ready email (docs/photos.md#photo-ready-emails): who gets it and what it says. One
@@ -13,25 +14,6 @@ import { EMAIL_MESSAGES, dateInWords } from '#lib/photos/rules/email-messages';
  * opens this one person's photos for PHOTO_LINK_LIFETIME_MS and sits in the address's fragment,
  * which browsers never send to a server, and the page takes it out of the address bar.
  */
-
-/** The person item's attributes that hold a notice's state (lib/photos/store/photo-notices.ts); the sender may update no others. */
-export const PHOTO_NOTICE_ATTRIBUTES = ['photoNoticeClaimedAt', 'photoNoticeSentAt', 'photoNoticeRejectedAt'] as const;
-
-/** Where a notice stands on the person item: claimed by a sender now, or done for good. */
-export interface PhotoNoticeState {
-  /** When a sender claimed the notice (ms); a claim older than PHOTO_NOTICE_CLAIM_MS is abandoned. */
-  claimedAt?: number;
-  /** When the email was accepted by the mail service. */
-  sentAt?: string;
-  /** When the mail service refused the message for good (an address it will never take). */
-  rejectedAt?: string;
-}
-
-/**
- * How long a claim holds before another sender may take it over: twice the function's timeout
- * (60 s, infra/function-permissions.ts), so that only a sender that died lets its claim lapse.
- */
-export const PHOTO_NOTICE_CLAIM_MS = 2 * 60_000;
 
 /** What is to be done about a person's notice, and why not where nothing is. */
 export type PhotoNoticeDecision =

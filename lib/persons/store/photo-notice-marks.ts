@@ -5,11 +5,9 @@ import { keys } from '#lib/platform/table/keys';
 import { fromPersonItem } from '#lib/persons/store/persons';
 import * as v from 'valibot';
 import { parseItem } from '#lib/platform/table/item-schema';
-import { queryAll } from '#lib/platform/table/queries';
-import { GSI1 } from '#lib/platform/table/table-definition';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
-import { PHOTO_NOTICE_CLAIM_MS, type PhotoNoticeState } from '#lib/photos/rules/photo-notice';
+import { PHOTO_NOTICE_CLAIM_MS, type PhotoNoticeState } from '#lib/persons/rules/photo-notice-state';
 
 /**
  * The photo-ready email's state on the person item (docs/photos.md#photo-ready-emails): a claim
@@ -104,34 +102,4 @@ export async function releasePhotoNotice(scope: GalleryScope, personId: string, 
     ConditionExpression: 'photoNoticeClaimedAt = :claimedAt',
     ExpressionAttributeValues: { ':claimedAt': claimedAt },
   });
-}
-
-/** Slug and name of the tenant with this ID: the email names the studio, and the link the tenant. */
-export interface TenantIdentity {
-  slug: string;
-  name: string;
-}
-
-// Slugs and IDs never change (the slug is the tenant's key), so what was found stays true.
-const tenantsById = new Map<string, TenantIdentity>();
-
-/**
- * The tenant with this ID, from the tenant directory (GSI1), which holds the profile of every
- * tenant; undefined when there is none. Found tenants are remembered for the process's life.
- */
-export async function findTenantById(tenantId: string): Promise<TenantIdentity | undefined> {
-  const known = tenantsById.get(tenantId);
-  if (known) return known;
-  const items = await queryAll({
-    IndexName: GSI1.indexName,
-    KeyConditionExpression: '#pk = :pk',
-    FilterExpression: 'tenantId = :tenantId',
-    ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-    ExpressionAttributeValues: { ':pk': keys.tenantDirectory(), ':tenantId': tenantId },
-  });
-  const profile = items[0];
-  if (!profile) return undefined;
-  const found = { slug: String(profile.slug), name: String(profile.name) };
-  tenantsById.set(tenantId, found);
-  return found;
 }
