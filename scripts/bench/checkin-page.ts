@@ -113,22 +113,3 @@ async function sizeFiles(urls: string[]): Promise<CheckinPageResult['files']> {
   }
   return files;
 }
-
-export function formatCheckinPage(result: CheckinPageResult): string {
-  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-  const { lighthouse } = result;
-  return [
-    `Check-in page (Lighthouse ${result.runs > 1 ? `median of ${result.runs} runs` : 'one run'}, mobile settings)`,
-    '',
-    '| Performance | Accessibility | Best practices | FCP ms | LCP ms | TBT ms | CLS | Transferred | Requests |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    `| ${lighthouse.performance} | ${lighthouse.accessibility} | ${lighthouse.bestPractices} | ${lighthouse.firstContentfulPaintMs} | ${lighthouse.largestContentfulPaintMs} | ${lighthouse.totalBlockingTimeMs} | ${lighthouse.cumulativeLayoutShift} | ${kib(lighthouse.transferredBytes)} | ${lighthouse.requests} |`,
-    '',
-    '| File | Bytes | gzip |',
-    '| --- | --- | --- |',
-    ...result.files.map((file) => `| ${file.path} | ${file.bytes} | ${file.gzipBytes} |`),
-    `| all | ${kib(result.totalBytes)} | ${kib(result.totalGzipBytes)} |`,
-    '',
-    result.shortfalls.length ? `Below 100: ${result.shortfalls.join('; ')}` : 'No audit below 100.',
-  ].join('\n');
-}

@@ -13,11 +13,6 @@ import { median, rounded } from './statistics';
  * matching is counted in DynamoDB round trips, the figure that says it is unchanged.
  */
 
-export interface FaceIngestSettings {
-  /** Portraits placed per gallery (persons with a reference face; the packaged faces limit them). */
-  portraits: number;
-}
-
 export interface FaceIngestResult {
   portraits: number;
   /** Median milliseconds per portrait placement. */
@@ -41,7 +36,8 @@ export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
 export async function measureFaceIngest(
   tenant: Tenant,
   counter: RoundTripCounter,
-  settings: FaceIngestSettings,
+  /** Portraits placed per gallery (persons with a reference face; the packaged faces limit them). */
+  portraitCount: number,
 ): Promise<FaceIngestResult> {
   const [
     { createGallery, getGalleryConfiguration },
@@ -68,7 +64,7 @@ export async function measureFaceIngest(
   ]);
   const identities = [...new Map((await packagedFaces()).map((face) => [face.identity, face.image])).values()].slice(
     0,
-    settings.portraits,
+    portraitCount,
   );
   const portraits = await Promise.all(identities.map((selfie) => augment(selfie, 'jpeg-q40')));
 
@@ -164,14 +160,4 @@ export async function measureFaceIngest(
     roundTripsWith: withFaces.roundTrips,
     deliveredWithFaceMatching: withFaces.delivered,
   };
-}
-
-export function formatFaceIngest(result: FaceIngestResult): string {
-  return [
-    `Photo ingest with and without the second opinion from faces (${result.portraits} portraits, each after its person's card; median per placement)`,
-    `  without face matching   ${result.withoutFaceMatchingMs} ms, ${result.roundTripsWithout.calls} DynamoDB calls in ${result.roundTripsWithout.depth} waves (floor ${PLACEMENT_WITHOUT_FACES_FLOOR.calls}/${PLACEMENT_WITHOUT_FACES_FLOOR.depth})`,
-    `  with face matching      ${result.withFaceMatchingMs} ms, ${result.roundTripsWith.calls} calls in ${result.roundTripsWith.depth} waves; ${result.deliveredWithFaceMatching} of ${result.portraits} delivered`,
-    `  the face model alone    ${result.modelAloneMs} ms`,
-    `  face step               ${result.faceStepMs} ms = ${result.faceStepRatio}× the model alone (goal at most 1.3)`,
-  ].join('\n');
 }

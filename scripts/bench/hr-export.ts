@@ -1,9 +1,9 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { portraitJpeg } from '../samples/synthetic-shoot';
+import { cpuMillisecondsSince, inChildProcess, residentMb, whenChildOf } from './child-process';
 import { rounded } from './statistics';
 
 /**
@@ -16,11 +16,7 @@ import { rounded } from './statistics';
  * Where the machine has two CPUs or more (and taskset), each side's process runs on CPU 0 alone,
  * as a function of 1,769 MB has one vCPU, and this process (the local S3 server) and DynamoDB
  * Local on the others, as S3 and DynamoDB are not on the function's CPU in AWS.
- *
- *   npm run bench -- --only hr-export
  */
-
-const runFile = promisify(execFile);
 
 export interface HrExportBenchSettings {
   /** Gallery sizes; the largest is the one compared with sharp alone. */
@@ -62,17 +58,13 @@ export interface HrExportBenchResult {
 /** Portraits prepared at once, as the build prepares them (PORTRAITS_AHEAD in lib/hr-exports/build-hr-export.ts). */
 const AT_ONCE = 8;
 
-const megabytes = (bytes: number) => rounded(bytes / 1024 / 1024, 1);
-const statusBytes = (field: string) =>
-  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
-
 /** Seeds one gallery per size on the running local services, then measures each side in a child process. */
 export async function measureHrExport(
   settings: HrExportBenchSettings,
-  services: { pids: number[] },
+  servicePids: number[],
 ): Promise<HrExportBenchResult> {
   const directory = mkdtempSync(join(tmpdir(), 'hr-export-bench-'));
-  const cpus = splitCpus([process.pid, ...services.pids]);
+  const cpus = splitCpus([process.pid, ...servicePids]);
   try {
     const photos: Buffer[] = [];
     for (let seed = 1; seed <= settings.distinctPhotos; seed += 1)
@@ -144,7 +136,9 @@ async function seedGallery(
   const { mapWithConcurrency } = await import('#lib/platform/concurrency');
   const { createHrExport } = await import('#lib/hr-exports/create-hr-export');
   const { useHrExportQueue } = await import('#lib/hr-exports/adapters/hr-export-queue');
-  const { consentToHrExport } = await import('./hr-export-consents');
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { db, tableName } = await import('#lib/platform/table/client');
+  const { keys } = await import('#lib/platform/table/keys');
 
   const tenant = await createTenant({
     slug: `bench-hr-${persons}-${Date.now().toString(36)}`,
@@ -172,7 +166,15 @@ async function seedGallery(
     personIds.push(...imported.persons.map((person) => person.personId));
   }
   await mapWithConcurrency(personIds, 8, async (personId, index) => {
-    await consentToHrExport(scope, personId);
+    // What a check-in with the HR consent ticked stores, written straight (an import never consents).
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.person(scope.tenantId, scope.token, personId),
+        UpdateExpression: 'SET consents.hrExportConsent = :true',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
     const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
     await putMediaObject(objectKey, photos[index % photos.length]!, 'image/jpeg');
     await recordPhoto(scope, {
@@ -226,17 +228,12 @@ function splitCpus(servicePids: number[]): { sidePrefix: string[]; restore(): vo
 }
 
 async function inChild(prefix: string[], args: string[], persons: number): Promise<SideFigures> {
-  const [command, ...commandArgs] = [...prefix, process.execPath, ...process.execArgv, __filename, 'child', ...args];
-  const { stdout } = await runFile(command!, commandArgs, {
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    maxBuffer: 1024 * 1024,
-  });
-  const measured = JSON.parse(stdout) as { seconds: number; cpuSeconds: number; peakRssMb: number; idleRssMb: number };
+  const measured = await inChildProcess<Omit<SideFigures, 'persons' | 'portraitsPerSecond'>>(__filename, args, prefix);
   return { persons, ...measured, portraitsPerSecond: rounded(persons / measured.seconds, 1) };
 }
 
 /** In the child: one build, or sharp alone over the same number of photos, timed, with the process's memory. */
-async function measureInThisProcess(side: string, args: string[]): Promise<void> {
+whenChildOf(__filename, async ([side, ...args]) => {
   let run: () => Promise<void>;
   if (side === 'build') {
     const { buildHrExport } = await import('#lib/hr-exports/build-hr-export');
@@ -250,71 +247,29 @@ async function measureInThisProcess(side: string, args: string[]): Promise<void>
     const { mapWithConcurrency } = await import('#lib/platform/concurrency');
     sharp.cache(false);
     const [directory, count, size, distinct] = [args[0]!, Number(args[1]), Number(args[2]), Number(args[3])];
-    const files = Array.from({ length: count }, (_, index) => index);
-    run = async () => {
-      await mapWithConcurrency(files, AT_ONCE, async (index) => {
-        const photo = readFileSync(join(directory, `photo-${index % distinct}.jpg`));
-        await sharp(photo, { failOn: 'error' })
-          .autoOrient()
-          .resize(size, size, { fit: 'cover', position: 'attention' })
-          .toColourspace('srgb')
-          .jpeg({ quality: 85 })
-          .toBuffer();
-      });
-    };
+    run = () =>
+      mapWithConcurrency(
+        Array.from({ length: count }, (_, index) => index),
+        AT_ONCE,
+        async (index) => {
+          const photo = readFileSync(join(directory, `photo-${index % distinct}.jpg`));
+          await sharp(photo, { failOn: 'error' })
+            .autoOrient()
+            .resize(size, size, { fit: 'cover', position: 'attention' })
+            .toColourspace('srgb')
+            .jpeg({ quality: 85 })
+            .toBuffer();
+        },
+      ).then(() => undefined);
   }
-  const idleRss = statusBytes('VmRSS');
+  const idleRssMb = residentMb('VmRSS');
   const startedAt = performance.now();
   const cpuBefore = process.cpuUsage();
   await run();
-  const cpu = process.cpuUsage(cpuBefore);
-  const seconds = (performance.now() - startedAt) / 1000;
-  process.stdout.write(
-    JSON.stringify({
-      seconds: rounded(seconds, 2),
-      cpuSeconds: rounded((cpu.user + cpu.system) / 1e6, 2),
-      peakRssMb: megabytes(statusBytes('VmHWM')),
-      idleRssMb: megabytes(idleRss),
-    }),
-  );
-}
-
-/** The figures as a Markdown table with its heading, as the bench prints them. */
-export function formatHrExport(result: HrExportBenchResult): string {
-  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
-  const row = (label: string, figures: SideFigures) =>
-    line([
-      label,
-      figures.persons,
-      figures.seconds,
-      figures.cpuSeconds,
-      figures.portraitsPerSecond,
-      figures.peakRssMb,
-      figures.idleRssMb,
-    ]);
-  return [
-    `### HR export: one ${result.size} px portrait per person from JPEGs of ${result.photos.width} × ${result.photos.height} (${result.photos.averageKb} KB on average), ${AT_ONCE} at a time, ${result.pinned ? 'each side on one CPU of its own, the local services on the others' : 'all on the same CPUs'}`,
-    line(['Side', 'Persons', 'Seconds', 'CPU s (own process)', 'Portraits/s', 'Peak RSS MB', 'RSS before MB']),
-    line(Array(7).fill('---')),
-    ...result.builds.map((build) => row('whole build (table, bucket, crop, ZIP upload, manifest)', build)),
-    row("sharp's crop and encode alone (photos from disk), median round", result.sharpAlone),
-    line([
-      `build / sharp alone (largest gallery; medians of ${result.roundRatios.length} alternated rounds, each round ${result.roundRatios.map((ratio) => `${ratio}x`).join(', ')})`,
-      '',
-      `${result.timeRatio}x`,
-      '',
-      '',
-      '',
-      '',
-    ]),
-    line(['peak memory, largest / smallest gallery', '', '', '', '', `${result.memoryRatio}x`, '']),
-  ].join('\n');
-}
-
-const [mode, side, ...rest] = process.argv.slice(2);
-if (mode === 'child') {
-  measureInThisProcess(side!, rest).catch((error: Error) => {
-    console.error(error.stack ?? error.message);
-    process.exitCode = 1;
-  });
-}
+  return {
+    seconds: rounded((performance.now() - startedAt) / 1000),
+    cpuSeconds: rounded(cpuMillisecondsSince(cpuBefore) / 1000),
+    peakRssMb: residentMb('VmHWM'),
+    idleRssMb,
+  };
+});
