@@ -1,4 +1,14 @@
 import type { Tenant } from '#lib/tenants/store/tenants';
+import { createGallery, getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
+import { submitCheckin } from '#lib/checkin/submit-checkin';
+import { describeReferenceFace } from '#lib/faces/reference-faces';
+import { placementOpinions } from '#lib/faces/second-opinion';
+import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
+import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import { putMediaObject } from '#lib/platform/media-bucket';
+import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
+import { describeFaces, loadFaceModel } from '#lib/faces/adapters/face-model';
 import { augment, packagedFaces } from '../faces/packaged-faces';
 import type { RoundTripCounter } from './round-trip-counter';
 import { median, rounded } from './statistics';
@@ -13,22 +23,7 @@ import { median, rounded } from './statistics';
  * matching is counted in DynamoDB round trips, the figure that says it is unchanged.
  */
 
-export interface FaceIngestResult {
-  portraits: number;
-  /** Median milliseconds per portrait placement. */
-  withoutFaceMatchingMs: number;
-  withFaceMatchingMs: number;
-  modelAloneMs: number;
-  /** withFaceMatchingMs − withoutFaceMatchingMs. */
-  faceStepMs: number;
-  /** faceStepMs / modelAloneMs (goal at most 1.3). */
-  faceStepRatio: number;
-  /** DynamoDB round trips of one placement: calls and the waves it waits for. */
-  roundTripsWithout: { calls: number; depth: number };
-  roundTripsWith: { calls: number; depth: number };
-  /** How the portraits came out with face matching (all of them delivered: each shows its card's person). */
-  deliveredWithFaceMatching: number;
-}
+export type FaceIngestResult = Awaited<ReturnType<typeof measureFaceIngest>>;
 
 /** A placement of a portrait without face matching: store it, the card before it, the photo and person read, the move. */
 export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
@@ -38,30 +33,7 @@ export async function measureFaceIngest(
   counter: RoundTripCounter,
   /** Portraits placed per gallery (persons with a reference face; the packaged faces limit them). */
   portraitCount: number,
-): Promise<FaceIngestResult> {
-  const [
-    { createGallery, getGalleryConfiguration },
-    { parseSubmitCheckin },
-    { submitCheckin },
-    { describeReferenceFace },
-    { placementOpinions },
-    { faceMatchingOf },
-    { placeShootPhoto },
-    media,
-    keys,
-    { describeFaces, loadFaceModel },
-  ] = await Promise.all([
-    import('#lib/galleries/store/galleries'),
-    import('#lib/checkin/checkin-schemas'),
-    import('#lib/checkin/submit-checkin'),
-    import('#lib/faces/reference-faces'),
-    import('#lib/faces/second-opinion'),
-    import('#lib/galleries/rules/face-matching'),
-    import('#lib/photos/place-shoot-photo'),
-    import('#lib/platform/media-bucket'),
-    import('#lib/platform/media-keys'),
-    import('#lib/faces/adapters/face-model'),
-  ]);
+) {
   const identities = [...new Map((await packagedFaces()).map((face) => [face.identity, face.image])).values()].slice(
     0,
     portraitCount,
@@ -110,9 +82,9 @@ export async function measureFaceIngest(
     for (const [index, portrait] of portraits.entries()) {
       const facts = (name: string, second: number) => {
         const path = `bench/${name}`;
-        const objectKey = keys.inboxObjectKey({ ...scope, path });
+        const objectKey = inboxObjectKey({ ...scope, path });
         return {
-          photoId: keys.photoIdOf(objectKey),
+          photoId: photoIdOf(objectKey),
           objectKey,
           path,
           fileName: name,
@@ -125,7 +97,7 @@ export async function measureFaceIngest(
       };
       await placeShootPhoto(scope, facts(`CARD_${index}.JPG`, 0), { kind: 'card', code: codes[index]! });
       const photo = facts(`IMG_${index}.JPG`, 1);
-      await media.putMediaObject(photo.objectKey, portrait, 'image/jpeg');
+      await putMediaObject(photo.objectKey, portrait, 'image/jpeg');
       const faces = placementOpinions(scope, matching, { objectKey: photo.objectKey, bytes: portrait });
       const startedAt = performance.now();
       const { result, count } = await counter.measure(() => placeShootPhoto(scope, photo, { kind: 'photo' }, faces));

@@ -19,50 +19,25 @@ import { rounded } from './statistics';
  */
 
 export interface HrExportBenchSettings {
-  /** Gallery sizes; the largest is the one compared with sharp alone. */
+  /** Gallery sizes; the largest is compared with sharp alone, in `rounds` alternated rounds (the medians compared). */
   persons: number[];
   width: number;
   height: number;
   /** Different photos generated; persons share them (each has an object of its own, so a crop of its own). */
   distinctPhotos: number;
   size: number;
-  /** Rounds of the largest gallery's build and sharp alone, alternated; the medians are compared. */
   rounds: number;
 }
 
-interface SideFigures {
-  persons: number;
-  seconds: number;
-  /** CPU time of the side's own process (all threads): what it spent itself, not the local services. */
-  cpuSeconds: number;
-  portraitsPerSecond: number;
-  peakRssMb: number;
-  idleRssMb: number;
-}
-
-export interface HrExportBenchResult {
-  photos: { width: number; height: number; averageKb: number };
-  size: number;
-  builds: SideFigures[];
-  sharpAlone: SideFigures;
-  /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3). */
-  timeRatio: number;
-  /** Build / sharp alone of each round, in order. */
-  roundRatios: number[];
-  /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
-  memoryRatio: number;
-  /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
-  pinned: boolean;
-}
+/** One side's run; the CPU time is its own process's (all threads), not the local services'. */
+type SideFigures = Awaited<ReturnType<typeof inChild>>;
+export type HrExportBenchResult = Awaited<ReturnType<typeof measureHrExport>>;
 
 /** Portraits prepared at once, as the build prepares them (PORTRAITS_AHEAD in lib/hr-exports/build-hr-export.ts). */
 const AT_ONCE = 8;
 
 /** Seeds one gallery per size on the running local services, then measures each side in a child process. */
-export async function measureHrExport(
-  settings: HrExportBenchSettings,
-  servicePids: number[],
-): Promise<HrExportBenchResult> {
+export async function measureHrExport(settings: HrExportBenchSettings, servicePids: number[]) {
   const directory = mkdtempSync(join(tmpdir(), 'hr-export-bench-'));
   const cpus = splitCpus([process.pid, ...servicePids]);
   try {
@@ -70,10 +45,9 @@ export async function measureHrExport(
     for (let seed = 1; seed <= settings.distinctPhotos; seed += 1)
       photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
     photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
+    const bytes = photos.reduce((sum, photo) => sum + photo.length, 0);
     const largest = Math.max(...settings.persons);
-    const builds: SideFigures[] = [];
-    const largestBuilds: SideFigures[] = [];
-    const sharpRuns: SideFigures[] = [];
+    const [builds, largestBuilds, sharpRuns]: [SideFigures[], SideFigures[], SideFigures[]] = [[], [], []];
     for (const persons of settings.persons) {
       const gallery = await seedGallery(persons, photos);
       // The largest gallery's build alternates with sharp alone, each build a first export (no crop kept).
@@ -99,17 +73,16 @@ export async function measureHrExport(
     builds.push(largestBuild);
     const smallestBuild = builds.find((build) => build.persons === Math.min(...settings.persons))!;
     return {
-      photos: {
-        width: settings.width,
-        height: settings.height,
-        averageKb: rounded(photos.reduce((sum, photo) => sum + photo.length, 0) / photos.length / 1024, 0),
-      },
+      photos: { width: settings.width, height: settings.height, averageKb: rounded(bytes / photos.length / 1024, 0) },
       size: settings.size,
       builds,
       sharpAlone,
+      /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3), and of each round. */
       timeRatio: rounded(largestBuild.seconds / sharpAlone.seconds),
       roundRatios: largestBuilds.map((build, round) => rounded(build.seconds / sharpRuns[round]!.seconds)),
+      /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
       memoryRatio: rounded(largestBuild.peakRssMb / smallestBuild.peakRssMb),
+      /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
       pinned: cpus.sidePrefix.length > 0,
     };
   } finally {
@@ -140,11 +113,8 @@ async function seedGallery(
   const { db, tableName } = await import('#lib/platform/table/client');
   const { keys } = await import('#lib/platform/table/keys');
 
-  const tenant = await createTenant({
-    slug: `bench-hr-${persons}-${Date.now().toString(36)}`,
-    name: 'HR export bench',
-    plan: 'creator',
-  });
+  const slug = `bench-hr-${persons}-${Date.now().toString(36)}`;
+  const tenant = await createTenant({ slug, name: 'HR export bench', plan: 'creator' });
   const gallery = await createGallery(tenant.tenantId, {
     galleryName: 'HR export bench',
     isGroupShoot: true,
@@ -177,16 +147,8 @@ async function seedGallery(
     );
     const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
     await putMediaObject(objectKey, photos[index % photos.length]!, 'image/jpeg');
-    await recordPhoto(scope, {
-      photoId: photoIdOf(objectKey),
-      personId,
-      fileName: 'portrait.jpg',
-      objectKey,
-      width: null,
-      height: null,
-      capturedAt: null,
-      createdAt: new Date().toISOString(),
-    });
+    const photo = { personId, objectKey, fileName: 'portrait.jpg', width: null, height: null, capturedAt: null };
+    await recordPhoto(scope, { ...photo, photoId: photoIdOf(objectKey), createdAt: new Date().toISOString() });
   });
   return {
     async freshExport(size) {
@@ -227,8 +189,9 @@ function splitCpus(servicePids: number[]): { sidePrefix: string[]; restore(): vo
   };
 }
 
-async function inChild(prefix: string[], args: string[], persons: number): Promise<SideFigures> {
-  const measured = await inChildProcess<Omit<SideFigures, 'persons' | 'portraitsPerSecond'>>(__filename, args, prefix);
+async function inChild(prefix: string[], args: string[], persons: number) {
+  type Measured = { seconds: number; cpuSeconds: number; peakRssMb: number; idleRssMb: number };
+  const measured = await inChildProcess<Measured>(__filename, args, prefix);
   return { persons, ...measured, portraitsPerSecond: rounded(persons / measured.seconds, 1) };
 }
 
