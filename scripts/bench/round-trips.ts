@@ -19,20 +19,7 @@ import {
 } from './round-trip-floors';
 import { median, rounded, timed } from './statistics';
 
-export interface EndpointRoundTrips {
-  endpoint: string;
-  /** Medians over the measured requests (they agree unless a condition retried). */
-  calls: number;
-  /** Failed calls among them (retried access-code collisions). */
-  failedCalls: number;
-  depth: number;
-  /** The operations in the order they started, e.g. `Query, TransactWriteItems × 16, UpdateItem × 2`. */
-  operations: string;
-  floor: RoundTripFloor;
-  atFloor: boolean;
-  medianMilliseconds: number;
-  requests: number;
-}
+export type EndpointRoundTrips = Awaited<ReturnType<typeof measureRoundTrips>>[number];
 
 /** One request of an endpoint: on the demo tenant with a key of the case's own, or on `unread`, a tenant this process has never read (a cold instance). */
 interface EndpointCase {
@@ -58,8 +45,8 @@ export async function measureRoundTrips(
   api: BenchApi,
   counter: RoundTripCounter,
   options: { iterations: number; largeImportRows: number },
-): Promise<EndpointRoundTrips[]> {
-  const results: EndpointRoundTrips[] = [];
+) {
+  const results = [];
   for (const endpointCase of await endpointCases(api, options.largeImportRows)) {
     const apiKey = await api.freshApiKey();
     if (!endpointCase.cold) await endpointCase.send(apiKey, 0);
@@ -75,6 +62,7 @@ export async function measureRoundTrips(
     ) as [number, number, number];
     results.push({
       endpoint: endpointCase.endpoint,
+      /** Medians over the measured requests (they agree unless a condition retried); failed calls were retried access-code collisions. */
       calls,
       failedCalls,
       depth,
@@ -177,25 +165,13 @@ function compactOperations(operations: readonly string[]): string {
   return runs.map((run) => (run.times > 1 ? `${run.name} × ${run.times}` : run.name)).join(', ');
 }
 
-/** End-to-end import through the API against the same writes with the SDK alone (goal of issue 9: at most 1.5x). */
-export interface ImportComparison {
-  rows: number;
-  iterations: number;
-  apiMedianMilliseconds: number;
-  sdkAloneMedianMilliseconds: number;
-  ratio: number;
-}
-
 /**
- * Imports `rows` persons `iterations` times through POST persons (HTTP, middleware, validation,
+ * The import ratio (goal of issue 9: at most 1.5x). Imports `rows` persons `iterations` times through POST persons (HTTP, middleware, validation,
  * counters) and writes the same person and code items with insertPersonsWithCodes, the minimal
  * write path that keeps codes unique, into a second gallery. The two alternate, after one
  * unmeasured warm-up each, so that both see the same state of the machine and the table.
  */
-export async function compareImports(
-  api: BenchApi,
-  options: { rows: number; iterations: number },
-): Promise<ImportComparison> {
+export async function compareImports(api: BenchApi, options: { rows: number; iterations: number }) {
   const apiKey = await api.freshApiKey();
   const apiDayId = api.demo.shootingDayIds[2]!;
   const { token, dayId } = await createBenchGallery(api.tenantId, 'Bench: SDK-alone imports');
