@@ -8,7 +8,7 @@ import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
 import { db, tableName } from '#lib/platform/table/client';
 import { queryAll } from '#lib/platform/table/queries';
 import { createBenchGallery, postGroupShootInProcess } from './bench-api';
-import { percentile, rounded } from './statistics';
+import { percentile, rounded, startAtRate } from './statistics';
 
 export type BurstResult = Awaited<ReturnType<typeof measureAnnouncementBurst>>;
 
@@ -83,14 +83,7 @@ async function measureAnnouncementBurst(
     else if (error === 'shooting_day_full') answers.refusedFull += 1;
     else answers.failed[`${answer.status} ${error}`] = (answers.failed[`${answer.status} ${error}`] ?? 0) + 1;
   };
-  const started = performance.now();
-  const running: Promise<void>[] = [];
-  for (let index = 0; index < options.participants; index += 1) {
-    const wait = started + (index * options.seconds * 1000) / options.participants - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    running.push(checkIn(index));
-  }
-  await Promise.all(running);
+  await startAtRate(options.participants, options.participants / options.seconds, checkIn);
 
   let hotDayPersons = 0;
   let afterPersonId: string | undefined;

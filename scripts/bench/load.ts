@@ -1,16 +1,17 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import * as DocumentCommands from '@aws-sdk/lib-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { DOCUMENT_TRANSLATION, DYNAMODB_CLIENT_CONFIG } from '#lib/platform/table/client';
+import { keys } from '#lib/platform/table/keys';
 import { generateAccessCode } from '#lib/persons/rules/access-codes';
 import { newPersonId } from '#lib/persons/rules/person-model';
 import { UNLIMITED_DAY_SHARDS } from '#lib/galleries/rules/spot-counters';
 import { inProcessApi } from '../local/api-server';
 import type { BenchApi } from './bench-api';
-import { replayWork } from './dynamodb-replay';
-import type { RoundTripCounter } from './round-trip-counter';
-import { type LoadFigures, loadFiguresOf, rounded } from './statistics';
+import type { RecordedWork, RoundTripCounter } from './round-trip-counter';
+import { loadFiguresOf, rounded, startAtRate, timed } from './statistics';
 
 export type LoadResult = Awaited<ReturnType<typeof measureLoad>>[number];
 
@@ -27,19 +28,15 @@ interface LoadScenario {
   /** The requests the load cycles through. */
   requests: LoadRequest[];
   /** One request like those, sent once while its DynamoDB work is recorded. */
-  sample: () => Promise<unknown>;
-  /** Makes a recorded write new for each replayed request, as each API request writes new items: given the sample's answer, a rewrite of call inputs per replay. */
+  sample: LoadRequest;
+  /** Makes a recorded write new for each replayed request, as each request writes new items: given the sample's answer, a rewrite of call inputs per replay. */
   freshen?(answer: unknown): () => (text: string) => string;
 }
 
 type Side = () => Promise<void>;
-interface LoadRound {
-  latencies: number[];
-  seconds: number;
-}
 
 /**
- * The steady load's rate, all three sides together, as a share of what the DynamoDB work alone
+ * The steady load's rate, both sides together, as a share of what the DynamoDB work alone
  * sustained saturated: a busy thread, not an overloaded one. Saturated, every side waits for the
  * one thread that all simulated instances share, so latency there is mostly queueing behind the
  * others' CPU, which Lambda instances, each with a CPU of its own, never do.
@@ -51,14 +48,15 @@ const ALTERNATING_ROUNDS = 8;
 const WARM_UP_REQUESTS_PER_CONNECTION = 20;
 
 /**
- * Each scenario's requests sent to the local API over HTTP, the same requests given to its
- * functions in this process (as Lambda invokes them, without HTTP), and the same requests'
- * DynamoDB work alone: its calls, recorded from one sample request on a warm instance, replayed
- * wave by wave. The three sides are driven alike from this thread: first saturating, in turns
- * (`connections` workers, each sending its next request as soon as its last is answered: what
- * one process sustains), then steady, interleaved (requests started at a fixed rate whatever the
- * answers: the latency a participant sees, the goal's measure). Ratios are each side over the
- * DynamoDB work alone. Any answer that is not 2xx invalidates the run.
+ * Each scenario's requests given to its functions in this process (as Lambda invokes them,
+ * without HTTP), against the same requests' DynamoDB work alone: its calls, recorded from one
+ * sample request on a warm instance, replayed wave by wave (`replayWork`). The two sides are
+ * driven alike from this thread: first saturating, in turns (`connections` workers, each sending
+ * its next request as soon as its last is answered: what one process sustains), then steady,
+ * interleaved (requests started at a fixed rate whatever the answers: the latency a participant
+ * sees, the goal's measure). Ratios are the functions over the DynamoDB work alone. Any answer
+ * that is not 2xx invalidates the run. (Until 2026-11-29 a third side sent the same requests to
+ * the local API over HTTP: docs/benchmarks/load.md keeps its figures.)
  */
 export async function measureLoad(
   api: BenchApi,
@@ -68,75 +66,62 @@ export async function measureLoad(
 ) {
   const replayClient = DynamoDBDocumentClient.from(new DynamoDBClient(DYNAMODB_CLIENT_CONFIG), DOCUMENT_TRANSLATION);
   const functions = inProcessApi();
+  const host = new URL(baseUrl).host;
   const results = [];
   try {
     for (const scenario of await loadScenarios(api, options.keys)) {
-      const nextRequest = requestCycle(scenario);
-      const sendToApi = async () => {
-        const { method, path, headers, body } = nextRequest();
-        const response = await fetch(`${new URL(baseUrl).origin}${path}`, { method, headers, body });
-        await response.arrayBuffer();
-        requireSuccess(scenario, response.status);
+      const invoke = async ({ method, path, headers, body }: LoadRequest) => {
+        const lowerCased = Object.entries({ host, ...headers }).map(([n, v]) => [n.toLowerCase(), v] as const);
+        const answer = await functions({ method, path, headers: Object.fromEntries(lowerCased), body });
+        const status = answer.statusCode ?? 200;
+        if (status < 200 || status >= 300) throw new Error(`${scenario.scenario}: an answer was ${status}`);
+        return answer.body;
       };
+      let next = 0;
       const invokeFunction = async () => {
-        const { method, path, headers, body } = nextRequest();
-        const lowerCased = Object.entries({ host: new URL(baseUrl).host, ...headers });
-        const event = {
-          method,
-          path,
-          headers: Object.fromEntries(lowerCased.map(([n, v]) => [n.toLowerCase(), v])),
-          body,
-        };
-        requireSuccess(scenario, (await functions(event)).statusCode ?? 200);
+        const template = scenario.requests[next++ % scenario.requests.length]!;
+        await invoke({ ...template, body: template.body?.replaceAll('[<id>]', randomUUID()) });
       };
       // The instance is warm before the sample: its recording is a warm request's work.
-      await sendToApi();
-      const { result: answer, work } = await counter.measure(scenario.sample);
-      const rewriteFor = scenario.freshen?.(answer);
+      await invokeFunction();
+      const { result: body, work } = await counter.measure(() => invoke(scenario.sample));
+      const rewriteFor = scenario.freshen?.(JSON.parse(String(body)));
       const replay = () => replayWork(replayClient, work, rewriteFor?.());
-      const sides: Side[] = [sendToApi, invokeFunction, replay];
+      const sides: Side[] = [invokeFunction, replay];
       // An unmeasured round of each first: connections opened, code paths compiled.
-      const warmUp = {
-        connections: options.connections,
-        requests: options.connections * WARM_UP_REQUESTS_PER_CONNECTION,
-      };
-      for (const side of sides) await driveLoad(side, warmUp);
-      // In turns, so that the machine's drift weighs on all sides alike.
-      const rounds: LoadRound[][] = [[], [], []];
-      const turn = { connections: options.connections, requests: Math.ceil(options.requests / ALTERNATING_ROUNDS) };
+      const warmUp = options.connections * WARM_UP_REQUESTS_PER_CONNECTION;
+      for (const side of sides) await driveLoad(side, options.connections, warmUp);
+      // In turns, so that the machine's drift weighs on both sides alike.
+      const rounds = sides.map(() => ({ latencies: [] as number[], seconds: 0 }));
+      const turn = Math.ceil(options.requests / ALTERNATING_ROUNDS);
       for (let round = 0; round < ALTERNATING_ROUNDS; round += 1) {
-        for (const [index, side] of sides.entries()) rounds[index]!.push(await driveLoad(side, turn));
+        for (const [index, side] of sides.entries()) {
+          const { latencies, seconds } = await driveLoad(side, options.connections, turn);
+          rounds[index]!.latencies.push(...latencies);
+          rounds[index]!.seconds += seconds;
+        }
       }
-      const [apiSaturated, inProcessSaturated, aloneSaturated] = rounds.map((own) =>
-        loadFiguresOf(
-          own.flatMap((round) => round.latencies),
-          own.reduce((sum, round) => sum + round.seconds, 0),
-        ),
-      ) as [LoadFigures, LoadFigures, LoadFigures];
-      const arrivalRatePerSecond = rounded(aloneSaturated.requestsPerSecond * STEADY_SHARE, 1);
-      const [apiSteady, inProcessSteady, aloneSteady] = (await driveInterleavedAtRate(sides, {
+      const [inProcessSaturated, aloneSaturated] = rounds.map((own) => loadFiguresOf(own.latencies, own.seconds));
+      const arrivalRatePerSecond = rounded(aloneSaturated!.requestsPerSecond * STEADY_SHARE, 1);
+      const [inProcessSteady, aloneSteady] = await driveInterleavedAtRate(sides, {
         ratePerSecond: arrivalRatePerSecond,
         requestsPerSide: options.requests,
-      })) as [LoadFigures, LoadFigures, LoadFigures];
+      });
       const ratio = (part: number, whole: number) => rounded(part / whole);
       results.push({
         scenario: scenario.scenario,
         connections: options.connections,
         requests: options.requests,
-        /** The steady load: requests started at this rate whatever the answers, the three sides interleaved. */
+        /** The steady load: requests started at this rate whatever the answers, the two sides interleaved. */
         arrivalRatePerSecond,
-        /** The API over the local HTTP front, the functions in process, the DynamoDB work alone, steady load. */
-        api: apiSteady,
-        functionsInProcess: inProcessSteady,
-        dynamoDbAlone: aloneSteady,
-        saturated: { api: apiSaturated, functionsInProcess: inProcessSaturated, dynamoDbAlone: aloneSaturated },
-        p50Ratio: ratio(apiSteady.p50Milliseconds, aloneSteady.p50Milliseconds),
-        p99Ratio: ratio(apiSteady.p99Milliseconds, aloneSteady.p99Milliseconds),
-        inProcessP50Ratio: ratio(inProcessSteady.p50Milliseconds, aloneSteady.p50Milliseconds),
-        inProcessP99Ratio: ratio(inProcessSteady.p99Milliseconds, aloneSteady.p99Milliseconds),
-        /** Saturated: the DynamoDB work alone's requests per second over the API's, and over the functions'. */
-        throughputRatio: ratio(aloneSaturated.requestsPerSecond, apiSaturated.requestsPerSecond),
-        inProcessThroughputRatio: ratio(aloneSaturated.requestsPerSecond, inProcessSaturated.requestsPerSecond),
+        /** The functions in process and the DynamoDB work alone, steady load. */
+        functionsInProcess: inProcessSteady!,
+        dynamoDbAlone: aloneSteady!,
+        saturated: { functionsInProcess: inProcessSaturated!, dynamoDbAlone: aloneSaturated! },
+        p50Ratio: ratio(inProcessSteady!.p50Milliseconds, aloneSteady!.p50Milliseconds),
+        p99Ratio: ratio(inProcessSteady!.p99Milliseconds, aloneSteady!.p99Milliseconds),
+        /** Saturated: the DynamoDB work alone's requests per second over the functions'. */
+        throughputRatio: ratio(aloneSaturated!.requestsPerSecond, inProcessSaturated!.requestsPerSecond),
       });
     }
   } finally {
@@ -150,12 +135,17 @@ export async function measureLoad(
  * of the email's check-in count, the IDs of its events, and the marks that make a resent write
  * harmless (UUIDs); and the day's counter it took its spot from. Each replay gets new ones (a
  * counter at random, as check-ins take), so that its transaction stores new items and its
- * counter updates count, as the API's do, instead of being refused as repeats.
+ * counter updates count, as the API's do, instead of being refused as repeats. The key
+ * fragments are the keys module's own (lib/platform/table/keys.ts).
  */
 const EMAIL_KEY = /#EMAIL#[A-Za-z0-9_-]+/g;
 const EVENT_ID = /evt_[0-9A-Za-z]{26}/g;
 const WRITE_MARK = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const SPOT_COUNTER = /#SPOTS#\d{2}/g;
+/** The part of `key` from its last `#` but one: `#EMAIL#<key>` of an email's count, `#SPOTS#<nn>` of a day's counter. */
+const lastTwoParts = (key: string) => key.slice(key.lastIndexOf('#', key.lastIndexOf('#') - 1));
+const freshEmailKey = () => lastTwoParts(keys.emailCheckins('t', 'g', randomUUID()).pk);
+const freshSpotCounter = () => lastTwoParts(keys.daySpotShard('t', 'g', 'd', randomInt(UNLIMITED_DAY_SHARDS)).sk);
 
 async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
   const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
@@ -169,46 +159,41 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
   const apiKeys = await Promise.all(Array.from({ length: keyCount }, () => api.freshApiKey()));
   // Made before the sample, so that the recording holds the request's work and not the key's creation.
   const sampleKey = await api.freshApiKey();
-  const personsPath = `/groupshoot/${token}/persons`;
-  const sampleParticipant = `sample-${Date.now()}`;
-  const checkinBody = (id: string) => ({
-    action: 'submitCheckin',
-    token,
-    name: `Load Checkin ${id}`,
-    email: `load-${id}@example.com`,
-    employeeId: `load-${id}`,
-    consentGiven: true,
-    // The day without capacity, so that no check-in is refused for a full day.
-    shootingDayId: shootingDayIds[2]!,
-    selectedPackageId: packageIds.free,
-  });
   const headers = { 'X-Tenant-Slug': tenantSlug };
+  const personsRead = (key: string) => ({
+    method: 'GET',
+    path: `/v1/groupshoot/${token}/persons`,
+    headers: { ...headers, Authorization: `Bearer ${key}` },
+  });
+  const sampleParticipant = `sample-${Date.now()}`;
+  const checkin = (id: string) => ({
+    method: 'POST',
+    path: '/v1/group-shoot',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      action: 'submitCheckin',
+      token,
+      name: `Load Checkin ${id}`,
+      email: `load-${id}@example.com`,
+      employeeId: `load-${id}`,
+      consentGiven: true,
+      // The day without capacity, so that no check-in is refused for a full day.
+      shootingDayId: shootingDayIds[2]!,
+      selectedPackageId: packageIds.free,
+    }),
+  });
+  const checkinInfo = { method: 'GET', path: `/v1/group-shoot/checkin/${token}`, headers };
   return [
-    {
-      scenario: 'GET check-in info (public)',
-      requests: [{ method: 'GET', path: `/v1/group-shoot/checkin/${token}`, headers }],
-      sample: () => api.call(`/group-shoot/checkin/${token}`),
-    },
+    { scenario: 'GET check-in info (public)', requests: [checkinInfo], sample: checkinInfo },
     {
       scenario: `GET persons (server-side, ${keyCount} keys)`,
-      requests: apiKeys.map((key) => ({
-        method: 'GET',
-        path: `/v1${personsPath}`,
-        headers: { ...headers, Authorization: `Bearer ${key}` },
-      })),
-      sample: () => api.call(personsPath, { apiKey: sampleKey }),
+      requests: apiKeys.map(personsRead),
+      sample: personsRead(sampleKey),
     },
     {
       scenario: 'POST /group-shoot submitCheckin (free)',
-      requests: [
-        {
-          method: 'POST',
-          path: '/v1/group-shoot',
-          headers: { ...headers, 'Content-Type': 'application/json' },
-          body: JSON.stringify(checkinBody('[<id>]')),
-        },
-      ],
-      sample: () => api.call('/group-shoot', { method: 'POST', body: checkinBody(sampleParticipant) }),
+      requests: [checkin('[<id>]')],
+      sample: checkin(sampleParticipant),
       freshen: (answer) => {
         const { personId, code } = answer as { personId: string; code: string };
         return () => {
@@ -219,49 +204,33 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
           ];
           const freshIds = new Map<string, string>();
           const freshFor = (id: string, make: () => string) => freshIds.get(id) ?? freshIds.set(id, make()).get(id)!;
-          const shard = () => `#SPOTS#${String(randomInt(UNLIMITED_DAY_SHARDS)).padStart(2, '0')}`;
           return (text) =>
             text
               .replaceAll(personId, freshPersonId)
               .replaceAll(code, freshCode)
               .replaceAll(sampleParticipant, freshParticipant)
-              .replace(EMAIL_KEY, (key) => freshFor(key, () => `#EMAIL#${randomUUID()}`))
+              .replace(EMAIL_KEY, (key) => freshFor(key, freshEmailKey))
               .replace(EVENT_ID, (id) => freshFor(id.toLowerCase(), () => `evt_${newPersonId().slice('per_'.length)}`))
               .replace(WRITE_MARK, (mark) => freshFor(mark, randomUUID))
-              .replace(SPOT_COUNTER, (counter) => freshFor(counter, shard));
+              .replace(SPOT_COUNTER, (counter) => freshFor(counter, freshSpotCounter));
         };
       },
     },
   ];
 }
 
-/** The scenario's requests in turn, `[<id>]` in a body made a fresh ID each time. */
-function requestCycle(scenario: LoadScenario): () => LoadRequest {
-  let next = 0;
-  return () => {
-    const template = scenario.requests[next++ % scenario.requests.length]!;
-    return { ...template, body: template.body?.replaceAll('[<id>]', randomUUID()) };
-  };
-}
-
-function requireSuccess(scenario: LoadScenario, status: number): void {
-  if (status < 200 || status >= 300) throw new Error(`${scenario.scenario}: an answer was ${status}`);
-}
-
-/** `options.requests` calls of `send`, `options.connections` at a time, each timed from start to answer. */
-async function driveLoad(send: Side, options: { connections: number; requests: number }): Promise<LoadRound> {
+/** `requests` calls of `send`, `connections` at a time, each timed from start to answer. */
+async function driveLoad(send: Side, connections: number, requests: number) {
   const latencies: number[] = [];
   let started = 0;
   const worker = async () => {
-    while (started < options.requests) {
+    while (started < requests) {
       started += 1;
-      const startedAt = performance.now();
-      await send();
-      latencies.push(performance.now() - startedAt);
+      latencies.push((await timed(send)).milliseconds);
     }
   };
   const startedAt = performance.now();
-  await Promise.all(Array.from({ length: options.connections }, worker));
+  await Promise.all(Array.from({ length: connections }, worker));
   return { latencies, seconds: (performance.now() - startedAt) / 1000 };
 }
 
@@ -273,15 +242,10 @@ async function driveLoad(send: Side, options: { connections: number; requests: n
  * and the thread's queue is shared by all: what differs is each request's own work, as on
  * Lambda, where an instance serves one request at a time and queues behind nobody.
  */
-async function driveInterleavedAtRate(
-  sides: Side[],
-  options: { ratePerSecond: number; requestsPerSide: number },
-): Promise<LoadFigures[]> {
+async function driveInterleavedAtRate(sides: Side[], options: { ratePerSecond: number; requestsPerSide: number }) {
   const latencies: number[][] = sides.map(() => []);
-  const running: Promise<void>[] = [];
-  const startedAt = performance.now();
   let order: number[] = [];
-  for (let index = 0; index < options.requestsPerSide * sides.length; index += 1) {
+  const seconds = await startAtRate(options.requestsPerSide * sides.length, options.ratePerSecond, async (_, due) => {
     // A random order of the sides (Fisher–Yates), one run after another.
     if (order.length === 0) {
       order = [...sides.keys()];
@@ -291,12 +255,43 @@ async function driveInterleavedAtRate(
       }
     }
     const sideIndex = order.pop()!;
-    const due = startedAt + (index * 1000) / options.ratePerSecond;
-    const wait = due - performance.now();
-    if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait));
-    running.push(sides[sideIndex]!().then(() => void latencies[sideIndex]!.push(performance.now() - due)));
-  }
-  await Promise.all(running);
-  const seconds = (performance.now() - startedAt) / 1000;
+    await sides[sideIndex]!();
+    latencies[sideIndex]!.push(performance.now() - due);
+  });
   return latencies.map((own) => loadFiguresOf(own, seconds));
+}
+
+/**
+ * Sends recorded work again through a document client of its own, wave by wave, the calls
+ * of a wave together: the same requests' DynamoDB work without HTTP, middleware or domain
+ * code. `rewrite` may change the strings of an input (fresh IDs for a write that must not
+ * collide). A refused condition is DynamoDB work done, like the functions' own refusals.
+ */
+async function replayWork(client: DynamoDBDocumentClient, work: RecordedWork, rewrite?: (text: string) => string) {
+  for (const wave of work) {
+    await Promise.all(
+      wave.map(async (call) => {
+        // The low-level name the counter saw (`GetItemCommand`, `TransactWriteItemsCommand`) to the document command's.
+        const name = call.command.replace(/Items?Command$/, 'Command') as keyof typeof DocumentCommands;
+        const Command = DocumentCommands[name] as unknown as new (input: unknown) => DocumentCommands.GetCommand;
+        const input = (rewrite ? rewriteStrings(call.input, rewrite) : call.input) as Record<string, unknown>;
+        // A transaction's token makes a resend within 10 minutes a no-op: each replay is new work.
+        if (input.ClientRequestToken) input.ClientRequestToken = randomUUID();
+        await client.send(new Command(input)).catch((error: Error) => {
+          if (error.name !== 'ConditionalCheckFailedException' && error.name !== 'TransactionCanceledException')
+            throw error;
+        });
+      }),
+    );
+  }
+}
+
+function rewriteStrings(value: unknown, rewrite: (text: string) => string): unknown {
+  if (typeof value === 'string') return rewrite(value);
+  if (Array.isArray(value)) return value.map((element) => rewriteStrings(element, rewrite));
+  if (value instanceof Set) return new Set([...value].map((element) => rewriteStrings(element, rewrite)));
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+    return Object.fromEntries(Object.entries(value).map(([key, element]) => [key, rewriteStrings(element, rewrite)]));
+  }
+  return value;
 }

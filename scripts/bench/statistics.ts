@@ -13,6 +13,35 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; mil
   return { result, milliseconds: performance.now() - startedAt };
 }
 
+/**
+ * `work` on each of `items`, one at a time, `rounds` times: each call's milliseconds, the last
+ * round's results, and the process's CPU milliseconds (all threads) per call.
+ */
+export async function timeEach<Item, Result>(
+  items: readonly Item[],
+  rounds: number,
+  work: (item: Item) => Promise<Result>,
+) {
+  const milliseconds: number[] = [];
+  let results: Result[] = [];
+  const cpuBefore = process.cpuUsage();
+  for (let round = 0; round < rounds; round += 1) {
+    results = [];
+    for (const item of items) {
+      const call = await timed(() => work(item));
+      results.push(call.result);
+      milliseconds.push(call.milliseconds);
+    }
+  }
+  return { milliseconds, results, cpuMillisecondsPerCall: cpuMillisecondsSince(cpuBefore) / milliseconds.length };
+}
+
+/** CPU milliseconds (all threads) this process spent since `before`. */
+export function cpuMillisecondsSince(before: NodeJS.CpuUsage): number {
+  const cpu = process.cpuUsage(before);
+  return (cpu.user + cpu.system) / 1000;
+}
+
 /** `value` rounded to `digits` decimals, for tables and JSON a reader can scan. */
 export function rounded(value: number, digits = 2): number {
   const factor = 10 ** digits;
@@ -40,4 +69,26 @@ export function loadFiguresOf(latencies: readonly number[], seconds: number): Lo
     p99Milliseconds: rounded(percentile(latencies, 99)),
     requestsPerSecond: rounded(latencies.length / seconds, 1),
   };
+}
+
+/**
+ * `count` calls of `start` begun at `ratePerSecond` whatever the answers, as independent
+ * clients arrive, each given its index and the time it was due (to time it from then, so that
+ * a start the busy thread delayed counts against it); the seconds until every one was answered.
+ */
+export async function startAtRate(
+  count: number,
+  ratePerSecond: number,
+  start: (index: number, due: number) => Promise<void>,
+): Promise<number> {
+  const running: Promise<void>[] = [];
+  const startedAt = performance.now();
+  for (let index = 0; index < count; index += 1) {
+    const due = startedAt + (index * 1000) / ratePerSecond;
+    const wait = due - performance.now();
+    if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    running.push(start(index, due));
+  }
+  await Promise.all(running);
+  return (performance.now() - startedAt) / 1000;
 }
