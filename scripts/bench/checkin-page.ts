@@ -1,8 +1,6 @@
 import { gzipSync } from 'node:zlib';
-
+import { median } from './statistics';
 export type CheckinPageResult = Awaited<ReturnType<typeof measureCheckinPage>>;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**
  * Loads the page at `pageUrl` (the check-in form of a gallery on the local server) with

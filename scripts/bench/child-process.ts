@@ -38,9 +38,3 @@ export function residentMb(field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync('/proc/self/status', 'utf8');
   return rounded(Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) / 1024, 1);
 }
-
-/** CPU milliseconds (all threads) this process spent since `before`. */
-export function cpuMillisecondsSince(before: NodeJS.CpuUsage): number {
-  const cpu = process.cpuUsage(before);
-  return (cpu.user + cpu.system) / 1000;
-}

@@ -11,7 +11,7 @@ import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { describeFaces, loadFaceModel } from '#lib/faces/adapters/face-model';
 import { augment, packagedFaces } from '../faces/packaged-faces';
 import type { RoundTripCounter } from './round-trip-counter';
-import { median, rounded } from './statistics';
+import { median, rounded, timeEach, timed } from './statistics';
 
 /**
  * What the second opinion from faces adds to placing a shoot photo at ingest
@@ -99,27 +99,21 @@ export async function measureFaceIngest(
       const photo = facts(`IMG_${index}.JPG`, 1);
       await putMediaObject(photo.objectKey, portrait, 'image/jpeg');
       const faces = placementOpinions(scope, matching, { objectKey: photo.objectKey, bytes: portrait });
-      const startedAt = performance.now();
-      const { result, count } = await counter.measure(() => placeShootPhoto(scope, photo, { kind: 'photo' }, faces));
-      samples.push(performance.now() - startedAt);
+      const placing = await timed(() => counter.measure(() => placeShootPhoto(scope, photo, { kind: 'photo' }, faces)));
+      const { result, count } = placing.result;
+      samples.push(placing.milliseconds);
       roundTrips.push({ calls: count.calls, depth: count.depth });
       if (result.kind === 'photo' && result.personId) delivered += 1;
     }
     return { ms: rounded(median(samples)), roundTrips: roundTrips.at(-1)!, delivered };
   };
 
-  // The model is loaded and warm before either side is timed: its cold load is its own figure (faces.ts).
+  // The model is loaded and warm before either side is timed: its cold load is a study of its own (docs/benchmarks/faces.md).
   await loadFaceModel();
   await describeFaces(portraits[0]!);
   const without = await placeAll('off');
   const withFaces = await placeAll('withhold');
-  const alone: number[] = [];
-  for (const portrait of portraits) {
-    const startedAt = performance.now();
-    await describeFaces(portrait);
-    alone.push(performance.now() - startedAt);
-  }
-  const modelAloneMs = rounded(median(alone));
+  const modelAloneMs = rounded(median((await timeEach(portraits, 1, describeFaces)).milliseconds));
   const faceStepMs = rounded(withFaces.ms - without.ms);
   return {
     portraits: portraits.length,

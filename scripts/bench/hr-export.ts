@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { portraitJpeg } from '../samples/synthetic-shoot';
-import { cpuMillisecondsSince, inChildProcess, residentMb, whenChildOf } from './child-process';
-import { rounded } from './statistics';
+import { inChildProcess, residentMb, whenChildOf } from './child-process';
+import { cpuMillisecondsSince, rounded, timed } from './statistics';
 
 /**
  * What an HR export costs (lib/hr-exports/build-hr-export.ts): the whole build of a gallery's
@@ -226,11 +226,10 @@ whenChildOf(__filename, async ([side, ...args]) => {
       ).then(() => undefined);
   }
   const idleRssMb = residentMb('VmRSS');
-  const startedAt = performance.now();
   const cpuBefore = process.cpuUsage();
-  await run();
+  const { milliseconds } = await timed(run);
   return {
-    seconds: rounded((performance.now() - startedAt) / 1000),
+    seconds: rounded(milliseconds / 1000),
     cpuSeconds: rounded(cpuMillisecondsSince(cpuBefore) / 1000),
     peakRssMb: residentMb('VmHWM'),
     idleRssMb,

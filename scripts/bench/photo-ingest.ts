@@ -2,43 +2,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CardVariant, cardJpeg, portraitJpeg } from '../samples/synthetic-shoot';
-import { cpuMillisecondsSince, inChildProcess, residentMb, whenChildOf } from './child-process';
-import { median, rounded } from './statistics';
+import { inChildProcess, residentMb, whenChildOf } from './child-process';
+import { median, rounded, timeEach, timed } from './statistics';
 
-/** What one side measured, in a process that did nothing else. */
-export interface PhotoReadingFigures {
-  medianMilliseconds: number;
-  /** One at a time, by the wall clock. */
-  photosPerSecond: number;
-  /** Process CPU time (all threads) per photo, and what one core gets through (1000 / it). */
-  cpuMillisecondsPerPhoto: number;
-  photosPerCoreSecond: number;
-  /** The first photo, loading the modules with it (sharp; ZXing and its WebAssembly). */
-  firstPhotoMilliseconds: number;
-  /** VmHWM at the end, and VmRSS before the first photo. */
-  peakRssMb: number;
-  idleRssMb: number;
-}
-
-export interface PhotoIngestSettings {
-  width: number;
-  height: number;
-  cards: number;
-  portraits: number;
-  rounds: number;
-}
-
-export interface PhotoIngestResult extends PhotoIngestSettings {
-  averageMegabytes: number;
-  reader: PhotoReadingFigures;
-  sharpDecode: PhotoReadingFigures;
-  /** Reader / sharp alone, of the median time per photo and of the peak memory. */
-  timeRatio: number;
-  memoryRatio: number;
-  /** Cards whose code the reader gave exactly, and codes it gave for portraits (goal 0). */
-  cardsRead: number;
-  codesInPortraits: number;
-}
+export type PhotoIngestResult = Awaited<ReturnType<typeof measurePhotoIngest>>;
+type Figures = Awaited<ReturnType<typeof readPhotos>>;
 
 /** Cards as a photographer's shoot has them: small to medium, turned, some soft. */
 const BENCH_CARDS: readonly CardVariant[] = [
@@ -56,7 +24,13 @@ const cardText = (index: number) => ['K7QM', 'W2HB', 'PP4D', 'HJ5N'][index % 4]!
  * Each side runs in a child process of its own, one photo at a time (libvips with one thread, as
  * sharp has on glibc Linux and Lambda).
  */
-export async function measurePhotoIngest(settings: PhotoIngestSettings): Promise<PhotoIngestResult> {
+export async function measurePhotoIngest(settings: {
+  width: number;
+  height: number;
+  cards: number;
+  portraits: number;
+  rounds: number;
+}) {
   const directory = mkdtempSync(join(tmpdir(), 'photo-ingest-bench-'));
   try {
     const { width, height } = settings;
@@ -69,21 +43,19 @@ export async function measurePhotoIngest(settings: PhotoIngestSettings): Promise
       bytes += jpeg.length;
       writeFileSync(join(directory, `${String(index).padStart(3, '0')}.jpg`), jpeg);
     }
-    const measure = (side: string) =>
-      inChildProcess<{ figures: PhotoReadingFigures; codes: string[][] }>(__filename, [
-        side,
-        directory,
-        String(settings.rounds),
-      ]);
+    const measure = (side: string) => inChildProcess<Figures>(__filename, [side, directory, String(settings.rounds)]);
     const reader = await measure('reader');
     const sharpDecode = await measure('sharp');
     return {
       ...settings,
       averageMegabytes: rounded(bytes / (settings.cards + settings.portraits) / 1024 / 1024),
+      /** Each side in a process that did nothing else. */
       reader: reader.figures,
       sharpDecode: sharpDecode.figures,
+      /** Reader / sharp alone, of the median time per photo and of the peak memory. */
       timeRatio: rounded(reader.figures.medianMilliseconds / sharpDecode.figures.medianMilliseconds),
       memoryRatio: rounded(reader.figures.peakRssMb / sharpDecode.figures.peakRssMb),
+      /** Cards whose code the reader gave exactly, and codes it gave for portraits (goal 0). */
       cardsRead: reader.codes.filter((codes, index) => index < settings.cards && codes.join() === cardText(index))
         .length,
       codesInPortraits: reader.codes.slice(settings.cards).flat().length,
@@ -93,11 +65,13 @@ export async function measurePhotoIngest(settings: PhotoIngestSettings): Promise
   }
 }
 
+whenChildOf(__filename, ([side, directory, rounds]) => readPhotos(side!, directory!, Number(rounds)));
+
 /** In the child: reads every photo `rounds` times, one at a time, after a first photo that loads the modules. */
-whenChildOf(__filename, async ([side, directory, rounds]) => {
-  const photos = readdirSync(directory!)
+async function readPhotos(side: string, directory: string, rounds: number) {
+  const photos = readdirSync(directory)
     .sort()
-    .map((file) => readFileSync(join(directory!, file)));
+    .map((file) => readFileSync(join(directory, file)));
   const idleRssMb = residentMb('VmRSS');
   let read: (photo: Buffer) => Promise<string[]>;
   if (side === 'reader') {
@@ -111,29 +85,19 @@ whenChildOf(__filename, async ([side, directory, rounds]) => {
       return [];
     };
   }
-  const firstStartedAt = performance.now();
-  await read(photos[0]!);
-  const firstPhotoMilliseconds = performance.now() - firstStartedAt;
-  const samples: number[] = [];
-  let codes: string[][] = [];
-  const cpuBefore = process.cpuUsage();
-  for (let round = 0; round < Number(rounds); round += 1) {
-    codes = [];
-    for (const photo of photos) {
-      const startedAt = performance.now();
-      codes.push(await read(photo));
-      samples.push(performance.now() - startedAt);
-    }
-  }
-  const cpuMillisecondsPerPhoto = cpuMillisecondsSince(cpuBefore) / samples.length;
-  const figures: PhotoReadingFigures = {
+  const first = await timed(() => read(photos[0]!));
+  const { milliseconds: samples, results: codes, cpuMillisecondsPerCall } = await timeEach(photos, rounds, read);
+  const figures = {
     medianMilliseconds: rounded(median(samples)),
     photosPerSecond: rounded((1000 * samples.length) / samples.reduce((sum, sample) => sum + sample, 0)),
-    cpuMillisecondsPerPhoto: rounded(cpuMillisecondsPerPhoto),
-    photosPerCoreSecond: rounded(1000 / cpuMillisecondsPerPhoto),
-    firstPhotoMilliseconds: rounded(firstPhotoMilliseconds),
+    /** Process CPU time (all threads) per photo, and what one core gets through (1000 / it). */
+    cpuMillisecondsPerPhoto: rounded(cpuMillisecondsPerCall),
+    photosPerCoreSecond: rounded(1000 / cpuMillisecondsPerCall),
+    /** The first photo, loading the modules with it (sharp; ZXing and its WebAssembly). */
+    firstPhotoMilliseconds: rounded(first.milliseconds),
+    /** VmHWM at the end, and VmRSS before the first photo. */
     peakRssMb: residentMb('VmHWM'),
     idleRssMb,
   };
   return { figures, codes };
-});
+}
