@@ -68,15 +68,6 @@ export const SECTIONS: Section[] = [
       ),
   },
   {
-    name: 'face-model',
-    measures: 'Face model alone: cold load, then face crops and group photos, one at a time',
-    machineOnly: true,
-    run: async ({ smoke }) =>
-      (await import('./faces')).measureFaceModel(
-        smoke ? { loadProcesses: 1, rounds: 1, crops: 2, groupPhotos: 1 } : { loadProcesses: 3, rounds: 2 },
-      ),
-  },
-  {
     name: 'load-aws-like',
     measures:
       "Load with AWS-like DynamoDB latency (the goal's measure): the functions and the API against the same DynamoDB work alone (goal ≤ 1.3x)",
