@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { type ExecFileOptions, execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -6,18 +6,20 @@ import { rounded } from './statistics';
 
 const runFile = promisify(execFile);
 
+/** Runs `args` in a fresh node process (behind `prefix`, e.g. taskset, if given) with `options`; what it printed. */
+export async function runNode(args: string[], options: ExecFileOptions = {}, prefix: string[] = []): Promise<string> {
+  const [command, ...commandArgs] = [...prefix, process.execPath, ...args];
+  const { stdout } = await runFile(command!, commandArgs, { maxBuffer: 16 * 1024 * 1024, ...options });
+  return String(stdout);
+}
+
 /**
- * Runs `file` again in a fresh node process as `file child ...args` (behind `prefix`, e.g.
- * taskset, if given), so that what it measures, its peak memory included, is its own; the JSON
- * it printed.
+ * Runs `file` again in a fresh node process as `file child ...args` (behind `prefix`, if given),
+ * so that what it measures, its peak memory included, is its own; the JSON it printed.
  */
 export async function inChildProcess<Result>(file: string, args: string[], prefix: string[] = []): Promise<Result> {
-  const [command, ...commandArgs] = [...prefix, process.execPath, ...process.execArgv, file, 'child', ...args];
-  const { stdout } = await runFile(command!, commandArgs, {
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return JSON.parse(stdout) as Result;
+  const env = { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' };
+  return JSON.parse(await runNode([...process.execArgv, file, 'child', ...args], { env }, prefix)) as Result;
 }
 
 /** In the process inChildProcess started for `file`: `measure` with its arguments, its result printed as JSON. */
