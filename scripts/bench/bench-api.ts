@@ -1,11 +1,13 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { addShootingDay, createGallery } from '#lib/galleries/store/galleries';
-import { getTenantBySlug } from '#lib/tenants/store/tenants';
+import { type Tenant, getTenantBySlug } from '#lib/tenants/store/tenants';
 import type { DemoData } from '../local/seed-demo';
 
 /** The local API and the demo tenant the bench calls it as. */
 export interface BenchApi {
   demo: DemoData;
+  tenant: Tenant;
   tenantId: string;
   /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless the status is 2xx. */
   call(
@@ -26,6 +28,7 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<
   let keyNumber = 0;
   return {
     demo,
+    tenant,
     tenantId: tenant.tenantId,
     async call(path, options = {}) {
       const headers: Record<string, string> = { 'X-Tenant-Slug': options.tenantSlug ?? demo.tenantSlug };
@@ -80,4 +83,26 @@ export async function createBenchGallery(
     endTime: '17:00',
   });
   return { token: gallery.token, dayId: day.id };
+}
+
+/** POST /group-shoot given to its function in this process, as API Gateway would, from `sourceIp`; the status and the parsed body. */
+export async function postGroupShootInProcess(
+  tenantSlug: string,
+  sourceIp: string,
+  body: Record<string, unknown>,
+  nowMs = Date.now(),
+): Promise<{ status: number; body: GroupShootAnswer }> {
+  const { handler } = await import('../../functions/checkin/post-group-shoot');
+  const { lambdaContext, publicPostEvent } = await import('../local/api-gateway-event');
+  const route = { routeKey: 'POST /group-shoot', path: '/group-shoot' };
+  const event = publicPostEvent(route, { 'x-tenant-slug': tenantSlug }, sourceIp, body, nowMs);
+  const answer = (await handler(event, lambdaContext('bench'))) as APIGatewayProxyStructuredResultV2;
+  return { status: answer.statusCode ?? 200, body: JSON.parse(String(answer.body)) as GroupShootAnswer };
+}
+
+/** What the bench reads of a POST /group-shoot answer. */
+interface GroupShootAnswer {
+  error?: string;
+  photos?: unknown[];
+  photoLinkRequested?: boolean;
 }

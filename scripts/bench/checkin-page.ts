@@ -1,43 +1,14 @@
 import { gzipSync } from 'node:zlib';
-
-/** The reference check-in page measured as a participant's phone loads it. */
-export interface CheckinPageResult {
-  url: string;
-  runs: number;
-  /** Each file the page loads: its bytes as served by the local server, and gzip-compressed as CloudFront sends it. */
-  files: { path: string; bytes: number; gzipBytes: number }[];
-  totalBytes: number;
-  totalGzipBytes: number;
-  /** Median Lighthouse scores (0-100) and metrics, mobile settings (Moto G Power, simulated slow 4G, 4× CPU slowdown). */
-  lighthouse: {
-    performance: number;
-    accessibility: number;
-    bestPractices: number;
-    firstContentfulPaintMs: number;
-    largestContentfulPaintMs: number;
-    totalBlockingTimeMs: number;
-    cumulativeLayoutShift: number;
-    transferredBytes: number;
-    requests: number;
-  };
-  /** The audits that kept a category below 100 in any run, by category. */
-  shortfalls: string[];
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+import { median } from './statistics';
+export type CheckinPageResult = Awaited<ReturnType<typeof measureCheckinPage>>;
 
 /**
  * Loads the page at `pageUrl` (the check-in form of a gallery on the local server) with
- * Lighthouse's default mobile settings in Debian's Chromium (CHROME_PATH, default
- * /usr/bin/chromium), `runs` times, and sizes the files it loads.
+ * Lighthouse's default mobile settings (Moto G Power, simulated slow 4G, 4× CPU slowdown) in
+ * Debian's Chromium (CHROME_PATH, default /usr/bin/chromium), `runs` times: the median scores
+ * and metrics; and sizes each file it loads, as served and gzip-compressed as CloudFront sends it.
  */
-export async function measureCheckinPage({
-  pageUrl,
-  runs,
-}: {
-  pageUrl: string;
-  runs: number;
-}): Promise<CheckinPageResult> {
+export async function measureCheckinPage({ pageUrl, runs }: { pageUrl: string; runs: number }) {
   // ES modules only: loaded as such from this CommonJS script.
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
@@ -69,16 +40,6 @@ export async function measureCheckinPage({
     median(reports.map((report) => Math.round((report.categories[category]?.score ?? 0) * 100)));
   const metric = (audit: string) => median(reports.map((report) => report.audits[audit]?.numericValue ?? NaN));
   const requests = reports[0]!.audits['network-requests']?.details as { items: { url: string }[] } | undefined;
-  const shortfalls = new Set<string>();
-  for (const report of reports) {
-    for (const [id, category] of Object.entries(report.categories)) {
-      for (const reference of category.auditRefs) {
-        const audit = report.audits[reference.id];
-        if (reference.weight > 0 && audit && audit.score !== null && audit.score < 1)
-          shortfalls.add(`${id}: ${reference.id} (${Math.round(audit.score * 100)})`);
-      }
-    }
-  }
   const files = await sizeFiles(
     (requests?.items ?? [])
       .map((item) => item.url)
@@ -101,34 +62,14 @@ export async function measureCheckinPage({
       transferredBytes: Math.round(metric('total-byte-weight')),
       requests: requests?.items.length ?? 0,
     },
-    shortfalls: [...shortfalls].sort(),
   };
 }
 
-async function sizeFiles(urls: string[]): Promise<CheckinPageResult['files']> {
+async function sizeFiles(urls: string[]) {
   const files = [];
   for (const url of [...new Set(urls)]) {
     const body = Buffer.from(await (await fetch(url)).arrayBuffer());
     files.push({ path: new URL(url).pathname, bytes: body.length, gzipBytes: gzipSync(body, { level: 9 }).length });
   }
   return files;
-}
-
-export function formatCheckinPage(result: CheckinPageResult): string {
-  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
-  const { lighthouse } = result;
-  return [
-    `Check-in page (Lighthouse ${result.runs > 1 ? `median of ${result.runs} runs` : 'one run'}, mobile settings)`,
-    '',
-    '| Performance | Accessibility | Best practices | FCP ms | LCP ms | TBT ms | CLS | Transferred | Requests |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    `| ${lighthouse.performance} | ${lighthouse.accessibility} | ${lighthouse.bestPractices} | ${lighthouse.firstContentfulPaintMs} | ${lighthouse.largestContentfulPaintMs} | ${lighthouse.totalBlockingTimeMs} | ${lighthouse.cumulativeLayoutShift} | ${kib(lighthouse.transferredBytes)} | ${lighthouse.requests} |`,
-    '',
-    '| File | Bytes | gzip |',
-    '| --- | --- | --- |',
-    ...result.files.map((file) => `| ${file.path} | ${file.bytes} | ${file.gzipBytes} |`),
-    `| all | ${kib(result.totalBytes)} | ${kib(result.totalGzipBytes)} |`,
-    '',
-    result.shortfalls.length ? `Below 100: ${result.shortfalls.join('; ')}` : 'No audit below 100.',
-  ].join('\n');
 }

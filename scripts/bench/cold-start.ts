@@ -1,26 +1,14 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { promisify } from 'node:util';
 import { bundleFunction } from '../../infra/function-bundle';
+import { runNode } from './child-process';
 import { median, rounded } from './statistics';
 
 const ROOT = join(__dirname, '..', '..');
-const runFile = promisify(execFile);
 
 /** The name of the bundle everything is compared with. */
-export const BASELINE_BUNDLE = 'baseline: DynamoDBDocumentClient only';
-
-/** What a function pays at cold start before its handler is ready: the bundle's initialisation. */
-export interface BundleColdStart {
-  bundle: string;
-  /** The entry file and the chunks it imports statically: what a cold start reads. */
-  sizeKb: number;
-  medianInitMilliseconds: number;
-  ratioToBaseline: number;
-  samples: number[];
-}
+const BASELINE_BUNDLE = 'baseline: DynamoDBDocumentClient only';
 
 // Runs in the child: only the import is timed, not node's own start.
 const IMPORT_TIMER = `
@@ -36,7 +24,7 @@ process.stdout.write(String(Number(process.hrtime.bigint() - startedAt) / 1e6));
  * rounds go through all bundles in turn, so that a slower moment of the machine touches every
  * bundle alike.
  */
-export async function measureColdStarts(options: { processes: number; limit?: number }): Promise<BundleColdStart[]> {
+export async function measureColdStarts(options: { processes: number; limit?: number }) {
   const outDir = mkdtempSync(join(tmpdir(), 'groupshoot-bench-'));
   try {
     const handlers = handlerFiles().slice(0, options.limit);
@@ -53,8 +41,10 @@ export async function measureColdStarts(options: { processes: number; limit?: nu
     const baseline = median(samples.get(BASELINE_BUNDLE)!);
     return bundles.map((bundle) => {
       const bundleSamples = samples.get(bundle.name)!;
+      // What a function pays at cold start before its handler is ready: the bundle's initialisation.
       return {
         bundle: bundle.name,
+        /** The entry file and the chunks it imports statically: what a cold start reads. */
         sizeKb: rounded(staticallyLoadedBytes(bundle.file) / 1024, 1),
         medianInitMilliseconds: rounded(median(bundleSamples)),
         ratioToBaseline: rounded(median(bundleSamples) / baseline),
@@ -95,7 +85,7 @@ function staticallyLoadedBytes(entry: string): number {
 
 /** Milliseconds one fresh node process needs to import `file`, with a Lambda-like environment. */
 async function timeImport(file: string): Promise<number> {
-  const { stdout } = await runFile(process.execPath, ['--input-type=module', '-e', IMPORT_TIMER, file], {
+  const stdout = await runNode(['--input-type=module', '-e', IMPORT_TIMER, file], {
     cwd: tmpdir(),
     env: {
       PATH: process.env.PATH ?? '',

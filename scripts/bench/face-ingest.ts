@@ -1,7 +1,17 @@
 import type { Tenant } from '#lib/tenants/store/tenants';
+import { createGallery, getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
+import { submitCheckin } from '#lib/checkin/submit-checkin';
+import { describeReferenceFace } from '#lib/faces/reference-faces';
+import { placementOpinions } from '#lib/faces/second-opinion';
+import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
+import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import { putMediaObject } from '#lib/platform/media-bucket';
+import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
+import { describeFaces, loadFaceModel } from '#lib/faces/adapters/face-model';
 import { augment, packagedFaces } from '../faces/packaged-faces';
 import type { RoundTripCounter } from './round-trip-counter';
-import { median, rounded } from './statistics';
+import { median, rounded, timeEach, timed } from './statistics';
 
 /**
  * What the second opinion from faces adds to placing a shoot photo at ingest
@@ -13,27 +23,7 @@ import { median, rounded } from './statistics';
  * matching is counted in DynamoDB round trips, the figure that says it is unchanged.
  */
 
-export interface FaceIngestSettings {
-  /** Portraits placed per gallery (persons with a reference face; the packaged faces limit them). */
-  portraits: number;
-}
-
-export interface FaceIngestResult {
-  portraits: number;
-  /** Median milliseconds per portrait placement. */
-  withoutFaceMatchingMs: number;
-  withFaceMatchingMs: number;
-  modelAloneMs: number;
-  /** withFaceMatchingMs − withoutFaceMatchingMs. */
-  faceStepMs: number;
-  /** faceStepMs / modelAloneMs (goal at most 1.3). */
-  faceStepRatio: number;
-  /** DynamoDB round trips of one placement: calls and the waves it waits for. */
-  roundTripsWithout: { calls: number; depth: number };
-  roundTripsWith: { calls: number; depth: number };
-  /** How the portraits came out with face matching (all of them delivered: each shows its card's person). */
-  deliveredWithFaceMatching: number;
-}
+export type FaceIngestResult = Awaited<ReturnType<typeof measureFaceIngest>>;
 
 /** A placement of a portrait without face matching: store it, the card before it, the photo and person read, the move. */
 export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
@@ -41,34 +31,12 @@ export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
 export async function measureFaceIngest(
   tenant: Tenant,
   counter: RoundTripCounter,
-  settings: FaceIngestSettings,
-): Promise<FaceIngestResult> {
-  const [
-    { createGallery, getGalleryConfiguration },
-    { parseSubmitCheckin },
-    { submitCheckin },
-    { describeReferenceFace },
-    { placementOpinions },
-    { faceMatchingOf },
-    { placeShootPhoto },
-    media,
-    keys,
-    { describeFaces, loadFaceModel },
-  ] = await Promise.all([
-    import('#lib/galleries/store/galleries'),
-    import('#lib/checkin/checkin-schemas'),
-    import('#lib/checkin/submit-checkin'),
-    import('#lib/faces/reference-faces'),
-    import('#lib/faces/second-opinion'),
-    import('#lib/galleries/rules/face-matching'),
-    import('#lib/photos/place-shoot-photo'),
-    import('#lib/platform/media-bucket'),
-    import('#lib/platform/media-keys'),
-    import('#lib/faces/adapters/face-model'),
-  ]);
+  /** Portraits placed per gallery (persons with a reference face; the packaged faces limit them). */
+  portraitCount: number,
+) {
   const identities = [...new Map((await packagedFaces()).map((face) => [face.identity, face.image])).values()].slice(
     0,
-    settings.portraits,
+    portraitCount,
   );
   const portraits = await Promise.all(identities.map((selfie) => augment(selfie, 'jpeg-q40')));
 
@@ -114,9 +82,9 @@ export async function measureFaceIngest(
     for (const [index, portrait] of portraits.entries()) {
       const facts = (name: string, second: number) => {
         const path = `bench/${name}`;
-        const objectKey = keys.inboxObjectKey({ ...scope, path });
+        const objectKey = inboxObjectKey({ ...scope, path });
         return {
-          photoId: keys.photoIdOf(objectKey),
+          photoId: photoIdOf(objectKey),
           objectKey,
           path,
           fileName: name,
@@ -129,29 +97,23 @@ export async function measureFaceIngest(
       };
       await placeShootPhoto(scope, facts(`CARD_${index}.JPG`, 0), { kind: 'card', code: codes[index]! });
       const photo = facts(`IMG_${index}.JPG`, 1);
-      await media.putMediaObject(photo.objectKey, portrait, 'image/jpeg');
+      await putMediaObject(photo.objectKey, portrait, 'image/jpeg');
       const faces = placementOpinions(scope, matching, { objectKey: photo.objectKey, bytes: portrait });
-      const startedAt = performance.now();
-      const { result, count } = await counter.measure(() => placeShootPhoto(scope, photo, { kind: 'photo' }, faces));
-      samples.push(performance.now() - startedAt);
+      const placing = await timed(() => counter.measure(() => placeShootPhoto(scope, photo, { kind: 'photo' }, faces)));
+      const { result, count } = placing.result;
+      samples.push(placing.milliseconds);
       roundTrips.push({ calls: count.calls, depth: count.depth });
       if (result.kind === 'photo' && result.personId) delivered += 1;
     }
     return { ms: rounded(median(samples)), roundTrips: roundTrips.at(-1)!, delivered };
   };
 
-  // The model is loaded and warm before either side is timed: its cold load is its own figure (faces.ts).
+  // The model is loaded and warm before either side is timed: its cold load is a study of its own (docs/benchmarks/faces.md).
   await loadFaceModel();
   await describeFaces(portraits[0]!);
   const without = await placeAll('off');
   const withFaces = await placeAll('withhold');
-  const alone: number[] = [];
-  for (const portrait of portraits) {
-    const startedAt = performance.now();
-    await describeFaces(portrait);
-    alone.push(performance.now() - startedAt);
-  }
-  const modelAloneMs = rounded(median(alone));
+  const modelAloneMs = rounded(median((await timeEach(portraits, 1, describeFaces)).milliseconds));
   const faceStepMs = rounded(withFaces.ms - without.ms);
   return {
     portraits: portraits.length,
@@ -164,14 +126,4 @@ export async function measureFaceIngest(
     roundTripsWith: withFaces.roundTrips,
     deliveredWithFaceMatching: withFaces.delivered,
   };
-}
-
-export function formatFaceIngest(result: FaceIngestResult): string {
-  return [
-    `Photo ingest with and without the second opinion from faces (${result.portraits} portraits, each after its person's card; median per placement)`,
-    `  without face matching   ${result.withoutFaceMatchingMs} ms, ${result.roundTripsWithout.calls} DynamoDB calls in ${result.roundTripsWithout.depth} waves (floor ${PLACEMENT_WITHOUT_FACES_FLOOR.calls}/${PLACEMENT_WITHOUT_FACES_FLOOR.depth})`,
-    `  with face matching      ${result.withFaceMatchingMs} ms, ${result.roundTripsWith.calls} calls in ${result.roundTripsWith.depth} waves; ${result.deliveredWithFaceMatching} of ${result.portraits} delivered`,
-    `  the face model alone    ${result.modelAloneMs} ms`,
-    `  face step               ${result.faceStepMs} ms = ${result.faceStepRatio}× the model alone (goal at most 1.3)`,
-  ].join('\n');
 }

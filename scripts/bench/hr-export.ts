@@ -1,10 +1,10 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { portraitJpeg } from '../samples/synthetic-shoot';
-import { rounded } from './statistics';
+import { inChildProcess, residentMb, whenChildOf } from './child-process';
+import { cpuMillisecondsSince, rounded, timed } from './statistics';
 
 /**
  * What an HR export costs (lib/hr-exports/build-hr-export.ts): the whole build of a gallery's
@@ -16,72 +16,38 @@ import { rounded } from './statistics';
  * Where the machine has two CPUs or more (and taskset), each side's process runs on CPU 0 alone,
  * as a function of 1,769 MB has one vCPU, and this process (the local S3 server) and DynamoDB
  * Local on the others, as S3 and DynamoDB are not on the function's CPU in AWS.
- *
- *   npm run bench -- --only hr-export
  */
 
-const runFile = promisify(execFile);
-
 export interface HrExportBenchSettings {
-  /** Gallery sizes; the largest is the one compared with sharp alone. */
+  /** Gallery sizes; the largest is compared with sharp alone, in `rounds` alternated rounds (the medians compared). */
   persons: number[];
   width: number;
   height: number;
   /** Different photos generated; persons share them (each has an object of its own, so a crop of its own). */
   distinctPhotos: number;
   size: number;
-  /** Rounds of the largest gallery's build and sharp alone, alternated; the medians are compared. */
   rounds: number;
 }
 
-interface SideFigures {
-  persons: number;
-  seconds: number;
-  /** CPU time of the side's own process (all threads): what it spent itself, not the local services. */
-  cpuSeconds: number;
-  portraitsPerSecond: number;
-  peakRssMb: number;
-  idleRssMb: number;
-}
-
-export interface HrExportBenchResult {
-  photos: { width: number; height: number; averageKb: number };
-  size: number;
-  builds: SideFigures[];
-  sharpAlone: SideFigures;
-  /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3). */
-  timeRatio: number;
-  /** Build / sharp alone of each round, in order. */
-  roundRatios: number[];
-  /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
-  memoryRatio: number;
-  /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
-  pinned: boolean;
-}
+/** One side's run; the CPU time is its own process's (all threads), not the local services'. */
+type SideFigures = Awaited<ReturnType<typeof inChild>>;
+export type HrExportBenchResult = Awaited<ReturnType<typeof measureHrExport>>;
 
 /** Portraits prepared at once, as the build prepares them (PORTRAITS_AHEAD in lib/hr-exports/build-hr-export.ts). */
 const AT_ONCE = 8;
 
-const megabytes = (bytes: number) => rounded(bytes / 1024 / 1024, 1);
-const statusBytes = (field: string) =>
-  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) * 1024;
-
 /** Seeds one gallery per size on the running local services, then measures each side in a child process. */
-export async function measureHrExport(
-  settings: HrExportBenchSettings,
-  services: { pids: number[] },
-): Promise<HrExportBenchResult> {
+export async function measureHrExport(settings: HrExportBenchSettings, servicePids: number[]) {
   const directory = mkdtempSync(join(tmpdir(), 'hr-export-bench-'));
-  const cpus = splitCpus([process.pid, ...services.pids]);
+  const cpus = splitCpus([process.pid, ...servicePids]);
   try {
     const photos: Buffer[] = [];
     for (let seed = 1; seed <= settings.distinctPhotos; seed += 1)
       photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
     photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
+    const bytes = photos.reduce((sum, photo) => sum + photo.length, 0);
     const largest = Math.max(...settings.persons);
-    const builds: SideFigures[] = [];
-    const largestBuilds: SideFigures[] = [];
-    const sharpRuns: SideFigures[] = [];
+    const [builds, largestBuilds, sharpRuns]: [SideFigures[], SideFigures[], SideFigures[]] = [[], [], []];
     for (const persons of settings.persons) {
       const gallery = await seedGallery(persons, photos);
       // The largest gallery's build alternates with sharp alone, each build a first export (no crop kept).
@@ -107,17 +73,16 @@ export async function measureHrExport(
     builds.push(largestBuild);
     const smallestBuild = builds.find((build) => build.persons === Math.min(...settings.persons))!;
     return {
-      photos: {
-        width: settings.width,
-        height: settings.height,
-        averageKb: rounded(photos.reduce((sum, photo) => sum + photo.length, 0) / photos.length / 1024, 0),
-      },
+      photos: { width: settings.width, height: settings.height, averageKb: rounded(bytes / photos.length / 1024, 0) },
       size: settings.size,
       builds,
       sharpAlone,
+      /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3), and of each round. */
       timeRatio: rounded(largestBuild.seconds / sharpAlone.seconds),
       roundRatios: largestBuilds.map((build, round) => rounded(build.seconds / sharpRuns[round]!.seconds)),
+      /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
       memoryRatio: rounded(largestBuild.peakRssMb / smallestBuild.peakRssMb),
+      /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
       pinned: cpus.sidePrefix.length > 0,
     };
   } finally {
@@ -144,13 +109,12 @@ async function seedGallery(
   const { mapWithConcurrency } = await import('#lib/platform/concurrency');
   const { createHrExport } = await import('#lib/hr-exports/create-hr-export');
   const { useHrExportQueue } = await import('#lib/hr-exports/adapters/hr-export-queue');
-  const { consentToHrExport } = await import('./hr-export-consents');
+  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { db, tableName } = await import('#lib/platform/table/client');
+  const { keys } = await import('#lib/platform/table/keys');
 
-  const tenant = await createTenant({
-    slug: `bench-hr-${persons}-${Date.now().toString(36)}`,
-    name: 'HR export bench',
-    plan: 'creator',
-  });
+  const slug = `bench-hr-${persons}-${Date.now().toString(36)}`;
+  const tenant = await createTenant({ slug, name: 'HR export bench', plan: 'creator' });
   const gallery = await createGallery(tenant.tenantId, {
     galleryName: 'HR export bench',
     isGroupShoot: true,
@@ -172,19 +136,19 @@ async function seedGallery(
     personIds.push(...imported.persons.map((person) => person.personId));
   }
   await mapWithConcurrency(personIds, 8, async (personId, index) => {
-    await consentToHrExport(scope, personId);
+    // What a check-in with the HR consent ticked stores, written straight (an import never consents).
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.person(scope.tenantId, scope.token, personId),
+        UpdateExpression: 'SET consents.hrExportConsent = :true',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
     const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
     await putMediaObject(objectKey, photos[index % photos.length]!, 'image/jpeg');
-    await recordPhoto(scope, {
-      photoId: photoIdOf(objectKey),
-      personId,
-      fileName: 'portrait.jpg',
-      objectKey,
-      width: null,
-      height: null,
-      capturedAt: null,
-      createdAt: new Date().toISOString(),
-    });
+    const photo = { personId, objectKey, fileName: 'portrait.jpg', width: null, height: null, capturedAt: null };
+    await recordPhoto(scope, { ...photo, photoId: photoIdOf(objectKey), createdAt: new Date().toISOString() });
   });
   return {
     async freshExport(size) {
@@ -225,18 +189,14 @@ function splitCpus(servicePids: number[]): { sidePrefix: string[]; restore(): vo
   };
 }
 
-async function inChild(prefix: string[], args: string[], persons: number): Promise<SideFigures> {
-  const [command, ...commandArgs] = [...prefix, process.execPath, ...process.execArgv, __filename, 'child', ...args];
-  const { stdout } = await runFile(command!, commandArgs, {
-    env: { ...process.env, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    maxBuffer: 1024 * 1024,
-  });
-  const measured = JSON.parse(stdout) as { seconds: number; cpuSeconds: number; peakRssMb: number; idleRssMb: number };
+async function inChild(prefix: string[], args: string[], persons: number) {
+  type Measured = { seconds: number; cpuSeconds: number; peakRssMb: number; idleRssMb: number };
+  const measured = await inChildProcess<Measured>(__filename, args, prefix);
   return { persons, ...measured, portraitsPerSecond: rounded(persons / measured.seconds, 1) };
 }
 
 /** In the child: one build, or sharp alone over the same number of photos, timed, with the process's memory. */
-async function measureInThisProcess(side: string, args: string[]): Promise<void> {
+whenChildOf(__filename, async ([side, ...args]) => {
   let run: () => Promise<void>;
   if (side === 'build') {
     const { buildHrExport } = await import('#lib/hr-exports/build-hr-export');
@@ -250,71 +210,28 @@ async function measureInThisProcess(side: string, args: string[]): Promise<void>
     const { mapWithConcurrency } = await import('#lib/platform/concurrency');
     sharp.cache(false);
     const [directory, count, size, distinct] = [args[0]!, Number(args[1]), Number(args[2]), Number(args[3])];
-    const files = Array.from({ length: count }, (_, index) => index);
-    run = async () => {
-      await mapWithConcurrency(files, AT_ONCE, async (index) => {
-        const photo = readFileSync(join(directory, `photo-${index % distinct}.jpg`));
-        await sharp(photo, { failOn: 'error' })
-          .autoOrient()
-          .resize(size, size, { fit: 'cover', position: 'attention' })
-          .toColourspace('srgb')
-          .jpeg({ quality: 85 })
-          .toBuffer();
-      });
-    };
+    run = () =>
+      mapWithConcurrency(
+        Array.from({ length: count }, (_, index) => index),
+        AT_ONCE,
+        async (index) => {
+          const photo = readFileSync(join(directory, `photo-${index % distinct}.jpg`));
+          await sharp(photo, { failOn: 'error' })
+            .autoOrient()
+            .resize(size, size, { fit: 'cover', position: 'attention' })
+            .toColourspace('srgb')
+            .jpeg({ quality: 85 })
+            .toBuffer();
+        },
+      ).then(() => undefined);
   }
-  const idleRss = statusBytes('VmRSS');
-  const startedAt = performance.now();
+  const idleRssMb = residentMb('VmRSS');
   const cpuBefore = process.cpuUsage();
-  await run();
-  const cpu = process.cpuUsage(cpuBefore);
-  const seconds = (performance.now() - startedAt) / 1000;
-  process.stdout.write(
-    JSON.stringify({
-      seconds: rounded(seconds, 2),
-      cpuSeconds: rounded((cpu.user + cpu.system) / 1e6, 2),
-      peakRssMb: megabytes(statusBytes('VmHWM')),
-      idleRssMb: megabytes(idleRss),
-    }),
-  );
-}
-
-/** The figures as a Markdown table with its heading, as the bench prints them. */
-export function formatHrExport(result: HrExportBenchResult): string {
-  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
-  const row = (label: string, figures: SideFigures) =>
-    line([
-      label,
-      figures.persons,
-      figures.seconds,
-      figures.cpuSeconds,
-      figures.portraitsPerSecond,
-      figures.peakRssMb,
-      figures.idleRssMb,
-    ]);
-  return [
-    `### HR export: one ${result.size} px portrait per person from JPEGs of ${result.photos.width} × ${result.photos.height} (${result.photos.averageKb} KB on average), ${AT_ONCE} at a time, ${result.pinned ? 'each side on one CPU of its own, the local services on the others' : 'all on the same CPUs'}`,
-    line(['Side', 'Persons', 'Seconds', 'CPU s (own process)', 'Portraits/s', 'Peak RSS MB', 'RSS before MB']),
-    line(Array(7).fill('---')),
-    ...result.builds.map((build) => row('whole build (table, bucket, crop, ZIP upload, manifest)', build)),
-    row("sharp's crop and encode alone (photos from disk), median round", result.sharpAlone),
-    line([
-      `build / sharp alone (largest gallery; medians of ${result.roundRatios.length} alternated rounds, each round ${result.roundRatios.map((ratio) => `${ratio}x`).join(', ')})`,
-      '',
-      `${result.timeRatio}x`,
-      '',
-      '',
-      '',
-      '',
-    ]),
-    line(['peak memory, largest / smallest gallery', '', '', '', '', `${result.memoryRatio}x`, '']),
-  ].join('\n');
-}
-
-const [mode, side, ...rest] = process.argv.slice(2);
-if (mode === 'child') {
-  measureInThisProcess(side!, rest).catch((error: Error) => {
-    console.error(error.stack ?? error.message);
-    process.exitCode = 1;
-  });
-}
+  const { milliseconds } = await timed(run);
+  return {
+    seconds: rounded(milliseconds / 1000),
+    cpuSeconds: rounded(cpuMillisecondsSince(cpuBefore) / 1000),
+    peakRssMb: residentMb('VmHWM'),
+    idleRssMb,
+  };
+});

@@ -1,50 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { handler as postGroupShoot } from '../../functions/checkin/post-group-shoot';
-import { lambdaContext, publicPostEvent } from '../local/api-gateway-event';
 import { resetClock, setClock } from '#lib/platform/clock';
-import { type EmailSender, type OutgoingEmail, useEmailSender } from '#lib/photos/adapters/email-sender';
+import { type OutgoingEmail, useEmailSender } from '#lib/photos/adapters/email-sender';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { ACCESS_CODE_ALPHABET } from '#lib/persons/rules/access-codes';
-import { NO_CONSENTS, newPersonId } from '#lib/persons/rules/person-model';
+import { importedPersonDraft } from '#lib/persons/rules/person-import';
 import { createTenant } from '#lib/tenants/store/tenants';
-import { createBenchGallery } from './bench-api';
-
-/**
- * The lookup scenario of the abuse section: a distributed guesser (many client networks, each at
- * its per-client volume budget) beside a legitimate participant, on a simulated clock, with the
- * default budgets. The handler runs in process, so that each request can come from an address of
- * its own; emails go to an inbox in memory (SES is not what is measured). Goals: the participant
- * is refused 0 times and always reaches their photos (directly or by the link in their inbox);
- * the guesser finds 0 pairs.
- */
-export interface LookupAbuseResult {
-  simulatedHours: number;
-  guesserNetworks: number;
-  guesserRequests: number;
-  /** Wrong pairs answered with a verdict (404): what the guesser learned anything from. */
-  guesserVerdicts: number;
-  /** Guesses answered with the uniform answer (no verdict). */
-  guesserUniform: number;
-  /** Guesses refused by the per-client volume budget (429). */
-  guesserThrottled: number;
-  /** Guesses answered with photos (goal 0). */
-  guesserSuccesses: number;
-  participantLooks: number;
-  /** Answers to the participant that were neither photos nor the uniform answer (goal 0). */
-  participantRefusals: number;
-  /** Looks after which the participant saw their photos, directly or through the emailed link. */
-  participantReachedPhotos: number;
-  /** Looks answered with photos at once, and through the emailed link. */
-  participantDirect: number;
-  participantByLink: number;
-}
-
-interface Answer {
-  status: number;
-  body: any;
-}
+import { createBenchGallery, postGroupShootInProcess } from './bench-api';
 
 /** A code other than `avoid`, the n-th in a fixed order: the guesser never repeats a code. */
 function guessedCode(index: number, avoid: string): string {
@@ -53,21 +15,31 @@ function guessedCode(index: number, avoid: string): string {
   return code === avoid ? guessedCode(index + size ** 4 / 2, avoid) : code;
 }
 
-export async function measureLookupAbuse(options: { hours: number; networks: number }): Promise<LookupAbuseResult> {
+/**
+ * The lookup scenario of the abuse section: on a simulated clock and with the default budgets, a
+ * guesser spreads `myPhotos` guesses over `networks` client networks (a new address for each
+ * guess): first each network's burst at once (six guesses), then one guess per network every 2
+ * minutes (each address's volume rate) for `hours`. Beside it the participant looks every 30
+ * minutes from a network of their own, by code and email and by `sendPhotoLink` in turn, and
+ * follows the link of any email that came. The handler runs in process, so that each request
+ * has an address of its own; emails go to an inbox in memory. Goals: the participant is refused
+ * 0 times and always reaches their photos; the guesser finds 0 pairs.
+ */
+export async function measureLookupAbuse(options: { hours: number; networks: number }) {
   const inbox: OutgoingEmail[] = [];
-  const sender: EmailSender = {
+  useEmailSender({
     send: async (email) => (inbox.push(email), { outcome: 'sent', messageId: randomBytes(8).toString('hex') }),
+  });
+  const environment = {
+    PHOTO_NOTICE_FROM: 'photos@groupshoot.example',
+    CHECKIN_PAGE_URL: 'https://checkin.example.com/',
   };
-  const previous = {
-    from: process.env.PHOTO_NOTICE_FROM,
-    page: process.env.CHECKIN_PAGE_URL,
-    answerMs: process.env.PHOTO_LINK_ANSWER_MS,
-  };
-  process.env.PHOTO_NOTICE_FROM ??= 'photos@groupshoot.example';
-  process.env.CHECKIN_PAGE_URL ??= 'https://checkin.example.com/';
+  const previous = Object.fromEntries(
+    ['PHOTO_LINK_ANSWER_MS', ...Object.keys(environment)].map((n) => [n, process.env[n]]),
+  );
+  for (const [name, value] of Object.entries(environment)) process.env[name] ??= value;
   // The uniform answer's minimum time would only make the simulated hours take longer in real time.
   process.env.PHOTO_LINK_ANSWER_MS = '0';
-  useEmailSender(sender);
   let clockMs = Date.parse('2030-01-15T08:00:00Z');
   setClock(() => clockMs);
   try {
@@ -78,98 +50,63 @@ export async function measureLookupAbuse(options: { hours: number; networks: num
       photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
     });
     const email = `participant-${slug}@example.com`;
-    const { written } = await insertPersonsWithCodes({ tenantId: tenant.tenantId, token }, [
-      {
-        personId: newPersonId(),
-        name: 'Pat Participant',
-        email,
-        employeeId: null,
-        phone: null,
-        department: null,
-        notes: null,
-        shootingDayId: null,
-        packageId: null,
-        orderNotes: null,
-        consents: NO_CONSENTS,
-        customFields: {},
-        source: 'import',
-        createdAt: new Date(clockMs).toISOString(),
-        hasSelfie: false,
-        photoCount: 0,
-      },
-    ]);
-    const participant = written[0]!;
-    const post = async (sourceIp: string, body: Record<string, unknown>): Promise<Answer> => {
-      const event = publicPostEvent(
-        { routeKey: 'POST /group-shoot', path: '/group-shoot' },
-        { 'x-tenant-slug': slug },
-        sourceIp,
-        { token, ...body },
-        clockMs,
-      );
-      const answer = (await postGroupShoot(event as any, lambdaContext('bench'))) as APIGatewayProxyStructuredResultV2;
-      return { status: answer.statusCode ?? 200, body: JSON.parse(String(answer.body)) };
-    };
-
-    const result: LookupAbuseResult = {
+    const draft = importedPersonDraft(
+      { name: 'Pat Participant', email, employeeId: null, shootingDayId: null },
+      new Date(clockMs).toISOString(),
+    );
+    const participant = (await insertPersonsWithCodes({ tenantId: tenant.tenantId, token }, [draft])).written[0]!;
+    const post = (sourceIp: string, body: Record<string, unknown>) =>
+      postGroupShootInProcess(slug, sourceIp, { token, ...body }, clockMs);
+    const result = {
       simulatedHours: options.hours,
       guesserNetworks: options.networks,
       guesserRequests: 0,
+      /** Wrong pairs answered with a verdict (404): what the guesser learned anything from. */
       guesserVerdicts: 0,
+      /** Guesses answered with the uniform answer (no verdict), refused by the volume budget (429), answered with photos (goal 0). */
       guesserUniform: 0,
       guesserThrottled: 0,
       guesserSuccesses: 0,
       participantLooks: 0,
+      /** Answers to the participant that were neither photos nor the uniform answer (goal 0). */
       participantRefusals: 0,
+      /** Looks after which the participant saw their photos: at once, or through the emailed link. */
       participantReachedPhotos: 0,
       participantDirect: 0,
       participantByLink: 0,
     };
     let guesses = 0;
     const guess = async (network: number) => {
-      const answer = await post(`198.18.${network}.${1 + (guesses % 200)}`, {
-        action: 'myPhotos',
-        code: guessedCode(guesses++, participant.code),
-        email,
-      });
+      const code = guessedCode(guesses, participant.code);
+      const answer = await post(`198.18.${network}.${1 + (guesses++ % 200)}`, { action: 'myPhotos', code, email });
       result.guesserRequests += 1;
       if (answer.status === 404) result.guesserVerdicts += 1;
       else if (answer.status === 429) result.guesserThrottled += 1;
       else if (answer.body.photoLinkRequested) result.guesserUniform += 1;
       else if (answer.body.photos) result.guesserSuccesses += 1;
     };
-    /** The participant looks, by code and email and by asking for a link in turn, from their own network. */
     const look = async (index: number) => {
       result.participantLooks += 1;
       const sent = inbox.length;
-      const answer =
-        index % 2 === 0
-          ? await post('192.0.2.10', { action: 'myPhotos', code: participant.code, email })
-          : await post('192.0.2.10', { action: 'sendPhotoLink', email });
-      if (answer.status !== 200) {
-        result.participantRefusals += 1;
-        return;
+      const answer = await post(
+        '192.0.2.10',
+        index % 2 === 0 ? { action: 'myPhotos', code: participant.code, email } : { action: 'sendPhotoLink', email },
+      );
+      if (answer.status !== 200) result.participantRefusals += 1;
+      else if (answer.body.photos) result.participantDirect += 1;
+      else {
+        const letter = inbox.slice(sent).find((candidate) => candidate.to === email);
+        const link = letter && /#my-photos\/link\/([A-Za-z0-9_.-]+)/.exec(letter.text)?.[1];
+        const opened = link ? await post('192.0.2.10', { action: 'photosByLink', photoLink: link }) : undefined;
+        if (opened?.status === 200) result.participantByLink += 1;
       }
-      if (answer.body.photos) {
-        result.participantDirect += 1;
-        result.participantReachedPhotos += 1;
-        return;
-      }
-      const letter = inbox.slice(sent).find((candidate) => candidate.to === email);
-      const link = letter && /#my-photos\/link\/([A-Za-z0-9_.-]+)/.exec(letter.text)?.[1];
-      const opened = link ? await post('192.0.2.10', { action: 'photosByLink', photoLink: link }) : undefined;
-      if (opened?.status === 200) {
-        result.participantByLink += 1;
-        result.participantReachedPhotos += 1;
-      }
+      result.participantReachedPhotos = result.participantDirect + result.participantByLink;
     };
 
-    // The reported attack first: each network's burst at once (six guesses each), then each
-    // network at its volume rate (one every 2 minutes), the participant looking every 30 minutes.
+    // The reported attack first: each network's burst at once, then each network at its volume rate.
     for (let round = 0; round < 6; round += 1)
       for (let network = 0; network < options.networks; network += 1) await guess(network);
-    const steps = (options.hours * 60) / 2;
-    for (let step = 1; step <= steps; step += 1) {
+    for (let step = 1; step <= (options.hours * 60) / 2; step += 1) {
       clockMs += 2 * 60_000;
       for (let network = 0; network < options.networks; network += 1) await guess(network);
       // Every 30 minutes, past the 5-minute email throttle.
@@ -179,41 +116,9 @@ export async function measureLookupAbuse(options: { hours: number; networks: num
   } finally {
     resetClock();
     useEmailSender(undefined);
-    for (const [name, value] of [
-      ['PHOTO_NOTICE_FROM', previous.from],
-      ['CHECKIN_PAGE_URL', previous.page],
-      ['PHOTO_LINK_ANSWER_MS', previous.answerMs],
-    ] as const) {
+    for (const [name, value] of Object.entries(previous)) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
   }
-}
-
-/** The scenario's figures as a Markdown table with its heading. */
-export function formatLookupAbuse(result: LookupAbuseResult): string {
-  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
-  return [
-    `### Abuse: a distributed guesser of photo lookups (${result.guesserNetworks} networks, ${result.simulatedHours} simulated hours, default budgets) beside a participant`,
-    '',
-    line(['Guesser requests', 'Verdicts (404)', 'Uniform answers', 'Throttled (429)', 'Successes (goal 0)']),
-    line(['---', '---', '---', '---', '---']),
-    line([
-      result.guesserRequests,
-      result.guesserVerdicts,
-      result.guesserUniform,
-      result.guesserThrottled,
-      result.guesserSuccesses,
-    ]),
-    '',
-    line(['Participant looks', 'Refusals (goal 0)', 'Reached the photos', 'at once', 'by the emailed link']),
-    line(['---', '---', '---', '---', '---']),
-    line([
-      result.participantLooks,
-      result.participantRefusals,
-      result.participantReachedPhotos,
-      result.participantDirect,
-      result.participantByLink,
-    ]),
-  ].join('\n');
 }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { nowIso } from '#lib/platform/clock';
+import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
+import { importedPersonDraft } from '#lib/persons/rules/person-import';
 import { createTenant } from '#lib/tenants/store/tenants';
 import { createApiKey } from '#lib/tenants/store/api-keys';
-import type { BenchApi } from './bench-api';
-import { createBenchGallery, importRowsFor } from './bench-api';
-import type { RoundTripCounter } from './round-trip-counter';
+import { type BenchApi, createBenchGallery, importRowsFor } from './bench-api';
+import type { RoundTripCount, RoundTripCounter } from './round-trip-counter';
 import {
   COLD_INSTANCE_EXTRA,
   LIST_PERSONS_FLOOR,
@@ -17,32 +19,14 @@ import {
 } from './round-trip-floors';
 import { median, rounded, timed } from './statistics';
 
-export interface EndpointRoundTrips {
-  endpoint: string;
-  /** Median over the measured requests (they agree unless a condition retried). */
-  calls: number;
-  /** Median of the failed calls among them (retried access-code collisions). */
-  failedCalls: number;
-  depth: number;
-  operations: string[];
-  floor: RoundTripFloor;
-  atFloor: boolean;
-  medianMilliseconds: number;
-  requests: number;
-}
+export type EndpointRoundTrips = Awaited<ReturnType<typeof measureRoundTrips>>[number];
 
+/** One request of an endpoint: on the demo tenant with a key of the case's own, or on `unread`, a tenant this process has never read (a cold instance). */
 interface EndpointCase {
   endpoint: string;
   floor: RoundTripFloor;
-  /** One request of the case; `apiKey` is this case's own key. */
-  send(apiKey: string, iteration: number): Promise<unknown>;
-}
-
-/** A case whose every request is the first this process makes for its tenant: a cold instance's. */
-interface ColdEndpointCase {
-  endpoint: string;
-  floor: RoundTripFloor;
-  send(tenant: UnreadTenant): Promise<unknown>;
+  send(apiKey: string, iteration: number, unread?: UnreadTenant): Promise<unknown>;
+  cold?: boolean;
 }
 
 interface UnreadTenant {
@@ -52,58 +36,45 @@ interface UnreadTenant {
 }
 
 /**
- * DynamoDB round trips per request of each endpoint, over real HTTP to the local API. Each
- * endpoint gets a fresh API key, one unmeasured warm-up request, then `iterations` measured
- * requests, one at a time so that every call is attributed to its request. Then the cold
- * cases: each request on a tenant made for it, which this process has never read.
+ * DynamoDB round trips per request of each endpoint, over real HTTP to the local API. A warm
+ * case gets a fresh API key, one unmeasured warm-up request, then `iterations` measured
+ * requests, one at a time so that every call is attributed to its request; a cold case's
+ * every request is on a tenant made for it, which this process has never read.
  */
 export async function measureRoundTrips(
   api: BenchApi,
   counter: RoundTripCounter,
   options: { iterations: number; largeImportRows: number },
-): Promise<EndpointRoundTrips[]> {
-  const results: EndpointRoundTrips[] = [];
+) {
+  const results = [];
   for (const endpointCase of await endpointCases(api, options.largeImportRows)) {
     const apiKey = await api.freshApiKey();
-    await endpointCase.send(apiKey, 0);
-    const samples = [];
+    if (!endpointCase.cold) await endpointCase.send(apiKey, 0);
+    const samples: (RoundTripCount & { milliseconds: number })[] = [];
     for (let iteration = 1; iteration <= options.iterations; iteration += 1) {
-      const { result, milliseconds } = await timed(() => counter.measure(() => endpointCase.send(apiKey, iteration)));
+      const unread = endpointCase.cold ? await unreadTenant() : undefined;
+      const send = () => endpointCase.send(apiKey, iteration, unread);
+      const { result, milliseconds } = await timed(() => counter.measure(send));
       samples.push({ ...result.count, milliseconds });
     }
-    results.push(roundTripsOf(endpointCase, samples));
-  }
-  for (const coldCase of coldEndpointCases(api)) {
-    const samples = [];
-    for (let iteration = 1; iteration <= options.iterations; iteration += 1) {
-      const tenant = await unreadTenant();
-      const { result, milliseconds } = await timed(() => counter.measure(() => coldCase.send(tenant)));
-      samples.push({ ...result.count, milliseconds });
-    }
-    results.push(roundTripsOf(coldCase, samples));
+    const [calls, failedCalls, depth] = (['calls', 'failedCalls', 'depth'] as const).map((name) =>
+      median(samples.map((sample) => sample[name])),
+    ) as [number, number, number];
+    results.push({
+      endpoint: endpointCase.endpoint,
+      /** Medians over the measured requests (they agree unless a condition retried); failed calls were retried access-code collisions. */
+      calls,
+      failedCalls,
+      depth,
+      operations: compactOperations(samples[0]!.operations),
+      floor: endpointCase.floor,
+      // A failed call that was sent again is a retry of a round trip the floor counts already.
+      atFloor: calls - failedCalls <= endpointCase.floor.calls && depth <= endpointCase.floor.depth,
+      medianMilliseconds: rounded(median(samples.map((sample) => sample.milliseconds))),
+      requests: samples.length,
+    });
   }
   return results;
-}
-
-function roundTripsOf(
-  endpointCase: { endpoint: string; floor: RoundTripFloor },
-  samples: { calls: number; failedCalls: number; depth: number; operations: string[]; milliseconds: number }[],
-): EndpointRoundTrips {
-  const calls = median(samples.map((sample) => sample.calls));
-  const failedCalls = median(samples.map((sample) => sample.failedCalls));
-  const depth = median(samples.map((sample) => sample.depth));
-  return {
-    endpoint: endpointCase.endpoint,
-    calls,
-    failedCalls,
-    depth,
-    operations: samples[0]!.operations,
-    floor: endpointCase.floor,
-    // A failed call that was sent again is a retry of a round trip the floor counts already.
-    atFloor: calls - failedCalls <= endpointCase.floor.calls && depth <= endpointCase.floor.depth,
-    medianMilliseconds: rounded(median(samples.map((sample) => sample.milliseconds))),
-    requests: samples.length,
-  };
 }
 
 /** A new tenant with a gallery and an API key: nothing of it is in this process's recent reads. */
@@ -113,27 +84,6 @@ async function unreadTenant(): Promise<UnreadTenant> {
   const { token } = await createBenchGallery(tenant.tenantId, 'Bench cold instance');
   const { secret } = await createApiKey(tenant.tenantId, 'Bench cold instance key');
   return { slug, token, apiKey: secret };
-}
-
-function coldEndpointCases(api: BenchApi): ColdEndpointCase[] {
-  const serverSideColdFloor: RoundTripFloor = {
-    calls: SERVER_SIDE_READ_FLOOR.calls + COLD_INSTANCE_EXTRA.calls,
-    depth: SERVER_SIDE_READ_FLOOR.depth + COLD_INSTANCE_EXTRA.depth,
-    reason: `${COLD_INSTANCE_EXTRA.reason}, then ${SERVER_SIDE_READ_FLOOR.reason}`,
-  };
-  return [
-    {
-      endpoint: 'GET check-in info (public), cold instance',
-      floor: PUBLIC_CHECKIN_INFO_COLD_FLOOR,
-      send: (tenant) => api.call(`/group-shoot/checkin/${tenant.token}`, { tenantSlug: tenant.slug }),
-    },
-    {
-      endpoint: 'GET days, cold instance',
-      floor: serverSideColdFloor,
-      send: (tenant) =>
-        api.call(`/groupshoot/${tenant.token}/days`, { tenantSlug: tenant.slug, apiKey: tenant.apiKey }),
-    },
-  ];
 }
 
 async function endpointCases(api: BenchApi, largeImportRows: number): Promise<EndpointCase[]> {
@@ -148,8 +98,23 @@ async function endpointCases(api: BenchApi, largeImportRows: number): Promise<En
       apiKey,
       body: { persons: importRowsFor(rows, openDayId, `${label}-${iteration}`) },
     });
-  const personId = await importedPersonId(api, openDayId);
-
+  // A person to ask for photos: GET photos answers 404 for one that does not exist.
+  const imported = (await importOf(1, 'photos')(await api.freshApiKey(), 0)) as { persons: { personId: string }[] };
+  const personId = imported.persons[0]!.personId;
+  const checkin = (_apiKey: string, iteration: number) =>
+    api.call('/group-shoot', {
+      method: 'POST',
+      body: {
+        action: 'submitCheckin',
+        token,
+        name: `Bench Checkin ${iteration}`,
+        email: `bench-checkin-${iteration}@example.com`,
+        employeeId: `checkin-${iteration}-${Date.now()}`,
+        consentGiven: true,
+        shootingDayId: openDayId,
+        selectedPackageId: packageIds.free,
+      },
+    });
   return [
     {
       endpoint: 'GET check-in info (public)',
@@ -167,33 +132,72 @@ async function endpointCases(api: BenchApi, largeImportRows: number): Promise<En
       floor: importFloor(largeImportRows),
       send: importOf(largeImportRows, 'many'),
     },
+    { endpoint: 'POST /group-shoot submitCheckin (free, with day)', floor: SUBMIT_CHECKIN_FLOOR, send: checkin },
     {
-      endpoint: 'POST /group-shoot submitCheckin (free, with day)',
-      floor: SUBMIT_CHECKIN_FLOOR,
-      send: (_apiKey, iteration) =>
-        api.call('/group-shoot', {
-          method: 'POST',
-          body: {
-            action: 'submitCheckin',
-            token,
-            name: `Bench Checkin ${iteration}`,
-            email: `bench-checkin-${iteration}@example.com`,
-            employeeId: `checkin-${iteration}-${Date.now()}`,
-            consentGiven: true,
-            shootingDayId: openDayId,
-            selectedPackageId: packageIds.free,
-          },
-        }),
+      endpoint: 'GET check-in info (public), cold instance',
+      floor: PUBLIC_CHECKIN_INFO_COLD_FLOOR,
+      cold: true,
+      send: (_apiKey, _iteration, unread) =>
+        api.call(`/group-shoot/checkin/${unread!.token}`, { tenantSlug: unread!.slug }),
+    },
+    {
+      endpoint: 'GET days, cold instance',
+      floor: {
+        calls: SERVER_SIDE_READ_FLOOR.calls + COLD_INSTANCE_EXTRA.calls,
+        depth: SERVER_SIDE_READ_FLOOR.depth + COLD_INSTANCE_EXTRA.depth,
+        reason: `${COLD_INSTANCE_EXTRA.reason}, then ${SERVER_SIDE_READ_FLOOR.reason}`,
+      },
+      cold: true,
+      send: (_apiKey, _iteration, unread) =>
+        api.call(`/groupshoot/${unread!.token}/days`, { tenantSlug: unread!.slug, apiKey: unread!.apiKey }),
     },
   ];
 }
 
-/** A person to ask for photos: GET photos answers 404 for one that does not exist. */
-async function importedPersonId(api: BenchApi, shootingDayId: string): Promise<string> {
-  const answer = (await api.call(`/groupshoot/${api.demo.galleryToken}/persons`, {
-    method: 'POST',
-    apiKey: await api.freshApiKey(),
-    body: { persons: importRowsFor(1, shootingDayId, 'photos') },
-  })) as { persons: { personId: string }[] };
-  return answer.persons[0]!.personId;
+/** `Query, TransactWriteItems × 10, UpdateItem × 2` instead of 13 names. */
+function compactOperations(operations: readonly string[]): string {
+  const runs: { name: string; times: number }[] = [];
+  for (const name of operations) {
+    const last = runs.at(-1);
+    if (last?.name === name) last.times += 1;
+    else runs.push({ name, times: 1 });
+  }
+  return runs.map((run) => (run.times > 1 ? `${run.name} × ${run.times}` : run.name)).join(', ');
+}
+
+/**
+ * The import ratio (goal of issue 9: at most 1.5x). Imports `rows` persons `iterations` times through POST persons (HTTP, middleware, validation,
+ * counters) and writes the same person and code items with insertPersonsWithCodes, the minimal
+ * write path that keeps codes unique, into a second gallery. The two alternate, after one
+ * unmeasured warm-up each, so that both see the same state of the machine and the table.
+ */
+export async function compareImports(api: BenchApi, options: { rows: number; iterations: number }) {
+  const apiKey = await api.freshApiKey();
+  const apiDayId = api.demo.shootingDayIds[2]!;
+  const { token, dayId } = await createBenchGallery(api.tenantId, 'Bench: SDK-alone imports');
+  const importThroughApi = (label: string) =>
+    api.call(`/groupshoot/${api.demo.galleryToken}/persons`, {
+      method: 'POST',
+      apiKey,
+      body: { persons: importRowsFor(options.rows, apiDayId, label) },
+    });
+  const insertWithSdk = async (label: string) => {
+    const createdAt = nowIso();
+    const drafts = importRowsFor(options.rows, dayId, label).map((row) => importedPersonDraft(row, createdAt));
+    const { failed } = await insertPersonsWithCodes({ tenantId: api.tenantId, token }, drafts);
+    if (failed.length > 0) throw new Error(`${failed.length} persons not written by the SDK-alone import`);
+  };
+  await importThroughApi('api-warmup');
+  await insertWithSdk('sdk-warmup');
+  const [apiSamples, sdkSamples]: [number[], number[]] = [[], []];
+  for (let iteration = 0; iteration < options.iterations; iteration += 1) {
+    apiSamples.push((await timed(() => importThroughApi(`api-${iteration}`))).milliseconds);
+    sdkSamples.push((await timed(() => insertWithSdk(`sdk-${iteration}`))).milliseconds);
+  }
+  return {
+    ...options,
+    apiMedianMilliseconds: rounded(median(apiSamples)),
+    sdkAloneMedianMilliseconds: rounded(median(sdkSamples)),
+    ratio: rounded(median(apiSamples) / median(sdkSamples)),
+  };
 }

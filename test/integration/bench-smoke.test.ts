@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { StudioQueueResult } from '../../scripts/bench/studio-queue';
 import type { CheckinPageResult } from '../../scripts/bench/checkin-page';
-import type { FaceModelResult } from '../../scripts/bench/faces';
 import { type FaceIngestResult, PLACEMENT_WITHOUT_FACES_FLOOR } from '../../scripts/bench/face-ingest';
 import type { PhotoIngestResult } from '../../scripts/bench/photo-ingest';
 import type { HrExportBenchResult } from '../../scripts/bench/hr-export';
@@ -81,26 +80,13 @@ describe('npm run bench -- --smoke', () => {
     }
     for (const row of [...results.load, ...results.loadAwsLike]) {
       const sides = [
-        row.api,
         row.functionsInProcess,
         row.dynamoDbAlone,
-        row.saturated.api,
         row.saturated.functionsInProcess,
         row.saturated.dynamoDbAlone,
-        row.apiUnderAutocannon,
       ];
       const figures = sides.flatMap((side) => [side.p50Milliseconds, side.p99Milliseconds, side.requestsPerSecond]);
-      const ratios = [
-        row.arrivalRatePerSecond,
-        row.p50Ratio,
-        row.p99Ratio,
-        row.inProcessP50Ratio,
-        row.inProcessP99Ratio,
-        row.throughputRatio,
-        row.inProcessThroughputRatio,
-        row.autocannonP50Ratio,
-        row.autocannonP99Ratio,
-      ];
+      const ratios = [row.arrivalRatePerSecond, row.p50Ratio, row.p99Ratio, row.throughputRatio];
       expect([row.scenario, figures.every(isPositive), ratios.every(isPositive)]).toEqual([row.scenario, true, true]);
     }
     const { abuse } = results;
@@ -141,22 +127,11 @@ describe('npm run bench -- --smoke', () => {
     );
     const photos = results.photoIngest as PhotoIngestResult;
     expect(stdout).toContain('Photo ingest');
-    expect([photos.cardsRead, photos.codesInPortraits]).toEqual([photos.photos.cards, 0]);
+    expect([photos.cardsRead, photos.codesInPortraits]).toEqual([photos.cards, 0]);
     for (const side of [photos.reader, photos.sharpDecode]) {
       expect([side.medianMilliseconds, side.photosPerCoreSecond, side.peakRssMb].every(isPositive)).toBe(true);
     }
     expect([photos.timeRatio, photos.memoryRatio].every(isPositive)).toBe(true);
-    const faceModel = results.faceModel as FaceModelResult;
-    expect(stdout).toContain('### Face model');
-    expect([faceModel.backend, faceModel.crops.faces, faceModel.groupPhotos.faces]).toEqual(['wasm', 2, 3]);
-    expect(
-      [
-        faceModel.coldLoadMilliseconds,
-        faceModel.crops.medianMilliseconds,
-        faceModel.groupPhotos.medianMilliseconds,
-        faceModel.peakRssMb,
-      ].every(isPositive),
-    ).toBe(true);
     const faceIngest = results.faceIngest as FaceIngestResult;
     expect(stdout).toContain('Photo ingest with and without the second opinion from faces');
     expect([faceIngest.portraits, faceIngest.deliveredWithFaceMatching, faceIngest.roundTripsWithout]).toEqual([
@@ -187,7 +162,8 @@ describe('npm run bench -- --smoke', () => {
       expect([side.seconds, side.peakRssMb].every(isPositive)).toBe(true);
     expect([hrExport.timeRatio, hrExport.memoryRatio].every(isPositive)).toBe(true);
     const studioQueue = results.studioQueue as StudioQueueResult;
-    expect(stdout).toContain('### Studio console: the first screen of a review queue of 24 photos');
+    expect(stdout).toContain('### Studio console: the first screen of a large review queue');
+    expect(studioQueue.photos).toBe(24);
     expect(studioQueue.firstScreenImages).toBeGreaterThanOrEqual(4);
     // The announcement burst, in a child process against a DynamoDB that conflicts like the real one: both designs, every check-in accounted for.
     const bursts = results.announcementBurst as BurstResult[];

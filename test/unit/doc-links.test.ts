@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 /**
- * Every link of the README and of docs/*.md stays inside the repository and leads somewhere:
+ * Every link of the README and of every .md under docs/ stays inside the repository and leads somewhere:
  * relative, to a file or folder that exists, and with an anchor only to a heading that exists.
  * The repository is self-contained, so links to other sites are refused; links to the local
  * API (`http://localhost…`) are the one exception.
@@ -12,8 +12,9 @@ const ROOT = resolve(__dirname, '..', '..');
 
 const DOCUMENTS = [
   'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
+  ...readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.md'))
+    .sort()
     .map((name) => `docs/${name}`),
 ];
 

@@ -1,0 +1,189 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { LocalServices } from '../local/local-stack';
+import type { RealisticDynamoDbStats } from '../local/realistic-dynamodb/proxy';
+import type { BenchApi } from './bench-api';
+import type { RoundTripCounter } from './round-trip-counter';
+
+/** What the sections after the first three run on: the local services, the seeded demo tenant and the local API on them. */
+export interface BenchEnvironment {
+  services: LocalServices;
+  /** The shared document client the local API uses (this process's). */
+  db: DynamoDBDocumentClient;
+  api: BenchApi;
+  counter: RoundTripCounter;
+  /** The local API's base URL, ending in /v1. */
+  apiUrl: string;
+  /** Set when every DynamoDB call goes through the DynamoDB that conflicts like the real one. */
+  proxyStats?: RealisticDynamoDbStats;
+}
+
+export interface BenchOptions {
+  /** Each figure once, small: proves the bench still works (test/integration/bench-smoke.test.ts). */
+  smoke: boolean;
+  /** `--processes N`: fresh processes per bundle for the cold starts. */
+  processes?: number;
+  /** `--participants N`: one announcement burst of N. */
+  participants?: number;
+}
+
+/**
+ * One figure of `npm run bench`: its name (`--only NAME`; in camelCase, its key in the JSON),
+ * what it measures (its heading in the printout, and the progress line) and how it runs. Its
+ * result lands in the JSON as it is, and prints as Markdown tables of the same names
+ * (report.ts). `machineOnly` sections run before the local services start, so that DynamoDB
+ * Local's JVM does not compete with their child processes; `awsLike` ones send every DynamoDB
+ * call through the DynamoDB that conflicts like the real one, in a child process of their own in
+ * a full run. A section loads its module when it runs: data access reads TABLE_NAME when it loads.
+ */
+export interface Section {
+  name: string;
+  measures: string;
+  machineOnly?: boolean;
+  awsLike?: boolean;
+  run(options: BenchOptions, environment: BenchEnvironment): Promise<unknown>;
+}
+
+/** Every section, in the order a full run measures them; docs/benchmarks.md describes each. */
+export const SECTIONS: Section[] = [
+  {
+    name: 'cold-starts',
+    measures:
+      'Cold start: module initialisation of each function bundle against a baseline, median of fresh processes (goal ≤ 1.3x)',
+    machineOnly: true,
+    run: async ({ smoke, processes }) =>
+      (await import('./cold-start')).measureColdStarts({
+        processes: processes ?? (smoke ? 2 : 7),
+        limit: smoke ? 1 : undefined,
+      }),
+  },
+  {
+    name: 'photo-ingest',
+    measures: 'Photo ingest: reading shoot photos against decoding them with sharp alone, one at a time',
+    machineOnly: true,
+    run: async ({ smoke }) =>
+      (await import('./photo-ingest')).measurePhotoIngest(
+        smoke
+          ? { width: 1600, height: 1067, cards: 1, portraits: 1, rounds: 1 }
+          : { width: 6000, height: 4000, cards: 3, portraits: 9, rounds: 3 },
+      ),
+  },
+  {
+    name: 'load-aws-like',
+    measures:
+      "Load with AWS-like DynamoDB latency (the goal's measure): the functions and the API against the same DynamoDB work alone (goal ≤ 1.3x)",
+    awsLike: true,
+    run: async ({ smoke }, { api, counter, apiUrl }) =>
+      (await import('./load')).measureLoad(api, counter, apiUrl, loadSize(smoke)),
+  },
+  {
+    name: 'announcement-burst',
+    measures:
+      'The announcement burst: check-ins within a minute, 80 % to one day of capacity 600, against a DynamoDB that conflicts like the real one',
+    awsLike: true,
+    run: async ({ smoke, participants }, { proxyStats }) =>
+      (await import('./announcement-burst')).measureAnnouncementBursts(
+        participants ? [participants] : smoke ? [50] : [1_000, 3_000],
+        smoke ? 5 : 60,
+        proxyStats!,
+      ),
+  },
+  {
+    name: 'round-trips',
+    measures: 'DynamoDB round trips per request, warm and cold, against their floors',
+    run: async ({ smoke }, { api, counter }) =>
+      (await import('./round-trips')).measureRoundTrips(api, counter, {
+        iterations: smoke ? 1 : 3,
+        largeImportRows: smoke ? 20 : 500,
+      }),
+  },
+  {
+    name: 'face-ingest',
+    measures: 'Photo ingest with and without the second opinion from faces, against the face model alone (goal ≤ 1.3x)',
+    run: async ({ smoke }, { api, counter }) =>
+      (await import('./face-ingest')).measureFaceIngest(api.tenant, counter, smoke ? 2 : 12),
+  },
+  {
+    name: 'import-comparison',
+    measures: 'Import of persons through the API against the SDK alone (goal ≤ 1.5x)',
+    run: async ({ smoke }, { api }) =>
+      (await import('./round-trips')).compareImports(
+        api,
+        smoke ? { rows: 20, iterations: 1 } : { rows: 500, iterations: 5 },
+      ),
+  },
+  {
+    name: 'load',
+    measures: 'Load on DynamoDB Local as it is: the functions and the API against the same DynamoDB work alone',
+    run: async ({ smoke }, { api, counter, apiUrl }) =>
+      (await import('./load')).measureLoad(api, counter, apiUrl, loadSize(smoke)),
+  },
+  {
+    name: 'abuse',
+    measures:
+      "Abuse: one client floods a gallery's check-in at 10x its budget beside well-behaved clients, without then with the flood",
+    run: async ({ smoke }, { db, apiUrl }) =>
+      (await import('./abuse')).measureAbuse(db, {
+        baseUrl: apiUrl,
+        seconds: smoke ? 3 : 60,
+        // A budget a slow machine's short flood still exceeds tenfold.
+        flooderPolicy: smoke ? { limit: 5, windowMs: 60_000 } : undefined,
+      }),
+  },
+  {
+    name: 'lookup-abuse',
+    measures: 'Abuse: a distributed guesser of photo lookups beside a participant (simulated clock, default budgets)',
+    run: async ({ smoke }) =>
+      (await import('./photo-lookup-abuse')).measureLookupAbuse(
+        smoke ? { networks: 4, hours: 0.5 } : { networks: 48, hours: 3 },
+      ),
+  },
+  {
+    name: 'checkin-page',
+    measures: 'Check-in page (Lighthouse at mobile settings, median of runs): scores, metrics and the files it loads',
+    run: async ({ smoke }, { api, apiUrl }) =>
+      (await import('./checkin-page')).measureCheckinPage({
+        pageUrl: `${apiUrl.replace(/\/v1$/, '')}/checkin/${api.demo.galleryToken}`,
+        runs: smoke ? 1 : 3,
+      }),
+  },
+  {
+    name: 'hr-export',
+    measures:
+      "HR export: the whole build at two gallery sizes against sharp's crop and encode alone (goal ≤ 1.3x, memory flat)",
+    run: async ({ smoke }, { services }) =>
+      (await import('./hr-export')).measureHrExport(
+        smoke
+          ? { persons: [2, 4], width: 400, height: 300, distinctPhotos: 2, size: 64, rounds: 1 }
+          : { persons: [100, 500], width: 3000, height: 2000, distinctPhotos: 8, size: 648, rounds: 3 },
+        [services.dynamoDb.pid],
+      ),
+  },
+  {
+    name: 'studio-queue',
+    measures:
+      'Studio console: the first screen of a large review queue in Chromium, against the same thumbnails as static files',
+    run: async ({ smoke }) =>
+      (await import('./studio-queue')).measureStudioQueue(
+        smoke
+          ? { photos: 24, runs: 1, photoWidth: 800, photoHeight: 533 }
+          : { photos: 500, runs: 3, photoWidth: 2400, photoHeight: 1600 },
+      ),
+  },
+  // Last, so that no other figure shares the machine with the event pipeline it starts (which first reads the whole stream).
+  {
+    name: 'webhook-delivery',
+    measures:
+      'Webhook delivery: the check-in load without and with a subscription, commit to verified arrival, then an import',
+    run: async ({ smoke }, { api, apiUrl }) =>
+      (await import('./webhook-delivery')).measureWebhookDelivery(api, {
+        baseUrl: apiUrl,
+        ...loadSize(smoke),
+        rows: smoke ? 20 : 500,
+      }),
+  },
+];
+
+/** The load's size: simulated Lambda instances, measured requests per side, API keys the persons reads cycle through. */
+function loadSize(smoke: boolean) {
+  return smoke ? { connections: 2, requests: 20, keys: 4 } : { connections: 10, requests: 2000, keys: 120 };
+}
