@@ -13,7 +13,7 @@ import { testS3 } from '../support/media';
 
 const api = useLocalApi();
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- piexifjs ships no types and no ES module
 const piexif = require('piexifjs');
 
 /** A small real JPEG carrying the given EXIF (0th IFD for make and model, Exif IFD for the rest). */

@@ -62,7 +62,7 @@ export function objectCreatedEvent(key: string, eventTime = new Date().toISOStri
 
 /** A JPEG carrying EXIF with a GPS position (Berlin) and a camera make, as phones write them. */
 export function makeJpegWithGps(width = 32, height = 24): Buffer {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- piexifjs ships no types and no ES module
   const piexif = require('piexifjs');
   const exif = piexif.dump({
     '0th': { [piexif.ImageIFD.Make]: 'PhoneMaker', [piexif.ImageIFD.Model]: 'Model X' },

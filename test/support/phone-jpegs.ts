@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- piexifjs ships no types and no ES module
 const piexif = require('piexifjs');
 
 /**

@@ -3,7 +3,7 @@ import { MAX_SELFIE_PIXELS } from '#lib/platform/field-limits';
 import { decodeSelfie, readJpegFrameSize } from '#lib/checkin/rules/selfie';
 import { refusalOf } from '../../support/domain-errors';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- piexifjs ships no types and no ES module
 const piexif = require('piexifjs');
 
 const MiB = 1024 * 1024;
