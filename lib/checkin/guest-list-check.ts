@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '#lib/platform/domain-error';
 import { importedPersonsWithEmail, importedPersonsWithEmployeeId } from '#lib/persons/store/guest-list';
-import { claimImportedPerson } from '#lib/checkin/store/imported-checkins';
+import { claimImportedPerson } from '#lib/persons/store/imported-completion';
 import { type GuestMatch, matchGuest } from '#lib/checkin/rules/guest-match';
 import { emailInvitation, invitationsRequired, invitedPersonId } from '#lib/checkin/invitations';
 import type { CheckinSubmission } from '#lib/checkin/rules/checkin-request';

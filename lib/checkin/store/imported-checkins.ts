@@ -1,10 +1,8 @@
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { now } from '#lib/platform/clock';
-import { db, tableName } from '#lib/platform/table/client';
-import { CONTENDED_RETRIES, type TransactItem, conditionalWrite, itemAt } from '#lib/platform/table/conditional-writes';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '#lib/platform/table/client';
+import { CONTENDED_RETRIES, type TransactItem, itemAt } from '#lib/platform/table/conditional-writes';
 import { isCancelledTransaction } from '#lib/platform/table/store-errors';
 import { cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
-import { keys } from '#lib/platform/table/keys';
 import { DomainError } from '#lib/platform/domain-error';
 import { eventPut } from '#lib/events/store/outbox';
 import { checkinCompleted } from '#lib/events/rules/event-catalogue';
@@ -17,57 +15,9 @@ import type { Person } from '#lib/persons/rules/person-model';
 
 /**
  * Completing an imported person with its own check-in (importedOnly galleries). A check-in first
- * claims the person, so that one check-in at a time stores a selfie under its key and completes
- * it; the completion is one transaction conditional on that claim.
+ * claims the person (persons' claimImportedPerson), so that one check-in at a time stores a selfie
+ * under its key and completes it; the completion is one transaction conditional on that claim.
  */
-
-/** How long a claim holds: a check-in that stopped half-way (its instance ended) lets go after this. */
-export const CHECKIN_CLAIM_MS = 60_000;
-
-/**
- * Claims an imported person that has not checked in for the check-in `claimId`: false when it
- * checked in already or another check-in holds a live claim.
- */
-export function claimImportedPerson(scope: GalleryScope, personId: string, claimId: string): Promise<boolean> {
-  return conditionalWrite(
-    () =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.person(scope.tenantId, scope.token, personId),
-          UpdateExpression: 'SET checkinClaim = :claim, checkinClaimUntil = :until',
-          ConditionExpression:
-            'attribute_exists(pk) AND #source = :import AND attribute_not_exists(checkedInAt) AND (attribute_not_exists(checkinClaimUntil) OR checkinClaimUntil < :now)',
-          ExpressionAttributeNames: { '#source': 'source' },
-          ExpressionAttributeValues: {
-            ':claim': claimId,
-            ':until': now() + CHECKIN_CLAIM_MS,
-            ':now': now(),
-            ':import': 'import',
-          },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      ),
-    (item) => item?.checkinClaim === claimId && item.checkedInAt === undefined,
-  );
-}
-
-/** Lets go of a claim whose check-in failed (a no-op when it is not held any more). */
-export async function releaseClaim(scope: GalleryScope, personId: string, claimId: string): Promise<void> {
-  await conditionalWrite(
-    () =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.person(scope.tenantId, scope.token, personId),
-          UpdateExpression: 'REMOVE checkinClaim, checkinClaimUntil',
-          ConditionExpression: 'checkinClaim = :claim',
-          ExpressionAttributeValues: { ':claim': claimId },
-        }),
-      ),
-    () => true,
-  );
-}
 
 /**
  * Stores `completed` (the imported person `imported` as its check-in completed it) in one

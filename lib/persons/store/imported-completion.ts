@@ -1,5 +1,7 @@
-import { tableName } from '#lib/platform/table/client';
-import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { now } from '#lib/platform/clock';
+import { db, tableName } from '#lib/platform/table/client';
+import { type TransactItem, conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { guestListEntryUpdate } from '#lib/persons/store/guest-list';
@@ -52,4 +54,58 @@ export function importedCompletionItems(
     },
     { Update: guestListEntryUpdate(scope, completed, email) },
   ];
+}
+
+/*
+ * A check-in of an imported person (importedOnly galleries) first claims the person, so that one
+ * check-in at a time stores a selfie under its key and completes it; the completion's
+ * transaction is conditional on that claim (lib/checkin/store/imported-checkins.ts).
+ */
+
+/** How long a claim holds: a check-in that stopped half-way (its instance ended) lets go after this. */
+export const CHECKIN_CLAIM_MS = 60_000;
+
+/**
+ * Claims an imported person that has not checked in for the check-in `claimId`: false when it
+ * checked in already or another check-in holds a live claim.
+ */
+export function claimImportedPerson(scope: GalleryScope, personId: string, claimId: string): Promise<boolean> {
+  return conditionalWrite(
+    () =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.person(scope.tenantId, scope.token, personId),
+          UpdateExpression: 'SET checkinClaim = :claim, checkinClaimUntil = :until',
+          ConditionExpression:
+            'attribute_exists(pk) AND #source = :import AND attribute_not_exists(checkedInAt) AND (attribute_not_exists(checkinClaimUntil) OR checkinClaimUntil < :now)',
+          ExpressionAttributeNames: { '#source': 'source' },
+          ExpressionAttributeValues: {
+            ':claim': claimId,
+            ':until': now() + CHECKIN_CLAIM_MS,
+            ':now': now(),
+            ':import': 'import',
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    (item) => item?.checkinClaim === claimId && item.checkedInAt === undefined,
+  );
+}
+
+/** Lets go of a claim whose check-in failed (a no-op when it is not held any more). */
+export async function releaseClaim(scope: GalleryScope, personId: string, claimId: string): Promise<void> {
+  await conditionalWrite(
+    () =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.person(scope.tenantId, scope.token, personId),
+          UpdateExpression: 'REMOVE checkinClaim, checkinClaimUntil',
+          ConditionExpression: 'checkinClaim = :claim',
+          ExpressionAttributeValues: { ':claim': claimId },
+        }),
+      ),
+    () => true,
+  );
 }

@@ -5,7 +5,7 @@ import { addShootingDay } from '#lib/galleries/store/galleries';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { CheckinPolicy } from '#lib/galleries/rules/checkin-policy';
-import { CHECKIN_CLAIM_MS } from '#lib/checkin/store/imported-checkins';
+import { CHECKIN_CLAIM_MS } from '#lib/persons/store/imported-completion';
 import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createCheckinStudio, importGuests } from '../../support/checkin-gallery';
 import { makeJpeg, testS3 } from '../../support/media';
