@@ -118,8 +118,15 @@ module.exports = {
       name: 'table-in-stores',
       comment: 'Use cases read key prefixes through their store.',
       severity: 'error',
-      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/(store|adapters)/` },
+      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/((store|adapters)/|public\\.ts$)` },
       to: { path: '^lib/platform/table/keys\\.ts$' },
+    },
+    {
+      name: 'table-in-stores',
+      comment: "A feature's public.ts names the keys it owns by type, and reaches nothing else of the table.",
+      severity: 'error',
+      from: { path: `^lib/${FEATURE}/public\\.ts$` },
+      to: { path: '^lib/platform/table/keys\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'table-in-stores',

@@ -1,3 +1,5 @@
+import type { TableKeyName } from '#lib/platform/table/keys';
+
 /**
  * The public face of checkin: the modules of lib/checkin/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -5,3 +7,6 @@
  * from outside. Tests may reach any module (docs/architecture.md#boundaries).
  */
 export const PUBLIC_MODULES = ['checkin-schemas', 'submit-checkin'] as const;
+
+/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
+export const OWNED_KEYS = ['emailCheckins'] as const satisfies readonly TableKeyName[];

@@ -1,3 +1,5 @@
+import type { TableKeyName } from '#lib/platform/table/keys';
+
 /**
  * The public face of faces: the modules of lib/faces/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -15,3 +17,6 @@ export const PUBLIC_MODULES = [
   'second-opinion',
   'store/reference-faces',
 ] as const;
+
+/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
+export const OWNED_KEYS = ['referenceFacesOfGallery', 'referenceFace'] as const satisfies readonly TableKeyName[];

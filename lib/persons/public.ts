@@ -1,3 +1,5 @@
+import type { TableKeyName } from '#lib/platform/table/keys';
+
 /**
  * The public face of persons: the modules of lib/persons/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -19,3 +21,12 @@ export const PUBLIC_MODULES = [
   'store/persons',
   'store/photo-notice-marks',
 ] as const;
+
+/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
+export const OWNED_KEYS = [
+  'personsOfGallery',
+  'person',
+  'personsByEmployeeId',
+  'importedPersonsByEmail',
+  'accessCode',
+] as const satisfies readonly TableKeyName[];

@@ -1,3 +1,5 @@
+import type { TableKeyName } from '#lib/platform/table/keys';
+
 /**
  * The public face of tenants: the modules of lib/tenants/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -14,3 +16,14 @@ export const PUBLIC_MODULES = [
   'store/tenant-directory',
   'store/tenants',
 ] as const;
+
+/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
+export const OWNED_KEYS = [
+  'tenant',
+  'tenantPlan',
+  'tenantPartition',
+  'tenantDirectory',
+  'stripeAccount',
+  'apiKey',
+  'apiKeysOfTenant',
+] as const satisfies readonly TableKeyName[];

@@ -153,3 +153,24 @@ export function textFindings(path: string, source: string): TextFinding[] {
   visit(file);
   return findings;
 }
+
+/**
+ * The table keys a store module builds (`keys.person(…)`, read with the TypeScript parser) that
+ * its feature does not own, as `owners` (key name → feature, from each feature's OWNED_KEYS) says.
+ * A store writes, and conditions on, only the items of its own feature; another feature's items
+ * change through that feature's public functions.
+ */
+export function foreignKeysOfStore(path: string, source: string, owners: ReadonlyMap<string, string>): string[] {
+  const feature = /^lib\/([^/]+)\/store\//.exec(path)?.[1];
+  if (!feature) return [];
+  const foreign = new Set<string>();
+  const visit = (node: ts.Node) => {
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'keys') {
+      const owner = owners.get(node.name.text);
+      if (owner !== feature) foreign.add(node.name.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true));
+  return [...foreign].sort();
+}

@@ -177,6 +177,9 @@ export const keys = {
   webhookAttemptSlot: (tenantId: string, slot: number) => ({ pk: `T#${tenantId}#WEBHOOK_SLOTS`, sk: `SLOT#${slot}` }),
 } as const;
 
+/** The name of a key of the table, as each feature's public.ts lists those it owns. */
+export type TableKeyName = keyof typeof keys;
+
 /** Sort-key prefixes of items read by kind: a query's `begins_with`, or a stream record's kind. */
 export const ITEM_PREFIX = {
   person: 'PERSON#',
