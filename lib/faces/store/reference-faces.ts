@@ -5,6 +5,7 @@ import { deleteItems } from '#lib/platform/table/batches';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { faceConsentCheck } from '#lib/persons/store/person-marks';
 import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
 
@@ -52,14 +53,7 @@ export function fromReferenceFaceItem(stored: StoredItem): ReferenceFace {
  */
 export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace, computedAt: string): Promise<boolean> {
   const items: TransactItem[] = [
-    {
-      ConditionCheck: {
-        TableName: tableName,
-        Key: keys.person(scope.tenantId, scope.token, face.personId),
-        ConditionExpression: 'attribute_exists(pk) AND consents.faceConsent = :true AND hasSelfie = :true',
-        ExpressionAttributeValues: { ':true': true },
-      },
-    },
+    faceConsentCheck(scope, face.personId),
     {
       Put: {
         TableName: tableName,

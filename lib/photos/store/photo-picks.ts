@@ -2,6 +2,7 @@ import { tableName } from '#lib/platform/table/client';
 import { keys } from '#lib/platform/table/keys';
 import { type TransactItem, conditionFailedAt, transact } from '#lib/platform/table/conditional-writes';
 import { eventPut } from '#lib/events/store/outbox';
+import { portraitPickUpdate } from '#lib/persons/store/person-marks';
 import { photoPicked } from '#lib/events/rules/event-catalogue';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { PickedBy } from '#lib/photos/rules/portrait-photo';
@@ -29,19 +30,7 @@ export async function recordPick(scope: GalleryScope, pick: PhotoPick, at: numbe
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
-    {
-      Update: {
-        TableName: tableName,
-        Key: keys.person(scope.tenantId, scope.token, pick.personId),
-        UpdateExpression: 'SET pickedPhotoId = :photoId, pickedBy = :pickedBy, pickedAt = :pickedAt',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: {
-          ':photoId': pick.photoId,
-          ':pickedBy': pick.pickedBy,
-          ':pickedAt': new Date(at).toISOString(),
-        },
-      },
-    },
+    portraitPickUpdate(scope, pick, at),
     eventPut(photoPicked({ tenantId: scope.tenantId, galleryToken: scope.token }, pick)),
   ];
   try {

@@ -4,6 +4,7 @@ import { countersUpdate } from '#lib/galleries/store/gallery-counters';
 import { photosAssignedUpdate } from '#lib/events/store/outbox';
 import { keys } from '#lib/platform/table/keys';
 import { getPerson } from '#lib/persons/store/persons';
+import { photoCountDown, photoCountUp } from '#lib/persons/store/person-marks';
 import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { queryPartition } from '#lib/platform/table/queries';
@@ -38,17 +39,7 @@ export function photoGained(
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      {
-        Update: {
-          TableName: tableName,
-          Key: keys.person(scope.tenantId, scope.token, photo.personId),
-          UpdateExpression: 'ADD photoCount :one',
-          ConditionExpression: firstPhoto
-            ? 'attribute_exists(pk) AND (attribute_not_exists(photoCount) OR photoCount = :zero)'
-            : 'attribute_exists(pk) AND photoCount > :zero',
-          ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
-        },
-      },
+      photoCountUp(scope, photo.personId, firstPhoto),
       photosAssignedUpdate(scope, photo.personId, now()),
     ],
     counters: { photos: 1, personsWithPhotos: firstPhoto ? 1 : 0 },
@@ -71,15 +62,7 @@ export function photoLost(
           ConditionExpression: 'attribute_exists(pk)',
         },
       },
-      {
-        Update: {
-          TableName: tableName,
-          Key: keys.person(scope.tenantId, scope.token, personId),
-          UpdateExpression: 'ADD photoCount :minusOne',
-          ConditionExpression: lastPhoto ? 'photoCount = :one' : 'photoCount > :one',
-          ExpressionAttributeValues: { ':minusOne': -1, ':one': 1 },
-        },
-      },
+      photoCountDown(scope, personId, lastPhoto),
     ],
     counters: { photos: -1, personsWithPhotos: lastPhoto ? -1 : 0 },
   };
