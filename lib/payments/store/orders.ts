@@ -38,29 +38,34 @@ export type StoredOrder = Order &
 type OptionalOrderAttribute = 'sessionId' | 'replacingBy' | 'replacedSessionId';
 
 /** An order's item as stored: the order, its replacement state and the store's own marks (keys aside). */
-const orderItemSchema = v.object({
+/** What an order keeps for accounting, erased or not. */
+const orderAccountingEntries = {
   orderId: v.string(),
   tenantId: v.string(),
   galleryToken: v.string(),
   status: v.picklist(['pending', 'paid', 'expired', 'canceled']),
-  person: storedObject<PersonDraft>(),
   packageId: v.string(),
   packageName: v.string(),
   amount: v.number(),
   currency: v.string(),
   accountId: v.string(),
   sessionId: v.optional(v.string()),
+  replacedSessionId: v.optional(v.string()),
+  paidBy: v.optional(v.string()),
+  retries: v.optional(v.number()),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+};
+
+const orderItemSchema = v.object({
+  ...orderAccountingEntries,
+  person: storedObject<PersonDraft>(),
   checkoutUrl: v.optional(v.string()),
   code: v.optional(v.string()),
   invitee: v.optional(v.object({ personId: v.string(), shootingDayId: v.nullable(v.string()) })),
   completedPersonId: v.optional(v.string()),
-  createdAt: v.string(),
-  updatedAt: v.string(),
   replacingBy: v.optional(v.string()),
-  replacedSessionId: v.optional(v.string()),
   tokenHashes: v.optional(v.array(v.string())),
-  paidBy: v.optional(v.string()),
-  retries: v.optional(v.number()),
 });
 
 /**
@@ -86,24 +91,7 @@ export type RedactedOrder = Pick<
   | 'updatedAt'
 > & { erasedAt: string };
 
-const redactedOrderItemSchema = v.object({
-  orderId: v.string(),
-  tenantId: v.string(),
-  galleryToken: v.string(),
-  status: v.picklist(['pending', 'paid', 'expired', 'canceled']),
-  packageId: v.string(),
-  packageName: v.string(),
-  amount: v.number(),
-  currency: v.string(),
-  accountId: v.string(),
-  sessionId: v.optional(v.string()),
-  replacedSessionId: v.optional(v.string()),
-  paidBy: v.optional(v.string()),
-  retries: v.optional(v.number()),
-  createdAt: v.string(),
-  updatedAt: v.string(),
-  erasedAt: v.string(),
-});
+const redactedOrderItemSchema = v.object({ ...orderAccountingEntries, erasedAt: v.string() });
 
 /** Whether an order read back was redacted: it no longer names its participant. */
 export function isRedacted(order: StoredOrder | RedactedOrder): order is RedactedOrder {

@@ -11,29 +11,7 @@ import { requestLogging } from '#lib/http/request-logging';
 import type { ApiContext, ApiEvent, ApiResponse } from '#lib/http/types';
 import { logger } from '#lib/platform/logger';
 import { apiContext, apiEvent } from './request-builders';
-
-type LogLine = Record<string, unknown>;
-
-/** The structured lines the logger writes while `act` runs. */
-async function captureLogs(act: () => Promise<unknown>): Promise<LogLine[]> {
-  const chunks: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  };
-  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
-  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
-  try {
-    await act();
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-  return chunks
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
+import { type LogLine, captureLogs } from '../../support/log-capture';
 
 const completionLines = (lines: LogLine[]) => lines.filter((line) => line.message === 'request completed');
 

@@ -4,29 +4,7 @@
 import type { Context, DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { sqsBatch, streamBatch, streamBatchAsOne, triggered } from '#lib/http/triggered';
 import { logger } from '#lib/platform/logger';
-
-type LogLine = Record<string, unknown>;
-
-/** The structured lines the logger writes while `act` runs. */
-async function captureLogs(act: () => Promise<unknown>): Promise<LogLine[]> {
-  const chunks: string[] = [];
-  const capture = (chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  };
-  const stdout = jest.spyOn(process.stdout, 'write').mockImplementation(capture);
-  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(capture);
-  try {
-    await act();
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-  return chunks
-    .flatMap((chunk) => chunk.split('\n'))
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as LogLine);
-}
+import { captureLogs } from '../../support/log-capture';
 
 const lambdaContext = (awsRequestId: string): Context => ({
   callbackWaitsForEmptyEventLoop: false,
