@@ -106,7 +106,10 @@ export function featureCycles(modules: ReadonlyMap<string, readonly string[]>): 
     for (const next of edges.get(at) ?? []) {
       if (next === start) {
         const key = [...path].sort().join(',');
-        if (!seen.has(key)) cycles.push([...(seen.add(key), path), start]);
+        if (!seen.has(key)) {
+          seen.add(key);
+          cycles.push([...path, start]);
+        }
       } else if (!path.includes(next)) walk(start, next, [...path, next]);
     }
   };
