@@ -15,6 +15,7 @@ export const PUBLIC_MODULES = [
   'reservation-sweep',
   'rules/order-lifecycle',
   'store/checkout-tokens',
+  'store/order-erasure',
 ] as const;
 
 /** The table items this feature owns: only its store builds their keys (the architecture test holds this). */

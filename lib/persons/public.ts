@@ -18,6 +18,7 @@ export const PUBLIC_MODULES = [
   'store/access-code-allocation',
   'store/guest-list',
   'store/imported-completion',
+  'store/person-erasure',
   'store/person-marks',
   'store/persons',
   'store/photo-notice-marks',

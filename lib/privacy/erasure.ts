@@ -4,20 +4,12 @@ import {
   exactObjectVersions,
   listObjectVersions,
 } from '#lib/platform/media-bucket';
-import {
-  accessCodeKeys,
-  deletePersonRecords,
-  eventKeys,
-  galleryConfigurationKeys,
-  galleryPointerKey,
-  type ErasableOrder,
-  hasParticipant,
-  listAllPersons,
-  listOrderItems,
-  photoRecordKeys,
-  redactOrder,
-  deleteErasedItems,
-} from '#lib/privacy/store/erasable-items';
+import { deletePersonRecords } from '#lib/privacy/store/person-erasure';
+import { deleteAccessCodes, listAllPersons } from '#lib/persons/store/person-erasure';
+import { type ErasableOrder, hasParticipant, listOrderItems, redactOrder } from '#lib/payments/store/order-erasure';
+import { deleteEvents, eventKeys } from '#lib/events/store/outbox';
+import { deletePhotoRecords, photoRecordKeys } from '#lib/photos/store/photos';
+import { deleteGalleryConfiguration, galleryConfigurationKeys } from '#lib/galleries/store/galleries';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { type ShootItem, shootItemsOf } from '#lib/photos/store/shoot-photos';
 import { eraseFromShoot } from '#lib/photos/erase-shoot-photos';
@@ -33,6 +25,7 @@ import {
   describeSubject,
   orderMatchesSubject,
   personMatchesSubject,
+  personalOrderAttributes,
 } from '#lib/privacy/rules/personal-data';
 import { photoInvalidationPaths } from '#lib/privacy/rules/cdn-invalidation';
 import { invalidatePhotoCdnPaths } from '#lib/privacy/adapters/photo-cdn-invalidation';
@@ -215,8 +208,10 @@ export async function eraseGallery(scope: GalleryScope, options: ErasureOptions 
   const codes = (await listAllPersons(scope)).map((person) => person.code);
   const receipt = await eraseParticipantsOfGallery(scope, options);
   const configurationKeys = await galleryConfigurationKeys(scope);
-  if (!options.dryRun)
-    await deleteErasedItems([...configurationKeys, galleryPointerKey(scope), ...accessCodeKeys(scope, codes)]);
+  if (!options.dryRun) {
+    await deleteGalleryConfiguration(scope, configurationKeys);
+    await deleteAccessCodes(scope, codes);
+  }
   return { ...receipt, subject: `gallery ${scope.token}`, galleryItems: configurationKeys.length };
 }
 
@@ -267,8 +262,9 @@ async function carryOut(
   const shootObjectKeys = await eraseFromShoot(scope, personIds, { everyItem: plan.wholeShoot });
   await deleteObjectVersions([...plan.selfieVersions, ...plan.photoObjectVersions]);
   await eraseHrExports(scope, plan.hrExports);
-  await deleteErasedItems([...plan.photoRecords, ...plan.events]);
-  for (const order of plan.orders) await redactOrder(order);
+  await deletePhotoRecords(plan.photoRecords);
+  await deleteEvents(plan.events);
+  for (const order of plan.orders) await redactOrder(order, personalOrderAttributes(order));
   for (const scopeHash of plan.idempotencyRecords) await deleteIdempotencyRecord(scopeHash);
   await deleteReferenceFaces(scope, plan.wholeShoot ? undefined : personIds);
   let spotsGivenBack = 0;
@@ -308,7 +304,7 @@ async function sweepAfterPersons(
 ): Promise<string[]> {
   const shootObjectKeys = await eraseFromShoot(scope, personIds, { everyItem: wholeShoot });
   const records = (await Promise.all([...personIds].map((personId) => photoRecordKeys(scope, personId)))).flat();
-  await deleteErasedItems(records);
+  await deletePhotoRecords(records);
   const objects = (
     await Promise.all([...personIds].map((personId) => listObjectVersions(personPhotoPrefix({ ...scope, personId }))))
   ).flat();

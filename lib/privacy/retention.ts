@@ -1,19 +1,19 @@
 import { deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
+import { clearSelfieFlag } from '#lib/privacy/store/person-erasure';
+import { listAllPersons } from '#lib/persons/store/person-erasure';
 import {
   type OrderWithParticipant,
-  clearSelfieFlag,
   hasParticipant,
-  listAllPersons,
   listOrderItems,
   redactOrder,
-} from '#lib/privacy/store/erasable-items';
+} from '#lib/payments/store/order-erasure';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
 import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { galleryMediaPrefixes, selfieObjectKey, thumbnailPrefix } from '#lib/platform/media-keys';
 import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/payments/rules/order-lifecycle';
 import { retentionOf } from '#lib/galleries/rules/retention-policy';
-import { isRetentionDue, retentionStartDate } from '#lib/privacy/rules/personal-data';
+import { isRetentionDue, personalOrderAttributes, retentionStartDate } from '#lib/privacy/rules/personal-data';
 import { eraseParticipantsOfGallery } from '#lib/privacy/erasure';
 import { deleteReferenceFaces } from '#lib/faces/store/reference-faces';
 
@@ -97,7 +97,7 @@ async function redactOrders(scope: GalleryScope, orders: OrderWithParticipant[],
   );
   for (const record of records) await deleteIdempotencyRecord(record.scopeHash);
   tally.idempotencyRecordsDeleted += records.length;
-  for (const order of orders) await redactOrder(order);
+  for (const order of orders) await redactOrder(order, personalOrderAttributes(order));
   tally.ordersRedacted += orders.length;
 }
 

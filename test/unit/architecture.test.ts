@@ -98,26 +98,6 @@ describe('the boundaries of the repository', () => {
   );
 });
 
-/**
- * Items that a store of another feature still builds keys for: what is left of issue 40's "each
- * store writes only its own items". Each entry leaves this list when its store calls the owner's
- * public function instead; the test fails on any new one, and on an entry that no longer holds.
- */
-const FOREIGN_KEYS_LEFT: Record<string, string[]> = {
-  'lib/privacy/store/erasable-items.ts': [
-    'accessCode',
-    'checkoutToken',
-    'emailCheckins',
-    'eventsOfGallery',
-    'galleryPartition',
-    'galleryPointer',
-    'ordersOfGallery',
-    'person',
-    'personsOfGallery',
-    'photosOfPerson',
-  ],
-};
-
 describe('the keys of the table, each owned by one feature', () => {
   let owners: Map<string, string>;
   beforeAll(async () => {
@@ -135,7 +115,7 @@ describe('the keys of the table, each owned by one feature', () => {
     expect(Object.keys(keys).filter((name) => !owners.has(name))).toEqual([]);
   });
 
-  it("finds in the stores no key of another feature's items but those still left", () => {
+  it("finds in the stores no key of another feature's items", () => {
     const stores = FEATURES.flatMap((feature) =>
       existsSync(join(REPOSITORY, 'lib', feature, 'store')) ? sourceFiles(join('lib', feature, 'store')) : [],
     );
@@ -144,7 +124,7 @@ describe('the keys of the table, each owned by one feature', () => {
         .map((path) => [path, foreignKeysOfStore(path, readFileSync(join(REPOSITORY, path), 'utf8'), owners)] as const)
         .filter(([, names]) => names.length > 0),
     );
-    expect(found).toEqual(FOREIGN_KEYS_LEFT);
+    expect(found).toEqual({});
   });
 
   it("finds a store that builds another feature's key", () => {

@@ -1,29 +1,14 @@
 import { ExtraConditionFailed, writePersonsWithCodes } from '#lib/persons/store/access-code-allocation';
-import { tableName } from '#lib/platform/table/client';
-import { CONTENDED_RETRIES, type TransactItem } from '#lib/platform/table/conditional-writes';
+import { CONTENDED_RETRIES } from '#lib/platform/table/conditional-writes';
 import { type SpotTaking, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import { eventPut } from '#lib/events/store/outbox';
-import { keys } from '#lib/platform/table/keys';
 import { generateAccessCode } from '#lib/persons/rules/access-codes';
 import { DomainError } from '#lib/platform/domain-error';
-import { emailKey } from '#lib/platform/email-address';
+import { emailCheckinCount } from '#lib/checkin/store/email-checkins';
 import { checkinCompleted } from '#lib/events/rules/event-catalogue';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { SpotCounter } from '#lib/galleries/rules/spot-counters';
 import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
-
-/** Counts one more free check-in of an email address in the gallery, refused once it made `limit`. */
-export function emailCheckinCount(scope: GalleryScope, email: string, limit: number): TransactItem {
-  return {
-    Update: {
-      TableName: tableName,
-      Key: keys.emailCheckins(scope.tenantId, scope.token, emailKey(email)),
-      UpdateExpression: 'ADD checkins :one',
-      ConditionExpression: 'attribute_not_exists(checkins) OR checkins < :limit',
-      ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-    },
-  };
-}
 
 /**
  * Stores a checked-in person, its access code, its day's spot and its email's count in one

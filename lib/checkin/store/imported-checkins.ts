@@ -9,7 +9,8 @@ import { checkinCompleted } from '#lib/events/rules/event-catalogue';
 import { type SpotTaking, giveBackSpot, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import type { SpotCounter } from '#lib/galleries/rules/spot-counters';
 import { importedCompletionItems } from '#lib/persons/store/imported-completion';
-import { emailCheckinCount, emailCheckinLimitReached } from '#lib/checkin/store/checkins';
+import { emailCheckinLimitReached } from '#lib/checkin/store/checkins';
+import { emailCheckinCount } from '#lib/checkin/store/email-checkins';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 

@@ -4,7 +4,9 @@ import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { keys } from '#lib/platform/table/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import * as v from 'valibot';
-import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import { type StoredItem, keyOfItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import { deleteItems } from '#lib/platform/table/batches';
+import { queryPartition } from '#lib/platform/table/queries';
 import {
   EVENT_TYPES,
   type EventDataOf,
@@ -156,4 +158,27 @@ export async function getEvent(
     new GetCommand({ TableName: tableName, Key: keys.event(tenantId, galleryToken, eventId), ConsistentRead: true }),
   );
   return Item ? eventFromItem(Item) : undefined;
+}
+
+/**
+ * The keys of the gallery's events about the persons `isAbout` accepts (all of its events by
+ * default), as erasure plans them: an event names a person in `personId`, and its data may hold
+ * their email or employee ID. Their deliveries stay, holding IDs only; an erased event is never sent again.
+ */
+export async function eventKeys(
+  scope: GalleryScope,
+  isAbout: (personId: string | undefined) => boolean = () => true,
+): Promise<{ pk: string; sk: string }[]> {
+  const items = await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token));
+  return items
+    .filter((item) => isAbout(parseItem('event', eventPersonSchema, item).personId ?? undefined))
+    .map(keyOfItem);
+}
+
+/** Whom an event is about, if anyone. */
+const eventPersonSchema = v.object({ personId: v.nullish(v.string()) });
+
+/** Deletes the events eventKeys found; what is gone already is skipped. */
+export function deleteEvents(eventItemKeys: readonly { pk: string; sk: string }[]): Promise<void> {
+  return deleteItems(eventItemKeys);
 }

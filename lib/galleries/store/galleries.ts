@@ -38,7 +38,8 @@ import {
   spotCountersOf,
   toDaySpotShardItem,
 } from '#lib/galleries/store/day-bookings';
-import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import { type StoredItem, keyOfItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import { deleteItems } from '#lib/platform/table/batches';
 import { FACE_MATCHING_MODES, type FaceThresholds } from '#lib/galleries/rules/face-matching';
 import type { PublicLimits } from '#lib/galleries/rules/public-limits';
 import type { RetentionPolicy } from '#lib/galleries/rules/retention-policy';
@@ -386,4 +387,21 @@ export function fromFormFieldItem(stored: StoredItem): FormField {
     position: item.position ?? 0,
     options: item.options,
   };
+}
+
+/** The keys of every item of the gallery's configuration partition (gallery, days, packages, form fields, statistics). */
+export async function galleryConfigurationKeys(scope: GalleryScope): Promise<{ pk: string; sk: string }[]> {
+  const items = await queryPartition(keys.galleryPartition(scope.tenantId, scope.token));
+  return items.map(keyOfItem);
+}
+
+/**
+ * Deletes what galleryConfigurationKeys found and the gallery's pointer, so that its token opens
+ * nothing any more (a gallery older than pointers may have none); what is gone already is skipped.
+ */
+export function deleteGalleryConfiguration(
+  scope: GalleryScope,
+  configurationKeys: readonly { pk: string; sk: string }[],
+): Promise<void> {
+  return deleteItems([...configurationKeys, keys.galleryPointer(scope.tenantId, scope.token)]);
 }

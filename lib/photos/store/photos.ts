@@ -13,7 +13,8 @@ import { type Photo, sortPhotosByCapture } from '#lib/photos/rules/photo-model';
 import { now } from '#lib/platform/clock';
 import { isCancelledTransaction } from '#lib/platform/table/store-errors';
 import * as v from 'valibot';
-import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import { type StoredItem, keyOfItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import { deleteItems } from '#lib/platform/table/batches';
 import type { FaceBox } from '#lib/faces/rules/face-descriptors';
 
 export type PhotoRecording = 'recorded' | 'recorded_already' | 'person_not_found';
@@ -103,6 +104,17 @@ export async function recordPhoto(scope: GalleryScope, photo: Photo): Promise<Ph
 export async function listPhotos(scope: GalleryScope, personId: string): Promise<Photo[]> {
   const items = await queryPartition(keys.photosOfPerson(scope.tenantId, scope.token, personId));
   return sortPhotosByCapture(items.map(fromPhotoItem));
+}
+
+/** The keys of a person's photo records, as erasure plans them (deletePhotoRecords). */
+export async function photoRecordKeys(scope: GalleryScope, personId: string): Promise<{ pk: string; sk: string }[]> {
+  const items = await queryPartition(keys.photosOfPerson(scope.tenantId, scope.token, personId));
+  return items.map(keyOfItem);
+}
+
+/** Deletes the photo records photoRecordKeys found; what is gone already is skipped. */
+export function deletePhotoRecords(recordKeys: readonly { pk: string; sk: string }[]): Promise<void> {
+  return deleteItems(recordKeys);
 }
 
 /** A person's photo as its item: under the person, with what the photo is. */

@@ -25,7 +25,7 @@ import { eventFromItem } from '#lib/events/store/outbox';
 import { fromDeliveryItem } from '#lib/webhooks/store/webhook-deliveries';
 import { fromSubscriptionItem } from '#lib/webhooks/store/webhook-subscriptions';
 import { fromAttemptSlotItem } from '#lib/webhooks/store/attempt-slots';
-import { fromErasableOrderItem } from '#lib/privacy/store/erasable-items';
+import { fromErasableOrderItem } from '#lib/payments/store/order-erasure';
 
 /**
  * Every entity's fromItem checks the item where it comes back from the table: a sound item reads,

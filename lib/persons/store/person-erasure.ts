@@ -1,0 +1,69 @@
+import { nowIso } from '#lib/platform/clock';
+import { tableName } from '#lib/platform/table/client';
+import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { deleteItems } from '#lib/platform/table/batches';
+import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { queryAll } from '#lib/platform/table/queries';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { Person } from '#lib/persons/rules/person-model';
+import { fromPersonItem } from '#lib/persons/store/persons';
+
+/**
+ * What erasure and retention (lib/privacy) change of persons: the writes come as transaction
+ * items, so that privacy deletes a person together with what other features keep of it.
+ */
+
+/** Every person of a gallery, in creation order. */
+export async function listAllPersons(scope: GalleryScope): Promise<Person[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
+    ExpressionAttributeValues: {
+      ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
+      ':person': ITEM_PREFIX.person,
+    },
+  });
+  return items.map(fromPersonItem);
+}
+
+/**
+ * The delete of a person, conditional on it still being there (the transaction's first item, so
+ * that its cancellation code tells a person gone already), and its access code kept linked to
+ * nobody: never given out again, and a late camera card showing it is known for an erased person's.
+ */
+export function personDeletion(scope: GalleryScope, person: Pick<Person, 'personId' | 'code'>): TransactItem[] {
+  return [
+    {
+      Delete: {
+        TableName: tableName,
+        Key: keys.person(scope.tenantId, scope.token, person.personId),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...keys.accessCode(scope.tenantId, scope.token, person.code), erasedAt: nowIso() },
+        ConditionExpression: 'attribute_not_exists(pk) OR personId = :personId',
+        ExpressionAttributeValues: { ':personId': person.personId },
+      },
+    },
+  ];
+}
+
+/** Marks a person as having no selfie any more, refused when it had none (already). */
+export function selfieFlagClearing(scope: GalleryScope, personId: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: keys.person(scope.tenantId, scope.token, personId),
+      UpdateExpression: 'SET hasSelfie = :false',
+      ConditionExpression: 'hasSelfie = :true',
+      ExpressionAttributeValues: { ':true': true, ':false': false },
+    },
+  };
+}
+
+/** Deletes the access codes that erased persons left linked to nobody: with their gallery gone, they go too. */
+export function deleteAccessCodes(scope: GalleryScope, codes: readonly string[]): Promise<void> {
+  return deleteItems(codes.map((code) => keys.accessCode(scope.tenantId, scope.token, code)));
+}

@@ -1,0 +1,74 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '#lib/platform/table/client';
+import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
+import { isCancelledTransaction } from '#lib/platform/table/store-errors';
+import { countersUpdate } from '#lib/galleries/store/gallery-counters';
+import { giveBackSpot } from '#lib/galleries/store/day-bookings';
+import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { Person } from '#lib/persons/rules/person-model';
+import { personDeletion, selfieFlagClearing } from '#lib/persons/store/person-erasure';
+import { referenceFaceDeletion } from '#lib/faces/store/reference-faces';
+import { emailCheckinsDeletion } from '#lib/checkin/store/email-checkins';
+
+/**
+ * The transactions of erasure and retention that span features: each feature gives the writes
+ * of its own items, and they commit together or not at all. Safe to run again: counters change
+ * only in the transaction that deletes what they count.
+ */
+
+/** What deleting a person takes off the gallery's statistics. */
+function counterDecrements(person: Person): Partial<GalleryCounters> {
+  return {
+    [person.source === 'import' ? 'personsImported' : 'personsCheckedIn']: -1,
+    personsWithSelfie: person.hasSelfie ? -1 : 0,
+    personsWithPhotos: person.photoCount > 0 ? -1 : 0,
+    photos: -person.photoCount,
+  };
+}
+
+function addToStatistics(scope: GalleryScope, deltas: Partial<GalleryCounters>): TransactItem[] {
+  const update = countersUpdate(scope, deltas);
+  return update ? [update] : [];
+}
+
+/**
+ * Deletes a person, its access code, its reference face and its email's free check-in count,
+ * gives its day's spot back (when the day still exists) and corrects the statistics, in one
+ * transaction conditional on the person still being there (a reference face is stored only
+ * while the person is, so none can be left behind). False when it was gone already (nothing changed).
+ */
+export async function deletePersonRecords(
+  scope: GalleryScope,
+  person: Person,
+  existingDayIds: ReadonlySet<string>,
+): Promise<boolean> {
+  const dayId = person.shootingDayId;
+  return commitUnlessFirstFails([
+    ...personDeletion(scope, person),
+    referenceFaceDeletion(scope, person.personId),
+    ...(person.email ? [emailCheckinsDeletion(scope, person.email)] : []),
+    ...(dayId && existingDayIds.has(dayId) ? [giveBackSpot(scope, dayId)] : []),
+    ...addToStatistics(scope, counterDecrements(person)),
+  ]);
+}
+
+/** Marks a person as having no selfie any more and counts it so, once. False when it had none (already). */
+export function clearSelfieFlag(scope: GalleryScope, personId: string): Promise<boolean> {
+  return commitUnlessFirstFails([
+    selfieFlagClearing(scope, personId),
+    ...addToStatistics(scope, { personsWithSelfie: -1 }),
+  ]);
+}
+
+/** Commits the transaction; false when its first item's condition failed (the change was made already). */
+async function commitUnlessFirstFails(items: TransactItem[]): Promise<boolean> {
+  try {
+    await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })));
+    return true;
+  } catch (error) {
+    if (!isCancelledTransaction(error)) throw error;
+    if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}
