@@ -177,3 +177,19 @@ export function foreignKeysOfStore(path: string, source: string, owners: Readonl
   visit(ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true));
   return [...foreign].sort();
 }
+
+/**
+ * The domain error reasons a module declares: the members of each `interface DomainErrorReasons`
+ * in it (the kernel's, or a feature's addition to it in its rules/refusals.ts).
+ */
+export function declaredRefusals(path: string, source: string): string[] {
+  const reasons: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isInterfaceDeclaration(node) && node.name.text === 'DomainErrorReasons')
+      for (const member of node.members)
+        if (member.name && ts.isIdentifier(member.name)) reasons.push(member.name.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true));
+  return reasons;
+}

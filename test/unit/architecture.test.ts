@@ -1,10 +1,12 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { keys } from '#lib/platform/table/keys';
+import { ERROR_CODE_OF_REASON } from '#lib/http/domain-error-mapping';
 import { join } from 'node:path';
 import {
   type Graph,
   REPOSITORY,
   cruise,
+  declaredRefusals,
   featureCycles,
   filesOutOfPlace,
   foreignKeysOfStore,
@@ -407,5 +409,33 @@ describe('the rules about literal text', () => {
     );
     expect(textFindings('lib/platform/table/retry.ts', "const name = 'TransactionCanceledException';")).toEqual([]);
     expect(textFindings('lib/photos/adapters/email-sender.ts', "new Set(['MessageRejected']);")).toEqual([]);
+  });
+});
+
+describe('the reasons of domain errors, each declared by one feature', () => {
+  const declarations = sourceFiles('lib').flatMap((path) =>
+    declaredRefusals(path, readFileSync(join(REPOSITORY, path), 'utf8')).map((reason) => ({ path, reason })),
+  );
+
+  it("declares them only in the kernel's domain-error.ts and in features' rules/refusals.ts", () => {
+    const places = new Set(declarations.map(({ path }) => path));
+
+    expect(
+      [...places].filter((path) => !/^lib\/(platform\/domain-error|[^/]+\/rules\/refusals)\.ts$/.test(path)),
+    ).toEqual([]);
+  });
+
+  it('declares each reason once, and the edge answers exactly those', () => {
+    const reasons = declarations.map(({ reason }) => reason);
+
+    expect(reasons.filter((reason, index) => reasons.indexOf(reason) !== index)).toEqual([]);
+    expect(new Set(reasons)).toEqual(new Set(Object.keys(ERROR_CODE_OF_REASON)));
+  });
+
+  it('finds the reasons a module declares', () => {
+    const source =
+      "declare module '#lib/platform/domain-error' { interface DomainErrorReasons { a_b: true; c: true } }";
+
+    expect(declaredRefusals('lib/x/rules/refusals.ts', source)).toEqual(['a_b', 'c']);
   });
 });
