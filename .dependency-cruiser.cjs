@@ -36,10 +36,10 @@ const PUBLIC_PATHS = FEATURE_NAMES.flatMap((feature) =>
 
 /** Kernel modules without I/O: the only kernel a pure rule may import. */
 const PURE_KERNEL = [
+  'byte-sizes',
   'clock',
   'domain-error',
   'email-address',
-  'field-limits',
   'identifiers',
   'languages',
   'media-keys',

@@ -7,12 +7,12 @@ import { CHECKIN_MODES } from '#lib/galleries/rules/checkin-policy';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { LANGUAGES } from '#lib/platform/languages';
 import {
-  type LimitedTextField,
+  CHECKIN_TEXT_LIMITS,
   MAX_SELFIE_BYTES,
   MAX_SELFIE_PIXELS,
-  TEXT_LIMITS,
-  mebibytes,
-} from '#lib/platform/field-limits';
+  type LimitedTextField,
+} from '#lib/checkin/rules/checkin-limits';
+import { mebibytes } from '#lib/platform/byte-sizes';
 import {
   type PrecedenceRule,
   jsonObject,
@@ -90,7 +90,7 @@ export const CheckinInfo = v.object({
   requestId,
 });
 
-/** Text members in the order their refusals take precedence; their limits are TEXT_LIMITS'. */
+/** Text members in the order their refusals take precedence; their limits are CHECKIN_TEXT_LIMITS'. */
 const TEXT_FIELDS = [
   'name',
   'email',
@@ -110,7 +110,8 @@ const BOOLEAN_FIELDS = [
   'termsAccepted',
 ] as const;
 
-const text = (member: LimitedTextField) => optionalText(TEXT_LIMITS[member], textMessages(member, TEXT_LIMITS[member]));
+const text = (member: LimitedTextField) =>
+  optionalText(CHECKIN_TEXT_LIMITS[member], textMessages(member, CHECKIN_TEXT_LIMITS[member]));
 const flag = (member: (typeof BOOLEAN_FIELDS)[number]) => v.nullish(v.boolean(`${member} must be true or false.`));
 
 /**
@@ -128,9 +129,9 @@ const CustomFieldValue = v.pipe(v.unknown(), v.metadata({ anyOf: [{ type: 'strin
 export const SubmitCheckinRequest = v.object({
   action: v.literal('submitCheckin'),
   token: BodyGalleryToken,
-  name: requiredText(TEXT_LIMITS.name, textMessages('name', TEXT_LIMITS.name)),
+  name: requiredText(CHECKIN_TEXT_LIMITS.name, textMessages('name', CHECKIN_TEXT_LIMITS.name)),
   email: v.pipe(
-    requiredText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)),
+    requiredText(CHECKIN_TEXT_LIMITS.email, textMessages('email', CHECKIN_TEXT_LIMITS.email)),
     v.check(isPlausibleEmail, 'email is not a valid address.'),
   ),
   employeeId: text('employeeId'),

@@ -6,7 +6,12 @@ import type { TableKeyName } from '#lib/platform/table/keys';
  * is the feature's own, and the boundary check (.dependency-cruiser.cjs) fails on an import of it
  * from outside. Tests may reach any module (docs/architecture.md#boundaries).
  */
-export const PUBLIC_MODULES = ['checkin-schemas', 'store/email-checkins', 'submit-checkin'] as const;
+export const PUBLIC_MODULES = [
+  'checkin-schemas',
+  'rules/checkin-limits',
+  'store/email-checkins',
+  'submit-checkin',
+] as const;
 
 /** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
 export const OWNED_KEYS = ['emailCheckins'] as const satisfies readonly TableKeyName[];

@@ -1,9 +1,7 @@
-import {
-  MAX_FILES_PER_UPLOAD_REQUEST,
-  MAX_PERSONS_PER_IMPORT,
-  MAX_SELFIE_BYTES,
-  mebibytes,
-} from '#lib/platform/field-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/rules/photo-limits';
+import { MAX_PERSONS_PER_IMPORT } from '#lib/persons/rules/person-limits';
+import { MAX_SELFIE_BYTES } from '#lib/checkin/rules/checkin-limits';
+import { mebibytes } from '#lib/platform/byte-sizes';
 
 /**
  * The error catalogue: every error code the API can answer with, its HTTP status and its

@@ -8,7 +8,7 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
 } from '#lib/idempotency/store/idempotency-records';
-import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/platform/field-limits';
+import { CHECKOUT_TOKEN_MAX_LENGTH } from '#lib/payments/rules/payment-limits';
 import {
   type IdempotencyKeyMaterial,
   type StoredAnswer,

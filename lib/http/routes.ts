@@ -5,7 +5,8 @@
  * `handler` names the file under `functions/` (without extension) that serves the route on
  * its primary path and on its alias alike.
  */
-import { MAX_FILES_PER_UPLOAD_REQUEST, MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/rules/photo-limits';
+import { MAX_PERSONS_PER_IMPORT } from '#lib/persons/rules/person-limits';
 
 export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
 

@@ -1,6 +1,6 @@
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { invalidField } from '#lib/platform/domain-error';
-import { RETURN_URL_MAX_LENGTH } from '#lib/platform/field-limits';
+import { RETURN_URL_MAX_LENGTH } from '#lib/payments/rules/payment-limits';
 import { runsOnLocalStack } from '#lib/platform/config';
 import { defaultReturnUrl } from '#lib/payments/payment-settings';
 

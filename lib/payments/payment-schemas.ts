@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { invalidField } from '#lib/platform/domain-error';
-import { CHECKOUT_TOKEN_MAX_LENGTH, RETURN_URL_MAX_LENGTH } from '#lib/platform/field-limits';
+import { CHECKOUT_TOKEN_MAX_LENGTH, RETURN_URL_MAX_LENGTH } from '#lib/payments/rules/payment-limits';
 import { type PrecedenceRule, parseBody, requestId } from '#lib/platform/schema-parts';
 
 /** The documented answers of a paid check-in: its Checkout Session, its order's status, and the Stripe webhook's receipt. */

@@ -14,6 +14,7 @@ export const PUBLIC_MODULES = [
   'payment-settings',
   'reservation-sweep',
   'rules/order-lifecycle',
+  'rules/payment-limits',
   'store/checkout-tokens',
   'store/order-erasure',
 ] as const;

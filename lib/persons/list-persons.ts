@@ -4,7 +4,7 @@ import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { DomainError } from '#lib/platform/domain-error';
-import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import { PERSON_TEXT_LIMITS } from '#lib/persons/rules/person-limits';
 import { PERSONS_PAGE, decodePersonCursor, encodePersonCursor } from '#lib/platform/page-cursor';
 import { integrationPersonView } from '#lib/persons/rules/person-views';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
@@ -39,8 +39,8 @@ export async function listPersons(
   if (query.cursor !== undefined && !afterPersonId)
     throw invalidParameter('cursor', 'cursor is not a cursor of this listing.');
   const employeeId = query.employeeId?.trim();
-  if (employeeId !== undefined && (employeeId === '' || employeeId.length > TEXT_LIMITS.employeeId)) {
-    throw invalidParameter('employeeId', `employeeId must have 1 to ${TEXT_LIMITS.employeeId} characters.`);
+  if (employeeId !== undefined && (employeeId === '' || employeeId.length > PERSON_TEXT_LIMITS.employeeId)) {
+    throw invalidParameter('employeeId', `employeeId must have 1 to ${PERSON_TEXT_LIMITS.employeeId} characters.`);
   }
   const page = await listPersonsPage(
     { tenantId: tenant.tenantId, token: gallery.token },

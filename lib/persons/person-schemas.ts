@@ -3,7 +3,7 @@ import { LANGUAGES } from '#lib/platform/languages';
 import { ACCESS_CODE_LENGTH } from '#lib/persons/rules/access-codes';
 import { ImportRowSchema } from '#lib/persons/rules/person-import';
 import { DomainError } from '#lib/platform/domain-error';
-import { MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
+import { MAX_PERSONS_PER_IMPORT } from '#lib/persons/rules/person-limits';
 import { nullableString, parseBody, requestId } from '#lib/platform/schema-parts';
 
 /** The documented bodies of the import and of the persons list, and the import's request. */

@@ -13,6 +13,7 @@ export const PUBLIC_MODULES = [
   'rules/access-codes',
   'rules/imported-completion',
   'rules/person-import',
+  'rules/person-limits',
   'rules/person-model',
   'rules/photo-notice-state',
   'store/access-code-allocation',

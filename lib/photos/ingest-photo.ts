@@ -1,5 +1,5 @@
 import { imageSize } from 'image-size';
-import { MAX_PHOTO_OBJECT_BYTES } from '#lib/platform/field-limits';
+import { MAX_PHOTO_OBJECT_BYTES } from '#lib/photos/rules/photo-limits';
 import { deleteMediaObject, mediaObjectHead, mediaObjectMetadata } from '#lib/platform/media-bucket';
 import { type PhotoRecording, recordPhoto } from '#lib/photos/store/photos';
 import { parseInboxObjectKey, parsePhotoObjectKey, photoIdOf } from '#lib/platform/media-keys';

@@ -4,7 +4,7 @@ import { ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/persons/rules/acces
 import { DomainError, invalidField } from '#lib/platform/domain-error';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { PHOTO_LINK_MAX_LENGTH } from '#lib/photos/rules/photo-link';
-import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import { PERSON_TEXT_LIMITS } from '#lib/persons/rules/person-limits';
 import {
   optionalLanguage,
   optionalText,
@@ -77,11 +77,11 @@ const accessCode = v.pipe(
 /** The access code's second factors, as myPhotos and pickPhoto take them. */
 const secondFactors = {
   email: v.pipe(
-    optionalText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)),
+    optionalText(PERSON_TEXT_LIMITS.email, textMessages('email', PERSON_TEXT_LIMITS.email)),
     v.description('The second factor, compared without case.'),
   ),
   employeeId: v.pipe(
-    optionalText(TEXT_LIMITS.employeeId, textMessages('employeeId', TEXT_LIMITS.employeeId)),
+    optionalText(PERSON_TEXT_LIMITS.employeeId, textMessages('employeeId', PERSON_TEXT_LIMITS.employeeId)),
     v.description('The second factor where the person has no email (exact; ignored when email is given).'),
   ),
 };
@@ -133,7 +133,7 @@ export const SendPhotoLinkRequest = v.object({
   action: v.literal('sendPhotoLink'),
   token: BodyGalleryToken,
   email: v.pipe(
-    requiredText(TEXT_LIMITS.email, textMessages('email', TEXT_LIMITS.email)),
+    requiredText(PERSON_TEXT_LIMITS.email, textMessages('email', PERSON_TEXT_LIMITS.email)),
     v.check(isPlausibleEmail, 'email is not a valid address.'),
     v.description('The address to send the photo link to; compared without case.'),
   ),

@@ -21,6 +21,7 @@ export const PUBLIC_MODULES = [
   'rules/capture-facts',
   'rules/email-messages',
   'rules/inbox-uploads',
+  'rules/photo-limits',
   'rules/photo-model',
   'rules/photo-notice',
   'rules/portrait-photo',

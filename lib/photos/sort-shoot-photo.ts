@@ -1,5 +1,5 @@
 import { MediaObjectTooLargeError, getMediaObject, mediaObjectMetadata } from '#lib/platform/media-bucket';
-import { MAX_PHOTO_OBJECT_BYTES } from '#lib/platform/field-limits';
+import { MAX_PHOTO_OBJECT_BYTES } from '#lib/photos/rules/photo-limits';
 import { type ShootPhotoReading, UnreadableImageError, readShootPhoto } from '#lib/photos/adapters/shoot-photo-reader';
 import type { ShootPhotoFacts } from '#lib/photos/store/shoot-photos';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';

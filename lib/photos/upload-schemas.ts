@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { DomainError, invalidField } from '#lib/platform/domain-error';
-import { MAX_FILES_PER_UPLOAD_REQUEST, MAX_PHOTO_OBJECT_BYTES, mebibytes } from '#lib/platform/field-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST, MAX_PHOTO_OBJECT_BYTES } from '#lib/photos/rules/photo-limits';
+import { mebibytes } from '#lib/platform/byte-sizes';
 import { requestId } from '#lib/platform/schema-parts';
 import { isCaptureTime } from '#lib/photos/rules/capture-facts';
 import {

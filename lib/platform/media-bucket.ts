@@ -10,7 +10,7 @@ import {
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { optionalEnv, requireEnv } from '#lib/platform/config';
-import { MAX_PHOTO_OBJECT_BYTES } from '#lib/platform/field-limits';
+import { MAX_WHOLE_OBJECT_BYTES } from '#lib/platform/byte-sizes';
 
 /** The bucket of selfies and photos. S3_ENDPOINT points at a local S3 server (path-style). */
 export const mediaBucket = requireEnv('MEDIA_BUCKET');
@@ -184,7 +184,7 @@ export class MediaObjectTooLargeError extends Error {
 /** A whole object with its user metadata; undefined when there is no such object (deleted meanwhile). */
 export async function findMediaObject(
   key: string,
-  maxBytes = MAX_PHOTO_OBJECT_BYTES,
+  maxBytes = MAX_WHOLE_OBJECT_BYTES,
 ): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined> {
   try {
     return await getMediaObject(key, maxBytes);
@@ -201,7 +201,7 @@ export async function findMediaObject(
  */
 export async function getMediaObject(
   key: string,
-  maxBytes = MAX_PHOTO_OBJECT_BYTES,
+  maxBytes = MAX_WHOLE_OBJECT_BYTES,
 ): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
   const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key }));
   const body = object.Body as (Readable & AsyncIterable<Uint8Array>) | undefined;

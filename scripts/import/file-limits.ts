@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import JSZip from 'jszip';
-import { mebibytes } from '#lib/platform/field-limits';
+import { mebibytes } from '#lib/platform/byte-sizes';
 import { UsageError } from '../cli-kit/cli-errors';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import { GroupShootApiError, GroupShootClient } from '#lib/client/groupshoot-client';
-import { MAX_PERSONS_PER_IMPORT } from '#lib/platform/field-limits';
+import { MAX_PERSONS_PER_IMPORT } from '#lib/persons/rules/person-limits';
 import { EXIT_CODE, UsageError, firstLineOf, reportFailure } from '../cli-kit/cli-errors';
 import type { CliEnvironment } from '../cli-kit/local-servers';
 import type { CliIo } from '../cli-kit/output';

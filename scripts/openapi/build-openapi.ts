@@ -9,7 +9,7 @@ import { INBOX_PAGE } from '#lib/photos/rules/inbox-uploads';
 import { GALLERY_TOKEN_SOURCE, IDEMPOTENCY_KEY_PATTERN, PERSON_ID_SOURCE } from '#lib/platform/identifiers';
 import { HR_EXPORT_ID } from '#lib/hr-exports/rules/hr-export-model';
 import { SLUG_PATTERN } from '#lib/tenants/rules/tenant-slug';
-import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import { PERSON_TEXT_LIMITS } from '#lib/persons/rules/person-limits';
 import { enforcedAction, withoutMarkers } from './enforced-checks';
 import { EXAMPLES } from './examples';
 import { WEBHOOK_PARAMETERS, webhookOperations } from './webhooks';
@@ -145,7 +145,7 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
       {
         name: 'employeeId',
         in: 'query',
-        schema: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.employeeId, pattern: '\\S' },
+        schema: { type: 'string', minLength: 1, maxLength: PERSON_TEXT_LIMITS.employeeId, pattern: '\\S' },
         description: 'Exact employee ID (surrounding white space is ignored).',
       },
       {

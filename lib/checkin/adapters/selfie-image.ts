@@ -1,6 +1,6 @@
 import type { default as SharpFunction, Sharp, SharpOptions } from 'sharp';
 import { DomainError } from '#lib/platform/domain-error';
-import { MAX_SELFIE_PIXELS } from '#lib/platform/field-limits';
+import { MAX_SELFIE_PIXELS } from '#lib/checkin/rules/checkin-limits';
 import { readJpegFrameSize } from '#lib/checkin/rules/selfie';
 
 /** The stored selfie's longest side at most, in pixels; a smaller selfie keeps its size. */

@@ -1,5 +1,5 @@
 import { DomainError } from '#lib/platform/domain-error';
-import { MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS } from '#lib/platform/field-limits';
+import { MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS } from '#lib/checkin/rules/checkin-limits';
 
 /**
  * Selfies: a JPEG of at most MAX_SELFIE_BYTES once decoded and MAX_SELFIE_PIXELS, sent as a

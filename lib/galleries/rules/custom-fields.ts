@@ -1,6 +1,8 @@
 import { DomainError } from '#lib/platform/domain-error';
-import { CUSTOM_TEXT_LIMITS } from '#lib/platform/field-limits';
 import type { FormField } from '#lib/galleries/rules/gallery-model';
+
+/** Longest accepted value of a `text` and of a `textarea` custom form field. */
+export const CUSTOM_TEXT_LIMITS = { text: 500, textarea: 2000 } as const;
 
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isPlausibleEmail } from '#lib/platform/email-address';
-import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import { PERSON_TEXT_LIMITS } from '#lib/persons/rules/person-limits';
 import { isBlank, jsonObject, memberOf, optionalText, requiredText } from '#lib/platform/schema-parts';
 import { NO_CONSENTS, type PersonDraft, newPersonId } from '#lib/persons/rules/person-model';
 
@@ -52,12 +52,12 @@ export const ImportRowSchema = v.fallback(
   v.pipe(
     jsonObject('row_not_object'),
     v.object({
-      name: requiredText(TEXT_LIMITS.name, { notString: 'name_not_string', tooLong: 'name_too_long' }),
+      name: requiredText(PERSON_TEXT_LIMITS.name, { notString: 'name_not_string', tooLong: 'name_too_long' }),
       email: v.pipe(
-        optionalText(TEXT_LIMITS.email, { notString: 'email_not_string', tooLong: 'email_too_long' }),
+        optionalText(PERSON_TEXT_LIMITS.email, { notString: 'email_not_string', tooLong: 'email_too_long' }),
         v.check(isAbsentOrPlausibleEmail, 'email_invalid'),
       ),
-      employeeId: optionalText(TEXT_LIMITS.employeeId, {
+      employeeId: optionalText(PERSON_TEXT_LIMITS.employeeId, {
         notString: 'employee_id_not_string',
         tooLong: 'employee_id_too_long',
       }),

@@ -1,5 +1,5 @@
 import { encode } from 'jpeg-js';
-import { MAX_SELFIE_PIXELS } from '#lib/platform/field-limits';
+import { MAX_SELFIE_PIXELS } from '#lib/checkin/rules/checkin-limits';
 import { decodeSelfie, readJpegFrameSize } from '#lib/checkin/rules/selfie';
 import { refusalOf } from '../../support/domain-errors';
 

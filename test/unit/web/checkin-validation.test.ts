@@ -1,7 +1,7 @@
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { validateCustomFields } from '#lib/galleries/rules/custom-fields';
 import type { FormField } from '#lib/galleries/rules/gallery-model';
-import { TEXT_LIMITS } from '#lib/platform/field-limits';
+import { CHECKIN_TEXT_LIMITS } from '#lib/checkin/rules/checkin-limits';
 import { runPageScripts } from './page-scripts';
 
 const { validateCheckin, validateEmail } = runPageScripts(
@@ -32,7 +32,7 @@ describe('the check-in page validation (web/checkin-validation.js)', () => {
       formFields: [
         { key: 'custom-size', type: 'select', required: true, options: [{ value: 's', label: 'S' }], value: '' },
         { key: 'custom-years', type: 'number', required: false, value: 'ten' },
-        { key: 'phone', type: 'text', required: false, value: '1'.repeat(TEXT_LIMITS.phone + 1) },
+        { key: 'phone', type: 'text', required: false, value: '1'.repeat(CHECKIN_TEXT_LIMITS.phone + 1) },
       ],
       daysOffered: true,
       termsNeeded: true,
@@ -49,7 +49,7 @@ describe('the check-in page validation (web/checkin-validation.js)', () => {
       { field: 'email', key: 'emailRequired' },
       { field: 'custom-size', key: 'optionRequired' },
       { field: 'custom-years', key: 'notNumber' },
-      { field: 'phone', key: 'tooLong', values: { max: TEXT_LIMITS.phone } },
+      { field: 'phone', key: 'tooLong', values: { max: CHECKIN_TEXT_LIMITS.phone } },
       { field: 'shootingDayId', key: 'pickDay' },
       { field: 'termsAccepted', key: 'termsRequired' },
       { field: 'selfieBase64', key: 'selfieRequired' },
@@ -65,10 +65,10 @@ describe('the check-in page validation (web/checkin-validation.js)', () => {
     ['Ada', 'ada lovelace@example.com'],
     ['Ada', 'ä@example.com'],
     ['', 'ada@example.com'],
-    ['x'.repeat(TEXT_LIMITS.name), 'ada@example.com'],
-    ['x'.repeat(TEXT_LIMITS.name + 1), 'ada@example.com'],
-    ['Ada', `${'a'.repeat(TEXT_LIMITS.email - 12)}@example.com`],
-    ['Ada', `${'a'.repeat(TEXT_LIMITS.email - 11)}@example.com`],
+    ['x'.repeat(CHECKIN_TEXT_LIMITS.name), 'ada@example.com'],
+    ['x'.repeat(CHECKIN_TEXT_LIMITS.name + 1), 'ada@example.com'],
+    ['Ada', `${'a'.repeat(CHECKIN_TEXT_LIMITS.email - 12)}@example.com`],
+    ['Ada', `${'a'.repeat(CHECKIN_TEXT_LIMITS.email - 11)}@example.com`],
   ])('accepts the name %j and email %j exactly when the server does', (name, email) => {
     const server = serverVerdict(name, email);
     const page = pageVerdict(name, email);

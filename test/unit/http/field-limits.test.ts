@@ -5,16 +5,11 @@ import { returnUrlOf } from '#lib/payments/checkout-urls';
 import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
 import { parseImportRequest } from '#lib/persons/person-schemas';
 import { parseMyPhotos } from '#lib/photos/photo-schemas';
-import {
-  CHECKOUT_TOKEN_MAX_LENGTH,
-  CUSTOM_TEXT_LIMITS,
-  MAX_PERSONS_PER_IMPORT,
-  MAX_SELFIE_BYTES,
-  MAX_SELFIE_PIXELS,
-  RETURN_URL_MAX_LENGTH,
-  TEXT_LIMITS,
-  mebibytes,
-} from '#lib/platform/field-limits';
+import { CHECKOUT_TOKEN_MAX_LENGTH, RETURN_URL_MAX_LENGTH } from '#lib/payments/rules/payment-limits';
+import { CUSTOM_TEXT_LIMITS } from '#lib/galleries/rules/custom-fields';
+import { MAX_PERSONS_PER_IMPORT } from '#lib/persons/rules/person-limits';
+import { CHECKIN_TEXT_LIMITS, MAX_SELFIE_BYTES, MAX_SELFIE_PIXELS } from '#lib/checkin/rules/checkin-limits';
+import { mebibytes } from '#lib/platform/byte-sizes';
 
 import { buildOpenApiDocument } from '../../../scripts/openapi/build-openapi';
 import { refusalOf } from '../../support/domain-errors';
@@ -28,7 +23,7 @@ const limitRows = new Map(
 
 /** The limits that one source holds are the ones the documentation states. */
 describe('field limits', () => {
-  it.each(Object.entries(TEXT_LIMITS))('documents %s as at most %i characters', (field, limit) => {
+  it.each(Object.entries(CHECKIN_TEXT_LIMITS))('documents %s as at most %i characters', (field, limit) => {
     expect(limitRows.get(`\`${field}\``)).toMatch(new RegExp(`\\b${limit} characters`));
   });
 
@@ -121,7 +116,7 @@ describe.each(ACTION_BODIES)('the documented body $schema', ({ schema, valid, ta
 });
 
 describe('the documented submitCheckin body', () => {
-  it.each(Object.entries(TEXT_LIMITS))('states the limit of %s, %i characters', (field, limit) => {
+  it.each(Object.entries(CHECKIN_TEXT_LIMITS))('states the limit of %s, %i characters', (field, limit) => {
     expect(documentedMaxLengths(documentedSchemas.SubmitCheckinRequest!)).toContainEqual([field, limit]);
   });
 });
