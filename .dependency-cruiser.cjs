@@ -34,6 +34,9 @@ const PUBLIC_PATHS = FEATURE_NAMES.flatMap((feature) =>
   [...publicModulesOf(feature), 'public'].map((module) => `^lib/${escape(feature)}/${escape(module)}\\.ts$`),
 );
 
+/** Each feature's keys: its store/keys.ts, or a sub-feature's. */
+const FEATURE_KEYS = [`^lib/${FEATURE}/store/keys\\.ts$`, `^lib/${FEATURE}/[^/]+/store/keys\\.ts$`];
+
 /** Kernel modules without I/O: the only kernel a pure rule may import. */
 const PURE_KERNEL = [
   'byte-sizes',
@@ -117,17 +120,35 @@ module.exports = {
     },
     {
       name: 'table-in-stores',
-      comment: 'Use cases read key prefixes through their store.',
+      comment: "Use cases read the kernel's key scheme through their store.",
       severity: 'error',
-      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/((store|adapters)/|public\\.ts$)` },
+      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/(store|adapters)/` },
       to: { path: '^lib/platform/table/keys\\.ts$' },
     },
     {
-      name: 'table-in-stores',
-      comment: "A feature's public.ts names the keys it owns by type, and reaches nothing else of the table.",
+      name: 'own-keys',
+      comment:
+        "A feature's keys (its store/keys.ts) are built by its own stores and adapters only: another feature's items change through that feature's functions.",
       severity: 'error',
-      from: { path: `^lib/${FEATURE}/public\\.ts$` },
-      to: { path: '^lib/platform/table/keys\\.ts$', dependencyTypesNot: ['type-only'] },
+      from: { path: `^lib/${FEATURE}/` },
+      to: { path: FEATURE_KEYS, pathNot: '^lib/$1/' },
+    },
+    {
+      name: 'own-keys',
+      comment: "A feature's use cases and rules reach its keys through its store.",
+      severity: 'error',
+      from: {
+        path: `^lib/${FEATURE}/`,
+        pathNot: [`^lib/${FEATURE}/(store|adapters)/`, `^lib/${FEATURE}/[^/]+/(store|adapters)/`],
+      },
+      to: { path: ['^lib/$1/store/keys\\.ts$', '^lib/$1/[^/]+/store/keys\\.ts$'] },
+    },
+    {
+      name: 'own-keys',
+      comment: 'The edge, the client and the kernel build no key of a feature.',
+      severity: 'error',
+      from: { path: '^lib/(http|client|platform)/' },
+      to: { path: FEATURE_KEYS },
     },
     {
       name: 'table-in-stores',

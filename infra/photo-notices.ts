@@ -9,7 +9,7 @@ import { filterRule } from './filter-rules';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { keys } from '../lib/platform/table/keys';
+import { outboxKeys } from '../lib/events/store/keys';
 import { TABLE_KEYS } from '../lib/platform/table/table-definition';
 import type { EventType } from '../lib/events/rules/event-catalogue';
 import { isPlausibleEmail } from '../lib/platform/email-address';
@@ -82,7 +82,7 @@ export class PhotoNotices extends Construct {
           FilterCriteria.filter({
             eventName: filterRule.or('INSERT', 'MODIFY'),
             dynamodb: {
-              Keys: { [TABLE_KEYS.sortKey]: { S: filterRule.beginsWith(keys.event('', '', '').sk) } },
+              Keys: { [TABLE_KEYS.sortKey]: { S: filterRule.beginsWith(outboxKeys.event('', '', '').sk) } },
               NewImage: { type: { S: filterRule.isEqual(PHOTOS_ASSIGNED) } },
             },
           }),

@@ -7,7 +7,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ITEM_PREFIX } from '../lib/platform/table/keys';
+import { PERSON_ITEM_PREFIX } from '../lib/persons/store/keys';
 import { TABLE_KEYS } from '../lib/platform/table/table-definition';
 import { thresholdAlarm } from './threshold-alarm';
 import { STREAM_RETRY_ATTEMPTS } from './failure-queue';
@@ -77,7 +77,7 @@ export class ReferenceFaces extends Construct {
           FilterCriteria.filter({
             eventName: filterRule.isEqual('INSERT'),
             dynamodb: {
-              Keys: { [TABLE_KEYS.sortKey]: { S: filterRule.beginsWith(ITEM_PREFIX.person) } },
+              Keys: { [TABLE_KEYS.sortKey]: { S: filterRule.beginsWith(PERSON_ITEM_PREFIX) } },
               // Stream images are typed: consents is a map (M) holding faceConsent as a boolean (BOOL).
               NewImage: {
                 hasSelfie: { BOOL: filterRule.isEqual(true) },

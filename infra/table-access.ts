@@ -1,4 +1,15 @@
 import { keys } from '../lib/platform/table/keys';
+import { personKeys } from '../lib/persons/store/keys';
+import { tenantKeys } from '../lib/tenants/store/keys';
+import { paymentKeys } from '../lib/payments/store/keys';
+import { webhookKeys } from '../lib/webhooks/store/keys';
+import { checkinKeys } from '../lib/checkin/store/keys';
+import { outboxKeys } from '../lib/events/store/keys';
+import { galleryKeys } from '../lib/galleries/store/keys';
+import { hrExportKeys } from '../lib/hr-exports/store/keys';
+import { idempotencyKeys } from '../lib/idempotency/store/keys';
+import { rateLimitKeys } from '../lib/rate-limits/store/keys';
+import { faceKeys } from '../lib/faces/store/keys';
 import { PHOTO_NOTICE_ATTRIBUTES } from '../lib/persons/rules/photo-notice-state';
 
 /**
@@ -31,68 +42,69 @@ export const ANY = '*';
 
 /**
  * Partition-key patterns of the table, by what the partitions hold. Built with the key
- * functions of lib/platform/table/keys.ts, so that they follow any change there. None of the generated
- * parts of a key (tenant IDs, gallery tokens, person IDs, hashes, codes) contains `#`, and each
- * kind of gallery partition ends in a word of its own, so no pattern reaches another kind.
+ * functions of each feature (lib/<feature>/store/keys.ts), so that they follow any change
+ * there. None of the generated parts of a key (tenant IDs, gallery tokens, person IDs, hashes,
+ * codes) contains `#`, and each kind of gallery partition ends in a word of its own, so no
+ * pattern reaches another kind.
  */
 export const PARTITIONS = {
   /** `TENANT#<slug>`: the tenant profile and plan (tenant-admin items). */
-  tenant: keys.tenantPartition(ANY),
+  tenant: tenantKeys.tenantPartition(ANY),
   /** `APIKEY#<hash>` (tenant-admin items; requests write only the rate-limit counter they carry, `tat`). */
-  apiKey: keys.apiKey(ANY).pk,
+  apiKey: tenantKeys.apiKey(ANY).pk,
   /** `STRIPEACCOUNT#<acct>`: connected account to tenant (tenant-admin items). */
-  stripeAccount: keys.stripeAccount(ANY).pk,
+  stripeAccount: tenantKeys.stripeAccount(ANY).pk,
   /** `STRIPEEVENT#<id>`: Stripe events handled. */
-  stripeEvent: keys.stripeEvent(ANY).pk,
+  stripeEvent: paymentKeys.stripeEvent(ANY).pk,
   /** `RATELIMIT#PUBLIC#…`: public clients' counters. */
-  publicRateLimit: keys.rateLimit(keys.publicRateLimitCounter(ANY, ANY, ANY, ANY)).pk,
+  publicRateLimit: rateLimitKeys.rateLimit(rateLimitKeys.publicRateLimitCounter(ANY, ANY, ANY, ANY)).pk,
   /** `GALLERYTOKEN#<token>`: the pointers of the galleries with this token, one per tenant (their tenant and own public limits). */
-  galleryPointers: keys.galleryPointersOfToken(ANY),
+  galleryPointers: galleryKeys.galleryPointersOfToken(ANY),
   /** Gallery, days, packages, form fields, statistics. */
-  galleryConfig: keys.galleryPartition(ANY, ANY),
-  persons: keys.personsOfGallery(ANY, ANY),
-  accessCodes: keys.accessCode(ANY, ANY, ANY).pk,
-  emailCheckins: keys.emailCheckins(ANY, ANY, ANY).pk,
+  galleryConfig: galleryKeys.galleryPartition(ANY, ANY),
+  persons: personKeys.personsOfGallery(ANY, ANY),
+  accessCodes: personKeys.accessCode(ANY, ANY, ANY).pk,
+  emailCheckins: checkinKeys.emailCheckins(ANY, ANY, ANY).pk,
   photos: keys.photosOfPerson(ANY, ANY, ANY),
-  orders: keys.ordersOfGallery(ANY, ANY),
-  emailReservations: keys.liveReservationOfEmail(ANY, ANY, ANY).pk,
-  checkoutTokens: keys.checkoutToken(ANY).pk,
-  idempotency: keys.idempotencyKey(ANY).pk,
+  orders: paymentKeys.ordersOfGallery(ANY, ANY),
+  emailReservations: paymentKeys.liveReservationOfEmail(ANY, ANY, ANY).pk,
+  checkoutTokens: paymentKeys.checkoutToken(ANY).pk,
+  idempotency: idempotencyKeys.idempotencyKey(ANY).pk,
   /** A gallery's shoot (`…#SHOOT`): its inbox photos, camera cards and whose each photo is. */
   shoot: keys.shootOfGallery(ANY, ANY),
   /** A gallery's event outbox (`…#EVENTS`): events name persons, so they are gallery data too. */
-  events: keys.eventsOfGallery(ANY, ANY),
+  events: outboxKeys.eventsOfGallery(ANY, ANY),
   /** A gallery's reference faces (`…#FACES`): consenting persons' face descriptors, biometric data. */
-  referenceFaces: keys.referenceFacesOfGallery(ANY, ANY),
+  referenceFaces: faceKeys.referenceFacesOfGallery(ANY, ANY),
   /** A gallery's HR export jobs (`…#HREXPORTS`): each lists the persons its ZIP holds. */
-  hrExports: keys.hrExportsOfGallery(ANY, ANY),
+  hrExports: hrExportKeys.hrExportsOfGallery(ANY, ANY),
   /**
    * Every partition of every gallery: the kinds above from galleryConfig to emailReservations,
    * the shoot, events, reference faces and HR exports. Webhook subscriptions and deliveries are the tenant's,
    * not a gallery's (no `#G#`).
    */
-  galleryData: keys.galleryPartition(ANY, ANY).replace(/CONFIG$/, ANY),
+  galleryData: galleryKeys.galleryPartition(ANY, ANY).replace(/CONFIG$/, ANY),
   /** `T#<tenantId>#WEBHOOKS`: a tenant's webhook subscriptions, their signing secrets sealed. */
-  webhookSubscriptions: keys.webhookSubscriptionsOfTenant(ANY),
+  webhookSubscriptions: webhookKeys.webhookSubscriptionsOfTenant(ANY),
   /** `T#<tenantId>#WEBHOOK#<subscriptionId>#DELIVERIES`: the delivery log of one subscription. */
-  webhookDeliveries: keys.deliveriesOfSubscription(ANY, ANY),
+  webhookDeliveries: webhookKeys.deliveriesOfSubscription(ANY, ANY),
   /** `T#<tenantId>#WEBHOOK_SLOTS`: the attempts of a tenant's webhook deliveries in flight (its fair share). */
-  webhookAttemptSlots: keys.webhookAttemptSlotsOfTenant(ANY),
+  webhookAttemptSlots: webhookKeys.webhookAttemptSlotsOfTenant(ANY),
 };
 
 /** Partition-key patterns of GSI1. */
 export const GSI1_PARTITIONS = {
   /** `TENANTS`: every tenant (a tenant-admin index partition). */
-  tenantDirectory: keys.tenantDirectory(),
+  tenantDirectory: tenantKeys.tenantDirectory(),
   /** `T#<tenantId>#APIKEYS` (a tenant-admin index partition). */
-  apiKeysOfTenant: keys.apiKeysOfTenant(ANY),
-  galleriesOfTenant: keys.galleriesOfTenant(ANY),
-  personsByEmployeeId: keys.personsByEmployeeId(ANY, ANY, ANY),
+  apiKeysOfTenant: tenantKeys.apiKeysOfTenant(ANY),
+  galleriesOfTenant: galleryKeys.galleriesOfTenant(ANY),
+  personsByEmployeeId: personKeys.personsByEmployeeId(ANY, ANY, ANY),
   /** A gallery's guest list: imported persons' access-code items, by a hash of their email address. */
-  importedPersonsByEmail: keys.importedPersonsByEmail(ANY, ANY, ANY),
-  pendingOrders: keys.pendingOrders(),
+  importedPersonsByEmail: personKeys.importedPersonsByEmail(ANY, ANY, ANY),
+  pendingOrders: paymentKeys.pendingOrders(),
   /** A gallery's completed Idempotency-Key records, by the gallery their request concerned. */
-  idempotencyRecordsOfGallery: keys.idempotencyRecordsOfGallery(ANY, ANY),
+  idempotencyRecordsOfGallery: idempotencyKeys.idempotencyRecordsOfGallery(ANY, ANY),
 };
 
 /** What recordStripeReadiness may name on a tenant profile: its key and the cached readiness. */

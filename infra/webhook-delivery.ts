@@ -8,7 +8,8 @@ import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { keys } from '../lib/platform/table/keys';
+import { outboxKeys } from '../lib/events/store/keys';
+import { webhookKeys } from '../lib/webhooks/store/keys';
 import { TABLE_KEYS } from '../lib/platform/table/table-definition';
 import type { DeliveryStatus } from '../lib/webhooks/rules/webhook-delivery';
 import { thresholdAlarm } from './threshold-alarm';
@@ -124,12 +125,12 @@ export class WebhookDelivery extends Construct {
           // A new event in a gallery's outbox (a coalesced photos.assigned or photos.withheld event only when its window's first photo creates it).
           FilterCriteria.filter({
             eventName: filterRule.isEqual('INSERT'),
-            dynamodb: { Keys: { [sortKey]: { S: filterRule.beginsWith(keys.event('', '', '').sk) } } },
+            dynamodb: { Keys: { [sortKey]: { S: filterRule.beginsWith(outboxKeys.event('', '', '').sk) } } },
           }),
           // A delivery whose replay an operator asked for.
           FilterCriteria.filter({
             dynamodb: {
-              Keys: { [sortKey]: { S: filterRule.beginsWith(keys.webhookDelivery('', '', '').sk) } },
+              Keys: { [sortKey]: { S: filterRule.beginsWith(webhookKeys.webhookDelivery('', '', '').sk) } },
               NewImage: { status: { S: filterRule.isEqual(REPLAY_REQUESTED) } },
             },
           }),

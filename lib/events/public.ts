@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of events: the modules of lib/events/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -10,8 +8,6 @@ export const PUBLIC_MODULES = [
   'adapters/stream-records',
   'rules/event-catalogue',
   'rules/event-schemas',
+  'store/keys',
   'store/outbox',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = ['eventsOfGallery', 'event'] as const satisfies readonly TableKeyName[];

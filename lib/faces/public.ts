@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of faces: the modules of lib/faces/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -15,8 +13,6 @@ export const PUBLIC_MODULES = [
   'rules/face-descriptors',
   'rules/second-opinion',
   'second-opinion',
+  'store/keys',
   'store/reference-faces',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = ['referenceFacesOfGallery', 'referenceFace'] as const satisfies readonly TableKeyName[];

@@ -1,5 +1,6 @@
 import { nowIso } from '#lib/platform/clock';
-import { type ChangeRecord, insertedPersonOfRecord } from '#lib/events/adapters/stream-records';
+import type { ChangeRecord } from '#lib/events/adapters/stream-records';
+import { insertedPersonOfRecord } from '#lib/persons/store/person-records';
 import { findMediaObject } from '#lib/platform/media-bucket';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';

@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of galleries: the modules of lib/galleries/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -23,18 +21,5 @@ export const PUBLIC_MODULES = [
   'store/galleries',
   'store/gallery-counters',
   'store/gallery-pointers',
+  'store/keys',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = [
-  'galleryPartition',
-  'gallery',
-  'galleriesOfTenant',
-  'galleryPointersOfToken',
-  'galleryPointer',
-  'shootingDay',
-  'daySpotShard',
-  'galleryPackage',
-  'formField',
-  'galleryStats',
-] as const satisfies readonly TableKeyName[];

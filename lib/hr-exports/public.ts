@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of hr-exports: the modules of lib/hr-exports/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -14,7 +12,5 @@ export const PUBLIC_MODULES = [
   'get-hr-export',
   'hr-export-schemas',
   'rules/hr-export-model',
+  'store/keys',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = ['hrExportsOfGallery', 'hrExport'] as const satisfies readonly TableKeyName[];

@@ -1,5 +1,4 @@
 import { optionalEnv } from '#lib/platform/config';
-import { keys } from '#lib/platform/table/keys';
 import { addressOfViewerHeader, clientKey } from '#lib/rate-limits/rules/client-address';
 import {
   type PublicBudget,
@@ -12,6 +11,7 @@ import { ExpiringCache } from '#lib/platform/expiring-cache';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
 import { headerValue } from '#lib/http/json-response';
 import { admitRequest } from '#lib/http/rate-limit';
+import { publicCounterId } from '#lib/rate-limits/store/rate-limit-counters';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 
 /**
@@ -101,7 +101,7 @@ export function publicRateLimit(): ApiMiddleware {
       if (known) {
         const lookup = findGalleryConfiguration(tenant.tenantId, galleryToken);
         lookup.catch(() => undefined); // awaited below unless the limit refuses first
-        const counter = keys.publicRateLimitCounter(tenant.tenantId, galleryToken, budget, clientKey(address));
+        const counter = publicCounterId(tenant.tenantId, galleryToken, budget, clientKey(address));
         const [configuration] = await Promise.all([
           lookup,
           admitRequest(request, counter, publicLimitsOf(known.limits)[budget]),
@@ -113,12 +113,7 @@ export function publicRateLimit(): ApiMiddleware {
         if (galleryToken !== undefined) rememberLimits(cacheKey, configuration);
         request.context.gallery = configuration;
         const policy = publicLimitsOf(configuration?.gallery.publicLimits)[budget];
-        const counter = keys.publicRateLimitCounter(
-          tenant.tenantId,
-          configuration?.gallery.token,
-          budget,
-          clientKey(address),
-        );
+        const counter = publicCounterId(tenant.tenantId, configuration?.gallery.token, budget, clientKey(address));
         await admitRequest(request, counter, policy);
       }
     },

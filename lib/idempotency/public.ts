@@ -1,12 +1,7 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of idempotency: the modules of lib/idempotency/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
  * is the feature's own, and the boundary check (.dependency-cruiser.cjs) fails on an import of it
  * from outside. Tests may reach any module (docs/architecture.md#boundaries).
  */
-export const PUBLIC_MODULES = ['rules/idempotency-sealing', 'store/idempotency-records'] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = ['idempotencyKey', 'idempotencyRecordsOfGallery'] as const satisfies readonly TableKeyName[];
+export const PUBLIC_MODULES = ['rules/idempotency-sealing', 'store/idempotency-records', 'store/keys'] as const;

@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of payments: the modules of lib/payments/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -16,15 +14,6 @@ export const PUBLIC_MODULES = [
   'rules/order-lifecycle',
   'rules/payment-limits',
   'store/checkout-tokens',
+  'store/keys',
   'store/order-erasure',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = [
-  'pendingOrders',
-  'ordersOfGallery',
-  'order',
-  'liveReservationOfEmail',
-  'checkoutToken',
-  'stripeEvent',
-] as const satisfies readonly TableKeyName[];

@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of persons: the modules of lib/persons/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -19,17 +17,10 @@ export const PUBLIC_MODULES = [
   'store/access-code-allocation',
   'store/guest-list',
   'store/imported-completion',
+  'store/keys',
   'store/person-erasure',
   'store/person-marks',
+  'store/person-records',
   'store/persons',
   'store/photo-notice-marks',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = [
-  'personsOfGallery',
-  'person',
-  'personsByEmployeeId',
-  'importedPersonsByEmail',
-  'accessCode',
-] as const satisfies readonly TableKeyName[];

@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of photos: the modules of lib/photos/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -30,13 +28,3 @@ export const PUBLIC_MODULES = [
   'store/shoot-photos',
   'upload-schemas',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = [
-  'photosOfPerson',
-  'photo',
-  'shootOfGallery',
-  'shootCard',
-  'shootPhoto',
-  'looseShootPhoto',
-] as const satisfies readonly TableKeyName[];

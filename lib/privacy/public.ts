@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of privacy: the modules of lib/privacy/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -7,6 +5,3 @@ import type { TableKeyName } from '#lib/platform/table/keys';
  * from outside. Tests may reach any module (docs/architecture.md#boundaries).
  */
 export const PUBLIC_MODULES = ['adapters/retention-queues', 'erasure', 'rules/personal-data'] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = [] as const satisfies readonly TableKeyName[];

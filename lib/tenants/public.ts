@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of tenants: the modules of lib/tenants/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -13,17 +11,7 @@ export const PUBLIC_MODULES = [
   'rules/plans',
   'rules/tenant-slug',
   'store/api-keys',
+  'store/keys',
   'store/tenant-directory',
   'store/tenants',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = [
-  'tenant',
-  'tenantPlan',
-  'tenantPartition',
-  'tenantDirectory',
-  'stripeAccount',
-  'apiKey',
-  'apiKeysOfTenant',
-] as const satisfies readonly TableKeyName[];

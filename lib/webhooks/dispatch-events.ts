@@ -5,9 +5,9 @@ import {
   QUEUE_MAX_DELAY_SECONDS,
   deliveryQueue,
 } from '#lib/webhooks/adapters/delivery-queue';
-import { type ChangeRecord, deliveryItemOfRecord, eventOfRecord } from '#lib/events/adapters/stream-records';
+import { type ChangeRecord, eventOfRecord } from '#lib/events/adapters/stream-records';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
-import { createDelivery, fromDeliveryItem } from '#lib/webhooks/store/webhook-deliveries';
+import { createDelivery, deliveryItemOfRecord, fromDeliveryItem } from '#lib/webhooks/store/webhook-deliveries';
 import { listSubscriptions } from '#lib/webhooks/store/webhook-subscriptions';
 import type { ServiceEvent } from '#lib/events/rules/event-catalogue';
 import { type WebhookSubscription, subscribesTo } from '#lib/webhooks/rules/webhook-subscription';

@@ -1,5 +1,3 @@
-import type { TableKeyName } from '#lib/platform/table/keys';
-
 /**
  * The public face of webhooks: the modules of lib/webhooks/ that code outside it (other features,
  * the edge, other features' handlers, infra/ and scripts/) may import. Everything else in the folder
@@ -13,16 +11,7 @@ export const PUBLIC_MODULES = [
   'rules/signature',
   'rules/webhook-delivery',
   'rules/webhook-subscription',
+  'store/keys',
   'store/webhook-deliveries',
   'store/webhook-subscriptions',
 ] as const;
-
-/** The table items this feature owns: only its store builds their keys (the architecture test holds this). */
-export const OWNED_KEYS = [
-  'webhookSubscriptionsOfTenant',
-  'webhookSubscription',
-  'deliveriesOfSubscription',
-  'webhookDelivery',
-  'webhookAttemptSlotsOfTenant',
-  'webhookAttemptSlot',
-] as const satisfies readonly TableKeyName[];

@@ -3,7 +3,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
-import { keys } from '#lib/platform/table/keys';
+import { personKeys } from '#lib/persons/store/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { createTenant } from '#lib/tenants/store/tenants';
 import { DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
@@ -75,7 +75,7 @@ export async function measureAbuse(
     flooderRequests: floodResult.requests.total,
     flooderAdmitted: admitted,
     /** Persons the flood created in its gallery (spots taken; goal ≤ its budget). */
-    flooderSpots: (await queryPartition(keys.personsOfGallery(flooded!.tenantId, flooded!.token))).length,
+    flooderSpots: (await queryPartition(personKeys.personsOfGallery(flooded!.tenantId, flooded!.token))).length,
     /** Writes naming tenant A beyond the three each admitted check-in makes (rate-limit counter, transaction, statistics): goal 0. */
     writesByRefused: writes.count - 3 * admitted,
     calm: { withoutFlood, withFlood },

@@ -4,7 +4,7 @@ import type { RealisticDynamoDbStats } from '../local/realistic-dynamodb/proxy';
 import { addShootingDay, getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { listPersons } from '#lib/persons/store/persons';
 import { createTenant } from '#lib/tenants/store/tenants';
-import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
+import { GALLERY_ITEM, galleryKeys } from '#lib/galleries/store/keys';
 import { db, tableName } from '#lib/platform/table/client';
 import { queryAll } from '#lib/platform/table/queries';
 import { createBenchGallery, postGroupShootInProcess } from './bench-api';
@@ -116,7 +116,7 @@ async function measureAnnouncementBurst(
 
 /** Makes a day count its spots on its own item alone, as a day made before the counters were spread did. */
 async function asSingleCounterDay(tenantId: string, token: string, dayId: string): Promise<void> {
-  const dayKey = keys.shootingDay(tenantId, token, dayId);
+  const dayKey = galleryKeys.shootingDay(tenantId, token, dayId);
   const shards = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :shards)',
     ExpressionAttributeValues: { ':pk': dayKey.pk, ':shards': `${dayKey.sk}${GALLERY_ITEM.daySpotShard}` },

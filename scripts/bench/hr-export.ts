@@ -111,7 +111,7 @@ async function seedGallery(
   const { useHrExportQueue } = await import('#lib/hr-exports/adapters/hr-export-queue');
   const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
   const { db, tableName } = await import('#lib/platform/table/client');
-  const { keys } = await import('#lib/platform/table/keys');
+  const { personKeys } = await import('#lib/persons/store/keys');
 
   const slug = `bench-hr-${persons}-${Date.now().toString(36)}`;
   const tenant = await createTenant({ slug, name: 'HR export bench', plan: 'creator' });
@@ -140,7 +140,7 @@ async function seedGallery(
     await db.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.person(scope.tenantId, scope.token, personId),
+        Key: personKeys.person(scope.tenantId, scope.token, personId),
         UpdateExpression: 'SET consents.hrExportConsent = :true',
         ExpressionAttributeValues: { ':true': true },
       }),

@@ -4,7 +4,8 @@ import * as DocumentCommands from '@aws-sdk/lib-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { DOCUMENT_TRANSLATION, DYNAMODB_CLIENT_CONFIG } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { checkinKeys } from '#lib/checkin/store/keys';
+import { galleryKeys } from '#lib/galleries/store/keys';
 import { generateAccessCode } from '#lib/persons/rules/access-codes';
 import { newPersonId } from '#lib/persons/rules/person-model';
 import { UNLIMITED_DAY_SHARDS } from '#lib/galleries/rules/spot-counters';
@@ -136,7 +137,7 @@ export async function measureLoad(
  * harmless (UUIDs); and the day's counter it took its spot from. Each replay gets new ones (a
  * counter at random, as check-ins take), so that its transaction stores new items and its
  * counter updates count, as the API's do, instead of being refused as repeats. The key
- * fragments are the keys module's own (lib/platform/table/keys.ts).
+ * fragments are the features' own (their store/keys.ts).
  */
 const EMAIL_KEY = /#EMAIL#[A-Za-z0-9_-]+/g;
 const EVENT_ID = /evt_[0-9A-Za-z]{26}/g;
@@ -144,8 +145,9 @@ const WRITE_MARK = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 const SPOT_COUNTER = /#SPOTS#\d{2}/g;
 /** The part of `key` from its last `#` but one: `#EMAIL#<key>` of an email's count, `#SPOTS#<nn>` of a day's counter. */
 const lastTwoParts = (key: string) => key.slice(key.lastIndexOf('#', key.lastIndexOf('#') - 1));
-const freshEmailKey = () => lastTwoParts(keys.emailCheckins('t', 'g', randomUUID()).pk);
-const freshSpotCounter = () => lastTwoParts(keys.daySpotShard('t', 'g', 'd', randomInt(UNLIMITED_DAY_SHARDS)).sk);
+const freshEmailKey = () => lastTwoParts(checkinKeys.emailCheckins('t', 'g', randomUUID()).pk);
+const freshSpotCounter = () =>
+  lastTwoParts(galleryKeys.daySpotShard('t', 'g', 'd', randomInt(UNLIMITED_DAY_SHARDS)).sk);
 
 async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
   const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;

@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
 import {
   EVENT_DISPATCH_HANDLER,

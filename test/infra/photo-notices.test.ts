@@ -1,4 +1,4 @@
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { PHOTO_NOTICE_CLAIM_MS } from '#lib/persons/rules/photo-notice-state';
 import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
 import { PHOTO_NOTICE_HANDLER } from '#lib/http/handlers';

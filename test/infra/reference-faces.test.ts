@@ -1,5 +1,5 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { FUNCTION_PERMISSIONS } from '../../infra/function-permissions';
 import { REFERENCE_FACE_HANDLER } from '#lib/http/handlers';
 import { REFERENCE_FACE_BATCH_SIZE } from '../../infra/reference-faces';

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { ATTEMPT_SLOT_HOLD_MS, TENANT_ATTEMPTS_IN_FLIGHT } from '#lib/webhooks/rules/delivery-capacity';
 import { DELIVERY_TIMEOUT_MS } from '#lib/webhooks/rules/delivery-schedule';
 import {

@@ -4,7 +4,7 @@ import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocatio
 import { importedPersonsWithEmail } from '#lib/persons/store/guest-list';
 import { importedPersonDraft } from '#lib/persons/rules/person-import';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { admin } from '../support/admin';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { useTestTable } from '../support/test-table';

@@ -2,7 +2,7 @@ import { createApiKey, setApiKeyStatus } from '#lib/tenants/store/api-keys';
 import { setTenantPlan } from '#lib/tenants/store/tenants';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { type ApiAnswer, useLocalApi } from '../support/local-api';
 import { type TestTenant, createTestTenant } from '../support/factories';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GroupShootClient } from '#lib/client/groupshoot-client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { runImport } from '../../scripts/import/run-import';
 import { useLocalApi } from '../support/local-api';

@@ -4,7 +4,7 @@ import { TENANT_CACHE_MS, forgetRecentTenants } from '#lib/tenants/store/tenants
 import { addShootingDay, updateGallerySettings } from '#lib/galleries/store/galleries';
 import { GALLERY_LIMITS_CACHE_MS } from '#lib/http/public-rate-limit';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { installRoundTripCounter } from '../../scripts/bench/round-trip-counter';
 import {

@@ -42,7 +42,7 @@ import { useSesEmulator } from '../support/ses';
 import { cardJpeg, portraitJpeg } from '../../scripts/samples/synthetic-shoot';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../support/table-keys';
 import { stringLike } from '../infra/iam-evaluation';
 
 import { packagedFaces } from '../../scripts/faces/packaged-faces';

@@ -123,9 +123,12 @@ export interface TextFinding {
   text: string;
 }
 
+/** The modules that write key prefixes: the kernel's key scheme, and each feature's own keys. */
+const KEYS_MODULE = /^lib\/(platform\/table|[^/]+\/(?:[^/]+\/)?store)\/keys\.ts$/;
+
 /**
  * What the code's string and template literals say that only the kernel may say: a table key
- * prefix (`PERSON#`, `${x}#PHOTOS#`) outside the keys module, an SDK error name
+ * prefix (`PERSON#`, `${x}#PHOTOS#`) outside a keys module, an SDK error name
  * (`TransactionCanceledException`) outside the kernel. Comments are not literals, so prose about
  * a rule never breaks it. A feature's adapters may name the errors of the outside service they
  * wrap (SES's rejections in photos' email sender): that service is theirs alone.
@@ -145,7 +148,7 @@ export function textFindings(path: string, source: string): TextFinding[] {
       ts.isTemplateTail(node)
     ) {
       const text = node.text;
-      if (path !== 'lib/platform/table/keys.ts')
+      if (!KEYS_MODULE.test(path))
         for (const match of text.matchAll(/(?:^|[^A-Za-z0-9_])([A-Z][A-Z0-9_]*#)/g))
           findings.push({ rule: 'key-prefix', path, text: match[1]! });
       if (checksErrorNames && /^\w+(Exception|Rejected)$/.test(text))
@@ -155,27 +158,6 @@ export function textFindings(path: string, source: string): TextFinding[] {
   };
   visit(file);
   return findings;
-}
-
-/**
- * The table keys a store module builds (`keys.person(…)`, read with the TypeScript parser) that
- * its feature does not own, as `owners` (key name → feature, from each feature's OWNED_KEYS) says.
- * A store writes, and conditions on, only the items of its own feature; another feature's items
- * change through that feature's public functions.
- */
-export function foreignKeysOfStore(path: string, source: string, owners: ReadonlyMap<string, string>): string[] {
-  const feature = /^lib\/([^/]+)\/store\//.exec(path)?.[1];
-  if (!feature) return [];
-  const foreign = new Set<string>();
-  const visit = (node: ts.Node) => {
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'keys') {
-      const owner = owners.get(node.name.text);
-      if (owner !== feature) foreign.add(node.name.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true));
-  return [...foreign].sort();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from './table-keys';
 import { bookedOnCounters } from '#lib/galleries/rules/spot-counters';
 import { readSpotCounters } from '#lib/galleries/store/day-bookings';
 

@@ -4,7 +4,7 @@ import { handler as ingestPhoto } from '../../functions/photos/ingest-photo';
 import { addShootingDay, createGallery } from '#lib/galleries/store/galleries';
 import { photoObjectKey } from '#lib/platform/media-keys';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from './table-keys';
 import type { ApiAnswer, ApiCall } from './local-api';
 import type { TestTenant } from './factories';
 import { objectCreatedEvent, uploadObject } from './media';

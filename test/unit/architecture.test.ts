@@ -1,5 +1,4 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { keys } from '#lib/platform/table/keys';
 import { ERROR_CODE_OF_REASON } from '#lib/http/domain-error-mapping';
 import { join } from 'node:path';
 import {
@@ -9,7 +8,6 @@ import {
   declaredRefusals,
   featureCycles,
   filesOutOfPlace,
-  foreignKeysOfStore,
   textFindings,
   writeTree,
 } from '../support/boundaries';
@@ -66,7 +64,7 @@ describe('the boundaries of the repository', () => {
     expect(filesOutOfPlace(graph.modules.keys())).toEqual([]);
   });
 
-  it('writes table key prefixes only in the keys module and tests SDK error names only in the kernel', () => {
+  it('writes table key prefixes only in the keys modules and tests SDK error names only in the kernel', () => {
     // The architecture tests' own fixtures break the rules on purpose.
     const files = SCANNED.flatMap(sourceFiles).filter((path) => !/^test\/unit\/architecture\.test\.ts$/.test(path));
     const findings = files.flatMap((path) => textFindings(path, readFileSync(join(REPOSITORY, path), 'utf8')));
@@ -100,55 +98,21 @@ describe('the boundaries of the repository', () => {
   );
 });
 
-describe('the keys of the table, each owned by one feature', () => {
-  let owners: Map<string, string>;
-  beforeAll(async () => {
-    owners = new Map();
-    for (const feature of FEATURES) {
-      const { OWNED_KEYS } = (await import(`#lib/${feature}/public`)) as { OWNED_KEYS: readonly string[] };
-      for (const name of OWNED_KEYS) {
-        expect([name, owners.get(name)]).toEqual([name, undefined]);
-        owners.set(name, feature);
-      }
-    }
-  });
-
-  it('gives every key of the keys module an owner', () => {
-    expect(Object.keys(keys).filter((name) => !owners.has(name))).toEqual([]);
-  });
-
-  it("finds in the stores no key of another feature's items", () => {
-    const stores = FEATURES.flatMap((feature) =>
-      existsSync(join(REPOSITORY, 'lib', feature, 'store')) ? sourceFiles(join('lib', feature, 'store')) : [],
-    );
-    const found = Object.fromEntries(
-      stores
-        .map((path) => [path, foreignKeysOfStore(path, readFileSync(join(REPOSITORY, path), 'utf8'), owners)] as const)
-        .filter(([, names]) => names.length > 0),
-    );
-    expect(found).toEqual({});
-  });
-
-  it("finds a store that builds another feature's key", () => {
-    const source = 'export const claim = () => db.send(new UpdateCommand({ Key: keys.person(t, g, p) }));';
-    expect(foreignKeysOfStore('lib/photos/store/photo-notices.ts', source, owners)).toEqual(['person']);
-    expect(foreignKeysOfStore('lib/persons/store/photo-notice-marks.ts', source, owners)).toEqual([]);
-  });
-});
-
 /** A small tree that keeps every rule: features photos, persons and checkin, the kernel, the edge, a CLI, infra. */
 const GOOD_TREE: Record<string, string> = {
   'lib/platform/clock.ts': 'export const now = () => 0;',
-  'lib/platform/table/keys.ts': 'export const keys = { photo: (id: string) => `PHOTO#${id}` };',
+  'lib/platform/table/keys.ts': 'export const galleryPrefix = (g: string) => `G#${g}`;',
+  'lib/photos/store/keys.ts':
+    "import { galleryPrefix } from '#lib/platform/table/keys';\nexport const photoKeys = { photo: (g: string, id: string) => `${galleryPrefix(g)}#PHOTO#${id}` };",
   'lib/platform/table/client.ts': 'export const db = {};',
   'lib/platform/table/queries.ts': 'export const queryAll = () => [];',
   'lib/http/errors.ts': 'export class ApiError {}',
   'lib/photos/public.ts':
-    "import type { keys } from '#lib/platform/table/keys';\nexport const PUBLIC_MODULES = ['person-photos', 'rules/photo-model'] as const;\nexport const OWNED_KEYS = ['photo'] as const satisfies readonly (keyof typeof keys)[];",
+    "export const PUBLIC_MODULES = ['person-photos', 'rules/photo-model', 'store/keys'] as const;",
   'lib/photos/rules/photo-model.ts':
     "import { now } from '#lib/platform/clock';\nimport * as v from 'valibot';\nexport const model = [now, v];",
   'lib/photos/store/photos.ts':
-    "import { keys } from '#lib/platform/table/keys';\nimport { db } from '#lib/platform/table/client';\nimport { PutCommand } from '@aws-sdk/lib-dynamodb';\nexport const x = [keys, db, PutCommand];",
+    "import { photoKeys } from '#lib/photos/store/keys';\nimport { db } from '#lib/platform/table/client';\nimport { PutCommand } from '@aws-sdk/lib-dynamodb';\nexport const x = [photoKeys, db, PutCommand];",
   'lib/photos/person-photos.ts': "import { x } from '#lib/photos/store/photos';\nexport const y = x;",
   'lib/photos/assign-shoot-photo.ts': 'export const assign = 1;',
   'lib/persons/public.ts': "export const PUBLIC_MODULES = ['list-persons'] as const;",
@@ -160,7 +124,7 @@ const GOOD_TREE: Record<string, string> = {
     "import { y } from '#lib/photos/person-photos';\nimport { assign } from '#lib/photos/assign-shoot-photo';\nexport const handler = [y, assign];",
   'functions/checkin/post.ts': "import { z } from '#lib/checkin/checkin-actions';\nexport const handler = z;",
   'scripts/admin/cli.ts': "import { list } from '#lib/persons/list-persons';\nexport const c = list;",
-  'infra/stack.ts': "import { keys } from '#lib/platform/table/keys';\nexport const s = keys;",
+  'infra/stack.ts': "import { photoKeys } from '../lib/photos/store/keys';\nexport const s = photoKeys;",
   'test/support/thing.ts': 'export const t = 1;',
 };
 
@@ -234,12 +198,22 @@ const BAD_CASES: [string, string, Record<string, string>][] = [
     { 'functions/photos/own-store.ts': "import { x } from '#lib/photos/store/photos';\nexport const handler = x;" },
   ],
   [
-    "a public face reaching the table's keys at run time",
-    'table-in-stores',
+    "a store building another feature's keys",
+    'own-keys',
     {
-      'lib/checkin/public.ts':
-        "import { keys } from '#lib/platform/table/keys';\nexport const PUBLIC_MODULES = [] as const;\nexport const k = keys;",
+      'lib/persons/store/marks.ts':
+        "import { photoKeys } from '#lib/photos/store/keys';\nexport const mark = photoKeys.photo('g', 'p');",
     },
+  ],
+  [
+    "a use case building its own feature's keys",
+    'own-keys',
+    { 'lib/photos/keyed.ts': "import { photoKeys } from '#lib/photos/store/keys';\nexport const k = photoKeys;" },
+  ],
+  [
+    "the edge building a feature's keys",
+    'own-keys',
+    { 'lib/http/keyed.ts': "import { photoKeys } from '#lib/photos/store/keys';\nexport const k = photoKeys;" },
   ],
   [
     'the edge importing the table client',
@@ -397,7 +371,7 @@ describe('the rules about literal text', () => {
     expect(textFindings(path, source).map((finding) => finding.rule)).toContain(rule);
   });
 
-  it('reads comments as prose, and lets the keys module and the kernel say what they own', () => {
+  it('reads comments as prose, and lets the keys modules and the kernel say what they own', () => {
     expect(
       textFindings(
         'lib/photos/store/photos.ts',
@@ -405,6 +379,9 @@ describe('the rules about literal text', () => {
       ),
     ).toEqual([]);
     expect(textFindings('lib/platform/table/keys.ts', 'export const person = (id: string) => `PERSON#${id}`;')).toEqual(
+      [],
+    );
+    expect(textFindings('lib/persons/store/keys.ts', 'export const person = (id: string) => `PERSON#${id}`;')).toEqual(
       [],
     );
     expect(textFindings('lib/platform/table/retry.ts', "const name = 'TransactionCanceledException';")).toEqual([]);

@@ -1,6 +1,6 @@
 import { tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
-import { keys } from '#lib/platform/table/keys';
+import { checkinKeys } from '#lib/checkin/store/keys';
 import { emailKey } from '#lib/platform/email-address';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 
@@ -11,7 +11,7 @@ export function emailCheckinCount(scope: GalleryScope, email: string, limit: num
   return {
     Update: {
       TableName: tableName,
-      Key: keys.emailCheckins(scope.tenantId, scope.token, emailKey(email)),
+      Key: checkinKeys.emailCheckins(scope.tenantId, scope.token, emailKey(email)),
       UpdateExpression: 'ADD checkins :one',
       ConditionExpression: 'attribute_not_exists(checkins) OR checkins < :limit',
       ExpressionAttributeValues: { ':one': 1, ':limit': limit },
@@ -21,5 +21,7 @@ export function emailCheckinCount(scope: GalleryScope, email: string, limit: num
 
 /** The delete of an email address's count of free check-ins, for the transaction that erases its person. */
 export function emailCheckinsDeletion(scope: GalleryScope, email: string): TransactItem {
-  return { Delete: { TableName: tableName, Key: keys.emailCheckins(scope.tenantId, scope.token, emailKey(email)) } };
+  return {
+    Delete: { TableName: tableName, Key: checkinKeys.emailCheckins(scope.tenantId, scope.token, emailKey(email)) },
+  };
 }

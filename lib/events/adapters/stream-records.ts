@@ -2,7 +2,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { type ServiceEvent, isEventType } from '#lib/events/rules/event-catalogue';
 import { eventFromItem } from '#lib/events/store/outbox';
-import { ITEM_PREFIX, galleryOfPersonItem } from '#lib/platform/table/keys';
+import { EVENT_ITEM_PREFIX } from '#lib/events/store/keys';
 
 /**
  * The one seam between the table's stream and its consumers (the webhook dispatcher, the
@@ -35,39 +35,11 @@ export function eventOfRecord(record: ChangeRecord): ServiceEvent | undefined {
     record.eventName === 'REMOVE' ||
     !image ||
     typeof image.sk !== 'string' ||
-    !image.sk.startsWith(ITEM_PREFIX.event)
+    !image.sk.startsWith(EVENT_ITEM_PREFIX)
   )
     return undefined;
   if (typeof image.type !== 'string' || !isEventType(image.type)) return undefined;
   if (typeof image.eventId !== 'string' || typeof image.tenantId !== 'string' || typeof image.galleryToken !== 'string')
     return undefined;
   return eventFromItem(image);
-}
-
-/** A webhook delivery item (the delivery log) that a record writes; undefined for any other item. */
-export function deliveryItemOfRecord(record: ChangeRecord): Record<string, unknown> | undefined {
-  const image = record.newImage;
-  return record.eventName !== 'REMOVE' &&
-    image &&
-    typeof image.sk === 'string' &&
-    image.sk.startsWith(ITEM_PREFIX.delivery)
-    ? image
-    : undefined;
-}
-
-/** A person item that a record inserts, with its gallery; undefined for any other record. */
-export function insertedPersonOfRecord(
-  record: ChangeRecord,
-): { scope: { tenantId: string; token: string }; item: Record<string, unknown> } | undefined {
-  const image = record.newImage;
-  if (
-    record.eventName !== 'INSERT' ||
-    !image ||
-    typeof image.pk !== 'string' ||
-    typeof image.sk !== 'string' ||
-    !image.sk.startsWith(ITEM_PREFIX.person)
-  )
-    return undefined;
-  const scope = galleryOfPersonItem(image.pk);
-  return scope ? { scope, item: image } : undefined;
 }

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
-import { keys } from '#lib/platform/table/keys';
+import { outboxKeys } from '#lib/events/store/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
@@ -30,7 +30,7 @@ const expiresAt = (createdAtMs: number) => Math.floor(createdAtMs / 1000) + EVEN
 /** An event's item, expiring EVENT_RETENTION_DAYS after the event. */
 function toEventItem(event: ServiceEvent): StoredItem {
   return {
-    ...keys.event(event.tenantId, event.galleryToken, event.eventId),
+    ...outboxKeys.event(event.tenantId, event.galleryToken, event.eventId),
     ...event,
     expiresAt: expiresAt(Date.parse(event.createdAt)),
   };
@@ -84,7 +84,7 @@ function coalescedEventUpdate(
   return {
     Update: {
       TableName: tableName,
-      Key: keys.event(scope.tenantId, scope.token, eventId),
+      Key: outboxKeys.event(scope.tenantId, scope.token, eventId),
       UpdateExpression:
         'SET eventId = :eventId, #type = :type, createdAt = if_not_exists(createdAt, :createdAt), tenantId = :tenantId, ' +
         'galleryToken = :token, personId = :personId, deliverAfter = :windowEnd, expiresAt = :expiresAt ADD #count :one',
@@ -155,7 +155,11 @@ export async function getEvent(
   eventId: string,
 ): Promise<ServiceEvent | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.event(tenantId, galleryToken, eventId), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName,
+      Key: outboxKeys.event(tenantId, galleryToken, eventId),
+      ConsistentRead: true,
+    }),
   );
   return Item ? eventFromItem(Item) : undefined;
 }
@@ -169,7 +173,7 @@ export async function eventKeys(
   scope: GalleryScope,
   isAbout: (personId: string | undefined) => boolean = () => true,
 ): Promise<{ pk: string; sk: string }[]> {
-  const items = await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token));
+  const items = await queryPartition(outboxKeys.eventsOfGallery(scope.tenantId, scope.token));
   return items
     .filter((item) => isAbout(parseItem('event', eventPersonSchema, item).personId ?? undefined))
     .map(keyOfItem);

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
-import { keys } from '#lib/platform/table/keys';
+import { faceKeys } from '#lib/faces/store/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { faceConsentCheck } from '#lib/persons/store/person-marks';
@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
 
 /**
- * Reference faces (keys.referenceFace): the face descriptor of a consenting person's selfie,
+ * Reference faces (faceKeys.referenceFace): the face descriptor of a consenting person's selfie,
  * biometric data kept only while the person, their consent and their selfie are
  * (docs/personal-data.md). Stored as 128 float32 values in one binary attribute.
  */
@@ -30,7 +30,7 @@ function toDescriptor(binary: Uint8Array): number[] {
 /** The face's item: the descriptor as binary, and when it was computed. */
 function toReferenceFaceItem(scope: GalleryScope, face: ReferenceFace, computedAt: string): StoredItem {
   return {
-    ...keys.referenceFace(scope.tenantId, scope.token, face.personId),
+    ...faceKeys.referenceFace(scope.tenantId, scope.token, face.personId),
     personId: face.personId,
     descriptor: toBinary(face.descriptor),
     computedAt,
@@ -68,7 +68,7 @@ export async function getReferenceFace(scope: GalleryScope, personId: string): P
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.referenceFace(scope.tenantId, scope.token, personId),
+      Key: faceKeys.referenceFace(scope.tenantId, scope.token, personId),
       ConsistentRead: true,
     }),
   );
@@ -77,18 +77,18 @@ export async function getReferenceFace(scope: GalleryScope, personId: string): P
 
 /** Every reference face of the gallery. */
 export async function listReferenceFaces(scope: GalleryScope): Promise<ReferenceFace[]> {
-  const items = await queryPartition(keys.referenceFacesOfGallery(scope.tenantId, scope.token));
+  const items = await queryPartition(faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token));
   return items.map(fromReferenceFaceItem);
 }
 
 /** The delete of a person's reference face, for the transaction that deletes the person. */
 export function referenceFaceDeletion(scope: GalleryScope, personId: string): TransactItem {
-  return { Delete: { TableName: tableName, Key: keys.referenceFace(scope.tenantId, scope.token, personId) } };
+  return { Delete: { TableName: tableName, Key: faceKeys.referenceFace(scope.tenantId, scope.token, personId) } };
 }
 
 /** Deletes the reference faces of `personIds` (every one of the gallery when undefined); gives how many there were. */
 export async function deleteReferenceFaces(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<number> {
-  const items = await queryPartition(keys.referenceFacesOfGallery(scope.tenantId, scope.token));
+  const items = await queryPartition(faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token));
   const doomed = items.filter(
     (item) => personIds === undefined || personIds.has(parseItem('reference face', personIdSchema, item).personId),
   );

@@ -10,7 +10,7 @@ import {
   itemOfFailedCondition,
   withStoreRetries,
 } from '#lib/platform/table/retry';
-import { keys } from '#lib/platform/table/keys';
+import { galleryKeys } from '#lib/galleries/store/keys';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope, ShootingDay } from '#lib/galleries/rules/gallery-model';
 import {
@@ -79,8 +79,8 @@ export function takeSpot(
     Update: {
       TableName: tableName,
       Key: onDayItem
-        ? keys.shootingDay(scope.tenantId, scope.token, dayId)
-        : keys.daySpotShard(scope.tenantId, scope.token, dayId, counter.id as number),
+        ? galleryKeys.shootingDay(scope.tenantId, scope.token, dayId)
+        : galleryKeys.daySpotShard(scope.tenantId, scope.token, dayId, counter.id as number),
       UpdateExpression: hold.pending && onDayItem ? 'ADD booked :one, pendingPayments :one' : 'ADD booked :one',
       ConditionExpression: [
         'attribute_exists(pk)',
@@ -97,7 +97,7 @@ export function takeSpot(
           {
             Update: {
               TableName: tableName,
-              Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
+              Key: galleryKeys.shootingDay(scope.tenantId, scope.token, dayId),
               UpdateExpression: 'ADD pendingPayments :one',
               ConditionExpression: ['attribute_exists(pk)', ...(pendingCondition ? [pendingCondition] : [])].join(
                 ' AND ',
@@ -169,7 +169,7 @@ export function toDaySpotShardItem(
   share: number | undefined,
 ): StoredItem {
   return {
-    ...keys.daySpotShard(scope.tenantId, scope.token, dayId, shard),
+    ...galleryKeys.daySpotShard(scope.tenantId, scope.token, dayId, shard),
     dayId,
     shard,
     booked: 0,
@@ -196,7 +196,7 @@ export function spotCountersOf(
 
 /** The day's counters, read strongly consistent (one Query: the day's item and its shards lie together); undefined when the day is gone. */
 export async function readSpotCounters(scope: GalleryScope, dayId: string): Promise<SpotCounter[] | undefined> {
-  const dayKey = keys.shootingDay(scope.tenantId, scope.token, dayId);
+  const dayKey = galleryKeys.shootingDay(scope.tenantId, scope.token, dayId);
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
     ExpressionAttributeValues: { ':pk': dayKey.pk, ':day': dayKey.sk },
@@ -294,7 +294,7 @@ export function giveBackSpot(scope: GalleryScope, dayId: string, hold: PaymentHo
   return {
     Update: {
       TableName: tableName,
-      Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
+      Key: galleryKeys.shootingDay(scope.tenantId, scope.token, dayId),
       UpdateExpression: hold.pending ? 'ADD booked :minusOne, pendingPayments :minusOne' : 'ADD booked :minusOne',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':minusOne': -1 },
@@ -307,7 +307,7 @@ export function settlePendingPayment(scope: GalleryScope, dayId: string): Transa
   return {
     Update: {
       TableName: tableName,
-      Key: keys.shootingDay(scope.tenantId, scope.token, dayId),
+      Key: galleryKeys.shootingDay(scope.tenantId, scope.token, dayId),
       UpdateExpression: 'ADD pendingPayments :minusOne',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':minusOne': -1 },
@@ -386,8 +386,8 @@ async function addToCounter(
           TableName: tableName,
           Key:
             id === 'day'
-              ? keys.shootingDay(scope.tenantId, scope.token, dayId)
-              : keys.daySpotShard(scope.tenantId, scope.token, dayId, id),
+              ? galleryKeys.shootingDay(scope.tenantId, scope.token, dayId)
+              : galleryKeys.daySpotShard(scope.tenantId, scope.token, dayId, id),
           UpdateExpression: 'SET lastAdd = :addId ADD booked :count',
           ConditionExpression: `attribute_exists(pk) AND ${onceCondition}${withinShare}`,
           ExpressionAttributeValues: {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
+import { GALLERY_ITEM, galleryKeys } from '#lib/galleries/store/keys';
 import {
   existingItemUpdate,
   queryGsi1,
@@ -60,7 +60,7 @@ export async function getGalleryConfiguration(
   tenantId: string,
   token: string,
 ): Promise<GalleryConfiguration | undefined> {
-  const items = await queryPartition(keys.galleryPartition(tenantId, token));
+  const items = await queryPartition(galleryKeys.galleryPartition(tenantId, token));
   const galleryItem = items.find((item) => item.sk === GALLERY_ITEM.gallery);
   if (!galleryItem) return undefined;
   const withPrefix = (prefix: string) => items.filter((item) => String(item.sk).startsWith(prefix));
@@ -112,9 +112,9 @@ export type GallerySettings = Partial<Omit<NewGallery, 'termsUrl'>> & { termsUrl
  * limits change on the gallery and its pointer in one transaction.
  */
 export function updateGallerySettings(tenantId: string, token: string, settings: GallerySettings): Promise<boolean> {
-  if (settings.publicLimits === undefined) return updateExistingItem(keys.gallery(tenantId, token), settings);
+  if (settings.publicLimits === undefined) return updateExistingItem(galleryKeys.gallery(tenantId, token), settings);
   return transactIfConditionsHold([
-    { Update: existingItemUpdate(keys.gallery(tenantId, token), settings) },
+    { Update: existingItemUpdate(galleryKeys.gallery(tenantId, token), settings) },
     galleryPointerLimitsUpdate(tenantId, token, settings.publicLimits),
   ]);
 }
@@ -129,14 +129,17 @@ export function recordCardsPrinted(
   dayId: string | null,
   printed: CardsPrinted,
 ): Promise<boolean> {
-  return updateExistingItem(dayId === null ? keys.gallery(tenantId, token) : keys.shootingDay(tenantId, token, dayId), {
-    cardsPrinted: printed,
-  });
+  return updateExistingItem(
+    dayId === null ? galleryKeys.gallery(tenantId, token) : galleryKeys.shootingDay(tenantId, token, dayId),
+    {
+      cardsPrinted: printed,
+    },
+  );
 }
 
 /** The tenant's galleries, oldest first, through GSI1 (admin use). */
 export async function listGalleries(tenantId: string): Promise<Gallery[]> {
-  return (await queryGsi1(keys.galleriesOfTenant(tenantId))).map(fromGalleryItem);
+  return (await queryGsi1(galleryKeys.galleriesOfTenant(tenantId))).map(fromGalleryItem);
 }
 
 /** Up to `limit` of a tenant's galleries after `startKey`, and the key to go on from (retention's planner). */
@@ -145,7 +148,7 @@ export async function listGalleriesPage(
   startKey: Record<string, unknown> | undefined,
   limit: number,
 ): Promise<{ galleries: Gallery[]; nextKey?: Record<string, unknown> }> {
-  const page = await queryGsi1Page(keys.galleriesOfTenant(tenantId), startKey, limit);
+  const page = await queryGsi1Page(galleryKeys.galleriesOfTenant(tenantId), startKey, limit);
   return { galleries: page.items.map(fromGalleryItem), nextKey: page.nextKey };
 }
 
@@ -169,7 +172,7 @@ export async function addShootingDay(
     {
       ConditionCheck: {
         TableName: tableName,
-        Key: keys.gallery(tenantId, token),
+        Key: galleryKeys.gallery(tenantId, token),
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
@@ -196,7 +199,7 @@ export async function addPackage(
   pkg: Omit<GalleryPackage, 'id'>,
 ): Promise<GalleryPackage> {
   const created: GalleryPackage = { ...pkg, id: `pkg_${ulid(undefined, pooledRandomFraction).toLowerCase()}` };
-  await putInGallery(keys.galleryPackage(tenantId, token, created.id), created);
+  await putInGallery(galleryKeys.galleryPackage(tenantId, token, created.id), created);
   return created;
 }
 
@@ -207,7 +210,7 @@ export async function putFormField(
   field: Omit<FormField, 'key'> & { key: string },
 ): Promise<FormField> {
   const saved: FormField = { ...field, key: field.key === 'custom' ? `custom-${randomUUID()}` : field.key };
-  await putInGallery(keys.formField(tenantId, token, saved.key), saved, { replace: true });
+  await putInGallery(galleryKeys.formField(tenantId, token, saved.key), saved, { replace: true });
   return saved;
 }
 
@@ -258,8 +261,8 @@ const galleryItemSchema = v.object({
 /** The gallery's item: its keys, its listing under the tenant (GSI1) and its settings. */
 function toGalleryItem(gallery: Gallery): StoredItem {
   return {
-    ...keys.gallery(gallery.tenantId, gallery.token),
-    [GSI1.partitionKey]: keys.galleriesOfTenant(gallery.tenantId),
+    ...galleryKeys.gallery(gallery.tenantId, gallery.token),
+    [GSI1.partitionKey]: galleryKeys.galleriesOfTenant(gallery.tenantId),
     [GSI1.sortKey]: `${gallery.createdAt}#${gallery.token}`,
     ...gallery,
   };
@@ -323,7 +326,13 @@ function toShootingDayItem(
   day: Omit<ShootingDay, 'booked' | 'spotCounters' | 'cardsPrinted'>,
   spotShards: number,
 ): StoredItem {
-  return { ...keys.shootingDay(scope.tenantId, scope.token, day.id), ...day, booked: 0, spotShards, spotShare: 0 };
+  return {
+    ...galleryKeys.shootingDay(scope.tenantId, scope.token, day.id),
+    ...day,
+    booked: 0,
+    spotShards,
+    spotShare: 0,
+  };
 }
 
 /** The day an item and its shards' items hold; a CorruptItemError when they do not hold one. */
@@ -391,7 +400,7 @@ export function fromFormFieldItem(stored: StoredItem): FormField {
 
 /** The keys of every item of the gallery's configuration partition (gallery, days, packages, form fields, statistics). */
 export async function galleryConfigurationKeys(scope: GalleryScope): Promise<{ pk: string; sk: string }[]> {
-  const items = await queryPartition(keys.galleryPartition(scope.tenantId, scope.token));
+  const items = await queryPartition(galleryKeys.galleryPartition(scope.tenantId, scope.token));
   return items.map(keyOfItem);
 }
 
@@ -403,5 +412,5 @@ export function deleteGalleryConfiguration(
   scope: GalleryScope,
   configurationKeys: readonly { pk: string; sk: string }[],
 ): Promise<void> {
-  return deleteItems([...configurationKeys, keys.galleryPointer(scope.tenantId, scope.token)]);
+  return deleteItems([...configurationKeys, galleryKeys.galleryPointer(scope.tenantId, scope.token)]);
 }

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { galleryKeys } from '#lib/galleries/store/keys';
 import { withStoreRetries } from '#lib/platform/table/retry';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
@@ -67,7 +67,7 @@ export function countersUpdate(scope: GalleryScope, ...deltas: Partial<GalleryCo
   return {
     Update: {
       TableName: tableName,
-      Key: keys.galleryStats(scope.tenantId, scope.token),
+      Key: galleryKeys.galleryStats(scope.tenantId, scope.token),
       UpdateExpression: `ADD ${entries.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#c${index}`, name])),
       ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:c${index}`, value])),

@@ -1,14 +1,14 @@
 import * as v from 'valibot';
 import { tableName } from '#lib/platform/table/client';
 import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
-import { keys } from '#lib/platform/table/keys';
+import { galleryKeys } from '#lib/galleries/store/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import type { Gallery } from '#lib/galleries/rules/gallery-model';
 import type { PublicLimits } from '#lib/galleries/rules/public-limits';
 
 /**
- * What a gallery's pointer says (keys.galleryPointer): which tenant has a gallery with this
+ * What a gallery's pointer says (galleryKeys.galleryPointer): which tenant has a gallery with this
  * token, and the gallery's own public limits, absent where it uses the defaults. Written in the
  * transaction of every change of those limits, so it never disagrees with its gallery.
  */
@@ -25,7 +25,7 @@ function ownLimits(limits: Partial<PublicLimits> | undefined): Partial<PublicLim
 /** The pointer's item, under the gallery's token. */
 function toGalleryPointerItem(token: string, pointer: GalleryPointer): StoredItem {
   return {
-    ...keys.galleryPointer(pointer.tenantId, token),
+    ...galleryKeys.galleryPointer(pointer.tenantId, token),
     tenantId: pointer.tenantId,
     ...(pointer.publicLimits ? { publicLimits: pointer.publicLimits } : {}),
   };
@@ -67,7 +67,7 @@ export function galleryPointerLimitsUpdate(
   return {
     Update: {
       TableName: tableName,
-      Key: keys.galleryPointer(tenantId, token),
+      Key: galleryKeys.galleryPointer(tenantId, token),
       UpdateExpression: publicLimits
         ? 'SET tenantId = :tenantId, publicLimits = :publicLimits'
         : 'SET tenantId = :tenantId REMOVE publicLimits',
@@ -81,7 +81,7 @@ export function galleryPointerLimitsUpdate(
  * needs no tenant. Only the pointer of the request's own tenant may be used.
  */
 export async function listGalleryPointers(token: string): Promise<GalleryPointer[]> {
-  const items = await queryPartition(keys.galleryPointersOfToken(token));
+  const items = await queryPartition(galleryKeys.galleryPointersOfToken(token));
   return items.map(fromGalleryPointerItem);
 }
 
@@ -97,7 +97,7 @@ export async function writeMissingGalleryPointers(galleries: readonly Gallery[])
       {
         ConditionCheck: {
           TableName: tableName,
-          Key: keys.gallery(gallery.tenantId, gallery.token),
+          Key: galleryKeys.gallery(gallery.tenantId, gallery.token),
           ConditionExpression: 'attribute_exists(pk)',
         },
       },

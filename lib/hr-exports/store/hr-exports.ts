@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
-import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { HR_EXPORT_ITEM_PREFIX, hrExportKeys } from '#lib/hr-exports/store/keys';
 import { queryAll } from '#lib/platform/table/queries';
 import { TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
@@ -18,7 +18,7 @@ import * as v from 'valibot';
 import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 
 /**
- * HR export jobs as items of their gallery's HREXPORTS partition (keys.hrExport). A ready
+ * HR export jobs as items of their gallery's HREXPORTS partition (hrExportKeys.hrExport). A ready
  * export's item lists the persons its ZIP holds, so that erasing one of them finds it. Every
  * item expires by TTL HR_EXPORT_RECORD_DAYS after it was created.
  */
@@ -28,7 +28,7 @@ const expiresAtOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 10
 /** A new export's item, expiring by TTL HR_EXPORT_RECORD_DAYS after it was created. */
 function toHrExportItem(hrExport: HrExport): StoredItem {
   return {
-    ...keys.hrExport(hrExport.tenantId, hrExport.galleryToken, hrExport.exportId),
+    ...hrExportKeys.hrExport(hrExport.tenantId, hrExport.galleryToken, hrExport.exportId),
     ...hrExport,
     [TTL_ATTRIBUTE]: expiresAtOf(hrExport.createdAt),
   };
@@ -89,7 +89,7 @@ export async function getHrExport(
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+      Key: hrExportKeys.hrExport(scope.tenantId, scope.token, exportId),
       ConsistentRead: consistent,
     }),
   );
@@ -106,7 +106,7 @@ export async function markHrExportRunning(scope: GalleryScope, exportId: string,
       db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+          Key: hrExportKeys.hrExport(scope.tenantId, scope.token, exportId),
           UpdateExpression: 'SET #status = :running, updatedAt = :at',
           ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running)',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -132,7 +132,7 @@ export async function markHrExportReady(
     {
       Update: {
         TableName: tableName,
-        Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+        Key: hrExportKeys.hrExport(scope.tenantId, scope.token, exportId),
         UpdateExpression:
           'SET #status = :ready, updatedAt = :at, objectKey = :objectKey, objectExpiresAt = :objectExpiresAt, #report = :report, personIds = :personIds',
         ConditionExpression: 'attribute_exists(pk) AND #status = :running',
@@ -163,7 +163,7 @@ export async function markHrExportFailed(
       db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+          Key: hrExportKeys.hrExport(scope.tenantId, scope.token, exportId),
           UpdateExpression: 'SET #status = :failed, updatedAt = :at, reason = :reason',
           ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running)',
           ExpressionAttributeNames: { '#status': 'status' },
@@ -191,8 +191,8 @@ export async function listHrExportsOfGallery(scope: GalleryScope): Promise<HrExp
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :export)',
     ExpressionAttributeValues: {
-      ':pk': keys.hrExportsOfGallery(scope.tenantId, scope.token),
-      ':export': ITEM_PREFIX.hrExport,
+      ':pk': hrExportKeys.hrExportsOfGallery(scope.tenantId, scope.token),
+      ':export': HR_EXPORT_ITEM_PREFIX,
     },
     ConsistentRead: true,
   });
@@ -209,7 +209,7 @@ export async function markHrExportErased(scope: GalleryScope, exportId: string, 
     .send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.hrExport(scope.tenantId, scope.token, exportId),
+        Key: hrExportKeys.hrExport(scope.tenantId, scope.token, exportId),
         UpdateExpression:
           'SET #status = :erased, updatedAt = :at REMOVE objectKey, objectExpiresAt, #report, personIds',
         ConditionExpression: 'attribute_exists(pk)',

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { idempotencyKeys } from '#lib/idempotency/store/keys';
 import { queryAll, setClause } from '#lib/platform/table/queries';
 import * as v from 'valibot';
 import { parseItem } from '#lib/platform/table/item-schema';
@@ -45,7 +45,7 @@ export async function claimIdempotencyKey(
       new PutCommand({
         TableName: tableName,
         Item: {
-          ...keys.idempotencyKey(scopeHash),
+          ...idempotencyKeys.idempotencyKey(scopeHash),
           requestHash,
           claimId,
           state: 'in_progress',
@@ -114,7 +114,10 @@ export async function completeIdempotencyKey(scopeHash: string, record: Complete
     sealedAnswer: record.sealedAnswer,
     ...(record.gallery
       ? {
-          [GSI1.partitionKey]: keys.idempotencyRecordsOfGallery(record.gallery.tenantId, record.gallery.token),
+          [GSI1.partitionKey]: idempotencyKeys.idempotencyRecordsOfGallery(
+            record.gallery.tenantId,
+            record.gallery.token,
+          ),
           [GSI1.sortKey]: scopeHash,
         }
       : {}),
@@ -125,7 +128,7 @@ export async function completeIdempotencyKey(scopeHash: string, record: Complete
   await db.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: keys.idempotencyKey(scopeHash),
+      Key: idempotencyKeys.idempotencyKey(scopeHash),
       UpdateExpression: `${set.expression} REMOVE claimedUntil`,
       ExpressionAttributeNames: set.names,
       ExpressionAttributeValues: set.values,
@@ -135,7 +138,7 @@ export async function completeIdempotencyKey(scopeHash: string, record: Complete
 
 /** Frees a key whose request failed on the server's side, so that the client's retry runs. */
 export async function releaseIdempotencyKey(scopeHash: string): Promise<void> {
-  await db.send(new DeleteCommand({ TableName: tableName, Key: keys.idempotencyKey(scopeHash) }));
+  await db.send(new DeleteCommand({ TableName: tableName, Key: idempotencyKeys.idempotencyKey(scopeHash) }));
 }
 
 /** A completed record listed under a gallery, with the IDs its answer carries. */
@@ -158,7 +161,7 @@ export async function listIdempotencyRecordsOfGallery(
     KeyConditionExpression: '#pk = :pk',
     ProjectionExpression: '#sk, personIds, orderIds',
     ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
-    ExpressionAttributeValues: { ':pk': keys.idempotencyRecordsOfGallery(tenantId, token) },
+    ExpressionAttributeValues: { ':pk': idempotencyKeys.idempotencyRecordsOfGallery(tenantId, token) },
   });
   return items.map((stored) => {
     const item = parseItem('idempotency record', recordOfGallerySchema, stored);
@@ -172,5 +175,5 @@ export async function listIdempotencyRecordsOfGallery(
 
 /** Deletes an Idempotency-Key record (erasure); a later request with its key runs anew. */
 export async function deleteIdempotencyRecord(scopeHash: string): Promise<void> {
-  await db.send(new DeleteCommand({ TableName: tableName, Key: keys.idempotencyKey(scopeHash) }));
+  await db.send(new DeleteCommand({ TableName: tableName, Key: idempotencyKeys.idempotencyKey(scopeHash) }));
 }

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
-import { keys } from '#lib/platform/table/keys';
+import { paymentKeys } from '#lib/payments/store/keys';
 import { type StoredOrder, getOrder, isRedacted } from '#lib/payments/store/orders';
 import { DomainError } from '#lib/platform/domain-error';
 import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/payments/rules/order-lifecycle';
@@ -21,7 +21,7 @@ export function checkoutTokenItem(
   issuedAtMs: number,
 ): StoredItem {
   return {
-    ...keys.checkoutToken(tokenHash),
+    ...paymentKeys.checkoutToken(tokenHash),
     purpose,
     tenantId: order.tenantId,
     galleryToken: order.galleryToken,
@@ -51,7 +51,7 @@ export async function findOrderByToken(
   purpose: CheckoutTokenPurpose,
   tenantId: string,
 ): Promise<StoredOrder | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checkoutToken(tokenHash) }));
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: paymentKeys.checkoutToken(tokenHash) }));
   const token = Item && fromCheckoutTokenItem(Item);
   if (!token || token.purpose !== purpose || token.tenantId !== tenantId) return undefined;
   const order = await getOrder(token.tenantId, token.galleryToken, token.orderId);
@@ -64,7 +64,7 @@ export async function galleryOfCheckoutToken(tokenHash: string, tenantId: string
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.checkoutToken(tokenHash),
+      Key: paymentKeys.checkoutToken(tokenHash),
       ProjectionExpression: 'tenantId, galleryToken',
     }),
   );

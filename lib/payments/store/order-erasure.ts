@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { deleteItems } from '#lib/platform/table/batches';
-import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { ORDER_ITEM_PREFIX, paymentKeys } from '#lib/payments/store/keys';
 import { queryAll } from '#lib/platform/table/queries';
 import { withStoreRetries } from '#lib/platform/table/retry';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
@@ -57,8 +57,8 @@ export async function listOrderItems(scope: GalleryScope): Promise<ErasableOrder
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :order)',
     ExpressionAttributeValues: {
-      ':pk': keys.ordersOfGallery(scope.tenantId, scope.token),
-      ':order': ITEM_PREFIX.order,
+      ':pk': paymentKeys.ordersOfGallery(scope.tenantId, scope.token),
+      ':order': ORDER_ITEM_PREFIX,
     },
   });
   return items.map(fromErasableOrderItem);
@@ -70,7 +70,7 @@ export async function listOrderItems(scope: GalleryScope): Promise<ErasableOrder
  * payment is refused: it must end first (it does within its session's lifetime).
  */
 export async function redactOrder(order: ErasableOrder, personal: readonly string[]): Promise<void> {
-  await deleteItems((order.tokenHashes ?? []).map((hash) => keys.checkoutToken(hash)));
+  await deleteItems((order.tokenHashes ?? []).map((hash) => paymentKeys.checkoutToken(hash)));
   try {
     await withStoreRetries(() =>
       db.send(

@@ -14,7 +14,7 @@ import {
 } from '#lib/platform/table/conditional-writes';
 import { type SpotTaking, giveBackSpot, settlePendingPayment, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import { eventPut } from '#lib/events/store/outbox';
-import { keys } from '#lib/platform/table/keys';
+import { paymentKeys } from '#lib/payments/store/keys';
 import {
   type OrderChange,
   type StoredOrder,
@@ -86,7 +86,7 @@ function spotItems(order: Order, transition: OrderTransitionName): TransactItem[
  */
 function emailHoldItems(order: Order, transition: OrderTransitionName): TransactItem[] {
   if (!order.person.email) return [];
-  const Key = keys.liveReservationOfEmail(order.tenantId, order.galleryToken, emailKey(order.person.email));
+  const Key = paymentKeys.liveReservationOfEmail(order.tenantId, order.galleryToken, emailKey(order.person.email));
   const ours = {
     ConditionExpression: 'attribute_not_exists(pk) OR orderId = :orderId',
     ExpressionAttributeValues: { ':orderId': order.orderId },
@@ -265,7 +265,9 @@ export async function removeReservation(
           ExpressionAttributeValues: from.values,
         },
       },
-      ...(order.tokenHashes ?? []).map((hash) => ({ Delete: { TableName: tableName, Key: keys.checkoutToken(hash) } })),
+      ...(order.tokenHashes ?? []).map((hash) => ({
+        Delete: { TableName: tableName, Key: paymentKeys.checkoutToken(hash) },
+      })),
       ...companionItems(order, transition),
     ]);
     return true;

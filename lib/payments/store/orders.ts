@@ -6,7 +6,7 @@ import type { PersonDraft } from '#lib/persons/rules/person-model';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { paymentKeys } from '#lib/payments/store/keys';
 import {
   ORDER_TRANSITIONS,
   type OrderState,
@@ -119,7 +119,7 @@ export function toOrderItem(order: StoredOrder): StoredItem {
 }
 
 export function orderKey(order: Pick<Order, 'tenantId' | 'galleryToken' | 'orderId'>) {
-  return keys.order(order.tenantId, order.galleryToken, order.orderId);
+  return paymentKeys.order(order.tenantId, order.galleryToken, order.orderId);
 }
 
 /**
@@ -127,7 +127,7 @@ export function orderKey(order: Pick<Order, 'tenantId' | 'galleryToken' | 'order
  * every transition out of pending takes it out, reopen puts it back.
  */
 export function pendingOrderIndex(order: Pick<Order, 'createdAt' | 'orderId'>) {
-  return { [GSI1.partitionKey]: keys.pendingOrders(), [GSI1.sortKey]: `${order.createdAt}#${order.orderId}` };
+  return { [GSI1.partitionKey]: paymentKeys.pendingOrders(), [GSI1.sortKey]: `${order.createdAt}#${order.orderId}` };
 }
 
 /** Orders of every tenant that have been waiting for payment since before `createdBefore` (as the index saw them). */
@@ -136,7 +136,7 @@ export async function listPendingOrdersCreatedBefore(createdBefore: string): Pro
     IndexName: GSI1.indexName,
     KeyConditionExpression: '#pk = :pk AND #sk < :before',
     ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
-    ExpressionAttributeValues: { ':pk': keys.pendingOrders(), ':before': createdBefore },
+    ExpressionAttributeValues: { ':pk': paymentKeys.pendingOrders(), ':before': createdBefore },
   });
   return items.map(fromOrderItem);
 }
@@ -147,7 +147,11 @@ export async function getOrder(
   orderId: string,
 ): Promise<StoredOrder | RedactedOrder | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.order(tenantId, galleryToken, orderId), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName,
+      Key: paymentKeys.order(tenantId, galleryToken, orderId),
+      ConsistentRead: true,
+    }),
   );
   return Item ? fromOrderOrRedactedItem(Item) : undefined;
 }

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { now, nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { paymentKeys } from '#lib/payments/store/keys';
 import { withStoreRetries } from '#lib/platform/table/retry';
 
 /** Handled Stripe events are remembered beyond Stripe's three days of redeliveries. */
@@ -13,7 +13,7 @@ const STRIPE_EVENT_LIFETIME_SECONDS = 7 * 24 * 3600;
  * redelivery of an event whose handling failed, or overlapped another delivery, is handled again.
  */
 export async function stripeEventHandled(eventId: string): Promise<boolean> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.stripeEvent(eventId) }));
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: paymentKeys.stripeEvent(eventId) }));
   return typeof Item?.handledAt === 'string';
 }
 
@@ -24,7 +24,7 @@ export async function rememberStripeEvent(eventId: string): Promise<void> {
       new PutCommand({
         TableName: tableName,
         Item: {
-          ...keys.stripeEvent(eventId),
+          ...paymentKeys.stripeEvent(eventId),
           handledAt: nowIso(),
           expiresAt: Math.floor(now() / 1000) + STRIPE_EVENT_LIFETIME_SECONDS,
         },

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, itemAt } from '#lib/platform/table/conditional-writes';
 import { eventPut } from '#lib/events/store/outbox';
-import { keys } from '#lib/platform/table/keys';
+import { personKeys } from '#lib/persons/store/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { emailKey } from '#lib/platform/email-address';
 import { toPersonItem } from '#lib/persons/store/persons';
@@ -33,14 +33,14 @@ const CODE_ROUNDS = 8;
 
 /**
  * The item that reserves a person's code. An imported person's with an email address is also on
- * the gallery's guest list (GSI1 keys.importedPersonsByEmail, read by lib/persons/store/guest-list.ts).
+ * the gallery's guest list (GSI1 personKeys.importedPersonsByEmail, read by lib/persons/store/guest-list.ts).
  */
 export function accessCodeItem(
   scope: GalleryScope,
   person: Pick<Person, 'code' | 'personId' | 'createdAt'> & Partial<Pick<Person, 'source' | 'email'>>,
 ) {
   return {
-    ...keys.accessCode(scope.tenantId, scope.token, person.code),
+    ...personKeys.accessCode(scope.tenantId, scope.token, person.code),
     personId: person.personId,
     createdAt: person.createdAt,
     ...(person.source === 'import' && person.email ? guestListKeys(scope, person.personId, person.email) : {}),
@@ -50,7 +50,7 @@ export function accessCodeItem(
 /** The GSI1 keys that put a person's code item on the guest list under its email address. */
 export function guestListKeys(scope: GalleryScope, personId: string, email: string) {
   return {
-    [GSI1.partitionKey]: keys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)),
+    [GSI1.partitionKey]: personKeys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)),
     [GSI1.sortKey]: personId,
   };
 }

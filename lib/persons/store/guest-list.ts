@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { queryAll, queryGsi1 } from '#lib/platform/table/queries';
-import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { PERSON_ITEM_PREFIX, personKeys } from '#lib/persons/store/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
@@ -26,7 +26,7 @@ const employeeIdEntrySchema = v.object({ personId: v.string(), source: v.string(
 
 /** The gallery's imported persons holding this email address (case and surrounding space ignored). */
 export async function importedPersonsWithEmail(scope: GalleryScope, email: string): Promise<Person[]> {
-  const entries = await queryGsi1(keys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)));
+  const entries = await queryGsi1(personKeys.importedPersonsByEmail(scope.tenantId, scope.token, emailKey(email)));
   return currentPersons(
     scope,
     entries.map((entry) => parseItem('access code', guestListEntrySchema, entry).personId),
@@ -35,7 +35,7 @@ export async function importedPersonsWithEmail(scope: GalleryScope, email: strin
 
 /** The gallery's imported persons with exactly this employee ID. */
 export async function importedPersonsWithEmployeeId(scope: GalleryScope, employeeId: string): Promise<Person[]> {
-  const entries = await queryGsi1(keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId));
+  const entries = await queryGsi1(personKeys.personsByEmployeeId(scope.tenantId, scope.token, employeeId));
   return currentPersons(
     scope,
     entries
@@ -62,8 +62,8 @@ export async function putImportedPersonsOnGuestList(scope: GalleryScope): Promis
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
     ExpressionAttributeValues: {
-      ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
-      ':person': ITEM_PREFIX.person,
+      ':pk': personKeys.personsOfGallery(scope.tenantId, scope.token),
+      ':person': PERSON_ITEM_PREFIX,
     },
   });
   const guests = items.map(fromPersonItem).filter((person) => person.source === 'import' && person.email !== null);
@@ -84,7 +84,7 @@ export function guestListEntryUpdate(scope: GalleryScope, person: Pick<Person, '
   const entry = guestListKeys(scope, person.personId, email);
   return {
     TableName: tableName,
-    Key: keys.accessCode(scope.tenantId, scope.token, person.code),
+    Key: personKeys.accessCode(scope.tenantId, scope.token, person.code),
     UpdateExpression: 'SET #gsiPk = :gsiPk, #gsiSk = :gsiSk',
     ConditionExpression: 'personId = :personId',
     ExpressionAttributeNames: { '#gsiPk': GSI1.partitionKey, '#gsiSk': GSI1.sortKey },

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, conditionalWrite } from '#lib/platform/table/conditional-writes';
-import { keys } from '#lib/platform/table/keys';
+import { personKeys } from '#lib/persons/store/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { guestListEntryUpdate } from '#lib/persons/store/guest-list';
 import { UNCHANGED_BY_COMPLETION } from '#lib/persons/rules/imported-completion';
@@ -20,12 +20,12 @@ export function importedCompletionItems(
   completed: Person,
   condition: { expression: string; values: Record<string, unknown>; names?: Record<string, string> },
 ): [TransactItem, TransactItem] {
-  const personKey = keys.person(scope.tenantId, scope.token, completed.personId);
+  const personKey = personKeys.person(scope.tenantId, scope.token, completed.personId);
   const email = completed.email;
   if (email === null) throw new Error('A check-in always gives an email address');
   const employeeIndex = completed.employeeId
     ? {
-        [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, completed.employeeId),
+        [GSI1.partitionKey]: personKeys.personsByEmployeeId(scope.tenantId, scope.token, completed.employeeId),
         [GSI1.sortKey]: personKey.sk,
       }
     : {};
@@ -75,7 +75,7 @@ export function claimImportedPerson(scope: GalleryScope, personId: string, claim
       db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keys.person(scope.tenantId, scope.token, personId),
+          Key: personKeys.person(scope.tenantId, scope.token, personId),
           UpdateExpression: 'SET checkinClaim = :claim, checkinClaimUntil = :until',
           ConditionExpression:
             'attribute_exists(pk) AND #source = :import AND attribute_not_exists(checkedInAt) AND (attribute_not_exists(checkinClaimUntil) OR checkinClaimUntil < :now)',
@@ -100,7 +100,7 @@ export async function releaseClaim(scope: GalleryScope, personId: string, claimI
       db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keys.person(scope.tenantId, scope.token, personId),
+          Key: personKeys.person(scope.tenantId, scope.token, personId),
           UpdateExpression: 'REMOVE checkinClaim, checkinClaimUntil',
           ConditionExpression: 'checkinClaim = :claim',
           ExpressionAttributeValues: { ':claim': claimId },

@@ -2,7 +2,7 @@ import { nowIso } from '#lib/platform/clock';
 import { tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
-import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { PERSON_ITEM_PREFIX, personKeys } from '#lib/persons/store/keys';
 import { queryAll } from '#lib/platform/table/queries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -18,8 +18,8 @@ export async function listAllPersons(scope: GalleryScope): Promise<Person[]> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
     ExpressionAttributeValues: {
-      ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
-      ':person': ITEM_PREFIX.person,
+      ':pk': personKeys.personsOfGallery(scope.tenantId, scope.token),
+      ':person': PERSON_ITEM_PREFIX,
     },
   });
   return items.map(fromPersonItem);
@@ -35,14 +35,14 @@ export function personDeletion(scope: GalleryScope, person: Pick<Person, 'person
     {
       Delete: {
         TableName: tableName,
-        Key: keys.person(scope.tenantId, scope.token, person.personId),
+        Key: personKeys.person(scope.tenantId, scope.token, person.personId),
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
     {
       Put: {
         TableName: tableName,
-        Item: { ...keys.accessCode(scope.tenantId, scope.token, person.code), erasedAt: nowIso() },
+        Item: { ...personKeys.accessCode(scope.tenantId, scope.token, person.code), erasedAt: nowIso() },
         ConditionExpression: 'attribute_not_exists(pk) OR personId = :personId',
         ExpressionAttributeValues: { ':personId': person.personId },
       },
@@ -55,7 +55,7 @@ export function selfieFlagClearing(scope: GalleryScope, personId: string): Trans
   return {
     Update: {
       TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
       UpdateExpression: 'SET hasSelfie = :false',
       ConditionExpression: 'hasSelfie = :true',
       ExpressionAttributeValues: { ':true': true, ':false': false },
@@ -65,5 +65,5 @@ export function selfieFlagClearing(scope: GalleryScope, personId: string): Trans
 
 /** Deletes the access codes that erased persons left linked to nobody: with their gallery gone, they go too. */
 export function deleteAccessCodes(scope: GalleryScope, codes: readonly string[]): Promise<void> {
-  return deleteItems(codes.map((code) => keys.accessCode(scope.tenantId, scope.token, code)));
+  return deleteItems(codes.map((code) => personKeys.accessCode(scope.tenantId, scope.token, code)));
 }

@@ -1,6 +1,6 @@
 import { tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
-import { keys } from '#lib/platform/table/keys';
+import { personKeys } from '#lib/persons/store/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 
 /*
@@ -17,7 +17,7 @@ export function photoCountUp(scope: GalleryScope, personId: string, firstPhoto: 
   return {
     Update: {
       TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
       UpdateExpression: 'ADD photoCount :one',
       ConditionExpression: firstPhoto
         ? 'attribute_exists(pk) AND (attribute_not_exists(photoCount) OR photoCount = :zero)'
@@ -32,7 +32,7 @@ export function photoCountDown(scope: GalleryScope, personId: string, lastPhoto:
   return {
     Update: {
       TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
       UpdateExpression: 'ADD photoCount :minusOne',
       ConditionExpression: lastPhoto ? 'photoCount = :one' : 'photoCount > :one',
       ExpressionAttributeValues: { ':minusOne': -1, ':one': 1 },
@@ -49,7 +49,7 @@ export function portraitPickUpdate(
   return {
     Update: {
       TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, pick.personId),
+      Key: personKeys.person(scope.tenantId, scope.token, pick.personId),
       UpdateExpression: 'SET pickedPhotoId = :photoId, pickedBy = :pickedBy, pickedAt = :pickedAt',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: {
@@ -66,7 +66,7 @@ export function faceConsentCheck(scope: GalleryScope, personId: string): Transac
   return {
     ConditionCheck: {
       TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
       ConditionExpression: 'attribute_exists(pk) AND consents.faceConsent = :true AND hasSelfie = :true',
       ExpressionAttributeValues: { ':true': true },
     },

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { ITEM_PREFIX, keys } from '#lib/platform/table/keys';
+import { PERSON_ITEM_PREFIX, personKeys } from '#lib/persons/store/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -14,11 +14,11 @@ import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 /** A person's item, listed by employee ID (GSI1) where it has one. */
 export function toPersonItem(scope: GalleryScope, person: Person): StoredItem {
   return {
-    ...keys.person(scope.tenantId, scope.token, person.personId),
+    ...personKeys.person(scope.tenantId, scope.token, person.personId),
     ...(person.employeeId
       ? {
-          [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, person.employeeId),
-          [GSI1.sortKey]: keys.person(scope.tenantId, scope.token, person.personId).sk,
+          [GSI1.partitionKey]: personKeys.personsByEmployeeId(scope.tenantId, scope.token, person.employeeId),
+          [GSI1.sortKey]: personKeys.person(scope.tenantId, scope.token, person.personId).sk,
         }
       : {}),
     ...person,
@@ -41,26 +41,26 @@ export async function listPersons(
   options: { limit: number; afterPersonId?: string; employeeId?: string },
 ): Promise<PersonsPage> {
   const { limit, afterPersonId, employeeId } = options;
-  const personKey = (personId: string) => keys.person(scope.tenantId, scope.token, personId);
+  const personKey = (personId: string) => personKeys.person(scope.tenantId, scope.token, personId);
   const input = employeeId
     ? {
         IndexName: GSI1.indexName,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-        ExpressionAttributeValues: { ':pk': keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId) },
+        ExpressionAttributeValues: { ':pk': personKeys.personsByEmployeeId(scope.tenantId, scope.token, employeeId) },
         ExclusiveStartKey: afterPersonId
           ? {
               ...personKey(afterPersonId),
-              [GSI1.partitionKey]: keys.personsByEmployeeId(scope.tenantId, scope.token, employeeId),
-              [GSI1.sortKey]: keys.person(scope.tenantId, scope.token, afterPersonId).sk,
+              [GSI1.partitionKey]: personKeys.personsByEmployeeId(scope.tenantId, scope.token, employeeId),
+              [GSI1.sortKey]: personKeys.person(scope.tenantId, scope.token, afterPersonId).sk,
             }
           : undefined,
       }
     : {
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
         ExpressionAttributeValues: {
-          ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
-          ':person': ITEM_PREFIX.person,
+          ':pk': personKeys.personsOfGallery(scope.tenantId, scope.token),
+          ':person': PERSON_ITEM_PREFIX,
         },
         ExclusiveStartKey: afterPersonId ? personKey(afterPersonId) : undefined,
       };
@@ -96,7 +96,7 @@ export async function getPerson(
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
       ConsistentRead: consistent,
     }),
   );
@@ -122,8 +122,8 @@ export async function listPersonsWithEmail(
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
         ExpressionAttributeValues: {
-          ':pk': keys.personsOfGallery(scope.tenantId, scope.token),
-          ':person': ITEM_PREFIX.person,
+          ':pk': personKeys.personsOfGallery(scope.tenantId, scope.token),
+          ':person': PERSON_ITEM_PREFIX,
         },
         ProjectionExpression: 'personId, #name, email, #language',
         ExpressionAttributeNames: { '#name': 'name', '#language': 'language' },
@@ -158,7 +158,7 @@ export async function personIdOfCode(scope: GalleryScope, code: string): Promise
  */
 export async function ownerOfCode(scope: GalleryScope, code: string): Promise<string | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.accessCode(scope.tenantId, scope.token, code) }),
+    new GetCommand({ TableName: tableName, Key: personKeys.accessCode(scope.tenantId, scope.token, code) }),
   );
   if (!Item) return undefined;
   return parseItem('access code', accessCodeItemSchema, Item).personId ?? 'erased';

@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
-import { keys } from '#lib/platform/table/keys';
+import { personKeys } from '#lib/persons/store/keys';
 import { fromPersonItem } from '#lib/persons/store/persons';
 import * as v from 'valibot';
 import { parseItem } from '#lib/platform/table/item-schema';
@@ -27,7 +27,7 @@ function updateNotice(
   personId: string,
   update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> },
 ): Promise<boolean> {
-  const key = keys.person(scope.tenantId, scope.token, personId);
+  const key = personKeys.person(scope.tenantId, scope.token, personId);
   return conditionalWrite(
     () => db.send(new UpdateCommand({ TableName: tableName, Key: key, ...update })),
     () => false,
@@ -49,7 +49,7 @@ export async function getNoticeRecipient(
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.person(scope.tenantId, scope.token, personId),
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
       ConsistentRead: true,
     }),
   );

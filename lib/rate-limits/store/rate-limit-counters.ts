@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { itemOfFailedCondition } from '#lib/platform/table/retry';
-import { keys } from '#lib/platform/table/keys';
+import { rateLimitKeys } from '#lib/rate-limits/store/keys';
 import {
   type RateLimitPolicy,
   type RateLimitVerdict,
@@ -39,7 +39,7 @@ const lastSeenTat = new Map<string, number>();
  * Usually one write; two when the state was not the expected one; exact under concurrency.
  */
 export async function consumeRateLimit(keyId: string, policy: RateLimitPolicy, now: number): Promise<RateLimitVerdict> {
-  const outcome = await consumeOnItem(keyId, { key: keys.rateLimit(keyId), expires: true }, policy, now);
+  const outcome = await consumeOnItem(keyId, { key: rateLimitKeys.rateLimit(keyId), expires: true }, policy, now);
   if ('guardFailed' in outcome) throw new Error('a counter of its own has no guard');
   return outcome.verdict;
 }
@@ -175,7 +175,7 @@ async function writeTat(
 export async function refundRateLimit(keyId: string, policy: RateLimitPolicy, now: number): Promise<void> {
   const interval = emissionInterval(policy);
   const { tat } = await writeTat(
-    { key: keys.rateLimit(keyId), expires: false },
+    { key: rateLimitKeys.rateLimit(keyId), expires: false },
     {
       update: 'SET tat = tat - :interval',
       condition: 'tat >= :floor',
@@ -193,6 +193,11 @@ function rememberTat(keyId: string, tat: number | undefined): void {
 }
 
 /** The ID of a public budget's counter in a gallery, for one client (or a code, a person, every client). */
-export function publicCounterId(tenantId: string, galleryToken: string, budget: string, client: string): string {
-  return keys.publicRateLimitCounter(tenantId, galleryToken, budget, client);
+export function publicCounterId(
+  tenantId: string,
+  galleryToken: string | undefined,
+  budget: string,
+  client: string,
+): string {
+  return rateLimitKeys.publicRateLimitCounter(tenantId, galleryToken, budget, client);
 }

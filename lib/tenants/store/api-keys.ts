@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { tenantKeys } from '#lib/tenants/store/keys';
 import { queryGsi1 } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { displayPrefixOf, generateApiKeySecret, hashApiKey } from '#lib/tenants/rules/api-key-secret';
@@ -55,7 +55,7 @@ export async function createApiKey(tenantId: string, name: string): Promise<{ re
 /** The key record for a presented secret, by its hash: one GetItem (strongly consistent with `consistent`). */
 export async function findApiKeyBySecret(secret: string, consistent = false): Promise<ApiKeyRecord | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.apiKey(hashApiKey(secret)), ConsistentRead: consistent }),
+    new GetCommand({ TableName: tableName, Key: tenantKeys.apiKey(hashApiKey(secret)), ConsistentRead: consistent }),
   );
   return Item ? fromApiKeyItem(Item) : undefined;
 }
@@ -94,14 +94,14 @@ export async function admitApiKeyRequest(
     holds: isTenantsActiveKey,
     read: async () => {
       const { Item } = await db.send(
-        new GetCommand({ TableName: tableName, Key: keys.apiKey(secretHash), ConsistentRead: true }),
+        new GetCommand({ TableName: tableName, Key: tenantKeys.apiKey(secretHash), ConsistentRead: true }),
       );
       return Item;
     },
   };
   const outcome = await consumeGuardedRateLimit(
-    keys.apiKey(secretHash).pk,
-    keys.apiKey(secretHash),
+    tenantKeys.apiKey(secretHash).pk,
+    tenantKeys.apiKey(secretHash),
     guard,
     policy,
     now,
@@ -111,7 +111,7 @@ export async function admitApiKeyRequest(
 }
 
 export async function listApiKeys(tenantId: string): Promise<ApiKeyRecord[]> {
-  return (await queryGsi1(keys.apiKeysOfTenant(tenantId))).map(fromApiKeyItem);
+  return (await queryGsi1(tenantKeys.apiKeysOfTenant(tenantId))).map(fromApiKeyItem);
 }
 
 export type StatusChange = 'changed' | 'not_found' | 'revoked_already';
@@ -121,13 +121,13 @@ export type StatusChange = 'changed' | 'not_found' | 'revoked_already';
  * enabled again.
  */
 export async function setApiKeyStatus(tenantId: string, keyId: string, status: ApiKeyStatus): Promise<StatusChange> {
-  const [item] = await queryGsi1(keys.apiKeysOfTenant(tenantId), keyId);
+  const [item] = await queryGsi1(tenantKeys.apiKeysOfTenant(tenantId), keyId);
   if (!item) return 'not_found';
   try {
     await db.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.apiKey(parseItem('api key', apiKeyItemSchema, item).secretHash),
+        Key: tenantKeys.apiKey(parseItem('api key', apiKeyItemSchema, item).secretHash),
         ConditionExpression: 'tenantId = :tenantId AND #status <> :revoked',
         UpdateExpression: 'SET #status = :status, updatedAt = :now',
         ExpressionAttributeNames: { '#status': 'status' },
@@ -149,8 +149,8 @@ export async function setApiKeyStatus(tenantId: string, keyId: string, status: A
 /** The key's item, under the hash of its value, listed under its tenant (GSI1) by key ID. */
 function toApiKeyItem(secretHash: string, record: ApiKeyRecord): StoredItem {
   return {
-    ...keys.apiKey(secretHash),
-    [GSI1.partitionKey]: keys.apiKeysOfTenant(record.tenantId),
+    ...tenantKeys.apiKey(secretHash),
+    [GSI1.partitionKey]: tenantKeys.apiKeysOfTenant(record.tenantId),
     [GSI1.sortKey]: record.keyId,
     secretHash,
     ...record,

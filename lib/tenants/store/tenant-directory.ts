@@ -1,4 +1,4 @@
-import { keys } from '#lib/platform/table/keys';
+import { tenantKeys } from '#lib/tenants/store/keys';
 import { queryAll } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 
@@ -23,7 +23,7 @@ export async function findTenantById(tenantId: string): Promise<TenantIdentity |
     KeyConditionExpression: '#pk = :pk',
     FilterExpression: 'tenantId = :tenantId',
     ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-    ExpressionAttributeValues: { ':pk': keys.tenantDirectory(), ':tenantId': tenantId },
+    ExpressionAttributeValues: { ':pk': tenantKeys.tenantDirectory(), ':tenantId': tenantId },
   });
   const profile = items[0];
   if (!profile) return undefined;

@@ -4,7 +4,7 @@ import { pooledRandomFraction } from '#lib/platform/secret-values';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { GSI1 } from '#lib/platform/table/table-definition';
-import { keys } from '#lib/platform/table/keys';
+import { tenantKeys } from '#lib/tenants/store/keys';
 import { queryGsi1, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import type { PlanTier } from '#lib/tenants/rules/plans';
 import type { Branding } from '#lib/tenants/rules/branding';
@@ -64,7 +64,7 @@ export class TenantExistsError extends Error {
 
 /** Tenant profile and plan by slug: one Query over the tenant's partition. */
 export async function getTenantBySlug(slug: string): Promise<Tenant | undefined> {
-  const items = await queryPartition(keys.tenantPartition(slug));
+  const items = await queryPartition(tenantKeys.tenantPartition(slug));
   const profile = items.find((item) => item.sk === 'PROFILE');
   if (!profile) return undefined;
   const plan = items.find((item) => item.sk === 'PLAN');
@@ -74,8 +74,8 @@ export async function getTenantBySlug(slug: string): Promise<Tenant | undefined>
 /** The profile's item, listed in the tenant directory (GSI1); the plan is an item of its own. */
 function toTenantItem(profile: Omit<Tenant, 'plan'>): StoredItem {
   return {
-    ...keys.tenant(profile.slug),
-    [GSI1.partitionKey]: keys.tenantDirectory(),
+    ...tenantKeys.tenant(profile.slug),
+    [GSI1.partitionKey]: tenantKeys.tenantDirectory(),
     [GSI1.sortKey]: profile.slug,
     ...profile,
   };
@@ -180,7 +180,7 @@ export async function createTenant(input: NewTenant): Promise<Tenant> {
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          { Put: { TableName: tableName, Item: { ...keys.tenantPlan(input.slug), ...plan } } },
+          { Put: { TableName: tableName, Item: { ...tenantKeys.tenantPlan(input.slug), ...plan } } },
           ...(input.stripeAccountId ? [{ Put: stripeAccountMapping(input.stripeAccountId, input.slug) }] : []),
         ],
       }),
@@ -194,7 +194,7 @@ export async function createTenant(input: NewTenant): Promise<Tenant> {
 
 export async function setTenantPlan(slug: string, tier: PlanTier): Promise<void> {
   await db.send(
-    new PutCommand({ TableName: tableName, Item: { ...keys.tenantPlan(slug), tier, updatedAt: nowIso() } }),
+    new PutCommand({ TableName: tableName, Item: { ...tenantKeys.tenantPlan(slug), tier, updatedAt: nowIso() } }),
   );
   recentTenants.delete(slug);
 }
@@ -206,7 +206,7 @@ export type TenantSettings = Partial<
 /** Changes profile settings of an existing tenant; false when no such tenant exists. */
 export async function updateTenantSettings(slug: string, settings: TenantSettings): Promise<boolean> {
   recentTenants.delete(slug);
-  const updated = await updateExistingItem(keys.tenant(slug), settings);
+  const updated = await updateExistingItem(tenantKeys.tenant(slug), settings);
   if (updated && settings.stripeAccountId) {
     await db.send(new PutCommand(stripeAccountMapping(settings.stripeAccountId, slug)));
   }
@@ -216,7 +216,7 @@ export async function updateTenantSettings(slug: string, settings: TenantSetting
 /** Records what Stripe said about the connected account's ability to take charges. */
 export async function recordStripeReadiness(slug: string, readiness: StripeReadiness): Promise<void> {
   recentTenants.delete(slug);
-  await updateExistingItem(keys.tenant(slug), { stripeReadiness: readiness });
+  await updateExistingItem(tenantKeys.tenant(slug), { stripeReadiness: readiness });
 }
 
 /** What became of a change to a tenant's allowed return origins. */
@@ -233,7 +233,7 @@ export async function allowReturnOrigin(slug: string, origin: string, limit: num
     const { Attributes } = await db.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.tenant(slug),
+        Key: tenantKeys.tenant(slug),
         UpdateExpression: 'ADD allowedReturnOrigins :origins',
         ConditionExpression:
           'attribute_exists(pk) AND (attribute_not_exists(allowedReturnOrigins) OR contains(allowedReturnOrigins, :origin) OR size(allowedReturnOrigins) < :limit)',
@@ -255,7 +255,7 @@ export async function disallowReturnOrigin(slug: string, origin: string): Promis
     await db.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.tenant(slug),
+        Key: tenantKeys.tenant(slug),
         UpdateExpression: 'DELETE allowedReturnOrigins :origins',
         ConditionExpression: 'attribute_exists(pk) AND contains(allowedReturnOrigins, :origin)',
         ExpressionAttributeValues: { ':origins': new Set([origin]), ':origin': origin },
@@ -270,12 +270,12 @@ export async function disallowReturnOrigin(slug: string, origin: string): Promis
 
 /** Connect events name the connected account; this item leads from it to the tenant. */
 function stripeAccountMapping(accountId: string, slug: string) {
-  return { TableName: tableName, Item: { ...keys.stripeAccount(accountId), slug } };
+  return { TableName: tableName, Item: { ...tenantKeys.stripeAccount(accountId), slug } };
 }
 
 /** The tenant whose connected Stripe account this is (for Connect webhooks). */
 export async function getTenantByStripeAccount(accountId: string): Promise<Tenant | undefined> {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.stripeAccount(accountId) }));
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: tenantKeys.stripeAccount(accountId) }));
   const tenant = Item
     ? await getTenantBySlug(parseItem('stripe account', stripeAccountItemSchema, Item).slug)
     : undefined;
@@ -284,7 +284,7 @@ export async function getTenantByStripeAccount(accountId: string): Promise<Tenan
 
 /** The tenant directory (admin use only): slugs in order, through GSI1. */
 export async function listTenants(): Promise<Tenant[]> {
-  const directory = await queryGsi1(keys.tenantDirectory());
+  const directory = await queryGsi1(tenantKeys.tenantDirectory());
   const tenants = await Promise.all(
     directory.map((item) => getTenantBySlug(parseItem('tenant', tenantSlugSchema, item).slug)),
   );

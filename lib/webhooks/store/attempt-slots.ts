@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { webhookKeys } from '#lib/webhooks/store/keys';
 import { queryAll } from '#lib/platform/table/queries';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import { TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 /**
- * A tenant's webhook attempt slots (keys.webhookAttemptSlot): an item per slot in use, put on
+ * A tenant's webhook attempt slots (webhookKeys.webhookAttemptSlot): an item per slot in use, put on
  * condition that the slot is free or held past its time, so that no two attempts hold one slot
  * (rules/delivery-capacity.ts). Given back by deleting it, on condition that it is still ours.
  */
@@ -37,7 +37,7 @@ export async function takeAttemptSlot(
 ): Promise<AttemptSlot | undefined> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk',
-    ExpressionAttributeValues: { ':pk': keys.webhookAttemptSlotsOfTenant(tenantId) },
+    ExpressionAttributeValues: { ':pk': webhookKeys.webhookAttemptSlotsOfTenant(tenantId) },
     ConsistentRead: true,
   });
   const held: HeldSlot[] = items.map(fromAttemptSlotItem);
@@ -49,7 +49,7 @@ export async function takeAttemptSlot(
         new PutCommand({
           TableName: tableName,
           Item: {
-            ...keys.webhookAttemptSlot(tenantId, slot),
+            ...webhookKeys.webhookAttemptSlot(tenantId, slot),
             slot,
             subscriptionId,
             holder,
@@ -75,7 +75,7 @@ export async function releaseAttemptSlot({ tenantId, slot, holder }: AttemptSlot
     await db.send(
       new DeleteCommand({
         TableName: tableName,
-        Key: keys.webhookAttemptSlot(tenantId, slot),
+        Key: webhookKeys.webhookAttemptSlot(tenantId, slot),
         ConditionExpression: 'holder = :holder',
         ExpressionAttributeValues: { ':holder': holder },
       }),

@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
-import { keys } from '#lib/platform/table/keys';
+import { DELIVERY_ITEM_PREFIX, webhookKeys } from '#lib/webhooks/store/keys';
+import type { ChangeRecord } from '#lib/events/adapters/stream-records';
 import { EVENT_RETENTION_DAYS } from '#lib/events/store/outbox';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from '#lib/webhooks/rules/webhook-delivery';
 import * as v from 'valibot';
@@ -16,7 +17,7 @@ import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 /** A delivery's item, kept as long as its event (DynamoDB TTL). */
 function toDeliveryItem(delivery: WebhookDelivery): StoredItem {
   return {
-    ...keys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
+    ...webhookKeys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
     ...delivery,
     expiresAt: Math.floor(Date.parse(delivery.createdAt) / 1000) + EVENT_RETENTION_DAYS * 86_400,
   };
@@ -88,7 +89,7 @@ export async function getDelivery(
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
-      Key: keys.webhookDelivery(tenantId, subscriptionId, eventId),
+      Key: webhookKeys.webhookDelivery(tenantId, subscriptionId, eventId),
       ConsistentRead: true,
     }),
   );
@@ -113,7 +114,7 @@ export async function recordAttempt(
   await db.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: keys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
+      Key: webhookKeys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
       UpdateExpression:
         'SET #status = :status, nextAttemptAt = :next, roundStartedAt = if_not_exists(roundStartedAt, :round), ' +
         `attemptLog = list_append(if_not_exists(attemptLog, :empty), :attempt)${delivered ? ', deliveredAt = :at' : ''} ` +
@@ -142,7 +143,7 @@ export async function closeDelivery(
   await db.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: keys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
+      Key: webhookKeys.webhookDelivery(delivery.tenantId, delivery.subscriptionId, delivery.eventId),
       UpdateExpression: `SET #status = :status${attempt ? ', attemptLog = list_append(if_not_exists(attemptLog, :empty), :attempt)' : ''}`,
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#status': 'status' },
@@ -165,7 +166,7 @@ export function requestReplay(tenantId: string, subscriptionId: string, eventId:
       db.send(
         new UpdateCommand({
           TableName: tableName,
-          Key: keys.webhookDelivery(tenantId, subscriptionId, eventId),
+          Key: webhookKeys.webhookDelivery(tenantId, subscriptionId, eventId),
           UpdateExpression: 'SET #status = :replay, nextAttemptAt = :at, roundFailures = :zero REMOVE roundStartedAt',
           ConditionExpression:
             'attribute_exists(pk) AND #status <> :replay AND (#status <> :pending OR nextAttemptAt < :stuck)',
@@ -198,7 +199,7 @@ export async function listDeliveries(
         TableName: tableName,
         KeyConditionExpression: 'pk = :pk',
         ExpressionAttributeValues: {
-          ':pk': keys.deliveriesOfSubscription(tenantId, subscriptionId),
+          ':pk': webhookKeys.deliveriesOfSubscription(tenantId, subscriptionId),
           ...(options.status ? { ':status': options.status } : {}),
         },
         ...(options.status
@@ -212,4 +213,15 @@ export async function listDeliveries(
     start = page.LastEvaluatedKey;
   } while (start && found.length < limit);
   return found.slice(0, limit);
+}
+
+/** A webhook delivery item (the delivery log) that a record writes; undefined for any other item. */
+export function deliveryItemOfRecord(record: ChangeRecord): Record<string, unknown> | undefined {
+  const image = record.newImage;
+  return record.eventName !== 'REMOVE' &&
+    image &&
+    typeof image.sk === 'string' &&
+    image.sk.startsWith(DELIVERY_ITEM_PREFIX)
+    ? image
+    : undefined;
 }

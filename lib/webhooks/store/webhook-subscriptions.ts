@@ -1,18 +1,18 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
-import { keys } from '#lib/platform/table/keys';
+import { webhookKeys } from '#lib/webhooks/store/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { SealedSecret, WebhookSubscription } from '#lib/webhooks/rules/webhook-subscription';
 import * as v from 'valibot';
 import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 import { EVENT_TYPES } from '#lib/events/rules/event-catalogue';
 
-/** A tenant's webhook subscriptions: one item collection per tenant (keys.webhookSubscription). */
+/** A tenant's webhook subscriptions: one item collection per tenant (webhookKeys.webhookSubscription). */
 
 /** A subscription's item, in its tenant's collection. */
 function toSubscriptionItem(subscription: WebhookSubscription): StoredItem {
-  return { ...keys.webhookSubscription(subscription.tenantId, subscription.subscriptionId), ...subscription };
+  return { ...webhookKeys.webhookSubscription(subscription.tenantId, subscription.subscriptionId), ...subscription };
 }
 
 const subscriptionItemSchema = v.object({
@@ -50,13 +50,13 @@ export async function getSubscription(
   subscriptionId: string,
 ): Promise<WebhookSubscription | undefined> {
   const { Item } = await db.send(
-    new GetCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId) }),
+    new GetCommand({ TableName: tableName, Key: webhookKeys.webhookSubscription(tenantId, subscriptionId) }),
   );
   return Item ? fromSubscriptionItem(Item) : undefined;
 }
 
 export async function listSubscriptions(tenantId: string): Promise<WebhookSubscription[]> {
-  return (await queryPartition(keys.webhookSubscriptionsOfTenant(tenantId))).map(fromSubscriptionItem);
+  return (await queryPartition(webhookKeys.webhookSubscriptionsOfTenant(tenantId))).map(fromSubscriptionItem);
 }
 
 /**
@@ -75,7 +75,11 @@ function updateSubscription(
   return conditionalWrite(
     () =>
       db.send(
-        new UpdateCommand({ TableName: tableName, Key: keys.webhookSubscription(tenantId, subscriptionId), ...update }),
+        new UpdateCommand({
+          TableName: tableName,
+          Key: webhookKeys.webhookSubscription(tenantId, subscriptionId),
+          ...update,
+        }),
       ),
     () => false,
   );
@@ -85,7 +89,7 @@ export async function deleteSubscription(tenantId: string, subscriptionId: strin
   const { Attributes } = await db.send(
     new DeleteCommand({
       TableName: tableName,
-      Key: keys.webhookSubscription(tenantId, subscriptionId),
+      Key: webhookKeys.webhookSubscription(tenantId, subscriptionId),
       ReturnValues: 'ALL_OLD',
     }),
   );

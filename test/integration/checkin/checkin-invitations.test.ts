@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { INVITATION_EMAIL_INTERVAL_MS } from '#lib/checkin/rules/invitation';
 import { useLocalApi } from '../../support/local-api';

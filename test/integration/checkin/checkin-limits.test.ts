@@ -1,5 +1,5 @@
 import { addShootingDay } from '#lib/galleries/store/galleries';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { MIN_PENDING_PAYMENTS_PER_DAY } from '#lib/galleries/rules/public-limits';
 import { useLocalApi } from '../../support/local-api';

@@ -1,7 +1,7 @@
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { decode } from 'jpeg-js';
 import sharp from 'sharp';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { SELFIE_MAX_DIMENSION } from '#lib/checkin/adapters/selfie-image';
 import { useLocalApi } from '../../support/local-api';

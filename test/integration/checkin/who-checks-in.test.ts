@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { db, tableName } from '#lib/platform/table/client';
 import { addShootingDay } from '#lib/galleries/store/galleries';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { CheckinPolicy } from '#lib/galleries/rules/checkin-policy';
 import { CHECKIN_CLAIM_MS } from '#lib/persons/store/imported-completion';

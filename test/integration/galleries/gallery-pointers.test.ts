@@ -1,6 +1,6 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { createGallery, updateGallerySettings } from '#lib/galleries/store/galleries';
 import { listGalleryPointers } from '#lib/galleries/store/gallery-pointers';
 import { randomToken } from '#lib/platform/secret-values';

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { erasePersons } from '#lib/privacy/erasure';
 import { listObjectVersions } from '#lib/platform/media-bucket';
 import { portraitCropPrefix } from '#lib/platform/media-keys';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { photoLinkKey } from '#lib/photos/photo-links';
 import { signPhotoLink } from '#lib/photos/rules/photo-link';

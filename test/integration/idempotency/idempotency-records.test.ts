@@ -7,7 +7,7 @@ import {
   deleteIdempotencyRecord,
   listIdempotencyRecordsOfGallery,
 } from '#lib/idempotency/store/idempotency-records';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import {

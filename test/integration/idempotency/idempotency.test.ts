@@ -1,6 +1,6 @@
 import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey } from '#lib/tenants/store/api-keys';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { useLocalApi } from '../../support/local-api';
 import { type TestTenant, createTestTenant } from '../../support/factories';

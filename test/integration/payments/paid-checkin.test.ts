@@ -1,5 +1,5 @@
 import { addPackage, addShootingDay } from '#lib/galleries/store/galleries';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { updateTenantSettings } from '#lib/tenants/store/tenants';
 import { useLocalApi } from '../../support/local-api';

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { now, nowIso, resetClock, setClock } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { reserveOrder } from '#lib/payments/store/order-transitions';
 import { getOrder } from '#lib/payments/store/orders';
 import { queryPartition } from '#lib/platform/table/queries';

@@ -1,5 +1,5 @@
 import { getTenantBySlug } from '#lib/tenants/store/tenants';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { ALLOWED_RETURN_ORIGINS_MAX } from '#lib/payments/checkout-urls';
 import { type AdminRun, admin } from '../../support/admin';

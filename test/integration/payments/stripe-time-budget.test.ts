@@ -8,7 +8,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { STRIPE_TIME_BUDGET_MS } from '#lib/payments/adapters/stripe-payments';
 import { now } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { recordStripeReadiness } from '#lib/tenants/store/tenants';
 import { useLocalApi } from '../../support/local-api';

@@ -1,5 +1,5 @@
 import { db } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { ACCESS_CODE_ALPHABET } from '#lib/persons/rules/access-codes';
 import { useLocalApi } from '../../support/local-api';

@@ -7,7 +7,7 @@ import { type EmailSender, emailSender, useEmailSender } from '#lib/photos/adapt
 import { now, resetClock, setClock } from '#lib/platform/clock';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { createGallery } from '#lib/galleries/store/galleries';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { claimPhotoNotice, getNoticeRecipient } from '#lib/persons/store/photo-notice-marks';
 import { recordPhoto } from '#lib/photos/store/photos';
 import { queryPartition } from '#lib/platform/table/queries';

@@ -5,7 +5,7 @@ import { photoLinkKey } from '#lib/photos/photo-links';
 import { signPhotoLink } from '#lib/photos/rules/photo-link';
 import { listPhotos } from '#lib/photos/store/photos';
 import { erasePersons } from '#lib/privacy/erasure';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import { admin } from '../../support/admin';
 import { useLocalApi } from '../../support/local-api';

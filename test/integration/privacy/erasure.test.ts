@@ -8,7 +8,7 @@ import { type CheckinStudio, createPayingStudio } from '../../support/checkin-ga
 import { useLocalApi } from '../../support/local-api';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';
 import { useStripeEmulator } from '../../support/stripe';
-import { IDEMPOTENCY_KEY_PREFIX, RATE_LIMIT_KEY_PREFIX, galleryPartitionPrefix, keys } from '#lib/platform/table/keys';
+import { IDEMPOTENCY_KEY_PREFIX, RATE_LIMIT_KEY_PREFIX, galleryPartitionPrefix, keys } from '../../support/table-keys';
 
 const api = useLocalApi();
 const stripe = useStripeEmulator(api);

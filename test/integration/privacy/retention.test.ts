@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { listObjectVersions } from '#lib/platform/media-bucket';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { type StoredOrder, getOrder } from '#lib/payments/store/orders';
 import { getPerson } from '#lib/persons/store/persons';
 import { selfieObjectKey } from '#lib/platform/media-keys';

@@ -13,7 +13,7 @@ import { TENANT_CACHE_MS, forgetRecentTenants } from '#lib/tenants/store/tenants
 import { GALLERY_LIMITS_CACHE_MS } from '#lib/http/public-rate-limit';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { queryPartition } from '#lib/platform/table/queries';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
 import { type CheckinStudio, createCheckinStudio } from '../../support/checkin-gallery';
 import { useTestTable } from '../../support/test-table';

@@ -5,7 +5,7 @@ import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { db, tableName } from '#lib/platform/table/client';
 import { addShootingDay } from '#lib/galleries/store/galleries';
-import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
+import { GALLERY_ITEM, keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { recordStripeReadiness } from '#lib/tenants/store/tenants';
 import * as accessCodes from '#lib/persons/rules/access-codes';

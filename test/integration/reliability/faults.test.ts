@@ -36,7 +36,7 @@ import {
 } from '../../support/faults/retry-observation';
 import { noteInSummary, plainMessage, summarise } from '../../support/faults/run-summary';
 import { expireOpenSessions } from '../../support/faults/stripe-fault-proxy';
-import { IDEMPOTENCY_KEY_PREFIX, RATE_LIMIT_KEY_PREFIX } from '#lib/platform/table/keys';
+import { IDEMPOTENCY_KEY_PREFIX, RATE_LIMIT_KEY_PREFIX } from '../../support/table-keys';
 import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 

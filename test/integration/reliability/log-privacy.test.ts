@@ -41,7 +41,7 @@ import {
   serverHeaders,
   uniqueName,
 } from '../../support/faults/requests';
-import { IDEMPOTENCY_KEY_PREFIX } from '#lib/platform/table/keys';
+import { IDEMPOTENCY_KEY_PREFIX } from '../../support/table-keys';
 
 /**
  * Log privacy (issue 14, point 6): no log line holds a name, an email, a phone number, a token

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';

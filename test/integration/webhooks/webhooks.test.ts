@@ -1,4 +1,4 @@
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { verifyWebhookSignature } from '#lib/client/webhook-signature';
 import { now } from '#lib/platform/clock';

@@ -2,7 +2,7 @@
  * What must hold of a gallery whatever failed: nothing lost, nothing half-written. Each broken
  * rule is reported as one sentence, so a test can list every one of them at once.
  */
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../table-keys';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { COUNTERS, type GalleryState, readState } from './gallery-state';
 import type { Fixture } from './galleries';

@@ -6,7 +6,7 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { CHECKOUT_TOKEN_KEY_PREFIX, GALLERY_ITEM, keys } from '#lib/platform/table/keys';
+import { CHECKOUT_TOKEN_KEY_PREFIX, GALLERY_ITEM, keys } from '../table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { testS3 } from '../media';
 import { lab } from './fault-lab';

@@ -13,7 +13,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AwsFault } from './fault-lab';
 import type { Fixture } from './galleries';
 import { CANARY, PHONE_DIGITS } from './log-watch';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../table-keys';
 
 const metadata = () => ({ httpStatusCode: 400, requestId: `LOGS${Date.now()}`, attempts: 1, totalRetryDelay: 0 });
 const itemOf = (f: Fixture) =>

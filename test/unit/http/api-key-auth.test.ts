@@ -1,7 +1,7 @@
 import { type ApiKeyRecord, createApiKey, setApiKeyStatus } from '#lib/tenants/store/api-keys';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { hashApiKey } from '#lib/tenants/rules/api-key-secret';
 import { type Tenant, createTenant } from '#lib/tenants/store/tenants';
 import { apiKeyAuth, presentedApiKey, takenVerdict } from '#lib/http/api-key-auth';

@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type Tenant, TENANT_CACHE_MS, createTenant } from '#lib/tenants/store/tenants';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { tenantResolution } from '#lib/http/tenant-resolution';
 import { uniqueSlug } from '../../support/factories';
 import { useTestTable } from '../../support/test-table';

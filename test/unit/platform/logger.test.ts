@@ -7,7 +7,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import Stripe from 'stripe';
 import { DomainError } from '#lib/platform/domain-error';
 import { type LogFields, galleryRef, loggableError, logger, reportFailure } from '#lib/platform/logger';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SECRET = 'ada.lovelace@example.com';

@@ -1,5 +1,5 @@
 import { decodePersonCursor, encodePersonCursor } from '#lib/platform/page-cursor';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../support/table-keys';
 import { newPersonId } from '#lib/persons/rules/person-model';
 
 const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64url');

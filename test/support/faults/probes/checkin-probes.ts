@@ -4,7 +4,7 @@
  * pending reservation, and the CORS preflights.
  */
 import { now } from '#lib/platform/clock';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../table-keys';
 import { getItem } from '../gallery-state';
 import { services } from '../local-services';
 import {

@@ -4,7 +4,7 @@
  */
 import Stripe from 'stripe';
 import { handler as ingestPhoto } from '../../../../functions/photos/ingest-photo';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../media';

@@ -3,7 +3,7 @@
  * import of persons, settled the way the documented client does it.
  */
 import { handler as ingestPhoto } from '../../../../functions/photos/ingest-photo';
-import { keys } from '#lib/platform/table/keys';
+import { keys } from '../../table-keys';
 import { photoObjectKey } from '#lib/platform/media-keys';
 import type { ApiAnswer } from '../../local-api';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../media';

@@ -1,0 +1,16 @@
+/**
+ * The outbox: events of a gallery waiting for or done with dispatch.
+ * Only this feature's stores build these keys (the boundary check holds it); docs/data-model.md
+ * documents the access pattern each serves.
+ */
+/** The sort-key prefix of event items (a stream record's kind). */
+export const EVENT_ITEM_PREFIX = 'EVENT#';
+
+export const outboxKeys = {
+  /** Events of a gallery waiting for or done with dispatch (the outbox): written in the transaction of the change they report. */
+  eventsOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#EVENTS`,
+  event: (tenantId: string, token: string, eventId: string) => ({
+    pk: `T#${tenantId}#G#${token}#EVENTS`,
+    sk: `${EVENT_ITEM_PREFIX}${eventId}`,
+  }),
+} as const;
