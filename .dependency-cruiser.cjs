@@ -24,7 +24,7 @@ const FEATURE_NAMES = existsSync(join(ROOT, 'lib'))
 const FEATURE_ALTERNATIVES = FEATURE_NAMES.join('|') || 'no-feature';
 const FEATURE = `(${FEATURE_ALTERNATIVES})`;
 
-/** The modules a feature's public.ts lists (`export const PUBLIC_MODULES = ['store/photos', …]`). */
+/** The modules a feature's public.ts lists (`export const PUBLIC_MODULES = ['common/store/photos', …]`). */
 function publicModulesOf(feature) {
   const file = join(ROOT, 'lib', feature, 'public.ts');
   if (!existsSync(file)) return [];

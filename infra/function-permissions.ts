@@ -152,11 +152,11 @@ const PERMISSIONS_BY_HANDLER = {
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.persons, PARTITIONS.accessCodes] },
       ...RESERVE_ORDERS,
       CACHE_STRIPE_READINESS,
-      // myPhotos (lib/photos/participant-photos.ts): the code's person, then the person's photos;
+      // myPhotos (lib/photos/access/participant-photos.ts): the code's person, then the person's photos;
       // photosByLink the link's person; sendPhotoLink the persons with the address (a query of the gallery's persons).
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes, PARTITIONS.persons] },
       { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos, PARTITIONS.persons] },
-      // pickPhoto (lib/photos/store/photo-picks.ts): the picked photo must be the person's (a ConditionCheck); the
+      // pickPhoto (lib/photos/access/store/photo-picks.ts): the picked photo must be the person's (a ConditionCheck); the
       // person's pick is an UpdateItem on persons, its photo.picked event a PutItem (STORE_PERSONS).
       { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.photos] },
     ],
@@ -184,7 +184,7 @@ const PERMISSIONS_BY_HANDLER = {
     secrets: ['photoSigningKey'],
     photoCdn: true,
   },
-  // Uploads into a gallery's inbox (lib/photos/inbox-uploads.ts): listing it, presigning PUTs and parts
+  // Uploads into a gallery's inbox (lib/photos/uploads/inbox-uploads.ts): listing it, presigning PUTs and parts
   // (a presigned URL acts with these credentials: PutObject covers PutObject and UploadPart), and the
   // multipart calls themselves (PutObject covers create and complete). Nothing reads a photo.
   'photos/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
@@ -250,7 +250,7 @@ const PERMISSIONS_BY_HANDLER = {
     // they arrive, their versions too: the bucket is versioned, and a delete marker alone would keep them 30 days.
     // Photos an erased card governs are found by listing their versions (lib/platform/media-bucket.ts deleteObjectForGood).
     media: { folders: ['photos'], objects: ['GetObject', 'DeleteObject', 'DeleteObjectVersion'], list: true },
-    // Reading a shoot photo (lib/photos/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
+    // Reading a shoot photo (lib/photos/sorting/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
     // camera JPEG peaked at 262 MB and took 187 ms of CPU on x64, the worst measured (61 MP progressive
     // 4:4:4) 511 MB and 2.7 s. The face model, loaded only for galleries with face matching on, adds
     // about 480 MB that TensorFlow.js's WebAssembly heap keeps for the instance's life: with the worst

@@ -128,7 +128,7 @@ export class PhotoNotices extends Construct {
 }
 
 /**
- * The key photo links are signed with (lib/photos/rules/photo-link.ts): generated at deployment,
+ * The key photo links are signed with (lib/photos/links/rules/photo-link-token.ts): generated at deployment,
  * 64 letters and digits, read by the check-in and photo-email functions. Replacing it ends every
  * photo link sent so far (participants ask for a new one), so it is kept with the stack's data.
  */

@@ -1,5 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
-import { completeInboxUploads } from '#lib/photos/inbox-uploads';
+import { completeInboxUploads } from '#lib/photos/uploads/inbox-uploads';
 
 /** POST /group-shoot/checkin/{token}/uploads/complete, alias /groupshoot/{token}/uploads/complete (API key) */
 export const handler = endpoint('completeUploads', ({ tenant, pathParameters, body }) =>

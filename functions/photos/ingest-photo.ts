@@ -1,6 +1,6 @@
 import type { S3Event } from 'aws-lambda';
 import { logger, reportFailure } from '#lib/platform/logger';
-import { type IngestOutcome, ingestPhotoObject } from '#lib/photos/ingest-photo';
+import { type IngestOutcome, ingestPhotoObject } from '#lib/photos/sorting/ingest-photo';
 import { triggered } from '#lib/http/triggered';
 
 /** Outcomes someone should look at: a key or object that should not be there. */

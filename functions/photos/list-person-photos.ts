@@ -1,5 +1,5 @@
 import { endpoint } from '#lib/http/endpoint';
-import { listPersonPhotos } from '#lib/photos/person-photos';
+import { listPersonPhotos } from '#lib/photos/access/person-photos';
 
 /** GET /group-shoot/checkin/{token}/persons/{personId}/photos, alias /groupshoot/{token}/persons/{personId}/photos (API key) */
 export const handler = endpoint('listPersonPhotos', ({ tenant, pathParameters, gallery }) =>

@@ -1,5 +1,5 @@
 import { changeRecordsOf } from '#lib/events/adapters/stream-records';
-import { photoNoticeSender } from '#lib/photos/send-photo-notices';
+import { photoNoticeSender } from '#lib/photos/notices/send-photo-notices';
 import { streamBatch } from '#lib/http/triggered';
 
 /**

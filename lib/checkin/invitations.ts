@@ -1,6 +1,6 @@
 import { now } from '#lib/platform/clock';
 import { requireEnv } from '#lib/platform/config';
-import { emailParticipantAtMostEvery, photoEmailSender, photoLinkKey } from '#lib/photos/photo-links';
+import { emailParticipantAtMostEvery, photoEmailSender, photoLinkKey } from '#lib/photos/links/photo-links';
 import {
   INVITATION_EMAIL_INTERVAL_MS,
   invitationEmailContent,

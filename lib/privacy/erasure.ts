@@ -19,8 +19,8 @@ import {
   deleteErasedItems,
 } from '#lib/privacy/store/erasable-items';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import { type ShootItem, shootItemsOf } from '#lib/photos/store/shoot-photos';
-import { eraseFromShoot } from '#lib/photos/erase-shoot-photos';
+import { type ShootItem, shootItemsOf } from '#lib/photos/sorting/store/shoot-photos';
+import { eraseFromShoot } from '#lib/photos/sorting/erase-shoot-photos';
 import { deleteReferenceFaces, listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
 import { getPerson } from '#lib/persons/store/persons';

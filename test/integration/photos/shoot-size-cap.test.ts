@@ -1,5 +1,5 @@
 import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
-import { ingestPhotoObject } from '#lib/photos/ingest-photo';
+import { ingestPhotoObject } from '#lib/photos/sorting/ingest-photo';
 import { MAX_PHOTO_OBJECT_BYTES } from '#lib/platform/field-limits';
 import { logger } from '#lib/platform/logger';
 import { inboxObjectKey } from '#lib/platform/media-keys';

@@ -9,7 +9,7 @@ import { createTenant, updateTenantSettings } from '#lib/tenants/store/tenants';
 import { photoObjectKey } from '#lib/platform/media-keys';
 import { randomBase62, randomToken } from '#lib/platform/secret-values';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
-import { signPhotoLink } from '#lib/photos/rules/photo-link';
+import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { uniqueSlug } from '../../support/factories';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';

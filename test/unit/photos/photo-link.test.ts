@@ -3,7 +3,7 @@ import {
   PHOTO_LINK_MAX_LENGTH,
   signPhotoLink,
   verifyPhotoLink,
-} from '#lib/photos/rules/photo-link';
+} from '#lib/photos/links/rules/photo-link-token';
 
 const KEY = 'k'.repeat(64);
 const AT = Date.parse('2027-06-01T08:00:00Z');

@@ -4,7 +4,7 @@ import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { returnUrlOf } from '#lib/payments/checkout-urls';
 import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
 import { parseImportRequest } from '#lib/persons/person-schemas';
-import { parseMyPhotos } from '#lib/photos/photo-schemas';
+import { parseMyPhotos } from '#lib/photos/access/photo-schemas';
 import {
   CHECKOUT_TOKEN_MAX_LENGTH,
   CUSTOM_TEXT_LIMITS,
