@@ -12,7 +12,7 @@ import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
 import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
 import { participantPhotos } from '#lib/photos/access/participant-photos';
-import { photosByLink, sendPhotoLink } from '#lib/photos/links/photo-links';
+import { photosByLink, sendPhotoLink } from '#lib/photos/access/photos-by-link';
 import { parseMyPhotos, parsePhotosByLink, parsePickPhoto, parseSendPhotoLink } from '#lib/photos/access/photo-schemas';
 import { pickPhotoAsParticipant } from '#lib/photos/access/pick-photo';
 

@@ -9,6 +9,7 @@ import type { TableKeyName } from '#lib/platform/table/keys';
 export const PUBLIC_MODULES = [
   'access/participant-photos',
   'access/photo-schemas',
+  'access/photos-by-link',
   'access/pick-photo',
   'access/rules/portrait-photo',
   'cards/adapters/camera-card-pdf',
@@ -18,6 +19,7 @@ export const PUBLIC_MODULES = [
   'common/store/photos',
   'links/photo-links',
   'notices/adapters/email-sender',
+  'notices/participant-emails',
   'notices/rules/email-messages',
   'notices/rules/photo-notice',
   'sorting/adapters/shoot-photo-reader',

@@ -1,5 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AccessPair, MyPhotosInput, ParticipantPhotos, PhotoLinkRequested } from '#lib/photos/access/photo-schemas';
+import type {
+  AccessPair,
+  MyPhotosInput,
+  ParticipantPhotos,
+  PhotoLinkRequested,
+} from '#lib/photos/access/photo-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import { getPerson, personIdOfCode } from '#lib/persons/store/persons';
 import type { Tenant } from '#lib/tenants/store/tenants';
@@ -20,7 +25,9 @@ import {
   lookupByCodeAllowed,
 } from '#lib/photos/access/rules/lookup-budgets';
 import { participantPhotosAnswer } from '#lib/photos/access/person-photos';
-import { answerUniformly, emailPhotoLink, keyedDigest } from '#lib/photos/links/photo-links';
+import { answerUniformly } from '#lib/photos/access/photos-by-link';
+import { emailPhotoLink } from '#lib/photos/notices/participant-emails';
+import { keyedDigest } from '#lib/photos/links/photo-links';
 
 /** A person ID no person has: read in place of the person when the code is unknown, so both cases cost the same reads. */
 const NO_PERSON_ID = 'per_00000000000000000000000000';

@@ -12,7 +12,8 @@ import { findTenantById } from '#lib/tenants/store/tenant-directory';
 import type { Gallery, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { photoNoticeContent, photoNoticeDecision } from '#lib/photos/notices/rules/photo-notice';
 import { firstLanguage } from '#lib/platform/languages';
-import { photoEmailSender, photoLinkOf } from '#lib/photos/links/photo-links';
+import { photoEmailSender } from '#lib/photos/notices/participant-emails';
+import { photoLinkOf } from '#lib/photos/links/photo-links';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';
 
 /**
