@@ -175,7 +175,7 @@ const PERMISSIONS_BY_HANDLER = {
       { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.personsByEmployeeId] },
     ],
   },
-  'photos/list-person-photos': {
+  'photos/access/list-person-photos': {
     table: [
       ...SERVER_REQUEST,
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
@@ -187,12 +187,12 @@ const PERMISSIONS_BY_HANDLER = {
   // Uploads into a gallery's inbox (lib/photos/uploads/inbox-uploads.ts): listing it, presigning PUTs and parts
   // (a presigned URL acts with these credentials: PutObject covers PutObject and UploadPart), and the
   // multipart calls themselves (PutObject covers create and complete). Nothing reads a photo.
-  'photos/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
-  'photos/create-uploads': {
+  'photos/uploads/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
+  'photos/uploads/create-uploads': {
     table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
     media: { folders: ['photos'], objects: ['PutObject'] },
   },
-  'photos/complete-uploads': {
+  'photos/uploads/complete-uploads': {
     table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
     media: { folders: ['photos'], objects: ['PutObject', 'AbortMultipartUpload'] },
   },
@@ -224,7 +224,7 @@ const PERMISSIONS_BY_HANDLER = {
   },
   'http/route-not-matched': { table: [] },
   'http/cors-preflight': { table: [] },
-  'photos/ingest-photo': {
+  'photos/sorting/ingest-photo': {
     table: [
       // recordPhoto: the photo, the person's photoCount and the statistics in one transaction; getPerson (strongly consistent) on a retry.
       // A sorted shoot photo moving from one person to another also deletes the first one's photo item.
@@ -308,7 +308,7 @@ const PERMISSIONS_BY_HANDLER = {
     memoryMb: 256,
     timeoutSeconds: 60,
   },
-  'photos/send-photo-notices': {
+  'photos/notices/send-photo-notices': {
     table: [
       // The event's gallery (does it ask for the notification consent?), the tenant's slug and name
       // from the directory, the person (consent, email, photos), and the notice's claim on the person.

@@ -31,7 +31,7 @@ const PHOTOS_ASSIGNED: EventType = 'photos.assigned';
 export interface PhotoNoticesProps {
   /** The single table; it must have a stream with new images. */
   table: ITable;
-  /** photos/send-photo-notices. */
+  /** photos/notices/send-photo-notices. */
   sender: LambdaFunction;
   /** checkin/post-group-shoot, which emails photo links on request: the same sender address and permission. */
   linkSender: LambdaFunction;
@@ -136,7 +136,7 @@ export function photoLinkKey(scope: Construct): Secret {
   return generatedKeySecret(
     scope,
     'PhotoLinkKey',
-    'Signs the photo links of participant emails (generated; read by checkin/post-group-shoot and photos/send-photo-notices)',
+    'Signs the photo links of participant emails (generated; read by checkin/post-group-shoot and photos/notices/send-photo-notices)',
     'Rotating it ends every photo link sent so far; it is rotated by hand (a new value), when a link key may have leaked.',
   );
 }

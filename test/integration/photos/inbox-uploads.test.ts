@@ -1,5 +1,5 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/platform/field-limits';
 import { cardJpeg, portraitJpeg } from '../../../scripts/samples/synthetic-shoot';

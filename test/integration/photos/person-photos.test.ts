@@ -1,4 +1,4 @@
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { createGallery } from '#lib/galleries/store/galleries';
 import { getPerson } from '#lib/persons/store/persons';
 import { getSignedUrl } from '@aws-sdk/cloudfront-signer';

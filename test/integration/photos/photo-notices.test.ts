@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { handler as sendPhotoNotices } from '../../../functions/photos/send-photo-notices';
+import { handler as sendPhotoNotices } from '../../../functions/photos/notices/send-photo-notices';
 import { type LocalEventPipeline, startEventPipeline } from '../../../scripts/local/event-pipeline';
 import { type EmailSender, emailSender, useEmailSender } from '#lib/photos/notices/adapters/email-sender';
 import { now, resetClock, setClock } from '#lib/platform/clock';

@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { assignSequence, readCard, sequencePosition } from '#lib/photos/sorting/rules/shoot-sequence';
 import { photoIdOf } from '#lib/platform/media-keys';

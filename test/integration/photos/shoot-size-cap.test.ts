@@ -1,4 +1,4 @@
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { ingestPhotoObject } from '#lib/photos/sorting/ingest-photo';
 import { MAX_PHOTO_OBJECT_BYTES } from '#lib/platform/field-limits';
 import { logger } from '#lib/platform/logger';

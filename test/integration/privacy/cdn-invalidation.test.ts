@@ -1,4 +1,4 @@
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { inboxObjectKey, photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import type { CardReading } from '#lib/photos/sorting/rules/shoot-sequence';

@@ -1,6 +1,6 @@
 import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { ulid } from 'ulid';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { CHECKIN_ACTIONS } from '#lib/http/group-shoot-actions';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey } from '#lib/tenants/store/api-keys';
