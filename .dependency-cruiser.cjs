@@ -7,7 +7,9 @@
  *
  * The config reads the tree it checks, so the fixtures of the test are checked by the same rules:
  * the features are the folders of lib/ (but the kernel, the edge and the client), and each
- * feature's public face is the list in its lib/<feature>/public.ts.
+ * feature's public face is the list in its lib/<feature>/public.ts. A feature may cut itself into
+ * sub-feature folders (lib/photos/sorting/), each with its own rules/, store/ and adapters/ under
+ * the same rules; for the other features and the edge it is still one feature with one face.
  */
 const { existsSync, readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -22,7 +24,7 @@ const FEATURE_NAMES = existsSync(join(ROOT, 'lib'))
 const FEATURE_ALTERNATIVES = FEATURE_NAMES.join('|') || 'no-feature';
 const FEATURE = `(${FEATURE_ALTERNATIVES})`;
 
-/** The modules a feature's public.ts lists (`export const PUBLIC_MODULES = ['store/photos', …]`). */
+/** The modules a feature's public.ts lists (`export const PUBLIC_MODULES = ['common/store/photos', …]`). */
 function publicModulesOf(feature) {
   const file = join(ROOT, 'lib', feature, 'public.ts');
   if (!existsSync(file)) return [];
@@ -30,12 +32,20 @@ function publicModulesOf(feature) {
   return list ? [...list[1].matchAll(/'([^']+)'/g)].map((match) => match[1]) : [];
 }
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The folders of lib/<feature>/ that are a sub-feature: all but its parts (lib/photos/sorting/, not lib/photos/rules/). */
+const PARTS = ['rules', 'store', 'adapters'];
+const SUB_FEATURE_NAMES = FEATURE_NAMES.flatMap((feature) =>
+  readdirSync(join(ROOT, 'lib', feature), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !PARTS.includes(entry.name))
+    .map((entry) => entry.name),
+);
+/** A sub-feature's folder, when the file sits in one (`sorting/` of lib/photos/sorting/rules/…), else nothing. */
+const SUB = SUB_FEATURE_NAMES.length > 0 ? `(?:(?:${[...new Set(SUB_FEATURE_NAMES)].map(escape).join('|')})/)?` : '';
+
 const PUBLIC_PATHS = FEATURE_NAMES.flatMap((feature) =>
   [...publicModulesOf(feature), 'public'].map((module) => `^lib/${escape(feature)}/${escape(module)}\\.ts$`),
 );
-
-/** Each feature's keys: its store/keys.ts, or a sub-feature's. */
-const FEATURE_KEYS = [`^lib/${FEATURE}/store/keys\\.ts$`, `^lib/${FEATURE}/[^/]+/store/keys\\.ts$`];
 
 /** Kernel modules without I/O: the only kernel a pure rule may import. */
 const PURE_KERNEL = [
@@ -98,14 +108,14 @@ module.exports = {
       name: 'pure-rules',
       comment: 'A pure rule imports only pure rules and the pure kernel.',
       severity: 'error',
-      from: { path: `^lib/${FEATURE}/rules/` },
-      to: { path: '^(lib|functions|scripts|infra|test)/', pathNot: [`^lib/${FEATURE}/rules/`, ...PURE_KERNEL] },
+      from: { path: `^lib/${FEATURE}/${SUB}rules/` },
+      to: { path: '^(lib|functions|scripts|infra|test)/', pathNot: [`^lib/${FEATURE}/${SUB}rules/`, ...PURE_KERNEL] },
     },
     {
       name: 'pure-rules',
       comment: 'A pure rule imports only packages of computation (no AWS SDK, no sharp, no Stripe, no file system).',
       severity: 'error',
-      from: { path: `^lib/${FEATURE}/rules/` },
+      from: { path: `^lib/${FEATURE}/${SUB}rules/` },
       to: {
         dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core', 'unknown'],
         pathNot: [`(^|/)node_modules/(${PURE_PACKAGES.map(escape).join('|')})/`, '^(node:)?crypto$'],
@@ -115,14 +125,14 @@ module.exports = {
       name: 'table-in-stores',
       comment: "Only a feature's store reaches the table (its adapters may read the key prefixes of stream records).",
       severity: 'error',
-      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/store/` },
+      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/${SUB}store/` },
       to: { path: '^lib/platform/table/', pathNot: '^lib/platform/table/keys\\.ts$' },
     },
     {
       name: 'table-in-stores',
       comment: "Use cases read the kernel's key scheme through their store.",
       severity: 'error',
-      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/(store|adapters)/` },
+      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/${SUB}(store|adapters)/` },
       to: { path: '^lib/platform/table/keys\\.ts$' },
     },
     {
@@ -131,45 +141,42 @@ module.exports = {
         "A feature's keys (its store/keys.ts) are built by its own stores and adapters only: another feature's items change through that feature's functions.",
       severity: 'error',
       from: { path: `^lib/${FEATURE}/` },
-      to: { path: FEATURE_KEYS, pathNot: '^lib/$1/' },
+      to: { path: `^lib/${FEATURE}/${SUB}store/keys\\.ts$`, pathNot: '^lib/$1/' },
     },
     {
       name: 'own-keys',
       comment: "A feature's use cases and rules reach its keys through its store.",
       severity: 'error',
-      from: {
-        path: `^lib/${FEATURE}/`,
-        pathNot: [`^lib/${FEATURE}/(store|adapters)/`, `^lib/${FEATURE}/[^/]+/(store|adapters)/`],
-      },
-      to: { path: ['^lib/$1/store/keys\\.ts$', '^lib/$1/[^/]+/store/keys\\.ts$'] },
+      from: { path: `^lib/${FEATURE}/`, pathNot: `^lib/${FEATURE}/${SUB}(store|adapters)/` },
+      to: { path: `^lib/$1/${SUB}store/keys\\.ts$` },
     },
     {
       name: 'own-keys',
       comment: 'The edge, the client and the kernel build no key of a feature.',
       severity: 'error',
       from: { path: '^lib/(http|client|platform)/' },
-      to: { path: FEATURE_KEYS },
+      to: { path: `^lib/${FEATURE}/${SUB}store/keys\\.ts$` },
     },
     {
       name: 'table-in-stores',
       comment: 'The DynamoDB SDK is used by the table kernel and the stores (and the local stand-ins), nowhere else.',
       severity: 'error',
-      from: { pathNot: `^(lib/platform/|lib/${FEATURE}/store/|scripts/local/|scripts/bench/|test/)` },
+      from: { pathNot: `^(lib/platform/|lib/${FEATURE}/${SUB}store/|scripts/local/|scripts/bench/|test/)` },
       to: { path: TABLE_SDK },
     },
     {
       name: 'edge-without-table',
-      comment: 'The edge reaches the table through features; it may only classify store errors and read key prefixes.',
+      comment: 'The edge reaches the table through features; it may only classify store errors.',
       severity: 'error',
       from: { path: '^lib/http/' },
-      to: { path: '^lib/platform/table/', pathNot: '^lib/platform/table/(retry|store-errors|keys)\\.ts$' },
+      to: { path: '^lib/platform/table/', pathNot: '^lib/platform/table/(retry|store-errors)\\.ts$' },
     },
     {
       name: 'handlers-through-use-cases',
       comment: 'A handler calls use cases: never the table kernel, never a store.',
       severity: 'error',
       from: { path: '^functions/' },
-      to: { path: [`^lib/${FEATURE}/store/`, '^lib/platform/table/'] },
+      to: { path: [`^lib/${FEATURE}/${SUB}store/`, '^lib/platform/table/'] },
     },
     {
       name: 'cli-through-use-cases',

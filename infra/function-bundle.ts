@@ -25,7 +25,7 @@ export const FUNCTION_BUNDLE_OPTIONS = {
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.mjs' },
   external: Object.keys(NATIVE_PACKAGES),
-  // WebAssembly a handler imports (ZXing's reader, lib/photos/adapters/shoot-photo-reader.ts) is embedded
+  // WebAssembly a handler imports (ZXing's reader, lib/photos/sorting/adapters/shoot-photo-reader.ts) is embedded
   // as bytes in the chunk that imports it: nothing to locate at run time, nothing fetched.
   loader: { '.wasm': 'binary' },
   // CommonJS code bundled into an ES module still calls require() for Node's built-ins

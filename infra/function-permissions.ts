@@ -152,11 +152,11 @@ const PERMISSIONS_BY_HANDLER = {
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.persons, PARTITIONS.accessCodes] },
       ...RESERVE_ORDERS,
       CACHE_STRIPE_READINESS,
-      // myPhotos (lib/photos/participant-photos.ts): the code's person, then the person's photos;
+      // myPhotos (lib/photos/access/participant-photos.ts): the code's person, then the person's photos;
       // photosByLink the link's person; sendPhotoLink the persons with the address (a query of the gallery's persons).
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes, PARTITIONS.persons] },
       { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos, PARTITIONS.persons] },
-      // pickPhoto (lib/photos/store/photo-picks.ts): the picked photo must be the person's (a ConditionCheck); the
+      // pickPhoto (lib/photos/access/store/photo-picks.ts): the picked photo must be the person's (a ConditionCheck); the
       // person's pick is an UpdateItem on persons, its photo.picked event a PutItem (STORE_PERSONS).
       { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.photos] },
     ],
@@ -175,7 +175,7 @@ const PERMISSIONS_BY_HANDLER = {
       { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.personsByEmployeeId] },
     ],
   },
-  'photos/list-person-photos': {
+  'photos/access/list-person-photos': {
     table: [
       ...SERVER_REQUEST,
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
@@ -184,15 +184,15 @@ const PERMISSIONS_BY_HANDLER = {
     secrets: ['photoSigningKey'],
     photoCdn: true,
   },
-  // Uploads into a gallery's inbox (lib/photos/inbox-uploads.ts): listing it, presigning PUTs and parts
+  // Uploads into a gallery's inbox (lib/photos/uploads/inbox-uploads.ts): listing it, presigning PUTs and parts
   // (a presigned URL acts with these credentials: PutObject covers PutObject and UploadPart), and the
   // multipart calls themselves (PutObject covers create and complete). Nothing reads a photo.
-  'photos/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
-  'photos/create-uploads': {
+  'photos/uploads/list-inbox-files': { table: SERVER_REQUEST, media: { folders: ['photos'], list: true } },
+  'photos/uploads/create-uploads': {
     table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
     media: { folders: ['photos'], objects: ['PutObject'] },
   },
-  'photos/complete-uploads': {
+  'photos/uploads/complete-uploads': {
     table: [...SERVER_REQUEST, IDEMPOTENCY_RECORDS],
     media: { folders: ['photos'], objects: ['PutObject', 'AbortMultipartUpload'] },
   },
@@ -224,7 +224,7 @@ const PERMISSIONS_BY_HANDLER = {
   },
   'http/route-not-matched': { table: [] },
   'http/cors-preflight': { table: [] },
-  'photos/ingest-photo': {
+  'photos/sorting/ingest-photo': {
     table: [
       // recordPhoto: the photo, the person's photoCount and the statistics in one transaction; getPerson (strongly consistent) on a retry.
       // A sorted shoot photo moving from one person to another also deletes the first one's photo item.
@@ -250,7 +250,7 @@ const PERMISSIONS_BY_HANDLER = {
     // they arrive, their versions too: the bucket is versioned, and a delete marker alone would keep them 30 days.
     // Photos an erased card governs are found by listing their versions (lib/platform/media-bucket.ts deleteObjectForGood).
     media: { folders: ['photos'], objects: ['GetObject', 'DeleteObject', 'DeleteObjectVersion'], list: true },
-    // Reading a shoot photo (lib/photos/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
+    // Reading a shoot photo (lib/photos/sorting/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
     // camera JPEG peaked at 262 MB and took 187 ms of CPU on x64, the worst measured (61 MP progressive
     // 4:4:4) 511 MB and 2.7 s. The face model, loaded only for galleries with face matching on, adds
     // about 480 MB that TensorFlow.js's WebAssembly heap keeps for the instance's life: with the worst
@@ -308,7 +308,7 @@ const PERMISSIONS_BY_HANDLER = {
     memoryMb: 256,
     timeoutSeconds: 60,
   },
-  'photos/send-photo-notices': {
+  'photos/notices/send-photo-notices': {
     table: [
       // The event's gallery (does it ask for the notification consent?), the tenant's slug and name
       // from the directory, the person (consent, email, photos), and the notice's claim on the person.

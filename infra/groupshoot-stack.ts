@@ -500,16 +500,17 @@ const CDK_CUSTOM_RESOURCE_BASIC_ROLE = {
 
 /**
  * The construct IDs of the handlers that moved when functions/ came to mirror lib/ (issue 40),
+ * and again when photos' handlers moved into its sub-features' folders (functions/photos/sorting/…),
  * kept as they were: a new ID would make CloudFormation replace the function, and with it its log
  * group (retained, so left behind), its alarms and its event source mappings.
  */
 const CONSTRUCT_IDS_BEFORE_THE_MOVE: Readonly<Record<string, string>> = {
   'webhooks/deliver-webhooks': 'EventsDeliverWebhooks',
   'webhooks/dispatch-events': 'EventsDispatchEvents',
-  'photos/complete-uploads': 'IntegrationCompleteUploads',
-  'photos/create-uploads': 'IntegrationCreateUploads',
-  'photos/list-inbox-files': 'IntegrationListInboxFiles',
-  'photos/list-person-photos': 'IntegrationListPersonPhotos',
+  'photos/uploads/complete-uploads': 'IntegrationCompleteUploads',
+  'photos/uploads/create-uploads': 'IntegrationCreateUploads',
+  'photos/uploads/list-inbox-files': 'IntegrationListInboxFiles',
+  'photos/access/list-person-photos': 'IntegrationListPersonPhotos',
   'hr-exports/create-hr-export': 'IntegrationCreateHrExport',
   'hr-exports/get-hr-export': 'IntegrationGetHrExport',
   'galleries/get-gallery-stats': 'IntegrationGetGalleryStats',
@@ -517,7 +518,8 @@ const CONSTRUCT_IDS_BEFORE_THE_MOVE: Readonly<Record<string, string>> = {
   'galleries/list-shooting-days': 'IntegrationListShootingDays',
   'persons/import-persons': 'IntegrationImportPersons',
   'persons/list-persons': 'IntegrationListPersons',
-  'photos/ingest-photo': 'MediaIngestPhoto',
+  'photos/sorting/ingest-photo': 'MediaIngestPhoto',
+  'photos/notices/send-photo-notices': 'PhotosSendPhotoNotices',
   'http/cors-preflight': 'SystemCorsPreflight',
   'http/route-not-matched': 'SystemRouteNotMatched',
 };

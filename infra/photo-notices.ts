@@ -31,7 +31,7 @@ const PHOTOS_ASSIGNED: EventType = 'photos.assigned';
 export interface PhotoNoticesProps {
   /** The single table; it must have a stream with new images. */
   table: ITable;
-  /** photos/send-photo-notices. */
+  /** photos/notices/send-photo-notices. */
   sender: LambdaFunction;
   /** checkin/post-group-shoot, which emails photo links on request: the same sender address and permission. */
   linkSender: LambdaFunction;
@@ -128,7 +128,7 @@ export class PhotoNotices extends Construct {
 }
 
 /**
- * The key photo links are signed with (lib/photos/rules/photo-link.ts): generated at deployment,
+ * The key photo links are signed with (lib/photos/links/rules/photo-link-token.ts): generated at deployment,
  * 64 letters and digits, read by the check-in and photo-email functions. Replacing it ends every
  * photo link sent so far (participants ask for a new one), so it is kept with the stack's data.
  */
@@ -136,7 +136,7 @@ export function photoLinkKey(scope: Construct): Secret {
   return generatedKeySecret(
     scope,
     'PhotoLinkKey',
-    'Signs the photo links of participant emails (generated; read by checkin/post-group-shoot and photos/send-photo-notices)',
+    'Signs the photo links of participant emails (generated; read by checkin/post-group-shoot and photos/notices/send-photo-notices)',
     'Rotating it ends every photo link sent so far; it is rotated by hand (a new value), when a link key may have leaked.',
   );
 }

@@ -1,4 +1,5 @@
-import { keys } from '../lib/platform/table/keys';
+import { photoKeys } from '../lib/photos/common/store/keys';
+import { shootKeys } from '../lib/photos/sorting/store/keys';
 import { personKeys } from '../lib/persons/store/keys';
 import { tenantKeys } from '../lib/tenants/store/keys';
 import { paymentKeys } from '../lib/payments/store/keys';
@@ -65,13 +66,13 @@ export const PARTITIONS = {
   persons: personKeys.personsOfGallery(ANY, ANY),
   accessCodes: personKeys.accessCode(ANY, ANY, ANY).pk,
   emailCheckins: checkinKeys.emailCheckins(ANY, ANY, ANY).pk,
-  photos: keys.photosOfPerson(ANY, ANY, ANY),
+  photos: photoKeys.photosOfPerson(ANY, ANY, ANY),
   orders: paymentKeys.ordersOfGallery(ANY, ANY),
   emailReservations: paymentKeys.liveReservationOfEmail(ANY, ANY, ANY).pk,
   checkoutTokens: paymentKeys.checkoutToken(ANY).pk,
   idempotency: idempotencyKeys.idempotencyKey(ANY).pk,
   /** A gallery's shoot (`…#SHOOT`): its inbox photos, camera cards and whose each photo is. */
-  shoot: keys.shootOfGallery(ANY, ANY),
+  shoot: shootKeys.shootOfGallery(ANY, ANY),
   /** A gallery's event outbox (`…#EVENTS`): events name persons, so they are gallery data too. */
   events: outboxKeys.eventsOfGallery(ANY, ANY),
   /** A gallery's reference faces (`…#FACES`): consenting persons' face descriptors, biometric data. */

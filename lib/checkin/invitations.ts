@@ -1,6 +1,7 @@
 import { now } from '#lib/platform/clock';
 import { requireEnv } from '#lib/platform/config';
-import { emailParticipantAtMostEvery, photoEmailSender, photoLinkKey } from '#lib/photos/photo-links';
+import { emailParticipantAtMostEvery, photoEmailSender } from '#lib/photos/notices/participant-emails';
+import { photoLinkKey } from '#lib/photos/links/photo-links';
 import {
   INVITATION_EMAIL_INTERVAL_MS,
   invitationEmailContent,

@@ -12,8 +12,8 @@ import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { listPersons } from '#lib/persons/store/persons';
 import type { Person } from '#lib/persons/rules/person-model';
-import { listPhotos } from '#lib/photos/store/photos';
-import type { Photo } from '#lib/photos/rules/photo-model';
+import { listPhotos } from '#lib/photos/common/store/photos';
+import type { Photo } from '#lib/photos/common/rules/photo-model';
 import { hrExportReady } from '#lib/events/rules/event-catalogue';
 import {
   HR_EXPORT_MAX_RECEIVES,

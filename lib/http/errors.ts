@@ -1,4 +1,4 @@
-import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/rules/photo-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/common/rules/photo-limits';
 import { MAX_PERSONS_PER_IMPORT } from '#lib/persons/rules/person-limits';
 import { MAX_SELFIE_BYTES } from '#lib/checkin/rules/checkin-limits';
 import { mebibytes } from '#lib/platform/byte-sizes';

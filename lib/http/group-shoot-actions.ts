@@ -11,10 +11,10 @@ import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
 import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
-import { participantPhotos } from '#lib/photos/participant-photos';
-import { photosByLink, sendPhotoLink } from '#lib/photos/photo-links';
-import { parseMyPhotos, parsePhotosByLink, parsePickPhoto, parseSendPhotoLink } from '#lib/photos/photo-schemas';
-import { pickPhotoAsParticipant } from '#lib/photos/pick-photo';
+import { participantPhotos } from '#lib/photos/access/participant-photos';
+import { photosByLink, sendPhotoLink } from '#lib/photos/access/photos-by-link';
+import { parseMyPhotos, parsePhotosByLink, parsePickPhoto, parseSendPhotoLink } from '#lib/photos/access/photo-schemas';
+import { pickPhotoAsParticipant } from '#lib/photos/access/pick-photo';
 
 /** `answerConcerns`: names the persons an answer is about when its body does not (EndpointInput.answerConcerns). */
 type AnswerConcerns = (personIds: readonly string[]) => void;

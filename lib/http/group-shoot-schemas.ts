@@ -13,7 +13,7 @@ import {
   PhotosByLinkRequest,
   PickPhotoRequest,
   SendPhotoLinkRequest,
-} from '#lib/photos/photo-schemas';
+} from '#lib/photos/access/photo-schemas';
 
 /** The body of POST /group-shoot: one of the actions' bodies, by its member `action`. */
 export const CheckinRequest = v.variant('action', [

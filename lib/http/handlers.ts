@@ -23,13 +23,13 @@ export interface TriggeredHandler {
   readonly summary: string;
 }
 
-export const PHOTO_INGEST_HANDLER = 'photos/ingest-photo';
+export const PHOTO_INGEST_HANDLER = 'photos/sorting/ingest-photo';
 export const RESERVATION_SWEEP_HANDLER = 'payments/sweep-reservations';
 export const RETENTION_PLANNER_HANDLER = 'privacy/plan-retention';
 export const RETENTION_WORKER_HANDLER = 'privacy/apply-gallery-retention';
 export const EVENT_DISPATCH_HANDLER = 'webhooks/dispatch-events';
 export const WEBHOOK_DELIVERY_HANDLER = 'webhooks/deliver-webhooks';
-export const PHOTO_NOTICE_HANDLER = 'photos/send-photo-notices';
+export const PHOTO_NOTICE_HANDLER = 'photos/notices/send-photo-notices';
 export const REFERENCE_FACE_HANDLER = 'faces/describe-reference-faces';
 export const HR_EXPORT_BUILD_HANDLER = 'hr-exports/build-hr-export';
 

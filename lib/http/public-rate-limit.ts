@@ -78,7 +78,7 @@ async function pointedLimits(
  * request names (the use case then takes it from the context instead of reading it again) but
  * raises none of its errors: an unknown gallery counts under the tenant, and the use case
  * answers gallery_not_found as before. Over the limit: 429 with nothing written. Wrong photo
- * lookups are counted by the use case once their body parsed (lib/photos/participant-photos.ts),
+ * lookups are counted by the use case once their body parsed (lib/photos/access/participant-photos.ts),
  * with the client's address this step leaves in the context.
  *
  * Where this process read the gallery's limits less than GALLERY_LIMITS_CACHE_MS ago, or the

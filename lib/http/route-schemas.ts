@@ -19,14 +19,14 @@ import {
   PhotosByLinkRequest,
   PickPhotoRequest,
   SendPhotoLinkRequest,
-} from '#lib/photos/photo-schemas';
+} from '#lib/photos/access/photo-schemas';
 import {
   CompleteUploadsRequest,
   CompleteUploadsResult,
   InboxPage,
   UploadPlan,
   UploadRequest,
-} from '#lib/photos/upload-schemas';
+} from '#lib/photos/uploads/upload-schemas';
 import { requestId } from '#lib/platform/schema-parts';
 import { HrExportAnswer, HrExportRequest } from '#lib/hr-exports/hr-export-schemas';
 

@@ -5,7 +5,7 @@
  * `handler` names the file under `functions/` (without extension) that serves the route on
  * its primary path and on its alias alike.
  */
-import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/rules/photo-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/common/rules/photo-limits';
 import { MAX_PERSONS_PER_IMPORT } from '#lib/persons/rules/person-limits';
 
 export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
@@ -76,7 +76,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/persons/{personId}/photos',
     alias: '/groupshoot/{token}/persons/{personId}/photos',
-    handler: 'photos/list-person-photos',
+    handler: 'photos/access/list-person-photos',
     access: 'server',
     summary: "A person's assigned photos with time-limited signed CloudFront URLs",
   },
@@ -121,7 +121,7 @@ export const routes = [
     method: 'GET',
     path: '/group-shoot/checkin/{token}/uploads',
     alias: '/groupshoot/{token}/uploads',
-    handler: 'photos/list-inbox-files',
+    handler: 'photos/uploads/list-inbox-files',
     access: 'server',
     summary: "The files in the gallery's inbox with their sizes, paginated: what an upload need not send again",
   },
@@ -130,7 +130,7 @@ export const routes = [
     method: 'POST',
     path: '/group-shoot/checkin/{token}/uploads',
     alias: '/groupshoot/{token}/uploads',
-    handler: 'photos/create-uploads',
+    handler: 'photos/uploads/create-uploads',
     access: 'server',
     summary: `Presigned upload URLs into the gallery's inbox for up to ${MAX_FILES_PER_UPLOAD_REQUEST} photos (multipart for large ones)`,
   },
@@ -139,7 +139,7 @@ export const routes = [
     method: 'POST',
     path: '/group-shoot/checkin/{token}/uploads/complete',
     alias: '/groupshoot/{token}/uploads/complete',
-    handler: 'photos/complete-uploads',
+    handler: 'photos/uploads/complete-uploads',
     access: 'server',
     summary: `Completes or aborts up to ${MAX_FILES_PER_UPLOAD_REQUEST} multipart uploads into the gallery's inbox`,
   },

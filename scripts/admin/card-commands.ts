@@ -3,14 +3,14 @@ import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { findGallery } from '../cli-kit/lookups';
 import { optionalChoice, optionalText, requiredText } from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
-import { renderCameraCardsPdf } from '#lib/photos/adapters/camera-card-pdf';
+import { renderCameraCardsPdf } from '#lib/photos/cards/adapters/camera-card-pdf';
 import { listPersons } from '#lib/persons/store/persons';
 import { recordCardsPrinted } from '#lib/galleries/store/galleries';
 import { nowIso } from '#lib/platform/clock';
 import type { GalleryScope, ShootingDay } from '#lib/galleries/rules/gallery-model';
 import { sortShootingDays } from '#lib/galleries/rules/gallery-views';
 import type { Person } from '#lib/persons/rules/person-model';
-import { CARD_PAPERS, type CameraCard, sortCameraCards } from '#lib/photos/rules/camera-card-layout';
+import { CARD_PAPERS, type CameraCard, sortCameraCards } from '#lib/photos/cards/rules/camera-card-layout';
 
 const PERSONS_PER_QUERY = 200;
 

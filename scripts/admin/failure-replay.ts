@@ -172,7 +172,7 @@ export async function replayQueuedFailures(
   return outcomes;
 }
 
-/** FAILURE_QUEUES as the stack's output gives it: `{"photos/ingest-photo":"https://sqs…", …}`. */
+/** FAILURE_QUEUES as the stack's output gives it: `{"photos/sorting/ingest-photo":"https://sqs…", …}`. */
 export function parseFailureQueues(value: string): Record<string, string> {
   let parsed: unknown;
   try {

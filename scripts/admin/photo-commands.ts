@@ -7,7 +7,7 @@ import { findGallery } from '../cli-kit/lookups';
 import { type OptionValues, requiredText } from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { getPerson } from '#lib/persons/store/persons';
-import { listPhotos } from '#lib/photos/store/photos';
+import { listPhotos } from '#lib/photos/common/store/photos';
 import { isValidPhotoFileName, photoObjectKey } from '#lib/platform/media-keys';
 import {
   type HandOutcome,
@@ -16,9 +16,9 @@ import {
   dismissShootPhoto,
   listPhotosForReview,
   releaseWithheldPhoto,
-} from '#lib/photos/shoot-review';
-import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
-import { pickPhoto } from '#lib/photos/pick-photo';
+} from '#lib/photos/sorting/shoot-review';
+import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/common/rules/capture-facts';
+import { pickPhoto } from '#lib/photos/access/pick-photo';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 
@@ -113,7 +113,7 @@ export const photoCommands: CommandHandlers = {
     // The bucket is read by `photo add` alone, so that the other photo commands need no MEDIA_BUCKET.
     const [{ putMediaObject }, { ingestPhotoObject }] = await Promise.all([
       import('#lib/platform/media-bucket'),
-      import('#lib/photos/ingest-photo'),
+      import('#lib/photos/sorting/ingest-photo'),
     ]);
     const capturedAt = captureFactsOf(exifBlockOfJpeg(bytes)).capturedAt;
     const metadata = {

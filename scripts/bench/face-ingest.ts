@@ -5,7 +5,7 @@ import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { describeReferenceFace } from '#lib/faces/reference-faces';
 import { placementOpinions } from '#lib/faces/second-opinion';
 import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
-import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { putMediaObject } from '#lib/platform/media-bucket';
 import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { describeFaces, loadFaceModel } from '#lib/faces/adapters/face-model';

@@ -103,7 +103,7 @@ async function seedGallery(
   const { createGallery, getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
   const { importPersons } = await import('#lib/persons/import-persons');
   const { parseImportRequest } = await import('#lib/persons/person-schemas');
-  const { recordPhoto } = await import('#lib/photos/store/photos');
+  const { recordPhoto } = await import('#lib/photos/common/store/photos');
   const { deleteObjectVersions, listObjectVersions, putMediaObject } = await import('#lib/platform/media-bucket');
   const { galleryExportPrefixes, photoIdOf, photoObjectKey } = await import('#lib/platform/media-keys');
   const { mapWithConcurrency } = await import('#lib/platform/concurrency');

@@ -75,7 +75,7 @@ async function readPhotos(side: string, directory: string, rounds: number) {
   const idleRssMb = residentMb('VmRSS');
   let read: (photo: Buffer) => Promise<string[]>;
   if (side === 'reader') {
-    const { readShootPhoto } = await import('#lib/photos/adapters/shoot-photo-reader');
+    const { readShootPhoto } = await import('#lib/photos/sorting/adapters/shoot-photo-reader');
     read = async (photo) => (await readShootPhoto(photo)).codes;
   } else {
     const { default: sharp } = await import('sharp');

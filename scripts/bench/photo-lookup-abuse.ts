@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resetClock, setClock } from '#lib/platform/clock';
-import { type OutgoingEmail, useEmailSender } from '#lib/photos/adapters/email-sender';
+import { type OutgoingEmail, useEmailSender } from '#lib/photos/notices/adapters/email-sender';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { ACCESS_CODE_ALPHABET } from '#lib/persons/rules/access-codes';

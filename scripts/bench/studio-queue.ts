@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { createTenant } from '#lib/tenants/store/tenants';
 import { deleteObjectVersions, findMediaObject, listObjectVersions, putMediaObject } from '#lib/platform/media-bucket';
 import { inboxObjectKey, inboxPrefix, photoIdOf, thumbnailPrefix } from '#lib/platform/media-keys';
-import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { startStudio } from '../studio/studio-server';
 import { createBenchGallery } from './bench-api';
 import { median, rounded } from './statistics';

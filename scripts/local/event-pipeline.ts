@@ -95,7 +95,7 @@ async function startPhotoNoticeStream(
   pollMs: number | undefined,
   failures: LocalFailureStore | undefined,
 ): Promise<RunningChangeStream> {
-  const { handler } = await import('../../functions/photos/send-photo-notices');
+  const { handler } = await import('../../functions/photos/notices/send-photo-notices');
   const handlerName = PHOTO_NOTICE_HANDLER;
   return startChangeStream({
     endpoint: process.env.DYNAMODB_ENDPOINT!,

@@ -181,7 +181,7 @@ function localCdnSigning() {
  * asynchronously, retried as Lambda retries it; an event that still fails is kept in `failures`.
  */
 async function ingestUploadedPhotos(event: S3Event, failures: LocalFailureStore): Promise<void> {
-  const { handler } = await import('../../functions/photos/ingest-photo');
+  const { handler } = await import('../../functions/photos/sorting/ingest-photo');
   await invokeAsynchronously(handler, event, {
     handlerName: PHOTO_INGEST_HANDLER,
     store: failures,

@@ -5,7 +5,7 @@ import { DEFAULT_PUBLIC_LIMITS, windowInWords } from '#lib/galleries/rules/publi
 import { ERROR_CATALOG } from '#lib/http/errors';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { PERSONS_PAGE } from '#lib/platform/page-cursor';
-import { INBOX_PAGE } from '#lib/photos/rules/inbox-uploads';
+import { INBOX_PAGE } from '#lib/photos/uploads/rules/inbox';
 import { GALLERY_TOKEN_SOURCE, IDEMPOTENCY_KEY_PATTERN, PERSON_ID_SOURCE } from '#lib/platform/identifiers';
 import { HR_EXPORT_ID } from '#lib/hr-exports/rules/hr-export-model';
 import { SLUG_PATTERN } from '#lib/tenants/rules/tenant-slug';

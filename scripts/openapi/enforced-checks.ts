@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/persons/rules/access-codes';
 import { isAbsentOrPlausibleEmail } from '#lib/persons/rules/person-import';
 import { isPlausibleEmail } from '#lib/platform/email-address';
-import { isCaptureTime } from '#lib/photos/rules/capture-facts';
-import { INBOX_PATH_MAX_LENGTH, isUploadablePath } from '#lib/photos/rules/inbox-uploads';
-import { namesEachPathOnce } from '#lib/photos/upload-schemas';
+import { isCaptureTime } from '#lib/photos/common/rules/capture-facts';
+import { INBOX_PATH_MAX_LENGTH, isUploadablePath } from '#lib/photos/uploads/rules/inbox';
+import { namesEachPathOnce } from '#lib/photos/uploads/upload-schemas';
 
 type Json = Record<string, any>;
 

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import sharp from 'sharp';
-import { type CaptureFacts, captureFactsOf } from '#lib/photos/rules/capture-facts';
+import { type CaptureFacts, captureFactsOf } from '#lib/photos/common/rules/capture-facts';
 
 /**
  * Capture time and camera of a shoot photo, as the upload stores them in the object metadata

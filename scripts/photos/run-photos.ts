@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { GroupShootClient } from '#lib/client/groupshoot-client';
-import { UPLOAD_PART_BYTES } from '#lib/photos/rules/inbox-uploads';
+import { UPLOAD_PART_BYTES } from '#lib/photos/uploads/rules/inbox';
 import { EXIT_CODE, UsageError, describeFailure, reportFailure } from '../cli-kit/cli-errors';
 import { parseCommandLine } from '../cli-kit/command-line';
 import { connectionSettings } from '../cli-kit/local-api';

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import type { CompleteUploadsRequest, GroupShootClient, UploadPlan } from '#lib/client/groupshoot-client';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
-import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/rules/photo-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/common/rules/photo-limits';
 import { readCaptureMetadata } from './capture-metadata';
 import { type ShootFile, type SkippedFile, listShootFiles } from './shoot-folder';
 

@@ -8,7 +8,7 @@ import { mapWithConcurrency } from '#lib/platform/concurrency';
  * Generated shoot photos, for the photo sorting tests and scripts/bench/photo-ingest.ts: no
  * binary fixtures. Portraits are a gradient, a few soft shapes (a head, shoulders, a lamp) and
  * grain, and never show a code; a card photo is a portrait with a white card held into it,
- * showing a QR code (as the camera cards of lib/photos/adapters/camera-card-pdf.ts: error correction H,
+ * showing a QR code (as the camera cards of lib/photos/cards/adapters/camera-card-pdf.ts: error correction H,
  * a quiet zone of 4 modules) or a Data Matrix, turned and blurred as asked. EXIF carries the
  * capture time and the camera, as a camera writes them.
  */

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { CliError, ConflictError, NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { DomainError } from '#lib/platform/domain-error';
-import type { ReviewedShootPhoto } from '#lib/photos/shoot-review';
+import type { ReviewedShootPhoto } from '#lib/photos/sorting/shoot-review';
 import {
   eraseStudioPerson,
   findStudioReferences,

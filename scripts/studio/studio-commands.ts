@@ -12,7 +12,7 @@ import type { CommandResult } from '../admin/command-types';
 import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { type OptionValues, galleryToken } from '../cli-kit/options';
 import { requireEnvironment } from '../cli-kit/table-environment';
-import { type Photo, sortPhotosByCapture } from '#lib/photos/rules/photo-model';
+import { type Photo, sortPhotosByCapture } from '#lib/photos/common/rules/photo-model';
 import type { CardsPrinted } from '#lib/galleries/rules/gallery-model';
 
 /** A CLI command's result: its `--json` data and the lines it prints without `--json`. */
@@ -157,7 +157,7 @@ export async function showStudioPerson(tenant: string, gallery: string, personId
   const [{ findGallery }, { getPerson }, { pickedPhotoOf }] = await Promise.all([
     import('../cli-kit/lookups'),
     import('#lib/persons/store/persons'),
-    import('#lib/photos/rules/portrait-photo'),
+    import('#lib/photos/access/rules/portrait-photo'),
   ]);
   const photos = sortPhotosByCapture(
     (await runCommand('photo', 'list', { tenant, gallery, person: personId })) as Photo[],

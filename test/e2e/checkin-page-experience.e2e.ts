@@ -5,7 +5,7 @@ import { useLocalApi } from '../support/local-api';
 import { type CheckinStudio, createCheckinStudio, createPayingStudio } from '../support/checkin-gallery';
 import { useStripeEmulator } from '../support/stripe';
 import { useSesEmulator } from '../support/ses';
-import { EMAIL_MESSAGES } from '#lib/photos/rules/email-messages';
+import { EMAIL_MESSAGES } from '#lib/photos/notices/rules/email-messages';
 import {
   SCREENSHOTS,
   VIEWPORTS,

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { recordPhoto } from '#lib/photos/store/photos';
+import { recordPhoto } from '#lib/photos/common/store/photos';
 import { updateTenantSettings } from '#lib/tenants/store/tenants';
 import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import { useLocalApi } from '../support/local-api';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SCREENSHOTS, VIEWPORTS, useCheckinPageBrowser } from '../support/checkin-page-browser';
 import { type LocalStack, type StudioProcess, startLocalStack, startStudioProcess } from '../support/studio-start';
 import type { Page } from 'playwright-core';
-import type { listPhotos } from '#lib/photos/store/photos';
+import type { listPhotos } from '#lib/photos/common/store/photos';
 import type { getPerson } from '#lib/persons/store/persons';
 import type { createDelivery, getDelivery } from '#lib/webhooks/store/webhook-deliveries';
 import type { runCommand } from '../../scripts/studio/studio-commands';
@@ -47,7 +47,7 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     ] = await Promise.all([
       import('../support/factories'),
       import('../support/review-shoot'),
-      import('#lib/photos/store/photos'),
+      import('#lib/photos/common/store/photos'),
       import('#lib/persons/store/persons'),
       import('#lib/webhooks/store/webhook-deliveries'),
       import('../../scripts/studio/studio-commands'),

@@ -50,7 +50,7 @@ const FRESH_NODE_ENV = {
  * The functions whose code reaches the face model (lib/faces/adapters/face-model.ts), and so
  * carry its files. The photo ingest joins them when its second opinion from faces lands.
  */
-const FACE_MODEL_HANDLERS = ['faces/describe-reference-faces', 'photos/ingest-photo'];
+const FACE_MODEL_HANDLERS = ['faces/describe-reference-faces', 'photos/sorting/ingest-photo'];
 
 describe('function bundles, as the stack deploys them', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'function-bundles-'));
@@ -180,7 +180,7 @@ describe('sharp and ZXing in the bundles: the shoot photo reader of the photo in
   it("carries sharp's linux-arm64 binary, and ZXing's WebAssembly in a chunk loaded on demand, in the arm64 ingest bundle the stack deploys", () => {
     // Act
     const bundleDir = join(outDir, 'ingest-photo-arm64');
-    const entry = bundleFunction(join(ROOT, 'functions', 'photos', 'ingest-photo.ts'), bundleDir, ROOT);
+    const entry = bundleFunction(join(ROOT, 'functions', 'photos', 'sorting', 'ingest-photo.ts'), bundleDir, ROOT);
 
     // Assess
     const binaries = filesUnder(join(bundleDir, 'node_modules', '@img', 'sharp-linux-arm64')).filter((file) =>

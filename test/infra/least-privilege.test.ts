@@ -442,9 +442,9 @@ describe('events and webhooks', () => {
 
   it("lets the photo ingest add photos to a person's photos.assigned or the gallery's photos.withheld event (an upsert), and nothing else with events", () => {
     const events = SAMPLES["gallery's events"]!.key;
-    expect(ACTIONS.filter((action) => can('photos/ingest-photo', { action, on: 'table', key: events }))).toEqual([
-      'UpdateItem',
-    ]);
+    expect(
+      ACTIONS.filter((action) => can('photos/sorting/ingest-photo', { action, on: 'table', key: events })),
+    ).toEqual(['UpdateItem']);
   });
 
   it("lets the retention run find and delete a gallery's events (erasure)", () => {

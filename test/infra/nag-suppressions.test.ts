@@ -112,7 +112,7 @@ describe('cdk-nag suppressions', () => {
       NagSuppressions.addResourceSuppressions(stack.node.findChild('IngestFailures').node.findChild('Queue'), [
         { id: 'AwsSolutions-S1', reason: 'A suppression that silences nothing at all.' },
       ]);
-      const fn = stack.functions.get('photos/ingest-photo')!;
+      const fn = stack.functions.get('photos/sorting/ingest-photo')!;
       NagSuppressions.addResourceSuppressions(
         fn.role!.node.findChild('DefaultPolicy'),
         [

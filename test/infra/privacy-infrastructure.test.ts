@@ -137,7 +137,7 @@ describe('media bucket grants', () => {
       { actions: ['s3:GetObject'], resources: [`\${${mediaBucketId}.Arn}/selfies/*`] },
     ]);
     // A photo of an erased person is deleted as it arrives, with its versions; the photos an erased card governs are found by listing theirs, under photos/ only.
-    const ingest = s3Statements('photos/ingest-photo').map((statement) => ({
+    const ingest = s3Statements('photos/sorting/ingest-photo').map((statement) => ({
       actions: [statement.Action].flat().sort(),
       resources: [statement.Resource].flat().map(asText),
       condition: statement.Condition,
@@ -192,7 +192,12 @@ describe('media bucket grants', () => {
       s3Statements(handler).some((statement) => [statement.Action].flat().some((action) => /^s3:List/.test(action))),
     );
     expect(listers.sort()).toEqual(
-      ['photos/ingest-photo', 'photos/list-inbox-files', RETENTION_WORKER_HANDLER, HR_EXPORT_BUILD_HANDLER].sort(),
+      [
+        'photos/sorting/ingest-photo',
+        'photos/uploads/list-inbox-files',
+        RETENTION_WORKER_HANDLER,
+        HR_EXPORT_BUILD_HANDLER,
+      ].sort(),
     );
   });
 

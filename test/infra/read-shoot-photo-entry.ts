@@ -3,4 +3,4 @@
  * the functions are, so that a fresh Node can call it through the bundle's own sharp and the
  * ZXing WebAssembly the bundle embeds.
  */
-export { readShootPhoto } from '#lib/photos/adapters/shoot-photo-reader';
+export { readShootPhoto } from '#lib/photos/sorting/adapters/shoot-photo-reader';

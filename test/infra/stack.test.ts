@@ -189,7 +189,7 @@ describe('functions', () => {
       'galleries/list-shooting-days',
       'galleries/get-gallery-stats',
       'galleries/list-form-fields',
-      'photos/list-person-photos',
+      'photos/access/list-person-photos',
     ].map((handler) => [handler, PARTITIONS.apiKey]),
   ])(
     "lets %s write only rate-limit counters (a public client's, or the one on the API key's item, %s)",
@@ -212,7 +212,7 @@ describe('functions', () => {
   );
 
   it('lets only the check-in function write selfies, only the upload functions write photos, and only the HR export builder its crops and ZIPs', () => {
-    const uploaders = ['photos/create-uploads', 'photos/complete-uploads'];
+    const uploaders = ['photos/uploads/create-uploads', 'photos/uploads/complete-uploads'];
     for (const handler of functionIds.keys()) {
       const putsObjects = actionsOf(statementsOf(handler)).some((action) => action.startsWith('s3:PutObject'));
       expect([handler, putsObjects]).toEqual([
@@ -237,10 +237,10 @@ describe('functions', () => {
       [
         'checkin/post-group-shoot',
         WEBHOOK_DELIVERY_HANDLER,
-        'photos/list-person-photos',
+        'photos/access/list-person-photos',
         'payments/stripe-webhook',
         RESERVATION_SWEEP_HANDLER,
-        'photos/send-photo-notices',
+        'photos/notices/send-photo-notices',
       ].sort(),
     );
   });

@@ -1,6 +1,6 @@
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import { listPhotos } from '#lib/photos/store/photos';
-import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import { listPhotos } from '#lib/photos/common/store/photos';
+import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { admin } from '../support/admin';

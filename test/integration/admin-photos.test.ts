@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { handler as ingestPhoto } from '../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../functions/photos/sorting/ingest-photo';
 import { getPerson } from '#lib/persons/store/persons';
 import { admin } from '../support/admin';
 import { createTestTenant } from '../support/factories';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import type { Person, PersonDraft } from '#lib/persons/rules/person-model';
-import { PAPER_SIZES } from '#lib/photos/rules/camera-card-layout';
+import { PAPER_SIZES } from '#lib/photos/cards/rules/camera-card-layout';
 import { admin } from '../support/admin';
 import { samplePerson } from '../support/event-samples';
 import { type TestTenant, createTestTenant } from '../support/factories';

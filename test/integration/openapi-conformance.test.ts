@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import Ajv2020 from 'ajv/dist/2020';
-import { handler as ingestPhoto } from '../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../functions/photos/sorting/ingest-photo';
 import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { createApiKey } from '#lib/tenants/store/api-keys';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SESv2Client } from '@aws-sdk/client-sesv2';
-import { sesEmailSender } from '#lib/photos/adapters/email-sender';
+import { sesEmailSender } from '#lib/photos/notices/adapters/email-sender';
 import { COLLAPSED_TEXT_VIEW } from '../../scripts/local/ses-local';
 import { useSesEmulator } from '../support/ses';
 

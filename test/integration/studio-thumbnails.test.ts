@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { deleteObjectForGood, findMediaObject, listObjectVersions } from '#lib/platform/media-bucket';
 import { photoObjectKey, selfieObjectKey, thumbnailKey, thumbnailPrefix } from '#lib/platform/media-keys';
-import { listPhotos } from '#lib/photos/store/photos';
+import { listPhotos } from '#lib/photos/common/store/photos';
 import { eraseParticipantsOfGallery, erasePersons } from '#lib/privacy/erasure';
 import { THUMBNAIL_SIZE, ThumbnailCache } from '../../scripts/studio/thumbnails';
 import { createTestTenant } from '../support/factories';

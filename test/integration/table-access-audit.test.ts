@@ -4,12 +4,12 @@ import { type IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { handler as deliverWebhooks } from '../../functions/webhooks/deliver-webhooks';
 import { handler as dispatchEvents } from '../../functions/webhooks/dispatch-events';
-import { handler as ingestPhoto } from '../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../functions/photos/sorting/ingest-photo';
 import { handler as sweepReservations } from '../../functions/payments/sweep-reservations';
 import { handler as planRetention } from '../../functions/privacy/plan-retention';
 import { handler as applyGalleryRetention } from '../../functions/privacy/apply-gallery-retention';
 import { type RetentionMessage, useRetentionQueues } from '#lib/privacy/adapters/retention-queues';
-import { handler as sendPhotoNotices } from '../../functions/photos/send-photo-notices';
+import { handler as sendPhotoNotices } from '../../functions/photos/notices/send-photo-notices';
 import { handler as describeReferenceFaces } from '../../functions/faces/describe-reference-faces';
 import { handler as buildHrExports } from '../../functions/hr-exports/build-hr-export';
 import { type HrExportMessage, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
@@ -304,7 +304,7 @@ describe('what the functions send to DynamoDB', () => {
       fileName: 'a.jpg',
     });
     await uploadObject(photoKey, makeJpeg(8, 8));
-    await serving.run('photos/ingest-photo', () => ingestPhoto(objectCreatedEvent(photoKey)));
+    await serving.run('photos/sorting/ingest-photo', () => ingestPhoto(objectCreatedEvent(photoKey)));
     await server(`/persons/${free.body.personId}/photos`);
     // A sorted shoot: the imported person's card, a photo, and the free participant's card
     // between them arriving last, so that the photo moves from one person to the other.
@@ -324,7 +324,7 @@ describe('what the functions send to DynamoDB', () => {
     ];
     for (const [path, bytes] of shoot) {
       await uploadObject(inbox(path), bytes);
-      await serving.run('photos/ingest-photo', () => ingestPhoto(objectCreatedEvent(inbox(path))));
+      await serving.run('photos/sorting/ingest-photo', () => ingestPhoto(objectCreatedEvent(inbox(path))));
     }
     const ownPhotos = await post(studio, {
       action: 'myPhotos',

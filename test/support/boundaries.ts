@@ -8,8 +8,9 @@ import ts from 'typescript';
 /**
  * The boundaries of docs/architecture.md#boundaries, read from the real import graph by
  * dependency-cruiser (.dependency-cruiser.cjs), plus what no import graph shows: where a file
- * sits, cycles between features, and two rules about the text of the code (table key prefixes
- * and SDK error names), read with the TypeScript scanner rather than a regular expression.
+ * sits, cycles between features and between the sub-features of one, and two rules about the
+ * text of the code (table key prefixes and SDK error names), read with the TypeScript scanner
+ * rather than a regular expression.
  */
 export const REPOSITORY = join(__dirname, '..', '..');
 const CONFIG = join(REPOSITORY, '.dependency-cruiser.cjs');
@@ -75,29 +76,81 @@ const featureOf = (path: string) => {
   return folder && !NOT_FEATURES.has(folder) ? folder : undefined;
 };
 
+const PARTS = ['rules', 'store', 'adapters'] as const;
+type FeaturePart = (typeof PARTS)[number];
+
+interface FeaturePlace {
+  feature: string;
+  subFeature?: string;
+  part: FeaturePart | 'use case';
+}
+
+/**
+ * Where a file of a feature sits: its feature; its sub-feature, when it is in one of the
+ * feature's folders other than rules/, store/ and adapters/ (lib/photos/sorting/); and its part.
+ * Undefined for a file of no feature, or deeper than a sub-feature's part.
+ */
+export function placeInFeature(path: string): FeaturePlace | undefined {
+  const [root, feature, ...rest] = path.split('/');
+  const folders = rest.slice(0, -1);
+  if (root !== 'lib' || !feature || rest.length === 0 || NOT_FEATURES.has(feature) || !path.endsWith('.ts'))
+    return undefined;
+  const isPart = (folder: string | undefined): folder is FeaturePart => PARTS.includes(folder as FeaturePart);
+  const subFeature = folders[0] !== undefined && !isPart(folders[0]) ? folders[0] : undefined;
+  const inSub = subFeature === undefined ? folders : folders.slice(1);
+  const [part, ...deeper] = inSub;
+  if (deeper.length > 0 || (part !== undefined && !isPart(part))) return undefined;
+  return { feature, ...(subFeature === undefined ? {} : { subFeature }), part: part ?? 'use case' };
+}
+
 /**
  * Files of lib/ outside its known places: the kernel, the edge, the client, and per feature (a
- * folder with a public.ts) its use cases, rules/, store/ and adapters/.
+ * folder with a public.ts) its use cases, rules/, store/ and adapters/, at its top or in one
+ * sub-feature folder that holds the same parts (lib/photos/sorting/rules/).
  */
 export function filesOutOfPlace(paths: Iterable<string>): string[] {
   const all = [...paths];
   const features = new Set(all.map((path) => /^lib\/([^/]+)\/public\.ts$/.exec(path)?.[1]).filter(Boolean));
   return all.filter((path) => {
     if (!path.startsWith('lib/') || /^lib\/(platform|http|client)\//.test(path)) return false;
-    const match = /^lib\/([^/]+)\/((rules|store|adapters)\/)?[^/]+\.ts$/.exec(path);
-    return !match || !features.has(match[1]);
+    const place = placeInFeature(path);
+    return !place || !features.has(place.feature);
   });
 }
 
 /** Each cycle between features (a feature's module importing another's, and back), as the features along it. */
 export function featureCycles(modules: ReadonlyMap<string, readonly string[]>): string[][] {
+  return cyclesOf(modules, featureOf);
+}
+
+/**
+ * Each cycle between the sub-features of a feature (lib/photos/access/ importing lib/photos/notices/,
+ * and back), as the sub-features along it (`photos/access`); the files at the feature's top are
+ * one more unit (`photos`). Features are read one by one: a cycle through another feature is
+ * featureCycles' to find.
+ */
+export function subFeatureCycles(modules: ReadonlyMap<string, readonly string[]>): string[][] {
+  const unitOf = (path: string) => {
+    const place = placeInFeature(path);
+    return place && (place.subFeature === undefined ? place.feature : `${place.feature}/${place.subFeature}`);
+  };
+  const sameFeature = (from: string, to: string) => from.split('/')[0] === to.split('/')[0];
+  return cyclesOf(modules, unitOf, sameFeature);
+}
+
+/** The cycles between the units `unitOf` puts modules in, each once, over the edges `counts` keeps. */
+function cyclesOf(
+  modules: ReadonlyMap<string, readonly string[]>,
+  unitOf: (path: string) => string | undefined,
+  counts: (from: string, to: string) => boolean = () => true,
+): string[][] {
   const edges = new Map<string, Set<string>>();
   for (const [source, targets] of modules) {
-    const from = featureOf(source);
+    const from = unitOf(source);
     if (!from) continue;
     for (const target of targets) {
-      const to = featureOf(target);
-      if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      const to = unitOf(target);
+      if (to && to !== from && counts(from, to)) edges.set(from, (edges.get(from) ?? new Set()).add(to));
     }
   }
   const cycles: string[][] = [];
@@ -113,7 +166,7 @@ export function featureCycles(modules: ReadonlyMap<string, readonly string[]>): 
       } else if (!path.includes(next)) walk(start, next, [...path, next]);
     }
   };
-  for (const feature of edges.keys()) walk(feature, feature, [feature]);
+  for (const unit of edges.keys()) walk(unit, unit, [unit]);
   return cycles;
 }
 
@@ -135,7 +188,7 @@ const KEYS_MODULE = /^lib\/(platform\/table|[^/]+\/(?:[^/]+\/)?store)\/keys\.ts$
  */
 export function textFindings(path: string, source: string): TextFinding[] {
   const findings: TextFinding[] = [];
-  const wrapsAnSdk = path.startsWith('lib/platform/') || /^lib\/[^/]+\/adapters\//.test(path);
+  const wrapsAnSdk = path.startsWith('lib/platform/') || placeInFeature(path)?.part === 'adapters';
   const checksErrorNames =
     !wrapsAnSdk && /^(lib|functions|scripts\/(admin|import|photos|faces|studio|cli-kit))\//.test(path);
   const file = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, false);

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import JSZip from 'jszip';
-import { handler as ingestPhoto } from '../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../functions/photos/sorting/ingest-photo';
 import { addShootingDay, createGallery } from '#lib/galleries/store/galleries';
 import { photoObjectKey } from '#lib/platform/media-keys';
 import { db, tableName } from '#lib/platform/table/client';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { handler as postGroupShoot } from '../../functions/checkin/post-group-shoot';
 import { lambdaContext, publicPostEvent } from '../../scripts/local/api-gateway-event';
-import { recordPhoto } from '#lib/photos/store/photos';
+import { recordPhoto } from '#lib/photos/common/store/photos';
 import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import type { ApiAnswer, ApiCall } from './local-api';
 import type { TestTenant } from './factories';

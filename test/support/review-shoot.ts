@@ -1,4 +1,4 @@
-import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
+import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import type { TestTenant } from './factories';
 import { makeJpeg, uploadObject } from './media';

@@ -1,8 +1,8 @@
 import { createGallery, getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
-import { type CardReading, assignSequence, sequencePosition } from '#lib/photos/rules/shoot-sequence';
-import type { ShootPhotoFacts } from '#lib/photos/store/shoot-photos';
+import { type CardReading, assignSequence, sequencePosition } from '#lib/photos/sorting/rules/shoot-sequence';
+import type { ShootPhotoFacts } from '#lib/photos/sorting/store/shoot-photos';
 import { importPersons } from '#lib/persons/import-persons';
 import { parseImportRequest } from '#lib/persons/person-schemas';
 import type { TestTenant } from './factories';

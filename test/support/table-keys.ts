@@ -1,4 +1,3 @@
-import { keys as kernelKeys } from '#lib/platform/table/keys';
 import { tenantKeys } from '#lib/tenants/store/keys';
 import { RATE_LIMIT_KEY_PREFIX, rateLimitKeys } from '#lib/rate-limits/store/keys';
 import { GALLERY_ITEM, GALLERY_POINTER_KEY_PREFIX, galleryKeys } from '#lib/galleries/store/keys';
@@ -10,6 +9,8 @@ import { EVENT_ITEM_PREFIX, outboxKeys } from '#lib/events/store/keys';
 import { faceKeys } from '#lib/faces/store/keys';
 import { HR_EXPORT_ITEM_PREFIX, hrExportKeys } from '#lib/hr-exports/store/keys';
 import { DELIVERY_ITEM_PREFIX, webhookKeys } from '#lib/webhooks/store/keys';
+import { photoKeys } from '#lib/photos/common/store/keys';
+import { shootKeys } from '#lib/photos/sorting/store/keys';
 
 /**
  * Every key of the table in one place, for tests that read or plant items directly: each
@@ -27,7 +28,8 @@ export const keys = {
   ...faceKeys,
   ...hrExportKeys,
   ...webhookKeys,
-  ...kernelKeys,
+  ...photoKeys,
+  ...shootKeys,
 } as const;
 
 /** Sort-key prefixes of the items tests find by kind. */
@@ -47,4 +49,5 @@ export {
   RATE_LIMIT_KEY_PREFIX,
   galleryOfPersonItem,
 };
-export { galleryPartitionPrefix, positionOfShootItem, shootCardsOfSequence } from '#lib/platform/table/keys';
+export { galleryPartitionPrefix } from '#lib/platform/table/keys';
+export { positionOfShootItem, shootCardsOfSequence } from '#lib/photos/sorting/store/keys';

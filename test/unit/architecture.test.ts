@@ -8,6 +8,7 @@ import {
   declaredRefusals,
   featureCycles,
   filesOutOfPlace,
+  subFeatureCycles,
   textFindings,
   writeTree,
 } from '../support/boundaries';
@@ -15,7 +16,8 @@ import {
 /**
  * The boundaries of docs/architecture.md#boundaries: dependency-cruiser's rules
  * (.dependency-cruiser.cjs) over the repository and over a bad tree with one violation per
- * case, and the checks no import graph shows (places, feature cycles, literal text).
+ * case, and the checks no import graph shows (places, cycles between features and between the
+ * sub-features of one, literal text).
  */
 const SCANNED = ['lib', 'functions', 'scripts', 'infra', 'test', 'examples'];
 
@@ -59,8 +61,9 @@ describe('the boundaries of the repository', () => {
     expect(graph.violations).toEqual([]);
   });
 
-  it('has no cycle between features, and every file of lib/ in a known place', () => {
+  it('has no cycle between features, nor between the sub-features of one, and every file of lib/ in a known place', () => {
     expect(featureCycles(graph.modules)).toEqual([]);
+    expect(subFeatureCycles(graph.modules)).toEqual([]);
     expect(filesOutOfPlace(graph.modules.keys())).toEqual([]);
   });
 
@@ -98,7 +101,10 @@ describe('the boundaries of the repository', () => {
   );
 });
 
-/** A small tree that keeps every rule: features photos, persons and checkin, the kernel, the edge, a CLI, infra. */
+/**
+ * A small tree that keeps every rule: features photos (with a sub-feature, sorting), persons and
+ * checkin, the kernel, the edge, a CLI, infra.
+ */
 const GOOD_TREE: Record<string, string> = {
   'lib/platform/clock.ts': 'export const now = () => 0;',
   'lib/platform/table/keys.ts': 'export const galleryPrefix = (g: string) => `G#${g}`;',
@@ -108,20 +114,29 @@ const GOOD_TREE: Record<string, string> = {
   'lib/platform/table/queries.ts': 'export const queryAll = () => [];',
   'lib/http/errors.ts': 'export class ApiError {}',
   'lib/photos/public.ts':
-    "export const PUBLIC_MODULES = ['person-photos', 'rules/photo-model', 'store/keys'] as const;",
+    "export const PUBLIC_MODULES = ['person-photos', 'rules/photo-model', 'sorting/place-shoot-photo', 'store/keys'] as const;",
   'lib/photos/rules/photo-model.ts':
     "import { now } from '#lib/platform/clock';\nimport * as v from 'valibot';\nexport const model = [now, v];",
   'lib/photos/store/photos.ts':
     "import { photoKeys } from '#lib/photos/store/keys';\nimport { db } from '#lib/platform/table/client';\nimport { PutCommand } from '@aws-sdk/lib-dynamodb';\nexport const x = [photoKeys, db, PutCommand];",
   'lib/photos/person-photos.ts': "import { x } from '#lib/photos/store/photos';\nexport const y = x;",
   'lib/photos/assign-shoot-photo.ts': 'export const assign = 1;',
+  'lib/photos/sorting/rules/shoot-sequence.ts':
+    "import { model } from '#lib/photos/rules/photo-model';\nexport const sequence = model;",
+  'lib/photos/sorting/store/shoot-photos.ts':
+    "import { photoKeys } from '#lib/photos/store/keys';\nimport { db } from '#lib/platform/table/client';\nimport { GetCommand } from '@aws-sdk/lib-dynamodb';\nexport const shoot = [photoKeys, db, GetCommand];",
+  'lib/photos/sorting/adapters/shoot-photo-reader.ts': "import sharp from 'sharp';\nexport const read = sharp;",
+  'lib/photos/sorting/place-shoot-photo.ts':
+    "import { shoot } from '#lib/photos/sorting/store/shoot-photos';\nimport { sequence } from '#lib/photos/sorting/rules/shoot-sequence';\nimport { read } from '#lib/photos/sorting/adapters/shoot-photo-reader';\nimport { x } from '#lib/photos/store/photos';\nexport const place = [shoot, sequence, read, x];",
   'lib/persons/public.ts': "export const PUBLIC_MODULES = ['list-persons'] as const;",
   'lib/persons/list-persons.ts': 'export const list = 1;',
   'lib/checkin/public.ts': 'export const PUBLIC_MODULES = [] as const;',
   'lib/checkin/checkin-actions.ts':
-    "import { y } from '#lib/photos/person-photos';\nimport { model } from '#lib/photos/rules/photo-model';\nexport const z = [y, model];",
+    "import { y } from '#lib/photos/person-photos';\nimport { model } from '#lib/photos/rules/photo-model';\nimport { place } from '#lib/photos/sorting/place-shoot-photo';\nexport const z = [y, model, place];",
   'functions/photos/list.ts':
     "import { y } from '#lib/photos/person-photos';\nimport { assign } from '#lib/photos/assign-shoot-photo';\nexport const handler = [y, assign];",
+  'functions/photos/sorting/ingest.ts':
+    "import { place } from '#lib/photos/sorting/place-shoot-photo';\nexport const handler = place;",
   'functions/checkin/post.ts': "import { z } from '#lib/checkin/checkin-actions';\nexport const handler = z;",
   'scripts/admin/cli.ts': "import { list } from '#lib/persons/list-persons';\nexport const c = list;",
   'infra/stack.ts': "import { photoKeys } from '../lib/photos/store/keys';\nexport const s = photoKeys;",
@@ -246,6 +261,19 @@ const BAD_CASES: [string, string, Record<string, string>][] = [
     { 'lib/photos/rules/store-bad.ts': "import { x } from '#lib/photos/store/photos';\nexport const p = x;" },
   ],
   [
+    'a pure rule of a sub-feature importing sharp',
+    'pure-rules',
+    { 'lib/photos/sorting/rules/sharp-bad.ts': "import sharp from 'sharp';\nexport const p = sharp;" },
+  ],
+  [
+    "a pure rule of a sub-feature importing its sub-feature's store",
+    'pure-rules',
+    {
+      'lib/photos/sorting/rules/store-bad.ts':
+        "import { shoot } from '#lib/photos/sorting/store/shoot-photos';\nexport const p = shoot;",
+    },
+  ],
+  [
     'a use case reaching the table client',
     'table-in-stores',
     { 'lib/photos/use-case-table.ts': "import { db } from '#lib/platform/table/client';\nexport const u = db;" },
@@ -255,6 +283,37 @@ const BAD_CASES: [string, string, Record<string, string>][] = [
     'table-in-stores',
     {
       'lib/photos/use-case-sdk.ts': "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nexport const u = GetCommand;",
+    },
+  ],
+  [
+    'a use case of a sub-feature reaching the table client',
+    'table-in-stores',
+    {
+      'lib/photos/sorting/use-case-table.ts': "import { db } from '#lib/platform/table/client';\nexport const u = db;",
+    },
+  ],
+  [
+    "a sub-feature's adapter sending DynamoDB commands",
+    'table-in-stores',
+    {
+      'lib/photos/sorting/adapters/sdk-bad.ts':
+        "import { GetCommand } from '@aws-sdk/lib-dynamodb';\nexport const a = GetCommand;",
+    },
+  ],
+  [
+    "a handler calling a sub-feature's store",
+    'handlers-through-use-cases',
+    {
+      'functions/photos/sorting/own-store.ts':
+        "import { shoot } from '#lib/photos/sorting/store/shoot-photos';\nexport const handler = shoot;",
+    },
+  ],
+  [
+    "another feature importing a sub-feature's internals",
+    'public-face',
+    {
+      'lib/checkin/sorting-store.ts':
+        "import { shoot } from '#lib/photos/sorting/store/shoot-photos';\nexport const s = shoot;",
     },
   ],
   [
@@ -299,8 +358,13 @@ describe('each boundary rule fails on a deliberate violation', () => {
       // Two features importing each other through their public faces.
       'lib/persons/to-photos.ts': "import { y } from '#lib/photos/person-photos';\nexport const p = y;",
       'lib/photos/to-persons.ts': "import { list } from '#lib/persons/list-persons';\nexport const q = list;",
+      // Two sub-features of photos importing each other, through modules that form no cycle themselves.
+      'lib/photos/access/to-sorting.ts':
+        "import { place } from '#lib/photos/sorting/place-shoot-photo';\nexport const a = place;",
+      'lib/photos/sorting/to-access.ts': "import { a } from '#lib/photos/access/to-sorting';\nexport const s = a;",
       'lib/db/persons.ts': 'export const misplaced = 1;',
-      'lib/photos/sorting/place.ts': 'export const nested = 1;',
+      'lib/photos/sorting/steps/place.ts': 'export const nested = 1;',
+      'lib/photos/rules/nested/rule.ts': 'export const nested = 1;',
     });
     try {
       [good, bad] = await Promise.all([
@@ -320,6 +384,7 @@ describe('each boundary rule fails on a deliberate violation', () => {
     expect([...good.modules.keys()]).toEqual(expect.arrayContaining(Object.keys(GOOD_TREE)));
     expect(good.violations).toEqual([]);
     expect(featureCycles(good.modules)).toEqual([]);
+    expect(subFeatureCycles(good.modules)).toEqual([]);
     expect(filesOutOfPlace(good.modules.keys())).toEqual([]);
   });
 
@@ -334,8 +399,18 @@ describe('each boundary rule fails on a deliberate violation', () => {
     expect(featureCycles(bad.modules).map((cycle) => [...cycle].sort())).toEqual([['persons', 'persons', 'photos']]);
   });
 
-  it('finds a file of lib/ outside its known places', () => {
-    expect(filesOutOfPlace(bad.modules.keys()).sort()).toEqual(['lib/db/persons.ts', 'lib/photos/sorting/place.ts']);
+  it('finds a cycle between two sub-features of a feature', () => {
+    expect(subFeatureCycles(bad.modules).map((cycle) => [...new Set(cycle)].sort())).toEqual([
+      ['photos/access', 'photos/sorting'],
+    ]);
+  });
+
+  it('finds a file of lib/ outside its known places: outside a feature, or deeper than a sub-feature and its parts', () => {
+    expect(filesOutOfPlace(bad.modules.keys()).sort()).toEqual([
+      'lib/db/persons.ts',
+      'lib/photos/rules/nested/rule.ts',
+      'lib/photos/sorting/steps/place.ts',
+    ]);
   });
 });
 
@@ -359,6 +434,12 @@ describe('the rules about literal text', () => {
       'an SDK error name in a feature',
       'lib/photos/store/photos.ts',
       "if (error.name !== 'TransactionCanceledException') throw error;",
+      'sdk-error-name',
+    ],
+    [
+      "an SDK error name in a sub-feature's use case",
+      'lib/photos/notices/send-photo-notices.ts',
+      "if (error.name === 'MessageRejected') return;",
       'sdk-error-name',
     ],
     [
@@ -386,6 +467,7 @@ describe('the rules about literal text', () => {
     );
     expect(textFindings('lib/platform/table/retry.ts', "const name = 'TransactionCanceledException';")).toEqual([]);
     expect(textFindings('lib/photos/adapters/email-sender.ts', "new Set(['MessageRejected']);")).toEqual([]);
+    expect(textFindings('lib/photos/notices/adapters/email-sender.ts', "new Set(['MessageRejected']);")).toEqual([]);
   });
 });
 
@@ -398,7 +480,7 @@ describe('the reasons of domain errors, each declared by one feature', () => {
     const places = new Set(declarations.map(({ path }) => path));
 
     expect(
-      [...places].filter((path) => !/^lib\/(platform\/domain-error|[^/]+\/rules\/refusals)\.ts$/.test(path)),
+      [...places].filter((path) => !/^lib\/(platform\/domain-error|[^/]+\/([^/]+\/)?rules\/refusals)\.ts$/.test(path)),
     ).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { type PersonLinkSubject, signPersonLink, verifyPersonLink } from '#lib/platform/person-link-token';
 import type { Language } from '#lib/platform/languages';
-import { EMAIL_MESSAGES, dateInWords } from '#lib/photos/rules/email-messages';
-import { linkEmail } from '#lib/photos/rules/photo-notice';
+import { EMAIL_MESSAGES, dateInWords } from '#lib/photos/notices/rules/email-messages';
+import { linkEmail } from '#lib/photos/notices/rules/photo-notice';
 
 /**
  * Check-in invitations (docs/checkin-page.md#invitations): in an `importedOnly` gallery, a
@@ -57,7 +57,7 @@ export interface InvitationEmailInput {
   expiresAt: string;
 }
 
-/** The invitation email's subject and body in the input's language (its sentences are in lib/photos/rules/email-messages.ts). */
+/** The invitation email's subject and body in the input's language (its sentences are in lib/photos/notices/rules/email-messages.ts). */
 export function invitationEmailContent(input: InvitationEmailInput): { subject: string; text: string; html: string } {
   const messages = EMAIL_MESSAGES[input.language];
   return linkEmail(

@@ -26,7 +26,7 @@ export interface PublicLimits {
   photoLookups: RateLimitPolicy;
   /**
    * Wrong pairs of the whole gallery, all clients together: each lookup by code takes one before
-   * its pair is checked and gets it back when the pair is right (lib/photos/participant-photos.ts).
+   * its pair is checked and gets it back when the pair is right (lib/photos/access/participant-photos.ts).
    */
   photoLookupFailures: RateLimitPolicy;
   /** Wrong pairs from one client site (an IPv4 /24, an IPv6 /48), taken and given back the same way. */

@@ -1,7 +1,7 @@
 import { findMediaObject, getMediaObject, listKeysInRange, putMediaObject } from '#lib/platform/media-bucket';
 import { galleryExportPrefixes, portraitCropKey } from '#lib/platform/media-keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import type { Photo } from '#lib/photos/rules/photo-model';
+import type { Photo } from '#lib/photos/common/rules/photo-model';
 import { cropPortrait } from '#lib/hr-exports/adapters/portrait-crop';
 
 /**

@@ -1,5 +1,5 @@
-import type { Photo } from '#lib/photos/rules/photo-model';
-import { portraitPhotoOf } from '#lib/photos/rules/portrait-photo';
+import type { Photo } from '#lib/photos/common/rules/photo-model';
+import { portraitPhotoOf } from '#lib/photos/access/rules/portrait-photo';
 import type { SkipReason } from '#lib/hr-exports/rules/hr-export-model';
 
 /**

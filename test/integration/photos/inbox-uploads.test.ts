@@ -1,7 +1,7 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { inboxObjectKey } from '#lib/platform/media-keys';
-import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/rules/photo-limits';
+import { MAX_FILES_PER_UPLOAD_REQUEST } from '#lib/photos/common/rules/photo-limits';
 import { cardJpeg, portraitJpeg } from '../../../scripts/samples/synthetic-shoot';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { type TestTenant, createTestTenant } from '../../support/factories';

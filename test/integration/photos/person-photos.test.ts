@@ -1,8 +1,8 @@
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { createGallery } from '#lib/galleries/store/galleries';
 import { getPerson } from '#lib/persons/store/persons';
 import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
-import { photoCdnPath, signPhotoUrls } from '#lib/photos/adapters/photo-url-signer';
+import { photoCdnPath, signPhotoUrls } from '#lib/photos/access/adapters/photo-url-signer';
 import { personPhotoPrefix, photoObjectKey, selfieObjectKey } from '#lib/platform/media-keys';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { listObjectVersions, s3 } from '#lib/platform/media-bucket';

@@ -1,8 +1,8 @@
 import { resetClock, setClock } from '#lib/platform/clock';
 import { createGallery, updateGallerySettings } from '#lib/galleries/store/galleries';
 import { erasePersons } from '#lib/privacy/erasure';
-import { PHOTO_LINK_LIFETIME_MS, signPhotoLink } from '#lib/photos/rules/photo-link';
-import { PHOTO_LINK_EMAIL_INTERVAL_MS } from '#lib/photos/photo-links';
+import { PHOTO_LINK_LIFETIME_MS, signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
+import { PHOTO_LINK_EMAIL_INTERVAL_MS } from '#lib/photos/notices/participant-emails';
 import { ERROR_CATALOG } from '#lib/http/errors';
 import { useLocalApi } from '../../support/local-api';
 import { type TestTenant, createTestTenant } from '../../support/factories';

@@ -1,4 +1,4 @@
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { inboxObjectKey, photoObjectKey } from '#lib/platform/media-keys';
 import { useLocalApi } from '../../support/local-api';

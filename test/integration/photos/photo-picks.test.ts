@@ -1,9 +1,9 @@
 import { createGallery, updateGallerySettings } from '#lib/galleries/store/galleries';
 import { ERROR_CATALOG } from '#lib/http/errors';
 import { getPerson } from '#lib/persons/store/persons';
-import { photoLinkKey } from '#lib/photos/photo-links';
-import { signPhotoLink } from '#lib/photos/rules/photo-link';
-import { listPhotos } from '#lib/photos/store/photos';
+import { photoLinkKey } from '#lib/photos/links/photo-links';
+import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
+import { listPhotos } from '#lib/photos/common/store/photos';
 import { erasePersons } from '#lib/privacy/erasure';
 import { keys } from '../../support/table-keys';
 import { queryPartition, updateExistingItem } from '#lib/platform/table/queries';

@@ -1,7 +1,7 @@
 import type { S3Event } from 'aws-lambda';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { inboxObjectKey } from '#lib/platform/media-keys';
-import { assignSequence, readCard, sequencePosition } from '#lib/photos/rules/shoot-sequence';
+import { assignSequence, readCard, sequencePosition } from '#lib/photos/sorting/rules/shoot-sequence';
 import { photoIdOf } from '#lib/platform/media-keys';
 import { admin } from '../../support/admin';
 import { type TestTenant, createTestTenant } from '../../support/factories';

@@ -1,6 +1,6 @@
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
-import { ingestPhotoObject } from '#lib/photos/ingest-photo';
-import { MAX_PHOTO_OBJECT_BYTES } from '#lib/photos/rules/photo-limits';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
+import { ingestPhotoObject } from '#lib/photos/sorting/ingest-photo';
+import { MAX_PHOTO_OBJECT_BYTES } from '#lib/photos/common/rules/photo-limits';
 import { logger } from '#lib/platform/logger';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { admin } from '../../support/admin';

@@ -1,7 +1,7 @@
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { inboxObjectKey, photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
-import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
-import type { CardReading } from '#lib/photos/rules/shoot-sequence';
+import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
+import type { CardReading } from '#lib/photos/sorting/rules/shoot-sequence';
 import { DEFAULT_RETENTION } from '#lib/galleries/rules/retention-policy';
 import { erasePersons } from '#lib/privacy/erasure';
 import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';

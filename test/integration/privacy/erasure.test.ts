@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { listObjectVersions } from '#lib/platform/media-bucket';
 import { db, tableName } from '#lib/platform/table/client';
 import { photoObjectKey, selfieObjectKey } from '#lib/platform/media-keys';

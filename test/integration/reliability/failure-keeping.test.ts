@@ -127,12 +127,15 @@ describe('the local photo ingest: an event whose ingest always fails', () => {
     };
     const replayedWith: S3Event[] = [];
     // Act
-    const took = await invokeAsynchronously(failingIngest, event, { handlerName: 'photos/ingest-photo', store });
+    const took = await invokeAsynchronously(failingIngest, event, {
+      handlerName: 'photos/sorting/ingest-photo',
+      store,
+    });
     const kept = store.list();
     const outcomes = await replayLocalFailures(directory, {
-      only: 'photos/ingest-photo',
+      only: 'photos/sorting/ingest-photo',
       loadHandler: async (name) => {
-        expect(name).toBe('photos/ingest-photo');
+        expect(name).toBe('photos/sorting/ingest-photo');
         return async (replayed) => void replayedWith.push(replayed as S3Event);
       },
     });
@@ -140,7 +143,12 @@ describe('the local photo ingest: an event whose ingest always fails', () => {
     expect(took).toBe(false);
     expect(calls).toBe(ASYNC_RETRY_ATTEMPTS + 1);
     expect(kept.map(({ handler, source, attempts, reason }) => ({ handler, source, attempts, reason }))).toEqual([
-      { handler: 'photos/ingest-photo', source: 'async', attempts: ASYNC_RETRY_ATTEMPTS + 1, reason: 'TypeError' },
+      {
+        handler: 'photos/sorting/ingest-photo',
+        source: 'async',
+        attempts: ASYNC_RETRY_ATTEMPTS + 1,
+        reason: 'TypeError',
+      },
     ]);
     expect(outcomes.map((outcome) => outcome.outcome)).toEqual(['replayed']);
     expect(replayedWith).toEqual([event]);
@@ -156,7 +164,7 @@ describe('the local photo ingest: an event whose ingest always fails', () => {
     };
     // Act
     const took = await invokeAsynchronously(flakyIngest, objectCreatedEvent('photos/T1/G1/camera-1/IMG_0002.JPG'), {
-      handlerName: 'photos/ingest-photo',
+      handlerName: 'photos/sorting/ingest-photo',
       store,
     });
     // Assess

@@ -85,7 +85,7 @@ const TRANSIENT_NAMES = [
 /** What a probe the fault affects must answer. */
 function expectDocumentedFailure(probe: Probe, fault: FaultSpec, outcome: Outcome): void {
   if (probe.routeId === 'ingestPhoto') {
-    // functions/photos/ingest-photo.ts: a failure throws, so that Lambda retries the asynchronous invocation.
+    // functions/photos/sorting/ingest-photo.ts: a failure throws, so that Lambda retries the asynchronous invocation.
     expect(outcome.kind === 'invocation' && TRANSIENT_NAMES.includes(outcome.error?.name ?? '')).toBe(true);
     return;
   }
@@ -114,7 +114,7 @@ it('covers every route and path of the route table, and the photo ingest', () =>
     pathsOf(route).map((template) => `${route.method} ${template}`),
   );
   expect(table.filter((entry) => !covered.has(entry))).toEqual([]);
-  expect(covered.has('INVOKE functions/photos/ingest-photo')).toBe(true);
+  expect(covered.has('INVOKE functions/photos/sorting/ingest-photo')).toBe(true);
 });
 
 describe.each(MATRIX.map((probe) => [probe.label, probe] as const))('%s', (_label, probe) => {

@@ -2,7 +2,7 @@ import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/h
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { CHECKIN_ACTIONS } from '#lib/http/group-shoot-actions';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey, setApiKeyStatus } from '#lib/tenants/store/api-keys';

@@ -2,7 +2,7 @@
  * @logLevel DEBUG
  */
 import Stripe from 'stripe';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { handler as sweepReservations } from '../../../functions/payments/sweep-reservations';
 import { setClock } from '#lib/platform/clock';
 import { addShootingDay, putFormField, updateGallerySettings } from '#lib/galleries/store/galleries';

@@ -1,6 +1,6 @@
 import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { ulid } from 'ulid';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { CHECKIN_ACTIONS } from '#lib/http/group-shoot-actions';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey } from '#lib/tenants/store/api-keys';
@@ -9,7 +9,7 @@ import { createTenant, updateTenantSettings } from '#lib/tenants/store/tenants';
 import { photoObjectKey } from '#lib/platform/media-keys';
 import { randomBase62, randomToken } from '#lib/platform/secret-values';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
-import { signPhotoLink } from '#lib/photos/rules/photo-link';
+import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { uniqueSlug } from '../../support/factories';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';

@@ -7,7 +7,7 @@ import { getSubscription } from '#lib/webhooks/store/webhook-subscriptions';
 import { DELIVERY_RETRY_PERIOD_MS } from '#lib/webhooks/rules/delivery-schedule';
 import { PHOTOS_COALESCING_WINDOW_MS } from '#lib/events/rules/event-catalogue';
 import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
-import { handler as ingestPhoto } from '../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
 import { admin } from '../../support/admin';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useEventPipeline } from '../../support/events';

@@ -5,7 +5,7 @@ import {
   signInvitation,
   verifyInvitation,
 } from '#lib/checkin/rules/invitation';
-import { signPhotoLink, verifyPhotoLink } from '#lib/photos/rules/photo-link';
+import { signPhotoLink, verifyPhotoLink } from '#lib/photos/links/rules/photo-link-token';
 
 const KEY = 'test-key-0123456789abcdef';
 const GALLERY = { tenantId: 'ten_1', galleryToken: 'gal_1' };

@@ -3,7 +3,7 @@ import { choosePortrait, hasHrExportConsent } from '#lib/hr-exports/rules/export
 import { MANIFEST_COLUMNS, manifestRow, spreadsheetSafe } from '#lib/hr-exports/rules/manifest-rows';
 import { PortraitFileNamer, fileStemOf } from '#lib/hr-exports/rules/portrait-file-names';
 import { isHrExportIdShaped, newHrExportId } from '#lib/hr-exports/rules/hr-export-model';
-import type { Photo } from '#lib/photos/rules/photo-model';
+import type { Photo } from '#lib/photos/common/rules/photo-model';
 
 const photo = (photoId: string): Photo => ({
   photoId,

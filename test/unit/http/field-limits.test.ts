@@ -4,7 +4,7 @@ import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { returnUrlOf } from '#lib/payments/checkout-urls';
 import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
 import { parseImportRequest } from '#lib/persons/person-schemas';
-import { parseMyPhotos } from '#lib/photos/photo-schemas';
+import { parseMyPhotos } from '#lib/photos/access/photo-schemas';
 import { CHECKOUT_TOKEN_MAX_LENGTH, RETURN_URL_MAX_LENGTH } from '#lib/payments/rules/payment-limits';
 import { CUSTOM_TEXT_LIMITS } from '#lib/galleries/rules/custom-fields';
 import { MAX_PERSONS_PER_IMPORT } from '#lib/persons/rules/person-limits';

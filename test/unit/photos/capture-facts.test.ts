@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { captureFactsOf, captureTimeOfMetadata, exifBlockOfJpeg } from '#lib/photos/rules/capture-facts';
+import { captureFactsOf, captureTimeOfMetadata, exifBlockOfJpeg } from '#lib/photos/common/rules/capture-facts';
 import { portraitJpeg } from '../../../scripts/samples/synthetic-shoot';
 import { makeJpeg, makeJpegWithGps } from '../../support/media';
 

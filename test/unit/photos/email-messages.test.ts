@@ -1,6 +1,6 @@
 import { LANGUAGES } from '#lib/platform/languages';
-import { EMAIL_MESSAGES, dateInWords } from '#lib/photos/rules/email-messages';
-import { photoLinkContent, photoNoticeContent } from '#lib/photos/rules/photo-notice';
+import { EMAIL_MESSAGES, dateInWords } from '#lib/photos/notices/rules/email-messages';
+import { photoLinkContent, photoNoticeContent } from '#lib/photos/notices/rules/photo-notice';
 
 const input = (language: (typeof LANGUAGES)[number]) => ({
   personName: 'Jürgen Müller',

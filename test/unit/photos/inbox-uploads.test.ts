@@ -1,11 +1,11 @@
-import { multipartRefusalOf } from '#lib/photos/adapters/inbox-storage';
+import { multipartRefusalOf } from '#lib/photos/uploads/adapters/inbox-storage';
 import {
   UPLOAD_PART_BYTES,
   decodeInboxCursor,
   encodeInboxCursor,
   isUploadablePath,
   partSizes,
-} from '#lib/photos/rules/inbox-uploads';
+} from '#lib/photos/uploads/rules/inbox';
 
 const MEBIBYTE = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { ALL_CLIENTS, DEFAULT_PUBLIC_LIMITS, publicLimitsOf } from '#lib/galleries/rules/public-limits';
-import { lookupBudgets, lookupByCodeAllowed } from '#lib/photos/rules/lookup-budgets';
+import { lookupBudgets, lookupByCodeAllowed } from '#lib/photos/access/rules/lookup-budgets';
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH } from '#lib/persons/rules/access-codes';
 import { clientSite, clientSiteKey } from '#lib/rate-limits/rules/client-address';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type Photo, sortPhotosByCapture } from '#lib/photos/rules/photo-model';
+import { type Photo, sortPhotosByCapture } from '#lib/photos/common/rules/photo-model';
 
 const photo = (photoId: string, fileName: string, capturedAt: string | null, createdAt: string): Photo => ({
   photoId,

@@ -1,5 +1,5 @@
-import type { Photo } from '#lib/photos/rules/photo-model';
-import { pickedPhotoOf, portraitPhotoOf } from '#lib/photos/rules/portrait-photo';
+import type { Photo } from '#lib/photos/common/rules/photo-model';
+import { pickedPhotoOf, portraitPhotoOf } from '#lib/photos/access/rules/portrait-photo';
 
 const photo = (photoId: string, capturedAt: string | null, fileName = `${photoId}.jpg`): Photo => ({
   photoId,

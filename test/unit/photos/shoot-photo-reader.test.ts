@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { UnreadableImageError, readShootPhoto } from '#lib/photos/adapters/shoot-photo-reader';
+import { UnreadableImageError, readShootPhoto } from '#lib/photos/sorting/adapters/shoot-photo-reader';
 import { type CardOptions, cardJpeg, makeShoot, portraitJpeg } from '../../../scripts/samples/synthetic-shoot';
 
 const PHOTO = { width: 1600, height: 1067 };

@@ -5,7 +5,7 @@ import {
   readCard,
   sequencePosition,
   supersedes,
-} from '#lib/photos/rules/shoot-sequence';
+} from '#lib/photos/sorting/rules/shoot-sequence';
 
 describe('readCard', () => {
   it.each([

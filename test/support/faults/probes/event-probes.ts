@@ -3,7 +3,7 @@
  * checkout.session.completed webhook, and the photo ingest function that S3 ObjectCreated invokes.
  */
 import Stripe from 'stripe';
-import { handler as ingestPhoto } from '../../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../../functions/photos/sorting/ingest-photo';
 import { keys } from '../../table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
@@ -77,7 +77,7 @@ export const webhookProbe: ProbeSpec = {
 export const ingestProbe: Probe = {
   routeId: 'ingestPhoto',
   method: 'INVOKE',
-  template: 'functions/photos/ingest-photo',
+  template: 'functions/photos/sorting/ingest-photo',
   label: 'photo ingest (S3 ObjectCreated)',
   touches: { dynamodb: true, s3: true, stripe: false, transactions: true },
   async prepare(f) {

@@ -2,7 +2,7 @@
  * Probes of the server-side endpoints (API key): the reads that answer about a gallery, and an
  * import of persons, settled the way the documented client does it.
  */
-import { handler as ingestPhoto } from '../../../../functions/photos/ingest-photo';
+import { handler as ingestPhoto } from '../../../../functions/photos/sorting/ingest-photo';
 import { keys } from '../../table-keys';
 import { photoObjectKey } from '#lib/platform/media-keys';
 import type { ApiAnswer } from '../../local-api';

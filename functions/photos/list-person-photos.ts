@@ -1,7 +1,0 @@
-import { endpoint } from '#lib/http/endpoint';
-import { listPersonPhotos } from '#lib/photos/person-photos';
-
-/** GET /group-shoot/checkin/{token}/persons/{personId}/photos, alias /groupshoot/{token}/persons/{personId}/photos (API key) */
-export const handler = endpoint('listPersonPhotos', ({ tenant, pathParameters, gallery }) =>
-  listPersonPhotos(tenant, pathParameters.token, pathParameters.personId, gallery),
-);

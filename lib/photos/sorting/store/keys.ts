@@ -1,0 +1,31 @@
+/**
+ * A gallery's shoot: every photo uploaded to its inbox, as camera cards (`CARD#`) and photos
+ * (`SHOT#`) in capture order per camera sequence, and photos without a place in one (`LOOSE#`).
+ * Only photos' stores build these keys (the boundary check holds it); docs/data-model.md
+ * documents the access pattern each serves.
+ */
+export const shootKeys = {
+  shootOfGallery: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#SHOOT`,
+  shootCard: (tenantId: string, token: string, sequenceId: string, position: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOT`,
+    sk: `CARD#${sequenceId}#${position}`,
+  }),
+  shootPhoto: (tenantId: string, token: string, sequenceId: string, position: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOT`,
+    sk: `SHOT#${sequenceId}#${position}`,
+  }),
+  looseShootPhoto: (tenantId: string, token: string, photoId: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOT`,
+    sk: `LOOSE#${photoId}`,
+  }),
+} as const;
+
+/** The sort-key prefix of a camera sequence's cards in a shoot partition (shootKeys.shootCard). */
+export function shootCardsOfSequence(sequenceId: string): string {
+  return `CARD#${sequenceId}#`;
+}
+
+/** The position in its sequence of a shoot card or photo, from its sort key (`CARD#<sequence>#<position>`). */
+export function positionOfShootItem(sortKey: string): string {
+  return sortKey.split('#').slice(2).join('#');
+}
