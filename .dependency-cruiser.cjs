@@ -100,9 +100,17 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^(lib/(http|client|platform)/|functions/|infra/|scripts/|examples/)',
-        pathNot: `^functions/${FEATURE}/`,
+        pathNot: [`^functions/${FEATURE}/`, '^(infra|scripts/bench)/'],
       },
       to: { path: `^lib/${FEATURE}/`, pathNot: PUBLIC_PATHS },
+    },
+    {
+      name: 'public-face',
+      comment:
+        "infra/ and the bench reach a feature through what its public.ts lists, and read its keys: infra/ scopes each function's table access by them, the bench finds the items it checks.",
+      severity: 'error',
+      from: { path: '^(infra|scripts/bench)/' },
+      to: { path: `^lib/${FEATURE}/`, pathNot: [...PUBLIC_PATHS, `^lib/${FEATURE}/${SUB}store/keys\\.ts$`] },
     },
     {
       name: 'pure-rules',

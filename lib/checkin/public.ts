@@ -8,6 +8,5 @@ export const PUBLIC_MODULES = [
   'checkin-schemas',
   'rules/checkin-limits',
   'store/email-checkins',
-  'store/keys',
   'submit-checkin',
 ] as const;

@@ -8,6 +8,5 @@ export const PUBLIC_MODULES = [
   'adapters/stream-records',
   'rules/event-catalogue',
   'rules/event-schemas',
-  'store/keys',
   'store/outbox',
 ] as const;

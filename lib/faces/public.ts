@@ -13,6 +13,5 @@ export const PUBLIC_MODULES = [
   'rules/face-descriptors',
   'rules/second-opinion',
   'second-opinion',
-  'store/keys',
   'store/reference-faces',
 ] as const;

@@ -21,5 +21,4 @@ export const PUBLIC_MODULES = [
   'store/galleries',
   'store/gallery-counters',
   'store/gallery-pointers',
-  'store/keys',
 ] as const;

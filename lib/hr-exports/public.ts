@@ -12,5 +12,4 @@ export const PUBLIC_MODULES = [
   'get-hr-export',
   'hr-export-schemas',
   'rules/hr-export-model',
-  'store/keys',
 ] as const;

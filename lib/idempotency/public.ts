@@ -4,4 +4,4 @@
  * is the feature's own, and the boundary check (.dependency-cruiser.cjs) fails on an import of it
  * from outside. Tests may reach any module (docs/architecture.md#boundaries).
  */
-export const PUBLIC_MODULES = ['rules/idempotency-sealing', 'store/idempotency-records', 'store/keys'] as const;
+export const PUBLIC_MODULES = ['rules/idempotency-sealing', 'store/idempotency-records'] as const;

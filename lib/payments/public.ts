@@ -14,6 +14,5 @@ export const PUBLIC_MODULES = [
   'rules/order-lifecycle',
   'rules/payment-limits',
   'store/checkout-tokens',
-  'store/keys',
   'store/order-erasure',
 ] as const;

@@ -17,7 +17,6 @@ export const PUBLIC_MODULES = [
   'store/access-code-allocation',
   'store/guest-list',
   'store/imported-completion',
-  'store/keys',
   'store/person-erasure',
   'store/person-marks',
   'store/person-records',

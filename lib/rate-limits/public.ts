@@ -4,9 +4,4 @@
  * is the feature's own, and the boundary check (.dependency-cruiser.cjs) fails on an import of it
  * from outside. Tests may reach any module (docs/architecture.md#boundaries).
  */
-export const PUBLIC_MODULES = [
-  'rules/client-address',
-  'rules/rate-limit',
-  'store/keys',
-  'store/rate-limit-counters',
-] as const;
+export const PUBLIC_MODULES = ['rules/client-address', 'rules/rate-limit', 'store/rate-limit-counters'] as const;

@@ -11,7 +11,6 @@ export const PUBLIC_MODULES = [
   'rules/plans',
   'rules/tenant-slug',
   'store/api-keys',
-  'store/keys',
   'store/tenant-directory',
   'store/tenants',
 ] as const;

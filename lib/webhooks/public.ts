@@ -11,7 +11,6 @@ export const PUBLIC_MODULES = [
   'rules/signature',
   'rules/webhook-delivery',
   'rules/webhook-subscription',
-  'store/keys',
   'store/webhook-deliveries',
   'store/webhook-subscriptions',
 ] as const;

@@ -35,6 +35,13 @@ const FEATURES = readdirSync(join(REPOSITORY, 'lib'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !['platform', 'http', 'client'].includes(entry.name))
   .map((entry) => entry.name);
 
+/** Whether a module is the feature's own (its lib/ or functions/ folder), or a test, which may import anything. */
+function ownFolder(source: string, feature: string): boolean {
+  return (
+    source.startsWith('test/') || source.startsWith(`lib/${feature}/`) || source.startsWith(`functions/${feature}/`)
+  );
+}
+
 describe('the boundaries of the repository', () => {
   let graph: Graph;
   beforeAll(async () => {
@@ -72,6 +79,16 @@ describe('the boundaries of the repository', () => {
     const files = SCANNED.flatMap(sourceFiles).filter((path) => !/^test\/unit\/architecture\.test\.ts$/.test(path));
     const findings = files.flatMap((path) => textFindings(path, readFileSync(join(REPOSITORY, path), 'utf8')));
     expect(findings).toEqual([]);
+  });
+
+  it.each(FEATURES)('lists in lib/%s/public.ts only modules that code outside the feature imports', async (feature) => {
+    // Prepare
+    const { PUBLIC_MODULES } = (await import(`#lib/${feature}/public`)) as { PUBLIC_MODULES: readonly string[] };
+    const importedFromOutside = new Set(
+      [...graph.modules].filter(([source]) => !ownFolder(source, feature)).flatMap(([, targets]) => targets),
+    );
+    // Assess
+    expect(PUBLIC_MODULES.filter((module) => !importedFromOutside.has(`lib/${feature}/${module}.ts`))).toEqual([]);
   });
 
   it.each(FEATURES)(
@@ -114,7 +131,7 @@ const GOOD_TREE: Record<string, string> = {
   'lib/platform/table/queries.ts': 'export const queryAll = () => [];',
   'lib/http/errors.ts': 'export class ApiError {}',
   'lib/photos/public.ts':
-    "export const PUBLIC_MODULES = ['person-photos', 'rules/photo-model', 'sorting/place-shoot-photo', 'store/keys'] as const;",
+    "export const PUBLIC_MODULES = ['person-photos', 'rules/photo-model', 'sorting/place-shoot-photo'] as const;",
   'lib/photos/rules/photo-model.ts':
     "import { now } from '#lib/platform/clock';\nimport * as v from 'valibot';\nexport const model = [now, v];",
   'lib/photos/store/photos.ts':
@@ -224,6 +241,11 @@ const BAD_CASES: [string, string, Record<string, string>][] = [
     "a use case building its own feature's keys",
     'own-keys',
     { 'lib/photos/keyed.ts': "import { photoKeys } from '#lib/photos/store/keys';\nexport const k = photoKeys;" },
+  ],
+  [
+    "a CLI reading a feature's keys",
+    'public-face',
+    { 'scripts/admin/keyed.ts': "import { photoKeys } from '#lib/photos/store/keys';\nexport const k = photoKeys;" },
   ],
   [
     "the edge building a feature's keys",
