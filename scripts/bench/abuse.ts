@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
-import { createApiKey } from '#lib/tenants/store/api-keys';
-import { updateGallerySettings } from '#lib/galleries/store/galleries';
+import { resetClock, setClock } from '#lib/platform/clock';
+import { type OutgoingEmail, useEmailSender } from '#lib/photos/adapters/email-sender';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
-import { createTenant } from '#lib/tenants/store/tenants';
+import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
+import { ACCESS_CODE_ALPHABET } from '#lib/persons/rules/access-codes';
+import { importedPersonDraft } from '#lib/persons/rules/person-import';
 import { DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
 import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
-import { createBenchGallery } from './bench-api';
+import { createBenchStudio, postGroupShootInProcess } from './bench-api';
 import { percentile, rounded } from './statistics';
 
-type Studio = Awaited<ReturnType<typeof createStudio>>;
+type Studio = Awaited<ReturnType<typeof createBenchStudio>>;
 
 /**
  * One client floods POST /group-shoot of gallery A at ten times its check-in budget for
@@ -29,13 +31,13 @@ export async function measureAbuse(
     /** The flooded gallery's check-in budget; the default when absent. */ flooderPolicy?: RateLimitPolicy;
   },
 ) {
-  const [flooded, calm, calmAlone] = await Promise.all(['flooded', 'calm', 'calm-alone'].map(createStudio));
-  const withoutFlood = await runCalmClients(options.baseUrl, calmAlone!, options.seconds);
   const policy = options.flooderPolicy ?? DEFAULT_PUBLIC_LIMITS.checkins;
-  if (options.flooderPolicy)
-    await updateGallerySettings(flooded!.tenantId, flooded!.token, {
-      publicLimits: { checkins: options.flooderPolicy },
-    });
+  const [flooded, calm, calmAlone] = await Promise.all([
+    createBenchStudio('flooded', options.flooderPolicy && { publicLimits: { checkins: options.flooderPolicy } }),
+    createBenchStudio('calm'),
+    createBenchStudio('calm-alone'),
+  ]);
+  const withoutFlood = await runCalmClients(options.baseUrl, calmAlone, options.seconds);
   // The default burst plus what refills during the flood.
   const flooderBudget = policy.limit + Math.floor((options.seconds * 1000) / (policy.windowMs / policy.limit));
   const writes = { count: 0 };
@@ -43,7 +45,7 @@ export async function measureAbuse(
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
-      if (WRITES.has(context.commandName ?? '') && JSON.stringify(args.input).includes(flooded!.tenantId))
+      if (WRITES.has(context.commandName ?? '') && JSON.stringify(args.input).includes(flooded.tenantId))
         writes.count += 1;
       return result;
     },
@@ -58,15 +60,15 @@ export async function measureAbuse(
       {
         method: 'POST',
         path: '/v1/group-shoot',
-        headers: { 'X-Tenant-Slug': flooded!.slug, 'Content-Type': 'application/json' },
-        body: checkinBody(flooded!, '[<id>]'),
+        headers: { 'X-Tenant-Slug': flooded.slug, 'Content-Type': 'application/json' },
+        body: checkinBody(flooded, '[<id>]'),
       },
     ],
     idReplacement: true,
     workers: 1,
     timeout: 30,
   });
-  const [floodResult, withFlood] = await Promise.all([flood, runCalmClients(options.baseUrl, calm!, options.seconds)]);
+  const [floodResult, withFlood] = await Promise.all([flood, runCalmClients(options.baseUrl, calm, options.seconds)]);
   client.middlewareStack.remove('benchWriteCounter');
   const admitted = floodResult['2xx'];
   return {
@@ -75,21 +77,13 @@ export async function measureAbuse(
     flooderRequests: floodResult.requests.total,
     flooderAdmitted: admitted,
     /** Persons the flood created in its gallery (spots taken; goal ≤ its budget). */
-    flooderSpots: (await queryPartition(keys.personsOfGallery(flooded!.tenantId, flooded!.token))).length,
+    flooderSpots: (await queryPartition(keys.personsOfGallery(flooded.tenantId, flooded.token))).length,
     /** Writes naming tenant A beyond the three each admitted check-in makes (rate-limit counter, transaction, statistics): goal 0. */
     writesByRefused: writes.count - 3 * admitted,
     calm: { withoutFlood, withFlood },
     /** The well-behaved clients' p99 with the flood over without (goal ≤ 1.5). */
     p99Ratio: rounded(withFlood.p99Milliseconds / withoutFlood.p99Milliseconds),
   };
-}
-
-async function createStudio(label: string) {
-  const slug = `bench-${label}-${randomBytes(3).toString('hex')}`;
-  const tenant = await createTenant({ slug, name: `Bench ${label}`, plan: 'creator' });
-  const { token, dayId } = await createBenchGallery(tenant.tenantId, `Bench ${label}`);
-  const { secret } = await createApiKey(tenant.tenantId, 'bench integration');
-  return { tenantId: tenant.tenantId, slug, token, dayId, apiKey: secret };
 }
 
 function checkinBody(studio: Studio, id: string): string {
@@ -132,4 +126,116 @@ async function runCalmClients(baseUrl: string, calm: Studio, seconds: number) {
   );
   const [p50Milliseconds, p99Milliseconds] = [50, 99].map((p) => rounded(percentile(latencies, p)));
   return { requests: latencies.length, refused, p50Milliseconds: p50Milliseconds!, p99Milliseconds: p99Milliseconds! };
+}
+
+/** A code other than `avoid`, the n-th in a fixed order: the guesser never repeats a code. */
+function guessedCode(index: number, avoid: string): string {
+  const size = ACCESS_CODE_ALPHABET.length;
+  const code = [0, 1, 2, 3].map((place) => ACCESS_CODE_ALPHABET[Math.floor(index / size ** place) % size]).join('');
+  return code === avoid ? guessedCode(index + size ** 4 / 2, avoid) : code;
+}
+
+/**
+ * The lookup scenario of the abuse section: on a simulated clock and with the default budgets, a
+ * guesser spreads `myPhotos` guesses over `networks` client networks (a new address for each
+ * guess): first each network's burst at once (six guesses), then one guess per network every 2
+ * minutes (each address's volume rate) for `hours`. Beside it the participant looks every 30
+ * minutes from a network of their own, by code and email and by `sendPhotoLink` in turn, and
+ * follows the link of any email that came. The handler runs in process, so that each request
+ * has an address of its own; emails go to an inbox in memory. Goals: the participant is refused
+ * 0 times and always reaches their photos; the guesser finds 0 pairs.
+ */
+export async function measureLookupAbuse(options: { hours: number; networks: number }) {
+  const inbox: OutgoingEmail[] = [];
+  useEmailSender({
+    send: async (email) => (inbox.push(email), { outcome: 'sent', messageId: randomBytes(8).toString('hex') }),
+  });
+  const environment = {
+    PHOTO_NOTICE_FROM: 'photos@groupshoot.example',
+    CHECKIN_PAGE_URL: 'https://checkin.example.com/',
+  };
+  const previous = Object.fromEntries(
+    ['PHOTO_LINK_ANSWER_MS', ...Object.keys(environment)].map((n) => [n, process.env[n]]),
+  );
+  for (const [name, value] of Object.entries(environment)) process.env[name] ??= value;
+  // The uniform answer's minimum time would only make the simulated hours take longer in real time.
+  process.env.PHOTO_LINK_ANSWER_MS = '0';
+  let clockMs = Date.parse('2030-01-15T08:00:00Z');
+  setClock(() => clockMs);
+  try {
+    const { tenantId, slug, token } = await createBenchStudio('lookups', {
+      photoAccess: { codeAndEmail: true, codeAndEmployeeId: false },
+    });
+    const email = `participant-${slug}@example.com`;
+    const draft = importedPersonDraft(
+      { name: 'Pat Participant', email, employeeId: null, shootingDayId: null },
+      new Date(clockMs).toISOString(),
+    );
+    const participant = (await insertPersonsWithCodes({ tenantId, token }, [draft])).written[0]!;
+    const post = (sourceIp: string, body: Record<string, unknown>) =>
+      postGroupShootInProcess(slug, sourceIp, { token, ...body }, clockMs);
+    const result = {
+      simulatedHours: options.hours,
+      guesserNetworks: options.networks,
+      guesserRequests: 0,
+      /** Wrong pairs answered with a verdict (404): what the guesser learned anything from. */
+      guesserVerdicts: 0,
+      /** Guesses answered with the uniform answer (no verdict), refused by the volume budget (429), answered with photos (goal 0). */
+      guesserUniform: 0,
+      guesserThrottled: 0,
+      guesserSuccesses: 0,
+      participantLooks: 0,
+      /** Answers to the participant that were neither photos nor the uniform answer (goal 0). */
+      participantRefusals: 0,
+      /** Looks after which the participant saw their photos: at once, or through the emailed link. */
+      participantReachedPhotos: 0,
+      participantDirect: 0,
+      participantByLink: 0,
+    };
+    let guesses = 0;
+    const guess = async (network: number) => {
+      const code = guessedCode(guesses, participant.code);
+      const answer = await post(`198.18.${network}.${1 + (guesses++ % 200)}`, { action: 'myPhotos', code, email });
+      result.guesserRequests += 1;
+      if (answer.status === 404) result.guesserVerdicts += 1;
+      else if (answer.status === 429) result.guesserThrottled += 1;
+      else if (answer.body.photoLinkRequested) result.guesserUniform += 1;
+      else if (answer.body.photos) result.guesserSuccesses += 1;
+    };
+    const look = async (index: number) => {
+      result.participantLooks += 1;
+      const sent = inbox.length;
+      const answer = await post(
+        '192.0.2.10',
+        index % 2 === 0 ? { action: 'myPhotos', code: participant.code, email } : { action: 'sendPhotoLink', email },
+      );
+      if (answer.status !== 200) result.participantRefusals += 1;
+      else if (answer.body.photos) result.participantDirect += 1;
+      else {
+        const letter = inbox.slice(sent).find((candidate) => candidate.to === email);
+        const link = letter && /#my-photos\/link\/([A-Za-z0-9_.-]+)/.exec(letter.text)?.[1];
+        const opened = link ? await post('192.0.2.10', { action: 'photosByLink', photoLink: link }) : undefined;
+        if (opened?.status === 200) result.participantByLink += 1;
+      }
+      result.participantReachedPhotos = result.participantDirect + result.participantByLink;
+    };
+
+    // The reported attack first: each network's burst at once, then each network at its volume rate.
+    for (let round = 0; round < 6; round += 1)
+      for (let network = 0; network < options.networks; network += 1) await guess(network);
+    for (let step = 1; step <= (options.hours * 60) / 2; step += 1) {
+      clockMs += 2 * 60_000;
+      for (let network = 0; network < options.networks; network += 1) await guess(network);
+      // Every 30 minutes, past the 5-minute email throttle.
+      if (step % 15 === 0) await look(step / 15);
+    }
+    return result;
+  } finally {
+    resetClock();
+    useEmailSender(undefined);
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 }

@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RealisticDynamoDbStats } from '../local/realistic-dynamodb/proxy';
 import { addShootingDay, getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { listPersons } from '#lib/persons/store/persons';
-import { createTenant } from '#lib/tenants/store/tenants';
 import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
 import { db, tableName } from '#lib/platform/table/client';
 import { queryAll } from '#lib/platform/table/queries';
-import { createBenchGallery, postGroupShootInProcess } from './bench-api';
+import { createBenchStudio, postGroupShootInProcess } from './bench-api';
 import { percentile, rounded, startAtRate } from './statistics';
 
 export type BurstResult = Awaited<ReturnType<typeof measureAnnouncementBurst>>;
@@ -45,10 +43,8 @@ async function measureAnnouncementBurst(
   proxyStats: RealisticDynamoDbStats,
 ) {
   const [hotShare, hotCapacity] = [0.8, 600];
-  const slug = `bench-burst-${randomBytes(3).toString('hex')}`;
-  const tenant = await createTenant({ slug, name: 'Bench burst', plan: 'creator' });
-  const { token, dayId: otherDayId } = await createBenchGallery(tenant.tenantId, 'Bench burst');
-  const hotDay = await addShootingDay(tenant.tenantId, token, {
+  const { tenantId, slug, token, dayId: otherDayId } = await createBenchStudio('burst');
+  const hotDay = await addShootingDay(tenantId, token, {
     date: '2030-01-16',
     label: 'Hot day',
     startTime: '09:00',
@@ -56,7 +52,7 @@ async function measureAnnouncementBurst(
     maxPersons: hotCapacity,
   });
   if (options.counters === 'single') {
-    for (const dayId of [hotDay.id, otherDayId]) await asSingleCounterDay(tenant.tenantId, token, dayId);
+    for (const dayId of [hotDay.id, otherDayId]) await asSingleCounterDay(tenantId, token, dayId);
   }
   const proxyCounts = () => ({
     transactions: proxyStats.calls.TransactWriteItems ?? 0,
@@ -88,11 +84,11 @@ async function measureAnnouncementBurst(
   let hotDayPersons = 0;
   let afterPersonId: string | undefined;
   do {
-    const page = await listPersons({ tenantId: tenant.tenantId, token }, { limit: 100, afterPersonId });
+    const page = await listPersons({ tenantId, token }, { limit: 100, afterPersonId });
     hotDayPersons += page.persons.filter((person) => person.shootingDayId === hotDay.id).length;
     afterPersonId = page.lastPersonId;
   } while (afterPersonId);
-  const configuration = await getGalleryConfiguration(tenant.tenantId, token);
+  const configuration = await getGalleryConfiguration(tenantId, token);
   const after = proxyCounts();
   return {
     ...options,

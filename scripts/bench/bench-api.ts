@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createApiKey } from '#lib/tenants/store/api-keys';
-import { addShootingDay, createGallery } from '#lib/galleries/store/galleries';
-import { type Tenant, getTenantBySlug } from '#lib/tenants/store/tenants';
+import { type NewGallery, addShootingDay, createGallery } from '#lib/galleries/store/galleries';
+import { type Tenant, createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
 import type { DemoData } from '../local/seed-demo';
 
 /** The local API and the demo tenant the bench calls it as. */
@@ -62,10 +63,11 @@ export function importRowsFor(count: number, shootingDayId: string, prefix: stri
   }));
 }
 
-/** A group-shoot gallery of the tenant with one day without capacity, for a bench scenario of its own. */
+/** A group-shoot gallery of the tenant with one day without capacity (`settings` change the defaults), for a bench scenario of its own. */
 export async function createBenchGallery(
   tenantId: string,
   galleryName: string,
+  settings: Partial<NewGallery> = {},
 ): Promise<{ token: string; dayId: string }> {
   const gallery = await createGallery(tenantId, {
     galleryName,
@@ -75,6 +77,7 @@ export async function createBenchGallery(
     consentRequired: false,
     showShootingDaySelector: true,
     granularConsents: { face: false, notification: false, hrExport: false },
+    ...settings,
   });
   const day = await addShootingDay(tenantId, gallery.token, {
     date: '2030-01-15',
@@ -83,6 +86,29 @@ export async function createBenchGallery(
     endTime: '17:00',
   });
   return { token: gallery.token, dayId: day.id };
+}
+
+/** A new tenant (`bench-<label>-…`, which this process has never read) with an API key and a bench gallery: a studio of a scenario's own. */
+export async function createBenchStudio(label: string, gallerySettings?: Partial<NewGallery>) {
+  const slug = `bench-${label}-${randomBytes(3).toString('hex')}`;
+  const tenant = await createTenant({ slug, name: `Bench ${label}`, plan: 'creator' });
+  const { secret: apiKey } = await createApiKey(tenant.tenantId, `Bench ${label}`);
+  const gallery = await createBenchGallery(tenant.tenantId, `Bench ${label}`, gallerySettings);
+  return { tenant, tenantId: tenant.tenantId, slug, apiKey, ...gallery };
+}
+
+/** The body of a free check-in of participant `id` to the demo gallery's day without capacity, which never fills. */
+export function demoCheckin(demo: DemoData, id: string) {
+  return {
+    action: 'submitCheckin',
+    token: demo.galleryToken,
+    name: `Bench Checkin ${id}`,
+    email: `bench-${id}@example.com`,
+    employeeId: `bench-${id}`,
+    consentGiven: true,
+    shootingDayId: demo.shootingDayIds[2]!,
+    selectedPackageId: demo.packageIds.free,
+  };
 }
 
 /** POST /group-shoot given to its function in this process, as API Gateway would, from `sourceIp`; the status and the parsed body. */

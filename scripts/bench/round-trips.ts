@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { nowIso } from '#lib/platform/clock';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { importedPersonDraft } from '#lib/persons/rules/person-import';
-import { createTenant } from '#lib/tenants/store/tenants';
-import { createApiKey } from '#lib/tenants/store/api-keys';
-import { type BenchApi, createBenchGallery, importRowsFor } from './bench-api';
+import { type BenchApi, createBenchGallery, createBenchStudio, demoCheckin, importRowsFor } from './bench-api';
 import type { RoundTripCount, RoundTripCounter } from './round-trip-counter';
 import {
   COLD_INSTANCE_EXTRA,
@@ -25,14 +22,8 @@ export type EndpointRoundTrips = Awaited<ReturnType<typeof measureRoundTrips>>[n
 interface EndpointCase {
   endpoint: string;
   floor: RoundTripFloor;
-  send(apiKey: string, iteration: number, unread?: UnreadTenant): Promise<unknown>;
+  send(apiKey: string, iteration: number, unread?: { slug: string; token: string; apiKey: string }): Promise<unknown>;
   cold?: boolean;
-}
-
-interface UnreadTenant {
-  slug: string;
-  token: string;
-  apiKey: string;
 }
 
 /**
@@ -52,7 +43,7 @@ export async function measureRoundTrips(
     if (!endpointCase.cold) await endpointCase.send(apiKey, 0);
     const samples: (RoundTripCount & { milliseconds: number })[] = [];
     for (let iteration = 1; iteration <= options.iterations; iteration += 1) {
-      const unread = endpointCase.cold ? await unreadTenant() : undefined;
+      const unread = endpointCase.cold ? await createBenchStudio('cold') : undefined;
       const send = () => endpointCase.send(apiKey, iteration, unread);
       const { result, milliseconds } = await timed(() => counter.measure(send));
       samples.push({ ...result.count, milliseconds });
@@ -77,18 +68,9 @@ export async function measureRoundTrips(
   return results;
 }
 
-/** A new tenant with a gallery and an API key: nothing of it is in this process's recent reads. */
-async function unreadTenant(): Promise<UnreadTenant> {
-  const slug = `bench-cold-${randomBytes(4).toString('hex')}`;
-  const tenant = await createTenant({ slug, name: 'Bench cold instance', plan: 'creator' });
-  const { token } = await createBenchGallery(tenant.tenantId, 'Bench cold instance');
-  const { secret } = await createApiKey(tenant.tenantId, 'Bench cold instance key');
-  return { slug, token, apiKey: secret };
-}
-
 async function endpointCases(api: BenchApi, largeImportRows: number): Promise<EndpointCase[]> {
-  const { galleryToken: token, shootingDayIds, packageIds } = api.demo;
-  // The day without capacity: check-ins and imports never fill it.
+  const { galleryToken: token, shootingDayIds } = api.demo;
+  // The day without capacity: imports never fill it.
   const openDayId = shootingDayIds[2]!;
   const server = `/groupshoot/${token}`;
   const get = (path: string) => (apiKey: string) => api.call(path, { apiKey });
@@ -102,19 +84,7 @@ async function endpointCases(api: BenchApi, largeImportRows: number): Promise<En
   const imported = (await importOf(1, 'photos')(await api.freshApiKey(), 0)) as { persons: { personId: string }[] };
   const personId = imported.persons[0]!.personId;
   const checkin = (_apiKey: string, iteration: number) =>
-    api.call('/group-shoot', {
-      method: 'POST',
-      body: {
-        action: 'submitCheckin',
-        token,
-        name: `Bench Checkin ${iteration}`,
-        email: `bench-checkin-${iteration}@example.com`,
-        employeeId: `checkin-${iteration}-${Date.now()}`,
-        consentGiven: true,
-        shootingDayId: openDayId,
-        selectedPackageId: packageIds.free,
-      },
-    });
+    api.call('/group-shoot', { method: 'POST', body: demoCheckin(api.demo, `checkin-${iteration}-${Date.now()}`) });
   return [
     {
       endpoint: 'GET check-in info (public)',

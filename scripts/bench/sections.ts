@@ -133,9 +133,7 @@ export const SECTIONS: Section[] = [
     name: 'lookup-abuse',
     measures: 'Abuse: a distributed guesser of photo lookups beside a participant (simulated clock, default budgets)',
     run: async ({ smoke }) =>
-      (await import('./photo-lookup-abuse')).measureLookupAbuse(
-        smoke ? { networks: 4, hours: 0.5 } : { networks: 48, hours: 3 },
-      ),
+      (await import('./abuse')).measureLookupAbuse(smoke ? { networks: 4, hours: 0.5 } : { networks: 48, hours: 3 }),
   },
   {
     name: 'checkin-page',

@@ -2,12 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
-import { createTenant } from '#lib/tenants/store/tenants';
 import { deleteObjectVersions, findMediaObject, listObjectVersions, putMediaObject } from '#lib/platform/media-bucket';
 import { inboxObjectKey, inboxPrefix, photoIdOf, thumbnailPrefix } from '#lib/platform/media-keys';
 import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
 import { startStudio } from '../studio/studio-server';
-import { createBenchGallery } from './bench-api';
+import { createBenchStudio } from './bench-api';
 import { median, rounded } from './statistics';
 
 export type StudioQueueResult = Awaited<ReturnType<typeof measureStudioQueue>>;
@@ -88,12 +87,8 @@ export async function measureStudioQueue(settings: {
 
 /** A tenant with a group-shoot gallery whose inbox holds `photos` photos no card governs, placed as ingest places them. */
 async function seedQueue(settings: { photos: number; photoWidth: number; photoHeight: number }) {
-  const tenantSlug = `studio-bench-${Date.now().toString(36)}`;
-  const tenant = await createTenant({ slug: tenantSlug, name: 'Studio bench', plan: 'creator' });
-  const scope = {
-    tenantId: tenant.tenantId,
-    token: (await createBenchGallery(tenant.tenantId, 'A large shoot')).token,
-  };
+  const { tenantId, slug: tenantSlug, token } = await createBenchStudio('studio');
+  const scope = { tenantId, token };
   // One camera-sized image with detail (noise compresses like a photo, not like a flat colour), under every key.
   const [width, height] = [settings.photoWidth, settings.photoHeight];
   const noise = { type: 'gaussian' as const, mean: 128, sigma: 12 };
@@ -121,7 +116,7 @@ async function seedQueue(settings: { photos: number; photoWidth: number; photoHe
   for (let start = 0; start < settings.photos; start += 8) {
     await Promise.all(Array.from({ length: Math.min(8, settings.photos - start) }, (_, at) => place(start + at)));
   }
-  return { tenantSlug, token: scope.token, inboxPrefix: inboxPrefix(scope.tenantId, scope.token) };
+  return { tenantSlug, token, inboxPrefix: inboxPrefix(tenantId, token) };
 }
 
 /** What the first-screen check reads of the page (this project compiles without the DOM's types). */
