@@ -9,14 +9,14 @@ import { generateAccessCode } from '#lib/persons/rules/access-codes';
 import { newPersonId } from '#lib/persons/rules/person-model';
 import { UNLIMITED_DAY_SHARDS } from '#lib/galleries/rules/spot-counters';
 import { inProcessApi } from '../local/api-server';
-import type { BenchApi } from './bench-api';
+import { type BenchApi, demoCheckin } from './bench-api';
 import type { RecordedWork, RoundTripCounter } from './round-trip-counter';
 import { loadFiguresOf, rounded, startAtRate, timed } from './statistics';
 
 export type LoadResult = Awaited<ReturnType<typeof measureLoad>>[number];
 
 /** One request of a scenario: `[<id>]` in its body becomes a fresh ID each time it is sent. */
-interface LoadRequest {
+export interface LoadRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -33,7 +33,7 @@ interface LoadScenario {
   freshen?(answer: unknown): () => (text: string) => string;
 }
 
-type Side = () => Promise<void>;
+type Side = () => Promise<unknown>;
 
 /**
  * The steady load's rate, both sides together, as a share of what the DynamoDB work alone
@@ -65,23 +65,12 @@ export async function measureLoad(
   options: { connections: number; requests: number; keys: number },
 ) {
   const replayClient = DynamoDBDocumentClient.from(new DynamoDBClient(DYNAMODB_CLIENT_CONFIG), DOCUMENT_TRANSLATION);
-  const functions = inProcessApi();
-  const host = new URL(baseUrl).host;
+  const invoke = functionsInProcess(baseUrl);
   const results = [];
   try {
     for (const scenario of await loadScenarios(api, options.keys)) {
-      const invoke = async ({ method, path, headers, body }: LoadRequest) => {
-        const lowerCased = Object.entries({ host, ...headers }).map(([n, v]) => [n.toLowerCase(), v] as const);
-        const answer = await functions({ method, path, headers: Object.fromEntries(lowerCased), body });
-        const status = answer.statusCode ?? 200;
-        if (status < 200 || status >= 300) throw new Error(`${scenario.scenario}: an answer was ${status}`);
-        return answer.body;
-      };
       let next = 0;
-      const invokeFunction = async () => {
-        const template = scenario.requests[next++ % scenario.requests.length]!;
-        await invoke({ ...template, body: template.body?.replaceAll('[<id>]', randomUUID()) });
-      };
+      const invokeFunction = () => invoke(scenario.requests[next++ % scenario.requests.length]!);
       // The instance is warm before the sample: its recording is a warm request's work.
       await invokeFunction();
       const { result: body, work } = await counter.measure(() => invoke(scenario.sample));
@@ -147,15 +136,53 @@ const lastTwoParts = (key: string) => key.slice(key.lastIndexOf('#', key.lastInd
 const freshEmailKey = () => lastTwoParts(keys.emailCheckins('t', 'g', randomUUID()).pk);
 const freshSpotCounter = () => lastTwoParts(keys.daySpotShard('t', 'g', 'd', randomInt(UNLIMITED_DAY_SHARDS)).sk);
 
-async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
-  const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
-  // One load client plays every participant: the demo gallery lets it (a studio raises its limits the same way).
-  // 10,000 a minute is one request every 6 ms, more often than this client sends one: its counter
-  // stays ahead of the clock, where concurrent requests each add to it in one write. A limit so
-  // high that its interval is shorter than the gap between requests (a million a minute: 0.06 ms)
-  // keeps the counter idle, and requests that meet within that interval write twice.
+/**
+ * Sends a scenario's requests to the functions in process, as Lambda invokes them (the local
+ * server's routing and event, without the socket); the answer's body. Throws unless it is 2xx.
+ */
+export function functionsInProcess(baseUrl: string): (request: LoadRequest) => Promise<string | undefined> {
+  const functions = inProcessApi();
+  const host = new URL(baseUrl).host;
+  return async ({ method, path, headers, body }) => {
+    const lowerCased = Object.entries({ host, ...headers }).map(
+      ([name, value]) => [name.toLowerCase(), value] as const,
+    );
+    const fresh = body?.replaceAll('[<id>]', randomUUID());
+    const answer = await functions({ method, path, headers: Object.fromEntries(lowerCased), body: fresh });
+    const status = answer.statusCode ?? 200;
+    if (status < 200 || status >= 300) throw new Error(`${method} ${path}: an answer was ${status}`);
+    return answer.body;
+  };
+}
+
+/**
+ * The demo gallery's public limits raised, so that one load client may play every participant (a
+ * studio raises its limits the same way). 10,000 a minute is one request every 6 ms, more often
+ * than this client sends one: its counter stays ahead of the clock, where concurrent requests
+ * each add to it in one write. A limit so high that its interval is shorter than the gap between
+ * requests (a million a minute: 0.06 ms) keeps the counter idle, and requests that meet within
+ * that interval write twice.
+ */
+export async function raiseDemoLimits(api: BenchApi): Promise<void> {
   const raised = { limit: 10_000, windowMs: 60_000 };
-  await updateGallerySettings(api.tenantId, token, { publicLimits: { reads: raised, checkins: raised } });
+  await updateGallerySettings(api.tenantId, api.demo.galleryToken, {
+    publicLimits: { reads: raised, checkins: raised },
+  });
+}
+
+/** The free check-in of participant `id` as a load request (`[<id>]`: a new participant each time it is sent). */
+export function checkinRequest(api: BenchApi, id: string): LoadRequest {
+  return {
+    method: 'POST',
+    path: '/v1/group-shoot',
+    headers: { 'X-Tenant-Slug': api.demo.tenantSlug, 'Content-Type': 'application/json' },
+    body: JSON.stringify(demoCheckin(api.demo, id)),
+  };
+}
+
+async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
+  const { galleryToken: token, tenantSlug } = api.demo;
+  await raiseDemoLimits(api);
   const apiKeys = await Promise.all(Array.from({ length: keyCount }, () => api.freshApiKey()));
   // Made before the sample, so that the recording holds the request's work and not the key's creation.
   const sampleKey = await api.freshApiKey();
@@ -166,22 +193,6 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
     headers: { ...headers, Authorization: `Bearer ${key}` },
   });
   const sampleParticipant = `sample-${Date.now()}`;
-  const checkin = (id: string) => ({
-    method: 'POST',
-    path: '/v1/group-shoot',
-    headers: { ...headers, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      action: 'submitCheckin',
-      token,
-      name: `Load Checkin ${id}`,
-      email: `load-${id}@example.com`,
-      employeeId: `load-${id}`,
-      consentGiven: true,
-      // The day without capacity, so that no check-in is refused for a full day.
-      shootingDayId: shootingDayIds[2]!,
-      selectedPackageId: packageIds.free,
-    }),
-  });
   const checkinInfo = { method: 'GET', path: `/v1/group-shoot/checkin/${token}`, headers };
   return [
     { scenario: 'GET check-in info (public)', requests: [checkinInfo], sample: checkinInfo },
@@ -192,8 +203,8 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
     },
     {
       scenario: 'POST /group-shoot submitCheckin (free)',
-      requests: [checkin('[<id>]')],
-      sample: checkin(sampleParticipant),
+      requests: [checkinRequest(api, '[<id>]')],
+      sample: checkinRequest(api, sampleParticipant),
       freshen: (answer) => {
         const { personId, code } = answer as { personId: string; code: string };
         return () => {
@@ -220,7 +231,7 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
 }
 
 /** `requests` calls of `send`, `connections` at a time, each timed from start to answer. */
-async function driveLoad(send: Side, connections: number, requests: number) {
+export async function driveLoad(send: Side, connections: number, requests: number) {
   const latencies: number[] = [];
   let started = 0;
   const worker = async () => {

@@ -1,15 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import { WebhookSignatureError, constructWebhookEvent } from '#lib/client/webhook-signature';
-import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { listDeliveries } from '#lib/webhooks/store/webhook-deliveries';
 import { deleteSubscription } from '#lib/webhooks/store/webhook-subscriptions';
 import type { EventType } from '#lib/events/rules/event-catalogue';
 import { createSubscription } from '#lib/webhooks/manage-subscriptions';
 import { type LocalEventPipeline, startEventPipeline } from '../local/event-pipeline';
 import { type BenchApi, createBenchGallery, importRowsFor } from './bench-api';
-import { type LoadFigures, percentile, rounded, timed } from './statistics';
+import { checkinRequest, driveLoad, functionsInProcess, raiseDemoLimits } from './load';
+import { type LoadFigures, loadFiguresOf, percentile, rounded, timed } from './statistics';
 
 /**
  * How long the local stream reader waits after a pass that found nothing: Lambda polls a
@@ -121,48 +120,14 @@ export async function measureWebhookDelivery(
   }
 }
 
-/** The load scenario's free check-in under autocannon (a worker thread), each a new participant on the day without capacity. */
-async function checkinLoad(
-  api: BenchApi,
-  options: { baseUrl: string; connections: number },
-): Promise<(requests: number) => Promise<LoadFigures>> {
-  const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
-  // As the load scenario does: one client plays every participant.
-  const unlimited = { limit: 1_000_000, windowMs: 60_000 };
-  await updateGallerySettings(api.tenantId, token, { publicLimits: { reads: unlimited, checkins: unlimited } });
-  const id = '[<id>]';
-  const body = JSON.stringify({
-    action: 'submitCheckin',
-    token,
-    name: `Webhook Checkin ${id}`,
-    email: `webhook-${id}@example.com`,
-    employeeId: `webhook-${id}`,
-    consentGiven: true,
-    shootingDayId: shootingDayIds[2]!,
-    selectedPackageId: packageIds.free,
-  });
-  return async (requests) => {
-    const result = await autocannon({
-      url: new URL(options.baseUrl).origin,
-      connections: options.connections,
-      amount: requests,
-      requests: [
-        {
-          method: 'POST',
-          path: '/v1/group-shoot',
-          headers: { 'X-Tenant-Slug': tenantSlug, 'Content-Type': 'application/json' },
-          body,
-        },
-      ],
-      idReplacement: true,
-      workers: 1,
-      sampleInt: 10,
-      timeout: 30,
-    });
-    if (result.non2xx > 0 || result.errors > 0)
-      throw new Error(`Check-ins: ${result.non2xx} answers were not 2xx and ${result.errors} requests failed`);
-    const { p50: p50Milliseconds, p99: p99Milliseconds } = result.latency;
-    return { p50Milliseconds, p99Milliseconds, requestsPerSecond: rounded(result.requests.total / result.duration, 1) };
+/** The load scenario's free check-in (load.ts), each a new participant, `connections` at a time: a function of the number of requests. */
+async function checkinLoad(api: BenchApi, options: { baseUrl: string; connections: number }) {
+  await raiseDemoLimits(api);
+  const invoke = functionsInProcess(options.baseUrl);
+  const checkin = checkinRequest(api, '[<id>]');
+  return async (requests: number): Promise<LoadFigures> => {
+    const { latencies, seconds } = await driveLoad(() => invoke(checkin), options.connections, requests);
+    return loadFiguresOf(latencies, seconds);
   };
 }
 
