@@ -1,10 +1,9 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RealisticDynamoDbStats } from '../local/realistic-dynamodb/proxy';
 import { addShootingDay, getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import { listPersons } from '#lib/persons/store/persons';
 import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
 import { db, tableName } from '#lib/platform/table/client';
-import { queryAll } from '#lib/platform/table/queries';
+import { queryAll, queryPartition } from '#lib/platform/table/queries';
 import { createBenchStudio, postGroupShootInProcess } from './bench-api';
 import { percentile, rounded, startAtRate } from './statistics';
 
@@ -81,13 +80,8 @@ async function measureAnnouncementBurst(
   };
   await startAtRate(options.participants, options.participants / options.seconds, checkIn);
 
-  let hotDayPersons = 0;
-  let afterPersonId: string | undefined;
-  do {
-    const page = await listPersons({ tenantId, token }, { limit: 100, afterPersonId });
-    hotDayPersons += page.persons.filter((person) => person.shootingDayId === hotDay.id).length;
-    afterPersonId = page.lastPersonId;
-  } while (afterPersonId);
+  const persons = await queryPartition(keys.personsOfGallery(tenantId, token));
+  const hotDayPersons = persons.filter((person) => person.shootingDayId === hotDay.id).length;
   const configuration = await getGalleryConfiguration(tenantId, token);
   const after = proxyCounts();
   return {

@@ -3,10 +3,14 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { type NewGallery, addShootingDay, createGallery } from '#lib/galleries/store/galleries';
 import { type Tenant, createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import type { DemoData } from '../local/seed-demo';
 
 /** The local API and the demo tenant the bench calls it as. */
 export interface BenchApi {
+  /** Ending in /v1. */
+  baseUrl: string;
   demo: DemoData;
   tenant: Tenant;
   tenantId: string;
@@ -28,6 +32,7 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<
   if (!tenant) throw new Error(`Demo tenant ${demo.tenantSlug} not found`);
   let keyNumber = 0;
   return {
+    baseUrl,
     demo,
     tenant,
     tenantId: tenant.tenantId,
@@ -108,6 +113,28 @@ export function demoCheckin(demo: DemoData, id: string) {
     consentGiven: true,
     shootingDayId: demo.shootingDayIds[2]!,
     selectedPackageId: demo.packageIds.free,
+  };
+}
+
+/** What the ingest knows of a shoot photo at `path` (`<camera>/<file name>`) in the gallery's inbox: placeShootPhoto's facts. */
+export function shootPhotoFacts(
+  scope: GalleryScope,
+  path: string,
+  capturedAt: string,
+  { width, height }: { width: number | null; height: number | null } = { width: null, height: null },
+) {
+  const objectKey = inboxObjectKey({ ...scope, path });
+  const [camera, fileName] = path.split('/') as [string, string];
+  return {
+    photoId: photoIdOf(objectKey),
+    objectKey,
+    path,
+    fileName,
+    camera,
+    capturedAt,
+    width,
+    height,
+    uploadedAt: capturedAt,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Tenant } from '#lib/tenants/store/tenants';
-import { createGallery, getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { describeReferenceFace } from '#lib/faces/reference-faces';
@@ -7,9 +7,9 @@ import { placementOpinions } from '#lib/faces/second-opinion';
 import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
 import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
 import { putMediaObject } from '#lib/platform/media-bucket';
-import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { describeFaces, loadFaceModel } from '#lib/faces/adapters/face-model';
 import { augment, packagedFaces } from '../faces/packaged-faces';
+import { createBenchGallery, shootPhotoFacts } from './bench-api';
 import type { RoundTripCounter } from './round-trip-counter';
 import { median, rounded, timeEach, timed } from './statistics';
 
@@ -41,23 +41,19 @@ export async function measureFaceIngest(
   const portraits = await Promise.all(identities.map((selfie) => augment(selfie, 'jpeg-q40')));
 
   const shoot = async (faceMatching: 'off' | 'withhold') => {
-    const gallery = await createGallery(tenant.tenantId, {
-      galleryName: `Face ingest bench (${faceMatching})`,
-      isGroupShoot: true,
+    const { token } = await createBenchGallery(tenant.tenantId, `Face ingest bench (${faceMatching})`, {
       selfieEnabled: true,
-      selfieRequired: false,
-      consentRequired: false,
       showShootingDaySelector: false,
       granularConsents: { face: true, notification: false, hrExport: false },
       faceMatching,
     });
-    const scope = { tenantId: tenant.tenantId, token: gallery.token };
+    const scope = { tenantId: tenant.tenantId, token };
     const codes: string[] = [];
     for (const [index, selfie] of identities.entries()) {
       const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
       const request = parseSubmitCheckin({
         action: 'submitCheckin',
-        token: gallery.token,
+        token,
         name: `Sitter ${index}`,
         email: `sitter${index}@example.com`,
         faceConsent: true,
@@ -80,21 +76,8 @@ export async function measureFaceIngest(
     const roundTrips: { calls: number; depth: number }[] = [];
     let delivered = 0;
     for (const [index, portrait] of portraits.entries()) {
-      const facts = (name: string, second: number) => {
-        const path = `bench/${name}`;
-        const objectKey = inboxObjectKey({ ...scope, path });
-        return {
-          photoId: photoIdOf(objectKey),
-          objectKey,
-          path,
-          fileName: name,
-          camera: 'Bench camera',
-          capturedAt: `2026-11-20T10:${String(index).padStart(2, '0')}:0${second}.000Z`,
-          width: null,
-          height: null,
-          uploadedAt: new Date().toISOString(),
-        };
-      };
+      const facts = (name: string, second: number) =>
+        shootPhotoFacts(scope, `bench/${name}`, `2026-11-20T10:${String(index).padStart(2, '0')}:0${second}.000Z`);
       await placeShootPhoto(scope, facts(`CARD_${index}.JPG`, 0), { kind: 'card', code: codes[index]! });
       const photo = facts(`IMG_${index}.JPG`, 1);
       await putMediaObject(photo.objectKey, portrait, 'image/jpeg');

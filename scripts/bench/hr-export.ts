@@ -6,29 +6,6 @@ import { portraitJpeg } from '../samples/synthetic-shoot';
 import { inChildProcess, residentMb, whenChildOf } from './child-process';
 import { cpuMillisecondsSince, rounded, timed } from './statistics';
 
-/**
- * What an HR export costs (lib/hr-exports/build-hr-export.ts): the whole build of a gallery's
- * export (persons paged from the table, each photo read from the bucket, cropped, the crop kept,
- * the ZIP streamed back into the bucket, the manifest, the record) against sharp's crop and
- * encode alone on the same photos read from disk, with the same number at a time. Each side
- * runs in a child process of its own, on the local services, so that its peak resident memory
- * (VmHWM) is its own; the build runs for two gallery sizes, whose peaks should be the same.
- * Where the machine has two CPUs or more (and taskset), each side's process runs on CPU 0 alone,
- * as a function of 1,769 MB has one vCPU, and this process (the local S3 server) and DynamoDB
- * Local on the others, as S3 and DynamoDB are not on the function's CPU in AWS.
- */
-
-export interface HrExportBenchSettings {
-  /** Gallery sizes; the largest is compared with sharp alone, in `rounds` alternated rounds (the medians compared). */
-  persons: number[];
-  width: number;
-  height: number;
-  /** Different photos generated; persons share them (each has an object of its own, so a crop of its own). */
-  distinctPhotos: number;
-  size: number;
-  rounds: number;
-}
-
 /** One side's run; the CPU time is its own process's (all threads), not the local services'. */
 type SideFigures = Awaited<ReturnType<typeof inChild>>;
 export type HrExportBenchResult = Awaited<ReturnType<typeof measureHrExport>>;
@@ -36,8 +13,17 @@ export type HrExportBenchResult = Awaited<ReturnType<typeof measureHrExport>>;
 /** Portraits prepared at once, as the build prepares them (PORTRAITS_AHEAD in lib/hr-exports/build-hr-export.ts). */
 const AT_ONCE = 8;
 
-/** Seeds one gallery per size on the running local services, then measures each side in a child process. */
-export async function measureHrExport(settings: HrExportBenchSettings, servicePids: number[]) {
+/**
+ * The whole build of an HR export (lib/hr-exports/build-hr-export.ts) at each gallery size against
+ * sharp's crop and encode alone on the same photos, each side in a child process of its own, so
+ * that its peak memory is its own, pinned to CPU 0 where it can be (docs/benchmarks/hr-export.md).
+ * The largest gallery is compared with sharp alone in `rounds` alternated rounds; persons share
+ * `distinctPhotos` photos, each under an object of its own (so a crop of its own).
+ */
+export async function measureHrExport(
+  settings: { persons: number[]; width: number; height: number; distinctPhotos: number; size: number; rounds: number },
+  servicePids: number[],
+) {
   const directory = mkdtempSync(join(tmpdir(), 'hr-export-bench-'));
   const cpus = splitCpus([process.pid, ...servicePids]);
   try {
@@ -99,8 +85,8 @@ async function seedGallery(
   persons: number,
   photos: readonly Buffer[],
 ): Promise<{ freshExport(size: number): Promise<{ tenantId: string; token: string; exportId: string }> }> {
-  const { createTenant } = await import('#lib/tenants/store/tenants');
-  const { createGallery, getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
+  const { createBenchStudio } = await import('./bench-api');
+  const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
   const { importPersons } = await import('#lib/persons/import-persons');
   const { parseImportRequest } = await import('#lib/persons/person-schemas');
   const { recordPhoto } = await import('#lib/photos/store/photos');
@@ -113,19 +99,13 @@ async function seedGallery(
   const { db, tableName } = await import('#lib/platform/table/client');
   const { keys } = await import('#lib/platform/table/keys');
 
-  const slug = `bench-hr-${persons}-${Date.now().toString(36)}`;
-  const tenant = await createTenant({ slug, name: 'HR export bench', plan: 'creator' });
-  const gallery = await createGallery(tenant.tenantId, {
-    galleryName: 'HR export bench',
-    isGroupShoot: true,
-    selfieEnabled: false,
-    selfieRequired: false,
+  const { tenant, tenantId, token } = await createBenchStudio(`hr-${persons}`, {
     consentRequired: true,
     showShootingDaySelector: false,
     granularConsents: { face: false, notification: false, hrExport: true },
   });
-  const scope = { tenantId: tenant.tenantId, token: gallery.token };
-  const configuration = (await getGalleryConfiguration(tenant.tenantId, gallery.token))!;
+  const scope = { tenantId, token };
+  const configuration = (await getGalleryConfiguration(tenantId, token))!;
   const personIds: string[] = [];
   for (let start = 0; start < persons; start += 500) {
     const rows = Array.from({ length: Math.min(500, persons - start) }, (_, index) => ({
@@ -156,7 +136,7 @@ async function seedGallery(
         await listObjectVersions(galleryExportPrefixes(scope.tenantId, scope.token).portraitCrops),
       );
       useHrExportQueue({ send: async () => undefined });
-      const created = await createHrExport(tenant, gallery.token, { size });
+      const created = await createHrExport(tenant, token, { size });
       useHrExportQueue(undefined);
       return { ...scope, exportId: created.exportId };
     },

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
 import { deleteObjectVersions, findMediaObject, listObjectVersions, putMediaObject } from '#lib/platform/media-bucket';
-import { inboxObjectKey, inboxPrefix, photoIdOf, thumbnailPrefix } from '#lib/platform/media-keys';
+import { inboxPrefix, thumbnailPrefix } from '#lib/platform/media-keys';
 import { placeShootPhoto } from '#lib/photos/place-shoot-photo';
 import { startStudio } from '../studio/studio-server';
-import { createBenchStudio } from './bench-api';
+import { createBenchStudio, shootPhotoFacts } from './bench-api';
 import { median, rounded } from './statistics';
 
 export type StudioQueueResult = Awaited<ReturnType<typeof measureStudioQueue>>;
@@ -96,22 +96,11 @@ async function seedQueue(settings: { photos: number; photoWidth: number; photoHe
     .jpeg({ quality: 85 })
     .toBuffer();
   const place = async (index: number) => {
-    const path = `camera-a/IMG_${String(index + 1).padStart(4, '0')}.JPG`;
-    const objectKey = inboxObjectKey({ ...scope, path });
-    await putMediaObject(objectKey, image, 'image/jpeg');
     const capturedAt = new Date(Date.UTC(2026, 10, 20, 9, 0, 0) + index * 1_000).toISOString();
-    const fileName = path.split('/')[1]!;
-    const facts = {
-      photoId: photoIdOf(objectKey),
-      objectKey,
-      path,
-      fileName,
-      camera: 'camera-a',
-      capturedAt,
-      width,
-      height,
-    };
-    await placeShootPhoto(scope, { ...facts, uploadedAt: capturedAt }, { kind: 'photo' });
+    const path = `camera-a/IMG_${String(index + 1).padStart(4, '0')}.JPG`;
+    const facts = shootPhotoFacts(scope, path, capturedAt, { width, height });
+    await putMediaObject(facts.objectKey, image, 'image/jpeg');
+    await placeShootPhoto(scope, facts, { kind: 'photo' });
   };
   for (let start = 0; start < settings.photos; start += 8) {
     await Promise.all(Array.from({ length: Math.min(8, settings.photos - start) }, (_, at) => place(start + at)));
