@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import autocannon from 'autocannon';
 import { resetClock, setClock } from '#lib/platform/clock';
 import { type OutgoingEmail, useEmailSender } from '#lib/photos/adapters/email-sender';
+import { db } from '#lib/platform/table/client';
 import { keys } from '#lib/platform/table/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
@@ -11,38 +11,29 @@ import { importedPersonDraft } from '#lib/persons/rules/person-import';
 import { DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
 import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
 import { createBenchStudio, postGroupShootInProcess } from './bench-api';
-import { percentile, rounded } from './statistics';
+import { latencyPercentiles, rounded } from './statistics';
 
 type Studio = Awaited<ReturnType<typeof createBenchStudio>>;
 
 /**
- * One client floods POST /group-shoot of gallery A at ten times its check-in budget for
- * `seconds` (autocannon at a fixed overall rate on 10 connections, in a worker thread) while a
- * well-behaved client checks in to another tenant's gallery (one a second) and an integration
- * reads persons of that tenant (one every two seconds); the same well-behaved clients run first
- * without the flood, on a gallery of a third tenant. Refused requests must write nothing: the
- * writes naming tenant A are counted in the shared document client the API uses.
+ * One client floods POST /group-shoot of gallery A at ten times its check-in budget
+ * (`flooderPolicy`, the default when absent) for `seconds`, beside well-behaved clients of
+ * another tenant, who ran first without the flood on a third (docs/benchmarks/abuse.md). Refused
+ * requests must write nothing: the writes naming tenant A are counted in the shared document client.
  */
-export async function measureAbuse(
-  client: DynamoDBDocumentClient,
-  options: {
-    baseUrl: string;
-    seconds: number;
-    /** The flooded gallery's check-in budget; the default when absent. */ flooderPolicy?: RateLimitPolicy;
-  },
-) {
-  const policy = options.flooderPolicy ?? DEFAULT_PUBLIC_LIMITS.checkins;
+export async function measureAbuse(baseUrl: string, seconds: number, flooderPolicy?: RateLimitPolicy) {
+  const policy = flooderPolicy ?? DEFAULT_PUBLIC_LIMITS.checkins;
   const [flooded, calm, calmAlone] = await Promise.all([
-    createBenchStudio('flooded', options.flooderPolicy && { publicLimits: { checkins: options.flooderPolicy } }),
+    createBenchStudio('flooded', flooderPolicy && { publicLimits: { checkins: flooderPolicy } }),
     createBenchStudio('calm'),
     createBenchStudio('calm-alone'),
   ]);
-  const withoutFlood = await runCalmClients(options.baseUrl, calmAlone, options.seconds);
+  const withoutFlood = await runCalmClients(baseUrl, calmAlone, seconds);
   // The default burst plus what refills during the flood.
-  const flooderBudget = policy.limit + Math.floor((options.seconds * 1000) / (policy.windowMs / policy.limit));
+  const flooderBudget = policy.limit + Math.floor((seconds * 1000) / (policy.windowMs / policy.limit));
   const writes = { count: 0 };
   const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand']);
-  client.middlewareStack.add(
+  db.middlewareStack.add(
     (next, context) => async (args) => {
       const result = await next(args);
       if (WRITES.has(context.commandName ?? '') && JSON.stringify(args.input).includes(flooded.tenantId))
@@ -52,10 +43,10 @@ export async function measureAbuse(
     { step: 'initialize', name: 'benchWriteCounter' },
   );
   const flood = autocannon({
-    url: new URL(options.baseUrl).origin,
+    url: new URL(baseUrl).origin,
     connections: 10,
-    duration: options.seconds,
-    overallRate: Math.ceil((flooderBudget * 10) / options.seconds),
+    duration: seconds,
+    overallRate: Math.ceil((flooderBudget * 10) / seconds),
     requests: [
       {
         method: 'POST',
@@ -68,11 +59,11 @@ export async function measureAbuse(
     workers: 1,
     timeout: 30,
   });
-  const [floodResult, withFlood] = await Promise.all([flood, runCalmClients(options.baseUrl, calm, options.seconds)]);
-  client.middlewareStack.remove('benchWriteCounter');
+  const [floodResult, withFlood] = await Promise.all([flood, runCalmClients(baseUrl, calm, seconds)]);
+  db.middlewareStack.remove('benchWriteCounter');
   const admitted = floodResult['2xx'];
   return {
-    durationSeconds: options.seconds,
+    durationSeconds: seconds,
     flooderBudget,
     flooderRequests: floodResult.requests.total,
     flooderAdmitted: admitted,
@@ -124,8 +115,7 @@ async function runCalmClients(baseUrl: string, calm: Studio, seconds: number) {
           }),
     ]).flat(),
   );
-  const [p50Milliseconds, p99Milliseconds] = [50, 99].map((p) => rounded(percentile(latencies, p)));
-  return { requests: latencies.length, refused, p50Milliseconds: p50Milliseconds!, p99Milliseconds: p99Milliseconds! };
+  return { requests: latencies.length, refused, ...latencyPercentiles(latencies) };
 }
 
 /** A code other than `avoid`, the n-th in a fixed order: the guesser never repeats a code. */

@@ -13,8 +13,6 @@ import { type BenchApi, demoCheckin } from './bench-api';
 import type { RecordedWork, RoundTripCounter } from './round-trip-counter';
 import { loadFiguresOf, rounded, startAtRate, timed } from './statistics';
 
-export type LoadResult = Awaited<ReturnType<typeof measureLoad>>[number];
-
 /** One request of a scenario: `[<id>]` in its body becomes a fresh ID each time it is sent. */
 export interface LoadRequest {
   method: string;
@@ -37,9 +35,8 @@ type Side = () => Promise<unknown>;
 
 /**
  * The steady load's rate, both sides together, as a share of what the DynamoDB work alone
- * sustained saturated: a busy thread, not an overloaded one. Saturated, every side waits for the
- * one thread that all simulated instances share, so latency there is mostly queueing behind the
- * others' CPU, which Lambda instances, each with a CPU of its own, never do.
+ * sustained saturated: a busy thread, not an overloaded one, whose latency would be mostly
+ * queueing behind the other simulated instances' CPU, which Lambda instances never do.
  */
 const STEADY_SHARE = 0.4;
 /** Turns each side takes under the saturating load, each its share of the requests. */
@@ -48,31 +45,24 @@ const ALTERNATING_ROUNDS = 8;
 const WARM_UP_REQUESTS_PER_CONNECTION = 20;
 
 /**
- * Each scenario's requests given to its functions in this process (as Lambda invokes them,
- * without HTTP), against the same requests' DynamoDB work alone: its calls, recorded from one
- * sample request on a warm instance, replayed wave by wave (`replayWork`). The two sides are
- * driven alike from this thread: first saturating, in turns (`connections` workers, each sending
- * its next request as soon as its last is answered: what one process sustains), then steady,
- * interleaved (requests started at a fixed rate whatever the answers: the latency a participant
- * sees, the goal's measure). Ratios are the functions over the DynamoDB work alone. Any answer
- * that is not 2xx invalidates the run. (Until 2026-11-29 a third side sent the same requests to
- * the local API over HTTP: docs/benchmarks/load.md keeps its figures.)
+ * Each scenario's requests given to its functions in this process against the same requests'
+ * DynamoDB work alone (one sample's calls, recorded, replayed): first saturating, in turns, then
+ * steady, interleaved (the goal's measure); the method is in docs/benchmarks/load.md. Any answer
+ * that is not 2xx invalidates the run.
  */
 export async function measureLoad(
   api: BenchApi,
   counter: RoundTripCounter,
-  baseUrl: string,
   options: { connections: number; requests: number; keys: number },
 ) {
   const replayClient = DynamoDBDocumentClient.from(new DynamoDBClient(DYNAMODB_CLIENT_CONFIG), DOCUMENT_TRANSLATION);
-  const invoke = functionsInProcess(baseUrl);
+  const invoke = functionsInProcess(api.baseUrl);
   const results = [];
   try {
     for (const scenario of await loadScenarios(api, options.keys)) {
       let next = 0;
       const invokeFunction = () => invoke(scenario.requests[next++ % scenario.requests.length]!);
-      // The instance is warm before the sample: its recording is a warm request's work.
-      await invokeFunction();
+      await invokeFunction(); // so that the sample records a warm instance's work
       const { result: body, work } = await counter.measure(() => invoke(scenario.sample));
       const rewriteFor = scenario.freshen?.(JSON.parse(String(body)));
       const replay = () => replayWork(replayClient, work, rewriteFor?.());
@@ -101,9 +91,8 @@ export async function measureLoad(
         scenario: scenario.scenario,
         connections: options.connections,
         requests: options.requests,
-        /** The steady load: requests started at this rate whatever the answers, the two sides interleaved. */
+        /** The steady load, both sides interleaved: requests started at this rate whatever the answers. */
         arrivalRatePerSecond,
-        /** The functions in process and the DynamoDB work alone, steady load. */
         functionsInProcess: inProcessSteady!,
         dynamoDbAlone: aloneSteady!,
         saturated: { functionsInProcess: inProcessSaturated!, dynamoDbAlone: aloneSaturated! },
@@ -120,12 +109,9 @@ export async function measureLoad(
 }
 
 /**
- * What a check-in writes that is the participant's own, besides the person and code: the key
- * of the email's check-in count, the IDs of its events, and the marks that make a resent write
- * harmless (UUIDs); and the day's counter it took its spot from. Each replay gets new ones (a
- * counter at random, as check-ins take), so that its transaction stores new items and its
- * counter updates count, as the API's do, instead of being refused as repeats. The key
- * fragments are the keys module's own (lib/platform/table/keys.ts).
+ * What a check-in writes that is the participant's own besides the person and code (its email's
+ * count, its events' IDs, the marks that make a resent write harmless) and the day's counter it
+ * took: each replay gets new ones, so that its writes count instead of being refused as repeats.
  */
 const EMAIL_KEY = /#EMAIL#[A-Za-z0-9_-]+/g;
 const EVENT_ID = /evt_[0-9A-Za-z]{26}/g;
@@ -156,12 +142,9 @@ export function functionsInProcess(baseUrl: string): (request: LoadRequest) => P
 }
 
 /**
- * The demo gallery's public limits raised, so that one load client may play every participant (a
- * studio raises its limits the same way). 10,000 a minute is one request every 6 ms, more often
- * than this client sends one: its counter stays ahead of the clock, where concurrent requests
- * each add to it in one write. A limit so high that its interval is shorter than the gap between
- * requests (a million a minute: 0.06 ms) keeps the counter idle, and requests that meet within
- * that interval write twice.
+ * The demo gallery's public limits raised, so that one load client may play every participant.
+ * Not higher: at 10,000 a minute (one every 6 ms) the counter stays ahead of the clock, each
+ * request one write; at a million (0.06 ms) it idles, and requests that meet write twice.
  */
 export async function raiseDemoLimits(api: BenchApi): Promise<void> {
   const raised = { limit: 10_000, windowMs: 60_000 };
@@ -246,12 +229,9 @@ export async function driveLoad(send: Side, connections: number, requests: numbe
 }
 
 /**
- * `requestsPerSide` requests of each side started at a fixed total rate whatever the answers, as
- * independent participants arrive, the sides interleaved (each run of one request per side in a
- * random order); each timed from when it was due, so that a start the busy thread delayed counts
- * against it. Interleaved, a stall of the machine or of DynamoDB Local meets every side alike,
- * and the thread's queue is shared by all: what differs is each request's own work, as on
- * Lambda, where an instance serves one request at a time and queues behind nobody.
+ * `requestsPerSide` requests of each side started at a fixed total rate whatever the answers,
+ * each run of one request per side in a random order, so that a stall of the machine meets every
+ * side alike; each timed from when it was due (startAtRate).
  */
 async function driveInterleavedAtRate(sides: Side[], options: { ratePerSecond: number; requestsPerSide: number }) {
   const latencies: number[][] = sides.map(() => []);
@@ -273,10 +253,8 @@ async function driveInterleavedAtRate(sides: Side[], options: { ratePerSecond: n
 }
 
 /**
- * Sends recorded work again through a document client of its own, wave by wave, the calls
- * of a wave together: the same requests' DynamoDB work without HTTP, middleware or domain
- * code. `rewrite` may change the strings of an input (fresh IDs for a write that must not
- * collide). A refused condition is DynamoDB work done, like the functions' own refusals.
+ * Sends recorded work again, wave by wave, the calls of a wave together, each input's strings
+ * through `rewrite`. A refused condition is DynamoDB work done, like the functions' own refusals.
  */
 async function replayWork(client: DynamoDBDocumentClient, work: RecordedWork, rewrite?: (text: string) => string) {
   for (const wave of work) {

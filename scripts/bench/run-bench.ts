@@ -109,7 +109,7 @@ async function startEnvironment(awsLike: boolean): Promise<{ running: BenchEnvir
     const localApi = await startLocalApi({ port: 0, checkinPage: { tenantSlug: demo.tenantSlug } });
     stops.push(() => localApi.close());
     const api = await connectBenchApi(localApi.url, demo);
-    return { running: { services, db, api, counter, apiUrl: localApi.url, proxyStats }, stop };
+    return { running: { services, api, counter, proxyStats }, stop };
   } catch (error) {
     await stop();
     throw error;

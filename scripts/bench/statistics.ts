@@ -55,20 +55,14 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** Latency and throughput of a load side. */
-export interface LoadFigures {
-  p50Milliseconds: number;
-  p99Milliseconds: number;
-  requestsPerSecond: number;
+/** The median and the 99th percentile of `latencies`, rounded. */
+export function latencyPercentiles(latencies: readonly number[]) {
+  return { p50Milliseconds: rounded(percentile(latencies, 50)), p99Milliseconds: rounded(percentile(latencies, 99)) };
 }
 
-/** The figures of `latencies` answered over `seconds`. */
-export function loadFiguresOf(latencies: readonly number[], seconds: number): LoadFigures {
-  return {
-    p50Milliseconds: rounded(percentile(latencies, 50)),
-    p99Milliseconds: rounded(percentile(latencies, 99)),
-    requestsPerSecond: rounded(latencies.length / seconds, 1),
-  };
+/** Latency and throughput of `latencies` answered over `seconds`: a load side's figures. */
+export function loadFiguresOf(latencies: readonly number[], seconds: number) {
+  return { ...latencyPercentiles(latencies), requestsPerSecond: rounded(latencies.length / seconds, 1) };
 }
 
 /**
