@@ -10,7 +10,7 @@ import { ACCESS_CODE_ALPHABET } from '#lib/persons/rules/access-codes';
 import { importedPersonDraft } from '#lib/persons/rules/person-import';
 import { DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
 import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
-import { createBenchStudio, postGroupShootInProcess } from './bench-api';
+import { checkinBody, createBenchStudio, postGroupShootInProcess } from './bench-api';
 import { latencyPercentiles, rounded } from './statistics';
 
 type Studio = Awaited<ReturnType<typeof createBenchStudio>>;
@@ -52,7 +52,7 @@ export async function measureAbuse(baseUrl: string, seconds: number, flooderPoli
         method: 'POST',
         path: '/v1/group-shoot',
         headers: { 'X-Tenant-Slug': flooded.slug, 'Content-Type': 'application/json' },
-        body: checkinBody(flooded, '[<id>]'),
+        body: JSON.stringify(checkinBody(flooded.token, flooded.dayId, '[<id>]')),
       },
     ],
     idReplacement: true,
@@ -77,17 +77,6 @@ export async function measureAbuse(baseUrl: string, seconds: number, flooderPoli
   };
 }
 
-function checkinBody(studio: Studio, id: string): string {
-  const { token, dayId: shootingDayId } = studio;
-  return JSON.stringify({
-    action: 'submitCheckin',
-    token,
-    name: `Participant ${id}`,
-    email: `p-${id}@example.com`,
-    shootingDayId,
-  });
-}
-
 /** The well-behaved clients for `seconds`: one check-in a second on `calm`, one persons read every two seconds. */
 async function runCalmClients(baseUrl: string, calm: Studio, seconds: number) {
   const latencies: number[] = [];
@@ -106,7 +95,7 @@ async function runCalmClients(baseUrl: string, calm: Studio, seconds: number) {
       send(second * 1000, '/group-shoot', {
         method: 'POST',
         headers: { ...headers, 'Content-Type': 'application/json' },
-        body: checkinBody(calm, `calm-${second}-${randomBytes(3).toString('hex')}`),
+        body: JSON.stringify(checkinBody(calm.token, calm.dayId, `calm-${second}-${randomBytes(3).toString('hex')}`)),
       }),
       second % 2 === 1
         ? Promise.resolve()
@@ -140,15 +129,10 @@ export async function measureLookupAbuse(options: { hours: number; networks: num
   useEmailSender({
     send: async (email) => (inbox.push(email), { outcome: 'sent', messageId: randomBytes(8).toString('hex') }),
   });
-  const environment = {
-    PHOTO_NOTICE_FROM: 'photos@groupshoot.example',
-    CHECKIN_PAGE_URL: 'https://checkin.example.com/',
-  };
-  const previous = Object.fromEntries(
-    ['PHOTO_LINK_ANSWER_MS', ...Object.keys(environment)].map((n) => [n, process.env[n]]),
-  );
-  for (const [name, value] of Object.entries(environment)) process.env[name] ??= value;
+  // The page the emailed link opens (the sender, PHOTO_NOTICE_FROM, is the local stack's).
+  process.env.CHECKIN_PAGE_URL ??= 'https://checkin.example.com/';
   // The uniform answer's minimum time would only make the simulated hours take longer in real time.
+  const answerMs = process.env.PHOTO_LINK_ANSWER_MS;
   process.env.PHOTO_LINK_ANSWER_MS = '0';
   let clockMs = Date.parse('2030-01-15T08:00:00Z');
   setClock(() => clockMs);
@@ -223,9 +207,7 @@ export async function measureLookupAbuse(options: { hours: number; networks: num
   } finally {
     resetClock();
     useEmailSender(undefined);
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    if (answerMs === undefined) delete process.env.PHOTO_LINK_ANSWER_MS;
+    else process.env.PHOTO_LINK_ANSWER_MS = answerMs;
   }
 }

@@ -4,7 +4,7 @@ import { addShootingDay, getGalleryConfiguration } from '#lib/galleries/store/ga
 import { GALLERY_ITEM, keys } from '#lib/platform/table/keys';
 import { db, tableName } from '#lib/platform/table/client';
 import { queryAll, queryPartition } from '#lib/platform/table/queries';
-import { createBenchStudio, postGroupShootInProcess } from './bench-api';
+import { checkinBody, createBenchStudio, postGroupShootInProcess } from './bench-api';
 import { percentile, rounded, startAtRate } from './statistics';
 
 export type BurstResult = Awaited<ReturnType<typeof measureAnnouncementBurst>>;
@@ -65,13 +65,9 @@ async function measureAnnouncementBurst(
   const checkIn = async (index: number): Promise<void> => {
     const hot = (index * 7919) % 100 < hotShare * 100; // the hot day's share spread evenly over the burst
     const startedAt = performance.now();
-    const answer = await postGroupShootInProcess(slug, `10.${Math.floor(index / 250) % 256}.${index % 250}.7`, {
-      action: 'submitCheckin',
-      token,
-      name: `Burst Participant ${index}`,
-      email: `burst-${index}@example.com`,
-      shootingDayId: hot ? hotDay.id : otherDayId,
-    });
+    const sourceIp = `10.${Math.floor(index / 250) % 256}.${index % 250}.7`;
+    const body = checkinBody(token, hot ? hotDay.id : otherDayId, `burst-${index}`);
+    const answer = await postGroupShootInProcess(slug, sourceIp, body);
     latencies.push(performance.now() - startedAt);
     const { error } = answer.body;
     if (answer.status === 200 || answer.status === 201) answers[hot ? 'admittedHot' : 'admittedOther'] += 1;

@@ -2,32 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { type NewGallery, addShootingDay, createGallery } from '#lib/galleries/store/galleries';
-import { type Tenant, createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
+import { createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import type { DemoData } from '../local/seed-demo';
 
 /** The local API and the demo tenant the bench calls it as. */
-export interface BenchApi {
-  /** Ending in /v1. */
-  baseUrl: string;
-  demo: DemoData;
-  tenant: Tenant;
-  tenantId: string;
-  /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless the status is 2xx. */
-  call(
-    path: string,
-    options?: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string },
-  ): Promise<unknown>;
-  /**
-   * A new API key of the demo tenant. Each key allows a burst of 60 requests; a batch of
-   * requests gets its own key so that the bench never waits for the rate limit.
-   */
-  freshApiKey(): Promise<string>;
-}
+export type BenchApi = Awaited<ReturnType<typeof connectBenchApi>>;
 
 /** A client of the local API at `baseUrl` (ending in /v1), as the seeded demo tenant. */
-export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<BenchApi> {
+export async function connectBenchApi(baseUrl: string, demo: DemoData) {
   const tenant = await getTenantBySlug(demo.tenantSlug);
   if (!tenant) throw new Error(`Demo tenant ${demo.tenantSlug} not found`);
   let keyNumber = 0;
@@ -36,7 +20,8 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<
     demo,
     tenant,
     tenantId: tenant.tenantId,
-    async call(path, options = {}) {
+    /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless it is 2xx. */
+    async call(path: string, options: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string } = {}) {
       const headers: Record<string, string> = { 'X-Tenant-Slug': options.tenantSlug ?? demo.tenantSlug };
       if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
       if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -50,6 +35,7 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<
         throw new Error(`${options.method ?? 'GET'} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
       return JSON.parse(text) as unknown;
     },
+    /** A new API key of the demo tenant: each allows a burst of 60 requests, so each batch of requests gets its own. */
     async freshApiKey() {
       keyNumber += 1;
       const { secret } = await createApiKey(tenant.tenantId, `Bench key ${keyNumber}`);
@@ -102,18 +88,22 @@ export async function createBenchStudio(label: string, gallerySettings?: Partial
   return { tenant, tenantId: tenant.tenantId, slug, apiKey, ...gallery };
 }
 
-/** The body of a free check-in of participant `id` to the demo gallery's day without capacity, which never fills. */
-export function demoCheckin(demo: DemoData, id: string) {
+/** The body of a check-in of participant `id` to the day `shootingDayId` of the gallery `token`. */
+export function checkinBody(token: string, shootingDayId: string, id: string) {
   return {
     action: 'submitCheckin',
-    token: demo.galleryToken,
-    name: `Bench Checkin ${id}`,
+    token,
+    name: `Bench Participant ${id}`,
     email: `bench-${id}@example.com`,
-    employeeId: `bench-${id}`,
-    consentGiven: true,
-    shootingDayId: demo.shootingDayIds[2]!,
-    selectedPackageId: demo.packageIds.free,
+    shootingDayId,
   };
+}
+
+/** A free check-in of participant `id` to the demo gallery's day without capacity, which never fills. */
+export function demoCheckin(demo: DemoData, id: string) {
+  const { galleryToken, shootingDayIds, packageIds } = demo;
+  const fields = { employeeId: `bench-${id}`, consentGiven: true, selectedPackageId: packageIds.free };
+  return { ...checkinBody(galleryToken, shootingDayIds[2]!, id), ...fields };
 }
 
 /** What the ingest knows of a shoot photo at `path` (`<camera>/<file name>`) in the gallery's inbox: placeShootPhoto's facts. */

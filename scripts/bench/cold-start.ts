@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { bundleFunction } from '../../infra/function-bundle';
-import { runNode } from './child-process';
+import { inTemporaryDirectory, runNode } from './child-process';
 import { median, rounded } from './statistics';
 
 const ROOT = join(__dirname, '..', '..');
@@ -25,8 +25,7 @@ process.stdout.write(String(Number(process.hrtime.bigint() - startedAt) / 1e6));
  * bundle alike.
  */
 export async function measureColdStarts(options: { processes: number; limit?: number }) {
-  const outDir = mkdtempSync(join(tmpdir(), 'groupshoot-bench-'));
-  try {
+  return inTemporaryDirectory(async (outDir) => {
     const handlers = handlerFiles().slice(0, options.limit);
     const bundles = [
       { name: BASELINE_BUNDLE, file: bundleInto(join(ROOT, 'scripts', 'bench', 'baseline-function.ts'), outDir) },
@@ -51,9 +50,7 @@ export async function measureColdStarts(options: { processes: number; limit?: nu
         samples: bundleSamples.map((sample) => rounded(sample)),
       };
     });
-  } finally {
-    rmSync(outDir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** functions/**\/*.ts, sorted. */

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CardVariant, cardJpeg, portraitJpeg } from '../samples/synthetic-shoot';
-import { inChildProcess, residentMb, whenChildOf } from './child-process';
+import { inChildProcess, inTemporaryDirectory, residentMb, whenChildOf } from './child-process';
 import { median, rounded, timeEach, timed } from './statistics';
 
 export type PhotoIngestResult = Awaited<ReturnType<typeof measurePhotoIngest>>;
@@ -31,8 +30,7 @@ export async function measurePhotoIngest(settings: {
   portraits: number;
   rounds: number;
 }) {
-  const directory = mkdtempSync(join(tmpdir(), 'photo-ingest-bench-'));
-  try {
+  return inTemporaryDirectory(async (directory) => {
     const { width, height } = settings;
     let bytes = 0;
     for (let index = 0; index < settings.cards + settings.portraits; index += 1) {
@@ -60,9 +58,7 @@ export async function measurePhotoIngest(settings: {
         .length,
       codesInPortraits: reader.codes.slice(settings.cards).flat().length,
     };
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
+  });
 }
 
 whenChildOf(__filename, ([side, directory, rounds]) => readPhotos(side!, directory!, Number(rounds)));

@@ -16,8 +16,6 @@ import {
 } from './round-trip-floors';
 import { median, rounded, timed } from './statistics';
 
-export type EndpointRoundTrips = Awaited<ReturnType<typeof measureRoundTrips>>[number];
-
 /** One request of an endpoint: on the demo tenant with a key of the case's own, or on `unread`, a tenant this process has never read (a cold instance). */
 interface EndpointCase {
   endpoint: string;
