@@ -115,14 +115,9 @@ function guessedCode(index: number, avoid: string): string {
 }
 
 /**
- * The lookup scenario of the abuse section: on a simulated clock and with the default budgets, a
- * guesser spreads `myPhotos` guesses over `networks` client networks (a new address for each
- * guess): first each network's burst at once (six guesses), then one guess per network every 2
- * minutes (each address's volume rate) for `hours`. Beside it the participant looks every 30
- * minutes from a network of their own, by code and email and by `sendPhotoLink` in turn, and
- * follows the link of any email that came. The handler runs in process, so that each request
- * has an address of its own; emails go to an inbox in memory. Goals: the participant is refused
- * 0 times and always reaches their photos; the guesser finds 0 pairs.
+ * On a simulated clock, a guesser spreads `myPhotos` guesses over `networks` client networks for
+ * `hours` beside a participant who looks every 30 minutes (docs/benchmarks/abuse.md), through the
+ * handler in process, so that each request has an address of its own; emails go to an inbox here.
  */
 export async function measureLookupAbuse(options: { hours: number; networks: number }) {
   const inbox: OutgoingEmail[] = [];

@@ -10,11 +10,9 @@ import { percentile, rounded, startAtRate } from './statistics';
 export type BurstResult = Awaited<ReturnType<typeof measureAnnouncementBurst>>;
 
 /**
- * The announcement burst at each size in a gallery of its own, each twice, side by side: the
- * hot day's spots `spread` over its counters, as every day made now
- * (lib/galleries/rules/spot-counters.ts), and on its item alone (`single`, as a day made before
- * the counters, the design this one replaced). A small burst first, not reported: the handler's
- * modules and connections warm, so that neither design pays for them.
+ * The announcement burst at each size, with the hot day's spots `spread` over its counters
+ * (lib/galleries/rules/spot-counters.ts) and on its item alone (`single`, the design before).
+ * A small burst first, not reported, warms the modules and connections for both.
  */
 export async function measureAnnouncementBursts(
   crowds: number[],
@@ -31,11 +29,9 @@ export async function measureAnnouncementBursts(
 }
 
 /**
- * A company announces the check-in link and `participants` check in within `seconds`, evenly
- * spread, 80 % of them to one day of capacity 600, the rest to a day without a limit. Each comes
- * from a network of their own (no per-client budget is involved) and calls the check-in handler
- * in process, as API Gateway would, against the DynamoDB that conflicts like the real one
- * (scripts/local/realistic-dynamodb/), whose counts give the conflicts and throttles.
+ * `participants` check in within `seconds`, 80 % to one day of capacity 600, each from a network
+ * of their own, through the handler in process (docs/benchmarks/announcement-burst.md); the
+ * realistic DynamoDB's counts give the conflicts and throttles.
  */
 async function measureAnnouncementBurst(
   options: { participants: number; seconds: number; counters: 'spread' | 'single' },

@@ -13,27 +13,17 @@ import { createBenchGallery, shootPhotoFacts } from './bench-api';
 import type { RoundTripCounter } from './round-trip-counter';
 import { median, rounded, timeEach, timed } from './statistics';
 
-/**
- * What the second opinion from faces adds to placing a shoot photo at ingest
- * (lib/photos/place-shoot-photo.ts with lib/faces/second-opinion.ts), side by side in one run:
- * each portrait follows its person's camera card and is placed in a gallery without face
- * matching and in one with it (its person has a reference face), and the same portraits are
- * described by the face model alone. The face step is the difference between the two
- * placements; the goal is at most 1.3 times the model's own time. The placement without face
- * matching is counted in DynamoDB round trips, the figure that says it is unchanged.
- */
-
 export type FaceIngestResult = Awaited<ReturnType<typeof measureFaceIngest>>;
 
 /** A placement of a portrait without face matching: store it, the card before it, the photo and person read, the move. */
 export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
 
-export async function measureFaceIngest(
-  tenant: Tenant,
-  counter: RoundTripCounter,
-  /** Portraits placed per gallery (persons with a reference face; the packaged faces limit them). */
-  portraitCount: number,
-) {
+/**
+ * What the second opinion from faces adds to placing a shoot photo (docs/benchmarks/faces.md):
+ * `portraitCount` portraits, each after its person's card, placed in a gallery without face
+ * matching and in one with it, against the face model alone on the same portraits.
+ */
+export async function measureFaceIngest(tenant: Tenant, counter: RoundTripCounter, portraitCount: number) {
   const identities = [...new Map((await packagedFaces()).map((face) => [face.identity, face.image])).values()].slice(
     0,
     portraitCount,

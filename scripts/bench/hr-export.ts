@@ -14,11 +14,9 @@ export type HrExportBenchResult = Awaited<ReturnType<typeof measureHrExport>>;
 const AT_ONCE = 8;
 
 /**
- * The whole build of an HR export (lib/hr-exports/build-hr-export.ts) at each gallery size against
- * sharp's crop and encode alone on the same photos, each side in a child process of its own, so
- * that its peak memory is its own, pinned to CPU 0 where it can be (docs/benchmarks/hr-export.md).
- * The largest gallery is compared with sharp alone in `rounds` alternated rounds; persons share
- * `distinctPhotos` photos, each under an object of its own (so a crop of its own).
+ * The whole build of an HR export at each gallery size against sharp's crop and encode alone, each
+ * side in a child process of its own on CPU 0 where it can be (docs/benchmarks/hr-export.md); the
+ * largest in `rounds` alternated rounds. Persons share `distinctPhotos` photos, each its own object.
  */
 export async function measureHrExport(
   settings: { persons: number[]; width: number; height: number; distinctPhotos: number; size: number; rounds: number },
@@ -77,10 +75,7 @@ export async function measureHrExport(
   }
 }
 
-/**
- * A tenant and a gallery that asks for the HR consent, `persons` consenting persons with one
- * photo each; `freshExport` queues an export after removing the crops earlier ones kept.
- */
+/** A gallery of `persons` persons who gave the HR consent, a photo each; `freshExport` queues an export with no crop kept. */
 async function seedGallery(
   persons: number,
   photos: readonly Buffer[],

@@ -17,11 +17,9 @@ const BENCH_CARDS: readonly CardVariant[] = [
 const cardText = (index: number) => ['K7QM', 'W2HB', 'PP4D', 'HJ5N'][index % 4]!;
 
 /**
- * What reading a shoot photo costs the photo ingest (lib/photos/adapters/shoot-photo-reader.ts:
- * size, EXIF, and the codes searched in the photo decoded at reduced size), against decoding the
- * same JPEGs with sharp alone at full size to raw pixels, the least any look at the pixels costs.
- * Each side runs in a child process of its own, one photo at a time (libvips with one thread, as
- * sharp has on glibc Linux and Lambda).
+ * Reading shoot photos as the ingest does (size, EXIF, codes) against decoding the same JPEGs with
+ * sharp alone to raw pixels, the least any look at the pixels costs; each side in a child process
+ * of its own, one photo at a time (docs/benchmarks/photo-ingest.md).
  */
 export async function measurePhotoIngest(settings: {
   width: number;

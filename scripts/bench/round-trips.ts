@@ -25,10 +25,9 @@ interface EndpointCase {
 }
 
 /**
- * DynamoDB round trips per request of each endpoint, over real HTTP to the local API. A warm
- * case gets a fresh API key, one unmeasured warm-up request, then `iterations` measured
- * requests, one at a time so that every call is attributed to its request; a cold case's
- * every request is on a tenant made for it, which this process has never read.
+ * DynamoDB round trips per request of each endpoint, over HTTP to the local API, one request at
+ * a time so that every call is its request's: a warm case after one unmeasured request, a cold
+ * case's every request on a tenant made for it (docs/benchmarks/round-trips.md).
  */
 export async function measureRoundTrips(
   api: BenchApi,
@@ -134,10 +133,9 @@ function compactOperations(operations: readonly string[]): string {
 }
 
 /**
- * The import ratio (goal of issue 9: at most 1.5x). Imports `rows` persons `iterations` times through POST persons (HTTP, middleware, validation,
- * counters) and writes the same person and code items with insertPersonsWithCodes, the minimal
- * write path that keeps codes unique, into a second gallery. The two alternate, after one
- * unmeasured warm-up each, so that both see the same state of the machine and the table.
+ * The import ratio: `rows` persons through POST persons against the same person and code items
+ * written by insertPersonsWithCodes (the least that keeps codes unique) into a second gallery,
+ * alternated after a warm-up each, so that both see the same state of the machine and the table.
  */
 export async function compareImports(api: BenchApi, options: { rows: number; iterations: number }) {
   const apiKey = await api.freshApiKey();

@@ -1,8 +1,6 @@
 /**
- * `npm run bench`: every section of sections.ts, in its order, on local services this run starts
- * and stops itself; prints their Markdown tables (progress goes to stderr) and writes every
- * figure to bench-results.json (or `--out FILE`). `--smoke` runs each figure once, small, to
- * prove the bench still works; `--only NAME` runs one section. docs/benchmarks.md has the figures.
+ * `npm run bench`: every section of sections.ts on local services it starts itself, their tables
+ * on stdout (progress on stderr) and every figure in bench-results.json (docs/benchmarks.md).
  */
 // Before anything loads the SDK or the logger.
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -79,11 +77,7 @@ async function main(): Promise<void> {
   }
 }
 
-/**
- * The local services with the demo tenant seeded, the local API on them and the round-trip
- * counter on the shared document client; `awsLike`: every DynamoDB call through the DynamoDB
- * that conflicts like the real one (scripts/local/realistic-dynamodb/).
- */
+/** The bench environment; `awsLike`: every DynamoDB call through the DynamoDB that conflicts like the real one. */
 async function startEnvironment(awsLike: boolean): Promise<{ running: BenchEnvironment; stop(): Promise<void> }> {
   const services = await startLocalServices();
   const stops = [() => services.stop()];

@@ -20,11 +20,10 @@ export interface BenchOptions {
 }
 
 /**
- * A section: its name (`--only NAME`; in camelCase, its key in the JSON), its heading and how it
- * runs. `machineOnly` sections run before the local services start, so that DynamoDB Local's JVM
- * does not compete with their child processes; `awsLike` ones run behind the DynamoDB that
- * conflicts like the real one, in a child process of their own in a full run. A section loads its
- * module when it runs: data access reads TABLE_NAME when it loads.
+ * A section: its name (`--only NAME`; in camelCase, its key in the JSON), heading and run.
+ * `machineOnly` ones run before the local services start, so that DynamoDB Local's JVM does not
+ * compete with their child processes; `awsLike` ones behind the DynamoDB that conflicts like the
+ * real one. Each loads its module when it runs: data access reads TABLE_NAME when it loads.
  */
 export interface Section {
   name: string;
@@ -42,10 +41,7 @@ export const SECTIONS: Section[] = [
       'Cold start: module initialisation of each function bundle against a baseline, median of fresh processes (goal ≤ 1.3x)',
     machineOnly: true,
     run: async ({ smoke, processes }) =>
-      (await import('./cold-start')).measureColdStarts({
-        processes: processes ?? (smoke ? 2 : 7),
-        limit: smoke ? 1 : undefined,
-      }),
+      (await import('./cold-start')).measureColdStarts(processes ?? (smoke ? 2 : 7), smoke ? 1 : undefined),
   },
   {
     name: 'photo-ingest',
@@ -162,10 +158,7 @@ export const SECTIONS: Section[] = [
     measures:
       'Webhook delivery: the check-in load without and with a subscription, commit to verified arrival, then an import',
     run: async ({ smoke }, { api }) =>
-      (await import('./webhook-delivery')).measureWebhookDelivery(api, {
-        ...loadSize(smoke),
-        rows: smoke ? 20 : 500,
-      }),
+      (await import('./webhook-delivery')).measureWebhookDelivery(api, { ...loadSize(smoke), rows: smoke ? 20 : 500 }),
   },
 ];
 

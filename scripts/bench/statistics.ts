@@ -13,10 +13,7 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; mil
   return { result, milliseconds: performance.now() - startedAt };
 }
 
-/**
- * `work` on each of `items`, one at a time, `rounds` times: each call's milliseconds, the last
- * round's results, and the process's CPU milliseconds (all threads) per call.
- */
+/** `work` on each of `items`, one at a time, `rounds` times: each call's milliseconds, the last round's results, CPU per call. */
 export async function timeEach<Item, Result>(
   items: readonly Item[],
   rounds: number,
@@ -66,9 +63,8 @@ export function loadFiguresOf(latencies: readonly number[], seconds: number) {
 }
 
 /**
- * `count` calls of `start` begun at `ratePerSecond` whatever the answers, as independent
- * clients arrive, each given its index and the time it was due (to time it from then, so that
- * a start the busy thread delayed counts against it); the seconds until every one was answered.
+ * `count` calls of `start` begun at `ratePerSecond` whatever the answers, each given the time it
+ * was due (so that a start the busy thread delayed counts against it); the seconds until all ended.
  */
 export async function startAtRate(
   count: number,

@@ -12,12 +12,10 @@ import { median, rounded } from './statistics';
 export type StudioQueueResult = Awaited<ReturnType<typeof measureStudioQueue>>;
 
 /**
- * The studio console's review queue of a large shoot (docs/studio-console.md) in Debian's
- * Chromium at 1440×900, each time in a new browser context (no cache): from navigation until
- * every thumbnail of the first screen is drawn, medians of `runs`. Side by side: the console with
- * thumbnails made on this view (the first view ever), stored in the bucket (a new start of the
- * console) and in its memory (the same console again), against the same thumbnails as static
- * files in a plain page of the same grid (the baseline).
+ * The studio console's review queue of a large shoot in Chromium, each time in a new context:
+ * from navigation until the first screen's thumbnails are drawn, medians of `runs`, with the
+ * thumbnails made on this view, stored and in memory, against the same as static files
+ * (docs/benchmarks/studio-queue.md).
  */
 export async function measureStudioQueue(settings: {
   photos: number;
