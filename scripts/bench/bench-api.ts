@@ -144,8 +144,4 @@ export async function postGroupShootInProcess(
 }
 
 /** What the bench reads of a POST /group-shoot answer. */
-interface GroupShootAnswer {
-  error?: string;
-  photos?: unknown[];
-  photoLinkRequested?: boolean;
-}
+type GroupShootAnswer = { error?: string; photos?: unknown[]; photoLinkRequested?: boolean };

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { portraitJpeg } from '../samples/synthetic-shoot';
-import { inChildProcess, residentMb, whenChildOf } from './child-process';
+import { inChildProcess, inTemporaryDirectory, residentMb, whenChildOf } from './child-process';
 import { cpuMillisecondsSince, rounded, timed } from './statistics';
 
 /** One side's run; the CPU time is its own process's (all threads), not the local services'. */
@@ -22,64 +22,61 @@ export async function measureHrExport(
   settings: { persons: number[]; width: number; height: number; distinctPhotos: number; size: number; rounds: number },
   servicePids: number[],
 ) {
-  const directory = mkdtempSync(join(tmpdir(), 'hr-export-bench-'));
   const cpus = splitCpus([process.pid, ...servicePids]);
   try {
-    const photos: Buffer[] = [];
-    for (let seed = 1; seed <= settings.distinctPhotos; seed += 1)
-      photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
-    photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
-    const bytes = photos.reduce((sum, photo) => sum + photo.length, 0);
-    const largest = Math.max(...settings.persons);
-    const [builds, largestBuilds, sharpRuns]: [SideFigures[], SideFigures[], SideFigures[]] = [[], [], []];
-    for (const persons of settings.persons) {
-      const gallery = await seedGallery(persons, photos);
-      // The largest gallery's build alternates with sharp alone, each build a first export (no crop kept).
-      const rounds = persons === largest ? settings.rounds : 1;
-      for (let round = 0; round < rounds; round += 1) {
-        const exportMessage = await gallery.freshExport(settings.size);
-        const build = await inChild(cpus.sidePrefix, ['build', JSON.stringify(exportMessage)], persons);
-        if (persons !== largest) builds.push(build);
-        else {
-          largestBuilds.push(build);
-          sharpRuns.push(
-            await inChild(
-              cpus.sidePrefix,
-              ['sharp', directory, String(largest), String(settings.size), String(photos.length)],
-              largest,
-            ),
-          );
+    return await inTemporaryDirectory(async (directory) => {
+      const photos: Buffer[] = [];
+      for (let seed = 1; seed <= settings.distinctPhotos; seed += 1)
+        photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
+      photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
+      const bytes = photos.reduce((sum, photo) => sum + photo.length, 0);
+      const largest = Math.max(...settings.persons);
+      const [builds, largestBuilds, sharpRuns]: [SideFigures[], SideFigures[], SideFigures[]] = [[], [], []];
+      for (const persons of settings.persons) {
+        const gallery = await seedGallery(persons, photos);
+        // The largest gallery's build alternates with sharp alone, each build a first export (no crop kept).
+        const rounds = persons === largest ? settings.rounds : 1;
+        for (let round = 0; round < rounds; round += 1) {
+          const exportMessage = await gallery.freshExport(settings.size);
+          const build = await inChild(cpus.sidePrefix, ['build', JSON.stringify(exportMessage)], persons);
+          if (persons !== largest) builds.push(build);
+          else {
+            largestBuilds.push(build);
+            sharpRuns.push(
+              await inChild(
+                cpus.sidePrefix,
+                ['sharp', directory, String(largest), String(settings.size), String(photos.length)],
+                largest,
+              ),
+            );
+          }
         }
       }
-    }
-    const largestBuild = medianRun(largestBuilds);
-    const sharpAlone = medianRun(sharpRuns);
-    builds.push(largestBuild);
-    const smallestBuild = builds.find((build) => build.persons === Math.min(...settings.persons))!;
-    return {
-      photos: { width: settings.width, height: settings.height, averageKb: rounded(bytes / photos.length / 1024, 0) },
-      size: settings.size,
-      builds,
-      sharpAlone,
-      /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3), and of each round. */
-      timeRatio: rounded(largestBuild.seconds / sharpAlone.seconds),
-      roundRatios: largestBuilds.map((build, round) => rounded(build.seconds / sharpRuns[round]!.seconds)),
-      /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
-      memoryRatio: rounded(largestBuild.peakRssMb / smallestBuild.peakRssMb),
-      /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
-      pinned: cpus.sidePrefix.length > 0,
-    };
+      const largestBuild = medianRun(largestBuilds);
+      const sharpAlone = medianRun(sharpRuns);
+      builds.push(largestBuild);
+      const smallestBuild = builds.find((build) => build.persons === Math.min(...settings.persons))!;
+      return {
+        photos: { width: settings.width, height: settings.height, averageKb: rounded(bytes / photos.length / 1024, 0) },
+        size: settings.size,
+        builds,
+        sharpAlone,
+        /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3), and of each round. */
+        timeRatio: rounded(largestBuild.seconds / sharpAlone.seconds),
+        roundRatios: largestBuilds.map((build, round) => rounded(build.seconds / sharpRuns[round]!.seconds)),
+        /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
+        memoryRatio: rounded(largestBuild.peakRssMb / smallestBuild.peakRssMb),
+        /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
+        pinned: cpus.sidePrefix.length > 0,
+      };
+    });
   } finally {
     cpus.restore();
-    rmSync(directory, { recursive: true, force: true });
   }
 }
 
 /** A gallery of `persons` persons who gave the HR consent, a photo each; `freshExport` queues an export with no crop kept. */
-async function seedGallery(
-  persons: number,
-  photos: readonly Buffer[],
-): Promise<{ freshExport(size: number): Promise<{ tenantId: string; token: string; exportId: string }> }> {
+async function seedGallery(persons: number, photos: readonly Buffer[]) {
   const { createBenchStudio } = await import('./bench-api');
   const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
   const { importPersons } = await import('#lib/persons/import-persons');
@@ -126,7 +123,7 @@ async function seedGallery(
     await recordPhoto(scope, { ...photo, photoId: photoIdOf(objectKey), createdAt: new Date().toISOString() });
   });
   return {
-    async freshExport(size) {
+    async freshExport(size: number) {
       await deleteObjectVersions(
         await listObjectVersions(galleryExportPrefixes(scope.tenantId, scope.token).portraitCrops),
       );
@@ -143,10 +140,7 @@ function medianRun(runs: readonly SideFigures[]): SideFigures {
   return [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
 }
 
-/**
- * CPU 0 for the measured side, the other CPUs for `servicePids` (every thread of each) until
- * restored; nothing changes on a single CPU or without taskset.
- */
+/** CPU 0 for the measured side, the others for `servicePids` until restored; nothing on one CPU or without taskset. */
 function splitCpus(servicePids: number[]): { sidePrefix: string[]; restore(): void } {
   const count = availableParallelism();
   const taskset = (args: string[]) => execFileSync('taskset', args, { stdio: 'ignore' });

@@ -21,16 +21,6 @@ export interface LoadRequest {
   body?: string;
 }
 
-interface LoadScenario {
-  scenario: string;
-  /** The requests the load cycles through. */
-  requests: LoadRequest[];
-  /** One request like those, sent once while its DynamoDB work is recorded. */
-  sample: LoadRequest;
-  /** Makes a recorded write new for each replayed request, as each request writes new items: given the sample's answer, a rewrite of call inputs per replay. */
-  freshen?(answer: unknown): () => (text: string) => string;
-}
-
 type Side = () => Promise<unknown>;
 
 /**
@@ -163,7 +153,12 @@ export function checkinRequest(api: BenchApi, id: string): LoadRequest {
   };
 }
 
-async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
+/**
+ * Each scenario's requests, which the load cycles through; a `sample` like them, whose DynamoDB work
+ * is recorded; and for one whose requests write new items, `freshen`: given the sample's answer, a
+ * rewrite of the recorded inputs per replay, so that each replay writes new items too.
+ */
+async function loadScenarios(api: BenchApi, keyCount: number) {
   const { galleryToken: token, tenantSlug } = api.demo;
   await raiseDemoLimits(api);
   const apiKeys = await Promise.all(Array.from({ length: keyCount }, () => api.freshApiKey()));
@@ -188,21 +183,20 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
       scenario: 'POST /group-shoot submitCheckin (free)',
       requests: [checkinRequest(api, '[<id>]')],
       sample: checkinRequest(api, sampleParticipant),
-      freshen: (answer) => {
+      freshen: (answer: unknown) => {
         const { personId, code } = answer as { personId: string; code: string };
-        return () => {
-          const [freshPersonId, freshCode, freshParticipant] = [
-            newPersonId(),
-            generateAccessCode(),
-            `replay-${randomUUID()}`,
-          ];
+        return (): ((text: string) => string) => {
+          // Each value of the sample gets one new value per replay, wherever it occurs.
           const freshIds = new Map<string, string>();
           const freshFor = (id: string, make: () => string) => freshIds.get(id) ?? freshIds.set(id, make()).get(id)!;
           return (text) =>
             text
-              .replaceAll(personId, freshPersonId)
-              .replaceAll(code, freshCode)
-              .replaceAll(sampleParticipant, freshParticipant)
+              .replaceAll(personId, freshFor(personId, newPersonId))
+              .replaceAll(code, freshFor(code, generateAccessCode))
+              .replaceAll(
+                sampleParticipant,
+                freshFor(sampleParticipant, () => `replay-${randomUUID()}`),
+              )
               .replace(EMAIL_KEY, (key) => freshFor(key, freshEmailKey))
               .replace(EVENT_ID, (id) => freshFor(id.toLowerCase(), () => `evt_${newPersonId().slice('per_'.length)}`))
               .replace(WRITE_MARK, (mark) => freshFor(mark, randomUUID))

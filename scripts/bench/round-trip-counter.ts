@@ -14,14 +14,10 @@ export type RoundTripCounter = ReturnType<typeof installRoundTripCounter>;
 export type RoundTripCount = ReturnType<typeof countOf>;
 
 /**
- * Records the calls sent through the shared document client. The middleware sits in the
- * `initialize` step, which runs once per `send`, so a call the SDK retries is one round trip.
- *
- * Depth counts waves: a call opens a new wave when it starts while no earlier call of the
- * same measurement is still in flight. Calls that overlap (Promise.all, a pool of parallel
- * transactions) share one wave, so depth is the number of round trips a request waits for
- * one after another. Only one measurement may run at a time: the API server runs in this
- * process, and calls are attributed to whichever request is being measured.
+ * Records the calls sent through the shared document client, in the `initialize` step, which runs
+ * once per `send` (a call the SDK retries is one round trip). A call that starts while no earlier
+ * one is in flight opens a new wave; overlapping calls share one (docs/benchmarks/round-trips.md).
+ * One measurement at a time: calls are attributed to whichever request is being measured.
  */
 export function installRoundTripCounter(client: DynamoDBDocumentClient) {
   let recording: RecordedWork | undefined;

@@ -35,12 +35,7 @@ export async function measureStudioQueue(settings: {
       '--no-first-run',
     ],
   });
-  const sides = {
-    madeOnView: [] as number[],
-    stored: [] as number[],
-    inMemory: [] as number[],
-    staticFiles: [] as number[],
-  };
+  const [madeOnView, stored, inMemory, staticFiles]: [number[], number[], number[], number[]] = [[], [], [], []];
   let firstScreenImages = 0;
   const reviewOf = (studio: { url: string }) => `${studio.url}#/review/${shoot.token}`;
   try {
@@ -49,22 +44,22 @@ export async function measureStudioQueue(settings: {
       const fresh = await startStudio({ tenant: shoot.tenantSlug });
       const made = await firstScreen(browser, reviewOf(fresh)).finally(() => fresh.close());
       firstScreenImages = made.images;
-      sides.madeOnView.push(made.milliseconds);
+      madeOnView.push(made.milliseconds);
       const restarted = await startStudio({ tenant: shoot.tenantSlug });
       try {
-        sides.stored.push((await firstScreen(browser, reviewOf(restarted))).milliseconds);
-        sides.inMemory.push((await firstScreen(browser, reviewOf(restarted))).milliseconds);
+        stored.push((await firstScreen(browser, reviewOf(restarted))).milliseconds);
+        inMemory.push((await firstScreen(browser, reviewOf(restarted))).milliseconds);
       } finally {
         await restarted.close();
       }
       const staticSite = await serveStaticGrid(shoot.inboxPrefix);
-      sides.staticFiles.push((await firstScreen(browser, staticSite.url).finally(staticSite.close)).milliseconds);
+      staticFiles.push((await firstScreen(browser, staticSite.url).finally(staticSite.close)).milliseconds);
     }
   } finally {
     await browser.close();
   }
-  const [madeOnViewMs, storedMs, inMemoryMs, staticFilesMs] = Object.values(sides).map((values) =>
-    Math.round(median(values)),
+  const [madeOnViewMs, storedMs, inMemoryMs, staticFilesMs] = [madeOnView, stored, inMemory, staticFiles].map(
+    (values) => Math.round(median(values)),
   ) as [number, number, number, number];
   return {
     photos: settings.photos,

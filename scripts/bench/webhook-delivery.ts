@@ -212,20 +212,12 @@ async function startReceiver() {
       try {
         const signature = request.headers['groupshoot-signature'] as string | undefined;
         const event = constructWebhookEvent(Buffer.concat(chunks), signature, receiver.secret);
-        if (seen.has(event.id)) receiver.repeatedArrivals += 1;
-        else {
-          seen.add(event.id);
-          const { id: eventId, type, galleryToken } = event;
-          const personId = (event.data as { personId?: string } | null)?.personId;
-          receiver.arrivals.push({
-            eventId,
-            type,
-            galleryToken,
-            personId,
-            createdAt: Date.parse(event.createdAt),
-            arrivedAt,
-          });
-        }
+        const { id: eventId, type, galleryToken } = event;
+        const personId = (event.data as { personId?: string } | null)?.personId;
+        const createdAt = Date.parse(event.createdAt);
+        if (seen.has(eventId)) receiver.repeatedArrivals += 1;
+        else receiver.arrivals.push({ eventId, type, galleryToken, personId, createdAt, arrivedAt });
+        seen.add(eventId);
         response.writeHead(200).end();
       } catch (error) {
         receiver.refused += 1;
