@@ -1,23 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RealisticDynamoDbStats } from '../local/realistic-dynamodb/proxy';
 import { addShootingDay, getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import { listPersons } from '#lib/persons/store/persons';
-import { createTenant } from '#lib/tenants/store/tenants';
 import { GALLERY_ITEM, galleryKeys } from '#lib/galleries/store/keys';
+import { personKeys } from '#lib/persons/store/keys';
 import { db, tableName } from '#lib/platform/table/client';
-import { queryAll } from '#lib/platform/table/queries';
-import { createBenchGallery, postGroupShootInProcess } from './bench-api';
+import { queryAll, queryPartition } from '#lib/platform/table/queries';
+import { checkinBody, createBenchStudio, postGroupShootInProcess } from './bench-api';
 import { percentile, rounded, startAtRate } from './statistics';
 
 export type BurstResult = Awaited<ReturnType<typeof measureAnnouncementBurst>>;
 
 /**
- * The announcement burst at each size in a gallery of its own, each twice, side by side: the
- * hot day's spots `spread` over its counters, as every day made now
- * (lib/galleries/rules/spot-counters.ts), and on its item alone (`single`, as a day made before
- * the counters, the design this one replaced). A small burst first, not reported: the handler's
- * modules and connections warm, so that neither design pays for them.
+ * The announcement burst at each size, with the hot day's spots `spread` over its counters
+ * (lib/galleries/rules/spot-counters.ts) and on its item alone (`single`, the design before).
+ * A small burst first, not reported, warms the modules and connections for both.
  */
 export async function measureAnnouncementBursts(
   crowds: number[],
@@ -34,21 +30,17 @@ export async function measureAnnouncementBursts(
 }
 
 /**
- * A company announces the check-in link and `participants` check in within `seconds`, evenly
- * spread, 80 % of them to one day of capacity 600, the rest to a day without a limit. Each comes
- * from a network of their own (no per-client budget is involved) and calls the check-in handler
- * in process, as API Gateway would, against the DynamoDB that conflicts like the real one
- * (scripts/local/realistic-dynamodb/), whose counts give the conflicts and throttles.
+ * `participants` check in within `seconds`, 80 % to one day of capacity 600, each from a network
+ * of their own, through the handler in process (docs/benchmarks/announcement-burst.md); the
+ * realistic DynamoDB's counts give the conflicts and throttles.
  */
 async function measureAnnouncementBurst(
   options: { participants: number; seconds: number; counters: 'spread' | 'single' },
   proxyStats: RealisticDynamoDbStats,
 ) {
   const [hotShare, hotCapacity] = [0.8, 600];
-  const slug = `bench-burst-${randomBytes(3).toString('hex')}`;
-  const tenant = await createTenant({ slug, name: 'Bench burst', plan: 'creator' });
-  const { token, dayId: otherDayId } = await createBenchGallery(tenant.tenantId, 'Bench burst');
-  const hotDay = await addShootingDay(tenant.tenantId, token, {
+  const { tenantId, slug, token, dayId: otherDayId } = await createBenchStudio('burst');
+  const hotDay = await addShootingDay(tenantId, token, {
     date: '2030-01-16',
     label: 'Hot day',
     startTime: '09:00',
@@ -56,7 +48,7 @@ async function measureAnnouncementBurst(
     maxPersons: hotCapacity,
   });
   if (options.counters === 'single') {
-    for (const dayId of [hotDay.id, otherDayId]) await asSingleCounterDay(tenant.tenantId, token, dayId);
+    for (const dayId of [hotDay.id, otherDayId]) await asSingleCounterDay(tenantId, token, dayId);
   }
   const proxyCounts = () => ({
     transactions: proxyStats.calls.TransactWriteItems ?? 0,
@@ -70,13 +62,9 @@ async function measureAnnouncementBurst(
   const checkIn = async (index: number): Promise<void> => {
     const hot = (index * 7919) % 100 < hotShare * 100; // the hot day's share spread evenly over the burst
     const startedAt = performance.now();
-    const answer = await postGroupShootInProcess(slug, `10.${Math.floor(index / 250) % 256}.${index % 250}.7`, {
-      action: 'submitCheckin',
-      token,
-      name: `Burst Participant ${index}`,
-      email: `burst-${index}@example.com`,
-      shootingDayId: hot ? hotDay.id : otherDayId,
-    });
+    const sourceIp = `10.${Math.floor(index / 250) % 256}.${index % 250}.7`;
+    const body = checkinBody(token, hot ? hotDay.id : otherDayId, `burst-${index}`);
+    const answer = await postGroupShootInProcess(slug, sourceIp, body);
     latencies.push(performance.now() - startedAt);
     const { error } = answer.body;
     if (answer.status === 200 || answer.status === 201) answers[hot ? 'admittedHot' : 'admittedOther'] += 1;
@@ -85,14 +73,9 @@ async function measureAnnouncementBurst(
   };
   await startAtRate(options.participants, options.participants / options.seconds, checkIn);
 
-  let hotDayPersons = 0;
-  let afterPersonId: string | undefined;
-  do {
-    const page = await listPersons({ tenantId: tenant.tenantId, token }, { limit: 100, afterPersonId });
-    hotDayPersons += page.persons.filter((person) => person.shootingDayId === hotDay.id).length;
-    afterPersonId = page.lastPersonId;
-  } while (afterPersonId);
-  const configuration = await getGalleryConfiguration(tenant.tenantId, token);
+  const persons = await queryPartition(personKeys.personsOfGallery(tenantId, token));
+  const hotDayPersons = persons.filter((person) => person.shootingDayId === hotDay.id).length;
+  const configuration = await getGalleryConfiguration(tenantId, token);
   const after = proxyCounts();
   return {
     ...options,

@@ -1,36 +1,27 @@
+import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createApiKey } from '#lib/tenants/store/api-keys';
-import { addShootingDay, createGallery } from '#lib/galleries/store/galleries';
-import { type Tenant, getTenantBySlug } from '#lib/tenants/store/tenants';
+import { type NewGallery, addShootingDay, createGallery } from '#lib/galleries/store/galleries';
+import { createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import type { DemoData } from '../local/seed-demo';
 
 /** The local API and the demo tenant the bench calls it as. */
-export interface BenchApi {
-  demo: DemoData;
-  tenant: Tenant;
-  tenantId: string;
-  /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless the status is 2xx. */
-  call(
-    path: string,
-    options?: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string },
-  ): Promise<unknown>;
-  /**
-   * A new API key of the demo tenant. Each key allows a burst of 60 requests; a batch of
-   * requests gets its own key so that the bench never waits for the rate limit.
-   */
-  freshApiKey(): Promise<string>;
-}
+export type BenchApi = Awaited<ReturnType<typeof connectBenchApi>>;
 
 /** A client of the local API at `baseUrl` (ending in /v1), as the seeded demo tenant. */
-export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<BenchApi> {
+export async function connectBenchApi(baseUrl: string, demo: DemoData) {
   const tenant = await getTenantBySlug(demo.tenantSlug);
   if (!tenant) throw new Error(`Demo tenant ${demo.tenantSlug} not found`);
   let keyNumber = 0;
   return {
+    baseUrl,
     demo,
     tenant,
     tenantId: tenant.tenantId,
-    async call(path, options = {}) {
+    /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless it is 2xx. */
+    async call(path: string, options: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string } = {}) {
       const headers: Record<string, string> = { 'X-Tenant-Slug': options.tenantSlug ?? demo.tenantSlug };
       if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
       if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -44,6 +35,7 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData): Promise<
         throw new Error(`${options.method ?? 'GET'} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
       return JSON.parse(text) as unknown;
     },
+    /** A new API key of the demo tenant: each allows a burst of 60 requests, so each batch of requests gets its own. */
     async freshApiKey() {
       keyNumber += 1;
       const { secret } = await createApiKey(tenant.tenantId, `Bench key ${keyNumber}`);
@@ -62,10 +54,11 @@ export function importRowsFor(count: number, shootingDayId: string, prefix: stri
   }));
 }
 
-/** A group-shoot gallery of the tenant with one day without capacity, for a bench scenario of its own. */
+/** A group-shoot gallery of the tenant with one day without capacity (`settings` change the defaults), for a bench scenario of its own. */
 export async function createBenchGallery(
   tenantId: string,
   galleryName: string,
+  settings: Partial<NewGallery> = {},
 ): Promise<{ token: string; dayId: string }> {
   const gallery = await createGallery(tenantId, {
     galleryName,
@@ -75,6 +68,7 @@ export async function createBenchGallery(
     consentRequired: false,
     showShootingDaySelector: true,
     granularConsents: { face: false, notification: false, hrExport: false },
+    ...settings,
   });
   const day = await addShootingDay(tenantId, gallery.token, {
     date: '2030-01-15',
@@ -83,6 +77,55 @@ export async function createBenchGallery(
     endTime: '17:00',
   });
   return { token: gallery.token, dayId: day.id };
+}
+
+/** A new tenant (`bench-<label>-…`, which this process has never read) with an API key and a bench gallery: a studio of a scenario's own. */
+export async function createBenchStudio(label: string, gallerySettings?: Partial<NewGallery>) {
+  const slug = `bench-${label}-${randomBytes(3).toString('hex')}`;
+  const tenant = await createTenant({ slug, name: `Bench ${label}`, plan: 'creator' });
+  const { secret: apiKey } = await createApiKey(tenant.tenantId, `Bench ${label}`);
+  const gallery = await createBenchGallery(tenant.tenantId, `Bench ${label}`, gallerySettings);
+  return { tenant, tenantId: tenant.tenantId, slug, apiKey, ...gallery };
+}
+
+/** The body of a check-in of participant `id` to the day `shootingDayId` of the gallery `token`. */
+export function checkinBody(token: string, shootingDayId: string, id: string) {
+  return {
+    action: 'submitCheckin',
+    token,
+    name: `Bench Participant ${id}`,
+    email: `bench-${id}@example.com`,
+    shootingDayId,
+  };
+}
+
+/** A free check-in of participant `id` to the demo gallery's day without capacity, which never fills. */
+export function demoCheckin(demo: DemoData, id: string) {
+  const { galleryToken, shootingDayIds, packageIds } = demo;
+  const fields = { employeeId: `bench-${id}`, consentGiven: true, selectedPackageId: packageIds.free };
+  return { ...checkinBody(galleryToken, shootingDayIds[2]!, id), ...fields };
+}
+
+/** What the ingest knows of a shoot photo at `path` (`<camera>/<file name>`) in the gallery's inbox: placeShootPhoto's facts. */
+export function shootPhotoFacts(
+  scope: GalleryScope,
+  path: string,
+  capturedAt: string,
+  { width, height }: { width: number | null; height: number | null } = { width: null, height: null },
+) {
+  const objectKey = inboxObjectKey({ ...scope, path });
+  const [camera, fileName] = path.split('/') as [string, string];
+  return {
+    photoId: photoIdOf(objectKey),
+    objectKey,
+    path,
+    fileName,
+    camera,
+    capturedAt,
+    width,
+    height,
+    uploadedAt: capturedAt,
+  };
 }
 
 /** POST /group-shoot given to its function in this process, as API Gateway would, from `sourceIp`; the status and the parsed body. */
@@ -101,8 +144,4 @@ export async function postGroupShootInProcess(
 }
 
 /** What the bench reads of a POST /group-shoot answer. */
-interface GroupShootAnswer {
-  error?: string;
-  photos?: unknown[];
-  photoLinkRequested?: boolean;
-}
+type GroupShootAnswer = { error?: string; photos?: unknown[]; photoLinkRequested?: boolean };

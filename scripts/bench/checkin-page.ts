@@ -3,10 +3,9 @@ import { median } from './statistics';
 export type CheckinPageResult = Awaited<ReturnType<typeof measureCheckinPage>>;
 
 /**
- * Loads the page at `pageUrl` (the check-in form of a gallery on the local server) with
- * Lighthouse's default mobile settings (Moto G Power, simulated slow 4G, 4× CPU slowdown) in
- * Debian's Chromium (CHROME_PATH, default /usr/bin/chromium), `runs` times: the median scores
- * and metrics; and sizes each file it loads, as served and gzip-compressed as CloudFront sends it.
+ * The check-in page at `pageUrl` in Lighthouse at its default mobile settings, in Debian's Chromium
+ * (CHROME_PATH), `runs` times: the median scores and metrics, and each file it loads as served and
+ * gzip-compressed as CloudFront sends it (docs/benchmarks/checkin-page.md).
  */
 export async function measureCheckinPage({ pageUrl, runs }: { pageUrl: string; runs: number }) {
   // ES modules only: loaded as such from this CommonJS script.

@@ -1,6 +1,7 @@
 import { type ExecFileOptions, execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { rounded } from './statistics';
 
@@ -33,6 +34,16 @@ export function whenChildOf(file: string, measure: (args: string[]) => Promise<u
       process.exitCode = 1;
     },
   );
+}
+
+/** `work` given a new directory of its own under the system's temporary directory, removed after it. */
+export async function inTemporaryDirectory<Result>(work: (directory: string) => Promise<Result>): Promise<Result> {
+  const directory = mkdtempSync(join(tmpdir(), 'groupshoot-bench-'));
+  try {
+    return await work(directory);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 }
 
 /** This process's resident memory in MB: `VmHWM`, its peak (which, unlike getrusage's maxrss, starts anew at exec), or `VmRSS`, now. */

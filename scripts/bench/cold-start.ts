@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { bundleFunction } from '../../infra/function-bundle';
-import { runNode } from './child-process';
+import { inTemporaryDirectory, runNode } from './child-process';
 import { median, rounded } from './statistics';
 
 const ROOT = join(__dirname, '..', '..');
@@ -18,16 +18,13 @@ process.stdout.write(String(Number(process.hrtime.bigint() - startedAt) / 1e6));
 `;
 
 /**
- * Bundles every handler under functions/ (or the first `limit` of them) and a baseline that
- * only creates a DynamoDBDocumentClient, as the stack bundles them (infra/function-bundle.ts),
- * then times the `import()` of each bundle's entry in `processes` fresh node processes. The
- * rounds go through all bundles in turn, so that a slower moment of the machine touches every
- * bundle alike.
+ * Bundles every handler under functions/ (or the first `limit`) and the baseline as the stack
+ * does (infra/function-bundle.ts), then times each entry's `import()` in `processes` fresh node
+ * processes, in rounds through all bundles, so that a slower moment touches every bundle alike.
  */
-export async function measureColdStarts(options: { processes: number; limit?: number }) {
-  const outDir = mkdtempSync(join(tmpdir(), 'groupshoot-bench-'));
-  try {
-    const handlers = handlerFiles().slice(0, options.limit);
+export async function measureColdStarts(processes: number, limit?: number) {
+  return inTemporaryDirectory(async (outDir) => {
+    const handlers = handlerFiles().slice(0, limit);
     const bundles = [
       { name: BASELINE_BUNDLE, file: bundleInto(join(ROOT, 'scripts', 'bench', 'baseline-function.ts'), outDir) },
       ...handlers.map((entry) => ({ name: relative(ROOT, entry), file: bundleInto(entry, outDir) })),
@@ -35,7 +32,7 @@ export async function measureColdStarts(options: { processes: number; limit?: nu
     // One unmeasured import each, so that no bundle pays for reading its files from disk first.
     for (const bundle of bundles) await timeImport(bundle.file);
     const samples = new Map<string, number[]>(bundles.map((bundle) => [bundle.name, []]));
-    for (let round = 0; round < options.processes; round += 1) {
+    for (let round = 0; round < processes; round += 1) {
       for (const bundle of bundles) samples.get(bundle.name)!.push(await timeImport(bundle.file));
     }
     const baseline = median(samples.get(BASELINE_BUNDLE)!);
@@ -51,9 +48,7 @@ export async function measureColdStarts(options: { processes: number; limit?: nu
         samples: bundleSamples.map((sample) => rounded(sample)),
       };
     });
-  } finally {
-    rmSync(outDir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** functions/**\/*.ts, sorted. */

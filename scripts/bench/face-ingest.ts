@@ -1,5 +1,5 @@
 import type { Tenant } from '#lib/tenants/store/tenants';
-import { createGallery, getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { describeReferenceFace } from '#lib/faces/reference-faces';
@@ -7,57 +7,42 @@ import { placementOpinions } from '#lib/faces/second-opinion';
 import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { putMediaObject } from '#lib/platform/media-bucket';
-import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { describeFaces, loadFaceModel } from '#lib/faces/adapters/face-model';
 import { augment, packagedFaces } from '../faces/packaged-faces';
+import { createBenchGallery, shootPhotoFacts } from './bench-api';
 import type { RoundTripCounter } from './round-trip-counter';
 import { median, rounded, timeEach, timed } from './statistics';
-
-/**
- * What the second opinion from faces adds to placing a shoot photo at ingest
- * (lib/photos/place-shoot-photo.ts with lib/faces/second-opinion.ts), side by side in one run:
- * each portrait follows its person's camera card and is placed in a gallery without face
- * matching and in one with it (its person has a reference face), and the same portraits are
- * described by the face model alone. The face step is the difference between the two
- * placements; the goal is at most 1.3 times the model's own time. The placement without face
- * matching is counted in DynamoDB round trips, the figure that says it is unchanged.
- */
 
 export type FaceIngestResult = Awaited<ReturnType<typeof measureFaceIngest>>;
 
 /** A placement of a portrait without face matching: store it, the card before it, the photo and person read, the move. */
 export const PLACEMENT_WITHOUT_FACES_FLOOR = { calls: 5, depth: 5 };
 
-export async function measureFaceIngest(
-  tenant: Tenant,
-  counter: RoundTripCounter,
-  /** Portraits placed per gallery (persons with a reference face; the packaged faces limit them). */
-  portraitCount: number,
-) {
-  const identities = [...new Map((await packagedFaces()).map((face) => [face.identity, face.image])).values()].slice(
-    0,
-    portraitCount,
-  );
+/**
+ * What the second opinion from faces adds to placing a shoot photo (docs/benchmarks/faces.md):
+ * `portraitCount` portraits, each after its person's card, placed in a gallery without face
+ * matching and in one with it, against the face model alone on the same portraits.
+ */
+export async function measureFaceIngest(tenant: Tenant, counter: RoundTripCounter, portraitCount: number) {
+  const byIdentity = new Map((await packagedFaces()).map((face) => [face.identity, face.image]));
+  const identities = [...byIdentity.values()].slice(0, portraitCount);
   const portraits = await Promise.all(identities.map((selfie) => augment(selfie, 'jpeg-q40')));
 
-  const shoot = async (faceMatching: 'off' | 'withhold') => {
-    const gallery = await createGallery(tenant.tenantId, {
-      galleryName: `Face ingest bench (${faceMatching})`,
-      isGroupShoot: true,
+  /** A gallery whose sitters checked in with their selfies (a reference face each), then each portrait placed after its sitter's card. */
+  const placeAll = async (faceMatching: 'off' | 'withhold') => {
+    const { token } = await createBenchGallery(tenant.tenantId, `Face ingest bench (${faceMatching})`, {
       selfieEnabled: true,
-      selfieRequired: false,
-      consentRequired: false,
       showShootingDaySelector: false,
       granularConsents: { face: true, notification: false, hrExport: false },
       faceMatching,
     });
-    const scope = { tenantId: tenant.tenantId, token: gallery.token };
+    const scope = { tenantId: tenant.tenantId, token };
     const codes: string[] = [];
     for (const [index, selfie] of identities.entries()) {
       const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
       const request = parseSubmitCheckin({
         action: 'submitCheckin',
-        token: gallery.token,
+        token,
         name: `Sitter ${index}`,
         email: `sitter${index}@example.com`,
         faceConsent: true,
@@ -67,34 +52,13 @@ export async function measureFaceIngest(
       await describeReferenceFace(scope, answer.personId);
       codes.push(answer.code);
     }
-    return {
-      scope,
-      codes,
-      settings: faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery),
-    };
-  };
-
-  const placeAll = async (faceMatching: 'off' | 'withhold') => {
-    const { scope, codes, settings: matching } = await shoot(faceMatching);
+    const matching = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
     const samples: number[] = [];
-    const roundTrips: { calls: number; depth: number }[] = [];
+    let roundTrips = { calls: 0, depth: 0 };
     let delivered = 0;
     for (const [index, portrait] of portraits.entries()) {
-      const facts = (name: string, second: number) => {
-        const path = `bench/${name}`;
-        const objectKey = inboxObjectKey({ ...scope, path });
-        return {
-          photoId: photoIdOf(objectKey),
-          objectKey,
-          path,
-          fileName: name,
-          camera: 'Bench camera',
-          capturedAt: `2026-11-20T10:${String(index).padStart(2, '0')}:0${second}.000Z`,
-          width: null,
-          height: null,
-          uploadedAt: new Date().toISOString(),
-        };
-      };
+      const facts = (name: string, second: number) =>
+        shootPhotoFacts(scope, `bench/${name}`, `2026-11-20T10:${String(index).padStart(2, '0')}:0${second}.000Z`);
       await placeShootPhoto(scope, facts(`CARD_${index}.JPG`, 0), { kind: 'card', code: codes[index]! });
       const photo = facts(`IMG_${index}.JPG`, 1);
       await putMediaObject(photo.objectKey, portrait, 'image/jpeg');
@@ -102,10 +66,10 @@ export async function measureFaceIngest(
       const placing = await timed(() => counter.measure(() => placeShootPhoto(scope, photo, { kind: 'photo' }, faces)));
       const { result, count } = placing.result;
       samples.push(placing.milliseconds);
-      roundTrips.push({ calls: count.calls, depth: count.depth });
+      roundTrips = { calls: count.calls, depth: count.depth };
       if (result.kind === 'photo' && result.personId) delivered += 1;
     }
-    return { ms: rounded(median(samples)), roundTrips: roundTrips.at(-1)!, delivered };
+    return { ms: rounded(median(samples)), roundTrips, delivered };
   };
 
   // The model is loaded and warm before either side is timed: its cold load is a study of its own (docs/benchmarks/faces.md).

@@ -1,33 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { portraitJpeg } from '../samples/synthetic-shoot';
-import { inChildProcess, residentMb, whenChildOf } from './child-process';
+import { inChildProcess, inTemporaryDirectory, residentMb, whenChildOf } from './child-process';
 import { cpuMillisecondsSince, rounded, timed } from './statistics';
-
-/**
- * What an HR export costs (lib/hr-exports/build-hr-export.ts): the whole build of a gallery's
- * export (persons paged from the table, each photo read from the bucket, cropped, the crop kept,
- * the ZIP streamed back into the bucket, the manifest, the record) against sharp's crop and
- * encode alone on the same photos read from disk, with the same number at a time. Each side
- * runs in a child process of its own, on the local services, so that its peak resident memory
- * (VmHWM) is its own; the build runs for two gallery sizes, whose peaks should be the same.
- * Where the machine has two CPUs or more (and taskset), each side's process runs on CPU 0 alone,
- * as a function of 1,769 MB has one vCPU, and this process (the local S3 server) and DynamoDB
- * Local on the others, as S3 and DynamoDB are not on the function's CPU in AWS.
- */
-
-export interface HrExportBenchSettings {
-  /** Gallery sizes; the largest is compared with sharp alone, in `rounds` alternated rounds (the medians compared). */
-  persons: number[];
-  width: number;
-  height: number;
-  /** Different photos generated; persons share them (each has an object of its own, so a crop of its own). */
-  distinctPhotos: number;
-  size: number;
-  rounds: number;
-}
 
 /** One side's run; the CPU time is its own process's (all threads), not the local services'. */
 type SideFigures = Awaited<ReturnType<typeof inChild>>;
@@ -36,71 +13,72 @@ export type HrExportBenchResult = Awaited<ReturnType<typeof measureHrExport>>;
 /** Portraits prepared at once, as the build prepares them (PORTRAITS_AHEAD in lib/hr-exports/build-hr-export.ts). */
 const AT_ONCE = 8;
 
-/** Seeds one gallery per size on the running local services, then measures each side in a child process. */
-export async function measureHrExport(settings: HrExportBenchSettings, servicePids: number[]) {
-  const directory = mkdtempSync(join(tmpdir(), 'hr-export-bench-'));
+/**
+ * The whole build of an HR export at each gallery size against sharp's crop and encode alone, each
+ * side in a child process of its own on CPU 0 where it can be (docs/benchmarks/hr-export.md); the
+ * largest in `rounds` alternated rounds. Persons share `distinctPhotos` photos, each its own object.
+ */
+export async function measureHrExport(
+  settings: { persons: number[]; width: number; height: number; distinctPhotos: number; size: number; rounds: number },
+  servicePids: number[],
+) {
   const cpus = splitCpus([process.pid, ...servicePids]);
   try {
-    const photos: Buffer[] = [];
-    for (let seed = 1; seed <= settings.distinctPhotos; seed += 1)
-      photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
-    photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
-    const bytes = photos.reduce((sum, photo) => sum + photo.length, 0);
-    const largest = Math.max(...settings.persons);
-    const [builds, largestBuilds, sharpRuns]: [SideFigures[], SideFigures[], SideFigures[]] = [[], [], []];
-    for (const persons of settings.persons) {
-      const gallery = await seedGallery(persons, photos);
-      // The largest gallery's build alternates with sharp alone, each build a first export (no crop kept).
-      const rounds = persons === largest ? settings.rounds : 1;
-      for (let round = 0; round < rounds; round += 1) {
-        const exportMessage = await gallery.freshExport(settings.size);
-        const build = await inChild(cpus.sidePrefix, ['build', JSON.stringify(exportMessage)], persons);
-        if (persons !== largest) builds.push(build);
-        else {
-          largestBuilds.push(build);
-          sharpRuns.push(
-            await inChild(
-              cpus.sidePrefix,
-              ['sharp', directory, String(largest), String(settings.size), String(photos.length)],
-              largest,
-            ),
-          );
+    return await inTemporaryDirectory(async (directory) => {
+      const photos: Buffer[] = [];
+      for (let seed = 1; seed <= settings.distinctPhotos; seed += 1)
+        photos.push(await portraitJpeg({ width: settings.width, height: settings.height, seed }));
+      photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
+      const bytes = photos.reduce((sum, photo) => sum + photo.length, 0);
+      const largest = Math.max(...settings.persons);
+      const [builds, largestBuilds, sharpRuns]: [SideFigures[], SideFigures[], SideFigures[]] = [[], [], []];
+      for (const persons of settings.persons) {
+        const gallery = await seedGallery(persons, photos);
+        // The largest gallery's build alternates with sharp alone, each build a first export (no crop kept).
+        const rounds = persons === largest ? settings.rounds : 1;
+        for (let round = 0; round < rounds; round += 1) {
+          const exportMessage = await gallery.freshExport(settings.size);
+          const build = await inChild(cpus.sidePrefix, ['build', JSON.stringify(exportMessage)], persons);
+          if (persons !== largest) builds.push(build);
+          else {
+            largestBuilds.push(build);
+            sharpRuns.push(
+              await inChild(
+                cpus.sidePrefix,
+                ['sharp', directory, String(largest), String(settings.size), String(photos.length)],
+                largest,
+              ),
+            );
+          }
         }
       }
-    }
-    const largestBuild = medianRun(largestBuilds);
-    const sharpAlone = medianRun(sharpRuns);
-    builds.push(largestBuild);
-    const smallestBuild = builds.find((build) => build.persons === Math.min(...settings.persons))!;
-    return {
-      photos: { width: settings.width, height: settings.height, averageKb: rounded(bytes / photos.length / 1024, 0) },
-      size: settings.size,
-      builds,
-      sharpAlone,
-      /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3), and of each round. */
-      timeRatio: rounded(largestBuild.seconds / sharpAlone.seconds),
-      roundRatios: largestBuilds.map((build, round) => rounded(build.seconds / sharpRuns[round]!.seconds)),
-      /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
-      memoryRatio: rounded(largestBuild.peakRssMb / smallestBuild.peakRssMb),
-      /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
-      pinned: cpus.sidePrefix.length > 0,
-    };
+      const largestBuild = medianRun(largestBuilds);
+      const sharpAlone = medianRun(sharpRuns);
+      builds.push(largestBuild);
+      const smallestBuild = builds.find((build) => build.persons === Math.min(...settings.persons))!;
+      return {
+        photos: { width: settings.width, height: settings.height, averageKb: rounded(bytes / photos.length / 1024, 0) },
+        size: settings.size,
+        builds,
+        sharpAlone,
+        /** Build / sharp alone, by the medians of their times, for the largest gallery (goal ≤ 1.3), and of each round. */
+        timeRatio: rounded(largestBuild.seconds / sharpAlone.seconds),
+        roundRatios: largestBuilds.map((build, round) => rounded(build.seconds / sharpRuns[round]!.seconds)),
+        /** Peak memory of the largest gallery's build / the smallest's (goal: flat, about 1). */
+        memoryRatio: rounded(largestBuild.peakRssMb / smallestBuild.peakRssMb),
+        /** Whether each side had CPU 0 to itself, the local services the other CPUs. */
+        pinned: cpus.sidePrefix.length > 0,
+      };
+    });
   } finally {
     cpus.restore();
-    rmSync(directory, { recursive: true, force: true });
   }
 }
 
-/**
- * A tenant and a gallery that asks for the HR consent, `persons` consenting persons with one
- * photo each; `freshExport` queues an export after removing the crops earlier ones kept.
- */
-async function seedGallery(
-  persons: number,
-  photos: readonly Buffer[],
-): Promise<{ freshExport(size: number): Promise<{ tenantId: string; token: string; exportId: string }> }> {
-  const { createTenant } = await import('#lib/tenants/store/tenants');
-  const { createGallery, getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
+/** A gallery of `persons` persons who gave the HR consent, a photo each; `freshExport` queues an export with no crop kept. */
+async function seedGallery(persons: number, photos: readonly Buffer[]) {
+  const { createBenchStudio } = await import('./bench-api');
+  const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
   const { importPersons } = await import('#lib/persons/import-persons');
   const { parseImportRequest } = await import('#lib/persons/person-schemas');
   const { recordPhoto } = await import('#lib/photos/common/store/photos');
@@ -113,19 +91,13 @@ async function seedGallery(
   const { db, tableName } = await import('#lib/platform/table/client');
   const { personKeys } = await import('#lib/persons/store/keys');
 
-  const slug = `bench-hr-${persons}-${Date.now().toString(36)}`;
-  const tenant = await createTenant({ slug, name: 'HR export bench', plan: 'creator' });
-  const gallery = await createGallery(tenant.tenantId, {
-    galleryName: 'HR export bench',
-    isGroupShoot: true,
-    selfieEnabled: false,
-    selfieRequired: false,
+  const { tenant, tenantId, token } = await createBenchStudio(`hr-${persons}`, {
     consentRequired: true,
     showShootingDaySelector: false,
     granularConsents: { face: false, notification: false, hrExport: true },
   });
-  const scope = { tenantId: tenant.tenantId, token: gallery.token };
-  const configuration = (await getGalleryConfiguration(tenant.tenantId, gallery.token))!;
+  const scope = { tenantId, token };
+  const configuration = (await getGalleryConfiguration(tenantId, token))!;
   const personIds: string[] = [];
   for (let start = 0; start < persons; start += 500) {
     const rows = Array.from({ length: Math.min(500, persons - start) }, (_, index) => ({
@@ -151,12 +123,12 @@ async function seedGallery(
     await recordPhoto(scope, { ...photo, photoId: photoIdOf(objectKey), createdAt: new Date().toISOString() });
   });
   return {
-    async freshExport(size) {
+    async freshExport(size: number) {
       await deleteObjectVersions(
         await listObjectVersions(galleryExportPrefixes(scope.tenantId, scope.token).portraitCrops),
       );
       useHrExportQueue({ send: async () => undefined });
-      const created = await createHrExport(tenant, gallery.token, { size });
+      const created = await createHrExport(tenant, token, { size });
       useHrExportQueue(undefined);
       return { ...scope, exportId: created.exportId };
     },
@@ -168,10 +140,7 @@ function medianRun(runs: readonly SideFigures[]): SideFigures {
   return [...runs].sort((a, b) => a.seconds - b.seconds)[Math.floor(runs.length / 2)]!;
 }
 
-/**
- * CPU 0 for the measured side, the other CPUs for `servicePids` (every thread of each) until
- * restored; nothing changes on a single CPU or without taskset.
- */
+/** CPU 0 for the measured side, the others for `servicePids` until restored; nothing on one CPU or without taskset. */
 function splitCpus(servicePids: number[]): { sidePrefix: string[]; restore(): void } {
   const count = availableParallelism();
   const taskset = (args: string[]) => execFileSync('taskset', args, { stdio: 'ignore' });

@@ -10,37 +10,24 @@ import { generateAccessCode } from '#lib/persons/rules/access-codes';
 import { newPersonId } from '#lib/persons/rules/person-model';
 import { UNLIMITED_DAY_SHARDS } from '#lib/galleries/rules/spot-counters';
 import { inProcessApi } from '../local/api-server';
-import type { BenchApi } from './bench-api';
+import { type BenchApi, demoCheckin } from './bench-api';
 import type { RecordedWork, RoundTripCounter } from './round-trip-counter';
 import { loadFiguresOf, rounded, startAtRate, timed } from './statistics';
 
-export type LoadResult = Awaited<ReturnType<typeof measureLoad>>[number];
-
 /** One request of a scenario: `[<id>]` in its body becomes a fresh ID each time it is sent. */
-interface LoadRequest {
+export interface LoadRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
   body?: string;
 }
 
-interface LoadScenario {
-  scenario: string;
-  /** The requests the load cycles through. */
-  requests: LoadRequest[];
-  /** One request like those, sent once while its DynamoDB work is recorded. */
-  sample: LoadRequest;
-  /** Makes a recorded write new for each replayed request, as each request writes new items: given the sample's answer, a rewrite of call inputs per replay. */
-  freshen?(answer: unknown): () => (text: string) => string;
-}
-
-type Side = () => Promise<void>;
+type Side = () => Promise<unknown>;
 
 /**
  * The steady load's rate, both sides together, as a share of what the DynamoDB work alone
- * sustained saturated: a busy thread, not an overloaded one. Saturated, every side waits for the
- * one thread that all simulated instances share, so latency there is mostly queueing behind the
- * others' CPU, which Lambda instances, each with a CPU of its own, never do.
+ * sustained saturated: a busy thread, not an overloaded one, whose latency would be mostly
+ * queueing behind the other simulated instances' CPU, which Lambda instances never do.
  */
 const STEADY_SHARE = 0.4;
 /** Turns each side takes under the saturating load, each its share of the requests. */
@@ -49,42 +36,24 @@ const ALTERNATING_ROUNDS = 8;
 const WARM_UP_REQUESTS_PER_CONNECTION = 20;
 
 /**
- * Each scenario's requests given to its functions in this process (as Lambda invokes them,
- * without HTTP), against the same requests' DynamoDB work alone: its calls, recorded from one
- * sample request on a warm instance, replayed wave by wave (`replayWork`). The two sides are
- * driven alike from this thread: first saturating, in turns (`connections` workers, each sending
- * its next request as soon as its last is answered: what one process sustains), then steady,
- * interleaved (requests started at a fixed rate whatever the answers: the latency a participant
- * sees, the goal's measure). Ratios are the functions over the DynamoDB work alone. Any answer
- * that is not 2xx invalidates the run. (Until 2026-11-29 a third side sent the same requests to
- * the local API over HTTP: docs/benchmarks/load.md keeps its figures.)
+ * Each scenario's requests given to its functions in this process against the same requests'
+ * DynamoDB work alone (one sample's calls, recorded, replayed): first saturating, in turns, then
+ * steady, interleaved (the goal's measure); the method is in docs/benchmarks/load.md. Any answer
+ * that is not 2xx invalidates the run.
  */
 export async function measureLoad(
   api: BenchApi,
   counter: RoundTripCounter,
-  baseUrl: string,
   options: { connections: number; requests: number; keys: number },
 ) {
   const replayClient = DynamoDBDocumentClient.from(new DynamoDBClient(DYNAMODB_CLIENT_CONFIG), DOCUMENT_TRANSLATION);
-  const functions = inProcessApi();
-  const host = new URL(baseUrl).host;
+  const invoke = functionsInProcess(api.baseUrl);
   const results = [];
   try {
     for (const scenario of await loadScenarios(api, options.keys)) {
-      const invoke = async ({ method, path, headers, body }: LoadRequest) => {
-        const lowerCased = Object.entries({ host, ...headers }).map(([n, v]) => [n.toLowerCase(), v] as const);
-        const answer = await functions({ method, path, headers: Object.fromEntries(lowerCased), body });
-        const status = answer.statusCode ?? 200;
-        if (status < 200 || status >= 300) throw new Error(`${scenario.scenario}: an answer was ${status}`);
-        return answer.body;
-      };
       let next = 0;
-      const invokeFunction = async () => {
-        const template = scenario.requests[next++ % scenario.requests.length]!;
-        await invoke({ ...template, body: template.body?.replaceAll('[<id>]', randomUUID()) });
-      };
-      // The instance is warm before the sample: its recording is a warm request's work.
-      await invokeFunction();
+      const invokeFunction = () => invoke(scenario.requests[next++ % scenario.requests.length]!);
+      await invokeFunction(); // so that the sample records a warm instance's work
       const { result: body, work } = await counter.measure(() => invoke(scenario.sample));
       const rewriteFor = scenario.freshen?.(JSON.parse(String(body)));
       const replay = () => replayWork(replayClient, work, rewriteFor?.());
@@ -113,9 +82,8 @@ export async function measureLoad(
         scenario: scenario.scenario,
         connections: options.connections,
         requests: options.requests,
-        /** The steady load: requests started at this rate whatever the answers, the two sides interleaved. */
+        /** The steady load, both sides interleaved: requests started at this rate whatever the answers. */
         arrivalRatePerSecond,
-        /** The functions in process and the DynamoDB work alone, steady load. */
         functionsInProcess: inProcessSteady!,
         dynamoDbAlone: aloneSteady!,
         saturated: { functionsInProcess: inProcessSaturated!, dynamoDbAlone: aloneSaturated! },
@@ -132,12 +100,9 @@ export async function measureLoad(
 }
 
 /**
- * What a check-in writes that is the participant's own, besides the person and code: the key
- * of the email's check-in count, the IDs of its events, and the marks that make a resent write
- * harmless (UUIDs); and the day's counter it took its spot from. Each replay gets new ones (a
- * counter at random, as check-ins take), so that its transaction stores new items and its
- * counter updates count, as the API's do, instead of being refused as repeats. The key
- * fragments are the features' own (their store/keys.ts).
+ * What a check-in writes that is the participant's own besides the person and code (its email's
+ * count, its events' IDs, the marks that make a resent write harmless) and the day's counter it
+ * took: each replay gets new ones, so that its writes count instead of being refused as repeats.
  */
 const EMAIL_KEY = /#EMAIL#[A-Za-z0-9_-]+/g;
 const EVENT_ID = /evt_[0-9A-Za-z]{26}/g;
@@ -149,15 +114,55 @@ const freshEmailKey = () => lastTwoParts(checkinKeys.emailCheckins('t', 'g', ran
 const freshSpotCounter = () =>
   lastTwoParts(galleryKeys.daySpotShard('t', 'g', 'd', randomInt(UNLIMITED_DAY_SHARDS)).sk);
 
-async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScenario[]> {
-  const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
-  // One load client plays every participant: the demo gallery lets it (a studio raises its limits the same way).
-  // 10,000 a minute is one request every 6 ms, more often than this client sends one: its counter
-  // stays ahead of the clock, where concurrent requests each add to it in one write. A limit so
-  // high that its interval is shorter than the gap between requests (a million a minute: 0.06 ms)
-  // keeps the counter idle, and requests that meet within that interval write twice.
+/**
+ * Sends a scenario's requests to the functions in process, as Lambda invokes them (the local
+ * server's routing and event, without the socket); the answer's body. Throws unless it is 2xx.
+ */
+export function functionsInProcess(baseUrl: string): (request: LoadRequest) => Promise<string | undefined> {
+  const functions = inProcessApi();
+  const host = new URL(baseUrl).host;
+  return async ({ method, path, headers, body }) => {
+    const lowerCased = Object.entries({ host, ...headers }).map(
+      ([name, value]) => [name.toLowerCase(), value] as const,
+    );
+    const fresh = body?.replaceAll('[<id>]', randomUUID());
+    const answer = await functions({ method, path, headers: Object.fromEntries(lowerCased), body: fresh });
+    const status = answer.statusCode ?? 200;
+    if (status < 200 || status >= 300) throw new Error(`${method} ${path}: an answer was ${status}`);
+    return answer.body;
+  };
+}
+
+/**
+ * The demo gallery's public limits raised, so that one load client may play every participant.
+ * Not higher: at 10,000 a minute (one every 6 ms) the counter stays ahead of the clock, each
+ * request one write; at a million (0.06 ms) it idles, and requests that meet write twice.
+ */
+export async function raiseDemoLimits(api: BenchApi): Promise<void> {
   const raised = { limit: 10_000, windowMs: 60_000 };
-  await updateGallerySettings(api.tenantId, token, { publicLimits: { reads: raised, checkins: raised } });
+  await updateGallerySettings(api.tenantId, api.demo.galleryToken, {
+    publicLimits: { reads: raised, checkins: raised },
+  });
+}
+
+/** The free check-in of participant `id` as a load request (`[<id>]`: a new participant each time it is sent). */
+export function checkinRequest(api: BenchApi, id: string): LoadRequest {
+  return {
+    method: 'POST',
+    path: '/v1/group-shoot',
+    headers: { 'X-Tenant-Slug': api.demo.tenantSlug, 'Content-Type': 'application/json' },
+    body: JSON.stringify(demoCheckin(api.demo, id)),
+  };
+}
+
+/**
+ * Each scenario's requests, which the load cycles through; a `sample` like them, whose DynamoDB work
+ * is recorded; and for one whose requests write new items, `freshen`: given the sample's answer, a
+ * rewrite of the recorded inputs per replay, so that each replay writes new items too.
+ */
+async function loadScenarios(api: BenchApi, keyCount: number) {
+  const { galleryToken: token, tenantSlug } = api.demo;
+  await raiseDemoLimits(api);
   const apiKeys = await Promise.all(Array.from({ length: keyCount }, () => api.freshApiKey()));
   // Made before the sample, so that the recording holds the request's work and not the key's creation.
   const sampleKey = await api.freshApiKey();
@@ -168,22 +173,6 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
     headers: { ...headers, Authorization: `Bearer ${key}` },
   });
   const sampleParticipant = `sample-${Date.now()}`;
-  const checkin = (id: string) => ({
-    method: 'POST',
-    path: '/v1/group-shoot',
-    headers: { ...headers, 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      action: 'submitCheckin',
-      token,
-      name: `Load Checkin ${id}`,
-      email: `load-${id}@example.com`,
-      employeeId: `load-${id}`,
-      consentGiven: true,
-      // The day without capacity, so that no check-in is refused for a full day.
-      shootingDayId: shootingDayIds[2]!,
-      selectedPackageId: packageIds.free,
-    }),
-  });
   const checkinInfo = { method: 'GET', path: `/v1/group-shoot/checkin/${token}`, headers };
   return [
     { scenario: 'GET check-in info (public)', requests: [checkinInfo], sample: checkinInfo },
@@ -194,23 +183,22 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
     },
     {
       scenario: 'POST /group-shoot submitCheckin (free)',
-      requests: [checkin('[<id>]')],
-      sample: checkin(sampleParticipant),
-      freshen: (answer) => {
+      requests: [checkinRequest(api, '[<id>]')],
+      sample: checkinRequest(api, sampleParticipant),
+      freshen: (answer: unknown) => {
         const { personId, code } = answer as { personId: string; code: string };
-        return () => {
-          const [freshPersonId, freshCode, freshParticipant] = [
-            newPersonId(),
-            generateAccessCode(),
-            `replay-${randomUUID()}`,
-          ];
+        return (): ((text: string) => string) => {
+          // Each value of the sample gets one new value per replay, wherever it occurs.
           const freshIds = new Map<string, string>();
           const freshFor = (id: string, make: () => string) => freshIds.get(id) ?? freshIds.set(id, make()).get(id)!;
           return (text) =>
             text
-              .replaceAll(personId, freshPersonId)
-              .replaceAll(code, freshCode)
-              .replaceAll(sampleParticipant, freshParticipant)
+              .replaceAll(personId, freshFor(personId, newPersonId))
+              .replaceAll(code, freshFor(code, generateAccessCode))
+              .replaceAll(
+                sampleParticipant,
+                freshFor(sampleParticipant, () => `replay-${randomUUID()}`),
+              )
               .replace(EMAIL_KEY, (key) => freshFor(key, freshEmailKey))
               .replace(EVENT_ID, (id) => freshFor(id.toLowerCase(), () => `evt_${newPersonId().slice('per_'.length)}`))
               .replace(WRITE_MARK, (mark) => freshFor(mark, randomUUID))
@@ -222,7 +210,7 @@ async function loadScenarios(api: BenchApi, keyCount: number): Promise<LoadScena
 }
 
 /** `requests` calls of `send`, `connections` at a time, each timed from start to answer. */
-async function driveLoad(send: Side, connections: number, requests: number) {
+export async function driveLoad(send: Side, connections: number, requests: number) {
   const latencies: number[] = [];
   let started = 0;
   const worker = async () => {
@@ -237,12 +225,9 @@ async function driveLoad(send: Side, connections: number, requests: number) {
 }
 
 /**
- * `requestsPerSide` requests of each side started at a fixed total rate whatever the answers, as
- * independent participants arrive, the sides interleaved (each run of one request per side in a
- * random order); each timed from when it was due, so that a start the busy thread delayed counts
- * against it. Interleaved, a stall of the machine or of DynamoDB Local meets every side alike,
- * and the thread's queue is shared by all: what differs is each request's own work, as on
- * Lambda, where an instance serves one request at a time and queues behind nobody.
+ * `requestsPerSide` requests of each side started at a fixed total rate whatever the answers,
+ * each run of one request per side in a random order, so that a stall of the machine meets every
+ * side alike; each timed from when it was due (startAtRate).
  */
 async function driveInterleavedAtRate(sides: Side[], options: { ratePerSecond: number; requestsPerSide: number }) {
   const latencies: number[][] = sides.map(() => []);
@@ -264,10 +249,8 @@ async function driveInterleavedAtRate(sides: Side[], options: { ratePerSecond: n
 }
 
 /**
- * Sends recorded work again through a document client of its own, wave by wave, the calls
- * of a wave together: the same requests' DynamoDB work without HTTP, middleware or domain
- * code. `rewrite` may change the strings of an input (fresh IDs for a write that must not
- * collide). A refused condition is DynamoDB work done, like the functions' own refusals.
+ * Sends recorded work again, wave by wave, the calls of a wave together, each input's strings
+ * through `rewrite`. A refused condition is DynamoDB work done, like the functions' own refusals.
  */
 async function replayWork(client: DynamoDBDocumentClient, work: RecordedWork, rewrite?: (text: string) => string) {
   for (const wave of work) {

@@ -1,8 +1,7 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CardVariant, cardJpeg, portraitJpeg } from '../samples/synthetic-shoot';
-import { inChildProcess, residentMb, whenChildOf } from './child-process';
+import { inChildProcess, inTemporaryDirectory, residentMb, whenChildOf } from './child-process';
 import { median, rounded, timeEach, timed } from './statistics';
 
 export type PhotoIngestResult = Awaited<ReturnType<typeof measurePhotoIngest>>;
@@ -18,11 +17,9 @@ const BENCH_CARDS: readonly CardVariant[] = [
 const cardText = (index: number) => ['K7QM', 'W2HB', 'PP4D', 'HJ5N'][index % 4]!;
 
 /**
- * What reading a shoot photo costs the photo ingest (lib/photos/adapters/shoot-photo-reader.ts:
- * size, EXIF, and the codes searched in the photo decoded at reduced size), against decoding the
- * same JPEGs with sharp alone at full size to raw pixels, the least any look at the pixels costs.
- * Each side runs in a child process of its own, one photo at a time (libvips with one thread, as
- * sharp has on glibc Linux and Lambda).
+ * Reading shoot photos as the ingest does (size, EXIF, codes) against decoding the same JPEGs with
+ * sharp alone to raw pixels, the least any look at the pixels costs; each side in a child process
+ * of its own, one photo at a time (docs/benchmarks/photo-ingest.md).
  */
 export async function measurePhotoIngest(settings: {
   width: number;
@@ -31,8 +28,7 @@ export async function measurePhotoIngest(settings: {
   portraits: number;
   rounds: number;
 }) {
-  const directory = mkdtempSync(join(tmpdir(), 'photo-ingest-bench-'));
-  try {
+  return inTemporaryDirectory(async (directory) => {
     const { width, height } = settings;
     let bytes = 0;
     for (let index = 0; index < settings.cards + settings.portraits; index += 1) {
@@ -60,9 +56,7 @@ export async function measurePhotoIngest(settings: {
         .length,
       codesInPortraits: reader.codes.slice(settings.cards).flat().length,
     };
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
+  });
 }
 
 whenChildOf(__filename, ([side, directory, rounds]) => readPhotos(side!, directory!, Number(rounds)));

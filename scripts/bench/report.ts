@@ -7,11 +7,9 @@ export function markdownTable(header: string[], rows: (string | number | boolean
 }
 
 /**
- * A section's figures as Markdown, named as they are in the JSON: a list of records as one
- * table, a row each (turned, a column each, when it has more figures than records, so that
- * three load scenarios or four bursts stay readable), and a record as a table of its figures.
- * Nested records become dotted names (`saturated.api.p50Milliseconds`); lists of values are
- * joined.
+ * A section's figures as Markdown, named as they are in the JSON: a list of records as one table,
+ * a row each (a column each when it has more figures than records, so that three load scenarios
+ * stay readable), a record as a table of its figures; nested names dotted, lists of values joined.
  */
 export function figuresAsMarkdown(result: unknown): string {
   if (!Array.isArray(result)) return markdownTable(['Figure', 'Value'], Object.entries(flatten(result)));

@@ -10,34 +10,16 @@ export interface RecordedCall {
 /** The calls of one request, grouped into the waves it waited for one after another. */
 export type RecordedWork = RecordedCall[][];
 
-/** DynamoDB calls made while the counter was recording. */
-export interface RoundTripCount {
-  /** Calls sent (SDK-internal retries of one call are not counted again). */
-  calls: number;
-  /** Calls that failed, e.g. a transaction cancelled by an access-code collision and sent again. */
-  failedCalls: number;
-  /** Sequential waves: see `installRoundTripCounter`. */
-  depth: number;
-  /** The operations in the order they started, e.g. `Query`, `TransactWriteItems`. */
-  operations: string[];
-}
-
-export interface RoundTripCounter {
-  /** Records the DynamoDB calls made while `work` runs, as counts and as the calls themselves. */
-  measure<T>(work: () => Promise<T>): Promise<{ result: T; count: RoundTripCount; work: RecordedWork }>;
-}
+export type RoundTripCounter = ReturnType<typeof installRoundTripCounter>;
+export type RoundTripCount = ReturnType<typeof countOf>;
 
 /**
- * Records the calls sent through the shared document client. The middleware sits in the
- * `initialize` step, which runs once per `send`, so a call the SDK retries is one round trip.
- *
- * Depth counts waves: a call opens a new wave when it starts while no earlier call of the
- * same measurement is still in flight. Calls that overlap (Promise.all, a pool of parallel
- * transactions) share one wave, so depth is the number of round trips a request waits for
- * one after another. Only one measurement may run at a time: the API server runs in this
- * process, and calls are attributed to whichever request is being measured.
+ * Records the calls sent through the shared document client, in the `initialize` step, which runs
+ * once per `send` (a call the SDK retries is one round trip). A call that starts while no earlier
+ * one is in flight opens a new wave; overlapping calls share one (docs/benchmarks/round-trips.md).
+ * One measurement at a time: calls are attributed to whichever request is being measured.
  */
-export function installRoundTripCounter(client: DynamoDBDocumentClient): RoundTripCounter {
+export function installRoundTripCounter(client: DynamoDBDocumentClient) {
   let recording: RecordedWork | undefined;
   let inFlight = 0;
   client.middlewareStack.add(
@@ -64,7 +46,8 @@ export function installRoundTripCounter(client: DynamoDBDocumentClient): RoundTr
     { step: 'initialize', name: 'count-calls' },
   );
   return {
-    async measure(request) {
+    /** Records the DynamoDB calls made while `request` runs, as counts and as the calls themselves. */
+    async measure<T>(request: () => Promise<T>) {
       if (recording) throw new Error('Round-trip measurements cannot overlap');
       const work: RecordedWork = [];
       recording = work;
@@ -79,12 +62,15 @@ export function installRoundTripCounter(client: DynamoDBDocumentClient): RoundTr
   };
 }
 
-function countOf(work: RecordedWork): RoundTripCount {
+function countOf(work: RecordedWork) {
   const calls = work.flat();
   return {
+    /** Calls sent; a transaction cancelled by an access-code collision and sent again counts twice, once failed. */
     calls: calls.length,
     failedCalls: calls.filter((call) => call.failed).length,
+    /** Sequential waves (see installRoundTripCounter). */
     depth: work.length,
+    /** The operations in the order they started, e.g. `Query`, `TransactWriteItems`. */
     operations: calls.map((call) => call.command.replace(/Command$/, '')),
   };
 }

@@ -1,11 +1,9 @@
 import { PERSONS_PER_TRANSACTION } from '#lib/persons/store/access-code-allocation';
 
 /**
- * The fewest DynamoDB round trips an endpoint can make as designed today, from the table "Round
- * trips per request" in docs/data-model.md: `calls` in all, `depth` the waves a request waits for
- * one after another (round-trip-counter.ts). On a warm instance the tenant and the gallery's
- * limits come from this process's recent reads (TENANT_CACHE_MS); a cold one reads the tenant
- * first (COLD_INSTANCE_EXTRA).
+ * The fewest DynamoDB round trips an endpoint can make as designed today (docs/data-model.md,
+ * "Round trips per request"): `calls` in all, `depth` the waves a request waits for one after
+ * another. A warm instance has the tenant and the gallery's limits from its recent reads.
  */
 export interface RoundTripFloor {
   calls: number;

@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { nowIso } from '#lib/platform/clock';
 import { insertPersonsWithCodes } from '#lib/persons/store/access-code-allocation';
 import { importedPersonDraft } from '#lib/persons/rules/person-import';
-import { createTenant } from '#lib/tenants/store/tenants';
-import { createApiKey } from '#lib/tenants/store/api-keys';
-import { type BenchApi, createBenchGallery, importRowsFor } from './bench-api';
+import { type BenchApi, createBenchGallery, createBenchStudio, demoCheckin, importRowsFor } from './bench-api';
 import type { RoundTripCount, RoundTripCounter } from './round-trip-counter';
 import {
   COLD_INSTANCE_EXTRA,
@@ -19,27 +16,18 @@ import {
 } from './round-trip-floors';
 import { median, rounded, timed } from './statistics';
 
-export type EndpointRoundTrips = Awaited<ReturnType<typeof measureRoundTrips>>[number];
-
 /** One request of an endpoint: on the demo tenant with a key of the case's own, or on `unread`, a tenant this process has never read (a cold instance). */
 interface EndpointCase {
   endpoint: string;
   floor: RoundTripFloor;
-  send(apiKey: string, iteration: number, unread?: UnreadTenant): Promise<unknown>;
+  send(apiKey: string, iteration: number, unread?: { slug: string; token: string; apiKey: string }): Promise<unknown>;
   cold?: boolean;
 }
 
-interface UnreadTenant {
-  slug: string;
-  token: string;
-  apiKey: string;
-}
-
 /**
- * DynamoDB round trips per request of each endpoint, over real HTTP to the local API. A warm
- * case gets a fresh API key, one unmeasured warm-up request, then `iterations` measured
- * requests, one at a time so that every call is attributed to its request; a cold case's
- * every request is on a tenant made for it, which this process has never read.
+ * DynamoDB round trips per request of each endpoint, over HTTP to the local API, one request at
+ * a time so that every call is its request's: a warm case after one unmeasured request, a cold
+ * case's every request on a tenant made for it (docs/benchmarks/round-trips.md).
  */
 export async function measureRoundTrips(
   api: BenchApi,
@@ -52,7 +40,7 @@ export async function measureRoundTrips(
     if (!endpointCase.cold) await endpointCase.send(apiKey, 0);
     const samples: (RoundTripCount & { milliseconds: number })[] = [];
     for (let iteration = 1; iteration <= options.iterations; iteration += 1) {
-      const unread = endpointCase.cold ? await unreadTenant() : undefined;
+      const unread = endpointCase.cold ? await createBenchStudio('cold') : undefined;
       const send = () => endpointCase.send(apiKey, iteration, unread);
       const { result, milliseconds } = await timed(() => counter.measure(send));
       samples.push({ ...result.count, milliseconds });
@@ -77,18 +65,9 @@ export async function measureRoundTrips(
   return results;
 }
 
-/** A new tenant with a gallery and an API key: nothing of it is in this process's recent reads. */
-async function unreadTenant(): Promise<UnreadTenant> {
-  const slug = `bench-cold-${randomBytes(4).toString('hex')}`;
-  const tenant = await createTenant({ slug, name: 'Bench cold instance', plan: 'creator' });
-  const { token } = await createBenchGallery(tenant.tenantId, 'Bench cold instance');
-  const { secret } = await createApiKey(tenant.tenantId, 'Bench cold instance key');
-  return { slug, token, apiKey: secret };
-}
-
 async function endpointCases(api: BenchApi, largeImportRows: number): Promise<EndpointCase[]> {
-  const { galleryToken: token, shootingDayIds, packageIds } = api.demo;
-  // The day without capacity: check-ins and imports never fill it.
+  const { galleryToken: token, shootingDayIds } = api.demo;
+  // The day without capacity: imports never fill it.
   const openDayId = shootingDayIds[2]!;
   const server = `/groupshoot/${token}`;
   const get = (path: string) => (apiKey: string) => api.call(path, { apiKey });
@@ -102,19 +81,7 @@ async function endpointCases(api: BenchApi, largeImportRows: number): Promise<En
   const imported = (await importOf(1, 'photos')(await api.freshApiKey(), 0)) as { persons: { personId: string }[] };
   const personId = imported.persons[0]!.personId;
   const checkin = (_apiKey: string, iteration: number) =>
-    api.call('/group-shoot', {
-      method: 'POST',
-      body: {
-        action: 'submitCheckin',
-        token,
-        name: `Bench Checkin ${iteration}`,
-        email: `bench-checkin-${iteration}@example.com`,
-        employeeId: `checkin-${iteration}-${Date.now()}`,
-        consentGiven: true,
-        shootingDayId: openDayId,
-        selectedPackageId: packageIds.free,
-      },
-    });
+    api.call('/group-shoot', { method: 'POST', body: demoCheckin(api.demo, `checkin-${iteration}-${Date.now()}`) });
   return [
     {
       endpoint: 'GET check-in info (public)',
@@ -166,10 +133,9 @@ function compactOperations(operations: readonly string[]): string {
 }
 
 /**
- * The import ratio (goal of issue 9: at most 1.5x). Imports `rows` persons `iterations` times through POST persons (HTTP, middleware, validation,
- * counters) and writes the same person and code items with insertPersonsWithCodes, the minimal
- * write path that keeps codes unique, into a second gallery. The two alternate, after one
- * unmeasured warm-up each, so that both see the same state of the machine and the table.
+ * The import ratio: `rows` persons through POST persons against the same person and code items
+ * written by insertPersonsWithCodes (the least that keeps codes unique) into a second gallery,
+ * alternated after a warm-up each, so that both see the same state of the machine and the table.
  */
 export async function compareImports(api: BenchApi, options: { rows: number; iterations: number }) {
   const apiKey = await api.freshApiKey();

@@ -1,8 +1,6 @@
 /**
- * `npm run bench`: every section of sections.ts, in its order, on local services this run starts
- * and stops itself; prints their Markdown tables (progress goes to stderr) and writes every
- * figure to bench-results.json (or `--out FILE`). `--smoke` runs each figure once, small, to
- * prove the bench still works; `--only NAME` runs one section. docs/benchmarks.md has the figures.
+ * `npm run bench`: every section of sections.ts on local services it starts itself, their tables
+ * on stdout (progress on stderr) and every figure in bench-results.json (docs/benchmarks.md).
  */
 // Before anything loads the SDK or the logger.
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -10,12 +8,13 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { JAVA_MISSING_MESSAGE, javaIsInstalled } from '../local/dynamodb-local';
 import { startLocalServices } from '../local/local-stack';
+import { inTemporaryDirectory } from './child-process';
 import { figuresAsMarkdown } from './report';
 import { type BenchEnvironment, type BenchOptions, SECTIONS, type Section } from './sections';
 
@@ -50,10 +49,11 @@ async function main(): Promise<void> {
   let environment: { running: BenchEnvironment; stop(): Promise<void> } | undefined;
   try {
     for (const section of selected) {
-      log(`${section.measures}${inChild(section) ? ' (child process)' : ''}…`);
+      console.error(`${section.measures}${inChild(section) ? ' (child process)' : ''}…`);
       const key = camelCase(section.name);
       if (inChild(section)) {
-        results[key] = (await runBenchChild(['--only', section.name, ...(options.smoke ? ['--smoke'] : [])]))[key];
+        // This run's options (--participants too); the child's own --out, given after, wins.
+        results[key] = (await runBenchChild(['--only', section.name, ...process.argv.slice(2)]))[key];
       } else {
         // Before the section's module loads: data access reads TABLE_NAME when it loads.
         if (!section.machineOnly) environment ??= await startEnvironment(section.awsLike === true);
@@ -77,11 +77,7 @@ async function main(): Promise<void> {
   }
 }
 
-/**
- * The local services with the demo tenant seeded, the local API on them and the round-trip
- * counter on the shared document client; `awsLike`: every DynamoDB call through the DynamoDB
- * that conflicts like the real one (scripts/local/realistic-dynamodb/).
- */
+/** The bench environment; `awsLike`: every DynamoDB call through the DynamoDB that conflicts like the real one. */
 async function startEnvironment(awsLike: boolean): Promise<{ running: BenchEnvironment; stop(): Promise<void> }> {
   const services = await startLocalServices();
   const stops = [() => services.stop()];
@@ -109,7 +105,7 @@ async function startEnvironment(awsLike: boolean): Promise<{ running: BenchEnvir
     const localApi = await startLocalApi({ port: 0, checkinPage: { tenantSlug: demo.tenantSlug } });
     stops.push(() => localApi.close());
     const api = await connectBenchApi(localApi.url, demo);
-    return { running: { services, db, api, counter, apiUrl: localApi.url, proxyStats }, stop };
+    return { running: { services, api, counter, proxyStats }, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -118,18 +114,15 @@ async function startEnvironment(awsLike: boolean): Promise<{ running: BenchEnvir
 
 /** This bench again in a child process with `args`, its progress on this one's stderr; the JSON it wrote. */
 async function runBenchChild(args: string[]): Promise<Record<string, unknown>> {
-  const directory = mkdtempSync(join(tmpdir(), 'bench-child-'));
-  const outFile = join(directory, 'results.json');
-  try {
+  return inTemporaryDirectory(async (directory) => {
+    const outFile = join(directory, 'results.json');
     const child = spawn(process.execPath, [...process.execArgv, __filename, ...args, '--out', outFile], {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const [code] = (await once(child, 'exit')) as [number | null];
     if (code !== 0) throw new Error(`npm run bench -- ${args.join(' ')} failed (exit ${code})`);
     return JSON.parse(readFileSync(outFile, 'utf8')) as Record<string, unknown>;
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
+  });
 }
 
 /** `load-aws-like` → `loadAwsLike`: a section's key in the JSON. */
@@ -140,11 +133,6 @@ function positiveInteger(text: string | undefined, option: string): number | und
   if (text !== undefined && (!Number.isInteger(value) || value < 1))
     throw new Error(`${option} needs a whole number ≥ 1, not ${text}`);
   return text === undefined ? undefined : value;
-}
-
-/** Progress goes to stderr, so stdout holds only the tables. */
-function log(message: string): void {
-  console.error(message);
 }
 
 main().catch((error: Error) => {

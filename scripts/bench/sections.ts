@@ -1,39 +1,29 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalServices } from '../local/local-stack';
 import type { RealisticDynamoDbStats } from '../local/realistic-dynamodb/proxy';
 import type { BenchApi } from './bench-api';
 import type { RoundTripCounter } from './round-trip-counter';
 
-/** What the sections after the first three run on: the local services, the seeded demo tenant and the local API on them. */
+/** The local services, the local API on them as the seeded demo tenant, and the round-trip counter on the shared document client. */
 export interface BenchEnvironment {
   services: LocalServices;
-  /** The shared document client the local API uses (this process's). */
-  db: DynamoDBDocumentClient;
   api: BenchApi;
   counter: RoundTripCounter;
-  /** The local API's base URL, ending in /v1. */
-  apiUrl: string;
   /** Set when every DynamoDB call goes through the DynamoDB that conflicts like the real one. */
   proxyStats?: RealisticDynamoDbStats;
 }
 
+/** `--smoke` (each figure once, small), `--processes N` and `--participants N` (docs/benchmarks.md). */
 export interface BenchOptions {
-  /** Each figure once, small: proves the bench still works (test/integration/bench-smoke.test.ts). */
   smoke: boolean;
-  /** `--processes N`: fresh processes per bundle for the cold starts. */
   processes?: number;
-  /** `--participants N`: one announcement burst of N. */
   participants?: number;
 }
 
 /**
- * One figure of `npm run bench`: its name (`--only NAME`; in camelCase, its key in the JSON),
- * what it measures (its heading in the printout, and the progress line) and how it runs. Its
- * result lands in the JSON as it is, and prints as Markdown tables of the same names
- * (report.ts). `machineOnly` sections run before the local services start, so that DynamoDB
- * Local's JVM does not compete with their child processes; `awsLike` ones send every DynamoDB
- * call through the DynamoDB that conflicts like the real one, in a child process of their own in
- * a full run. A section loads its module when it runs: data access reads TABLE_NAME when it loads.
+ * A section: its name (`--only NAME`; in camelCase, its key in the JSON), heading and run.
+ * `machineOnly` ones run before the local services start, so that DynamoDB Local's JVM does not
+ * compete with their child processes; `awsLike` ones behind the DynamoDB that conflicts like the
+ * real one. Each loads its module when it runs: data access reads TABLE_NAME when it loads.
  */
 export interface Section {
   name: string;
@@ -51,10 +41,7 @@ export const SECTIONS: Section[] = [
       'Cold start: module initialisation of each function bundle against a baseline, median of fresh processes (goal ≤ 1.3x)',
     machineOnly: true,
     run: async ({ smoke, processes }) =>
-      (await import('./cold-start')).measureColdStarts({
-        processes: processes ?? (smoke ? 2 : 7),
-        limit: smoke ? 1 : undefined,
-      }),
+      (await import('./cold-start')).measureColdStarts(processes ?? (smoke ? 2 : 7), smoke ? 1 : undefined),
   },
   {
     name: 'photo-ingest',
@@ -70,10 +57,9 @@ export const SECTIONS: Section[] = [
   {
     name: 'load-aws-like',
     measures:
-      "Load with AWS-like DynamoDB latency (the goal's measure): the functions and the API against the same DynamoDB work alone (goal ≤ 1.3x)",
+      "Load with AWS-like DynamoDB latency (the goal's measure): the functions in process against the same DynamoDB work alone (goal ≤ 1.3x)",
     awsLike: true,
-    run: async ({ smoke }, { api, counter, apiUrl }) =>
-      (await import('./load')).measureLoad(api, counter, apiUrl, loadSize(smoke)),
+    run: async ({ smoke }, { api, counter }) => (await import('./load')).measureLoad(api, counter, loadSize(smoke)),
   },
   {
     name: 'announcement-burst',
@@ -113,36 +99,33 @@ export const SECTIONS: Section[] = [
   },
   {
     name: 'load',
-    measures: 'Load on DynamoDB Local as it is: the functions and the API against the same DynamoDB work alone',
-    run: async ({ smoke }, { api, counter, apiUrl }) =>
-      (await import('./load')).measureLoad(api, counter, apiUrl, loadSize(smoke)),
+    measures: 'Load on DynamoDB Local as it is: the functions in process against the same DynamoDB work alone',
+    run: async ({ smoke }, { api, counter }) => (await import('./load')).measureLoad(api, counter, loadSize(smoke)),
   },
   {
     name: 'abuse',
     measures:
       "Abuse: one client floods a gallery's check-in at 10x its budget beside well-behaved clients, without then with the flood",
-    run: async ({ smoke }, { db, apiUrl }) =>
-      (await import('./abuse')).measureAbuse(db, {
-        baseUrl: apiUrl,
-        seconds: smoke ? 3 : 60,
+    run: async ({ smoke }, { api }) =>
+      (await import('./abuse')).measureAbuse(
+        api.baseUrl,
+        smoke ? 3 : 60,
         // A budget a slow machine's short flood still exceeds tenfold.
-        flooderPolicy: smoke ? { limit: 5, windowMs: 60_000 } : undefined,
-      }),
+        smoke ? { limit: 5, windowMs: 60_000 } : undefined,
+      ),
   },
   {
     name: 'lookup-abuse',
     measures: 'Abuse: a distributed guesser of photo lookups beside a participant (simulated clock, default budgets)',
     run: async ({ smoke }) =>
-      (await import('./photo-lookup-abuse')).measureLookupAbuse(
-        smoke ? { networks: 4, hours: 0.5 } : { networks: 48, hours: 3 },
-      ),
+      (await import('./abuse')).measureLookupAbuse(smoke ? { networks: 4, hours: 0.5 } : { networks: 48, hours: 3 }),
   },
   {
     name: 'checkin-page',
     measures: 'Check-in page (Lighthouse at mobile settings, median of runs): scores, metrics and the files it loads',
-    run: async ({ smoke }, { api, apiUrl }) =>
+    run: async ({ smoke }, { api }) =>
       (await import('./checkin-page')).measureCheckinPage({
-        pageUrl: `${apiUrl.replace(/\/v1$/, '')}/checkin/${api.demo.galleryToken}`,
+        pageUrl: `${api.baseUrl.replace(/\/v1$/, '')}/checkin/${api.demo.galleryToken}`,
         runs: smoke ? 1 : 3,
       }),
   },
@@ -174,12 +157,8 @@ export const SECTIONS: Section[] = [
     name: 'webhook-delivery',
     measures:
       'Webhook delivery: the check-in load without and with a subscription, commit to verified arrival, then an import',
-    run: async ({ smoke }, { api, apiUrl }) =>
-      (await import('./webhook-delivery')).measureWebhookDelivery(api, {
-        baseUrl: apiUrl,
-        ...loadSize(smoke),
-        rows: smoke ? 20 : 500,
-      }),
+    run: async ({ smoke }, { api }) =>
+      (await import('./webhook-delivery')).measureWebhookDelivery(api, { ...loadSize(smoke), rows: smoke ? 20 : 500 }),
   },
 ];
 

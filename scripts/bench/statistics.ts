@@ -13,10 +13,7 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ result: T; mil
   return { result, milliseconds: performance.now() - startedAt };
 }
 
-/**
- * `work` on each of `items`, one at a time, `rounds` times: each call's milliseconds, the last
- * round's results, and the process's CPU milliseconds (all threads) per call.
- */
+/** `work` on each of `items`, one at a time, `rounds` times: each call's milliseconds, the last round's results, CPU per call. */
 export async function timeEach<Item, Result>(
   items: readonly Item[],
   rounds: number,
@@ -55,26 +52,19 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** Latency and throughput of a load side. */
-export interface LoadFigures {
-  p50Milliseconds: number;
-  p99Milliseconds: number;
-  requestsPerSecond: number;
+/** The median and the 99th percentile of `latencies`, rounded. */
+export function latencyPercentiles(latencies: readonly number[]) {
+  return { p50Milliseconds: rounded(percentile(latencies, 50)), p99Milliseconds: rounded(percentile(latencies, 99)) };
 }
 
-/** The figures of `latencies` answered over `seconds`. */
-export function loadFiguresOf(latencies: readonly number[], seconds: number): LoadFigures {
-  return {
-    p50Milliseconds: rounded(percentile(latencies, 50)),
-    p99Milliseconds: rounded(percentile(latencies, 99)),
-    requestsPerSecond: rounded(latencies.length / seconds, 1),
-  };
+/** Latency and throughput of `latencies` answered over `seconds`: a load side's figures. */
+export function loadFiguresOf(latencies: readonly number[], seconds: number) {
+  return { ...latencyPercentiles(latencies), requestsPerSecond: rounded(latencies.length / seconds, 1) };
 }
 
 /**
- * `count` calls of `start` begun at `ratePerSecond` whatever the answers, as independent
- * clients arrive, each given its index and the time it was due (to time it from then, so that
- * a start the busy thread delayed counts against it); the seconds until every one was answered.
+ * `count` calls of `start` begun at `ratePerSecond` whatever the answers, each given the time it
+ * was due (so that a start the busy thread delayed counts against it); the seconds until all ended.
  */
 export async function startAtRate(
   count: number,

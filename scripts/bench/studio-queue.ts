@@ -2,23 +2,20 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Browser, chromium } from 'playwright-core';
 import sharp from 'sharp';
-import { createTenant } from '#lib/tenants/store/tenants';
 import { deleteObjectVersions, findMediaObject, listObjectVersions, putMediaObject } from '#lib/platform/media-bucket';
-import { inboxObjectKey, inboxPrefix, photoIdOf, thumbnailPrefix } from '#lib/platform/media-keys';
+import { inboxPrefix, thumbnailPrefix } from '#lib/platform/media-keys';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { startStudio } from '../studio/studio-server';
-import { createBenchGallery } from './bench-api';
+import { createBenchStudio, shootPhotoFacts } from './bench-api';
 import { median, rounded } from './statistics';
 
 export type StudioQueueResult = Awaited<ReturnType<typeof measureStudioQueue>>;
 
 /**
- * The studio console's review queue of a large shoot (docs/studio-console.md) in Debian's
- * Chromium at 1440×900, each time in a new browser context (no cache): from navigation until
- * every thumbnail of the first screen is drawn, medians of `runs`. Side by side: the console with
- * thumbnails made on this view (the first view ever), stored in the bucket (a new start of the
- * console) and in its memory (the same console again), against the same thumbnails as static
- * files in a plain page of the same grid (the baseline).
+ * The studio console's review queue of a large shoot in Chromium, each time in a new context:
+ * from navigation until the first screen's thumbnails are drawn, medians of `runs`, with the
+ * thumbnails made on this view, stored and in memory, against the same as static files
+ * (docs/benchmarks/studio-queue.md).
  */
 export async function measureStudioQueue(settings: {
   photos: number;
@@ -38,12 +35,7 @@ export async function measureStudioQueue(settings: {
       '--no-first-run',
     ],
   });
-  const sides = {
-    madeOnView: [] as number[],
-    stored: [] as number[],
-    inMemory: [] as number[],
-    staticFiles: [] as number[],
-  };
+  const [madeOnView, stored, inMemory, staticFiles]: [number[], number[], number[], number[]] = [[], [], [], []];
   let firstScreenImages = 0;
   const reviewOf = (studio: { url: string }) => `${studio.url}#/review/${shoot.token}`;
   try {
@@ -52,22 +44,22 @@ export async function measureStudioQueue(settings: {
       const fresh = await startStudio({ tenant: shoot.tenantSlug });
       const made = await firstScreen(browser, reviewOf(fresh)).finally(() => fresh.close());
       firstScreenImages = made.images;
-      sides.madeOnView.push(made.milliseconds);
+      madeOnView.push(made.milliseconds);
       const restarted = await startStudio({ tenant: shoot.tenantSlug });
       try {
-        sides.stored.push((await firstScreen(browser, reviewOf(restarted))).milliseconds);
-        sides.inMemory.push((await firstScreen(browser, reviewOf(restarted))).milliseconds);
+        stored.push((await firstScreen(browser, reviewOf(restarted))).milliseconds);
+        inMemory.push((await firstScreen(browser, reviewOf(restarted))).milliseconds);
       } finally {
         await restarted.close();
       }
       const staticSite = await serveStaticGrid(shoot.inboxPrefix);
-      sides.staticFiles.push((await firstScreen(browser, staticSite.url).finally(staticSite.close)).milliseconds);
+      staticFiles.push((await firstScreen(browser, staticSite.url).finally(staticSite.close)).milliseconds);
     }
   } finally {
     await browser.close();
   }
-  const [madeOnViewMs, storedMs, inMemoryMs, staticFilesMs] = Object.values(sides).map((values) =>
-    Math.round(median(values)),
+  const [madeOnViewMs, storedMs, inMemoryMs, staticFilesMs] = [madeOnView, stored, inMemory, staticFiles].map(
+    (values) => Math.round(median(values)),
   ) as [number, number, number, number];
   return {
     photos: settings.photos,
@@ -88,12 +80,8 @@ export async function measureStudioQueue(settings: {
 
 /** A tenant with a group-shoot gallery whose inbox holds `photos` photos no card governs, placed as ingest places them. */
 async function seedQueue(settings: { photos: number; photoWidth: number; photoHeight: number }) {
-  const tenantSlug = `studio-bench-${Date.now().toString(36)}`;
-  const tenant = await createTenant({ slug: tenantSlug, name: 'Studio bench', plan: 'creator' });
-  const scope = {
-    tenantId: tenant.tenantId,
-    token: (await createBenchGallery(tenant.tenantId, 'A large shoot')).token,
-  };
+  const { tenantId, slug: tenantSlug, token } = await createBenchStudio('studio');
+  const scope = { tenantId, token };
   // One camera-sized image with detail (noise compresses like a photo, not like a flat colour), under every key.
   const [width, height] = [settings.photoWidth, settings.photoHeight];
   const noise = { type: 'gaussian' as const, mean: 128, sigma: 12 };
@@ -101,27 +89,16 @@ async function seedQueue(settings: { photos: number; photoWidth: number; photoHe
     .jpeg({ quality: 85 })
     .toBuffer();
   const place = async (index: number) => {
-    const path = `camera-a/IMG_${String(index + 1).padStart(4, '0')}.JPG`;
-    const objectKey = inboxObjectKey({ ...scope, path });
-    await putMediaObject(objectKey, image, 'image/jpeg');
     const capturedAt = new Date(Date.UTC(2026, 10, 20, 9, 0, 0) + index * 1_000).toISOString();
-    const fileName = path.split('/')[1]!;
-    const facts = {
-      photoId: photoIdOf(objectKey),
-      objectKey,
-      path,
-      fileName,
-      camera: 'camera-a',
-      capturedAt,
-      width,
-      height,
-    };
-    await placeShootPhoto(scope, { ...facts, uploadedAt: capturedAt }, { kind: 'photo' });
+    const path = `camera-a/IMG_${String(index + 1).padStart(4, '0')}.JPG`;
+    const facts = shootPhotoFacts(scope, path, capturedAt, { width, height });
+    await putMediaObject(facts.objectKey, image, 'image/jpeg');
+    await placeShootPhoto(scope, facts, { kind: 'photo' });
   };
   for (let start = 0; start < settings.photos; start += 8) {
     await Promise.all(Array.from({ length: Math.min(8, settings.photos - start) }, (_, at) => place(start + at)));
   }
-  return { tenantSlug, token: scope.token, inboxPrefix: inboxPrefix(scope.tenantId, scope.token) };
+  return { tenantSlug, token, inboxPrefix: inboxPrefix(tenantId, token) };
 }
 
 /** What the first-screen check reads of the page (this project compiles without the DOM's types). */

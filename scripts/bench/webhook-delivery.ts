@@ -1,26 +1,18 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import { WebhookSignatureError, constructWebhookEvent } from '#lib/client/webhook-signature';
-import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { listDeliveries } from '#lib/webhooks/store/webhook-deliveries';
 import { deleteSubscription } from '#lib/webhooks/store/webhook-subscriptions';
 import type { EventType } from '#lib/events/rules/event-catalogue';
 import { createSubscription } from '#lib/webhooks/manage-subscriptions';
 import { type LocalEventPipeline, startEventPipeline } from '../local/event-pipeline';
 import { type BenchApi, createBenchGallery, importRowsFor } from './bench-api';
-import { type LoadFigures, percentile, rounded, timed } from './statistics';
+import { checkinRequest, driveLoad, functionsInProcess, raiseDemoLimits } from './load';
+import { latencyPercentiles, loadFiguresOf, percentile, rounded, timed } from './statistics';
 
-/**
- * How long the local stream reader waits after a pass that found nothing: Lambda polls a
- * stream's shards four times a second, so an event written while the pipeline is idle waits up
- * to this long in AWS too. Under load every pass finds records.
- */
+/** The stream reader's wait after a pass that found nothing: Lambda polls a stream's shards four times a second. */
 const STREAM_POLL_MS = 250;
-/**
- * Messages the local queue hands over at once: the stack lets the queue run 20 delivery
- * functions (infra/webhook-delivery.ts); locally each takes one message, in AWS up to 10.
- */
+/** Messages the local queue hands over at once: the stack lets the queue run 20 delivery functions (infra/webhook-delivery.ts). */
 const DELIVERY_CONCURRENCY = 20;
 /** Longest wait for a scenario's events: more than the longest delay of a delivery sent back for want of a slot. */
 const DELIVERY_TIMEOUT_MS = 6 * 60_000;
@@ -28,21 +20,24 @@ const DELIVERY_TIMEOUT_MS = 6 * 60_000;
 export type WebhookDeliveryResult = Awaited<ReturnType<typeof measureWebhookDelivery>>;
 
 /**
- * Webhook delivery through the handlers Lambda runs (scripts/local/event-pipeline.ts), to a
- * receiver in this process that verifies every signature with the client helper: (a) the load
- * scenario's free check-ins, first with nothing reading the stream, then with the pipeline and a
- * subscription to every event: commit-to-delivery latency beside the answers' latency; (b) an
- * import of `rows` persons with a subscription to person.created, timed until every event is
- * verified. Fails unless exactly the expected events arrive, each one verified.
+ * Webhook delivery through the handlers Lambda runs (scripts/local/event-pipeline.ts) to a
+ * receiver that verifies every signature, under the load's free check-ins and for an import
+ * (docs/benchmarks/webhook-delivery.md). Fails unless exactly the expected events arrive.
  */
 export async function measureWebhookDelivery(
   api: BenchApi,
-  options: { baseUrl: string; connections: number; requests: number; rows: number },
+  options: { connections: number; requests: number; rows: number },
 ) {
   const receiver = await startReceiver();
   let pipeline: LocalEventPipeline | undefined;
   try {
-    const load = await checkinLoad(api, options);
+    await raiseDemoLimits(api);
+    const invoke = functionsInProcess(api.baseUrl);
+    const checkin = checkinRequest(api, '[<id>]');
+    const load = async (requests: number) => {
+      const { latencies, seconds } = await driveLoad(() => invoke(checkin), options.connections, requests);
+      return loadFiguresOf(latencies, seconds);
+    };
     await load(options.connections * 2);
     // The check-ins with nothing reading the stream (each writes its events all the same: the outbox).
     const withoutDelivery = await load(options.requests);
@@ -121,51 +116,6 @@ export async function measureWebhookDelivery(
   }
 }
 
-/** The load scenario's free check-in under autocannon (a worker thread), each a new participant on the day without capacity. */
-async function checkinLoad(
-  api: BenchApi,
-  options: { baseUrl: string; connections: number },
-): Promise<(requests: number) => Promise<LoadFigures>> {
-  const { galleryToken: token, tenantSlug, shootingDayIds, packageIds } = api.demo;
-  // As the load scenario does: one client plays every participant.
-  const unlimited = { limit: 1_000_000, windowMs: 60_000 };
-  await updateGallerySettings(api.tenantId, token, { publicLimits: { reads: unlimited, checkins: unlimited } });
-  const id = '[<id>]';
-  const body = JSON.stringify({
-    action: 'submitCheckin',
-    token,
-    name: `Webhook Checkin ${id}`,
-    email: `webhook-${id}@example.com`,
-    employeeId: `webhook-${id}`,
-    consentGiven: true,
-    shootingDayId: shootingDayIds[2]!,
-    selectedPackageId: packageIds.free,
-  });
-  return async (requests) => {
-    const result = await autocannon({
-      url: new URL(options.baseUrl).origin,
-      connections: options.connections,
-      amount: requests,
-      requests: [
-        {
-          method: 'POST',
-          path: '/v1/group-shoot',
-          headers: { 'X-Tenant-Slug': tenantSlug, 'Content-Type': 'application/json' },
-          body,
-        },
-      ],
-      idReplacement: true,
-      workers: 1,
-      sampleInt: 10,
-      timeout: 30,
-    });
-    if (result.non2xx > 0 || result.errors > 0)
-      throw new Error(`Check-ins: ${result.non2xx} answers were not 2xx and ${result.errors} requests failed`);
-    const { p50: p50Milliseconds, p99: p99Milliseconds } = result.latency;
-    return { p50Milliseconds, p99Milliseconds, requestsPerSecond: rounded(result.requests.total / result.duration, 1) };
-  };
-}
-
 /** A subscription of the demo tenant to `eventTypes` at the receiver, which then verifies with its secret. */
 async function subscribe(api: BenchApi, receiver: Receiver, eventTypes: (EventType | '*')[]): Promise<string> {
   const tenant = { tenantId: api.tenantId, slug: api.demo.tenantSlug };
@@ -175,10 +125,9 @@ async function subscribe(api: BenchApi, receiver: Receiver, eventTypes: (EventTy
 }
 
 /**
- * The events of the gallery created since `since` once `expected` of them arrived (a delivery
- * that found its tenant's attempt slots taken went back to the queue with a delay, which
- * settled() does not wait for: the receiver does). Throws unless exactly `expected` arrived and
- * none was refused, with what the delivery log says of them.
+ * The events of the gallery created since `since` once `expected` of them arrived: waited for at
+ * the receiver, as settled() does not wait for a delivery sent back to the queue with a delay.
+ * Throws unless exactly `expected` arrived and none was refused, with the delivery log's outcomes.
  */
 async function arrivalsOf(
   api: BenchApi,
@@ -222,10 +171,7 @@ async function deliveryLatency(arrivals: readonly Arrival[], tenantId: string, s
       toArrival: arrival.arrivedAt - startedAt,
     };
   });
-  const stage = (name: 'toDispatch' | 'toAttempt' | 'toArrival') => {
-    const values = stages.map((row) => row[name]);
-    return { p50Milliseconds: percentile(values, 50), p99Milliseconds: percentile(values, 99) };
-  };
+  const stage = (name: 'toDispatch' | 'toAttempt' | 'toArrival') => latencyPercentiles(stages.map((row) => row[name]));
   const latencies = arrivals.map((arrival) => arrival.arrivedAt - arrival.createdAt);
   return {
     events: latencies.length,
@@ -266,20 +212,12 @@ async function startReceiver() {
       try {
         const signature = request.headers['groupshoot-signature'] as string | undefined;
         const event = constructWebhookEvent(Buffer.concat(chunks), signature, receiver.secret);
-        if (seen.has(event.id)) receiver.repeatedArrivals += 1;
-        else {
-          seen.add(event.id);
-          const { id: eventId, type, galleryToken } = event;
-          const personId = (event.data as { personId?: string } | null)?.personId;
-          receiver.arrivals.push({
-            eventId,
-            type,
-            galleryToken,
-            personId,
-            createdAt: Date.parse(event.createdAt),
-            arrivedAt,
-          });
-        }
+        const { id: eventId, type, galleryToken } = event;
+        const personId = (event.data as { personId?: string } | null)?.personId;
+        const createdAt = Date.parse(event.createdAt);
+        if (seen.has(eventId)) receiver.repeatedArrivals += 1;
+        else receiver.arrivals.push({ eventId, type, galleryToken, personId, createdAt, arrivedAt });
+        seen.add(eventId);
         response.writeHead(200).end();
       } catch (error) {
         receiver.refused += 1;
