@@ -199,7 +199,9 @@ export async function checkinStatus(tenant: Tenant, request: CheckinStatusInput)
     orderId: order.orderId,
     status: order.status,
     packageName: order.packageName,
-    ...(order.status === 'paid' ? { personId: paidPersonId(order), code: order.code, name: order.person.name } : {}),
+    ...(order.status === 'paid'
+      ? { personId: paidPersonId(order), code: order.code, name: order.completedName ?? order.person.name }
+      : {}),
   };
 }
 

@@ -93,6 +93,14 @@ export const Person = v.object({
       "The language the participant checked in in (the check-in page's); their emails are written in it. null: not known (imported and not checked in yet, or checked in before languages were stored).",
     ),
   ),
+  declared: v.pipe(
+    v.nullable(
+      v.object({ name: v.optional(v.string()), email: v.optional(v.string()), employeeId: v.optional(v.string()) }),
+    ),
+    v.description(
+      "What an imported person's own check-in declared of its identity where it differs from the import: name, email and employee ID stay HR's, and what the participant typed instead is kept here. null when it agreed, and for persons who checked in.",
+    ),
+  ),
 });
 
 export const PersonsPage = v.object({

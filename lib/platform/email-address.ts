@@ -15,3 +15,8 @@ export function isPlausibleEmail(value: string): boolean {
 export function emailKey(email: string): string {
   return createHash('sha256').update(email.trim().toLowerCase()).digest('base64url').slice(0, 22);
 }
+
+/** Whether two addresses are the same one, as the service compares addresses everywhere (case and surrounding space ignored). */
+export function sameEmailAddress(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}

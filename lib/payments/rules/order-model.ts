@@ -35,6 +35,8 @@ export interface Order {
   invitee?: Invitee;
   /** Once paid: the person the payment completed, where that is the invitee rather than `person.personId`. */
   completedPersonId?: string;
+  /** Once paid, with `completedPersonId`: that person's name, as HR imported it (the status answers it). */
+  completedName?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -420,7 +420,12 @@ async function payOrderCompletingInvitee(order: Order, invitee: Invitee): Promis
     {
       Update: transitionUpdate(order, 'pay', {
         status: 'paid',
-        set: { code: imported.code, paidBy: attempt, completedPersonId: imported.personId },
+        set: {
+          code: imported.code,
+          paidBy: attempt,
+          completedPersonId: imported.personId,
+          completedName: completed.name,
+        },
       }),
     },
     ...importedCompletionItems(scope, completed, {

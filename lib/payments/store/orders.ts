@@ -64,6 +64,7 @@ const orderItemSchema = v.object({
   code: v.optional(v.string()),
   invitee: v.optional(v.object({ personId: v.string(), shootingDayId: v.nullable(v.string()) })),
   completedPersonId: v.optional(v.string()),
+  completedName: v.optional(v.string()),
   replacingBy: v.optional(v.string()),
   tokenHashes: v.optional(v.array(v.string())),
 });
@@ -198,7 +199,9 @@ export function fromStatesCondition(transition: OrderTransitionName): Condition 
 export interface OrderChange {
   /** The new status, when it changes. */
   status?: OrderStatus;
-  set?: Partial<Pick<StoredOrder, 'sessionId' | 'checkoutUrl' | 'code' | 'paidBy' | 'completedPersonId'>> &
+  set?: Partial<
+    Pick<StoredOrder, 'sessionId' | 'checkoutUrl' | 'code' | 'paidBy' | 'completedPersonId' | 'completedName'>
+  > &
     SessionReplacement;
   /** Numbers added to (the count of checkout retries). */
   add?: Partial<Pick<Required<StoredOrder>, 'retries'>>;

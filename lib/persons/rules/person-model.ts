@@ -39,8 +39,21 @@ export interface Person {
   photoCount: number;
   /** The language the participant checked in in (the page's); the emails to them are written in it. Absent for imported persons until they check in. */
   language?: Language;
+  /**
+   * What an imported person's own check-in declared where it differs from what HR imported
+   * (name, email, employee ID): HR's values stay the person's, and these are kept beside them,
+   * as declared. Absent when the check-in agreed with the import, and for every other person.
+   */
+  declared?: DeclaredIdentity;
   /** The photo chosen as the person's portrait (by the participant or the photographer); absent without a pick. A pick no longer among the person's photos counts as none. */
   pickedPhotoId?: string;
+}
+
+/** The identity a participant declared at check-in, beside the one HR imported. */
+export interface DeclaredIdentity {
+  name?: string;
+  email?: string;
+  employeeId?: string;
 }
 
 /** A person before storage gives it an access code. */

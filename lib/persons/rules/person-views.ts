@@ -22,5 +22,6 @@ export function integrationPersonView(person: Person) {
     hasSelfie: person.hasSelfie,
     photoCount: person.photoCount,
     language: person.language ?? null,
+    declared: person.declared ?? null,
   };
 }

@@ -199,6 +199,9 @@ const personItemSchema = v.object({
   photoCount: v.nullish(v.number()),
   language: v.nullish(v.string()),
   pickedPhotoId: v.nullish(v.string()),
+  declared: v.nullish(
+    v.object({ name: v.optional(v.string()), email: v.optional(v.string()), employeeId: v.optional(v.string()) }),
+  ),
 });
 
 /** What listPersonsWithEmail projects of a person's item. */
@@ -238,5 +241,6 @@ export function fromPersonItem(stored: StoredItem): Person {
     photoCount: item.photoCount ?? 0,
     ...(isLanguage(item.language) ? { language: item.language } : {}),
     ...(item.pickedPhotoId ? { pickedPhotoId: item.pickedPhotoId } : {}),
+    ...(item.declared ? { declared: item.declared } : {}),
   };
 }

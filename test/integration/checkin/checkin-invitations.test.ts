@@ -96,10 +96,11 @@ describe('an importedOnly check-in with an invited address', () => {
       200,
       ada!.personId,
       ada!.code,
-      'Ada King',
+      'Ada Lovelace',
     ]);
     expect(await personItem(studio, ada!.personId)).toMatchObject({
-      name: 'Ada King',
+      name: 'Ada Lovelace',
+      declared: { name: 'Ada King' },
       checkedInAt: expect.any(String),
     });
   });

@@ -149,13 +149,15 @@ describe('importedOnly', () => {
       200,
       ada!.personId,
       ada!.code,
-      'Ada King',
+      'Ada Lovelace',
     ]);
     expect(await persons(studio)).toHaveLength(1);
     const stored = await personItem(studio, ada!.personId);
+    // HR's name and address stay the person's; what the participant typed differently is kept beside them.
     expect(stored).toMatchObject({
-      name: 'Ada King',
-      email: 'ADA@example.com',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      declared: { name: 'Ada King' },
       employeeId: 'E-1',
       phone: '+44 1',
       source: 'import',
@@ -186,8 +188,9 @@ describe('importedOnly', () => {
         person.personId,
         person.source,
         person.checkedInAt,
+        person.declared,
       ]),
-    ).toEqual([[ada!.personId, 'import', stored.checkedInAt]]);
+    ).toEqual([[ada!.personId, 'import', stored.checkedInAt, { name: 'Ada King' }]]);
   });
 
   it('completes a person imported without an address by its employee ID, which gives it the address', async () => {

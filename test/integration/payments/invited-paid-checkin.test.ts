@@ -79,11 +79,12 @@ describe('a paid check-in of an invited person', () => {
     expect(reserved.status).toBe(200);
     expect([whileOpen.person.checkedInAt, whileOpen.openDay, whileOpen.smallDay]).toEqual([undefined, 1, 1]);
     expect(status.body).toEqual(
-      expect.objectContaining({ status: 'paid', personId: ada!.personId, code: ada!.code, name: 'Ada King' }),
+      expect.objectContaining({ status: 'paid', personId: ada!.personId, code: ada!.code, name: 'Ada Lovelace' }),
     );
     expect(await persons(studio)).toHaveLength(1);
     expect(await personItem(studio, ada!.personId)).toMatchObject({
-      name: 'Ada King',
+      name: 'Ada Lovelace',
+      declared: { name: 'Ada King' },
       employeeId: 'E-1',
       source: 'import',
       packageId: studio.paidPackage.id,

@@ -90,7 +90,7 @@ describe('invitations, where the deployment sends email', () => {
 });
 
 describe('an imported person as its check-in completes it', () => {
-  it("takes what the participant gave, keeps the import's where they left it blank, and marks it checked in", () => {
+  it("keeps HR's identity with what the participant declared beside it, takes the rest they gave, keeps the import's where they left it blank, and marks it checked in", () => {
     // Prepare
     const ada = imported('per_1', {
       phone: '+44 1',
@@ -117,8 +117,9 @@ describe('an imported person as its check-in completes it', () => {
     // Assess
     expect(completed).toEqual({
       ...ada,
-      name: 'Ada King',
-      email: 'Ada@Example.com',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      declared: { name: 'Ada King' },
       employeeId: 'E-1',
       phone: '+44 2',
       department: 'Analytics',
@@ -131,5 +132,34 @@ describe('an imported person as its check-in completes it', () => {
       code: 'AB12',
       checkedInAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
+  });
+
+  it('never lets a typed employee ID or address replace what HR imported, and keeps them as declared', () => {
+    // Prepare
+    const ivy = imported('per_10', { name: 'Ivy', email: 'ivy@example.com', employeeId: 'E-10' });
+    const typed: PersonDraft = { ...ivy, name: 'Ivy', email: 'ivy@elsewhere.example', employeeId: 'E-11' };
+    // Act
+    const completed = completedPerson(ivy, typed);
+    // Assess
+    expect([completed.name, completed.email, completed.employeeId, completed.declared]).toEqual([
+      'Ivy',
+      'ivy@example.com',
+      'E-10',
+      { email: 'ivy@elsewhere.example', employeeId: 'E-11' },
+    ]);
+  });
+
+  it('gives a person imported without an address the one it checks in with, and no employee ID HR did not import', () => {
+    // Prepare
+    const grace = imported('per_7', { name: 'Grace Hopper', email: null, employeeId: null });
+    const typed: PersonDraft = { ...grace, email: 'grace@example.com', employeeId: 'E-40' };
+    // Act
+    const completed = completedPerson(grace, typed);
+    // Assess
+    expect([completed.email, completed.employeeId, completed.declared]).toEqual([
+      'grace@example.com',
+      null,
+      { employeeId: 'E-40' },
+    ]);
   });
 });
