@@ -142,13 +142,9 @@ const PERMISSIONS_BY_HANDLER = {
       ...STORE_PERSONS,
       // A free check-in counts the email's check-ins (insertCheckedInPerson).
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.emailCheckins] },
-      // importedOnly galleries (lib/checkin/guest-list-check.ts): the guest list by email or employee ID, then
-      // claiming and completing the imported person, its code item moved to its address on the guest list.
-      {
-        on: 'gsi1',
-        actions: ['Query'],
-        partitions: [GSI1_PARTITIONS.importedPersonsByEmail, GSI1_PARTITIONS.personsByEmployeeId],
-      },
+      // importedOnly galleries (lib/checkin/guest-list-check.ts): the guest list by email (the invited person is
+      // read by its ID), then claiming and completing the imported person, its code item moved to its address on the guest list.
+      { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.importedPersonsByEmail] },
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.persons, PARTITIONS.accessCodes] },
       ...RESERVE_ORDERS,
       CACHE_STRIPE_READINESS,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '#lib/platform/domain-error';
-import { importedPersonsWithEmail, importedPersonsWithEmployeeId } from '#lib/persons/store/guest-list';
+import { importedPerson, importedPersonsWithEmail } from '#lib/persons/store/guest-list';
 import { claimImportedPerson } from '#lib/persons/store/imported-completion';
 import { type GuestMatch, matchGuest } from '#lib/checkin/rules/guest-match';
 import { emailInvitation, invitationsRequired, invitedPersonId } from '#lib/checkin/invitations';
@@ -36,20 +36,18 @@ export async function checkGuestList(
   { claim, invitation }: { claim: boolean; invitation?: string | null },
 ): Promise<Guest | undefined> {
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  const [byEmail, byEmployeeId, invited] = await Promise.all([
+  const [byEmail, invited] = await Promise.all([
     importedPersonsWithEmail(scope, submission.email),
-    submission.employeeId ? importedPersonsWithEmployeeId(scope, submission.employeeId) : [],
-    invitedPersonId(scope, invitation),
+    invitedPersonId(scope, invitation).then((personId) => (personId ? importedPerson(scope, personId) : undefined)),
   ]);
-  const options = {
-    invitedAddress: byEmail.length > 0,
-    invitationsRequired: invitationsRequired(),
-    invitedPersonId: invited,
-  };
   const taken = new Set<string>();
   const claimId = randomUUID();
   for (;;) {
-    const match: GuestMatch = matchGuest(byEmail.filter(untaken(taken)), byEmployeeId.filter(untaken(taken)), options);
+    const match: GuestMatch = matchGuest(byEmail.filter(untaken(taken)), submission.email, {
+      invitedAddress: byEmail.length > 0,
+      invitationsRequired: invitationsRequired(),
+      invitedPerson: invited && !taken.has(invited.personId) ? invited : undefined,
+    });
     if (match.kind === 'none') throw new DomainError('not_on_guest_list');
     if (match.kind === 'repeat') return undefined;
     if (match.kind === 'invite') {

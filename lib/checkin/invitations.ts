@@ -13,6 +13,7 @@ import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/ga
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import type { Language } from '#lib/platform/languages';
+import { listAllPersons } from '#lib/persons/store/person-erasure';
 
 /**
  * Check-in invitations by email (lib/checkin/rules/invitation.ts): signed with the deployment's
@@ -70,4 +71,45 @@ export async function emailInvitation(
       });
     },
   );
+}
+
+/** An invitation the studio hands a person imported without an address, who has no mailbox to receive one. */
+export interface HandedInvitation {
+  personId: string;
+  name: string;
+  employeeId: string | null;
+  /** The check-in page with the invitation, to print (or to send by the studio's own channel). */
+  checkinUrl: string;
+  expiresAt: string;
+}
+
+/**
+ * Fresh invitations of the gallery's persons imported without an address who have not checked in
+ * yet, opening the page at `checkinPageUrl`. Their employee ID opens nothing (colleagues know it):
+ * the invitation, handed to them by the studio, is what completes them.
+ */
+export async function invitationsToHandOut(
+  tenant: Pick<Tenant, 'tenantId' | 'slug'>,
+  token: string,
+  checkinPageUrl: string,
+): Promise<HandedInvitation[]> {
+  const scope = { tenantId: tenant.tenantId, token };
+  const key = await photoLinkKey();
+  const persons = (await listAllPersons(scope)).filter(
+    (person) => person.source === 'import' && person.email === null && person.checkedInAt === undefined,
+  );
+  return persons.map((person) => {
+    const { invitation, expiresAt } = signInvitation(
+      key,
+      { tenantId: tenant.tenantId, galleryToken: token, personId: person.personId },
+      now(),
+    );
+    return {
+      personId: person.personId,
+      name: person.name,
+      employeeId: person.employeeId,
+      checkinUrl: invitationUrl(checkinPageUrl, { tenantSlug: tenant.slug, galleryToken: token, invitation }),
+      expiresAt,
+    };
+  });
 }

@@ -6,6 +6,7 @@
  */
 export const PUBLIC_MODULES = [
   'checkin-schemas',
+  'invitations',
   'rules/checkin-limits',
   'store/email-checkins',
   'submit-checkin',

@@ -1,10 +1,19 @@
 import { UsageError } from '../cli-kit/cli-errors';
-import { formatFields } from '../cli-kit/output';
+import { formatFields, formatTable } from '../cli-kit/output';
 import { findGallery } from '../cli-kit/lookups';
-import { type OptionValues, flag, galleryToken, optionalChoice, optionalList, tenantSlug } from '../cli-kit/options';
+import {
+  type OptionValues,
+  flag,
+  galleryToken,
+  optionalChoice,
+  optionalList,
+  optionalText,
+  tenantSlug,
+} from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { putImportedPersonsOnGuestList } from '#lib/persons/store/guest-list';
+import { invitationsToHandOut } from '#lib/checkin/invitations';
 import {
   CHECKIN_MODES,
   MAX_ALLOWED_EMAIL_DOMAINS,
@@ -39,11 +48,29 @@ export const checkinPolicyCommands: CommandHandlers = {
             'mode',
             policy.mode === 'open'
               ? 'open: anyone may check in'
-              : 'importedOnly: only persons of the HR import, by email or employee ID',
+              : 'importedOnly: only persons of the HR import, each with their invitation',
           ],
           ['email domains', policy.allowedEmailDomains.length > 0 ? policy.allowedEmailDomains.join(', ') : 'any'],
         ]),
         ...(listed === undefined ? [] : [`${listed} imported person(s) with an email address on the guest list`]),
+      ],
+    };
+  },
+
+  /** The invitations to hand to persons imported without an address (their employee ID opens nothing). */
+  async invitations(values) {
+    const pageUrl = optionalText(values, 'page-url') ?? process.env.CHECKIN_PAGE_URL;
+    if (!pageUrl) throw new UsageError('Give --page-url (the check-in page), or set CHECKIN_PAGE_URL');
+    const { tenant, configuration } = await findGallery(values);
+    const invitations = await invitationsToHandOut(tenant, configuration.gallery.token, pageUrl);
+    return {
+      data: invitations,
+      lines: [
+        `${invitations.length} person(s) imported without an email address, not checked in yet: hand each their link`,
+        ...formatTable(
+          ['NAME', 'EMPLOYEE ID', 'CHECK-IN LINK', 'VALID UNTIL'],
+          invitations.map((handed) => [handed.name, handed.employeeId ?? '', handed.checkinUrl, handed.expiresAt]),
+        ),
       ],
     };
   },

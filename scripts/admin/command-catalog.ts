@@ -132,6 +132,11 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
           'gallery checkin-policy --tenant SLUG --gallery TOKEN [--mode open|importedOnly] [--domains DOMAIN,*.DOMAIN,...] [--any-domain]   (no option: show it)',
         options: { ...inGallery, mode: text, domains: text, 'any-domain': flag },
       },
+      invitations: {
+        usage:
+          'gallery invitations --tenant SLUG --gallery TOKEN [--page-url URL]   (check-in links for persons imported without an email address, to hand out)',
+        options: { ...inGallery, 'page-url': text },
+      },
       'photo-access': {
         usage:
           'gallery photo-access --tenant SLUG --gallery TOKEN [--code-and-email on|off] [--code-and-employee-id on|off]   (no option: show them; a photo link by email is always on)',

@@ -630,7 +630,13 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: the My photos view on a
     expect(addressAfterLink).not.toContain('invitation');
     expect(await page.textContent('#code')).toBe(ivy!.code);
     expect(await personsOf(studio)).toEqual([
-      expect.objectContaining({ personId: ivy!.personId, name: 'Ada Lovelace', checkedInAt: expect.any(String) }),
+      // HR's name stays the person's; what the participant typed is kept as declared.
+      expect.objectContaining({
+        personId: ivy!.personId,
+        name: 'Ivy Invited',
+        declared: { name: 'Ada Lovelace' },
+        checkedInAt: expect.any(String),
+      }),
     ]);
   });
 

@@ -99,3 +99,46 @@ describe('gallery checkin-policy (admin CLI)', () => {
     expect(await storedPolicy(studio)).toBeUndefined();
   });
 });
+
+describe('gallery invitations (admin CLI)', () => {
+  it('prints a check-in link for each person imported without an address who has not checked in', async () => {
+    // Prepare
+    const studio = await createTestTenant();
+    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
+    const { written } = await insertPersonsWithCodes(
+      scope,
+      [
+        { name: 'Grace Hopper', email: null, employeeId: 'E-7', shootingDayId: null },
+        { name: 'Ada Lovelace', email: 'ada@example.com', employeeId: 'E-1', shootingDayId: null },
+      ].map((row) => importedPersonDraft(row, new Date().toISOString())),
+    );
+    const grace = written.find((person) => person.name === 'Grace Hopper')!;
+    // Act
+    const run = await admin(
+      'gallery',
+      'invitations',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--page-url',
+      'https://checkin.example.com/',
+      '--json',
+    );
+    const withoutUrl = await admin('gallery', 'invitations', '--tenant', studio.slug, '--gallery', studio.token);
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual([
+      {
+        personId: grace.personId,
+        name: 'Grace Hopper',
+        employeeId: 'E-7',
+        checkinUrl: expect.stringMatching(
+          new RegExp(`^https://checkin\\.example\\.com/\\?tenant=${studio.slug}&token=${studio.token}#invitation/`),
+        ),
+        expiresAt: expect.any(String),
+      },
+    ]);
+    expect(withoutUrl.code).not.toBe(0);
+  });
+});

@@ -1,3 +1,4 @@
+import { invitationsToHandOut } from '#lib/checkin/invitations';
 import type { SQSRecord } from 'aws-lambda';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type IncomingMessage, Server } from 'node:http';
@@ -259,15 +260,17 @@ describe('what the functions send to DynamoDB', () => {
     });
     for (const path of ['/persons', '/persons?employeeId=E-1', '/days', '/stats', '/form-fields', '/uploads'])
       await server(path);
-    // An importedOnly check-in (the policy set outside any function): the guest list, the claim, the completion moving a day.
+    // An importedOnly check-in (the policy set outside any function): the guest list, the invited person, the claim, the completion moving a day.
     const policy = (mode: 'open' | 'importedOnly') =>
       updateGallerySettings(studio.tenant.tenantId, studio.token, { checkinPolicy: { mode, allowedEmailDomains: [] } });
     await policy('importedOnly');
+    const [handed] = await invitationsToHandOut(studio.tenant, studio.token, 'https://checkin.example.com/');
     const completing = await post(
       studio,
       studio.validBody({
         name: 'Imported',
         employeeId: 'E-1',
+        invitation: new URL(handed!.checkinUrl).hash.replace('#invitation/', ''),
         shootingDayId: studio.smallDay.id,
         selfieBase64: makeJpeg(8, 8).toString('base64'),
       }),

@@ -1,14 +1,15 @@
+import { sameEmailAddress } from '#lib/platform/email-address';
 import type { Person } from '#lib/persons/rules/person-model';
 
 /**
  * What an `importedOnly` check-in does with the imported persons it names:
- * - `complete`: the first imported person it names that has not checked in yet; the check-in
- *   completes that person instead of creating one;
- * - `invite`: it names persons imported with its address, but carries the invitation of none of
+ * - `complete`: the imported person it completes instead of creating one;
+ * - `invite`: it names persons imported with its address but carries the invitation of none of
  *   them: those persons are sent their invitations (invitation_required), so that only whoever
- *   reads the address completes them;
- * - `repeat`: every person it names by email has checked in already: a repeated check-in of the
- *   address, which creates a person as in an open gallery (within `checkinsPerEmail`);
+ *   reads the address completes them, or checks in again with it;
+ * - `repeat`: every person holding its address has checked in already, and it carries one of
+ *   their invitations (or the deployment sends no email): a repeated check-in of the address,
+ *   which creates a person as in an open gallery (within `checkinsPerEmail`);
  * - `none`: it names nobody on the guest list (not_on_guest_list).
  */
 export type GuestMatch =
@@ -19,32 +20,35 @@ export interface GuestMatchOptions {
   invitedAddress?: boolean;
   /** Whether completing a person imported with an address takes its invitation (a deployment that sends email). */
   invitationsRequired?: boolean;
-  /** The person the check-in's invitation names, if it carries one that verifies. */
-  invitedPersonId?: string;
+  /** The imported person the check-in's invitation names, if it carries one that verifies. */
+  invitedPerson?: Person;
 }
 
 /**
- * Decides from the imported persons holding the check-in's email address (`byEmail`) and those
- * with its employee ID (`byEmployeeId`), each in creation order. A person imported with an email
- * address is matched by that address only, and with its invitation where invitations are
- * required, so that knowing someone's address or employee ID does not open their check-in; one
- * imported without is matched by its employee ID, once: completing it gives it the address, by
- * which it is matched from then on.
+ * Decides from the imported persons holding the check-in's email address (`byEmail`, in creation
+ * order) and the person its invitation names. Only something the person alone has completes
+ * them: their invitation, emailed to the address they were imported with, or handed to them by
+ * the studio when they were imported without one (docs/checkin-page.md#invitations). An address
+ * alone completes its person only where the deployment sends no email. An employee ID never
+ * does: it is known to colleagues.
  */
-export function matchGuest(
-  byEmail: readonly Person[],
-  byEmployeeId: readonly Person[],
-  options: GuestMatchOptions = {},
-): GuestMatch {
-  const { invitedAddress = byEmail.length > 0, invitationsRequired = false, invitedPersonId } = options;
+export function matchGuest(byEmail: readonly Person[], email: string, options: GuestMatchOptions = {}): GuestMatch {
+  const { invitedAddress = byEmail.length > 0, invitationsRequired = false, invitedPerson } = options;
   const pending = (person: Person) => person.checkedInAt === undefined;
+  if (
+    invitedPerson &&
+    pending(invitedPerson) &&
+    (invitedPerson.email === null || sameEmailAddress(invitedPerson.email, email))
+  )
+    return { kind: 'complete', person: invitedPerson };
   const byAddress = byEmail.filter(pending);
   if (byAddress.length > 0) {
     if (!invitationsRequired) return { kind: 'complete', person: byAddress[0]! };
-    const invited = byAddress.find((person) => person.personId === invitedPersonId);
-    return invited ? { kind: 'complete', person: invited } : { kind: 'invite', persons: byAddress };
+    return { kind: 'invite', persons: byAddress };
   }
-  const withoutAddress = byEmployeeId.find((person) => pending(person) && person.email === null);
-  if (withoutAddress) return { kind: 'complete', person: withoutAddress };
-  return invitedAddress ? { kind: 'repeat' } : { kind: 'none' };
+  if (!invitedAddress) return { kind: 'none' };
+  const invitedHere =
+    invitedPerson !== undefined && byEmail.some((person) => person.personId === invitedPerson.personId);
+  if (!invitationsRequired || invitedHere) return { kind: 'repeat' };
+  return { kind: 'invite', persons: [...byEmail] };
 }

@@ -22,7 +22,6 @@ import { parseItem } from '#lib/platform/table/item-schema';
 /** A code item on the guest list: whose code it is. */
 const guestListEntrySchema = v.object({ personId: v.string() });
 /** A person listed by employee ID: who, and whether imported. */
-const employeeIdEntrySchema = v.object({ personId: v.string(), source: v.string() });
 
 /** The gallery's imported persons holding this email address (case and surrounding space ignored). */
 export async function importedPersonsWithEmail(scope: GalleryScope, email: string): Promise<Person[]> {
@@ -33,16 +32,10 @@ export async function importedPersonsWithEmail(scope: GalleryScope, email: strin
   );
 }
 
-/** The gallery's imported persons with exactly this employee ID. */
-export async function importedPersonsWithEmployeeId(scope: GalleryScope, employeeId: string): Promise<Person[]> {
-  const entries = await queryGsi1(personKeys.personsByEmployeeId(scope.tenantId, scope.token, employeeId));
-  return currentPersons(
-    scope,
-    entries
-      .map((entry) => parseItem('person', employeeIdEntrySchema, entry))
-      .filter((entry) => entry.source === 'import')
-      .map((entry) => entry.personId),
-  );
+/** The gallery's imported person with this ID, as it is now; undefined for anyone else (a person who checked in, or none). */
+export async function importedPerson(scope: GalleryScope, personId: string): Promise<Person | undefined> {
+  const person = await getPerson(scope, personId, { consistent: true });
+  return person?.source === 'import' ? person : undefined;
 }
 
 async function currentPersons(scope: GalleryScope, personIds: readonly string[]): Promise<Person[]> {

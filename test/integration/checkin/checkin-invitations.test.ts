@@ -4,6 +4,7 @@ import { db, tableName } from '#lib/platform/table/client';
 import { keys } from '../../support/table-keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import { INVITATION_EMAIL_INTERVAL_MS } from '#lib/checkin/rules/invitation';
+import { invitationsToHandOut } from '#lib/checkin/invitations';
 import { useLocalApi } from '../../support/local-api';
 import {
   type CheckinStudio,
@@ -103,6 +104,66 @@ describe('an importedOnly check-in with an invited address', () => {
       declared: { name: 'Ada King' },
       checkedInAt: expect.any(String),
     });
+  });
+
+  it('refuses a repeated check-in of a checked-in address without its invitation, and takes it with the invitation', async () => {
+    // Prepare
+    const studio = await invitedStudio();
+    const [ada] = await importGuests(api, studio, [{ name: 'Ada Lovelace', email: 'ada.again@example.com' }]);
+    await post(studio, studio.validBody({ email: 'ada.again@example.com' }));
+    const [first] = await ses.waitForEmailsTo('ada.again@example.com', 1);
+    await post(
+      studio,
+      studio.validBody({ email: 'ada.again@example.com', invitation: invitationOf(first!.body.text!) }),
+    );
+    clockOffset += INVITATION_EMAIL_INTERVAL_MS + 1000;
+    // Act
+    const stranger = await post(studio, studio.validBody({ name: 'Mallory', email: 'ada.again@example.com' }));
+    const [, second] = await ses.waitForEmailsTo('ada.again@example.com', 2);
+    const withInvitation = await post(
+      studio,
+      studio.validBody({ email: 'ada.again@example.com', invitation: invitationOf(second!.body.text!) }),
+    );
+    // Assess
+    expect([stranger.status, stranger.body.error, stranger.body.code]).toEqual([403, 'invitation_required', undefined]);
+    expect([withInvitation.status, withInvitation.body.personId === ada!.personId]).toEqual([200, false]);
+  });
+
+  it('completes a person imported without an address only with the invitation the studio hands them, never by employee ID', async () => {
+    // Prepare
+    const studio = await invitedStudio();
+    const [grace] = await importGuests(api, studio, [{ name: 'Grace Hopper', employeeId: 'E-7' }]);
+    const handed = await invitationsToHandOut(studio.tenant, studio.token, CHECKIN_PAGE);
+    // Act
+    const byEmployeeId = await post(
+      studio,
+      studio.validBody({ name: 'Mallory', email: 'mallory@example.com', employeeId: 'E-7' }),
+    );
+    const withInvitation = await post(
+      studio,
+      studio.validBody({
+        name: 'Grace Hopper',
+        email: 'grace@example.com',
+        employeeId: 'E-70',
+        invitation: invitationOf(handed[0]!.checkinUrl),
+      }),
+    );
+    // Assess
+    expect(handed.map((invitation) => [invitation.personId, invitation.employeeId])).toEqual([
+      [grace!.personId, 'E-7'],
+    ]);
+    expect([byEmployeeId.status, byEmployeeId.body.error]).toEqual([403, 'not_on_guest_list']);
+    expect([withInvitation.status, withInvitation.body.personId, withInvitation.body.code]).toEqual([
+      200,
+      grace!.personId,
+      grace!.code,
+    ]);
+    expect(await personItem(studio, grace!.personId)).toMatchObject({
+      email: 'grace@example.com',
+      employeeId: 'E-7',
+      declared: { employeeId: 'E-70' },
+    });
+    expect(await invitationsToHandOut(studio.tenant, studio.token, CHECKIN_PAGE)).toEqual([]);
   });
 
   it("does not complete a colleague with one's own invitation, and emails the colleague theirs", async () => {

@@ -20,40 +20,35 @@ const imported = (personId: string, overrides: Partial<Person> = {}): Person =>
 
 const CHECKED_IN = { checkedInAt: '2027-01-02T00:00:00.000Z' };
 
-describe('which imported person an importedOnly check-in completes', () => {
+const ADA = 'ada@example.com';
+
+describe('which imported person an importedOnly check-in completes, where the deployment sends no email', () => {
   it('completes the person holding the address', () => {
     const ada = imported('per_1');
-    expect(matchGuest([ada], [])).toEqual({ kind: 'complete', person: ada });
+    expect(matchGuest([ada], ADA)).toEqual({ kind: 'complete', person: ada });
   });
 
   it('completes the first of several holding the address that has not checked in', () => {
     const [first, second, third] = [imported('per_1', CHECKED_IN), imported('per_2'), imported('per_3')];
-    expect(matchGuest([first, second, third], [])).toEqual({ kind: 'complete', person: second });
+    expect(matchGuest([first, second, third], ADA)).toEqual({ kind: 'complete', person: second });
   });
 
   it('is a repeated check-in when everyone holding the address has checked in', () => {
-    expect(matchGuest([imported('per_1', CHECKED_IN)], [])).toEqual({ kind: 'repeat' });
+    expect(matchGuest([imported('per_1', CHECKED_IN)], ADA)).toEqual({ kind: 'repeat' });
   });
 
-  it('completes a person imported without an address by its employee ID', () => {
+  it('names nobody for an address of no imported person, whatever employee ID it types', () => {
+    expect(matchGuest([], 'mallory@example.com')).toEqual({ kind: 'none' });
+  });
+
+  it('completes a person imported without an address only with the invitation the studio handed them', () => {
     const grace = imported('per_2', { email: null, employeeId: 'E-2' });
-    expect(matchGuest([], [grace])).toEqual({ kind: 'complete', person: grace });
-  });
-
-  it('does not complete a person imported with an address by its employee ID alone', () => {
-    expect(matchGuest([], [imported('per_1', { email: 'ada@example.com' })])).toEqual({ kind: 'none' });
-  });
-
-  it("names nobody when the employee ID's person has checked in already (its address matches it from then on)", () => {
-    expect(matchGuest([], [imported('per_2', { email: null, ...CHECKED_IN })])).toEqual({ kind: 'none' });
-  });
-
-  it('names nobody for an address and employee ID of no imported person', () => {
-    expect(matchGuest([], [])).toEqual({ kind: 'none' });
+    expect(matchGuest([], 'grace@example.com', { invitedPerson: grace })).toEqual({ kind: 'complete', person: grace });
+    expect(matchGuest([], 'grace@example.com')).toEqual({ kind: 'none' });
   });
 
   it('is a repeated check-in when the address is invited but its persons are taken by other check-ins', () => {
-    expect(matchGuest([], [], { invitedAddress: true })).toEqual({ kind: 'repeat' });
+    expect(matchGuest([], ADA, { invitedAddress: true })).toEqual({ kind: 'repeat' });
   });
 });
 
@@ -62,30 +57,38 @@ describe('invitations, where the deployment sends email', () => {
 
   it('sends the invitations of every person holding the address that has not checked in, when the check-in carries none', () => {
     const [first, second, third] = [imported('per_1', CHECKED_IN), imported('per_2'), imported('per_3')];
-    expect(matchGuest([first, second, third], [], required)).toEqual({ kind: 'invite', persons: [second, third] });
+    expect(matchGuest([first, second, third], ADA, required)).toEqual({ kind: 'invite', persons: [second, third] });
   });
 
   it('completes the person its invitation names', () => {
     const [second, third] = [imported('per_2'), imported('per_3')];
-    expect(matchGuest([second, third], [], { ...required, invitedPersonId: 'per_3' })).toEqual({
+    expect(matchGuest([second, third], ADA, { ...required, invitedPerson: third })).toEqual({
       kind: 'complete',
       person: third,
     });
   });
 
   it('does not complete by an invitation of someone at another address, or of someone who checked in', () => {
-    expect(matchGuest([imported('per_1')], [], { ...required, invitedPersonId: 'per_9' })).toEqual({
+    const elsewhere = imported('per_9', { email: 'ivy@example.com' });
+    expect(matchGuest([imported('per_1')], ADA, { ...required, invitedPerson: elsewhere })).toEqual({
       kind: 'invite',
       persons: [imported('per_1')],
     });
-    expect(matchGuest([imported('per_1', CHECKED_IN)], [], { ...required, invitedPersonId: 'per_1' })).toEqual({
-      kind: 'repeat',
+    const checkedIn = imported('per_1', CHECKED_IN);
+    expect(matchGuest([checkedIn], ADA, { ...required, invitedPerson: checkedIn })).toEqual({ kind: 'repeat' });
+  });
+
+  it('completes a person imported without an address with their invitation, whatever address it checks in with', () => {
+    const grace = imported('per_2', { email: null, employeeId: 'E-2' });
+    expect(matchGuest([], 'grace@example.com', { ...required, invitedPerson: grace })).toEqual({
+      kind: 'complete',
+      person: grace,
     });
   });
 
-  it('completes a person imported without an address by its employee ID, which has no mailbox to prove', () => {
-    const grace = imported('per_2', { email: null, employeeId: 'E-2' });
-    expect(matchGuest([], [grace], required)).toEqual({ kind: 'complete', person: grace });
+  it('refuses a repeated check-in of the address without the invitation of one of its persons, and sends them theirs', () => {
+    const ada = imported('per_1', CHECKED_IN);
+    expect(matchGuest([ada], ADA, required)).toEqual({ kind: 'invite', persons: [ada] });
   });
 });
 
