@@ -203,7 +203,7 @@ export const PickPhotoRequest = v.pipe(
     photoLink: v.pipe(
       v.optional(photoLink),
       v.description(
-        'The token of a photo link, as for photosByLink; where it is given, code and its factors are ignored.',
+        "The token of a photo link, as for photosByLink. It alone authorises the pick, for whoever holds the link while it is valid (the link holder's right, by design); where it is given, code and its factors are ignored.",
       ),
     ),
     code: v.pipe(

@@ -149,6 +149,41 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
     expect((await serverPhotos(studio, grace.personId)).body.pickedPhotoId).toBe(before);
   });
 
+  it("takes a photo link alone as the link holder's right, in a gallery whose lookups by code are off (the default): no code is asked, a wrong one beside the link is ignored", async () => {
+    // Prepare: a gallery as created, with photoAccess at its default (no lookups by code)
+    const linkOnly = await createTestTenant();
+    const [mia] = (await importParticipants(api.call, linkOnly, linkOnly.token, [
+      { name: 'Mia Forwarded', email: 'mia@example.com' },
+    ])) as [Participant];
+    await givePhoto(linkOnly, linkOnly.token, mia.personId, 'mia-1.jpg', makeJpeg(16, 16));
+    await givePhoto(linkOnly, linkOnly.token, mia.personId, 'mia-2.jpg', makeJpeg(16, 16));
+    const miaPhotos = await photoIdsOf(linkOnly, mia.personId);
+    const miaLink = await linkOf(linkOnly, mia.personId);
+    // Act
+    const byCode = await pick(linkOnly, { code: mia.code, email: 'mia@example.com', photoId: miaPhotos[0] });
+    const byLinkAlone = await pick(linkOnly, { photoLink: miaLink, photoId: miaPhotos[1] });
+    const byLinkWithWrongCode = await pick(linkOnly, {
+      photoLink: miaLink,
+      code: 'ZZZZ',
+      email: 'someone-else@example.com',
+      photoId: miaPhotos[0],
+    });
+    // Assess
+    expect([byCode.status, byCode.body.error]).toEqual([403, 'photo_lookup_by_code_disabled']);
+    expect([byLinkAlone.status, pickedFlags(byLinkAlone)]).toEqual([
+      200,
+      miaPhotos.map((photoId, index) => [photoId, index === 1]),
+    ]);
+    expect([byLinkWithWrongCode.status, pickedFlags(byLinkWithWrongCode)]).toEqual([
+      200,
+      miaPhotos.map((photoId, index) => [photoId, index === 0]),
+    ]);
+    const events = await pickedEvents(linkOnly, mia.personId);
+    expect(events.map((event) => event.data)).toEqual(
+      [miaPhotos[1], miaPhotos[0]].map((photoId) => ({ personId: mia.personId, photoId, pickedBy: 'participant' })),
+    );
+  });
+
   it('lets the photographer pick with admin photo pick, and a later pick by either replace the earlier one', async () => {
     // Act
     const byPhotographer = await admin(

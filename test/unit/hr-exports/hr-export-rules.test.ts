@@ -72,6 +72,56 @@ describe('PortraitFileNamer', () => {
     expect(new Set(names.map((name) => name.fileName.toLowerCase())).size).toBe(names.length);
   });
 
+  it('keeps a renamed name within 100 characters before .jpg, cutting the ID to make room for the suffix', () => {
+    // Prepare
+    const namer = new PortraitFileNamer();
+    const longId = 'E'.repeat(100);
+
+    // Act
+    const first = namer.nameFor({ personId: 'per_1', employeeId: longId });
+    const second = namer.nameFor({ personId: 'per_2', employeeId: longId });
+
+    // Assess
+    expect(first).toEqual({ fileName: `${longId}.jpg` });
+    expect(second).toEqual({ fileName: `${'E'.repeat(98)}-2.jpg`, renamedFrom: `${longId}.jpg` });
+  });
+
+  it('keeps many clashes of a 100-character ID unique and within 100 characters, suffix -10 and on included', () => {
+    // Prepare
+    const namer = new PortraitFileNamer();
+    const longId = `E-${'7'.repeat(98)}`;
+
+    // Act
+    const names = Array.from({ length: 12 }, (_, index) =>
+      namer.nameFor({ personId: `per_${index + 1}`, employeeId: longId }),
+    );
+
+    // Assess
+    const stems = names.map((name) => name.fileName.replace(/\.jpg$/, ''));
+    for (const stem of stems) expect(stem.length).toBeLessThanOrEqual(100);
+    expect(stems[9]).toBe(`${longId.slice(0, 97)}-10`);
+    expect(stems[11]).toBe(`${longId.slice(0, 97)}-12`);
+    expect(new Set(names.map((name) => name.fileName.toLowerCase())).size).toBe(names.length);
+  });
+
+  it('does not let a cut name take the name another ID wants: that ID gets a suffix in turn', () => {
+    // Prepare
+    const namer = new PortraitFileNamer();
+    const longId = 'A'.repeat(100);
+    const cutName = `${'A'.repeat(98)}-2`;
+
+    // Act
+    const names = [
+      namer.nameFor({ personId: 'per_1', employeeId: longId }),
+      namer.nameFor({ personId: 'per_2', employeeId: longId }),
+      namer.nameFor({ personId: 'per_3', employeeId: cutName }),
+    ];
+
+    // Assess
+    expect(names.map((name) => name.fileName)).toEqual([`${longId}.jpg`, `${cutName}.jpg`, `${'A'.repeat(98)}-3.jpg`]);
+    expect(names[2]?.renamedFrom).toBe(`${cutName}.jpg`);
+  });
+
   it("never gives the manifest's name, a path or a hidden file", () => {
     const namer = new PortraitFileNamer();
     expect(namer.nameFor({ personId: 'per_1', employeeId: 'manifest.csv' }).fileName).toBe('manifest.csv.jpg');
