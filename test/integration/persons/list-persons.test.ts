@@ -87,6 +87,7 @@ describe.each([0, 1])('GET persons, path variant %i', (variant) => {
           hasSelfie: false,
           photoCount: 0,
           language: null,
+          declared: null,
         },
       ],
     });
