@@ -188,10 +188,12 @@ export const galleryCommands: CommandHandlers = {
     const lines: string[] = [];
     if (mode || thresholds) {
       // The face model and the media bucket are loaded only when something changes.
-      const { changeFaceMatching } = await import('#lib/faces/face-matching-switch');
-      const change = await changeFaceMatching(scope, { mode, thresholds });
+      const { switchFaceMatching } = await import('#lib/privacy/face-matching');
+      const change = await switchFaceMatching(scope, { mode, thresholds });
       if (change.deleted > 0)
         lines.push(`Deleted ${change.deleted} reference face(s): nothing compares with them any more`);
+      if (change.candidateLists > 0)
+        lines.push(`Took everyone out of the face candidates of ${change.candidateLists} photo(s)`);
       const described = Object.entries(change.described);
       if (described.length > 0)
         lines.push(

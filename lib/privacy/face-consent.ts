@@ -1,0 +1,27 @@
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { getReferenceFace } from '#lib/faces/store/reference-faces';
+import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
+import { withdrawFaceConsentRecords } from '#lib/privacy/store/person-erasure';
+
+/**
+ * Faces that leave: a withdrawn face consent takes the person's reference face with it, and the
+ * person out of every shoot photo's face candidates (personal data of theirs:
+ * docs/personal-data.md). The reference face goes first, so that no new second opinion names
+ * them; the candidates after (docs/photos.md#face-candidates-after-a-face-goes).
+ */
+
+/** What a withdrawal changed; `unknown_person` changes nothing. */
+export type FaceConsentWithdrawal =
+  { outcome: 'withdrawn'; referenceFaces: number; candidateLists: number } | { outcome: 'unknown_person' };
+
+/**
+ * Withdraws a person's face consent (the studio's, on the person's word): the consent is false
+ * from now on, their reference face is deleted at once, and they leave the face candidates of
+ * every other photo. Safe to run again: a withdrawn person's run changes nothing.
+ */
+export async function withdrawFaceConsent(scope: GalleryScope, personId: string): Promise<FaceConsentWithdrawal> {
+  const hadReference = (await getReferenceFace(scope, personId)) !== undefined;
+  if (!(await withdrawFaceConsentRecords(scope, personId))) return { outcome: 'unknown_person' };
+  const candidateLists = await forgetFaceCandidates(scope, new Set([personId]));
+  return { outcome: 'withdrawn', referenceFaces: hadReference ? 1 : 0, candidateLists };
+}
