@@ -118,6 +118,9 @@ describe('face candidates after a face goes', () => {
     expect(run.code).toBe(0);
     expect(run.json()).toEqual({ outcome: 'withdrawn', referenceFaces: 1, candidateLists: 1 });
     expect(again.json()).toEqual({ outcome: 'withdrawn', referenceFaces: 0, candidateLists: 0 });
+    const text = await admin('person', 'face-consent', ...inGallery, '--person', forgotten.personId, '--off');
+    expect(text.out).toContain(`Face consent of person ${forgotten.personId} withdrawn`);
+    expect(text.out).toMatch(/reference faces deleted +0/);
     expect((await getPerson(scope, forgotten.personId))?.consents.faceConsent).toBe(false);
     expect(await getReferenceFace(scope, forgotten.personId)).toBeUndefined();
     expect(await getReferenceFace(scope, kept.personId)).toBeDefined();
@@ -127,9 +130,9 @@ describe('face candidates after a face goes', () => {
 
   it('refuses a withdrawal without --off, and for a person the gallery does not have', async () => {
     const { inGallery, forgotten } = await withheldShoot();
-    expect((await admin('person', 'face-consent', ...inGallery, '--person', forgotten.personId)).code).not.toBe(0);
+    expect((await admin('person', 'face-consent', ...inGallery, '--person', forgotten.personId)).code).toBe(2);
     const unknown = await admin('person', 'face-consent', ...inGallery, '--person', 'nobody', '--off');
-    expect(unknown.code).not.toBe(0);
+    expect(unknown.code).toBe(1);
     expect(unknown.err.join('\n')).toContain('nobody');
   });
 
@@ -140,6 +143,7 @@ describe('face candidates after a face goes', () => {
     const run = await admin('gallery', 'face-matching', ...inGallery, '--mode', 'off');
     // Assess
     expect(run.code).toBe(0);
+    expect(run.out).toContain('Took everyone out of the face candidates of 1 photo(s)');
     expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: [], stored: undefined });
   });
 
