@@ -1,5 +1,5 @@
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { getReferenceFace } from '#lib/faces/store/reference-faces';
+import { deleteReferenceFaces, getReferenceFace } from '#lib/faces/store/reference-faces';
 import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 import { withdrawFaceConsentRecords } from '#lib/privacy/store/person-erasure';
 
@@ -24,4 +24,20 @@ export async function withdrawFaceConsent(scope: GalleryScope, personId: string)
   if (!(await withdrawFaceConsentRecords(scope, personId))) return { outcome: 'unknown_person' };
   const candidateLists = await forgetFaceCandidates(scope, new Set([personId]));
   return { outcome: 'withdrawn', referenceFaces: hadReference ? 1 : 0, candidateLists };
+}
+
+/** What forgetting a gallery's faces removed. */
+export interface GalleryFacesForgotten {
+  referenceFaces: number;
+  candidateLists: number;
+}
+
+/**
+ * Every face of a gallery that no longer matches faces (switched off, or its check-in stopped
+ * asking for face consent): its reference faces are deleted, then nobody stays among the face
+ * candidates of its photos. Safe to run again.
+ */
+export async function forgetFacesOfGallery(scope: GalleryScope): Promise<GalleryFacesForgotten> {
+  const referenceFaces = await deleteReferenceFaces(scope);
+  return { referenceFaces, candidateLists: await forgetFaceCandidates(scope, 'all') };
 }

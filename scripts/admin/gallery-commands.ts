@@ -24,6 +24,7 @@ import {
 import type { Gallery, GalleryConfiguration, GranularConsents, PhotoAccess } from '#lib/galleries/rules/gallery-model';
 import { sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
 import { type PublicLimits, publicLimitsOf, windowInWords } from '#lib/galleries/rules/public-limits';
+import { forgetFacesOfGallery } from '#lib/privacy/face-consent';
 import { FACE_MATCHING_MODES, type FaceThresholds, faceMatchingOf } from '#lib/galleries/rules/face-matching';
 
 const SELFIE_MODES = ['off', 'optional', 'required'] as const;
@@ -65,9 +66,21 @@ export const galleryCommands: CommandHandlers = {
       throw new NotFoundError(`Tenant "${tenant.slug}" has no gallery with token "${token}"`);
     }
     const { configuration } = await findGallery(values);
+    const forgotten =
+      settings.granularConsents !== undefined && faceMatchingOf(configuration.gallery).mode === 'off'
+        ? await forgetFacesOfGallery({ tenantId: tenant.tenantId, token })
+        : undefined;
     return {
       data: configuration.gallery,
-      lines: [`Updated gallery ${token}`, ...galleryLines(configuration.gallery)],
+      lines: [
+        `Updated gallery ${token}`,
+        ...galleryLines(configuration.gallery),
+        ...(forgotten && forgotten.referenceFaces + forgotten.candidateLists > 0
+          ? [
+              `Face matching is off: deleted ${forgotten.referenceFaces} reference face(s) and took everyone out of the face candidates of ${forgotten.candidateLists} photo(s)`,
+            ]
+          : []),
+      ],
     };
   },
 

@@ -147,6 +147,18 @@ describe('face candidates after a face goes', () => {
     expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: [], stored: undefined });
   });
 
+  it('takes everyone out of every candidate list when the check-in stops asking for face consent (admin CLI)', async () => {
+    // Prepare
+    const { scope, forgotten, withheld, inGallery } = await withheldShoot();
+    // Act: the gallery has no mode of its own, so not asking for face consent switches matching off
+    const run = await admin('gallery', 'update', ...inGallery, '--granular-consents', 'notification');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('deleted 2 reference face(s) and took everyone out of the face candidates of 1 photo(s)');
+    expect(await getReferenceFace(scope, forgotten.personId)).toBeUndefined();
+    expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: [], stored: undefined });
+  });
+
   it('takes everyone out of every candidate list once retention removes the selfies and reference faces', async () => {
     // Prepare: the gallery has no shooting day, so retention counts from its creation
     const { scope, forgotten, kept, withheld } = await withheldShoot();
