@@ -370,8 +370,9 @@ const PERMISSIONS_BY_HANDLER = {
       // The gallery (is face matching on, does it ask for face consent?) and the person (consent, selfie).
       READ_GALLERY_CONFIG,
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
-      // putReferenceFace: the face is put on condition that the person still exists and consents.
-      { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.persons] },
+      // putReferenceFace: the face is put on condition that the person still exists, consents and has the
+      // selfie, and that the gallery still matches faces.
+      { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.persons, PARTITIONS.galleryConfig] },
       { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.referenceFaces] },
     ],
     media: { folders: ['selfies'], objects: ['GetObject'] },

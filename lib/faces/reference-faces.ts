@@ -13,7 +13,15 @@ import { putReferenceFace } from '#lib/faces/store/reference-faces';
 /** The face model is loaded with the first selfie to describe: it costs seconds and hundreds of MB. */
 const faceModel = () => import('#lib/faces/adapters/face-model');
 
-export type ReferenceOutcome = 'stored' | 'no_face' | 'not_consenting' | 'matching_off' | 'person_gone' | 'selfie_gone';
+export type ReferenceOutcome =
+  | 'stored'
+  | 'no_face'
+  | 'not_consenting'
+  | 'matching_off'
+  | 'person_gone'
+  | 'selfie_gone'
+  /** Erased, withdrawn, the selfie gone or matching switched off while the selfie was described: nothing stored. */
+  | 'changed_meanwhile';
 
 /**
  * A consenting person's reference face: the main face of their selfie, described by the face
@@ -41,7 +49,7 @@ export async function describeReferenceFace(scope: GalleryScope, personId: strin
   if (!face) return 'no_face';
   return (await putReferenceFace(scope, { personId, descriptor: face.descriptor }, nowIso()))
     ? 'stored'
-    : 'person_gone';
+    : 'changed_meanwhile';
 }
 
 /**

@@ -18,6 +18,7 @@ export const PUBLIC_MODULES = [
   'rules/retention-policy',
   'rules/spot-counters',
   'store/day-bookings',
+  'store/face-matching-check',
   'store/galleries',
   'store/gallery-counters',
   'store/gallery-pointers',

@@ -13,6 +13,7 @@ import { deleteGalleryConfiguration, galleryConfigurationKeys } from '#lib/galle
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { type ShootItem, shootItemsOf } from '#lib/photos/sorting/store/shoot-photos';
 import { eraseFromShoot } from '#lib/photos/sorting/erase-shoot-photos';
+import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 import { deleteReferenceFaces, listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
 import { getPerson } from '#lib/persons/store/persons';
@@ -219,7 +220,8 @@ export async function eraseGallery(scope: GalleryScope, options: ErasureOptions 
  * The order in which a plan is carried out: the shoot first (the persons' cards become erased
  * cards, so no photo placed from then on can reach them or anyone else), media, the HR exports
  * holding the persons and their cached crops, photo records and
- * events, orders, idempotency records, reference faces, then the persons; last, the shoot, the
+ * events, orders, idempotency records, reference faces, then the persons, and the persons out of
+ * the face candidates of the photos that stay; last, the shoot, the
  * photo records and the persons' folders once more, for a photo placed while the erasure ran;
  * then the photo CDN forgets the deleted photos (lib/privacy/rules/cdn-invalidation.ts).
  */
@@ -275,6 +277,8 @@ async function carryOut(
     const deleted = await deletePersonRecords(scope, person, existingDays);
     if (deleted && person.shootingDayId && existingDays.has(person.shootingDayId)) spotsGivenBack += 1;
   }
+  // Their reference faces went with them: no new opinion names them, so they leave the other photos' candidates now.
+  if (!plan.wholeShoot) await forgetFaceCandidates(scope, personIds);
   const sweptObjectKeys = await sweepAfterPersons(scope, personIds, plan.wholeShoot);
   const objectKeys = [
     ...plan.photoObjectVersions.map((version) => version.key),

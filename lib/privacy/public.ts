@@ -4,4 +4,10 @@
  * is the feature's own, and the boundary check (.dependency-cruiser.cjs) fails on an import of it
  * from outside. Tests may reach any module (docs/architecture.md#boundaries).
  */
-export const PUBLIC_MODULES = ['adapters/retention-queues', 'erasure', 'rules/personal-data'] as const;
+export const PUBLIC_MODULES = [
+  'adapters/retention-queues',
+  'erasure',
+  'face-consent',
+  'face-matching',
+  'rules/personal-data',
+] as const;

@@ -16,6 +16,7 @@ import { retentionOf } from '#lib/galleries/rules/retention-policy';
 import { isRetentionDue, personalOrderAttributes, retentionStartDate } from '#lib/privacy/rules/personal-data';
 import { eraseParticipantsOfGallery } from '#lib/privacy/erasure';
 import { deleteReferenceFaces } from '#lib/faces/store/reference-faces';
+import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 
 /**
  * Retention, carried out once a day without anyone running a command (the stack schedules
@@ -101,19 +102,30 @@ async function redactOrders(scope: GalleryScope, orders: OrderWithParticipant[],
   tally.ordersRedacted += orders.length;
 }
 
-/** Every selfie of the gallery goes, every version, with its thumbnail and every reference face described from one; persons stay, marked as having none. */
+/**
+ * Every selfie of the gallery goes, every version, with its thumbnail and every reference face
+ * described from one, and nobody stays among the face candidates of its photos; persons stay,
+ * marked as having none. The marks go first: from then on no reference face can be stored
+ * (putReferenceFace checks the mark), so deleting them after leaves none behind. The objects go
+ * last, so that a run cut short is finished by the next one.
+ */
 async function removeSelfies(
   scope: GalleryScope,
   configuration: GalleryConfiguration,
   tally: RetentionTally,
 ): Promise<void> {
-  tally.referenceFacesDeleted += await deleteReferenceFaces(scope);
   const selfies = galleryMediaPrefixes(scope.tenantId, scope.token).selfies;
   const versions = await listObjectVersions(selfies);
-  if (versions.length === 0 && configuration.counters.personsWithSelfie <= 0) return;
+  const selfiesLeft = versions.length > 0 || configuration.counters.personsWithSelfie > 0;
+  if (selfiesLeft) {
+    for (const person of await listAllPersons(scope)) {
+      if (person.hasSelfie) await clearSelfieFlag(scope, person.personId);
+    }
+  }
+  const referenceFaces = await deleteReferenceFaces(scope);
+  tally.referenceFacesDeleted += referenceFaces;
+  if (!selfiesLeft && referenceFaces === 0) return;
+  await forgetFaceCandidates(scope, 'all');
   await deleteObjectVersions([...versions, ...(await listObjectVersions(thumbnailPrefix(selfies)))]);
   tally.selfieVersionsDeleted += versions.length;
-  for (const person of await listAllPersons(scope)) {
-    if (person.hasSelfie) await clearSelfieFlag(scope, person.personId);
-  }
 }

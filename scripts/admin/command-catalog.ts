@@ -221,13 +221,18 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => (await import('./field-commands')).fieldCommands,
   },
   person: {
-    summary: 'Persons of a gallery: erasure of everything held about them',
+    summary: 'Persons of a gallery: erasure of everything held about them, face consent withdrawn by the studio',
     commands: {
       erase: {
         usage:
           'person erase --tenant SLUG --gallery TOKEN (--person PERSON_ID | --email EMAIL | --employee-id ID) [--dry-run]   (final)',
         options: { ...inGallery, person: text, email: text, 'employee-id': text, 'dry-run': flag },
         environment: ['MEDIA_BUCKET'],
+      },
+      'face-consent': {
+        usage:
+          'person face-consent --tenant SLUG --gallery TOKEN --person PERSON_ID --off   (reference face deleted, out of every face candidate list)',
+        options: { ...inGallery, person: text, off: flag },
       },
     },
     loadHandlers: async () => (await import('./privacy-commands')).personCommands,

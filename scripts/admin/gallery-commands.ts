@@ -24,6 +24,7 @@ import {
 import type { Gallery, GalleryConfiguration, GranularConsents, PhotoAccess } from '#lib/galleries/rules/gallery-model';
 import { sortPackages, sortShootingDays } from '#lib/galleries/rules/gallery-views';
 import { type PublicLimits, publicLimitsOf, windowInWords } from '#lib/galleries/rules/public-limits';
+import { forgetFacesOfGallery } from '#lib/privacy/face-consent';
 import { FACE_MATCHING_MODES, type FaceThresholds, faceMatchingOf } from '#lib/galleries/rules/face-matching';
 
 const SELFIE_MODES = ['off', 'optional', 'required'] as const;
@@ -65,9 +66,21 @@ export const galleryCommands: CommandHandlers = {
       throw new NotFoundError(`Tenant "${tenant.slug}" has no gallery with token "${token}"`);
     }
     const { configuration } = await findGallery(values);
+    const forgotten =
+      settings.granularConsents !== undefined && faceMatchingOf(configuration.gallery).mode === 'off'
+        ? await forgetFacesOfGallery({ tenantId: tenant.tenantId, token })
+        : undefined;
     return {
       data: configuration.gallery,
-      lines: [`Updated gallery ${token}`, ...galleryLines(configuration.gallery)],
+      lines: [
+        `Updated gallery ${token}`,
+        ...galleryLines(configuration.gallery),
+        ...(forgotten && forgotten.referenceFaces + forgotten.candidateLists > 0
+          ? [
+              `Face matching is off: deleted ${forgotten.referenceFaces} reference face(s) and took everyone out of the face candidates of ${forgotten.candidateLists} photo(s)`,
+            ]
+          : []),
+      ],
     };
   },
 
@@ -188,10 +201,12 @@ export const galleryCommands: CommandHandlers = {
     const lines: string[] = [];
     if (mode || thresholds) {
       // The face model and the media bucket are loaded only when something changes.
-      const { changeFaceMatching } = await import('#lib/faces/face-matching-switch');
-      const change = await changeFaceMatching(scope, { mode, thresholds });
+      const { switchFaceMatching } = await import('#lib/privacy/face-matching');
+      const change = await switchFaceMatching(scope, { mode, thresholds });
       if (change.deleted > 0)
         lines.push(`Deleted ${change.deleted} reference face(s): nothing compares with them any more`);
+      if (change.candidateLists > 0)
+        lines.push(`Took everyone out of the face candidates of ${change.candidateLists} photo(s)`);
       const described = Object.entries(change.described);
       if (described.length > 0)
         lines.push(

@@ -1,7 +1,7 @@
-import { ConflictError, UsageError } from '../cli-kit/cli-errors';
+import { ConflictError, NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { formatTable } from '../cli-kit/output';
 import { findGallery } from '../cli-kit/lookups';
-import { type OptionValues, flag, optionalText, optionalWholeNumber } from '../cli-kit/options';
+import { type OptionValues, flag, optionalText, optionalWholeNumber, requiredText } from '../cli-kit/options';
 import type { CommandHandlers, CommandResult } from './command-types';
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { DomainError } from '#lib/platform/domain-error';
@@ -14,6 +14,7 @@ import {
 } from '#lib/galleries/rules/retention-policy';
 import type { ErasureSubject } from '#lib/privacy/rules/personal-data';
 import type { ErasureReceipt } from '#lib/privacy/erasure';
+import { withdrawFaceConsent } from '#lib/privacy/face-consent';
 
 /** Erasure reaches the media bucket: loaded by the erase commands alone, so that the others need no MEDIA_BUCKET. */
 const erasure = () => import('#lib/privacy/erasure');
@@ -78,8 +79,33 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
   };
 }
 
-/** `person erase`. */
+/** `person erase` and `person face-consent`. */
 export const personCommands: CommandHandlers = {
+  /** The studio withdraws a person's face consent on their word: the reference face goes at once, and they leave every photo's candidates. */
+  async 'face-consent'(values) {
+    const personId = requiredText(values, 'person', 40);
+    if (!flag(values, 'off'))
+      throw new UsageError('Give --off: the studio can only withdraw a face consent (the person gives it at check-in)');
+    const { tenant, configuration } = await findGallery(values);
+    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+    const withdrawal = await withdrawFaceConsent(scope, personId);
+    if (withdrawal.outcome === 'unknown_person')
+      throw new NotFoundError(`Gallery ${scope.token} has no person ${personId}`);
+    return {
+      data: withdrawal,
+      lines: [
+        `Face consent of person ${personId} withdrawn`,
+        ...formatTable(
+          ['WHAT', 'COUNT'],
+          [
+            ['reference faces deleted', String(withdrawal.referenceFaces)],
+            ["photos' face candidate lists they were taken out of", String(withdrawal.candidateLists)],
+          ],
+        ),
+      ],
+    };
+  },
+
   async erase(values) {
     const subject = erasureSubject(values);
     const { tenant, configuration } = await findGallery(values);

@@ -6,6 +6,7 @@ import { faceKeys } from '#lib/faces/store/keys';
 import { queryPartition } from '#lib/platform/table/queries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { faceConsentCheck } from '#lib/persons/store/person-marks';
+import { faceMatchingCheck } from '#lib/galleries/store/face-matching-check';
 import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
 
@@ -47,13 +48,15 @@ export function fromReferenceFaceItem(stored: StoredItem): ReferenceFace {
 }
 
 /**
- * Stores a person's reference face, on condition that the person exists and still consents:
- * a descriptor computed while the person is erased or withdraws is not kept. False when the
- * condition failed.
+ * Stores a person's reference face, on condition that the person exists, still consents and
+ * still has the selfie, and that the gallery still matches faces: a descriptor computed while
+ * the person is erased, withdraws, loses the selfie to retention, or the studio switches
+ * matching off, is not kept. False when a condition failed.
  */
 export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace, computedAt: string): Promise<boolean> {
   const items: TransactItem[] = [
     faceConsentCheck(scope, face.personId),
+    faceMatchingCheck(scope),
     {
       Put: {
         TableName: tableName,

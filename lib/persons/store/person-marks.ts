@@ -72,3 +72,20 @@ export function faceConsentCheck(scope: GalleryScope, personId: string): Transac
     },
   };
 }
+
+/**
+ * The person's face consent withdrawn (by the studio, or by the person): false from now on, so
+ * that no reference face is described or stored for them (faceConsentCheck fails). The person
+ * must exist.
+ */
+export function faceConsentWithdrawal(scope: GalleryScope, personId: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
+      UpdateExpression: 'SET consents.faceConsent = :false',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':false': false },
+    },
+  };
+}

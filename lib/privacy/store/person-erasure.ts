@@ -8,6 +8,7 @@ import { giveBackSpot } from '#lib/galleries/store/day-bookings';
 import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import { personDeletion, selfieFlagClearing } from '#lib/persons/store/person-erasure';
+import { faceConsentWithdrawal } from '#lib/persons/store/person-marks';
 import { referenceFaceDeletion } from '#lib/faces/store/reference-faces';
 import { emailCheckinsDeletion } from '#lib/checkin/store/email-checkins';
 
@@ -59,6 +60,16 @@ export function clearSelfieFlag(scope: GalleryScope, personId: string): Promise<
     selfieFlagClearing(scope, personId),
     ...addToStatistics(scope, { personsWithSelfie: -1 }),
   ]);
+}
+
+/**
+ * Withdraws a person's face consent and deletes their reference face, in one transaction
+ * conditional on the person being there. A reference face being described at that moment is
+ * put on condition that the person consents (putReferenceFace), so none can be left behind.
+ * Safe to run again. False when there is no such person.
+ */
+export function withdrawFaceConsentRecords(scope: GalleryScope, personId: string): Promise<boolean> {
+  return commitUnlessFirstFails([faceConsentWithdrawal(scope, personId), referenceFaceDeletion(scope, personId)]);
 }
 
 /** Commits the transaction; false when its first item's condition failed (the change was made already). */

@@ -3,9 +3,15 @@ import { db, tableName } from '#lib/platform/table/client';
 import { listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { changeFaceMatching } from '#lib/faces/face-matching-switch';
 import { describeReferenceFace } from '#lib/faces/reference-faces';
+import * as mediaBucket from '#lib/platform/media-bucket';
 import { deleteMediaObject } from '#lib/platform/media-bucket';
 import { selfieObjectKey } from '#lib/platform/media-keys';
 import { erasePersons } from '#lib/privacy/erasure';
+import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
+import { switchFaceMatching } from '#lib/privacy/face-matching';
+import { withdrawFaceConsent } from '#lib/privacy/face-consent';
+import { updateGallerySettings } from '#lib/galleries/store/galleries';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { handler } from '../../../functions/faces/describe-reference-faces';
 import { startChangeStream } from '../../../scripts/local/change-stream';
 import { packagedFaces } from '../../../scripts/faces/packaged-faces';
@@ -69,6 +75,46 @@ describe('reference faces', () => {
     expect(await changeFaceMatching(scope, { mode: 'off' })).toEqual({ described: {}, deleted: 1 });
     expect(await listReferenceFaces(scope)).toEqual([]);
   }, 120_000);
+
+  describe.each([
+    ['the studio switches face matching off', (scope: GalleryScope) => switchFaceMatching(scope, { mode: 'off' })],
+    [
+      'the check-in stops asking for face consent',
+      (scope: GalleryScope) =>
+        updateGallerySettings(scope.tenantId, scope.token, {
+          granularConsents: { face: false, notification: false, hrExport: false },
+        }),
+    ],
+    [
+      "the studio withdraws the person's face consent",
+      (scope: GalleryScope, personId: string) => withdrawFaceConsent(scope, personId),
+    ],
+    [
+      'retention removes the selfies (past the selfie period of a gallery without shooting days)',
+      (scope: GalleryScope) => applyGalleryRetention(scope, Date.now() + 31 * 24 * 3600 * 1000, emptyRetentionTally()),
+    ],
+  ])('a description in flight while %s', (_, change) => {
+    afterEach(() => jest.restoreAllMocks());
+
+    it('stores no reference face: the write is conditional on the person, the selfie and the gallery', async () => {
+      // Prepare: the change lands after the description has read the gallery, the person and the selfie
+      const { tenant } = await createTestTenant();
+      const scope = await createFaceGallery(tenant);
+      const [first] = await packagedFaces();
+      const person = await checkInWithSelfie(tenant, scope, 'consenting', true, first!.image);
+      const readSelfie = mediaBucket.findMediaObject;
+      jest.spyOn(mediaBucket, 'findMediaObject').mockImplementation(async (key) => {
+        const selfie = await readSelfie(key);
+        await change(scope, person.personId);
+        return selfie;
+      });
+      // Act
+      const outcome = await describeReferenceFace(scope, person.personId);
+      // Assess
+      expect(outcome).toBe('changed_meanwhile');
+      expect(await listReferenceFaces(scope)).toEqual([]);
+    }, 120_000);
+  });
 
   it('describes nothing once the selfie is gone (retention or erasure came first), and tells so', async () => {
     const { tenant } = await createTestTenant();

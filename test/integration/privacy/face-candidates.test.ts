@@ -1,0 +1,217 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { faceKeys } from '#lib/faces/store/keys';
+import { getReferenceFace } from '#lib/faces/store/reference-faces';
+import type { FaceOpinion } from '#lib/faces/second-opinion';
+import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
+import { getPerson } from '#lib/persons/store/persons';
+import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
+import { listPhotosForReview } from '#lib/photos/sorting/shoot-review';
+import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
+import { erasePersons } from '#lib/privacy/erasure';
+import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
+import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
+import { replaceFaceCandidates } from '#lib/photos/sorting/store/face-candidates';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { admin } from '../../support/admin';
+import { createTestTenant } from '../../support/factories';
+import { type Upload, newShoot, syntheticShoot } from '../../support/shoot-uploads';
+import { useTestTable } from '../../support/test-table';
+
+useTestTable();
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** A second opinion that sees two other persons' faces in a photo its card gives to someone else. */
+function otherFaces(candidates: FaceCandidate[]): FaceOpinion {
+  const opinion: Pick<FaceOpinion, 'onCard' | 'withoutCard'> = {
+    onCard: async () => ({ kind: 'withhold', reason: 'face_mismatch', distance: 0.74, candidates }),
+    withoutCard: async () => undefined,
+  };
+  return opinion as FaceOpinion;
+}
+
+/** A reference face as the description stores it (the candidates came from such faces). */
+async function storeReferenceFace(scope: GalleryScope, personId: string): Promise<void> {
+  await db.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...faceKeys.referenceFace(scope.tenantId, scope.token, personId),
+        personId,
+        descriptor: new Uint8Array(Float32Array.from({ length: 128 }, () => 0.05).buffer),
+        computedAt: new Date().toISOString(),
+      },
+    }),
+  );
+}
+
+/**
+ * A sorted shoot of three persons whose first card's next photo is withheld from the first, the
+ * faces seeing the second (0.31, to be forgotten) and the third (0.45), who both have reference faces.
+ */
+async function withheldShoot() {
+  const studio = await createTestTenant();
+  const shoot = await newShoot(studio, 3);
+  const [first, forgotten, kept] = shoot.persons;
+  const uploads: Upload[] = syntheticShoot(shoot.scope, shoot.persons);
+  const card = uploads.findIndex((upload) => upload.card.kind === 'card' && upload.card.code === first!.code);
+  const withheld = uploads[card + 1]!;
+  for (const upload of uploads.filter((upload) => upload !== withheld))
+    await placeShootPhoto(shoot.scope, upload.facts, upload.card);
+  const opinion = otherFaces([
+    { personId: forgotten!.personId, distance: 0.31 },
+    { personId: kept!.personId, distance: 0.45 },
+  ]);
+  await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
+  await storeReferenceFace(shoot.scope, forgotten!.personId);
+  await storeReferenceFace(shoot.scope, kept!.personId);
+  const inGallery = ['--tenant', studio.slug, '--gallery', shoot.scope.token];
+  return { studio, scope: shoot.scope, first: first!, forgotten: forgotten!, kept: kept!, withheld, inGallery };
+}
+
+/** The candidates the review shows for the withheld photo, and those stored on its item. */
+async function candidatesOf(scope: GalleryScope, photoId: string) {
+  const reviewed = (await listPhotosForReview(scope)).find((photo) => photo.photoId === photoId);
+  const stored = (await listShootItems(scope)).find((item) => item.kind === 'photo' && item.photoId === photoId);
+  return { review: reviewed?.candidates, stored: stored?.kind === 'photo' ? stored.candidates : 'missing' };
+}
+
+describe('face candidates after a face goes', () => {
+  it('keeps both candidates of the withheld photo before anything goes (the premise of the cases below)', async () => {
+    const { scope, forgotten, kept, withheld } = await withheldShoot();
+    expect((await candidatesOf(scope, withheld.facts.photoId)).review).toEqual([
+      { personId: forgotten.personId, distance: 0.31 },
+      { personId: kept.personId, distance: 0.45 },
+    ]);
+  });
+
+  it('takes an erased person out of the candidates of the photos withheld from others', async () => {
+    // Prepare
+    const { scope, forgotten, kept, withheld, inGallery } = await withheldShoot();
+    // Act
+    await erasePersons(scope, { personId: forgotten.personId });
+    // Assess: stored and shown, only the person who stays
+    const remaining = [{ personId: kept.personId, distance: 0.45 }];
+    expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: remaining, stored: remaining });
+    const review = await admin('photo', 'review', ...inGallery, '--json');
+    expect(review.code).toBe(0);
+    expect(review.out).not.toContain(forgotten.personId);
+  });
+
+  it('withdraws a face consent by the studio (admin CLI): consent false, reference face gone, out of every candidate list', async () => {
+    // Prepare
+    const { scope, forgotten, kept, withheld, inGallery } = await withheldShoot();
+    // Act
+    const run = await admin('person', 'face-consent', ...inGallery, '--person', forgotten.personId, '--off', '--json');
+    const again = await admin(
+      'person',
+      'face-consent',
+      ...inGallery,
+      '--person',
+      forgotten.personId,
+      '--off',
+      '--json',
+    );
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual({ outcome: 'withdrawn', referenceFaces: 1, candidateLists: 1 });
+    expect(again.json()).toEqual({ outcome: 'withdrawn', referenceFaces: 0, candidateLists: 0 });
+    const text = await admin('person', 'face-consent', ...inGallery, '--person', forgotten.personId, '--off');
+    expect(text.out).toContain(`Face consent of person ${forgotten.personId} withdrawn`);
+    expect(text.out).toMatch(/reference faces deleted +0/);
+    expect((await getPerson(scope, forgotten.personId))?.consents.faceConsent).toBe(false);
+    expect(await getReferenceFace(scope, forgotten.personId)).toBeUndefined();
+    expect(await getReferenceFace(scope, kept.personId)).toBeDefined();
+    const remaining = [{ personId: kept.personId, distance: 0.45 }];
+    expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: remaining, stored: remaining });
+  });
+
+  it('refuses a withdrawal without --off, and for a person the gallery does not have', async () => {
+    const { inGallery, forgotten } = await withheldShoot();
+    expect((await admin('person', 'face-consent', ...inGallery, '--person', forgotten.personId)).code).toBe(2);
+    const unknown = await admin('person', 'face-consent', ...inGallery, '--person', 'nobody', '--off');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err.join('\n')).toContain('nobody');
+  });
+
+  it('takes everyone out of every candidate list when face matching is switched off (admin CLI)', async () => {
+    // Prepare
+    const { scope, withheld, inGallery } = await withheldShoot();
+    // Act
+    const run = await admin('gallery', 'face-matching', ...inGallery, '--mode', 'off');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('Took everyone out of the face candidates of 1 photo(s)');
+    expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: [], stored: undefined });
+  });
+
+  it('takes everyone out of every candidate list when the check-in stops asking for face consent (admin CLI)', async () => {
+    // Prepare
+    const { scope, forgotten, withheld, inGallery } = await withheldShoot();
+    // Act: the gallery has no mode of its own, so not asking for face consent switches matching off
+    const run = await admin('gallery', 'update', ...inGallery, '--granular-consents', 'notification');
+    // Assess
+    expect(run.code).toBe(0);
+    expect(run.out).toContain('deleted 2 reference face(s) and took everyone out of the face candidates of 1 photo(s)');
+    expect(await getReferenceFace(scope, forgotten.personId)).toBeUndefined();
+    expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: [], stored: undefined });
+  });
+
+  it('takes everyone out of every candidate list once retention removes the selfies and reference faces', async () => {
+    // Prepare: the gallery has no shooting day, so retention counts from its creation
+    const { scope, forgotten, kept, withheld } = await withheldShoot();
+    const { gallery } = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
+    const tally = emptyRetentionTally();
+    // Act: past the selfie period (30 days), well before the person period
+    await applyGalleryRetention(scope, Date.parse(gallery.createdAt) + 31 * DAY_MS, tally);
+    // Assess
+    expect(tally.referenceFacesDeleted).toBe(2);
+    expect(await getReferenceFace(scope, forgotten.personId)).toBeUndefined();
+    expect(await getReferenceFace(scope, kept.personId)).toBeUndefined();
+    expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: [], stored: undefined });
+  });
+
+  it('forgets candidates idempotently', async () => {
+    // Prepare
+    const { scope, forgotten, kept, withheld } = await withheldShoot();
+    // Act
+    const first = await forgetFaceCandidates(scope, new Set([forgotten.personId]));
+    const second = await forgetFaceCandidates(scope, new Set([forgotten.personId]));
+    // Assess
+    expect([first, second]).toEqual([1, 0]);
+    expect((await candidatesOf(scope, withheld.facts.photoId)).stored).toEqual([
+      { personId: kept.personId, distance: 0.45 },
+    ]);
+  });
+
+  it('never overwrites candidates a placement replaced after they were read', async () => {
+    // Prepare: the photo as the forgetting reads it, then a placement gives it candidates of its own
+    const { scope, forgotten, kept, withheld } = await withheldShoot();
+    const read = (await listShootItems(scope)).find(
+      (item) => item.kind === 'photo' && item.photoId === withheld.facts.photoId,
+    )!;
+    const placed = [{ personId: kept.personId, distance: 0.2 }];
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: read.pk, sk: read.sk },
+        UpdateExpression: 'SET candidates = :placed',
+        ExpressionAttributeValues: { ':placed': placed },
+      }),
+    );
+    // Act: the write of what was read
+    const written = await replaceFaceCandidates(
+      read,
+      [
+        { personId: forgotten.personId, distance: 0.31 },
+        { personId: kept.personId, distance: 0.45 },
+      ],
+      [{ personId: kept.personId, distance: 0.45 }],
+    );
+    // Assess
+    expect(written).toBe(false);
+    expect((await candidatesOf(scope, withheld.facts.photoId)).stored).toEqual(placed);
+  });
+});
