@@ -13,7 +13,7 @@ import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/ga
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import type { Language } from '#lib/platform/languages';
-import { listAllPersons } from '#lib/persons/store/person-erasure';
+import { listAllPersons } from '#lib/persons/store/persons';
 
 /**
  * Check-in invitations by email (lib/checkin/rules/invitation.ts): signed with the deployment's

@@ -5,7 +5,8 @@ import {
   listObjectVersions,
 } from '#lib/platform/media-bucket';
 import { deletePersonRecords } from '#lib/privacy/store/person-erasure';
-import { deleteAccessCodes, listAllPersons } from '#lib/persons/store/person-erasure';
+import { deleteAccessCodes } from '#lib/persons/store/person-erasure';
+import { listAllPersons } from '#lib/persons/store/persons';
 import { type ErasableOrder, hasParticipant, listOrderItems, redactOrder } from '#lib/payments/store/order-erasure';
 import { deleteEvents, eventKeys } from '#lib/events/store/outbox';
 import { deletePhotoRecords, photoRecordKeys } from '#lib/photos/common/store/photos';

@@ -1,6 +1,6 @@
 import { deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
 import { clearSelfieFlag } from '#lib/privacy/store/person-erasure';
-import { listAllPersons } from '#lib/persons/store/person-erasure';
+import { listAllPersons } from '#lib/persons/store/persons';
 import {
   type OrderWithParticipant,
   hasParticipant,

@@ -1,13 +1,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { queryAll, queryGsi1 } from '#lib/platform/table/queries';
-import { PERSON_ITEM_PREFIX, personKeys } from '#lib/persons/store/keys';
+import { queryGsi1 } from '#lib/platform/table/queries';
+import { personKeys } from '#lib/persons/store/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
 import { guestListKeys } from '#lib/persons/store/access-code-allocation';
 import { emailKey } from '#lib/platform/email-address';
-import { getPerson, fromPersonItem } from '#lib/persons/store/persons';
+import { getPerson, listAllPersons } from '#lib/persons/store/persons';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import * as v from 'valibot';
@@ -52,14 +52,7 @@ async function currentPersons(scope: GalleryScope, personIds: readonly string[])
  * many persons are on the list.
  */
 export async function putImportedPersonsOnGuestList(scope: GalleryScope): Promise<number> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
-    ExpressionAttributeValues: {
-      ':pk': personKeys.personsOfGallery(scope.tenantId, scope.token),
-      ':person': PERSON_ITEM_PREFIX,
-    },
-  });
-  const guests = items.map(fromPersonItem).filter((person) => person.source === 'import' && person.email !== null);
+  const guests = (await listAllPersons(scope)).filter((person) => person.source === 'import' && person.email !== null);
   const listed = await mapWithConcurrency(guests, 8, (person) =>
     conditionalWrite(
       () => db.send(new UpdateCommand(guestListEntryUpdate(scope, person, person.email!))),

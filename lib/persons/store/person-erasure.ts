@@ -2,28 +2,14 @@ import { nowIso } from '#lib/platform/clock';
 import { tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
-import { PERSON_ITEM_PREFIX, personKeys } from '#lib/persons/store/keys';
-import { queryAll } from '#lib/platform/table/queries';
+import { personKeys } from '#lib/persons/store/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
-import { fromPersonItem } from '#lib/persons/store/persons';
 
 /**
  * What erasure and retention (lib/privacy) change of persons: the writes come as transaction
  * items, so that privacy deletes a person together with what other features keep of it.
  */
-
-/** Every person of a gallery, in creation order. */
-export async function listAllPersons(scope: GalleryScope): Promise<Person[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
-    ExpressionAttributeValues: {
-      ':pk': personKeys.personsOfGallery(scope.tenantId, scope.token),
-      ':person': PERSON_ITEM_PREFIX,
-    },
-  });
-  return items.map(fromPersonItem);
-}
 
 /**
  * The delete of a person, conditional on it still being there (the transaction's first item, so

@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { PERSON_ITEM_PREFIX, personKeys } from '#lib/persons/store/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
+import { queryAll } from '#lib/platform/table/queries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import { emailKey } from '#lib/platform/email-address';
@@ -143,6 +144,18 @@ export async function listPersonsWithEmail(
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return found;
+}
+
+/** Every person of a gallery, in creation order. */
+export async function listAllPersons(scope: GalleryScope): Promise<Person[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
+    ExpressionAttributeValues: {
+      ':pk': personKeys.personsOfGallery(scope.tenantId, scope.token),
+      ':person': PERSON_ITEM_PREFIX,
+    },
+  });
+  return items.map(fromPersonItem);
 }
 
 /** The ID of the person holding an access code in the gallery (codes are stored upper case); undefined when none does. */

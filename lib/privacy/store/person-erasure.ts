@@ -1,8 +1,7 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '#lib/platform/table/client';
-import type { TransactItem } from '#lib/platform/table/conditional-writes';
-import { cancellationCodes, withStoreRetries } from '#lib/platform/table/retry';
-import { isCancelledTransaction } from '#lib/platform/table/store-errors';
+import { type TransactItem, conditionFailedAt } from '#lib/platform/table/conditional-writes';
+import { withStoreRetries } from '#lib/platform/table/retry';
 import { countersUpdate } from '#lib/galleries/store/gallery-counters';
 import { giveBackSpot } from '#lib/galleries/store/day-bookings';
 import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery-model';
@@ -78,8 +77,7 @@ async function commitUnlessFirstFails(items: TransactItem[]): Promise<boolean> {
     await withStoreRetries(() => db.send(new TransactWriteCommand({ TransactItems: items })));
     return true;
   } catch (error) {
-    if (!isCancelledTransaction(error)) throw error;
-    if (cancellationCodes(error)[0] === 'ConditionalCheckFailed') return false;
+    if (conditionFailedAt(error, 0)) return false;
     throw error;
   }
 }
