@@ -749,18 +749,6 @@ describe('help and environment', () => {
     },
   );
 
-  it('exits 2 with one line when TABLE_NAME is not set', async () => {
-    // Prepare
-    const tableName = process.env.TABLE_NAME;
-    delete process.env.TABLE_NAME;
-    // Act
-    const run = await admin('tenant', 'list').finally(() => {
-      process.env.TABLE_NAME = tableName;
-    });
-    // Assess
-    expectFailure(run, 2, /^TABLE_NAME is not set: /);
-  });
-
   describe('without TABLE_NAME: the running npm start', () => {
     let workingDirectory: string;
     beforeEach(() => {
@@ -768,6 +756,12 @@ describe('help and environment', () => {
     });
     afterEach(() => {
       rmSync(workingDirectory, { recursive: true, force: true });
+    });
+
+    // In a directory of its own: the repository's may name an npm start another test file runs.
+    it('exits 2 with one line when TABLE_NAME is not set and no npm start runs', async () => {
+      const run = await adminIn({ env: {}, workingDirectory }, 'tenant', 'list');
+      expectFailure(run, 2, /^TABLE_NAME is not set: /);
     });
 
     it('refuses to choose between two running servers, naming both ports', async () => {

@@ -202,11 +202,21 @@ export function expireCheckoutSession(
   sessionId: string,
 ): Promise<'expired' | 'complete' | 'not_open'> {
   return callStripe('checkout.sessions.expire', async (sdk, settings) => {
-    const session = await sdk.checkout.sessions.retrieve(sessionId, {}, { stripeAccount: accountId, ...settings() });
-    if (session.status === 'complete') return 'complete';
-    if (session.status !== 'open') return 'not_open';
-    await sdk.checkout.sessions.expire(sessionId, {}, { stripeAccount: accountId, ...settings() });
-    return 'expired';
+    const statusNow = async () =>
+      (await sdk.checkout.sessions.retrieve(sessionId, {}, { stripeAccount: accountId, ...settings() })).status;
+    const ended = (status: Stripe.Checkout.Session.Status | null) => (status === 'complete' ? 'complete' : 'not_open');
+    const status = await statusNow();
+    if (status !== 'open') return ended(status);
+    try {
+      await sdk.checkout.sessions.expire(sessionId, {}, { stripeAccount: accountId, ...settings() });
+      return 'expired';
+    } catch (error) {
+      // Stripe refuses to expire a session that is no longer open: a concurrent retry may have
+      // expired it (or the participant paid) between the read and the expiry. That is an outcome.
+      const statusAfter = await statusNow().catch(() => 'open' as const);
+      if (statusAfter === 'open') throw error;
+      return ended(statusAfter);
+    }
   });
 }
 

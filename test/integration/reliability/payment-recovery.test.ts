@@ -6,6 +6,7 @@ import { useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useStripeEmulator } from '../../support/stripe';
 import { daySpots } from '../../support/day-spots';
+import { expireCheckoutSession } from '#lib/payments/adapters/stripe-payments';
 
 /**
  * How a paid check-in recovers from failures half-way (issue 9, faults): abandoned retries,
@@ -190,6 +191,22 @@ it('two concurrent retries leave one payable session, the order attached to it',
     .filter((id) => stripe.emulator.sessions.get(id)?.status === 'open');
   expect(handedOpen).toEqual([order?.sessionId]);
   expect(openSessionsOf(reserved.body.orderId)).toEqual([order?.sessionId]);
+});
+
+it('a session two requests expire at once: the one Stripe refuses, since the other expired it, reads that as an outcome', async () => {
+  const studio = await createPayingStudio();
+  const reserved = await post(studio, paidBody(studio));
+  const sessionId = sessionIdOf(reserved.body.checkoutUrl);
+  const { account } = stripe.emulator.sessions.get(sessionId)!;
+  // Both read the session open; their expiries are held back until both reads are answered.
+  stripe.emulator.delayCalls(1000, { operation: 'checkout.sessions.expire', count: 2 });
+  const outcomes = await Promise.all([
+    expireCheckoutSession(account, sessionId),
+    expireCheckoutSession(account, sessionId),
+  ]);
+  stripe.emulator.delayCalls(0);
+  expect(outcomes.sort()).toEqual(['expired', 'not_open']);
+  await stripe.emulator.deliveriesSettled();
 });
 
 it('concurrent deliveries of one payment (same and other event IDs) create one person and count once', async () => {
