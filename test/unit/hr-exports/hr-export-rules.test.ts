@@ -106,9 +106,7 @@ describe('PortraitFileNamer', () => {
     const longId = `E-${'7'.repeat(98)}`;
 
     // Act
-    const names = Array.from({ length: 12 }, (_, index) =>
-      namer.nameFor(imported(`per_${index + 1}`, longId)),
-    );
+    const names = Array.from({ length: 12 }, (_, index) => namer.nameFor(imported(`per_${index + 1}`, longId)));
 
     // Assess
     const stems = names.map((name) => name.fileName.replace(/\.jpg$/, ''));
