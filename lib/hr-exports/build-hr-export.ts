@@ -213,7 +213,8 @@ async function photoFor(scope: GalleryScope, person: Person): Promise<PhotoChoic
 /**
  * The namer of the gallery's files. Where declared IDs name files, it first learns every ID HR
  * imported in the gallery (one more pass over its persons, every day's), so that a declared ID
- * never takes one's name, even where the declared person comes first.
+ * never takes one's name, even where the declared person comes first. A person imported while
+ * the build runs is not among them: should a declared ID have taken their name, they get a suffix.
  */
 async function portraitNamerOf(scope: GalleryScope, settings: HrExportSettings): Promise<PortraitFileNamer> {
   if (!settings.declaredIdsNameFiles) return new PortraitFileNamer({ declaredIdsNameFiles: false });
