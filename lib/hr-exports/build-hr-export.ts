@@ -9,7 +9,11 @@ import { mapWithConcurrency } from '#lib/platform/concurrency';
 import { deleteObjectForGood } from '#lib/platform/media-bucket';
 import { hrExportObjectKey } from '#lib/platform/media-keys';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import {
+  DEFAULT_HR_EXPORT_SETTINGS,
+  type GalleryScope,
+  type HrExportSettings,
+} from '#lib/galleries/rules/gallery-model';
 import { listPersons } from '#lib/persons/store/persons';
 import type { Person } from '#lib/persons/rules/person-model';
 import { listPhotos } from '#lib/photos/common/store/photos';
@@ -24,6 +28,7 @@ import {
 } from '#lib/hr-exports/rules/hr-export-model';
 import { choosePortrait, hasHrExportConsent } from '#lib/hr-exports/rules/export-eligibility';
 import { PortraitFileNamer } from '#lib/hr-exports/rules/portrait-file-names';
+import { employeeIdSourceOf } from '#lib/hr-exports/rules/employee-id-sources';
 import { MANIFEST_COLUMNS, MANIFEST_FILE_NAME, manifestRow } from '#lib/hr-exports/rules/manifest-rows';
 import {
   getHrExport,
@@ -60,14 +65,16 @@ export async function buildHrExport(message: HrExportMessage, attempt: { isLast:
   if (!(await markHrExportRunning(scope, message.exportId, nowIso()))) return 'not_claimed';
   const hrExport = await getHrExport(scope, message.exportId, { consistent: true });
   if (!hrExport) return 'not_claimed';
-  if (!(await getGalleryConfiguration(scope.tenantId, scope.token))) {
+  const configuration = await getGalleryConfiguration(scope.tenantId, scope.token);
+  if (!configuration) {
     await markHrExportFailed(scope, hrExport.exportId, 'gallery_gone', nowIso());
     return 'failed';
   }
+  const settings = configuration.gallery.hrExport ?? DEFAULT_HR_EXPORT_SETTINGS;
   const objectKey = hrExportObjectKey(scope.tenantId, scope.token, hrExport.exportId);
   let built: { report: HrExportReport; personIds: string[] };
   try {
-    built = await writeArchive(scope, hrExport, objectKey);
+    built = await writeArchive(scope, hrExport, settings, objectKey);
   } catch (error) {
     if (!attempt.isLast) throw error;
     await markHrExportFailed(scope, hrExport.exportId, 'build_failed', nowIso());
@@ -101,8 +108,10 @@ export async function buildHrExport(message: HrExportMessage, attempt: { isLast:
 async function writeArchive(
   scope: GalleryScope,
   hrExport: HrExport,
+  settings: HrExportSettings,
   objectKey: string,
 ): Promise<{ report: HrExportReport; personIds: string[] }> {
+  const namer = await portraitNamerOf(scope, settings);
   const archive = startExportArchive(objectKey, `hr-export-${hrExport.exportId}.zip`);
   const folder = await mkdtemp(join(tmpdir(), 'hr-export-'));
   const manifestPath = join(folder, MANIFEST_FILE_NAME);
@@ -111,7 +120,6 @@ async function writeArchive(
   const manifestWritten = finished(manifest.pipe(createWriteStream(manifestPath)));
   const report = emptyReport();
   const personIds: string[] = [];
-  const namer = new PortraitFileNamer();
   const createdAt = new Date(hrExport.createdAt);
   try {
     const pages = personPages(scope);
@@ -158,13 +166,15 @@ async function writeArchive(
         preparing[index] = undefined;
         prepare(index + PORTRAITS_AHEAD);
         report[portrait.reused ? 'cropsReused' : 'cropsComputed'] += 1;
-        const named = namer.nameFor(person);
+        const employeeIdSource = employeeIdSourceOf(person);
+        const named = namer.nameFor({ personId: person.personId, employeeId: person.employeeId, employeeIdSource });
         if (named.renamedFrom)
           report.renamed.push({ personId: person.personId, wanted: named.renamedFrom, fileName: named.fileName });
         await archive.add(named.fileName, portrait.bytes, createdAt);
         manifest.write(
           manifestRow({
             employeeId: person.employeeId,
+            employeeIdSource,
             name: person.name,
             email: person.email,
             fileName: named.fileName,
@@ -198,6 +208,21 @@ async function photoFor(scope: GalleryScope, person: Person): Promise<PhotoChoic
   if (!hasHrExportConsent(person)) return { kind: 'skip', reason: 'noConsent' };
   const photos: Photo[] = await listPhotos(scope, person.personId);
   return choosePortrait(photos, person.pickedPhotoId);
+}
+
+/**
+ * The namer of the gallery's files. Where declared IDs name files, it first learns every ID HR
+ * imported in the gallery (one more pass over its persons, every day's), so that a declared ID
+ * never takes one's name, even where the declared person comes first. A person imported while
+ * the build runs is not among them: should a declared ID have taken their name, they get a suffix.
+ */
+async function portraitNamerOf(scope: GalleryScope, settings: HrExportSettings): Promise<PortraitFileNamer> {
+  if (!settings.declaredIdsNameFiles) return new PortraitFileNamer({ declaredIdsNameFiles: false });
+  const hrEmployeeIds: string[] = [];
+  for await (const page of personPages(scope))
+    for (const person of page)
+      if (employeeIdSourceOf(person) === 'hr' && person.employeeId) hrEmployeeIds.push(person.employeeId);
+  return new PortraitFileNamer({ declaredIdsNameFiles: true, hrEmployeeIds });
 }
 
 /** The gallery's persons, a page at a time, in creation order. */

@@ -47,7 +47,7 @@ const HrExportReport = v.pipe(
     renamed: v.pipe(
       v.array(v.object({ personId: v.string(), wanted: v.string(), fileName: v.string() })),
       v.description(
-        'Portraits whose file name was taken (same employee ID, or names equal but for case or unsafe characters), with the name they got.',
+        'Portraits whose file name was taken (same employee ID, or names equal but for case or unsafe characters), or wanted by an employee ID typed at check-in that HR gave a person of the gallery (named by person ID instead), with the name they got.',
       ),
     ),
     cropsComputed: v.pipe(count, v.description('Portraits cropped for this export.')),

@@ -152,7 +152,7 @@ export const routes = [
     access: 'server',
     successStatus: 202,
     summary:
-      'Queues an HR export: one square portrait per person who gave hrExportConsent, named by employee ID, with a manifest, as a ZIP',
+      'Queues an HR export: one square portrait per person who gave hrExportConsent, named by the employee ID HR imported (else the person ID), with a manifest, as a ZIP',
   },
   {
     id: 'getHrExport',

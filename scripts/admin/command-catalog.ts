@@ -137,6 +137,11 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
           'gallery invitations --tenant SLUG --gallery TOKEN [--page-url URL]   (check-in links for persons imported without an email address, to hand out)',
         options: { ...inGallery, 'page-url': text },
       },
+      'hr-export': {
+        usage:
+          'gallery hr-export --tenant SLUG --gallery TOKEN [--declared-ids on|off]   (no option: show it; on: an employee ID typed at check-in names the HR export file, never one HR gave)',
+        options: { ...inGallery, 'declared-ids': text },
+      },
       'photo-access': {
         usage:
           'gallery photo-access --tenant SLUG --gallery TOKEN [--code-and-email on|off] [--code-and-employee-id on|off]   (no option: show them; a photo link by email is always on)',
@@ -172,6 +177,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       ...(await import('./gallery-pointer-commands')).galleryPointerCommands,
       ...(await import('./privacy-commands')).galleryPrivacyCommands,
       ...(await import('./checkin-policy-commands')).checkinPolicyCommands,
+      ...(await import('./hr-export-settings-commands')).hrExportSettingsCommands,
       ...(await import('./page-commands')).galleryPageCommands,
     }),
   },

@@ -32,6 +32,18 @@ export interface PhotoAccess {
 
 export const DEFAULT_PHOTO_ACCESS: PhotoAccess = { codeAndEmail: false, codeAndEmployeeId: false };
 
+/**
+ * How the gallery's HR exports name their files (docs/hr-export.md#naming-and-clashes). An
+ * employee ID HR imported always names its person's file; one a participant typed at check-in
+ * only where the studio turns this on, and never one HR gave another person of the gallery.
+ */
+export interface HrExportSettings {
+  /** A self-declared employee ID (a person who checked in, not imported) names the file; else the person ID does. */
+  declaredIdsNameFiles: boolean;
+}
+
+export const DEFAULT_HR_EXPORT_SETTINGS: HrExportSettings = { declaredIdsNameFiles: false };
+
 export interface Gallery {
   tenantId: string;
   token: string;
@@ -56,6 +68,8 @@ export interface Gallery {
   faceThresholds?: Partial<FaceThresholds>;
   /** Who may check in, where it differs from open to anyone (lib/galleries/rules/checkin-policy.ts). */
   checkinPolicy?: CheckinPolicy;
+  /** How its HR exports name files, where the studio set it; DEFAULT_HR_EXPORT_SETTINGS where absent. */
+  hrExport?: HrExportSettings;
   /** The language of `consentText` and of the page and emails where a participant's is not known; English where absent. */
   defaultLanguage?: Language;
   /** The consent text in other languages (lib/galleries/rules/page-settings.ts). */

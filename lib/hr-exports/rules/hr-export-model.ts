@@ -33,7 +33,7 @@ export interface HrExportReport {
   persons: number;
   exported: number;
   skipped: Record<SkipReason, number>;
-  /** File names changed to keep them apart (same employee ID, or names equal but for case or unsafe characters). */
+  /** File names changed to keep them apart (same employee ID, or names equal but for case or unsafe characters), or to keep a declared ID off an HR ID's name. */
   renamed: { personId: string; wanted: string; fileName: string }[];
   cropsComputed: number;
   cropsReused: number;

@@ -167,7 +167,15 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
 
     it('writes a manifest whose cells a spreadsheet keeps as text, and takes the pick, else the first photo', () => {
       const rows = parse<Record<string, string>>(files.get('manifest.csv')!, { columns: true, bom: true });
-      expect(Object.keys(rows[0]!)).toEqual(['employeeId', 'name', 'email', 'file', 'photoId', 'takenAt']);
+      expect(Object.keys(rows[0]!)).toEqual([
+        'employeeId',
+        'name',
+        'email',
+        'file',
+        'photoId',
+        'takenAt',
+        'employeeIdSource',
+      ]);
       const byFile = new Map(rows.map((row) => [row.file, row]));
       expect(byFile.get('E-1.jpg')).toEqual({
         employeeId: 'E-1',
@@ -176,9 +184,11 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
         file: 'E-1.jpg',
         photoId: photos.ada1,
         takenAt: '2027-05-03T10:01:00.000Z',
+        employeeIdSource: 'hr',
       });
       expect(byFile.get('E-2.jpg')!.photoId).toBe(photos.bob2);
       expect(byFile.get(`${ids.ivy}.jpg`)!.name).toBe(`'${FORMULA_NAME}`);
+      expect(byFile.get(`${ids.ivy}.jpg`)!.employeeIdSource).toBe('');
       expect(rows).toHaveLength(6);
     });
 

@@ -1,9 +1,23 @@
 import { squareAroundFace } from '#lib/hr-exports/rules/crop-geometry';
 import { choosePortrait, hasHrExportConsent } from '#lib/hr-exports/rules/export-eligibility';
 import { MANIFEST_COLUMNS, manifestRow, spreadsheetSafe } from '#lib/hr-exports/rules/manifest-rows';
-import { PortraitFileNamer, fileStemOf } from '#lib/hr-exports/rules/portrait-file-names';
+import { type PersonToName, PortraitFileNamer, fileStemOf } from '#lib/hr-exports/rules/portrait-file-names';
+import { employeeIdSourceOf } from '#lib/hr-exports/rules/employee-id-sources';
 import { isHrExportIdShaped, newHrExportId } from '#lib/hr-exports/rules/hr-export-model';
 import type { Photo } from '#lib/photos/common/rules/photo-model';
+
+/** A person of the HR import, as the namer sees it. */
+const imported = (personId: string, employeeId: string | null): PersonToName => ({
+  personId,
+  employeeId,
+  employeeIdSource: employeeIdSourceOf({ source: 'import', employeeId }),
+});
+/** A person its own check-in created, with the employee ID it typed. */
+const checkedIn = (personId: string, employeeId: string | null): PersonToName => ({
+  personId,
+  employeeId,
+  employeeIdSource: employeeIdSourceOf({ source: 'checkin', employeeId }),
+});
 
 const photo = (photoId: string): Photo => ({
   photoId,
@@ -46,20 +60,20 @@ describe('choosePortrait', () => {
 describe('PortraitFileNamer', () => {
   it('names by employee ID, else by person ID', () => {
     const namer = new PortraitFileNamer();
-    expect(namer.nameFor({ personId: 'per_1', employeeId: 'E-100' })).toEqual({ fileName: 'E-100.jpg' });
-    expect(namer.nameFor({ personId: 'per_2', employeeId: null })).toEqual({ fileName: 'per_2.jpg' });
-    expect(namer.nameFor({ personId: 'per_3', employeeId: '   ' })).toEqual({ fileName: 'per_3.jpg' });
+    expect(namer.nameFor(imported('per_1', 'E-100'))).toEqual({ fileName: 'E-100.jpg' });
+    expect(namer.nameFor(imported('per_2', null))).toEqual({ fileName: 'per_2.jpg' });
+    expect(namer.nameFor(imported('per_3', '   '))).toEqual({ fileName: 'per_3.jpg' });
   });
 
   it('gives a suffix to the same ID, to IDs that differ only by case or unsafe characters, and reports the name it wanted', () => {
     const namer = new PortraitFileNamer();
     const names = [
-      { personId: 'per_1', employeeId: 'A1' },
-      { personId: 'per_2', employeeId: 'A1' },
-      { personId: 'per_3', employeeId: 'a1' },
-      { personId: 'per_4', employeeId: 'x/y' },
-      { personId: 'per_5', employeeId: 'x y' },
-      { personId: 'per_6', employeeId: 'A1-2' },
+      imported('per_1', 'A1'),
+      imported('per_2', 'A1'),
+      imported('per_3', 'a1'),
+      imported('per_4', 'x/y'),
+      imported('per_5', 'x y'),
+      imported('per_6', 'A1-2'),
     ].map((person) => namer.nameFor(person));
     expect(names).toEqual([
       { fileName: 'A1.jpg' },
@@ -78,8 +92,8 @@ describe('PortraitFileNamer', () => {
     const longId = 'E'.repeat(100);
 
     // Act
-    const first = namer.nameFor({ personId: 'per_1', employeeId: longId });
-    const second = namer.nameFor({ personId: 'per_2', employeeId: longId });
+    const first = namer.nameFor(imported('per_1', longId));
+    const second = namer.nameFor(imported('per_2', longId));
 
     // Assess
     expect(first).toEqual({ fileName: `${longId}.jpg` });
@@ -92,9 +106,7 @@ describe('PortraitFileNamer', () => {
     const longId = `E-${'7'.repeat(98)}`;
 
     // Act
-    const names = Array.from({ length: 12 }, (_, index) =>
-      namer.nameFor({ personId: `per_${index + 1}`, employeeId: longId }),
-    );
+    const names = Array.from({ length: 12 }, (_, index) => namer.nameFor(imported(`per_${index + 1}`, longId)));
 
     // Assess
     const stems = names.map((name) => name.fileName.replace(/\.jpg$/, ''));
@@ -112,9 +124,9 @@ describe('PortraitFileNamer', () => {
 
     // Act
     const names = [
-      namer.nameFor({ personId: 'per_1', employeeId: longId }),
-      namer.nameFor({ personId: 'per_2', employeeId: longId }),
-      namer.nameFor({ personId: 'per_3', employeeId: cutName }),
+      namer.nameFor(imported('per_1', longId)),
+      namer.nameFor(imported('per_2', longId)),
+      namer.nameFor(imported('per_3', cutName)),
     ];
 
     // Assess
@@ -124,10 +136,88 @@ describe('PortraitFileNamer', () => {
 
   it("never gives the manifest's name, a path or a hidden file", () => {
     const namer = new PortraitFileNamer();
-    expect(namer.nameFor({ personId: 'per_1', employeeId: 'manifest.csv' }).fileName).toBe('manifest.csv.jpg');
+    expect(namer.nameFor(imported('per_1', 'manifest.csv')).fileName).toBe('manifest.csv.jpg');
     expect(fileStemOf('../../etc/passwd')).toBe('__.._etc_passwd');
     expect(fileStemOf('.hidden')).toBe('_hidden');
     expect(fileStemOf('x'.repeat(300))).toHaveLength(100);
+  });
+});
+
+describe('employeeIdSourceOf', () => {
+  it.each([
+    ['import', 'E-40', 'hr'],
+    ['checkin', 'E-40', 'declared'],
+    ['import', null, null],
+    ['checkin', null, null],
+    ['checkin', '  ', null],
+  ] as const)('a person of source %s with employee ID %p: %p', (source, employeeId, expected) => {
+    expect(employeeIdSourceOf({ source, employeeId })).toBe(expected);
+  });
+});
+
+describe('PortraitFileNamer: declared employee IDs', () => {
+  it('names the file of a person who checked in by their person ID, whatever ID they typed, unless the gallery lets declared IDs name files', () => {
+    // Prepare
+    const namer = new PortraitFileNamer({ declaredIdsNameFiles: false });
+
+    // Act
+    const names = [
+      namer.nameFor(checkedIn('per_pia', 'E-40')),
+      namer.nameFor(imported('per_dan', 'E-40')),
+      namer.nameFor(checkedIn('per_quinn', 'E-77')),
+    ];
+
+    // Assess: nobody was renamed, as no declared ID wanted a name.
+    expect(names).toEqual([{ fileName: 'per_pia.jpg' }, { fileName: 'E-40.jpg' }, { fileName: 'per_quinn.jpg' }]);
+  });
+
+  it('names a declared ID where the gallery lets it, with suffixes among declared IDs as among any', () => {
+    // Prepare
+    const namer = new PortraitFileNamer({ declaredIdsNameFiles: true, hrEmployeeIds: [] });
+
+    // Act
+    const names = [namer.nameFor(checkedIn('per_1', 'E-77')), namer.nameFor(checkedIn('per_2', 'e-77'))];
+
+    // Assess
+    expect(names).toEqual([{ fileName: 'E-77.jpg' }, { fileName: 'e-77-2.jpg', renamedFrom: 'e-77.jpg' }]);
+  });
+
+  it("never lets a declared ID take the name of an ID HR gave, even where the declared one comes first: that person's file is named by their person ID", () => {
+    // Prepare: HR gave E-40 (Dan) and E/41 (not in this export, no consent); Pia, Rosa and Sam typed them.
+    const namer = new PortraitFileNamer({ declaredIdsNameFiles: true, hrEmployeeIds: ['E-40', 'E/41', '  '] });
+
+    // Act
+    const names = [
+      namer.nameFor(checkedIn('per_pia', 'E-40')),
+      namer.nameFor(checkedIn('per_rosa', ' e-40 ')),
+      namer.nameFor(checkedIn('per_sam', 'E 41')),
+      namer.nameFor(imported('per_dan', 'E-40')),
+    ];
+
+    // Assess
+    expect(names).toEqual([
+      { fileName: 'per_pia.jpg', renamedFrom: 'E-40.jpg' },
+      { fileName: 'per_rosa.jpg', renamedFrom: 'e-40.jpg' },
+      { fileName: 'per_sam.jpg', renamedFrom: 'E_41.jpg' },
+      { fileName: 'E-40.jpg' },
+    ]);
+  });
+
+  it('gives HR IDs among themselves the suffix rule in order, whatever the declared IDs', () => {
+    const namer = new PortraitFileNamer({ declaredIdsNameFiles: true, hrEmployeeIds: ['E-1', 'E-1'] });
+    expect([
+      namer.nameFor(checkedIn('per_0', 'E-1')),
+      namer.nameFor(imported('per_1', 'E-1')),
+      namer.nameFor(imported('per_2', 'E-1')),
+    ]).toEqual([
+      { fileName: 'per_0.jpg', renamedFrom: 'E-1.jpg' },
+      { fileName: 'E-1.jpg' },
+      { fileName: 'E-1-2.jpg', renamedFrom: 'E-1.jpg' },
+    ]);
+  });
+
+  it('names by person ID without options: declared IDs name no file by default', () => {
+    expect(new PortraitFileNamer().nameFor(checkedIn('per_1', 'E-9'))).toEqual({ fileName: 'per_1.jpg' });
   });
 });
 
@@ -147,14 +237,28 @@ describe('manifest rows', () => {
   it('writes the columns in order, empty where the person has no value, each cell guarded', () => {
     const row = manifestRow({
       employeeId: null,
+      employeeIdSource: null,
       name: '=cmd',
       email: null,
       fileName: 'per_1.jpg',
       photoId: 'pho_1',
       takenAt: '2027-01-01T00:00:00.000Z',
     });
-    expect(MANIFEST_COLUMNS).toEqual(['employeeId', 'name', 'email', 'file', 'photoId', 'takenAt']);
-    expect(row).toEqual(['', "'=cmd", '', 'per_1.jpg', 'pho_1', '2027-01-01T00:00:00.000Z']);
+    expect(MANIFEST_COLUMNS).toEqual(['employeeId', 'name', 'email', 'file', 'photoId', 'takenAt', 'employeeIdSource']);
+    expect(row).toEqual(['', "'=cmd", '', 'per_1.jpg', 'pho_1', '2027-01-01T00:00:00.000Z', '']);
+  });
+
+  it.each(['hr', 'declared'] as const)('says where an employee ID came from: %s', (employeeIdSource) => {
+    const row = manifestRow({
+      employeeId: 'E-40',
+      employeeIdSource,
+      name: 'Dan',
+      email: null,
+      fileName: 'E-40.jpg',
+      photoId: 'pho_1',
+      takenAt: '2027-01-01T00:00:00.000Z',
+    });
+    expect(row).toEqual(['E-40', 'Dan', '', 'E-40.jpg', 'pho_1', '2027-01-01T00:00:00.000Z', employeeIdSource]);
   });
 });
 
