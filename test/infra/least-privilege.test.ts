@@ -326,9 +326,9 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
             'Query persons',
             "Query person's photos",
             'GetItem access code',
+            'Query guest list (GSI1)',
             "GetItem gallery's shoot",
             "Query gallery's shoot",
-            'Query guest list (GSI1)',
           ]
         : [],
     );
@@ -504,9 +504,15 @@ describe('reference faces', () => {
   const grantedOn = (handler: string, key: string) =>
     ACTIONS.filter((action) => can(handler, { action, on: 'table', key }));
 
-  it('lets only the reference-face function, the photo ingest and the retention run reach them', () => {
+  it("lets only the reference-face function, the photo ingest, the retention run and a participant's withdrawal reach them", () => {
     const reaching = Object.keys(FUNCTION_PERMISSIONS).filter((handler) => grantedOn(handler, faces).length > 0);
-    expect(reaching.sort()).toEqual([REFERENCE_FACE_HANDLER, PHOTO_INGEST_HANDLER, RETENTION_WORKER_HANDLER].sort());
+    expect(reaching.sort()).toEqual(
+      [REFERENCE_FACE_HANDLER, PHOTO_INGEST_HANDLER, RETENTION_WORKER_HANDLER, 'checkin/post-group-shoot'].sort(),
+    );
+  });
+
+  it('lets the check-in function only see whether a participant has one and delete it (withdrawFaceConsent), never make one', () => {
+    expect(grantedOn('checkin/post-group-shoot', faces)).toEqual(['GetItem', 'DeleteItem']);
   });
 
   it('lets the reference-face function put them, the ingest read them, and the retention run find and delete them', () => {
