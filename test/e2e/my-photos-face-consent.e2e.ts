@@ -29,6 +29,39 @@ import {
 const api = useLocalApi({ checkinPage: true });
 const { newWatchedPage } = useCheckinPageBrowser();
 
+/** An imported participant of the studio with a photo, a face consent and a reference face, and their photo link. */
+async function consentingParticipantOf(studio: CheckinStudio, name: string, tag: string) {
+  const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
+    method: 'POST',
+    headers: studio.serverHeaders,
+    body: { persons: [{ name, email: `${name.split(' ')[0]!.toLowerCase()}-${tag}@example.com` }] },
+  });
+  const personId: string = imported.body.persons[0].personId;
+  const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: keys.person(scope.tenantId, scope.token, personId),
+      UpdateExpression: 'SET consents.faceConsent = :yes',
+      ExpressionAttributeValues: { ':yes': true },
+    }),
+  );
+  await storeReferenceFace(scope, personId);
+  await givePhoto(studio, studio.token, personId, 'portrait.jpg', makeJpeg(300, 400));
+  const { photoLink } = signPhotoLink(
+    await photoLinkKey(),
+    { tenantId: scope.tenantId, galleryToken: scope.token, personId },
+    Date.now(),
+  );
+  return { scope, personId, photoLink };
+}
+
+/** The page a photo link opens, once the photos are shown. */
+async function openPhotoLink(page: Page, studio: CheckinStudio, photoLink: string): Promise<void> {
+  await page.goto(`${checkinPageUrl(api.url, studio)}#my-photos/link/${photoLink}`);
+  await page.waitForSelector('#photos-result:not([hidden])');
+}
+
 describe.each(Object.entries(VIEWPORTS))('check-in page: withdrawing face consent on a %s', (size, viewport) => {
   let page: Page;
   let studio: CheckinStudio;
@@ -43,37 +76,8 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: withdrawing face consen
     await page.close();
   });
 
-  /** An imported participant with a photo, a face consent and a reference face, and their photo link. */
-  async function consentingParticipant(name: string) {
-    const imported = await api.call(`/groupshoot/${studio.token}/persons`, {
-      method: 'POST',
-      headers: studio.serverHeaders,
-      body: { persons: [{ name, email: `${name.split(' ')[0]!.toLowerCase()}-${size}@example.com` }] },
-    });
-    const personId: string = imported.body.persons[0].personId;
-    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.person(scope.tenantId, scope.token, personId),
-        UpdateExpression: 'SET consents.faceConsent = :yes',
-        ExpressionAttributeValues: { ':yes': true },
-      }),
-    );
-    await storeReferenceFace(scope, personId);
-    await givePhoto(studio, studio.token, personId, 'portrait.jpg', makeJpeg(300, 400));
-    const { photoLink } = signPhotoLink(
-      await photoLinkKey(),
-      { tenantId: scope.tenantId, galleryToken: scope.token, personId },
-      Date.now(),
-    );
-    return { scope, personId, photoLink };
-  }
-
-  const openLink = async (photoLink: string) => {
-    await page.goto(`${checkinPageUrl(api.url, studio)}#my-photos/link/${photoLink}`);
-    await page.waitForSelector('#photos-result:not([hidden])');
-  };
+  const consentingParticipant = (name: string) => consentingParticipantOf(studio, name, size);
+  const openLink = (photoLink: string) => openPhotoLink(page, studio, photoLink);
 
   it('withdraws after a confirmation, says so, and the consent is false and the reference face gone on the server', async () => {
     // Prepare
@@ -132,5 +136,27 @@ describe.each(Object.entries(VIEWPORTS))('check-in page: withdrawing face consen
     // Assess
     expect(await page.isVisible('#face-consent')).toBe(false);
     expect(await page.isVisible('#face-withdrawn')).toBe(false);
+  });
+});
+
+describe.each([
+  ['de-DE', 'Mein Gesicht nicht mehr zum Sortieren meiner Fotos verwenden', 'Abbrechen'],
+  ['fr-FR', 'Ne plus utiliser mon visage pour trier mes photos', 'Annuler'],
+])('check-in page: withdrawing face consent in %s', (locale, control, cancel) => {
+  it('names the control and its question in the language, and they pass axe', async () => {
+    // Prepare
+    const studio = await createCheckinStudio();
+    const { photoLink } = await consentingParticipantOf(studio, 'Lena Sprache', locale);
+    const page = await newWatchedPage({ viewport: VIEWPORTS.phone, locale });
+    await openPhotoLink(page, studio, photoLink);
+    // Act
+    await page.click('#face-withdraw');
+    await page.waitForSelector('#face-withdraw-confirm:not([hidden])');
+    // Assess
+    expect([await page.textContent('#face-withdraw'), await page.textContent('#face-withdraw-no')]).toEqual([
+      control,
+      cancel,
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
