@@ -155,6 +155,12 @@ const PERMISSIONS_BY_HANDLER = {
       // pickPhoto (lib/photos/access/store/photo-picks.ts): the picked photo must be the person's (a ConditionCheck); the
       // person's pick is an UpdateItem on persons, its photo.picked event a PutItem (STORE_PERSONS).
       { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.photos] },
+      // withdrawFaceConsent (lib/privacy/face-consent.ts), the participant's own withdrawal: whether the person has a
+      // reference face, then the consent (UpdateItem on persons, above) and the face's deletion in one transaction; then
+      // the person out of the face candidates of the gallery's shoot photos (forgetFaceCandidates: the shoot's items
+      // read, each photo naming them updated on condition, read again when a placement changed it meanwhile).
+      { on: 'table', actions: ['GetItem', 'DeleteItem'], partitions: [PARTITIONS.referenceFaces] },
+      { on: 'table', actions: ['Query', 'GetItem', 'UpdateItem'], partitions: [PARTITIONS.shoot] },
     ],
     media: { folders: ['selfies'], objects: ['PutObject', 'DeleteObject'] },
     secrets: ['stripeSecretKey', 'photoSigningKey', 'photoLinkKey'],

@@ -2,7 +2,8 @@
  * The reference page's My photos view: "Email me a link" (sendPhotoLink), the photos of a photo
  * link (photosByLink), and, where the gallery takes it, the access code with the email (or
  * employee ID) through myPhotos; each photo can be picked as the participant's portrait
- * (pickPhoto, with the link or code the view was opened with). Shown for the address fragment `#my-photos`,
+ * (pickPhoto, with the link or code the view was opened with), and a participant who gave face
+ * consent can withdraw it (withdrawFaceConsent, with the same). Shown for the address fragment `#my-photos`,
  * `#my-photos/link/<photo link>` to open a link's photos, or `#my-photos/<code>` to open it with
  * the code filled in (a link or code leaves the address bar at once). Uses the gallery token,
  * tenant, API call and gallery settings of checkin.js (window.GROUPSHOOT_PAGE).
@@ -224,6 +225,7 @@
       grid.appendChild(item);
     });
     markPick();
+    showFaceConsent(answer.faceConsent === true);
     $('photos-form').hidden = true;
     $('link-form').hidden = true;
     $('link-sent').hidden = true;
@@ -268,6 +270,46 @@
         return button.focus();
       }
       page.status('');
+      if (answer.ok && answer.photoLinkRequested) return linkSent('pairLinkSent');
+      if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
+      showError(page.errorMessageKey(answer.error));
+    });
+  }
+
+  /** The face consent's part of the photos: the control to withdraw it where it is given, its question folded. */
+  function showFaceConsent(given) {
+    $('face-consent').hidden = !given;
+    $('face-withdraw-confirm').hidden = true;
+    $('face-withdraw').hidden = false;
+    $('face-withdrawn').hidden = true;
+  }
+
+  /** The question before a withdrawal: it cannot be undone from the page. */
+  function askWithdrawal(yes) {
+    $('face-withdraw').hidden = yes;
+    $('face-withdraw-confirm').hidden = !yes;
+    (yes ? $('face-withdraw-question') : $('face-withdraw')).focus();
+  }
+
+  /** withdrawFaceConsent with what opened the photos; the answer says the consent is withdrawn. */
+  function withdrawFaceConsent() {
+    if (!proof) return;
+    clearError();
+    var body = { action: 'withdrawFaceConsent', token: page.token };
+    Object.keys(proof).forEach(function (name) {
+      if (proof[name]) body[name] = proof[name];
+    });
+    $('face-withdraw-yes').disabled = true;
+    page.status('withdrawingFaceConsent');
+    page.api('POST', '/group-shoot', body, 0).then(function (answer) {
+      $('face-withdraw-yes').disabled = false;
+      page.status('');
+      if (answer.ok && answer.faceConsent === false) {
+        $('face-consent').hidden = true;
+        i18n.setText($('face-withdrawn'), 'faceConsentWithdrawn');
+        $('face-withdrawn').hidden = false;
+        return $('face-withdrawn').focus();
+      }
       if (answer.ok && answer.photoLinkRequested) return linkSent('pairLinkSent');
       if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
       showError(page.errorMessageKey(answer.error));
@@ -331,6 +373,13 @@
     history.pushState(history.state, '', location.pathname + location.search);
     route();
   });
+  $('face-withdraw').addEventListener('click', function () {
+    askWithdrawal(true);
+  });
+  $('face-withdraw-no').addEventListener('click', function () {
+    askWithdrawal(false);
+  });
+  $('face-withdraw-yes').addEventListener('click', withdrawFaceConsent);
   $('viewer-close').addEventListener('click', function () {
     $('photo-viewer').close();
   });

@@ -15,6 +15,8 @@ import { participantPhotos } from '#lib/photos/access/participant-photos';
 import { photosByLink, sendPhotoLink } from '#lib/photos/access/photos-by-link';
 import { parseMyPhotos, parsePhotosByLink, parsePickPhoto, parseSendPhotoLink } from '#lib/photos/access/photo-schemas';
 import { pickPhotoAsParticipant } from '#lib/photos/access/pick-photo';
+import { withdrawFaceConsentAsParticipant } from '#lib/privacy/face-consent';
+import { parseWithdrawFaceConsent } from '#lib/privacy/face-consent-schemas';
 
 /** `answerConcerns`: names the persons an answer is about when its body does not (EndpointInput.answerConcerns). */
 type AnswerConcerns = (personIds: readonly string[]) => void;
@@ -49,7 +51,7 @@ function galleryOfBody(
 }
 
 /**
- * The operations of POST /group-shoot, of three features (check-in, payments, photos), selected by the body member `action`. This is where their
+ * The operations of POST /group-shoot, of four features (check-in, payments, photos, privacy), selected by the body member `action`. This is where their
  * bodies are parsed, each by its own schema (the options of CheckinRequest): the use cases see
  * typed input only. The edge routes them, so that no feature depends on the others only to dispatch.
  */
@@ -80,6 +82,17 @@ const ACTIONS = {
       tenant,
       configuration,
       parsePickPhoto(body),
+      clientAddress,
+    );
+    if (personId !== undefined) answerConcerns?.([personId]);
+    return answer;
+  },
+  withdrawFaceConsent: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
+    const configuration = await galleryOfBody(tenant, body, loaded);
+    const { personId, answer } = await withdrawFaceConsentAsParticipant(
+      tenant,
+      configuration,
+      parseWithdrawFaceConsent(body),
       clientAddress,
     );
     if (personId !== undefined) answerConcerns?.([personId]);

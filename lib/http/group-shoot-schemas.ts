@@ -14,6 +14,7 @@ import {
   PickPhotoRequest,
   SendPhotoLinkRequest,
 } from '#lib/photos/access/photo-schemas';
+import { FaceConsentWithdrawn, WithdrawFaceConsentRequest } from '#lib/privacy/face-consent-schemas';
 
 /** The body of POST /group-shoot: one of the actions' bodies, by its member `action`. */
 export const CheckinRequest = v.variant('action', [
@@ -24,6 +25,7 @@ export const CheckinRequest = v.variant('action', [
   SendPhotoLinkRequest,
   PhotosByLinkRequest,
   PickPhotoRequest,
+  WithdrawFaceConsentRequest,
 ]);
 
 export type CheckinAction = v.InferOutput<typeof CheckinRequest>['action'];
@@ -35,4 +37,5 @@ export const CheckinResult = v.union([
   OrderStatus,
   ParticipantPhotos,
   PhotoLinkRequested,
+  FaceConsentWithdrawn,
 ]);

@@ -29,6 +29,7 @@ import {
 } from '#lib/photos/uploads/upload-schemas';
 import { requestId } from '#lib/platform/schema-parts';
 import { HrExportAnswer, HrExportRequest } from '#lib/hr-exports/hr-export-schemas';
+import { FaceConsentWithdrawn, WithdrawFaceConsentRequest } from '#lib/privacy/face-consent-schemas';
 
 /**
  * The request and response bodies of every route, collected from the features that take and
@@ -48,7 +49,7 @@ export const ErrorBody = v.object({
 
 /**
  * Component schemas by name, as the OpenAPI document names them. A schema listed here is a
- * reference wherever another one holds it: CheckinRequest is a oneOf of the seven actions'.
+ * reference wherever another one holds it: CheckinRequest is a oneOf of the eight actions'.
  */
 export const API_SCHEMAS = {
   ErrorBody,
@@ -64,8 +65,10 @@ export const API_SCHEMAS = {
   SendPhotoLinkRequest,
   PhotosByLinkRequest,
   PickPhotoRequest,
+  WithdrawFaceConsentRequest,
   ParticipantPhotos,
   PhotoLinkRequested,
+  FaceConsentWithdrawn,
   CheckinResult,
   ImportRequest,
   ImportedPerson,
@@ -140,4 +143,6 @@ export {
   WebhookResult,
   HrExportRequest,
   HrExportAnswer,
+  WithdrawFaceConsentRequest,
+  FaceConsentWithdrawn,
 };

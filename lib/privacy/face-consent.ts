@@ -1,10 +1,17 @@
-import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { DomainError } from '#lib/platform/domain-error';
+import type { ResultMembers } from '#lib/platform/schema-parts';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { participantOfProof } from '#lib/photos/access/participant-photos';
+import type { ParticipantProof, PhotoLinkRequested } from '#lib/photos/access/photo-schemas';
+import type { FaceConsentWithdrawn } from '#lib/privacy/face-consent-schemas';
 import { deleteReferenceFaces, getReferenceFace } from '#lib/faces/store/reference-faces';
 import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 import { withdrawFaceConsentRecords } from '#lib/privacy/store/person-erasure';
 
 /**
- * Faces that leave: a withdrawn face consent takes the person's reference face with it, and the
+ * Faces that leave: a withdrawn face consent (the studio's, or the participant's own on the
+ * photo link's page) takes the person's reference face with it, and the
  * person out of every shoot photo's face candidates (personal data of theirs:
  * docs/personal-data.md). The reference face goes first, so that no new second opinion names
  * them; the candidates after (docs/photos.md#face-candidates-after-a-face-goes).
@@ -40,4 +47,36 @@ export interface GalleryFacesForgotten {
 export async function forgetFacesOfGallery(scope: GalleryScope): Promise<GalleryFacesForgotten> {
   const referenceFaces = await deleteReferenceFaces(scope);
   return { referenceFaces, candidateLists: await forgetFaceCandidates(scope, 'all') };
+}
+
+/**
+ * `withdrawFaceConsent`: the participant withdraws their own face consent, proving who they are
+ * with a photo link (403 photo_link_invalid as for photosByLink) or their access code and its
+ * second factor (as myPhotos, with its budgets of wrong pairs; past one, the uniform answer and
+ * nothing withdrawn). Then exactly the studio's withdrawal (withdrawFaceConsent): the consent is
+ * false, the reference face deleted at once, the person out of every face candidate list. The
+ * same in a gallery that does not ask for face consent (the consent is recorded false; there is
+ * nothing else to delete). Safe to repeat: a second call answers the same, with no reference to
+ * delete. The person's ID comes with the answer for the idempotency record.
+ */
+export async function withdrawFaceConsentAsParticipant(
+  tenant: Tenant,
+  configuration: GalleryConfiguration,
+  proof: ParticipantProof,
+  clientAddress: string | undefined,
+): Promise<{
+  personId?: string;
+  answer: ResultMembers<typeof FaceConsentWithdrawn> | ResultMembers<typeof PhotoLinkRequested>;
+}> {
+  const verdict = await participantOfProof(tenant, configuration, proof, clientAddress);
+  if (!verdict.person) return { answer: verdict.uniformAnswer };
+  const { personId } = verdict.person;
+  const withdrawal = await withdrawFaceConsent(
+    { tenantId: tenant.tenantId, token: configuration.gallery.token },
+    personId,
+  );
+  // Erased between the proof and the withdrawal: the refusal the proof gets for an erased person.
+  if (withdrawal.outcome === 'unknown_person')
+    throw new DomainError('photoLink' in proof ? 'invalid_photo_link' : 'unknown_access_pair');
+  return { personId, answer: { faceConsent: false, referenceDeleted: withdrawal.referenceFaces > 0 } };
 }

@@ -8,6 +8,7 @@ export const PUBLIC_MODULES = [
   'adapters/retention-queues',
   'erasure',
   'face-consent',
+  'face-consent-schemas',
   'face-matching',
   'rules/personal-data',
 ] as const;

@@ -298,7 +298,7 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
     expect(write('UpdateItem', ['pk', 'sk', 'stripeReadiness'])).toBe(handler === 'checkin/post-group-shoot');
   });
 
-  it("reads no person, photo, access code or email's count, except those the participant names (myPhotos, sendPhotoLink, photosByLink, importedOnly check-ins)", () => {
+  it("reads no person, photo, access code or email's count, except those the participant names (myPhotos, sendPhotoLink, photosByLink, importedOnly check-ins) and the shoot a participant's face leaves (withdrawFaceConsent)", () => {
     const personal = [
       'persons',
       "person's photos",
@@ -316,7 +316,9 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
     // myPhotos: the code item names the person, the person's email or employee ID is the second factor;
     // sendPhotoLink finds the persons with an address among the gallery's persons;
     // importedOnly check-ins: the guest list names the imported persons with the address, and the invitation
-    // the person it was made for, read by key; an employee ID names nobody (colleagues know it).
+    // the person it was made for, read by key; an employee ID names nobody (colleagues know it);
+    // withdrawFaceConsent: the participant who proved who they are leaves the face candidates of the gallery's
+    // shoot photos, which are found by reading the shoot (a photo changed meanwhile is read again by key).
     expect(reads).toEqual(
       handler === 'checkin/post-group-shoot'
         ? [
@@ -325,6 +327,8 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
             "Query person's photos",
             'GetItem access code',
             'Query guest list (GSI1)',
+            "GetItem gallery's shoot",
+            "Query gallery's shoot",
           ]
         : [],
     );
@@ -356,7 +360,7 @@ describe('what the public functions need', () => {
     expect(reaching).toEqual(['checkin/get-checkin-info Query']);
   });
 
-  it('lets the check-in function store persons and reservations, and complete imported persons, deleting none', () => {
+  it("lets the check-in function store persons and reservations, and complete imported persons, deleting none (but a withdrawing participant's reference face)", () => {
     const handler = 'checkin/post-group-shoot';
     const on = (name: string, action: string) => can(handler, { action, on: 'table', key: SAMPLES[name]!.key });
     expect([
@@ -372,6 +376,14 @@ describe('what the public functions need', () => {
       on('access code', 'DeleteItem'),
       on("API key's rate-limit counter", 'UpdateItem'),
     ]).toEqual([false, false, false]);
+    // withdrawFaceConsent: the participant's reference face deleted, their face candidates taken off shoot photos;
+    // never a shoot item deleted or put.
+    expect([
+      on("gallery's reference faces", 'DeleteItem'),
+      on("gallery's shoot", 'UpdateItem'),
+      on("gallery's shoot", 'DeleteItem'),
+      on("gallery's shoot", 'PutItem'),
+    ]).toEqual([true, true, false, false]);
   });
 });
 
@@ -492,9 +504,15 @@ describe('reference faces', () => {
   const grantedOn = (handler: string, key: string) =>
     ACTIONS.filter((action) => can(handler, { action, on: 'table', key }));
 
-  it('lets only the reference-face function, the photo ingest and the retention run reach them', () => {
+  it("lets only the reference-face function, the photo ingest, the retention run and a participant's withdrawal reach them", () => {
     const reaching = Object.keys(FUNCTION_PERMISSIONS).filter((handler) => grantedOn(handler, faces).length > 0);
-    expect(reaching.sort()).toEqual([REFERENCE_FACE_HANDLER, PHOTO_INGEST_HANDLER, RETENTION_WORKER_HANDLER].sort());
+    expect(reaching.sort()).toEqual(
+      [REFERENCE_FACE_HANDLER, PHOTO_INGEST_HANDLER, RETENTION_WORKER_HANDLER, 'checkin/post-group-shoot'].sort(),
+    );
+  });
+
+  it('lets the check-in function only see whether a participant has one and delete it (withdrawFaceConsent), never make one', () => {
+    expect(grantedOn('checkin/post-group-shoot', faces)).toEqual(['GetItem', 'DeleteItem']);
   });
 
   it('lets the reference-face function put them, the ingest read them, and the retention run find and delete them', () => {

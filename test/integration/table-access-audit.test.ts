@@ -460,6 +460,9 @@ describe('what the functions send to DynamoDB', () => {
       faces.failedHandovers(),
       recorded.filter((access) => access.handler === REFERENCE_FACE_HANDLER && access.action === 'PutItem').length,
     ]).toEqual([0, 1]);
+    // The participant withdraws their face consent: the reference face read and deleted, the shoot's candidates forgotten.
+    const withdrawn = await post(studio, { ...pickBy, action: 'withdrawFaceConsent' });
+    expect([withdrawn.status, withdrawn.body.referenceDeleted]).toEqual([200, true]);
     useDeliveryQueue(undefined);
     await receiver.close();
     clockMs = Date.parse('2031-01-01T00:00:00Z'); // years after the last shooting day: everything is due

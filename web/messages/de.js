@@ -106,6 +106,17 @@
   portraitPicked: 'Ihr Porträt',
   savingPortrait: 'Ihr Porträt wird gespeichert …',
   portraitSaved: 'Gespeichert: Dieses Foto ist Ihr Porträt.',
+  faceConsentTitle: 'Ihr Gesicht und Ihre Fotos',
+  faceConsentGiven:
+    'Beim Check-in haben Sie eingewilligt, dass das Studio ein Gesichtsmerkmal aus Ihrem Selfie verwendet, um zu prüfen, dass die Ihnen zugestellten Fotos Sie zeigen. Sie können das jederzeit widerrufen.',
+  faceWithdraw: 'Mein Gesicht nicht mehr zum Sortieren meiner Fotos verwenden',
+  faceWithdrawQuestion:
+    'Ihr Gesicht nicht mehr verwenden? Das Studio löscht Ihr Gesichtsmerkmal sofort und vergleicht Ihre Fotos nicht mehr damit. Ihre Fotos bleiben erhalten. Hier können Sie das nicht wieder einschalten.',
+  faceWithdrawYes: 'Ja, mein Gesicht nicht mehr verwenden',
+  faceWithdrawNo: 'Abbrechen',
+  withdrawingFaceConsent: 'Ihre Einwilligung wird widerrufen …',
+  faceConsentWithdrawn:
+    'Erledigt: Ihr Gesicht wird nicht mehr zum Sortieren Ihrer Fotos verwendet, und Ihr Gesichtsmerkmal wurde gelöscht. Ihre Fotos bleiben hier.',
   photosLinkIncomplete:
     'Dieser Link ist unvollständig. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
   tooManyAttempts_one: 'Zu viele Versuche. Bitte versuchen Sie es in einer Minute erneut.',

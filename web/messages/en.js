@@ -103,6 +103,17 @@
   portraitPicked: 'Your portrait',
   savingPortrait: 'Saving your portrait…',
   portraitSaved: 'Saved: this photo is your portrait.',
+  faceConsentTitle: 'Your face and your photos',
+  faceConsentGiven:
+    'At check-in you agreed that the studio uses a face template made from your selfie to check that the photos delivered to you are of you. You can withdraw this at any time.',
+  faceWithdraw: 'Stop using my face to sort my photos',
+  faceWithdrawQuestion:
+    'Stop using your face? The studio deletes your face template at once and no longer compares your photos with it. Your photos stay. You cannot turn this back on here.',
+  faceWithdrawYes: 'Yes, stop using my face',
+  faceWithdrawNo: 'Cancel',
+  withdrawingFaceConsent: 'Withdrawing your consent…',
+  faceConsentWithdrawn:
+    'Done: your face is no longer used to sort your photos, and your face template has been deleted. Your photos stay here.',
   photosLinkIncomplete: 'This link is incomplete. Please ask your photographer for the right one.',
   tooManyAttempts_one: 'Too many attempts. Please try again in a minute.',
   tooManyAttempts_other: 'Too many attempts. Please try again in {count} minutes.',

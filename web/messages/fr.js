@@ -104,6 +104,17 @@
   portraitPicked: 'Votre portrait',
   savingPortrait: 'Enregistrement de votre portrait…',
   portraitSaved: 'Enregistré : cette photo est votre portrait.',
+  faceConsentTitle: 'Votre visage et vos photos',
+  faceConsentGiven:
+    "Lors de l'enregistrement, vous avez accepté que le studio utilise un modèle de visage tiré de votre selfie pour vérifier que les photos qui vous sont remises vous montrent. Vous pouvez retirer ce consentement à tout moment.",
+  faceWithdraw: 'Ne plus utiliser mon visage pour trier mes photos',
+  faceWithdrawQuestion:
+    'Ne plus utiliser votre visage ? Le studio supprime aussitôt votre modèle de visage et ne compare plus vos photos avec lui. Vos photos restent. Vous ne pouvez pas le réactiver ici.',
+  faceWithdrawYes: 'Oui, ne plus utiliser mon visage',
+  faceWithdrawNo: 'Annuler',
+  withdrawingFaceConsent: 'Retrait de votre consentement…',
+  faceConsentWithdrawn:
+    'C’est fait : votre visage ne sert plus à trier vos photos, et votre modèle de visage a été supprimé. Vos photos restent ici.',
   photosLinkIncomplete: 'Ce lien est incomplet. Demandez le bon lien à votre photographe.',
   tooManyAttempts_one: 'Trop de tentatives. Veuillez réessayer dans une minute.',
   tooManyAttempts_other: 'Trop de tentatives. Veuillez réessayer dans {count} minutes.',

@@ -74,12 +74,16 @@ export const ALL_CLIENTS = '*';
 /** The check-in actions that only read (a status poll); every other action, known or not, is a check-in attempt. */
 const READING_ACTIONS: ReadonlySet<string> = new Set(['checkinStatus']);
 
-/** The actions that open or send a participant's photos: by access code and a second factor, or by a photo link. */
+/**
+ * The actions that open or send a participant's photos, or change something of theirs, by access
+ * code and a second factor or by a photo link.
+ */
 export const PHOTO_LOOKUP_ACTIONS: ReadonlySet<string> = new Set([
   'myPhotos',
   'sendPhotoLink',
   'photosByLink',
   'pickPhoto',
+  'withdrawFaceConsent',
 ]);
 
 export function budgetOfAction(action: unknown): PublicBudget {

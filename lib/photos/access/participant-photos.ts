@@ -3,6 +3,7 @@ import type {
   AccessPair,
   MyPhotosInput,
   ParticipantPhotos,
+  ParticipantProof,
   PhotoLinkRequested,
 } from '#lib/photos/access/photo-schemas';
 import type { ResultMembers } from '#lib/platform/schema-parts';
@@ -27,7 +28,7 @@ import {
 import { participantPhotosAnswer } from '#lib/photos/access/person-photos';
 import { answerUniformly } from '#lib/photos/access/photos-by-link';
 import { emailPhotoLink } from '#lib/photos/notices/participant-emails';
-import { keyedDigest } from '#lib/photos/links/photo-links';
+import { keyedDigest, personOfPhotoLink } from '#lib/photos/links/photo-links';
 
 /** A person ID no person has: read in place of the person when the code is unknown, so both cases cost the same reads. */
 const NO_PERSON_ID = 'per_00000000000000000000000000';
@@ -127,6 +128,25 @@ export async function verifyAccessPair(
   if (!right) throw new DomainError('unknown_access_pair');
   await giveBack(taken, at);
   return { person };
+}
+
+/**
+ * The participant a proof names, for the actions that change something of theirs (pickPhoto,
+ * withdrawFaceConsent): the person of a photo link (403 photo_link_invalid as for photosByLink),
+ * or of an access code and its second factor as verifyAccessPair finds them, with its budgets of
+ * wrong pairs (past one, the uniform answer and no person: the caller changes nothing).
+ */
+export async function participantOfProof(
+  tenant: Tenant,
+  configuration: GalleryConfiguration,
+  proof: ParticipantProof,
+  clientAddress: string | undefined,
+): Promise<PairVerdict> {
+  if ('photoLink' in proof) {
+    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+    return { person: await personOfPhotoLink(scope, proof.photoLink) };
+  }
+  return verifyAccessPair(tenant, configuration, proof.accessPair, clientAddress);
 }
 
 /**

@@ -86,12 +86,13 @@ export async function listPersonPhotos(
 /**
  * The participant's own view of their photos (myPhotos, photosByLink, pickPhoto): in the order
  * they were taken, each with a signed URL as the server-side route signs them, its ID (what
- * pickPhoto names) and whether it is the pick; without the person's ID.
+ * pickPhoto names) and whether it is the pick, and whether the person consents to face matching
+ * now (what withdrawFaceConsent withdraws); without the person's ID.
  */
 export async function participantPhotosAnswer(
   scope: GalleryScope,
-  person: Pick<Person, 'personId' | 'name' | 'pickedPhotoId'>,
+  person: Pick<Person, 'personId' | 'name' | 'pickedPhotoId' | 'consents'>,
 ): Promise<ResultMembers<typeof ParticipantPhotos>> {
   const { photos, urlsExpireAt } = await signedPhotosWithPick(scope, person);
-  return { name: person.name, photos, urlsExpireAt };
+  return { name: person.name, photos, urlsExpireAt, faceConsent: person.consents.faceConsent === true };
 }

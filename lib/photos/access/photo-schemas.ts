@@ -6,6 +6,7 @@ import { isPlausibleEmail } from '#lib/platform/email-address';
 import { PHOTO_LINK_MAX_LENGTH } from '#lib/photos/links/rules/photo-link-token';
 import { PERSON_TEXT_LIMITS } from '#lib/persons/rules/person-limits';
 import {
+  type PrecedenceRule,
   optionalLanguage,
   optionalText,
   parseBody,
@@ -61,6 +62,12 @@ export const ParticipantPhotos = v.object({
   name: v.pipe(v.string(), v.description("The participant's name, as checked in or imported.")),
   urlsExpireAt: v.string(),
   photos: v.pipe(v.array(SignedPhoto), v.description(PHOTO_ORDER)),
+  faceConsent: v.pipe(
+    v.boolean(),
+    v.description(
+      'Whether the participant currently consents to face matching (their selfie sorts their photos): true only where they gave it at check-in and have not withdrawn it. Where true, withdrawFaceConsent withdraws it.',
+    ),
+  ),
   requestId,
 });
 
@@ -180,7 +187,31 @@ export function parsePhotosByLink(body: unknown): PhotosByLinkInput {
 /** Photo IDs are `pho_` and 24 hexadecimal digits; this bound only keeps a body's junk out of a key. */
 const PHOTO_ID_MAX_LENGTH = 64;
 const PHOTO_ID_MESSAGE = 'photoId must be the ID of one of your photos (pho_…).';
-const WHO_MESSAGE = 'pickPhoto needs photoLink, or code with email or employeeId.';
+const whoMessage = (action: string) => `${action} needs photoLink, or code with email or employeeId.`;
+
+/**
+ * Who the participant is, as the actions that change something of theirs take it (pickPhoto,
+ * withdrawFaceConsent): a photo link, or else the access code with its second factor, as for
+ * myPhotos. `what`: what the link alone authorises, for the document.
+ */
+export function participantProofMembers(what: string) {
+  return {
+    photoLink: v.pipe(
+      v.optional(photoLink),
+      v.description(
+        `The token of a photo link, as for photosByLink. It alone authorises ${what}, for whoever holds the link while it is valid (the link holder's right, by design); where it is given, code and its factors are ignored.`,
+      ),
+    ),
+    code: v.pipe(
+      v.optional(accessCode),
+      v.description('Without photoLink: the access code, with email or employeeId, as for myPhotos.'),
+    ),
+    ...secondFactors,
+  };
+}
+
+/** A body with a participant's proof must hold photoLink or code (`v.metadata`): the parser refuses one with neither, and the document says so. */
+export const PROOF_REQUIRED = { anyOf: [{ required: ['photoLink'] }, { required: ['code'] }] } as const;
 
 /**
  * The body of the `pickPhoto` action of POST /group-shoot: the photo to use as the participant's
@@ -200,28 +231,35 @@ export const PickPhotoRequest = v.pipe(
         "The photo to use as the participant's portrait: the photoId of one of the photos their answer lists.",
       ),
     ),
-    photoLink: v.pipe(
-      v.optional(photoLink),
-      v.description(
-        "The token of a photo link, as for photosByLink. It alone authorises the pick, for whoever holds the link while it is valid (the link holder's right, by design); where it is given, code and its factors are ignored.",
-      ),
-    ),
-    code: v.pipe(
-      v.optional(accessCode),
-      v.description('Without photoLink: the access code, with email or employeeId, as for myPhotos.'),
-    ),
-    ...secondFactors,
+    ...participantProofMembers('the pick'),
   }),
-  // parsePickPhoto refuses a body with neither (WHO_MESSAGE); the document says so.
-  v.metadata({ anyOf: [{ required: ['photoLink'] }, { required: ['code'] }] }),
+  v.metadata(PROOF_REQUIRED),
 );
 
-/** Who picks: the person of a photo link, or of an access code and its second factor. */
-export type PickerProof = { photoLink: string } | { accessPair: AccessPair };
+/** Who the participant is: the person of a photo link, or of an access code and its second factor. */
+export type ParticipantProof = { photoLink: string } | { accessPair: AccessPair };
 
 export interface PickPhotoInput {
   photoId: string;
-  proof: PickerProof;
+  proof: ParticipantProof;
+}
+
+/** The refusals of a proof's members, in their order: photoLink, then code, email and employee ID. */
+export const PROOF_REFUSALS: readonly PrecedenceRule[] = [
+  { member: 'photoLink', refusal: () => invalidField('photoLink', PHOTO_LINK_MESSAGE) },
+  { member: 'code', refusal: () => invalidField('code', CODE_MESSAGE) },
+  { member: 'email' },
+  { member: 'employeeId' },
+];
+
+/**
+ * The proof of a parsed body: its photo link where it has one, else its access pair; 400
+ * invalid_field (`field: photoLink`) for a body with neither. `action` names the action in the message.
+ */
+export function proofOf(parsed: Partial<AccessPair> & { photoLink?: string }, action: string): ParticipantProof {
+  if (parsed.photoLink !== undefined) return { photoLink: parsed.photoLink };
+  if (parsed.code === undefined) throw invalidField('photoLink', whoMessage(action));
+  return { accessPair: { code: parsed.code, email: parsed.email, employeeId: parsed.employeeId } };
 }
 
 /**
@@ -231,15 +269,7 @@ export interface PickPhotoInput {
 export function parsePickPhoto(body: unknown): PickPhotoInput {
   const parsed = parseBody(PickPhotoRequest, body, [
     { member: 'photoId', refusal: () => invalidField('photoId', PHOTO_ID_MESSAGE) },
-    { member: 'photoLink', refusal: () => invalidField('photoLink', PHOTO_LINK_MESSAGE) },
-    { member: 'code', refusal: () => invalidField('code', CODE_MESSAGE) },
-    { member: 'email' },
-    { member: 'employeeId' },
+    ...PROOF_REFUSALS,
   ]);
-  if (parsed.photoLink !== undefined) return { photoId: parsed.photoId, proof: { photoLink: parsed.photoLink } };
-  if (parsed.code === undefined) throw invalidField('photoLink', WHO_MESSAGE);
-  return {
-    photoId: parsed.photoId,
-    proof: { accessPair: { code: parsed.code, email: parsed.email, employeeId: parsed.employeeId } },
-  };
+  return { photoId: parsed.photoId, proof: proofOf(parsed, 'pickPhoto') };
 }

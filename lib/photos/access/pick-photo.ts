@@ -3,13 +3,11 @@ import { DomainError } from '#lib/platform/domain-error';
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
-import type { Person } from '#lib/persons/rules/person-model';
 import type { ParticipantPhotos, PhotoLinkRequested, PickPhotoInput } from '#lib/photos/access/photo-schemas';
 import type { PickedBy } from '#lib/photos/access/rules/portrait-photo';
 import { recordPick } from '#lib/photos/access/store/photo-picks';
 import { participantPhotosAnswer } from '#lib/photos/access/person-photos';
-import { personOfPhotoLink } from '#lib/photos/links/photo-links';
-import { verifyAccessPair } from '#lib/photos/access/participant-photos';
+import { participantOfProof } from '#lib/photos/access/participant-photos';
 
 /**
  * Picks one of the person's photos as their portrait (docs/photos.md#picking-the-portrait), for
@@ -46,14 +44,9 @@ export async function pickPhotoAsParticipant(
   answer: ResultMembers<typeof ParticipantPhotos> | ResultMembers<typeof PhotoLinkRequested>;
 }> {
   const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
-  let person: Person;
-  if ('photoLink' in request.proof) {
-    person = await personOfPhotoLink(scope, request.proof.photoLink);
-  } else {
-    const verdict = await verifyAccessPair(tenant, configuration, request.proof.accessPair, clientAddress);
-    if (!verdict.person) return { answer: verdict.uniformAnswer };
-    person = verdict.person;
-  }
+  const verdict = await participantOfProof(tenant, configuration, request.proof, clientAddress);
+  if (!verdict.person) return { answer: verdict.uniformAnswer };
+  const person = verdict.person;
   await pickPhoto(scope, person.personId, request.photoId, 'participant');
   return {
     personId: person.personId,

@@ -85,6 +85,7 @@ describe('POST /group-shoot myPhotos', () => {
           picked: false,
         },
       ],
+      faceConsent: false,
     });
     const url = new URL(answer.body.photos[0].url);
     expect([...url.searchParams.keys()].sort()).toEqual(['Expires', 'Key-Pair-Id', 'Signature']);

@@ -83,6 +83,7 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
       name: 'Ada Lovelace',
       urlsExpireAt: expect.any(String),
       photos: [expect.objectContaining({ fileName: 'ada.jpg', url: expect.any(String) })],
+      faceConsent: false,
     });
     // The photo's ID is what pickPhoto names; the person's is in no participant answer.
     expect(opened.body.photos[0]).toEqual(

@@ -107,6 +107,7 @@ describe('POST /group-shoot pickPhoto and admin photo pick', () => {
       name: 'Ada Lovelace',
       urlsExpireAt: expect.any(String),
       photos: expect.any(Array),
+      faceConsent: false,
     });
     expect(pickedFlags(answer)).toEqual(adaPhotos.map((photoId, index) => [photoId, index === 1]));
     expect(server.body.pickedPhotoId).toBe(adaPhotos[1]);

@@ -1,82 +1,20 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { faceKeys } from '#lib/faces/store/keys';
 import { getReferenceFace } from '#lib/faces/store/reference-faces';
-import type { FaceOpinion } from '#lib/faces/second-opinion';
-import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { getPerson } from '#lib/persons/store/persons';
-import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
-import { listPhotosForReview } from '#lib/photos/sorting/shoot-review';
 import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import { erasePersons } from '#lib/privacy/erasure';
 import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
 import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 import { replaceFaceCandidates } from '#lib/photos/sorting/store/face-candidates';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { admin } from '../../support/admin';
-import { createTestTenant } from '../../support/factories';
-import { type Upload, newShoot, syntheticShoot } from '../../support/shoot-uploads';
+import { candidatesOf, withheldShoot } from '../../support/face-candidates';
 import { useTestTable } from '../../support/test-table';
 
 useTestTable();
 
 const DAY_MS = 24 * 3600 * 1000;
-
-/** A second opinion that sees two other persons' faces in a photo its card gives to someone else. */
-function otherFaces(candidates: FaceCandidate[]): FaceOpinion {
-  const opinion: Pick<FaceOpinion, 'onCard' | 'withoutCard'> = {
-    onCard: async () => ({ kind: 'withhold', reason: 'face_mismatch', distance: 0.74, candidates }),
-    withoutCard: async () => undefined,
-  };
-  return opinion as FaceOpinion;
-}
-
-/** A reference face as the description stores it (the candidates came from such faces). */
-async function storeReferenceFace(scope: GalleryScope, personId: string): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...faceKeys.referenceFace(scope.tenantId, scope.token, personId),
-        personId,
-        descriptor: new Uint8Array(Float32Array.from({ length: 128 }, () => 0.05).buffer),
-        computedAt: new Date().toISOString(),
-      },
-    }),
-  );
-}
-
-/**
- * A sorted shoot of three persons whose first card's next photo is withheld from the first, the
- * faces seeing the second (0.31, to be forgotten) and the third (0.45), who both have reference faces.
- */
-async function withheldShoot() {
-  const studio = await createTestTenant();
-  const shoot = await newShoot(studio, 3);
-  const [first, forgotten, kept] = shoot.persons;
-  const uploads: Upload[] = syntheticShoot(shoot.scope, shoot.persons);
-  const card = uploads.findIndex((upload) => upload.card.kind === 'card' && upload.card.code === first!.code);
-  const withheld = uploads[card + 1]!;
-  for (const upload of uploads.filter((upload) => upload !== withheld))
-    await placeShootPhoto(shoot.scope, upload.facts, upload.card);
-  const opinion = otherFaces([
-    { personId: forgotten!.personId, distance: 0.31 },
-    { personId: kept!.personId, distance: 0.45 },
-  ]);
-  await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
-  await storeReferenceFace(shoot.scope, forgotten!.personId);
-  await storeReferenceFace(shoot.scope, kept!.personId);
-  const inGallery = ['--tenant', studio.slug, '--gallery', shoot.scope.token];
-  return { studio, scope: shoot.scope, first: first!, forgotten: forgotten!, kept: kept!, withheld, inGallery };
-}
-
-/** The candidates the review shows for the withheld photo, and those stored on its item. */
-async function candidatesOf(scope: GalleryScope, photoId: string) {
-  const reviewed = (await listPhotosForReview(scope)).find((photo) => photo.photoId === photoId);
-  const stored = (await listShootItems(scope)).find((item) => item.kind === 'photo' && item.photoId === photoId);
-  return { review: reviewed?.candidates, stored: stored?.kind === 'photo' ? stored.candidates : 'missing' };
-}
 
 describe('face candidates after a face goes', () => {
   it('keeps both candidates of the withheld photo before anything goes (the premise of the cases below)', async () => {

@@ -10,6 +10,7 @@ import { photoObjectKey } from '#lib/platform/media-keys';
 import { randomBase62, randomToken } from '#lib/platform/secret-values';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
+import { getPerson } from '#lib/persons/store/persons';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { uniqueSlug } from '../../support/factories';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';
@@ -887,6 +888,59 @@ const publicCases: Record<string, () => void> = {
       expect([bravoPhotos.body.pickedPhotoId, alphaPhotos.body.pickedPhotoId]).toEqual([null, null]);
     });
 
+    it("gives a face-consent withdrawal with Bravo's photo link the answer of an unknown gallery with Alpha's slug, and of a forged link in Alpha's gallery, and withdraws nothing", async () => {
+      const bravoLink = signPhotoLink(
+        process.env.PHOTO_LINK_KEY!,
+        { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
+        Date.now(),
+      ).photoLink;
+      const forged = `${alpha1.photographed.personId}.${bravoLink.split('.')[1]}.${'A'.repeat(43)}`;
+      const withdraw = { action: 'withdrawFaceConsent', photoLink: bravoLink };
+      await expectRefusedLikeUnknown(
+        {
+          method: 'POST',
+          path: '/group-shoot',
+          headers: alpha.publicHeaders,
+          body: { ...withdraw, token: bravo1.token },
+        },
+        {
+          method: 'POST',
+          path: '/group-shoot',
+          headers: alpha.publicHeaders,
+          body: { ...withdraw, token: unknownToken() },
+        },
+        404,
+        'gallery_not_found',
+      );
+      await expectRefusedLikeUnknown(
+        {
+          method: 'POST',
+          path: '/group-shoot',
+          headers: alpha.publicHeaders,
+          body: { ...withdraw, token: alpha1.token },
+        },
+        {
+          method: 'POST',
+          path: '/group-shoot',
+          headers: alpha.publicHeaders,
+          body: { ...withdraw, photoLink: forged, token: alpha1.token },
+        },
+        403,
+        'photo_link_invalid',
+      );
+      // Imported persons were never asked (null): a withdrawal would have recorded false.
+      const consents = await Promise.all(
+        [
+          { tenantId: bravo.tenantId, token: bravo1.token, personId: bravo1.photographed.personId },
+          { tenantId: alpha.tenantId, token: alpha1.token, personId: alpha1.photographed.personId },
+        ].map(
+          async ({ personId, ...scope }) =>
+            (await getPerson(scope, personId, { consistent: true }))?.consents.faceConsent,
+        ),
+      );
+      expect(consents).toEqual([null, null]);
+    });
+
     it("answers sendPhotoLink for Bravo's participant's address in Alpha's gallery as for an unknown address, and with Alpha's slug as for an unknown gallery", async () => {
       const body = { action: 'sendPhotoLink', email: bravo1.photographed.email };
       await expectRefusedLikeUnknown(
@@ -981,6 +1035,7 @@ const crossedActions = [
   'sendPhotoLink',
   'photosByLink',
   'pickPhoto',
+  'withdrawFaceConsent',
 ];
 
 describe('public routes', () => {
