@@ -1,6 +1,5 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { faceKeys } from '#lib/faces/store/keys';
 import { getReferenceFace } from '#lib/faces/store/reference-faces';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
@@ -10,12 +9,14 @@ import { listPhotosForReview } from '#lib/photos/sorting/shoot-review';
 import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import { erasePersons } from '#lib/privacy/erasure';
 import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
+import { withdrawFaceConsent } from '#lib/privacy/face-consent';
 import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 import { replaceFaceCandidates } from '#lib/photos/sorting/store/face-candidates';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { admin } from '../../support/admin';
 import { createTestTenant } from '../../support/factories';
+import { storeConfirmedReferenceFace } from '../../support/face-galleries';
 import { type Upload, newShoot, syntheticShoot } from '../../support/shoot-uploads';
 import { useTestTable } from '../../support/test-table';
 
@@ -32,26 +33,12 @@ function otherFaces(candidates: FaceCandidate[]): FaceOpinion {
   return opinion as FaceOpinion;
 }
 
-/** A reference face as the description stores it (the candidates came from such faces). */
-async function storeReferenceFace(scope: GalleryScope, personId: string): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...faceKeys.referenceFace(scope.tenantId, scope.token, personId),
-        personId,
-        descriptor: new Uint8Array(Float32Array.from({ length: 128 }, () => 0.05).buffer),
-        computedAt: new Date().toISOString(),
-      },
-    }),
-  );
-}
-
 /**
  * A sorted shoot of three persons whose first card's next photo is withheld from the first, the
- * faces seeing the second (0.31, to be forgotten) and the third (0.45), who both have reference faces.
+ * faces seeing the second (0.31, to be forgotten) and the third (0.45), who both have confirmed
+ * reference faces. `withheldPlaced: false` leaves that photo to be placed by the test.
  */
-async function withheldShoot() {
+async function withheldShoot({ withheldPlaced = true } = {}) {
   const studio = await createTestTenant();
   const shoot = await newShoot(studio, 3);
   const [first, forgotten, kept] = shoot.persons;
@@ -60,15 +47,58 @@ async function withheldShoot() {
   const withheld = uploads[card + 1]!;
   for (const upload of uploads.filter((upload) => upload !== withheld))
     await placeShootPhoto(shoot.scope, upload.facts, upload.card);
+  // The candidates came from their confirmed reference faces.
+  await storeConfirmedReferenceFace(shoot.scope, forgotten!.personId);
+  await storeConfirmedReferenceFace(shoot.scope, kept!.personId);
   const opinion = otherFaces([
     { personId: forgotten!.personId, distance: 0.31 },
     { personId: kept!.personId, distance: 0.45 },
   ]);
-  await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
-  await storeReferenceFace(shoot.scope, forgotten!.personId);
-  await storeReferenceFace(shoot.scope, kept!.personId);
+  const placeWithheld = () =>
+    placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
+  if (withheldPlaced) await placeWithheld();
   const inGallery = ['--tenant', studio.slug, '--gallery', shoot.scope.token];
-  return { studio, scope: shoot.scope, first: first!, forgotten: forgotten!, kept: kept!, withheld, inGallery };
+  return {
+    studio,
+    scope: shoot.scope,
+    first: first!,
+    forgotten: forgotten!,
+    kept: kept!,
+    withheld,
+    placeWithheld,
+    inGallery,
+  };
+}
+
+/**
+ * Runs `act`, and `step` once just before the first transaction that writes the photo
+ * `photoId`'s face candidates is sent: what the placement read and decided is fixed by then,
+ * and `step` runs whole between that and the write.
+ */
+async function beforeCandidatesWritten(photoId: string, step: () => Promise<unknown>, act: () => Promise<unknown>) {
+  let stepped = false;
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = JSON.stringify(args.input, (_, value: unknown) => (value instanceof Set ? [...value] : value));
+      if (
+        !stepped &&
+        context.commandName === 'TransactWriteItemsCommand' &&
+        input.includes(photoId) &&
+        input.includes('candidates')
+      ) {
+        stepped = true;
+        await step();
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'stepBeforeCandidates' },
+  );
+  try {
+    await act();
+  } finally {
+    db.middlewareStack.remove('stepBeforeCandidates');
+  }
+  return stepped;
 }
 
 /** The candidates the review shows for the withheld photo, and those stored on its item. */
@@ -213,5 +243,26 @@ describe('face candidates after a face goes', () => {
     // Assess
     expect(written).toBe(false);
     expect((await candidatesOf(scope, withheld.facts.photoId)).stored).toEqual(placed);
+  });
+
+  describe.each([
+    ['is erased', (scope: GalleryScope, personId: string) => erasePersons(scope, { personId })],
+    ['withdraws their face consent', (scope: GalleryScope, personId: string) => withdrawFaceConsent(scope, personId)],
+  ])('a placement whose opinion named a person who %s before its write lands', (_, faceGoes) => {
+    it('takes that person out of the candidates it wrote: it reads the reference faces again once written', async () => {
+      // Prepare: the photo's opinion names both persons; the reference face and the sweep come between it and the write
+      const { scope, forgotten, kept, withheld, placeWithheld } = await withheldShoot({ withheldPlaced: false });
+      // Act
+      const stepped = await beforeCandidatesWritten(
+        withheld.facts.photoId,
+        () => faceGoes(scope, forgotten.personId),
+        placeWithheld,
+      );
+      // Assess
+      expect(stepped).toBe(true);
+      expect(await getReferenceFace(scope, forgotten.personId)).toBeUndefined();
+      const remaining = [{ personId: kept.personId, distance: 0.45 }];
+      expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: remaining, stored: remaining });
+    });
   });
 });
