@@ -148,7 +148,7 @@ export async function confirmReferenceFace(
   return updateFaceIf(scope, personId, {
     UpdateExpression:
       'SET confirmedAt = if_not_exists(confirmedAt, :at), confirmedBy = if_not_exists(confirmedBy, :photoId) REMOVE contradictedBy',
-    ConditionExpression: 'attribute_exists(descriptor)',
+    ConditionExpression: 'attribute_exists(#descriptor)',
     ExpressionAttributeValues: { ':at': at, ':photoId': photoId },
   }).then((updated) => updated !== undefined);
 }
@@ -165,7 +165,7 @@ export async function recordContradiction(
 ): Promise<string[] | undefined> {
   const updated = await updateFaceIf(scope, personId, {
     UpdateExpression: 'ADD contradictedBy :photoIds',
-    ConditionExpression: 'attribute_exists(descriptor) AND attribute_not_exists(confirmedAt)',
+    ConditionExpression: 'attribute_exists(#descriptor) AND attribute_not_exists(confirmedAt)',
     ExpressionAttributeValues: { ':photoIds': new Set([photoId]) },
     ReturnValues: 'ALL_NEW',
   });
@@ -186,14 +186,18 @@ export async function rejectReferenceFace(
   at: string,
 ): Promise<boolean> {
   const updated = await updateFaceIf(scope, personId, {
-    UpdateExpression: 'SET rejectedAt = :at, rejectedBy = :photoIds REMOVE descriptor, computedAt, contradictedBy',
-    ConditionExpression: 'attribute_exists(descriptor) AND attribute_not_exists(confirmedAt)',
+    UpdateExpression: 'SET rejectedAt = :at, rejectedBy = :photoIds REMOVE #descriptor, computedAt, contradictedBy',
+    ConditionExpression: 'attribute_exists(#descriptor) AND attribute_not_exists(confirmedAt)',
     ExpressionAttributeValues: { ':at': at, ':photoIds': [...photoIds] },
   });
   return updated !== undefined;
 }
 
-/** A conditional update of a person's face item: its new image ({} unless asked for), undefined when the condition failed. */
+/**
+ * A conditional update of a person's face item, whose expressions name the descriptor
+ * `#descriptor` (a reserved word): its new image ({} unless asked for), undefined when the
+ * condition failed.
+ */
 async function updateFaceIf(
   scope: GalleryScope,
   personId: string,
@@ -208,6 +212,7 @@ async function updateFaceIf(
         new UpdateCommand({
           TableName: tableName,
           Key: faceKeys.referenceFace(scope.tenantId, scope.token, personId),
+          ExpressionAttributeNames: { '#descriptor': 'descriptor' },
           ...update,
         }),
       ),
