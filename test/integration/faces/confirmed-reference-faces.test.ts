@@ -1,4 +1,4 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { describeReferenceFace } from '#lib/faces/reference-faces';
 import { placementOpinions } from '#lib/faces/second-opinion';
@@ -12,11 +12,13 @@ import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import type { CardReading } from '#lib/photos/sorting/rules/shoot-sequence';
 import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import { listPhotos } from '#lib/photos/common/store/photos';
+import { erasePersons } from '#lib/privacy/erasure';
 import { augment, packagedFaces } from '../../../scripts/faces/packaged-faces';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { checkInWithSelfie, createFaceGallery } from '../../support/face-galleries';
 import { uploadObject } from '../../support/media';
 import { useTestTable } from '../../support/test-table';
+import { keys } from '../../support/table-keys';
 
 useTestTable();
 
@@ -90,6 +92,19 @@ async function descriptorsOf(scope: GalleryScope) {
   return Items.filter((item) => String(item.pk).includes(scope.token));
 }
 
+/** Every item of the gallery's reference-face partition: faces and the marks of rejected selfies. */
+async function faceItemsOf(scope: GalleryScope) {
+  const { Items = [] } = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.referenceFacesOfGallery(scope.tenantId, scope.token) },
+      ConsistentRead: true,
+    }),
+  );
+  return Items;
+}
+
 describe("a participant who uploads someone else's face as their selfie, with face consent", () => {
   it("has no photo of that person filled in, their own card photos delivered, and the stranger's template deleted and never described again", async () => {
     // Prepare: a gallery that fills in; the man checks in with a woman's face as his selfie
@@ -129,6 +144,13 @@ describe("a participant who uploads someone else's face as their selfie, with fa
       deleted: 0,
     });
     expect(await descriptorsOf(scope)).toEqual([]);
+    // The mark holds no face, names the two portraits, and goes with the person
+    const marks = await faceItemsOf(scope);
+    expect(marks.map((item) => [item.personId, [...(item.rejectedBy as string[])].sort()])).toEqual([
+      [participant.personId, portraits.map(({ photoId }) => photoId).sort()],
+    ]);
+    await erasePersons(scope, { personId: participant.personId });
+    expect(await faceItemsOf(scope)).toEqual([]);
   }, 120_000);
 
   it('keeps a reference face that only one photo after the card contradicts (the next person after a missed card comes last)', async () => {
