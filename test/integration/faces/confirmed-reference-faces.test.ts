@@ -106,52 +106,58 @@ async function faceItemsOf(scope: GalleryScope) {
 }
 
 describe("a participant who uploads someone else's face as their selfie, with face consent", () => {
-  it("has no photo of that person filled in, their own card photos delivered, and the stranger's template deleted and never described again", async () => {
-    // Prepare: a gallery that fills in; the man checks in with a woman's face as his selfie
-    const scope = await createFaceGallery(studio.tenant, 'fill');
-    const participant = await checkInWithSelfie(studio.tenant, scope, 'participant', true, woman.face);
-    expect(await describeReferenceFace(scope, participant.personId)).toBe('stored');
+  it.each([
+    ['one after the other', false],
+    ['at once (the later of the two sees both contradictions)', true],
+  ])(
+    "has no photo of that person filled in, their own card photos delivered, and the stranger's template deleted and never described again: portraits placed %s",
+    async (_, together) => {
+      // Prepare: a gallery that fills in; the man checks in with a woman's face as his selfie
+      const scope = await createFaceGallery(studio.tenant, 'fill');
+      const participant = await checkInWithSelfie(studio.tenant, scope, 'participant', true, woman.face);
+      expect(await describeReferenceFace(scope, participant.personId)).toBe('stored');
 
-    // Act: the woman photographed before the first card; the man's card and two portraits of him; the woman again
-    const before = await place(scope, 1, { kind: 'photo' }, woman.again);
-    await place(scope, 2, { kind: 'card', code: participant.code }, man[0]!);
-    const portraits = [
-      await place(scope, 3, { kind: 'photo' }, man[1]!),
-      await place(scope, 4, { kind: 'photo' }, man[2]!),
-    ];
-    const after = await place(scope, 5, { kind: 'photo' }, woman.again);
+      // Act: the woman photographed before the first card; the man's card and two portraits of him; the woman again
+      const before = await place(scope, 1, { kind: 'photo' }, woman.again);
+      await place(scope, 2, { kind: 'card', code: participant.code }, man[0]!);
+      const portraits = together
+        ? await Promise.all([place(scope, 3, { kind: 'photo' }, man[1]!), place(scope, 4, { kind: 'photo' }, man[2]!)])
+        : [await place(scope, 3, { kind: 'photo' }, man[1]!), await place(scope, 4, { kind: 'photo' }, man[2]!)];
+      const after = await place(scope, 5, { kind: 'photo' }, woman.again);
 
-    // Assess: the woman's photo before the first card is nobody's (a fill-in would have given it to him), without candidates
-    const unassigned = await shootPhoto(scope, before.photoId);
-    expect(unassigned).toMatchObject({ reason: 'before_first_card' });
-    expect(unassigned).not.toHaveProperty('personId');
-    expect(unassigned).not.toHaveProperty('candidates');
-    // His own portraits are his, not withheld; so is the woman's photo after his card, by the card alone, as for anyone without a reference face
-    expect(portraits.map(({ placement }) => placement)).toEqual([
-      { kind: 'photo', personId: participant.personId },
-      { kind: 'photo', personId: participant.personId },
-    ]);
-    const delivered = (await listPhotos(scope, participant.personId)).map((photo) => photo.photoId).sort();
-    expect(delivered).toEqual([...portraits.map(({ photoId }) => photoId), after.photoId].sort());
-    expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters.photosWithheld).toBe(0);
-    // The woman's template is gone, and her selfie is not described again, even when matching is switched off and on
-    expect(await getReferenceFace(scope, participant.personId)).toBeUndefined();
-    expect(await descriptorsOf(scope)).toEqual([]);
-    expect(await describeReferenceFace(scope, participant.personId)).toBe('not_their_face');
-    await changeFaceMatching(scope, { mode: 'off' });
-    expect(await changeFaceMatching(scope, { mode: 'fill' })).toEqual({
-      described: { not_their_face: 1 },
-      deleted: 0,
-    });
-    expect(await descriptorsOf(scope)).toEqual([]);
-    // The mark holds no face, names the two portraits, and goes with the person
-    const marks = await faceItemsOf(scope);
-    expect(marks.map((item) => [item.personId, [...(item.rejectedBy as string[])].sort()])).toEqual([
-      [participant.personId, portraits.map(({ photoId }) => photoId).sort()],
-    ]);
-    await erasePersons(scope, { personId: participant.personId });
-    expect(await faceItemsOf(scope)).toEqual([]);
-  }, 120_000);
+      // Assess: the woman's photo before the first card is nobody's (a fill-in would have given it to him), without candidates
+      const unassigned = await shootPhoto(scope, before.photoId);
+      expect(unassigned).toMatchObject({ reason: 'before_first_card' });
+      expect(unassigned).not.toHaveProperty('personId');
+      expect(unassigned).not.toHaveProperty('candidates');
+      // His own portraits are his, not withheld; so is the woman's photo after his card, by the card alone, as for anyone without a reference face
+      expect(portraits.map(({ placement }) => placement)).toEqual([
+        { kind: 'photo', personId: participant.personId },
+        { kind: 'photo', personId: participant.personId },
+      ]);
+      const delivered = (await listPhotos(scope, participant.personId)).map((photo) => photo.photoId).sort();
+      expect(delivered).toEqual([...portraits.map(({ photoId }) => photoId), after.photoId].sort());
+      expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters.photosWithheld).toBe(0);
+      // The woman's template is gone, and her selfie is not described again, even when matching is switched off and on
+      expect(await getReferenceFace(scope, participant.personId)).toBeUndefined();
+      expect(await descriptorsOf(scope)).toEqual([]);
+      expect(await describeReferenceFace(scope, participant.personId)).toBe('not_their_face');
+      await changeFaceMatching(scope, { mode: 'off' });
+      expect(await changeFaceMatching(scope, { mode: 'fill' })).toEqual({
+        described: { not_their_face: 1 },
+        deleted: 0,
+      });
+      expect(await descriptorsOf(scope)).toEqual([]);
+      // The mark holds no face, names the two portraits, and goes with the person
+      const marks = await faceItemsOf(scope);
+      expect(marks.map((item) => [item.personId, [...(item.rejectedBy as string[])].sort()])).toEqual([
+        [participant.personId, portraits.map(({ photoId }) => photoId).sort()],
+      ]);
+      await erasePersons(scope, { personId: participant.personId });
+      expect(await faceItemsOf(scope)).toEqual([]);
+    },
+    120_000,
+  );
 
   it('keeps a reference face that only one photo after the card contradicts (the next person after a missed card comes last)', async () => {
     // Prepare
