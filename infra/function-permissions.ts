@@ -245,8 +245,10 @@ const PERMISSIONS_BY_HANDLER = {
       },
       // photosAssignedUpdate, photosWithheldUpdate: the person's photos.assigned or the gallery's photos.withheld event of the window, created or counted up.
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },
-      // The second opinion from faces: the gallery's reference faces, all of them or one person's.
-      { on: 'table', actions: ['GetItem', 'Query'], partitions: [PARTITIONS.referenceFaces] },
+      // The second opinion from faces: the gallery's reference faces, all of them or one person's; an
+      // unconfirmed face is confirmed, contradicted or rejected by the person's card photos (conditional updates),
+      // and a placement reads the faces of the candidates it wrote again.
+      { on: 'table', actions: ['GetItem', 'Query', 'UpdateItem'], partitions: [PARTITIONS.referenceFaces] },
     ],
     // An upload under the folder of a person who does not exist, and a photo of an erased person, are deleted as
     // they arrive, their versions too: the bucket is versioned, and a delete marker alone would keep them 30 days.
@@ -379,7 +381,9 @@ const PERMISSIONS_BY_HANDLER = {
       // putReferenceFace: the face is put on condition that the person still exists, consents and has the
       // selfie, and that the gallery still matches faces.
       { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.persons, PARTITIONS.galleryConfig] },
-      { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.referenceFaces] },
+      // What the person has already (a face, or the mark of a selfie rejected as not theirs) is read first and
+      // never put over.
+      { on: 'table', actions: ['GetItem', 'PutItem'], partitions: [PARTITIONS.referenceFaces] },
     ],
     media: { folders: ['selfies'], objects: ['GetObject'] },
     // The face model peaks at about 480 MB (TensorFlow.js's WebAssembly heap never shrinks) besides

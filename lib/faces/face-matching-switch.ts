@@ -19,8 +19,10 @@ export interface ReferenceFacesChange {
 
 /**
  * Changes a gallery's face matching. Switched off, its reference faces are deleted (nothing
- * uses them any more); switched on, the consenting persons who have none yet are described
- * (their selfies were taken while it was off). A person who did not consent is never described.
+ * uses them any more), confirmed or not; the marks of selfies rejected as not their person's
+ * face stay, since the selfies do. Switched on, the consenting persons who have none yet are
+ * described (their selfies were taken while it was off), unconfirmed, and a rejected selfie is
+ * not. A person who did not consent is never described.
  */
 export async function changeFaceMatching(
   scope: GalleryScope,
@@ -30,7 +32,8 @@ export async function changeFaceMatching(
     ...(change.mode ? { faceMatching: change.mode } : {}),
     ...(change.thresholds ? { faceThresholds: change.thresholds } : {}),
   });
-  if (change.mode === 'off') return { described: {}, deleted: await deleteReferenceFaces(scope) };
+  if (change.mode === 'off')
+    return { described: {}, deleted: await deleteReferenceFaces(scope, undefined, { keepRejections: true }) };
   if (change.mode === undefined) return { described: {}, deleted: 0 };
   const described: Partial<Record<ReferenceOutcome, number>> = {};
   const known = new Set((await listReferenceFaces(scope)).map((face) => face.personId));

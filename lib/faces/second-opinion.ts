@@ -1,15 +1,26 @@
 import { getMediaObject } from '#lib/platform/media-bucket';
+import { photoIdOf } from '#lib/platform/media-keys';
+import { nowIso } from '#lib/platform/clock';
 import type { FaceMatchingSettings } from '#lib/galleries/rules/face-matching';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { type DetectedFace, type FaceBox, mainFace } from '#lib/faces/rules/face-descriptors';
 import {
   type CardVerdict,
   type FaceCandidate,
+  evidenceOfCardPhoto,
   fillInFor,
   nearestCandidates,
+  rejectsReference,
   verdictOnCard,
 } from '#lib/faces/rules/second-opinion';
-import { type ReferenceFace, getReferenceFace, listReferenceFaces } from '#lib/faces/store/reference-faces';
+import {
+  type ReferenceFace,
+  confirmReferenceFace,
+  getReferenceFace,
+  listReferenceFaces,
+  recordContradiction,
+  rejectReferenceFace,
+} from '#lib/faces/store/reference-faces';
 
 /** Loaded only when a photo is compared: galleries without face matching never load the model. */
 const faceModel = () => import('#lib/faces/adapters/face-model');
@@ -59,23 +70,52 @@ export class FaceOpinion {
     private readonly photo: { objectKey: string; bytes?: Uint8Array },
   ) {}
 
-  /** Undefined when the faces have no say: matching is off, or the card's person has no reference face. */
-  async onCard(personId: string): Promise<OpinionOnCard | undefined> {
+  /**
+   * The opinion on the photo, which the card of `personId` governs. Undefined when the faces have
+   * no say: matching is off, the card's person has no reference face, or it is unconfirmed and
+   * this photo does not confirm it. An unconfirmed face is judged as evidence instead
+   * (docs/photos.md#whose-face-the-selfie-shows): a photo whose main face is the reference's
+   * confirms it (and is delivered with that face's box); one that contradicts it is recorded,
+   * and rejects it when the first photos after the card (`firstPhotosAfterCard`, photo IDs in
+   * capture order) all did. Either way the card alone decides such a photo.
+   */
+  async onCard(personId: string, firstPhotosAfterCard?: () => Promise<string[]>): Promise<OpinionOnCard | undefined> {
     if (this.settings.mode === 'off') return undefined;
     const reference = await getReferenceFace(this.scope, personId);
     if (!reference) return undefined;
     const faces = await this.photoFaces();
+    if (!reference.confirmed) return this.judgeUnconfirmed(reference, faces, firstPhotosAfterCard);
     const verdict = verdictOnCard(faces, reference, this.settings.thresholds);
     return {
       ...verdict,
-      candidates: verdict.kind === 'withhold' ? nearestCandidates(faces, await this.allReferences()) : [],
+      candidates: verdict.kind === 'withhold' ? nearestCandidates(faces, await this.confirmedReferences()) : [],
     };
   }
 
-  /** Undefined unless the gallery fills in and has reference faces to fill in from. */
+  private async judgeUnconfirmed(
+    reference: ReferenceFace,
+    faces: DetectedFace[],
+    firstPhotosAfterCard: (() => Promise<string[]>) | undefined,
+  ): Promise<OpinionOnCard | undefined> {
+    const photoId = photoIdOf(this.photo.objectKey);
+    const evidence = evidenceOfCardPhoto(faces, reference, this.settings.thresholds);
+    if (evidence.kind === 'confirms') {
+      if (!(await confirmReferenceFace(this.scope, reference.personId, photoId, nowIso()))) return undefined;
+      return { kind: 'agree', distance: evidence.distance, face: evidence.face, candidates: [] };
+    }
+    if (evidence.kind === 'contradicts' && firstPhotosAfterCard) {
+      // Recorded first, read after: of two photos judged at once, the later read sees both.
+      const contradictedBy = await recordContradiction(this.scope, reference.personId, photoId);
+      if (contradictedBy && rejectsReference(await firstPhotosAfterCard(), contradictedBy))
+        await rejectReferenceFace(this.scope, reference.personId, contradictedBy, nowIso());
+    }
+    return undefined;
+  }
+
+  /** Undefined unless the gallery fills in and has confirmed reference faces to fill in from. */
   async withoutCard(): Promise<OpinionWithoutCard | undefined> {
     if (this.settings.mode !== 'fill') return undefined;
-    const references = await this.allReferences();
+    const references = await this.confirmedReferences();
     if (references.length === 0) return undefined;
     const faces = await this.photoFaces();
     const candidates = nearestCandidates(faces, references);
@@ -91,8 +131,9 @@ export class FaceOpinion {
     return this.faces;
   }
 
-  private allReferences(): Promise<ReferenceFace[]> {
-    this.references ??= listReferenceFaces(this.scope);
+  /** The references that fill in and are named as candidates: confirmed ones only, the others being only a selfie's word. */
+  private confirmedReferences(): Promise<ReferenceFace[]> {
+    this.references ??= listReferenceFaces(this.scope).then((faces) => faces.filter((face) => face.confirmed));
     return this.references;
   }
 }

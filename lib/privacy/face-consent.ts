@@ -45,7 +45,8 @@ export interface GalleryFacesForgotten {
  * candidates of its photos. Safe to run again.
  */
 export async function forgetFacesOfGallery(scope: GalleryScope): Promise<GalleryFacesForgotten> {
-  const referenceFaces = await deleteReferenceFaces(scope);
+  // The marks of rejected selfies stay with the selfies: asked again, the gallery must not describe them again.
+  const referenceFaces = await deleteReferenceFaces(scope, undefined, { keepRejections: true });
   return { referenceFaces, candidateLists: await forgetFaceCandidates(scope, 'all') };
 }
 

@@ -8,7 +8,7 @@ import { photoLinkKey } from '#lib/photos/links/photo-links';
 import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
 import { useLocalApi } from '../support/local-api';
 import { type CheckinStudio, createCheckinStudio } from '../support/checkin-gallery';
-import { storeReferenceFace } from '../support/face-candidates';
+import { storeConfirmedReferenceFace } from '../support/face-galleries';
 import { givePhoto } from '../support/photo-participants';
 import { makeJpeg } from '../support/media';
 import { keys } from '../support/table-keys';
@@ -46,7 +46,7 @@ async function consentingParticipantOf(studio: CheckinStudio, name: string, tag:
       ExpressionAttributeValues: { ':yes': true },
     }),
   );
-  await storeReferenceFace(scope, personId);
+  await storeConfirmedReferenceFace(scope, personId);
   await givePhoto(studio, studio.token, personId, 'portrait.jpg', makeJpeg(300, 400));
   const { photoLink } = signPhotoLink(
     await photoLinkKey(),

@@ -515,9 +515,9 @@ describe('reference faces', () => {
     expect(grantedOn('checkin/post-group-shoot', faces)).toEqual(['GetItem', 'DeleteItem']);
   });
 
-  it('lets the reference-face function put them, the ingest read them, and the retention run find and delete them', () => {
-    expect(grantedOn(REFERENCE_FACE_HANDLER, faces)).toEqual(['PutItem']);
-    expect(grantedOn(PHOTO_INGEST_HANDLER, faces)).toEqual(['GetItem', 'Query']);
+  it('lets the reference-face function read and put them, the ingest read them and confirm or reject them, and the retention run find and delete them', () => {
+    expect(grantedOn(REFERENCE_FACE_HANDLER, faces)).toEqual(['GetItem', 'PutItem']);
+    expect(grantedOn(PHOTO_INGEST_HANDLER, faces)).toEqual(['GetItem', 'Query', 'UpdateItem']);
     expect(grantedOn(RETENTION_WORKER_HANDLER, faces)).toEqual(
       expect.arrayContaining(['Query', 'DeleteItem', 'BatchWriteItem']),
     );

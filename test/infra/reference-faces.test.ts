@@ -110,7 +110,7 @@ describe('the reference-face function', () => {
     expect(invoking).toEqual(['a person with a selfie and face consent']);
   });
 
-  it('reads the gallery and the person, puts reference faces only on condition of the person and the gallery, and reads selfies', () => {
+  it('reads the gallery and the person, reads and puts reference faces only on condition of the person and the gallery, and reads selfies', () => {
     // Prepare
     const statements = roleStatements(built.template, functionId());
     const can = (action: string, key: string) =>
@@ -126,6 +126,7 @@ describe('the reference-face function', () => {
         `Query ${PARTITIONS.galleryConfig}`,
         `GetItem ${PARTITIONS.persons}`,
         `ConditionCheckItem ${PARTITIONS.persons},${PARTITIONS.galleryConfig}`,
+        `GetItem ${PARTITIONS.referenceFaces}`,
         `PutItem ${PARTITIONS.referenceFaces}`,
       ].sort(),
     );
@@ -134,10 +135,11 @@ describe('the reference-face function', () => {
       can('GetItem', PERSON.pk),
       can('ConditionCheckItem', PERSON.pk),
       can('ConditionCheckItem', keys.galleryPartition(TENANT_ID, TOKEN)),
+      can('GetItem', faces),
       can('PutItem', faces),
-    ]).toEqual([true, true, true, true, true]);
+    ]).toEqual([true, true, true, true, true, true]);
     expect(['PutItem', 'UpdateItem', 'DeleteItem'].filter((action) => can(action, PERSON.pk))).toEqual([]);
-    expect(['GetItem', 'Query', 'UpdateItem', 'DeleteItem'].filter((action) => can(action, faces))).toEqual([]);
+    expect(['Query', 'UpdateItem', 'DeleteItem'].filter((action) => can(action, faces))).toEqual([]);
     const s3 = statements.filter((statement) => [statement.Action].flat().some((action) => action.startsWith('s3:')));
     expect(s3.map((statement) => [[statement.Action].flat(), [statement.Resource].flat().map(asText)])).toEqual([
       [['s3:GetObject'], [expect.stringMatching(/\/selfies\/\*$/)]],

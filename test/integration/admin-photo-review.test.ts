@@ -7,6 +7,7 @@ import { admin } from '../support/admin';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { type Upload, newShoot, syntheticShoot } from '../support/shoot-uploads';
 import { useTestTable } from '../support/test-table';
+import { storeConfirmedReferenceFace } from '../support/face-galleries';
 
 useTestTable();
 
@@ -50,6 +51,7 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     withheld = uploads[card + 1]!;
     for (const upload of uploads.filter((upload) => upload !== withheld))
       await placeShootPhoto(shoot.scope, upload.facts, upload.card);
+    await storeConfirmedReferenceFace(shoot.scope, shoot.persons[1]!.personId);
     const opinion = someoneElsesFace({ personId: shoot.persons[1]!.personId, distance: 0.31 });
     await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
   });

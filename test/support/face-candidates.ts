@@ -1,6 +1,3 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/platform/table/client';
-import { faceKeys } from '#lib/faces/store/keys';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
@@ -8,6 +5,7 @@ import { listPhotosForReview } from '#lib/photos/sorting/shoot-review';
 import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { type TestTenant, createTestTenant } from './factories';
+import { storeConfirmedReferenceFace } from './face-galleries';
 import { type Upload, newShoot, syntheticShoot } from './shoot-uploads';
 
 /** Shoot photos whose face candidates name persons, for the tests of what goes when a face goes. */
@@ -21,28 +19,14 @@ function otherFaces(candidates: FaceCandidate[]): FaceOpinion {
   return opinion as FaceOpinion;
 }
 
-/** A reference face as the description stores it (the candidates came from such faces). */
-export async function storeReferenceFace(scope: GalleryScope, personId: string): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...faceKeys.referenceFace(scope.tenantId, scope.token, personId),
-        personId,
-        descriptor: new Uint8Array(Float32Array.from({ length: 128 }, () => 0.05).buffer),
-        computedAt: new Date().toISOString(),
-      },
-    }),
-  );
-}
-
 /**
  * A sorted shoot of three imported persons (person0@example.com …) in a gallery of its own (of
  * `studio`, a new tenant without one), whose first card's next photo is withheld from the first,
  * the faces seeing the second (0.31, to be forgotten) and the third (0.45), who both have
- * reference faces.
+ * confirmed reference faces (a placement keeps only the candidates whose face it finds after
+ * writing them). `withheldPlaced: false` leaves that photo to be placed by the test.
  */
-export async function withheldShoot(studio?: TestTenant) {
+export async function withheldShoot(studio?: TestTenant, { withheldPlaced = true } = {}) {
   studio ??= await createTestTenant();
   const shoot = await newShoot(studio, 3);
   const [first, forgotten, kept] = shoot.persons;
@@ -51,15 +35,26 @@ export async function withheldShoot(studio?: TestTenant) {
   const withheld = uploads[card + 1]!;
   for (const upload of uploads.filter((upload) => upload !== withheld))
     await placeShootPhoto(shoot.scope, upload.facts, upload.card);
+  await storeConfirmedReferenceFace(shoot.scope, forgotten!.personId);
+  await storeConfirmedReferenceFace(shoot.scope, kept!.personId);
   const opinion = otherFaces([
     { personId: forgotten!.personId, distance: 0.31 },
     { personId: kept!.personId, distance: 0.45 },
   ]);
-  await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
-  await storeReferenceFace(shoot.scope, forgotten!.personId);
-  await storeReferenceFace(shoot.scope, kept!.personId);
+  const placeWithheld = () =>
+    placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
+  if (withheldPlaced) await placeWithheld();
   const inGallery = ['--tenant', studio.slug, '--gallery', shoot.scope.token];
-  return { studio, scope: shoot.scope, first: first!, forgotten: forgotten!, kept: kept!, withheld, inGallery };
+  return {
+    studio,
+    scope: shoot.scope,
+    first: first!,
+    forgotten: forgotten!,
+    kept: kept!,
+    withheld,
+    placeWithheld,
+    inGallery,
+  };
 }
 
 /** The candidates the review shows for the withheld photo, and those stored on its item. */

@@ -1,9 +1,12 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
 import { parseSubmitCheckin } from '#lib/checkin/checkin-schemas';
 import { createGallery, getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import type { FaceMatchingMode } from '#lib/galleries/rules/face-matching';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Tenant } from '#lib/tenants/store/tenants';
+import { keys } from './table-keys';
 
 /** A gallery whose check-in takes a selfie and asks for face consent (and the HR consent when `asksHrConsent`); `faceMatching` as given, else the default. */
 export async function createFaceGallery(
@@ -42,4 +45,26 @@ export async function checkInWithSelfie(
     selfieBase64: selfie.toString('base64'),
   });
   return (await submitCheckin(tenant, configuration, request)) as { personId: string; code: string };
+}
+
+/**
+ * A confirmed reference face as the description and a confirming card photo leave it, planted
+ * for tests whose second opinion is scripted: a photo's candidates name only persons with one,
+ * and a placement takes out those whose face is gone once it has written them.
+ */
+export async function storeConfirmedReferenceFace(scope: GalleryScope, personId: string): Promise<void> {
+  const at = new Date().toISOString();
+  await db.send(
+    new PutCommand({
+      TableName: tableName,
+      Item: {
+        ...keys.referenceFace(scope.tenantId, scope.token, personId),
+        personId,
+        descriptor: new Uint8Array(Float32Array.from({ length: 128 }, () => 0.05).buffer),
+        computedAt: at,
+        confirmedAt: at,
+        confirmedBy: 'pho_planted',
+      },
+    }),
+  );
 }

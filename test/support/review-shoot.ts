@@ -1,6 +1,7 @@
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import type { TestTenant } from './factories';
+import { storeConfirmedReferenceFace } from './face-galleries';
 import { makeJpeg, uploadObject } from './media';
 import { type Upload, newShoot, syntheticShoot } from './shoot-uploads';
 
@@ -21,7 +22,7 @@ function someoneElsesFace(personId: string): FaceOpinion {
 /**
  * A sorted synthetic shoot of two persons (syntheticShoot) with a review queue of eleven: the
  * first photo after the first person's card withheld by the faces (which see the second person,
- * at 0.31), and ten photos of nobody. Only the withheld photo has an image in the bucket
+ * at 0.31, whose confirmed reference face is planted), and ten photos of nobody. Only the withheld photo has an image in the bucket
  * (1200×800), unless `images` asks for every file's, cards included.
  */
 export async function reviewShoot(tenant: TestTenant, options: { images?: 'withheld' | 'all' } = {}) {
@@ -33,6 +34,7 @@ export async function reviewShoot(tenant: TestTenant, options: { images?: 'withh
   const withheld = uploads[card + 1]!;
   for (const upload of uploads.filter((upload) => upload !== withheld))
     await placeShootPhoto(shoot.scope, upload.facts, upload.card);
+  await storeConfirmedReferenceFace(shoot.scope, shoot.persons[1]!.personId);
   const opinion = someoneElsesFace(shoot.persons[1]!.personId);
   await placeShootPhoto(shoot.scope, withheld.facts, withheld.card, { opinion, opinionOf: () => opinion });
   const image = makeJpeg(1200, 800);

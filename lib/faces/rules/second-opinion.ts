@@ -84,3 +84,39 @@ export function fillInFor(candidates: readonly FaceCandidate[], thresholds: Face
   if (second && second.distance - best.distance < thresholds.margin) return undefined;
   return best;
 }
+
+/**
+ * What a photo that the person's own card governs says of their unconfirmed reference face (the
+ * selfie is only their word; the card is their proof, docs/photos.md#whose-face-the-selfie-shows):
+ * `confirms` when its main face is within `match` (the portrait's subject, not a colleague in the
+ * background, who may be the very person whose face was uploaded), `contradicts` when it shows
+ * faces and every one is `mismatch` or further away, `neither` otherwise (no face, the grey zone,
+ * or the face only in the background).
+ */
+export function evidenceOfCardPhoto(
+  faces: readonly DetectedFace[],
+  reference: Reference,
+  thresholds: FaceThresholds,
+): { kind: 'confirms'; distance: number; face: FaceBox } | { kind: 'contradicts' | 'neither' } {
+  const main = mainFace(faces);
+  if (!main) return { kind: 'neither' };
+  const distance = faceDistance(main.descriptor, reference.descriptor);
+  if (distance <= thresholds.match) return { kind: 'confirms', distance, face: main.box };
+  const nearest = Math.min(...faces.map((face) => faceDistance(face.descriptor, reference.descriptor)));
+  return { kind: nearest >= thresholds.mismatch ? 'contradicts' : 'neither' };
+}
+
+/** How many of the first photos after a card must contradict a reference face to reject it. */
+export const REJECTING_PHOTOS = 2;
+
+/**
+ * Whether the photos that contradicted an unconfirmed reference face reject it: the first
+ * REJECTING_PHOTOS photos after one of the person's cards, in capture order, all contradict it
+ * (a photo that confirmed it would have confirmed it first). The photos right after a card are
+ * the card's person: a missed card gives the next person's portraits to the end of a run, not
+ * its beginning, so a genuine selfie is not rejected by the portraits of whoever came next.
+ */
+export function rejectsReference(firstPhotosAfterCard: readonly string[], contradictedBy: readonly string[]): boolean {
+  const first = firstPhotosAfterCard.slice(0, REJECTING_PHOTOS);
+  return first.length === REJECTING_PHOTOS && first.every((photoId) => contradictedBy.includes(photoId));
+}

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
@@ -9,16 +9,27 @@ import { faceConsentCheck } from '#lib/persons/store/person-marks';
 import { faceMatchingCheck } from '#lib/galleries/store/face-matching-check';
 import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
+import { withStoreRetries } from '#lib/platform/table/retry';
+import { isConditionFailure } from '#lib/platform/table/store-errors';
 
 /**
  * Reference faces (faceKeys.referenceFace): the face descriptor of a consenting person's selfie,
  * biometric data kept only while the person, their consent and their selfie are
  * (docs/personal-data.md). Stored as 128 float32 values in one binary attribute.
+ *
+ * A reference starts unconfirmed: the selfie is only the person's word. It is confirmed
+ * (`confirmedAt`, `confirmedBy`: the shoot photo that did it) once a photo that the person's own
+ * card governs shows the same face, and only then fills in, withholds or names a candidate. An
+ * unconfirmed one that the person's card photos contradict (`contradictedBy`: their photo IDs) is
+ * rejected: its descriptor is removed and the item stays as a mark (`rejectedAt`, `rejectedBy`),
+ * so that the same selfie is not described again (docs/photos.md#whose-face-the-selfie-shows).
  */
 
 export interface ReferenceFace {
   personId: string;
   descriptor: number[];
+  /** Whether a photo the person's own card governs has shown this face (only then has it a say). */
+  confirmed?: boolean;
 }
 
 const toBinary = (descriptor: readonly number[]) => new Uint8Array(Float32Array.from(descriptor).buffer);
@@ -39,19 +50,43 @@ function toReferenceFaceItem(scope: GalleryScope, face: ReferenceFace, computedA
 }
 
 const personIdSchema = v.object({ personId: v.string() });
-const referenceFaceItemSchema = v.object({ personId: v.string(), descriptor: v.instance(Uint8Array) });
+const referenceFaceItemSchema = v.object({
+  personId: v.string(),
+  descriptor: v.instance(Uint8Array),
+  confirmedAt: v.optional(v.string()),
+});
+const rejectionMarkSchema = v.object({ personId: v.string(), rejectedAt: v.string() });
 
-/** The reference face an item holds; a CorruptItemError when it does not hold one. */
-export function fromReferenceFaceItem(stored: StoredItem): ReferenceFace {
+/** What a person's item of the `…#FACES` partition holds: their reference face, or the mark that their selfie is not their face. */
+type ReferenceFaceEntry = ReferenceFace | { personId: string; rejected: true };
+
+function fromEntryItem(stored: StoredItem): ReferenceFaceEntry {
+  if (stored.descriptor === undefined && stored.rejectedAt !== undefined)
+    return { personId: parseItem('reference face', rejectionMarkSchema, stored).personId, rejected: true };
   const item = parseItem('reference face', referenceFaceItemSchema, stored);
-  return { personId: item.personId, descriptor: toDescriptor(item.descriptor) };
+  return {
+    personId: item.personId,
+    descriptor: toDescriptor(item.descriptor),
+    ...(item.confirmedAt ? { confirmed: true } : {}),
+  };
+}
+
+const isFace = (entry: ReferenceFaceEntry): entry is ReferenceFace => !('rejected' in entry);
+
+/** The reference face an item holds; a CorruptItemError when it holds neither a face nor a rejection mark, undefined for a mark. */
+export function fromReferenceFaceItem(stored: StoredItem): ReferenceFace | undefined {
+  const entry = fromEntryItem(stored);
+  return isFace(entry) ? entry : undefined;
 }
 
 /**
- * Stores a person's reference face, on condition that the person exists, still consents and
- * still has the selfie, and that the gallery still matches faces: a descriptor computed while
- * the person is erased, withdraws, loses the selfie to retention, or the studio switches
- * matching off, is not kept. False when a condition failed.
+ * Stores a person's reference face, unconfirmed, on condition that the person exists, still
+ * consents and still has the selfie, and that the gallery still matches faces: a descriptor
+ * computed while the person is erased, withdraws, loses the selfie to retention, or the studio
+ * switches matching off, is not kept. Nor does it replace what the person has already (a
+ * reference, confirmed or not, or the mark of a rejected selfie): the selfie never changes, so
+ * a second description would give the same face and lose the confirmation. False when a
+ * condition failed (referenceFaceState tells which).
  */
 export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace, computedAt: string): Promise<boolean> {
   const items: TransactItem[] = [
@@ -61,13 +96,27 @@ export async function putReferenceFace(scope: GalleryScope, face: ReferenceFace,
       Put: {
         TableName: tableName,
         Item: toReferenceFaceItem(scope, face, computedAt),
+        ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
   ];
   return transactIfConditionsHold(items);
 }
 
+/** A person's reference face, confirmed or not, as it is now (strongly consistent); undefined when they have none. */
 export async function getReferenceFace(scope: GalleryScope, personId: string): Promise<ReferenceFace | undefined> {
+  const entry = await getEntry(scope, personId);
+  return entry && isFace(entry) ? entry : undefined;
+}
+
+/** What a person has: a reference face, the mark of a selfie rejected as not their face, or nothing. */
+export async function referenceFaceState(scope: GalleryScope, personId: string): Promise<'face' | 'rejected' | 'none'> {
+  const entry = await getEntry(scope, personId);
+  if (!entry) return 'none';
+  return isFace(entry) ? 'face' : 'rejected';
+}
+
+async function getEntry(scope: GalleryScope, personId: string): Promise<ReferenceFaceEntry | undefined> {
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
@@ -75,13 +124,104 @@ export async function getReferenceFace(scope: GalleryScope, personId: string): P
       ConsistentRead: true,
     }),
   );
-  return Item ? fromReferenceFaceItem(Item) : undefined;
+  return Item ? fromEntryItem(Item) : undefined;
 }
 
-/** Every reference face of the gallery. */
+/** Every reference face of the gallery, confirmed or not (the marks of rejected selfies are no faces). */
 export async function listReferenceFaces(scope: GalleryScope): Promise<ReferenceFace[]> {
   const items = await queryPartition(faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token));
-  return items.map(fromReferenceFaceItem);
+  return items.map(fromEntryItem).filter(isFace);
+}
+
+/**
+ * Confirms a person's reference face: a photo their own card governs (`photoId`) showed it.
+ * Conditional on the face still being there, so that a confirmation racing an erasure, a
+ * withdrawal or a rejection never writes an item back. A confirmed face stays confirmed by its
+ * first photo. False when the face is gone.
+ */
+export async function confirmReferenceFace(
+  scope: GalleryScope,
+  personId: string,
+  photoId: string,
+  at: string,
+): Promise<boolean> {
+  return updateFaceIf(scope, personId, {
+    UpdateExpression:
+      'SET confirmedAt = if_not_exists(confirmedAt, :at), confirmedBy = if_not_exists(confirmedBy, :photoId) REMOVE contradictedBy',
+    ConditionExpression: 'attribute_exists(#descriptor)',
+    ExpressionAttributeValues: { ':at': at, ':photoId': photoId },
+  }).then((updated) => updated !== undefined);
+}
+
+/**
+ * Records that a photo the person's own card governs contradicts their unconfirmed reference
+ * face, and gives every photo recorded so far. Undefined when there is nothing to record: the
+ * face was confirmed meanwhile, or is gone.
+ */
+export async function recordContradiction(
+  scope: GalleryScope,
+  personId: string,
+  photoId: string,
+): Promise<string[] | undefined> {
+  const updated = await updateFaceIf(scope, personId, {
+    UpdateExpression: 'ADD contradictedBy :photoIds',
+    ConditionExpression: 'attribute_exists(#descriptor) AND attribute_not_exists(confirmedAt)',
+    ExpressionAttributeValues: { ':photoIds': new Set([photoId]) },
+    ReturnValues: 'ALL_NEW',
+  });
+  const recorded = updated?.contradictedBy;
+  return recorded instanceof Set ? [...(recorded as Set<string>)] : undefined;
+}
+
+/**
+ * Rejects a person's unconfirmed reference face as not their face: the descriptor goes, and the
+ * item stays as the mark that keeps the selfie from being described again (putReferenceFace
+ * puts nothing over it), with the photos that contradicted it. Conditional on the face being
+ * there and still unconfirmed: a photo that confirmed it meanwhile wins. False when it did.
+ */
+export async function rejectReferenceFace(
+  scope: GalleryScope,
+  personId: string,
+  photoIds: readonly string[],
+  at: string,
+): Promise<boolean> {
+  const updated = await updateFaceIf(scope, personId, {
+    UpdateExpression: 'SET rejectedAt = :at, rejectedBy = :photoIds REMOVE #descriptor, computedAt, contradictedBy',
+    ConditionExpression: 'attribute_exists(#descriptor) AND attribute_not_exists(confirmedAt)',
+    ExpressionAttributeValues: { ':at': at, ':photoIds': [...photoIds] },
+  });
+  return updated !== undefined;
+}
+
+/**
+ * A conditional update of a person's face item, whose expressions name the descriptor
+ * `#descriptor` (a reserved word): its new image ({} unless asked for), undefined when the
+ * condition failed.
+ */
+async function updateFaceIf(
+  scope: GalleryScope,
+  personId: string,
+  update: Pick<
+    ConstructorParameters<typeof UpdateCommand>[0],
+    'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues' | 'ReturnValues'
+  >,
+): Promise<StoredItem | undefined> {
+  try {
+    const { Attributes } = await withStoreRetries(() =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: faceKeys.referenceFace(scope.tenantId, scope.token, personId),
+          ExpressionAttributeNames: { '#descriptor': 'descriptor' },
+          ...update,
+        }),
+      ),
+    );
+    return Attributes ?? {};
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
 }
 
 /** The delete of a person's reference face, for the transaction that deletes the person. */
@@ -89,12 +229,21 @@ export function referenceFaceDeletion(scope: GalleryScope, personId: string): Tr
   return { Delete: { TableName: tableName, Key: faceKeys.referenceFace(scope.tenantId, scope.token, personId) } };
 }
 
-/** Deletes the reference faces of `personIds` (every one of the gallery when undefined); gives how many there were. */
-export async function deleteReferenceFaces(scope: GalleryScope, personIds?: ReadonlySet<string>): Promise<number> {
+/**
+ * Deletes the reference faces of `personIds` (every one of the gallery when undefined), and the
+ * marks of their rejected selfies unless `keepRejections` (the switch-off: the selfies stay, and
+ * switched on again they must not be described again); gives how many faces there were.
+ */
+export async function deleteReferenceFaces(
+  scope: GalleryScope,
+  personIds?: ReadonlySet<string>,
+  { keepRejections = false } = {},
+): Promise<number> {
   const items = await queryPartition(faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token));
   const doomed = items.filter(
     (item) => personIds === undefined || personIds.has(parseItem('reference face', personIdSchema, item).personId),
   );
-  await deleteItems(doomed.map(keyOfItem));
-  return doomed.length;
+  const faces = doomed.filter((item) => isFace(fromEntryItem(item)));
+  await deleteItems((keepRejections ? faces : doomed).map(keyOfItem));
+  return faces.length;
 }

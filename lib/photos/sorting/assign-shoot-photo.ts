@@ -2,12 +2,15 @@ import { retryWithBackoff } from '#lib/platform/backoff';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { getPerson } from '#lib/persons/store/persons';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
+import { REJECTING_PHOTOS } from '#lib/faces/rules/second-opinion';
+import { forgetCandidatesWithoutFaces } from '#lib/photos/sorting/forget-face-candidates';
 import { type UnassignedReason, supersedes } from '#lib/photos/sorting/rules/shoot-sequence';
 import {
   type Key,
   type ShootPhoto,
   type ShotState,
   deleteShootPhoto,
+  firstPhotosAfterCard,
   getShootItem,
   getShootPhoto,
   moveShootPhoto,
@@ -42,7 +45,9 @@ const PLACEMENT_ROUNDS = { attempts: 10, baseDelayMs: 10, maxDelayMs: 400 };
  * supersedes). The move is conditional on what was read, so concurrent placements settle on
  * the latest governor whatever their order: a placement that lost a race reads again. A
  * target person that no longer exists leaves the photo unassigned; a governing card that was
- * erased deletes the photo, object and all (docs/photos.md#erasure-and-the-sequence).
+ * erased deletes the photo, object and all (docs/photos.md#erasure-and-the-sequence). Face
+ * candidates it wrote are checked against the reference faces once written, and those whose
+ * face went meanwhile are taken out (docs/photos.md#face-candidates-after-a-face-goes).
  */
 export function applyGovernor(
   scope: GalleryScope,
@@ -64,7 +69,12 @@ export function applyGovernor(
         await deleteErasedPersonsPhoto(scope, shot, governor.position);
         return { outcome: 'erased' };
       }
-      reviewed ??= stateOf(target, opinion);
+      const card = governor.card;
+      reviewed ??= stateOf(
+        target,
+        opinion,
+        card ? () => firstPhotosAfterCard(scope, card, REJECTING_PHOTOS) : undefined,
+      );
       let to = await reviewed;
       const toPerson = to.personId ? await getPerson(scope, to.personId) : undefined;
       if (to.personId && !toPerson) to = { reason: 'reason' in target ? target.reason : 'unknown_code' };
@@ -72,6 +82,8 @@ export function applyGovernor(
         shot.personId && shot.personId !== toPerson?.personId ? await getPerson(scope, shot.personId) : undefined;
       if (!(await moveShootPhoto(scope, shot, governor.position, to, { fromPerson, toPerson }, governor.card)))
         throw new PlacementRaced();
+      // Written, then verified: a face deleted after the opinion read it, and swept before this write, goes now.
+      if (to.candidates?.length) await forgetCandidatesWithoutFaces(scope, key, to.candidates);
       return { outcome: 'applied', state: to };
     },
     (error) => error instanceof PlacementRaced,
@@ -83,9 +95,13 @@ export function applyGovernor(
 }
 
 /** The state a target comes to once the faces had their say (none: as the target says). */
-async function stateOf(target: PhotoTarget, opinion: FaceOpinion | undefined): Promise<ShotState> {
+async function stateOf(
+  target: PhotoTarget,
+  opinion: FaceOpinion | undefined,
+  firstPhotosOfCard: (() => Promise<string[]>) | undefined,
+): Promise<ShotState> {
   if ('personId' in target) {
-    const verdict = await opinion?.onCard(target.personId);
+    const verdict = await opinion?.onCard(target.personId, firstPhotosOfCard);
     if (verdict?.kind === 'agree') return { personId: target.personId, faceBox: verdict.face };
     if (verdict?.kind !== 'withhold') return { personId: target.personId };
     return { reason: verdict.reason, heldFor: target.personId, candidates: verdict.candidates };

@@ -1,6 +1,8 @@
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { type Key, type ShootPhoto, getShootPhoto, listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import { replaceFaceCandidates } from '#lib/photos/sorting/store/face-candidates';
+import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
+import { getReferenceFace } from '#lib/faces/store/reference-faces';
 
 /** Whose faces to forget: some persons, or everyone (face matching switched off, selfies gone). */
 export type ForgottenFaces = ReadonlySet<string> | 'all';
@@ -28,18 +30,38 @@ export async function forgetFaceCandidates(scope: GalleryScope, forget: Forgotte
     (item): item is ShootPhoto & Key => item.kind === 'photo' && naming(item, forget),
   );
   let changed = 0;
-  for (const read of photos) {
-    let photo: (ShootPhoto & Key) | undefined = read;
-    for (let round = 0; photo && naming(photo, forget); round += 1) {
-      if (round === ROUNDS) throw new Error('The face candidates of a shoot photo kept changing while being forgotten');
-      const previous = photo.candidates ?? [];
-      const remaining = previous.filter((candidate) => !isForgotten(forget, candidate.personId));
-      if (await replaceFaceCandidates(photo, previous, remaining)) {
-        changed += 1;
-        break;
-      }
-      photo = await getShootPhoto({ pk: photo.pk, sk: photo.sk });
-    }
-  }
+  for (const read of photos) if (await forgetOnPhoto(read, forget)) changed += 1;
   return changed;
+}
+
+/**
+ * The other half of forgetting, run by a placement once it has written a photo's candidates:
+ * each candidate's reference face is read again (strongly consistent), and those that are gone
+ * are taken out of the photo. A face deleted after the placement's opinion read it was deleted
+ * before this read, so either the forgetting read the photo after the write and took the person
+ * out, or this read sees the face gone (docs/photos.md#face-candidates-after-a-face-goes).
+ */
+export async function forgetCandidatesWithoutFaces(
+  scope: GalleryScope,
+  key: Key,
+  written: readonly FaceCandidate[],
+): Promise<void> {
+  const gone = new Set<string>();
+  for (const { personId } of written) if (!(await getReferenceFace(scope, personId))) gone.add(personId);
+  if (gone.size === 0) return;
+  const photo = await getShootPhoto(key);
+  if (photo) await forgetOnPhoto(photo, gone);
+}
+
+/** Takes the forgotten persons out of one photo's candidates, read again while a placement replaces them; true when it changed. */
+async function forgetOnPhoto(read: ShootPhoto & Key, forget: ForgottenFaces): Promise<boolean> {
+  let photo: (ShootPhoto & Key) | undefined = read;
+  for (let round = 0; photo && naming(photo, forget); round += 1) {
+    if (round === ROUNDS) throw new Error('The face candidates of a shoot photo kept changing while being forgotten');
+    const previous = photo.candidates ?? [];
+    const remaining = previous.filter((candidate) => !isForgotten(forget, candidate.personId));
+    if (await replaceFaceCandidates(photo, previous, remaining)) return true;
+    photo = await getShootPhoto({ pk: photo.pk, sk: photo.sk });
+  }
+  return false;
 }

@@ -36,7 +36,8 @@ interface ShootUpload {
   image: Buffer;
 }
 
-let faces: Map<Identity, { selfie: Buffer; photos: Buffer[] }>;
+/** Each identity's selfie, their photos in the shoot, and the portrait that follows their card on the studio's first camera. */
+let faces: Map<Identity, { selfie: Buffer; photos: Buffer[]; confirming: Buffer }>;
 let studio: TestTenant;
 
 beforeAll(async () => {
@@ -48,30 +49,28 @@ beforeAll(async () => {
     await augment(image, 'darker'),
     await augment(image, 'mirrored'),
   ];
+  const woman = async (identity: string) => {
+    const selfie = of(identity)[0]!;
+    const photos = await augmented(selfie);
+    return { selfie, photos, confirming: photos[0]! };
+  };
   const man = of('human-facematch-man');
-  faces = new Map<Identity, { selfie: Buffer; photos: Buffer[] }>([
+  faces = new Map<Identity, { selfie: Buffer; photos: Buffer[]; confirming: Buffer }>([
     // One man in several real photos: the selfie is one, his portraits are others.
-    ['alice', { selfie: man[0]!, photos: man.slice(1, 4) }],
-    [
-      'bob',
-      { selfie: of('face-api-sample1-person1')[0]!, photos: await augmented(of('face-api-sample1-person1')[0]!) },
-    ],
-    [
-      'carol',
-      { selfie: of('face-api-sample3-person2')[0]!, photos: await augmented(of('face-api-sample3-person2')[0]!) },
-    ],
-    [
-      'dave',
-      { selfie: of('face-api-sample4-person1')[0]!, photos: await augmented(of('face-api-sample4-person1')[0]!) },
-    ],
-    [
-      'stranger',
-      { selfie: of('face-api-sample5-person3')[0]!, photos: await augmented(of('face-api-sample5-person3')[0]!) },
-    ],
+    ['alice', { selfie: man[0]!, photos: man.slice(1, 4), confirming: man[4]! }],
+    ['bob', await woman('face-api-sample1-person1')],
+    ['carol', await woman('face-api-sample3-person2')],
+    ['dave', await woman('face-api-sample4-person1')],
+    ['stranger', await woman('face-api-sample5-person3')],
   ]);
 }, 120_000);
 
-/** A gallery asking for face consent, filling in; the four participants check in with a selfie and face consent. */
+/**
+ * A gallery asking for face consent, filling in; the four participants check in with a selfie
+ * and face consent, and each one's reference face is confirmed by a portrait that follows their
+ * card on a camera of its own (only a confirmed face has a say: docs/photos.md#whose-face-the-selfie-shows).
+ * `confirmations` are those cards and portraits, delivered already.
+ */
 async function consentingShoot() {
   const scope = await createFaceGallery(studio.tenant, 'fill');
   const persons = new Map<Identity, { personId: string; code: string }>();
@@ -80,23 +79,29 @@ async function consentingShoot() {
     persons.set(identity, { personId: answer.personId, code: answer.code });
     expect(await describeReferenceFace(scope, answer.personId)).toBe('stored');
   }
-  return { scope, persons };
+  const confirmations: ShootUpload[] = [];
+  const confirmingShot = sequenceOn(scope, 'confirm', 'Nikon Z9 #3002', confirmations);
+  for (const [identity, { code }] of persons) {
+    confirmingShot({ kind: 'card', code }, null, faces.get(identity)!.selfie);
+    confirmingShot({ kind: 'photo' }, identity, faces.get(identity)!.confirming);
+  }
+  for (const upload of confirmations) await deliver(scope, upload);
+  expect((await listReferenceFaces(scope)).map((face) => face.confirmed)).toEqual([true, true, true, true]);
+  return { scope, persons, confirmations };
 }
 
-function shootOf(scope: GalleryScope, persons: Map<Identity, { code: string }>): ShootUpload[] {
-  const uploads: ShootUpload[] = [];
-  const photoOf = (identity: Identity, index: number) =>
-    faces.get(identity)!.photos[index % faces.get(identity)!.photos.length]!;
-  const shot = (card: CardReading, shows: Identity | null, image: Buffer) => {
+/** Adds shots of one camera to `uploads`, one second apart, under the folder `folder`. */
+function sequenceOn(scope: GalleryScope, folder: string, camera: string, uploads: ShootUpload[]) {
+  return (card: CardReading, shows: Identity | null, image: Buffer) => {
     const second = uploads.length + 1;
-    const path = `cam/IMG_${String(second).padStart(4, '0')}.JPG`;
+    const path = `${folder}/IMG_${String(second).padStart(4, '0')}.JPG`;
     const objectKey = inboxObjectKey({ ...scope, path });
     const facts = {
       photoId: photoIdOf(objectKey),
       objectKey,
       path,
-      fileName: path.slice(4),
-      camera: 'Canon EOS R5 #0331',
+      fileName: path.slice(folder.length + 1),
+      camera,
       capturedAt: `2026-11-20T10:00:${String(second).padStart(2, '0')}.000Z`,
       width: 1,
       height: 1,
@@ -104,6 +109,13 @@ function shootOf(scope: GalleryScope, persons: Map<Identity, { code: string }>):
     };
     uploads.push({ facts, card, shows, image });
   };
+}
+
+function shootOf(scope: GalleryScope, persons: Map<Identity, { code: string }>): ShootUpload[] {
+  const uploads: ShootUpload[] = [];
+  const photoOf = (identity: Identity, index: number) =>
+    faces.get(identity)!.photos[index % faces.get(identity)!.photos.length]!;
+  const shot = sequenceOn(scope, 'cam', 'Canon EOS R5 #0331', uploads);
   const cardOf = (identity: Identity): CardReading => ({ kind: 'card', code: persons.get(identity)!.code });
   shot({ kind: 'photo' }, 'dave', photoOf('dave', 0)); // before the first card
   shot({ kind: 'photo' }, 'stranger', photoOf('stranger', 0)); // before the first card, consented to nothing
@@ -143,7 +155,7 @@ describe('a second opinion from faces on a shoot sorted by cards', () => {
         fc.boolean(),
         async (seed, parallel, eraseBob) => {
           // Prepare
-          const { scope, persons } = await consentingShoot();
+          const { scope, persons, confirmations } = await consentingShoot();
           const uploads = shootOf(scope, persons);
           const shuffled = fc.sample(
             fc.shuffledSubarray(uploads, { minLength: uploads.length, maxLength: uploads.length }),
@@ -161,7 +173,10 @@ describe('a second opinion from faces on a shoot sorted by cards', () => {
             );
           }
           // Assess: nobody has a photo of someone else
-          const identityOf = new Map(uploads.map((upload) => [upload.facts.photoId, upload.shows]));
+          const identityOf = new Map(
+            [...confirmations, ...uploads].map((upload) => [upload.facts.photoId, upload.shows]),
+          );
+          const inShoot = new Set(uploads.map((upload) => upload.facts.photoId));
           for (const [identity, person] of persons) {
             const delivered = (await listPhotos(scope, person.personId)).map((photo) => identityOf.get(photo.photoId));
             expect(delivered.filter((shows) => shows !== identity)).toEqual([]);
@@ -169,7 +184,7 @@ describe('a second opinion from faces on a shoot sorted by cards', () => {
           const items = await listShootItems(scope);
           const photos = items.filter((item): item is ShootPhoto & { pk: string; sk: string } => item.kind === 'photo');
           const byIdentity = (identity: Identity) =>
-            photos.filter((photo) => identityOf.get(photo.photoId) === identity);
+            photos.filter((photo) => inShoot.has(photo.photoId) && identityOf.get(photo.photoId) === identity);
           // The missed card and the swapped code: withheld for the card's person, with the reason.
           for (const photo of [
             ...byIdentity('carol'),
@@ -220,7 +235,7 @@ describe('a second opinion from faces on a shoot sorted by cards', () => {
   }, 600_000);
 
   it('releases a withheld photo to the person its card names', async () => {
-    // Prepare: Carol's portrait after Bob's card, withheld
+    // Prepare: Carol's portrait after Bob's card, withheld (Bob's face confirmed)
     const { scope, persons } = await consentingShoot();
     const uploads = shootOf(scope, persons);
     for (const upload of uploads.slice(5, 9)) await deliver(scope, upload);

@@ -1,6 +1,6 @@
 import { describeReferenceFace } from '#lib/faces/reference-faces';
 import { placementOpinions } from '#lib/faces/second-opinion';
-import { listReferenceFaces } from '#lib/faces/store/reference-faces';
+import { confirmReferenceFace, listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { describeFaces } from '#lib/faces/adapters/face-model';
 import { faceDistance } from '#lib/faces/rules/face-descriptors';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
@@ -74,6 +74,11 @@ describe('HR export portraits of a photo the faces agreed on', () => {
       await cropFace(photo, leftmost!),
     );
     expect(await describeReferenceFace(scope, person.personId)).toBe('stored');
+    // A portrait of her own card confirmed the selfie earlier (only a confirmed face withholds or
+    // crops, docs/photos.md#whose-face-the-selfie-shows); in the group photo she is not the main face, which confirms nothing.
+    expect(await confirmReferenceFace(scope, person.personId, 'pho_earlier_portrait', new Date().toISOString())).toBe(
+      true,
+    );
     await setPersonFacts(scope, person.personId, { hrExportConsent: true });
     const [reference] = await listReferenceFaces(scope);
 

@@ -5,9 +5,11 @@ import { getPerson } from '#lib/persons/store/persons';
 import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import { erasePersons } from '#lib/privacy/erasure';
 import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
+import { withdrawFaceConsent } from '#lib/privacy/face-consent';
 import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 import { replaceFaceCandidates } from '#lib/photos/sorting/store/face-candidates';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { admin } from '../../support/admin';
 import { candidatesOf, withheldShoot } from '../../support/face-candidates';
 import { useTestTable } from '../../support/test-table';
@@ -15,6 +17,37 @@ import { useTestTable } from '../../support/test-table';
 useTestTable();
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Runs `act`, and `step` once just before the first transaction that writes the photo
+ * `photoId`'s face candidates is sent: what the placement read and decided is fixed by then,
+ * and `step` runs whole between that and the write.
+ */
+async function beforeCandidatesWritten(photoId: string, step: () => Promise<unknown>, act: () => Promise<unknown>) {
+  let stepped = false;
+  db.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = JSON.stringify(args.input, (_, value: unknown) => (value instanceof Set ? [...value] : value));
+      if (
+        !stepped &&
+        context.commandName === 'TransactWriteItemsCommand' &&
+        input.includes(photoId) &&
+        input.includes('candidates')
+      ) {
+        stepped = true;
+        await step();
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'stepBeforeCandidates' },
+  );
+  try {
+    await act();
+  } finally {
+    db.middlewareStack.remove('stepBeforeCandidates');
+  }
+  return stepped;
+}
 
 describe('face candidates after a face goes', () => {
   it('keeps both candidates of the withheld photo before anything goes (the premise of the cases below)', async () => {
@@ -151,5 +184,28 @@ describe('face candidates after a face goes', () => {
     // Assess
     expect(written).toBe(false);
     expect((await candidatesOf(scope, withheld.facts.photoId)).stored).toEqual(placed);
+  });
+
+  describe.each([
+    ['is erased', (scope: GalleryScope, personId: string) => erasePersons(scope, { personId })],
+    ['withdraws their face consent', (scope: GalleryScope, personId: string) => withdrawFaceConsent(scope, personId)],
+  ])('a placement whose opinion named a person who %s before its write lands', (_, faceGoes) => {
+    it('takes that person out of the candidates it wrote: it reads the reference faces again once written', async () => {
+      // Prepare: the photo's opinion names both persons; the reference face and the sweep come between it and the write
+      const { scope, forgotten, kept, withheld, placeWithheld } = await withheldShoot(undefined, {
+        withheldPlaced: false,
+      });
+      // Act
+      const stepped = await beforeCandidatesWritten(
+        withheld.facts.photoId,
+        () => faceGoes(scope, forgotten.personId),
+        placeWithheld,
+      );
+      // Assess
+      expect(stepped).toBe(true);
+      expect(await getReferenceFace(scope, forgotten.personId)).toBeUndefined();
+      const remaining = [{ personId: kept.personId, distance: 0.45 }];
+      expect(await candidatesOf(scope, withheld.facts.photoId)).toEqual({ review: remaining, stored: remaining });
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { DEFAULT_FACE_THRESHOLDS } from '#lib/galleries/rules/face-matching';
-import { fillInFor, nearestCandidates, verdictOnCard } from '#lib/faces/rules/second-opinion';
+import {
+  evidenceOfCardPhoto,
+  fillInFor,
+  nearestCandidates,
+  rejectsReference,
+  verdictOnCard,
+} from '#lib/faces/rules/second-opinion';
 
 /** A face at a known distance from the origin reference: descriptors along one axis. */
 const faceAt = (distance: number, width = 100) => ({
@@ -62,5 +68,47 @@ describe('filling in a photo no card governs', () => {
       [reference('per_a', 0), reference('per_b', 0.9)],
     );
     expect(candidates[0]).toEqual({ personId: 'per_a', distance: 0.05 });
+  });
+});
+
+describe("what a photo of the person's own card says of their unconfirmed reference face", () => {
+  it('confirms it when the main face, the largest, is within the match distance, and says where that face is', () => {
+    expect(evidenceOfCardPhoto([faceAt(0.9, 40), faceAt(0.45, 200)], reference('per_a'), thresholds)).toEqual({
+      kind: 'confirms',
+      distance: 0.45,
+      face: { x: 200, y: 0, width: 200, height: 200 },
+    });
+  });
+
+  it('confirms nothing from a face in the background: the person whose face was uploaded may stand beside them', () => {
+    expect(evidenceOfCardPhoto([faceAt(0.9, 300), faceAt(0.1, 40)], reference('per_a'), thresholds)).toEqual({
+      kind: 'neither',
+    });
+  });
+
+  it('contradicts it only when every face is at least the mismatch distance away', () => {
+    expect(evidenceOfCardPhoto([faceAt(0.7, 300), faceAt(0.6, 40)], reference('per_a'), thresholds)).toEqual({
+      kind: 'contradicts',
+    });
+    expect(evidenceOfCardPhoto([faceAt(0.7, 300), faceAt(0.55, 40)], reference('per_a'), thresholds)).toEqual({
+      kind: 'neither',
+    });
+  });
+
+  it('says nothing from a photo without a face, or in the grey zone', () => {
+    expect(evidenceOfCardPhoto([], reference('per_a'), thresholds)).toEqual({ kind: 'neither' });
+    expect(evidenceOfCardPhoto([faceAt(0.55)], reference('per_a'), thresholds)).toEqual({ kind: 'neither' });
+  });
+});
+
+describe('rejecting an unconfirmed reference face', () => {
+  it('rejects it when the first two photos after the card both contradicted it', () => {
+    expect(rejectsReference(['pho_1', 'pho_2', 'pho_3'], ['pho_2', 'pho_1'])).toBe(true);
+  });
+
+  it('keeps it while one of the first two did not contradict it, however many photos further down did', () => {
+    expect(rejectsReference(['pho_1', 'pho_2', 'pho_3', 'pho_4'], ['pho_2', 'pho_3', 'pho_4'])).toBe(false);
+    expect(rejectsReference(['pho_1'], ['pho_1'])).toBe(false);
+    expect(rejectsReference([], [])).toBe(false);
   });
 });

@@ -29,3 +29,8 @@ export function shootCardsOfSequence(sequenceId: string): string {
 export function positionOfShootItem(sortKey: string): string {
   return sortKey.split('#').slice(2).join('#');
 }
+
+/** The camera sequence of a shoot card or photo, from its sort key (`CARD#<sequence>#<position>`). */
+export function sequenceOfShootItem(sortKey: string): string {
+  return sortKey.split('#')[1]!;
+}

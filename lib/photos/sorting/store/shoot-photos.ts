@@ -2,7 +2,12 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
-import { positionOfShootItem, shootCardsOfSequence, shootKeys } from '#lib/photos/sorting/store/keys';
+import {
+  positionOfShootItem,
+  sequenceOfShootItem,
+  shootCardsOfSequence,
+  shootKeys,
+} from '#lib/photos/sorting/store/keys';
 import { addToGalleryCounters, countersUpdate } from '#lib/galleries/store/gallery-counters';
 import { photoGained, photoLost } from '#lib/photos/common/store/photos';
 import { photosWithheldUpdate } from '#lib/events/store/outbox';
@@ -236,6 +241,15 @@ export function photosBetween(
     },
     ConsistentRead: true,
   }).then((items) => items.map(fromShootItem).filter((item): item is ShootPhoto & Key => item.kind === 'photo'));
+}
+
+/** The IDs of the first `count` photos after a card, in capture order (strongly consistent: a photo stored a moment ago counts). */
+export async function firstPhotosAfterCard(scope: GalleryScope, card: Key, count: number): Promise<string[]> {
+  const sequenceId = sequenceOfShootItem(card.sk);
+  const position = positionOfShootItem(card.sk);
+  const next = await cardAfter(scope, sequenceId, position);
+  const photos = await photosBetween(scope, sequenceId, position, next?.position);
+  return photos.slice(0, count).map((photo) => photo.photoId);
 }
 
 /** Every card and photo of the gallery's shoot (strongly consistent: erasure reads it again after its deletes). */
