@@ -1,0 +1,63 @@
+/**
+ * The second look describeFaces takes at a photo whose first search found no face or only a
+ * small one: the photo cut into overlapping squares, each searched on its own
+ * (docs/photos.md#detection-by-framing).
+ */
+import type { FaceBox } from '#lib/faces/rules/face-descriptors';
+
+export interface SearchTile {
+  left: number;
+  top: number;
+  /** A tile is a square of the image's shorter side. */
+  size: number;
+}
+
+/**
+ * Squares of the image's shorter side along its longer one, at most half a square apart, the
+ * first at the start and the last at the end: a 3:2 photo gives two that overlap by half, so
+ * any face narrower than half the shorter side lies whole in one of them. The detector sees
+ * each square as it sees a whole photo (shrunk to 512 × 512), so a face is 1.5 times larger
+ * to it in a tile of a 3:2 photo than in the photo; a square photo gives one tile, itself.
+ */
+export function searchTiles(width: number, height: number): SearchTile[] {
+  const size = Math.min(width, height);
+  const length = Math.max(width, height);
+  const count = Math.ceil((length - size) / (size / 2)) + 1;
+  const step = count > 1 ? (length - size) / (count - 1) : 0;
+  return Array.from({ length: count }, (_, index) => {
+    const offset = Math.round(index * step);
+    return width >= height ? { left: offset, top: 0, size } : { left: 0, top: offset, size };
+  });
+}
+
+/**
+ * Whether a box found in a tile runs into one of the tile's edges inside the image: that face is
+ * cut, and the neighbouring tile, which overlaps by at least half a square, holds it whole.
+ */
+export function isCutByTile(box: FaceBox, tile: SearchTile, image: { width: number; height: number }): boolean {
+  const slack = 2;
+  return (
+    (tile.left > 0 && box.x <= tile.left + slack) ||
+    (tile.top > 0 && box.y <= tile.top + slack) ||
+    (tile.left + tile.size < image.width && box.x + box.width >= tile.left + tile.size - slack) ||
+    (tile.top + tile.size < image.height && box.y + box.height >= tile.top + tile.size - slack)
+  );
+}
+
+/**
+ * Each face once, though overlapping tiles and both searches may find it: of boxes that share
+ * more than half of the smaller one, the first in `faces` is kept.
+ */
+export function withoutRepeats<T extends { box: FaceBox }>(faces: readonly T[]): T[] {
+  const kept: T[] = [];
+  for (const face of faces) if (!kept.some((other) => sharedShare(face.box, other.box) > 0.5)) kept.push(face);
+  return kept;
+}
+
+/** The area two boxes share, as a share of the smaller one. */
+function sharedShare(a: FaceBox, b: FaceBox): number {
+  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (width <= 0 || height <= 0) return 0;
+  return (width * height) / Math.min(a.width * a.height, b.width * b.height);
+}
