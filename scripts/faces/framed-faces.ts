@@ -4,7 +4,7 @@
  * A face's height is the height of the box the detector gives on the face's crop alone (about
  * brow to chin), so "a face at 10 %" is a box 400 px high in a 6000 × 4000 frame.
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import type { DetectedFace, FaceBox } from '#lib/faces/rules/face-descriptors';
 import type { LabelledFaceImage } from './packaged-faces';
 
@@ -67,13 +67,9 @@ export async function framedPortrait(
       height: visible.bottom - visible.top,
     })
     .toBuffer();
-  // Blurred small and then enlarged: as out of focus as a portrait's background, without blurring 24 MP.
-  const smallBackdrop = await sharp(sitter.image)
-    .resize({ width: frame.width / 20, height: frame.height / 20, fit: 'cover' })
-    .blur(4)
-    .toBuffer();
-  const image = await sharp(smallBackdrop)
-    .resize({ width: frame.width, height: frame.height, kernel: 'cubic' })
+  const image = await (
+    await backdrop(sitter, orientation)
+  )
     .composite([{ input: subject, left: left + visible.left, top: top + visible.top }])
     .jpeg({ quality: 90 })
     .toBuffer();
@@ -86,6 +82,17 @@ export async function framedPortrait(
       height: sitter.face.box.height * scale,
     },
   };
+}
+
+/** The sitter's crop blurred to fill the frame: a portrait's background, out of focus. */
+export async function backdrop(sitter: LabelledFaceImage, orientation: Orientation): Promise<Sharp> {
+  const frame = FRAMES[orientation];
+  // Blurred small and then enlarged: as out of focus, without blurring 24 MP.
+  const small = await sharp(sitter.image)
+    .resize({ width: frame.width / 20, height: frame.height / 20, fit: 'cover' })
+    .blur(4)
+    .toBuffer();
+  return sharp(small).resize({ width: frame.width, height: frame.height, kernel: 'cubic' });
 }
 
 /** The face among `faces` whose centre lies inside the box where the sitter's face was put, if any. */

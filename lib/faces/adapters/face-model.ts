@@ -240,62 +240,63 @@ async function describeViews(
   minConfidence: number,
 ): Promise<DetectedFace[]> {
   const faces: DetectedFace[] = [];
-  const pixels = tf.tensor3d(decoded.pixels, [decoded.height, decoded.width, 3], 'int32');
-  try {
-    for (const view of views) {
-      const input = viewTensor(tf, pixels, view);
-      const offset = view.kind === 'tile' ? view.tile : { left: 0, top: 0 };
-      try {
-        const found = await faceapi
-          .detectAllFaces(input, new faceapi.SsdMobilenetv1Options({ minConfidence }))
-          .withFaceLandmarks()
-          .withFaceDescriptors();
-        for (const { detection, descriptor } of found) {
-          const box = {
-            x: detection.box.x + offset.left,
-            y: detection.box.y + offset.top,
-            width: detection.box.width,
-            height: detection.box.height,
-          };
-          if (view.kind === 'tile' && isCutByTile(box, view.tile, decoded)) continue;
-          faces.push({
-            box: {
-              x: box.x * decoded.scale,
-              y: box.y * decoded.scale,
-              width: box.width * decoded.scale,
-              height: box.height * decoded.scale,
-            },
-            score: detection.score,
-            descriptor: Array.from(descriptor),
-          });
-        }
-      } finally {
-        if (input !== pixels) input.dispose();
+  for (const view of views) {
+    const shown = viewPixels(decoded, view);
+    const offset = view.kind === 'tile' ? view.tile : { left: 0, top: 0 };
+    const tensor = tf.tensor3d(shown.pixels, [shown.height, shown.width, 3], 'int32');
+    try {
+      const found = await faceapi
+        .detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence }))
+        .withFaceLandmarks()
+        .withFaceDescriptors();
+      for (const { detection, descriptor } of found) {
+        const box = {
+          x: detection.box.x + offset.left,
+          y: detection.box.y + offset.top,
+          width: detection.box.width,
+          height: detection.box.height,
+        };
+        if (view.kind === 'tile' && isCutByTile(box, view.tile, decoded)) continue;
+        faces.push({
+          box: {
+            x: box.x * decoded.scale,
+            y: box.y * decoded.scale,
+            width: box.width * decoded.scale,
+            height: box.height * decoded.scale,
+          },
+          score: detection.score,
+          descriptor: Array.from(descriptor),
+        });
       }
+    } finally {
+      tensor.dispose();
     }
-  } finally {
-    pixels.dispose();
   }
   return faces;
 }
 
-function viewTensor(tf: TensorFlow, pixels: TensorFlowModule.Tensor3D, view: SearchView): TensorFlowModule.Tensor3D {
-  const [height, width] = pixels.shape;
-  switch (view.kind) {
-    case 'whole':
-      return pixels;
-    case 'tile':
-      return tf.slice(pixels, [view.tile.top, view.tile.left, 0], [view.tile.size, view.tile.size, 3]);
-    case 'zoomed-out': {
-      // Black below and to the right, where face-api pads a photo to a square itself: boxes keep their coordinates.
-      const side = Math.round(Math.max(width, height) * ZOOMED_OUT);
-      return tf.pad(pixels, [
-        [0, side - height],
-        [0, side - width],
-        [0, 0],
-      ]);
+/**
+ * The RGB pixels of a view, copied row by row (TensorFlow.js's own slice and pad take hundreds
+ * of milliseconds on a tile of a 24 MP photo on the WebAssembly backend).
+ */
+function viewPixels(decoded: DecodedImage, view: SearchView): { pixels: Buffer; width: number; height: number } {
+  if (view.kind === 'whole') return decoded;
+  const rowBytes = decoded.width * 3;
+  if (view.kind === 'tile') {
+    const { left, top, size } = view.tile;
+    const pixels = Buffer.allocUnsafe(size * size * 3);
+    for (let row = 0; row < size; row += 1) {
+      const start = (top + row) * rowBytes + left * 3;
+      decoded.pixels.copy(pixels, row * size * 3, start, start + size * 3);
     }
+    return { pixels, width: size, height: size };
   }
+  // Black below and to the right, where face-api pads a photo to a square itself: boxes keep their coordinates.
+  const side = Math.round(Math.max(decoded.width, decoded.height) * ZOOMED_OUT);
+  const pixels = Buffer.alloc(side * side * 3);
+  for (let row = 0; row < decoded.height; row += 1)
+    decoded.pixels.copy(pixels, row * side * 3, row * rowBytes, (row + 1) * rowBytes);
+  return { pixels, width: side, height: side };
 }
 
 interface DecodedImage {

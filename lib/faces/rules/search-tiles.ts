@@ -22,7 +22,8 @@ export interface SearchTile {
 export function searchTiles(width: number, height: number): SearchTile[] {
   const size = Math.min(width, height);
   const length = Math.max(width, height);
-  const count = Math.ceil((length - size) / (size / 2)) + 1;
+  // Less a pixel or two: a 3:2 photo's sides, rounded, are a hair more than one and a half squares.
+  const count = Math.max(0, Math.ceil((length - size - 2) / (size / 2))) + 1;
   const step = count > 1 ? (length - size) / (count - 1) : 0;
   return Array.from({ length: count }, (_, index) => {
     const offset = Math.round(index * step);
