@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { default as SharpFunction } from 'sharp';
 import type { DetectedFace } from '#lib/faces/rules/face-descriptors';
-import { type SearchTile, isCutByTile, searchTiles, withoutRepeats } from '#lib/faces/rules/search-tiles';
+import { type SearchView, isCutByTile, searchTiles, viewPixels, withoutRepeats } from '#lib/faces/rules/search-tiles';
 import type * as FaceApiModule from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import type * as TensorFlowModule from '@tensorflow/tfjs';
 import type * as TensorFlowWasmBackend from '@tensorflow/tfjs-backend-wasm';
@@ -178,9 +178,9 @@ export interface FaceSearchOptions {
 }
 
 /**
- * Longest side of the image the second pass cuts into tiles: a face at 10 % of a 24 MP
- * landscape photo's height is 137 px there, against 68 px in the first search, which is both
- * what lets the detector see it and what keeps its descriptor as close as a larger face's
+ * Longest side of the image the second pass cuts into tiles. The detector sees a tile at
+ * 512 × 512 whatever its pixels; the landmarks and the descriptor use them: a face at 10 % of a
+ * 24 MP landscape photo's height is 137 px high there, against 68 px in the first search
  * (docs/photos.md#detection-by-framing).
  */
 export const SECOND_PASS_MAX_DIMENSION = 2048;
@@ -201,8 +201,9 @@ export const SECOND_PASS_BELOW_FACE_HEIGHT = 100;
  * The image is searched whole at most FACE_SEARCH_MAX_DIMENSION px, as the detector sees any
  * input at 512 × 512. When that finds no face, or none SECOND_PASS_BELOW_FACE_HEIGHT high, it
  * is searched again at SECOND_PASS_MAX_DIMENSION in overlapping squares (lib/faces/rules/search-tiles.ts),
- * where a small face is larger to the detector and described from more pixels; a face found
- * only by the first search is kept.
+ * where a small face is larger to the detector and described from more pixels, and, when it
+ * found none, zoomed out as well, where a face filling the frame is smaller to it. A face found
+ * only by the first search is kept as it found it.
  */
 export async function describeFaces(image: Buffer, options: FaceSearchOptions = {}): Promise<DetectedFace[]> {
   const model = await faceModelLoaded();
@@ -219,15 +220,6 @@ export async function describeFaces(image: Buffer, options: FaceSearchOptions = 
   ];
   return withoutRepeats([...secondFaces.sort((a, b) => b.score - a.score), ...firstFaces]);
 }
-
-/**
- * How much smaller the second pass shows the photo when the first found no face at all: a face
- * filling most of the frame scores below the threshold, and found at two thirds of that size.
- */
-const ZOOMED_OUT = 1.5;
-
-/** What the detector is shown of a decoded image: all of it, a tile, or all of it on a larger black square. */
-type SearchView = { kind: 'whole' } | { kind: 'tile'; tile: SearchTile } | { kind: 'zoomed-out' };
 
 /**
  * The faces the model finds in each view of a decoded image, in the upright photo's pixels,
@@ -273,30 +265,6 @@ async function describeViews(
     }
   }
   return faces;
-}
-
-/**
- * The RGB pixels of a view, copied row by row (TensorFlow.js's own slice and pad take hundreds
- * of milliseconds on a tile of a 24 MP photo on the WebAssembly backend).
- */
-function viewPixels(decoded: DecodedImage, view: SearchView): { pixels: Buffer; width: number; height: number } {
-  if (view.kind === 'whole') return decoded;
-  const rowBytes = decoded.width * 3;
-  if (view.kind === 'tile') {
-    const { left, top, size } = view.tile;
-    const pixels = Buffer.allocUnsafe(size * size * 3);
-    for (let row = 0; row < size; row += 1) {
-      const start = (top + row) * rowBytes + left * 3;
-      decoded.pixels.copy(pixels, row * size * 3, start, start + size * 3);
-    }
-    return { pixels, width: size, height: size };
-  }
-  // Black below and to the right, where face-api pads a photo to a square itself: boxes keep their coordinates.
-  const side = Math.round(Math.max(decoded.width, decoded.height) * ZOOMED_OUT);
-  const pixels = Buffer.alloc(side * side * 3);
-  for (let row = 0; row < decoded.height; row += 1)
-    decoded.pixels.copy(pixels, row * side * 3, row * rowBytes, (row + 1) * rowBytes);
-  return { pixels, width: side, height: side };
 }
 
 interface DecodedImage {

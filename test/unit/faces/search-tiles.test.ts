@@ -1,4 +1,4 @@
-import { isCutByTile, searchTiles, withoutRepeats } from '#lib/faces/rules/search-tiles';
+import { isCutByTile, searchTiles, viewPixels, withoutRepeats } from '#lib/faces/rules/search-tiles';
 
 describe('the tiles of the second pass', () => {
   it.each([
@@ -71,5 +71,32 @@ describe('the tiles of the second pass', () => {
     const neighbour = { box: { x: 140, y: 100, width: 50, height: 60 }, score: 0.8, from: 'neighbour' };
 
     expect(withoutRepeats([tile, first, neighbour]).map((face) => face.from)).toEqual(['tile', 'neighbour']);
+  });
+
+  describe('the pixels the detector is shown', () => {
+    /** A 4 × 2 image whose every pixel's three bytes say where it is: 10 × row + column. */
+    const image = {
+      width: 4,
+      height: 2,
+      pixels: Buffer.from([0, 1, 2, 3, 10, 11, 12, 13].flatMap((at) => [at, at, at])),
+    };
+    const at = (shown: { pixels: Buffer; width: number }, x: number, y: number) =>
+      shown.pixels[(y * shown.width + x) * 3];
+
+    it('gives a tile its own square of pixels', () => {
+      const shown = viewPixels(image, { kind: 'tile', tile: { left: 2, top: 0, size: 2 } });
+
+      expect([shown.width, shown.height, shown.pixels.length]).toEqual([2, 2, 12]);
+      expect([at(shown, 0, 0), at(shown, 1, 0), at(shown, 0, 1), at(shown, 1, 1)]).toEqual([2, 3, 12, 13]);
+    });
+
+    it('zooms out by putting the image at the top left of a black square one and a half times its longer side', () => {
+      const shown = viewPixels(image, { kind: 'zoomed-out' });
+
+      expect([shown.width, shown.height]).toEqual([6, 6]);
+      expect([at(shown, 0, 0), at(shown, 3, 0), at(shown, 2, 1), at(shown, 3, 1)]).toEqual([0, 3, 12, 13]);
+      expect([at(shown, 4, 0), at(shown, 0, 2), at(shown, 5, 5)]).toEqual([0, 0, 0]);
+      expect(shown.pixels.subarray(2 * 6 * 3).every((byte) => byte === 0)).toBe(true);
+    });
   });
 });
