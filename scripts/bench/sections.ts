@@ -55,6 +55,13 @@ export const SECTIONS: Section[] = [
       ),
   },
   {
+    name: 'face-framing',
+    measures:
+      "Faces on a 24 MP photo: describeFaces's search in one pass against the service's path with its second pass",
+    machineOnly: true,
+    run: async ({ smoke }) => (await import('./face-framing')).measureFaceFraming(smoke ? 1 : 5),
+  },
+  {
     name: 'load-aws-like',
     measures:
       "Load with AWS-like DynamoDB latency (the goal's measure): the functions in process against the same DynamoDB work alone (goal ≤ 1.3x)",

@@ -7,6 +7,7 @@ import type { StudioQueueResult } from '../../scripts/bench/studio-queue';
 import type { CheckinPageResult } from '../../scripts/bench/checkin-page';
 import { type FaceIngestResult, PLACEMENT_WITHOUT_FACES_FLOOR } from '../../scripts/bench/face-ingest';
 import type { PhotoIngestResult } from '../../scripts/bench/photo-ingest';
+import type { FaceFramingResult } from '../../scripts/bench/face-framing';
 import type { HrExportBenchResult } from '../../scripts/bench/hr-export';
 import type { WebhookDeliveryResult } from '../../scripts/bench/webhook-delivery';
 import type { BurstResult } from '../../scripts/bench/announcement-burst';
@@ -132,6 +133,10 @@ describe('npm run bench -- --smoke', () => {
       expect([side.medianMilliseconds, side.photosPerCoreSecond, side.peakRssMb].every(isPositive)).toBe(true);
     }
     expect([photos.timeRatio, photos.memoryRatio].every(isPositive)).toBe(true);
+    const faceFraming = results.faceFraming as FaceFramingResult;
+    expect(stdout).toContain("Faces on a 24 MP photo: describeFaces's search in one pass");
+    expect(faceFraming.map((row) => row.photo)).toEqual(['a face at 40 % of the height', 'a face at 10 %', 'no face']);
+    expect(faceFraming.flatMap((row) => [row.onePassMs, row.servicePathMs, row.ratio]).every(isPositive)).toBe(true);
     const faceIngest = results.faceIngest as FaceIngestResult;
     expect(stdout).toContain('Photo ingest with and without the second opinion from faces');
     expect([faceIngest.portraits, faceIngest.deliveredWithFaceMatching, faceIngest.roundTripsWithout]).toEqual([

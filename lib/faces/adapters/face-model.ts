@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { default as SharpFunction } from 'sharp';
 import type { DetectedFace } from '#lib/faces/rules/face-descriptors';
+import { type SearchView, isCutByTile, searchTiles, viewPixels, withoutRepeats } from '#lib/faces/rules/search-tiles';
 import type * as FaceApiModule from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import type * as TensorFlowModule from '@tensorflow/tfjs';
 import type * as TensorFlowWasmBackend from '@tensorflow/tfjs-backend-wasm';
@@ -172,39 +173,98 @@ export function faceModelTensorCount(): number {
 export interface FaceSearchOptions {
   minConfidence?: number;
   maxDimension?: number;
+  /** Whether a photo whose first search finds no face, or only small ones, is searched again in tiles (default true). */
+  secondPass?: boolean;
 }
+
+/**
+ * Longest side of the image the second pass cuts into tiles. The detector sees a tile at
+ * 512 × 512 whatever its pixels; the landmarks and the descriptor use them: a face at 10 % of a
+ * 24 MP landscape photo's height is 137 px high there, against 68 px in the first search
+ * (docs/photos.md#detection-by-framing).
+ */
+export const SECOND_PASS_MAX_DIMENSION = 2048;
+
+/**
+ * The height, in the first search's pixels, below which the largest face found sends a photo
+ * to the second pass: 100 px is about 10 % of a portrait photo's height, where descriptors
+ * start to drift from the same face seen larger.
+ */
+export const SECOND_PASS_BELOW_FACE_HEIGHT = 100;
 
 /**
  * Every face in an image (JPEG, PNG or whatever sharp decodes), turned upright by its EXIF
  * orientation: its box in the upright image's pixels, the detector's score and its 128-number
  * descriptor. Loads the model on first use. An image without faces gives []; bytes that are no
  * image throw UnreadableFaceImageError.
+ *
+ * The image is searched whole at most FACE_SEARCH_MAX_DIMENSION px, as the detector sees any
+ * input at 512 × 512. When that finds no face, or none SECOND_PASS_BELOW_FACE_HEIGHT high, it
+ * is searched again at SECOND_PASS_MAX_DIMENSION in overlapping squares (lib/faces/rules/search-tiles.ts),
+ * where a small face is larger to the detector and described from more pixels, and, when it
+ * found none, zoomed out as well, where a face filling the frame is smaller to it. A face found
+ * only by the first search is kept as it found it.
  */
 export async function describeFaces(image: Buffer, options: FaceSearchOptions = {}): Promise<DetectedFace[]> {
-  const { faceapi, tf, sharp } = await faceModelLoaded();
-  const decoded = await decodeForSearch(sharp, image, options.maxDimension ?? FACE_SEARCH_MAX_DIMENSION);
-  const tensor = tf.tensor3d(decoded.pixels, [decoded.height, decoded.width, 3], 'int32');
-  try {
-    const faces = await faceapi
-      .detectAllFaces(
-        tensor,
-        new faceapi.SsdMobilenetv1Options({ minConfidence: options.minConfidence ?? FACE_MIN_CONFIDENCE }),
-      )
-      .withFaceLandmarks()
-      .withFaceDescriptors();
-    return faces.map(({ detection, descriptor }) => ({
-      box: {
-        x: detection.box.x * decoded.scale,
-        y: detection.box.y * decoded.scale,
-        width: detection.box.width * decoded.scale,
-        height: detection.box.height * decoded.scale,
-      },
-      score: detection.score,
-      descriptor: Array.from(descriptor),
-    }));
-  } finally {
-    tensor.dispose();
+  const model = await faceModelLoaded();
+  const minConfidence = options.minConfidence ?? FACE_MIN_CONFIDENCE;
+  const whole = await decodeForSearch(model.sharp, image, options.maxDimension ?? FACE_SEARCH_MAX_DIMENSION);
+  const firstFaces = await describeViews(model, whole, [{ kind: 'whole' }], minConfidence);
+  const largest = Math.max(0, ...firstFaces.map(({ box }) => box.height / whole.scale));
+  if (options.secondPass === false || largest >= SECOND_PASS_BELOW_FACE_HEIGHT) return firstFaces;
+  const closer = await decodeForSearch(model.sharp, image, SECOND_PASS_MAX_DIMENSION);
+  const tileViews = searchTiles(closer.width, closer.height).map((tile) => ({ kind: 'tile', tile }) as const);
+  const secondFaces = [
+    ...(await describeViews(model, closer, tileViews, minConfidence)),
+    ...(firstFaces.length === 0 ? await describeViews(model, whole, [{ kind: 'zoomed-out' }], minConfidence) : []),
+  ];
+  return withoutRepeats([...secondFaces.sort((a, b) => b.score - a.score), ...firstFaces]);
+}
+
+/**
+ * The faces the model finds in each view of a decoded image, in the upright photo's pixels,
+ * leaving out those a tile cuts at an edge inside the image (a neighbouring tile holds them whole).
+ */
+async function describeViews(
+  { faceapi, tf }: FaceModel,
+  decoded: DecodedImage,
+  views: readonly SearchView[],
+  minConfidence: number,
+): Promise<DetectedFace[]> {
+  const faces: DetectedFace[] = [];
+  for (const view of views) {
+    const shown = viewPixels(decoded, view);
+    const offset = view.kind === 'tile' ? view.tile : { left: 0, top: 0 };
+    const tensor = tf.tensor3d(shown.pixels, [shown.height, shown.width, 3], 'int32');
+    try {
+      const found = await faceapi
+        .detectAllFaces(tensor, new faceapi.SsdMobilenetv1Options({ minConfidence }))
+        .withFaceLandmarks()
+        .withFaceDescriptors();
+      for (const { detection, descriptor } of found) {
+        const box = {
+          x: detection.box.x + offset.left,
+          y: detection.box.y + offset.top,
+          width: detection.box.width,
+          height: detection.box.height,
+        };
+        if (view.kind === 'tile' && isCutByTile(box, view.tile, decoded)) continue;
+        faces.push({
+          box: {
+            x: box.x * decoded.scale,
+            y: box.y * decoded.scale,
+            width: box.width * decoded.scale,
+            height: box.height * decoded.scale,
+          },
+          score: detection.score,
+          descriptor: Array.from(descriptor),
+        });
+      }
+    } finally {
+      tensor.dispose();
+    }
   }
+  return faces;
 }
 
 interface DecodedImage {
