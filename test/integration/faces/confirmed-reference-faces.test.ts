@@ -1,4 +1,4 @@
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { describeReferenceFace } from '#lib/faces/reference-faces';
 import { placementOpinions } from '#lib/faces/second-opinion';
@@ -9,14 +9,13 @@ import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
-import type { CardReading } from '#lib/photos/sorting/rules/shoot-sequence';
 import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import { listPhotos } from '#lib/photos/common/store/photos';
 import { erasePersons } from '#lib/privacy/erasure';
 import { augment, packagedFaces } from '../../../scripts/faces/packaged-faces';
 import { type TestTenant, createTestTenant } from '../../support/factories';
-import { checkInWithSelfie, createFaceGallery } from '../../support/face-galleries';
-import { uploadObject } from '../../support/media';
+import { checkInWithSelfie, createFaceGallery, descriptorItems, placeWithFaces } from '../../support/face-galleries';
+import { makeJpeg, uploadObject } from '../../support/media';
 import { useTestTable } from '../../support/test-table';
 import { keys } from '../../support/table-keys';
 
@@ -34,7 +33,7 @@ let man: Buffer[];
 /** A woman's face, and a recompressed copy of it (a second photo of her, 0.12 from the first). */
 let woman: { face: Buffer; again: Buffer };
 let otherWoman: { face: Buffer; again: Buffer };
-/** A third woman's face, and a darkened copy in which the model finds no face. */
+/** A third woman's face, and a photo of her in which the model finds no face (her back turned: a pattern without one). */
 let thirdWoman: { face: Buffer; faceless: Buffer };
 
 beforeAll(async () => {
@@ -46,50 +45,11 @@ beforeAll(async () => {
   woman = await withCopy(of('face-api-sample1-person1')[0]!);
   otherWoman = await withCopy(of('face-api-sample3-person2')[0]!);
   const third = of('face-api-sample4-person1')[0]!;
-  thirdWoman = { face: third, faceless: await augment(third, 'darker') };
+  thirdWoman = { face: third, faceless: makeJpeg(640, 480) };
 }, 120_000);
-
-/** Places one shoot photo (a card or a portrait) of one camera, second by second, with the faces' second opinion. */
-async function place(scope: GalleryScope, second: number, card: CardReading, image: Buffer) {
-  const path = `cam/IMG_${String(second).padStart(4, '0')}.JPG`;
-  const objectKey = inboxObjectKey({ ...scope, path });
-  await uploadObject(objectKey, image);
-  const facts = {
-    photoId: photoIdOf(objectKey),
-    objectKey,
-    path,
-    fileName: path.slice(4),
-    camera: 'Canon EOS R5 #0331',
-    capturedAt: `2026-11-20T10:00:${String(second).padStart(2, '0')}.000Z`,
-    width: 1,
-    height: 1,
-    uploadedAt: '2026-11-20T12:00:00.000Z',
-  };
-  const settings = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
-  const placement = await placeShootPhoto(
-    scope,
-    facts,
-    card,
-    placementOpinions(scope, settings, { objectKey, bytes: image }),
-  );
-  return { photoId: facts.photoId, placement };
-}
 
 async function shootPhoto(scope: GalleryScope, photoId: string) {
   return (await listShootItems(scope)).find((item) => item.kind === 'photo' && item.photoId === photoId);
-}
-
-/** Every item of the gallery that holds a face descriptor. */
-async function descriptorsOf(scope: GalleryScope) {
-  const { Items = [] } = await db.send(
-    new ScanCommand({
-      TableName: tableName,
-      FilterExpression: 'attribute_exists(#descriptor)',
-      ExpressionAttributeNames: { '#descriptor': 'descriptor' },
-      ConsistentRead: true,
-    }),
-  );
-  return Items.filter((item) => String(item.pk).includes(scope.token));
 }
 
 /** Every item of the gallery's reference-face partition: faces and the marks of rejected selfies. */
@@ -118,12 +78,18 @@ describe("a participant who uploads someone else's face as their selfie, with fa
       expect(await describeReferenceFace(scope, participant.personId)).toBe('stored');
 
       // Act: the woman photographed before the first card; the man's card and two portraits of him; the woman again
-      const before = await place(scope, 1, { kind: 'photo' }, woman.again);
-      await place(scope, 2, { kind: 'card', code: participant.code }, man[0]!);
+      const before = await placeWithFaces(scope, 1, { kind: 'photo' }, woman.again);
+      await placeWithFaces(scope, 2, { kind: 'card', code: participant.code }, man[0]!);
       const portraits = together
-        ? await Promise.all([place(scope, 3, { kind: 'photo' }, man[1]!), place(scope, 4, { kind: 'photo' }, man[2]!)])
-        : [await place(scope, 3, { kind: 'photo' }, man[1]!), await place(scope, 4, { kind: 'photo' }, man[2]!)];
-      const after = await place(scope, 5, { kind: 'photo' }, woman.again);
+        ? await Promise.all([
+            placeWithFaces(scope, 3, { kind: 'photo' }, man[1]!),
+            placeWithFaces(scope, 4, { kind: 'photo' }, man[2]!),
+          ])
+        : [
+            await placeWithFaces(scope, 3, { kind: 'photo' }, man[1]!),
+            await placeWithFaces(scope, 4, { kind: 'photo' }, man[2]!),
+          ];
+      const after = await placeWithFaces(scope, 5, { kind: 'photo' }, woman.again);
 
       // Assess: the woman's photo before the first card is nobody's (a fill-in would have given it to him), without candidates
       const unassigned = await shootPhoto(scope, before.photoId);
@@ -140,14 +106,14 @@ describe("a participant who uploads someone else's face as their selfie, with fa
       expect((await getGalleryConfiguration(scope.tenantId, scope.token))!.counters.photosWithheld).toBe(0);
       // The woman's template is gone, and her selfie is not described again, even when matching is switched off and on
       expect(await getReferenceFace(scope, participant.personId)).toBeUndefined();
-      expect(await descriptorsOf(scope)).toEqual([]);
+      expect(await descriptorItems(scope)).toEqual([]);
       expect(await describeReferenceFace(scope, participant.personId)).toBe('not_their_face');
       await changeFaceMatching(scope, { mode: 'off' });
       expect(await changeFaceMatching(scope, { mode: 'fill' })).toEqual({
         described: { not_their_face: 1 },
         deleted: 0,
       });
-      expect(await descriptorsOf(scope)).toEqual([]);
+      expect(await descriptorItems(scope)).toEqual([]);
       // The mark holds no face, names the two portraits, and goes with the person
       const marks = await faceItemsOf(scope);
       expect(marks.map((item) => [item.personId, [...(item.rejectedBy as string[])].sort()])).toEqual([
@@ -165,10 +131,10 @@ describe("a participant who uploads someone else's face as their selfie, with fa
     const participant = await checkInWithSelfie(studio.tenant, scope, 'participant', true, thirdWoman.face);
     expect(await describeReferenceFace(scope, participant.personId)).toBe('stored');
     // Act: her card, a photo of her in which the model finds no face, then the man twice (a missed card)
-    await place(scope, 1, { kind: 'card', code: participant.code }, man[0]!);
-    await place(scope, 2, { kind: 'photo' }, thirdWoman.faceless);
-    await place(scope, 3, { kind: 'photo' }, man[1]!);
-    await place(scope, 4, { kind: 'photo' }, man[2]!);
+    await placeWithFaces(scope, 1, { kind: 'card', code: participant.code }, man[0]!);
+    await placeWithFaces(scope, 2, { kind: 'photo' }, thirdWoman.faceless);
+    await placeWithFaces(scope, 3, { kind: 'photo' }, man[1]!);
+    await placeWithFaces(scope, 4, { kind: 'photo' }, man[2]!);
     // Assess: the first two photos after her card do not both contradict her selfie, so it stays, unconfirmed
     expect(await getReferenceFace(scope, participant.personId)).toMatchObject({ personId: participant.personId });
     expect((await getReferenceFace(scope, participant.personId))?.confirmed).toBeUndefined();
@@ -184,17 +150,17 @@ describe('a reference face confirmed by a photo of the person’s own card', () 
     for (const person of [first, second]) expect(await describeReferenceFace(scope, person.personId)).toBe('stored');
 
     // Act and assess: before any card, a photo of the first is not filled in
-    const early = await place(scope, 1, { kind: 'photo' }, woman.again);
+    const early = await placeWithFaces(scope, 1, { kind: 'photo' }, woman.again);
     expect(early.placement).toEqual({ kind: 'photo', personId: null, reason: 'before_first_card' });
     // Her card and a portrait of her confirm her face; the portrait is hers, with her face's box
-    await place(scope, 2, { kind: 'card', code: first.code }, man[0]!);
-    const confirming = await place(scope, 3, { kind: 'photo' }, woman.again);
+    await placeWithFaces(scope, 2, { kind: 'card', code: first.code }, man[0]!);
+    const confirming = await placeWithFaces(scope, 3, { kind: 'photo' }, woman.again);
     expect(confirming.placement).toEqual({ kind: 'photo', personId: first.personId });
     expect(await getReferenceFace(scope, first.personId)).toMatchObject({ confirmed: true });
     expect((await listPhotos(scope, first.personId))[0]?.faceBox).toBeDefined();
     // The second woman after the first one's card (a missed card): withheld now, and the second,
     // unconfirmed, is no candidate, though hers is the face in the photo
-    const missed = await place(scope, 4, { kind: 'photo' }, otherWoman.again);
+    const missed = await placeWithFaces(scope, 4, { kind: 'photo' }, otherWoman.again);
     expect(missed.placement).toMatchObject({ kind: 'photo', personId: null, heldFor: first.personId });
     const withheld = await shootPhoto(scope, missed.photoId);
     expect(withheld).toMatchObject({ reason: expect.stringMatching(/^face_(mismatch|uncertain)$/) });
@@ -211,10 +177,10 @@ describe('a reference face confirmed by a photo of the person’s own card', () 
         path: 'other/IMG_0001.JPG',
         fileName: 'IMG_0001.JPG',
         camera: 'Nikon Z9 #3002',
-        capturedAt: '2026-11-20T11:00:00.000Z',
+        capturedAt: '2027-05-03T11:00:00.000Z',
         width: 1,
         height: 1,
-        uploadedAt: '2026-11-20T12:00:00.000Z',
+        uploadedAt: '2027-05-03T12:00:00.000Z',
       },
       { kind: 'photo' },
       placementOpinions(scope, settings, { objectKey, bytes: woman.face }),

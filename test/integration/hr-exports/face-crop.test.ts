@@ -1,24 +1,17 @@
 import { describeReferenceFace } from '#lib/faces/reference-faces';
-import { placementOpinions } from '#lib/faces/second-opinion';
 import { confirmReferenceFace, listReferenceFaces } from '#lib/faces/store/reference-faces';
 import { describeFaces } from '#lib/faces/adapters/face-model';
 import { faceDistance } from '#lib/faces/rules/face-descriptors';
-import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import { DEFAULT_FACE_THRESHOLDS, faceMatchingOf } from '#lib/galleries/rules/face-matching';
-import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { DEFAULT_FACE_THRESHOLDS } from '#lib/galleries/rules/face-matching';
 import { createHrExport } from '#lib/hr-exports/create-hr-export';
 import { readHrExport } from '#lib/hr-exports/get-hr-export';
 import { cropPortrait } from '#lib/hr-exports/adapters/portrait-crop';
-import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
-import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { listPhotos } from '#lib/photos/common/store/photos';
-import type { CardReading } from '#lib/photos/sorting/rules/shoot-sequence';
 import { cropFace, packagedFaceBoxes, packagedPhoto } from '../../../scripts/faces/packaged-faces';
 import { type HrExportPipeline, startHrExportPipeline } from '../../../scripts/local/local-hr-export-queue';
-import { checkInWithSelfie, createFaceGallery } from '../../support/face-galleries';
+import { checkInWithSelfie, createFaceGallery, placeWithFaces } from '../../support/face-galleries';
 import { createTestTenant } from '../../support/factories';
 import { setPersonFacts, unzip } from '../../support/hr-exports';
-import { uploadObject } from '../../support/media';
 import { useTestTable } from '../../support/test-table';
 
 useTestTable();
@@ -31,26 +24,6 @@ beforeAll(async () => {
   pipeline = await startHrExportPipeline();
 });
 afterAll(() => pipeline.stop());
-
-/** Places one shoot photo (a card or a portrait) of camera A, second by second, with the faces' second opinion. */
-async function place(scope: GalleryScope, second: number, card: CardReading, image: Buffer) {
-  const path = `cam/IMG_${String(second).padStart(4, '0')}.JPG`;
-  const objectKey = inboxObjectKey({ ...scope, path });
-  await uploadObject(objectKey, image);
-  const facts = {
-    photoId: photoIdOf(objectKey),
-    objectKey,
-    path,
-    fileName: path.slice(4),
-    camera: 'Camera A',
-    capturedAt: `2027-05-03T10:00:0${second}.000Z`,
-    width: 1920,
-    height: 1280,
-    uploadedAt: '2027-05-03T12:00:00.000Z',
-  };
-  const settings = faceMatchingOf((await getGalleryConfiguration(scope.tenantId, scope.token))!.gallery);
-  return placeShootPhoto(scope, facts, card, placementOpinions(scope, settings, { objectKey, bytes: image }));
-}
 
 const centreOf = (box: { x: number; y: number; width: number; height: number }) => ({
   x: box.x + box.width / 2,
@@ -83,8 +56,11 @@ describe('HR export portraits of a photo the faces agreed on', () => {
     const [reference] = await listReferenceFaces(scope);
 
     // Act: the card, then the group photo; then the export.
-    await place(scope, 1, { kind: 'card', code: person.code }, photo);
-    expect(await place(scope, 2, { kind: 'photo' }, photo)).toEqual({ kind: 'photo', personId: person.personId });
+    await placeWithFaces(scope, 1, { kind: 'card', code: person.code }, photo);
+    expect((await placeWithFaces(scope, 2, { kind: 'photo' }, photo)).placement).toEqual({
+      kind: 'photo',
+      personId: person.personId,
+    });
     const created = await createHrExport(studio.tenant, scope.token, { size: SIZE });
     await pipeline.settled();
     const ready = await readHrExport(studio.tenant, scope.token, created.exportId);

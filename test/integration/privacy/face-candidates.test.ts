@@ -11,6 +11,7 @@ import { replaceFaceCandidates } from '#lib/photos/sorting/store/face-candidates
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { admin } from '../../support/admin';
+import { observingCommands } from '../../support/sent-commands';
 import { candidatesOf, withheldShoot } from '../../support/face-candidates';
 import { useTestTable } from '../../support/test-table';
 
@@ -25,27 +26,18 @@ const DAY_MS = 24 * 3600 * 1000;
  */
 async function beforeCandidatesWritten(photoId: string, step: () => Promise<unknown>, act: () => Promise<unknown>) {
   let stepped = false;
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      const input = JSON.stringify(args.input, (_, value: unknown) => (value instanceof Set ? [...value] : value));
-      if (
-        !stepped &&
-        context.commandName === 'TransactWriteItemsCommand' &&
-        input.includes(photoId) &&
-        input.includes('candidates')
-      ) {
-        stepped = true;
-        await step();
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'stepBeforeCandidates' },
-  );
-  try {
-    await act();
-  } finally {
-    db.middlewareStack.remove('stepBeforeCandidates');
-  }
+  await observingCommands(act, async (commandName, input) => {
+    const text = JSON.stringify(input, (_, value: unknown) => (value instanceof Set ? [...value] : value));
+    if (
+      stepped ||
+      commandName !== 'TransactWriteItemsCommand' ||
+      !text.includes(photoId) ||
+      !text.includes('candidates')
+    )
+      return;
+    stepped = true;
+    await step();
+  });
   return stepped;
 }
 
