@@ -272,7 +272,7 @@ describe('myPhotos attempt limits', () => {
     ];
     expect(answers.map((answer) => Object.keys(answer.body).sort())).toEqual([
       Object.keys(UNIFORM).sort(),
-      ['name', 'ok', 'photos', 'requestId', 'urlsExpireAt'],
+      ['faceConsent', 'name', 'ok', 'photos', 'requestId', 'urlsExpireAt'],
     ]);
   });
 
