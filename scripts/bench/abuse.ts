@@ -11,6 +11,7 @@ import { importedPersonDraft } from '#lib/persons/rules/person-import';
 import { DEFAULT_PUBLIC_LIMITS } from '#lib/galleries/rules/public-limits';
 import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
 import { checkinBody, createBenchStudio, postGroupShootInProcess } from './bench-api';
+import { checkinRequest } from './load';
 import { latencyPercentiles, rounded } from './statistics';
 
 type Studio = Awaited<ReturnType<typeof createBenchStudio>>;
@@ -47,14 +48,7 @@ export async function measureAbuse(baseUrl: string, seconds: number, flooderPoli
     connections: 10,
     duration: seconds,
     overallRate: Math.ceil((flooderBudget * 10) / seconds),
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/group-shoot',
-        headers: { 'X-Tenant-Slug': flooded.slug, 'Content-Type': 'application/json' },
-        body: JSON.stringify(checkinBody(flooded.token, flooded.dayId, '[<id>]')),
-      },
-    ],
+    requests: [checkinRequest(flooded.slug, checkinBody(flooded.token, flooded.dayId, '[<id>]'))],
     idReplacement: true,
     workers: 1,
     timeout: 30,

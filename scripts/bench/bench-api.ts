@@ -20,26 +20,29 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData) {
     demo,
     tenant,
     tenantId: tenant.tenantId,
+    /** The demo gallery with its day without capacity, which imports and check-ins never fill. */
+    openDay: { token: demo.galleryToken, dayId: demo.shootingDayIds[2]! },
     /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless it is 2xx. */
     async call(path: string, options: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string } = {}) {
-      const headers: Record<string, string> = { 'X-Tenant-Slug': options.tenantSlug ?? demo.tenantSlug };
-      if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
-      if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await fetch(`${baseUrl}${path}`, {
-        method: options.method ?? 'GET',
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      });
+      const { method = 'GET', body, apiKey, tenantSlug = demo.tenantSlug } = options;
+      const headers: Record<string, string> = { 'X-Tenant-Slug': tenantSlug };
+      if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
+      const response = await fetch(`${baseUrl}${path}`, init);
       const text = await response.text();
-      if (!response.ok)
-        throw new Error(`${options.method ?? 'GET'} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
       return JSON.parse(text) as unknown;
+    },
+    /** `count` persons of importRowsFor through POST persons into the gallery `token`, on its day `dayId`. */
+    importPersons(apiKey: string, { token, dayId }: { token: string; dayId: string }, count: number, prefix: string) {
+      const body = { persons: importRowsFor(count, dayId, prefix) };
+      return this.call(`/groupshoot/${token}/persons`, { method: 'POST', apiKey, body });
     },
     /** A new API key of the demo tenant: each allows a burst of 60 requests, so each batch of requests gets its own. */
     async freshApiKey() {
       keyNumber += 1;
-      const { secret } = await createApiKey(tenant.tenantId, `Bench key ${keyNumber}`);
-      return secret;
+      return (await createApiKey(tenant.tenantId, `Bench key ${keyNumber}`)).secret;
     },
   };
 }

@@ -6,8 +6,6 @@ import { inTemporaryDirectory, runNode } from './child-process';
 import { median, rounded } from './statistics';
 
 const ROOT = join(__dirname, '..', '..');
-
-/** The name of the bundle everything is compared with. */
 const BASELINE_BUNDLE = 'baseline: DynamoDBDocumentClient only';
 
 // Runs in the child: only the import is timed, not node's own start.
@@ -51,7 +49,6 @@ export async function measureColdStarts(processes: number, limit?: number) {
   });
 }
 
-/** functions/**\/*.ts, sorted. */
 function handlerFiles(): string[] {
   const functionsDir = join(ROOT, 'functions');
   return readdirSync(functionsDir, { recursive: true, encoding: 'utf8' })

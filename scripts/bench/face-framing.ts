@@ -24,8 +24,7 @@ export async function measureFaceFraming(rounds: number) {
   ];
   const rows = [];
   for (const [photo, image] of photos) {
-    const onePass: number[] = [];
-    const servicePath: number[] = [];
+    const [onePass, servicePath]: [number[], number[]] = [[], []];
     await describeFaces(image);
     for (let round = 0; round < rounds; round += 1) {
       onePass.push((await timed(() => describeFaces(image, { secondPass: false }))).milliseconds);

@@ -31,6 +31,7 @@ export async function measureHrExport(
       photos.forEach((photo, index) => writeFileSync(join(directory, `photo-${index}.jpg`), photo));
       const bytes = photos.reduce((sum, photo) => sum + photo.length, 0);
       const largest = Math.max(...settings.persons);
+      const sharpArgs = ['sharp', directory, String(largest), String(settings.size), String(photos.length)];
       const [builds, largestBuilds, sharpRuns]: [SideFigures[], SideFigures[], SideFigures[]] = [[], [], []];
       for (const persons of settings.persons) {
         const gallery = await seedGallery(persons, photos);
@@ -42,13 +43,7 @@ export async function measureHrExport(
           if (persons !== largest) builds.push(build);
           else {
             largestBuilds.push(build);
-            sharpRuns.push(
-              await inChild(
-                cpus.sidePrefix,
-                ['sharp', directory, String(largest), String(settings.size), String(photos.length)],
-                largest,
-              ),
-            );
+            sharpRuns.push(await inChild(cpus.sidePrefix, sharpArgs, largest));
           }
         }
       }
@@ -166,7 +161,7 @@ async function inChild(prefix: string[], args: string[], persons: number) {
 
 /** In the child: one build, or sharp alone over the same number of photos, timed, with the process's memory. */
 whenChildOf(__filename, async ([side, ...args]) => {
-  let run: () => Promise<void>;
+  let run: () => Promise<unknown>;
   if (side === 'build') {
     const { buildHrExport } = await import('#lib/hr-exports/build-hr-export');
     const message = JSON.parse(args[0]!) as { tenantId: string; token: string; exportId: string };
@@ -180,19 +175,15 @@ whenChildOf(__filename, async ([side, ...args]) => {
     sharp.cache(false);
     const [directory, count, size, distinct] = [args[0]!, Number(args[1]), Number(args[2]), Number(args[3])];
     run = () =>
-      mapWithConcurrency(
-        Array.from({ length: count }, (_, index) => index),
-        AT_ONCE,
-        async (index) => {
-          const photo = readFileSync(join(directory, `photo-${index % distinct}.jpg`));
-          await sharp(photo, { failOn: 'error' })
-            .autoOrient()
-            .resize(size, size, { fit: 'cover', position: 'attention' })
-            .toColourspace('srgb')
-            .jpeg({ quality: 85 })
-            .toBuffer();
-        },
-      ).then(() => undefined);
+      mapWithConcurrency([...Array(count).keys()], AT_ONCE, async (index) => {
+        const photo = readFileSync(join(directory, `photo-${index % distinct}.jpg`));
+        await sharp(photo, { failOn: 'error' })
+          .autoOrient()
+          .resize(size, size, { fit: 'cover', position: 'attention' })
+          .toColourspace('srgb')
+          .jpeg({ quality: 85 })
+          .toBuffer();
+      });
   }
   const idleRssMb = residentMb('VmRSS');
   const cpuBefore = process.cpuUsage();

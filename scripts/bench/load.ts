@@ -77,7 +77,6 @@ export async function measureLoad(
         ratePerSecond: arrivalRatePerSecond,
         requestsPerSide: options.requests,
       });
-      const ratio = (part: number, whole: number) => rounded(part / whole);
       results.push({
         scenario: scenario.scenario,
         connections: options.connections,
@@ -87,10 +86,10 @@ export async function measureLoad(
         functionsInProcess: inProcessSteady!,
         dynamoDbAlone: aloneSteady!,
         saturated: { functionsInProcess: inProcessSaturated!, dynamoDbAlone: aloneSaturated! },
-        p50Ratio: ratio(inProcessSteady!.p50Milliseconds, aloneSteady!.p50Milliseconds),
-        p99Ratio: ratio(inProcessSteady!.p99Milliseconds, aloneSteady!.p99Milliseconds),
+        p50Ratio: rounded(inProcessSteady!.p50Milliseconds / aloneSteady!.p50Milliseconds),
+        p99Ratio: rounded(inProcessSteady!.p99Milliseconds / aloneSteady!.p99Milliseconds),
         /** Saturated: the DynamoDB work alone's requests per second over the functions'. */
-        throughputRatio: ratio(aloneSaturated!.requestsPerSecond, inProcessSaturated!.requestsPerSecond),
+        throughputRatio: rounded(aloneSaturated!.requestsPerSecond / inProcessSaturated!.requestsPerSecond),
       });
     }
   } finally {
@@ -145,13 +144,13 @@ export async function raiseDemoLimits(api: BenchApi): Promise<void> {
   });
 }
 
-/** The free check-in of participant `id` as a load request (`[<id>]`: a new participant each time it is sent). */
-export function checkinRequest(api: BenchApi, id: string): LoadRequest {
+/** A check-in with `body` to the tenant `tenantSlug` as a load request (`[<id>]` in it: a new participant each time it is sent). */
+export function checkinRequest(tenantSlug: string, body: object) {
   return {
-    method: 'POST',
+    method: 'POST' as const,
     path: '/v1/group-shoot',
-    headers: { 'X-Tenant-Slug': api.demo.tenantSlug, 'Content-Type': 'application/json' },
-    body: JSON.stringify(demoCheckin(api.demo, id)),
+    headers: { 'X-Tenant-Slug': tenantSlug, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
   };
 }
 
@@ -183,8 +182,8 @@ async function loadScenarios(api: BenchApi, keyCount: number) {
     },
     {
       scenario: 'POST /group-shoot submitCheckin (free)',
-      requests: [checkinRequest(api, '[<id>]')],
-      sample: checkinRequest(api, sampleParticipant),
+      requests: [checkinRequest(tenantSlug, demoCheckin(api.demo, '[<id>]'))],
+      sample: checkinRequest(tenantSlug, demoCheckin(api.demo, sampleParticipant)),
       freshen: (answer: unknown) => {
         const { personId, code } = answer as { personId: string; code: string };
         return (): ((text: string) => string) => {
@@ -231,17 +230,10 @@ export async function driveLoad(send: Side, connections: number, requests: numbe
  */
 async function driveInterleavedAtRate(sides: Side[], options: { ratePerSecond: number; requestsPerSide: number }) {
   const latencies: number[][] = sides.map(() => []);
-  let order: number[] = [];
+  let notYetInRun: number[] = [];
   const seconds = await startAtRate(options.requestsPerSide * sides.length, options.ratePerSecond, async (_, due) => {
-    // A random order of the sides (Fisher–Yates), one run after another.
-    if (order.length === 0) {
-      order = [...sides.keys()];
-      for (let at = order.length - 1; at > 0; at -= 1) {
-        const other = randomInt(at + 1);
-        [order[at], order[other]] = [order[other]!, order[at]!];
-      }
-    }
-    const sideIndex = order.pop()!;
+    if (notYetInRun.length === 0) notYetInRun = [...sides.keys()];
+    const sideIndex = notYetInRun.splice(randomInt(notYetInRun.length), 1)[0]!;
     await sides[sideIndex]!();
     latencies[sideIndex]!.push(performance.now() - due);
   });

@@ -21,13 +21,9 @@ const cardText = (index: number) => ['K7QM', 'W2HB', 'PP4D', 'HJ5N'][index % 4]!
  * sharp alone to raw pixels, the least any look at the pixels costs; each side in a child process
  * of its own, one photo at a time (docs/benchmarks/photo-ingest.md).
  */
-export async function measurePhotoIngest(settings: {
-  width: number;
-  height: number;
-  cards: number;
-  portraits: number;
-  rounds: number;
-}) {
+export async function measurePhotoIngest(
+  settings: Record<'width' | 'height' | 'cards' | 'portraits' | 'rounds', number>,
+) {
   return inTemporaryDirectory(async (directory) => {
     const { width, height } = settings;
     let bytes = 0;

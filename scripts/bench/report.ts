@@ -15,12 +15,9 @@ export function figuresAsMarkdown(result: unknown): string {
   if (!Array.isArray(result)) return markdownTable(['Figure', 'Value'], Object.entries(flatten(result)));
   const rows = result.map((element) => flatten(element));
   const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  if (names.length <= rows.length)
-    return markdownTable(
-      names,
-      rows.map((row) => names.map((name) => row[name] ?? '')),
-    );
-  const [first, ...others] = names.map((name) => [name, ...rows.map((row) => row[name] ?? '')]);
+  const cells = rows.map((row) => names.map((name) => row[name] ?? ''));
+  if (names.length <= rows.length) return markdownTable(names, cells);
+  const [first, ...others] = names.map((name, column) => [name, ...cells.map((row) => row[column]!)]);
   return markdownTable(first!.map(String), others);
 }
 

@@ -5,13 +5,9 @@ import { PERSONS_PER_TRANSACTION } from '#lib/persons/store/access-code-allocati
  * "Round trips per request"): `calls` in all, `depth` the waves a request waits for one after
  * another. A warm instance has the tenant and the gallery's limits from its recent reads.
  */
-export interface RoundTripFloor {
-  calls: number;
-  depth: number;
-  reason: string;
-}
+export type RoundTripFloor = ReturnType<typeof floor>;
 
-const floor = (calls: number, depth: number, reason: string): RoundTripFloor => ({ calls, depth, reason });
+const floor = (calls: number, depth: number, reason: string) => ({ calls, depth, reason });
 
 export const PUBLIC_CHECKIN_INFO_FLOOR = floor(2, 1, 'gallery Query ‖ per-client rate-limit UpdateItem');
 

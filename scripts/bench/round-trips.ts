@@ -66,17 +66,11 @@ export async function measureRoundTrips(
 }
 
 async function endpointCases(api: BenchApi, largeImportRows: number): Promise<EndpointCase[]> {
-  const { galleryToken: token, shootingDayIds } = api.demo;
-  // The day without capacity: imports never fill it.
-  const openDayId = shootingDayIds[2]!;
+  const token = api.demo.galleryToken;
   const server = `/groupshoot/${token}`;
   const get = (path: string) => (apiKey: string) => api.call(path, { apiKey });
   const importOf = (rows: number, label: string) => (apiKey: string, iteration: number) =>
-    api.call(`${server}/persons`, {
-      method: 'POST',
-      apiKey,
-      body: { persons: importRowsFor(rows, openDayId, `${label}-${iteration}`) },
-    });
+    api.importPersons(apiKey, api.openDay, rows, `${label}-${iteration}`);
   // A person to ask for photos: GET photos answers 404 for one that does not exist.
   const imported = (await importOf(1, 'photos')(await api.freshApiKey(), 0)) as { persons: { personId: string }[] };
   const personId = imported.persons[0]!.personId;
@@ -139,14 +133,8 @@ function compactOperations(operations: readonly string[]): string {
  */
 export async function compareImports(api: BenchApi, options: { rows: number; iterations: number }) {
   const apiKey = await api.freshApiKey();
-  const apiDayId = api.demo.shootingDayIds[2]!;
   const { token, dayId } = await createBenchGallery(api.tenantId, 'Bench: SDK-alone imports');
-  const importThroughApi = (label: string) =>
-    api.call(`/groupshoot/${api.demo.galleryToken}/persons`, {
-      method: 'POST',
-      apiKey,
-      body: { persons: importRowsFor(options.rows, apiDayId, label) },
-    });
+  const importThroughApi = (label: string) => api.importPersons(apiKey, api.openDay, options.rows, label);
   const insertWithSdk = async (label: string) => {
     const createdAt = nowIso();
     const drafts = importRowsFor(options.rows, dayId, label).map((row) => importedPersonDraft(row, createdAt));

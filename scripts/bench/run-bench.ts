@@ -67,10 +67,8 @@ async function main(): Promise<void> {
       cpus: availableParallelism(),
       platform: `${process.platform} ${process.arch}`,
     };
-    writeFileSync(
-      outFile,
-      `${JSON.stringify({ mode: options.smoke ? 'smoke' : 'full', startedAt, machine, ...results }, null, 2)}\n`,
-    );
+    const report = { mode: options.smoke ? 'smoke' : 'full', startedAt, machine, ...results };
+    writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`\nWritten to ${outFile}`);
   } finally {
     await environment?.stop();

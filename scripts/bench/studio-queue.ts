@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { deleteObjectVersions, findMediaObject, listObjectVersions, putMediaObject } from '#lib/platform/media-bucket';
 import { inboxPrefix, thumbnailPrefix } from '#lib/platform/media-keys';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
+import { mapWithConcurrency } from '#lib/platform/concurrency';
 import { startStudio } from '../studio/studio-server';
 import { createBenchStudio, shootPhotoFacts } from './bench-api';
 import { median, rounded } from './statistics';
@@ -95,9 +96,7 @@ async function seedQueue(settings: { photos: number; photoWidth: number; photoHe
     await putMediaObject(facts.objectKey, image, 'image/jpeg');
     await placeShootPhoto(scope, facts, { kind: 'photo' });
   };
-  for (let start = 0; start < settings.photos; start += 8) {
-    await Promise.all(Array.from({ length: Math.min(8, settings.photos - start) }, (_, at) => place(start + at)));
-  }
+  await mapWithConcurrency([...Array(settings.photos).keys()], 8, place);
   return { tenantSlug, token, inboxPrefix: inboxPrefix(tenantId, token) };
 }
 

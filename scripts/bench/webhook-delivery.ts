@@ -6,7 +6,7 @@ import { deleteSubscription } from '#lib/webhooks/store/webhook-subscriptions';
 import type { EventType } from '#lib/events/rules/event-catalogue';
 import { createSubscription } from '#lib/webhooks/manage-subscriptions';
 import { type LocalEventPipeline, startEventPipeline } from '../local/event-pipeline';
-import { type BenchApi, createBenchGallery, importRowsFor } from './bench-api';
+import { type BenchApi, createBenchGallery, demoCheckin } from './bench-api';
 import { checkinRequest, driveLoad, functionsInProcess, raiseDemoLimits } from './load';
 import { latencyPercentiles, loadFiguresOf, percentile, rounded, timed } from './statistics';
 
@@ -33,7 +33,7 @@ export async function measureWebhookDelivery(
   try {
     await raiseDemoLimits(api);
     const invoke = functionsInProcess(api.baseUrl);
-    const checkin = checkinRequest(api, '[<id>]');
+    const checkin = checkinRequest(api.demo.tenantSlug, demoCheckin(api.demo, '[<id>]'));
     const load = async (requests: number) => {
       const { latencies, seconds } = await driveLoad(() => invoke(checkin), options.connections, requests);
       return loadFiguresOf(latencies, seconds);
@@ -45,7 +45,7 @@ export async function measureWebhookDelivery(
     pipeline = await startEventPipeline({ pollMs: STREAM_POLL_MS, concurrency: DELIVERY_CONCURRENCY });
     await pipeline.settled();
 
-    // (a) Each free check-in records person.created and checkin.completed.
+    // Each free check-in records person.created and checkin.completed.
     let subscriptionId = await subscribe(api, receiver, ['*']);
     await load(options.connections * 2);
     // The warm-up's events delivered first, so that the measured ones start with no backlog.
@@ -62,17 +62,12 @@ export async function measureWebhookDelivery(
     const checkinDelivery = await deliveryLatency(checkinArrivals, api.tenantId, subscriptionId);
     await deleteSubscription(api.tenantId, subscriptionId);
 
-    // (b) An import into a fresh gallery.
     const gallery = await createBenchGallery(api.tenantId, 'Bench: webhook delivery of an import');
     subscriptionId = await subscribe(api, receiver, ['person.created']);
     const apiKey = await api.freshApiKey();
     const importStartedAt = Date.now();
     const { result: answer, milliseconds: importMilliseconds } = await timed(() =>
-      api.call(`/groupshoot/${gallery.token}/persons`, {
-        method: 'POST',
-        apiKey,
-        body: { persons: importRowsFor(options.rows, gallery.dayId, 'webhooks') },
-      }),
+      api.importPersons(apiKey, gallery, options.rows, 'webhooks'),
     );
     const importArrivals = await arrivalsOf(api, receiver, pipeline, subscriptionId, {
       galleryToken: gallery.token,
