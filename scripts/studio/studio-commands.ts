@@ -14,6 +14,7 @@ import { type OptionValues, galleryToken } from '../cli-kit/options';
 import { requireEnvironment } from '../cli-kit/table-environment';
 import { type Photo, sortPhotosByCapture } from '#lib/photos/common/rules/photo-model';
 import type { CardsPrinted } from '#lib/galleries/rules/gallery-model';
+import type { DeclaredIdentity } from '#lib/persons/rules/person-model';
 
 /** A CLI command's result: its `--json` data and the lines it prints without `--json`. */
 export async function runCommandPrinted(
@@ -102,6 +103,8 @@ export interface StudioPerson {
   /** When they checked in on the page: a check-in's creation, an imported person's own check-in; null for an imported person who has not checked in. */
   checkedInAt: string | null;
   photoCount: number;
+  /** What an imported person's own check-in declared where it differs from HR's import; null when nothing does. */
+  declared: DeclaredIdentity | null;
 }
 
 /** When a person checked in on the page: a check-in's creation, an imported person's own check-in; null for an imported person who has not. */
@@ -135,6 +138,7 @@ export async function listStudioPersons(tenant: string, gallery: string): Promis
         shootingDayId: person.shootingDayId,
         checkedInAt: checkInTimeOf(person),
         photoCount: person.photoCount,
+        declared: person.declared,
       })),
     );
     cursor = page.nextCursor;
@@ -173,6 +177,7 @@ export async function showStudioPerson(tenant: string, gallery: string, personId
       code: person.code,
       employeeId: person.employeeId,
       checkedInAt: checkInTimeOf(person),
+      declared: person.declared ?? null,
     },
     // The face box stays on the machine, as it stays out of the API's answers.
     photos: photos.map(({ faceBox: _faceBox, ...photo }): StudioPersonPhoto => ({

@@ -5,6 +5,8 @@ import { type LocalStack, type StudioProcess, startLocalStack, startStudioProces
 import type { Page } from 'playwright-core';
 import type { listPhotos } from '#lib/photos/common/store/photos';
 import type { getPerson } from '#lib/persons/store/persons';
+import type { DeclaredIdentity } from '#lib/persons/rules/person-model';
+import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { createDelivery, getDelivery } from '#lib/webhooks/store/webhook-deliveries';
 import type { runCommand } from '../../scripts/studio/studio-commands';
 import type { reviewShoot } from '../support/review-shoot';
@@ -31,6 +33,7 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     createDelivery: typeof createDelivery;
     getDelivery: typeof getDelivery;
     runCommand: typeof runCommand;
+    declare: (scope: GalleryScope, personId: string, declared: DeclaredIdentity) => Promise<unknown>;
   };
   let tenant: Awaited<ReturnType<typeof createTestTenant>>;
 
@@ -52,7 +55,21 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
       import('#lib/webhooks/store/webhook-deliveries'),
       import('../../scripts/studio/studio-commands'),
     ]);
-    tables = { listPhotos, getPerson, createDelivery, getDelivery, runCommand };
+    const [{ UpdateCommand }, { db, tableName }, { keys }] = await Promise.all([
+      import('@aws-sdk/lib-dynamodb'),
+      import('#lib/platform/table/client'),
+      import('../support/table-keys'),
+    ]);
+    const declare = (scope: GalleryScope, personId: string, declared: DeclaredIdentity) =>
+      db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.person(scope.tenantId, scope.token, personId),
+          UpdateExpression: 'SET declared = :declared',
+          ExpressionAttributeValues: { ':declared': declared },
+        }),
+      );
+    tables = { listPhotos, getPerson, createDelivery, getDelivery, runCommand, declare };
     tenant = await createTestTenant();
     shoot = await reviewShoot(tenant, { images: 'all' });
     studio = await startStudioProcess(tenant.slug, stack.dataDir);
@@ -182,6 +199,26 @@ describe('studio console in Chromium, against npm start and npm run studio', () 
     expect(stillThere).toBeDefined();
     expect(await page.locator('#erase-receipt').textContent()).toMatch(/^Removed for [\s\S]+photo records\s+\d+/);
     expect(await tables.getPerson(shoot.shoot.scope, second.personId)).toBeUndefined();
+  });
+
+  it("shows what an imported person declared at their check-in beside HR's identity, in the persons and on their page", async () => {
+    // Prepare: the first person's own check-in typed another name and employee ID (what completedPerson keeps as declared)
+    const first = shoot.shoot.persons[0]!;
+    await tables.declare(shoot.shoot.scope, first.personId, { name: 'Ivy Typed', employeeId: 'E-11' });
+    const page = await browser.newWatchedPage({ viewport: VIEWPORTS.desktop });
+    await page.goto(studio!.url);
+    // Act
+    await shootRow(page).getByRole('link', { name: 'Persons' }).click();
+    const row = page.locator('tr', { has: page.getByRole('link', { name: 'Person 0', exact: true }) });
+    const listed = await row.locator('td').last().textContent();
+    const others = await page.locator('tbody tr td:last-child').allTextContents();
+    await row.getByRole('link', { name: 'Person 0', exact: true }).click();
+    const onPage = await page.locator('p.declared').textContent();
+    // Assess
+    expect(listed).toBe('name "Ivy Typed", employee ID E-11');
+    expect(others.filter(Boolean)).toEqual([listed]);
+    expect(onPage).toMatch(/^Declared at check-in, beside what HR imported .*: name "Ivy Typed", employee ID E-11$/);
+    expect(await page.getByRole('heading', { name: /^Person 0 / }).count()).toBe(1);
   });
 
   it("lists the webhook subscriptions, opens one's deliveries with their outcome, and replays the failed ones", async () => {

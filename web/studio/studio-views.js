@@ -7,6 +7,15 @@
 
   const galleryPath = (token) => 'galleries/' + encodeURIComponent(token);
   const personHref = (token, personId) => `#/person/${encodeURIComponent(token)}/${encodeURIComponent(personId)}`;
+  // What an imported person typed at their check-in where it differs from HR's import, which stays theirs.
+  const declaredText = (declared) =>
+    [
+      declared && declared.name ? `name "${declared.name}"` : '',
+      declared && declared.email ? `email ${declared.email}` : '',
+      declared && declared.employeeId ? `employee ID ${declared.employeeId}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
 
   views.persons = async function showPersons(token) {
     const here = location.hash;
@@ -20,6 +29,7 @@
         element('td', { text: person.employeeId || '' }),
         element('td', { text: String(person.photoCount) }),
         element('td', { text: person.checkedInAt || 'imported' }),
+        element('td', { text: declaredText(person.declared) }),
       ),
     );
     render(
@@ -35,7 +45,9 @@
           element(
             'tr',
             {},
-            ...['Name', 'Code', 'Employee ID', 'Photos', 'Checked in'].map((text) => element('th', { text })),
+            ...['Name', 'Code', 'Employee ID', 'Photos', 'Checked in', 'Declared at check-in'].map((text) =>
+              element('th', { text }),
+            ),
           ),
         ),
         element('tbody', {}, ...rows),
@@ -159,6 +171,12 @@
         `${photos.length} photo(s) in capture order · `,
         element('a', { href: '#/persons/' + encodeURIComponent(token), text: 'Persons of ' + token }),
       ),
+      person.declared
+        ? element('p', {
+            class: 'declared',
+            text: `Declared at check-in, beside what HR imported (the export and emails keep HR's): ${declaredText(person.declared)}`,
+          })
+        : '',
       element('div', { class: 'grid' }, ...tiles),
       erasure,
     );
