@@ -191,6 +191,7 @@ describe('studio console (npm run studio)', () => {
         shootingDayId: null,
         checkedInAt: null,
         photoCount: expect.any(Number),
+        declared: null,
       })),
     );
     expect(persons.persons[0].photoCount).toBeGreaterThan(0);
@@ -292,6 +293,7 @@ describe('studio console (npm run studio)', () => {
       code: first!.code,
       employeeId: null,
       checkedInAt: null,
+      declared: null,
     });
     expect(before.photos.map((photo: { photoId: string }) => photo.photoId)).toEqual(expected);
     expect(before.photos.filter((photo: { picked: boolean }) => photo.picked)).toEqual([]);
