@@ -199,7 +199,7 @@ it('a session two requests expire at once: the one Stripe refuses, since the oth
   const sessionId = sessionIdOf(reserved.body.checkoutUrl);
   const { account } = stripe.emulator.sessions.get(sessionId)!;
   // Both read the session open; their expiries are held back until both reads are answered.
-  stripe.emulator.delayCalls(1000, { operation: 'checkout.sessions.expire', count: 2 });
+  stripe.emulator.delayCalls(2000, { operation: 'checkout.sessions.expire', count: 2 });
   const outcomes = await Promise.all([
     expireCheckoutSession(account, sessionId),
     expireCheckoutSession(account, sessionId),
