@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
+import { type TransactItem, conditionalWrite, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
 import { faceKeys } from '#lib/faces/store/keys';
 import { queryPartition } from '#lib/platform/table/queries';
@@ -9,8 +9,6 @@ import { faceConsentCheck } from '#lib/persons/store/person-marks';
 import { faceMatchingCheck } from '#lib/galleries/store/face-matching-check';
 import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
-import { withStoreRetries } from '#lib/platform/table/retry';
-import { isConditionFailure } from '#lib/platform/table/store-errors';
 
 /**
  * Reference faces (faceKeys.referenceFace): the face descriptor of a consenting person's selfie,
@@ -177,7 +175,8 @@ export async function recordContradiction(
  * Rejects a person's unconfirmed reference face as not their face: the descriptor goes, and the
  * item stays as the mark that keeps the selfie from being described again (putReferenceFace
  * puts nothing over it), with the photos that contradicted it. Conditional on the face being
- * there and still unconfirmed: a photo that confirmed it meanwhile wins. False when it did.
+ * there and still unconfirmed: a photo that confirmed it meanwhile wins. False when it did; true
+ * when the mark is there already (this rejection resent, or a concurrent one).
  */
 export async function rejectReferenceFace(
   scope: GalleryScope,
@@ -185,18 +184,23 @@ export async function rejectReferenceFace(
   photoIds: readonly string[],
   at: string,
 ): Promise<boolean> {
-  const updated = await updateFaceIf(scope, personId, {
-    UpdateExpression: 'SET rejectedAt = :at, rejectedBy = :photoIds REMOVE #descriptor, computedAt, contradictedBy',
-    ConditionExpression: 'attribute_exists(#descriptor) AND attribute_not_exists(confirmedAt)',
-    ExpressionAttributeValues: { ':at': at, ':photoIds': [...photoIds] },
-  });
+  const updated = await updateFaceIf(
+    scope,
+    personId,
+    {
+      UpdateExpression: 'SET rejectedAt = :at, rejectedBy = :photoIds REMOVE #descriptor, computedAt, contradictedBy',
+      ConditionExpression: 'attribute_exists(#descriptor) AND attribute_not_exists(confirmedAt)',
+      ExpressionAttributeValues: { ':at': at, ':photoIds': [...photoIds] },
+    },
+    (item) => item?.rejectedAt !== undefined,
+  );
   return updated !== undefined;
 }
 
 /**
  * A conditional update of a person's face item, whose expressions name the descriptor
- * `#descriptor` (a reserved word): its new image ({} unless asked for), undefined when the
- * condition failed.
+ * `#descriptor` (a reserved word): its new image ({} unless asked for, or when `ours` tells
+ * this very update in the item a resent one found), undefined when the condition failed.
  */
 async function updateFaceIf(
   scope: GalleryScope,
@@ -205,23 +209,22 @@ async function updateFaceIf(
     ConstructorParameters<typeof UpdateCommand>[0],
     'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeValues' | 'ReturnValues'
   >,
+  ours: (item: StoredItem | undefined) => boolean = () => false,
 ): Promise<StoredItem | undefined> {
-  try {
-    const { Attributes } = await withStoreRetries(() =>
-      db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: faceKeys.referenceFace(scope.tenantId, scope.token, personId),
-          ExpressionAttributeNames: { '#descriptor': 'descriptor' },
-          ...update,
-        }),
-      ),
+  let image: StoredItem = {};
+  const written = await conditionalWrite(async () => {
+    const { Attributes } = await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: faceKeys.referenceFace(scope.tenantId, scope.token, personId),
+        ExpressionAttributeNames: { '#descriptor': 'descriptor' },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        ...update,
+      }),
     );
-    return Attributes ?? {};
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    image = Attributes ?? {};
+  }, ours);
+  return written ? image : undefined;
 }
 
 /** The delete of a person's reference face, for the transaction that deletes the person. */
