@@ -251,28 +251,42 @@
     });
   }
 
-  /** pickPhoto with what opened the photos; the answer is the photos again, the pick marked. */
-  function pickPortrait(photoId, button) {
-    if (!proof) return;
-    clearError();
-    var body = { action: 'pickPhoto', token: page.token, photoId: photoId };
+  /**
+   * A participant's action with what opened the photos (the link, or the code and its second
+   * factor): `done` takes an answer that did it; a budget past its end, a wait or a refusal are
+   * shown as for every such action.
+   */
+  function actWithProof(fields, done) {
+    var body = { token: page.token };
+    Object.keys(fields).forEach(function (name) {
+      body[name] = fields[name];
+    });
     Object.keys(proof).forEach(function (name) {
       if (proof[name]) body[name] = proof[name];
     });
-    button.disabled = true;
-    page.status('savingPortrait');
-    page.api('POST', '/group-shoot', body, 0).then(function (answer) {
-      button.disabled = false;
-      if (answer.ok && answer.photos) {
-        photos = answer.photos;
-        markPick();
-        page.status('portraitSaved');
-        return button.focus();
-      }
+    return page.api('POST', '/group-shoot', body, 0).then(function (answer) {
+      if (done(answer)) return;
       page.status('');
       if (answer.ok && answer.photoLinkRequested) return linkSent('pairLinkSent');
       if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
       showError(page.errorMessageKey(answer.error));
+    });
+  }
+
+  /** pickPhoto; the answer is the photos again, the pick marked. */
+  function pickPortrait(photoId, button) {
+    if (!proof) return;
+    clearError();
+    button.disabled = true;
+    page.status('savingPortrait');
+    actWithProof({ action: 'pickPhoto', photoId: photoId }, function (answer) {
+      button.disabled = false;
+      if (!(answer.ok && answer.photos)) return false;
+      photos = answer.photos;
+      markPick();
+      page.status('portraitSaved');
+      button.focus();
+      return true;
     });
   }
 
@@ -291,28 +305,21 @@
     (yes ? $('face-withdraw-question') : $('face-withdraw')).focus();
   }
 
-  /** withdrawFaceConsent with what opened the photos; the answer says the consent is withdrawn. */
+  /** withdrawFaceConsent; the answer says the consent is withdrawn. */
   function withdrawFaceConsent() {
     if (!proof) return;
     clearError();
-    var body = { action: 'withdrawFaceConsent', token: page.token };
-    Object.keys(proof).forEach(function (name) {
-      if (proof[name]) body[name] = proof[name];
-    });
     $('face-withdraw-yes').disabled = true;
     page.status('withdrawingFaceConsent');
-    page.api('POST', '/group-shoot', body, 0).then(function (answer) {
+    actWithProof({ action: 'withdrawFaceConsent' }, function (answer) {
       $('face-withdraw-yes').disabled = false;
+      if (!(answer.ok && answer.faceConsent === false)) return false;
       page.status('');
-      if (answer.ok && answer.faceConsent === false) {
-        $('face-consent').hidden = true;
-        i18n.setText($('face-withdrawn'), 'faceConsentWithdrawn');
-        $('face-withdrawn').hidden = false;
-        return $('face-withdrawn').focus();
-      }
-      if (answer.ok && answer.photoLinkRequested) return linkSent('pairLinkSent');
-      if (answer.error === 'rate_limit_exceeded') return showWait(answer.retryAfter);
-      showError(page.errorMessageKey(answer.error));
+      $('face-consent').hidden = true;
+      i18n.setText($('face-withdrawn'), 'faceConsentWithdrawn');
+      $('face-withdrawn').hidden = false;
+      $('face-withdrawn').focus();
+      return true;
     });
   }
 
