@@ -8,14 +8,12 @@
   const galleryPath = (token) => 'galleries/' + encodeURIComponent(token);
   const personHref = (token, personId) => `#/person/${encodeURIComponent(token)}/${encodeURIComponent(personId)}`;
   // What an imported person typed at their check-in where it differs from HR's import, which stays theirs.
-  const declaredText = (declared) =>
-    [
-      declared && declared.name ? `name "${declared.name}"` : '',
-      declared && declared.email ? `email ${declared.email}` : '',
-      declared && declared.employeeId ? `employee ID ${declared.employeeId}` : '',
-    ]
+  const declaredText = (declared) => {
+    const { name, email, employeeId } = declared || {};
+    return [name && `name "${name}"`, email && `email ${email}`, employeeId && `employee ID ${employeeId}`]
       .filter(Boolean)
       .join(', ');
+  };
 
   views.persons = async function showPersons(token) {
     const here = location.hash;
