@@ -357,6 +357,14 @@ const PERMISSIONS_BY_HANDLER = {
       // The gallery still there, its persons a page at a time, each consenting person's photos.
       READ_GALLERY_CONFIG,
       { on: 'table', actions: ['Query'], partitions: [PARTITIONS.persons, PARTITIONS.photos] },
+      // Which exports hold whom, a page of persons at a time (BatchWriteItem of Puts).
+      { on: 'table', actions: ['BatchWriteItem'], partitions: [PARTITIONS.hrExportHoldings] },
+      // The file names given, each claimed with a conditional Put; HR's IDs' names put in batches, then read.
+      {
+        on: 'table',
+        actions: ['PutItem', 'BatchWriteItem', 'GetItem'],
+        partitions: [PARTITIONS.hrExportFileNames],
+      },
     ],
     // Photos only read; crops listed a page of persons at a time, read from and put into the cache; the ZIP written in parts (PutObject covers
     // the multipart calls), aborted on failure, and deleted for good when erasure came first (its versions listed).

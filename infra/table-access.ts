@@ -77,8 +77,12 @@ export const PARTITIONS = {
   events: outboxKeys.eventsOfGallery(ANY, ANY),
   /** A gallery's reference faces (`…#FACES`): consenting persons' face descriptors, biometric data. */
   referenceFaces: faceKeys.referenceFacesOfGallery(ANY, ANY),
-  /** A gallery's HR export jobs (`…#HREXPORTS`): each lists the persons its ZIP holds. */
+  /** A gallery's HR export jobs (`…#HREXPORTS`). */
   hrExports: hrExportKeys.hrExportsOfGallery(ANY, ANY),
+  /** `…#HREXPORTHOLDS#<personId>`: which ready exports hold one person (erasure reads them by person). */
+  hrExportHoldings: hrExportKeys.hrExportHoldingsOfPerson(ANY, ANY, ANY),
+  /** `…#HREXPORTNAMES#<buildId>`: the file names one build of an export gave, and those HR's IDs want. */
+  hrExportFileNames: hrExportKeys.hrExportFileNamesOfBuild(ANY, ANY, ANY),
   /**
    * Every partition of every gallery: the kinds above from galleryConfig to emailReservations,
    * the shoot, events, reference faces and HR exports. Webhook subscriptions and deliveries are the tenant's,

@@ -27,7 +27,7 @@ import {
   emptyReport,
 } from '#lib/hr-exports/rules/hr-export-model';
 import { choosePortrait, hasHrExportConsent } from '#lib/hr-exports/rules/export-eligibility';
-import { PortraitFileNamer } from '#lib/hr-exports/rules/portrait-file-names';
+import { PortraitFileNamer, comparedNameOf } from '#lib/hr-exports/rules/portrait-file-names';
 import { employeeIdSourceOf } from '#lib/hr-exports/rules/employee-id-sources';
 import { MANIFEST_COLUMNS, MANIFEST_FILE_NAME, manifestRow } from '#lib/hr-exports/rules/manifest-rows';
 import {
@@ -35,7 +35,9 @@ import {
   markHrExportFailed,
   markHrExportReady,
   markHrExportRunning,
+  recordHrExportHoldings,
 } from '#lib/hr-exports/store/hr-exports';
+import { tableFileNameLedger } from '#lib/hr-exports/store/file-name-claims';
 import { startExportArchive } from '#lib/hr-exports/adapters/export-archive';
 import { keptCropsOf, portraitOfPhoto } from '#lib/hr-exports/adapters/portrait-cache';
 import { type HrExportMessage, parseHrExportMessage } from '#lib/hr-exports/adapters/hr-export-queue';
@@ -72,15 +74,14 @@ export async function buildHrExport(message: HrExportMessage, attempt: { isLast:
   }
   const settings = configuration.gallery.hrExport ?? DEFAULT_HR_EXPORT_SETTINGS;
   const objectKey = hrExportObjectKey(scope.tenantId, scope.token, hrExport.exportId);
-  let built: { report: HrExportReport; personIds: string[] };
+  let report: HrExportReport;
   try {
-    built = await writeArchive(scope, hrExport, settings, objectKey);
+    report = await writeArchive(scope, hrExport, settings, objectKey);
   } catch (error) {
     if (!attempt.isLast) throw error;
     await markHrExportFailed(scope, hrExport.exportId, 'build_failed', nowIso());
     return 'failed';
   }
-  const { report, personIds } = built;
   const event = hrExportReady(
     { tenantId: scope.tenantId, galleryToken: scope.token },
     {
@@ -91,14 +92,7 @@ export async function buildHrExport(message: HrExportMessage, attempt: { isLast:
     },
   );
   const objectExpiresAt = new Date(now() + HR_EXPORT_OBJECT_DAYS * 86_400_000).toISOString();
-  if (
-    await markHrExportReady(
-      scope,
-      hrExport.exportId,
-      { objectKey, objectExpiresAt, report, personIds, at: nowIso() },
-      event,
-    )
-  )
+  if (await markHrExportReady(scope, hrExport.exportId, { objectKey, objectExpiresAt, report, at: nowIso() }, event))
     return 'ready';
   // Erased while it was built: the ZIP may hold an erased person.
   await deleteObjectForGood(objectKey);
@@ -110,7 +104,7 @@ async function writeArchive(
   hrExport: HrExport,
   settings: HrExportSettings,
   objectKey: string,
-): Promise<{ report: HrExportReport; personIds: string[] }> {
+): Promise<HrExportReport> {
   const namer = await portraitNamerOf(scope, settings);
   const archive = startExportArchive(objectKey, `hr-export-${hrExport.exportId}.zip`);
   const folder = await mkdtemp(join(tmpdir(), 'hr-export-'));
@@ -119,7 +113,6 @@ async function writeArchive(
   const manifest = stringify({ header: true, columns: [...MANIFEST_COLUMNS], bom: true });
   const manifestWritten = finished(manifest.pipe(createWriteStream(manifestPath)));
   const report = emptyReport();
-  const personIds: string[] = [];
   const createdAt = new Date(hrExport.createdAt);
   try {
     const pages = personPages(scope);
@@ -167,7 +160,11 @@ async function writeArchive(
         prepare(index + PORTRAITS_AHEAD);
         report[portrait.reused ? 'cropsReused' : 'cropsComputed'] += 1;
         const employeeIdSource = employeeIdSourceOf(person);
-        const named = namer.nameFor({ personId: person.personId, employeeId: person.employeeId, employeeIdSource });
+        const named = await namer.nameFor({
+          personId: person.personId,
+          employeeId: person.employeeId,
+          employeeIdSource,
+        });
         if (named.renamedFrom)
           report.renamed.push({ personId: person.personId, wanted: named.renamedFrom, fileName: named.fileName });
         await archive.add(named.fileName, portrait.bytes, createdAt);
@@ -182,9 +179,14 @@ async function writeArchive(
             takenAt: photo.capturedAt ?? photo.createdAt,
           }),
         );
-        personIds.push(person.personId);
         report.exported += 1;
       }
+      // Which exports hold whom, a page at a time: erasure finds them by person.
+      await recordHrExportHoldings(
+        scope,
+        hrExport,
+        exported.map(({ person }) => person.personId),
+      );
     }
     manifest.end();
     await manifestWritten;
@@ -197,7 +199,7 @@ async function writeArchive(
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
-  return { report, personIds };
+  return report;
 }
 
 type PhotoChoice = ReturnType<typeof choosePortrait>;
@@ -211,18 +213,23 @@ async function photoFor(scope: GalleryScope, person: Person): Promise<PhotoChoic
 }
 
 /**
- * The namer of the gallery's files. Where declared IDs name files, it first learns every ID HR
- * imported in the gallery (one more pass over its persons, every day's), so that a declared ID
- * never takes one's name, even where the declared person comes first. A person imported while
- * the build runs is not among them: should a declared ID have taken their name, they get a suffix.
+ * The namer of the gallery's files, keeping the names it gives in the table (memory stays flat
+ * however large the export). Where declared IDs name files, it first records the name every ID HR
+ * imported in the gallery wants (one more pass over its persons, every day's, a page at a time),
+ * so that a declared ID never takes one's name, even where the declared person comes first. A
+ * person imported while the build runs is not among them: should a declared ID have taken their
+ * name, they get a suffix.
  */
 async function portraitNamerOf(scope: GalleryScope, settings: HrExportSettings): Promise<PortraitFileNamer> {
-  if (!settings.declaredIdsNameFiles) return new PortraitFileNamer({ declaredIdsNameFiles: false });
-  const hrEmployeeIds: string[] = [];
-  for await (const page of personPages(scope))
-    for (const person of page)
-      if (employeeIdSourceOf(person) === 'hr' && person.employeeId) hrEmployeeIds.push(person.employeeId);
-  return new PortraitFileNamer({ declaredIdsNameFiles: true, hrEmployeeIds });
+  const ledger = tableFileNameLedger(scope);
+  if (settings.declaredIdsNameFiles)
+    for await (const page of personPages(scope))
+      await ledger.reserveForHr(
+        page.flatMap((person) =>
+          employeeIdSourceOf(person) === 'hr' && person.employeeId?.trim() ? [comparedNameOf(person.employeeId)] : [],
+        ),
+      );
+  return new PortraitFileNamer({ declaredIdsNameFiles: settings.declaredIdsNameFiles, ledger });
 }
 
 /** The gallery's persons, a page at a time, in creation order. */

@@ -48,6 +48,11 @@ const SAMPLES: Record<string, Sample> = {
   "gallery's events": { on: 'table', key: keys.eventsOfGallery(TENANT_ID, TOKEN) },
   "gallery's reference faces": { on: 'table', key: keys.referenceFacesOfGallery(TENANT_ID, TOKEN) },
   "gallery's HR exports": { on: 'table', key: keys.hrExportsOfGallery(TENANT_ID, TOKEN) },
+  "person's HR export holdings": { on: 'table', key: keys.hrExportHoldingsOfPerson(TENANT_ID, TOKEN, PERSON_ID) },
+  "HR export build's file names": {
+    on: 'table',
+    key: keys.hrExportFileNamesOfBuild(TENANT_ID, TOKEN, '4f1c2b8e-6a0d-4c3e-9f7a-2d5b8c1e0a93'),
+  },
   "tenant's webhook subscriptions": { on: 'table', key: keys.webhookSubscriptionsOfTenant(TENANT_ID) },
   "subscription's deliveries": { on: 'table', key: keys.deliveriesOfSubscription(TENANT_ID, SUBSCRIPTION_ID) },
   "tenant's webhook attempt slots": { on: 'table', key: keys.webhookAttemptSlotsOfTenant(TENANT_ID) },
@@ -249,6 +254,8 @@ describe('table access of every function', () => {
         "gallery's shoot",
         "gallery's reference faces",
         "gallery's HR exports",
+        "person's HR export holdings",
+        "HR export build's file names",
       ].sort(),
     );
   });

@@ -37,8 +37,37 @@ function withSuffix(stem: string, suffix: number): string {
 }
 
 /** The name an employee ID wants, as compared: case does not count. */
-function comparedName(employeeId: string): string {
+export function comparedNameOf(employeeId: string): string {
   return `${fileStemOf(employeeId.trim())}.jpg`.toLowerCase();
+}
+
+/** The manifest's name, never a portrait's. */
+const MANIFEST_NAME = 'manifest.csv';
+
+/**
+ * Where a namer keeps the names it gave and HR's IDs, as compared (lower case): in memory for a
+ * small set, or in the table for an export of any size (lib/hr-exports/store/file-name-claims.ts),
+ * so that the build's memory does not grow with the gallery.
+ */
+export interface FileNameLedger {
+  /** Takes a name unless it was given already; true when this call took it. */
+  take(comparedName: string): Promise<boolean>;
+  /** Whether an employee ID HR imported in the gallery wants this name. */
+  isReservedForHr(comparedName: string): Promise<boolean>;
+}
+
+/** A ledger in memory, with HR's employee IDs known up front. */
+export function memoryFileNameLedger(hrEmployeeIds: Iterable<string> = []): FileNameLedger {
+  const taken = new Set<string>();
+  const reservedForHr = new Set([...hrEmployeeIds].filter((id) => id.trim()).map(comparedNameOf));
+  return {
+    take: (comparedName) => {
+      if (taken.has(comparedName)) return Promise.resolve(false);
+      taken.add(comparedName);
+      return Promise.resolve(true);
+    },
+    isReservedForHr: (comparedName) => Promise.resolve(reservedForHr.has(comparedName)),
+  };
 }
 
 export interface PortraitFileNamerOptions {
@@ -46,9 +75,11 @@ export interface PortraitFileNamerOptions {
   declaredIdsNameFiles: boolean;
   /**
    * Every employee ID HR imported in the gallery, so that a declared ID never takes one's name,
-   * whatever the order. Only needed where declared IDs name files.
+   * whatever the order. Only needed where declared IDs name files; a `ledger` that knows them replaces it.
    */
   hrEmployeeIds?: Iterable<string>;
+  /** Where the names given and HR's are kept; in memory (with `hrEmployeeIds`) unless given. */
+  ledger?: FileNameLedger;
 }
 
 /** A person as the namer sees it. */
@@ -60,24 +91,27 @@ export interface PersonToName {
 
 /**
  * Gives names in the order persons come, each new name unlike (ignoring case) every one given
- * before, and a declared ID none HR's would want. Holds only the names given and HR's, not the
+ * before, and a declared ID none HR's would want. Keeps only names (in its ledger), not the
  * portraits.
  */
 export class PortraitFileNamer {
-  private readonly taken = new Set<string>(['manifest.csv']);
-  private readonly reservedForHr: ReadonlySet<string>;
+  private readonly ledger: FileNameLedger;
   private readonly declaredIdsNameFiles: boolean;
 
   constructor(options: PortraitFileNamerOptions = { declaredIdsNameFiles: false }) {
     this.declaredIdsNameFiles = options.declaredIdsNameFiles;
-    this.reservedForHr = new Set([...(options.hrEmployeeIds ?? [])].filter((id) => id.trim()).map(comparedName));
+    this.ledger = options.ledger ?? memoryFileNameLedger(options.hrEmployeeIds);
   }
 
-  nameFor(person: PersonToName): NamedPortrait {
+  async nameFor(person: PersonToName): Promise<NamedPortrait> {
     const employeeId = this.employeeIdNaming(person);
-    if (employeeId && person.employeeIdSource === 'declared' && this.reservedForHr.has(comparedName(employeeId))) {
+    if (
+      employeeId &&
+      person.employeeIdSource === 'declared' &&
+      (await this.ledger.isReservedForHr(comparedNameOf(employeeId)))
+    ) {
       // HR gave this ID to a person of the gallery: the file named so is theirs, never this one.
-      const named = this.give(fileStemOf(person.personId));
+      const named = await this.give(fileStemOf(person.personId));
       return { fileName: named.fileName, renamedFrom: `${fileStemOf(employeeId.trim())}.jpg` };
     }
     return this.give(fileStemOf(employeeId ? employeeId.trim() : person.personId));
@@ -91,11 +125,15 @@ export class PortraitFileNamer {
   }
 
   /** `<stem>.jpg`, or with the first suffix that makes it unlike every name given. */
-  private give(stem: string): NamedPortrait {
+  private async give(stem: string): Promise<NamedPortrait> {
     const wanted = `${stem}.jpg`;
     let fileName = wanted;
-    for (let suffix = 2; this.taken.has(fileName.toLowerCase()); suffix += 1) fileName = withSuffix(stem, suffix);
-    this.taken.add(fileName.toLowerCase());
+    for (
+      let suffix = 2;
+      fileName.toLowerCase() === MANIFEST_NAME || !(await this.ledger.take(fileName.toLowerCase()));
+      suffix += 1
+    )
+      fileName = withSuffix(stem, suffix);
     return fileName === wanted ? { fileName } : { fileName, renamedFrom: wanted };
   }
 }

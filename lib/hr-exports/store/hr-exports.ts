@@ -3,6 +3,7 @@ import { db, tableName } from '#lib/platform/table/client';
 import { conditionalWrite, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { HR_EXPORT_ITEM_PREFIX, hrExportKeys } from '#lib/hr-exports/store/keys';
 import { queryAll } from '#lib/platform/table/queries';
+import { deleteItems, putItems } from '#lib/platform/table/batches';
 import { TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import { eventPut } from '#lib/events/store/outbox';
@@ -18,9 +19,12 @@ import * as v from 'valibot';
 import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 
 /**
- * HR export jobs as items of their gallery's HREXPORTS partition (hrExportKeys.hrExport). A ready
- * export's item lists the persons its ZIP holds, so that erasing one of them finds it. Every
- * item expires by TTL HR_EXPORT_RECORD_DAYS after it was created.
+ * HR export jobs as items of their gallery's HREXPORTS partition (hrExportKeys.hrExport), and
+ * which exports hold a person as holding items in the person's own partition
+ * (hrExportKeys.hrExportHolding), written a page of persons at a time while the ZIP is built, so
+ * that erasing one person finds its exports with one small Query and the export's item stays
+ * small however many persons it holds (docs/data-model.md). Every item expires by TTL
+ * HR_EXPORT_RECORD_DAYS after its export was created.
  */
 
 const expiresAtOf = (createdAt: string) => Math.floor(Date.parse(createdAt) / 1000) + HR_EXPORT_RECORD_DAYS * 86_400;
@@ -34,7 +38,11 @@ function toHrExportItem(hrExport: HrExport): StoredItem {
   };
 }
 
-/** An export's item: the job, and once ready its object, report and persons (an erased one keeps none of them). */
+/**
+ * An export's item: the job, and once ready its object, report and count of persons (an erased one
+ * keeps none of them). Items written before the holding items existed list the persons
+ * (`personIds`) instead; they expire within HR_EXPORT_RECORD_DAYS.
+ */
 const hrExportItemSchema = v.object({
   exportId: v.string(),
   tenantId: v.string(),
@@ -51,7 +59,7 @@ const hrExportItemSchema = v.object({
   personIds: v.nullish(v.array(v.string())),
 });
 
-/** The export an item holds, with the persons its ZIP holds; a CorruptItemError when it holds none. */
+/** The export an item holds, with the persons an item written before the holding items lists; a CorruptItemError when it holds none. */
 export function fromHrExportItem(stored: StoredItem): HrExportHoldings {
   const item = parseItem('hr export', hrExportItemSchema, stored);
   const hrExport: HrExport = {
@@ -68,7 +76,7 @@ export function fromHrExportItem(stored: StoredItem): HrExportHoldings {
     ...(item.report ? { report: item.report } : {}),
     ...(item.reason ? { reason: item.reason } : {}),
   };
-  return { hrExport, personIds: item.personIds ?? [] };
+  return { hrExport, listedPersonIds: item.personIds ?? [] };
 }
 
 export async function putQueuedHrExport(hrExport: HrExport): Promise<void> {
@@ -119,13 +127,64 @@ export async function markHrExportRunning(scope: GalleryScope, exportId: string,
 }
 
 /**
+ * Records that an export's ZIP holds these persons (a page of them, as the build adds them): one
+ * holding item each, expiring with the export's record. Written before the export is marked
+ * ready, so that an erasure that finds it ready finds its holdings too.
+ */
+export async function recordHrExportHoldings(
+  scope: GalleryScope,
+  hrExport: Pick<HrExport, 'exportId' | 'createdAt'>,
+  personIds: readonly string[],
+): Promise<void> {
+  await putItems(
+    personIds.map((personId) => ({
+      ...hrExportKeys.hrExportHolding(scope.tenantId, scope.token, personId, hrExport.exportId),
+      exportId: hrExport.exportId,
+      personId,
+      [TTL_ATTRIBUTE]: expiresAtOf(hrExport.createdAt),
+    })),
+  );
+}
+
+/** A person's holding of an export. */
+export interface HrExportHolding {
+  personId: string;
+  exportId: string;
+}
+
+const holdingItemSchema = v.object({ exportId: v.string(), personId: v.string() });
+
+/**
+ * The exports whose ZIP holds the person, by their holding items: one Query of the person's own
+ * partition, a small collection (the exports of the last HR_EXPORT_RECORD_DAYS).
+ */
+export async function holdingsOfPerson(scope: GalleryScope, personId: string): Promise<HrExportHolding[]> {
+  const items = await queryAll({
+    KeyConditionExpression: 'pk = :pk',
+    ExpressionAttributeValues: { ':pk': hrExportKeys.hrExportHoldingsOfPerson(scope.tenantId, scope.token, personId) },
+    ConsistentRead: true,
+  });
+  return items.map((item) => parseItem('hr export holding', holdingItemSchema, item));
+}
+
+/** Deletes holding items (an erased person's). */
+export async function deleteHrExportHoldings(scope: GalleryScope, holdings: readonly HrExportHolding[]): Promise<void> {
+  await deleteItems(
+    holdings.map(({ personId, exportId }) =>
+      hrExportKeys.hrExportHolding(scope.tenantId, scope.token, personId, exportId),
+    ),
+  );
+}
+
+/**
  * Records a built export and its hr_export.ready event in one transaction, on condition that it
- * is still running (an erasure meanwhile leaves it alone). False when the condition failed.
+ * is still running (an erasure meanwhile leaves it alone). False when the condition failed. The
+ * item keeps how many persons the ZIP holds; who they are is in their holding items.
  */
 export async function markHrExportReady(
   scope: GalleryScope,
   exportId: string,
-  ready: { objectKey: string; objectExpiresAt: string; report: HrExportReport; personIds: string[]; at: string },
+  ready: { objectKey: string; objectExpiresAt: string; report: HrExportReport; at: string },
   event: ServiceEvent,
 ): Promise<boolean> {
   return transactIfConditionsHold([
@@ -134,7 +193,7 @@ export async function markHrExportReady(
         TableName: tableName,
         Key: hrExportKeys.hrExport(scope.tenantId, scope.token, exportId),
         UpdateExpression:
-          'SET #status = :ready, updatedAt = :at, objectKey = :objectKey, objectExpiresAt = :objectExpiresAt, #report = :report, personIds = :personIds',
+          'SET #status = :ready, updatedAt = :at, objectKey = :objectKey, objectExpiresAt = :objectExpiresAt, #report = :report, personCount = :personCount',
         ConditionExpression: 'attribute_exists(pk) AND #status = :running',
         ExpressionAttributeNames: { '#status': 'status', '#report': 'report' },
         ExpressionAttributeValues: {
@@ -144,7 +203,7 @@ export async function markHrExportReady(
           ':objectKey': ready.objectKey,
           ':objectExpiresAt': ready.objectExpiresAt,
           ':report': ready.report,
-          ':personIds': ready.personIds,
+          ':personCount': ready.report.exported,
         },
       },
     },
@@ -180,10 +239,10 @@ export async function markHrExportFailed(
   );
 }
 
-/** An export with the persons its ZIP holds (empty until it is ready). */
+/** An export, with the persons its item lists where it was written before the holding items (else none). */
 export interface HrExportHoldings {
   hrExport: HrExport;
-  personIds: string[];
+  listedPersonIds: string[];
 }
 
 /** Every export of the gallery still on record (they expire after HR_EXPORT_RECORD_DAYS). */
@@ -200,7 +259,7 @@ export async function listHrExportsOfGallery(scope: GalleryScope): Promise<HrExp
 }
 
 /**
- * Marks an export erased: no object, no report, no list of persons; only that it was made and
+ * Marks an export erased: no object, no report, no count or list of persons; only that it was made and
  * erased stays until its TTL. Whatever status it had (a build still running finds it erased and
  * does not mark it ready).
  */
@@ -211,7 +270,7 @@ export async function markHrExportErased(scope: GalleryScope, exportId: string, 
         TableName: tableName,
         Key: hrExportKeys.hrExport(scope.tenantId, scope.token, exportId),
         UpdateExpression:
-          'SET #status = :erased, updatedAt = :at REMOVE objectKey, objectExpiresAt, #report, personIds',
+          'SET #status = :erased, updatedAt = :at REMOVE objectKey, objectExpiresAt, #report, personIds, personCount',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#status': 'status', '#report': 'report' },
         ExpressionAttributeValues: { ':erased': 'erased', ':at': at },

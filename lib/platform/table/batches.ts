@@ -2,6 +2,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { waitBeforeRetry } from '#lib/platform/backoff';
 import { withStoreRetries } from '#lib/platform/table/retry';
+import type { StoredItem } from '#lib/platform/table/item-schema';
 
 /** How long to wait before sending again what a batch left unprocessed (DynamoDB's advice: back off). */
 const UNPROCESSED_BACKOFF = { baseDelayMs: 50, maxDelayMs: 1000 };
@@ -9,19 +10,29 @@ const UNPROCESSED_BACKOFF = { baseDelayMs: 50, maxDelayMs: 1000 };
 /** BatchWriteItem takes at most 25 requests. */
 const BATCH_SIZE = 25;
 
-/** Deletes items by key in batches, resending what DynamoDB leaves unprocessed. */
-export async function deleteItems(itemKeys: readonly { pk: string; sk: string }[]): Promise<void> {
-  for (let start = 0; start < itemKeys.length; start += BATCH_SIZE) {
-    let requests = itemKeys
-      .slice(start, start + BATCH_SIZE)
-      .map((Key) => ({ DeleteRequest: { Key: { pk: Key.pk, sk: Key.sk } } }));
+type WriteRequest = { DeleteRequest: { Key: { pk: string; sk: string } } } | { PutRequest: { Item: StoredItem } };
+
+/** Sends write requests in batches, resending what DynamoDB leaves unprocessed. */
+async function writeInBatches(writes: readonly WriteRequest[]): Promise<void> {
+  for (let start = 0; start < writes.length; start += BATCH_SIZE) {
+    let requests = writes.slice(start, start + BATCH_SIZE);
     for (let attempt = 0; requests.length > 0; attempt += 1) {
       if (attempt > 0) await waitBeforeRetry(attempt, UNPROCESSED_BACKOFF);
-      if (attempt > 8) throw new Error('DynamoDB kept deletes unprocessed');
+      if (attempt > 8) throw new Error('DynamoDB kept writes unprocessed');
       const result = await withStoreRetries(() =>
         db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } })),
       );
       requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
     }
   }
+}
+
+/** Deletes items by key in batches, resending what DynamoDB leaves unprocessed. */
+export function deleteItems(itemKeys: readonly { pk: string; sk: string }[]): Promise<void> {
+  return writeInBatches(itemKeys.map((Key) => ({ DeleteRequest: { Key: { pk: Key.pk, sk: Key.sk } } })));
+}
+
+/** Puts items (unconditionally: a batch takes no condition) in batches, resending what DynamoDB leaves unprocessed. */
+export function putItems(items: readonly StoredItem[]): Promise<void> {
+  return writeInBatches(items.map((Item) => ({ PutRequest: { Item } })));
 }

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { parse } from 'csv-parse/sync';
 import { erasePersons } from '#lib/privacy/erasure';
+import { holdingsOfPerson } from '#lib/hr-exports/store/hr-exports';
 import { listObjectVersions } from '#lib/platform/media-bucket';
 import { portraitCropPrefix } from '#lib/platform/media-keys';
 import { keys } from '../../support/table-keys';
@@ -385,5 +386,10 @@ describe('HR export: POST and GET …/hr-exports, built by the export queue', ()
     expect(await listObjectVersions(`hr-exports/${scope.tenantId}/${scope.token}/`)).toEqual([]);
     expect(await listObjectVersions(portraitCropPrefix({ ...scope, personId: ids.ada! }))).toEqual([]);
     expect(await listObjectVersions(portraitCropPrefix({ ...scope, personId: ids.bob! }))).not.toEqual([]);
+    // Which exports held her went with her; Bob's holdings stay until they expire with the exports.
+    expect(await holdingsOfPerson(scope, ids.ada!)).toEqual([]);
+    expect(await holdingsOfPerson(scope, ids.bob!)).toEqual(
+      expect.arrayContaining([{ personId: ids.bob, exportId: ready.body.exportId }]),
+    );
   });
 });

@@ -57,24 +57,31 @@ describe('choosePortrait', () => {
   });
 });
 
+/** The names a namer gives persons, one after the other, as the build asks. */
+async function namesInOrder(namer: PortraitFileNamer, persons: PersonToName[]) {
+  const names = [];
+  for (const person of persons) names.push(await namer.nameFor(person));
+  return names;
+}
+
 describe('PortraitFileNamer', () => {
-  it('names by employee ID, else by person ID', () => {
+  it('names by employee ID, else by person ID', async () => {
     const namer = new PortraitFileNamer();
-    expect(namer.nameFor(imported('per_1', 'E-100'))).toEqual({ fileName: 'E-100.jpg' });
-    expect(namer.nameFor(imported('per_2', null))).toEqual({ fileName: 'per_2.jpg' });
-    expect(namer.nameFor(imported('per_3', '   '))).toEqual({ fileName: 'per_3.jpg' });
+    expect(await namer.nameFor(imported('per_1', 'E-100'))).toEqual({ fileName: 'E-100.jpg' });
+    expect(await namer.nameFor(imported('per_2', null))).toEqual({ fileName: 'per_2.jpg' });
+    expect(await namer.nameFor(imported('per_3', '   '))).toEqual({ fileName: 'per_3.jpg' });
   });
 
-  it('gives a suffix to the same ID, to IDs that differ only by case or unsafe characters, and reports the name it wanted', () => {
+  it('gives a suffix to the same ID, to IDs that differ only by case or unsafe characters, and reports the name it wanted', async () => {
     const namer = new PortraitFileNamer();
-    const names = [
+    const names = await namesInOrder(namer, [
       imported('per_1', 'A1'),
       imported('per_2', 'A1'),
       imported('per_3', 'a1'),
       imported('per_4', 'x/y'),
       imported('per_5', 'x y'),
       imported('per_6', 'A1-2'),
-    ].map((person) => namer.nameFor(person));
+    ]);
     expect(names).toEqual([
       { fileName: 'A1.jpg' },
       { fileName: 'A1-2.jpg', renamedFrom: 'A1.jpg' },
@@ -86,27 +93,30 @@ describe('PortraitFileNamer', () => {
     expect(new Set(names.map((name) => name.fileName.toLowerCase())).size).toBe(names.length);
   });
 
-  it('keeps a renamed name within 100 characters before .jpg, cutting the ID to make room for the suffix', () => {
+  it('keeps a renamed name within 100 characters before .jpg, cutting the ID to make room for the suffix', async () => {
     // Prepare
     const namer = new PortraitFileNamer();
     const longId = 'E'.repeat(100);
 
     // Act
-    const first = namer.nameFor(imported('per_1', longId));
-    const second = namer.nameFor(imported('per_2', longId));
+    const first = await namer.nameFor(imported('per_1', longId));
+    const second = await namer.nameFor(imported('per_2', longId));
 
     // Assess
     expect(first).toEqual({ fileName: `${longId}.jpg` });
     expect(second).toEqual({ fileName: `${'E'.repeat(98)}-2.jpg`, renamedFrom: `${longId}.jpg` });
   });
 
-  it('keeps many clashes of a 100-character ID unique and within 100 characters, suffix -10 and on included', () => {
+  it('keeps many clashes of a 100-character ID unique and within 100 characters, suffix -10 and on included', async () => {
     // Prepare
     const namer = new PortraitFileNamer();
     const longId = `E-${'7'.repeat(98)}`;
 
     // Act
-    const names = Array.from({ length: 12 }, (_, index) => namer.nameFor(imported(`per_${index + 1}`, longId)));
+    const names = await namesInOrder(
+      namer,
+      Array.from({ length: 12 }, (_, index) => imported(`per_${index + 1}`, longId)),
+    );
 
     // Assess
     const stems = names.map((name) => name.fileName.replace(/\.jpg$/, ''));
@@ -116,7 +126,7 @@ describe('PortraitFileNamer', () => {
     expect(new Set(names.map((name) => name.fileName.toLowerCase())).size).toBe(names.length);
   });
 
-  it('does not let a cut name take the name another ID wants: that ID gets a suffix in turn', () => {
+  it('does not let a cut name take the name another ID wants: that ID gets a suffix in turn', async () => {
     // Prepare
     const namer = new PortraitFileNamer();
     const longId = 'A'.repeat(100);
@@ -124,9 +134,9 @@ describe('PortraitFileNamer', () => {
 
     // Act
     const names = [
-      namer.nameFor(imported('per_1', longId)),
-      namer.nameFor(imported('per_2', longId)),
-      namer.nameFor(imported('per_3', cutName)),
+      await namer.nameFor(imported('per_1', longId)),
+      await namer.nameFor(imported('per_2', longId)),
+      await namer.nameFor(imported('per_3', cutName)),
     ];
 
     // Assess
@@ -134,9 +144,9 @@ describe('PortraitFileNamer', () => {
     expect(names[2]?.renamedFrom).toBe(`${cutName}.jpg`);
   });
 
-  it("never gives the manifest's name, a path or a hidden file", () => {
+  it("never gives the manifest's name, a path or a hidden file", async () => {
     const namer = new PortraitFileNamer();
-    expect(namer.nameFor(imported('per_1', 'manifest.csv')).fileName).toBe('manifest.csv.jpg');
+    expect((await namer.nameFor(imported('per_1', 'manifest.csv'))).fileName).toBe('manifest.csv.jpg');
     expect(fileStemOf('../../etc/passwd')).toBe('__.._etc_passwd');
     expect(fileStemOf('.hidden')).toBe('_hidden');
     expect(fileStemOf('x'.repeat(300))).toHaveLength(100);
@@ -156,42 +166,42 @@ describe('employeeIdSourceOf', () => {
 });
 
 describe('PortraitFileNamer: declared employee IDs', () => {
-  it('names the file of a person who checked in by their person ID, whatever ID they typed, unless the gallery lets declared IDs name files', () => {
+  it('names the file of a person who checked in by their person ID, whatever ID they typed, unless the gallery lets declared IDs name files', async () => {
     // Prepare
     const namer = new PortraitFileNamer({ declaredIdsNameFiles: false });
 
     // Act
     const names = [
-      namer.nameFor(checkedIn('per_pia', 'E-40')),
-      namer.nameFor(imported('per_dan', 'E-40')),
-      namer.nameFor(checkedIn('per_quinn', 'E-77')),
+      await namer.nameFor(checkedIn('per_pia', 'E-40')),
+      await namer.nameFor(imported('per_dan', 'E-40')),
+      await namer.nameFor(checkedIn('per_quinn', 'E-77')),
     ];
 
     // Assess: nobody was renamed, as no declared ID wanted a name.
     expect(names).toEqual([{ fileName: 'per_pia.jpg' }, { fileName: 'E-40.jpg' }, { fileName: 'per_quinn.jpg' }]);
   });
 
-  it('names a declared ID where the gallery lets it, with suffixes among declared IDs as among any', () => {
+  it('names a declared ID where the gallery lets it, with suffixes among declared IDs as among any', async () => {
     // Prepare
     const namer = new PortraitFileNamer({ declaredIdsNameFiles: true, hrEmployeeIds: [] });
 
     // Act
-    const names = [namer.nameFor(checkedIn('per_1', 'E-77')), namer.nameFor(checkedIn('per_2', 'e-77'))];
+    const names = [await namer.nameFor(checkedIn('per_1', 'E-77')), await namer.nameFor(checkedIn('per_2', 'e-77'))];
 
     // Assess
     expect(names).toEqual([{ fileName: 'E-77.jpg' }, { fileName: 'e-77-2.jpg', renamedFrom: 'e-77.jpg' }]);
   });
 
-  it("never lets a declared ID take the name of an ID HR gave, even where the declared one comes first: that person's file is named by their person ID", () => {
+  it("never lets a declared ID take the name of an ID HR gave, even where the declared one comes first: that person's file is named by their person ID", async () => {
     // Prepare: HR gave E-40 (Dan) and E/41 (not in this export, no consent); Pia, Rosa and Sam typed them.
     const namer = new PortraitFileNamer({ declaredIdsNameFiles: true, hrEmployeeIds: ['E-40', 'E/41', '  '] });
 
     // Act
     const names = [
-      namer.nameFor(checkedIn('per_pia', 'E-40')),
-      namer.nameFor(checkedIn('per_rosa', ' e-40 ')),
-      namer.nameFor(checkedIn('per_sam', 'E 41')),
-      namer.nameFor(imported('per_dan', 'E-40')),
+      await namer.nameFor(checkedIn('per_pia', 'E-40')),
+      await namer.nameFor(checkedIn('per_rosa', ' e-40 ')),
+      await namer.nameFor(checkedIn('per_sam', 'E 41')),
+      await namer.nameFor(imported('per_dan', 'E-40')),
     ];
 
     // Assess
@@ -203,12 +213,12 @@ describe('PortraitFileNamer: declared employee IDs', () => {
     ]);
   });
 
-  it('gives HR IDs among themselves the suffix rule in order, whatever the declared IDs', () => {
+  it('gives HR IDs among themselves the suffix rule in order, whatever the declared IDs', async () => {
     const namer = new PortraitFileNamer({ declaredIdsNameFiles: true, hrEmployeeIds: ['E-1', 'E-1'] });
     expect([
-      namer.nameFor(checkedIn('per_0', 'E-1')),
-      namer.nameFor(imported('per_1', 'E-1')),
-      namer.nameFor(imported('per_2', 'E-1')),
+      await namer.nameFor(checkedIn('per_0', 'E-1')),
+      await namer.nameFor(imported('per_1', 'E-1')),
+      await namer.nameFor(imported('per_2', 'E-1')),
     ]).toEqual([
       { fileName: 'per_0.jpg', renamedFrom: 'E-1.jpg' },
       { fileName: 'E-1.jpg' },
@@ -216,8 +226,8 @@ describe('PortraitFileNamer: declared employee IDs', () => {
     ]);
   });
 
-  it('names by person ID without options: declared IDs name no file by default', () => {
-    expect(new PortraitFileNamer().nameFor(checkedIn('per_1', 'E-9'))).toEqual({ fileName: 'per_1.jpg' });
+  it('names by person ID without options: declared IDs name no file by default', async () => {
+    expect(await new PortraitFileNamer().nameFor(checkedIn('per_1', 'E-9'))).toEqual({ fileName: 'per_1.jpg' });
   });
 });
 
