@@ -3,6 +3,7 @@ import type { HandlerName } from '../lib/http/handlers';
 import { findRoute } from '../lib/http/routes';
 import {
   GSI1_PARTITIONS,
+  GSI2_PARTITIONS,
   type KeyAccess,
   PARTITIONS,
   PHOTO_NOTICE_UPDATE_ATTRIBUTES,
@@ -149,9 +150,10 @@ const PERMISSIONS_BY_HANDLER = {
       ...RESERVE_ORDERS,
       CACHE_STRIPE_READINESS,
       // myPhotos (lib/photos/access/participant-photos.ts): the code's person, then the person's photos;
-      // photosByLink the link's person; sendPhotoLink the persons with the address (a query of the gallery's persons).
+      // photosByLink the link's person; sendPhotoLink the persons with the address (GSI2, by a hash of it).
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.accessCodes, PARTITIONS.persons] },
-      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos, PARTITIONS.persons] },
+      { on: 'table', actions: ['Query'], partitions: [PARTITIONS.photos] },
+      { on: 'gsi2', actions: ['Query'], partitions: [GSI2_PARTITIONS.personsByEmail] },
       // pickPhoto (lib/photos/access/store/photo-picks.ts): the picked photo must be the person's (a ConditionCheck); the
       // person's pick is an UpdateItem on persons, its photo.picked event a PutItem (STORE_PERSONS).
       { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.photos] },
@@ -314,9 +316,13 @@ const PERMISSIONS_BY_HANDLER = {
   },
   'photos/notices/send-photo-notices': {
     table: [
-      // The event's gallery (does it ask for the notification consent?), the tenant's slug and name
-      // from the directory, the person (consent, email, photos), and the notice's claim on the person.
+      // The event's gallery (does it ask for the notification consent?), the tenant's slug from its ID
+      // pointer and its name from its profile (GetItems), the person (consent, email, photos), and the
+      // notice's claim on the person. A tenant created before the pointers is found once in the
+      // directory, which writes its pointer (lib/tenants/store/tenant-directory.ts).
       READ_GALLERY_CONFIG,
+      { on: 'table', actions: ['GetItem', 'PutItem'], partitions: [PARTITIONS.tenantIdPointer] },
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.tenant] },
       { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.tenantDirectory] },
       { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.persons] },
       {

@@ -52,7 +52,7 @@ function byPatterns(grants: Map<string, Set<string>>): string {
   return [...groups].map(([patterns, actions]) => `${actions.join(', ')} ${patterns}`).join('; ');
 }
 
-/** One function's row: reads, writes and GSI1 queries of the table, then everything else the role allows. */
+/** One function's row: reads, writes and index queries of the table (GSI2's marked), then everything else the role allows. */
 function rowOf(handler: string, statements: Statement[]): string {
   const reads = new Map<string, Set<string>>();
   const writes = new Map<string, Set<string>>();
@@ -71,6 +71,8 @@ function rowOf(handler: string, statements: Statement[]): string {
       for (const action of actions.map((name) => name.replace(/^dynamodb:/, ''))) {
         if (resources.some((resource) => resource.endsWith('/index/gsi1'))) {
           for (const key of leadingKeys) indexQueries.add(pattern(key));
+        } else if (resources.some((resource) => resource.endsWith('/index/gsi2'))) {
+          for (const key of leadingKeys) indexQueries.add(`${pattern(key)} (GSI2)`);
         } else if (attributes) {
           limited.push(
             `${action} ${listOf(leadingKeys.map(pattern))} (${listOf(attributes.filter((name) => name !== 'pk' && name !== 'sk').map((name) => `\`${name}\``))} only)`,
@@ -130,7 +132,7 @@ export function renderPermissionTable(resources: Resources, functionIds: Readonl
     return rowOf(handler, statements);
   });
   return [
-    '| Function | Reads | Writes | GSI1 Query | Media, secrets, queues, other |',
+    '| Function | Reads | Writes | Index Query | Media, secrets, queues, other |',
     '|---|---|---|---|---|',
     ...rows.sort(),
   ];

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { FUNCTION_ARCHITECTURE, bundleEnvironment, bundleFunction } from './function-bundle';
 import type { FunctionPermissions, MediaAccess, SecretName } from './function-permissions';
 import { type KeyAccess, keyAccessStatements } from './table-access';
-import { GSI1 } from '../lib/platform/table/table-definition';
+import { GSI1, GSI2 } from '../lib/platform/table/table-definition';
 import { MEDIA_FOLDERS } from '../lib/platform/media-keys';
 
 const ROOT = join(__dirname, '..');
@@ -109,7 +109,7 @@ export class ServiceFunction extends Construct {
 /**
  * The table grants as IAM statements, one per group of keyAccessStatements: each bounded by
  * `dynamodb:LeadingKeys` (which must be present, so that no request without a partition key
- * passes), GSI1's on the index, and an attribute limit where the grant has one.
+ * passes), an index's on the index, and an attribute limit where the grant has one.
  */
 function tableStatements(accesses: readonly KeyAccess[], table: ITable): PolicyStatement[] {
   return keyAccessStatements(accesses).map(
@@ -117,7 +117,7 @@ function tableStatements(accesses: readonly KeyAccess[], table: ITable): PolicyS
       new PolicyStatement({
         effect: Effect.ALLOW,
         actions: access.actions.map((action) => `dynamodb:${action}`),
-        resources: [access.on === 'gsi1' ? `${table.tableArn}/index/${GSI1.indexName}` : table.tableArn],
+        resources: [access.on === 'table' ? table.tableArn : `${table.tableArn}/index/${INDEX_NAMES[access.on]}`],
         conditions: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': access.partitions },
           Null: { 'dynamodb:LeadingKeys': 'false', ...(access.attributes ? { 'dynamodb:Attributes': 'false' } : {}) },
@@ -132,6 +132,8 @@ function tableStatements(accesses: readonly KeyAccess[], table: ITable): PolicyS
       }),
   );
 }
+
+const INDEX_NAMES = { gsi1: GSI1.indexName, gsi2: GSI2.indexName } as const;
 
 /** The CloudFormation policy that holds a function's grants: its role's default policy, where nag suppressions of its wildcards belong. */
 export function rolePolicyOf(fn: LambdaFunction): IConstruct {

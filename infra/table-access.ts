@@ -30,8 +30,8 @@ export type ItemAction =
   'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem';
 
 export interface KeyAccess {
-  /** The table (its `pk`), or GSI1 (its `gsi1pk`; Query only). */
-  on: 'table' | 'gsi1';
+  /** The table (its `pk`), or an index: GSI1 (its `gsi1pk`) or GSI2 (its `gsi2pk`); Query only. */
+  on: 'table' | 'gsi1' | 'gsi2';
   actions: ItemAction[];
   /** Partition-key patterns, as IAM's StringLike reads them: `*` any characters, `?` one. */
   partitions: string[];
@@ -51,6 +51,8 @@ export const ANY = '*';
 export const PARTITIONS = {
   /** `TENANT#<slug>`: the tenant profile and plan (tenant-admin items). */
   tenant: tenantKeys.tenantPartition(ANY),
+  /** `TENANTID#<tenantId>`: a tenant's ID to its slug (how the photo-ready email finds the tenant of an event). */
+  tenantIdPointer: tenantKeys.tenantIdPointer(ANY).pk,
   /** `APIKEY#<hash>` (tenant-admin items; requests write only the rate-limit counter they carry, `tat`). */
   apiKey: tenantKeys.apiKey(ANY).pk,
   /** `STRIPEACCOUNT#<acct>`: connected account to tenant (tenant-admin items). */
@@ -110,6 +112,12 @@ export const GSI1_PARTITIONS = {
   pendingOrders: paymentKeys.pendingOrders(),
   /** A gallery's completed Idempotency-Key records, by the gallery their request concerned. */
   idempotencyRecordsOfGallery: idempotencyKeys.idempotencyRecordsOfGallery(ANY, ANY),
+};
+
+/** Partition-key patterns of GSI2. */
+export const GSI2_PARTITIONS = {
+  /** A gallery's persons by a hash of their email address (sendPhotoLink). */
+  personsByEmail: personKeys.personsByEmail(ANY, ANY, ANY),
 };
 
 /** What recordStripeReadiness may name on a tenant profile: its key and the cached readiness. */

@@ -15,6 +15,7 @@ export const PUBLIC_MODULES = [
   'rules/person-model',
   'rules/photo-notice-state',
   'store/access-code-allocation',
+  'store/address-index-backfill',
   'store/guest-list',
   'store/imported-completion',
   'store/person-erasure',

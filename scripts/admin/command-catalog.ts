@@ -347,6 +347,17 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     },
     loadHandlers: async () => (await import('./card-commands')).cardCommands,
   },
+  backfill: {
+    summary:
+      'Keys for items stored before an index or pointer existed: tenant ID pointers, persons by address (docs/data-model.md#backfills)',
+    commands: {
+      indexes: {
+        usage: 'backfill indexes [--tenant SLUG [--gallery TOKEN]]   (safe to run again; writes only what is missing)',
+        options: { tenant: text, gallery: text },
+      },
+    },
+    loadHandlers: async () => (await import('./backfill-commands')).backfillCommands,
+  },
   ops: {
     summary:
       'Operations: failed ingest events and stream records, kept after their retries, run again (docs/deployment.md#failure-replay)',

@@ -20,8 +20,8 @@ export type Statement = {
 /** A DynamoDB request as IAM sees it. */
 export interface TableRequest {
   action: string;
-  /** The table itself, or GSI1. */
-  on: 'table' | 'gsi1';
+  /** The table itself, or an index. */
+  on: 'table' | 'gsi1' | 'gsi2';
   /** The partition keys the request names (none for Scan). */
   leadingKeys: string[];
   attributes?: string[];
@@ -98,10 +98,10 @@ function conditionsHold(condition: Statement['Condition'], context: Record<strin
 
 /**
  * Whether the statements allow the request. `tableArn` is the table's ARN as asText writes it
- * (e.g. `${TableCD117FA1.Arn}`); GSI1 is `<tableArn>/index/gsi1`.
+ * (e.g. `${TableCD117FA1.Arn}`); an index is `<tableArn>/index/<gsi1|gsi2>`.
  */
 export function allows(statements: Statement[], request: TableRequest, tableArn: string): boolean {
-  const resource = request.on === 'gsi1' ? `${tableArn}/index/gsi1` : tableArn;
+  const resource = request.on === 'table' ? tableArn : `${tableArn}/index/${request.on}`;
   return evaluate(statements, request.action, resource, contextOf(request));
 }
 

@@ -128,7 +128,7 @@ describe('the photo-ready email function', () => {
     );
   }, 60_000);
 
-  it('reads gallery, tenant directory and persons, and changes a person only in the notice attributes', () => {
+  it('reads gallery, the tenant by its ID pointer and profile (the directory only for a tenant without a pointer, whose pointer it then puts) and persons, and changes a person only in the notice attributes', () => {
     // Prepare
     const statements = statementsOf(configured);
     const can = (action: string, on: 'table' | 'gsi1', key: string, attributes?: string[], returnValues?: string) =>
@@ -139,13 +139,28 @@ describe('the photo-ready email function', () => {
       );
     // Assess
     expect(FUNCTION_PERMISSIONS[PHOTO_NOTICE_HANDLER]!.table.flatMap((access) => access.partitions).sort()).toEqual(
-      [PARTITIONS.galleryConfig, GSI1_PARTITIONS.tenantDirectory, PARTITIONS.persons, PARTITIONS.persons].sort(),
+      [
+        PARTITIONS.galleryConfig,
+        PARTITIONS.tenantIdPointer,
+        PARTITIONS.tenant,
+        GSI1_PARTITIONS.tenantDirectory,
+        PARTITIONS.persons,
+        PARTITIONS.persons,
+      ].sort(),
     );
     expect([
       can('Query', 'table', keys.galleryPartition(TENANT_ID, TOKEN)),
+      can('GetItem', 'table', keys.tenantIdPointer(TENANT_ID).pk),
+      can('PutItem', 'table', keys.tenantIdPointer(TENANT_ID).pk),
+      can('GetItem', 'table', keys.tenant('acme-photo').pk),
       can('Query', 'gsi1', keys.tenantDirectory()),
       can('GetItem', 'table', PERSON.pk),
-    ]).toEqual([true, true, true]);
+    ]).toEqual([true, true, true, true, true, true]);
+    expect(
+      ['Query', 'PutItem', 'UpdateItem', 'DeleteItem'].filter((action) =>
+        can(action, 'table', keys.tenant('acme-photo').pk),
+      ),
+    ).toEqual([]);
     expect(can('UpdateItem', 'table', PERSON.pk, ['pk', 'sk', 'photoNoticeClaimedAt', 'photoNoticeSentAt'])).toBe(true);
     for (const attribute of ['email', 'consents', 'photoCount', 'code', 'name'])
       expect([attribute, can('UpdateItem', 'table', PERSON.pk, ['pk', 'sk', attribute])]).toEqual([attribute, false]);

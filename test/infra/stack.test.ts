@@ -293,7 +293,7 @@ describe('the face model in the deployed bundles', () => {
 });
 
 describe('data and delivery', () => {
-  it('keeps the single table on demand, recoverable, protected, with TTL and GSI1', () => {
+  it('keeps the single table on demand, recoverable, protected, with TTL, GSI1, and GSI2 projecting only what an address look-up reads', () => {
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
@@ -303,7 +303,13 @@ describe('data and delivery', () => {
         { AttributeName: 'pk', KeyType: 'HASH' },
         { AttributeName: 'sk', KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' })],
+      GlobalSecondaryIndexes: [
+        Match.objectLike({ IndexName: 'gsi1' }),
+        Match.objectLike({
+          IndexName: 'gsi2',
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['personId', 'name', 'email', 'language'] },
+        }),
+      ],
     });
     template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
   });

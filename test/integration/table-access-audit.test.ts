@@ -58,7 +58,7 @@ const api = useLocalApi({ stream: true });
 const stripe = useStripeEmulator(api);
 const ses = useSesEmulator();
 
-type Access = { handler: string; action: string; on: 'table' | 'gsi1'; key: string; attributes: string[] };
+type Access = { handler: string; action: string; on: 'table' | 'gsi1' | 'gsi2'; key: string; attributes: string[] };
 const serving = new AsyncLocalStorage<string>();
 const recorded: Access[] = [];
 
@@ -116,7 +116,7 @@ function accessesOf(command: string, input: Record<string, any>): Omit<Access, '
       return [
         {
           action: 'Query',
-          on: input.IndexName ? 'gsi1' : 'table',
+          on: (input.IndexName as 'gsi1' | 'gsi2' | undefined) ?? 'table',
           key: text(input.ExpressionAttributeValues[placeholder]),
           attributes: [],
         },

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/platform/table/client';
+import { db } from '#lib/platform/table/client';
 import { queryGsi1 } from '#lib/platform/table/queries';
 import { personKeys } from '#lib/persons/store/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
@@ -7,7 +7,7 @@ import { conditionalWrite } from '#lib/platform/table/conditional-writes';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
 import { guestListKeys } from '#lib/persons/store/access-code-allocation';
 import { emailKey } from '#lib/platform/email-address';
-import { getPerson, listAllPersons } from '#lib/persons/store/persons';
+import { getPerson, indexEntryUpdate, listAllPersons } from '#lib/persons/store/persons';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import * as v from 'valibot';
@@ -67,17 +67,10 @@ export async function putImportedPersonsOnGuestList(scope: GalleryScope): Promis
  * on the condition that the code is still that person's.
  */
 export function guestListEntryUpdate(scope: GalleryScope, person: Pick<Person, 'personId' | 'code'>, email: string) {
-  const entry = guestListKeys(scope, person.personId, email);
-  return {
-    TableName: tableName,
-    Key: personKeys.accessCode(scope.tenantId, scope.token, person.code),
-    UpdateExpression: 'SET #gsiPk = :gsiPk, #gsiSk = :gsiSk',
-    ConditionExpression: 'personId = :personId',
-    ExpressionAttributeNames: { '#gsiPk': GSI1.partitionKey, '#gsiSk': GSI1.sortKey },
-    ExpressionAttributeValues: {
-      ':gsiPk': entry[GSI1.partitionKey],
-      ':gsiSk': entry[GSI1.sortKey],
-      ':personId': person.personId,
-    },
-  };
+  return indexEntryUpdate(
+    personKeys.accessCode(scope.tenantId, scope.token, person.code),
+    GSI1,
+    guestListKeys(scope, person.personId, email),
+    { expression: 'personId = :personId', values: { ':personId': person.personId } },
+  );
 }

@@ -5,6 +5,7 @@ import { type TransactItem, conditionalWrite } from '#lib/platform/table/conditi
 import { personKeys } from '#lib/persons/store/keys';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { guestListEntryUpdate } from '#lib/persons/store/guest-list';
+import { addressIndexKeys } from '#lib/persons/store/persons';
 import { UNCHANGED_BY_COMPLETION } from '#lib/persons/rules/imported-completion';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -32,6 +33,8 @@ export function importedCompletionItems(
   const values: Record<string, unknown> = {
     ...Object.fromEntries(Object.entries(completed).filter(([name]) => !UNCHANGED_BY_COMPLETION.has(name))),
     ...employeeIndex,
+    // Listed under its address as it is now (sendPhotoLink's look-up).
+    ...addressIndexKeys(scope, completed.personId, email),
   };
   const names = Object.keys(values);
   return [

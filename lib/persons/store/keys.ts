@@ -1,5 +1,5 @@
 /**
- * The items of persons: the person, the index partitions by employee ID and by imported address, and the access codes.
+ * The items of persons: the person, the index partitions by employee ID, by address and by imported address, and the access codes.
  * Only this feature's stores build these keys (the boundary check holds it); docs/data-model.md
  * documents the access pattern each serves.
  */
@@ -23,6 +23,12 @@ export const personKeys = {
    */
   importedPersonsByEmail: (tenantId: string, token: string, emailKey: string) =>
     `T#${tenantId}#G#${token}#GUEST#${emailKey}`,
+  /**
+   * GSI2 partition of a gallery's persons with one email address, by a hash of the address (case
+   * and surrounding space ignored): every person item with an address carries it, so that
+   * sendPhotoLink finds them without reading the gallery's persons.
+   */
+  personsByEmail: (tenantId: string, token: string, emailKey: string) => `T#${tenantId}#G#${token}#ADDR#${emailKey}`,
   /** One item per access code in use: its own partition, so code writes never contend. */
   accessCode: (tenantId: string, token: string, code: string) => ({
     pk: `T#${tenantId}#G#${token}#CODE#${code}`,

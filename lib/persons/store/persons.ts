@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { PERSON_ITEM_PREFIX, personKeys } from '#lib/persons/store/keys';
-import { GSI1 } from '#lib/platform/table/table-definition';
+import { GSI1, GSI2 } from '#lib/platform/table/table-definition';
 import { queryAll } from '#lib/platform/table/queries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -12,10 +12,11 @@ import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 /** Persons as items: how one is stored, and the reads of a gallery's persons. They are written by lib/persons/store/access-code-allocation.ts. */
 
-/** A person's item, listed by employee ID (GSI1) where it has one. */
+/** A person's item, listed by employee ID (GSI1) and by address (GSI2) where it has them. */
 export function toPersonItem(scope: GalleryScope, person: Person): StoredItem {
   return {
     ...personKeys.person(scope.tenantId, scope.token, person.personId),
+    ...(person.email ? addressIndexKeys(scope, person.personId, person.email) : {}),
     ...(person.employeeId
       ? {
           [GSI1.partitionKey]: personKeys.personsByEmployeeId(scope.tenantId, scope.token, person.employeeId),
@@ -23,6 +24,38 @@ export function toPersonItem(scope: GalleryScope, person: Person): StoredItem {
         }
       : {}),
     ...person,
+  };
+}
+
+/** The GSI2 keys that list a person under its email address (docs/data-model.md#the-address-index). */
+export function addressIndexKeys(scope: GalleryScope, personId: string, email: string) {
+  return {
+    [GSI2.partitionKey]: personKeys.personsByEmail(scope.tenantId, scope.token, emailKey(email)),
+    [GSI2.sortKey]: personKeys.person(scope.tenantId, scope.token, personId).sk,
+  };
+}
+
+/**
+ * The update that lists an item of this feature on an index (sets its keys there) on a
+ * condition: a code item on the guest list (GSI1), a person under its address (GSI2).
+ */
+export function indexEntryUpdate(
+  key: { pk: string; sk: string },
+  index: { partitionKey: string; sortKey: string },
+  entry: Record<string, string>,
+  condition: { expression: string; values: Record<string, unknown> },
+) {
+  return {
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: 'SET #gsiPk = :gsiPk, #gsiSk = :gsiSk',
+    ConditionExpression: condition.expression,
+    ExpressionAttributeNames: { '#gsiPk': index.partitionKey, '#gsiSk': index.sortKey },
+    ExpressionAttributeValues: {
+      ':gsiPk': entry[index.partitionKey],
+      ':gsiSk': entry[index.sortKey],
+      ...condition.values,
+    },
   };
 }
 
@@ -106,44 +139,30 @@ export async function getPerson(
 
 /**
  * The persons of the gallery with this email address (case and surrounding space ignored), with
- * their ID, name, address and language only. The gallery has no index by address: this reads the ID, name
- * and address of every person of the gallery (about 100 bytes each, so a gallery of 10,000 is one
- * or two pages), the price of sendPhotoLink asking for a person by address.
+ * their ID, name, address and language only: one Query of the address's partition of GSI2, which
+ * projects just these, whatever the size of the gallery. The index lags a write by a moment; a
+ * person stored before the index existed is found once `npm run admin -- backfill indexes` listed it.
  */
 export async function listPersonsWithEmail(
   scope: GalleryScope,
   email: string,
 ): Promise<Pick<Person, 'personId' | 'name' | 'email' | 'language'>[]> {
   const wanted = emailKey(email);
-  const found: Pick<Person, 'personId' | 'name' | 'email' | 'language'>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :person)',
-        ExpressionAttributeValues: {
-          ':pk': personKeys.personsOfGallery(scope.tenantId, scope.token),
-          ':person': PERSON_ITEM_PREFIX,
-        },
-        ProjectionExpression: 'personId, #name, email, #language',
-        ExpressionAttributeNames: { '#name': 'name', '#language': 'language' },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const stored of page.Items ?? []) {
-      const item = parseItem('person', personAddressSchema, stored);
-      if (typeof item.email === 'string' && emailKey(item.email) === wanted)
-        found.push({
-          personId: item.personId,
-          name: item.name,
-          email: item.email,
-          ...(isLanguage(item.language) ? { language: item.language } : {}),
-        });
-    }
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
+  const items = await queryAll({
+    IndexName: GSI2.indexName,
+    KeyConditionExpression: '#pk = :pk',
+    ExpressionAttributeNames: { '#pk': GSI2.partitionKey },
+    ExpressionAttributeValues: { ':pk': personKeys.personsByEmail(scope.tenantId, scope.token, wanted) },
+  });
+  return items
+    .map((stored) => parseItem('person', personAddressSchema, stored))
+    .filter((item) => typeof item.email === 'string' && emailKey(item.email) === wanted)
+    .map((item) => ({
+      personId: item.personId,
+      name: item.name,
+      email: item.email!,
+      ...(isLanguage(item.language) ? { language: item.language } : {}),
+    }));
 }
 
 /** Every person of a gallery, in creation order. */

@@ -14,5 +14,16 @@ export const GSI1 = {
   sortKey: 'gsi1sk',
 } as const;
 
+/**
+ * GSI2 serves look-ups of persons by email address (docs/data-model.md#the-address-index): sparse,
+ * only person items with an address carry its keys, and it projects only what those look-ups read.
+ */
+export const GSI2 = {
+  indexName: 'gsi2',
+  partitionKey: 'gsi2pk',
+  sortKey: 'gsi2sk',
+  projectedAttributes: ['personId', 'name', 'email', 'language'],
+} as const;
+
 /** Items carrying this attribute (Unix seconds) are removed by DynamoDB TTL once it passes. */
 export const TTL_ATTRIBUTE = 'expiresAt';

@@ -8,6 +8,8 @@ export const tenantKeys = {
   tenantPlan: (slug: string) => ({ pk: `TENANT#${slug}`, sk: 'PLAN' }),
   tenantPartition: (slug: string) => `TENANT#${slug}`,
   tenantDirectory: () => 'TENANTS',
+  /** A tenant's ID to its slug: how a background job that knows only the ID finds the tenant with one GetItem. */
+  tenantIdPointer: (tenantId: string) => ({ pk: `TENANTID#${tenantId}`, sk: 'TENANT' }),
   stripeAccount: (accountId: string) => ({ pk: `STRIPEACCOUNT#${accountId}`, sk: 'TENANT' }),
   apiKey: (secretHash: string) => ({ pk: `APIKEY#${secretHash}`, sk: 'APIKEY' }),
   apiKeysOfTenant: (tenantId: string) => `T#${tenantId}#APIKEYS`,

@@ -5,6 +5,7 @@ import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { tenantKeys } from '#lib/tenants/store/keys';
+import { tenantIdPointerPut } from '#lib/tenants/store/tenant-directory';
 import { queryGsi1, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import type { PlanTier } from '#lib/tenants/rules/plans';
 import type { Branding } from '#lib/tenants/rules/branding';
@@ -181,6 +182,7 @@ export async function createTenant(input: NewTenant): Promise<Tenant> {
             },
           },
           { Put: { TableName: tableName, Item: { ...tenantKeys.tenantPlan(input.slug), ...plan } } },
+          { Put: tenantIdPointerPut(tenant.tenantId, input.slug) },
           ...(input.stripeAccountId ? [{ Put: stripeAccountMapping(input.stripeAccountId, input.slug) }] : []),
         ],
       }),
