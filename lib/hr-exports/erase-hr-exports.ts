@@ -49,7 +49,8 @@ export async function planHrExportErasure(
   const mayHold = (exportId: string, status: string, listedPersonIds: string[]) =>
     status === 'queued' ||
     status === 'running' ||
-    held.has(exportId) ||
+    // A failed build's holdings name a ZIP that was never finished (its upload aborted).
+    (status === 'ready' && held.has(exportId)) ||
     (persons !== 'gallery' && listedPersonIds.some((personId) => persons.has(personId)));
   const erasable = exports.filter(
     ({ hrExport, listedPersonIds }) =>
