@@ -316,7 +316,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       },
       'index-shoot': {
         usage:
-          'photo index-shoot --tenant SLUG [--gallery TOKEN]   (the persons\' shoot index and photo pointers that shoots sorted before them lack, a page at a time; again, it writes the same)',
+          "photo index-shoot --tenant SLUG [--gallery TOKEN]   (the persons' shoot index and photo pointers that shoots sorted before them lack, a page at a time; again, it writes the same)",
         options: inGallery,
       },
     },

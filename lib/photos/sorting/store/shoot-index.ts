@@ -91,11 +91,17 @@ export function indexWritesOfStoredItem(
   item: PersonsNamed & { photoId?: string },
 ): TransactItem[] {
   if (item.kind === 'erased_card' || item.photoId === undefined) return [];
-  return [pointerPut(scope, item.photoId, shootSortKey), ...indexEntryChanges(scope, shootSortKey, [], indexEntriesOf(item))];
+  return [
+    pointerPut(scope, item.photoId, shootSortKey),
+    ...indexEntryChanges(scope, shootSortKey, [], indexEntriesOf(item)),
+  ];
 }
 
 /** The keys of what a card's or photo's index leaves when it is deleted, or erased to a position: its entries and pointer. */
-export function indexKeysOfRemovedItem(scope: GalleryScope, item: PersonsNamed & ItemKey & { photoId?: string }): ItemKey[] {
+export function indexKeysOfRemovedItem(
+  scope: GalleryScope,
+  item: PersonsNamed & ItemKey & { photoId?: string },
+): ItemKey[] {
   return [
     ...indexEntriesOf(item).map((entry) => entryKey(scope, item.sk, entry)),
     ...(item.photoId === undefined ? [] : [shootKeys.shootPhotoPointer(scope.tenantId, scope.token, item.photoId)]),
