@@ -1,7 +1,6 @@
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { type ShootItem, fromShootItem, getShootItem } from '#lib/photos/sorting/store/shoot-photos';
-import { backfillWrites, shootPage } from '#lib/photos/sorting/store/shoot-index';
+import { shootPage, writeIndexOfStoredItem } from '#lib/photos/sorting/store/shoot-index';
 
 /** What the backfill went through: the shoot's items, and those it wrote index entries and a pointer for. */
 export interface ShootIndexBackfill {
@@ -43,9 +42,8 @@ export async function backfillShootIndex(
 async function indexItem(scope: GalleryScope, read: ShootItem): Promise<boolean> {
   let item: ShootItem | undefined = read;
   for (let round = 0; item && round < ROUNDS; round += 1) {
-    const writes = backfillWrites(scope, item);
-    if (writes.length === 0) return false;
-    if (await transactIfConditionsHold(writes)) return true;
+    const written = await writeIndexOfStoredItem(scope, item);
+    if (written !== false) return written === true;
     item = await getShootItem({ pk: item.pk, sk: item.sk });
   }
   if (item) throw new Error('A shoot item kept changing while its index entries were written');

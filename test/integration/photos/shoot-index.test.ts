@@ -114,7 +114,7 @@ describe("each person's shoot index and the photo pointers", () => {
       }),
       { numRuns: 3 },
     );
-  });
+  }, 180_000);
 
   it("withdraws a face consent from the person's index, never reading the whole shoot", async () => {
     // Prepare: a larger shoot, in capture order
@@ -141,7 +141,7 @@ describe("each person's shoot index and the photo pointers", () => {
     });
     expect(named(await listShootItems(scope), withdrawing.personId)).toEqual([]);
     expect(await storedShootIndex(scope)).toEqual(await expectedShootIndex(scope));
-  });
+  }, 90_000);
 
   it("erases one person's part of the shoot from their index and their cards' photos, never reading the whole shoot", async () => {
     // Prepare
@@ -187,7 +187,7 @@ describe("each person's shoot index and the photo pointers", () => {
     const index = await storedShootIndex(scope);
     expect(index.filter((line) => line.includes(erased.personId))).toEqual([]);
     expect(index).toEqual(await expectedShootIndex(scope));
-  });
+  }, 90_000);
 
   it("assigns and dismisses a photo by hand from its pointer, never reading the whole shoot; a card's ID is a card's", async () => {
     // Prepare

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
-import type { TransactItem } from '#lib/platform/table/conditional-writes';
+import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { queryAll } from '#lib/platform/table/queries';
 import { shootKeys, shootSortKeyOfIndexEntry } from '#lib/photos/sorting/store/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
@@ -168,12 +168,21 @@ export async function shootPage(
 }
 
 /**
- * The writes of the index entries and pointer of an item stored before the index existed (the
+ * Writes the index entries and pointer of an item stored before the index existed (the
  * backfill), on condition that the item still names whom it named when read: its kind, governor
  * and candidates (a photo's person and heldFor change only with its governor). Puts only: what
- * a live write since put or deleted is the same or the condition fails.
+ * a live write since put or deleted is the same, or the condition fails. 'none' for an item
+ * without any (an erased card); false when the item changed since it was read (read it again).
  */
-export function backfillWrites(
+export async function writeIndexOfStoredItem(
+  scope: GalleryScope,
+  item: PersonsNamed & ItemKey & { photoId?: string; governor?: string },
+): Promise<boolean | 'none'> {
+  const writes = backfillWrites(scope, item);
+  return writes.length === 0 ? 'none' : transactIfConditionsHold(writes);
+}
+
+function backfillWrites(
   scope: GalleryScope,
   item: PersonsNamed & ItemKey & { photoId?: string; governor?: string },
 ): TransactItem[] {
