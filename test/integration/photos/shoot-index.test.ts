@@ -10,7 +10,7 @@ import { assignShootPhotoByHand, dismissShootPhoto } from '#lib/photos/sorting/s
 import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 import { backfillShootIndex } from '#lib/photos/sorting/shoot-index-backfill';
 import { type ShootItem, listShootItems } from '#lib/photos/sorting/store/shoot-photos';
-import { erasePersons } from '#lib/privacy/erasure';
+import { eraseParticipantsOfGallery, erasePersons } from '#lib/privacy/erasure';
 import { withdrawFaceConsent } from '#lib/privacy/face-consent';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { storeConfirmedReferenceFace } from '../../support/face-galleries';
@@ -188,6 +188,17 @@ describe("each person's shoot index and the photo pointers", () => {
     expect(index.filter((line) => line.includes(erased.personId))).toEqual([]);
     expect(index).toEqual(await expectedShootIndex(scope));
   }, 90_000);
+
+  it("leaves no index entry or pointer once a gallery's participants are erased", async () => {
+    // Prepare
+    const { scope, uploads, place } = await facedShoot(studio, 4);
+    for (const upload of uploads) await place(upload);
+    expect((await storedShootIndex(scope)).length).toBeGreaterThan(uploads.length);
+    // Act
+    await eraseParticipantsOfGallery(scope);
+    // Assess
+    expect(await storedShootIndex(scope)).toEqual([]);
+  });
 
   it("assigns and dismisses a photo by hand from its pointer, never reading the whole shoot; a card's ID is a card's", async () => {
     // Prepare
