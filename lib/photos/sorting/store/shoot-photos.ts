@@ -38,6 +38,9 @@ import {
  * latest card before it on its camera, or an assignment by hand) and so whose photo it is. A
  * photo that belongs to a person is also a photo item of that person (lib/photos/common/store/photos.ts), written
  * in the same transaction, so every reader of persons' photos sees sorted photos as any other.
+ * Every write here also writes, in its transaction, the persons' shoot index entries and the photo
+ * pointer that change with it (shoot-index.ts), so one person's or one photo's items are found
+ * without reading the whole partition.
  */
 
 /** What ingest learnt about an inbox photo. */
@@ -455,7 +458,7 @@ export async function shootItemsNaming(
   return items;
 }
 
-/** The photos a card governs now: those after it on its camera up to the next card whose governor is the card. */
+/** The photos a card governs now: of those after it on its camera up to the next card, the ones whose governor is the card. */
 export async function photosGovernedByCard(scope: GalleryScope, card: Key): Promise<(ShootPhoto & Key)[]> {
   const sequenceId = sequenceOfShootItem(card.sk);
   const position = positionOfShootItem(card.sk);
