@@ -1,6 +1,8 @@
 import { deleteObjectForGood } from '#lib/platform/media-bucket';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { deleteShootPhotoForGood } from '#lib/photos/sorting/assign-shoot-photo';
+import { getPerson } from '#lib/persons/store/persons';
+import { deleteShootIndexOf } from '#lib/photos/sorting/store/shoot-index';
 import {
   type Key,
   type ShootCard,
@@ -62,7 +64,7 @@ export async function eraseFromShoot(
  * Reads only the persons' index, their items and the photos after their cards, never the rest of
  * the shoot. A photo being placed by one of their cards meanwhile fails its move's condition on
  * the card and is deleted by its own placement (applyGovernor); a second run, after the persons
- * are gone, catches one that a hand gave them.
+ * are gone, catches one that a hand gave them, and deletes what is left of their index.
  */
 async function erasePersonsShootParts(scope: GalleryScope, personIds: ReadonlySet<string>): Promise<string[]> {
   const items = await shootItemsOf(scope, personIds);
@@ -78,5 +80,8 @@ async function erasePersonsShootParts(scope: GalleryScope, personIds: ReadonlySe
     (photo.governor !== undefined && erasedPositions.has(photo.governor));
   const erasedPhotos = [...photos.values()].filter(isErasedPersons);
   for (const photo of erasedPhotos) await deleteShootPhotoForGood(scope, photo, (current) => !isErasedPersons(current));
+  // The last pass, once the persons are gone: nothing of their index may stay.
+  for (const personId of personIds)
+    if (!(await getPerson(scope, personId, { consistent: true }))) await deleteShootIndexOf(scope, personId);
   return [...cards, ...erasedPhotos].map((item) => item.objectKey);
 }

@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
 import type { FaceOpinion, PlacementOpinions } from '#lib/faces/second-opinion';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
@@ -18,6 +20,7 @@ import { type Upload, newShoot, syntheticShoot } from '../../support/shoot-uploa
 import { observingCommands } from '../../support/sent-commands';
 import { dropShootIndex, expectedShootIndex, readsWholeShoot, storedShootIndex } from '../../support/shoot-index';
 import { admin } from '../../support/admin';
+import { keys } from '../../support/table-keys';
 import { useTestTable } from '../../support/test-table';
 
 useTestTable();
@@ -164,6 +167,13 @@ describe("each person's shoot index and the photo pointers", () => {
     );
     const governed = photosOf(before).filter(
       (photo) => photo.kind === 'photo' && photo.governor !== undefined && cardPositions.has(photo.governor),
+    );
+    // An entry no item backs (as a fault would leave it): the erasure must not leave it keyed by the person
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: keys.shootIndexEntry(scope.tenantId, scope.token, erased.personId, 'HAS', 'SHOT#nowhere#0'),
+      }),
     );
     // Act
     let receipt: Awaited<ReturnType<typeof erasePersons>> | undefined;

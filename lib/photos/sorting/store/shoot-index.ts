@@ -1,7 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
-import { queryAll } from '#lib/platform/table/queries';
+import { queryAll, queryPartition } from '#lib/platform/table/queries';
+import { deleteItems } from '#lib/platform/table/batches';
 import { shootKeys, shootSortKeyOfIndexEntry } from '#lib/photos/sorting/store/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 
@@ -132,6 +133,17 @@ export async function shootKeysNaming(scope: GalleryScope, personId: string, rol
   });
   const shoot = shootKeys.shootOfGallery(scope.tenantId, scope.token);
   return items.map((item) => ({ pk: shoot, sk: shootSortKeyOfIndexEntry(String(item.sk)) }));
+}
+
+/**
+ * Deletes whatever is left of an erased person's shoot index: once the person is gone and their
+ * items were erased, no entry may name them (an entry left by a fault would keep their ID).
+ * Answers how many it deleted (none, while the index is the shoot's).
+ */
+export async function deleteShootIndexOf(scope: GalleryScope, personId: string): Promise<number> {
+  const entries = await queryPartition(shootKeys.shootIndexOfPerson(scope.tenantId, scope.token, personId));
+  await deleteItems(entries.map((entry) => ({ pk: String(entry.pk), sk: String(entry.sk) })));
+  return entries.length;
 }
 
 /** The key of the shoot item of a photo or card by its photo ID, from its pointer (strongly consistent); undefined without one. */
