@@ -172,7 +172,13 @@ describe("each person's shoot index and the photo pointers", () => {
     await db.send(
       new PutCommand({
         TableName: tableName,
-        Item: keys.shootIndexEntry(scope.tenantId, scope.token, erased.personId, 'HAS', 'SHOT#nowhere#0'),
+        Item: keys.shootIndexEntry(
+          scope.tenantId,
+          scope.token,
+          erased.personId,
+          'HAS',
+          keys.shootPhoto(scope.tenantId, scope.token, 'nowhere', '0').sk,
+        ),
       }),
     );
     // Act
