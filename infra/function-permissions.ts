@@ -159,10 +159,12 @@ const PERMISSIONS_BY_HANDLER = {
       { on: 'table', actions: ['ConditionCheckItem'], partitions: [PARTITIONS.photos] },
       // withdrawFaceConsent (lib/privacy/face-consent.ts), the participant's own withdrawal: whether the person has a
       // reference face, then the consent (UpdateItem on persons, above) and the face's deletion in one transaction; then
-      // the person out of the face candidates of the gallery's shoot photos (forgetFaceCandidates: the shoot's items
-      // read, each photo naming them updated on condition, read again when a placement changed it meanwhile).
+      // the person out of the face candidates of the gallery's shoot photos (forgetFaceCandidates: the photos their
+      // shoot index names read, each updated on condition with its index entry deleted, read again when a placement
+      // changed it meanwhile).
       { on: 'table', actions: ['GetItem', 'DeleteItem'], partitions: [PARTITIONS.referenceFaces] },
       { on: 'table', actions: ['Query', 'GetItem', 'UpdateItem'], partitions: [PARTITIONS.shoot] },
+      { on: 'table', actions: ['Query', 'DeleteItem'], partitions: [PARTITIONS.shootIndex] },
     ],
     media: { folders: ['selfies'], objects: ['PutObject', 'DeleteObject'] },
     secrets: ['stripeSecretKey', 'photoSigningKey', 'photoLinkKey'],
@@ -244,6 +246,12 @@ const PERMISSIONS_BY_HANDLER = {
         on: 'table',
         actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
         partitions: [PARTITIONS.shoot],
+      },
+      // Each write of a shoot item puts and deletes its persons' index entries and its photo ID's pointer with it.
+      {
+        on: 'table',
+        actions: ['PutItem', 'DeleteItem'],
+        partitions: [PARTITIONS.shootIndex, PARTITIONS.shootPhotoPointers],
       },
       // photosAssignedUpdate, photosWithheldUpdate: the person's photos.assigned or the gallery's photos.withheld event of the window, created or counted up.
       { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.events] },

@@ -75,6 +75,10 @@ export const PARTITIONS = {
   idempotency: idempotencyKeys.idempotencyKey(ANY).pk,
   /** A gallery's shoot (`…#SHOOT`): its inbox photos, camera cards and whose each photo is. */
   shoot: shootKeys.shootOfGallery(ANY, ANY),
+  /** A person's shoot index (`…#SHOOTOF#<personId>`): which shoot items name the person (keys only). */
+  shootIndex: shootKeys.shootIndexOfPerson(ANY, ANY, ANY),
+  /** A shoot photo's pointer (`…#SHOOTID#<photoId>`): the sort key of its shoot item. */
+  shootPhotoPointers: shootKeys.shootPhotoPointer(ANY, ANY, ANY).pk,
   /** A gallery's event outbox (`…#EVENTS`): events name persons, so they are gallery data too. */
   events: outboxKeys.eventsOfGallery(ANY, ANY),
   /** A gallery's reference faces (`…#FACES`): consenting persons' face descriptors, biometric data. */
@@ -87,7 +91,7 @@ export const PARTITIONS = {
   hrExportFileNames: hrExportKeys.hrExportFileNamesOfBuild(ANY, ANY, ANY),
   /**
    * Every partition of every gallery: the kinds above from galleryConfig to emailReservations,
-   * the shoot, events, reference faces and HR exports. Webhook subscriptions and deliveries are the tenant's,
+   * the shoot (its persons' index and photo pointers too), events, reference faces and HR exports. Webhook subscriptions and deliveries are the tenant's,
    * not a gallery's (no `#G#`).
    */
   galleryData: galleryKeys.galleryPartition(ANY, ANY).replace(/CONFIG$/, ANY),

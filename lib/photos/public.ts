@@ -26,6 +26,7 @@ export const PUBLIC_MODULES = [
   'sorting/forget-face-candidates',
   'sorting/ingest-photo',
   'sorting/place-shoot-photo',
+  'sorting/shoot-index-backfill',
   'sorting/shoot-review',
   'sorting/store/shoot-photos',
   'uploads/rules/inbox',

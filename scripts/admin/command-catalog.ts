@@ -314,8 +314,16 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
           "photo dismiss --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (nobody's: it leaves the review, no card gives it to anyone)",
         options: { ...inGallery, photo: text },
       },
+      'index-shoot': {
+        usage:
+          "photo index-shoot --tenant SLUG [--gallery TOKEN]   (the persons' shoot index and photo pointers that shoots sorted before them lack, a page at a time; again, it writes the same)",
+        options: inGallery,
+      },
     },
-    loadHandlers: async () => (await import('./photo-commands')).photoCommands,
+    loadHandlers: async () => ({
+      ...(await import('./photo-commands')).photoCommands,
+      ...(await import('./shoot-index-commands')).shootIndexCommands,
+    }),
   },
   export: {
     summary:

@@ -42,6 +42,8 @@ const SAMPLES: Record<string, Sample> = {
   "email's free check-ins": { on: 'table', key: keys.emailCheckins(TENANT_ID, TOKEN, HASH).pk },
   "person's photos": { on: 'table', key: keys.photosOfPerson(TENANT_ID, TOKEN, PERSON_ID) },
   "gallery's shoot": { on: 'table', key: keys.shootOfGallery(TENANT_ID, TOKEN) },
+  "person's shoot index": { on: 'table', key: keys.shootIndexOfPerson(TENANT_ID, TOKEN, PERSON_ID) },
+  "shoot photo's pointer": { on: 'table', key: keys.shootPhotoPointer(TENANT_ID, TOKEN, 'pho_7c1d2e').pk },
   orders: { on: 'table', key: keys.ordersOfGallery(TENANT_ID, TOKEN) },
   "email's live reservation": { on: 'table', key: keys.liveReservationOfEmail(TENANT_ID, TOKEN, HASH).pk },
   'status or retry token': { on: 'table', key: keys.checkoutToken(HASH).pk },
@@ -255,6 +257,8 @@ describe('table access of every function', () => {
         "email's live reservation",
         "gallery's events",
         "gallery's shoot",
+        "person's shoot index",
+        "shoot photo's pointer",
         "gallery's reference faces",
         "gallery's HR exports",
         "person's HR export holdings",
@@ -318,6 +322,8 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
       'guest list (GSI1)',
       'persons by address (GSI2)',
       "gallery's shoot",
+      "person's shoot index",
+      "shoot photo's pointer",
     ];
     const reads = personal.flatMap((name) =>
       ['GetItem', 'BatchGetItem', 'Query']
@@ -329,7 +335,7 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
     // importedOnly check-ins: the guest list names the imported persons with the address, and the invitation
     // the person it was made for, read by key; an employee ID names nobody (colleagues know it);
     // withdrawFaceConsent: the participant who proved who they are leaves the face candidates of the gallery's
-    // shoot photos, which are found by reading the shoot (a photo changed meanwhile is read again by key).
+    // shoot photos, which their shoot index names (each photo read by key, again when a placement changed it meanwhile).
     expect(reads).toEqual(
       handler === 'checkin/post-group-shoot'
         ? [
@@ -340,6 +346,7 @@ describe.each(PUBLIC_FUNCTIONS)('the public function %s', (handler) => {
             'Query persons by address (GSI2)',
             "GetItem gallery's shoot",
             "Query gallery's shoot",
+            "Query person's shoot index",
           ]
         : [],
     );
@@ -388,13 +395,16 @@ describe('what the public functions need', () => {
       on("API key's rate-limit counter", 'UpdateItem'),
     ]).toEqual([false, false, false]);
     // withdrawFaceConsent: the participant's reference face deleted, their face candidates taken off shoot photos;
-    // never a shoot item deleted or put.
+    // never a shoot item deleted or put; the index entries that name them as a candidate deleted with the change.
     expect([
       on("gallery's reference faces", 'DeleteItem'),
       on("gallery's shoot", 'UpdateItem'),
       on("gallery's shoot", 'DeleteItem'),
       on("gallery's shoot", 'PutItem'),
-    ]).toEqual([true, true, false, false]);
+      on("person's shoot index", 'DeleteItem'),
+      on("person's shoot index", 'PutItem'),
+      on("shoot photo's pointer", 'GetItem'),
+    ]).toEqual([true, true, false, false, true, false, false]);
   });
 });
 
@@ -547,5 +557,10 @@ describe('reference faces', () => {
       'DeleteItem',
       'ConditionCheckItem',
     ]);
+  });
+
+  it("lets the photo ingest write the persons' shoot index and the photo pointers with the shoot's items, reading neither", () => {
+    expect(grantedOn(PHOTO_INGEST_HANDLER, SAMPLES["person's shoot index"]!.key)).toEqual(['PutItem', 'DeleteItem']);
+    expect(grantedOn(PHOTO_INGEST_HANDLER, SAMPLES["shoot photo's pointer"]!.key)).toEqual(['PutItem', 'DeleteItem']);
   });
 });

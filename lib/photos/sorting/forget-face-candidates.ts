@@ -1,5 +1,11 @@
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { type Key, type ShootPhoto, getShootPhoto, listShootItems } from '#lib/photos/sorting/store/shoot-photos';
+import {
+  type Key,
+  type ShootPhoto,
+  getShootPhoto,
+  listShootItems,
+  shootItemsNaming,
+} from '#lib/photos/sorting/store/shoot-photos';
 import { replaceFaceCandidates } from '#lib/photos/sorting/store/face-candidates';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { getReferenceFace } from '#lib/faces/store/reference-faces';
@@ -21,16 +27,17 @@ const naming = (photo: ShootPhoto, forget: ForgottenFaces) =>
  * show nothing of them. Each photo changes on condition that its candidates are still as read,
  * and is read again when a placement replaced them meanwhile. Safe to run again: a photo that
  * names none of them is only read. Callers delete the reference faces first, so that no new
- * opinion names them (docs/photos.md#face-candidates-after-a-face-goes). Answers how many
- * photos changed.
+ * opinion names them (docs/photos.md#face-candidates-after-a-face-goes). Some persons' photos are
+ * found by their shoot index (`CAND#`), not by reading the whole shoot; everyone's by the whole
+ * shoot. Answers how many photos changed.
  */
 export async function forgetFaceCandidates(scope: GalleryScope, forget: ForgottenFaces): Promise<number> {
   if (forget !== 'all' && forget.size === 0) return 0;
-  const photos = (await listShootItems(scope)).filter(
-    (item): item is ShootPhoto & Key => item.kind === 'photo' && naming(item, forget),
-  );
+  const photos = (
+    forget === 'all' ? await listShootItems(scope) : await shootItemsNaming(scope, forget, ['CAND'])
+  ).filter((item): item is ShootPhoto & Key => item.kind === 'photo' && naming(item, forget));
   let changed = 0;
-  for (const read of photos) if (await forgetOnPhoto(read, forget)) changed += 1;
+  for (const read of photos) if (await forgetOnPhoto(scope, read, forget)) changed += 1;
   return changed;
 }
 
@@ -50,17 +57,17 @@ export async function forgetCandidatesWithoutFaces(
   for (const { personId } of written) if (!(await getReferenceFace(scope, personId))) gone.add(personId);
   if (gone.size === 0) return;
   const photo = await getShootPhoto(key);
-  if (photo) await forgetOnPhoto(photo, gone);
+  if (photo) await forgetOnPhoto(scope, photo, gone);
 }
 
 /** Takes the forgotten persons out of one photo's candidates, read again while a placement replaces them; true when it changed. */
-async function forgetOnPhoto(read: ShootPhoto & Key, forget: ForgottenFaces): Promise<boolean> {
+async function forgetOnPhoto(scope: GalleryScope, read: ShootPhoto & Key, forget: ForgottenFaces): Promise<boolean> {
   let photo: (ShootPhoto & Key) | undefined = read;
   for (let round = 0; photo && naming(photo, forget); round += 1) {
     if (round === ROUNDS) throw new Error('The face candidates of a shoot photo kept changing while being forgotten');
     const previous = photo.candidates ?? [];
     const remaining = previous.filter((candidate) => !isForgotten(forget, candidate.personId));
-    if (await replaceFaceCandidates(photo, previous, remaining)) return true;
+    if (await replaceFaceCandidates(scope, photo, previous, remaining)) return true;
     photo = await getShootPhoto({ pk: photo.pk, sk: photo.sk });
   }
   return false;

@@ -7,6 +7,7 @@ import {
   type ShootCard,
   type ShootItem,
   type ShootPhoto,
+  findShootItemOfPhoto,
   listShootItems,
   shootItemPosition,
 } from '#lib/photos/sorting/store/shoot-photos';
@@ -107,10 +108,9 @@ export async function dismissShootPhoto(scope: GalleryScope, photoId: string): P
   return 'dismissed';
 }
 
+/** The shoot photo with this ID, by its pointer (two GetItems, whatever the shoot's size); 'card' for a camera card. */
 async function findShootPhoto(scope: GalleryScope, photoId: string): Promise<(ShootPhoto & Key) | 'card' | undefined> {
-  const item = (await listShootItems(scope)).find(
-    (candidate) => candidate.kind !== 'erased_card' && candidate.photoId === photoId,
-  );
+  const item = await findShootItemOfPhoto(scope, photoId);
   if (!item) return undefined;
   return item.kind === 'photo' ? item : 'card';
 }

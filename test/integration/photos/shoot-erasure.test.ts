@@ -9,6 +9,7 @@ import { erasePersons } from '#lib/privacy/erasure';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { makeJpeg, testS3, uploadObject } from '../../support/media';
 import { type Upload, expectedOwners, newShoot, syntheticShoot } from '../../support/shoot-uploads';
+import { expectedShootIndex, storedShootIndex } from '../../support/shoot-index';
 import { useTestTable } from '../../support/test-table';
 
 useTestTable();
@@ -90,6 +91,10 @@ describe('erasing a person in the middle of a shoot', () => {
             .filter((upload) => erasedPhotos.has(upload.facts.photoId) || upload === erasedCard)
             .map((upload) => upload.facts.objectKey);
           expect((await Promise.all(erasedObjects.map(objectExists))).filter(Boolean)).toEqual([]);
+          // The persons' shoot index is the shoot's, and holds nothing of the erased person
+          const index = await storedShootIndex(scope);
+          expect(index).toEqual(await expectedShootIndex(scope));
+          expect(index.filter((line) => line.includes(erased.personId))).toEqual([]);
           const counters = (await getGalleryConfiguration(scope.tenantId, scope.token))!.counters;
           const delivered = items.filter((item) => item.kind === 'photo' && item.personId).length;
           expect(counters).toMatchObject({

@@ -13,6 +13,7 @@ import { erasePersons } from '#lib/privacy/erasure';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { type Upload, expectedOwners, newShoot, syntheticShoot } from '../../support/shoot-uploads';
 import { makeJpeg, testS3, uploadObject } from '../../support/media';
+import { expectedShootIndex, storedShootIndex } from '../../support/shoot-index';
 import { useTestTable } from '../../support/test-table';
 
 useTestTable();
@@ -69,11 +70,12 @@ describe('sorting a shoot by its camera cards', () => {
             photosUnassigned: expected.size - assigned,
             cardPhotos: uploads.filter((upload) => upload.card.kind !== 'photo').length,
           });
+          expect(await storedShootIndex(scope)).toEqual(await expectedShootIndex(scope));
         },
       ),
       { numRuns: 4 },
     );
-  });
+  }, 120_000);
 
   it('gives each unassigned photo its reason and never delivers a card', async () => {
     // Prepare

@@ -166,6 +166,7 @@ describe('face candidates after a face goes', () => {
     );
     // Act: the write of what was read
     const written = await replaceFaceCandidates(
+      scope,
       read,
       [
         { personId: forgotten.personId, distance: 0.31 },

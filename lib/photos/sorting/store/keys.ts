@@ -1,6 +1,9 @@
 /**
  * A gallery's shoot: every photo uploaded to its inbox, as camera cards (`CARD#`) and photos
  * (`SHOT#`) in capture order per camera sequence, and photos without a place in one (`LOOSE#`).
+ * Beside it, each person's shoot index (`SHOOTOF#<personId>`: which shoot items name the person,
+ * and how) and each photo's pointer to its shoot item (`SHOOTID#<photoId>`), so that one
+ * person's or one photo's items are found without reading the whole shoot.
  * Only photos' stores build these keys (the boundary check holds it); docs/data-model.md
  * documents the access pattern each serves.
  */
@@ -18,7 +21,23 @@ export const shootKeys = {
     pk: `T#${tenantId}#G#${token}#SHOOT`,
     sk: `LOOSE#${photoId}`,
   }),
+  shootIndexOfPerson: (tenantId: string, token: string, personId: string) =>
+    `T#${tenantId}#G#${token}#SHOOTOF#${personId}`,
+  /** `role`: CARD (a card showing the person's code), HAS (their photo), HELD (withheld for them), CAND (a face candidate). */
+  shootIndexEntry: (tenantId: string, token: string, personId: string, role: string, shootSortKey: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOTOF#${personId}`,
+    sk: `${role}#${shootSortKey}`,
+  }),
+  shootPhotoPointer: (tenantId: string, token: string, photoId: string) => ({
+    pk: `T#${tenantId}#G#${token}#SHOOTID#${photoId}`,
+    sk: 'SHOOT',
+  }),
 } as const;
+
+/** The shoot item's sort key a person's shoot index entry names (shootKeys.shootIndexEntry: `<role>#<shoot sk>`). */
+export function shootSortKeyOfIndexEntry(entrySortKey: string): string {
+  return entrySortKey.slice(entrySortKey.indexOf('#') + 1);
+}
 
 /** The sort-key prefix of a camera sequence's cards in a shoot partition (shootKeys.shootCard). */
 export function shootCardsOfSequence(sequenceId: string): string {

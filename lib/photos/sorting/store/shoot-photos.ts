@@ -21,6 +21,16 @@ import type { Photo } from '#lib/photos/common/rules/photo-model';
 import { type UnassignedReason, WITHHELD_REASONS } from '#lib/photos/sorting/rules/shoot-sequence';
 import * as v from 'valibot';
 import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
+import {
+  type ShootIndexRole,
+  indexEntriesOf,
+  indexEntryChanges,
+  indexKeysOfRemovedItem,
+  indexWritesOfRemovedItem,
+  indexWritesOfStoredItem,
+  shootKeyOfPhoto,
+  shootKeysNaming,
+} from '#lib/photos/sorting/store/shoot-index';
 
 /**
  * The gallery's shoot partition (shootKeys.shootOfGallery): one item per photo uploaded to the
@@ -28,6 +38,9 @@ import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/it
  * latest card before it on its camera, or an assignment by hand) and so whose photo it is. A
  * photo that belongs to a person is also a photo item of that person (lib/photos/common/store/photos.ts), written
  * in the same transaction, so every reader of persons' photos sees sorted photos as any other.
+ * Every write here also writes, in its transaction, the persons' shoot index entries and the photo
+ * pointer that change with it (shoot-index.ts), so one person's or one photo's items are found
+ * without reading the whole partition.
  */
 
 /** What ingest learnt about an inbox photo. */
@@ -116,9 +129,12 @@ export async function storeShootItem(
     item.kind === 'erased_card'
       ? undefined
       : countersUpdate(scope, item.kind === 'card' ? { cardPhotos: 1 } : { photosUnassigned: 1 });
+  // The person's shoot index and the photo ID's pointer (shoot-index.ts), with the item or not at all.
+  const indexWrites = indexWritesOfStoredItem(scope, key.sk, item);
   const stored = await transactIfConditionsHold([
     { Put: { TableName: tableName, Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
     ...(counted ? [counted] : []),
+    ...indexWrites,
   ]);
   return { key, stored };
 }
@@ -374,8 +390,19 @@ function governorTransaction(
   const [before, after] = [stateCounter(shot), stateCounter(to)];
   if (before !== after) counters.push({ ...(before ? { [before]: -1 } : {}), ...(after ? { [after]: 1 } : {}) });
   if (isWithheld(to) && !isWithheld(shot)) items.push(photosWithheldUpdate(scope, now()));
+  items.push(...indexChangesOfMove(scope, shot, to));
   const countersItem = countersUpdate(scope, ...counters);
   return countersItem ? [...items, countersItem] : items;
+}
+
+/**
+ * The shoot index entries a move changes (shoot-index.ts). Computed from the photo as read: the
+ * move's condition on its governor holds its person and heldFor; its candidates may only have
+ * lost persons since (replaceFaceCandidates), whose entries went with them, and a Delete of an
+ * entry gone already changes nothing.
+ */
+function indexChangesOfMove(scope: GalleryScope, shot: ShootPhoto & Key, to: ShotState): TransactItem[] {
+  return indexEntryChanges(scope, shot.sk, indexEntriesOf(shot), indexEntriesOf({ kind: 'photo', ...to }));
 }
 
 /** The person's photo item of a shoot photo: the same photo ID, file and object as in the inbox. */
@@ -396,19 +423,58 @@ function personPhoto(shot: ShootPhotoFacts, personId: string, faceBox: FaceBox |
 /**
  * The shoot items that are personal data of the persons `personIds` (every card and photo of the
  * shoot when undefined): their photos (withheld ones included), and the cards showing their codes.
+ * Some persons' are found by their shoot index, not by reading the whole shoot.
  */
 export async function shootItemsOf(
   scope: GalleryScope,
   personIds?: ReadonlySet<string>,
 ): Promise<((ShootCard | ShootPhoto) & Key)[]> {
-  const items = (await listShootItems(scope)).filter(
+  if (personIds) return shootItemsNaming(scope, personIds, ['CARD', 'HAS', 'HELD']);
+  return (await listShootItems(scope)).filter(
     (item): item is (ShootCard | ShootPhoto) & Key => item.kind !== 'erased_card',
   );
-  if (!personIds) return items;
-  return items.filter((item) => {
-    if (item.kind === 'card') return item.cardPersonId !== null && personIds.has(item.cardPersonId);
-    return [item.personId, item.heldFor].some((id) => id !== undefined && personIds.has(id));
-  });
+}
+
+/**
+ * The cards and photos that name one of `personIds` in one of `roles` (shoot-index.ts), each read
+ * as it is now (strongly consistent) and kept only while it still names them so: the persons'
+ * part of the shoot without reading the rest of it.
+ */
+export async function shootItemsNaming(
+  scope: GalleryScope,
+  personIds: ReadonlySet<string>,
+  roles: readonly ShootIndexRole[],
+): Promise<((ShootCard | ShootPhoto) & Key)[]> {
+  const keys = new Map<string, Key>();
+  for (const personId of personIds)
+    for (const role of roles) for (const key of await shootKeysNaming(scope, personId, role)) keys.set(key.sk, key);
+  const items: ((ShootCard | ShootPhoto) & Key)[] = [];
+  for (const key of keys.values()) {
+    const item = await getShootItem(key);
+    if (!item || item.kind === 'erased_card') continue;
+    const named = indexEntriesOf(item).some((entry) => personIds.has(entry.personId) && roles.includes(entry.role));
+    if (named) items.push(item);
+  }
+  return items;
+}
+
+/** The photos a card governs now: of those after it on its camera up to the next card, the ones whose governor is the card. */
+export async function photosGovernedByCard(scope: GalleryScope, card: Key): Promise<(ShootPhoto & Key)[]> {
+  const sequenceId = sequenceOfShootItem(card.sk);
+  const position = positionOfShootItem(card.sk);
+  const next = await cardAfter(scope, sequenceId, position);
+  const photos = await photosBetween(scope, sequenceId, position, next?.position);
+  return photos.filter((photo) => photo.governor === position);
+}
+
+/** The card or photo with this photo ID, by its pointer (shoot-index.ts): undefined when the shoot has none (an erased card has none). */
+export async function findShootItemOfPhoto(
+  scope: GalleryScope,
+  photoId: string,
+): Promise<((ShootCard | ShootPhoto) & Key) | undefined> {
+  const key = await shootKeyOfPhoto(scope, photoId);
+  const item = key ? await getShootItem(key) : undefined;
+  return item && item.kind !== 'erased_card' && item.photoId === photoId ? item : undefined;
 }
 
 /** The photos whose governor is one of `governors` (card positions are unique across sequences: they end in the photo ID). */
@@ -426,6 +492,8 @@ export async function photosGovernedBy(
 /** Deletes shoot items, taking them off the statistics (erasure; their persons' photo items go separately). */
 export async function deleteShootItems(scope: GalleryScope, items: readonly ShootItem[]): Promise<void> {
   await deleteItems(items.map(({ pk, sk }) => ({ pk, sk })));
+  // Their index entries and pointers after them: an entry whose item is gone names nothing.
+  await deleteItems(items.flatMap((item) => indexKeysOfRemovedItem(scope, item)));
   const photos = items.filter((item): item is ShootPhoto & Key => item.kind === 'photo');
   await addToGalleryCounters(scope, {
     cardPhotos: -items.filter((item) => item.kind === 'card').length,
@@ -454,6 +522,8 @@ export async function eraseCards(scope: GalleryScope, cards: readonly (ShootCard
         },
       },
       countersUpdate(scope, { cardPhotos: -1 })!,
+      // The card's person's index entry and its photo ID's pointer go with its personal data.
+      ...indexWritesOfRemovedItem(scope, card),
     ]);
   }
 }
@@ -489,6 +559,8 @@ export async function deleteShootPhoto(
   }
   const counter = stateCounter(shot);
   if (counter) counters.push({ [counter]: -1 });
+  // Its index entries and pointer (as for a move, a Delete of an entry gone already changes nothing).
+  items.push(...indexWritesOfRemovedItem(scope, shot));
   const countersItem = countersUpdate(scope, ...counters);
   return transactIfConditionsHold(countersItem ? [...items, countersItem] : items);
 }
