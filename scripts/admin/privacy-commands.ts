@@ -44,21 +44,22 @@ function erasureSubject(values: OptionValues): ErasureSubject {
   return { employeeId: value };
 }
 
+/** A count with the IDs behind it; a gallery's receipt lists only the first ones (the JSON receipt has them). */
+function countWithIds(count: number, ids: readonly string[]): string {
+  if (count === 0) return '0';
+  return ids.length === count ? `${count} (${ids.join(', ')})` : `${count} (the first ${ids.length} in --json)`;
+}
+
 function receiptResult(receipt: ErasureReceipt): CommandResult {
   const verb = receipt.dryRun ? 'Would remove' : 'Removed';
   const rows: [string, string][] = [
-    ['persons', receipt.persons.length === 0 ? '0' : `${receipt.persons.length} (${receipt.persons.join(', ')})`],
+    ['persons', countWithIds(receipt.personCount, receipt.persons)],
     ['access codes', String(receipt.accessCodes)],
     ['day spots given back', String(receipt.spotsGivenBack)],
     ['selfie object versions', String(receipt.selfieVersions)],
     ['photo records', String(receipt.photoRecords)],
     ['photo object versions', String(receipt.photoObjectVersions)],
-    [
-      'orders reduced to accounting data',
-      receipt.ordersRedacted.length === 0
-        ? '0'
-        : `${receipt.ordersRedacted.length} (${receipt.ordersRedacted.join(', ')})`,
-    ],
+    ['orders reduced to accounting data', countWithIds(receipt.ordersRedactedCount, receipt.ordersRedacted)],
     ['checkout tokens', String(receipt.checkoutTokens)],
     ['events (webhook outbox)', String(receipt.events)],
     ['idempotency records', String(receipt.idempotencyRecords)],
