@@ -31,6 +31,10 @@ export const paymentKeys = {
     pk: `T#${tenantId}#G#${token}#ORDERSOF#${identity}`,
     sk: `${ORDER_ITEM_PREFIX}${orderId}`,
   }),
+  /** The identities of orderOfParticipant: a person ID, a hash of an address (emailKey), an employee ID. */
+  participantByPersonId: (personId: string) => `P#${personId}`,
+  participantByAddress: (addressHash: string) => `A#${addressHash}`,
+  participantByEmployeeId: (employeeId: string) => `E#${employeeId}`,
   /** A status or retry token of a reservation, by the SHA-256 of its value. */
   checkoutToken: (tokenHash: string) => ({ pk: `${CHECKOUT_TOKEN_KEY_PREFIX}${tokenHash}`, sk: 'TOKEN' }),
   /** A Stripe event already handled (expires after Stripe's retry window). */

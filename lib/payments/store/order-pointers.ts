@@ -26,9 +26,9 @@ export interface ParticipantIdentity {
 /** The identities a participant is found by: the person ID, the address (hashed) and the employee ID it has. */
 export function participantIdentities(participant: ParticipantIdentity): string[] {
   return [
-    ...(participant.personId ? [`P#${participant.personId}`] : []),
-    ...(participant.email ? [`A#${emailKey(participant.email)}`] : []),
-    ...(participant.employeeId ? [`E#${participant.employeeId}`] : []),
+    ...(participant.personId ? [paymentKeys.participantByPersonId(participant.personId)] : []),
+    ...(participant.email ? [paymentKeys.participantByAddress(emailKey(participant.email))] : []),
+    ...(participant.employeeId ? [paymentKeys.participantByEmployeeId(participant.employeeId)] : []),
   ];
 }
 

@@ -98,7 +98,7 @@ describe('Idempotency-Key records hold no token, code, name or email in clear', 
     expect(item).toMatchObject({
       [GSI1.partitionKey]: keys.idempotencyRecordsOfGallery(studio.tenant.tenantId, studio.token),
       // Naming one person alone, it is listed under that person: erasing them reads it by prefix.
-      [GSI1.sortKey]: `~P#${first.body.personId}#${scopeHash}`,
+      [GSI1.sortKey]: `${keys.recordsOfPerson(first.body.personId)}${scopeHash}`,
       personIds: new Set([first.body.personId]),
     });
     expect(item.orderIds).toBeUndefined();

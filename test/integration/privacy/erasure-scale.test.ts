@@ -8,7 +8,7 @@ import { pointOrdersToParticipants } from '#lib/payments/store/order-pointers';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useLocalApi } from '../../support/local-api';
 import { observingCommands } from '../../support/sent-commands';
-import { galleryPartitionPrefix, keys } from '../../support/table-keys';
+import { ITEM_PREFIX, galleryPartitionPrefix, keys } from '../../support/table-keys';
 
 const api = useLocalApi();
 
@@ -190,7 +190,7 @@ describe('erasure at scale', () => {
     expect(sent.scans).toBe(0);
     // Assess: only the orders stay, without their participants (their pointers are gone too)
     const left = await itemsOfGallery(studio);
-    expect(left.every((item) => String(item.sk).startsWith('ORDER#') && item.person === undefined)).toBe(true);
+    expect(left.every((item) => String(item.sk).startsWith(ITEM_PREFIX.order) && item.person === undefined)).toBe(true);
     expect(left).toHaveLength(ERASURE_PAGE_SIZE + 29);
   }, 300_000);
 });
