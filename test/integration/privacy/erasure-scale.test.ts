@@ -1,6 +1,7 @@
-import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { GSI1 } from '#lib/platform/table/table-definition';
+import { queryGsi1 } from '#lib/platform/table/queries';
 import { erasePersons, eraseGallery } from '#lib/privacy/erasure';
 import { ERASURE_PAGE_SIZE } from '#lib/privacy/gallery-erasure';
 import { claimIdempotencyKey, completeIdempotencyKey } from '#lib/idempotency/store/idempotency-records';
@@ -8,6 +9,7 @@ import { pointOrdersToParticipants } from '#lib/payments/store/order-pointers';
 import { type CheckinStudio, createPayingStudio } from '../../support/checkin-gallery';
 import { useLocalApi } from '../../support/local-api';
 import { observingCommands } from '../../support/sent-commands';
+import { admin } from '../../support/admin';
 import { ITEM_PREFIX, galleryPartitionPrefix, keys } from '../../support/table-keys';
 
 const api = useLocalApi();
@@ -193,4 +195,41 @@ describe('erasure at scale', () => {
     expect(left.every((item) => String(item.sk).startsWith(ITEM_PREFIX.order) && item.person === undefined)).toBe(true);
     expect(left).toHaveLength(ERASURE_PAGE_SIZE + 29);
   }, 300_000);
+
+  it('gallery erasure-indexes lists events and orders written before the indexes, so that erasing a person finds them', async () => {
+    // Prepare: a person's event as written before the per-person index, and an order without pointers
+    const studio = await createPayingStudio();
+    const scope = { tenantId: studio.tenant.tenantId, token: studio.token };
+    const [person] = await importPersons(studio, 1);
+    const events = await queryGsi1(keys.eventsOfPerson(scope.tenantId, scope.token, person!.personId));
+    for (const event of events)
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: event.pk, sk: event.sk },
+          UpdateExpression: 'REMOVE #pk, #sk',
+          ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
+        }),
+      );
+    await plantEndedOrders(studio, 1);
+    const before = await erasePersons(scope, { email: 'reserved.0@example.com' }, { dryRun: true });
+    // Act
+    const run = await admin('gallery', 'erasure-indexes', '--tenant', studio.slug, '--gallery', studio.token, '--json');
+    const again = await admin(
+      'gallery',
+      'erasure-indexes',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--json',
+    );
+    // Assess
+    expect(events).toHaveLength(1);
+    expect(before.ordersRedacted).toEqual([]);
+    expect(run.json()).toEqual({ orders: 1, events: 1 });
+    expect(again.json()).toEqual({ orders: 1, events: 0 });
+    expect((await erasePersons(scope, { personId: person!.personId })).events).toBe(1);
+    expect((await erasePersons(scope, { email: 'reserved.0@example.com' })).ordersRedacted).toEqual(['ord_scale0000']);
+  }, 120_000);
 });
