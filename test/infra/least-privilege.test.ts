@@ -43,6 +43,10 @@ const SAMPLES: Record<string, Sample> = {
   "gallery's shoot": { on: 'table', key: keys.shootOfGallery(TENANT_ID, TOKEN) },
   orders: { on: 'table', key: keys.ordersOfGallery(TENANT_ID, TOKEN) },
   "email's live reservation": { on: 'table', key: keys.liveReservationOfEmail(TENANT_ID, TOKEN, HASH).pk },
+  "participant's order pointers": {
+    on: 'table',
+    key: keys.orderOfParticipant(TENANT_ID, TOKEN, keys.participantByPersonId(PERSON_ID), 'ord_1').pk,
+  },
   'status or retry token': { on: 'table', key: keys.checkoutToken(HASH).pk },
   'Idempotency-Key record': { on: 'table', key: keys.idempotencyKey(HASH).pk },
   "gallery's events": { on: 'table', key: keys.eventsOfGallery(TENANT_ID, TOKEN) },
@@ -58,6 +62,7 @@ const SAMPLES: Record<string, Sample> = {
   'persons by employee ID (GSI1)': { on: 'gsi1', key: keys.personsByEmployeeId(TENANT_ID, TOKEN, 'E-1001') },
   'guest list (GSI1)': { on: 'gsi1', key: keys.importedPersonsByEmail(TENANT_ID, TOKEN, 'aGFzaG9mYWRkcmVzcw') },
   'pending orders (GSI1)': { on: 'gsi1', key: keys.pendingOrders() },
+  "person's events (GSI1)": { on: 'gsi1', key: keys.eventsOfPerson(TENANT_ID, TOKEN, PERSON_ID) },
   "gallery's Idempotency-Key records (GSI1)": { on: 'gsi1', key: keys.idempotencyRecordsOfGallery(TENANT_ID, TOKEN) },
   'another index partition': { on: 'gsi1', key: 'SOMETHING' },
 };
