@@ -250,6 +250,7 @@ describe('table access of every function', () => {
         "person's photos",
         'orders',
         "email's live reservation",
+        "participant's order pointers",
         "gallery's events",
         "gallery's shoot",
         "gallery's reference faces",
