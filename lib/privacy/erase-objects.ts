@@ -1,5 +1,4 @@
-import { type StoredObjectVersion, deleteObjectVersions } from '#lib/platform/media-bucket';
-import { forEachObjectVersionPage } from '#lib/platform/media-version-pages';
+import { type StoredObjectVersion, deleteObjectVersions, forEachObjectVersionPage } from '#lib/platform/media-bucket';
 
 /**
  * Deletes (or, in a dry run, counts) every object version under `prefix` that `erasable`

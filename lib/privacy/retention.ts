@@ -1,5 +1,4 @@
-import { deleteObjectVersions, exactObjectVersions } from '#lib/platform/media-bucket';
-import { hasObjectsUnder } from '#lib/platform/media-version-pages';
+import { deleteObjectVersions, exactObjectVersions, hasObjectsUnder } from '#lib/platform/media-bucket';
 import { clearSelfieFlag } from '#lib/privacy/store/person-erasure';
 import { forEachPersonPage } from '#lib/persons/store/person-lookups';
 import {
