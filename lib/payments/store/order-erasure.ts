@@ -4,7 +4,6 @@ import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { deleteItems } from '#lib/platform/table/batches';
 import { ORDER_ITEM_PREFIX, paymentKeys } from '#lib/payments/store/keys';
-import { queryAll } from '#lib/platform/table/queries';
 import { withStoreRetries } from '#lib/platform/table/retry';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
@@ -58,18 +57,6 @@ export function fromErasableOrderItem(item: StoredItem): ErasableOrder {
 /** Whether the order still names its participant. */
 export function hasParticipant(order: ErasableOrder): order is OrderWithParticipant {
   return order.person !== undefined;
-}
-
-/** Every order of a gallery, as stored (redacted ones included). Holds them all: for small galleries and tests. */
-export async function listOrderItems(scope: GalleryScope): Promise<ErasableOrder[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :order)',
-    ExpressionAttributeValues: {
-      ':pk': paymentKeys.ordersOfGallery(scope.tenantId, scope.token),
-      ':order': ORDER_ITEM_PREFIX,
-    },
-  });
-  return items.map(fromErasableOrderItem);
 }
 
 /** Every order of a gallery, as stored, `pageSize` at a time (erasure and retention of a whole gallery). */
