@@ -92,7 +92,7 @@ const STORE_PERSONS: KeyAccess[] = [
 
 /**
  * The order transitions of lib/payments/store/order-transitions.ts that end or pay a reservation (webhook,
- * sweep): read the order, update it, remove a failed check-in's order and tokens, give the
+ * sweep): read the order, update it, remove a failed check-in's order, tokens and pointers, give the
  * email's hold back. Paying stores the person (STORE_PERSONS).
  */
 const SETTLE_ORDERS: KeyAccess[] = [
@@ -101,21 +101,21 @@ const SETTLE_ORDERS: KeyAccess[] = [
   {
     on: 'table',
     actions: ['DeleteItem'],
-    partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations],
+    partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations, PARTITIONS.orderPointers],
   },
 ];
 
 /**
  * A paid check-in, checkinStatus and retryCheckout (lib/payments/checkout.ts): reserve (order,
- * token hashes, the email's hold), look an order up by token, attach or replace its session,
- * undo a failed reservation.
+ * token hashes, the email's hold, the participant's pointers to the order), look an order up by
+ * token, attach or replace its session, undo a failed reservation.
  */
 const RESERVE_ORDERS: KeyAccess[] = [
   { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens] },
   {
     on: 'table',
     actions: ['PutItem', 'DeleteItem'],
-    partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations],
+    partitions: [PARTITIONS.orders, PARTITIONS.checkoutTokens, PARTITIONS.emailReservations, PARTITIONS.orderPointers],
   },
   { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.orders, PARTITIONS.galleryConfig] },
 ];

@@ -71,6 +71,8 @@ export const PARTITIONS = {
   photos: photoKeys.photosOfPerson(ANY, ANY, ANY),
   orders: paymentKeys.ordersOfGallery(ANY, ANY),
   emailReservations: paymentKeys.liveReservationOfEmail(ANY, ANY, ANY).pk,
+  /** `…#ORDERSOF#<identity>`: pointers from a participant (person ID, address hash, employee ID) to their orders. */
+  orderPointers: paymentKeys.orderOfParticipant(ANY, ANY, ANY, '').pk,
   checkoutTokens: paymentKeys.checkoutToken(ANY).pk,
   idempotency: idempotencyKeys.idempotencyKey(ANY).pk,
   /** A gallery's shoot (`…#SHOOT`): its inbox photos, camera cards and whose each photo is. */

@@ -15,4 +15,5 @@ export const PUBLIC_MODULES = [
   'rules/payment-limits',
   'store/checkout-tokens',
   'store/order-erasure',
+  'store/order-pointers',
 ] as const;

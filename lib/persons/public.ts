@@ -19,6 +19,7 @@ export const PUBLIC_MODULES = [
   'store/guest-list',
   'store/imported-completion',
   'store/person-erasure',
+  'store/person-lookups',
   'store/person-marks',
   'store/person-records',
   'store/persons',

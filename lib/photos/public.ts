@@ -23,6 +23,7 @@ export const PUBLIC_MODULES = [
   'notices/rules/photo-notice',
   'sorting/adapters/shoot-photo-reader',
   'sorting/erase-shoot-photos',
+  'sorting/erase-whole-shoot',
   'sorting/forget-face-candidates',
   'sorting/ingest-photo',
   'sorting/place-shoot-photo',

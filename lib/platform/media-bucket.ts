@@ -79,16 +79,35 @@ export interface StoredObjectVersion {
  * has one version per object, its current one.
  */
 export async function listObjectVersions(prefix: string): Promise<StoredObjectVersion[]> {
+  const versions: StoredObjectVersion[] = [];
+  await forEachObjectVersionPage(prefix, (page) => {
+    versions.push(...page);
+  });
+  return versions;
+}
+
+/** What is done with one list of versions; 'stop' ends the listing there. */
+type VersionVisitor = (versions: StoredObjectVersion[]) => Promise<void | 'stop'> | void | 'stop';
+
+/** S3 lists at most this many versions (or objects) per request. */
+export const VERSION_PAGE_SIZE = 1000;
+
+/**
+ * Every object version and delete marker under `prefix`, a list of up to VERSION_PAGE_SIZE at a
+ * time: each page is handed to `visit` before the next is listed (it may delete what it was given;
+ * the listing goes on after the last key listed), so that a gallery's objects never sit in memory
+ * whole. On a server without versioning (the local S3 server), its current objects, a page at a time.
+ */
+export async function forEachObjectVersionPage(prefix: string, visit: VersionVisitor): Promise<void> {
   try {
-    return await listVersions(prefix);
+    await forEachVersionPage(prefix, visit);
   } catch (error) {
     if (!['MethodNotAllowed', 'NotImplemented'].includes((error as Error).name)) throw error;
-    return listCurrentObjects(prefix);
+    await forEachCurrentObjectPage(prefix, visit);
   }
 }
 
-async function listVersions(prefix: string): Promise<StoredObjectVersion[]> {
-  const versions: StoredObjectVersion[] = [];
+async function forEachVersionPage(prefix: string, visit: VersionVisitor): Promise<void> {
   let keyMarker: string | undefined;
   let versionIdMarker: string | undefined;
   do {
@@ -98,28 +117,45 @@ async function listVersions(prefix: string): Promise<StoredObjectVersion[]> {
         Prefix: prefix,
         KeyMarker: keyMarker,
         VersionIdMarker: versionIdMarker,
+        MaxKeys: VERSION_PAGE_SIZE,
       }),
     );
-    for (const entry of [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]) {
-      if (entry.Key) versions.push({ key: entry.Key, versionId: entry.VersionId });
-    }
+    const versions = [...(page.Versions ?? []), ...(page.DeleteMarkers ?? [])]
+      .filter((entry) => entry.Key !== undefined)
+      .map((entry) => ({ key: entry.Key!, versionId: entry.VersionId }));
+    if (versions.length > 0 && (await visit(versions)) === 'stop') return;
     keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
     versionIdMarker = page.IsTruncated ? page.NextVersionIdMarker : undefined;
   } while (keyMarker !== undefined);
-  return versions;
 }
 
-async function listCurrentObjects(prefix: string): Promise<StoredObjectVersion[]> {
-  const objects: StoredObjectVersion[] = [];
+async function forEachCurrentObjectPage(prefix: string, visit: VersionVisitor): Promise<void> {
   let token: string | undefined;
   do {
     const page = await s3.send(
-      new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, ContinuationToken: token }),
+      new ListObjectsV2Command({
+        Bucket: mediaBucket,
+        Prefix: prefix,
+        ContinuationToken: token,
+        MaxKeys: VERSION_PAGE_SIZE,
+      }),
     );
-    for (const entry of page.Contents ?? []) if (entry.Key) objects.push({ key: entry.Key });
+    const objects = (page.Contents ?? [])
+      .filter((entry) => entry.Key !== undefined)
+      .map((entry) => ({ key: entry.Key! }));
+    if (objects.length > 0 && (await visit(objects)) === 'stop') return;
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token !== undefined);
-  return objects;
+}
+
+/** Whether anything (an object, a version, a delete marker) is stored under `prefix`: one list. */
+export async function hasObjectsUnder(prefix: string): Promise<boolean> {
+  let found = false;
+  await forEachObjectVersionPage(prefix, () => {
+    found = true;
+    return 'stop';
+  });
+  return found;
 }
 
 /**

@@ -1,20 +1,21 @@
-import { deleteObjectVersions, listObjectVersions } from '#lib/platform/media-bucket';
+import { deleteObjectVersions, exactObjectVersions, hasObjectsUnder } from '#lib/platform/media-bucket';
 import { clearSelfieFlag } from '#lib/privacy/store/person-erasure';
-import { listAllPersons } from '#lib/persons/store/persons';
+import { forEachPersonPage } from '#lib/persons/store/person-lookups';
 import {
   type OrderWithParticipant,
+  forEachOrderPage,
   hasParticipant,
-  listOrderItems,
   redactOrder,
 } from '#lib/payments/store/order-erasure';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
-import { deleteIdempotencyRecord, listIdempotencyRecordsOfGallery } from '#lib/idempotency/store/idempotency-records';
+import { deleteIdempotencyRecord, idempotencyRecordsNaming } from '#lib/idempotency/store/idempotency-records';
 import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { galleryMediaPrefixes, selfieObjectKey, thumbnailPrefix } from '#lib/platform/media-keys';
 import { CHECKOUT_TOKEN_LIFETIME_SECONDS } from '#lib/payments/rules/order-lifecycle';
 import { retentionOf } from '#lib/galleries/rules/retention-policy';
 import { isRetentionDue, personalOrderAttributes, retentionStartDate } from '#lib/privacy/rules/personal-data';
-import { eraseParticipantsOfGallery } from '#lib/privacy/erasure';
+import { ERASURE_PAGE_SIZE, eraseParticipantsOfGallery } from '#lib/privacy/gallery-erasure';
+import { eraseObjectsUnder } from '#lib/privacy/erase-objects';
 import { deleteReferenceFaces } from '#lib/faces/store/reference-faces';
 import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 
@@ -27,6 +28,8 @@ import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates
  * token has expired: nothing can complete it any more. An order still waiting for payment is
  * left for a later run, never a reason to leave the rest. Each gallery is a unit of work of its
  * own (lib/privacy/plan-retention.ts queues them, lib/privacy/retain-queued-galleries.ts runs them).
+ * Every pass reads a page at a time (persons, orders, object versions), so that a gallery's size
+ * never decides what it holds in memory.
  */
 
 export interface RetentionTally {
@@ -62,22 +65,24 @@ export async function applyGalleryRetention(scope: GalleryScope, nowMs: number, 
   );
   if (isRetentionDue(start, policy.personDays, nowMs)) {
     const receipt = await eraseParticipantsOfGallery(scope, { deferPending: true });
-    tally.personsErased += receipt.persons.length;
+    tally.personsErased += receipt.personCount;
     tally.personsDeferred += receipt.ordersDeferred?.length ?? 0;
     tally.selfieVersionsDeleted += receipt.selfieVersions;
-    tally.ordersRedacted += receipt.ordersRedacted.length;
+    tally.ordersRedacted += receipt.ordersRedactedCount;
     tally.idempotencyRecordsDeleted += receipt.idempotencyRecords;
     return;
   }
   const ordersDue = isRetentionDue(start, policy.orderDays, nowMs);
   const retryWindowStart = new Date(nowMs - CHECKOUT_TOKEN_LIFETIME_SECONDS * 1000).toISOString();
-  const ended = (await listOrderItems(scope)).filter(
-    (order): order is OrderWithParticipant =>
-      hasParticipant(order) &&
-      order.status !== 'pending' &&
-      (ordersDue || (order.status !== 'paid' && order.createdAt < retryWindowStart)),
-  );
-  await redactOrders(scope, ended, tally);
+  await forEachOrderPage(scope, ERASURE_PAGE_SIZE, async (orders) => {
+    const ended = orders.filter(
+      (order): order is OrderWithParticipant =>
+        hasParticipant(order) &&
+        order.status !== 'pending' &&
+        (ordersDue || (order.status !== 'paid' && order.createdAt < retryWindowStart)),
+    );
+    await redactOrders(scope, ended, tally);
+  });
   if (isRetentionDue(start, policy.selfieDays, nowMs)) await removeSelfies(scope, configuration, tally);
 }
 
@@ -87,15 +92,21 @@ async function redactOrders(scope: GalleryScope, orders: OrderWithParticipant[],
   const unpaidSelfies = orders
     .filter((order) => order.status !== 'paid' && order.person.hasSelfie)
     .map((order) => selfieObjectKey(scope.tenantId, scope.token, order.person.personId));
-  const versions = (await Promise.all(unpaidSelfies.map(listObjectVersions)))
-    .flat()
-    .filter((version) => unpaidSelfies.includes(version.key));
+  const versions = (await Promise.all(unpaidSelfies.map(exactObjectVersions))).flat();
   await deleteObjectVersions(versions);
   tally.selfieVersionsDeleted += versions.length;
   const orderIds = new Set(orders.map((order) => order.orderId));
-  const records = (await listIdempotencyRecordsOfGallery(scope.tenantId, scope.token)).filter((record) =>
-    (record.orderIds ?? []).some((orderId) => orderIds.has(orderId)),
-  );
+  const named = await idempotencyRecordsNaming(scope, {
+    personIds: new Set(orders.map((order) => order.person.personId)),
+    orderIds,
+  });
+  const records = [
+    ...new Map(
+      named
+        .filter((record) => record.orderIds.some((orderId) => orderIds.has(orderId)))
+        .map((record) => [record.scopeHash, record]),
+    ).values(),
+  ];
   for (const record of records) await deleteIdempotencyRecord(record.scopeHash);
   tally.idempotencyRecordsDeleted += records.length;
   for (const order of orders) await redactOrder(order, personalOrderAttributes(order));
@@ -115,17 +126,16 @@ async function removeSelfies(
   tally: RetentionTally,
 ): Promise<void> {
   const selfies = galleryMediaPrefixes(scope.tenantId, scope.token).selfies;
-  const versions = await listObjectVersions(selfies);
-  const selfiesLeft = versions.length > 0 || configuration.counters.personsWithSelfie > 0;
+  const selfiesLeft = configuration.counters.personsWithSelfie > 0 || (await hasObjectsUnder(selfies));
   if (selfiesLeft) {
-    for (const person of await listAllPersons(scope)) {
-      if (person.hasSelfie) await clearSelfieFlag(scope, person.personId);
-    }
+    await forEachPersonPage(scope, ERASURE_PAGE_SIZE, async (persons) => {
+      for (const person of persons) if (person.hasSelfie) await clearSelfieFlag(scope, person.personId);
+    });
   }
   const referenceFaces = await deleteReferenceFaces(scope);
   tally.referenceFacesDeleted += referenceFaces;
   if (!selfiesLeft && referenceFaces === 0) return;
   await forgetFaceCandidates(scope, 'all');
-  await deleteObjectVersions([...versions, ...(await listObjectVersions(thumbnailPrefix(selfies)))]);
-  tally.selfieVersionsDeleted += versions.length;
+  tally.selfieVersionsDeleted += await eraseObjectsUnder(selfies, false);
+  await eraseObjectsUnder(thumbnailPrefix(selfies), false);
 }

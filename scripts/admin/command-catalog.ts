@@ -121,6 +121,11 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
         options: { ...inGallery, 'dry-run': flag },
         environment: ['MEDIA_BUCKET'],
       },
+      'erasure-indexes': {
+        usage:
+          'gallery erasure-indexes --tenant SLUG --gallery TOKEN   (indexes orders and events written before erasure of one person had indexes; again, it changes nothing)',
+        options: inGallery,
+      },
       'face-matching': {
         usage:
           'gallery face-matching --tenant SLUG --gallery TOKEN [--mode off|withhold|fill] [--match D] [--mismatch D] [--fill D] [--margin D] [--defaults]   (no option: show it)',

@@ -15,6 +15,8 @@ import {
 import type { ErasureSubject } from '#lib/privacy/rules/personal-data';
 import type { ErasureReceipt } from '#lib/privacy/erasure';
 import { withdrawFaceConsent } from '#lib/privacy/face-consent';
+import { pointOrdersToParticipants } from '#lib/payments/store/order-pointers';
+import { indexEventsByPerson } from '#lib/events/store/outbox';
 
 /** Erasure reaches the media bucket: loaded by the erase commands alone, so that the others need no MEDIA_BUCKET. */
 const erasure = () => import('#lib/privacy/erasure');
@@ -44,21 +46,22 @@ function erasureSubject(values: OptionValues): ErasureSubject {
   return { employeeId: value };
 }
 
+/** A count with the IDs behind it; a gallery's receipt lists only the first ones (the JSON receipt has them). */
+function countWithIds(count: number, ids: readonly string[]): string {
+  if (count === 0) return '0';
+  return ids.length === count ? `${count} (${ids.join(', ')})` : `${count} (the first ${ids.length} in --json)`;
+}
+
 function receiptResult(receipt: ErasureReceipt): CommandResult {
   const verb = receipt.dryRun ? 'Would remove' : 'Removed';
   const rows: [string, string][] = [
-    ['persons', receipt.persons.length === 0 ? '0' : `${receipt.persons.length} (${receipt.persons.join(', ')})`],
+    ['persons', countWithIds(receipt.personCount, receipt.persons)],
     ['access codes', String(receipt.accessCodes)],
     ['day spots given back', String(receipt.spotsGivenBack)],
     ['selfie object versions', String(receipt.selfieVersions)],
     ['photo records', String(receipt.photoRecords)],
     ['photo object versions', String(receipt.photoObjectVersions)],
-    [
-      'orders reduced to accounting data',
-      receipt.ordersRedacted.length === 0
-        ? '0'
-        : `${receipt.ordersRedacted.length} (${receipt.ordersRedacted.join(', ')})`,
-    ],
+    ['orders reduced to accounting data', countWithIds(receipt.ordersRedactedCount, receipt.ordersRedacted)],
     ['checkout tokens', String(receipt.checkoutTokens)],
     ['events (webhook outbox)', String(receipt.events)],
     ['idempotency records', String(receipt.idempotencyRecords)],
@@ -122,8 +125,33 @@ const RETENTION_OPTIONS: Record<keyof RetentionPolicy, string> = {
   orderDays: 'order-days',
 };
 
-/** `gallery erase` and `gallery retention`. */
+/** `gallery erase`, `gallery erasure-indexes` and `gallery retention`. */
 export const galleryPrivacyCommands: CommandHandlers = {
+  /**
+   * The backfill of what erasure of one person reads instead of the whole gallery, for what was
+   * written before it existed: the participants' pointers to their orders, and the events' listing
+   * under their person (events expire after 30 days, so after that only the orders need it).
+   */
+  async 'erasure-indexes'(values) {
+    const { tenant, configuration } = await findGallery(values);
+    const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };
+    const orders = await pointOrdersToParticipants(scope);
+    const events = await indexEventsByPerson(scope);
+    return {
+      data: { orders, events },
+      lines: [
+        `Erasure indexes of gallery ${scope.token}`,
+        ...formatTable(
+          ['WHAT', 'COUNT'],
+          [
+            ['orders pointed to from their participant', String(orders)],
+            ['events listed under their person', String(events)],
+          ],
+        ),
+      ],
+    };
+  },
+
   async erase(values) {
     const { tenant, configuration } = await findGallery(values);
     const scope = { tenantId: tenant.tenantId, token: configuration.gallery.token };

@@ -13,4 +13,10 @@ export const outboxKeys = {
     pk: `T#${tenantId}#G#${token}#EVENTS`,
     sk: `${EVENT_ITEM_PREFIX}${eventId}`,
   }),
+  /**
+   * GSI1 partition of the events about one person (their `personId`), sorted by event item key:
+   * erasure of that person deletes them without reading the gallery's outbox.
+   */
+  eventsOfPerson: (tenantId: string, token: string, personId: string) =>
+    `T#${tenantId}#G#${token}#EVENTSOF#${personId}`,
 } as const;

@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { outboxKeys } from '#lib/events/store/keys';
@@ -6,7 +6,10 @@ import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 import { deleteItems } from '#lib/platform/table/batches';
-import { queryPartition } from '#lib/platform/table/queries';
+import { queryAll } from '#lib/platform/table/queries';
+import { type PageVisitor, forEachPartitionPage } from '#lib/platform/table/query-pages';
+import { GSI1 } from '#lib/platform/table/table-definition';
+import { isConditionFailure } from '#lib/platform/table/store-errors';
 import {
   EVENT_TYPES,
   type EventDataOf,
@@ -27,10 +30,19 @@ export const EVENT_RETENTION_DAYS = 30;
 
 const expiresAt = (createdAtMs: number) => Math.floor(createdAtMs / 1000) + EVENT_RETENTION_DAYS * 86_400;
 
-/** An event's item, expiring EVENT_RETENTION_DAYS after the event. */
+/** The GSI1 entry of an event about a person: listed under that person (outboxKeys.eventsOfPerson). */
+function personIndexOf(tenantId: string, token: string, eventId: string, personId: string) {
+  return {
+    [GSI1.partitionKey]: outboxKeys.eventsOfPerson(tenantId, token, personId),
+    [GSI1.sortKey]: outboxKeys.event(tenantId, token, eventId).sk,
+  };
+}
+
+/** An event's item, expiring EVENT_RETENTION_DAYS after the event, listed under its person if it has one. */
 function toEventItem(event: ServiceEvent): StoredItem {
   return {
     ...outboxKeys.event(event.tenantId, event.galleryToken, event.eventId),
+    ...(event.personId ? personIndexOf(event.tenantId, event.galleryToken, event.eventId, event.personId) : {}),
     ...event,
     expiresAt: expiresAt(Date.parse(event.createdAt)),
   };
@@ -81,15 +93,21 @@ function coalescedEventUpdate(
   countName: string,
   at: number,
 ): TransactItem {
+  const personIndex = personId ? personIndexOf(scope.tenantId, scope.token, eventId, personId) : undefined;
   return {
     Update: {
       TableName: tableName,
       Key: outboxKeys.event(scope.tenantId, scope.token, eventId),
       UpdateExpression:
         'SET eventId = :eventId, #type = :type, createdAt = if_not_exists(createdAt, :createdAt), tenantId = :tenantId, ' +
-        'galleryToken = :token, personId = :personId, deliverAfter = :windowEnd, expiresAt = :expiresAt ADD #count :one',
-      ExpressionAttributeNames: { '#type': 'type', '#count': countName },
+        `galleryToken = :token, personId = :personId, deliverAfter = :windowEnd, expiresAt = :expiresAt${personIndex ? ', #gsi1pk = :gsi1pk, #gsi1sk = :gsi1sk' : ''} ADD #count :one`,
+      ExpressionAttributeNames: {
+        '#type': 'type',
+        '#count': countName,
+        ...(personIndex ? { '#gsi1pk': GSI1.partitionKey, '#gsi1sk': GSI1.sortKey } : {}),
+      },
       ExpressionAttributeValues: {
+        ...(personIndex ? { ':gsi1pk': personIndex[GSI1.partitionKey], ':gsi1sk': personIndex[GSI1.sortKey] } : {}),
         ':eventId': eventId,
         ':type': type,
         ':createdAt': new Date(at).toISOString(),
@@ -165,24 +183,102 @@ export async function getEvent(
 }
 
 /**
- * The keys of the gallery's events about the persons `isAbout` accepts (all of its events by
- * default), as erasure plans them: an event names a person in `personId`, and its data may hold
- * their email or employee ID. Their deliveries stay, holding IDs only; an erased event is never sent again.
+ * The keys of the gallery's events about these persons (their `personId`), as erasure of
+ * persons plans them: one Query of GSI1 per person (outboxKeys.eventsOfPerson), never the
+ * gallery's outbox. An event's data may also hold the person's email or employee ID. Their
+ * deliveries stay, holding IDs only; an erased event is never sent again. Events written before
+ * the index existed are listed once indexEventsByPerson has run over the gallery (or they expire).
  */
-export async function eventKeys(
+export async function eventKeysAbout(
   scope: GalleryScope,
-  isAbout: (personId: string | undefined) => boolean = () => true,
+  personIds: Iterable<string>,
 ): Promise<{ pk: string; sk: string }[]> {
-  const items = await queryPartition(outboxKeys.eventsOfGallery(scope.tenantId, scope.token));
-  return items
-    .filter((item) => isAbout(parseItem('event', eventPersonSchema, item).personId ?? undefined))
-    .map(keyOfItem);
+  const pages = await Promise.all(
+    [...personIds].map((personId) =>
+      queryAll({
+        IndexName: GSI1.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ProjectionExpression: 'pk, sk',
+        ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+        ExpressionAttributeValues: { ':pk': outboxKeys.eventsOfPerson(scope.tenantId, scope.token, personId) },
+      }),
+    ),
+  );
+  return pages.flat().map(keyOfItem);
 }
 
 /** Whom an event is about, if anyone. */
 const eventPersonSchema = v.object({ personId: v.nullish(v.string()) });
 
-/** Deletes the events eventKeys found; what is gone already is skipped. */
+/** An event's key and whom it is about, as a paged read of the outbox gives it. */
+export interface EventOfGallery {
+  key: { pk: string; sk: string };
+  personId: string | undefined;
+}
+
+/** Every event of the gallery's outbox, `pageSize` at a time (erasure of a whole gallery deletes as it goes). */
+export function forEachEventPage(
+  scope: GalleryScope,
+  pageSize: number,
+  visit: PageVisitor<EventOfGallery>,
+): Promise<void> {
+  return forEachPartitionPage(
+    outboxKeys.eventsOfGallery(scope.tenantId, scope.token),
+    pageSize,
+    (items) =>
+      visit(
+        items.map((item) => ({
+          key: keyOfItem(item),
+          personId: parseItem('event', eventPersonSchema, item).personId ?? undefined,
+        })),
+      ),
+    { ProjectionExpression: 'pk, sk, personId' },
+  );
+}
+
+/**
+ * The backfill of the per-person event index (outboxKeys.eventsOfPerson) for events written
+ * before it existed: pages through the gallery's outbox and lists each event about a person
+ * under that person, once (an event listed already is left alone). Answers how many it listed.
+ * Events expire after EVENT_RETENTION_DAYS, so after that no gallery needs it any more.
+ */
+export async function indexEventsByPerson(scope: GalleryScope, pageSize = 100): Promise<number> {
+  let indexed = 0;
+  await forEachPartitionPage(
+    outboxKeys.eventsOfGallery(scope.tenantId, scope.token),
+    pageSize,
+    async (items) => {
+      for (const item of items) {
+        const { personId } = parseItem('event', eventPersonSchema, item);
+        if (!personId || item[GSI1.partitionKey] !== undefined) continue;
+        const index = personIndexOf(scope.tenantId, scope.token, String(item.eventId), personId);
+        await db
+          .send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keyOfItem(item),
+              UpdateExpression: 'SET #gsi1pk = :gsi1pk, #gsi1sk = :gsi1sk',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeNames: { '#gsi1pk': GSI1.partitionKey, '#gsi1sk': GSI1.sortKey },
+              ExpressionAttributeValues: { ':gsi1pk': index[GSI1.partitionKey], ':gsi1sk': index[GSI1.sortKey] },
+            }),
+          )
+          .catch((error: unknown) => {
+            // Expired (deleted by TTL) or erased meanwhile: nothing to list.
+            if (!isConditionFailure(error)) throw error;
+          });
+        indexed += 1;
+      }
+    },
+    {
+      ProjectionExpression: 'pk, sk, eventId, personId, #gsi1pk',
+      ExpressionAttributeNames: { '#gsi1pk': GSI1.partitionKey },
+    },
+  );
+  return indexed;
+}
+
+/** Deletes the events found by eventKeysAbout or forEachEventPage; what is gone already is skipped. */
 export function deleteEvents(eventItemKeys: readonly { pk: string; sk: string }[]): Promise<void> {
   return deleteItems(eventItemKeys);
 }

@@ -4,6 +4,7 @@ import { type TransactItem, conditionalWrite, transactIfConditionsHold } from '#
 import { deleteItems } from '#lib/platform/table/batches';
 import { faceKeys } from '#lib/faces/store/keys';
 import { queryPartition } from '#lib/platform/table/queries';
+import { forEachPartitionPage } from '#lib/platform/table/query-pages';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { faceConsentCheck } from '#lib/persons/store/person-marks';
 import { faceMatchingCheck } from '#lib/galleries/store/face-matching-check';
@@ -47,7 +48,6 @@ function toReferenceFaceItem(scope: GalleryScope, face: ReferenceFace, computedA
   };
 }
 
-const personIdSchema = v.object({ personId: v.string() });
 const referenceFaceItemSchema = v.object({
   personId: v.string(),
   descriptor: v.instance(Uint8Array),
@@ -115,6 +115,11 @@ export async function referenceFaceState(scope: GalleryScope, personId: string):
 }
 
 async function getEntry(scope: GalleryScope, personId: string): Promise<ReferenceFaceEntry | undefined> {
+  const item = await getEntryItem(scope, personId);
+  return item ? fromEntryItem(item) : undefined;
+}
+
+async function getEntryItem(scope: GalleryScope, personId: string): Promise<StoredItem | undefined> {
   const { Item } = await db.send(
     new GetCommand({
       TableName: tableName,
@@ -122,7 +127,7 @@ async function getEntry(scope: GalleryScope, personId: string): Promise<Referenc
       ConsistentRead: true,
     }),
   );
-  return Item ? fromEntryItem(Item) : undefined;
+  return Item;
 }
 
 /** Every reference face of the gallery, confirmed or not (the marks of rejected selfies are no faces). */
@@ -235,18 +240,52 @@ export function referenceFaceDeletion(scope: GalleryScope, personId: string): Tr
 /**
  * Deletes the reference faces of `personIds` (every one of the gallery when undefined), and the
  * marks of their rejected selfies unless `keepRejections` (the switch-off: the selfies stay, and
- * switched on again they must not be described again); gives how many faces there were.
+ * switched on again they must not be described again); gives how many faces there were. Named
+ * persons are read by key (erasure of one person reads no other face); the whole gallery is read
+ * a page of ERASURE_PAGE_SIZE at a time, each page deleted before the next is read.
  */
 export async function deleteReferenceFaces(
   scope: GalleryScope,
   personIds?: ReadonlySet<string>,
   { keepRejections = false } = {},
 ): Promise<number> {
-  const items = await queryPartition(faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token));
-  const doomed = items.filter(
-    (item) => personIds === undefined || personIds.has(parseItem('reference face', personIdSchema, item).personId),
+  let faces = 0;
+  const deleteEntries = async (items: StoredItem[]) => {
+    const faceItems = items.filter((item) => isFace(fromEntryItem(item)));
+    faces += faceItems.length;
+    await deleteItems((keepRejections ? faceItems : items).map(keyOfItem));
+  };
+  if (personIds !== undefined) {
+    const entries = await Promise.all([...personIds].map((personId) => getEntryItem(scope, personId)));
+    await deleteEntries(entries.filter((item): item is StoredItem => item !== undefined));
+    return faces;
+  }
+  await forEachPartitionPage(
+    faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token),
+    REFERENCE_FACE_PAGE_SIZE,
+    deleteEntries,
   );
-  const faces = doomed.filter((item) => isFace(fromEntryItem(item)));
-  await deleteItems((keepRejections ? faces : doomed).map(keyOfItem));
-  return faces.length;
+  return faces;
+}
+
+/** Reference faces read at once when a whole gallery's go: a descriptor is about 3 KB stored, so a page is about 300 KB. */
+const REFERENCE_FACE_PAGE_SIZE = 100;
+
+/** How many reference faces these persons have (one read by key each): what erasing them would delete. */
+export async function countReferenceFaces(scope: GalleryScope, personIds: Iterable<string>): Promise<number> {
+  const faces = await Promise.all([...personIds].map((personId) => getReferenceFace(scope, personId)));
+  return faces.filter((face) => face !== undefined).length;
+}
+
+/** How many reference faces the gallery has, counted a page at a time without keeping any (a dry run of a gallery's erasure). */
+export async function countReferenceFacesOfGallery(scope: GalleryScope): Promise<number> {
+  let faces = 0;
+  await forEachPartitionPage(
+    faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token),
+    REFERENCE_FACE_PAGE_SIZE,
+    (items) => {
+      faces += items.filter((item) => isFace(fromEntryItem(item))).length;
+    },
+  );
+  return faces;
 }

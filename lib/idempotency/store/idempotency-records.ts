@@ -1,8 +1,9 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { db, tableName } from '#lib/platform/table/client';
-import { idempotencyKeys } from '#lib/idempotency/store/keys';
+import { IDEMPOTENCY_KEY_PREFIX, SINGLE_SUBJECT_PREFIX, idempotencyKeys } from '#lib/idempotency/store/keys';
 import { queryAll, setClause } from '#lib/platform/table/queries';
+import { type PageVisitor, forEachQueryPage } from '#lib/platform/table/query-pages';
 import * as v from 'valibot';
 import { parseItem } from '#lib/platform/table/item-schema';
 import { itemOfFailedCondition } from '#lib/platform/table/retry';
@@ -100,14 +101,17 @@ const claimedRecordSchema = v.object({
   sealedAnswer: v.optional(v.instance(Uint8Array)),
 });
 
-/** What listIdempotencyRecordsOfGallery projects of a completed record. */
+/** What the reads of a gallery's records project of a completed record. */
 const recordOfGallerySchema = v.object({
-  [GSI1.sortKey]: v.string(),
+  pk: v.string(),
   personIds: v.optional(v.set(v.string())),
   orderIds: v.optional(v.set(v.string())),
 });
 
-/** Stores the first answer of a claimed key, sealed, and lists it under its gallery. */
+/**
+ * Stores the first answer of a claimed key, sealed, and lists it under its gallery: under the one
+ * person or the one order it names, when it names one alone (idempotencyKeys.recordInGallery).
+ */
 export async function completeIdempotencyKey(scopeHash: string, record: CompletedRecord): Promise<void> {
   const attributes: CompletedRecordAttributes = {
     state: 'completed',
@@ -118,7 +122,7 @@ export async function completeIdempotencyKey(scopeHash: string, record: Complete
             record.gallery.tenantId,
             record.gallery.token,
           ),
-          [GSI1.sortKey]: scopeHash,
+          [GSI1.sortKey]: idempotencyKeys.recordInGallery(scopeHash, record),
         }
       : {}),
     ...(record.personIds.length > 0 ? { personIds: new Set(record.personIds) } : {}),
@@ -148,29 +152,85 @@ export interface IdempotencyRecordOfGallery {
   orderIds: string[];
 }
 
+const RECORD_PROJECTION = {
+  ProjectionExpression: 'pk, personIds, orderIds',
+  ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+};
+
+function fromRecordOfGallery(stored: Record<string, unknown>): IdempotencyRecordOfGallery {
+  const item = parseItem('idempotency record', recordOfGallerySchema, stored);
+  return {
+    scopeHash: item.pk.slice(IDEMPOTENCY_KEY_PREFIX.length),
+    personIds: [...(item.personIds ?? [])],
+    orderIds: [...(item.orderIds ?? [])],
+  };
+}
+
 /**
  * The completed Idempotency-Key records whose request concerned a gallery (GSI1, every page),
- * expired ones not yet removed by TTL included: what erasure deletes.
+ * expired ones not yet removed by TTL included. Holds them all: for tests and small galleries;
+ * erasure pages with forEachIdempotencyRecordPage.
  */
 export async function listIdempotencyRecordsOfGallery(
   tenantId: string,
   token: string,
 ): Promise<IdempotencyRecordOfGallery[]> {
-  const items = await queryAll({
-    IndexName: GSI1.indexName,
-    KeyConditionExpression: '#pk = :pk',
-    ProjectionExpression: '#sk, personIds, orderIds',
-    ExpressionAttributeNames: { '#pk': GSI1.partitionKey, '#sk': GSI1.sortKey },
-    ExpressionAttributeValues: { ':pk': idempotencyKeys.idempotencyRecordsOfGallery(tenantId, token) },
+  const records: IdempotencyRecordOfGallery[] = [];
+  await forEachIdempotencyRecordPage({ tenantId, token }, 1000, (page) => {
+    records.push(...page);
   });
-  return items.map((stored) => {
-    const item = parseItem('idempotency record', recordOfGallerySchema, stored);
-    return {
-      scopeHash: item[GSI1.sortKey],
-      personIds: [...(item.personIds ?? [])],
-      orderIds: [...(item.orderIds ?? [])],
-    };
-  });
+  return records;
+}
+
+/**
+ * Every completed record of a gallery, a page of at most `pageSize` at a time (erasure of a
+ * whole gallery deletes as it goes: the next page is read after `visit` has finished).
+ */
+export function forEachIdempotencyRecordPage(
+  gallery: { tenantId: string; token: string },
+  pageSize: number,
+  visit: PageVisitor<IdempotencyRecordOfGallery>,
+): Promise<void> {
+  return forEachQueryPage(
+    {
+      ...RECORD_PROJECTION,
+      IndexName: GSI1.indexName,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeValues: {
+        ':pk': idempotencyKeys.idempotencyRecordsOfGallery(gallery.tenantId, gallery.token),
+      },
+    },
+    pageSize,
+    (items) => visit(items.map(fromRecordOfGallery)),
+  );
+}
+
+/**
+ * The completed records of a gallery that may name these persons or orders: those listed under
+ * each of them alone (one Query each), and those naming several persons or orders, which only
+ * imports answer (and records written before the per-person listing; all expire after 24 hours),
+ * read a page at a time. The caller keeps those that name what it erases.
+ */
+export async function idempotencyRecordsNaming(
+  gallery: { tenantId: string; token: string },
+  ids: { personIds: Iterable<string>; orderIds: Iterable<string> },
+): Promise<IdempotencyRecordOfGallery[]> {
+  const partition = idempotencyKeys.idempotencyRecordsOfGallery(gallery.tenantId, gallery.token);
+  const inRange = (condition: string, value: string) =>
+    queryAll({
+      ...RECORD_PROJECTION,
+      IndexName: GSI1.indexName,
+      KeyConditionExpression: `#pk = :pk AND ${condition}`,
+      ExpressionAttributeNames: { ...RECORD_PROJECTION.ExpressionAttributeNames, '#sk': GSI1.sortKey },
+      ExpressionAttributeValues: { ':pk': partition, ':sk': value },
+    });
+  const prefixes = [
+    ...[...ids.personIds].map((personId) => idempotencyKeys.recordsOfPerson(personId)),
+    ...[...ids.orderIds].map((orderId) => idempotencyKeys.recordsOfOrder(orderId)),
+  ];
+  const single = await Promise.all(prefixes.map((prefix) => inRange('begins_with(#sk, :sk)', prefix)));
+  const several = await inRange('#sk < :sk', SINGLE_SUBJECT_PREFIX);
+  return [...single.flat(), ...several].map(fromRecordOfGallery);
 }
 
 /** Deletes an Idempotency-Key record (erasure); a later request with its key runs anew. */

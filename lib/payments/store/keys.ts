@@ -22,6 +22,19 @@ export const paymentKeys = {
     pk: `T#${tenantId}#G#${token}#EMAILRESERVATION#${emailKey}`,
     sk: 'RESERVATION',
   }),
+  /**
+   * The orders of one participant in a gallery, one pointer item per order and identity the order
+   * carries: `P#<personId>`, `A#<hash of the email address>`, `E#<employee ID>`. Erasure of a person
+   * reads these instead of every order of the gallery.
+   */
+  orderOfParticipant: (tenantId: string, token: string, identity: string, orderId: string) => ({
+    pk: `T#${tenantId}#G#${token}#ORDERSOF#${identity}`,
+    sk: `${ORDER_ITEM_PREFIX}${orderId}`,
+  }),
+  /** The identities of orderOfParticipant: a person ID, a hash of an address (emailKey), an employee ID. */
+  participantByPersonId: (personId: string) => `P#${personId}`,
+  participantByAddress: (addressHash: string) => `A#${addressHash}`,
+  participantByEmployeeId: (employeeId: string) => `E#${employeeId}`,
   /** A status or retry token of a reservation, by the SHA-256 of its value. */
   checkoutToken: (tokenHash: string) => ({ pk: `${CHECKOUT_TOKEN_KEY_PREFIX}${tokenHash}`, sk: 'TOKEN' }),
   /** A Stripe event already handled (expires after Stripe's retry window). */

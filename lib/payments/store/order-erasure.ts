@@ -1,15 +1,20 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { nowIso } from '#lib/platform/clock';
 import { db, tableName } from '#lib/platform/table/client';
 import { deleteItems } from '#lib/platform/table/batches';
 import { ORDER_ITEM_PREFIX, paymentKeys } from '#lib/payments/store/keys';
-import { queryAll } from '#lib/platform/table/queries';
 import { withStoreRetries } from '#lib/platform/table/retry';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import { type PageVisitor, forEachPartitionPage } from '#lib/platform/table/query-pages';
+import {
+  type ParticipantIdentity,
+  deleteOrderPointers,
+  orderIdsOfParticipants,
+} from '#lib/payments/store/order-pointers';
 
 /** Orders as erasure and retention (lib/privacy) read and redact them. */
 
@@ -24,6 +29,8 @@ const erasableOrderSchema = v.looseObject({
   pk: v.string(),
   sk: v.string(),
   orderId: v.string(),
+  tenantId: v.string(),
+  galleryToken: v.string(),
   status: v.string(),
   createdAt: v.string(),
   person: v.optional(
@@ -52,24 +59,63 @@ export function hasParticipant(order: ErasableOrder): order is OrderWithParticip
   return order.person !== undefined;
 }
 
-/** Every order of a gallery, as stored (redacted ones included). */
-export async function listOrderItems(scope: GalleryScope): Promise<ErasableOrder[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :order)',
-    ExpressionAttributeValues: {
-      ':pk': paymentKeys.ordersOfGallery(scope.tenantId, scope.token),
-      ':order': ORDER_ITEM_PREFIX,
-    },
-  });
-  return items.map(fromErasableOrderItem);
+/** Every order of a gallery, as stored, `pageSize` at a time (erasure and retention of a whole gallery). */
+export function forEachOrderPage(
+  scope: GalleryScope,
+  pageSize: number,
+  visit: PageVisitor<ErasableOrder>,
+): Promise<void> {
+  return forEachPartitionPage(
+    paymentKeys.ordersOfGallery(scope.tenantId, scope.token),
+    pageSize,
+    (items) => visit(items.map(fromErasableOrderItem)),
+    { skPrefix: ORDER_ITEM_PREFIX },
+  );
 }
 
 /**
+ * The orders of these participants (by person ID, address or employee ID), as stored now and
+ * strongly consistent, through their pointers (lib/payments/store/order-pointers.ts): erasure of
+ * a person reads these alone, not every order of the gallery. Orders reserved before the
+ * pointers existed are found once `pointOrdersToParticipants` has run over the gallery.
+ */
+export async function ordersOfParticipants(
+  scope: GalleryScope,
+  participants: readonly ParticipantIdentity[],
+): Promise<ErasableOrder[]> {
+  const orderIds = await orderIdsOfParticipants(scope, participants);
+  const orders: ErasableOrder[] = [];
+  for (let start = 0; start < orderIds.length; start += BATCH_GET_SIZE) {
+    let keys = orderIds
+      .slice(start, start + BATCH_GET_SIZE)
+      .map((orderId) => paymentKeys.order(scope.tenantId, scope.token, orderId));
+    while (keys.length > 0) {
+      const answer = await withStoreRetries(() =>
+        db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } })),
+      );
+      orders.push(...(answer.Responses?.[tableName] ?? []).map(fromErasableOrderItem));
+      keys = (answer.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
+    }
+  }
+  return orders.sort((a, b) => a.orderId.localeCompare(b.orderId));
+}
+
+/** BatchGetItem takes at most 100 keys. */
+const BATCH_GET_SIZE = 100;
+
+/**
  * Removes the `personal` attributes (the participant's data, as lib/privacy/rules/personal-data.ts
- * names it) from an order that has ended, and deletes its checkout tokens. An order waiting for
- * payment is refused: it must end first (it does within its session's lifetime).
+ * names it) from an order that has ended, and deletes its checkout tokens, then its pointers. An
+ * order waiting for payment is refused: it must end first (it does within its session's lifetime).
  */
 export async function redactOrder(order: ErasableOrder, personal: readonly string[]): Promise<void> {
+  await redactOrderItem(order, personal);
+  if (order.person) {
+    await deleteOrderPointers({ tenantId: order.tenantId, token: order.galleryToken }, order.orderId, order.person);
+  }
+}
+
+async function redactOrderItem(order: ErasableOrder, personal: readonly string[]): Promise<void> {
   await deleteItems((order.tokenHashes ?? []).map((hash) => paymentKeys.checkoutToken(hash)));
   try {
     await withStoreRetries(() =>

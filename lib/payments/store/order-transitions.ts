@@ -15,6 +15,7 @@ import {
 import { type SpotTaking, giveBackSpot, settlePendingPayment, withSpotTaken } from '#lib/galleries/store/day-bookings';
 import { eventPut } from '#lib/events/store/outbox';
 import { paymentKeys } from '#lib/payments/store/keys';
+import { orderPointerDeletes, orderPointerPuts } from '#lib/payments/store/order-pointers';
 import {
   type OrderChange,
   type StoredOrder,
@@ -231,6 +232,7 @@ async function reserveWithSpot(
         ...tokenItems,
         ...spots,
         ...emailHoldItems(order, 'reserve'),
+        ...orderPointerPuts(scopeOf(order), order.orderId, order.person),
       ],
       taking ? taking.retry : undefined,
     );
@@ -269,6 +271,7 @@ export async function removeReservation(
         Delete: { TableName: tableName, Key: paymentKeys.checkoutToken(hash) },
       })),
       ...companionItems(order, transition),
+      ...orderPointerDeletes(scopeOf(order), order.orderId, order.person),
     ]);
     return true;
   } catch (error) {
