@@ -18,6 +18,8 @@ export const shootKeys = {
     pk: `T#${tenantId}#G#${token}#SHOOT`,
     sk: `LOOSE#${photoId}`,
   }),
+  /** GSI1 partition of the review queue: every shoot photo while it waits for review (rules/review-queue.ts). */
+  reviewQueue: (tenantId: string, token: string) => `T#${tenantId}#G#${token}#REVIEW`,
 } as const;
 
 /** The sort-key prefix of a camera sequence's cards in a shoot partition (shootKeys.shootCard). */

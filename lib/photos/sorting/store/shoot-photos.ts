@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { deleteItems } from '#lib/platform/table/batches';
@@ -19,6 +19,9 @@ import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Photo } from '#lib/photos/common/rules/photo-model';
 import { type UnassignedReason, WITHHELD_REASONS } from '#lib/photos/sorting/rules/shoot-sequence';
+import { reviewQueuePlace, waitsForReview } from '#lib/photos/sorting/rules/review-queue';
+import { GSI1 } from '#lib/platform/table/table-definition';
+import { isConditionFailure } from '#lib/platform/table/store-errors';
 import * as v from 'valibot';
 import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 
@@ -117,7 +120,13 @@ export async function storeShootItem(
       ? undefined
       : countersUpdate(scope, item.kind === 'card' ? { cardPhotos: 1 } : { photosUnassigned: 1 });
   const stored = await transactIfConditionsHold([
-    { Put: { TableName: tableName, Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...key, ...item, ...(item.kind === 'photo' ? reviewQueueEntry(scope, item, item) : {}) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     ...(counted ? [counted] : []),
   ]);
   return { key, stored };
@@ -347,6 +356,12 @@ function governorTransaction(
       values[`:${name}`] = to[name];
     }
   }
+  // The review queue's index follows the state: set while the photo waits for review, removed once it does not.
+  const queued = reviewQueueEntry(scope, shot, to);
+  if (queued) {
+    sets.push(`${GSI1.partitionKey} = :reviewQueue`, `${GSI1.sortKey} = :reviewPlace`);
+    Object.assign(values, { ':reviewQueue': queued[GSI1.partitionKey], ':reviewPlace': queued[GSI1.sortKey] });
+  } else removes.push(GSI1.partitionKey, GSI1.sortKey);
   const items: TransactItem[] = [
     {
       Update: {
@@ -373,6 +388,7 @@ function governorTransaction(
   }
   const [before, after] = [stateCounter(shot), stateCounter(to)];
   if (before !== after) counters.push({ ...(before ? { [before]: -1 } : {}), ...(after ? { [after]: 1 } : {}) });
+  counters.push({ photosDismissed: Number(isDismissed(to)) - Number(isDismissed(shot)) });
   if (isWithheld(to) && !isWithheld(shot)) items.push(photosWithheldUpdate(scope, now()));
   const countersItem = countersUpdate(scope, ...counters);
   return countersItem ? [...items, countersItem] : items;
@@ -431,6 +447,7 @@ export async function deleteShootItems(scope: GalleryScope, items: readonly Shoo
     cardPhotos: -items.filter((item) => item.kind === 'card').length,
     photosUnassigned: -photos.filter((photo) => stateCounter(photo) === 'photosUnassigned').length,
     photosWithheld: -photos.filter((photo) => stateCounter(photo) === 'photosWithheld').length,
+    photosDismissed: -photos.filter(isDismissed).length,
   });
 }
 
@@ -489,6 +506,7 @@ export async function deleteShootPhoto(
   }
   const counter = stateCounter(shot);
   if (counter) counters.push({ [counter]: -1 });
+  if (isDismissed(shot)) counters.push({ photosDismissed: -1 });
   const countersItem = countersUpdate(scope, ...counters);
   return transactIfConditionsHold(countersItem ? [...items, countersItem] : items);
 }
@@ -496,4 +514,153 @@ export async function deleteShootPhoto(
 /** A card's or photo's position in its camera's sequence (what a photo's governor holds for its card). */
 export function shootItemPosition(item: Key): string {
   return positionOfShootItem(item.sk);
+}
+
+// The studio's review queue (docs/data-model.md#review-queue): GSI1 on a shoot photo while it waits for review.
+
+const isDismissed = (state: ShotState) => !state.personId && state.reason === 'dismissed';
+
+/** The review queue's index attributes of a photo in `state`; undefined when it does not wait for review. */
+function reviewQueueEntry(scope: GalleryScope, photo: ShootPhotoFacts, state: ShotState) {
+  if (!waitsForReview(state)) return undefined;
+  return {
+    [GSI1.partitionKey]: shootKeys.reviewQueue(scope.tenantId, scope.token),
+    [GSI1.sortKey]: reviewQueuePlace(photo),
+  };
+}
+
+/** A page of the review queue, and the key to continue after it (none on its last page). */
+export interface ReviewQueuePage {
+  photos: (ShootPhoto & Key)[];
+  nextKey?: Record<string, unknown>;
+}
+
+/** Up to `limit` photos of the review queue in its order, after `startKey` (GSI1: eventually consistent). */
+export async function reviewQueuePage(
+  scope: GalleryScope,
+  limit: number,
+  startKey?: Record<string, unknown>,
+): Promise<ReviewQueuePage> {
+  const page = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: GSI1.indexName,
+      KeyConditionExpression: '#pk = :queue',
+      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
+      ExpressionAttributeValues: { ':queue': shootKeys.reviewQueue(scope.tenantId, scope.token) },
+      ExclusiveStartKey: startKey,
+      Limit: limit,
+    }),
+  );
+  const photos = (page.Items ?? [])
+    .map(fromShootItem)
+    .filter((item): item is ShootPhoto & Key => item.kind === 'photo');
+  return { photos, ...(page.LastEvaluatedKey ? { nextKey: page.LastEvaluatedKey } : {}) };
+}
+
+/** The key a review-queue page continues after: the shoot sort key and queue place of the page's last photo. */
+export function reviewQueueStartKey(scope: GalleryScope, sk: string, place: string): Record<string, unknown> {
+  return {
+    pk: shootKeys.shootOfGallery(scope.tenantId, scope.token),
+    sk,
+    [GSI1.partitionKey]: shootKeys.reviewQueue(scope.tenantId, scope.token),
+    [GSI1.sortKey]: place,
+  };
+}
+
+/** The cards that govern `photos` (by their governor's position, in the photo's own sequence), read in one BatchGet. */
+export async function governingCards(
+  scope: GalleryScope,
+  photos: readonly (ShootPhoto & Key)[],
+  isCard: (governor: string) => boolean,
+): Promise<Map<string, ShootCard & Key>> {
+  const keys = new Map<string, Key>();
+  for (const photo of photos) {
+    if (!photo.governor || !isCard(photo.governor) || !photo.sk.startsWith('SHOT#')) continue;
+    keys.set(
+      photo.governor,
+      shootKeys.shootCard(scope.tenantId, scope.token, sequenceOfShootItem(photo.sk), photo.governor),
+    );
+  }
+  const cards = new Map<string, ShootCard & Key>();
+  for (const item of await batchGet([...keys.values()])) {
+    const card = fromShootItem(item);
+    if (card.kind === 'card') cards.set(positionOfShootItem(card.sk), card);
+  }
+  return cards;
+}
+
+/** BatchGetItem takes at most 100 keys; DynamoDB may leave some unprocessed, sent again here. */
+async function batchGet(keys: readonly Key[]): Promise<StoredItem[]> {
+  const items: StoredItem[] = [];
+  for (let start = 0; start < keys.length; start += 100) {
+    let requested: Record<string, unknown>[] = keys.slice(start, start + 100).map(({ pk, sk }) => ({ pk, sk }));
+    for (let round = 0; requested.length > 0; round += 1) {
+      if (round > 8) throw new Error('DynamoDB kept reads unprocessed');
+      const answer = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requested } } }));
+      items.push(...(answer.Responses?.[tableName] ?? []));
+      requested = answer.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+  }
+  return items;
+}
+
+/**
+ * One page of the shoot partition brought into the review queue's index (the backfill of shoots
+ * sorted before it existed): each photo that waits for review and has no entry gets one, on
+ * condition that its state is still as read. Gives the photos indexed and dismissed of the page,
+ * and where the next page starts.
+ */
+export async function indexReviewQueuePage(
+  scope: GalleryScope,
+  startKey: Record<string, unknown> | undefined,
+  limit: number,
+): Promise<{ indexed: number; dismissed: number; nextKey?: Record<string, unknown> }> {
+  const page = await db.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': shootKeys.shootOfGallery(scope.tenantId, scope.token) },
+      ExclusiveStartKey: startKey,
+      Limit: limit,
+      ConsistentRead: true,
+    }),
+  );
+  const photos = (page.Items ?? []).filter((item) => item.kind === 'photo').map(fromShootItem) as (ShootPhoto & Key)[];
+  let indexed = 0;
+  for (const photo of photos) {
+    const entry = reviewQueueEntry(scope, photo, photo);
+    if (!entry || photo[GSI1.partitionKey as keyof typeof photo] !== undefined) continue;
+    indexed += await db
+      .send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: photo.pk, sk: photo.sk },
+          UpdateExpression: 'SET #queue = :queue, #place = :place',
+          ConditionExpression:
+            photo.governor === undefined
+              ? 'attribute_exists(pk) AND attribute_not_exists(governor)'
+              : 'governor = :governor',
+          ExpressionAttributeNames: { '#queue': GSI1.partitionKey, '#place': GSI1.sortKey },
+          ExpressionAttributeValues: {
+            ':queue': entry[GSI1.partitionKey],
+            ':place': entry[GSI1.sortKey],
+            ...(photo.governor === undefined ? {} : { ':governor': photo.governor }),
+          },
+        }),
+      )
+      .then(
+        () => 1,
+        // Moved meanwhile: its move wrote the index as its state says.
+        (error: unknown) => {
+          if (isConditionFailure(error)) return 0;
+          throw error;
+        },
+      );
+  }
+  return {
+    indexed,
+    dismissed: photos.filter(isDismissed).length,
+    ...(page.LastEvaluatedKey ? { nextKey: page.LastEvaluatedKey } : {}),
+  };
 }
