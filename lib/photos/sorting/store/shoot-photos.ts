@@ -1,7 +1,7 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
-import { deleteItems } from '#lib/platform/table/batches';
+import { deleteItems, getItems } from '#lib/platform/table/batches';
 import {
   positionOfShootItem,
   sequenceOfShootItem,
@@ -583,26 +583,11 @@ export async function governingCards(
     );
   }
   const cards = new Map<string, ShootCard & Key>();
-  for (const item of await batchGet([...keys.values()])) {
+  for (const item of await getItems([...keys.values()])) {
     const card = fromShootItem(item);
     if (card.kind === 'card') cards.set(positionOfShootItem(card.sk), card);
   }
   return cards;
-}
-
-/** BatchGetItem takes at most 100 keys; DynamoDB may leave some unprocessed, sent again here. */
-async function batchGet(keys: readonly Key[]): Promise<StoredItem[]> {
-  const items: StoredItem[] = [];
-  for (let start = 0; start < keys.length; start += 100) {
-    let requested: Record<string, unknown>[] = keys.slice(start, start + 100).map(({ pk, sk }) => ({ pk, sk }));
-    for (let round = 0; requested.length > 0; round += 1) {
-      if (round > 8) throw new Error('DynamoDB kept reads unprocessed');
-      const answer = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: requested } } }));
-      items.push(...(answer.Responses?.[tableName] ?? []));
-      requested = answer.UnprocessedKeys?.[tableName]?.Keys ?? [];
-    }
-  }
-  return items;
 }
 
 /**
