@@ -7,6 +7,7 @@
 export const PUBLIC_MODULES = [
   'adapters/face-model',
   'calibration',
+  'confirmed-reference-faces',
   'face-matching-switch',
   'reference-faces',
   'rules/calibration',

@@ -7,6 +7,7 @@ import { queryPartition } from '#lib/platform/table/queries';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { faceConsentCheck } from '#lib/persons/store/person-marks';
 import { faceMatchingCheck } from '#lib/galleries/store/face-matching-check';
+import { addToGalleryCounters, countersUpdate } from '#lib/galleries/store/gallery-counters';
 import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
 
@@ -143,12 +144,15 @@ export async function confirmReferenceFace(
   photoId: string,
   at: string,
 ): Promise<boolean> {
-  return updateFaceIf(scope, personId, {
+  const confirmed = await updateFaceIf(scope, personId, {
     UpdateExpression:
       'SET confirmedAt = if_not_exists(confirmedAt, :at), confirmedBy = if_not_exists(confirmedBy, :photoId) REMOVE contradictedBy',
     ConditionExpression: 'attribute_exists(#descriptor)',
     ExpressionAttributeValues: { ':at': at, ':photoId': photoId },
-  }).then((updated) => updated !== undefined);
+  });
+  if (confirmed === undefined) return false;
+  await referenceFacesChanged(scope);
+  return true;
 }
 
 /**
@@ -194,7 +198,9 @@ export async function rejectReferenceFace(
     },
     (item) => item?.rejectedAt !== undefined,
   );
-  return updated !== undefined;
+  if (updated === undefined) return false;
+  await referenceFacesChanged(scope);
+  return true;
 }
 
 /**
@@ -248,5 +254,30 @@ export async function deleteReferenceFaces(
   );
   const faces = doomed.filter((item) => isFace(fromEntryItem(item)));
   await deleteItems((keepRejections ? faces : doomed).map(keyOfItem));
+  // Even with none left to delete here: a person's erasure may have deleted theirs in its own transaction (deletePersonRecords).
+  await referenceFacesChanged(scope);
   return faces.length;
+}
+
+/*
+ * The generation of the gallery's reference faces (GalleryCounters.referenceFacesGeneration): one
+ * ADD on the statistics item wherever the confirmed faces may change (a confirmation, a
+ * rejection, a deletion), so that every warm instance's copy of them is read again for the next
+ * photo (lib/faces/confirmed-reference-faces.ts). A face put by putReferenceFace starts
+ * unconfirmed and is in no copy, so a put moves nothing. A copy is only ever stale between a
+ * change and its ADD: the deletions that must not wait for it (a withdrawal) make the ADD part of
+ * their transaction (referenceFacesChangedUpdate).
+ */
+
+/** The statistics' delta of a change of the confirmed faces, for a transaction that has its own statistics update to add it to. */
+export const REFERENCE_FACES_CHANGED = { referenceFacesGeneration: 1 } as const;
+
+/** The ADD of a change of the confirmed faces, as a transaction item (for a transaction without another statistics update). */
+export function referenceFacesChangedUpdate(scope: GalleryScope): TransactItem {
+  return countersUpdate(scope, REFERENCE_FACES_CHANGED)!;
+}
+
+/** The ADD of a change of the confirmed faces, after the change. */
+function referenceFacesChanged(scope: GalleryScope): Promise<void> {
+  return addToGalleryCounters(scope, REFERENCE_FACES_CHANGED);
 }

@@ -64,7 +64,7 @@ export async function sortShootPhoto(
     scope,
     facts,
     reading ? readCard(reading.codes) : 'unreadable',
-    placementOpinions(scope, faceMatching, { objectKey, bytes }),
+    placementOpinions(scope, faceMatching, { objectKey, bytes }, configuration.counters.referenceFacesGeneration),
   );
 }
 
