@@ -2,15 +2,13 @@ import { nowIso } from '#lib/platform/clock';
 import { getPerson } from '#lib/persons/store/persons';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { applyGovernor } from '#lib/photos/sorting/assign-shoot-photo';
+import { type Key, type ShootPhoto, listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import {
-  type Key,
-  type ShootPhoto,
   governingCards,
   indexReviewQueuePage,
-  listShootItems,
   reviewQueuePage,
   reviewQueueStartKey,
-} from '#lib/photos/sorting/store/shoot-photos';
+} from '#lib/photos/sorting/store/review-queue';
 import { reviewQueuePlace } from '#lib/photos/sorting/rules/review-queue';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { setGalleryCounter } from '#lib/galleries/store/gallery-counters';

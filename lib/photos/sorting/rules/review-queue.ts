@@ -11,6 +11,11 @@ export function waitsForReview(state: { personId?: string; reason?: UnassignedRe
   return state.personId === undefined && state.reason !== 'dismissed';
 }
 
+/** Whether a shoot photo was dismissed by hand as nobody's (counted as `photosDismissed`). */
+export function isDismissed(state: { personId?: string; reason?: UnassignedReason }): boolean {
+  return state.personId === undefined && state.reason === 'dismissed';
+}
+
 /**
  * A photo's place in the queue, as a string that sorts as the console shows it: by camera, then
  * capture time (photos without one after every time: `~`), then path, then photo ID (no two alike).
