@@ -7,7 +7,6 @@
 export const PUBLIC_MODULES = [
   'adapters/face-model',
   'calibration',
-  'confirmed-reference-faces',
   'face-matching-switch',
   'reference-faces',
   'rules/calibration',

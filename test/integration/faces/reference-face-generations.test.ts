@@ -1,5 +1,3 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from '#lib/platform/table/client';
 import { confirmedReferenceFaces } from '#lib/faces/confirmed-reference-faces';
 import { confirmReferenceFace, rejectReferenceFace } from '#lib/faces/store/reference-faces';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
@@ -9,7 +7,6 @@ import { erasePersons } from '#lib/privacy/erasure';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { checkInWithSelfie, createFaceGallery, storeConfirmedReferenceFace } from '../../support/face-galleries';
 import { makeJpeg } from '../../support/media';
-import { keys } from '../../support/table-keys';
 import { useTestTable } from '../../support/test-table';
 
 useTestTable();
@@ -24,21 +21,6 @@ const generationOf = async (scope: GalleryScope) =>
   (await getGalleryConfiguration(scope.tenantId, scope.token))!.counters.referenceFacesGeneration;
 
 const idsOf = (faces: { personId: string }[]) => faces.map((face) => face.personId).sort();
-
-/** An unconfirmed reference face as a description leaves it (written directly: no generation moves). */
-async function storeUnconfirmedReferenceFace(scope: GalleryScope, personId: string): Promise<void> {
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: {
-        ...keys.referenceFace(scope.tenantId, scope.token, personId),
-        personId,
-        descriptor: new Uint8Array(Float32Array.from({ length: 128 }, () => 0.1).buffer),
-        computedAt: new Date().toISOString(),
-      },
-    }),
-  );
-}
 
 describe('the confirmed reference faces a sorting instance keeps', () => {
   let studio: TestTenant;
@@ -76,7 +58,7 @@ describe('the confirmed reference faces a sorting instance keeps', () => {
     [
       'a face confirmed by a card photo',
       async (scope: GalleryScope, alice: string, bob: string) => {
-        await storeUnconfirmedReferenceFace(scope, bob);
+        await storeConfirmedReferenceFace(scope, bob, { confirmed: false });
         expect(await confirmReferenceFace(scope, bob, 'pho_confirming', new Date().toISOString())).toBe(true);
         return [alice, bob];
       },
@@ -84,7 +66,7 @@ describe('the confirmed reference faces a sorting instance keeps', () => {
     [
       'a rejection of an unconfirmed face',
       async (scope: GalleryScope, alice: string, bob: string) => {
-        await storeUnconfirmedReferenceFace(scope, bob);
+        await storeConfirmedReferenceFace(scope, bob, { confirmed: false });
         expect(await rejectReferenceFace(scope, bob, ['pho_a', 'pho_b'], new Date().toISOString())).toBe(true);
         return [alice];
       },

@@ -37,6 +37,11 @@ export function positionOfShootItem(sortKey: string): string {
   return sortKey.split('#').slice(2).join('#');
 }
 
+/** Whether a shoot item has a place in a camera sequence (a loose photo, `LOOSE#<photoId>`, has none). */
+export function hasSequence(sortKey: string): boolean {
+  return !sortKey.startsWith('LOOSE#');
+}
+
 /** The camera sequence of a shoot card or photo, from its sort key (`CARD#<sequence>#<position>`). */
 export function sequenceOfShootItem(sortKey: string): string {
   return sortKey.split('#')[1]!;

@@ -1,11 +1,18 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { getItems } from '#lib/platform/table/batches';
+import { queryGsi1Page } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { isDismissed } from '#lib/photos/sorting/rules/review-queue';
-import { positionOfShootItem, reviewQueueEntry, sequenceOfShootItem, shootKeys } from '#lib/photos/sorting/store/keys';
+import {
+  hasSequence,
+  positionOfShootItem,
+  reviewQueueEntry,
+  sequenceOfShootItem,
+  shootKeys,
+} from '#lib/photos/sorting/store/keys';
 import { type Key, type ShootCard, type ShootPhoto, fromShootItem } from '#lib/photos/sorting/store/shoot-photos';
 
 /**
@@ -27,21 +34,9 @@ export async function reviewQueuePage(
   limit: number,
   startKey?: Record<string, unknown>,
 ): Promise<ReviewQueuePage> {
-  const page = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: GSI1.indexName,
-      KeyConditionExpression: '#pk = :queue',
-      ExpressionAttributeNames: { '#pk': GSI1.partitionKey },
-      ExpressionAttributeValues: { ':queue': shootKeys.reviewQueue(scope.tenantId, scope.token) },
-      ExclusiveStartKey: startKey,
-      Limit: limit,
-    }),
-  );
-  const photos = (page.Items ?? [])
-    .map(fromShootItem)
-    .filter((item): item is ShootPhoto & Key => item.kind === 'photo');
-  return { photos, ...(page.LastEvaluatedKey ? { nextKey: page.LastEvaluatedKey } : {}) };
+  const page = await queryGsi1Page(shootKeys.reviewQueue(scope.tenantId, scope.token), startKey, limit);
+  const photos = page.items.map(fromShootItem).filter((item): item is ShootPhoto & Key => item.kind === 'photo');
+  return { photos, ...(page.nextKey ? { nextKey: page.nextKey } : {}) };
 }
 
 /** The key a review-queue page continues after: the shoot sort key and queue place of the page's last photo. */
@@ -62,7 +57,7 @@ export async function governingCards(
 ): Promise<Map<string, ShootCard & Key>> {
   const keys = new Map<string, Key>();
   for (const photo of photos) {
-    if (!photo.governor || !isCard(photo.governor) || !photo.sk.startsWith('SHOT#')) continue;
+    if (!photo.governor || !isCard(photo.governor) || !hasSequence(photo.sk)) continue;
     keys.set(
       photo.governor,
       shootKeys.shootCard(scope.tenantId, scope.token, sequenceOfShootItem(photo.sk), photo.governor),
