@@ -263,7 +263,11 @@ const PERMISSIONS_BY_HANDLER = {
     // An upload under the folder of a person who does not exist, and a photo of an erased person, are deleted as
     // they arrive, their versions too: the bucket is versioned, and a delete marker alone would keep them 30 days.
     // Photos an erased card governs are found by listing their versions (lib/platform/media-bucket.ts deleteObjectForGood).
-    media: { folders: ['photos'], objects: ['GetObject', 'DeleteObject', 'DeleteObjectVersion'], list: true },
+    // Its thumbnail for the studio console is stored as it is sorted, and deleted with an erased person's photo.
+    media: [
+      { folders: ['photos'], objects: ['GetObject', 'DeleteObject', 'DeleteObjectVersion'], list: true },
+      { folders: ['thumbnails'], objects: ['PutObject', 'DeleteObject', 'DeleteObjectVersion'], list: true },
+    ],
     // Reading a shoot photo (lib/photos/sorting/adapters/shoot-photo-reader.ts, docs/benchmarks.md#7-photo-ingest-reading-shoot-photos): a 24 MP
     // camera JPEG peaked at 262 MB and took 187 ms of CPU on x64, the worst measured (61 MP progressive
     // 4:4:4) 511 MB and 2.7 s. The face model, loaded only for galleries with face matching on, adds

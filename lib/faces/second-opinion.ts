@@ -17,10 +17,10 @@ import {
   type ReferenceFace,
   confirmReferenceFace,
   getReferenceFace,
-  listReferenceFaces,
   recordContradiction,
   rejectReferenceFace,
 } from '#lib/faces/store/reference-faces';
+import { confirmedReferenceFaces } from '#lib/faces/confirmed-reference-faces';
 
 /** Loaded only when a photo is compared: galleries without face matching never load the model. */
 const faceModel = () => import('#lib/faces/adapters/face-model');
@@ -42,16 +42,21 @@ export interface PlacementOpinions {
   opinionOf: (objectKey: string) => FaceOpinion;
 }
 
-/** The opinions a placement of `photo` asks; undefined where the gallery's face matching is off (the card alone decides). */
+/**
+ * The opinions a placement of `photo` asks; undefined where the gallery's face matching is off
+ * (the card alone decides). `referenceFacesGeneration`, the statistics' counter as read with the
+ * configuration, lets them share the instance's copy of the confirmed faces (confirmed-reference-faces.ts).
+ */
 export function placementOpinions(
   scope: GalleryScope,
   settings: FaceMatchingSettings,
   photo: { objectKey: string; bytes?: Uint8Array },
+  referenceFacesGeneration?: number,
 ): PlacementOpinions | undefined {
   if (settings.mode === 'off') return undefined;
   return {
-    opinion: new FaceOpinion(scope, settings, photo),
-    opinionOf: (objectKey) => new FaceOpinion(scope, settings, { objectKey }),
+    opinion: new FaceOpinion(scope, settings, photo, referenceFacesGeneration),
+    opinionOf: (objectKey) => new FaceOpinion(scope, settings, { objectKey }, referenceFacesGeneration),
   };
 }
 
@@ -68,6 +73,8 @@ export class FaceOpinion {
     private readonly scope: GalleryScope,
     private readonly settings: FaceMatchingSettings,
     private readonly photo: { objectKey: string; bytes?: Uint8Array },
+    /** The gallery's reference-face generation as read with its configuration; none: the faces are read anew. */
+    private readonly referenceFacesGeneration?: number,
   ) {}
 
   /**
@@ -133,7 +140,7 @@ export class FaceOpinion {
 
   /** The references that fill in and are named as candidates: confirmed ones only, the others being only a selfie's word. */
   private confirmedReferences(): Promise<ReferenceFace[]> {
-    this.references ??= listReferenceFaces(this.scope).then((faces) => faces.filter((face) => face.confirmed));
+    this.references ??= confirmedReferenceFaces(this.scope, this.referenceFacesGeneration);
     return this.references;
   }
 }

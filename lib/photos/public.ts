@@ -22,6 +22,7 @@ export const PUBLIC_MODULES = [
   'notices/rules/email-messages',
   'notices/rules/photo-notice',
   'sorting/adapters/shoot-photo-reader',
+  'sorting/adapters/shoot-thumbnails',
   'sorting/erase-shoot-photos',
   'sorting/erase-whole-shoot',
   'sorting/forget-face-candidates',

@@ -301,10 +301,19 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       },
       review: {
         usage:
-          'photo review --tenant SLUG --gallery TOKEN   (withheld and unassigned photos, their cards and face candidates)',
+          'photo review --tenant SLUG --gallery TOKEN [--limit N] [--after CURSOR]   (a page of the withheld and unassigned photos, their cards and face candidates; 50 unless --limit, at most 200)',
+        options: { ...inGallery, limit: text, after: text },
+      },
+      unassigned: {
+        usage:
+          'photo unassigned --tenant SLUG --gallery TOKEN [--limit N] [--after CURSOR]   (the unassigned ones of a page of the review)',
+        options: { ...inGallery, limit: text, after: text },
+      },
+      'review-backfill': {
+        usage:
+          "photo review-backfill --tenant SLUG --gallery TOKEN   (once, for a shoot sorted before the review queue's index: puts its waiting photos in it, paged)",
         options: inGallery,
       },
-      unassigned: { usage: 'photo unassigned --tenant SLUG --gallery TOKEN', options: inGallery },
       release: {
         usage:
           'photo release --tenant SLUG --gallery TOKEN --photo PHOTO_ID   (a withheld photo, to the person its card names)',

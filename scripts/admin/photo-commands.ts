@@ -4,7 +4,7 @@ import { imageSize } from 'image-size';
 import { NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { formatTable } from '../cli-kit/output';
 import { findGallery } from '../cli-kit/lookups';
-import { type OptionValues, requiredText } from '../cli-kit/options';
+import { type OptionValues, optionalText, optionalWholeNumber, requiredText } from '../cli-kit/options';
 import type { CommandHandlers } from './command-types';
 import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/common/store/photos';
@@ -13,6 +13,7 @@ import {
   type HandOutcome,
   type ReviewedShootPhoto,
   assignShootPhotoByHand,
+  backfillReviewQueue,
   dismissShootPhoto,
   listPhotosForReview,
   releaseWithheldPhoto,
@@ -28,6 +29,13 @@ const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
   webp: 'image/webp',
 };
+
+/** A page of the review queue: `--limit` (50 unless given) photos after `--after`, the cursor the page before printed. */
+function pageOf(values: OptionValues): { limit: number; after?: string } {
+  // A cursor holds a photo's shoot key and queue place: a file path may make it long.
+  const after = optionalText(values, 'after', 4000);
+  return { limit: optionalWholeNumber(values, 'limit', 0) ?? 50, ...(after ? { after } : {}) };
+}
 
 /** The gallery and the person `--person` names in it, or a not-found error. */
 async function findPerson(values: OptionValues) {
@@ -172,27 +180,45 @@ export const photoCommands: CommandHandlers = {
 
   async review(values) {
     const { tenant, configuration } = await findGallery(values);
-    const photos = await listPhotosForReview({ tenantId: tenant.tenantId, token: configuration.gallery.token });
-    const withheld = photos.filter((photo) => photo.heldFor !== null).length;
+    const page = await listPhotosForReview(
+      { tenantId: tenant.tenantId, token: configuration.gallery.token },
+      pageOf(values),
+    );
     return {
-      data: photos,
+      data: page,
       lines: [
-        `${photos.length} photo(s) to review in the shoot of ${configuration.gallery.token}: ${withheld} withheld, ${photos.length - withheld} unassigned`,
-        ...formatTable(REVIEW_HEADINGS, photos.map(reviewRow)),
+        `${page.counts.withheld + page.counts.unassigned} photo(s) to review in the shoot of ${configuration.gallery.token}: ${page.counts.withheld} withheld, ${page.counts.unassigned} unassigned; ${page.photos.length} on this page`,
+        ...formatTable(REVIEW_HEADINGS, page.photos.map(reviewRow)),
+        ...(page.next ? [`More: --after ${page.next}`] : []),
       ],
     };
   },
 
   async unassigned(values) {
     const { tenant, configuration } = await findGallery(values);
-    const photos = (
-      await listPhotosForReview({ tenantId: tenant.tenantId, token: configuration.gallery.token })
-    ).filter((photo) => photo.heldFor === null);
+    const page = await listPhotosForReview(
+      { tenantId: tenant.tenantId, token: configuration.gallery.token },
+      pageOf(values),
+    );
+    const photos = page.photos.filter((photo) => photo.heldFor === null);
     return {
-      data: photos,
+      data: { ...page, photos },
       lines: [
-        `${photos.length} unassigned photo(s) in the shoot of ${configuration.gallery.token}`,
+        `${page.counts.unassigned} unassigned photo(s) in the shoot of ${configuration.gallery.token}; ${photos.length} on this page`,
         ...formatTable(REVIEW_HEADINGS, photos.map(reviewRow)),
+        ...(page.next ? [`More: --after ${page.next}`] : []),
+      ],
+    };
+  },
+
+  /** Puts a shoot sorted before the review queue's index into it (docs/admin-cli.md#review-queue-backfill). */
+  async 'review-backfill'(values) {
+    const { tenant, configuration } = await findGallery(values);
+    const done = await backfillReviewQueue({ tenantId: tenant.tenantId, token: configuration.gallery.token });
+    return {
+      data: done,
+      lines: [
+        `${done.indexed} photo(s) put in the review queue's index of ${configuration.gallery.token}; ${done.dismissed} dismissed photo(s) counted`,
       ],
     };
   },

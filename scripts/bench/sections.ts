@@ -155,8 +155,8 @@ export const SECTIONS: Section[] = [
     run: async ({ smoke }) =>
       (await import('./studio-queue')).measureStudioQueue(
         smoke
-          ? { photos: 24, runs: 1, photoWidth: 800, photoHeight: 533 }
-          : { photos: 500, runs: 3, photoWidth: 2400, photoHeight: 1600 },
+          ? { photos: 24, photosWithImages: 24, runs: 1, photoWidth: 800, photoHeight: 533 }
+          : { photos: 5000, photosWithImages: 200, runs: 3, photoWidth: 2400, photoHeight: 1600 },
       ),
   },
   // Last, so that no other figure shares the machine with the event pipeline it starts (which first reads the whole stream).

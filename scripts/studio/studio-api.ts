@@ -8,12 +8,14 @@ import type { IncomingMessage } from 'node:http';
 import { CliError, ConflictError, NotFoundError, UsageError } from '../cli-kit/cli-errors';
 import { inboxObjectKey } from '#lib/platform/media-keys';
 import { DomainError } from '#lib/platform/domain-error';
-import type { ReviewedShootPhoto } from '#lib/photos/sorting/shoot-review';
+import type { ReviewPage } from '#lib/photos/sorting/shoot-review';
 import {
   eraseStudioPerson,
+  findStudioPersons,
   findStudioReferences,
   listStudioGalleries,
   listStudioPersons,
+  nameStudioPersons,
   printStudioCards,
   runCommand,
   showStudioGalleryStats,
@@ -22,6 +24,9 @@ import {
 import type { ThumbnailCache } from './thumbnails';
 
 const MAX_BODY_BYTES = 4096;
+
+/** Photos per page of the review queue: about three screens of cards. */
+export const REVIEW_PAGE_SIZE = 50;
 
 export interface Reply {
   status: number;
@@ -83,17 +88,31 @@ export function studioApi(
     const [galleries, gallery, what, id, action] = segments;
     if (galleries !== 'galleries' || !gallery) throw new HttpRefusal(404, 'not_found', 'No such route');
     if (method === 'GET' && what === 'review' && segments.length === 3) {
-      const photos = (await runCommand('photo', 'review', { tenant, gallery })) as ReviewedShootPhoto[];
-      // The queue's photos and the cards that govern them may be drawn.
+      const after = url.searchParams.get('after');
+      const page = (await runCommand('photo', 'review', {
+        tenant,
+        gallery,
+        limit: url.searchParams.get('limit') ?? String(REVIEW_PAGE_SIZE),
+        ...(after ? { after } : {}),
+      })) as ReviewPage;
+      const { photos } = page;
+      // The page's photos and the cards that govern them may be drawn.
       for (const listed of [...photos, ...photos.flatMap((photo) => (photo.card ? [photo.card] : []))]) {
         listedKeys.set(`${gallery}/${listed.photoId}`, inboxObjectKey({ tenantId, token: gallery, path: listed.path }));
       }
       const mismatched = photos.flatMap((listed) =>
         listed.heldFor !== null && listed.reason === 'face_mismatch' ? [listed.heldFor] : [],
       );
-      const references = await findStudioReferences(tenant, gallery, mismatched);
+      const named = photos.flatMap((listed) => [
+        ...(listed.heldFor ? [listed.heldFor] : []),
+        ...(listed.card?.personId ? [listed.card.personId] : []),
+        ...listed.candidates.map((candidate) => candidate.personId),
+      ]);
+      const [references, persons] = await Promise.all([
+        findStudioReferences(tenant, gallery, mismatched),
+        nameStudioPersons(tenant, gallery, [...new Set(named)]),
+      ]);
       for (const [personId, reference] of references) referenceKeys.set(`${gallery}/${personId}`, reference.objectKey);
-      const withheld = photos.filter((listed) => listed.heldFor !== null).length;
       const shown = photos.map((listed) => {
         const reference =
           listed.reason === 'face_mismatch' && listed.heldFor ? references.get(listed.heldFor) : undefined;
@@ -101,8 +120,12 @@ export function studioApi(
       });
       return {
         status: 200,
-        body: { ok: true, gallery, counts: { withheld, unassigned: photos.length - withheld }, photos: shown },
+        body: { ok: true, gallery, counts: page.counts, photos: shown, next: page.next, persons },
       };
+    }
+    if (method === 'GET' && what === 'person-lookup' && segments.length === 3) {
+      const persons = await findStudioPersons(tenant, gallery, url.searchParams.get('text') ?? '');
+      return { status: 200, body: { ok: true, gallery, persons } };
     }
     if (method === 'GET' && what === 'persons' && segments.length === 3) {
       return { status: 200, body: { ok: true, gallery, persons: await listStudioPersons(tenant, gallery) } };

@@ -146,6 +146,66 @@ export async function listStudioPersons(tenant: string, gallery: string): Promis
   return persons;
 }
 
+/** A person as the review queue names them: beside a photo, on the release button, in a candidate. */
+export interface StudioPersonName {
+  personId: string;
+  name: string;
+  code: string;
+  employeeId: string | null;
+}
+
+const nameOf = (person: StudioPersonName): StudioPersonName => ({
+  personId: person.personId,
+  name: person.name,
+  code: person.code,
+  employeeId: person.employeeId,
+});
+
+/** The names of the persons `personIds` (a page's), in one BatchGet; a person gone since is left out. */
+export async function nameStudioPersons(
+  tenant: string,
+  gallery: string,
+  personIds: readonly string[],
+): Promise<StudioPersonName[]> {
+  if (personIds.length === 0) return [];
+  const [{ findGallery }, { getPersonsById }] = await Promise.all([
+    import('../cli-kit/lookups'),
+    import('#lib/persons/store/persons'),
+  ]);
+  const { tenant: owner, configuration } = await findGallery({ tenant, gallery });
+  const persons = await getPersonsById({ tenantId: owner.tenantId, token: configuration.gallery.token }, personIds);
+  return persons.map(nameOf);
+}
+
+/**
+ * The persons a text typed in an assign field names, each through a key of its own: their ID
+ * (GetItem), their access code in any case (the code's item), their employee ID (GSI1). Never a
+ * read of every person: names are not indexed, so a name finds nobody.
+ */
+export async function findStudioPersons(tenant: string, gallery: string, typed: string): Promise<StudioPersonName[]> {
+  const text = typed.trim();
+  if (text === '' || text.length > 200) return [];
+  const [{ findGallery }, { getPerson, getPersonsById, listPersons, personIdOfCode }, { isAccessCodeShaped }] =
+    await Promise.all([
+      import('../cli-kit/lookups'),
+      import('#lib/persons/store/persons'),
+      import('#lib/persons/rules/access-codes'),
+    ]);
+  const { tenant: owner, configuration } = await findGallery({ tenant, gallery });
+  const scope = { tenantId: owner.tenantId, token: configuration.gallery.token };
+  const code = text.toUpperCase();
+  const [byId, byCode, byEmployeeId] = await Promise.all([
+    getPerson(scope, text),
+    isAccessCodeShaped(code) ? personIdOfCode(scope, code) : undefined,
+    listPersons(scope, { limit: 5, employeeId: text }),
+  ]);
+  const found = new Map<string, StudioPersonName>();
+  for (const person of [byId, ...byEmployeeId.persons]) if (person) found.set(person.personId, nameOf(person));
+  if (byCode && !found.has(byCode))
+    for (const person of await getPersonsById(scope, [byCode])) found.set(person.personId, nameOf(person));
+  return [...found.values()];
+}
+
 /** A person's photo as the person view shows it. */
 export interface StudioPersonPhoto extends Photo {
   /** The person's portrait for HR, as `photo pick` set it. */

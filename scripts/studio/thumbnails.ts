@@ -1,5 +1,6 @@
 /**
- * Thumbnails of photos for the studio console: made with sharp on first view (upright, at most
+ * Thumbnails of photos for the studio console: those ingest stored (shoot photos and cards,
+ * lib/photos/sorting/adapters/shoot-thumbnails.ts) read from the bucket, the others made with sharp on first view (upright, at most
  * THUMBNAIL_SIZE px a side, JPEG, no metadata), stored in the media bucket beside the other
  * derived media (lib/platform/media-keys.ts thumbnailKey: erasure deletes them with their photo,
  * a lifecycle rule after 30 days), and kept in this process's memory, at most
@@ -7,10 +8,10 @@
  * the stored ones. The browser never receives the full-size photo; the console downloads it once
  * per thumbnail made.
  */
-import sharp from 'sharp';
 import { thumbnailKey } from '#lib/platform/media-keys';
+import { THUMBNAIL_SIZE, makeThumbnail } from '#lib/photos/sorting/adapters/shoot-thumbnails';
 
-export const THUMBNAIL_SIZE = 320;
+export { THUMBNAIL_SIZE };
 export const THUMBNAIL_CACHE_SIZE = 2000;
 
 /** The objects thumbnails are made of, and where they are kept. */
@@ -29,14 +30,6 @@ const bucketStore: ThumbnailStore = {
     await (await mediaBucket()).putMediaObject(key, thumbnail, 'image/jpeg');
   },
 };
-
-export async function makeThumbnail(bytes: Uint8Array): Promise<Buffer> {
-  return sharp(bytes)
-    .rotate()
-    .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-    .jpeg({ quality: 72 })
-    .toBuffer();
-}
 
 export class ThumbnailCache {
   /** By object key; a promise, so that two views of one photo make one thumbnail. */

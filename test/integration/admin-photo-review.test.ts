@@ -3,6 +3,10 @@ import { listPhotos } from '#lib/photos/common/store/photos';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import type { FaceOpinion } from '#lib/faces/second-opinion';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
+import { setGalleryCounter } from '#lib/galleries/store/gallery-counters';
 import { admin } from '../support/admin';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { type Upload, newShoot, syntheticShoot } from '../support/shoot-uploads';
@@ -23,9 +27,17 @@ function someoneElsesFace(candidate: FaceCandidate): FaceOpinion {
   return opinion as FaceOpinion;
 }
 
+interface ReviewPage {
+  photos: ReviewedPhoto[];
+  counts: { withheld: number; unassigned: number };
+  next: string | null;
+}
+
 interface ReviewedPhoto {
   photoId: string;
   path: string;
+  camera: string | null;
+  capturedAt: string | null;
   reason: string;
   heldFor: string | null;
   card: { photoId: string; path: string; code: string | null; personId: string | null } | null;
@@ -62,7 +74,7 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     const text = await admin('photo', 'review', ...inGallery);
     // Assess
     expect(json.code).toBe(0);
-    const listed = json.json() as ReviewedPhoto[];
+    const listed = (json.json() as ReviewPage).photos;
     const byPath = new Map(listed.map((photo) => [photo.path, photo]));
     const [first, second] = shoot.persons;
     const firstCard = uploads.find((upload) => upload.card.kind === 'card' && upload.card.code === first!.code)!.facts;
@@ -93,7 +105,9 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     ]);
     expect(listed.filter((photo) => photo.reason === 'no_capture_time')).toHaveLength(2);
     expect(listed).toHaveLength(1 + 4 + 4 + 2);
-    expect(text.out).toMatch(/^11 photo\(s\) to review in the shoot of \w+: 1 withheld, 10 unassigned$/m);
+    expect(text.out).toMatch(
+      /^11 photo\(s\) to review in the shoot of \w+: 1 withheld, 10 unassigned; 11 on this page$/m,
+    );
     expect(text.out).toMatch(
       new RegExp(
         `${withheld.facts.photoId}\\s+.*face mismatch\\s+${first!.code} \\(${first!.personId}\\)\\s+${second!.personId} 0\\.31`,
@@ -108,7 +122,7 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     const run = await admin('photo', 'unassigned', ...inGallery, '--json');
     // Assess
     expect(run.code).toBe(0);
-    const listed = run.json() as ReviewedPhoto[];
+    const listed = (run.json() as ReviewPage).photos;
     expect(listed).toHaveLength(10);
     expect(listed.map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
     expect(listed.every((photo) => photo.heldFor === null)).toBe(true);
@@ -133,7 +147,7 @@ describe('photo review, unassigned and release (admin CLI)', () => {
       photos: countersBefore.photos + 1,
       photosUnassigned: countersBefore.photosUnassigned,
     });
-    const review = (await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewedPhoto[];
+    const review = ((await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewPage).photos;
     expect(review.map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
   });
 
@@ -168,9 +182,13 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     // Assess
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^Dismissed pho_\w+ as nobody's/);
-    const review = (await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewedPhoto[];
+    const review = ((await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewPage).photos;
     expect(review.map((photo) => photo.photoId)).not.toContain(withheld.facts.photoId);
     expect(review).toHaveLength(10);
+    expect(((await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewPage).counts).toEqual({
+      withheld: 0,
+      unassigned: 10,
+    });
     for (const person of shoot.persons)
       expect((await listPhotos(shoot.scope, person.personId)).map((photo) => photo.photoId)).not.toContain(
         withheld.facts.photoId,
@@ -226,6 +244,61 @@ describe('photo review, unassigned and release (admin CLI)', () => {
     const run = await admin('photo', 'dismiss', ...inGallery, '--photo', photoId());
     // Assess
     expect([run.code, run.err.join('\n')]).toEqual([code, expect.stringMatching(message)]);
-    expect((await admin('photo', 'review', ...inGallery, '--json')).json()).toHaveLength(11);
+    expect(((await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewPage).photos).toHaveLength(11);
+  });
+
+  it('pages the queue in its order: each page one Query of the index, the next page after the cursor, the counts of the whole queue on every page', async () => {
+    // Prepare
+    const wholeRun = await admin('photo', 'review', ...inGallery, '--limit', '200', '--json');
+    if (wholeRun.code !== 0) throw new Error(wholeRun.err.join('\n'));
+    const whole = (wholeRun.json() as ReviewPage).photos;
+    // Act
+    const pages: ReviewPage[] = [];
+    let after: string[] = [];
+    do {
+      const run = await admin('photo', 'review', ...inGallery, '--limit', '4', ...after, '--json');
+      if (run.code !== 0) throw new Error(run.err.join('\n'));
+      const page = run.json() as ReviewPage;
+      pages.push(page);
+      after = page.next ? ['--after', page.next] : [];
+    } while (after.length > 0 && pages.length < 10);
+    const refused = await admin('photo', 'review', ...inGallery, '--after', 'not-a-cursor');
+    // Assess
+    expect(pages.map((page) => page.photos.length)).toEqual([4, 4, 3]);
+    expect(pages.flatMap((page) => page.photos)).toEqual(whole);
+    expect(pages.every((page) => page.counts.withheld === 1 && page.counts.unassigned === 10)).toBe(true);
+    const order = whole.map((photo) => [photo.camera ?? '', photo.capturedAt ?? '~', photo.path].join('#'));
+    expect(order).toEqual([...order].sort());
+    expect(refused.code).not.toBe(0);
+    expect(refused.err.join('\n')).toMatch(/cursor/);
+  });
+
+  it('backfills the index of a shoot sorted before it, and recounts the dismissed photos', async () => {
+    // Prepare: the index entries and the dismissed count as a shoot sorted before them has none
+    await admin('photo', 'dismiss', ...inGallery, '--photo', withheld.facts.photoId);
+    const items = await listShootItems(shoot.scope);
+    await Promise.all(
+      items.map((item) =>
+        db.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk: item.pk, sk: item.sk },
+            UpdateExpression: 'REMOVE gsi1pk, gsi1sk',
+          }),
+        ),
+      ),
+    );
+    await setGalleryCounter(shoot.scope, 'photosDismissed', 0);
+    const emptied = ((await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewPage).photos;
+    // Act
+    const run = await admin('photo', 'review-backfill', ...inGallery);
+    const again = await admin('photo', 'review-backfill', ...inGallery);
+    // Assess
+    expect(emptied).toEqual([]);
+    expect(run.out).toMatch(/^10 photo\(s\) put in the review queue's index of \w+; 1 dismissed photo\(s\) counted$/m);
+    expect(again.out).toMatch(/^0 photo\(s\) put/m);
+    const review = (await admin('photo', 'review', ...inGallery, '--json')).json() as ReviewPage;
+    expect(review.photos).toHaveLength(10);
+    expect(review.counts).toEqual({ withheld: 0, unassigned: 10 });
   });
 });

@@ -59,7 +59,7 @@ export async function withheldShoot(studio?: TestTenant, { withheldPlaced = true
 
 /** The candidates the review shows for the withheld photo, and those stored on its item. */
 export async function candidatesOf(scope: GalleryScope, photoId: string) {
-  const reviewed = (await listPhotosForReview(scope)).find((photo) => photo.photoId === photoId);
+  const reviewed = (await listPhotosForReview(scope, { limit: 200 })).photos.find((photo) => photo.photoId === photoId);
   const stored = (await listShootItems(scope)).find((item) => item.kind === 'photo' && item.photoId === photoId);
   return { review: reviewed?.candidates, stored: stored?.kind === 'photo' ? stored.candidates : 'missing' };
 }

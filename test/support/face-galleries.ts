@@ -57,7 +57,11 @@ export async function checkInWithSelfie(
  * for tests whose second opinion is scripted: a photo's candidates name only persons with one,
  * and a placement takes out those whose face is gone once it has written them.
  */
-export async function storeConfirmedReferenceFace(scope: GalleryScope, personId: string): Promise<void> {
+export async function storeConfirmedReferenceFace(
+  scope: GalleryScope,
+  personId: string,
+  { confirmed = true } = {},
+): Promise<void> {
   const at = new Date().toISOString();
   await db.send(
     new PutCommand({
@@ -67,8 +71,8 @@ export async function storeConfirmedReferenceFace(scope: GalleryScope, personId:
         personId,
         descriptor: new Uint8Array(Float32Array.from({ length: 128 }, () => 0.05).buffer),
         computedAt: at,
-        confirmedAt: at,
-        confirmedBy: 'pho_planted',
+        // Unconfirmed: as a description leaves it, before a card photo of the person confirms it.
+        ...(confirmed ? { confirmedAt: at, confirmedBy: 'pho_planted' } : {}),
       },
     }),
   );

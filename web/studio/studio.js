@@ -7,18 +7,31 @@
   const view = document.getElementById('view');
   const statusLine = document.getElementById('status');
   let current = -1;
-  /** The gallery's persons by ID, for names beside IDs. */
-  let persons = new Map();
+  /** The persons the pages of the queue and the assign fields named, by ID, for names beside IDs (never every person). */
+  const persons = new Map();
+  /** The review queue on screen: its gallery, and where its next page starts (null: none). */
+  let queue = { token: null, next: null, loading: null };
 
-  /** The person a typed text names: an ID, or the one person whose code, employee ID or name it is exactly (any case). */
-  function personIdOf(text) {
+  function remember(named) {
+    for (const person of named) persons.set(person.personId, person);
+  }
+
+  /**
+   * The person a typed text names, asked of the console's server: their ID, their access code (any
+   * case) or their employee ID. It answers through keys of their own; a name finds nobody.
+   */
+  async function personIdOf(token, text) {
     const typed = text.trim();
     if (persons.has(typed)) return typed;
-    const lower = typed.toLowerCase();
-    const matches = [...persons.values()].filter((person) =>
-      [person.code, person.employeeId, person.name].some((value) => value && value.toLowerCase() === lower),
+    const { persons: found } = await api(
+      `galleries/${encodeURIComponent(token)}/person-lookup?text=${encodeURIComponent(typed)}`,
     );
-    return matches.length === 1 ? matches[0].personId : typed;
+    remember(found);
+    if (found.length === 1) return found[0].personId;
+    if (found.length === 0) throw new Error(`Nobody in this gallery has the code, employee ID or ID "${typed}"`);
+    throw new Error(
+      `${found.length} persons have the employee ID "${typed}": type a code (${found.map((person) => person.code).join(', ')})`,
+    );
   }
 
   function who(personId) {
@@ -199,11 +212,17 @@
     );
     const personField = element('input', {
       type: 'text',
-      placeholder: 'name, code or ID',
+      placeholder: 'code, employee ID or ID',
       'aria-label': 'Person to assign ' + photo.path + ' to',
-      list: 'persons',
     });
-    const assign = () => act(token, photo, 'assign', { personId: personIdOf(personField.value) });
+    const assign = async () => {
+      try {
+        const personId = await personIdOf(token, personField.value);
+        await act(token, photo, 'assign', { personId });
+      } catch (error) {
+        say(error.message);
+      }
+    };
     personField.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') assign();
       if (event.key === 'Escape') personField.blur();
@@ -311,53 +330,77 @@
         dismiss: () => `Marked ${photo.path} as nobody's`,
       };
       say(done[action]());
-      await showReview(token);
+      // The photo leaves the queue where it is; the cursor stays at its place, which is now the next photo.
+      const index = cards().findIndex((card) => card.dataset.photo === photo.photoId);
+      cards()[index]?.remove();
+      const { counts } = await api(`galleries/${encodeURIComponent(token)}/review?limit=0`);
+      showCounts(counts);
+      if (cards().length === 0 && queue.next) await loadMore(token);
+      current = -1;
+      move(Math.max(index, 0) + 1);
     } catch (error) {
       say(error.message);
     }
   }
 
+  function showCounts(counts) {
+    const line = document.getElementById('counts');
+    if (line) line.textContent = `${counts.withheld} withheld, ${counts.unassigned} unassigned`;
+  }
+
+  /** A page of the queue: its persons remembered, its photos drawn under their camera (a camera a page began carries on). */
+  function drawPage(token, page) {
+    remember(page.persons);
+    const list = document.getElementById('queue');
+    for (const photo of page.photos) {
+      const camera = photo.camera || 'Unknown camera';
+      let grid = list.lastElementChild;
+      if (!grid || grid.dataset.camera !== camera) {
+        list.append(element('h3', { class: 'camera', text: camera }));
+        grid = element('div', { class: 'grid', 'data-camera': camera });
+        list.append(grid);
+      }
+      grid.append(photoCard(token, photo));
+    }
+    queue.next = page.next;
+    document.getElementById('more').hidden = !page.next;
+  }
+
+  /** The next page of the queue, below the photos shown (once at a time). */
+  function loadMore(token) {
+    if (!queue.next || queue.token !== token) return Promise.resolve();
+    queue.loading ??= api(`galleries/${encodeURIComponent(token)}/review?after=${encodeURIComponent(queue.next)}`)
+      .then((page) => {
+        if (queue.token === token) drawPage(token, page);
+      })
+      .finally(() => {
+        queue.loading = null;
+      });
+    return queue.loading;
+  }
+
   async function showReview(token) {
     const here = location.hash;
-    const [{ counts, photos }, listed] = await Promise.all([
-      api(`galleries/${encodeURIComponent(token)}/review`),
-      api(`galleries/${encodeURIComponent(token)}/persons`),
-    ]);
-    persons = new Map(listed.persons.map((person) => [person.personId, person]));
-    const cameras = new Map();
-    for (const photo of photos) {
-      const camera = photo.camera || 'Unknown camera';
-      if (!cameras.has(camera)) cameras.set(camera, []);
-      cameras.get(camera).push(photo);
-    }
+    const page = await api(`galleries/${encodeURIComponent(token)}/review`);
+    if (location.hash !== here) return;
+    queue = { token, next: null, loading: null };
     render(
       here,
       element('h2', { text: 'Review queue of ' + token }),
-      element('p', {
-        class: 'counts',
-        id: 'counts',
-        text: `${counts.withheld} withheld, ${counts.unassigned} unassigned`,
+      element('p', { class: 'counts', id: 'counts' }),
+      element('div', { id: 'queue' }),
+      element('button', {
+        type: 'button',
+        id: 'more',
+        text: 'More photos',
+        hidden: '',
+        onclick: () => loadMore(token).catch((error) => say(error.message)),
       }),
-      // The assign fields suggest every person: the browser matches the name, code or employee ID typed.
-      element(
-        'datalist',
-        { id: 'persons' },
-        ...listed.persons.map((person) =>
-          element('option', {
-            value: person.personId,
-            label: [person.name, person.code, person.employeeId].filter(Boolean).join(' · '),
-          }),
-        ),
-      ),
-      ...[...cameras].flatMap(([camera, list]) => [
-        element('h3', { class: 'camera', text: camera }),
-        element('div', { class: 'grid' }, ...list.map((photo) => photoCard(token, photo))),
-      ]),
     );
-    // After an action the cursor stays at its place in the queue, which is now the next photo.
-    const keep = Math.max(current, 0);
+    showCounts(page.counts);
+    drawPage(token, page);
     current = -1;
-    move(keep + 1);
+    move(1);
   }
 
   function cards() {
@@ -384,7 +427,11 @@
     )
       return;
     const card = cards()[current];
-    if (event.key === 'j') move(1);
+    if (event.key === 'j' && current === cards().length - 1 && queue.next)
+      loadMore(queue.token)
+        .then(() => move(1))
+        .catch((error) => say(error.message));
+    else if (event.key === 'j') move(1);
     else if (event.key === 'k') move(-1);
     else if (event.key === 'r') card?.querySelector('button.release')?.click();
     else if (event.key === 'a') card?.querySelector('input')?.focus();

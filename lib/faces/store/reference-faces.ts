@@ -8,6 +8,7 @@ import { forEachPartitionPage } from '#lib/platform/table/query-pages';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { faceConsentCheck } from '#lib/persons/store/person-marks';
 import { faceMatchingCheck } from '#lib/galleries/store/face-matching-check';
+import { addToGalleryCounters, countersUpdate } from '#lib/galleries/store/gallery-counters';
 import * as v from 'valibot';
 import { type StoredItem, keyOfItem, parseItem } from '#lib/platform/table/item-schema';
 
@@ -148,12 +149,15 @@ export async function confirmReferenceFace(
   photoId: string,
   at: string,
 ): Promise<boolean> {
-  return updateFaceIf(scope, personId, {
+  const confirmed = await updateFaceIf(scope, personId, {
     UpdateExpression:
       'SET confirmedAt = if_not_exists(confirmedAt, :at), confirmedBy = if_not_exists(confirmedBy, :photoId) REMOVE contradictedBy',
     ConditionExpression: 'attribute_exists(#descriptor)',
     ExpressionAttributeValues: { ':at': at, ':photoId': photoId },
-  }).then((updated) => updated !== undefined);
+  });
+  if (confirmed === undefined) return false;
+  await referenceFacesChanged(scope);
+  return true;
 }
 
 /**
@@ -199,7 +203,9 @@ export async function rejectReferenceFace(
     },
     (item) => item?.rejectedAt !== undefined,
   );
-  return updated !== undefined;
+  if (updated === undefined) return false;
+  await referenceFacesChanged(scope);
+  return true;
 }
 
 /**
@@ -258,13 +264,15 @@ export async function deleteReferenceFaces(
   if (personIds !== undefined) {
     const entries = await Promise.all([...personIds].map((personId) => getEntryItem(scope, personId)));
     await deleteEntries(entries.filter((item): item is StoredItem => item !== undefined));
-    return faces;
+  } else {
+    await forEachPartitionPage(
+      faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token),
+      REFERENCE_FACE_PAGE_SIZE,
+      deleteEntries,
+    );
   }
-  await forEachPartitionPage(
-    faceKeys.referenceFacesOfGallery(scope.tenantId, scope.token),
-    REFERENCE_FACE_PAGE_SIZE,
-    deleteEntries,
-  );
+  // Even with none left to delete here: a person's erasure may have deleted theirs in its own transaction (deletePersonRecords).
+  await referenceFacesChanged(scope);
   return faces;
 }
 
@@ -288,4 +296,27 @@ export async function countReferenceFacesOfGallery(scope: GalleryScope): Promise
     },
   );
   return faces;
+}
+
+/*
+ * The generation of the gallery's reference faces (GalleryCounters.referenceFacesGeneration): one
+ * ADD on the statistics item wherever the confirmed faces may change (a confirmation, a
+ * rejection, a deletion), so that every warm instance's copy of them is read again for the next
+ * photo (lib/faces/confirmed-reference-faces.ts). A face put by putReferenceFace starts
+ * unconfirmed and is in no copy, so a put moves nothing. A copy is only ever stale between a
+ * change and its ADD: the deletions that must not wait for it (a withdrawal) make the ADD part of
+ * their transaction (referenceFacesChangedUpdate).
+ */
+
+/** The statistics' delta of a change of the confirmed faces, for a transaction that has its own statistics update to add it to. */
+export const REFERENCE_FACES_CHANGED = { referenceFacesGeneration: 1 } as const;
+
+/** The ADD of a change of the confirmed faces, as a transaction item (for a transaction without another statistics update). */
+export function referenceFacesChangedUpdate(scope: GalleryScope): TransactItem {
+  return countersUpdate(scope, REFERENCE_FACES_CHANGED)!;
+}
+
+/** The ADD of a change of the confirmed faces, after the change. */
+function referenceFacesChanged(scope: GalleryScope): Promise<void> {
+  return addToGalleryCounters(scope, REFERENCE_FACES_CHANGED);
 }

@@ -151,6 +151,10 @@ export interface GalleryCounters {
   photosWithheld: number;
   /** Camera cards among the shoot photos (never delivered as photos). */
   cardPhotos: number;
+  /** Unassigned shoot photos dismissed by hand as nobody's (counted among photosUnassigned too; not in the review queue). */
+  photosDismissed: number;
+  /** Moved by every change of the gallery's confirmed reference faces: warm instances' copies of them are stale (lib/faces/). */
+  referenceFacesGeneration: number;
   ordersPending: number;
   ordersPaid: number;
   ordersExpired: number;
@@ -166,6 +170,8 @@ export const GALLERY_COUNTER_NAMES = [
   'photosUnassigned',
   'photosWithheld',
   'cardPhotos',
+  'photosDismissed',
+  'referenceFacesGeneration',
   'ordersPending',
   'ordersPaid',
   'ordersExpired',

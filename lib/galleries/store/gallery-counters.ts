@@ -74,3 +74,22 @@ export function countersUpdate(scope: GalleryScope, ...deltas: Partial<GalleryCo
     },
   };
 }
+
+/** Sets one counter of the statistics to a recount (a backfill's, which pages through what it counts). */
+export async function setGalleryCounter(
+  scope: GalleryScope,
+  name: keyof GalleryCounters,
+  value: number,
+): Promise<void> {
+  await withStoreRetries(() =>
+    db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: galleryKeys.galleryStats(scope.tenantId, scope.token),
+        UpdateExpression: 'SET #counter = :value',
+        ExpressionAttributeNames: { '#counter': name },
+        ExpressionAttributeValues: { ':value': value },
+      }),
+    ),
+  );
+}

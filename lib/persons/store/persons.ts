@@ -3,6 +3,7 @@ import { db, tableName } from '#lib/platform/table/client';
 import { PERSON_ITEM_PREFIX, personKeys } from '#lib/persons/store/keys';
 import { GSI1, GSI2 } from '#lib/platform/table/table-definition';
 import { queryAll } from '#lib/platform/table/queries';
+import { getItems } from '#lib/platform/table/batches';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import type { Person } from '#lib/persons/rules/person-model';
 import { emailKey } from '#lib/platform/email-address';
@@ -275,4 +276,10 @@ export function fromPersonItem(stored: StoredItem): Person {
     ...(item.pickedPhotoId ? { pickedPhotoId: item.pickedPhotoId } : {}),
     ...(item.declared ? { declared: item.declared } : {}),
   };
+}
+
+/** The persons of the gallery with these IDs, in one BatchGet per 100 (those the gallery does not have are left out). */
+export async function getPersonsById(scope: GalleryScope, personIds: Iterable<string>): Promise<Person[]> {
+  const keys = [...new Set(personIds)].map((personId) => personKeys.person(scope.tenantId, scope.token, personId));
+  return (await getItems(keys)).map(fromPersonItem);
 }

@@ -17,7 +17,7 @@ import {
 } from '#lib/photos/sorting/store/shoot-photos';
 
 /** The bucket is reached only to delete an erased person's photo: the review commands run without MEDIA_BUCKET. */
-const mediaBucket = () => import('#lib/platform/media-bucket');
+const shootObjects = () => import('#lib/photos/sorting/adapters/shoot-thumbnails');
 
 /** Whose a photo's governor makes it: a person's, or nobody's for a reason. */
 export type PhotoTarget = { personId: string } | { reason: UnassignedReason };
@@ -155,5 +155,5 @@ export async function deleteShootPhotoForGood(
     (error) => error instanceof PlacementRaced,
     PLACEMENT_ROUNDS,
   );
-  if (!taken) await (await mediaBucket()).deleteObjectForGood(shot.objectKey);
+  if (!taken) await (await shootObjects()).deleteShootObjectForGood(shot.objectKey);
 }

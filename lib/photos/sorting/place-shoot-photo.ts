@@ -20,7 +20,7 @@ import {
   cameraSequenceId,
   sequencePosition,
 } from '#lib/photos/sorting/rules/shoot-sequence';
-import { deleteObjectForGood } from '#lib/platform/media-bucket';
+import { deleteShootObjectForGood } from '#lib/photos/sorting/adapters/shoot-thumbnails';
 
 /** Why a photo has no reading: not an image that decodes, or too large to be read at all. */
 export type UnreadPhoto = 'unreadable' | 'too_large';
@@ -80,7 +80,7 @@ export async function placeShootPhoto(
     if (owner === 'erased' || erasedMeanwhile || (!stored && (await getShootItem(key))?.kind === 'erased_card')) {
       // An erased person's card, arriving late or uploaded again (a re-run over the original
       // folder): it takes its place as an erased card, which deletes the photos it governs.
-      await deleteObjectForGood(facts.objectKey);
+      await deleteShootObjectForGood(facts.objectKey);
       await governPhotosAfter(scope, { ...key, position }, sequenceId, null, undefined);
       return { kind: 'erased' };
     }

@@ -2,15 +2,17 @@ import { nowIso } from '#lib/platform/clock';
 import { getPerson } from '#lib/persons/store/persons';
 import type { FaceCandidate } from '#lib/faces/rules/second-opinion';
 import { applyGovernor } from '#lib/photos/sorting/assign-shoot-photo';
+import { type Key, type ShootPhoto, findShootItemOfPhoto } from '#lib/photos/sorting/store/shoot-photos';
 import {
-  type Key,
-  type ShootCard,
-  type ShootItem,
-  type ShootPhoto,
-  findShootItemOfPhoto,
-  listShootItems,
-  shootItemPosition,
-} from '#lib/photos/sorting/store/shoot-photos';
+  governingCards,
+  indexReviewQueuePage,
+  reviewQueuePage,
+  reviewQueueStartKey,
+} from '#lib/photos/sorting/store/review-queue';
+import { reviewQueuePlace } from '#lib/photos/sorting/rules/review-queue';
+import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
+import { setGalleryCounter } from '#lib/galleries/store/gallery-counters';
+import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { isCardGovernor, manualGovernor } from '#lib/photos/sorting/rules/shoot-sequence';
 
@@ -30,20 +32,47 @@ export interface ReviewedShootPhoto extends Pick<ShootPhoto, 'photoId' | 'path' 
   candidates: FaceCandidate[];
 }
 
-/** The shoot's photos that wait for a review (withheld, or belonging to nobody and not dismissed), by camera and capture time. */
-export async function listPhotosForReview(scope: GalleryScope): Promise<ReviewedShootPhoto[]> {
-  const items = await listShootItems(scope);
-  const cardsByPosition = new Map(
-    items
-      .filter((item): item is ShootCard & Key => item.kind === 'card')
-      .map((card) => [shootItemPosition(card), card]),
-  );
-  return items
-    .filter(
-      (item): item is ShootItem & ShootPhoto => item.kind === 'photo' && !item.personId && item.reason !== 'dismissed',
-    )
-    .map((photo) => {
-      const card = photo.governor && isCardGovernor(photo.governor) ? cardsByPosition.get(photo.governor) : undefined;
+/** A page of the review queue, with the whole queue's counts. */
+export interface ReviewPage {
+  photos: ReviewedShootPhoto[];
+  /** The whole queue's photos, from the statistics: withheld, and unassigned (not dismissed). */
+  counts: { withheld: number; unassigned: number };
+  /** Where the next page starts (`after`); null on the last page. */
+  next: string | null;
+}
+
+/** The most photos one page of the review queue holds. */
+export const MAX_REVIEW_PAGE = 200;
+
+/**
+ * A page of the shoot's photos that wait for a review (withheld, or belonging to nobody and not
+ * dismissed), by camera, capture time and path, after the cursor `after` of the page before:
+ * one Query of the review queue's index, one BatchGet of the cards that govern the page, and
+ * the counts from the statistics, whatever the queue's length. `limit` 0 gives the counts alone.
+ */
+export async function listPhotosForReview(
+  scope: GalleryScope,
+  { limit = 50, after }: { limit?: number; after?: string } = {},
+): Promise<ReviewPage> {
+  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_REVIEW_PAGE)
+    throw new DomainError('invalid_parameter', `The page size is a whole number from 0 to ${MAX_REVIEW_PAGE}`, {
+      parameter: 'limit',
+    });
+  const [configuration, page] = await Promise.all([
+    getGalleryConfiguration(scope.tenantId, scope.token),
+    limit === 0 ? undefined : reviewQueuePage(scope, limit, after === undefined ? undefined : startKeyOf(scope, after)),
+  ]);
+  const { photosWithheld, photosUnassigned, photosDismissed } = configuration?.counters ?? {};
+  const counts = {
+    withheld: Math.max(0, photosWithheld ?? 0),
+    unassigned: Math.max(0, (photosUnassigned ?? 0) - (photosDismissed ?? 0)),
+  };
+  if (!page) return { photos: [], counts, next: null };
+  const cards = await governingCards(scope, page.photos, isCardGovernor);
+  const last = page.photos.at(-1);
+  return {
+    photos: page.photos.map((photo) => {
+      const card = photo.governor ? cards.get(photo.governor) : undefined;
       return {
         photoId: photo.photoId,
         path: photo.path,
@@ -54,18 +83,46 @@ export async function listPhotosForReview(scope: GalleryScope): Promise<Reviewed
         card: card ? { photoId: card.photoId, path: card.path, code: card.code, personId: card.cardPersonId } : null,
         candidates: photo.candidates ?? [],
       };
-    })
-    .sort(
-      (a, b) =>
-        compareText(a.camera ?? '', b.camera ?? '') ||
-        compareText(a.capturedAt ?? '~', b.capturedAt ?? '~') ||
-        compareText(a.path, b.path),
-    );
+    }),
+    counts,
+    next: page.nextKey && last ? cursorOf(last) : null,
+  };
 }
 
-/** By code point, as the shoot's positions sort: a photo without capture time (`~`) comes after every time, which localeCompare would not do. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+/** The cursor after a photo: its shoot key, opaque to the caller. */
+function cursorOf(photo: ShootPhoto & Key): string {
+  return Buffer.from(JSON.stringify([photo.sk, reviewQueuePlace(photo)])).toString('base64url');
+}
+
+function startKeyOf(scope: GalleryScope, cursor: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((part) => typeof part === 'string'))
+    throw new DomainError('invalid_parameter', 'The cursor is not one this queue gave', { parameter: 'after' });
+  const [sk, place] = parsed as [string, string];
+  return reviewQueueStartKey(scope, sk, place);
+}
+
+/**
+ * Puts shoots sorted before the review queue's index into it (a backfill, paged: npm run admin --
+ * photo review-backfill): every photo that waits for review gets its entry, and the statistics'
+ * count of dismissed photos is set to what the shoot holds. Safe to run again.
+ */
+export async function backfillReviewQueue(scope: GalleryScope): Promise<{ indexed: number; dismissed: number }> {
+  let startKey: Record<string, unknown> | undefined;
+  const total = { indexed: 0, dismissed: 0 };
+  do {
+    const page = await indexReviewQueuePage(scope, startKey, 100);
+    total.indexed += page.indexed;
+    total.dismissed += page.dismissed;
+    startKey = page.nextKey;
+  } while (startKey);
+  await setGalleryCounter(scope, 'photosDismissed', total.dismissed);
+  return total;
 }
 
 export type HandOutcome = 'assigned' | 'dismissed' | 'unknown_photo' | 'card' | 'unknown_person' | 'not_withheld';

@@ -13,6 +13,8 @@ import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
 import { placementOpinions } from '#lib/faces/second-opinion';
 import { captureTimeOfMetadata } from '#lib/photos/common/rules/capture-facts';
 import { type ShootPlacement, placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
+import { storeShootThumbnail } from '#lib/photos/sorting/adapters/shoot-thumbnails';
+import { galleryRef, loggableError, logger } from '#lib/platform/logger';
 
 /** The object as its S3 event announced it, and the most the sorting downloads (MAX_PHOTO_OBJECT_BYTES). */
 export interface InboxObject {
@@ -55,12 +57,25 @@ export async function sortShootPhoto(
     throw error;
   });
   const facts = factsOf(location, objectKey, uploadedAt, metadata, reading);
+  // Before the placement, whose deletion of an erased person's photo takes the thumbnail with it.
+  if (reading) await storeThumbnailOrWarn(location, objectKey, bytes);
   const faceMatching = faceMatchingOf(configuration.gallery);
   return placeShootPhoto(
     scope,
     facts,
     reading ? readCard(reading.codes) : 'unreadable',
-    placementOpinions(scope, faceMatching, { objectKey, bytes }),
+    placementOpinions(scope, faceMatching, { objectKey, bytes }, configuration.counters.referenceFacesGeneration),
+  );
+}
+
+/** The studio console makes a thumbnail it does not find: one that could not be stored does not hold the sorting up. */
+async function storeThumbnailOrWarn(location: InboxLocation, objectKey: string, bytes: Uint8Array): Promise<void> {
+  await storeShootThumbnail(objectKey, bytes).catch((error: unknown) =>
+    logger.warn('shoot photo thumbnail not stored', {
+      tenantId: location.tenantId,
+      gallery: galleryRef(location.token),
+      error: loggableError(error),
+    }),
   );
 }
 

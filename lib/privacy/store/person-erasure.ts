@@ -8,7 +8,7 @@ import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery
 import type { Person } from '#lib/persons/rules/person-model';
 import { personDeletion, selfieFlagClearing } from '#lib/persons/store/person-erasure';
 import { faceConsentWithdrawal } from '#lib/persons/store/person-marks';
-import { referenceFaceDeletion } from '#lib/faces/store/reference-faces';
+import { referenceFaceDeletion, referenceFacesChangedUpdate } from '#lib/faces/store/reference-faces';
 import { emailCheckinsDeletion } from '#lib/checkin/store/email-checkins';
 
 /**
@@ -68,7 +68,12 @@ export function clearSelfieFlag(scope: GalleryScope, personId: string): Promise<
  * Safe to run again. False when there is no such person.
  */
 export function withdrawFaceConsentRecords(scope: GalleryScope, personId: string): Promise<boolean> {
-  return commitUnlessFirstFails([faceConsentWithdrawal(scope, personId), referenceFaceDeletion(scope, personId)]);
+  return commitUnlessFirstFails([
+    faceConsentWithdrawal(scope, personId),
+    referenceFaceDeletion(scope, personId),
+    // Warm instances' copies of the confirmed faces are stale from this commit on.
+    referenceFacesChangedUpdate(scope),
+  ]);
 }
 
 /** Commits the transaction; false when its first item's condition failed (the change was made already). */

@@ -5,6 +5,8 @@ import { getPerson } from '#lib/persons/store/persons';
 import { listPhotos } from '#lib/photos/common/store/photos';
 import { listShootItems } from '#lib/photos/sorting/store/shoot-photos';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
+import { THUMBNAIL_SIZE, storeShootThumbnail } from '#lib/photos/sorting/adapters/shoot-thumbnails';
+import { thumbnailKey } from '#lib/platform/media-keys';
 import { erasePersons } from '#lib/privacy/erasure';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { makeJpeg, testS3, uploadObject } from '../../support/media';
@@ -28,6 +30,8 @@ const tinyJpeg = makeJpeg(8, 8);
 /** An upload as the photographer's tools make it: the object, then its placement (the S3 event). */
 async function deliver(scope: { tenantId: string; token: string }, upload: Upload): Promise<void> {
   await uploadObject(upload.facts.objectKey, tinyJpeg);
+  // As ingest does: the thumbnail first, then the placement.
+  await storeShootThumbnail(upload.facts.objectKey, tinyJpeg);
   await placeShootPhoto(scope, upload.facts, upload.card);
 }
 
@@ -95,6 +99,8 @@ describe('erasing a person in the middle of a shoot', () => {
           const index = await storedShootIndex(scope);
           expect(index).toEqual(await expectedShootIndex(scope));
           expect(index.filter((line) => line.includes(erased.personId))).toEqual([]);
+          const erasedThumbnails = erasedObjects.map((key) => thumbnailKey(key, THUMBNAIL_SIZE));
+          expect((await Promise.all(erasedThumbnails.map(objectExists))).filter(Boolean)).toEqual([]);
           const counters = (await getGalleryConfiguration(scope.tenantId, scope.token))!.counters;
           const delivered = items.filter((item) => item.kind === 'photo' && item.personId).length;
           expect(counters).toMatchObject({

@@ -1,6 +1,9 @@
 import type { S3Event } from 'aws-lambda';
 import { handler as ingestPhoto } from '../../../functions/photos/sorting/ingest-photo';
-import { inboxObjectKey } from '#lib/platform/media-keys';
+import sharp from 'sharp';
+import { inboxObjectKey, thumbnailKey } from '#lib/platform/media-keys';
+import { findMediaObject } from '#lib/platform/media-bucket';
+import { THUMBNAIL_SIZE } from '#lib/photos/sorting/adapters/shoot-thumbnails';
 import { assignSequence, readCard, sequencePosition } from '#lib/photos/sorting/rules/shoot-sequence';
 import { photoIdOf } from '#lib/platform/media-keys';
 import { admin } from '../../support/admin';
@@ -184,7 +187,7 @@ describe('a shoot uploaded to the inbox, sorted by the S3 ingest function', () =
     const unassigned = await admin('photo', 'unassigned', '--tenant', studio.slug, '--gallery', studio.token, '--json');
     const stats = await api.call(`/groupshoot/${studio.token}/stats`, { headers: studio.serverHeaders });
     // Assess
-    const listed = unassigned.json() as { path: string; reason: string }[];
+    const listed = (unassigned.json() as { photos: { path: string; reason: string }[] }).photos;
     expect(Object.fromEntries(listed.map((photo) => [photo.path, photo.reason]))).toEqual({
       'camera-1/IMG_0001.JPG': 'before_first_card',
       'camera-1/IMG_0002.JPG': 'before_first_card',
@@ -197,6 +200,23 @@ describe('a shoot uploaded to the inbox, sorted by the S3 ingest function', () =
     });
     expect(stats.body.photos).toEqual({ total: PERSONS * 3, unassigned: 8, withheld: 0, cards: PERSONS + 1 });
     expect(stats.body.persons.withPhotos).toBe(PERSONS);
+  });
+
+  it('stores the thumbnail the studio console shows of every photo and card it could read, and none of a file that is no image', async () => {
+    // Act
+    const stored = await Promise.all(
+      files.map(async (file) => ({
+        path: file.path,
+        thumbnail: await findMediaObject(thumbnailKey(keyOf(file.path), THUMBNAIL_SIZE)),
+      })),
+    );
+    // Assess
+    const missing = stored.filter((each) => !each.thumbnail).map((each) => each.path);
+    expect(missing).toEqual(['phone/notes.jpg']);
+    for (const { thumbnail } of stored.filter((each) => each.thumbnail)) {
+      const { width, height, format } = await sharp(thumbnail!.bytes).metadata();
+      expect([format, Math.max(width, height) <= THUMBNAIL_SIZE]).toEqual(['jpeg', true]);
+    }
   });
 
   it('gives an unassigned photo to a person by hand, through the admin CLI', async () => {

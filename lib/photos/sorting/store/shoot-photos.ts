@@ -4,6 +4,7 @@ import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table
 import { deleteItems } from '#lib/platform/table/batches';
 import {
   positionOfShootItem,
+  reviewQueueEntry,
   sequenceOfShootItem,
   shootCardsOfSequence,
   shootKeys,
@@ -19,6 +20,8 @@ import type { GalleryCounters, GalleryScope } from '#lib/galleries/rules/gallery
 import type { Person } from '#lib/persons/rules/person-model';
 import type { Photo } from '#lib/photos/common/rules/photo-model';
 import { type UnassignedReason, WITHHELD_REASONS } from '#lib/photos/sorting/rules/shoot-sequence';
+import { isDismissed } from '#lib/photos/sorting/rules/review-queue';
+import { GSI1 } from '#lib/platform/table/table-definition';
 import * as v from 'valibot';
 import { type StoredItem, parseItem, storedObject } from '#lib/platform/table/item-schema';
 import {
@@ -132,7 +135,13 @@ export async function storeShootItem(
   // The person's shoot index and the photo ID's pointer (shoot-index.ts), with the item or not at all.
   const indexWrites = indexWritesOfStoredItem(scope, key.sk, item);
   const stored = await transactIfConditionsHold([
-    { Put: { TableName: tableName, Item: { ...key, ...item }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
+      Put: {
+        TableName: tableName,
+        Item: { ...key, ...item, ...(item.kind === 'photo' ? reviewQueueEntry(scope, item, item) : {}) },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
     ...(counted ? [counted] : []),
     ...indexWrites,
   ]);
@@ -363,6 +372,12 @@ function governorTransaction(
       values[`:${name}`] = to[name];
     }
   }
+  // The review queue's index follows the state: set while the photo waits for review, removed once it does not.
+  const queued = reviewQueueEntry(scope, shot, to);
+  if (queued) {
+    sets.push(`${GSI1.partitionKey} = :reviewQueue`, `${GSI1.sortKey} = :reviewPlace`);
+    Object.assign(values, { ':reviewQueue': queued[GSI1.partitionKey], ':reviewPlace': queued[GSI1.sortKey] });
+  } else removes.push(GSI1.partitionKey, GSI1.sortKey);
   const items: TransactItem[] = [
     {
       Update: {
@@ -389,6 +404,7 @@ function governorTransaction(
   }
   const [before, after] = [stateCounter(shot), stateCounter(to)];
   if (before !== after) counters.push({ ...(before ? { [before]: -1 } : {}), ...(after ? { [after]: 1 } : {}) });
+  counters.push({ photosDismissed: Number(isDismissed(to)) - Number(isDismissed(shot)) });
   if (isWithheld(to) && !isWithheld(shot)) items.push(photosWithheldUpdate(scope, now()));
   items.push(...indexChangesOfMove(scope, shot, to));
   const countersItem = countersUpdate(scope, ...counters);
@@ -499,6 +515,7 @@ export async function deleteShootItems(scope: GalleryScope, items: readonly Shoo
     cardPhotos: -items.filter((item) => item.kind === 'card').length,
     photosUnassigned: -photos.filter((photo) => stateCounter(photo) === 'photosUnassigned').length,
     photosWithheld: -photos.filter((photo) => stateCounter(photo) === 'photosWithheld').length,
+    photosDismissed: -photos.filter(isDismissed).length,
   });
 }
 
@@ -559,6 +576,7 @@ export async function deleteShootPhoto(
   }
   const counter = stateCounter(shot);
   if (counter) counters.push({ [counter]: -1 });
+  if (isDismissed(shot)) counters.push({ photosDismissed: -1 });
   // Its index entries and pointer (as for a move, a Delete of an entry gone already changes nothing).
   items.push(...indexWritesOfRemovedItem(scope, shot));
   const countersItem = countersUpdate(scope, ...counters);
