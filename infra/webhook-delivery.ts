@@ -19,9 +19,12 @@ import { FailureQueue, STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from './fa
 /**
  * Most delivery functions the queue runs at once (Lambda's `MaximumConcurrency` of the queue's
  * event source): each holds up to 10 outbound requests, so this bounds the service's requests to
- * tenants' endpoints. Tunable; 2 to 1,000. More drains a backlog faster after an outage.
+ * tenants' endpoints. Tunable; 2 to 1,000. More drains a backlog faster after an outage. It stays
+ * above twice a tenant's attempt slots (lib/webhooks/rules/delivery-capacity.ts), so that a
+ * tenant whose endpoints hang holds fewer than half the functions. The local stack's queue runs
+ * the same (scripts/local/local-delivery-queue.ts); these are plain constants so that it can.
  */
-export const WEBHOOK_DELIVERY_CONCURRENCY = 20;
+export const WEBHOOK_DELIVERY_CONCURRENCY = 50;
 
 /** Messages the delivery function takes at once; they are delivered concurrently. */
 export const WEBHOOK_DELIVERY_BATCH_SIZE = 10;

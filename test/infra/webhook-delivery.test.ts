@@ -184,14 +184,14 @@ describe('the delivery queue', () => {
     );
   });
 
-  it('invokes the delivery function with 10 messages at a time, at most 20 at once, retrying only the failed ones', () => {
+  it('invokes the delivery function with 10 messages at a time, at most 50 at once, retrying only the failed ones', () => {
     const mapping = mappingOf(WEBHOOK_DELIVERY_HANDLER);
     expect(mapping).toEqual(
       expect.objectContaining({
         EventSourceArn: { 'Fn::GetAtt': [ids.queue, 'Arn'] },
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        ScalingConfig: { MaximumConcurrency: 20 },
+        ScalingConfig: { MaximumConcurrency: 50 },
       }),
     );
   });
