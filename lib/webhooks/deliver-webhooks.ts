@@ -171,7 +171,7 @@ async function noteEndpointFailure(subscription: WebhookSubscription, at: number
 
 /**
  * A slot of the subscription's tenant, tried again after short random waits for as long as one
- * in the way is likely to free soon, up to about a second (rules/delivery-capacity.ts); undefined
+ * in the way is likely to free soon, up to 1.3 s (rules/delivery-capacity.ts); undefined
  * when none came free.
  */
 async function waitForAttemptSlot(subscription: WebhookSubscription): Promise<AttemptSlot | undefined> {

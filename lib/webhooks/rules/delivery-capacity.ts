@@ -37,7 +37,7 @@ export const SLOT_FREES_SOON_MS = 1_000;
 
 /**
  * How an attempt waits for a slot before its message goes back to the queue: up to 10 tries,
- * the waits between them random up to 20, 40, 80, 160, then 200 ms (about a second at most),
+ * the waits between them random up to 20, 40, 80, 160, then 200 ms (1.3 s at most),
  * and only while some holder is younger than SLOT_FREES_SOON_MS.
  */
 export const SLOT_TRIES = 10;
