@@ -1,3 +1,4 @@
+import type { DynamoDBRecord } from 'aws-lambda';
 import { Duration } from 'aws-cdk-lib';
 import type { Alarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -19,9 +20,12 @@ import { FailureQueue, STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from './fa
 /**
  * Most delivery functions the queue runs at once (Lambda's `MaximumConcurrency` of the queue's
  * event source): each holds up to 10 outbound requests, so this bounds the service's requests to
- * tenants' endpoints. Tunable; 2 to 1,000. More drains a backlog faster after an outage.
+ * tenants' endpoints. Tunable; 2 to 1,000. More drains a backlog faster after an outage. It stays
+ * above twice a tenant's attempt slots (lib/webhooks/rules/delivery-capacity.ts), so that a
+ * tenant whose endpoints hang holds fewer than half the functions. The local stack's queue runs
+ * the same (scripts/local/local-delivery-queue.ts); these are plain constants so that it can.
  */
-export const WEBHOOK_DELIVERY_CONCURRENCY = 20;
+export const WEBHOOK_DELIVERY_CONCURRENCY = 50;
 
 /** Messages the delivery function takes at once; they are delivered concurrently. */
 export const WEBHOOK_DELIVERY_BATCH_SIZE = 10;
@@ -44,6 +48,20 @@ export const ENDPOINT_DISABLED_METRIC = { namespace: 'GroupShoot', metricName: '
 export const EVENT_DISPATCH_MAX_LAG = Duration.hours(1);
 
 const REPLAY_REQUESTED: DeliveryStatus = 'replay_requested';
+/** The sort-key prefixes of an outbox event and of a delivery: what the dispatcher's filter looks at. */
+const EVENT_SORT_KEY_PREFIX = outboxKeys.event('', '', '').sk;
+const DELIVERY_SORT_KEY_PREFIX = webhookKeys.webhookDelivery('', '', '').sk;
+
+/**
+ * What the dispatcher's event-source filter passes (the filters below): a new event, and a
+ * delivery whose replay was asked for. The local stream reader filters by it too
+ * (scripts/local/event-pipeline.ts), as Lambda does before it batches.
+ */
+export function passesDispatchFilter(record: DynamoDBRecord): boolean {
+  const sortKey = record.dynamodb?.Keys?.[TABLE_KEYS.sortKey]?.S ?? '';
+  if (record.eventName === 'INSERT' && sortKey.startsWith(EVENT_SORT_KEY_PREFIX)) return true;
+  return sortKey.startsWith(DELIVERY_SORT_KEY_PREFIX) && record.dynamodb?.NewImage?.status?.S === REPLAY_REQUESTED;
+}
 
 /**
  * The secret that seals (AES-256-GCM) the tenants' webhook signing secrets in the table:
@@ -125,12 +143,12 @@ export class WebhookDelivery extends Construct {
           // A new event in a gallery's outbox (a coalesced photos.assigned or photos.withheld event only when its window's first photo creates it).
           FilterCriteria.filter({
             eventName: filterRule.isEqual('INSERT'),
-            dynamodb: { Keys: { [sortKey]: { S: filterRule.beginsWith(outboxKeys.event('', '', '').sk) } } },
+            dynamodb: { Keys: { [sortKey]: { S: filterRule.beginsWith(EVENT_SORT_KEY_PREFIX) } } },
           }),
           // A delivery whose replay an operator asked for.
           FilterCriteria.filter({
             dynamodb: {
-              Keys: { [sortKey]: { S: filterRule.beginsWith(webhookKeys.webhookDelivery('', '', '').sk) } },
+              Keys: { [sortKey]: { S: filterRule.beginsWith(DELIVERY_SORT_KEY_PREFIX) } },
               NewImage: { status: { S: filterRule.isEqual(REPLAY_REQUESTED) } },
             },
           }),

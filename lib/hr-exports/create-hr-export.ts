@@ -7,7 +7,8 @@ import { DEFAULT_PORTRAIT_SIZE, type HrExport, newHrExportId } from '#lib/hr-exp
 import { type HrExportAnswer, parseHrExportRequest } from '#lib/hr-exports/hr-export-schemas';
 import { putQueuedHrExport } from '#lib/hr-exports/store/hr-exports';
 import { hrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
-import { hrExportView } from '#lib/hr-exports/get-hr-export';
+// The view alone: get-hr-export's module carries the S3 presigner, which a new export never needs.
+import { hrExportView } from '#lib/hr-exports/hr-export-view';
 
 /**
  * Queues an HR export of one of the tenant's group-shoot galleries, or of one of its shooting

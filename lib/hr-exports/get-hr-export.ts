@@ -1,35 +1,13 @@
 import { now } from '#lib/platform/clock';
 import { DomainError } from '#lib/platform/domain-error';
-import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { loadGroupShootGallery } from '#lib/galleries/group-shoot-gallery';
-import {
-  HR_EXPORT_DOWNLOAD_URL_SECONDS,
-  type HrExport,
-  isHrExportIdShaped,
-} from '#lib/hr-exports/rules/hr-export-model';
-import type { HrExportAnswer } from '#lib/hr-exports/hr-export-schemas';
+import { HR_EXPORT_DOWNLOAD_URL_SECONDS, isHrExportIdShaped } from '#lib/hr-exports/rules/hr-export-model';
 import { getHrExport } from '#lib/hr-exports/store/hr-exports';
-import { presignExportDownload } from '#lib/hr-exports/adapters/download-url';
+import { type HrExportMembers, hrExportView } from '#lib/hr-exports/hr-export-view';
 
-type HrExportMembers = ResultMembers<typeof HrExportAnswer>;
-
-/** An export as the answers show it, without a download URL. */
-export function hrExportView(hrExport: HrExport): HrExportMembers {
-  const { exportId, galleryToken, status, shootingDayId, size, createdAt, updatedAt, report, reason } = hrExport;
-  return {
-    galleryToken,
-    exportId,
-    status,
-    shootingDayId,
-    size,
-    createdAt,
-    updatedAt,
-    ...(status === 'ready' && hrExport.objectExpiresAt ? { expiresAt: hrExport.objectExpiresAt } : {}),
-    ...(report ? { report } : {}),
-    ...(reason ? { reason } : {}),
-  };
-}
+/** The S3 presigner, loaded only when a ready export is asked for: most reads are of exports still being built. */
+const downloadUrl = () => import('#lib/hr-exports/adapters/download-url');
 
 /**
  * The state of one of the gallery's exports; a ready one with a download URL valid
@@ -56,7 +34,7 @@ export async function readHrExport(
   const expiresAt = new Date((Math.floor(now() / 1000) + seconds) * 1000).toISOString();
   return {
     ...view,
-    downloadUrl: await presignExportDownload(hrExport.objectKey, seconds),
+    downloadUrl: await (await downloadUrl()).presignExportDownload(hrExport.objectKey, seconds),
     downloadUrlExpiresAt: expiresAt,
   };
 }

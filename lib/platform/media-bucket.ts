@@ -12,18 +12,31 @@ import type { Readable } from 'node:stream';
 import { optionalEnv, requireEnv } from '#lib/platform/config';
 import { MAX_WHOLE_OBJECT_BYTES } from '#lib/platform/byte-sizes';
 
-/** The bucket of selfies and photos. S3_ENDPOINT points at a local S3 server (path-style). */
-export const mediaBucket = requireEnv('MEDIA_BUCKET');
-
 const endpoint = optionalEnv('S3_ENDPOINT');
-export const s3 = new S3Client({
-  endpoint,
-  forcePathStyle: endpoint !== undefined,
-  maxAttempts: 3,
-  // A call whose connection stays silent for 5 s is cut off and retried: 3 attempts stay within
-  // the 29 s function timeout.
-  requestHandler: { socketTimeout: 5000 },
-});
+let bucket: string | undefined;
+let client: S3Client | undefined;
+
+/**
+ * The bucket of selfies and photos (MEDIA_BUCKET), read when first asked: a function that
+ * imports this module only for a path it rarely takes creates no client at cold start.
+ */
+export function mediaBucket(): string {
+  bucket ??= requireEnv('MEDIA_BUCKET');
+  return bucket;
+}
+
+/** The one S3 client of the bucket, created on first use. S3_ENDPOINT points at a local S3 server (path-style). */
+export function mediaS3(): S3Client {
+  client ??= new S3Client({
+    endpoint,
+    forcePathStyle: endpoint !== undefined,
+    maxAttempts: 3,
+    // A call whose connection stays silent for 5 s is cut off and retried: 3 attempts stay within
+    // the 29 s function timeout.
+    requestHandler: { socketTimeout: 5000 },
+  });
+  return client;
+}
 
 /** What every write asks of S3's encryption: the deployed bucket's managed keys; the local S3 server takes none. */
 export const MEDIA_SERVER_SIDE_ENCRYPTION = endpoint === undefined ? ('AES256' as const) : undefined;
@@ -35,9 +48,9 @@ export async function putMediaObject(
   contentType: string,
   metadata: Record<string, string> = {},
 ): Promise<string | undefined> {
-  const { VersionId } = await s3.send(
+  const { VersionId } = await mediaS3().send(
     new PutObjectCommand({
-      Bucket: mediaBucket,
+      Bucket: mediaBucket(),
       Key: key,
       Body: body,
       ContentType: contentType,
@@ -49,13 +62,15 @@ export async function putMediaObject(
 }
 
 export async function mediaObjectMetadata(key: string): Promise<Record<string, string>> {
-  const head = await s3.send(new HeadObjectCommand({ Bucket: mediaBucket, Key: key }));
+  const head = await mediaS3().send(new HeadObjectCommand({ Bucket: mediaBucket(), Key: key }));
   return head.Metadata ?? {};
 }
 
 /** The first bytes of an object, enough for an image's header. */
 export async function mediaObjectHead(key: string, bytes: number): Promise<Uint8Array> {
-  const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+  const object = await mediaS3().send(
+    new GetObjectCommand({ Bucket: mediaBucket(), Key: key, Range: `bytes=0-${bytes - 1}` }),
+  );
   return object.Body ? object.Body.transformToByteArray() : new Uint8Array();
 }
 
@@ -64,7 +79,7 @@ export async function mediaObjectHead(key: string, bytes: number): Promise<Uint8
  * without, the current object, which on a versioned bucket only hides it behind a delete marker.
  */
 export async function deleteMediaObject(key: string, versionId?: string): Promise<void> {
-  await s3.send(new DeleteObjectCommand({ Bucket: mediaBucket, Key: key, VersionId: versionId }));
+  await mediaS3().send(new DeleteObjectCommand({ Bucket: mediaBucket(), Key: key, VersionId: versionId }));
 }
 
 /** One stored version of an object (or a delete marker); no versionId on a bucket without versioning. */
@@ -111,9 +126,9 @@ async function forEachVersionPage(prefix: string, visit: VersionVisitor): Promis
   let keyMarker: string | undefined;
   let versionIdMarker: string | undefined;
   do {
-    const page = await s3.send(
+    const page = await mediaS3().send(
       new ListObjectVersionsCommand({
-        Bucket: mediaBucket,
+        Bucket: mediaBucket(),
         Prefix: prefix,
         KeyMarker: keyMarker,
         VersionIdMarker: versionIdMarker,
@@ -132,9 +147,9 @@ async function forEachVersionPage(prefix: string, visit: VersionVisitor): Promis
 async function forEachCurrentObjectPage(prefix: string, visit: VersionVisitor): Promise<void> {
   let token: string | undefined;
   do {
-    const page = await s3.send(
+    const page = await mediaS3().send(
       new ListObjectsV2Command({
-        Bucket: mediaBucket,
+        Bucket: mediaBucket(),
         Prefix: prefix,
         ContinuationToken: token,
         MaxKeys: VERSION_PAGE_SIZE,
@@ -170,9 +185,9 @@ export async function listKeysInRange(
   const keys: string[] = [];
   let token: string | undefined;
   do {
-    const page = await s3.send(
+    const page = await mediaS3().send(
       new ListObjectsV2Command({
-        Bucket: mediaBucket,
+        Bucket: mediaBucket(),
         Prefix: prefix,
         StartAfter: startAfter,
         ContinuationToken: token,
@@ -195,9 +210,9 @@ const DELETE_BATCH = 1000;
 export async function deleteObjectVersions(versions: readonly StoredObjectVersion[]): Promise<void> {
   for (let start = 0; start < versions.length; start += DELETE_BATCH) {
     const batch = versions.slice(start, start + DELETE_BATCH);
-    const result = await s3.send(
+    const result = await mediaS3().send(
       new DeleteObjectsCommand({
-        Bucket: mediaBucket,
+        Bucket: mediaBucket(),
         Delete: { Objects: batch.map((version) => ({ Key: version.key, VersionId: version.versionId })), Quiet: true },
       }),
     );
@@ -239,7 +254,7 @@ export async function getMediaObject(
   key: string,
   maxBytes = MAX_WHOLE_OBJECT_BYTES,
 ): Promise<{ bytes: Uint8Array; metadata: Record<string, string> }> {
-  const object = await s3.send(new GetObjectCommand({ Bucket: mediaBucket, Key: key }));
+  const object = await mediaS3().send(new GetObjectCommand({ Bucket: mediaBucket(), Key: key }));
   const body = object.Body as (Readable & AsyncIterable<Uint8Array>) | undefined;
   if (object.ContentLength !== undefined && object.ContentLength > maxBytes) {
     body?.destroy();

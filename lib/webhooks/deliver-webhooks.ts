@@ -29,7 +29,8 @@ import { loggableError, logger } from '#lib/platform/logger';
  * raises an alarm. A message for a delivery that is done already (a duplicate) does nothing. A
  * subscription URL the address policy refuses now ends the delivery as failed, without an attempt.
  * An attempt holds one of its tenant's slots while it waits for the endpoint; with the tenant's
- * share in flight, the message goes back to the queue for a while (rules/delivery-capacity.ts).
+ * share in flight, it waits briefly while a slot is likely to free soon, else the message goes
+ * back to the queue for a while (rules/delivery-capacity.ts).
  */
 
 export type DeliveryOutcome =
@@ -168,11 +169,16 @@ async function noteEndpointFailure(subscription: WebhookSubscription, at: number
   }
 }
 
-/** A slot of the subscription's tenant, tried for about a second (rules/delivery-capacity.ts); undefined when none came free. */
+/**
+ * A slot of the subscription's tenant, tried again after short random waits for as long as one
+ * in the way is likely to free soon, up to 1.3 s (rules/delivery-capacity.ts); undefined
+ * when none came free.
+ */
 async function waitForAttemptSlot(subscription: WebhookSubscription): Promise<AttemptSlot | undefined> {
   for (let tries = 1; ; tries += 1) {
-    const slot = await takeAttemptSlot(subscription.tenantId, subscription.subscriptionId, now());
-    if (slot || tries >= SLOT_TRIES) return slot;
+    const answer = await takeAttemptSlot(subscription.tenantId, subscription.subscriptionId, now());
+    if (answer.slot) return answer.slot;
+    if (!answer.freesSoon || tries >= SLOT_TRIES) return undefined;
     await waitBeforeRetry(tries - 1, SLOT_WAIT);
   }
 }

@@ -6,14 +6,13 @@ import { deleteSubscription } from '#lib/webhooks/store/webhook-subscriptions';
 import type { EventType } from '#lib/events/rules/event-catalogue';
 import { createSubscription } from '#lib/webhooks/manage-subscriptions';
 import { type LocalEventPipeline, startEventPipeline } from '../local/event-pipeline';
+import { WEBHOOK_DELIVERY_BATCH_SIZE, WEBHOOK_DELIVERY_CONCURRENCY } from '../../infra/webhook-delivery';
 import { type BenchApi, createBenchGallery, demoCheckin } from './bench-api';
 import { checkinRequest, driveLoad, functionsInProcess, raiseDemoLimits } from './load';
 import { latencyPercentiles, loadFiguresOf, percentile, rounded, timed } from './statistics';
 
 /** The stream reader's wait after a pass that found nothing: Lambda polls a stream's shards four times a second. */
 const STREAM_POLL_MS = 250;
-/** Messages the local queue hands over at once: the stack lets the queue run 20 delivery functions (infra/webhook-delivery.ts). */
-const DELIVERY_CONCURRENCY = 20;
 /** Longest wait for a scenario's events: more than the longest delay of a delivery sent back for want of a slot. */
 const DELIVERY_TIMEOUT_MS = 6 * 60_000;
 
@@ -42,7 +41,7 @@ export async function measureWebhookDelivery(
     // The check-ins with nothing reading the stream (each writes its events all the same: the outbox).
     const withoutDelivery = await load(options.requests);
     // Started only now: it reads the stream from its start, so it first catches up on every earlier scenario's writes.
-    pipeline = await startEventPipeline({ pollMs: STREAM_POLL_MS, concurrency: DELIVERY_CONCURRENCY });
+    pipeline = await startEventPipeline({ pollMs: STREAM_POLL_MS });
     await pipeline.settled();
 
     // Each free check-in records person.created and checkin.completed.
@@ -80,7 +79,8 @@ export async function measureWebhookDelivery(
     const allDeliveredMilliseconds = Math.max(...importArrivals.map((arrival) => arrival.arrivedAt)) - importStartedAt;
     return {
       streamPollMilliseconds: STREAM_POLL_MS,
-      deliveryConcurrency: DELIVERY_CONCURRENCY,
+      deliveryFunctions: WEBHOOK_DELIVERY_CONCURRENCY,
+      deliveryBatchSize: WEBHOOK_DELIVERY_BATCH_SIZE,
       checkins: {
         connections: options.connections,
         requests: options.requests,

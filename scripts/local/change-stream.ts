@@ -41,6 +41,11 @@ export async function startChangeStream(options: {
   handler: StreamHandler;
   pollMs?: number;
   batchSize?: number;
+  /**
+   * The event source's filter: only the records it passes are handed over, in batches of
+   * `batchSize` of them, as Lambda filters before it batches; the others count as handled.
+   */
+  filter?: (record: DynamoDBRecord) => boolean;
   /** Retries of a failing record before it is set aside. */
   retries?: number;
   /** Where set-aside records are kept for `ops replay`, under `handlerName`. */
@@ -49,6 +54,9 @@ export async function startChangeStream(options: {
 }): Promise<RunningChangeStream> {
   const retries = options.retries ?? STREAM_RETRY_ATTEMPTS;
   const pollMs = options.pollMs ?? 50;
+  const batchSize = options.batchSize ?? 100;
+  // With a filter, more is read at once (GetRecords' most), so that a batch fills with passed records.
+  const readLimit = options.filter ? 1000 : batchSize;
   const tables = new DynamoDBClient({ endpoint: options.endpoint });
   const { Table } = await tables.send(new DescribeTableCommand({ TableName: options.tableName }));
   tables.destroy();
@@ -159,7 +167,7 @@ export async function startChangeStream(options: {
    */
   const readShard = async (shardId: string, iterator: string) => {
     try {
-      return await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: options.batchSize ?? 100 }));
+      return await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: readLimit }));
     } catch (error) {
       const name = (error as Error).name;
       if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
@@ -189,7 +197,9 @@ export async function startChangeStream(options: {
       const { Records = [], NextShardIterator } = await readShard(shardId, iterator);
       if (Records.length > 0) {
         sawRecords = true;
-        await deliver(Records.map(toLambdaRecord));
+        const passed = Records.map(toLambdaRecord).filter(options.filter ?? (() => true));
+        for (let start = 0; start < passed.length; start += batchSize)
+          await deliver(passed.slice(start, start + batchSize));
         lastSequence.set(shardId, Records.at(-1)!.dynamodb!.SequenceNumber!);
       }
       iterators.set(shardId, NextShardIterator ?? null);

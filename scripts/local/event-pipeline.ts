@@ -1,6 +1,7 @@
 import { useDeliveryQueue } from '#lib/webhooks/adapters/delivery-queue';
 import { type RunningChangeStream, startChangeStream } from './change-stream';
 import { LocalDeliveryQueue } from './local-delivery-queue';
+import { EVENT_DISPATCH_BATCH_SIZE, passesDispatchFilter } from '../../infra/webhook-delivery';
 import type { LocalFailureStore } from './local-failure-store';
 import { EVENT_DISPATCH_HANDLER, PHOTO_NOTICE_HANDLER, REFERENCE_FACE_HANDLER } from '#lib/http/handlers';
 
@@ -43,6 +44,9 @@ export async function startEventPipeline(
     endpoint: process.env.DYNAMODB_ENDPOINT!,
     tableName: process.env.TABLE_NAME!,
     handler: dispatch,
+    // As the stack's event source: only new events and replay requests, 100 of them a batch.
+    filter: passesDispatchFilter,
+    batchSize: EVENT_DISPATCH_BATCH_SIZE,
     pollMs: options.pollMs,
     failures: options.failures,
     handlerName: EVENT_DISPATCH_HANDLER,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { now } from '#lib/platform/clock';
 import type { DeliveryQueue, QueuedDelivery } from '#lib/webhooks/adapters/delivery-queue';
+import { WEBHOOK_DELIVERY_BATCH_SIZE, WEBHOOK_DELIVERY_CONCURRENCY } from '../../infra/webhook-delivery';
 
 type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -15,16 +16,15 @@ interface Held {
 
 /** How long a message the handler failed stays invisible before it is handed over again (the stack sets 6x the worker's timeout). */
 const VISIBILITY_TIMEOUT_MS = 180_000;
-/** Messages in flight at once when not told otherwise: the stand-in for the event source's concurrency. */
-const DEFAULT_CONCURRENCY = 16;
 
 /**
  * The local stand-in for the SQS delivery queue and its Lambda event source: messages wait
  * until their delay is over by the service's clock (so tests move time instead of sleeping),
- * then go to the same handler the worker function runs, one message per invocation, at most
- * `concurrency` at once. The message group is what AWS uses (the tenant); like SQS fair queues,
- * the next message handed over is one of the group with the fewest in flight, the longest
- * waiting first. It caps no group: each tenant's share is kept by the worker's code, as in AWS
+ * then go to the same handler the worker function runs, as the stack's event source hands them
+ * over: up to WEBHOOK_DELIVERY_BATCH_SIZE messages an invocation, at most
+ * WEBHOOK_DELIVERY_CONCURRENCY invocations at once (infra/webhook-delivery.ts), unless told
+ * otherwise. The message group is what AWS uses (the tenant); like SQS fair queues, the next
+ * message handed over is one of the group with the fewest in flight, the longest waiting first. It caps no group: each tenant's share is kept by the worker's code, as in AWS
  * (lib/webhooks/rules/delivery-capacity.ts). Messages live in this process's memory; the
  * deployed queue is durable.
  */
@@ -36,7 +36,7 @@ export class LocalDeliveryQueue implements DeliveryQueue {
 
   constructor(
     private readonly handler: QueueHandler,
-    private readonly options: { concurrency?: number; pollMs?: number } = {},
+    private readonly options: { concurrency?: number; batchSize?: number; pollMs?: number } = {},
   ) {}
 
   async send(deliveries: readonly QueuedDelivery[]): Promise<void> {
@@ -53,15 +53,20 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     this.pump();
   }
 
-  /** Hands due messages to the handler, fairly between groups, as far as the concurrency allows. */
+  /** Hands due messages to the handler in batches, fairly between groups, as far as the concurrency allows. */
   pump(): void {
-    const limit = this.options.concurrency ?? DEFAULT_CONCURRENCY;
-    for (let next = this.nextFairMessage(); next && this.running.size < limit; next = this.nextFairMessage()) {
-      const held = next;
-      this.waiting.splice(this.waiting.indexOf(held), 1);
-      this.inFlight.set(held.group, (this.inFlight.get(held.group) ?? 0) + 1);
-      const run = this.invoke(held).finally(() => {
-        this.inFlight.set(held.group, (this.inFlight.get(held.group) ?? 1) - 1);
+    const limit = this.options.concurrency ?? WEBHOOK_DELIVERY_CONCURRENCY;
+    const batchSize = this.options.batchSize ?? WEBHOOK_DELIVERY_BATCH_SIZE;
+    while (this.running.size < limit) {
+      const batch: Held[] = [];
+      for (let next = this.nextFairMessage(); next && batch.length < batchSize; next = this.nextFairMessage()) {
+        this.waiting.splice(this.waiting.indexOf(next), 1);
+        this.inFlight.set(next.group, (this.inFlight.get(next.group) ?? 0) + 1);
+        batch.push(next);
+      }
+      if (batch.length === 0) return;
+      const run = this.invoke(batch).finally(() => {
+        for (const held of batch) this.inFlight.set(held.group, (this.inFlight.get(held.group) ?? 1) - 1);
         this.running.delete(run);
         this.pump();
       });
@@ -81,20 +86,25 @@ export class LocalDeliveryQueue implements DeliveryQueue {
     return best;
   }
 
-  private async invoke(held: Held): Promise<void> {
-    held.receiveCount += 1;
-    const record = {
-      messageId: held.id,
-      body: held.body,
-      attributes: { ApproximateReceiveCount: String(held.receiveCount) },
-    } as unknown as SQSRecord;
-    let failed: boolean;
+  /** One invocation with the batch; the messages it reports failed (all, when it throws) come back after the visibility timeout. */
+  private async invoke(batch: readonly Held[]): Promise<void> {
+    const records = batch.map((held) => {
+      held.receiveCount += 1;
+      return {
+        messageId: held.id,
+        body: held.body,
+        attributes: { ApproximateReceiveCount: String(held.receiveCount) },
+      } as unknown as SQSRecord;
+    });
+    let failed: Set<string>;
     try {
-      failed = (await this.handler({ Records: [record] })).batchItemFailures.length > 0;
+      const { batchItemFailures } = await this.handler({ Records: records });
+      failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
     } catch {
-      failed = true;
+      failed = new Set(batch.map((held) => held.id));
     }
-    if (failed) this.waiting.push({ ...held, dueAt: now() + VISIBILITY_TIMEOUT_MS });
+    for (const held of batch)
+      if (failed.has(held.id)) this.waiting.push({ ...held, dueAt: now() + VISIBILITY_TIMEOUT_MS });
   }
 
   /** Polls for due messages every `pollMs` (real time), for the local server. */

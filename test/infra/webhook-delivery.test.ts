@@ -9,7 +9,8 @@ import {
   REFERENCE_FACE_HANDLER,
   WEBHOOK_DELIVERY_HANDLER,
 } from '#lib/http/handlers';
-import { ENDPOINT_DISABLED_MESSAGE } from '../../infra/webhook-delivery';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { ENDPOINT_DISABLED_MESSAGE, passesDispatchFilter } from '../../infra/webhook-delivery';
 import { STREAM_MAX_RECORD_AGE, STREAM_RETRY_ATTEMPTS } from '../../infra/failure-queue';
 import { asText, roleStatements } from './iam-evaluation';
 import { matchesPattern } from './stream-filters';
@@ -139,8 +140,12 @@ describe("the dispatcher on the table's stream", () => {
       .filter(([, record]) => invokes(record))
       .map(([name]) => name);
 
-    // Assess
+    // Assess: the deployed filters, and the same filter as the local stream reader applies it.
     expect(invoking).toEqual(['a new event', 'a replay request']);
+    const passedLocally = Object.entries(records)
+      .filter(([, record]) => passesDispatchFilter(record as DynamoDBRecord))
+      .map(([name]) => name);
+    expect(passedLocally).toEqual(invoking);
   });
 
   it('runs for up to 60 s with 256 MB', () => {
@@ -184,14 +189,14 @@ describe('the delivery queue', () => {
     );
   });
 
-  it('invokes the delivery function with 10 messages at a time, at most 20 at once, retrying only the failed ones', () => {
+  it('invokes the delivery function with 10 messages at a time, at most 50 at once, retrying only the failed ones', () => {
     const mapping = mappingOf(WEBHOOK_DELIVERY_HANDLER);
     expect(mapping).toEqual(
       expect.objectContaining({
         EventSourceArn: { 'Fn::GetAtt': [ids.queue, 'Arn'] },
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
-        ScalingConfig: { MaximumConcurrency: 20 },
+        ScalingConfig: { MaximumConcurrency: 50 },
       }),
     );
   });

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import archiver from 'archiver';
 import { Upload } from '@aws-sdk/lib-storage';
-import { MEDIA_SERVER_SIDE_ENCRYPTION, mediaBucket, s3 } from '#lib/platform/media-bucket';
+import { MEDIA_SERVER_SIDE_ENCRYPTION, mediaBucket, mediaS3 } from '#lib/platform/media-bucket';
 
 /**
  * An export's ZIP, written as it is made: archiver stores each entry (JPEGs do not compress)
@@ -31,12 +31,12 @@ export function startExportArchive(objectKey: string, downloadName: string): Exp
   const body = new PassThrough();
   archive.pipe(body);
   const upload = new Upload({
-    client: s3,
+    client: mediaS3(),
     queueSize: PARTS_IN_FLIGHT,
     partSize: PART_BYTES,
     leavePartsOnError: false,
     params: {
-      Bucket: mediaBucket,
+      Bucket: mediaBucket(),
       Key: objectKey,
       Body: body,
       ContentType: 'application/zip',

@@ -5,7 +5,13 @@ import { webhookKeys } from '#lib/webhooks/store/keys';
 import { queryAll } from '#lib/platform/table/queries';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import { TTL_ATTRIBUTE } from '#lib/platform/table/table-definition';
-import { ATTEMPT_SLOT_HOLD_MS, type HeldSlot, freeSlotsFor } from '#lib/webhooks/rules/delivery-capacity';
+import {
+  ATTEMPT_SLOT_HOLD_MS,
+  type HeldSlot,
+  SLOT_PUTS_PER_READ,
+  freeSlotsFor,
+  slotFreesSoon,
+} from '#lib/webhooks/rules/delivery-capacity';
 import * as v from 'valibot';
 import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
@@ -29,12 +35,11 @@ export function fromAttemptSlotItem(stored: StoredItem): HeldSlot {
   return { slot: item.slot, subscriptionId: item.subscriptionId, heldUntil: item.heldUntil };
 }
 
-/** Takes a free slot of the tenant for one attempt of the subscription; undefined when its share is in flight. */
-export async function takeAttemptSlot(
-  tenantId: string,
-  subscriptionId: string,
-  at: number,
-): Promise<AttemptSlot | undefined> {
+/** A slot taken, or none, and then whether one in the way is likely to free soon (rules/delivery-capacity.ts). */
+export type SlotAnswer = { slot: AttemptSlot } | { slot?: undefined; freesSoon: boolean };
+
+/** Takes a free slot of the tenant for one attempt of the subscription; none when its share is in flight. */
+export async function takeAttemptSlot(tenantId: string, subscriptionId: string, at: number): Promise<SlotAnswer> {
   const items = await queryAll({
     KeyConditionExpression: 'pk = :pk',
     ExpressionAttributeValues: { ':pk': webhookKeys.webhookAttemptSlotsOfTenant(tenantId) },
@@ -43,7 +48,9 @@ export async function takeAttemptSlot(
   const held: HeldSlot[] = items.map(fromAttemptSlotItem);
   const holder = randomUUID();
   const heldUntil = at + ATTEMPT_SLOT_HOLD_MS;
-  for (const slot of freeSlotsFor(held, subscriptionId, at)) {
+  const free = freeSlotsFor(held, subscriptionId, at);
+  // Only a few per read: attempts starting together would otherwise race through every free slot.
+  for (const slot of free.slice(0, SLOT_PUTS_PER_READ)) {
     try {
       await db.send(
         new PutCommand({
@@ -60,13 +67,14 @@ export async function takeAttemptSlot(
           ExpressionAttributeValues: { ':at': at },
         }),
       );
-      return { tenantId, slot, holder };
+      return { slot: { tenantId, slot, holder } };
     } catch (error) {
       // Another attempt took it since the read: try the next.
       if (!isConditionFailure(error)) throw error;
     }
   }
-  return undefined;
+  // Slots lost to attempts that just started free soon too.
+  return { freesSoon: free.length > 0 || slotFreesSoon(held, subscriptionId, at) };
 }
 
 /** Gives a slot back, unless it was held past its time and another attempt has it now. */

@@ -597,7 +597,7 @@ describe('POST /group-shoot submitCheckin: concurrency', () => {
 
 describe('POST /group-shoot submitCheckin: failures of storage', () => {
   afterEach(async () => {
-    const { s3 } = await import('#lib/platform/media-bucket');
+    const s3 = (await import('#lib/platform/media-bucket')).mediaS3();
     const { db } = await import('#lib/platform/table/client');
     s3.middlewareStack.remove('inject-fault');
     db.middlewareStack.remove('inject-fault');
@@ -606,7 +606,7 @@ describe('POST /group-shoot submitCheckin: failures of storage', () => {
   it('leaves no person, code, booking or selfie behind when S3 fails, and says storage_unavailable', async () => {
     // Prepare
     const studio = await createCheckinStudio();
-    const { s3 } = await import('#lib/platform/media-bucket');
+    const s3 = (await import('#lib/platform/media-bucket')).mediaS3();
     s3.middlewareStack.add(
       () => async () => {
         throw Object.assign(new Error('S3 is down'), { name: 'ServiceUnavailable', $retryable: {} });

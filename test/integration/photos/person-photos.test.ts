@@ -5,7 +5,7 @@ import { getSignedUrl } from '@aws-sdk/cloudfront-signer';
 import { photoCdnPath, signPhotoUrls } from '#lib/photos/access/adapters/photo-url-signer';
 import { personPhotoPrefix, photoObjectKey, selfieObjectKey } from '#lib/platform/media-keys';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { listObjectVersions, s3 } from '#lib/platform/media-bucket';
+import { listObjectVersions, mediaS3 } from '#lib/platform/media-bucket';
 import { useLocalApi } from '../../support/local-api';
 import { type TestTenant, createTestTenant } from '../../support/factories';
 import { makeJpeg, objectCreatedEvent, uploadObject } from '../../support/media';
@@ -184,6 +184,7 @@ describe('photo ingest', () => {
     const event = objectCreatedEvent(key);
     event.Records[0]!.s3.object.versionId = 'version-of-the-upload';
     const deletions: unknown[] = [];
+    const s3 = mediaS3();
     const send = s3.send.bind(s3);
     const spy = jest.spyOn(s3, 'send').mockImplementation(((command: { input: unknown }) => {
       if (command instanceof DeleteObjectCommand) return Promise.resolve(deletions.push(command.input));

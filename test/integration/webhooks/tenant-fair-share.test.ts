@@ -55,8 +55,8 @@ async function waitUntil(done: () => boolean, withinMs: number): Promise<boolean
 describe('webhook delivery: a fair share of the capacity between tenants', () => {
   it("delivers another tenant's events on time while one tenant's endpoints all hang", async () => {
     // Prepare: tenant A with five endpoints that never answer until the test lets them, and 12
-    // events for each (60 attempts, more than the local queue's 16 at once); tenant B with one
-    // endpoint that answers at once.
+    // events for each (60 attempts, more than the tenant's slots, and more than one endpoint's
+    // share, so only the tenant's bound holds); tenant B with one endpoint that answers at once.
     const hanging = await createPayingStudio();
     const hangingEndpoints = await Promise.all(Array.from({ length: 5 }, () => subscribe(hanging)));
     let letHangingAnswer!: () => void;
@@ -66,6 +66,9 @@ describe('webhook delivery: a fair share of the capacity between tenants', () =>
     const other = await createPayingStudio();
     const onTime = await subscribe(other);
     expect((await importPersons(hanging, 12)).status).toBe(200);
+    // A's whole share in flight well before its first attempt times out (from its start, not the import's answer:
+    // on a busy machine the stream and the first invocations take seconds).
+    expect(await waitUntil(() => inFlightAtA() > 0, DELIVERY_TIMEOUT_MS)).toBe(true);
     expect(await waitUntil(() => inFlightAtA() >= TENANT_ATTEMPTS_IN_FLIGHT, DELIVERY_TIMEOUT_MS / 2)).toBe(true);
 
     // Act: B's events come while A holds its whole share.

@@ -8,7 +8,7 @@ import { type AddressInfo, type Server as NetServer, type Socket, createServer a
 import { ProvisionedThroughputExceededException, ThrottlingException } from '@aws-sdk/client-dynamodb';
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { HttpRequest } from '@smithy/core/protocols';
-import { s3 } from '#lib/platform/media-bucket';
+import { mediaS3 } from '#lib/platform/media-bucket';
 import { db } from '#lib/platform/table/client';
 import {
   type AwsFault,
@@ -76,7 +76,7 @@ export interface AwsClientInternals {
 /** The service's own clients, the ones its functions use. */
 export const clients: Record<AwsService, AwsClientInternals> = {
   DynamoDB: db as unknown as AwsClientInternals,
-  S3: s3 as unknown as AwsClientInternals,
+  S3: mediaS3() as unknown as AwsClientInternals,
 };
 
 const SEND = Symbol('faults.send');

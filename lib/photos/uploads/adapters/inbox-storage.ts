@@ -1,33 +1,37 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { optionalEnv } from '#lib/platform/config';
-import { mediaBucket, s3 } from '#lib/platform/media-bucket';
 
 /**
  * The S3 side of uploads through the API: presigned PUT and UploadPart URLs, and the multipart
  * calls that need the service's credentials (create, complete, abort). Every call names one
  * object key the use case built from the caller's tenant; nothing here chooses a key.
+ * The S3 SDK and its clients load on the first call, not at cold start: the upload functions
+ * first read the gallery from the table, and an answer refused there needs no S3 at all.
  */
 
 const endpoint = optionalEnv('S3_ENDPOINT');
 
+const s3Sdk = () => import('@aws-sdk/client-s3');
+const bucket = () => import('#lib/platform/media-bucket');
+let presigner: S3Client | undefined;
+
 /**
- * Presigns without the SDK's default body checksum: it would sign the checksum of an empty
- * body into the URL, and S3 would refuse the photo's bytes.
+ * The SDK, the presigner and its client. It presigns without the SDK's default body checksum:
+ * that would sign the checksum of an empty body into the URL, and S3 would refuse the photo's bytes.
  */
-const presigner = new S3Client({
-  endpoint,
-  forcePathStyle: endpoint !== undefined,
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-});
+async function presigning() {
+  const [sdk, { getSignedUrl }, { mediaBucket }] = await Promise.all([
+    s3Sdk(),
+    import('@aws-sdk/s3-request-presigner'),
+    bucket(),
+  ]);
+  presigner ??= new sdk.S3Client({
+    endpoint,
+    forcePathStyle: endpoint !== undefined,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
+  return { sdk, getSignedUrl, client: presigner, bucket: mediaBucket() };
+}
 
 /** User metadata as S3 stores it: `captured-at`, `camera`. */
 export type ObjectMetadata = Record<string, string>;
@@ -47,14 +51,15 @@ export async function presignObjectPut(
   metadata: ObjectMetadata,
   expiresInSeconds: number,
 ): Promise<string> {
-  const command = new PutObjectCommand({
+  const { sdk, getSignedUrl, client, bucket: mediaBucket } = await presigning();
+  const command = new sdk.PutObjectCommand({
     Bucket: mediaBucket,
     Key: key,
     ContentLength: size,
     ContentType: contentType,
     Metadata: metadata,
   });
-  return getSignedUrl(presigner, command, {
+  return getSignedUrl(client, command, {
     expiresIn: expiresInSeconds,
     signableHeaders: new Set(['content-length', 'content-type']),
     // Left in the headers (not moved into the query), so S3 stores them as the object's metadata.
@@ -68,8 +73,9 @@ export async function startMultipartUpload(
   contentType: string,
   metadata: ObjectMetadata,
 ): Promise<string> {
-  const { UploadId } = await s3.send(
-    new CreateMultipartUploadCommand({ Bucket: mediaBucket, Key: key, ContentType: contentType, Metadata: metadata }),
+  const [{ CreateMultipartUploadCommand }, { mediaBucket, mediaS3 }] = await Promise.all([s3Sdk(), bucket()]);
+  const { UploadId } = await mediaS3().send(
+    new CreateMultipartUploadCommand({ Bucket: mediaBucket(), Key: key, ContentType: contentType, Metadata: metadata }),
   );
   if (!UploadId) throw new Error('S3 answered CreateMultipartUpload without an UploadId');
   return UploadId;
@@ -83,14 +89,15 @@ export async function presignPartPut(
   size: number,
   expiresInSeconds: number,
 ): Promise<string> {
-  const command = new UploadPartCommand({
+  const { sdk, getSignedUrl, client, bucket: mediaBucket } = await presigning();
+  const command = new sdk.UploadPartCommand({
     Bucket: mediaBucket,
     Key: key,
     UploadId: uploadId,
     PartNumber: partNumber,
     ContentLength: size,
   });
-  return getSignedUrl(presigner, command, {
+  return getSignedUrl(client, command, {
     expiresIn: expiresInSeconds,
     signableHeaders: new Set(['content-length']),
   });
@@ -117,9 +124,10 @@ export async function completeMultipartUpload(
   uploadId: string,
   parts: { partNumber: number; etag: string }[],
 ): Promise<void> {
-  await s3.send(
+  const [{ CompleteMultipartUploadCommand }, { mediaBucket, mediaS3 }] = await Promise.all([s3Sdk(), bucket()]);
+  await mediaS3().send(
     new CompleteMultipartUploadCommand({
-      Bucket: mediaBucket,
+      Bucket: mediaBucket(),
       Key: key,
       UploadId: uploadId,
       MultipartUpload: {
@@ -133,8 +141,9 @@ export async function completeMultipartUpload(
 
 /** Aborts a multipart upload: S3 drops the parts sent so far. */
 export async function abortMultipartUpload(key: string, uploadId: string): Promise<void> {
+  const [{ AbortMultipartUploadCommand }, { mediaBucket, mediaS3 }] = await Promise.all([s3Sdk(), bucket()]);
   try {
-    await s3.send(new AbortMultipartUploadCommand({ Bucket: mediaBucket, Key: key, UploadId: uploadId }));
+    await mediaS3().send(new AbortMultipartUploadCommand({ Bucket: mediaBucket(), Key: key, UploadId: uploadId }));
   } catch (error) {
     // The local S3 server (S3_ENDPOINT) has no abort; its unfinished uploads hold nothing of value.
     if (endpoint === undefined || (error as Error).name !== 'MethodNotAllowed') throw error;
@@ -151,7 +160,10 @@ export async function listObjectPage(
   startAfter: string | undefined,
   limit: number,
 ): Promise<{ objects: { key: string; size: number }[]; truncated: boolean }> {
-  const page = await s3.send(new ListObjectsV2Command({ Bucket: mediaBucket, Prefix: prefix, StartAfter: startAfter }));
+  const [{ ListObjectsV2Command }, { mediaBucket, mediaS3 }] = await Promise.all([s3Sdk(), bucket()]);
+  const page = await mediaS3().send(
+    new ListObjectsV2Command({ Bucket: mediaBucket(), Prefix: prefix, StartAfter: startAfter }),
+  );
   const objects = (page.Contents ?? []).flatMap((entry) =>
     entry.Key ? [{ key: entry.Key, size: entry.Size ?? 0 }] : [],
   );
