@@ -124,7 +124,7 @@ describe('the check-in page CDN', () => {
 });
 
 describe('media bucket grants', () => {
-  it('lets the check-in function put and delete selfies, the reference-face function read them, and the ingest read and delete photos, nowhere else', () => {
+  it('lets the check-in function put and delete selfies, the reference-face function read them, and the ingest read and delete photos and write thumbnails, nowhere else', () => {
     const grants = (handler: string) =>
       s3Statements(handler).map((statement) => ({
         actions: [statement.Action].flat().sort(),
@@ -152,6 +152,17 @@ describe('media bucket grants', () => {
         actions: ['s3:ListBucket', 's3:ListBucketVersions'],
         resources: [`\${${mediaBucketId}.Arn}`],
         condition: { StringLike: { 's3:prefix': ['photos/*'] } },
+      },
+      // The review's thumbnails, made as a photo is sorted, and deleted with their versions when the sorting deletes an erased person's photo.
+      {
+        actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:PutObject'],
+        resources: [`\${${mediaBucketId}.Arn}/thumbnails/*`],
+        condition: undefined,
+      },
+      {
+        actions: ['s3:ListBucket', 's3:ListBucketVersions'],
+        resources: [`\${${mediaBucketId}.Arn}`],
+        condition: { StringLike: { 's3:prefix': ['thumbnails/*'] } },
       },
     ]);
   });

@@ -211,13 +211,17 @@ describe('functions', () => {
     },
   );
 
-  it('lets only the check-in function write selfies, only the upload functions write photos, and only the HR export builder its crops and ZIPs', () => {
+  it('lets only the check-in function write selfies, only the upload functions write photos, only the HR export builder its crops and ZIPs, and the ingest only thumbnails', () => {
     const uploaders = ['photos/uploads/create-uploads', 'photos/uploads/complete-uploads'];
+    const ingest = 'photos/sorting/ingest-photo';
     for (const handler of functionIds.keys()) {
       const putsObjects = actionsOf(statementsOf(handler)).some((action) => action.startsWith('s3:PutObject'));
       expect([handler, putsObjects]).toEqual([
         handler,
-        handler === 'checkin/post-group-shoot' || handler === HR_EXPORT_BUILD_HANDLER || uploaders.includes(handler),
+        handler === 'checkin/post-group-shoot' ||
+          handler === HR_EXPORT_BUILD_HANDLER ||
+          handler === ingest ||
+          uploaders.includes(handler),
       ]);
     }
     const puts = (handler: string) =>
@@ -227,6 +231,9 @@ describe('functions', () => {
     for (const handler of uploaders) expect(puts(handler)).not.toContain('/selfies/');
     expect(puts(HR_EXPORT_BUILD_HANDLER)).not.toContain('/photos/');
     expect(puts(HR_EXPORT_BUILD_HANDLER)).not.toContain('/selfies/');
+    expect(puts(ingest)).toContain('/thumbnails/*');
+    expect(puts(ingest)).not.toContain('/photos/');
+    expect(puts(ingest)).not.toContain('/selfies/');
   });
 
   it('lets each function read only the secrets it uses', () => {
