@@ -90,6 +90,33 @@ export const SECTIONS: Section[] = [
       }),
   },
   {
+    name: 'scale',
+    measures:
+      'Scale: every request path and the background work at galleries of growing size (goal: items read ≤ 1.05x, latency ≤ 1.2x, time per item ≤ 1.3x)',
+    run: async ({ smoke }, { api, counter }) =>
+      (await import('./scale')).measureScale(
+        api.baseUrl,
+        counter,
+        smoke
+          ? {
+              sizes: [20, 100],
+              iterations: 1,
+              personsPages: [10],
+              largeImportRows: 50,
+              background: true,
+              ingestSamples: 2,
+            }
+          : {
+              sizes: [100, 1_000, 10_000],
+              iterations: 5,
+              personsPages: [undefined, 500],
+              largeImportRows: 500,
+              background: true,
+              ingestSamples: 20,
+            },
+      ),
+  },
+  {
     name: 'face-ingest',
     measures: 'Photo ingest with and without the second opinion from faces, against the face model alone (goal ≤ 1.3x)',
     run: async ({ smoke }, { api, counter }) =>

@@ -1,0 +1,418 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { runInNewContext } from 'node:vm';
+import { setFlagsFromString } from 'node:v8';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createApiKey } from '#lib/tenants/store/api-keys';
+import { getGalleryConfiguration, updateGallerySettings } from '#lib/galleries/store/galleries';
+import { importPersons } from '#lib/persons/import-persons';
+import { parseImportRequest } from '#lib/persons/person-schemas';
+import { personKeys } from '#lib/persons/store/keys';
+import { recordPhoto } from '#lib/photos/common/store/photos';
+import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
+import { ingestPhotoObject } from '#lib/photos/sorting/ingest-photo';
+import { photoLinkKey } from '#lib/photos/links/photo-links';
+import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
+import { putMediaObject } from '#lib/platform/media-bucket';
+import { inboxObjectKey, photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
+import { mapWithConcurrency } from '#lib/platform/concurrency';
+import { db, tableName } from '#lib/platform/table/client';
+import { createHrExport } from '#lib/hr-exports/create-hr-export';
+import { buildHrExport } from '#lib/hr-exports/build-hr-export';
+import { useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
+import { erasePersons, eraseGallery } from '#lib/privacy/erasure';
+import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
+import { portraitJpeg } from '../samples/synthetic-shoot';
+import { checkinBody, createBenchStudio, importRowsFor, postGroupShootInProcess, shootPhotoFacts } from './bench-api';
+import type { RoundTripCounter } from './round-trip-counter';
+import { cpuMillisecondsSince, median, rounded, timed } from './statistics';
+
+export type ScaleResult = Awaited<ReturnType<typeof measureScale>>;
+export interface ScaleOptions {
+  /** Persons per gallery, smallest first. */
+  sizes: number[];
+  /** Measured requests per path and size, after one unmeasured. */
+  iterations: number;
+  largeImportRows: number;
+  /** The `limit`s GET persons is measured with (undefined: its default); a gallery smaller than a page reads less only for that. */
+  personsPages: (number | undefined)[];
+  /** Whether to measure the background work too (the test suite's run measures the request paths only). */
+  background: boolean;
+  /** Real ingests and sortings per size (the rest of the photos are seeded through the photos store). */
+  ingestSamples: number;
+}
+
+/** Paths whose reads grow with the gallery by nature, named with their reason (docs/benchmarks/scale.md). None. */
+export const PER_SIZE_PATHS: Record<string, string> = {};
+/** The largest gallery's items, read units and bytes read per request may be at most this times the smallest's. */
+export const ITEMS_READ_RATIO_LIMIT = 1.05;
+
+const SEED_CONCURRENCY = 8;
+const HIGH_LIMIT = { limit: 100_000, windowMs: 60_000 };
+
+/** When the shoot took person `index`'s card (second 0) and photo (second 1), in camera `cam-<index mod SEED_CONCURRENCY>`. */
+const shotAt = (index: number, second: number) => new Date(Date.UTC(2030, 0, 15, 9) + index * 10_000 + second * 1000);
+
+type ScaleGallery = Awaited<ReturnType<typeof seedScaleGallery>>;
+type Sample = { calls: number; itemsRead: number; unitsRead: number; bytesRead: number; ms: number; cpuMs: number };
+
+/**
+ * The scale bench (issue 42, docs/benchmarks/scale.md): galleries of `sizes` persons, each with
+ * two photos and a card and a shoot photo per person; every request path's DynamoDB calls, items
+ * and bytes read and latency at each size, path by path over the sizes; then the background
+ * work's time per item and peak heap at each size.
+ */
+export async function measureScale(baseUrl: string, counter: RoundTripCounter, options: ScaleOptions) {
+  // Photo URLs are signed (nobody fetches them here): a key of this run where none is configured.
+  if (!process.env.CLOUDFRONT_PRIVATE_KEY && !process.env.CLOUDFRONT_PRIVATE_KEY_ARN) {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    process.env.CLOUDFRONT_PRIVATE_KEY = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    process.env.CLOUDFRONT_KEY_PAIR_ID ??= 'KSCALEBENCH';
+  }
+  process.env.PHOTO_CDN_URL ??= 'https://photos.example.com';
+  const galleries: ScaleGallery[] = [];
+  for (const persons of options.sizes) galleries.push(await seedScaleGallery(persons, options.ingestSamples));
+  const requests = [];
+  for (const path of requestCases(baseUrl, options)) {
+    const row: Record<string, unknown> = { path: path.name };
+    const bySize: Sample[] = [];
+    for (const gallery of galleries) {
+      const apiKey = (await createApiKey(gallery.tenantId, `Scale ${path.name}`)).secret;
+      await path.send(gallery, apiKey, 0);
+      const samples: Sample[] = [];
+      for (let iteration = 1; iteration <= options.iterations; iteration += 1) {
+        const cpuBefore = process.cpuUsage();
+        const send = () => counter.measure(() => path.send(gallery, apiKey, iteration), { capacity: true });
+        const { result, milliseconds } = await timed(send);
+        const { calls, itemsRead, unitsRead, bytesRead } = result.count;
+        samples.push({
+          calls,
+          itemsRead,
+          unitsRead,
+          bytesRead,
+          ms: milliseconds,
+          cpuMs: cpuMillisecondsSince(cpuBefore),
+        });
+      }
+      const figure = (name: keyof Sample) => median(samples.map((sample) => sample[name]));
+      const medians = Object.fromEntries(
+        (Object.keys(samples[0]!) as (keyof Sample)[]).map((name) => [name, figure(name)]),
+      );
+      bySize.push(medians as Sample);
+      const { calls, itemsRead, unitsRead, bytesRead, ms, cpuMs } = medians as Sample;
+      row[`at${gallery.persons}`] = {
+        calls,
+        items: itemsRead,
+        units: rounded(unitsRead, 1),
+        kb: rounded(bytesRead / 1024, 1),
+        ms: rounded(ms, 1),
+        cpuMs: rounded(cpuMs, 1),
+      };
+    }
+    const [smallest, largest] = [bySize[0]!, bySize.at(-1)!];
+    row.ratio = {
+      items: ratioOf(largest.itemsRead, smallest.itemsRead),
+      units: ratioOf(largest.unitsRead, smallest.unitsRead),
+      bytes: ratioOf(largest.bytesRead, smallest.bytesRead),
+      ms: ratioOf(largest.ms, smallest.ms),
+      cpuMs: ratioOf(largest.cpuMs, smallest.cpuMs),
+    };
+    requests.push(row as unknown as RequestRow);
+  }
+  const background: JobFigures[] = [];
+  if (options.background)
+    for (const gallery of galleries) background.push(...(await backgroundWork(gallery, options.ingestSamples)));
+  return {
+    galleries: galleries.map(({ persons, seeding }) => ({ persons, ...seeding })),
+    requests,
+    background: background.map((job) => ({ ...job, ratio: jobRatio(background, job) })),
+  };
+}
+
+export interface RequestRow {
+  path: string;
+  ratio: { items: number; units: number; bytes: number; ms: number; cpuMs: number };
+  [size: `at${number}`]: { calls: number; items: number; units: number; kb: number; ms: number; cpuMs: number };
+}
+
+/** largest / smallest, 1 where both are 0. */
+const ratioOf = (largest: number, smallest: number) =>
+  smallest === 0 ? (largest === 0 ? 1 : Infinity) : rounded(largest / smallest);
+
+/** A job's time per item against the same job in the smallest gallery. */
+function jobRatio(
+  jobs: { job: string; persons: number; msPerItem: number }[],
+  job: { job: string; msPerItem: number },
+) {
+  const smallest = jobs.find((other) => other.job === job.job)!;
+  return ratioOf(job.msPerItem, smallest.msPerItem);
+}
+
+/**
+ * A gallery of `persons` imported persons (through the import use case, 500 at a time), each
+ * consenting to the HR export, with two photos (objects, and records through the photos store),
+ * a card and a shoot photo after it; then an HR export built of every person (timed: a
+ * background job) that GET hr-exports reads.
+ */
+async function seedScaleGallery(persons: number, ingestSamples: number) {
+  const started = performance.now();
+  const studio = await createBenchStudio(`scale-${persons}`, {
+    consentRequired: true,
+    granularConsents: { face: true, notification: false, hrExport: true },
+  });
+  const scope = { tenantId: studio.tenantId, token: studio.token };
+  const publicLimits = Object.fromEntries(
+    ['reads', 'checkins', 'photoLookups', 'photoLookupFailures', 'photoLookupFailuresPerSite'].map((name) => [
+      name,
+      HIGH_LIMIT,
+    ]),
+  );
+  await updateGallerySettings(scope.tenantId, scope.token, {
+    photoAccess: { codeAndEmail: true, codeAndEmployeeId: true },
+    publicLimits,
+  });
+  const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
+  const imported: { personId: string; code: string; email: string; employeeId: string }[] = [];
+  for (let start = 0; start < persons; start += 500) {
+    const rows = importRowsFor(Math.min(500, persons - start), studio.dayId, `p${start}`);
+    const answer = await importPersons(studio.tenant, configuration, parseImportRequest({ persons: rows }));
+    imported.push(...answer.persons.map((person, index) => ({ ...person, ...rows[index]! })));
+  }
+  const jpegs = await Promise.all([1, 2].map((seed) => portraitJpeg({ width: 320, height: 240, seed })));
+  const uploadedAt = new Date().toISOString();
+  // A camera per worker, each placing its persons' cards and photos in the order they were taken.
+  const cameras = [...Array(SEED_CONCURRENCY).keys()];
+  await mapWithConcurrency(cameras, SEED_CONCURRENCY, async (camera) => {
+    for (let index = camera; index < imported.length; index += SEED_CONCURRENCY) {
+      const { personId, code } = imported[index]!;
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: personKeys.person(scope.tenantId, scope.token, personId),
+          UpdateExpression: 'SET consents.hrExportConsent = :true, consents.faceConsent = :true',
+          ExpressionAttributeValues: { ':true': true },
+        }),
+      );
+      const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
+      await putMediaObject(objectKey, jpegs[0]!, 'image/jpeg');
+      const facts = { personId, objectKey, fileName: 'portrait.jpg', width: 320, height: 240 };
+      await recordPhoto(scope, { ...facts, photoId: photoIdOf(objectKey), capturedAt: null, createdAt: uploadedAt });
+      // The shoot: the person's card, then a photo it governs.
+      const card = shootPhotoFacts(scope, `cam-${camera}/card-${index}.jpg`, shotAt(index, 0).toISOString());
+      await placeShootPhoto(scope, card, { kind: 'card', code });
+      const shot = shootPhotoFacts(scope, `cam-${camera}/shot-${index}.jpg`, shotAt(index, 1).toISOString());
+      await putMediaObject(shot.objectKey, jpegs[1]!, 'image/jpeg');
+      await placeShootPhoto(scope, { ...shot, width: 320, height: 240 }, { kind: 'photo' });
+    }
+  });
+  const seconds = rounded((performance.now() - started) / 1000, 1);
+  const hrBuild = await backgroundJob('HR export build (per exported person)', persons, persons, async () => {
+    useHrExportQueue({ send: async () => undefined });
+    const created = await createHrExport(studio.tenant, scope.token, { size: 64 });
+    useHrExportQueue(undefined);
+    const outcome = await buildHrExport({ ...scope, exportId: created.exportId }, { isLast: true });
+    if (outcome !== 'ready') throw new Error(`The scale gallery's HR export was not built: ${outcome}`);
+    return created.exportId;
+  });
+  const subject = imported[0]!;
+  const linkOf = async (personId: string) =>
+    signPhotoLink(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token, personId }, Date.now())
+      .photoLink;
+  return {
+    persons,
+    seeding: { seconds, photos: persons * 2, shootItems: persons * 2, ingestSamples },
+    ...studio,
+    scope,
+    subject,
+    subjectLink: await linkOf(subject.personId),
+    imported,
+    exportId: hrBuild.result,
+    hrBuild: hrBuild.figures,
+    jpegs,
+  };
+}
+
+interface RequestCase {
+  name: string;
+  send(gallery: ScaleGallery, apiKey: string, iteration: number): Promise<unknown>;
+}
+
+let addresses = 0;
+
+/** Every request path, with each documented filter; POST /group-shoot in process, from a client address of its own each. */
+function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleOptions): RequestCase[] {
+  const call = async (gallery: ScaleGallery, path: string, init: { apiKey?: string; body?: unknown } = {}) => {
+    const headers: Record<string, string> = { 'X-Tenant-Slug': gallery.slug, 'Content-Type': 'application/json' };
+    if (init.apiKey) headers.Authorization = `Bearer ${init.apiKey}`;
+    const method = init.body === undefined ? 'GET' : 'POST';
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const server = (path: (gallery: ScaleGallery) => string) => (gallery: ScaleGallery, apiKey: string) =>
+    call(gallery, `/groupshoot/${gallery.token}${path(gallery)}`, { apiKey });
+  const action = (name: string, body: (gallery: ScaleGallery, iteration: number) => Record<string, unknown>) => ({
+    name: `POST /group-shoot ${name}`,
+    async send(gallery: ScaleGallery, _apiKey: string, iteration: number) {
+      addresses += 1;
+      const address = `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+      const fullBody = { action: name, token: gallery.token, ...body(gallery, iteration) };
+      const answer = await postGroupShootInProcess(gallery.slug, address, fullBody);
+      if (answer.status !== 200 || answer.body.error)
+        throw new Error(`${name} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+      return answer;
+    },
+  });
+  const byLink = (gallery: ScaleGallery) => ({ photoLink: gallery.subjectLink });
+  const cursors = new Map<string, string>();
+  const importOf = (rows: number) => (gallery: ScaleGallery, apiKey: string, iteration: number) =>
+    call(gallery, `/groupshoot/${gallery.token}/persons`, {
+      apiKey,
+      body: { persons: importRowsFor(rows, gallery.dayId, `import-${rows}-${iteration}`) },
+    });
+  return [
+    { name: 'GET check-in info (public)', send: (gallery) => call(gallery, `/group-shoot/checkin/${gallery.token}`) },
+    action('submitCheckin', (gallery, iteration) => ({
+      ...checkinBody(gallery.token, gallery.dayId, `scale-${gallery.persons}-${iteration}-${Date.now()}`),
+      consentGiven: true,
+    })),
+    // A paid check-in needs Stripe: these read the token they are given (not found, answered as such).
+    unknownToken('checkinStatus', 'statusToken'),
+    unknownToken('retryCheckout', 'retryToken'),
+    action('myPhotos', ({ subject }) => ({ code: subject.code, email: subject.email })),
+    action('sendPhotoLink', ({ subject }) => ({ email: subject.email })),
+    action('photosByLink', byLink),
+    action('pickPhoto', (gallery) => ({
+      ...byLink(gallery),
+      photoId: photoIdOf(
+        photoObjectKey({ ...gallery.scope, personId: gallery.subject.personId, fileName: 'portrait.jpg' }),
+      ),
+    })),
+    action('withdrawFaceConsent', byLink),
+    ...personsPages.map((limit) => ({
+      name: limit === undefined ? 'GET persons' : `GET persons?limit=${limit}`,
+      send: server(() => (limit === undefined ? '/persons' : `/persons?limit=${limit}`)),
+    })),
+    {
+      name: 'GET persons?cursor= (second page)',
+      async send(gallery, apiKey) {
+        let cursor = cursors.get(gallery.token);
+        if (!cursor) {
+          const first = await call(gallery, `/groupshoot/${gallery.token}/persons?limit=10`, { apiKey });
+          cursors.set(gallery.token, (cursor = String(first.nextCursor)));
+        }
+        return call(gallery, `/groupshoot/${gallery.token}/persons?limit=10&cursor=${cursor}`, { apiKey });
+      },
+    },
+    { name: 'GET persons?employeeId=', send: server(({ subject }) => `/persons?employeeId=${subject.employeeId}`) },
+    { name: 'GET person photos', send: server(({ subject }) => `/persons/${subject.personId}/photos`) },
+    { name: 'GET days', send: server(() => '/days') },
+    { name: 'GET stats', send: server(() => '/stats') },
+    { name: 'GET form-fields', send: server(() => '/form-fields') },
+    { name: 'GET uploads', send: server(() => '/uploads') },
+    { name: 'GET uploads?limit=10', send: server(() => '/uploads?limit=10') },
+    { name: 'GET hr-exports/{id} (ready)', send: server(({ exportId }) => `/hr-exports/${exportId}`) },
+    {
+      name: 'POST hr-exports (create)',
+      async send(gallery, apiKey) {
+        useHrExportQueue({ send: async () => undefined });
+        try {
+          return await call(gallery, `/groupshoot/${gallery.token}/hr-exports`, { apiKey, body: { size: 64 } });
+        } finally {
+          useHrExportQueue(undefined);
+        }
+      },
+    },
+    // Last: each adds persons to the gallery.
+    { name: 'POST persons (1 row)', send: importOf(1) },
+    { name: `POST persons (${largeImportRows} rows)`, send: importOf(largeImportRows) },
+  ];
+
+  /** A checkout action given a token of the right form that names nothing: answered 404 or 410, not measured for its answer. */
+  function unknownToken(name: string, member: string): RequestCase {
+    return {
+      name: `POST /group-shoot ${name} (unknown token)`,
+      async send(gallery) {
+        addresses += 1;
+        const body = { action: name, [member]: 'c'.repeat(43) };
+        const answer = await postGroupShootInProcess(gallery.slug, `10.200.0.${addresses & 255}`, body);
+        if (answer.status < 400 || answer.status >= 500) throw new Error(`${name} answered ${answer.status}`);
+        return answer;
+      },
+    };
+  }
+}
+
+/**
+ * The background work at one size, each job alone: time per item and the heap's peak above its
+ * start (after a forced collection), sampled every 5 ms. Gallery erasure last: it takes the rest.
+ */
+async function backgroundWork(gallery: ScaleGallery, samples: number) {
+  const { scope, persons, imported } = gallery;
+  const jobs = [gallery.hrBuild];
+  const ingest = async (objectKey: string, bytes: Buffer, metadata?: Record<string, string>) => {
+    await putMediaObject(objectKey, bytes, 'image/jpeg', metadata);
+    return ingestPhotoObject({ objectKey, uploadedAt: new Date().toISOString() });
+  };
+  const sample = [...Array(samples).keys()];
+  jobs.push(
+    await backgroundFigures('Ingest of a person photo', persons, samples, async () => {
+      for (const index of sample) {
+        const { personId } = imported[(index * 7919) % imported.length]!;
+        await ingest(photoObjectKey({ ...scope, personId, fileName: `ingested-${index}.jpg` }), gallery.jpegs[0]!);
+      }
+    }),
+    await backgroundFigures('Sorting of a shoot photo (ingest of an inbox photo)', persons, samples, async () => {
+      // After the middle person's photo, in the same camera: their card governs it.
+      const middle = Math.floor(persons / 2);
+      const camera = `cam-${middle % SEED_CONCURRENCY}`;
+      for (const index of sample) {
+        const metadata = { 'captured-at': shotAt(middle, 2 + index / 100).toISOString(), camera };
+        await ingest(inboxObjectKey({ ...scope, path: `${camera}/IMG_${index}.jpg` }), gallery.jpegs[1]!, metadata);
+      }
+    }),
+    await backgroundFigures('Erasure of one person', persons, 1, () =>
+      erasePersons(scope, { personId: imported[1]!.personId }),
+    ),
+    await backgroundFigures('Retention of the gallery, nothing due (per person)', persons, persons, () =>
+      applyGalleryRetention(scope, Date.now(), emptyRetentionTally()),
+    ),
+    await backgroundFigures('Erasure of the gallery (per person)', persons, persons, () => eraseGallery(scope)),
+  );
+  return jobs;
+}
+
+type JobFigures = Awaited<ReturnType<typeof backgroundFigures>>;
+
+async function backgroundFigures(job: string, persons: number, items: number, work: () => Promise<unknown>) {
+  return (await backgroundJob(job, persons, items, work)).figures;
+}
+
+const collectGarbage = (() => {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+})();
+
+/** `work` timed, with the heap's peak above its start, sampled every 5 ms; `items`: what its time is divided by. */
+async function backgroundJob<T>(job: string, persons: number, items: number, work: () => Promise<T>) {
+  collectGarbage();
+  const startHeap = process.memoryUsage().heapUsed;
+  let peakHeap = startHeap;
+  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 5);
+  try {
+    const { result, milliseconds } = await timed(work);
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    const figures = {
+      job,
+      persons,
+      items,
+      msPerItem: rounded(milliseconds / items, 2),
+      seconds: rounded(milliseconds / 1000, 2),
+      peakHeapMb: rounded((peakHeap - startHeap) / 1024 / 1024, 1),
+    };
+    return { result, figures };
+  } finally {
+    clearInterval(sampler);
+  }
+}
