@@ -3,6 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createApiKey } from '#lib/tenants/store/api-keys';
+import type { Tenant } from '#lib/tenants/store/tenants';
 import { getGalleryConfiguration, updateGallerySettings } from '#lib/galleries/store/galleries';
 import { importPersons } from '#lib/persons/import-persons';
 import { parseImportRequest } from '#lib/persons/person-schemas';
@@ -22,7 +23,14 @@ import { useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { erasePersons, eraseGallery } from '#lib/privacy/erasure';
 import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
 import { portraitJpeg } from '../samples/synthetic-shoot';
-import { checkinBody, createBenchStudio, importRowsFor, postGroupShootInProcess, shootPhotoFacts } from './bench-api';
+import {
+  checkinBody,
+  createBenchGallery,
+  createBenchStudio,
+  importRowsFor,
+  postGroupShootInProcess,
+  shootPhotoFacts,
+} from './bench-api';
 import type { RoundTripCounter } from './round-trip-counter';
 import { cpuMillisecondsSince, median, rounded, timed } from './statistics';
 
@@ -53,7 +61,7 @@ const HIGH_LIMIT = { limit: 100_000, windowMs: 60_000 };
 const shotAt = (index: number, second: number) => new Date(Date.UTC(2030, 0, 15, 9) + index * 10_000 + second * 1000);
 
 type ScaleGallery = Awaited<ReturnType<typeof seedScaleGallery>>;
-type Sample = { calls: number; itemsRead: number; unitsRead: number; bytesRead: number; ms: number; cpuMs: number };
+type Sample = Record<(typeof SAMPLE_FIGURES)[number], number>;
 
 /**
  * The scale bench (issue 42, docs/benchmarks/scale.md): galleries of `sizes` persons, each with
@@ -70,53 +78,28 @@ export async function measureScale(baseUrl: string, counter: RoundTripCounter, o
   }
   process.env.PHOTO_CDN_URL ??= 'https://photos.example.com';
   const galleries: ScaleGallery[] = [];
-  for (const persons of options.sizes) galleries.push(await seedScaleGallery(persons, options.ingestSamples));
-  const requests = [];
+  for (const persons of options.sizes) {
+    galleries.push(await seedScaleGallery(persons, options.ingestSamples));
+    progress(`${persons} persons seeded in ${galleries.at(-1)!.seeding.seconds} s`);
+  }
+  const requests: RequestRow[] = [];
   for (const path of requestCases(baseUrl, options)) {
-    const row: Record<string, unknown> = { path: path.name };
     const bySize: Sample[] = [];
-    for (const gallery of galleries) {
-      const apiKey = (await createApiKey(gallery.tenantId, `Scale ${path.name}`)).secret;
-      await path.send(gallery, apiKey, 0);
-      const samples: Sample[] = [];
-      for (let iteration = 1; iteration <= options.iterations; iteration += 1) {
-        const cpuBefore = process.cpuUsage();
-        const send = () => counter.measure(() => path.send(gallery, apiKey, iteration), { capacity: true });
-        const { result, milliseconds } = await timed(send);
-        const { calls, itemsRead, unitsRead, bytesRead } = result.count;
-        samples.push({
-          calls,
-          itemsRead,
-          unitsRead,
-          bytesRead,
-          ms: milliseconds,
-          cpuMs: cpuMillisecondsSince(cpuBefore),
-        });
-      }
-      const figure = (name: keyof Sample) => median(samples.map((sample) => sample[name]));
-      const medians = Object.fromEntries(
-        (Object.keys(samples[0]!) as (keyof Sample)[]).map((name) => [name, figure(name)]),
-      );
-      bySize.push(medians as Sample);
-      const { calls, itemsRead, unitsRead, bytesRead, ms, cpuMs } = medians as Sample;
-      row[`at${gallery.persons}`] = {
-        calls,
-        items: itemsRead,
-        units: rounded(unitsRead, 1),
-        kb: rounded(bytesRead / 1024, 1),
-        ms: rounded(ms, 1),
-        cpuMs: rounded(cpuMs, 1),
-      };
-    }
-    const [smallest, largest] = [bySize[0]!, bySize.at(-1)!];
-    row.ratio = {
-      items: ratioOf(largest.itemsRead, smallest.itemsRead),
-      units: ratioOf(largest.unitsRead, smallest.unitsRead),
-      bytes: ratioOf(largest.bytesRead, smallest.bytesRead),
-      ms: ratioOf(largest.ms, smallest.ms),
-      cpuMs: ratioOf(largest.cpuMs, smallest.cpuMs),
-    };
-    requests.push(row as unknown as RequestRow);
+    progress(path.name);
+    for (const gallery of galleries) bySize.push(await measureRequest(path, gallery, counter, options.iterations));
+    const ratio = (name: keyof Sample) => ratioOf(bySize.at(-1)![name], bySize[0]![name]);
+    const sizes = galleries.map((gallery, index) => [`at${gallery.persons}`, shown(bySize[index]!)] as const);
+    requests.push({
+      path: path.name,
+      ...Object.fromEntries(sizes),
+      ratio: {
+        items: ratio('itemsRead'),
+        units: ratio('unitsRead'),
+        bytes: ratio('bytesRead'),
+        ms: ratio('ms'),
+        cpuMs: ratio('cpuMs'),
+      },
+    });
   }
   const background: JobFigures[] = [];
   if (options.background)
@@ -128,10 +111,37 @@ export async function measureScale(baseUrl: string, counter: RoundTripCounter, o
   };
 }
 
+/** Medians of `iterations` requests of `path` in `gallery`, after one unmeasured; the CPU is this process's, where the local API runs. */
+async function measureRequest(path: RequestCase, gallery: ScaleGallery, counter: RoundTripCounter, iterations: number) {
+  const apiKey = (await createApiKey(gallery.tenantId, `Scale ${path.name}`)).secret;
+  await path.send(gallery, apiKey, 0);
+  const samples: Sample[] = [];
+  for (let iteration = 1; iteration <= iterations; iteration += 1) {
+    const cpuBefore = process.cpuUsage();
+    const send = () => counter.measure(() => path.send(gallery, apiKey, iteration), { capacity: true });
+    const { result, milliseconds } = await timed(send);
+    samples.push({ ...result.count, ms: milliseconds, cpuMs: cpuMillisecondsSince(cpuBefore) });
+  }
+  const figure = (name: keyof Sample) => median(samples.map((sample) => sample[name]));
+  return Object.fromEntries(SAMPLE_FIGURES.map((name) => [name, figure(name)])) as Sample;
+}
+
+const SAMPLE_FIGURES = ['calls', 'itemsRead', 'unitsRead', 'bytesRead', 'ms', 'cpuMs'] as const;
+
+/** A size's figures as the table shows them. */
+const shown = ({ calls, itemsRead, unitsRead, bytesRead, ms, cpuMs }: Sample) => ({
+  calls,
+  items: itemsRead,
+  units: rounded(unitsRead, 1),
+  kb: rounded(bytesRead / 1024, 1),
+  ms: rounded(ms, 1),
+  cpuMs: rounded(cpuMs, 1),
+});
+
 export interface RequestRow {
   path: string;
   ratio: { items: number; units: number; bytes: number; ms: number; cpuMs: number };
-  [size: `at${number}`]: { calls: number; items: number; units: number; kb: number; ms: number; cpuMs: number };
+  [size: `at${number}`]: ReturnType<typeof shown>;
 }
 
 /** largest / smallest, 1 where both are 0. */
@@ -139,11 +149,9 @@ const ratioOf = (largest: number, smallest: number) =>
   smallest === 0 ? (largest === 0 ? 1 : Infinity) : rounded(largest / smallest);
 
 /** A job's time per item against the same job in the smallest gallery. */
-function jobRatio(
-  jobs: { job: string; persons: number; msPerItem: number }[],
-  job: { job: string; msPerItem: number },
-) {
+function jobRatio(jobs: JobFigures[], job: JobFigures) {
   const smallest = jobs.find((other) => other.job === job.job)!;
+  if (!('msPerItem' in job) || !('msPerItem' in smallest)) return 'failed';
   return ratioOf(job.msPerItem, smallest.msPerItem);
 }
 
@@ -170,13 +178,10 @@ async function seedScaleGallery(persons: number, ingestSamples: number) {
     photoAccess: { codeAndEmail: true, codeAndEmployeeId: true },
     publicLimits,
   });
-  const configuration = (await getGalleryConfiguration(scope.tenantId, scope.token))!;
-  const imported: { personId: string; code: string; email: string; employeeId: string }[] = [];
-  for (let start = 0; start < persons; start += 500) {
-    const rows = importRowsFor(Math.min(500, persons - start), studio.dayId, `p${start}`);
-    const answer = await importPersons(studio.tenant, configuration, parseImportRequest({ persons: rows }));
-    imported.push(...answer.persons.map((person, index) => ({ ...person, ...rows[index]! })));
-  }
+  const imported = await importInto(studio.tenant, studio, persons);
+  // The imports' own gallery of as many persons: what they add stays out of the background work's.
+  const importGallery = await createBenchGallery(studio.tenantId, `Scale ${persons}: imports`);
+  await importInto(studio.tenant, importGallery, persons);
   const jpegs = await Promise.all([1, 2].map((seed) => portraitJpeg({ width: 320, height: 240, seed })));
   const uploadedAt = new Date().toISOString();
   // A camera per worker, each placing its persons' cards and photos in the order they were taken.
@@ -225,10 +230,23 @@ async function seedScaleGallery(persons: number, ingestSamples: number) {
     subject,
     subjectLink: await linkOf(subject.personId),
     imported,
+    importGallery,
     exportId: hrBuild.result,
     hrBuild: hrBuild.figures,
     jpegs,
   };
+}
+
+/** `persons` persons through the import use case, 500 at a time, on the gallery's day; with their rows. */
+async function importInto(tenant: Tenant, { token, dayId }: { token: string; dayId: string }, persons: number) {
+  const configuration = (await getGalleryConfiguration(tenant.tenantId, token))!;
+  const imported = [];
+  for (let start = 0; start < persons; start += 500) {
+    const rows = importRowsFor(Math.min(500, persons - start), dayId, `p${start}`);
+    const answer = await importPersons(tenant, configuration, parseImportRequest({ persons: rows }));
+    imported.push(...answer.persons.map((person, index) => ({ ...person, ...rows[index]! })));
+  }
+  return imported;
 }
 
 interface RequestCase {
@@ -267,9 +285,9 @@ function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleO
   const byLink = (gallery: ScaleGallery) => ({ photoLink: gallery.subjectLink });
   const cursors = new Map<string, string>();
   const importOf = (rows: number) => (gallery: ScaleGallery, apiKey: string, iteration: number) =>
-    call(gallery, `/groupshoot/${gallery.token}/persons`, {
+    call(gallery, `/groupshoot/${gallery.importGallery.token}/persons`, {
       apiKey,
-      body: { persons: importRowsFor(rows, gallery.dayId, `import-${rows}-${iteration}`) },
+      body: { persons: importRowsFor(rows, gallery.importGallery.dayId, `import-${rows}-${iteration}`) },
     });
   return [
     { name: 'GET check-in info (public)', send: (gallery) => call(gallery, `/group-shoot/checkin/${gallery.token}`) },
@@ -324,7 +342,7 @@ function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleO
         }
       },
     },
-    // Last: each adds persons to the gallery.
+    // In a gallery of their own of as many persons, which they grow.
     { name: 'POST persons (1 row)', send: importOf(1) },
     { name: `POST persons (${largeImportRows} rows)`, send: importOf(largeImportRows) },
   ];
@@ -350,7 +368,7 @@ function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleO
  */
 async function backgroundWork(gallery: ScaleGallery, samples: number) {
   const { scope, persons, imported } = gallery;
-  const jobs = [gallery.hrBuild];
+  const jobs: JobFigures[] = [gallery.hrBuild];
   const ingest = async (objectKey: string, bytes: Buffer, metadata?: Record<string, string>) => {
     await putMediaObject(objectKey, bytes, 'image/jpeg', metadata);
     return ingestPhotoObject({ objectKey, uploadedAt: new Date().toISOString() });
@@ -385,9 +403,18 @@ async function backgroundWork(gallery: ScaleGallery, samples: number) {
 
 type JobFigures = Awaited<ReturnType<typeof backgroundFigures>>;
 
+/** The job's figures, or the error that stopped it (the local S3 refuses a flood of requests: itself a finding). */
 async function backgroundFigures(job: string, persons: number, items: number, work: () => Promise<unknown>) {
-  return (await backgroundJob(job, persons, items, work)).figures;
+  progress(`${job}, ${persons} persons`);
+  try {
+    return (await backgroundJob(job, persons, items, work)).figures;
+  } catch (error) {
+    return { job, persons, items, failed: String((error as Error).message).slice(0, 120) };
+  }
 }
+
+/** Progress on stderr, as the bench's. */
+const progress = (text: string) => process.stderr.write(`  scale: ${text}\n`);
 
 const collectGarbage = (() => {
   setFlagsFromString('--expose-gc');

@@ -93,7 +93,8 @@ export const SECTIONS: Section[] = [
     name: 'scale',
     measures:
       'Scale: every request path and the background work at galleries of growing size (goal: items read ≤ 1.05x, latency ≤ 1.2x, time per item ≤ 1.3x)',
-    run: async ({ smoke }, { api, counter }) =>
+    // --participants N: the largest gallery instead of 10,000 (with one of 100).
+    run: async ({ smoke, participants }, { api, counter }) =>
       (await import('./scale')).measureScale(
         api.baseUrl,
         counter,
@@ -107,9 +108,9 @@ export const SECTIONS: Section[] = [
               ingestSamples: 2,
             }
           : {
-              sizes: [100, 1_000, 10_000],
+              sizes: participants ? [100, participants] : [100, 1_000, 10_000],
               iterations: 5,
-              personsPages: [undefined, 500],
+              personsPages: [undefined, 50],
               largeImportRows: 500,
               background: true,
               ingestSamples: 20,
