@@ -11,8 +11,7 @@ import { personKeys } from '#lib/persons/store/keys';
 import { recordPhoto } from '#lib/photos/common/store/photos';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { ingestPhotoObject } from '#lib/photos/sorting/ingest-photo';
-import { photoLinkKey } from '#lib/photos/links/photo-links';
-import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
+import { photoLinkOf } from '#lib/photos/links/photo-links';
 import { putMediaObject } from '#lib/platform/media-bucket';
 import { inboxObjectKey, photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
@@ -21,7 +20,6 @@ import { createHrExport } from '#lib/hr-exports/create-hr-export';
 import { buildHrExport } from '#lib/hr-exports/build-hr-export';
 import { useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { erasePersons, eraseGallery } from '#lib/privacy/erasure';
-import { applyGalleryRetention, emptyRetentionTally } from '#lib/privacy/retention';
 import { portraitJpeg } from '../samples/synthetic-shoot';
 import {
   checkinBody,
@@ -77,6 +75,7 @@ export async function measureScale(baseUrl: string, counter: RoundTripCounter, o
     process.env.CLOUDFRONT_KEY_PAIR_ID ??= 'KSCALEBENCH';
   }
   process.env.PHOTO_CDN_URL ??= 'https://photos.example.com';
+  process.env.CHECKIN_PAGE_URL ??= 'https://checkin.example.com/';
   const galleries: ScaleGallery[] = [];
   for (const persons of options.sizes) {
     galleries.push(await seedScaleGallery(persons, options.ingestSamples));
@@ -219,9 +218,9 @@ async function seedScaleGallery(persons: number, ingestSamples: number) {
     return created.exportId;
   });
   const subject = imported[0]!;
+  // The link the photo-ready email carries, from the view's address it opens.
   const linkOf = async (personId: string) =>
-    signPhotoLink(await photoLinkKey(), { tenantId: scope.tenantId, galleryToken: scope.token, personId }, Date.now())
-      .photoLink;
+    (await photoLinkOf(studio.slug, scope, personId)).url.split('#my-photos/link/')[1]!;
   return {
     persons,
     seeding: { seconds, photos: persons * 2, shootItems: persons * 2, ingestSamples },
@@ -394,11 +393,21 @@ async function backgroundWork(gallery: ScaleGallery, samples: number) {
       erasePersons(scope, { personId: imported[1]!.personId }),
     ),
     await backgroundFigures('Retention of the gallery, nothing due (per person)', persons, persons, () =>
-      applyGalleryRetention(scope, Date.now(), emptyRetentionTally()),
+      retainGallery(scope),
     ),
     await backgroundFigures('Erasure of the gallery (per person)', persons, persons, () => eraseGallery(scope)),
   );
   return jobs;
+}
+
+/** The retention worker's handler given the gallery's queued message, as the retention queue gives it. */
+async function retainGallery({ tenantId, token }: { tenantId: string; token: string }) {
+  const { handler } = await import('../../functions/privacy/apply-gallery-retention');
+  const { lambdaContext } = await import('../local/api-gateway-event');
+  const body = JSON.stringify({ kind: 'gallery', tenantId, token });
+  const event = { Records: [{ messageId: 'scale', body }] } as unknown as Parameters<typeof handler>[0];
+  const answer = (await handler(event, lambdaContext('scale'))) as { batchItemFailures?: unknown[] } | undefined;
+  if (answer?.batchItemFailures?.length) throw new Error('The gallery retention failed');
 }
 
 type JobFigures = Awaited<ReturnType<typeof backgroundFigures>>;
