@@ -6,6 +6,12 @@ import { createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import type { DemoData } from '../local/seed-demo';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { personKeys } from '#lib/persons/store/keys';
+import { putMediaObject } from '#lib/platform/media-bucket';
+import { photoObjectKey } from '#lib/platform/media-keys';
+import { recordPhoto } from '#lib/photos/common/store/photos';
 
 /** The local API and the demo tenant the bench calls it as. */
 export type BenchApi = Awaited<ReturnType<typeof connectBenchApi>>;
@@ -148,3 +154,23 @@ export async function postGroupShootInProcess(
 
 /** What the bench reads of a POST /group-shoot answer. */
 type GroupShootAnswer = { error?: string; photos?: unknown[]; photoLinkRequested?: boolean };
+
+/**
+ * An imported person's `consents` (e.g. `hrExportConsent`), as a check-in with them ticked stores
+ * them, written straight (an import never consents), and a portrait: its object, and its record
+ * as ingest writes it.
+ */
+export async function consentingPortrait(scope: GalleryScope, personId: string, jpeg: Buffer, consents: string[]) {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
+      UpdateExpression: `SET ${consents.map((consent) => `consents.${consent} = :true`).join(', ')}`,
+      ExpressionAttributeValues: { ':true': true },
+    }),
+  );
+  const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
+  await putMediaObject(objectKey, jpeg, 'image/jpeg');
+  const photo = { personId, objectKey, fileName: 'portrait.jpg', width: null, height: null, capturedAt: null };
+  await recordPhoto(scope, { ...photo, photoId: photoIdOf(objectKey), createdAt: new Date().toISOString() });
+}

@@ -1,21 +1,17 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { getGalleryConfiguration, updateGallerySettings } from '#lib/galleries/store/galleries';
 import { importPersons } from '#lib/persons/import-persons';
 import { parseImportRequest } from '#lib/persons/person-schemas';
-import { personKeys } from '#lib/persons/store/keys';
-import { recordPhoto } from '#lib/photos/common/store/photos';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { ingestPhotoObject } from '#lib/photos/sorting/ingest-photo';
 import { photoLinkOf } from '#lib/photos/links/photo-links';
 import { putMediaObject } from '#lib/platform/media-bucket';
 import { inboxObjectKey, photoIdOf, photoObjectKey } from '#lib/platform/media-keys';
 import { mapWithConcurrency } from '#lib/platform/concurrency';
-import { db, tableName } from '#lib/platform/table/client';
 import { createHrExport } from '#lib/hr-exports/create-hr-export';
 import { buildHrExport } from '#lib/hr-exports/build-hr-export';
 import { useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
@@ -25,6 +21,7 @@ import {
   checkinBody,
   createBenchGallery,
   createBenchStudio,
+  consentingPortrait,
   importRowsFor,
   postGroupShootInProcess,
   shootPhotoFacts,
@@ -182,24 +179,12 @@ async function seedScaleGallery(persons: number, ingestSamples: number) {
   const importGallery = await createBenchGallery(studio.tenantId, `Scale ${persons}: imports`);
   await importInto(studio.tenant, importGallery, persons);
   const jpegs = await Promise.all([1, 2].map((seed) => portraitJpeg({ width: 320, height: 240, seed })));
-  const uploadedAt = new Date().toISOString();
   // A camera per worker, each placing its persons' cards and photos in the order they were taken.
   const cameras = [...Array(SEED_CONCURRENCY).keys()];
   await mapWithConcurrency(cameras, SEED_CONCURRENCY, async (camera) => {
     for (let index = camera; index < imported.length; index += SEED_CONCURRENCY) {
       const { personId, code } = imported[index]!;
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: personKeys.person(scope.tenantId, scope.token, personId),
-          UpdateExpression: 'SET consents.hrExportConsent = :true, consents.faceConsent = :true',
-          ExpressionAttributeValues: { ':true': true },
-        }),
-      );
-      const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
-      await putMediaObject(objectKey, jpegs[0]!, 'image/jpeg');
-      const facts = { personId, objectKey, fileName: 'portrait.jpg', width: 320, height: 240 };
-      await recordPhoto(scope, { ...facts, photoId: photoIdOf(objectKey), capturedAt: null, createdAt: uploadedAt });
+      await consentingPortrait(scope, personId, jpegs[0]!, ['hrExportConsent', 'faceConsent']);
       // The shoot: the person's card, then a photo it governs.
       const card = shootPhotoFacts(scope, `cam-${camera}/card-${index}.jpg`, shotAt(index, 0).toISOString());
       await placeShootPhoto(scope, card, { kind: 'card', code });
