@@ -72,33 +72,21 @@ export async function measureHrExport(
 
 /** A gallery of `persons` persons who gave the HR consent, a photo each; `freshExport` queues an export with no crop kept. */
 async function seedGallery(persons: number, photos: readonly Buffer[]) {
-  const { consentingPortrait, createBenchStudio } = await import('./bench-api');
-  const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
-  const { importPersons } = await import('#lib/persons/import-persons');
-  const { parseImportRequest } = await import('#lib/persons/person-schemas');
+  const { consentingPortrait, createBenchStudio, importInto } = await import('./bench-api');
   const { deleteObjectVersions, listObjectVersions } = await import('#lib/platform/media-bucket');
   const { galleryExportPrefixes } = await import('#lib/platform/media-keys');
   const { mapWithConcurrency } = await import('#lib/platform/concurrency');
   const { createHrExport } = await import('#lib/hr-exports/create-hr-export');
   const { useHrExportQueue } = await import('#lib/hr-exports/adapters/hr-export-queue');
 
-  const { tenant, tenantId, token } = await createBenchStudio(`hr-${persons}`, {
+  const studio = await createBenchStudio(`hr-${persons}`, {
     consentRequired: true,
     showShootingDaySelector: false,
     granularConsents: { face: false, notification: false, hrExport: true },
   });
+  const { tenant, tenantId, token } = studio;
   const scope = { tenantId, token };
-  const configuration = (await getGalleryConfiguration(tenantId, token))!;
-  const personIds: string[] = [];
-  for (let start = 0; start < persons; start += 500) {
-    const rows = Array.from({ length: Math.min(500, persons - start) }, (_, index) => ({
-      name: `Employee ${start + index}`,
-      employeeId: `E-${start + index}`,
-    }));
-    const imported = await importPersons(tenant, configuration, parseImportRequest({ persons: rows }));
-    personIds.push(...imported.persons.map((person) => person.personId));
-  }
-  await mapWithConcurrency(personIds, 8, (personId, index) =>
+  await mapWithConcurrency(await importInto(tenant, studio, persons), 8, ({ personId }, index) =>
     consentingPortrait(scope, personId, photos[index % photos.length]!, ['hrExportConsent']),
   );
   return {

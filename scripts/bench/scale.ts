@@ -2,10 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { createApiKey } from '#lib/tenants/store/api-keys';
-import type { Tenant } from '#lib/tenants/store/tenants';
-import { getGalleryConfiguration, updateGallerySettings } from '#lib/galleries/store/galleries';
-import { importPersons } from '#lib/persons/import-persons';
-import { parseImportRequest } from '#lib/persons/person-schemas';
+import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { ingestPhotoObject } from '#lib/photos/sorting/ingest-photo';
 import { photoLinkOf } from '#lib/photos/links/photo-links';
@@ -18,15 +15,18 @@ import { useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { erasePersons, eraseGallery } from '#lib/privacy/erasure';
 import { portraitJpeg } from '../samples/synthetic-shoot';
 import {
+  callApi,
   checkinBody,
   createBenchGallery,
   createBenchStudio,
   consentingPortrait,
+  importInto,
   importRowsFor,
   postGroupShootInProcess,
   shootPhotoFacts,
 } from './bench-api';
 import type { RoundTripCounter } from './round-trip-counter';
+import * as floors from './round-trip-floors';
 import { cpuMillisecondsSince, median, rounded, timed } from './statistics';
 
 export type ScaleResult = Awaited<ReturnType<typeof measureScale>>;
@@ -85,9 +85,15 @@ export async function measureScale(baseUrl: string, counter: RoundTripCounter, o
     for (const gallery of galleries) bySize.push(await measureRequest(path, gallery, counter, options.iterations));
     const ratio = (name: keyof Sample) => ratioOf(bySize.at(-1)![name], bySize[0]![name]);
     const sizes = galleries.map((gallery, index) => [`at${gallery.persons}`, shown(bySize[index]!)] as const);
+    const { floor } = path;
     requests.push({
       path: path.name,
       ...Object.fromEntries(sizes),
+      // A failed call sent again is a retry (an access-code collision) of a round trip the floor counts already.
+      ...(floor && {
+        floor: { calls: floor.calls, depth: floor.depth },
+        atFloor: bySize.every((size) => size.calls - size.failedCalls <= floor.calls && size.depth <= floor.depth),
+      }),
       ratio: {
         items: ratio('itemsRead'),
         units: ratio('unitsRead'),
@@ -107,14 +113,19 @@ export async function measureScale(baseUrl: string, counter: RoundTripCounter, o
   };
 }
 
-/** Medians of `iterations` requests of `path` in `gallery`, after one unmeasured; the CPU is this process's, where the local API runs. */
+/**
+ * Medians of `iterations` requests of `path` in `gallery`, after one unmeasured; a cold path's
+ * each in a studio of its own, which this process has never read. The CPU is this process's,
+ * where the local API runs.
+ */
 async function measureRequest(path: RequestCase, gallery: ScaleGallery, counter: RoundTripCounter, iterations: number) {
   const apiKey = (await createApiKey(gallery.tenantId, `Scale ${path.name}`)).secret;
-  await path.send(gallery, apiKey, 0);
+  if (!path.cold) await path.send(gallery, apiKey, 0);
   const samples: Sample[] = [];
   for (let iteration = 1; iteration <= iterations; iteration += 1) {
+    const unread = path.cold ? { ...gallery, ...(await createBenchStudio('cold')) } : { ...gallery, apiKey };
     const cpuBefore = process.cpuUsage();
-    const send = () => counter.measure(() => path.send(gallery, apiKey, iteration), { capacity: true });
+    const send = () => counter.measure(() => path.send(unread, unread.apiKey, iteration), { capacity: true });
     const { result, milliseconds } = await timed(send);
     samples.push({ ...result.count, ms: milliseconds, cpuMs: cpuMillisecondsSince(cpuBefore) });
   }
@@ -122,11 +133,12 @@ async function measureRequest(path: RequestCase, gallery: ScaleGallery, counter:
   return Object.fromEntries(SAMPLE_FIGURES.map((name) => [name, figure(name)])) as Sample;
 }
 
-const SAMPLE_FIGURES = ['calls', 'itemsRead', 'unitsRead', 'bytesRead', 'ms', 'cpuMs'] as const;
+const SAMPLE_FIGURES = ['calls', 'failedCalls', 'depth', 'itemsRead', 'unitsRead', 'bytesRead', 'ms', 'cpuMs'] as const;
 
 /** A size's figures as the table shows them. */
-const shown = ({ calls, itemsRead, unitsRead, bytesRead, ms, cpuMs }: Sample) => ({
+const shown = ({ calls, depth, itemsRead, unitsRead, bytesRead, ms, cpuMs }: Sample) => ({
   calls,
+  depth,
   items: itemsRead,
   units: rounded(unitsRead, 1),
   kb: rounded(bytesRead / 1024, 1),
@@ -137,6 +149,8 @@ const shown = ({ calls, itemsRead, unitsRead, bytesRead, ms, cpuMs }: Sample) =>
 export interface RequestRow {
   path: string;
   ratio: { items: number; units: number; bytes: number; ms: number; cpuMs: number };
+  floor?: { calls: number; depth: number };
+  atFloor?: boolean;
   [size: `at${number}`]: ReturnType<typeof shown>;
 }
 
@@ -221,50 +235,49 @@ async function seedScaleGallery(persons: number, ingestSamples: number) {
   };
 }
 
-/** `persons` persons through the import use case, 500 at a time, on the gallery's day; with their rows. */
-async function importInto(tenant: Tenant, { token, dayId }: { token: string; dayId: string }, persons: number) {
-  const configuration = (await getGalleryConfiguration(tenant.tenantId, token))!;
-  const imported = [];
-  for (let start = 0; start < persons; start += 500) {
-    const rows = importRowsFor(Math.min(500, persons - start), dayId, `p${start}`);
-    const answer = await importPersons(tenant, configuration, parseImportRequest({ persons: rows }));
-    imported.push(...answer.persons.map((person, index) => ({ ...person, ...rows[index]! })));
-  }
-  return imported;
-}
-
 interface RequestCase {
   name: string;
+  /** The fewest round trips it can make (round-trip-floors.ts), at every size. */
+  floor?: floors.RoundTripFloor;
+  /** Sent on a tenant this process has never read: a cold instance. */
+  cold?: boolean;
   send(gallery: ScaleGallery, apiKey: string, iteration: number): Promise<unknown>;
 }
 
 let addresses = 0;
 
-/** Every request path, with each documented filter; POST /group-shoot in process, from a client address of its own each. */
+/**
+ * Every request path, with each documented filter, and floors where round-trip-floors.ts sets
+ * one; POST /group-shoot in process, from a client address of its own each.
+ */
 function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleOptions): RequestCase[] {
-  const call = async (gallery: ScaleGallery, path: string, init: { apiKey?: string; body?: unknown } = {}) => {
-    const headers: Record<string, string> = { 'X-Tenant-Slug': gallery.slug, 'Content-Type': 'application/json' };
-    if (init.apiKey) headers.Authorization = `Bearer ${init.apiKey}`;
-    const method = init.body === undefined ? 'GET' : 'POST';
-    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+  const call = (gallery: ScaleGallery, path: string, options: { apiKey?: string; body?: unknown } = {}) =>
+    callApi(baseUrl, gallery.slug, path, options);
   const server = (path: (gallery: ScaleGallery) => string) => (gallery: ScaleGallery, apiKey: string) =>
     call(gallery, `/groupshoot/${gallery.token}${path(gallery)}`, { apiKey });
+  /** POST /group-shoot `action` with `body`; an answer with the status `expected` allows, else throws. */
+  const post = async (
+    gallery: ScaleGallery,
+    body: Record<string, unknown>,
+    expected = (status: number): boolean => status === 200,
+  ) => {
+    addresses += 1;
+    const address = `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
+    const answer = await postGroupShootInProcess(gallery.slug, address, body);
+    if (!expected(answer.status) || (answer.status === 200 && answer.body.error))
+      throw new Error(`${String(body.action)} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    return answer;
+  };
   const action = (name: string, body: (gallery: ScaleGallery, iteration: number) => Record<string, unknown>) => ({
     name: `POST /group-shoot ${name}`,
-    async send(gallery: ScaleGallery, _apiKey: string, iteration: number) {
-      addresses += 1;
-      const address = `10.${(addresses >> 16) & 255}.${(addresses >> 8) & 255}.${addresses & 255}`;
-      const fullBody = { action: name, token: gallery.token, ...body(gallery, iteration) };
-      const answer = await postGroupShootInProcess(gallery.slug, address, fullBody);
-      if (answer.status !== 200 || answer.body.error)
-        throw new Error(`${name} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
-      return answer;
-    },
+    send: (gallery: ScaleGallery, _apiKey: string, iteration: number) =>
+      post(gallery, { action: name, token: gallery.token, ...body(gallery, iteration) }),
+  });
+  /** A checkout action given a token of the right form that names nothing: answered 404 or 410, not measured for its answer. */
+  const unknownToken = (name: string, member: string) => ({
+    name: `POST /group-shoot ${name} (unknown token)`,
+    send: (gallery: ScaleGallery) =>
+      post(gallery, { action: name, [member]: 'c'.repeat(43) }, (status) => status >= 400 && status < 500),
   });
   const byLink = (gallery: ScaleGallery) => ({ photoLink: gallery.subjectLink });
   const cursors = new Map<string, string>();
@@ -273,12 +286,27 @@ function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleO
       apiKey,
       body: { persons: importRowsFor(rows, gallery.importGallery.dayId, `import-${rows}-${iteration}`) },
     });
+  const checkinInfo = (gallery: ScaleGallery) => call(gallery, `/group-shoot/checkin/${gallery.token}`);
+  const coldFloor = (warm: floors.RoundTripFloor) => ({
+    calls: warm.calls + floors.COLD_INSTANCE_EXTRA.calls,
+    depth: warm.depth + floors.COLD_INSTANCE_EXTRA.depth,
+    reason: `${floors.COLD_INSTANCE_EXTRA.reason}, then ${warm.reason}`,
+  });
   return [
-    { name: 'GET check-in info (public)', send: (gallery) => call(gallery, `/group-shoot/checkin/${gallery.token}`) },
-    action('submitCheckin', (gallery, iteration) => ({
-      ...checkinBody(gallery.token, gallery.dayId, `scale-${gallery.persons}-${iteration}-${Date.now()}`),
-      consentGiven: true,
-    })),
+    { name: 'GET check-in info (public)', floor: floors.PUBLIC_CHECKIN_INFO_FLOOR, send: checkinInfo },
+    {
+      name: 'GET check-in info (public), cold instance',
+      floor: floors.PUBLIC_CHECKIN_INFO_COLD_FLOOR,
+      cold: true,
+      send: checkinInfo,
+    },
+    {
+      ...action('submitCheckin', (gallery, iteration) => ({
+        ...checkinBody(gallery.token, gallery.dayId, `scale-${gallery.persons}-${iteration}-${Date.now()}`),
+        consentGiven: true,
+      })),
+      floor: floors.SUBMIT_CHECKIN_FLOOR,
+    },
     // A paid check-in needs Stripe: these read the token they are given (not found, answered as such).
     unknownToken('checkinStatus', 'statusToken'),
     unknownToken('retryCheckout', 'retryToken'),
@@ -294,6 +322,7 @@ function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleO
     action('withdrawFaceConsent', byLink),
     ...personsPages.map((limit) => ({
       name: limit === undefined ? 'GET persons' : `GET persons?limit=${limit}`,
+      floor: floors.LIST_PERSONS_FLOOR,
       send: server(() => (limit === undefined ? '/persons' : `/persons?limit=${limit}`)),
     })),
     {
@@ -308,10 +337,20 @@ function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleO
       },
     },
     { name: 'GET persons?employeeId=', send: server(({ subject }) => `/persons?employeeId=${subject.employeeId}`) },
-    { name: 'GET person photos', send: server(({ subject }) => `/persons/${subject.personId}/photos`) },
-    { name: 'GET days', send: server(() => '/days') },
-    { name: 'GET stats', send: server(() => '/stats') },
-    { name: 'GET form-fields', send: server(() => '/form-fields') },
+    {
+      name: 'GET person photos',
+      floor: floors.PERSON_PHOTOS_FLOOR,
+      send: server(({ subject }) => `/persons/${subject.personId}/photos`),
+    },
+    { name: 'GET days', floor: floors.SERVER_SIDE_READ_FLOOR, send: server(() => '/days') },
+    {
+      name: 'GET days, cold instance',
+      floor: coldFloor(floors.SERVER_SIDE_READ_FLOOR),
+      cold: true,
+      send: server(() => '/days'),
+    },
+    { name: 'GET stats', floor: floors.SERVER_SIDE_READ_FLOOR, send: server(() => '/stats') },
+    { name: 'GET form-fields', floor: floors.SERVER_SIDE_READ_FLOOR, send: server(() => '/form-fields') },
     { name: 'GET uploads', send: server(() => '/uploads') },
     { name: 'GET uploads?limit=10', send: server(() => '/uploads?limit=10') },
     { name: 'GET hr-exports/{id} (ready)', send: server(({ exportId }) => `/hr-exports/${exportId}`) },
@@ -327,23 +366,13 @@ function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleO
       },
     },
     // In a gallery of their own of as many persons, which they grow.
-    { name: 'POST persons (1 row)', send: importOf(1) },
-    { name: `POST persons (${largeImportRows} rows)`, send: importOf(largeImportRows) },
+    { name: 'POST persons (1 row)', floor: floors.importFloor(1), send: importOf(1) },
+    {
+      name: `POST persons (${largeImportRows} rows)`,
+      floor: floors.importFloor(largeImportRows),
+      send: importOf(largeImportRows),
+    },
   ];
-
-  /** A checkout action given a token of the right form that names nothing: answered 404 or 410, not measured for its answer. */
-  function unknownToken(name: string, member: string): RequestCase {
-    return {
-      name: `POST /group-shoot ${name} (unknown token)`,
-      async send(gallery) {
-        addresses += 1;
-        const body = { action: name, [member]: 'c'.repeat(43) };
-        const answer = await postGroupShootInProcess(gallery.slug, `10.200.0.${addresses & 255}`, body);
-        if (answer.status < 400 || answer.status >= 500) throw new Error(`${name} answered ${answer.status}`);
-        return answer;
-      },
-    };
-  }
 }
 
 /**

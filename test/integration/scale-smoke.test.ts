@@ -6,7 +6,8 @@ import { useLocalApi } from '../support/local-api';
 /**
  * The scale bench's request paths at its smoke size (docs/benchmarks/scale.md): no request reads
  * more items, read units or bytes in a gallery of 100 persons than 1.05 times what it reads in
- * one of 20. The page of persons is 10, smaller than both galleries, so that a page is a page.
+ * one of 20, and none makes more calls or waits for more waves than its floor (round-trip-floors.ts).
+ * The page of persons is 10, smaller than both galleries, so that a page is a page.
  */
 const api = useLocalApi();
 const counter = installRoundTripCounter(db);
@@ -44,6 +45,15 @@ describe('the scale bench at its smoke size', () => {
       )
       .map(({ path, ratio }) => ({ path, items: ratio.items, units: ratio.units, bytes: ratio.bytes }));
     expect(growing).toEqual([]);
+  });
+
+  it('makes no more DynamoDB calls and waves than its floor on every path that has one, warm and cold, at both sizes', () => {
+    // Assess
+    const withFloors = result.requests.filter((row) => row.floor);
+    expect(withFloors.length).toBeGreaterThanOrEqual(11);
+    expect(withFloors.filter((row) => !row.atFloor).map((row) => [row.path, row.floor, row.at20, row.at100])).toEqual(
+      [],
+    );
   });
 
   it('names no path whose reads grow by nature', () => {
