@@ -73,6 +73,8 @@ export async function measureScale(baseUrl: string, counter: RoundTripCounter, o
   }
   process.env.PHOTO_CDN_URL ??= 'https://photos.example.com';
   process.env.CHECKIN_PAGE_URL ??= 'https://checkin.example.com/';
+  // Exports are built here by the build itself: none is queued.
+  useHrExportQueue({ send: async () => undefined });
   const galleries: ScaleGallery[] = [];
   for (const persons of options.sizes) {
     galleries.push(await seedScaleGallery(persons, options.ingestSamples));
@@ -209,9 +211,7 @@ async function seedScaleGallery(persons: number, ingestSamples: number) {
   });
   const seconds = rounded((performance.now() - started) / 1000, 1);
   const hrBuild = await backgroundJob('HR export build (per exported person)', persons, persons, async () => {
-    useHrExportQueue({ send: async () => undefined });
     const created = await createHrExport(studio.tenant, scope.token, { size: 64 });
-    useHrExportQueue(undefined);
     const outcome = await buildHrExport({ ...scope, exportId: created.exportId }, { isLast: true });
     if (outcome !== 'ready') throw new Error(`The scale gallery's HR export was not built: ${outcome}`);
     return created.exportId;
@@ -356,14 +356,8 @@ function requestCases(baseUrl: string, { largeImportRows, personsPages }: ScaleO
     { name: 'GET hr-exports/{id} (ready)', send: server(({ exportId }) => `/hr-exports/${exportId}`) },
     {
       name: 'POST hr-exports (create)',
-      async send(gallery, apiKey) {
-        useHrExportQueue({ send: async () => undefined });
-        try {
-          return await call(gallery, `/groupshoot/${gallery.token}/hr-exports`, { apiKey, body: { size: 64 } });
-        } finally {
-          useHrExportQueue(undefined);
-        }
-      },
+      send: (gallery, apiKey) =>
+        call(gallery, `/groupshoot/${gallery.token}/hr-exports`, { apiKey, body: { size: 64 } }),
     },
     // In a gallery of their own of as many persons, which they grow.
     { name: 'POST persons (1 row)', floor: floors.importFloor(1), send: importOf(1) },
