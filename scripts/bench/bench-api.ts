@@ -1,11 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createApiKey } from '#lib/tenants/store/api-keys';
-import { type NewGallery, addShootingDay, createGallery } from '#lib/galleries/store/galleries';
-import { createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
+import {
+  type NewGallery,
+  addShootingDay,
+  createGallery,
+  getGalleryConfiguration,
+} from '#lib/galleries/store/galleries';
+import { importPersons } from '#lib/persons/import-persons';
+import { parseImportRequest } from '#lib/persons/person-schemas';
+import { type Tenant, createTenant, getTenantBySlug } from '#lib/tenants/store/tenants';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { inboxObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import type { DemoData } from '../local/seed-demo';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from '#lib/platform/table/client';
+import { personKeys } from '#lib/persons/store/keys';
+import { putMediaObject } from '#lib/platform/media-bucket';
+import { photoObjectKey } from '#lib/platform/media-keys';
+import { recordPhoto } from '#lib/photos/common/store/photos';
 
 /** The local API and the demo tenant the bench calls it as. */
 export type BenchApi = Awaited<ReturnType<typeof connectBenchApi>>;
@@ -22,17 +35,9 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData) {
     tenantId: tenant.tenantId,
     /** The demo gallery with its day without capacity, which imports and check-ins never fill. */
     openDay: { token: demo.galleryToken, dayId: demo.shootingDayIds[2]! },
-    /** Sends one request (as the demo tenant unless `tenantSlug` names another) and reads the whole answer; throws unless it is 2xx. */
-    async call(path: string, options: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string } = {}) {
-      const { method = 'GET', body, apiKey, tenantSlug = demo.tenantSlug } = options;
-      const headers: Record<string, string> = { 'X-Tenant-Slug': tenantSlug };
-      if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-      const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body) };
-      const response = await fetch(`${baseUrl}${path}`, init);
-      const text = await response.text();
-      if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-      return JSON.parse(text) as unknown;
+    /** Sends one request as the demo tenant, or as `tenantSlug`: callApi. */
+    call(path: string, options: { method?: string; body?: unknown; apiKey?: string; tenantSlug?: string } = {}) {
+      return callApi(baseUrl, options.tenantSlug ?? demo.tenantSlug, path, options);
     },
     /** `count` persons of importRowsFor through POST persons into the gallery `token`, on its day `dayId`. */
     importPersons(apiKey: string, { token, dayId }: { token: string; dayId: string }, count: number, prefix: string) {
@@ -47,6 +52,27 @@ export async function connectBenchApi(baseUrl: string, demo: DemoData) {
   };
 }
 
+/** Sends one request (a POST where it has a body) to the API at `baseUrl` as the tenant `tenantSlug` and reads the whole answer; throws unless it is 2xx. */
+export async function callApi(
+  baseUrl: string,
+  tenantSlug: string,
+  path: string,
+  { method, body, apiKey }: { method?: string; body?: unknown; apiKey?: string } = {},
+) {
+  const headers: Record<string, string> = { 'X-Tenant-Slug': tenantSlug };
+  if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const verb = method ?? (body === undefined ? 'GET' : 'POST');
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: verb,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${verb} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
 /** `count` import rows, each on `shootingDayId`, with unique names, emails and employee IDs. */
 export function importRowsFor(count: number, shootingDayId: string, prefix: string) {
   return Array.from({ length: count }, (_, index) => ({
@@ -55,6 +81,18 @@ export function importRowsFor(count: number, shootingDayId: string, prefix: stri
     employeeId: `${prefix}-${index}`,
     shootingDayId,
   }));
+}
+
+/** `persons` persons of importRowsFor through the import use case, 500 at a time, on the gallery's day; with their rows. */
+export async function importInto(tenant: Tenant, { token, dayId }: { token: string; dayId: string }, persons: number) {
+  const configuration = (await getGalleryConfiguration(tenant.tenantId, token))!;
+  const imported = [];
+  for (let start = 0; start < persons; start += 500) {
+    const rows = importRowsFor(Math.min(500, persons - start), dayId, `p${start}`);
+    const answer = await importPersons(tenant, configuration, parseImportRequest({ persons: rows }));
+    imported.push(...answer.persons.map((person, index) => ({ ...person, ...rows[index]! })));
+  }
+  return imported;
 }
 
 /** A group-shoot gallery of the tenant with one day without capacity (`settings` change the defaults), for a bench scenario of its own. */
@@ -148,3 +186,23 @@ export async function postGroupShootInProcess(
 
 /** What the bench reads of a POST /group-shoot answer. */
 type GroupShootAnswer = { error?: string; photos?: unknown[]; photoLinkRequested?: boolean };
+
+/**
+ * An imported person's `consents` (e.g. `hrExportConsent`), as a check-in with them ticked stores
+ * them, written straight (an import never consents), and a portrait: its object, and its record
+ * as ingest writes it.
+ */
+export async function consentingPortrait(scope: GalleryScope, personId: string, jpeg: Buffer, consents: string[]) {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
+      UpdateExpression: `SET ${consents.map((consent) => `consents.${consent} = :true`).join(', ')}`,
+      ExpressionAttributeValues: { ':true': true },
+    }),
+  );
+  const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
+  await putMediaObject(objectKey, jpeg, 'image/jpeg');
+  const photo = { personId, objectKey, fileName: 'portrait.jpg', width: null, height: null, capturedAt: null };
+  await recordPhoto(scope, { ...photo, photoId: photoIdOf(objectKey), createdAt: new Date().toISOString() });
+}

@@ -72,51 +72,23 @@ export async function measureHrExport(
 
 /** A gallery of `persons` persons who gave the HR consent, a photo each; `freshExport` queues an export with no crop kept. */
 async function seedGallery(persons: number, photos: readonly Buffer[]) {
-  const { createBenchStudio } = await import('./bench-api');
-  const { getGalleryConfiguration } = await import('#lib/galleries/store/galleries');
-  const { importPersons } = await import('#lib/persons/import-persons');
-  const { parseImportRequest } = await import('#lib/persons/person-schemas');
-  const { recordPhoto } = await import('#lib/photos/common/store/photos');
-  const { deleteObjectVersions, listObjectVersions, putMediaObject } = await import('#lib/platform/media-bucket');
-  const { galleryExportPrefixes, photoIdOf, photoObjectKey } = await import('#lib/platform/media-keys');
+  const { consentingPortrait, createBenchStudio, importInto } = await import('./bench-api');
+  const { deleteObjectVersions, listObjectVersions } = await import('#lib/platform/media-bucket');
+  const { galleryExportPrefixes } = await import('#lib/platform/media-keys');
   const { mapWithConcurrency } = await import('#lib/platform/concurrency');
   const { createHrExport } = await import('#lib/hr-exports/create-hr-export');
   const { useHrExportQueue } = await import('#lib/hr-exports/adapters/hr-export-queue');
-  const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { db, tableName } = await import('#lib/platform/table/client');
-  const { personKeys } = await import('#lib/persons/store/keys');
 
-  const { tenant, tenantId, token } = await createBenchStudio(`hr-${persons}`, {
+  const studio = await createBenchStudio(`hr-${persons}`, {
     consentRequired: true,
     showShootingDaySelector: false,
     granularConsents: { face: false, notification: false, hrExport: true },
   });
+  const { tenant, tenantId, token } = studio;
   const scope = { tenantId, token };
-  const configuration = (await getGalleryConfiguration(tenantId, token))!;
-  const personIds: string[] = [];
-  for (let start = 0; start < persons; start += 500) {
-    const rows = Array.from({ length: Math.min(500, persons - start) }, (_, index) => ({
-      name: `Employee ${start + index}`,
-      employeeId: `E-${start + index}`,
-    }));
-    const imported = await importPersons(tenant, configuration, parseImportRequest({ persons: rows }));
-    personIds.push(...imported.persons.map((person) => person.personId));
-  }
-  await mapWithConcurrency(personIds, 8, async (personId, index) => {
-    // What a check-in with the HR consent ticked stores, written straight (an import never consents).
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: personKeys.person(scope.tenantId, scope.token, personId),
-        UpdateExpression: 'SET consents.hrExportConsent = :true',
-        ExpressionAttributeValues: { ':true': true },
-      }),
-    );
-    const objectKey = photoObjectKey({ ...scope, personId, fileName: 'portrait.jpg' });
-    await putMediaObject(objectKey, photos[index % photos.length]!, 'image/jpeg');
-    const photo = { personId, objectKey, fileName: 'portrait.jpg', width: null, height: null, capturedAt: null };
-    await recordPhoto(scope, { ...photo, photoId: photoIdOf(objectKey), createdAt: new Date().toISOString() });
-  });
+  await mapWithConcurrency(await importInto(tenant, studio, persons), 8, ({ personId }, index) =>
+    consentingPortrait(scope, personId, photos[index % photos.length]!, ['hrExportConsent']),
+  );
   return {
     async freshExport(size: number) {
       await deleteObjectVersions(

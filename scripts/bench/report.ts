@@ -12,6 +12,10 @@ export function markdownTable(header: string[], rows: (string | number | boolean
  * stay readable), a record as a table of its figures; nested names dotted, lists of values joined.
  */
 export function figuresAsMarkdown(result: unknown): string {
+  // A record of lists of records (the scale section): a table each, under its name.
+  const lists = result !== null && typeof result === 'object' && !Array.isArray(result) ? Object.entries(result) : [];
+  if (lists.length > 0 && lists.every(([, value]) => Array.isArray(value) && typeof value[0] === 'object'))
+    return lists.map(([name, value]) => `#### ${name}\n\n${figuresAsMarkdown(value)}`).join('\n\n');
   if (!Array.isArray(result)) return markdownTable(['Figure', 'Value'], Object.entries(flatten(result)));
   const rows = result.map((element) => flatten(element));
   const names = [...new Set(rows.flatMap((row) => Object.keys(row)))];

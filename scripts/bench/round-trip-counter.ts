@@ -5,6 +5,8 @@ export interface RecordedCall {
   command: string;
   input: Record<string, unknown>;
   failed: boolean;
+  /** Items DynamoDB read (a Query's or Scan's before any filter), the read units it reported, and the bytes of the items it answered (as JSON). */
+  reads?: { items: number; units: number; bytes: number };
 }
 
 /** The calls of one request, grouped into the waves it waited for one after another. */
@@ -21,6 +23,7 @@ export type RoundTripCount = ReturnType<typeof countOf>;
  */
 export function installRoundTripCounter(client: DynamoDBDocumentClient) {
   let recording: RecordedWork | undefined;
+  let withCapacity = false;
   let inFlight = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
@@ -34,8 +37,11 @@ export function installRoundTripCounter(client: DynamoDBDocumentClient) {
       };
       work.at(-1)!.push(call);
       inFlight += 1;
+      if (withCapacity) (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'TOTAL';
       try {
-        return await next(args);
+        const result = await next(args);
+        call.reads = readsOf(result.output as Record<string, unknown>);
+        return result;
       } catch (error) {
         call.failed = true;
         throw error;
@@ -46,11 +52,12 @@ export function installRoundTripCounter(client: DynamoDBDocumentClient) {
     { step: 'initialize', name: 'count-calls' },
   );
   return {
-    /** Records the DynamoDB calls made while `request` runs, as counts and as the calls themselves. */
-    async measure<T>(request: () => Promise<T>) {
+    /** Records the DynamoDB calls made while `request` runs, as counts and as the calls themselves; `capacity`: each asking for its ConsumedCapacity. */
+    async measure<T>(request: () => Promise<T>, { capacity = false } = {}) {
       if (recording) throw new Error('Round-trip measurements cannot overlap');
       const work: RecordedWork = [];
       recording = work;
+      withCapacity = capacity;
       inFlight = 0;
       try {
         const result = await request();
@@ -72,5 +79,32 @@ function countOf(work: RecordedWork) {
     depth: work.length,
     /** The operations in the order they started, e.g. `Query`, `TransactWriteItems`. */
     operations: calls.map((call) => call.command.replace(/Command$/, '')),
+    ...(['items', 'units', 'bytes'] as const).reduce(
+      (sums, name) => ({ ...sums, [`${name}Read`]: calls.reduce((sum, call) => sum + (call.reads?.[name] ?? 0), 0) }),
+      {} as Record<'itemsRead' | 'unitsRead' | 'bytesRead', number>,
+    ),
+  };
+}
+
+/** What one answer read: its items (a Query's or Scan's scanned ones), its read units (where DynamoDB reported them) and its items' bytes as JSON. */
+function readsOf(output: Record<string, unknown>) {
+  type Items = Record<string, unknown>[];
+  const batches = (responses: unknown) => Object.values((responses ?? {}) as Record<string, Items>).flat();
+  const answered: Items =
+    'Items' in output
+      ? (output.Items as Items)
+      : 'Item' in output && output.Item
+        ? [output.Item as Record<string, unknown>]
+        : Array.isArray(output.Responses)
+          ? (output.Responses as { Item?: Record<string, unknown> }[]).flatMap((response) =>
+              response.Item ? [response.Item] : [],
+            )
+          : batches(output.Responses);
+  const consumed = [output.ConsumedCapacity ?? []].flat() as { ReadCapacityUnits?: number; CapacityUnits?: number }[];
+  const isRead = 'Items' in output || 'Item' in output || 'Responses' in output;
+  return {
+    items: typeof output.ScannedCount === 'number' ? output.ScannedCount : answered.length,
+    units: isRead ? consumed.reduce((sum, entry) => sum + (entry.ReadCapacityUnits ?? entry.CapacityUnits ?? 0), 0) : 0,
+    bytes: answered.reduce((sum, item) => sum + JSON.stringify(item).length, 0),
   };
 }

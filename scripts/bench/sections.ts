@@ -81,13 +81,32 @@ export const SECTIONS: Section[] = [
       ),
   },
   {
-    name: 'round-trips',
-    measures: 'DynamoDB round trips per request, warm and cold, against their floors',
-    run: async ({ smoke }, { api, counter }) =>
-      (await import('./round-trips')).measureRoundTrips(api, counter, {
-        iterations: smoke ? 1 : 3,
-        largeImportRows: smoke ? 20 : 500,
-      }),
+    name: 'scale',
+    measures:
+      'Scale: every request path (DynamoDB calls and waves against their floors, reads, latency) and the background work at galleries of growing size (goal: items read ≤ 1.05x, latency ≤ 1.2x, time per item ≤ 1.3x)',
+    // --participants N: the largest gallery instead of 10,000 (with one of 100).
+    run: async ({ smoke, participants }, { api, counter }) =>
+      (await import('./scale')).measureScale(
+        api.baseUrl,
+        counter,
+        smoke
+          ? {
+              sizes: [20, 100],
+              iterations: 1,
+              personsPages: [10],
+              largeImportRows: 50,
+              background: true,
+              ingestSamples: 2,
+            }
+          : {
+              sizes: participants ? [100, participants] : [100, 1_000, 10_000],
+              iterations: 5,
+              personsPages: [undefined, 50],
+              largeImportRows: 500,
+              background: true,
+              ingestSamples: 20,
+            },
+      ),
   },
   {
     name: 'face-ingest',
@@ -99,7 +118,7 @@ export const SECTIONS: Section[] = [
     name: 'import-comparison',
     measures: 'Import of persons through the API against the SDK alone (goal ≤ 1.5x)',
     run: async ({ smoke }, { api }) =>
-      (await import('./round-trips')).compareImports(
+      (await import('./import-comparison')).compareImports(
         api,
         smoke ? { rows: 20, iterations: 1 } : { rows: 500, iterations: 5 },
       ),
