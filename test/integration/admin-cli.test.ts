@@ -287,6 +287,8 @@ describe('gallery commands', () => {
         photosUnassigned: 0,
         photosWithheld: 0,
         cardPhotos: 0,
+        photosDismissed: 0,
+        referenceFacesGeneration: 0,
         ordersPending: 0,
         ordersPaid: 0,
         ordersExpired: 0,

@@ -19,10 +19,9 @@ describe('the S3 ingest function and inbox objects larger than a camera writes',
     Object.fromEntries(
       (
         (await admin('photo', 'unassigned', '--tenant', studio.slug, '--gallery', studio.token, '--json')).json() as {
-          path: string;
-          reason: string;
-        }[]
-      ).map((photo) => [photo.path, photo.reason]),
+          photos: { path: string; reason: string }[];
+        }
+      ).photos.map((photo) => [photo.path, photo.reason]),
     );
 
   beforeEach(async () => {
@@ -69,7 +68,7 @@ describe('the S3 ingest function and inbox objects larger than a camera writes',
     // Assess
     expect([outcome, again]).toEqual(['too_large', 'too_large']);
     const review = await admin('photo', 'unassigned', '--tenant', studio.slug, '--gallery', studio.token, '--json');
-    expect(review.json()).toEqual([
+    expect(review.json().photos).toEqual([
       expect.objectContaining({
         path: 'camera-1/UNDERSTATED.JPG',
         reason: 'too_large',
