@@ -1,6 +1,7 @@
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { type ShootItem, fromShootItem, getShootItem } from '#lib/photos/sorting/store/shoot-photos';
-import { shootPage, writeIndexOfStoredItem } from '#lib/photos/sorting/store/shoot-index';
+import { type ShootItem, getShootItem } from '#lib/photos/sorting/store/shoot-photos';
+import { writeIndexOfStoredItem } from '#lib/photos/sorting/store/shoot-index';
+import { forEachShootPage } from '#lib/photos/sorting/store/shoot-pages';
 
 /** What the backfill went through: the shoot's items, and those it wrote index entries and a pointer for. */
 export interface ShootIndexBackfill {
@@ -26,15 +27,12 @@ export async function backfillShootIndex(
   { pageSize = PAGE_SIZE }: { pageSize?: number } = {},
 ): Promise<ShootIndexBackfill> {
   const tally: ShootIndexBackfill = { items: 0, indexed: 0 };
-  let startKey: { pk: string; sk: string } | undefined;
-  do {
-    const page = await shootPage(scope, startKey, pageSize);
-    for (const stored of page.items) {
+  await forEachShootPage(scope, pageSize, async (items) => {
+    for (const item of items) {
       tally.items += 1;
-      if (await indexItem(scope, fromShootItem(stored))) tally.indexed += 1;
+      if (await indexItem(scope, item)) tally.indexed += 1;
     }
-    startKey = page.nextKey;
-  } while (startKey);
+  });
   return tally;
 }
 

@@ -5,11 +5,12 @@ import { applyGovernor } from '#lib/photos/sorting/assign-shoot-photo';
 import { type Key, type ShootPhoto, findShootItemOfPhoto } from '#lib/photos/sorting/store/shoot-photos';
 import {
   governingCards,
-  indexReviewQueuePage,
+  indexPhotoForReview,
   reviewQueuePage,
   reviewQueueStartKey,
 } from '#lib/photos/sorting/store/review-queue';
-import { reviewQueuePlace } from '#lib/photos/sorting/rules/review-queue';
+import { isDismissed, reviewQueuePlace } from '#lib/photos/sorting/rules/review-queue';
+import { forEachShootPage } from '#lib/photos/sorting/store/shoot-pages';
 import { getGalleryConfiguration } from '#lib/galleries/store/galleries';
 import { setGalleryCounter } from '#lib/galleries/store/gallery-counters';
 import { DomainError } from '#lib/platform/domain-error';
@@ -40,6 +41,9 @@ export interface ReviewPage {
   /** Where the next page starts (`after`); null on the last page. */
   next: string | null;
 }
+
+/** Shoot items the review queue's backfill reads at a time. */
+const BACKFILL_PAGE_SIZE = 100;
 
 /** The most photos one page of the review queue holds. */
 export const MAX_REVIEW_PAGE = 200;
@@ -113,14 +117,14 @@ function startKeyOf(scope: GalleryScope, cursor: string): Record<string, unknown
  * count of dismissed photos is set to what the shoot holds. Safe to run again.
  */
 export async function backfillReviewQueue(scope: GalleryScope): Promise<{ indexed: number; dismissed: number }> {
-  let startKey: Record<string, unknown> | undefined;
   const total = { indexed: 0, dismissed: 0 };
-  do {
-    const page = await indexReviewQueuePage(scope, startKey, 100);
-    total.indexed += page.indexed;
-    total.dismissed += page.dismissed;
-    startKey = page.nextKey;
-  } while (startKey);
+  await forEachShootPage(scope, BACKFILL_PAGE_SIZE, async (items) => {
+    for (const item of items) {
+      if (item.kind !== 'photo') continue;
+      if (await indexPhotoForReview(scope, item)) total.indexed += 1;
+      if (isDismissed(item)) total.dismissed += 1;
+    }
+  });
   await setGalleryCounter(scope, 'photosDismissed', total.dismissed);
   return total;
 }

@@ -1,11 +1,10 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { getItems } from '#lib/platform/table/batches';
 import { queryGsi1Page } from '#lib/platform/table/queries';
 import { GSI1 } from '#lib/platform/table/table-definition';
 import { isConditionFailure } from '#lib/platform/table/store-errors';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import { isDismissed } from '#lib/photos/sorting/rules/review-queue';
 import {
   hasSequence,
   positionOfShootItem,
@@ -72,61 +71,37 @@ export async function governingCards(
 }
 
 /**
- * One page of the shoot partition brought into the review queue's index (the backfill of shoots
- * sorted before it existed): each photo that waits for review and has no entry gets one, on
- * condition that its state is still as read. Gives the photos indexed and dismissed of the page,
- * and where the next page starts.
+ * Brings a photo of a shoot sorted before the review queue's index into it (the backfill): a photo
+ * that waits for review and has no entry gets one, on condition that its state is still as read.
+ * True when it wrote the entry.
  */
-export async function indexReviewQueuePage(
-  scope: GalleryScope,
-  startKey: Record<string, unknown> | undefined,
-  limit: number,
-): Promise<{ indexed: number; dismissed: number; nextKey?: Record<string, unknown> }> {
-  const page = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': shootKeys.shootOfGallery(scope.tenantId, scope.token) },
-      ExclusiveStartKey: startKey,
-      Limit: limit,
-      ConsistentRead: true,
-    }),
-  );
-  const photos = (page.Items ?? []).filter((item) => item.kind === 'photo').map(fromShootItem) as (ShootPhoto & Key)[];
-  let indexed = 0;
-  for (const photo of photos) {
-    const entry = reviewQueueEntry(scope, photo, photo);
-    if (!entry || photo[GSI1.partitionKey as keyof typeof photo] !== undefined) continue;
-    indexed += await db
-      .send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { pk: photo.pk, sk: photo.sk },
-          UpdateExpression: 'SET #queue = :queue, #place = :place',
-          ConditionExpression:
-            photo.governor === undefined
-              ? 'attribute_exists(pk) AND attribute_not_exists(governor)'
-              : 'governor = :governor',
-          ExpressionAttributeNames: { '#queue': GSI1.partitionKey, '#place': GSI1.sortKey },
-          ExpressionAttributeValues: {
-            ':queue': entry[GSI1.partitionKey],
-            ':place': entry[GSI1.sortKey],
-            ...(photo.governor === undefined ? {} : { ':governor': photo.governor }),
-          },
-        }),
-      )
-      .then(
-        () => 1,
-        // Moved meanwhile: its move wrote the index as its state says.
-        (error: unknown) => {
-          if (isConditionFailure(error)) return 0;
-          throw error;
+export async function indexPhotoForReview(scope: GalleryScope, photo: ShootPhoto & Key): Promise<boolean> {
+  const entry = reviewQueueEntry(scope, photo, photo);
+  if (!entry || photo[GSI1.partitionKey as keyof typeof photo] !== undefined) return false;
+  return db
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: photo.pk, sk: photo.sk },
+        UpdateExpression: 'SET #queue = :queue, #place = :place',
+        ConditionExpression:
+          photo.governor === undefined
+            ? 'attribute_exists(pk) AND attribute_not_exists(governor)'
+            : 'governor = :governor',
+        ExpressionAttributeNames: { '#queue': GSI1.partitionKey, '#place': GSI1.sortKey },
+        ExpressionAttributeValues: {
+          ':queue': entry[GSI1.partitionKey],
+          ':place': entry[GSI1.sortKey],
+          ...(photo.governor === undefined ? {} : { ':governor': photo.governor }),
         },
-      );
-  }
-  return {
-    indexed,
-    dismissed: photos.filter(isDismissed).length,
-    ...(page.LastEvaluatedKey ? { nextKey: page.LastEvaluatedKey } : {}),
-  };
+      }),
+    )
+    .then(
+      () => true,
+      // Moved meanwhile: its move wrote the index as its state says.
+      (error: unknown) => {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      },
+    );
 }

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { type TransactItem, transactIfConditionsHold } from '#lib/platform/table/conditional-writes';
 import { queryAll, queryPartition } from '#lib/platform/table/queries';
@@ -158,25 +158,6 @@ export async function shootKeyOfPhoto(scope: GalleryScope, photoId: string): Pro
   return typeof Item?.shootSk === 'string'
     ? { pk: shootKeys.shootOfGallery(scope.tenantId, scope.token), sk: Item.shootSk }
     : undefined;
-}
-
-/** A page of the shoot partition, for the index backfill: up to `limit` items after `startKey`. */
-export async function shootPage(
-  scope: GalleryScope,
-  startKey: ItemKey | undefined,
-  limit: number,
-): Promise<{ items: Record<string, unknown>[]; nextKey?: ItemKey }> {
-  const page = await db.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': shootKeys.shootOfGallery(scope.tenantId, scope.token) },
-      ExclusiveStartKey: startKey,
-      Limit: limit,
-      ConsistentRead: true,
-    }),
-  );
-  return { items: page.Items ?? [], nextKey: page.LastEvaluatedKey as ItemKey | undefined };
 }
 
 /**
