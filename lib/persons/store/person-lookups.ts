@@ -10,9 +10,8 @@ import { fromPersonItem, getPerson, listPersonsWithEmail } from '#lib/persons/st
 
 /**
  * The persons of the gallery with this email address (case and surrounding space ignored), whole
- * and strongly consistent. The one place erasure finds persons by address: it goes through
- * listPersonsWithEmail, so it reads what that reads (today every person's address, a page at a
- * time; the address index, once there, in one Query).
+ * and strongly consistent. The one place erasure finds persons by address: one Query of the
+ * address index (listPersonsWithEmail, GSI2), then each person by key.
  */
 export async function personsWithAddress(scope: GalleryScope, email: string): Promise<Person[]> {
   const found = await listPersonsWithEmail(scope, email);
