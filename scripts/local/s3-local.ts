@@ -32,6 +32,8 @@ export async function startS3Local(options: {
     configureBuckets: options.buckets.map((name) => ({ name, configs: [] })),
   });
   refuseUnknownUploadsAndParts(server);
+  deleteFoldersWithoutRacing(server);
+  continueListingsWithoutDes(server);
   // S3rver is a Koa application; its typings omit the EventEmitter side.
   if (options.onEvent) {
     (server as unknown as NodeJS.EventEmitter).on('event', (event: S3Event) =>
@@ -84,6 +86,79 @@ function refuseUnknownUploadsAndParts(server: S3rver): void {
     }
     return complete(bucket, uploadId, parts);
   };
+}
+
+interface DeletingStore {
+  deleteObject(bucket: string, key: string): Promise<void>;
+}
+
+/**
+ * S3 has no folders; s3rver keeps each key's files in folders and removes a folder once it is
+ * empty. Deleting several keys of one folder at once (one DeleteObjects call: it deletes them all
+ * in parallel) lets two deletions both find the folder empty, and the second removal fails
+ * (ENOENT) or meets a file written meanwhile (ENOTEMPTY): a 500 "internal error" that S3 never
+ * answers. The key's own files are gone before the folders are looked at, so either error only
+ * means another request tidied up first.
+ */
+function deleteFoldersWithoutRacing(server: S3rver): void {
+  const store = (server as unknown as { store: DeletingStore }).store;
+  const deleteObject = store.deleteObject.bind(store);
+  store.deleteObject = async (bucket, key) => {
+    try {
+      await deleteObject(bucket, key);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTEMPTY') throw error;
+    }
+  };
+}
+
+interface ListingStore {
+  listObjects(bucket: string, options: object): Promise<{ objects: { key: string }[]; isTruncated: boolean }>;
+}
+
+interface ListingContext {
+  method: string;
+  query: Record<string, string | string[] | undefined>;
+  store: ListingStore;
+  body?: { ListBucketResult?: Record<string, unknown> };
+}
+
+/**
+ * s3rver seals the continuation token of a ListObjectsV2 page with DES, which OpenSSL 3 (Node 17
+ * and later) no longer offers: every truncated listing (more keys than MaxKeys, at most 1,000)
+ * failed with a 500 "internal error" that S3 never answers. Here the token is the last key
+ * listed, base64url-encoded (opaque to a client, as S3's is), and the next page lists after that
+ * key: what s3rver's token holds. Runs just before s3rver's routes, after its XML encoding.
+ */
+function continueListingsWithoutDes(server: S3rver): void {
+  const middleware = (server as unknown as { middleware: unknown[] }).middleware;
+  const listWithPlainTokens = async (context: ListingContext, next: () => Promise<void>) => {
+    if (context.method !== 'GET' || context.query['list-type'] !== '2') return next();
+    const token = context.query['continuation-token'];
+    if (typeof token === 'string') {
+      const { 'continuation-token': _token, ...query } = context.query;
+      context.query = { ...query, 'start-after': Buffer.from(token, 'base64url').toString('utf8') };
+    }
+    const store = context.store;
+    let lastKeyOfTruncatedPage: string | undefined;
+    context.store = Object.assign(Object.create(store) as ListingStore, {
+      listObjects: async (bucket: string, options: object) => {
+        const page = await store.listObjects(bucket, options);
+        lastKeyOfTruncatedPage = page.isTruncated ? page.objects.at(-1)?.key : undefined;
+        return { ...page, isTruncated: false };
+      },
+    });
+    await next();
+    const listing = context.body?.ListBucketResult;
+    if (!listing) return;
+    if (typeof token === 'string') Object.assign(listing, { ContinuationToken: token, StartAfter: undefined });
+    if (lastKeyOfTruncatedPage !== undefined) {
+      listing.IsTruncated = true;
+      listing.NextContinuationToken = Buffer.from(lastKeyOfTruncatedPage, 'utf8').toString('base64url');
+    }
+  };
+  middleware.splice(middleware.length - 1, 0, listWithPlainTokens);
 }
 
 /** S3 URL-encodes keys in notifications (spaces as +); s3rver sends them raw. */

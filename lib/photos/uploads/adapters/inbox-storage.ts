@@ -150,10 +150,13 @@ export async function abortMultipartUpload(key: string, uploadId: string): Promi
   }
 }
 
+/** S3 answers at most this many keys a list call. */
+const S3_LIST_LIMIT = 1000;
+
 /**
  * One page of at most `limit` (up to 1000) objects under `prefix` after `startAfter`, in key
- * order. S3 answers up to 1000 keys a call; the page is cut here rather than with MaxKeys,
- * which the local S3 server cannot truncate by.
+ * order: one key more is asked for, to tell whether the page is the last (S3 answers up to
+ * 1000 keys a call, and says itself when it left some).
  */
 export async function listObjectPage(
   prefix: string,
@@ -162,7 +165,12 @@ export async function listObjectPage(
 ): Promise<{ objects: { key: string; size: number }[]; truncated: boolean }> {
   const [{ ListObjectsV2Command }, { mediaBucket, mediaS3 }] = await Promise.all([s3Sdk(), bucket()]);
   const page = await mediaS3().send(
-    new ListObjectsV2Command({ Bucket: mediaBucket(), Prefix: prefix, StartAfter: startAfter }),
+    new ListObjectsV2Command({
+      Bucket: mediaBucket(),
+      Prefix: prefix,
+      StartAfter: startAfter,
+      MaxKeys: Math.min(limit + 1, S3_LIST_LIMIT),
+    }),
   );
   const objects = (page.Contents ?? []).flatMap((entry) =>
     entry.Key ? [{ key: entry.Key, size: entry.Size ?? 0 }] : [],
