@@ -13,6 +13,7 @@ export const PUBLIC_MODULES = [
   'cards/adapters/camera-card-pdf',
   'cards/rules/camera-card-layout',
   'common/rules/capture-facts',
+  'common/rules/capture-time',
   'common/rules/photo-limits',
   'common/rules/photo-model',
   'common/store/photos',

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { ACCESS_CODE_ALPHABET, ACCESS_CODE_LENGTH, isAccessCodeShaped } from '#lib/persons/rules/access-codes';
 import { isAbsentOrPlausibleEmail } from '#lib/persons/rules/person-import';
 import { isPlausibleEmail } from '#lib/platform/email-address';
-import { isCaptureTime } from '#lib/photos/common/rules/capture-facts';
+import { isCaptureTime } from '#lib/photos/common/rules/capture-time';
 import { INBOX_PATH_MAX_LENGTH, isUploadablePath } from '#lib/photos/uploads/rules/inbox';
 import { namesEachPathOnce } from '#lib/photos/uploads/upload-schemas';
 

@@ -4,7 +4,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import { isAccessCodeShaped } from '#lib/persons/rules/access-codes';
 import { isPlausibleEmail } from '#lib/platform/email-address';
 import { isUploadablePath } from '#lib/photos/uploads/rules/inbox';
-import { isCaptureTime } from '#lib/photos/common/rules/capture-facts';
+import { isCaptureTime } from '#lib/photos/common/rules/capture-time';
 import { normalizeTenantSlug } from '#lib/tenants/rules/tenant-slug';
 import { buildOpenApiDocument } from '../../scripts/openapi/build-openapi';
 import { enforcedAction } from '../../scripts/openapi/enforced-checks';

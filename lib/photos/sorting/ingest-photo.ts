@@ -4,7 +4,8 @@ import { deleteMediaObject, mediaObjectHead, mediaObjectMetadata } from '#lib/pl
 import { type PhotoRecording, recordPhoto } from '#lib/photos/common/store/photos';
 import { parseInboxObjectKey, parsePhotoObjectKey, photoIdOf } from '#lib/platform/media-keys';
 import { sortShootPhoto } from '#lib/photos/sorting/sort-shoot-photo';
-import { captureFactsOf, captureTimeOfMetadata, exifBlockOfJpeg } from '#lib/photos/common/rules/capture-facts';
+import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/common/rules/capture-facts';
+import { captureTimeOfMetadata } from '#lib/photos/common/rules/capture-time';
 
 /**
  * What became of an uploaded object: a person's photo, a shoot photo sorted (card, assigned,

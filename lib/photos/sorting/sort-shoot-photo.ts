@@ -11,7 +11,7 @@ import { type InboxLocation, photoIdOf } from '#lib/platform/media-keys';
 import { readCard } from '#lib/photos/sorting/rules/shoot-sequence';
 import { faceMatchingOf } from '#lib/galleries/rules/face-matching';
 import { placementOpinions } from '#lib/faces/second-opinion';
-import { captureTimeOfMetadata } from '#lib/photos/common/rules/capture-facts';
+import { captureTimeOfMetadata } from '#lib/photos/common/rules/capture-time';
 import { type ShootPlacement, placeShootPhoto } from '#lib/photos/sorting/place-shoot-photo';
 import { storeShootThumbnail } from '#lib/photos/sorting/adapters/shoot-thumbnails';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';

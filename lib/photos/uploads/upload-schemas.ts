@@ -3,7 +3,7 @@ import { DomainError, invalidField } from '#lib/platform/domain-error';
 import { MAX_FILES_PER_UPLOAD_REQUEST, MAX_PHOTO_OBJECT_BYTES } from '#lib/photos/common/rules/photo-limits';
 import { mebibytes } from '#lib/platform/byte-sizes';
 import { requestId } from '#lib/platform/schema-parts';
-import { isCaptureTime } from '#lib/photos/common/rules/capture-facts';
+import { isCaptureTime } from '#lib/photos/common/rules/capture-time';
 import {
   CAMERA_PATTERN,
   INBOX_PATH_MAX_LENGTH,

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { captureFactsOf, captureTimeOfMetadata, exifBlockOfJpeg } from '#lib/photos/common/rules/capture-facts';
+import { captureFactsOf, exifBlockOfJpeg } from '#lib/photos/common/rules/capture-facts';
+import { captureTimeOfMetadata } from '#lib/photos/common/rules/capture-time';
 import { portraitJpeg } from '../../../scripts/samples/synthetic-shoot';
 import { makeJpeg, makeJpegWithGps } from '../../support/media';
 
