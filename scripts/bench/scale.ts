@@ -13,6 +13,17 @@ import { createHrExport } from '#lib/hr-exports/create-hr-export';
 import { buildHrExport } from '#lib/hr-exports/build-hr-export';
 import { useHrExportQueue } from '#lib/hr-exports/adapters/hr-export-queue';
 import { erasePersons, eraseGallery } from '#lib/privacy/erasure';
+import { describeReferenceFace } from '#lib/faces/reference-faces';
+import { eventKeysAbout } from '#lib/events/store/outbox';
+import { selfieObjectKey } from '#lib/platform/media-keys';
+import { db, tableName } from '#lib/platform/table/client';
+import { personKeys } from '#lib/persons/store/keys';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { useEmailSender } from '#lib/photos/notices/adapters/email-sender';
+import { startSesLocal } from '../local/ses-local';
+import { packagedFaces } from '../faces/packaged-faces';
 import { portraitJpeg } from '../samples/synthetic-shoot';
 import {
   callApi,
@@ -65,6 +76,22 @@ type Sample = Record<(typeof SAMPLE_FIGURES)[number], number>;
  * work's time per item and peak heap at each size.
  */
 export async function measureScale(baseUrl: string, counter: RoundTripCounter, options: ScaleOptions) {
+  // sendPhotoLink and the photo-ready emails send to a local SES of this run.
+  const ses = await startSesLocal();
+  const sesEndpoint = process.env.SES_ENDPOINT;
+  process.env.SES_ENDPOINT = ses.endpoint;
+  useEmailSender(undefined);
+  try {
+    return await measureAtSizes(baseUrl, counter, options);
+  } finally {
+    if (sesEndpoint === undefined) delete process.env.SES_ENDPOINT;
+    else process.env.SES_ENDPOINT = sesEndpoint;
+    useEmailSender(undefined);
+    await ses.stop();
+  }
+}
+
+async function measureAtSizes(baseUrl: string, counter: RoundTripCounter, options: ScaleOptions) {
   // Photo URLs are signed (nobody fetches them here): a key of this run where none is configured.
   if (!process.env.CLOUDFRONT_PRIVATE_KEY && !process.env.CLOUDFRONT_PRIVATE_KEY_ARN) {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -403,9 +430,89 @@ async function backgroundWork(gallery: ScaleGallery, samples: number) {
     await backgroundFigures('Retention of the gallery, nothing due (per person)', persons, persons, () =>
       retainGallery(scope),
     ),
+  );
+  const emailed = await photoReadyRecords(gallery, samplePersons(imported, samples, 3));
+  jobs.push(
+    await backgroundFigures('Photo-ready email (per photos.assigned event)', persons, emailed.length, async () => {
+      for (const record of emailed) await sendPhotoNotices(record);
+    }),
+  );
+  const described = await selfiesTaken(gallery, samplePersons(imported, Math.min(FACE_SAMPLES, samples) + 1, 5));
+  // The model's load is the function's cold start, not a person's description.
+  await describeReferenceFace(scope, described.shift()!);
+  jobs.push(
+    await backgroundFigures('Reference face (per person with a selfie)', persons, described.length, async () => {
+      for (const personId of described) {
+        const outcome = await describeReferenceFace(scope, personId);
+        if (outcome !== 'stored') throw new Error(`A reference face was not described: ${outcome}`);
+      }
+    }),
     await backgroundFigures('Erasure of the gallery (per person)', persons, persons, () => eraseGallery(scope)),
   );
   return jobs;
+}
+
+/** Reference faces described per size at most (each takes the face model about half a second). */
+const FACE_SAMPLES = 5;
+
+/** `count` persons spread over the gallery, none of them the person erased alone (`imported[1]`). */
+const samplePersons = (imported: { personId: string }[], count: number, offset: number) =>
+  Array.from({ length: count }, (_, index) => imported[(offset + index * 7919) % imported.length]!.personId).filter(
+    (personId) => personId !== imported[1]!.personId,
+  );
+
+/**
+ * The photos.assigned events of `personIds` (their shoot photos' assignments), as the table's
+ * stream hands them to the photo-ready notice function, once the gallery asks for
+ * notifications and they consented.
+ */
+async function photoReadyRecords(gallery: ScaleGallery, personIds: string[]) {
+  const { scope } = gallery;
+  await updateGallerySettings(scope.tenantId, scope.token, {
+    granularConsents: { face: true, notification: true, hrExport: true },
+  });
+  const records: DynamoDBStreamEvent[] = [];
+  for (const personId of personIds) {
+    await setOnPerson(scope, personId, 'consents.notificationConsent = :true');
+    for (const key of await eventKeysAbout(scope, [personId])) {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: key }));
+      if (Item?.type !== 'photos.assigned') continue;
+      const NewImage = marshall(Item, { removeUndefinedValues: true }) as never;
+      records.push({ Records: [{ eventName: 'INSERT', dynamodb: { NewImage, SequenceNumber: key.sk } }] });
+    }
+  }
+  if (records.length === 0) throw new Error('The scale gallery holds no photos.assigned event');
+  return records;
+}
+
+/** The photo-ready notice function given one stream batch, as Lambda gives it. */
+async function sendPhotoNotices(streamEvent: DynamoDBStreamEvent) {
+  const { handler } = await import('../../functions/photos/notices/send-photo-notices');
+  const { lambdaContext } = await import('../local/api-gateway-event');
+  const answer = (await handler(streamEvent, lambdaContext('scale'))) as { batchItemFailures?: unknown[] } | undefined;
+  if (answer?.batchItemFailures?.length) throw new Error('A photo-ready email was not sent');
+}
+
+/** A selfie of a packaged face for each of `personIds`, stored as a check-in with a selfie stores it. */
+async function selfiesTaken(gallery: ScaleGallery, personIds: string[]) {
+  const faces = await packagedFaces();
+  for (const [index, personId] of personIds.entries()) {
+    const selfie = selfieObjectKey(gallery.scope.tenantId, gallery.scope.token, personId);
+    await putMediaObject(selfie, faces[index % faces.length]!.image, 'image/jpeg');
+    await setOnPerson(gallery.scope, personId, 'hasSelfie = :true');
+  }
+  return personIds;
+}
+
+async function setOnPerson(scope: { tenantId: string; token: string }, personId: string, assignment: string) {
+  await db.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
+      UpdateExpression: `SET ${assignment}`,
+      ExpressionAttributeValues: { ':true': true },
+    }),
+  );
 }
 
 /** The retention worker's handler given the gallery's queued message, as the retention queue gives it. */
