@@ -15,7 +15,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
 import { join } from 'node:path';
-import { FUNCTION_ARCHITECTURE, bundleEnvironment, bundleFunction } from './function-bundle';
+import { FUNCTION_ARCHITECTURE, FUNCTION_NODE_OPTIONS, bundleEnvironment, bundleFunction } from './function-bundle';
 import type { FunctionPermissions, MediaAccess, SecretName } from './function-permissions';
 import { type KeyAccess, keyAccessStatements } from './table-access';
 import { GSI1, GSI2 } from '../lib/platform/table/table-definition';
@@ -74,7 +74,7 @@ export class ServiceFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       logGroup,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
         ...props.environment,
         ...bundle.environment,
         ...Object.fromEntries(

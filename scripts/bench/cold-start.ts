@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { bundleFunction } from '../../infra/function-bundle';
+import { FUNCTION_NODE_OPTIONS, bundleFunction } from '../../infra/function-bundle';
 import { inTemporaryDirectory, runNode } from './child-process';
 import { median, rounded } from './statistics';
 
@@ -88,6 +88,8 @@ async function timeImport(file: string): Promise<number> {
       AWS_SECRET_ACCESS_KEY: 'bench-fake-secret',
       POWERTOOLS_SERVICE_NAME: 'groupshoot-api',
       POWERTOOLS_LOG_LEVEL: 'SILENT',
+      // As the stack starts every function: Node reads the bundle's source maps at load.
+      NODE_OPTIONS: FUNCTION_NODE_OPTIONS,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
   });
