@@ -455,10 +455,13 @@ async function backgroundWork(gallery: ScaleGallery, samples: number) {
 /** Reference faces described per size at most (each takes the face model about half a second). */
 const FACE_SAMPLES = 5;
 
-/** `count` persons spread over the gallery, none of them the person erased alone (`imported[1]`). */
+/**
+ * `count` persons spread over the gallery, leaving out the request paths' subject (`imported[0]`:
+ * withdrawFaceConsent withdrew their consent) and the person erased alone (`imported[1]`).
+ */
 const samplePersons = (imported: { personId: string }[], count: number, offset: number) =>
   Array.from({ length: count }, (_, index) => imported[(offset + index * 7919) % imported.length]!.personId).filter(
-    (personId) => personId !== imported[1]!.personId,
+    (personId) => personId !== imported[0]!.personId && personId !== imported[1]!.personId,
   );
 
 /**
