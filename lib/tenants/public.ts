@@ -7,6 +7,7 @@
 export const PUBLIC_MODULES = [
   'adapters/logo-image',
   'rules/api-key-secret',
+  'rules/accent-color',
   'rules/branding',
   'rules/plans',
   'rules/tenant-slug',

@@ -15,7 +15,8 @@ import {
   consentTextsOf,
   defaultLanguageOf,
 } from '#lib/galleries/rules/page-settings';
-import { type Branding, checkAccentColor, pageBrandingOf } from '#lib/tenants/rules/branding';
+import { type Branding, pageBrandingOf } from '#lib/tenants/rules/branding';
+import { checkAccentColor } from '#lib/tenants/rules/accent-color';
 import { LANGUAGES } from '#lib/platform/languages';
 
 /** `gallery page|consent-text|branding`: what a studio gives the check-in page (docs/checkin-page.md#settings-a-studio-gives-the-page). */

@@ -1,4 +1,5 @@
-import { checkAccentColor, pageBrandingOf } from '#lib/tenants/rules/branding';
+import { pageBrandingOf } from '#lib/tenants/rules/branding';
+import { checkAccentColor } from '#lib/tenants/rules/accent-color';
 
 describe('checkAccentColor', () => {
   it.each([
