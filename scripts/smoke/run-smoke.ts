@@ -124,7 +124,7 @@ async function runSteps(context: Parameters<typeof smokeSteps>[0]): Promise<Smok
 
 /** The admin CLI's commands, in this process, with their JSON as the answer and their one-line failure as the error. */
 function adminInProcess(environment: CliEnvironment): AdminCommand {
-  return async (argv) => {
+  return async <Answer>(argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await runAdmin(
@@ -133,7 +133,7 @@ function adminInProcess(environment: CliEnvironment): AdminCommand {
       environment,
     );
     if (code !== EXIT_CODE.ok) throw new CliError(`admin ${argv.slice(0, 2).join(' ')}: ${err.at(-1) ?? code}`, code);
-    return JSON.parse(out.join('\n'));
+    return JSON.parse(out.join('\n')) as Answer;
   };
 }
 

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { GroupShootApiError, type GroupShootClient } from '#lib/client/groupshoot-client';
 import type { SmokeReceiver } from './smoke-receiver';
 
-/** Runs one admin command in this process (`--json` added) and gives back what it printed as data. */
-export type AdminCommand = (argv: string[]) => Promise<any>;
+/** Runs one admin command in this process (`--json` added) and gives back what it printed, as the caller expects it. */
+export type AdminCommand = <Answer = unknown>(argv: string[]) => Promise<Answer>;
 
 /** What the smoke check made, so that the clean-up and its test know what must be gone. */
 export interface SmokeSubjects {
@@ -57,7 +57,7 @@ export function smokeSteps(context: SmokeContext): SmokeStep[] {
     {
       name: 'throwaway gallery',
       async run() {
-        const gallery = await admin([
+        const gallery = await admin<{ token: string }>([
           'gallery',
           'create',
           '--tenant',
@@ -89,7 +89,7 @@ export function smokeSteps(context: SmokeContext): SmokeStep[] {
     steps.push({
       name: 'webhook subscription',
       async run() {
-        const added = await admin([
+        const added = await admin<{ subscriptionId: string; signingSecret: string }>([
           'webhook',
           'add',
           '--tenant',
@@ -165,7 +165,11 @@ export function smokeSteps(context: SmokeContext): SmokeStep[] {
       async run() {
         // Erasing the gallery while ingest still reads the photo would leave its record behind.
         for (const deadline = Date.now() + context.waitMs; ; await pause(500)) {
-          const review = await admin(['photo', 'review', ...scope()]);
+          const review = await admin<{ counts: { unassigned: number; withheld: number } }>([
+            'photo',
+            'review',
+            ...scope(),
+          ]);
           if (review.counts.unassigned + review.counts.withheld >= 1) return "sorted: nobody's (no camera card)";
           if (Date.now() > deadline) throw new Error(`not sorted within ${context.waitMs / 1000} s`);
         }
@@ -205,7 +209,11 @@ export function smokeSteps(context: SmokeContext): SmokeStep[] {
       cleanUp: true,
       async run() {
         if (!subjects.galleryToken) return 'none made';
-        const receipt = await admin(['gallery', 'erase', ...scope()]);
+        const receipt = await admin<{ personCount: number; photoObjectVersions: number }>([
+          'gallery',
+          'erase',
+          ...scope(),
+        ]);
         return `${receipt.personCount} persons, ${receipt.photoObjectVersions} photo object versions`;
       },
     },
