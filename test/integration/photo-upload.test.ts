@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { inboxObjectKey } from '#lib/platform/media-keys';
+import { createGallery } from '#lib/galleries/store/galleries';
 import { runPhotos } from '../../scripts/photos/run-photos';
 import { uploadPolicy } from '../../scripts/photos/upload-policy';
 import { LIVE_PROCESS_IDS, writeServerFile } from '../support/connection-files';
@@ -399,6 +400,38 @@ describe('npm run photos -- iam-policy', () => {
     // Assess
     expect(run.code).toBe(0);
     expect(JSON.parse(run.out.join('\n'))).toEqual(uploadPolicy(studio.tenant.tenantId, 'the-bucket'));
+  });
+
+  it("prints one gallery's inbox policy, the gallery checked to be the slug's", async () => {
+    // Prepare
+    const gallery = await createGallery(studio.tenant.tenantId, {
+      galleryName: 'Freelancer shoot',
+      isGroupShoot: true,
+      selfieEnabled: false,
+      selfieRequired: false,
+      consentRequired: false,
+      showShootingDaySelector: false,
+      granularConsents: { face: false, notification: false, hrExport: false },
+    });
+    const { TABLE_NAME, DYNAMODB_ENDPOINT } = process.env;
+    // Act
+    const run = await policy(
+      { TABLE_NAME, DYNAMODB_ENDPOINT },
+      ...['--tenant', studio.slug, '--gallery', gallery.token, '--bucket', 'b'],
+    );
+    const unknown = await policy(
+      { TABLE_NAME, DYNAMODB_ENDPOINT },
+      ...['--tenant', studio.slug, '--gallery', 'nosuchgallery1', '--bucket', 'b'],
+    );
+    // Assess
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out.join('\n'))).toEqual(uploadPolicy(studio.tenant.tenantId, 'b', gallery.token));
+    expect(run.out.join('\n')).toContain(`photos/${studio.tenant.tenantId}/${gallery.token}/inbox/*`);
+    expect(unknown).toEqual({
+      code: 1,
+      out: [],
+      err: [expect.stringMatching(/has no gallery with token "nosuchgallery1"/)],
+    });
   });
 
   it.each<[string, string[], number, RegExp]>([
