@@ -227,7 +227,7 @@ async function smokeAfterDeploy(
   });
   if (!tenant || !apiKey) {
     io.out(
-      `Deployed. No tenant to check with yet: create one (docs/deployment.md#first-tenant), then run with TABLE_NAME=${outputs.TableName} MEDIA_BUCKET=${outputs.MediaBucketName} AWS_REGION=${settings.region}:`,
+      `Deployed. No tenant to check with yet: create one (docs/deployment.md#deploy-step-by-step, step 4), then run with TABLE_NAME=${outputs.TableName} MEDIA_BUCKET=${outputs.MediaBucketName} AWS_REGION=${settings.region}:`,
     );
     io.out(`  npm run smoke -- --api-url ${apiUrl} --tenant SLUG --api-key KEY`);
     return EXIT_CODE.ok;
