@@ -4,13 +4,13 @@ import { dirname, join } from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { inboxObjectKey } from '#lib/platform/media-keys';
-import { createGallery } from '#lib/galleries/store/galleries';
 import { runPhotos } from '../../scripts/photos/run-photos';
 import { uploadPolicy } from '../../scripts/photos/upload-policy';
 import { LIVE_PROCESS_IDS, writeServerFile } from '../support/connection-files';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { useLocalApi } from '../support/local-api';
 import { testS3 } from '../support/media';
+import { newShoot } from '../support/shoot-uploads';
 
 const api = useLocalApi();
 
@@ -404,15 +404,7 @@ describe('npm run photos -- iam-policy', () => {
 
   it("prints one gallery's inbox policy, the gallery checked to be the slug's", async () => {
     // Prepare
-    const gallery = await createGallery(studio.tenant.tenantId, {
-      galleryName: 'Freelancer shoot',
-      isGroupShoot: true,
-      selfieEnabled: false,
-      selfieRequired: false,
-      consentRequired: false,
-      showShootingDaySelector: false,
-      granularConsents: { face: false, notification: false, hrExport: false },
-    });
+    const gallery = (await newShoot(studio, 1)).scope;
     const { TABLE_NAME, DYNAMODB_ENDPOINT } = process.env;
     // Act
     const run = await policy(
