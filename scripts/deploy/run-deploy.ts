@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { alarmSubscriptionOf } from '../../infra/alarm-topic';
 import { PINNED_LOGICAL_IDS, refusedChanges, statefulChanges } from '../../infra/stateful-resources';
-import { CliError, EXIT_CODE, UsageError, describeFailure, reportFailure } from '../cli-kit/cli-errors';
+import { CliError, EXIT_CODE, UsageError, describeFailure, firstLineOf, reportFailure } from '../cli-kit/cli-errors';
 import { parseCommandLine } from '../cli-kit/command-line';
 import type { CliEnvironment } from '../cli-kit/local-servers';
 import { type OptionValues, flag, optionalText } from '../cli-kit/options';
@@ -72,7 +73,12 @@ export async function runDeploy(
     writeSettingsFile(settingsFile, settings);
     io.err(`Settings in ${settingsFile} (a later npm run deploy reuses them)`);
 
-    const deployed = await readDeployedStack(settings.region, settings.stackName).catch(() => undefined);
+    // A stack that cannot be read is not taken for a new one: the guard needs its template (below).
+    const deployedRead = await readDeployedStack(settings.region, settings.stackName).then(
+      (stack) => ({ stack, error: undefined }),
+      (error: unknown) => ({ stack: undefined, error }),
+    );
+    const deployed = deployedRead.stack;
     const publicKeyFile = resolve(workingDirectory, settings.photoSigningPublicKeyFile);
     const newKeyPair = (await keepsSigningKey(settings, deployed, publicKeyFile, values))
       ? undefined
@@ -88,6 +94,11 @@ export async function runDeploy(
     if (preflight.failures.length > 0)
       throw new CliError(
         `Preflight: ${preflight.failures.length} check(s) failed; nothing was deployed.`,
+        EXIT_CODE.failed,
+      );
+    if (deployedRead.error)
+      throw new CliError(
+        `The deployed stack ${settings.stackName} could not be read (${firstLineOf(deployedRead.error)}): the upgrade guard needs its template; nothing was deployed.`,
         EXIT_CODE.failed,
       );
     if (deployed) refuseStatefulChanges(deployed, template, values, io);
@@ -132,6 +143,11 @@ async function completeSettings(
     );
   }
   if (!merged.region) throw new UsageError('The region is needed: give --region REGION (or set AWS_REGION)');
+  try {
+    alarmSubscriptionOf(merged.alarmAddress);
+  } catch (error) {
+    throw new UsageError(`--alarm-address: ${(error as Error).message}`);
+  }
   return merged as DeploySettings;
 }
 

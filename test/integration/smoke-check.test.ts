@@ -57,6 +57,13 @@ function terminalEnvironment(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** What an item left over is, by the attributes it has (the keys' prefixes are the stores' own). */
+function kindOf(item: Record<string, unknown>): string {
+  if ('tat' in item) return 'rate-limit counter';
+  if ('attemptLog' in item && 'subscriptionId' in item) return 'webhook delivery';
+  return JSON.stringify(item);
+}
+
 describe('npm run smoke against npm start', () => {
   it('passes every step, and leaves none of the persons, galleries and objects it made behind', async () => {
     // Prepare: npm start with a data folder of its own, so the smoke check names it and no other.
@@ -98,13 +105,9 @@ describe('npm run smoke against npm start', () => {
       const naming = (made: string) => items.filter((item) => JSON.stringify(item).includes(made));
       for (const personId of personIds) expect(naming(personId)).toEqual([]);
       const leftOver = naming(galleryToken!);
-      expect(leftOver.map((item) => item.sk!.S!.replace(/#.*/, '')).sort()).toEqual([
-        'DELIVERY',
-        'DELIVERY',
-        'RATELIMIT',
-      ]);
+      expect(new Set(leftOver.map(kindOf))).toEqual(new Set(['rate-limit counter', 'webhook delivery']));
       for (const item of leftOver) expect(Number(item.expiresAt?.N)).toBeGreaterThan(0);
-      expect(naming(subscriptionId!).every((item) => item.sk!.S!.startsWith('DELIVERY#'))).toBe(true);
+      expect(new Set(naming(subscriptionId!).map(kindOf))).toEqual(new Set(['webhook delivery']));
       expect(await objectsOfGallery(connection.s3Endpoint, connection.mediaBucket, galleryToken!)).toEqual([]);
     } finally {
       process.kill(-child.pid!, 'SIGINT');

@@ -188,6 +188,21 @@ describe('npm run deploy', () => {
     expect(allowed.calls).toEqual(['synth', 'diff', 'deploy']);
   });
 
+  it('deploys nothing when the deployed stack cannot be read, as the guard needs its template', async () => {
+    aws.cloudFormation
+      .on(GetTemplateCommand)
+      .rejects(awsError('AccessDenied', 'not authorized to perform cloudformation:GetTemplate'));
+    const fake = fakeCdk(template);
+
+    const code = await deploy(['--region', 'eu-central-1', '--yes'], fake);
+
+    expect(code).toBe(1);
+    expect(out.at(-1)).toBe(
+      'The deployed stack GroupShoot could not be read (not authorized to perform cloudformation:GetTemplate): the upgrade guard needs its template; nothing was deployed.',
+    );
+    expect(fake.calls).toEqual(['synth']);
+  });
+
   it('tears down with --destroy and names every retained resource with the command that deletes it', async () => {
     // Prepare
     deployedAs(template);
