@@ -41,7 +41,7 @@ export async function runPreflight(settings: DeploySettings, template: StackTemp
     report.account = identity.Account;
   } catch (error) {
     report.failures.push(
-      `No usable AWS credentials (${firstLineOf(error)}): sign in (aws configure, aws sso login, or AWS_PROFILE) and run again.`,
+      `The AWS credentials could not be checked (${firstLineOf(error)}): sign in (aws configure, aws sso login, or AWS_PROFILE), check the network, and run again.`,
     );
     return report;
   }

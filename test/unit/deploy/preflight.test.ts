@@ -79,7 +79,7 @@ describe('npm run deploy: the preflight, against a mocked AWS SDK', () => {
         aws.sts
           .on(GetCallerIdentityCommand)
           .rejects(awsError('CredentialsProviderError', 'Could not load credentials from any providers')),
-      /^No usable AWS credentials \(Could not load credentials from any providers\): sign in/,
+      /^The AWS credentials could not be checked \(Could not load credentials from any providers\): sign in/,
     ],
     [
       'credentials of another account than the first deploy',
