@@ -68,7 +68,6 @@ export async function runDeploy(
     const settingsFile = resolve(workingDirectory, optionalText(values, 'settings', 1000) ?? DEFAULT_SETTINGS_FILE);
     const saved = readSettingsFile(settingsFile);
     const settings = await completeSettings(mergeSettings(values, saved, env), saved === undefined, prompter);
-    settings.photoSigningPublicKeyFile = settings.photoSigningPublicKeyFile.replace(/^\.\//, '');
     if (flag(values, 'destroy')) return await destroy(settings, cdk(settings.region), prompter, values, io);
     writeSettingsFile(settingsFile, settings);
     io.err(`Settings in ${settingsFile} (a later npm run deploy reuses them)`);
