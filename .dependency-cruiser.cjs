@@ -67,7 +67,7 @@ const PURE_PACKAGES = ['valibot', 'ulid', 'culori', 'ipaddr.js', 'exif-reader'];
 
 // Packages as resolved from the tree's root (or through a symlinked node_modules, as in the fixtures).
 const TABLE_SDK = '(^|/)node_modules/@aws-sdk/(lib-dynamodb|client-dynamodb)/';
-const CLI = '^scripts/(admin|import|photos|faces|studio|cli-kit)/';
+const CLI = '^scripts/(admin|import|photos|faces|studio|smoke|deploy|cli-kit)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

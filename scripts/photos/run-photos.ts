@@ -27,7 +27,7 @@ export interface PhotosIo extends CliIo {
 
 export const PHOTOS_USAGE = [
   'Usage: npm run photos -- upload DIR --gallery TOKEN [--tenant SLUG] [--api-key KEY] [--base-url URL] [--parallel N] [--part-size MIB] [--dry-run] [--json] [--data DIR]',
-  '       npm run photos -- iam-policy --tenant SLUG|TENANT_ID [--bucket NAME] [--data DIR]',
+  '       npm run photos -- iam-policy --tenant SLUG|TENANT_ID [--gallery TOKEN] [--bucket NAME] [--data DIR]',
   '',
   "upload: sends every JPEG below DIR to the gallery's inbox through the API (presigned URLs), with capture",
   'time and camera from EXIF as object metadata; files the inbox has with the same size are not sent again.',
@@ -38,7 +38,10 @@ export const PHOTOS_USAGE = [
   '  --data DIR        the local server started with npm start -- --data DIR',
   'Defaults for tenant, key and URL come from GROUPSHOOT_TENANT, GROUPSHOOT_API_KEY and GROUPSHOOT_API_URL, else from the running npm start.',
   '',
-  'iam-policy: prints the IAM policy of a studio that uploads straight to S3: only below photos/<tenantId>/, no table.',
+  "iam-policy: prints the IAM policy of an uploader that writes straight to S3: only into the gallery's inbox",
+  "(photos/<tenantId>/<token>/inbox/), or without --gallery into every gallery's inbox of the tenant; never a",
+  "person's folder, no reading, no table.",
+  '  --gallery TOKEN   one gallery: the policy to hand a freelancer (a slug is checked to have this gallery)',
   '  --bucket NAME     the media bucket (default MEDIA_BUCKET); a slug is looked up in the table (TABLE_NAME, else npm start)',
   'See docs/photos.md.',
 ];
@@ -58,6 +61,7 @@ const UPLOAD_OPTIONS = {
 
 const POLICY_OPTIONS = {
   tenant: { type: 'string' },
+  gallery: { type: 'string' },
   bucket: { type: 'string' },
   data: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -150,21 +154,22 @@ async function upload(
   return report.failed.length === 0 ? EXIT_CODE.ok : EXIT_CODE.failed;
 }
 
-/** The policy for `--tenant`: a tenant ID as given; a slug looked up in the table. */
+/** The policy for `--tenant` (and `--gallery`): a tenant ID as given; a slug looked up in the table, with its gallery. */
 async function printPolicy(values: OptionValues, io: PhotosIo, environment: CliEnvironment): Promise<number> {
   const presentedTenant = requiredText(values, 'tenant');
+  const token = values.gallery === undefined ? undefined : galleryToken(values);
   let tenantId = presentedTenant;
   if (!TENANT_ID.test(presentedTenant)) {
     const note = useLocalTable(environment, optionalText(values, 'data'));
     if (note) io.err(note);
     requireEnvironment(environment.env, ['TABLE_NAME']);
     // The table client reads its environment on import.
-    const { findTenant } = await import('../cli-kit/lookups');
-    tenantId = (await findTenant(values)).tenantId;
+    const { findGallery, findTenant } = await import('../cli-kit/lookups');
+    tenantId = (token ? (await findGallery(values)).tenant : await findTenant(values)).tenantId;
   }
   const bucket = optionalText(values, 'bucket') ?? environment.env.MEDIA_BUCKET;
   if (!bucket) throw new UsageError('The bucket is needed: give --bucket NAME (or set MEDIA_BUCKET)');
-  JSON.stringify(uploadPolicy(tenantId, bucket), null, 2)
+  JSON.stringify(uploadPolicy(tenantId, bucket, token), null, 2)
     .split('\n')
     .forEach((line) => io.out(line));
   return EXIT_CODE.ok;

@@ -10,6 +10,7 @@ import { LIVE_PROCESS_IDS, writeServerFile } from '../support/connection-files';
 import { type TestTenant, createTestTenant } from '../support/factories';
 import { useLocalApi } from '../support/local-api';
 import { testS3 } from '../support/media';
+import { newShoot } from '../support/shoot-uploads';
 
 const api = useLocalApi();
 
@@ -399,6 +400,30 @@ describe('npm run photos -- iam-policy', () => {
     // Assess
     expect(run.code).toBe(0);
     expect(JSON.parse(run.out.join('\n'))).toEqual(uploadPolicy(studio.tenant.tenantId, 'the-bucket'));
+  });
+
+  it("prints one gallery's inbox policy, the gallery checked to be the slug's", async () => {
+    // Prepare
+    const gallery = (await newShoot(studio, 1)).scope;
+    const { TABLE_NAME, DYNAMODB_ENDPOINT } = process.env;
+    // Act
+    const run = await policy(
+      { TABLE_NAME, DYNAMODB_ENDPOINT },
+      ...['--tenant', studio.slug, '--gallery', gallery.token, '--bucket', 'b'],
+    );
+    const unknown = await policy(
+      { TABLE_NAME, DYNAMODB_ENDPOINT },
+      ...['--tenant', studio.slug, '--gallery', 'nosuchgallery1', '--bucket', 'b'],
+    );
+    // Assess
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out.join('\n'))).toEqual(uploadPolicy(studio.tenant.tenantId, 'b', gallery.token));
+    expect(run.out.join('\n')).toContain(`photos/${studio.tenant.tenantId}/${gallery.token}/inbox/*`);
+    expect(unknown).toEqual({
+      code: 1,
+      out: [],
+      err: [expect.stringMatching(/has no gallery with token "nosuchgallery1"/)],
+    });
   });
 
   it.each<[string, string[], number, RegExp]>([
