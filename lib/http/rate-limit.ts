@@ -1,6 +1,13 @@
 import { now } from '#lib/platform/clock';
 import { ApiError } from '#lib/http/errors';
-import { consumeRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
+import {
+  consumeRateLimit,
+  isKnownExhausted,
+  refundRateLimit,
+  tenantShareCounterId,
+} from '#lib/rate-limits/store/rate-limit-counters';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import { tenantShareOf, tenantSharePolicy } from '#lib/tenants/rules/tenant-share';
 import { windowInWords } from '#lib/galleries/rules/public-limits';
 import type { RateLimitPolicy, RateLimitVerdict } from '#lib/rate-limits/rules/rate-limit';
 import { takenVerdict } from '#lib/http/api-key-auth';
@@ -30,6 +37,41 @@ export function answerVerdict(request: ApiRequest, verdict: RateLimitVerdict, po
       { headers: { 'Retry-After': String(seconds) } },
     );
   }
+}
+
+/**
+ * Takes one check-in attempt from the client's counter and, beside it (one round trip), one from
+ * its tenant's share of the check-in route (lib/tenants/rules/tenant-share.ts). Whichever refuses
+ * gets the other's token back, so a client refused by its own limit spends nothing of its
+ * tenant's share; where this process knows the client's counter is exhausted, the share is not
+ * touched at all and the refusal writes nothing. The client's refusal is answered first (with
+ * its X-RateLimit-* headers); the share's is 429 rate_limit_exceeded with Retry-After.
+ */
+export async function admitCheckinAttempt(
+  request: ApiRequest,
+  keyId: string,
+  policy: RateLimitPolicy,
+  tenant: Pick<Tenant, 'tenantId' | 'publicShare'>,
+): Promise<void> {
+  const at = now();
+  if (isKnownExhausted(keyId, policy, at)) return admitRequest(request, keyId, policy);
+  const sharePolicy = tenantSharePolicy(tenantShareOf(tenant.publicShare));
+  const shareId = tenantShareCounterId(tenant.tenantId);
+  const [client, share] = await Promise.all([
+    consumeRateLimit(keyId, policy, at),
+    consumeRateLimit(shareId, sharePolicy, at),
+  ]);
+  if (client.admitted !== share.admitted) {
+    await (client.admitted ? refundRateLimit(keyId, policy, at) : refundRateLimit(shareId, sharePolicy, at));
+  }
+  answerVerdict(request, client, policy);
+  if (share.admitted) return;
+  const seconds = share.retryAfterSeconds;
+  throw new ApiError(
+    'rate_limit_exceeded',
+    `This studio's check-ins are very busy; retry in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+    { headers: { 'Retry-After': String(seconds) } },
+  );
 }
 
 /**

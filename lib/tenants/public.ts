@@ -9,6 +9,7 @@ export const PUBLIC_MODULES = [
   'rules/api-key-secret',
   'rules/branding',
   'rules/plans',
+  'rules/tenant-share',
   'rules/tenant-slug',
   'store/api-keys',
   'store/tenant-directory',

@@ -208,7 +208,7 @@ describe('API front (CloudFront with AWS WAF)', () => {
         ...props,
       });
 
-    it('holds a CLOUDFRONT-scope web ACL that answers 429 to a client address above 2,000 requests in 5 minutes', () => {
+    it('holds a CLOUDFRONT-scope web ACL that answers 429 to a client address above 1,000 requests in a minute', () => {
       const template = Template.fromStack(webAclStack());
       template.resourceCountIs('AWS::WAFv2::WebACL', 1);
       template.hasResourceProperties('AWS::WAFv2::WebACL', {
@@ -217,7 +217,7 @@ describe('API front (CloudFront with AWS WAF)', () => {
         Rules: Match.arrayWith([
           Match.objectLike({
             Priority: 0,
-            Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 300 } },
+            Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 1000, EvaluationWindowSec: 60 } },
             Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } },
           }),
         ]),

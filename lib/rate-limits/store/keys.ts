@@ -11,4 +11,6 @@ export const rateLimitKeys = {
   /** The counter ID of a public client's budget in one gallery (`-`: no gallery named, or none found). */
   publicRateLimitCounter: (tenantId: string, galleryToken: string | undefined, budget: string, client: string) =>
     `PUBLIC#${tenantId}#${galleryToken ?? '-'}#${budget}#${client}`,
+  /** The counter ID of a tenant's share of the check-in route, all its galleries and clients together. */
+  tenantShareCounter: (tenantId: string) => `SHARE#${tenantId}#checkins`,
 } as const;

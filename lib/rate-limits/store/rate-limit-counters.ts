@@ -186,6 +186,15 @@ export async function refundRateLimit(keyId: string, policy: RateLimitPolicy, no
   rememberTat(keyId, tat);
 }
 
+/**
+ * Whether this process knows the key's counter is exhausted at `now` (it saw its TAT): then
+ * consumeRateLimit refuses without writing, and a caller may skip work it would have undone.
+ */
+export function isKnownExhausted(keyId: string, policy: RateLimitPolicy, now: number): boolean {
+  const tat = lastSeenTat.get(keyId);
+  return tat !== undefined && tat - burstTolerance(policy) > now;
+}
+
 function rememberTat(keyId: string, tat: number | undefined): void {
   if (lastSeenTat.size > 10_000) lastSeenTat.clear();
   if (tat === undefined) lastSeenTat.delete(keyId);
@@ -200,4 +209,9 @@ export function publicCounterId(
   client: string,
 ): string {
   return rateLimitKeys.publicRateLimitCounter(tenantId, galleryToken, budget, client);
+}
+
+/** The ID of a tenant's share counter of check-in attempts (lib/tenants/rules/tenant-share.ts). */
+export function tenantShareCounterId(tenantId: string): string {
+  return rateLimitKeys.tenantShareCounter(tenantId);
 }
