@@ -48,11 +48,11 @@ describe('POST /group-shoot: the Stripe limit of paid check-ins', () => {
       ok: false,
       error: 'rate_limit_exceeded',
       message: expect.stringMatching(
-        /^Many participants are paying right now; nothing was reserved\. Retry in 2 seconds\.$/,
+        /^Many participants are paying right now; nothing was reserved\. Retry in [23] seconds\.$/,
       ),
       requestId: paid.headers.get('x-request-id'),
     });
-    expect(paid.headers.get('retry-after')).toBe('2');
+    expect(paid.headers.get('retry-after')).toMatch(/^[23]$/);
     expect(stripe.emulator.sessions.size).toBe(sessionsBefore);
     expect(free.status).toBe(200);
     const persons = await queryPartition(keys.personsOfGallery(studio.tenant.tenantId, studio.token));
