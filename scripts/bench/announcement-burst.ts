@@ -129,8 +129,12 @@ export interface EdgeBurstSize {
   paidCheckins: number;
 }
 
-/** Who answered a request: the edge (route throttle, limit per address), the application's limits, the day, or the function. */
-type Answer = 'admitted' | 'edgeRoute' | 'edgeAddress' | 'perClient' | 'perTenant' | 'stripeLimit' | 'dayFull' | string;
+/**
+ * Who answered a request: `admitted`, the edge (`edgeRoute`, `edgeAddress`), the application's
+ * limits (`perClient`, `perTenant`, `stripeLimit`), the day (`dayFull`), or anything else as its
+ * status and error.
+ */
+type Answer = string;
 
 function answerOf(status: number, body: { error?: string; message?: string }): Answer {
   if (status === 200 || status === 201) return 'admitted';

@@ -99,7 +99,9 @@ describe("the default deployment's edge", () => {
     const { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst } = table.routes[routeKey]!;
     const edge = new LocalEdge(table);
     const at = 1_700_000_000_000;
-    const verdicts = Array.from({ length: burst + 10 }, (_, index) => edge.admit(routeKey, `10.2.0.${index % 250}`, at));
+    const verdicts = Array.from({ length: burst + 10 }, (_, index) =>
+      edge.admit(routeKey, `10.2.0.${index % 250}`, at),
+    );
     expect(verdicts.filter((verdict) => verdict.admitted)).toHaveLength(burst);
     expect(edge.refusals).toEqual({ client: 0, route: 10 });
     // A second later the bucket holds `rate` tokens again.

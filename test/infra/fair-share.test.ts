@@ -81,7 +81,7 @@ describe('per-route throttles on stage v1, with the defaults', () => {
   });
 
   it.each(['POST /group-shoot', 'GET /group-shoot/checkin/{token}'])(
-    "admits at least 3,000 requests a minute on %s at its steady rate, a burst of twice that rate, and no more than the public function sustains",
+    'admits at least 3,000 requests a minute on %s at its steady rate, a burst of twice that rate, and no more than the public function sustains',
     (key) => {
       const { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst } = stage.Properties.RouteSettings[key]!;
       expect(rate * 60).toBeGreaterThanOrEqual(3000);
@@ -93,7 +93,9 @@ describe('per-route throttles on stage v1, with the defaults', () => {
   it('sizes the public routes from the reserved public instances and the Stripe limit that holds some of them', () => {
     const reserved = reservedConcurrencyOf(built.template, built.functionIds);
     expect(reserved['checkin/post-group-shoot']).toBe(PUBLIC_CAPACITY.instancesPerFunction);
-    expect(PUBLIC_CAPACITY.paidCheckinsPerSecond).toBe((STRIPE_CHECKIN_LIMIT.limit * 1000) / STRIPE_CHECKIN_LIMIT.windowMs);
+    expect(PUBLIC_CAPACITY.paidCheckinsPerSecond).toBe(
+      (STRIPE_CHECKIN_LIMIT.limit * 1000) / STRIPE_CHECKIN_LIMIT.windowMs,
+    );
     // 100 instances, 25 of them waiting on Stripe, 0.1 s per request.
     expect(publicRequestsPerSecond()).toBe(750);
   });

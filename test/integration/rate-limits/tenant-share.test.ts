@@ -49,8 +49,7 @@ async function checkInMany(studio: CheckinStudio, count: number, network: number
 
 const tatOf = async (keyId: string) =>
   (await db.send(new GetCommand({ TableName: tableName, Key: rateLimitKeys.rateLimit(keyId) }))).Item?.tat as
-    | number
-    | undefined;
+    number | undefined;
 
 describe("POST /group-shoot: each tenant's share of the check-in route", () => {
   it("refuses a tenant's check-ins past its share with 429 and Retry-After, while another tenant checks in untouched", async () => {
@@ -100,5 +99,4 @@ describe("POST /group-shoot: each tenant's share of the check-in route", () => {
     const interval = 1000 / DEFAULT_TENANT_SHARE.checkinsPerSecond;
     expect(await tatOf(tenantShareCounterId(studio.tenant.tenantId))).toBe(clockMs + 2 * interval);
   });
-
 });
