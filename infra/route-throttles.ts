@@ -1,3 +1,4 @@
+import { STRIPE_CHECKIN_LIMIT } from '../lib/payments/rules/stripe-call-limit';
 import { DEFAULT_RESERVED_CONCURRENCY } from './function-concurrency';
 import type { RouteClass, StageRoute } from './stage-routes';
 
@@ -12,13 +13,13 @@ export interface Throttle {
  * the instances reserved for its function over the time an instance spends on one request. A
  * free check-in takes under 0.1 s with AWS-like DynamoDB latency (docs/benchmarks.md: p99 under
  * 70 ms, plus Lambda's own few milliseconds); paid check-ins wait for Stripe (about 1 s) but are
- * at most 25 of them a second (the Stripe limiter, lib/payments/rules/stripe-call-limit.ts), holding
+ * at most STRIPE_CHECKIN_LIMIT of them a second (lib/payments/rules/stripe-call-limit.ts), holding
  * that many instances.
  */
 export const PUBLIC_CAPACITY: PublicCapacity = {
   instancesPerFunction: DEFAULT_RESERVED_CONCURRENCY.perFunction.public,
   secondsPerRequest: 0.1,
-  paidCheckinsPerSecond: 25,
+  paidCheckinsPerSecond: (STRIPE_CHECKIN_LIMIT.limit * 1000) / STRIPE_CHECKIN_LIMIT.windowMs,
   secondsPerPaidCheckin: 1,
 };
 

@@ -1,7 +1,7 @@
 import { now } from '#lib/platform/clock';
 import { DomainError } from '#lib/platform/domain-error';
-import { consumeRateLimit } from '#lib/rate-limits/store/rate-limit-counters';
-import { STRIPE_CHECKIN_LIMIT, STRIPE_PLATFORM_COUNTER } from '#lib/payments/rules/stripe-call-limit';
+import { consumeRateLimit, stripePlatformCounterId } from '#lib/rate-limits/store/rate-limit-counters';
+import { STRIPE_CHECKIN_LIMIT } from '#lib/payments/rules/stripe-call-limit';
 
 /**
  * Takes one paid check-in (or checkout retry) from the platform account's Stripe budget, a
@@ -10,7 +10,7 @@ import { STRIPE_CHECKIN_LIMIT, STRIPE_PLATFORM_COUNTER } from '#lib/payments/rul
  * rate_limit_exceeded with Retry-After), nothing kept.
  */
 export async function takeStripeCheckin(): Promise<void> {
-  const verdict = await consumeRateLimit(STRIPE_PLATFORM_COUNTER, STRIPE_CHECKIN_LIMIT, now());
+  const verdict = await consumeRateLimit(stripePlatformCounterId(), STRIPE_CHECKIN_LIMIT, now());
   if (verdict.admitted) return;
   const seconds = verdict.retryAfterSeconds;
   throw new DomainError(

@@ -3,7 +3,6 @@ import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/http/
 import { PHOTO_INGEST_HANDLER, RETENTION_PLANNER_HANDLER } from '#lib/http/handlers';
 import { nagFindings, unbundledStack } from './unbundled-stack';
 import { PUBLIC_CAPACITY, publicRequestsPerSecond } from '../../infra/route-throttles';
-import { STRIPE_CHECKIN_LIMIT } from '#lib/payments/rules/stripe-call-limit';
 
 type RouteSettings = Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
 
@@ -93,9 +92,8 @@ describe('per-route throttles on stage v1, with the defaults', () => {
   it('sizes the public routes from the reserved public instances and the Stripe limit that holds some of them', () => {
     const reserved = reservedConcurrencyOf(built.template, built.functionIds);
     expect(reserved['checkin/post-group-shoot']).toBe(PUBLIC_CAPACITY.instancesPerFunction);
-    expect(PUBLIC_CAPACITY.paidCheckinsPerSecond).toBe(
-      (STRIPE_CHECKIN_LIMIT.limit * 1000) / STRIPE_CHECKIN_LIMIT.windowMs,
-    );
+    // The documented Stripe limit (docs/payments.md#stripe-call-limit): 25 paid check-ins a second.
+    expect(PUBLIC_CAPACITY.paidCheckinsPerSecond).toBe(25);
     // 100 instances, 25 of them waiting on Stripe, 0.1 s per request.
     expect(publicRequestsPerSecond()).toBe(750);
   });

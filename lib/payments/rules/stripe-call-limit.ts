@@ -10,6 +10,3 @@ import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
  * Stripe and never count here.
  */
 export const STRIPE_CHECKIN_LIMIT: RateLimitPolicy = { limit: 50, windowMs: 2_000 };
-
-/** The counter the platform account's limit is kept in: one Stripe platform account per deployment. */
-export const STRIPE_PLATFORM_COUNTER = 'STRIPE#platform';

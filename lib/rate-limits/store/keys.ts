@@ -13,4 +13,6 @@ export const rateLimitKeys = {
     `PUBLIC#${tenantId}#${galleryToken ?? '-'}#${budget}#${client}`,
   /** The counter ID of a tenant's share of the check-in route, all its galleries and clients together. */
   tenantShareCounter: (tenantId: string) => `SHARE#${tenantId}#checkins`,
+  /** The counter ID of the Stripe platform account's limit: one platform account per deployment. */
+  stripePlatformCounter: () => 'STRIPE#platform',
 } as const;

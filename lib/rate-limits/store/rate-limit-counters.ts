@@ -211,6 +211,11 @@ export function publicCounterId(
   return rateLimitKeys.publicRateLimitCounter(tenantId, galleryToken, budget, client);
 }
 
+/** The ID of the Stripe platform account's counter (lib/payments/rules/stripe-call-limit.ts). */
+export function stripePlatformCounterId(): string {
+  return rateLimitKeys.stripePlatformCounter();
+}
+
 /** The ID of a tenant's share counter of check-in attempts (lib/tenants/rules/tenant-share.ts). */
 export function tenantShareCounterId(tenantId: string): string {
   return rateLimitKeys.tenantShareCounter(tenantId);

@@ -2,7 +2,8 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { queryPartition } from '#lib/platform/table/queries';
 import { rateLimitKeys } from '#lib/rate-limits/store/keys';
-import { STRIPE_CHECKIN_LIMIT, STRIPE_PLATFORM_COUNTER } from '#lib/payments/rules/stripe-call-limit';
+import { STRIPE_CHECKIN_LIMIT } from '#lib/payments/rules/stripe-call-limit';
+import { stripePlatformCounterId } from '#lib/rate-limits/store/rate-limit-counters';
 import { burstTolerance } from '#lib/rate-limits/rules/rate-limit';
 import { keys } from '../../support/table-keys';
 import { useLocalApi } from '../../support/local-api';
@@ -24,7 +25,7 @@ const post = (studio: CheckinStudio, body: Record<string, unknown>) =>
 async function spendStripeBudget(waitMs: number) {
   const tat = Date.now() + burstTolerance(STRIPE_CHECKIN_LIMIT) + waitMs;
   await db.send(
-    new PutCommand({ TableName: tableName, Item: { ...rateLimitKeys.rateLimit(STRIPE_PLATFORM_COUNTER), tat } }),
+    new PutCommand({ TableName: tableName, Item: { ...rateLimitKeys.rateLimit(stripePlatformCounterId()), tat } }),
   );
 }
 
