@@ -187,12 +187,14 @@ export async function refundRateLimit(keyId: string, policy: RateLimitPolicy, no
 }
 
 /**
- * Whether this process knows the key's counter is exhausted at `now` (it saw its TAT): then
- * consumeRateLimit refuses without writing, and a caller may skip work it would have undone.
+ * The requests the key's counter has left at `now` as this process last saw it (its TAT), or
+ * undefined when this process has not seen it. At 0 consumeRateLimit refuses without writing.
  */
-export function isKnownExhausted(keyId: string, policy: RateLimitPolicy, now: number): boolean {
+export function knownRemaining(keyId: string, policy: RateLimitPolicy, now: number): number | undefined {
   const tat = lastSeenTat.get(keyId);
-  return tat !== undefined && tat - burstTolerance(policy) > now;
+  if (tat === undefined) return undefined;
+  if (tat <= now) return policy.limit;
+  return Math.max(0, Math.floor((now + burstTolerance(policy) - tat) / emissionInterval(policy)) + 1);
 }
 
 function rememberTat(keyId: string, tat: number | undefined): void {
