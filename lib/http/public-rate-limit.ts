@@ -11,7 +11,8 @@ import { ExpiringCache } from '#lib/platform/expiring-cache';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
 import { headerValue } from '#lib/http/json-response';
 import { admitCheckinAttempt, admitRequest } from '#lib/http/rate-limit';
-import { publicCounterId } from '#lib/rate-limits/store/rate-limit-counters';
+import { knownRemaining, publicCounterId } from '#lib/rate-limits/store/rate-limit-counters';
+import { now } from '#lib/platform/clock';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
 import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
 import type { Tenant } from '#lib/tenants/store/tenants';
@@ -135,12 +136,17 @@ export function publicRateLimit(): ApiMiddleware {
           ? undefined
           : (recentLimits.get(cacheKey) ?? (await pointedLimits(request, tenant.tenantId)));
       if (known) {
+        const counter = publicCounterId(tenant.tenantId, galleryToken, budget, counterClient(address, credential));
+        const policy = publicLimitsOf(known.limits)[budget];
+        // A client this process knows to be over its limit is refused before the gallery is read:
+        // a flood it knows of costs no DynamoDB call at all.
+        const overLimit = knownRemaining(counter, policy, now()) === 0;
+        if (overLimit) await admitPublicRequest(request, tenant, { id: counter, policy, budget });
         const lookup = findGalleryConfiguration(tenant.tenantId, galleryToken);
         lookup.catch(() => undefined); // awaited below unless the limit refuses first
-        const counter = publicCounterId(tenant.tenantId, galleryToken, budget, counterClient(address, credential));
         const [configuration] = await Promise.all([
           lookup,
-          admitPublicRequest(request, tenant, { id: counter, policy: publicLimitsOf(known.limits)[budget], budget }),
+          overLimit ? undefined : admitPublicRequest(request, tenant, { id: counter, policy, budget }),
         ]);
         rememberLimits(cacheKey, configuration);
         request.context.gallery = configuration;
