@@ -1,18 +1,16 @@
 import { CfnOutput, Stack, type StackProps, Token } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
+import { CLIENT_LIMIT_ANSWER, DEFAULT_CLIENT_EDGE_RULE } from './client-edge-rule';
 
-/** The window AWS WAF counts each client's requests over, in seconds. */
-export const RATE_WINDOW_SECONDS = 300;
+/** The window AWS WAF counts each client's requests over, in seconds (client-edge-rule.ts). */
+export const RATE_WINDOW_SECONDS = DEFAULT_CLIENT_EDGE_RULE.windowSeconds;
 
 /**
- * Requests one client address may send in any 5 minutes before WAF answers it 429 until its
- * rate falls below the limit again. Above what the application's own per-client limits let
- * through (about 600 reads and 125 check-ins in 5 minutes from one address, plus their
- * preflights), so a company behind one NAT address meets the application's 429 with its
- * message first; a flood at 10 requests per second (3,000) is stopped at the edge.
+ * Requests one client address may send in any window before WAF answers it 429 until its rate
+ * falls below the limit again: DEFAULT_CLIENT_EDGE_RULE, which the local front applies too.
  */
-export const DEFAULT_REQUESTS_PER_CLIENT = 2000;
+export const DEFAULT_REQUESTS_PER_CLIENT = DEFAULT_CLIENT_EDGE_RULE.requestsPerWindow;
 
 /**
  * AWS managed rule groups on by default: addresses with a bad reputation and request patterns
@@ -67,11 +65,7 @@ export class ApiFrontWebAclStack extends Stack {
       customResponseBodies: {
         rateLimitExceeded: {
           contentType: 'APPLICATION_JSON',
-          content: JSON.stringify({
-            ok: false,
-            error: 'rate_limit_exceeded',
-            message: 'Too many requests from this address; retry in a few minutes.',
-          }),
+          content: JSON.stringify(CLIENT_LIMIT_ANSWER.body),
         },
       },
       rules: [
@@ -89,12 +83,9 @@ export class ApiFrontWebAclStack extends Stack {
           action: {
             block: {
               customResponse: {
-                responseCode: 429,
+                responseCode: CLIENT_LIMIT_ANSWER.status,
                 customResponseBodyKey: 'rateLimitExceeded',
-                responseHeaders: [
-                  { name: 'Retry-After', value: '60' },
-                  { name: 'Access-Control-Allow-Origin', value: '*' },
-                ],
+                responseHeaders: Object.entries(CLIENT_LIMIT_ANSWER.headers).map(([name, value]) => ({ name, value })),
               },
             },
           },

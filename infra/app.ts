@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Aspects, Annotations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { ApiFrontWebAclStack } from './api-front-web-acl-stack';
 import { alarmSubscriptionOf } from './alarm-topic';
-import { GroupShootStack } from './groupshoot-stack';
+import { addApiStacks } from './api-stacks';
 
 const EXAMPLE_KEY = join(__dirname, 'keys', 'photo-signing-public.example.pem');
 
@@ -15,9 +14,10 @@ const EXAMPLE_KEY = join(__dirname, 'keys', 'photo-signing-public.example.pem');
  * `photoNoticeSender` (the From address of photo-ready emails, an SES identity; unset, none are sent),
  * `alarmSubscription` (an email address or an https:// URL that receives every alarm),
  * optionally `apiDomainName` with `apiCertificateArn`, `reserveConcurrency=false` (accounts with
- * a small Lambda concurrency quota), and the API front (docs/deployment.md#fair-share-between-tenants):
- * `apiFrontWebAcl=true` adds the stack `<stackName>ApiFrontWebAcl` in us-east-1 (with
- * `apiFrontRequestsPerClient`), and `apiFrontWebAclArn` puts CloudFront with that web ACL in front.
+ * a small Lambda concurrency quota), and the API front (docs/deployment.md#api-front-cloudfront-with-aws-waf),
+ * on by default: the stack `<stackName>ApiFrontWebAcl` in us-east-1 (with `apiFrontRequestsPerClient`)
+ * and CloudFront with its web ACL in front; `apiFrontWebAclArn` uses a web ACL of yours instead,
+ * `apiFront=false` turns the front off, `apiFrontWebAcl=true` adds the web ACL stack even then.
  * Domains of yours, each with an ACM certificate in us-east-1, served with TLS 1.2 at least
  * (docs/deployment.md#domains-and-tls): `apiFrontDomainName`/`apiFrontCertificateArn`,
  * `photoCdnDomainName`/`photoCdnCertificateArn`, `checkinPageDomainName`/`checkinPageCertificateArn`.
@@ -33,13 +33,6 @@ const stackName = (context('stackName') as string | undefined) ?? 'GroupShoot';
 const account = process.env.CDK_DEFAULT_ACCOUNT;
 
 const keyFile = (context('photoSigningPublicKeyFile') as string | undefined) ?? EXAMPLE_KEY;
-const webAclArn = context('apiFrontWebAclArn') as string | undefined;
-/** The API front's domain needs the front itself: refused rather than ignored. */
-const noFrontDomain = () => {
-  if (context('apiFrontDomainName'))
-    throw new Error("apiFrontDomainName needs apiFrontWebAclArn: the domain is the API front's");
-  return undefined;
-};
 /** A domain of yours from `<name>DomainName` and `<name>CertificateArn` (both, or neither). */
 const domainOf = (name: string) => {
   const domainName = context(`${name}DomainName`) as string | undefined;
@@ -49,26 +42,29 @@ const domainOf = (name: string) => {
     throw new Error(`Set both ${name}DomainName and ${name}CertificateArn, or neither`);
   return { domainName, certificateArn };
 };
-const stack = new GroupShootStack(app, stackName, {
+const requestsPerClient = context('apiFrontRequestsPerClient');
+const { api: stack } = addApiStacks(app, {
+  stackName,
   env: { account, region: process.env.CDK_DEFAULT_REGION },
-  photoSigningPublicKeyPem: readFileSync(keyFile, 'utf8'),
-  checkinTenantSlug: context('checkinTenantSlug') as string | undefined,
-  apiDomain: context('apiDomainName')
-    ? { domainName: context('apiDomainName') as string, certificateArn: context('apiCertificateArn') as string }
-    : undefined,
-  reservedConcurrency: flag('reserveConcurrency', true) ? undefined : false,
-  apiFront: webAclArn ? { webAclArn, domain: domainOf('apiFront') } : noFrontDomain(),
-  cdnDomains: { photoCdn: domainOf('photoCdn'), checkinPage: domainOf('checkinPage') },
-  photoNoticeSender: context('photoNoticeSender') as string | undefined,
-  alarmSubscription: alarmSubscriptionOf(context('alarmSubscription') as string | undefined),
-});
-if (flag('apiFrontWebAcl', false)) {
-  const requestsPerClient = context('apiFrontRequestsPerClient');
-  new ApiFrontWebAclStack(app, `${stackName}ApiFrontWebAcl`, {
-    env: { account, region: 'us-east-1' },
+  props: {
+    photoSigningPublicKeyPem: readFileSync(keyFile, 'utf8'),
+    checkinTenantSlug: context('checkinTenantSlug') as string | undefined,
+    apiDomain: context('apiDomainName')
+      ? { domainName: context('apiDomainName') as string, certificateArn: context('apiCertificateArn') as string }
+      : undefined,
+    reservedConcurrency: flag('reserveConcurrency', true) ? undefined : false,
+    cdnDomains: { photoCdn: domainOf('photoCdn'), checkinPage: domainOf('checkinPage') },
+    photoNoticeSender: context('photoNoticeSender') as string | undefined,
+    alarmSubscription: alarmSubscriptionOf(context('alarmSubscription') as string | undefined),
+  },
+  front: {
+    on: flag('apiFront', true),
+    webAclArn: context('apiFrontWebAclArn') as string | undefined,
+    domain: domainOf('apiFront'),
     requestsPerClient: requestsPerClient === undefined ? undefined : Number(requestsPerClient),
-  });
-}
+    webAclStackAlone: flag('apiFrontWebAcl', false),
+  },
+});
 if (keyFile === EXAMPLE_KEY) {
   Annotations.of(stack).addWarningV2(
     'groupshoot:example-photo-key',

@@ -5,6 +5,7 @@ import type { CheckinSubmission } from '#lib/checkin/rules/checkin-request';
 import { DomainError } from '#lib/platform/domain-error';
 import type { GalleryPackage } from '#lib/galleries/rules/gallery-model';
 import { PACKAGE_AMOUNT_LIMIT, STRIPE_READINESS_CACHE_MS } from '#lib/payments/payment-settings';
+import { takeStripeCheckin } from '#lib/payments/stripe-call-limit';
 
 /**
  * Whether the tenant's connected account can take charges: read from Stripe, kept on the
@@ -20,7 +21,8 @@ async function connectedAccountReady(tenant: Tenant, accountId: string): Promise
 
 /**
  * The checks of a check-in with a package that requires payment, in this order:
- * terms_not_accepted, payment_access_not_approved, connect_not_ready_for_payments,
+ * terms_not_accepted, payment_access_not_approved, the platform's Stripe limit
+ * (payment_provider_busy, before any Stripe call), connect_not_ready_for_payments,
  * package_amount_exceeds_limit. Returns the connected account to charge on.
  */
 export async function checkPaidCheckin(
@@ -30,6 +32,7 @@ export async function checkPaidCheckin(
 ): Promise<string> {
   if (!submission.termsAccepted) throw new DomainError('terms_not_accepted');
   if (!tenant.paymentAccessApproved) throw new DomainError('payment_access_not_approved');
+  await takeStripeCheckin();
   const accountId = tenant.stripeAccountId;
   if (!accountId || !(await connectedAccountReady(tenant, accountId)))
     throw new DomainError('payment_account_not_ready');

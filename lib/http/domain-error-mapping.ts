@@ -51,12 +51,18 @@ export const ERROR_CODE_OF_REASON = {
   package_amount_exceeds_limit: 'package_amount_exceeds_limit',
   media_storage_unavailable: 'storage_unavailable',
   payment_provider_unavailable: 'payment_provider_unavailable',
+  payment_provider_busy: 'rate_limit_exceeded',
   photo_signing_unavailable: 'cdn_signing_unavailable',
 } as const satisfies Record<DomainErrorReason, ErrorCode>;
 
-/** The API error a domain refusal is answered with: its code, its sentence (or the catalogue's) and its subject. */
+/** The API error a domain refusal is answered with: its code, its sentence (or the catalogue's), its subject and when to retry. */
 export function apiErrorOf(error: DomainError): ApiError {
   const { field, key, parameter } = error.subject;
   const details = { ...(field ? { field } : {}), ...(key ? { key } : {}), ...(parameter ? { parameter } : {}) };
-  return new ApiError(ERROR_CODE_OF_REASON[error.reason], error.hasMessage ? error.message : undefined, { details });
+  const headers: Record<string, string> =
+    error.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(error.retryAfterSeconds) };
+  return new ApiError(ERROR_CODE_OF_REASON[error.reason], error.hasMessage ? error.message : undefined, {
+    details,
+    headers,
+  });
 }

@@ -1,5 +1,5 @@
 import { optionalEnv } from '#lib/platform/config';
-import { addressOfViewerHeader, clientKey } from '#lib/rate-limits/rules/client-address';
+import { addressOfViewerHeader, clientCredentialKey, clientKey } from '#lib/rate-limits/rules/client-address';
 import {
   type PublicBudget,
   type PublicLimits,
@@ -10,9 +10,12 @@ import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
 import { ExpiringCache } from '#lib/platform/expiring-cache';
 import { findGalleryConfiguration } from '#lib/galleries/group-shoot-gallery';
 import { headerValue } from '#lib/http/json-response';
-import { admitRequest } from '#lib/http/rate-limit';
-import { publicCounterId } from '#lib/rate-limits/store/rate-limit-counters';
+import { admitCheckinAttempt, admitRequest } from '#lib/http/rate-limit';
+import { knownRemaining, publicCounterId } from '#lib/rate-limits/store/rate-limit-counters';
+import { now } from '#lib/platform/clock';
 import type { ApiMiddleware, ApiRequest } from '#lib/http/types';
+import type { RateLimitPolicy } from '#lib/rate-limits/rules/rate-limit';
+import type { Tenant } from '#lib/tenants/store/tenants';
 
 /**
  * Where the client's address is when a proxy stands in front of the API: the CloudFront front
@@ -44,8 +47,11 @@ function rememberLimits(cacheKey: string, configuration: GalleryConfiguration | 
   else recentLimits.delete(cacheKey);
 }
 
-/** The budget a public request draws on and the gallery it names, if it names one. */
-function publicRequest(request: ApiRequest): { budget: PublicBudget; galleryToken?: string } {
+/**
+ * The budget a public request draws on, the gallery it names, if it names one, and for a photo
+ * lookup the credential it names (its photo link, else its access code, else its email address).
+ */
+function publicRequest(request: ApiRequest): { budget: PublicBudget; galleryToken?: string; credential?: string } {
   if (request.event.requestContext?.http?.method?.toUpperCase() === 'GET') {
     return { budget: 'reads', galleryToken: request.context.pathParameters.token };
   }
@@ -54,7 +60,26 @@ function publicRequest(request: ApiRequest): { budget: PublicBudget; galleryToke
   // Status and retry tokens name no gallery until they are looked up: those count per tenant.
   const namesGallery = body.action === 'submitCheckin' || budget === 'photoLookups';
   const token = typeof body.token === 'string' && namesGallery ? body.token.trim() : undefined;
-  return { budget, galleryToken: token };
+  const credential = budget === 'photoLookups' ? lookupCredential(body) : undefined;
+  return { budget, galleryToken: token, credential };
+}
+
+/** What a photo lookup proves itself with, as the participant typed it (case and spaces aside). */
+function lookupCredential(body: Record<string, unknown>): string | undefined {
+  for (const member of ['photoLink', 'code', 'email'] as const) {
+    const value = body[member];
+    if (typeof value === 'string' && value.trim() !== '') return `${member}:${value.trim().toLowerCase()}`;
+  }
+  return undefined;
+}
+
+/**
+ * Whom a request is counted under: the client (its network), or for a photo lookup the client
+ * together with the credential it names, so that one colleague behind a shared address spends
+ * no budget of another's code or link. Lookups naming none count under the client alone.
+ */
+function counterClient(address: string | undefined, credential: string | undefined): string {
+  return credential === undefined ? clientKey(address) : clientCredentialKey(address, credential);
 }
 
 /**
@@ -71,6 +96,16 @@ async function pointedLimits(
   return pointer ? { limits: pointer.publicLimits } : undefined;
 }
 
+/** A read counts for its client alone; a check-in attempt for its client and its tenant's share. */
+function admitPublicRequest(
+  request: ApiRequest,
+  tenant: Tenant,
+  counter: { id: string; policy: RateLimitPolicy; budget: PublicBudget },
+) {
+  if (counter.budget === 'reads') return admitRequest(request, counter.id, counter.policy);
+  return admitCheckinAttempt(request, counter.id, counter.policy, tenant);
+}
+
 /**
  * Public routes: each client (its address; an IPv6 client by its /64) has a budget per
  * gallery for reads and one for check-ins, the gallery's own limits or the defaults
@@ -79,7 +114,9 @@ async function pointedLimits(
  * raises none of its errors: an unknown gallery counts under the tenant, and the use case
  * answers gallery_not_found as before. Over the limit: 429 with nothing written. Wrong photo
  * lookups are counted by the use case once their body parsed (lib/photos/access/participant-photos.ts),
- * with the client's address this step leaves in the context.
+ * with the client's address this step leaves in the context. Photo lookups count per client
+ * and credential (counterClient). A check-in attempt also takes one from its tenant's share
+ * of the check-in route, in the same round trip (admitCheckinAttempt).
  *
  * Where this process read the gallery's limits less than GALLERY_LIMITS_CACHE_MS ago, or the
  * gallery's pointer read beside the tenant gives them, the gallery's read and the counter's write
@@ -90,7 +127,7 @@ export function publicRateLimit(): ApiMiddleware {
     before: async (request) => {
       const tenant = request.context.tenant;
       if (!tenant) throw new Error('publicRateLimit needs tenantResolution before it');
-      const { budget, galleryToken } = publicRequest(request);
+      const { budget, galleryToken, credential } = publicRequest(request);
       const address = clientAddress(request);
       request.context.clientAddress = address;
       const cacheKey = `${tenant.tenantId}#${galleryToken}`;
@@ -99,12 +136,17 @@ export function publicRateLimit(): ApiMiddleware {
           ? undefined
           : (recentLimits.get(cacheKey) ?? (await pointedLimits(request, tenant.tenantId)));
       if (known) {
+        const counter = publicCounterId(tenant.tenantId, galleryToken, budget, counterClient(address, credential));
+        const policy = publicLimitsOf(known.limits)[budget];
+        // A client this process knows to be over its limit is refused before the gallery is read:
+        // a flood it knows of costs no DynamoDB call at all.
+        const overLimit = knownRemaining(counter, policy, now()) === 0;
+        if (overLimit) await admitPublicRequest(request, tenant, { id: counter, policy, budget });
         const lookup = findGalleryConfiguration(tenant.tenantId, galleryToken);
         lookup.catch(() => undefined); // awaited below unless the limit refuses first
-        const counter = publicCounterId(tenant.tenantId, galleryToken, budget, clientKey(address));
         const [configuration] = await Promise.all([
           lookup,
-          admitRequest(request, counter, publicLimitsOf(known.limits)[budget]),
+          overLimit ? undefined : admitPublicRequest(request, tenant, { id: counter, policy, budget }),
         ]);
         rememberLimits(cacheKey, configuration);
         request.context.gallery = configuration;
@@ -113,8 +155,9 @@ export function publicRateLimit(): ApiMiddleware {
         if (galleryToken !== undefined) rememberLimits(cacheKey, configuration);
         request.context.gallery = configuration;
         const policy = publicLimitsOf(configuration?.gallery.publicLimits)[budget];
-        const counter = publicCounterId(tenant.tenantId, configuration?.gallery.token, budget, clientKey(address));
-        await admitRequest(request, counter, policy);
+        const client = counterClient(address, credential);
+        const counter = publicCounterId(tenant.tenantId, configuration?.gallery.token, budget, client);
+        await admitPublicRequest(request, tenant, { id: counter, policy, budget });
       }
     },
   };

@@ -33,6 +33,7 @@ import { loggableError, logger } from '#lib/platform/logger';
 import { checkoutReturnUrls, returnUrlOf } from '#lib/payments/checkout-urls';
 import { CHECKOUT_SESSION_MINUTES } from '#lib/payments/payment-settings';
 import { takeOverSession } from '#lib/payments/session-replacement';
+import { takeStripeCheckin } from '#lib/payments/stripe-call-limit';
 
 /** Random, opaque, single-purpose; only their SHA-256 is stored. */
 function newToken(purpose: CheckoutTokenPurpose): string {
@@ -225,6 +226,7 @@ export async function retryCheckout(tenant: Tenant, request: RetryCheckoutInput)
     );
   }
   const returnUrl = returnUrlOf(request.returnUrl, tenant);
+  await takeStripeCheckin();
   const previousStatus = order.status;
   // This retry's claim on the order: its session is being replaced by this request.
   const claim = randomUUID();

@@ -13,7 +13,9 @@ export const PUBLIC_MODULES = [
   'reservation-sweep',
   'rules/order-lifecycle',
   'rules/payment-limits',
+  'rules/stripe-call-limit',
   'store/checkout-tokens',
   'store/order-erasure',
   'store/order-pointers',
+  'stripe-call-limit',
 ] as const;

@@ -36,11 +36,13 @@ export class DomainError extends Error {
    * @param reason why the operation is refused
    * @param message a sentence for the caller; without one, the edge uses its catalogue's
    * @param subject the member of the input to blame, if any
+   * @param retryAfterSeconds when the same request can succeed (a limit of the service's own), if it can
    */
   constructor(
     readonly reason: DomainErrorReason,
     message?: string,
     readonly subject: Readonly<DomainErrorSubject> = {},
+    readonly retryAfterSeconds?: number,
   ) {
     super(message ?? '');
     this.name = 'DomainError';

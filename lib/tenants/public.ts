@@ -10,6 +10,7 @@ export const PUBLIC_MODULES = [
   'rules/accent-color',
   'rules/branding',
   'rules/plans',
+  'rules/tenant-share',
   'rules/tenant-slug',
   'store/api-keys',
   'store/tenant-directory',

@@ -43,7 +43,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
       },
       update: {
         usage:
-          'tenant update --slug SLUG [--name NAME] [--plan TIER] [--stripe-account acct_x] [--payment-approved true|false] [--platform-fee-bps N]',
+          'tenant update --slug SLUG [--name NAME] [--plan TIER] [--stripe-account acct_x] [--payment-approved true|false] [--platform-fee-bps N] [--checkins-per-second N]',
         options: {
           slug: text,
           name: text,
@@ -51,6 +51,7 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
           'stripe-account': text,
           'payment-approved': text,
           'platform-fee-bps': text,
+          'checkins-per-second': text,
         },
       },
       show: { usage: 'tenant show --slug SLUG', options: { slug: text } },

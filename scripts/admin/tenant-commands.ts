@@ -24,6 +24,7 @@ import {
   updateTenantSettings,
 } from '#lib/tenants/store/tenants';
 import { ALLOWED_RETURN_ORIGINS_MAX, allowableReturnOrigin } from '#lib/payments/checkout-urls';
+import { MAX_TENANT_SHARE_PER_SECOND, type TenantShare, tenantShareOf } from '#lib/tenants/rules/tenant-share';
 
 /** `tenant create|update|show|list|origins|allow-origin|disallow-origin`. */
 export const tenantCommands: CommandHandlers = {
@@ -52,14 +53,17 @@ export const tenantCommands: CommandHandlers = {
   async update(values) {
     const slug = tenantSlug(values, 'slug');
     const changes = tenantChanges(values);
+    const shareChange = publicShareChange(values);
     const plan = optionalPlanTier(values);
-    if (Object.values(changes).every((value) => value === undefined) && plan === undefined) {
+    if (Object.values(changes).every((value) => value === undefined) && plan === undefined && !shareChange) {
       throw new UsageError(
-        'Nothing to update: give --name, --plan, --stripe-account, --payment-approved or --platform-fee-bps',
+        'Nothing to update: give --name, --plan, --stripe-account, --payment-approved, --platform-fee-bps or --checkins-per-second',
       );
     }
-    await findTenant(values, 'slug');
-    if (!(await updateTenantSettings(slug, changes))) throw new NotFoundError(`No tenant with slug "${slug}"`);
+    const current = await findTenant(values, 'slug');
+    const publicShare = shareChange && { ...current.publicShare, ...shareChange };
+    if (!(await updateTenantSettings(slug, { ...changes, publicShare })))
+      throw new NotFoundError(`No tenant with slug "${slug}"`);
     if (plan !== undefined) await setTenantPlan(slug, plan);
     return tenantResult(await readTenant(slug), `Updated tenant "${slug}"`);
   },
@@ -128,6 +132,14 @@ function tenantChanges(values: OptionValues) {
   };
 }
 
+/** `--checkins-per-second`: the tenant's share of the check-in route (1 to 500; docs/admin-cli.md). */
+function publicShareChange(values: OptionValues): Partial<TenantShare> | undefined {
+  const perSecond = optionalWholeNumber(values, 'checkins-per-second', 1);
+  if (perSecond !== undefined && perSecond > MAX_TENANT_SHARE_PER_SECOND)
+    throw new UsageError(`--checkins-per-second must be at most ${MAX_TENANT_SHARE_PER_SECOND}`);
+  return perSecond === undefined ? undefined : { checkinsPerSecond: perSecond };
+}
+
 /** The platform fee on paid packages in basis points: 0 to 5000 (50 %). */
 function platformFeeBps(values: OptionValues): number | undefined {
   const fee = optionalWholeNumber(values, 'platform-fee-bps', 0);
@@ -167,6 +179,12 @@ async function readTenant(slug: string): Promise<Tenant> {
   return tenant;
 }
 
+function publicShareInWords(tenant: Tenant): string {
+  const share = tenantShareOf(tenant.publicShare);
+  const own = tenant.publicShare ? '' : ' (the defaults)';
+  return `${share.checkinsPerSecond} check-in attempts a second${own}`;
+}
+
 function tenantResult(tenant: Tenant, headline?: string): CommandResult {
   return {
     data: tenant,
@@ -180,6 +198,7 @@ function tenantResult(tenant: Tenant, headline?: string): CommandResult {
         ['Stripe account', tenant.stripeAccountId ?? '(none)'],
         ['payments approved', yesNo(tenant.paymentAccessApproved)],
         ['return origins', tenant.allowedReturnOrigins?.join(', ') ?? '(only the check-in page)'],
+        ['public share', publicShareInWords(tenant)],
         ['created', tenant.createdAt],
       ]),
     ],

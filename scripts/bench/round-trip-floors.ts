@@ -31,9 +31,9 @@ export const LIST_PERSONS_FLOOR = floor(3, 2, 'key UpdateItem ‖ gallery Query,
 export const PERSON_PHOTOS_FLOOR = floor(4, 3, 'key UpdateItem ‖ gallery Query, person GetItem, photos Query');
 export const COLD_INSTANCE_EXTRA = floor(1, 1, 'tenant Query (nothing read yet in this process)');
 export const SUBMIT_CHECKIN_FLOOR = floor(
-  4,
+  5,
   3,
-  'gallery Query ‖ per-client rate limit UpdateItem → one transaction (person, code, a spot counter) → stats UpdateItem',
+  "gallery Query ‖ per-client rate limit UpdateItem ‖ tenant's share UpdateItem → one transaction (person, code, a spot counter) → stats UpdateItem",
 );
 
 /**

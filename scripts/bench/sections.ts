@@ -71,13 +71,23 @@ export const SECTIONS: Section[] = [
   {
     name: 'announcement-burst',
     measures:
-      'The announcement burst: check-ins within a minute, 80 % to one day of capacity 600, against a DynamoDB that conflicts like the real one',
+      'The announcement burst: check-ins within a minute, 80 % to one day of capacity 600, against a DynamoDB that conflicts like the real one; then through the stack edge, beside another tenant and a flooder',
     awsLike: true,
     run: async ({ smoke, participants }, { proxyStats }) =>
       (await import('./announcement-burst')).measureAnnouncementBursts(
         participants ? [participants] : smoke ? [50] : [1_000, 3_000],
         smoke ? 5 : 60,
         proxyStats!,
+        smoke
+          ? { participants: 50, addresses: 10, seconds: 6, steadyPerSecond: 5, flooderPerSecond: 200, paidCheckins: 10 }
+          : {
+              participants: 3_000,
+              addresses: 600,
+              seconds: 60,
+              steadyPerSecond: 5,
+              flooderPerSecond: 200,
+              paidCheckins: 200,
+            },
       ),
   },
   {

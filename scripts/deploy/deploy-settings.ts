@@ -19,7 +19,9 @@ export interface DeploySettings {
   /** The account of the first deploy: a later run with credentials of another account stops. */
   account?: string;
   domains: Partial<Record<DomainName, DomainSetting>>;
-  /** An existing web ACL of scope CLOUDFRONT (us-east-1): puts the API front with AWS WAF before the API. */
+  /** The API front (CloudFront with AWS WAF before the API): on unless --without-api-front. */
+  apiFront: boolean;
+  /** An existing web ACL of scope CLOUDFRONT (us-east-1) for the front; without one the app deploys its own stack there. */
   apiFrontWebAclArn?: string;
   alarmAddress?: string;
   senderAddress?: string;
@@ -49,6 +51,7 @@ export const SETTING_OPTIONS = {
   'api-front-domain': { type: 'string' },
   'api-front-certificate': { type: 'string' },
   'without-reserved-concurrency': { type: 'boolean' },
+  'without-api-front': { type: 'boolean' },
 } as const;
 
 const DOMAIN_OPTIONS: Record<DomainName, string> = {
@@ -81,7 +84,7 @@ export function mergeSettings(
   saved: Partial<DeploySettings> = {},
   env: NodeJS.ProcessEnv = {},
 ): Partial<DeploySettings> &
-  Pick<DeploySettings, 'stackName' | 'domains' | 'reserveConcurrency' | 'photoSigningPublicKeyFile'> {
+  Pick<DeploySettings, 'stackName' | 'domains' | 'reserveConcurrency' | 'apiFront' | 'photoSigningPublicKeyFile'> {
   const given = (name: string, fallback: string | undefined) => {
     const value = optionalText(values, name, 2048);
     return value === 'none' ? undefined : (value ?? fallback);
@@ -104,6 +107,7 @@ export function mergeSettings(
     region: given('region', saved.region) ?? env.AWS_REGION,
     account: saved.account,
     domains,
+    apiFront: flag(values, 'without-api-front') ? false : (saved.apiFront ?? true),
     apiFrontWebAclArn,
     alarmAddress: given('alarm-address', saved.alarmAddress),
     senderAddress: given('sender-address', saved.senderAddress),
@@ -131,5 +135,14 @@ export function cdkContext(settings: DeploySettings): Record<string, string> {
     set(`${name}CertificateArn`, settings.domains[name]?.certificateArn);
   }
   if (!settings.reserveConcurrency) context.reserveConcurrency = 'false';
+  if (!settings.apiFront) context.apiFront = 'false';
   return context;
+}
+
+/**
+ * The web ACL's own stack in us-east-1 (infra/api-stacks.ts), when the app adds one: the front is
+ * on and no web ACL of the studio's is named. `cdk deploy` of the API's stack deploys it first.
+ */
+export function webAclStackOf(settings: DeploySettings): string | undefined {
+  return settings.apiFront && !settings.apiFrontWebAclArn ? `${settings.stackName}ApiFrontWebAcl` : undefined;
 }

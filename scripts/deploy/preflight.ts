@@ -3,11 +3,11 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { GetWebACLCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
+import { GetWebACLCommand, ListWebACLsCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
 import { MINIMUM_UNRESERVED_CONCURRENCY } from '../../infra/function-concurrency';
 import type { StackTemplate } from '../../infra/stateful-resources';
 import { firstLineOf } from '../cli-kit/cli-errors';
-import { DOMAIN_NAMES, type DeploySettings, type DomainName } from './deploy-settings';
+import { DOMAIN_NAMES, type DeploySettings, type DomainName, webAclStackOf } from './deploy-settings';
 
 /** CloudFront takes certificates from this region only, and web ACLs of scope CLOUDFRONT live there. */
 export const CLOUDFRONT_REGION = 'us-east-1';
@@ -58,6 +58,11 @@ export async function runPreflight(settings: DeploySettings, template: StackTemp
     settings.senderAddress ? checkSender(region, settings.senderAddress) : undefined,
     ...DOMAIN_NAMES.map((name) => settings.domains[name] && checkCertificate(name, settings)),
     settings.apiFrontWebAclArn ? checkWebAcl(settings.apiFrontWebAclArn) : undefined,
+    // The app's own web ACL goes into a stack in us-east-1: CDK must be bootstrapped there too.
+    webAclStackOf(settings) && region !== CLOUDFRONT_REGION
+      ? checkBootstrap(CLOUDFRONT_REGION, report.account!)
+      : undefined,
+    webAclStackOf(settings) ? checkWafAvailable() : undefined,
   ];
   for (const outcome of await Promise.all(checks.filter((check) => check !== undefined))) {
     if (outcome.failure === undefined) report.checked.push(outcome.checked);
@@ -70,6 +75,20 @@ type Outcome = { failure: string; checked?: undefined } | { failure?: undefined;
 const fail = (failure: string): Outcome => ({ failure });
 const pass = (checked: string): Outcome => ({ checked });
 const errorName = (error: unknown) => (error as { name?: string }).name ?? '';
+
+/** Whether these credentials may use AWS WAF for CloudFront (us-east-1), where the app's web ACL goes. */
+async function checkWafAvailable(): Promise<Outcome> {
+  try {
+    await new WAFV2Client({ region: CLOUDFRONT_REGION }).send(
+      new ListWebACLsCommand({ Scope: 'CLOUDFRONT', Limit: 1 }),
+    );
+    return pass(`AWS WAF in ${CLOUDFRONT_REGION}, for the API front's web ACL`);
+  } catch (error) {
+    return fail(
+      `AWS WAF is not available to these credentials in ${CLOUDFRONT_REGION} (${firstLineOf(error)}): the API front's web ACL goes there; allow wafv2 or deploy with --without-api-front.`,
+    );
+  }
+}
 
 async function checkBootstrap(region: string, account: string): Promise<Outcome> {
   const bootstrap = `npx cdk bootstrap aws://${account}/${region}`;

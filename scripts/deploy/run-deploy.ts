@@ -15,6 +15,7 @@ import {
   type DeploySettings,
   SETTING_OPTIONS,
   cdkContext,
+  webAclStackOf,
   mergeSettings,
   readSettingsFile,
   writeSettingsFile,
@@ -268,9 +269,12 @@ async function destroy(
     values,
   );
   await runner.destroy(cdkContext(settings), settings.stackName);
+  // The web ACL's stack in us-east-1 holds no data: it goes after the API's, which uses it.
+  const webAclStack = webAclStackOf(settings);
+  if (webAclStack) await runner.destroy(cdkContext(settings), webAclStack);
   const retained = retainedResources(deployed);
   io.out(
-    `${settings.stackName} is gone. ${retained.length} resource(s) were retained, so that no data is lost by accident:`,
+    `${[settings.stackName, webAclStack].filter(Boolean).join(' and ')} are gone. ${retained.length} resource(s) were retained, so that no data is lost by accident:`,
   );
   formatTable(
     ['TYPE', 'NAME', 'DELETE WITH'],

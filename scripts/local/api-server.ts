@@ -15,6 +15,7 @@ import { type CdnEmulatorOptions, serveSignedObject } from './cdn-emulator';
 import { CHECKIN_PAGE_PATH, serveCheckinPage } from './checkin-page';
 import { DOCS_PATH, serveApiDocs } from './api-docs';
 import { HTTP_HANDLERS } from '#lib/http/handlers';
+import { type EdgeAnswer, LocalEdge } from './local-edge';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -40,8 +41,17 @@ export const CDN_PATH = '/cdn';
 export interface LocalApi {
   url: string;
   port: number;
+  /** The edge in front of the functions, when the server applies one. */
+  edge?: LocalEdge;
   close(): Promise<void>;
 }
+
+/**
+ * Where a client of the local front may say which address it stands for (the bench's and the
+ * tests' many clients on one machine); without it, the socket's. Only the local front reads it:
+ * in AWS the address is the connection's (CloudFront-Viewer-Address, or API Gateway's source IP).
+ */
+export const LOCAL_CLIENT_ADDRESS_HEADER = 'x-local-client-address';
 
 interface Target {
   handlerName: string;
@@ -61,9 +71,16 @@ export async function startLocalApi(
     cdn?: Omit<CdnEmulatorOptions, 'baseUrl'>;
     checkinPage?: { tenantSlug?: string };
     docs?: boolean;
+    /**
+     * The stack's edge in front of the functions (local-edge.ts): the web ACL's limit per client
+     * address, then each route's throttle, from the same modules the stack is built from. `true`
+     * for the default deployment's; a LocalEdge of other numbers for a test.
+     */
+    edge?: boolean | LocalEdge;
   } = {},
 ): Promise<LocalApi> {
   const handlers = loadHandlers();
+  const edge = options.edge === true ? new LocalEdge() : options.edge || undefined;
   const server: Server = createServer((request, response) => {
     const path = request.url ?? '/';
     const work =
@@ -73,7 +90,7 @@ export async function startLocalApi(
           ? serveCheckinPage(request, response, options.checkinPage)
           : options.docs && (path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`))
             ? serveApiDocs(request, response)
-            : serve(request, response, handlers);
+            : serve(request, response, handlers, edge);
     work.catch((error) => {
       logger.error('local API server failure', { error: loggableError(error) });
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/json' });
@@ -90,6 +107,7 @@ export async function startLocalApi(
   return {
     url: `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}/${STAGE}`,
     port,
+    edge,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -127,13 +145,38 @@ function resolveTarget(method: string, path: string): Target {
   return { handlerName: UNMATCHED_ROUTE_HANDLER, routeKey: knownTemplate ? `ANY ${knownTemplate}` : '$default' };
 }
 
-async function serve(request: IncomingMessage, response: ServerResponse, handlers: Map<string, LambdaHandler>) {
+async function serve(
+  request: IncomingMessage,
+  response: ServerResponse,
+  handlers: Map<string, LambdaHandler>,
+  edge: LocalEdge | undefined,
+) {
   const body = await readBody(request, GATEWAY_PAYLOAD_LIMIT);
+  const gatewayRequest = gatewayRequestOf(request);
+  const claimed = request.headers[LOCAL_CLIENT_ADDRESS_HEADER];
+  if (typeof claimed === 'string' && claimed.trim() !== '') gatewayRequest.sourceIp = claimed.trim();
+  if (edge) {
+    const { pathname } = new URL(`http://localhost${request.url ?? '/'}`);
+    const { routeKey } = resolveTarget(gatewayRequest.method.toUpperCase(), pathname);
+    const verdict = edge.admit(routeKey, gatewayRequest.sourceIp, Date.now());
+    if (!verdict.admitted) {
+      writeResult(response, edgeResult(verdict.answer));
+      return;
+    }
+  }
   if (body === 'too_large') {
     writeResult(response, GATEWAY_PAYLOAD_TOO_LARGE);
     return;
   }
-  writeResult(response, await invoke(handlers, gatewayRequestOf(request), request.url ?? '/', body));
+  writeResult(response, await invoke(handlers, gatewayRequest, request.url ?? '/', body));
+}
+
+function edgeResult(answer: EdgeAnswer): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: answer.status,
+    headers: { 'Content-Type': 'application/json', ...answer.headers },
+    body: JSON.stringify(answer.body),
+  };
 }
 
 /** Routes the request as the deployed API does and invokes its function with API Gateway's event. */

@@ -95,6 +95,8 @@ async function main(): Promise<void> {
       cdn: localCdnSigning(),
       checkinPage: { tenantSlug: demo.tenantSlug },
       docs: true,
+      // The default deployment's edge: the web ACL's limit per address, each route's throttle.
+      edge: true,
     });
     apiRef = api;
     process.env.PHOTO_CDN_URL = `http://localhost:${api.port}${CDN_PATH}`;

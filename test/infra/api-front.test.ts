@@ -2,7 +2,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { PHOTO_INGEST_HANDLER } from '#lib/http/handlers';
 import { ApiFrontWebAclStack } from '../../infra/api-front-web-acl-stack';
 import { type Route, UNMATCHED_ROUTE_HANDLER, routes } from '#lib/http/routes';
-import { nagFindings, unbundledApp, unbundledStack } from './unbundled-stack';
+import { addApiStacks } from '../../infra/api-stacks';
+import { nagFindings, publicKey, unbundledApp, unbundledStack } from './unbundled-stack';
 
 const WEB_ACL_ARN =
   'arn:aws:wafv2:us-east-1:123456789012:global/webacl/groupshoot-api-front/0123abcd-0123-4567-89ab-0123456789ab';
@@ -208,7 +209,7 @@ describe('API front (CloudFront with AWS WAF)', () => {
         ...props,
       });
 
-    it('holds a CLOUDFRONT-scope web ACL that answers 429 to a client address above 2,000 requests in 5 minutes', () => {
+    it('holds a CLOUDFRONT-scope web ACL that answers 429 to a client address above 1,000 requests in a minute', () => {
       const template = Template.fromStack(webAclStack());
       template.resourceCountIs('AWS::WAFv2::WebACL', 1);
       template.hasResourceProperties('AWS::WAFv2::WebACL', {
@@ -217,7 +218,7 @@ describe('API front (CloudFront with AWS WAF)', () => {
         Rules: Match.arrayWith([
           Match.objectLike({
             Priority: 0,
-            Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 2000, EvaluationWindowSec: 300 } },
+            Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 1000, EvaluationWindowSec: 60 } },
             Action: { Block: { CustomResponse: Match.objectLike({ ResponseCode: 429 }) } },
           }),
         ]),
@@ -256,6 +257,50 @@ describe('API front (CloudFront with AWS WAF)', () => {
       const stack = webAclStack();
       Template.fromStack(stack);
       expect(nagFindings(stack)).toEqual([]);
+    });
+  });
+
+  describe('in the app as deployed by default (infra/app.ts)', () => {
+    const defaultApp = (front: Partial<Parameters<typeof addApiStacks>[1]['front']> = {}, region = 'eu-central-1') =>
+      addApiStacks(unbundledApp(), {
+        stackName: 'GroupShoot',
+        env: { account: '123456789012', region },
+        props: { photoSigningPublicKeyPem: publicKey },
+        front: { on: true, ...front },
+      });
+
+    it('puts the front with its own web ACL, in us-east-1, in front of the API: the limit per client address is the default edge', () => {
+      // Act
+      const { api, webAcl } = defaultApp();
+      const template = Template.fromStack(api);
+      // Assess
+      expect(webAcl?.region).toBe('us-east-1');
+      expect(apiDistributions(template)).toHaveLength(1);
+      expect(JSON.stringify(apiDistributions(template)[0]!.Properties.DistributionConfig.WebACLId)).toContain(
+        'ApiFrontWebAcl',
+      );
+      expect(nagFindings(api)).toEqual([]);
+      Template.fromStack(webAcl!);
+      expect(nagFindings(webAcl!)).toEqual([]);
+    });
+
+    it('uses a web ACL of your own without adding one, and adds none with the front off', () => {
+      const own = defaultApp({ webAclArn: WEB_ACL_ARN });
+      const off = defaultApp({ on: false });
+      expect([own.webAcl, off.webAcl]).toEqual([undefined, undefined]);
+      expect(apiDistributions(Template.fromStack(own.api))).toHaveLength(1);
+      expect(apiDistributions(Template.fromStack(off.api))).toEqual([]);
+    });
+
+    it('names the way out when the region of the API stack is unknown', () => {
+      expect(() =>
+        addApiStacks(unbundledApp(), {
+          stackName: 'GroupShoot',
+          env: { account: '123456789012' },
+          props: { photoSigningPublicKeyPem: publicKey },
+          front: { on: true },
+        }),
+      ).toThrow(/apiFront=false/);
     });
   });
 });

@@ -2,18 +2,19 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { type Route, UNMATCHED_ROUTE_HANDLER, pathsOf, routes } from '#lib/http/routes';
 import { PHOTO_INGEST_HANDLER, RETENTION_PLANNER_HANDLER } from '#lib/http/handlers';
 import { nagFindings, unbundledStack } from './unbundled-stack';
+import { PUBLIC_CAPACITY, publicRequestsPerSecond } from '../../infra/route-throttles';
 
 type RouteSettings = Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
 
 /** The documented defaults (docs/deployment.md#fair-share-between-tenants), per route key. */
 const DOCUMENTED_THROTTLES = {
-  public: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 },
+  public: { ThrottlingRateLimit: 400, ThrottlingBurstLimit: 800 },
   server: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
   webhook: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
   unmatched: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
 };
 /** The documented reserved concurrency per function. */
-const DOCUMENTED_CONCURRENCY = { public: 50, server: 20, webhook: 20, unmatched: 10 };
+const DOCUMENTED_CONCURRENCY = { public: 100, server: 20, webhook: 20, unmatched: 10 };
 
 const declaredRoutes = (routes as readonly Route[]).flatMap((route) =>
   pathsOf(route).map((path) => ({ key: `${route.method} ${path}`, route })),
@@ -67,15 +68,34 @@ describe('per-route throttles on stage v1, with the defaults', () => {
     expect(stage.DependsOn).toEqual(expect.arrayContaining(Object.keys(routeResources)));
   });
 
-  it('keeps the stage default of 200/s, burst 400 as the ceiling: no route above it, the public routes together within it', () => {
-    expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
+  it('keeps the stage default of 2,000/s, burst 4,000 as the ceiling: no route above it, the public routes together within it', () => {
+    expect(stage.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 2000, ThrottlingBurstLimit: 4000 });
     const settings = Object.values(stage.Properties.RouteSettings);
-    for (const setting of settings) expect(setting.ThrottlingRateLimit).toBeLessThanOrEqual(200);
+    for (const setting of settings) expect(setting.ThrottlingRateLimit).toBeLessThanOrEqual(2000);
     const publicSettings = declaredRoutes
       .filter(({ route }) => route.access === 'public')
       .map(({ key }) => stage.Properties.RouteSettings[key]!);
-    expect(publicSettings.reduce((sum, setting) => sum + setting.ThrottlingRateLimit, 0)).toBeLessThanOrEqual(100);
-    expect(publicSettings.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBeLessThanOrEqual(200);
+    expect(publicSettings.reduce((sum, setting) => sum + setting.ThrottlingRateLimit, 0)).toBeLessThanOrEqual(2000);
+    expect(publicSettings.reduce((sum, setting) => sum + setting.ThrottlingBurstLimit, 0)).toBeLessThanOrEqual(4000);
+  });
+
+  it.each(['POST /group-shoot', 'GET /group-shoot/checkin/{token}'])(
+    'admits at least 3,000 requests a minute on %s at its steady rate, a burst of twice that rate, and no more than the public function sustains',
+    (key) => {
+      const { ThrottlingRateLimit: rate, ThrottlingBurstLimit: burst } = stage.Properties.RouteSettings[key]!;
+      expect(rate * 60).toBeGreaterThanOrEqual(3000);
+      expect(burst).toBeGreaterThanOrEqual(2 * rate);
+      expect(rate).toBeLessThanOrEqual(publicRequestsPerSecond());
+    },
+  );
+
+  it('sizes the public routes from the reserved public instances and the Stripe limit that holds some of them', () => {
+    const reserved = reservedConcurrencyOf(built.template, built.functionIds);
+    expect(reserved['checkin/post-group-shoot']).toBe(PUBLIC_CAPACITY.instancesPerFunction);
+    // The documented Stripe limit (docs/payments.md#stripe-call-limit): 25 paid check-ins a second.
+    expect(PUBLIC_CAPACITY.paidCheckinsPerSecond).toBe(25);
+    // 100 instances, 25 of them waiting on Stripe, 0.1 s per request.
+    expect(publicRequestsPerSecond()).toBe(750);
   });
 
   it('reserves concurrency for the server-side functions and the webhook, and caps the public and 404/405 functions', () => {
@@ -121,19 +141,19 @@ describe('throttle and concurrency options', () => {
 
   it('refuses reservations the account quota cannot hold, and names the way out', () => {
     expect(() => unbundledStack({ reservedConcurrency: { accountQuota: 10 } })).toThrow(
-      /needs an account quota of at least 501 .*reserveConcurrency=false/,
+      /needs an account quota of at least 651 .*reserveConcurrency=false/,
     );
   });
 
   it('refuses a route limit above the stage default', () => {
-    expect(() => unbundledStack({ routeThrottles: { server: { rateLimit: 250, burstLimit: 100 } } })).toThrow(
+    expect(() => unbundledStack({ routeThrottles: { server: { rateLimit: 2500, burstLimit: 100 } } })).toThrow(
       /server routes .* above the stage's/,
     );
   });
 
   it('refuses public limits that together exceed the stage default', () => {
-    expect(() => unbundledStack({ routeThrottles: { public: { rateLimit: 60, burstLimit: 50 } } })).toThrow(
-      /4 public routes together \(240\/s/,
+    expect(() => unbundledStack({ routeThrottles: { public: { rateLimit: 600, burstLimit: 800 } } })).toThrow(
+      /4 public routes together \(2400\/s/,
     );
   });
 });

@@ -117,7 +117,7 @@ describe('API routes come from the route module', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: 'v1',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingBurstLimit: 400, ThrottlingRateLimit: 200 },
+      DefaultRouteSettings: { ThrottlingBurstLimit: 4000, ThrottlingRateLimit: 2000 },
       AccessLogSettings: { Format: Match.stringLikeRegexp('\\$context\\.requestId') },
     });
     template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);

@@ -5,7 +5,8 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { GroupShootStack, type GroupShootStackProps } from '../../infra/groupshoot-stack';
 
-const { publicKey } = generateKeyPairSync('rsa', {
+/** A photo signing public key for the test stacks. */
+export const { publicKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
   publicKeyEncoding: { type: 'spki', format: 'pem' },
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },

@@ -1062,6 +1062,21 @@ describe('the real CLI process', () => {
   });
 });
 
+describe("tenant's share of the check-in route", () => {
+  it('sets check-in attempts a second, shows them, keeps them on other updates, and refuses more than 500', async () => {
+    const slug = uniqueSlug('share');
+    await admin('tenant', 'create', '--slug', slug, '--name', 'Share Studio', '--plan', 'creator');
+    const before = await admin('tenant', 'show', '--slug', slug);
+    const updated = await admin('tenant', 'update', '--slug', slug, '--checkins-per-second', '250');
+    const renamed = await admin('tenant', 'update', '--slug', slug, '--name', 'Share Studio 2');
+    const refused = await admin('tenant', 'update', '--slug', slug, '--checkins-per-second', '501');
+    expect([updated.code, renamed.code, refused.code]).toEqual([0, 0, 2]);
+    expect(before.out).toContain('100 check-in attempts a second (the defaults)');
+    expect(updated.out).toContain('250 check-in attempts a second');
+    expect((await getTenantBySlug(slug))?.publicShare).toEqual({ checkinsPerSecond: 250 });
+  });
+});
+
 describe('tenant platform fee', () => {
   it('sets the platform fee in basis points and refuses more than 50 %', async () => {
     const slug = uniqueSlug('fee');

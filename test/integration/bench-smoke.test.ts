@@ -10,7 +10,7 @@ import type { PhotoIngestResult } from '../../scripts/bench/photo-ingest';
 import type { FaceFramingResult } from '../../scripts/bench/face-framing';
 import type { HrExportBenchResult } from '../../scripts/bench/hr-export';
 import type { WebhookDeliveryResult } from '../../scripts/bench/webhook-delivery';
-import type { BurstResult } from '../../scripts/bench/announcement-burst';
+import type { BurstResult, EdgeBurstResult } from '../../scripts/bench/announcement-burst';
 import type { ScaleResult } from '../../scripts/bench/scale';
 
 const ROOT = join(__dirname, '..', '..');
@@ -157,7 +157,10 @@ describe('npm run bench -- --smoke', () => {
     expect(studioQueue.photos).toBe(24);
     expect(studioQueue.firstScreenImages).toBeGreaterThanOrEqual(4);
     // The announcement burst, in a child process against a DynamoDB that conflicts like the real one: both designs, every check-in accounted for.
-    const bursts = results.announcementBurst as BurstResult[];
+    const { designs: bursts, throughEdge } = results.announcementBurst as {
+      designs: BurstResult[];
+      throughEdge: EdgeBurstResult[];
+    };
     expect(stdout).toContain('### The announcement burst');
     expect(bursts.map((burst) => burst.counters)).toEqual(['spread', 'single']);
     for (const burst of bursts) {
@@ -169,6 +172,26 @@ describe('npm run bench -- --smoke', () => {
       expect(burst.transactionsPerCheckin).toBeGreaterThanOrEqual(1);
       expect(isPositive(burst.p50Ms) && burst.p99Ms >= burst.p50Ms).toBe(true);
     }
+    // Through the stack's edge: every request of each sender answered by a layer, the day exact, each paid check-in a session.
+    const [edge] = throughEdge;
+    const countedOf = (sender: Record<string, number>) =>
+      Object.entries(sender)
+        .filter(([name]) => !['requests', 'p50Ms', 'p99Ms'].includes(name))
+        .reduce((sum, [, count]) => sum + count, 0);
+    for (const sender of [edge!.tenantA, edge!.tenantBAlone, edge!.tenantB, edge!.flooder, edge!.paid])
+      expect([countedOf(sender), isPositive(sender.p50Ms) && sender.p99Ms >= sender.p50Ms]).toEqual([
+        sender.requests,
+        true,
+      ]);
+    expect([edge!.tenantA.requests, edge!.flooder.requests, edge!.paid.requests]).toEqual([
+      edge!.participants,
+      edge!.flooderPerSecond * edge!.seconds,
+      edge!.paidCheckins,
+    ]);
+    expect(edge!.tenantA.admitted).toBeGreaterThan(0);
+    expect(edge!.tenantB.admitted).toBe(edge!.tenantB.requests);
+    expect([edge!.overbooked, edge!.hotDayBooked]).toEqual([0, edge!.hotDayPersons]);
+    expect([edge!.paid.admitted, edge!.checkoutSessions]).toEqual([edge!.paidCheckins, edge!.paidCheckins]);
     // The scale section (its reads are held by scale-smoke.test.ts): both galleries, every path, every job.
     const scale = results.scale as ScaleResult;
     expect(stdout).toContain('### Scale:');

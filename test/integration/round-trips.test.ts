@@ -120,7 +120,7 @@ describe('DynamoDB round trips per request', () => {
       status: 200,
       calls: SUBMIT_CHECKIN_FLOOR.calls,
       depth: SUBMIT_CHECKIN_FLOOR.depth,
-      operations: ['Query', 'TransactWriteItems', 'UpdateItem', 'UpdateItem'],
+      operations: ['Query', 'TransactWriteItems', 'UpdateItem', 'UpdateItem', 'UpdateItem'],
     });
     expect(SUBMIT_CHECKIN_FLOOR.depth).toBe(3);
     expect({ status: cold.status, depth: cold.depth }).toEqual({

@@ -1,5 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { CDN_PATH, type LocalApi, startLocalApi } from '../../scripts/local/api-server';
+import type { LocalEdge } from '../../scripts/local/local-edge';
 import { conformanceProblems } from './openapi-conformance';
 import { useTestTable } from './test-table';
 
@@ -20,9 +21,11 @@ export interface ApiAnswer {
  * The local API server in this test process, on its own port and table, so tests go over
  * real HTTP while sharing modules (clock, DynamoDB client) with the server.
  */
-export function useLocalApi(options: { checkinPage?: boolean; stream?: boolean } = {}): {
+export function useLocalApi(options: { checkinPage?: boolean; stream?: boolean; edge?: boolean | LocalEdge } = {}): {
   call(path: string, options?: ApiCall): Promise<ApiAnswer>;
   readonly url: string;
+  /** The edge in front of the functions, when `edge` asked for one. */
+  readonly edge: LocalEdge | undefined;
 } {
   let api: LocalApi | undefined;
   useTestTable({ stream: options.stream });
@@ -36,6 +39,7 @@ export function useLocalApi(options: { checkinPage?: boolean; stream?: boolean }
         bucket: process.env.MEDIA_BUCKET!,
       },
       checkinPage: options.checkinPage ? {} : undefined,
+      edge: options.edge,
     });
     process.env.PHOTO_CDN_URL = `http://127.0.0.1:${api.port}${CDN_PATH}`;
   });
@@ -46,6 +50,9 @@ export function useLocalApi(options: { checkinPage?: boolean; stream?: boolean }
     get url() {
       if (!api) throw new Error('local API not started');
       return api.url;
+    },
+    get edge() {
+      return api?.edge;
     },
     async call(path, options = {}) {
       if (!api) throw new Error('local API not started');

@@ -17,6 +17,8 @@ declare module '#lib/platform/domain-error' {
     package_amount_exceeds_limit: true;
     /** The payment provider failed; nothing was kept. */
     payment_provider_unavailable: true;
+    /** The platform's Stripe calls are at their limit (stripe-call-limit.ts); nothing was kept, retry after the wait. */
+    payment_provider_busy: true;
   }
 }
 

@@ -51,3 +51,17 @@ export function clientKey(address: string | undefined): string {
 export function clientSiteKey(address: string | undefined): string {
   return `site-${hashedKey(address === undefined ? undefined : clientSite(address.trim()))}`;
 }
+
+/**
+ * The key a client's photo lookups naming one credential (an access code, a photo link, an email
+ * address) are counted under: a hash of the client's network and the credential together, so
+ * that colleagues behind one NAT address each have their own budget for their own code or link
+ * (docs/photos.md#limits-on-photo-lookups). The counter holds neither.
+ */
+export function clientCredentialKey(address: string | undefined, credential: string): string {
+  const network = address === undefined ? undefined : clientNetwork(address.trim());
+  return `cred-${createHash('sha256')
+    .update(`${network ?? 'unknown'}\n${credential}`)
+    .digest('base64url')
+    .slice(0, 22)}`;
+}

@@ -11,4 +11,8 @@ export const rateLimitKeys = {
   /** The counter ID of a public client's budget in one gallery (`-`: no gallery named, or none found). */
   publicRateLimitCounter: (tenantId: string, galleryToken: string | undefined, budget: string, client: string) =>
     `PUBLIC#${tenantId}#${galleryToken ?? '-'}#${budget}#${client}`,
+  /** The counter ID of a tenant's share of the check-in route, all its galleries and clients together. */
+  tenantShareCounter: (tenantId: string) => `SHARE#${tenantId}#checkins`,
+  /** The counter ID of the Stripe platform account's limit: one platform account per deployment. */
+  stripePlatformCounter: () => 'STRIPE#platform',
 } as const;

@@ -186,6 +186,17 @@ export async function refundRateLimit(keyId: string, policy: RateLimitPolicy, no
   rememberTat(keyId, tat);
 }
 
+/**
+ * The requests the key's counter has left at `now` as this process last saw it (its TAT), or
+ * undefined when this process has not seen it. At 0 consumeRateLimit refuses without writing.
+ */
+export function knownRemaining(keyId: string, policy: RateLimitPolicy, now: number): number | undefined {
+  const tat = lastSeenTat.get(keyId);
+  if (tat === undefined) return undefined;
+  if (tat <= now) return policy.limit;
+  return Math.max(0, Math.floor((now + burstTolerance(policy) - tat) / emissionInterval(policy)) + 1);
+}
+
 function rememberTat(keyId: string, tat: number | undefined): void {
   if (lastSeenTat.size > 10_000) lastSeenTat.clear();
   if (tat === undefined) lastSeenTat.delete(keyId);
@@ -200,4 +211,14 @@ export function publicCounterId(
   client: string,
 ): string {
   return rateLimitKeys.publicRateLimitCounter(tenantId, galleryToken, budget, client);
+}
+
+/** The ID of the Stripe platform account's counter (lib/payments/rules/stripe-call-limit.ts). */
+export function stripePlatformCounterId(): string {
+  return rateLimitKeys.stripePlatformCounter();
+}
+
+/** The ID of a tenant's share counter of check-in attempts (lib/tenants/rules/tenant-share.ts). */
+export function tenantShareCounterId(tenantId: string): string {
+  return rateLimitKeys.tenantShareCounter(tenantId);
 }

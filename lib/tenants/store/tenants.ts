@@ -9,6 +9,7 @@ import { tenantIdPointerPut } from '#lib/tenants/store/tenant-directory';
 import { queryGsi1, queryPartition, updateExistingItem } from '#lib/platform/table/queries';
 import type { PlanTier } from '#lib/tenants/rules/plans';
 import type { Branding } from '#lib/tenants/rules/branding';
+import type { TenantShare } from '#lib/tenants/rules/tenant-share';
 import { isCancelledTransaction, isConditionFailure } from '#lib/platform/table/store-errors';
 import { ExpiringCache } from '#lib/platform/expiring-cache';
 import * as v from 'valibot';
@@ -40,6 +41,8 @@ export interface Tenant {
   allowedReturnOrigins?: string[];
   /** The logo and accent colour of its galleries' check-in pages, where a gallery sets none of its own. */
   branding?: Branding;
+  /** Its own share of the check-in route, where the platform set one (else DEFAULT_TENANT_SHARE). */
+  publicShare?: Partial<TenantShare>;
 }
 
 export interface StripeReadiness {
@@ -94,6 +97,7 @@ const tenantItemSchema = v.object({
   // A string set (the document client reads it as a Set): one ADD or DELETE changes it.
   allowedReturnOrigins: v.nullish(v.set(v.string())),
   branding: v.nullish(storedObject<Branding>()),
+  publicShare: v.nullish(v.object({ checkinsPerSecond: v.optional(v.number()) })),
 });
 
 /** The tier is kept as read: an unknown tier is a state the plan check must notice. */
@@ -115,6 +119,7 @@ export function fromTenantItems(storedProfile: StoredItem, storedPlan: StoredIte
     plan: plan ? { tier: String(plan.tier), updatedAt: plan.updatedAt } : undefined,
     allowedReturnOrigins: profile.allowedReturnOrigins ? [...profile.allowedReturnOrigins].sort() : undefined,
     ...(profile.branding ? { branding: profile.branding } : {}),
+    ...(profile.publicShare ? { publicShare: profile.publicShare } : {}),
   };
 }
 
@@ -202,7 +207,7 @@ export async function setTenantPlan(slug: string, tier: PlanTier): Promise<void>
 }
 
 export type TenantSettings = Partial<
-  Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved' | 'platformFeeBps' | 'branding'>
+  Pick<Tenant, 'name' | 'stripeAccountId' | 'paymentAccessApproved' | 'platformFeeBps' | 'branding' | 'publicShare'>
 >;
 
 /** Changes profile settings of an existing tenant; false when no such tenant exists. */

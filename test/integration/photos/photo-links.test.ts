@@ -239,19 +239,21 @@ describe('POST /group-shoot sendPhotoLink and photosByLink', () => {
     expect([answer.status, answer.body.error]).toEqual([status, error]);
   });
 
-  it('draws on the per-client lookup budget', async () => {
+  it('draws on the per-client lookup budget of the email or link it names', async () => {
     // Prepare
     const limited = await createTestTenant();
     await updateGallerySettings(limited.tenant.tenantId, limited.token, {
       publicLimits: { photoLookups: { limit: 2, windowMs: 60 * 60_000 } },
     });
-    // Act
+    // Act: the same client, one email three times, then a link and another email.
     const answers = [
       await sendLink(limited, 'a@example.com'),
-      await openLink(limited, 'not-a-link'),
       await sendLink(limited, 'a@example.com'),
+      await sendLink(limited, 'a@example.com'),
+      await openLink(limited, 'not-a-link'),
+      await sendLink(limited, 'b@example.com'),
     ];
     // Assess
-    expect(answers.map((answer) => answer.status)).toEqual([200, 403, 429]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429, 403, 200]);
   });
 });

@@ -86,6 +86,25 @@ describe('myPhotos attempt limits', () => {
     expect(otherClient.status).toBe(200);
   });
 
+  it('counts a shared address per code: a colleague behind the same NAT who used up their budget refuses nobody else', async () => {
+    // Prepare: two colleagues of one office, both behind 198.51.100.30.
+    const { studio, right } = await studioWith({ photoLookups: { limit: 3, windowMs: 60 * 60_000 } });
+    const colleagueEmail = `colleague-${studio.slug}@example.com`;
+    const [colleague] = await importParticipants(api.call, studio, studio.token, [
+      { name: 'Colleague', email: colleagueEmail },
+    ]);
+    const office = '198.51.100.30';
+    // Act: the colleague looks five times, then the participant with their own code.
+    const colleagueAnswers = [];
+    for (let index = 0; index < 5; index += 1)
+      colleagueAnswers.push(await post(studio, office, { code: colleague!.code, email: colleagueEmail }));
+    const own = await post(studio, office, right);
+    // Assess
+    expect(colleagueAnswers.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 429]);
+    expect(own.status).toBe(200);
+    expect(own.body.photos).toHaveLength(1);
+  });
+
   it('locks nobody out: after 288 wrong pairs from 48 client networks, the participant still gets the photos, by code and email and by link', async () => {
     // Prepare: the default budgets, and the run that was reported: 6 guesses from each of 48 networks, each guess another code
     const { studio, person, right } = await studioWith({});

@@ -9,7 +9,7 @@ import { GetAccountSettingsCommand, LambdaClient } from '@aws-sdk/client-lambda'
 import { GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetAccountCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand, STSClient } from '@aws-sdk/client-sts';
-import { GetWebACLCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
+import { GetWebACLCommand, ListWebACLsCommand, WAFV2Client } from '@aws-sdk/client-wafv2';
 import { mockClient } from 'aws-sdk-client-mock';
 
 export const ACCOUNT = '123456789012';
@@ -65,6 +65,7 @@ export function mockAws() {
       Certificate: { Status: 'ISSUED', DomainName: 'api.studio.example' },
     });
     mocks.waf.on(GetWebACLCommand).resolves({ WebACL: undefined });
+    mocks.waf.on(ListWebACLsCommand).resolves({ WebACLs: [] });
     mocks.secrets.on(GetSecretValueCommand).resolves({ SecretString: 'placeholder' });
     mocks.secrets.on(PutSecretValueCommand).resolves({});
   };

@@ -3,7 +3,7 @@ import { DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { GetAccountSettingsCommand } from '@aws-sdk/client-lambda';
 import { GetAccountCommand, GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { GetCallerIdentityCommand } from '@aws-sdk/client-sts';
-import { GetWebACLCommand } from '@aws-sdk/client-wafv2';
+import { GetWebACLCommand, ListWebACLsCommand } from '@aws-sdk/client-wafv2';
 import { RETENTION_PLANNER_HANDLER } from '#lib/http/handlers';
 import { reservedConcurrencyOf } from '../../../infra/function-concurrency';
 import type { StackTemplate } from '../../../infra/stateful-resources';
@@ -23,6 +23,7 @@ const SETTINGS: DeploySettings = {
     photoCdn: { domainName: 'photos.studio.example', certificateArn: PHOTO_CERTIFICATE },
     checkinPage: { domainName: 'checkin.studio.example', certificateArn: PHOTO_CERTIFICATE },
   },
+  apiFront: true,
   apiFrontWebAclArn: WEB_ACL,
   alarmAddress: 'ops@studio.example',
   senderAddress: 'photos@studio.example',
@@ -193,6 +194,23 @@ describe('npm run deploy: the preflight, against a mocked AWS SDK', () => {
           .rejects(awsError('AccessDeniedException', 'not authorized to perform wafv2:GetWebACL')),
       /^AWS WAF is not available to these credentials in us-east-1 \(not authorized to perform wafv2:GetWebACL\)/,
     ],
+    [
+      "no CDK bootstrap in us-east-1, where the app's own web ACL goes",
+      () =>
+        aws.cloudFormation.on(DescribeStacksCommand).callsFake(async (_input, getClient) => {
+          if ((await getClient().config.region()) === 'us-east-1')
+            throw awsError('ValidationError', 'Stack with id CDKToolkit does not exist');
+          return { Stacks: [{ StackName: 'CDKToolkit', StackStatus: 'CREATE_COMPLETE', CreationTime: new Date() }] };
+        }),
+      /^The account is not bootstrapped for CDK in us-east-1: run npx cdk bootstrap aws:\/\/123456789012\/us-east-1/,
+      { apiFrontWebAclArn: undefined },
+    ],
+    [
+      "no AWS WAF for the app's own web ACL",
+      () => aws.waf.on(ListWebACLsCommand).rejects(awsError('AccessDeniedException', 'not authorized')),
+      /^AWS WAF is not available to these credentials in us-east-1 \(not authorized\): the API front's web ACL goes there/,
+      { apiFrontWebAclArn: undefined },
+    ],
   ];
 
   it.each(failures)('fails with its own message on %s', async (_case, breakIt, message, settings = {}) => {
@@ -214,6 +232,19 @@ describe('npm run deploy: the preflight, against a mocked AWS SDK', () => {
     const report = await runPreflight(SETTINGS, template);
 
     expect(report.failures).toHaveLength(3);
+  });
+
+  it("checks CDK's bootstrap and AWS WAF in us-east-1 only where the app deploys its own web ACL there", async () => {
+    const ownWebAcl = await runPreflight({ ...SETTINGS, apiFrontWebAclArn: undefined }, template);
+    expect(ownWebAcl.failures).toEqual([]);
+    expect(ownWebAcl.checked).toEqual(
+      expect.arrayContaining(['CDK bootstrap in us-east-1', "AWS WAF in us-east-1, for the API front's web ACL"]),
+    );
+
+    aws.inOrder();
+    const withoutFront = await runPreflight({ ...SETTINGS, apiFront: false, apiFrontWebAclArn: undefined }, template);
+    expect(withoutFront.checked).not.toContain('CDK bootstrap in us-east-1');
+    expect(aws.waf.calls()).toHaveLength(0);
   });
 
   it('passes a quota of 10 when the stack reserves nothing, and asks nothing of SES without a sender', async () => {

@@ -24,7 +24,7 @@ function fakeCdk(template: StackTemplate) {
     synth: async (context) => (calls.push('synth'), contexts.push(context), template),
     diff: async () => void calls.push('diff'),
     deploy: async () => (calls.push('deploy'), OUTPUTS),
-    destroy: async () => void calls.push('destroy'),
+    destroy: async (_context, stackName) => void calls.push(`destroy ${stackName}`),
   };
   return { calls, contexts, cdk: () => runner };
 }
@@ -213,7 +213,7 @@ describe('npm run deploy', () => {
 
     // Assess
     expect(code).toBe(0);
-    expect(fake.calls).toEqual(['destroy']);
+    expect(fake.calls).toEqual(['destroy GroupShoot', 'destroy GroupShootApiFrontWebAcl']);
     const printed = out.join('\n');
     expect(printed).toContain(
       'aws dynamodb update-table --table-name GroupShoot-TableCD117FA1-1ABC --no-deletion-protection-enabled && aws dynamodb delete-table --table-name GroupShoot-TableCD117FA1-1ABC',

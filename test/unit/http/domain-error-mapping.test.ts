@@ -22,6 +22,7 @@ const RENAMED = new Map(
     'unknown_access_pair photos_not_found',
     'invalid_photo_link photo_link_invalid',
     'photo_lookup_by_code_off photo_lookup_by_code_disabled',
+    'payment_provider_busy rate_limit_exceeded',
   ].map((pair) => pair.split(' ') as [DomainErrorReason, ErrorCode]),
 );
 /** Every other reason is named like the catalogue code it is answered with. */
@@ -101,5 +102,16 @@ describe('apiErrorOf', () => {
     const body = apiErrorOf(new DomainError('consent_required')).toJSON();
 
     expect(body).toEqual({ ok: false, error: 'consent_required', message: ERROR_CATALOG.consent_required.message });
+  });
+});
+
+describe('apiErrorOf, for a refusal that says when to retry', () => {
+  it('answers Retry-After with the seconds the refusal gives, and no Retry-After without them', () => {
+    // Act
+    const busy = apiErrorOf(new DomainError('payment_provider_busy', 'Retry in 3 seconds.', {}, 3));
+    const plain = apiErrorOf(new DomainError('payment_provider_unavailable'));
+    // Assess
+    expect([busy.status, busy.code, busy.headers]).toEqual([429, 'rate_limit_exceeded', { 'Retry-After': '3' }]);
+    expect(plain.headers).toEqual({});
   });
 });
