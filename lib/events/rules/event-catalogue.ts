@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   'photos.withheld',
   'photo.picked',
   'hr_export.ready',
+  'person.consent_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -83,6 +84,16 @@ export interface HrExportReadyData {
   skipped: { noConsent: number; noPhoto: number };
 }
 
+export interface PersonConsentChangedData {
+  personId: string;
+  /** Which consent changed: never consentGiven, which only erasure ends. */
+  consent: 'faceConsent' | 'notificationConsent' | 'hrExportConsent';
+  /** Its value from now on: false withdrawn, true given again. */
+  given: boolean;
+  /** Who changed it: the participant (photo link page, unsubscribe link) or the studio. */
+  changedBy: 'participant' | 'studio';
+}
+
 export interface EventDataOf {
   'person.created': PersonCreatedData;
   'checkin.completed': CheckinCompletedData;
@@ -93,6 +104,7 @@ export interface EventDataOf {
   'photos.withheld': PhotosWithheldData;
   'photo.picked': PhotoPickedData;
   'hr_export.ready': HrExportReadyData;
+  'person.consent_changed': PersonConsentChangedData;
 }
 
 /** An event as the outbox stores it; the envelope a subscriber receives is built from it (envelopeOf). */
@@ -228,6 +240,26 @@ export function photoPicked(scope: EventScope, pick: PhotoPickedData): ServiceEv
     photoId: pick.photoId,
     pickedBy: pick.pickedBy,
   });
+}
+
+/**
+ * person.consent_changed: a consent of the person changed after check-in. It names the consent and
+ * its new value, never the person's data; its createdAt is the change's time.
+ */
+export function personConsentChanged(
+  scope: EventScope,
+  change: PersonConsentChangedData,
+  at: string,
+): ServiceEvent<'person.consent_changed'> {
+  return {
+    ...serviceEvent(scope, 'person.consent_changed', change.personId, {
+      personId: change.personId,
+      consent: change.consent,
+      given: change.given,
+      changedBy: change.changedBy,
+    }),
+    createdAt: at,
+  };
 }
 
 /** hr_export.ready: an HR export's ZIP is ready to download (GET …/hr-exports/{exportId}); it names no person. */
