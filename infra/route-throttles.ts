@@ -19,12 +19,15 @@ export const DEFAULT_STAGE_THROTTLE: Throttle = { rateLimit: 200, burstLimit: 40
  *   Stripe calls they make far below Stripe's 100 operations per second of a live account.
  * - server: 50/s, burst 100 per route key: 50 API keys at their own limit of 1/s on one route.
  * - webhook: 50/s, burst 100: twice the check-in rate, since a check-in brings Stripe events.
+ * - link (an email's one-click unsubscribe): 10/s, burst 20; a person clicks it once, a mail
+ *   provider posts it once.
  * - unmatched (ANY per known path, $default): 10/s, burst 20; they answer only 404 and 405.
  */
 export const DEFAULT_ROUTE_THROTTLES: Record<RouteClass, Throttle> = {
   public: { rateLimit: 25, burstLimit: 50 },
   server: { rateLimit: 50, burstLimit: 100 },
   webhook: { rateLimit: 50, burstLimit: 100 },
+  link: { rateLimit: 10, burstLimit: 20 },
   unmatched: { rateLimit: 10, burstLimit: 20 },
 };
 

@@ -104,3 +104,17 @@ export const ParticipantConsents = v.object({
   ),
   requestId,
 });
+
+/** What a one-click unsubscribe POST answers a mail provider (a browser that asks for HTML gets the page). */
+export const Unsubscribed = v.object({
+  ok: v.literal(true),
+  notificationConsent: v.pipe(
+    v.literal(false),
+    v.description("The link's person's notification consent from now on: withdrawn, whatever it was before."),
+  ),
+  changed: v.pipe(
+    v.boolean(),
+    v.description('Whether this request withdrew it; false where it was not given (withdrawn before, or never given).'),
+  ),
+  requestId,
+});

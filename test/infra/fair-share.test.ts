@@ -10,10 +10,11 @@ const DOCUMENTED_THROTTLES = {
   public: { ThrottlingRateLimit: 25, ThrottlingBurstLimit: 50 },
   server: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
   webhook: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+  link: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
   unmatched: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
 };
 /** The documented reserved concurrency per function. */
-const DOCUMENTED_CONCURRENCY = { public: 50, server: 20, webhook: 20, unmatched: 10 };
+const DOCUMENTED_CONCURRENCY = { public: 50, server: 20, webhook: 20, link: 10, unmatched: 10 };
 
 const declaredRoutes = (routes as readonly Route[]).flatMap((route) =>
   pathsOf(route).map((path) => ({ key: `${route.method} ${path}`, route })),
