@@ -10,6 +10,7 @@ import { photoObjectKey } from '#lib/platform/media-keys';
 import { randomBase62, randomToken } from '#lib/platform/secret-values';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
+import { signUnsubscribeLink } from '#lib/photos/links/rules/unsubscribe-link-token';
 import { getPerson } from '#lib/persons/store/persons';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { uniqueSlug } from '../../support/factories';
@@ -941,6 +942,58 @@ const publicCases: Record<string, () => void> = {
       expect(consents).toEqual([null, null]);
     });
 
+    it("gives manageConsents with Bravo's photo link the answer of an unknown gallery with Alpha's slug, and of a forged link in Alpha's gallery, and changes nothing", async () => {
+      const bravoLink = signPhotoLink(
+        process.env.PHOTO_LINK_KEY!,
+        { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
+        Date.now(),
+      ).photoLink;
+      const forged = `${alpha1.photographed.personId}.${bravoLink.split('.')[1]}.${'A'.repeat(43)}`;
+      const manage = { action: 'manageConsents', photoLink: bravoLink, consent: 'notificationConsent', given: true };
+      await expectRefusedLikeUnknown(
+        {
+          method: 'POST',
+          path: '/group-shoot',
+          headers: alpha.publicHeaders,
+          body: { ...manage, token: bravo1.token },
+        },
+        {
+          method: 'POST',
+          path: '/group-shoot',
+          headers: alpha.publicHeaders,
+          body: { ...manage, token: unknownToken() },
+        },
+        404,
+        'gallery_not_found',
+      );
+      await expectRefusedLikeUnknown(
+        {
+          method: 'POST',
+          path: '/group-shoot',
+          headers: alpha.publicHeaders,
+          body: { ...manage, token: alpha1.token },
+        },
+        {
+          method: 'POST',
+          path: '/group-shoot',
+          headers: alpha.publicHeaders,
+          body: { ...manage, photoLink: forged, token: alpha1.token },
+        },
+        403,
+        'photo_link_invalid',
+      );
+      const consents = await Promise.all(
+        [
+          { tenantId: bravo.tenantId, token: bravo1.token, personId: bravo1.photographed.personId },
+          { tenantId: alpha.tenantId, token: alpha1.token, personId: alpha1.photographed.personId },
+        ].map(
+          async ({ personId, ...scope }) =>
+            (await getPerson(scope, personId, { consistent: true }))?.consents.notificationConsent,
+        ),
+      );
+      expect(consents).toEqual([null, null]);
+    });
+
     it("answers sendPhotoLink for Bravo's participant's address in Alpha's gallery as for an unknown address, and with Alpha's slug as for an unknown gallery", async () => {
       const body = { action: 'sendPhotoLink', email: bravo1.photographed.email };
       await expectRefusedLikeUnknown(
@@ -1036,6 +1089,7 @@ const crossedActions = [
   'photosByLink',
   'pickPhoto',
   'withdrawFaceConsent',
+  'manageConsents',
 ];
 
 describe('public routes', () => {
@@ -1072,6 +1126,51 @@ describe('webhook routes', () => {
     expect(delivered).toBe(200);
     expect(status.body.status).toBe('pending');
     // The listings below check that no person was created in either tenant.
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('link routes', () => {
+  it('has an isolation case for every link route', () => {
+    expect((routes as readonly Route[]).filter((route) => route.access === 'link').map((route) => route.id)).toEqual([
+      'unsubscribePage',
+      'unsubscribe',
+    ]);
+  });
+
+  it("refuses Bravo's unsubscribe link moved to Alpha's tenant or gallery, on its page and its POST, and withdraws nothing", async () => {
+    const bravoLink = signUnsubscribeLink(
+      process.env.PHOTO_LINK_KEY!,
+      { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
+      Date.now(),
+    );
+    const personToken = bravoLink.split('.').slice(2).join('.');
+    const moved = [
+      `${alpha.tenantId}.${bravo1.token}.${personToken}`,
+      `${bravo.tenantId}.${alpha1.token}.${personToken}`,
+      `${alpha.tenantId}.${alpha1.token}.${personToken}`,
+    ];
+    for (const link of moved) {
+      const page = await send({ method: 'GET', path: `/unsubscribe/${link}`, headers: {} });
+      const posted = await send({
+        method: 'POST',
+        path: `/unsubscribe/${link}`,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect([link, page.status, page.body.error, posted.status, posted.body.error]).toEqual([
+        link,
+        403,
+        'unsubscribe_link_invalid',
+        403,
+        'unsubscribe_link_invalid',
+      ]);
+    }
+    const person = await getPerson({ tenantId: bravo.tenantId, token: bravo1.token }, bravo1.photographed.personId, {
+      consistent: true,
+    });
+    expect(person?.consents.notificationConsent).toBeNull();
   });
 });
 
