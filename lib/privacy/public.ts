@@ -12,6 +12,6 @@ export const PUBLIC_MODULES = [
   'face-consent-schemas',
   'face-matching',
   'participant-consents',
-  'unsubscribe',
+  'rules/consent-states',
   'rules/personal-data',
 ] as const;

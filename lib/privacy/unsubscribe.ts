@@ -27,7 +27,7 @@ export interface UnsubscribeView {
 /** The person a link names; 403 unsubscribe_link_invalid for a link that is not valid now, or whose person was erased. */
 async function subjectOf(link: string): Promise<{ scope: GalleryScope; personId: string }> {
   const subject = await subjectOfUnsubscribeLink(link);
-  if (!subject) throw new DomainError('invalid_unsubscribe_link');
+  if (!subject) throw new DomainError('unsubscribe_link_invalid');
   return { scope: { tenantId: subject.tenantId, token: subject.galleryToken }, personId: subject.personId };
 }
 
@@ -37,7 +37,7 @@ async function viewOf(scope: GalleryScope, personId: string): Promise<Unsubscrib
     getGalleryConfiguration(scope.tenantId, scope.token),
     findTenantById(scope.tenantId),
   ]);
-  if (!person || !configuration || !tenant) throw new DomainError('invalid_unsubscribe_link');
+  if (!person || !configuration || !tenant) throw new DomainError('unsubscribe_link_invalid');
   return {
     language: firstLanguage(person.language, configuration.gallery.defaultLanguage),
     galleryName: configuration.gallery.galleryName,
@@ -63,6 +63,6 @@ export async function unsubscribeByLink(link: string): Promise<UnsubscribeView &
     at: nowIso(),
     by: 'participant',
   });
-  if (recorded === 'unknown_person') throw new DomainError('invalid_unsubscribe_link');
+  if (recorded === 'unknown_person') throw new DomainError('unsubscribe_link_invalid');
   return { ...(await viewOf(scope, personId)), changed: recorded === 'changed' };
 }

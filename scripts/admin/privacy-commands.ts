@@ -66,6 +66,7 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
     ['orders reduced to accounting data', countWithIds(receipt.ordersRedactedCount, receipt.ordersRedacted)],
     ['checkout tokens', String(receipt.checkoutTokens)],
     ['events (webhook outbox)', String(receipt.events)],
+    ['consent change records', String(receipt.consentChanges)],
     ['idempotency records', String(receipt.idempotencyRecords)],
     ['shoot photos and cards (cards kept as positions without personal data)', String(receipt.shootItems)],
     ['reference faces', String(receipt.referenceFaces)],

@@ -7,8 +7,8 @@ import { now } from '#lib/platform/clock';
  * The events the service reports to webhook subscriptions (docs/events.md). Each is written
  * as an item in the same transaction as the change it reports (lib/events/store/outbox.ts), so a change
  * that rolls back reports nothing. `data` holds only what an integration needs to act: IDs,
- * the matching keys HR systems use (employee ID, email), never names, access codes, consents,
- * form answers or selfies.
+ * the matching keys HR systems use (employee ID, email), never names, access codes, form answers
+ * or selfies, and no consent but the one a person.consent_changed names with its new value.
  */
 
 export const EVENT_TYPES = [

@@ -6,7 +6,7 @@
 declare module '#lib/platform/domain-error' {
   interface DomainErrorReasons {
     /** An unsubscribe link that is malformed, forged, expired, or whose person was erased. */
-    invalid_unsubscribe_link: true;
+    unsubscribe_link_invalid: true;
   }
 }
 

@@ -4,6 +4,9 @@ import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
 import { unsubscribeUrlOf } from '#lib/photos/links/unsubscribe-links';
 import { verifyWebhookSignature } from '#lib/client/webhook-signature';
 import { getNoticeRecipient } from '#lib/persons/store/photo-notice-marks';
+import { erasePersons } from '#lib/privacy/erasure';
+import { queryPartition } from '#lib/platform/table/queries';
+import { keys } from '../../support/table-keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { type LocalEventPipeline, startEventPipeline } from '../../../scripts/local/event-pipeline';
 import { type HrExportPipeline, startHrExportPipeline } from '../../../scripts/local/local-hr-export-queue';
@@ -376,5 +379,29 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     ]);
     const person = await personOf(studio, personId);
     expect([person.notificationConsent, person.hrExportConsent, person.faceConsent]).toEqual([true, true, true]);
+  });
+});
+
+describe('erasure', () => {
+  it('removes the consent change records with the person and the person.consent_changed events with theirs, and the receipt counts both', async () => {
+    // Prepare
+    const { studio, scope } = await consentStudio();
+    const { personId, photoLink } = await consentingParticipant(studio);
+    await manage(studio, photoLink, { consent: 'notificationConsent', given: false });
+    await manage(studio, photoLink, { consent: 'hrExportConsent', given: false });
+    const changeEvents = async () =>
+      (await queryPartition(keys.eventsOfGallery(scope.tenantId, scope.token))).filter(
+        (item) => item.type === 'person.consent_changed' && item.personId === personId,
+      );
+    const before = await changeEvents();
+    // Act
+    const dryRun = await erasePersons(scope, { personId }, { dryRun: true });
+    const receipt = await erasePersons(scope, { personId });
+    // Assess
+    expect(before).toHaveLength(2);
+    expect([dryRun.consentChanges, receipt.consentChanges]).toEqual([2, 2]);
+    expect(receipt.events).toBeGreaterThanOrEqual(2);
+    expect(await changeEvents()).toEqual([]);
+    expect(await personOf(studio, personId)).toBeUndefined();
   });
 });
