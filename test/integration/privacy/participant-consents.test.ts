@@ -382,6 +382,45 @@ describe('one-click unsubscribe (RFC 8058)', () => {
   });
 });
 
+describe('the studio sees it', () => {
+  it('lists the consents with the time and author of each change in npm run admin -- person show', async () => {
+    // Prepare
+    const { studio } = await consentStudio();
+    const { personId, photoLink } = await consentingParticipant(studio);
+    const changed = await manage(studio, photoLink, { consent: 'notificationConsent', given: false });
+    // Act
+    const shown = await admin(
+      'person',
+      'show',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--person',
+      personId,
+    );
+    const json = await admin(
+      'person',
+      'show',
+      '--tenant',
+      studio.slug,
+      '--gallery',
+      studio.token,
+      '--person',
+      personId,
+      '--json',
+    );
+    // Assess
+    const changedAt = changed.body.consents[2].changedAt as string;
+    expect(shown.code).toBe(0);
+    expect(shown.out).toMatch(new RegExp(`notificationConsent +not given +yes +${changedAt} +participant`));
+    expect(shown.out).toMatch(/hrExportConsent +given +yes +at check-in /);
+    expect(json.json().consents[2]).toEqual(
+      expect.objectContaining({ given: false, changedAt, changedBy: 'participant' }),
+    );
+  });
+});
+
 describe('erasure', () => {
   it('removes the consent change records with the person and the person.consent_changed events with theirs, and the receipt counts both', async () => {
     // Prepare
