@@ -22,9 +22,9 @@ export const MINIMUM_UNRESERVED_CONCURRENCY = 100;
 /**
  * Defaults for an account with the usual quota of 1,000 (docs/deployment.md#fair-share-between-tenants):
  * public 50 per function (a whole burst of the public route throttle at once), server 20 per
- * function, webhook 20, the unsubscribe link's function 10, the 404/405 function 10. With today's 16 API functions and the retention
- * run's 1 that reserves 401 and leaves 599 unreserved (the photo ingest, the reservation sweep
- * and anything else in the account).
+ * function, webhook 20, the unsubscribe link's function 10, the 404/405 function 10. With
+ * today's API functions and the retention run's 1 that reserves 371 and leaves 629 unreserved
+ * (the photo ingest, the reservation sweep and anything else in the account).
  */
 export const DEFAULT_RESERVED_CONCURRENCY: ReservedConcurrency = {
   perFunction: { public: 50, server: 20, webhook: 20, link: 10, unmatched: 10 },
