@@ -41,11 +41,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await events.stop();
-  await hrExports.stop();
+  hrExports.stop();
   await Promise.all(receivers.map((receiver) => receiver.close()));
 });
 
-/** A gallery that asks for every consent and takes photo links only, with a webhook receiver subscribed to every event. */
+/** A gallery that asks for every consent, with a webhook receiver subscribed to every event. */
 async function consentStudio() {
   const studio = await createCheckinStudio({
     granularConsents: { face: true, notification: true, hrExport: true },
@@ -55,7 +55,8 @@ async function consentStudio() {
   const added = await admin('webhook', 'add', '--tenant', studio.slug, '--url', receiver.url, '--json');
   expect(added.code).toBe(0);
   receiver.secret = added.json().signingSecret;
-  return { studio, receiver, scope: { tenantId: studio.tenant.tenantId, token: studio.token } as GalleryScope };
+  const scope: GalleryScope = { tenantId: studio.tenant.tenantId, token: studio.token };
+  return { studio, receiver, scope };
 }
 
 /** A participant who checked in with every consent given, and a photo link of theirs. */
