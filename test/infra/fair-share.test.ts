@@ -122,7 +122,7 @@ describe('throttle and concurrency options', () => {
 
   it('refuses reservations the account quota cannot hold, and names the way out', () => {
     expect(() => unbundledStack({ reservedConcurrency: { accountQuota: 10 } })).toThrow(
-      /needs an account quota of at least 501 .*reserveConcurrency=false/,
+      /needs an account quota of at least 511 .*reserveConcurrency=false/,
     );
   });
 

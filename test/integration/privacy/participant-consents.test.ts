@@ -390,27 +390,10 @@ describe('the studio sees it', () => {
     const { personId, photoLink } = await consentingParticipant(studio);
     const changed = await manage(studio, photoLink, { consent: 'notificationConsent', given: false });
     // Act
-    const shown = await admin(
-      'person',
-      'show',
-      '--tenant',
-      studio.slug,
-      '--gallery',
-      studio.token,
-      '--person',
-      personId,
-    );
-    const json = await admin(
-      'person',
-      'show',
-      '--tenant',
-      studio.slug,
-      '--gallery',
-      studio.token,
-      '--person',
-      personId,
-      '--json',
-    );
+    const show = (...options: string[]) =>
+      admin('person', 'show', '--tenant', studio.slug, '--gallery', studio.token, '--person', personId, ...options);
+    const shown = await show();
+    const json = await show('--json');
     // Assess
     const changedAt = changed.body.consents[2].changedAt as string;
     expect(shown.code).toBe(0);

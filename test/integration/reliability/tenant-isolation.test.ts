@@ -889,110 +889,54 @@ const publicCases: Record<string, () => void> = {
       expect([bravoPhotos.body.pickedPhotoId, alphaPhotos.body.pickedPhotoId]).toEqual([null, null]);
     });
 
-    it("gives a face-consent withdrawal with Bravo's photo link the answer of an unknown gallery with Alpha's slug, and of a forged link in Alpha's gallery, and withdraws nothing", async () => {
-      const bravoLink = signPhotoLink(
-        process.env.PHOTO_LINK_KEY!,
-        { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
-        Date.now(),
-      ).photoLink;
-      const forged = `${alpha1.photographed.personId}.${bravoLink.split('.')[1]}.${'A'.repeat(43)}`;
-      const withdraw = { action: 'withdrawFaceConsent', photoLink: bravoLink };
-      await expectRefusedLikeUnknown(
-        {
+    // Imported persons were never asked (null): a withdrawal would have recorded false, a consent given true.
+    it.each([
+      ['a face-consent withdrawal', { action: 'withdrawFaceConsent' }, 'faceConsent'],
+      [
+        'manageConsents',
+        { action: 'manageConsents', consent: 'notificationConsent', given: true },
+        'notificationConsent',
+      ],
+    ] as const)(
+      "gives %s with Bravo's photo link the answer of an unknown gallery with Alpha's slug, and of a forged link in Alpha's gallery, and changes nothing",
+      async (_what, action, consent) => {
+        const bravoLink = signPhotoLink(
+          process.env.PHOTO_LINK_KEY!,
+          { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
+          Date.now(),
+        ).photoLink;
+        const forged = `${alpha1.photographed.personId}.${bravoLink.split('.')[1]}.${'A'.repeat(43)}`;
+        const body = { ...action, photoLink: bravoLink };
+        const asAlpha = (members: Record<string, unknown>) => ({
           method: 'POST',
           path: '/group-shoot',
           headers: alpha.publicHeaders,
-          body: { ...withdraw, token: bravo1.token },
-        },
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...withdraw, token: unknownToken() },
-        },
-        404,
-        'gallery_not_found',
-      );
-      await expectRefusedLikeUnknown(
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...withdraw, token: alpha1.token },
-        },
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...withdraw, photoLink: forged, token: alpha1.token },
-        },
-        403,
-        'photo_link_invalid',
-      );
-      // Imported persons were never asked (null): a withdrawal would have recorded false.
-      const consents = await Promise.all(
-        [
-          { tenantId: bravo.tenantId, token: bravo1.token, personId: bravo1.photographed.personId },
-          { tenantId: alpha.tenantId, token: alpha1.token, personId: alpha1.photographed.personId },
-        ].map(
-          async ({ personId, ...scope }) =>
-            (await getPerson(scope, personId, { consistent: true }))?.consents.faceConsent,
-        ),
-      );
-      expect(consents).toEqual([null, null]);
-    });
-
-    it("gives manageConsents with Bravo's photo link the answer of an unknown gallery with Alpha's slug, and of a forged link in Alpha's gallery, and changes nothing", async () => {
-      const bravoLink = signPhotoLink(
-        process.env.PHOTO_LINK_KEY!,
-        { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
-        Date.now(),
-      ).photoLink;
-      const forged = `${alpha1.photographed.personId}.${bravoLink.split('.')[1]}.${'A'.repeat(43)}`;
-      const manage = { action: 'manageConsents', photoLink: bravoLink, consent: 'notificationConsent', given: true };
-      await expectRefusedLikeUnknown(
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...manage, token: bravo1.token },
-        },
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...manage, token: unknownToken() },
-        },
-        404,
-        'gallery_not_found',
-      );
-      await expectRefusedLikeUnknown(
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...manage, token: alpha1.token },
-        },
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...manage, photoLink: forged, token: alpha1.token },
-        },
-        403,
-        'photo_link_invalid',
-      );
-      const consents = await Promise.all(
-        [
-          { tenantId: bravo.tenantId, token: bravo1.token, personId: bravo1.photographed.personId },
-          { tenantId: alpha.tenantId, token: alpha1.token, personId: alpha1.photographed.personId },
-        ].map(
-          async ({ personId, ...scope }) =>
-            (await getPerson(scope, personId, { consistent: true }))?.consents.notificationConsent,
-        ),
-      );
-      expect(consents).toEqual([null, null]);
-    });
+          body: { ...body, ...members },
+        });
+        await expectRefusedLikeUnknown(
+          asAlpha({ token: bravo1.token }),
+          asAlpha({ token: unknownToken() }),
+          404,
+          'gallery_not_found',
+        );
+        await expectRefusedLikeUnknown(
+          asAlpha({ token: alpha1.token }),
+          asAlpha({ photoLink: forged, token: alpha1.token }),
+          403,
+          'photo_link_invalid',
+        );
+        const consents = await Promise.all(
+          [
+            { tenantId: bravo.tenantId, token: bravo1.token, personId: bravo1.photographed.personId },
+            { tenantId: alpha.tenantId, token: alpha1.token, personId: alpha1.photographed.personId },
+          ].map(
+            async ({ personId, ...scope }) =>
+              (await getPerson(scope, personId, { consistent: true }))?.consents[consent],
+          ),
+        );
+        expect(consents).toEqual([null, null]);
+      },
+    );
 
     it("answers sendPhotoLink for Bravo's participant's address in Alpha's gallery as for an unknown address, and with Alpha's slug as for an unknown gallery", async () => {
       const body = { action: 'sendPhotoLink', email: bravo1.photographed.email };
