@@ -139,6 +139,9 @@ const PERMISSIONS_BY_HANDLER = {
   'checkin/post-group-shoot': {
     table: [
       ...PUBLIC_REQUEST,
+      // The tenant's share of check-in attempts (lib/http/rate-limit.ts), and the Stripe platform
+      // account's limit before a paid check-in or retry calls Stripe (lib/payments/stripe-call-limit.ts).
+      { on: 'table', actions: ['UpdateItem'], partitions: [PARTITIONS.tenantShare, PARTITIONS.stripeCallLimit] },
       IDEMPOTENCY_RECORDS,
       ...STORE_PERSONS,
       // A free check-in counts the email's check-ins (insertCheckedInPerson).

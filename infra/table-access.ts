@@ -61,6 +61,10 @@ export const PARTITIONS = {
   stripeEvent: paymentKeys.stripeEvent(ANY).pk,
   /** `RATELIMIT#PUBLIC#…`: public clients' counters. */
   publicRateLimit: rateLimitKeys.rateLimit(rateLimitKeys.publicRateLimitCounter(ANY, ANY, ANY, ANY)).pk,
+  /** `RATELIMIT#SHARE#<tenantId>#checkins`: a tenant's share of the check-in route. */
+  tenantShare: rateLimitKeys.rateLimit(rateLimitKeys.tenantShareCounter(ANY)).pk,
+  /** `RATELIMIT#STRIPE#platform`: the Stripe platform account's limit of paid check-ins. */
+  stripeCallLimit: rateLimitKeys.rateLimit(rateLimitKeys.stripePlatformCounter()).pk,
   /** `GALLERYTOKEN#<token>`: the pointers of the galleries with this token, one per tenant (their tenant and own public limits). */
   galleryPointers: galleryKeys.galleryPointersOfToken(ANY),
   /** Gallery, days, packages, form fields, statistics. */
@@ -129,8 +133,18 @@ export const GSI2_PARTITIONS = {
 /** What recordStripeReadiness may name on a tenant profile: its key and the cached readiness. */
 export const STRIPE_READINESS_ATTRIBUTES = ['pk', 'sk', 'stripeReadiness'];
 
-/** What the photo-ready email sender may name when it updates a person: its key and the notice's state. */
-export const PHOTO_NOTICE_UPDATE_ATTRIBUTES = ['pk', 'sk', ...PHOTO_NOTICE_ATTRIBUTES];
+/**
+ * What the photo-ready email sender may name when it updates a person: its key and the notice's
+ * state, and the notification consent, which its claim names in its condition only (a withdrawal
+ * between the sender's read and its claim stops the email).
+ */
+export const PHOTO_NOTICE_UPDATE_ATTRIBUTES = [
+  'pk',
+  'sk',
+  ...PHOTO_NOTICE_ATTRIBUTES,
+  'consents',
+  'notificationConsent',
+];
 
 /**
  * A function's grants merged into the fewest statements: per place and attribute limit, each

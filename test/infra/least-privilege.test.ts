@@ -35,6 +35,8 @@ const SAMPLES: Record<string, Sample> = {
     on: 'table',
     key: keys.rateLimit(keys.publicRateLimitCounter(TENANT_ID, TOKEN, 'reads', '203.0.113.7')).pk,
   },
+  "tenant's share of check-ins": { on: 'table', key: keys.rateLimit(keys.tenantShareCounter(TENANT_ID)).pk },
+  "Stripe platform account's limit": { on: 'table', key: keys.rateLimit(keys.stripePlatformCounter()).pk },
   'gallery pointers': { on: 'table', key: keys.galleryPointersOfToken(TOKEN) },
   'gallery configuration': { on: 'table', key: keys.galleryPartition(TENANT_ID, TOKEN) },
   persons: { on: 'table', key: keys.personsOfGallery(TENANT_ID, TOKEN) },
