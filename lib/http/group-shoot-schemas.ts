@@ -15,7 +15,6 @@ import {
   SendPhotoLinkRequest,
 } from '#lib/photos/access/photo-schemas';
 import { FaceConsentWithdrawn, WithdrawFaceConsentRequest } from '#lib/privacy/face-consent-schemas';
-import { ManageConsentsRequest, ParticipantConsents } from '#lib/privacy/consent-schemas';
 
 /** The body of POST /group-shoot: one of the actions' bodies, by its member `action`. */
 export const CheckinRequest = v.variant('action', [
@@ -27,7 +26,6 @@ export const CheckinRequest = v.variant('action', [
   PhotosByLinkRequest,
   PickPhotoRequest,
   WithdrawFaceConsentRequest,
-  ManageConsentsRequest,
 ]);
 
 export type CheckinAction = v.InferOutput<typeof CheckinRequest>['action'];
@@ -40,5 +38,4 @@ export const CheckinResult = v.union([
   ParticipantPhotos,
   PhotoLinkRequested,
   FaceConsentWithdrawn,
-  ParticipantConsents,
 ]);

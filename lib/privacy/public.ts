@@ -6,12 +6,9 @@
  */
 export const PUBLIC_MODULES = [
   'adapters/retention-queues',
-  'consent-schemas',
   'erasure',
   'face-consent',
   'face-consent-schemas',
   'face-matching',
-  'participant-consents',
-  'rules/consent-states',
   'rules/personal-data',
 ] as const;
