@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from '#lib/platform/table/client';
 import { itemOfFailedCondition } from '#lib/platform/table/retry';
+import { ExpiringCache } from '#lib/platform/expiring-cache';
 import { rateLimitKeys } from '#lib/rate-limits/store/keys';
 import {
   type RateLimitPolicy,
@@ -29,8 +30,11 @@ export function fromCounterItem(item: StoredItem): v.InferOutput<typeof counterI
   return parseItem('rate limit counter', counterItemSchema, item);
 }
 
-/** Last TAT this process saw per key: a hint for which write to try first, never trusted. */
-const lastSeenTat = new Map<string, number>();
+/**
+ * Last TAT this process saw per key: a hint for which write to try first, never trusted. Past
+ * 10,000 keys the one written longest ago goes, so that a busy key keeps its hint.
+ */
+const lastSeenTat = new ExpiringCache<number>(Number.POSITIVE_INFINITY, 10_000);
 
 /**
  * Takes one request from the key's GCRA counter with conditional writes and no read: the
@@ -122,7 +126,7 @@ async function consumeOnItem(
       return { guardFailed: true, item: outcome.item };
     item = outcome.item;
     knownTat = outcome.tat;
-    rememberTat(counterId, outcome.tat);
+    rememberLaterTat(counterId, outcome.tat);
     if (outcome.written && outcome.tat !== undefined)
       return { verdict: admittedVerdict(policy, outcome.tat, now), item: item ?? {} };
   }
@@ -198,9 +202,19 @@ export function knownRemaining(keyId: string, policy: RateLimitPolicy, now: numb
 }
 
 function rememberTat(keyId: string, tat: number | undefined): void {
-  if (lastSeenTat.size > 10_000) lastSeenTat.clear();
   if (tat === undefined) lastSeenTat.delete(keyId);
   else lastSeenTat.set(keyId, tat);
+}
+
+/**
+ * Only a refund moves a TAT back, so of two takes' answers the later TAT is the newer state,
+ * whichever answer arrived last: concurrent takes of one key may be answered out of order, and
+ * a hint left behind would show room the counter no longer has (lib/http/rate-limit.ts takes
+ * a client's counter and its tenant's share at once only where the hint shows room).
+ */
+function rememberLaterTat(keyId: string, tat: number | undefined): void {
+  const known = lastSeenTat.get(keyId);
+  rememberTat(keyId, tat !== undefined && known !== undefined ? Math.max(tat, known) : tat);
 }
 
 /** The ID of a public budget's counter in a gallery, for one client (or a code, a person, every client). */
