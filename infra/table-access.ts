@@ -133,8 +133,18 @@ export const GSI2_PARTITIONS = {
 /** What recordStripeReadiness may name on a tenant profile: its key and the cached readiness. */
 export const STRIPE_READINESS_ATTRIBUTES = ['pk', 'sk', 'stripeReadiness'];
 
-/** What the photo-ready email sender may name when it updates a person: its key and the notice's state. */
-export const PHOTO_NOTICE_UPDATE_ATTRIBUTES = ['pk', 'sk', ...PHOTO_NOTICE_ATTRIBUTES];
+/**
+ * What the photo-ready email sender may name when it updates a person: its key and the notice's
+ * state, and the notification consent, which its claim names in its condition only (a withdrawal
+ * between the sender's read and its claim stops the email).
+ */
+export const PHOTO_NOTICE_UPDATE_ATTRIBUTES = [
+  'pk',
+  'sk',
+  ...PHOTO_NOTICE_ATTRIBUTES,
+  'consents',
+  'notificationConsent',
+];
 
 /**
  * A function's grants merged into the fewest statements: per place and attribute limit, each

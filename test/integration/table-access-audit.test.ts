@@ -446,6 +446,15 @@ describe('what the functions send to DynamoDB', () => {
     await notices.stop();
     const emails = await ses.emails();
     expect(emails.map((email) => email.subject)).toEqual([expect.stringMatching(/^Your photos are ready/)]);
+    // Its one-click unsubscribe, as a mail provider posts it: the unsubscribe function.
+    const unsubscribe = emails[0]!.headers?.find((header) => header.name === 'List-Unsubscribe')?.value ?? '';
+    const unsubscribePath = unsubscribe.slice(`<${process.env.PUBLIC_API_URL!}`.length, -1);
+    const unsubscribed = await fetch(`${api.url}${unsubscribePath}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect([unsubscribePath.startsWith('/unsubscribe/'), unsubscribed.status]).toEqual([true, 200]);
     // The free participant's selfie (face consent given) through the reference-face function.
     const faces = await startChangeStream({
       endpoint: process.env.DYNAMODB_ENDPOINT!,

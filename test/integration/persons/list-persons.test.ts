@@ -80,6 +80,8 @@ describe.each([0, 1])('GET persons, path variant %i', (variant) => {
           faceConsent: null,
           notificationConsent: null,
           hrExportConsent: null,
+          // Each consent's last change after check-in (none for an imported person)
+          consentChanges: { faceConsent: null, notificationConsent: null, hrExportConsent: null },
           customFields: {},
           source: 'import',
           createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

@@ -192,6 +192,10 @@ describe('photo-ready emails', () => {
     expect(email!.body.html).toContain(`<a href="${link.replace(/&/g, '&#38;')}">`);
     expect(email!.body.html).toContain('Hello Grace &#60;Hopper&#62;,');
     expect(email!.body.html).not.toContain('<Hopper>');
+    // One-click unsubscribe (RFC 8058), as on every notification email
+    const header = (name: string) => email!.headers?.find((candidate) => candidate.name === name)?.value;
+    expect(header('List-Unsubscribe')).toMatch(/^<https:\/\/[^>]+\/v1\/unsubscribe\/[^>]+>$/);
+    expect(header('List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     const stored = await getNoticeRecipient(studio.scope, person.personId);
     expect(stored!.state).toEqual({ sentAt: expect.any(String) });
   });

@@ -79,8 +79,8 @@ describe('face candidates after a face goes', () => {
     );
     // Assess
     expect(run.code).toBe(0);
-    expect(run.json()).toEqual({ outcome: 'withdrawn', referenceFaces: 1, candidateLists: 1 });
-    expect(again.json()).toEqual({ outcome: 'withdrawn', referenceFaces: 0, candidateLists: 0 });
+    expect(run.json()).toEqual({ outcome: 'withdrawn', referenceFaces: 1, candidateLists: 1, changed: false });
+    expect(again.json()).toEqual({ outcome: 'withdrawn', referenceFaces: 0, candidateLists: 0, changed: false });
     const text = await admin('person', 'face-consent', ...inGallery, '--person', forgotten.personId, '--off');
     expect(text.out).toContain(`Face consent of person ${forgotten.personId} withdrawn`);
     expect(text.out).toMatch(/reference faces deleted +0/);
