@@ -22,12 +22,12 @@ export const MINIMUM_UNRESERVED_CONCURRENCY = 100;
 /**
  * Defaults for an account with the usual quota of 1,000 (docs/deployment.md#fair-share-between-tenants):
  * public 100 per function (what the public route throttle is sized from: PUBLIC_CAPACITY in
- * route-throttles.ts), server 20 per function, webhook 20, the 404/405 function 10. With today's
- * API functions and the retention run's 1 that reserves 511 and leaves 489 unreserved (the photo
- * ingest, the reservation sweep and anything else in the account).
+ * route-throttles.ts), server 20 per function, webhook 20, the unsubscribe link's function 10, the
+ * 404/405 function 10. With today's API functions and the retention run's 1 that reserves 561 and
+ * leaves 439 unreserved (the photo ingest, the reservation sweep and anything else in the account).
  */
 export const DEFAULT_RESERVED_CONCURRENCY: ReservedConcurrency = {
-  perFunction: { public: 100, server: 20, webhook: 20, unmatched: 10 },
+  perFunction: { public: 100, server: 20, webhook: 20, link: 10, unmatched: 10 },
   accountQuota: 1000,
 };
 

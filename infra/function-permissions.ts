@@ -168,6 +168,8 @@ const PERMISSIONS_BY_HANDLER = {
       { on: 'table', actions: ['GetItem', 'DeleteItem'], partitions: [PARTITIONS.referenceFaces] },
       { on: 'table', actions: ['Query', 'GetItem', 'UpdateItem'], partitions: [PARTITIONS.shoot] },
       { on: 'table', actions: ['Query', 'DeleteItem'], partitions: [PARTITIONS.shootIndex] },
+      // manageConsents (lib/privacy/participant-consents.ts): a consent and the time of its change (UpdateItem on persons,
+      // above) with its person.consent_changed event (PutItem on events, STORE_PERSONS); the person read again after.
     ],
     media: { folders: ['selfies'], objects: ['PutObject', 'DeleteObject'] },
     secrets: ['stripeSecretKey', 'photoSigningKey', 'photoLinkKey'],
@@ -230,6 +232,21 @@ const PERMISSIONS_BY_HANDLER = {
       ...SETTLE_ORDERS,
     ],
     secrets: ['stripeWebhookSecret'],
+  },
+  // An email's one-click unsubscribe (lib/privacy/unsubscribe.ts): the link's person, gallery and tenant (its
+  // name, from its ID pointer and profile) for the page; the consent and the time of its change on the person,
+  // with its person.consent_changed event, in one transaction. The link is checked with the photo link key.
+  'privacy/unsubscribe': {
+    table: [
+      READ_GALLERY_CONFIG,
+      { on: 'table', actions: ['GetItem', 'PutItem'], partitions: [PARTITIONS.tenantIdPointer] },
+      { on: 'table', actions: ['GetItem'], partitions: [PARTITIONS.tenant] },
+      { on: 'gsi1', actions: ['Query'], partitions: [GSI1_PARTITIONS.tenantDirectory] },
+      { on: 'table', actions: ['GetItem', 'UpdateItem'], partitions: [PARTITIONS.persons] },
+      { on: 'table', actions: ['PutItem'], partitions: [PARTITIONS.events] },
+    ],
+    secrets: ['photoLinkKey'],
+    memoryMb: 256,
   },
   'http/route-not-matched': { table: [] },
   'http/cors-preflight': { table: [] },

@@ -278,6 +278,12 @@ export class GroupShootStack extends Stack {
       linkSender: this.functions.get(PHOTO_LINK_HANDLER)!,
       fromAddress: props.photoNoticeSender,
       senderHandler: PHOTO_NOTICE_HANDLER,
+      // Not the stage's URL: the stage depends on the routes, and so on the functions that get this address.
+      publicApiUrl:
+        this.apiFront?.url ??
+        (props.apiDomain
+          ? `https://${props.apiDomain.domainName}/v1`
+          : `https://${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}/v1`),
     });
     const referenceFaces = new ReferenceFaces(this, 'ReferenceFaces', {
       table,

@@ -42,6 +42,11 @@ export interface PhotoNoticesProps {
   fromAddress?: string;
   /** The sender's handler name, which its failure queue is kept for. */
   senderHandler: string;
+  /**
+   * The API's public base address, ending in /v1 (PUBLIC_API_URL): every email's one-click
+   * unsubscribe link is under it (lib/photos/links/unsubscribe-links.ts).
+   */
+  publicApiUrl: string;
 }
 
 /**
@@ -59,7 +64,7 @@ export class PhotoNotices extends Construct {
   constructor(
     scope: Construct,
     id: string,
-    { table, sender, linkSender, fromAddress, senderHandler }: PhotoNoticesProps,
+    { table, sender, linkSender, fromAddress, senderHandler, publicApiUrl }: PhotoNoticesProps,
   ) {
     super(scope, id);
     this.failures = new FailureQueue(this, 'Failures', { handler: senderHandler });
@@ -89,6 +94,7 @@ export class PhotoNotices extends Construct {
         ],
       }),
     );
+    for (const fn of [sender, linkSender]) fn.addEnvironment('PUBLIC_API_URL', publicApiUrl);
     if (fromAddress !== undefined) {
       for (const fn of [sender, linkSender]) {
         fn.addEnvironment('PHOTO_NOTICE_FROM', fromAddress);

@@ -51,12 +51,15 @@ export const DEFAULT_STAGE_THROTTLE: Throttle = { rateLimit: 2000, burstLimit: 4
  *   at least half the route. Stripe is protected where it is called, not here.
  * - server: 50/s, burst 100 per route key: 50 API keys at their own limit of 1/s on one route.
  * - webhook: 50/s, burst 100: twice the paid check-ins' limit, since a check-in brings Stripe events.
+ * - link (an email's one-click unsubscribe): 10/s, burst 20; a person clicks it once, a mail
+ *   provider posts it once.
  * - unmatched (ANY per known path, $default): 10/s, burst 20; they answer only 404 and 405.
  */
 export const DEFAULT_ROUTE_THROTTLES: Record<RouteClass, Throttle> = {
   public: { rateLimit: 400, burstLimit: 800 },
   server: { rateLimit: 50, burstLimit: 100 },
   webhook: { rateLimit: 50, burstLimit: 100 },
+  link: { rateLimit: 10, burstLimit: 20 },
   unmatched: { rateLimit: 10, burstLimit: 20 },
 };
 

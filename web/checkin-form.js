@@ -164,19 +164,29 @@
     })[0];
   }
 
-  /** The consent in the page's language, else the gallery's text with a note that says so (in the text's own language). */
-  function renderConsent() {
-    var texts = info.consentTexts || {};
+  /**
+   * Writes the studio's consent text into `node` in the page's language, else the gallery's text
+   * in its own language (the answer says so); the default sentence where the studio wrote none.
+   * The My photos view's list of consents writes it the same way.
+   */
+  page.writeConsentText = function (node) {
+    var loaded = page.info || {};
+    var texts = loaded.consentTexts || {};
     var translated = texts[i18n.language()];
-    var text = translated || info.consentText;
-    var node = $('consent-text');
+    var text = translated || loaded.consentText;
     if (text) {
       node.textContent = text;
       delete node.dataset.i18n;
     } else i18n.setText(node, 'consentDefault');
-    var fallback = !translated && Boolean(info.consentText) && (info.defaultLanguage || 'en') !== i18n.language();
-    if (fallback) node.setAttribute('lang', info.defaultLanguage || 'en');
+    var fallback = !translated && Boolean(loaded.consentText) && (loaded.defaultLanguage || 'en') !== i18n.language();
+    if (fallback) node.setAttribute('lang', loaded.defaultLanguage || 'en');
     else node.removeAttribute('lang');
+    return fallback;
+  };
+
+  /** The consent in the page's language, else the gallery's text with a note that says so (in the text's own language). */
+  function renderConsent() {
+    var fallback = page.writeConsentText($('consent-text'));
     $('consent-fallback').hidden = !fallback;
     $('consentGiven').setAttribute('aria-describedby', fallback ? 'consent-fallback' : '');
   }
@@ -204,8 +214,9 @@
     info = loaded;
     refreshedAt = Date.now();
     i18n.useGalleryDefault(info.defaultLanguage);
-    // The My photos view shows the ways in this gallery takes.
+    // The My photos view shows the ways in this gallery takes, and its consents in the gallery's words.
     page.photoAccess = info.photoAccess;
+    page.info = info;
     document.dispatchEvent(new CustomEvent('groupshoot:photo-access'));
     page.showGallery(info.galleryName, info.branding);
     renderFormFields(info.formFields || []);

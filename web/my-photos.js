@@ -3,7 +3,10 @@
  * link (photosByLink), and, where the gallery takes it, the access code with the email (or
  * employee ID) through myPhotos; each photo can be picked as the participant's portrait
  * (pickPhoto, with the link or code the view was opened with), and a participant who gave face
- * consent can withdraw it (withdrawFaceConsent, with the same). Shown for the address fragment `#my-photos`,
+ * consent can withdraw it (withdrawFaceConsent, with the same). Below the photos, the participant's
+ * consents as the gallery asks for them (manageConsents, with the same): each given one withdrawn
+ * with one button, a withdrawn one given again where the gallery still asks for it, the studio's own
+ * explained (only erasure ends it). Shown for the address fragment `#my-photos`,
  * `#my-photos/link/<photo link>` to open a link's photos, or `#my-photos/<code>` to open it with
  * the code filled in (a link or code leaves the address bar at once). Uses the gallery token,
  * tenant, API call and gallery settings of checkin.js (window.GROUPSHOOT_PAGE).
@@ -19,6 +22,8 @@
   var CODE_LENGTH = 4;
   var photos = [];
   var shown = -1;
+  /** The consents the list shows (manageConsents' answer), for a change of language. */
+  var consents = null;
   /** What opened the photos shown, sent again with a pick: `{ photoLink }` or `{ code, email | employeeId }`. */
   var proof = null;
 
@@ -226,6 +231,8 @@
     });
     markPick();
     showFaceConsent(answer.faceConsent === true);
+    $('consents').hidden = true;
+    loadConsents();
     $('photos-form').hidden = true;
     $('link-form').hidden = true;
     $('link-sent').hidden = true;
@@ -319,6 +326,94 @@
       i18n.setText($('face-withdrawn'), 'faceConsentWithdrawn');
       $('face-withdrawn').hidden = false;
       $('face-withdrawn').focus();
+      loadConsents();
+      return true;
+    });
+  }
+
+  /** manageConsents without a change: the list of the participant's consents. */
+  function loadConsents() {
+    if (!proof) return;
+    actWithProof({ action: 'manageConsents' }, function (answer) {
+      if (!(answer.ok && answer.consents)) return false;
+      showConsents(answer.consents);
+      return true;
+    });
+  }
+
+  /** The consents the gallery asks for, and those the participant gave or refused before it stopped asking. */
+  function showConsents(list) {
+    consents = list;
+    var shownConsents = list.filter(function (consent) {
+      return consent.asked || consent.given !== null;
+    });
+    var items = shownConsents.map(consentItem);
+    $('consents-list').replaceChildren.apply($('consents-list'), items);
+    $('consents').hidden = items.length === 0;
+  }
+
+  function consentItem(consent) {
+    var id = 'consent-' + consent.consent;
+    var item = page.element('li', { 'data-consent': consent.consent });
+    var label = page.element('p', { id: id + '-label', class: 'consent-label' });
+    if (consent.consent === 'consentGiven') page.writeConsentText(label);
+    else i18n.setText(label, consent.consent);
+    item.appendChild(label);
+    var state = page.element('p', { id: id + '-state', class: 'consent-state' });
+    var stateKey =
+      consent.given === true
+        ? 'consentStateGiven'
+        : consent.changedAt
+          ? 'consentStateWithdrawn'
+          : 'consentStateNotGiven';
+    if (consent.changedAt)
+      i18n.setText(state, 'consentStateSince', {
+        state: i18n.t(stateKey),
+        date: new Date(consent.changedAt).toLocaleString(i18n.language(), { dateStyle: 'long', timeStyle: 'short' }),
+      });
+    else i18n.setText(state, stateKey);
+    item.appendChild(state);
+    if (consent.consent === 'consentGiven') {
+      var note = page.element('p', { class: 'hint' });
+      i18n.setText(note, 'studioConsentNote');
+      item.appendChild(note);
+      return item;
+    }
+    if (consent.consent === 'faceConsent' && consent.withdrawable) {
+      var faceNote = page.element('p', { class: 'hint' });
+      i18n.setText(faceNote, 'faceConsentListNote');
+      item.appendChild(faceNote);
+    }
+    if (consent.withdrawable || consent.givable) {
+      var button = page.element('button', {
+        type: 'button',
+        class: 'secondary',
+        id: id + '-change',
+        'aria-describedby': id + '-label ' + id + '-state',
+      });
+      i18n.setText(button, consent.withdrawable ? 'consentWithdraw' : 'consentGiveAgain');
+      button.addEventListener('click', function () {
+        changeConsent(consent.consent, !consent.withdrawable, button);
+      });
+      item.appendChild(button);
+    }
+    return item;
+  }
+
+  /** manageConsents with a change: one click, and the list shows the consent's new state. */
+  function changeConsent(name, given, button) {
+    if (!proof) return;
+    clearError();
+    button.disabled = true;
+    page.status('savingConsent');
+    actWithProof({ action: 'manageConsents', consent: name, given: given }, function (answer) {
+      button.disabled = false;
+      if (!(answer.ok && answer.consents)) return false;
+      showConsents(answer.consents);
+      if (name === 'faceConsent') showFaceConsent(false);
+      page.status('consentSaved');
+      var again = $('consent-' + name + '-change') || $('consent-' + name + '-state');
+      if (again) again.focus();
       return true;
     });
   }
@@ -387,6 +482,9 @@
     askWithdrawal(false);
   });
   $('face-withdraw-yes').addEventListener('click', withdrawFaceConsent);
+  i18n.onChange(function () {
+    if (consents && !$('consents').hidden) showConsents(consents);
+  });
   $('viewer-close').addEventListener('click', function () {
     $('photo-viewer').close();
   });

@@ -71,6 +71,16 @@ export interface HrExportReadyEventData {
   skipped: { noConsent: number; noPhoto: number };
 }
 
+/** `data` of person.consent_changed: a consent of the person changed after check-in; the event's createdAt is the change's time. */
+export interface PersonConsentChangedEventData {
+  personId: string;
+  consent: 'faceConsent' | 'notificationConsent' | 'hrExportConsent';
+  /** false: withdrawn; true: given again. */
+  given: boolean;
+  /** participant: the photo link's page or an email's unsubscribe link; studio: the studio's admin tool. */
+  changedBy: 'participant' | 'studio';
+}
+
 /** Each event type and the shape of its `data` (docs/events.md#the-catalogue). */
 export interface WebhookEventDataOf {
   'person.created': PersonCreatedEventData;
@@ -82,6 +92,7 @@ export interface WebhookEventDataOf {
   'photos.withheld': PhotosWithheldEventData;
   'photo.picked': PhotoPickedEventData;
   'hr_export.ready': HrExportReadyEventData;
+  'person.consent_changed': PersonConsentChangedEventData;
 }
 
 /** The events a subscription can receive. */

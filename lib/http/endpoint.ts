@@ -108,6 +108,61 @@ export function webhookEndpoint(routeId: RouteId, body: (input: WebhookInput) =>
     }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;
 }
 
+/** What a link route's body sees: its method, the path's parameters, the exact raw body and the headers. */
+export interface LinkInput {
+  method: string;
+  pathParameters: Record<string, string>;
+  rawBody: string;
+  headers: Record<string, string | undefined>;
+}
+
+/** A link route's answer: JSON members (with ok and requestId added), or a page of HTML. */
+export type LinkAnswer = { json: EndpointResult } | { html: string };
+
+/**
+ * Headers of a link route's HTML page: never cached or stored (the address is a secret), no
+ * referrer leaving it, no script, and forms only to itself.
+ */
+const LINK_PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+};
+
+/**
+ * The preset of link routes (one function for the routes `routeIds`, a page's GET and its POST):
+ * request ID, logging, errors, the origin check and the method check, but no tenant header, key,
+ * CORS or JSON parsing: the signed link in the path names whom it is for, and mail providers
+ * POST a form body. Errors are the JSON of every route.
+ */
+export function linkEndpoint(routeIds: readonly RouteId[], body: (input: LinkInput) => Promise<LinkAnswer>) {
+  const served = routeIds.map(findRoute);
+  return middy<ApiEvent, ApiResponse, Error, ApiContext>()
+    .use(requestId())
+    .use(requestLogging(served.map((route) => route.id).join('+')))
+    .use(errorResponses())
+    .use(originVerify())
+    .use(methodCheck(served))
+    .handler(async (event, context) => {
+      const raw = typeof event.body === 'string' ? event.body : '';
+      const answer = await body({
+        method: context.route?.method ?? '',
+        pathParameters: context.pathParameters,
+        rawBody: event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw,
+        headers: event.headers ?? {},
+      });
+      if ('json' in answer) return jsonResponse(200, answer.json, context.requestId);
+      return {
+        statusCode: 200,
+        headers: { ...LINK_PAGE_HEADERS, 'X-Request-Id': context.requestId },
+        body: answer.html,
+      };
+    }) as unknown as (event: ApiEvent, context: Context) => Promise<ApiResponse>;
+}
+
 /** Answers the CORS preflight of a public path: 204 with the allowed methods and headers, no tenant needed. */
 export function corsPreflight() {
   return middy<ApiEvent, ApiResponse, Error, ApiContext>()

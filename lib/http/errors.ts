@@ -58,6 +58,11 @@ export const ERROR_CATALOG = {
     status: 403,
     message: 'This photo link is expired or not valid; ask for a new one with your email address.',
   },
+  unsubscribe_link_invalid: {
+    status: 403,
+    message:
+      'This unsubscribe link is expired or not valid; the page your photo link opens withdraws your consents too.',
+  },
   photo_lookup_by_code_disabled: {
     status: 403,
     message: 'This gallery does not open photos by access code this way; ask for a photo link with your email address.',

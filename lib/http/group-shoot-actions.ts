@@ -17,6 +17,8 @@ import { parseMyPhotos, parsePhotosByLink, parsePickPhoto, parseSendPhotoLink } 
 import { pickPhotoAsParticipant } from '#lib/photos/access/pick-photo';
 import { withdrawFaceConsentAsParticipant } from '#lib/privacy/face-consent';
 import { parseWithdrawFaceConsent } from '#lib/privacy/face-consent-schemas';
+import { manageConsentsAsParticipant } from '#lib/privacy/participant-consents';
+import { parseManageConsents } from '#lib/privacy/consent-schemas';
 
 /** `answerConcerns`: names the persons an answer is about when its body does not (EndpointInput.answerConcerns). */
 type AnswerConcerns = (personIds: readonly string[]) => void;
@@ -93,6 +95,17 @@ const ACTIONS = {
       tenant,
       configuration,
       parseWithdrawFaceConsent(body),
+      clientAddress,
+    );
+    if (personId !== undefined) answerConcerns?.([personId]);
+    return answer;
+  },
+  manageConsents: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
+    const configuration = await galleryOfBody(tenant, body, loaded);
+    const { personId, answer } = await manageConsentsAsParticipant(
+      tenant,
+      configuration,
+      parseManageConsents(body),
       clientAddress,
     );
     if (personId !== undefined) answerConcerns?.([personId]);

@@ -15,6 +15,7 @@ import {
   SendPhotoLinkRequest,
 } from '#lib/photos/access/photo-schemas';
 import { FaceConsentWithdrawn, WithdrawFaceConsentRequest } from '#lib/privacy/face-consent-schemas';
+import { ManageConsentsRequest, ParticipantConsents } from '#lib/privacy/consent-schemas';
 
 /** The body of POST /group-shoot: one of the actions' bodies, by its member `action`. */
 export const CheckinRequest = v.variant('action', [
@@ -26,6 +27,7 @@ export const CheckinRequest = v.variant('action', [
   PhotosByLinkRequest,
   PickPhotoRequest,
   WithdrawFaceConsentRequest,
+  ManageConsentsRequest,
 ]);
 
 export type CheckinAction = v.InferOutput<typeof CheckinRequest>['action'];
@@ -38,4 +40,5 @@ export const CheckinResult = v.union([
   ParticipantPhotos,
   PhotoLinkRequested,
   FaceConsentWithdrawn,
+  ParticipantConsents,
 ]);

@@ -30,6 +30,7 @@ import {
 import { requestId } from '#lib/platform/schema-parts';
 import { HrExportAnswer, HrExportRequest } from '#lib/hr-exports/hr-export-schemas';
 import { FaceConsentWithdrawn, WithdrawFaceConsentRequest } from '#lib/privacy/face-consent-schemas';
+import { ManageConsentsRequest, ParticipantConsents, Unsubscribed } from '#lib/privacy/consent-schemas';
 
 /**
  * The request and response bodies of every route, collected from the features that take and
@@ -66,9 +67,11 @@ export const API_SCHEMAS = {
   PhotosByLinkRequest,
   PickPhotoRequest,
   WithdrawFaceConsentRequest,
+  ManageConsentsRequest,
   ParticipantPhotos,
   PhotoLinkRequested,
   FaceConsentWithdrawn,
+  ParticipantConsents,
   CheckinResult,
   ImportRequest,
   ImportedPerson,
@@ -87,6 +90,7 @@ export const API_SCHEMAS = {
   HrExportRequest,
   HrExportAnswer,
   WebhookResult,
+  Unsubscribed,
 };
 
 /** Request and 200 response schema of each route, by route ID. */
@@ -108,6 +112,8 @@ export const ROUTE_SCHEMAS: Record<
   createHrExport: { request: 'HrExportRequest', response: 'HrExportAnswer' },
   getHrExport: { response: 'HrExportAnswer' },
   stripeWebhook: { response: 'WebhookResult' },
+  // A form body and, for a browser, a page of HTML: scripts/openapi/build-openapi.ts describes them.
+  unsubscribe: { response: 'Unsubscribed' },
 };
 
 export {

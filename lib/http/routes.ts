@@ -14,8 +14,10 @@ export type HttpMethod = 'GET' | 'POST' | 'OPTIONS';
  * public: tenant slug only, and browsers of any origin may call it (CORS, preflight routes).
  * server: tenant slug, API key, plan and rate limit; no CORS, so a key is useless in a browser.
  * webhook: no tenant header (the sender names the account); the raw body is verified instead.
+ * link: no tenant header and no key: the signed link in the path names the tenant, gallery and
+ * person, and allows only what its purpose does (an email's one-click unsubscribe).
  */
-export type RouteAccess = 'public' | 'server' | 'webhook';
+export type RouteAccess = 'public' | 'server' | 'webhook' | 'link';
 
 export interface Route {
   readonly id: string;
@@ -171,6 +173,24 @@ export const routes = [
     handler: 'payments/stripe-webhook',
     access: 'webhook',
     summary: 'Stripe Connect events: checkout sessions completed, expired, async payments; account updates',
+  },
+  {
+    id: 'unsubscribePage',
+    method: 'GET',
+    path: '/unsubscribe/{link}',
+    handler: 'privacy/unsubscribe',
+    access: 'link',
+    summary:
+      "The page of a notification email's one-click unsubscribe link (HTML): it changes nothing; its button POSTs List-Unsubscribe=One-Click",
+  },
+  {
+    id: 'unsubscribe',
+    method: 'POST',
+    path: '/unsubscribe/{link}',
+    handler: 'privacy/unsubscribe',
+    access: 'link',
+    summary:
+      "One-click unsubscribe (RFC 8058): the form body List-Unsubscribe=One-Click withdraws the notificationConsent of the link's person",
   },
 ] as const satisfies readonly Route[];
 

@@ -60,6 +60,15 @@ export const ImportResult = v.object({
   skippedDetails: v.optional(v.array(v.object({ index: v.number(), reason: v.string() }))),
 });
 
+/** A consent's last change after check-in (GET …/persons). */
+const consentChange = v.nullable(
+  v.object({
+    given: v.pipe(v.boolean(), v.description('Its value since: false withdrawn, true given again.')),
+    changedAt: v.pipe(v.string(), v.description('When, ISO 8601.')),
+    changedBy: v.pipe(v.picklist(['participant', 'studio']), v.description('Who changed it.')),
+  }),
+);
+
 export const Person = v.object({
   personId: v.string(),
   name: v.string(),
@@ -76,6 +85,16 @@ export const Person = v.object({
   faceConsent: v.nullable(v.boolean()),
   notificationConsent: v.nullable(v.boolean()),
   hrExportConsent: v.nullable(v.boolean()),
+  consentChanges: v.pipe(
+    v.object({
+      faceConsent: consentChange,
+      notificationConsent: consentChange,
+      hrExportConsent: consentChange,
+    }),
+    v.description(
+      "Our extension: each consent's last change after check-in, by the participant (the page a photo link opens, an email's unsubscribe link) or the studio; null for a consent as the check-in left it. consentGiven never changes after check-in: it ends with erasure.",
+    ),
+  ),
   customFields: v.record(v.string(), v.union([v.string(), v.number()])),
   source: v.picklist(['import', 'checkin']),
   createdAt: v.string(),

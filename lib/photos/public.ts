@@ -18,6 +18,7 @@ export const PUBLIC_MODULES = [
   'common/rules/photo-model',
   'common/store/photos',
   'links/photo-links',
+  'links/unsubscribe-links',
   'notices/adapters/email-sender',
   'notices/participant-emails',
   'notices/rules/email-messages',

@@ -27,8 +27,10 @@ export interface ErasureReceipt {
   ordersRedactedCount: number;
   checkoutTokens: number;
   idempotencyRecords: number;
-  /** Events about the persons (webhook outbox items), whether sent already or not. */
+  /** Events about the persons (webhook outbox items), whether sent already or not; their person.consent_changed among them. */
   events: number;
+  /** Consent change records on the persons (each consent's last change since check-in), removed with the person items. */
+  consentChanges: number;
   /**
    * Items of the gallery's shoot: the persons' sorted and withheld photos and the camera cards
    * showing their codes (their objects are among photoObjectVersions). The cards stay as erased

@@ -51,6 +51,11 @@ export { eraseGallery, eraseParticipantsOfGallery } from '#lib/privacy/gallery-e
  * page at a time (lib/privacy/gallery-erasure.ts).
  */
 
+/** How many consents of the person changed since check-in: the change records its item holds. */
+function consentChangesOf(person: Pick<Person, 'consentChanges'>): number {
+  return Object.keys(person.consentChanges ?? {}).length;
+}
+
 interface ErasurePlan {
   persons: Person[];
   orders: ErasableOrder[];
@@ -165,6 +170,7 @@ async function carryOut(
     checkoutTokens: plan.orders.reduce((count, order) => count + (order.tokenHashes?.length ?? 0), 0),
     idempotencyRecords: plan.idempotencyRecords.length,
     events: plan.events.length,
+    consentChanges: plan.persons.reduce((count, person) => count + consentChangesOf(person), 0),
     shootItems: plan.shootItems.length,
     referenceFaces: plan.referenceFaces,
     hrExports: plan.hrExports.exportIds.length,

@@ -8,6 +8,7 @@ import type { FaceConsentWithdrawn } from '#lib/privacy/face-consent-schemas';
 import { deleteReferenceFaces, getReferenceFace } from '#lib/faces/store/reference-faces';
 import { forgetFaceCandidates } from '#lib/photos/sorting/forget-face-candidates';
 import { withdrawFaceConsentRecords } from '#lib/privacy/store/person-erasure';
+import type { ConsentChangedBy } from '#lib/persons/rules/person-model';
 
 /**
  * Faces that leave: a withdrawn face consent (the studio's, or the participant's own on the
@@ -19,18 +20,31 @@ import { withdrawFaceConsentRecords } from '#lib/privacy/store/person-erasure';
 
 /** What a withdrawal changed; `unknown_person` changes nothing. */
 export type FaceConsentWithdrawal =
-  { outcome: 'withdrawn'; referenceFaces: number; candidateLists: number } | { outcome: 'unknown_person' };
+  | { outcome: 'withdrawn'; referenceFaces: number; candidateLists: number; changed: boolean }
+  | { outcome: 'unknown_person' };
 
 /**
- * Withdraws a person's face consent (the studio's, on the person's word): the consent is false
- * from now on, their reference face is deleted at once, and they leave the face candidates of
- * every other photo. Safe to run again: a withdrawn person's run changes nothing.
+ * Withdraws a person's face consent (the studio's, on the person's word, or the participant's
+ * own, `by`): the consent is false from now on, their reference face is deleted at once, and they
+ * leave the face candidates of every other photo. The change's time is recorded on the person and
+ * announced (person.consent_changed) where it changed anything (`changed`). Safe to run again: a
+ * withdrawn person's run changes nothing.
  */
-export async function withdrawFaceConsent(scope: GalleryScope, personId: string): Promise<FaceConsentWithdrawal> {
+export async function withdrawFaceConsent(
+  scope: GalleryScope,
+  personId: string,
+  by: ConsentChangedBy = 'studio',
+): Promise<FaceConsentWithdrawal> {
   const hadReference = (await getReferenceFace(scope, personId)) !== undefined;
-  if (!(await withdrawFaceConsentRecords(scope, personId))) return { outcome: 'unknown_person' };
+  const recorded = await withdrawFaceConsentRecords(scope, personId, by);
+  if (recorded === 'unknown_person') return { outcome: 'unknown_person' };
   const candidateLists = await forgetFaceCandidates(scope, new Set([personId]));
-  return { outcome: 'withdrawn', referenceFaces: hadReference ? 1 : 0, candidateLists };
+  return {
+    outcome: 'withdrawn',
+    referenceFaces: hadReference ? 1 : 0,
+    candidateLists,
+    changed: recorded === 'changed',
+  };
 }
 
 /** What forgetting a gallery's faces removed. */
@@ -75,6 +89,7 @@ export async function withdrawFaceConsentAsParticipant(
   const withdrawal = await withdrawFaceConsent(
     { tenantId: tenant.tenantId, token: configuration.gallery.token },
     personId,
+    'participant',
   );
   // Erased between the proof and the withdrawal: the refusal the proof gets for an erased person.
   if (withdrawal.outcome === 'unknown_person')

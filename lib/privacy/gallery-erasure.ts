@@ -159,6 +159,7 @@ function emptyReceipt(subject: string, dryRun: boolean): ErasureReceipt {
     checkoutTokens: 0,
     idempotencyRecords: 0,
     events: 0,
+    consentChanges: 0,
     shootItems: 0,
     referenceFaces: 0,
     hrExports: 0,
@@ -243,6 +244,10 @@ async function erasePersons(
     const personIds = persons.map((person) => person.personId);
     receipt.personCount += persons.length;
     receipt.accessCodes += persons.length;
+    receipt.consentChanges += persons.reduce(
+      (count, person) => count + Object.keys(person.consentChanges ?? {}).length,
+      0,
+    );
     for (const personId of personIds) listOnReceipt(receipt.persons, personId);
     const records = await recordsOf(personIds);
     receipt.photoRecords += records.length;

@@ -6,9 +6,12 @@
  */
 export const PUBLIC_MODULES = [
   'adapters/retention-queues',
+  'consent-schemas',
   'erasure',
   'face-consent',
   'face-consent-schemas',
   'face-matching',
+  'participant-consents',
+  'rules/consent-states',
   'rules/personal-data',
 ] as const;

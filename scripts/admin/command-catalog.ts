@@ -233,8 +233,14 @@ export const COMMAND_CATALOG: Record<string, ResourceSpec> = {
     loadHandlers: async () => (await import('./field-commands')).fieldCommands,
   },
   person: {
-    summary: 'Persons of a gallery: erasure of everything held about them, face consent withdrawn by the studio',
+    summary:
+      'Persons of a gallery: their consents with the time of each change, erasure of everything held about them, face consent withdrawn by the studio',
     commands: {
+      show: {
+        usage:
+          "person show --tenant SLUG --gallery TOKEN --person PERSON_ID   (consents, whether the gallery asks for each, each one's last change)",
+        options: { ...inGallery, person: text },
+      },
       erase: {
         usage:
           'person erase --tenant SLUG --gallery TOKEN (--person PERSON_ID | --email EMAIL | --employee-id ID) [--dry-run]   (final)',

@@ -17,6 +17,8 @@ import type { ErasureReceipt } from '#lib/privacy/erasure';
 import { withdrawFaceConsent } from '#lib/privacy/face-consent';
 import { pointOrdersToParticipants } from '#lib/payments/store/order-pointers';
 import { indexEventsByPerson } from '#lib/events/store/outbox';
+import { getPerson } from '#lib/persons/store/persons';
+import { consentStates } from '#lib/privacy/rules/consent-states';
 
 /** Erasure reaches the media bucket: loaded by the erase commands alone, so that the others need no MEDIA_BUCKET. */
 const erasure = () => import('#lib/privacy/erasure');
@@ -64,6 +66,7 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
     ['orders reduced to accounting data', countWithIds(receipt.ordersRedactedCount, receipt.ordersRedacted)],
     ['checkout tokens', String(receipt.checkoutTokens)],
     ['events (webhook outbox)', String(receipt.events)],
+    ['consent change records', String(receipt.consentChanges)],
     ['idempotency records', String(receipt.idempotencyRecords)],
     ['shoot photos and cards (cards kept as positions without personal data)', String(receipt.shootItems)],
     ['reference faces', String(receipt.referenceFaces)],
@@ -82,8 +85,46 @@ function receiptResult(receipt: ErasureReceipt): CommandResult {
   };
 }
 
-/** `person erase` and `person face-consent`. */
+/** A consent's value in words, for the table. */
+const valueInWords = (given: boolean | null) => (given === null ? 'not asked' : given ? 'given' : 'not given');
+
+/** `person show`, `person erase` and `person face-consent`. */
 export const personCommands: CommandHandlers = {
+  /** A person's consents: each with its value, whether the gallery asks for it, and its last change since check-in. */
+  async show(values) {
+    const personId = requiredText(values, 'person', 40);
+    const { configuration } = await findGallery(values);
+    const scope = { tenantId: configuration.gallery.tenantId, token: configuration.gallery.token };
+    const person = await getPerson(scope, personId, { consistent: true });
+    if (!person) throw new NotFoundError(`Gallery ${scope.token} has no person ${personId}`);
+    const consents = consentStates(configuration.gallery, person);
+    const checkedIn = person.checkedInAt ?? (person.source === 'checkin' ? person.createdAt : null);
+    return {
+      data: {
+        personId,
+        name: person.name,
+        source: person.source,
+        createdAt: person.createdAt,
+        checkedInAt: checkedIn,
+        consents,
+      },
+      lines: [
+        `Person ${personId}: ${person.name} (${person.source === 'import' ? 'imported' : 'checked in'} ${person.createdAt})`,
+        ...formatTable(
+          ['CONSENT', 'VALUE', 'ASKED', 'LAST CHANGE', 'BY'],
+          consents.map((consent) => [
+            consent.consent,
+            valueInWords(consent.given),
+            consent.asked ? 'yes' : 'no',
+            consent.changedAt ?? (checkedIn && consent.given !== null ? `at check-in ${checkedIn}` : '-'),
+            consent.changedBy ?? '-',
+          ]),
+        ),
+        "consentGiven, the studio's own consent, ends only with erasure (person erase).",
+      ],
+    };
+  },
+
   /** The studio withdraws a person's face consent on their word: the reference face goes at once, and they leave every photo's candidates. */
   async 'face-consent'(values) {
     const personId = requiredText(values, 'person', 40);

@@ -11,6 +11,8 @@ export interface StoredEmail {
   destination: { to: string[]; cc: string[]; bcc: string[] };
   subject: string;
   body: { text?: string; html?: string };
+  /** Headers the sender set beside SES's own (List-Unsubscribe). */
+  headers?: { name: string; value: string }[];
   /** Unix seconds. */
   at: number;
 }

@@ -101,6 +101,8 @@ async function main(): Promise<void> {
     apiRef = api;
     process.env.PHOTO_CDN_URL = `http://localhost:${api.port}${CDN_PATH}`;
     process.env.CHECKIN_PAGE_URL ??= `http://localhost:${api.port}/checkin/`;
+    // The address emails' one-click unsubscribe links name (lib/photos/links/unsubscribe-links.ts).
+    process.env.PUBLIC_API_URL ??= api.url;
     if (stripeEmulator) stripeEmulator.webhookUrl = `${api.url}/webhooks/stripe`;
     // The deployed stack runs the reservation sweep on a schedule; locally it runs every minute.
     const { sweepReservations } = await import('#lib/payments/reservation-sweep');

@@ -6,7 +6,12 @@ import { ERROR_CATALOG } from '#lib/http/errors';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { PERSONS_PAGE } from '#lib/platform/page-cursor';
 import { INBOX_PAGE } from '#lib/photos/uploads/rules/inbox';
-import { GALLERY_TOKEN_SOURCE, IDEMPOTENCY_KEY_PATTERN, PERSON_ID_SOURCE } from '#lib/platform/identifiers';
+import {
+  GALLERY_TOKEN_SOURCE,
+  IDEMPOTENCY_KEY_PATTERN,
+  PERSON_ID_SOURCE,
+  TENANT_ID_SOURCE,
+} from '#lib/platform/identifiers';
 import { HR_EXPORT_ID } from '#lib/hr-exports/rules/hr-export-model';
 import { SLUG_PATTERN } from '#lib/tenants/rules/tenant-slug';
 import { PERSON_TEXT_LIMITS } from '#lib/persons/rules/person-limits';
@@ -23,6 +28,7 @@ const ERROR_STATUSES: Record<Route['access'], number[]> = {
   public: [400, 403, 404, 405, 409, 429, 500, 502, 503],
   server: [400, 401, 403, 404, 405, 409, 429, 500, 503],
   webhook: [400, 403, 405, 500, 503],
+  link: [400, 403, 404, 405, 500, 503],
 };
 
 /**
@@ -117,6 +123,12 @@ const PATH_PARAMETER_SCHEMAS: Record<string, Json> = {
   token: { type: 'string', pattern: `^${GALLERY_TOKEN_SOURCE}$` },
   personId: { type: 'string', pattern: `^${PERSON_ID_SOURCE}$` },
   exportId: { type: 'string', pattern: HR_EXPORT_ID.source },
+  link: {
+    type: 'string',
+    pattern: `^${TENANT_ID_SOURCE}\\.${GALLERY_TOKEN_SOURCE}\\.${PERSON_ID_SOURCE}\\.[0-9]{1,12}\\.[A-Za-z0-9_-]{43}$`,
+    description:
+      "An email's unsubscribe link token: tenant, gallery, person, expiry and a MAC under the deployment's link key. Any other value is 403 unsubscribe_link_invalid.",
+  },
 };
 
 /** A page cursor: base64url, as nextCursor gives it. */
@@ -134,9 +146,9 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
     if (!schema) throw new Error(`No schema for the path parameter ${name}: add it to PATH_PARAMETER_SCHEMAS`);
     return { name, in: 'path', required: true, schema };
   });
-  if (route.access !== 'webhook' && route.method !== 'OPTIONS')
+  if (route.access !== 'webhook' && route.access !== 'link' && route.method !== 'OPTIONS')
     parameters.push({ $ref: '#/components/parameters/TenantSlug' });
-  if (route.method === 'POST' && route.access !== 'webhook')
+  if (route.method === 'POST' && route.access !== 'webhook' && route.access !== 'link')
     parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
   if (route.access === 'webhook')
     parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, schema: { type: 'string' } });
@@ -174,15 +186,17 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
   const success =
     route.method === 'OPTIONS'
       ? { '204': { description: 'CORS preflight answer', headers } }
-      : {
-          [String(route.successStatus ?? 200)]: {
-            description: route.summary,
-            headers,
-            content: schemas.response
-              ? { 'application/json': { ...json(schemas.response)['application/json'], ...examplesOf(route.id) } }
-              : undefined,
-          },
-        };
+      : route.access === 'link'
+        ? linkSuccess(route, headers, schemas.response)
+        : {
+            [String(route.successStatus ?? 200)]: {
+              description: route.summary,
+              headers,
+              content: schemas.response
+                ? { 'application/json': { ...json(schemas.response)['application/json'], ...examplesOf(route.id) } }
+                : undefined,
+            },
+          };
   const statuses =
     route.method === 'OPTIONS'
       ? [405]
@@ -191,14 +205,57 @@ function operation(route: Route, path: string, isAlias: boolean): Json {
     operationId: isAlias ? `${route.id}Alias` : route.id,
     summary: isAlias ? `${route.summary} (alias)` : route.summary,
     tags: [
-      route.access === 'server' ? 'Server-side (API key)' : route.access === 'public' ? 'Public check-in' : 'Webhooks',
+      route.access === 'server'
+        ? 'Server-side (API key)'
+        : route.access === 'public'
+          ? 'Public check-in'
+          : route.access === 'link'
+            ? 'Unsubscribe'
+            : 'Webhooks',
     ],
     security: route.access === 'server' ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
     parameters,
     ...(schemas.request ? { requestBody: { required: true, content: json(schemas.request) } } : {}),
+    ...(route.access === 'link' && route.method === 'POST' ? { requestBody: ONE_CLICK_BODY } : {}),
     responses: {
       ...success,
       ...Object.fromEntries([...new Set(statuses)].sort().map((status) => [String(status), errorResponse(status)])),
+    },
+  };
+}
+
+/** The body of RFC 8058's one-click POST, as mail providers and the link's own page send it. */
+const ONE_CLICK_BODY: Json = {
+  required: true,
+  content: {
+    'application/x-www-form-urlencoded': {
+      schema: {
+        type: 'object',
+        properties: { 'List-Unsubscribe': { const: 'One-Click' } },
+        required: ['List-Unsubscribe'],
+      },
+    },
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        properties: { 'List-Unsubscribe': { const: 'One-Click' } },
+        required: ['List-Unsubscribe'],
+      },
+    },
+  },
+};
+
+/**
+ * A link route's 200: the page (HTML) for a GET, and for a POST the JSON a mail provider gets or,
+ * where the request's Accept asks for text/html (the page's own button), the page again.
+ */
+function linkSuccess(route: Route, headers: Json, response: string | undefined): Json {
+  const page = { 'text/html': { schema: { type: 'string' } } };
+  return {
+    '200': {
+      description: route.summary,
+      headers,
+      content: route.method === 'GET' || !response ? page : { ...json(response), ...page },
     },
   };
 }
@@ -258,6 +315,11 @@ export function buildOpenApiDocument(): Json {
       { name: 'Public check-in', description: publicLimitsDescription() },
       { name: 'Server-side (API key)', description: 'Creator plan or higher; 60 requests per minute per key.' },
       { name: 'Webhooks', description: 'Called by Stripe; authenticated by the signature.' },
+      {
+        name: 'Unsubscribe',
+        description:
+          'The one-click unsubscribe link of every notification email (RFC 8058): no X-Tenant-Slug, no key; the signed link in the path names the person, and withdraws their notificationConsent only.',
+      },
       {
         name: 'Events',
         description:

@@ -148,4 +148,16 @@ export const EVENT_EXAMPLES: { [T in WebhookEventType]: WebhookEnvelope<T> } = {
       skipped: { noConsent: 9, noPhoto: 3 },
     },
   },
+  'person.consent_changed': {
+    id: 'evt_01M95J4A2C5E8G1J3K6M9P2R5T',
+    type: 'person.consent_changed',
+    createdAt: '2026-12-09T18:44:30.261Z',
+    ...envelope,
+    data: {
+      personId: 'per_01m6r25xbrbjvqqh90ejd3y8jz',
+      consent: 'hrExportConsent',
+      given: false,
+      changedBy: 'participant',
+    },
+  },
 };

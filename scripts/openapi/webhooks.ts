@@ -57,6 +57,11 @@ const EVENT_DESCRIPTIONS: { [T in EventType]: { summary: string; description: st
     description:
       'The ZIP of an HR export (POST …/hr-exports) is in the bucket: one square portrait per consenting person and manifest.csv. GET …/hr-exports/{exportId} gives a download URL. It names no person; the counts say how many portraits it holds and how many persons it left out, by reason.',
   },
+  'person.consent_changed': {
+    summary: "A person's consent changed after check-in",
+    description:
+      "The participant withdrew faceConsent, notificationConsent or hrExportConsent, or gave notificationConsent or hrExportConsent again, on the page a photo link opens (manageConsents) or with the one-click unsubscribe link of an email (notificationConsent); or the studio withdrew faceConsent (npm run admin -- person face-consent --off). One event per change that changed something: a repeated withdrawal sends none. It names the consent and its new value, not the person's data; GET …/persons shows the consents and the time of each one's last change. The studio's own consent (consentGiven) never changes this way: it ends with erasure.",
+  },
 };
 
 const header = (name: string, description: string, schema: Json): Json => ({

@@ -218,10 +218,11 @@ export interface StudioPersonPhoto extends Photo {
  * from the person record, as `photo pick` wrote it.
  */
 export async function showStudioPerson(tenant: string, gallery: string, personId: string) {
-  const [{ findGallery }, { getPerson }, { pickedPhotoOf }] = await Promise.all([
+  const [{ findGallery }, { getPerson }, { pickedPhotoOf }, { consentStates }] = await Promise.all([
     import('../cli-kit/lookups'),
     import('#lib/persons/store/persons'),
     import('#lib/photos/access/rules/portrait-photo'),
+    import('#lib/privacy/rules/consent-states'),
   ]);
   const photos = sortPhotosByCapture(
     (await runCommand('photo', 'list', { tenant, gallery, person: personId })) as Photo[],
@@ -238,6 +239,8 @@ export async function showStudioPerson(tenant: string, gallery: string, personId
       employeeId: person.employeeId,
       checkedInAt: checkInTimeOf(person),
       declared: person.declared ?? null,
+      // Each consent with its last change since check-in, as `person show` lists them.
+      consents: consentStates(configuration.gallery, person),
     },
     // The face box stays on the machine, as it stays out of the API's answers.
     photos: photos.map(({ faceBox: _faceBox, ...photo }): StudioPersonPhoto => ({

@@ -11,10 +11,11 @@ const DOCUMENTED_THROTTLES = {
   public: { ThrottlingRateLimit: 400, ThrottlingBurstLimit: 800 },
   server: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
   webhook: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+  link: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
   unmatched: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
 };
 /** The documented reserved concurrency per function. */
-const DOCUMENTED_CONCURRENCY = { public: 100, server: 20, webhook: 20, unmatched: 10 };
+const DOCUMENTED_CONCURRENCY = { public: 100, server: 20, webhook: 20, link: 10, unmatched: 10 };
 
 const declaredRoutes = (routes as readonly Route[]).flatMap((route) =>
   pathsOf(route).map((path) => ({ key: `${route.method} ${path}`, route })),
@@ -141,7 +142,7 @@ describe('throttle and concurrency options', () => {
 
   it('refuses reservations the account quota cannot hold, and names the way out', () => {
     expect(() => unbundledStack({ reservedConcurrency: { accountQuota: 10 } })).toThrow(
-      /needs an account quota of at least 651 .*reserveConcurrency=false/,
+      /needs an account quota of at least 661 .*reserveConcurrency=false/,
     );
   });
 

@@ -248,6 +248,8 @@ describe('functions', () => {
         'payments/stripe-webhook',
         RESERVATION_SWEEP_HANDLER,
         'photos/notices/send-photo-notices',
+        // The photo link key checks an email's unsubscribe link (lib/photos/links/unsubscribe-links.ts).
+        'privacy/unsubscribe',
       ].sort(),
     );
   });

@@ -294,6 +294,10 @@ describe('studio console (npm run studio)', () => {
       employeeId: null,
       checkedInAt: null,
       declared: null,
+      // Imported, never asked: each consent null, unchanged since.
+      consents: ['consentGiven', 'faceConsent', 'notificationConsent', 'hrExportConsent'].map((consent) =>
+        expect.objectContaining({ consent, given: null, changedAt: null, changedBy: null, withdrawable: false }),
+      ),
     });
     expect(before.photos.map((photo: { photoId: string }) => photo.photoId)).toEqual(expected);
     expect(before.photos.filter((photo: { picked: boolean }) => photo.picked)).toEqual([]);

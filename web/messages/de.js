@@ -117,6 +117,19 @@
   withdrawingFaceConsent: 'Ihre Einwilligung wird widerrufen …',
   faceConsentWithdrawn:
     'Erledigt: Ihr Gesicht wird nicht mehr zum Sortieren Ihrer Fotos verwendet, und Ihr Gesichtsmerkmal wurde gelöscht. Ihre Fotos bleiben hier.',
+  consentsTitle: 'Ihre Einwilligungen',
+  consentStateGiven: 'Erteilt',
+  consentStateWithdrawn: 'Widerrufen',
+  consentStateNotGiven: 'Nicht erteilt',
+  consentStateSince: '{state} seit {date}',
+  consentWithdraw: 'Widerrufen',
+  consentGiveAgain: 'Wieder erteilen',
+  savingConsent: 'Ihre Wahl wird gespeichert…',
+  consentSaved: 'Gespeichert: Ihre Wahl gilt ab sofort.',
+  studioConsentNote:
+    'Diese Einwilligung können Sie hier nicht widerrufen: Das Studio braucht sie, um Ihren Check-in und Ihre Fotos zu führen. Um sie zu beenden, bitten Sie das Studio, Ihre Daten zu löschen; es löscht dann alles, was es über Sie gespeichert hat, auch Ihre Fotos.',
+  faceConsentListNote:
+    'Ein Widerruf löscht Ihre Gesichtsvorlage sofort; hier können Sie die Einwilligung danach nicht wieder erteilen.',
   photosLinkIncomplete:
     'Dieser Link ist unvollständig. Bitte fragen Sie Ihre Fotografin oder Ihren Fotografen nach dem richtigen Link.',
   tooManyAttempts_one: 'Zu viele Versuche. Bitte versuchen Sie es in einer Minute erneut.',

@@ -114,6 +114,18 @@
   withdrawingFaceConsent: 'Withdrawing your consent…',
   faceConsentWithdrawn:
     'Done: your face is no longer used to sort your photos, and your face template has been deleted. Your photos stay here.',
+  consentsTitle: 'Your consents',
+  consentStateGiven: 'Given',
+  consentStateWithdrawn: 'Withdrawn',
+  consentStateNotGiven: 'Not given',
+  consentStateSince: '{state} since {date}',
+  consentWithdraw: 'Withdraw',
+  consentGiveAgain: 'Give again',
+  savingConsent: 'Saving your choice…',
+  consentSaved: 'Saved: your choice applies from now on.',
+  studioConsentNote:
+    'This consent cannot be withdrawn here: the studio needs it to keep your check-in and your photos. To end it, ask the studio to erase your data; it then deletes everything it holds about you, your photos included.',
+  faceConsentListNote: 'Withdrawing it deletes your face template at once; it cannot be given again here.',
   photosLinkIncomplete: 'This link is incomplete. Please ask your photographer for the right one.',
   tooManyAttempts_one: 'Too many attempts. Please try again in a minute.',
   tooManyAttempts_other: 'Too many attempts. Please try again in {count} minutes.',

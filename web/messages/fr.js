@@ -115,6 +115,19 @@
   withdrawingFaceConsent: 'Retrait de votre consentement…',
   faceConsentWithdrawn:
     'C’est fait : votre visage ne sert plus à trier vos photos, et votre modèle de visage a été supprimé. Vos photos restent ici.',
+  consentsTitle: 'Vos consentements',
+  consentStateGiven: 'Donné',
+  consentStateWithdrawn: 'Retiré',
+  consentStateNotGiven: 'Non donné',
+  consentStateSince: '{state} depuis le {date}',
+  consentWithdraw: 'Retirer',
+  consentGiveAgain: 'Donner à nouveau',
+  savingConsent: 'Enregistrement de votre choix…',
+  consentSaved: "Enregistré : votre choix s'applique dès maintenant.",
+  studioConsentNote:
+    "Ce consentement ne peut pas être retiré ici : le studio en a besoin pour conserver votre enregistrement et vos photos. Pour y mettre fin, demandez au studio d'effacer vos données ; il supprime alors tout ce qu'il détient sur vous, y compris vos photos.",
+  faceConsentListNote:
+    'Le retirer supprime aussitôt votre modèle de visage ; il ne peut plus être donné à nouveau ici.',
   photosLinkIncomplete: 'Ce lien est incomplet. Demandez le bon lien à votre photographe.',
   tooManyAttempts_one: 'Trop de tentatives. Veuillez réessayer dans une minute.',
   tooManyAttempts_other: 'Trop de tentatives. Veuillez réessayer dans {count} minutes.',

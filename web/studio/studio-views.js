@@ -175,10 +175,43 @@
             text: `Declared at check-in, beside what HR imported (the export and emails keep HR's): ${declaredText(person.declared)}`,
           })
         : '',
+      consentsOf(person),
       element('div', { class: 'grid' }, ...tiles),
       erasure,
     );
   };
+
+  /** The person's consents: each one's value, whether the gallery asks for it, and its last change since check-in. */
+  function consentsOf(person) {
+    const value = (given) => (given === null ? 'not asked' : given ? 'given' : 'not given');
+    const since = (consent) =>
+      consent.changedAt
+        ? `${consent.changedAt} (${consent.changedBy})`
+        : consent.given !== null && person.checkedInAt
+          ? `at check-in ${person.checkedInAt}`
+          : '';
+    return element(
+      'section',
+      { class: 'consents', id: 'person-consents' },
+      element('h3', { text: 'Consents' }),
+      table(
+        ['Consent', 'Value', 'Asked', 'Last change'],
+        person.consents.map((consent) =>
+          element(
+            'tr',
+            { 'data-consent': consent.consent },
+            element('td', { text: consent.consent }),
+            element('td', { text: value(consent.given) }),
+            element('td', { text: consent.asked ? 'yes' : 'no' }),
+            element('td', { text: since(consent) }),
+          ),
+        ),
+      ),
+      element('p', {
+        text: "The participant withdraws a consent on the page their photo link opens, or with an email's unsubscribe link. consentGiven, the studio's own consent, ends only with erasure.",
+      }),
+    );
+  }
 
   const table = (headings, rows) =>
     element(

@@ -7,8 +7,8 @@ import { now } from '#lib/platform/clock';
  * The events the service reports to webhook subscriptions (docs/events.md). Each is written
  * as an item in the same transaction as the change it reports (lib/events/store/outbox.ts), so a change
  * that rolls back reports nothing. `data` holds only what an integration needs to act: IDs,
- * the matching keys HR systems use (employee ID, email), never names, access codes, consents,
- * form answers or selfies.
+ * the matching keys HR systems use (employee ID, email), never names, access codes, form answers
+ * or selfies, and no consent but the one a person.consent_changed names with its new value.
  */
 
 export const EVENT_TYPES = [
@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   'photos.withheld',
   'photo.picked',
   'hr_export.ready',
+  'person.consent_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -83,6 +84,16 @@ export interface HrExportReadyData {
   skipped: { noConsent: number; noPhoto: number };
 }
 
+export interface PersonConsentChangedData {
+  personId: string;
+  /** Which consent changed: never consentGiven, which only erasure ends. */
+  consent: 'faceConsent' | 'notificationConsent' | 'hrExportConsent';
+  /** Its value from now on: false withdrawn, true given again. */
+  given: boolean;
+  /** Who changed it: the participant (photo link page, unsubscribe link) or the studio. */
+  changedBy: 'participant' | 'studio';
+}
+
 export interface EventDataOf {
   'person.created': PersonCreatedData;
   'checkin.completed': CheckinCompletedData;
@@ -93,6 +104,7 @@ export interface EventDataOf {
   'photos.withheld': PhotosWithheldData;
   'photo.picked': PhotoPickedData;
   'hr_export.ready': HrExportReadyData;
+  'person.consent_changed': PersonConsentChangedData;
 }
 
 /** An event as the outbox stores it; the envelope a subscriber receives is built from it (envelopeOf). */
@@ -228,6 +240,26 @@ export function photoPicked(scope: EventScope, pick: PhotoPickedData): ServiceEv
     photoId: pick.photoId,
     pickedBy: pick.pickedBy,
   });
+}
+
+/**
+ * person.consent_changed: a consent of the person changed after check-in. It names the consent and
+ * its new value, never the person's data; its createdAt is the change's time.
+ */
+export function personConsentChanged(
+  scope: EventScope,
+  change: PersonConsentChangedData,
+  at: string,
+): ServiceEvent<'person.consent_changed'> {
+  return {
+    ...serviceEvent(scope, 'person.consent_changed', change.personId, {
+      personId: change.personId,
+      consent: change.consent,
+      given: change.given,
+      changedBy: change.changedBy,
+    }),
+    createdAt: at,
+  };
 }
 
 /** hr_export.ready: an HR export's ZIP is ready to download (GET …/hr-exports/{exportId}); it names no person. */

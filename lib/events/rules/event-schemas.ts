@@ -159,6 +159,28 @@ export const HrExportReadyData = v.pipe(
   v.description('An HR export is ready; GET …/hr-exports/{exportId} gives its download URL. Names no person.'),
 );
 
+export const PersonConsentChangedData = v.pipe(
+  v.object({
+    personId,
+    consent: v.pipe(
+      v.picklist(['faceConsent', 'notificationConsent', 'hrExportConsent']),
+      v.description(
+        "The consent that changed, by its check-in field's name. Never consentGiven: the studio's own consent ends only with erasure.",
+      ),
+    ),
+    given: v.pipe(v.boolean(), v.description('Its value from now on: false withdrawn, true given again.')),
+    changedBy: v.pipe(
+      v.picklist(['participant', 'studio']),
+      v.description(
+        'participant: on the page a photo link opens (manageConsents) or with the unsubscribe link of an email. studio: npm run admin -- person face-consent --off.',
+      ),
+    ),
+  }),
+  v.description(
+    "A consent of the person changed after check-in; createdAt is the change's time. Names the consent, not the person's data: GET …/persons shows the person.",
+  ),
+);
+
 const envelopeEntries = {
   id: v.pipe(
     v.string(),
@@ -195,6 +217,7 @@ export const PhotosAssignedEvent = envelope('photos.assigned', PhotosAssignedDat
 export const PhotosWithheldEvent = envelope('photos.withheld', PhotosWithheldData);
 export const PhotoPickedEvent = envelope('photo.picked', PhotoPickedData);
 export const HrExportReadyEvent = envelope('hr_export.ready', HrExportReadyData);
+export const PersonConsentChangedEvent = envelope('person.consent_changed', PersonConsentChangedData);
 
 /** Each type's body schema. */
 export const EVENT_ENVELOPE_SCHEMAS = {
@@ -207,6 +230,7 @@ export const EVENT_ENVELOPE_SCHEMAS = {
   'photos.withheld': PhotosWithheldEvent,
   'photo.picked': PhotoPickedEvent,
   'hr_export.ready': HrExportReadyEvent,
+  'person.consent_changed': PersonConsentChangedEvent,
 } satisfies { [T in EventType]: v.GenericSchema };
 
 /** Any webhook body, told apart by `type`. */
@@ -220,6 +244,7 @@ export const WebhookEvent = v.variant('type', [
   PhotosWithheldEvent,
   PhotoPickedEvent,
   HrExportReadyEvent,
+  PersonConsentChangedEvent,
 ]);
 
 /** Component schemas by name, as the OpenAPI document names them. */
@@ -232,6 +257,7 @@ export const EVENT_SCHEMAS = {
   PhotosWithheldData,
   PhotoPickedData,
   HrExportReadyData,
+  PersonConsentChangedData,
   PersonCreatedEvent,
   CheckinCompletedEvent,
   OrderPaidEvent,
@@ -241,6 +267,7 @@ export const EVENT_SCHEMAS = {
   PhotosWithheldEvent,
   PhotoPickedEvent,
   HrExportReadyEvent,
+  PersonConsentChangedEvent,
 };
 
 /** The component schema of each type's body. */
@@ -254,4 +281,5 @@ export const EVENT_SCHEMA_OF: { [T in EventType]: keyof typeof EVENT_SCHEMAS } =
   'photos.withheld': 'PhotosWithheldEvent',
   'photo.picked': 'PhotoPickedEvent',
   'hr_export.ready': 'HrExportReadyEvent',
+  'person.consent_changed': 'PersonConsentChangedEvent',
 };

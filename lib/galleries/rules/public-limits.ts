@@ -84,6 +84,7 @@ export const PHOTO_LOOKUP_ACTIONS: ReadonlySet<string> = new Set([
   'photosByLink',
   'pickPhoto',
   'withdrawFaceConsent',
+  'manageConsents',
 ]);
 
 export function budgetOfAction(action: unknown): PublicBudget {

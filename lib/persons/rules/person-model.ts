@@ -14,6 +14,21 @@ export interface PersonConsents {
   hrExportConsent: boolean | null;
 }
 
+/** The consents a participant may change after check-in: every one but the studio's own (consentGiven), which only erasure ends. */
+export const PARTICIPANT_CONSENTS = ['faceConsent', 'notificationConsent', 'hrExportConsent'] as const;
+export type ParticipantConsent = (typeof PARTICIPANT_CONSENTS)[number];
+
+/** Who changed a consent after check-in: the participant (photo link page, unsubscribe link) or the studio (admin CLI). */
+export type ConsentChangedBy = 'participant' | 'studio';
+
+/** The last change of one consent after check-in: its new value, when, and by whom. */
+export interface ConsentChange {
+  given: boolean;
+  /** ISO 8601. */
+  at: string;
+  by: ConsentChangedBy;
+}
+
 /** Everything the service holds about a participant. */
 export interface Person {
   personId: string;
@@ -29,6 +44,8 @@ export interface Person {
   orderNotes: string | null;
   code: string;
   consents: PersonConsents;
+  /** The last change of each consent changed since check-in (docs/personal-data.md#consents); absent for one never changed. */
+  consentChanges?: Partial<Record<ParticipantConsent, ConsentChange>>;
   /** Values of enabled `custom-*` form fields, keyed by field key. */
   customFields: Record<string, string | number>;
   source: PersonSource;

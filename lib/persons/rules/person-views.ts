@@ -1,4 +1,9 @@
-import type { Person } from '#lib/persons/rules/person-model';
+import { type ConsentChange, PARTICIPANT_CONSENTS, type Person } from '#lib/persons/rules/person-model';
+
+/** A consent's last change after check-in, as the server-side endpoints show it. */
+function changeView(change: ConsentChange | undefined) {
+  return change ? { given: change.given, changedAt: change.at, changedBy: change.by } : null;
+}
 
 /** A person as the server-side endpoints show it: everything the service holds about them. */
 export function integrationPersonView(person: Person) {
@@ -15,6 +20,9 @@ export function integrationPersonView(person: Person) {
     orderNotes: person.orderNotes,
     code: person.code,
     ...person.consents,
+    consentChanges: Object.fromEntries(
+      PARTICIPANT_CONSENTS.map((consent) => [consent, changeView(person.consentChanges?.[consent])]),
+    ) as Record<(typeof PARTICIPANT_CONSENTS)[number], ReturnType<typeof changeView>>,
     customFields: person.customFields,
     source: person.source,
     createdAt: person.createdAt,

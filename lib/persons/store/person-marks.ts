@@ -2,6 +2,8 @@ import { tableName } from '#lib/platform/table/client';
 import type { TransactItem } from '#lib/platform/table/conditional-writes';
 import { personKeys } from '#lib/persons/store/keys';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
+import type { ConsentChange, ParticipantConsent } from '#lib/persons/rules/person-model';
+import { consentChangeAttribute } from '#lib/persons/store/persons';
 
 /*
  * What other features record on, or check of, the person item, as items of their own
@@ -86,6 +88,34 @@ export function faceConsentWithdrawal(scope: GalleryScope, personId: string): Tr
       UpdateExpression: 'SET consents.faceConsent = :false',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: { ':false': false },
+    },
+  };
+}
+
+/**
+ * One of the person's consents changed after check-in (privacy): the consent, and beside it its
+ * last change (`<consent>Change`: the value, when, by whom). Conditional on the person existing and
+ * the change changing something (a withdrawal needs the consent given, a consent given again needs
+ * it not given: false, or never asked), so that a repeated change records nothing and nothing is
+ * announced twice; the item comes back with a failed condition, to tell the two apart.
+ */
+export function consentChangeUpdate(
+  scope: GalleryScope,
+  personId: string,
+  consent: ParticipantConsent,
+  change: ConsentChange,
+): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: personKeys.person(scope.tenantId, scope.token, personId),
+      UpdateExpression: 'SET consents.#consent = :given, #change = :change',
+      ConditionExpression: change.given
+        ? 'attribute_exists(pk) AND NOT consents.#consent = :true'
+        : 'attribute_exists(pk) AND consents.#consent = :true',
+      ExpressionAttributeNames: { '#consent': consent, '#change': consentChangeAttribute(consent) },
+      ExpressionAttributeValues: { ':given': change.given, ':change': change, ':true': true },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   };
 }

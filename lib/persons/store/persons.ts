@@ -5,7 +5,12 @@ import { GSI1, GSI2 } from '#lib/platform/table/table-definition';
 import { queryAll } from '#lib/platform/table/queries';
 import { getItems } from '#lib/platform/table/batches';
 import type { GalleryScope } from '#lib/galleries/rules/gallery-model';
-import type { Person } from '#lib/persons/rules/person-model';
+import {
+  type ConsentChange,
+  PARTICIPANT_CONSENTS,
+  type ParticipantConsent,
+  type Person,
+} from '#lib/persons/rules/person-model';
 import { emailKey } from '#lib/platform/email-address';
 import { isLanguage } from '#lib/platform/languages';
 import * as v from 'valibot';
@@ -15,6 +20,7 @@ import { type StoredItem, parseItem } from '#lib/platform/table/item-schema';
 
 /** A person's item, listed by employee ID (GSI1) and by address (GSI2) where it has them. */
 export function toPersonItem(scope: GalleryScope, person: Person): StoredItem {
+  const { consentChanges, ...stored } = person;
   return {
     ...personKeys.person(scope.tenantId, scope.token, person.personId),
     ...(person.email ? addressIndexKeys(scope, person.personId, person.email) : {}),
@@ -24,8 +30,22 @@ export function toPersonItem(scope: GalleryScope, person: Person): StoredItem {
           [GSI1.sortKey]: personKeys.person(scope.tenantId, scope.token, person.personId).sk,
         }
       : {}),
-    ...person,
+    ...stored,
+    ...Object.fromEntries(
+      Object.entries(consentChanges ?? {}).map(([consent, change]) => [
+        consentChangeAttribute(consent as ParticipantConsent),
+        change,
+      ]),
+    ),
   };
+}
+
+/**
+ * The attribute of a person item that holds the last change of one consent (`notificationConsentChange`):
+ * top level, so that an update can set it on an item that has no change yet.
+ */
+export function consentChangeAttribute(consent: ParticipantConsent): string {
+  return `${consent}Change`;
 }
 
 /** The GSI2 keys that list a person under its email address (docs/data-model.md#the-address-index). */
@@ -201,6 +221,9 @@ export async function ownerOfCode(scope: GalleryScope, code: string): Promise<st
 const accessCodeItemSchema = v.object({ personId: v.nullish(v.string()) });
 
 const consent = v.nullish(v.boolean());
+const consentChange = v.nullish(
+  v.object({ given: v.boolean(), at: v.string(), by: v.picklist(['participant', 'studio']) }),
+);
 const optionalText = v.nullish(v.string());
 
 /** A person's item. Attributes that old items or imported persons lack read as null, false or 0. */
@@ -224,6 +247,9 @@ const personItemSchema = v.object({
       hrExportConsent: consent,
     }),
   ),
+  faceConsentChange: consentChange,
+  notificationConsentChange: consentChange,
+  hrExportConsentChange: consentChange,
   customFields: v.nullish(v.record(v.string(), v.union([v.string(), v.number()]))),
   source: v.picklist(['import', 'checkin']),
   createdAt: v.string(),
@@ -248,6 +274,10 @@ const personAddressSchema = v.object({
 /** The person an item holds; a CorruptItemError when it does not hold one. */
 export function fromPersonItem(stored: StoredItem): Person {
   const item = parseItem('person', personItemSchema, stored);
+  const changes: [ParticipantConsent, ConsentChange][] = PARTICIPANT_CONSENTS.flatMap((name) => {
+    const change = item[`${name}Change`];
+    return change ? [[name, change] as [ParticipantConsent, ConsentChange]] : [];
+  });
   return {
     personId: item.personId,
     name: item.name,
@@ -266,6 +296,7 @@ export function fromPersonItem(stored: StoredItem): Person {
       notificationConsent: item.consents?.notificationConsent ?? null,
       hrExportConsent: item.consents?.hrExportConsent ?? null,
     },
+    ...(changes.length > 0 ? { consentChanges: Object.fromEntries(changes) } : {}),
     customFields: item.customFields ?? {},
     source: item.source,
     createdAt: item.createdAt,

@@ -65,15 +65,18 @@ export async function getNoticeRecipient(
 
 /**
  * Claims the person's notice at `at` (ms): only while it is neither sent nor rejected and holds no
- * claim younger than PHOTO_NOTICE_CLAIM_MS. False when another sender got there first.
+ * claim younger than PHOTO_NOTICE_CLAIM_MS, and while the person consents. False when another sender got
+ * there first, or the consent was withdrawn meanwhile.
  */
 export async function claimPhotoNotice(scope: GalleryScope, personId: string, at: number): Promise<boolean> {
   return updateNotice(scope, personId, {
     UpdateExpression: 'SET photoNoticeClaimedAt = :at',
     ConditionExpression:
       'attribute_exists(pk) AND attribute_not_exists(photoNoticeSentAt) AND attribute_not_exists(photoNoticeRejectedAt) ' +
-      'AND (attribute_not_exists(photoNoticeClaimedAt) OR photoNoticeClaimedAt < :lapsed)',
-    ExpressionAttributeValues: { ':at': at, ':lapsed': at - PHOTO_NOTICE_CLAIM_MS },
+      'AND (attribute_not_exists(photoNoticeClaimedAt) OR photoNoticeClaimedAt < :lapsed) ' +
+      // A withdrawal between the sender's read and its claim stops the email (the record is tried again and finds no consent).
+      'AND consents.notificationConsent = :true',
+    ExpressionAttributeValues: { ':at': at, ':lapsed': at - PHOTO_NOTICE_CLAIM_MS, ':true': true },
   });
 }
 

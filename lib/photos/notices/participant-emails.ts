@@ -10,6 +10,7 @@ import type { Tenant } from '#lib/tenants/store/tenants';
 import type { GalleryConfiguration, GalleryScope } from '#lib/galleries/rules/gallery-model';
 import { type PhotoNoticeContent, photoLinkContent } from '#lib/photos/notices/rules/photo-notice';
 import { photoLinkOf } from '#lib/photos/links/photo-links';
+import { unsubscribeUrlOf } from '#lib/photos/links/unsubscribe-links';
 
 /**
  * Emails to participants: sent from PHOTO_NOTICE_FROM (without it none goes out), each kind at
@@ -89,7 +90,10 @@ export async function emailPhotoLink(
     person,
     { throttle: 'photoLinkEmails', intervalMs: PHOTO_LINK_EMAIL_INTERVAL_MS },
     async () => {
-      const { url, expiresAt } = await photoLinkOf(tenant.slug, scope, person.personId);
+      const [{ url, expiresAt }, unsubscribeUrl] = await Promise.all([
+        photoLinkOf(tenant.slug, scope, person.personId),
+        unsubscribeUrlOf(scope, person.personId),
+      ]);
       return photoLinkContent({
         personName: person.name,
         galleryName: configuration.gallery.galleryName,
@@ -97,6 +101,7 @@ export async function emailPhotoLink(
         photoViewUrl: url,
         linkExpiresAt: expiresAt,
         language: firstLanguage(askedLanguage, person.language, configuration.gallery.defaultLanguage),
+        unsubscribeUrl,
       });
     },
   );

@@ -14,6 +14,7 @@ import { photoNoticeContent, photoNoticeDecision } from '#lib/photos/notices/rul
 import { firstLanguage } from '#lib/platform/languages';
 import { photoEmailSender } from '#lib/photos/notices/participant-emails';
 import { photoLinkOf } from '#lib/photos/links/photo-links';
+import { unsubscribeUrlOf } from '#lib/photos/links/unsubscribe-links';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';
 
 /**
@@ -112,7 +113,10 @@ async function noticeOf(
   if (decision !== 'send') return decision;
   const tenant = await findTenantById(scope.tenantId);
   if (!tenant) return 'no_tenant';
-  const link = await photoLinkOf(tenant.slug, scope, image.personId);
+  const [link, unsubscribeUrl] = await Promise.all([
+    photoLinkOf(tenant.slug, scope, image.personId),
+    unsubscribeUrlOf(scope, image.personId),
+  ]);
   const content = photoNoticeContent({
     personName: recipient.person.name,
     galleryName: found.galleryName,
@@ -120,6 +124,7 @@ async function noticeOf(
     photoViewUrl: link.url,
     linkExpiresAt: link.expiresAt,
     language: firstLanguage(recipient.person.language, found.defaultLanguage),
+    unsubscribeUrl,
   });
   if (!(await claimPhotoNotice(scope, image.personId, at))) throw new PhotoNoticeBusyError();
   let sent;

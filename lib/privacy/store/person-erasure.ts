@@ -10,6 +10,9 @@ import { personDeletion, selfieFlagClearing } from '#lib/persons/store/person-er
 import { faceConsentWithdrawal } from '#lib/persons/store/person-marks';
 import { referenceFaceDeletion, referenceFacesChangedUpdate } from '#lib/faces/store/reference-faces';
 import { emailCheckinsDeletion } from '#lib/checkin/store/email-checkins';
+import type { ConsentChangedBy } from '#lib/persons/rules/person-model';
+import { nowIso } from '#lib/platform/clock';
+import { commitConsentChange, consentChangeItems } from '#lib/privacy/store/consent-records';
 
 /**
  * The transactions of erasure and retention that span features: each feature gives the writes
@@ -65,15 +68,27 @@ export function clearSelfieFlag(scope: GalleryScope, personId: string): Promise<
  * Withdraws a person's face consent and deletes their reference face, in one transaction
  * conditional on the person being there. A reference face being described at that moment is
  * put on condition that the person consents (putReferenceFace), so none can be left behind.
- * Safe to run again. False when there is no such person.
+ * Where the consent was not withdrawn yet, the same transaction records the change's time and
+ * `by` on the person and puts the person.consent_changed event; where it was, the withdrawal runs
+ * again without them (nothing is announced twice). Safe to run again. `unknown_person` when there
+ * is no such person.
  */
-export function withdrawFaceConsentRecords(scope: GalleryScope, personId: string): Promise<boolean> {
-  return commitUnlessFirstFails([
-    faceConsentWithdrawal(scope, personId),
+export async function withdrawFaceConsentRecords(
+  scope: GalleryScope,
+  personId: string,
+  by: ConsentChangedBy,
+): Promise<'changed' | 'unchanged' | 'unknown_person'> {
+  const faceGoes = [
     referenceFaceDeletion(scope, personId),
     // Warm instances' copies of the confirmed faces are stale from this commit on.
     referenceFacesChangedUpdate(scope),
-  ]);
+  ];
+  const change = { given: false, at: nowIso(), by };
+  const recorded = await commitConsentChange(consentChangeItems(scope, personId, 'faceConsent', change), faceGoes);
+  if (recorded !== 'unchanged') return recorded;
+  return (await commitUnlessFirstFails([faceConsentWithdrawal(scope, personId), ...faceGoes]))
+    ? 'unchanged'
+    : 'unknown_person';
 }
 
 /** Commits the transaction; false when its first item's condition failed (the change was made already). */

@@ -8,6 +8,7 @@ import { resetClock, setClock } from '#lib/platform/clock';
 import { createApiKey, setApiKeyStatus } from '#lib/tenants/store/api-keys';
 import { photoObjectKey } from '#lib/platform/media-keys';
 import { ERROR_CATALOG } from '#lib/http/errors';
+import { unsubscribeUrlOf } from '#lib/photos/links/unsubscribe-links';
 import { type Route, pathsOf, routes, routesAtPath } from '#lib/http/routes';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { type CheckinStudio, createCheckinStudio } from '../../support/checkin-gallery';
@@ -83,6 +84,8 @@ interface World {
   cursor: string;
   /** HR exports of the studio's gallery (it asks for the HR consent here). */
   exportIds: string[];
+  /** Unsubscribe link tokens of the studio's persons (the link routes' {link}). */
+  unsubscribeLinks: string[];
 }
 
 let world: World;
@@ -227,6 +230,12 @@ function expectSoundAnswer(request: FuzzRequest, answer: ApiAnswer): void {
   expect(text).not.toMatch(STACK_FRAME);
   if (answer.status >= 400) expectErrorShape(answer, requestId);
   else if (answer.status === 204) expect(answer.body).toBe('');
+  else if (answer.headers.get('content-type') === 'text/html; charset=utf-8')
+    // A link route's page (the unsubscribe link's), for a GET or a browser's POST.
+    expect([routingOf(request).route?.access, answer.body]).toEqual([
+      'link',
+      expect.stringMatching(/^<!doctype html>/),
+    ]);
   else expect(answer.body).toEqual(expect.objectContaining({ ok: true, requestId }));
 
   // What the route table decides about the request.
@@ -534,6 +543,20 @@ function arbitraries(w: World) {
     { weight: 1, arbitrary: fc.stringMatching(/^hrx_[0-9a-z]{26}$/) },
     { weight: 3, arbitrary: garbageSegment },
   );
+  const link = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...w.unsubscribeLinks) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        w.unsubscribeLinks[0]!.toUpperCase(),
+        percentEncodeAll(w.unsubscribeLinks[0]!),
+        `${w.unsubscribeLinks[0]}%20`,
+        w.unsubscribeLinks[0]!.slice(0, -1),
+        w.unsubscribeLinks[0]!.split('.').slice(2).join('.'),
+      ),
+    },
+    { weight: 3, arbitrary: garbageSegment },
+  );
   const pathParameter = (name: string): fc.Arbitrary<string> =>
     name === 'token'
       ? token
@@ -541,7 +564,9 @@ function arbitraries(w: World) {
         ? personId
         : name === 'exportId'
           ? exportId
-          : fc.oneof(token, personId, garbageSegment);
+          : name === 'link'
+            ? link
+            : fc.oneof(token, personId, garbageSegment);
 
   /** The template with its parameters filled; URLs stay below Node's 16 KiB header limit. */
   const pathOf = (template: string): fc.Arbitrary<string> => {
@@ -1094,6 +1119,23 @@ function arbitraries(w: World) {
       },
       { requiredKeys: [] },
     );
+    // One-click unsubscribe: its form body (RFC 8058), or something near it.
+    const oneClickBody = fc.oneof(
+      { weight: 4, arbitrary: fc.constant('List-Unsubscribe=One-Click') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'List-Unsubscribe=one-click',
+          'List-Unsubscribe=',
+          'List-Unsubscribe=One-Click&x=%ZZ',
+        ),
+      },
+    );
+    if (route.access === 'link')
+      return fc.oneof(
+        { weight: 6, arbitrary: oneClickBody.map((text) => new RawBody(text)) },
+        { weight: 4, arbitrary: genericBody },
+      );
     const specific =
       {
         importPersons: importBody,
@@ -1234,6 +1276,12 @@ describe('fuzzing every endpoint of the route table (fast-check)', () => {
       foreignPersonId: foreignPersonId!,
       cursor: page.body.nextCursor,
       exportIds: [created.body.exportId],
+      unsubscribeLinks: await Promise.all(
+        personIds.map(async (personId) => {
+          const url = await unsubscribeUrlOf({ tenantId: studio.tenant.tenantId, token: studio.token }, personId);
+          return url.slice(url.lastIndexOf('/') + 1);
+        }),
+      ),
     };
   }, 60_000);
   afterAll(() => useHrExportQueue(replacedExportQueue));

@@ -10,6 +10,7 @@ import { photoObjectKey } from '#lib/platform/media-keys';
 import { randomBase62, randomToken } from '#lib/platform/secret-values';
 import { type Route, pathsOf, routes } from '#lib/http/routes';
 import { signPhotoLink } from '#lib/photos/links/rules/photo-link-token';
+import { signUnsubscribeLink } from '#lib/photos/links/rules/unsubscribe-link-token';
 import { getPerson } from '#lib/persons/store/persons';
 import { type ApiAnswer, useLocalApi } from '../../support/local-api';
 import { uniqueSlug } from '../../support/factories';
@@ -888,58 +889,54 @@ const publicCases: Record<string, () => void> = {
       expect([bravoPhotos.body.pickedPhotoId, alphaPhotos.body.pickedPhotoId]).toEqual([null, null]);
     });
 
-    it("gives a face-consent withdrawal with Bravo's photo link the answer of an unknown gallery with Alpha's slug, and of a forged link in Alpha's gallery, and withdraws nothing", async () => {
-      const bravoLink = signPhotoLink(
-        process.env.PHOTO_LINK_KEY!,
-        { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
-        Date.now(),
-      ).photoLink;
-      const forged = `${alpha1.photographed.personId}.${bravoLink.split('.')[1]}.${'A'.repeat(43)}`;
-      const withdraw = { action: 'withdrawFaceConsent', photoLink: bravoLink };
-      await expectRefusedLikeUnknown(
-        {
+    // Imported persons were never asked (null): a withdrawal would have recorded false, a consent given true.
+    it.each([
+      ['a face-consent withdrawal', { action: 'withdrawFaceConsent' }, 'faceConsent'],
+      [
+        'manageConsents',
+        { action: 'manageConsents', consent: 'notificationConsent', given: true },
+        'notificationConsent',
+      ],
+    ] as const)(
+      "gives %s with Bravo's photo link the answer of an unknown gallery with Alpha's slug, and of a forged link in Alpha's gallery, and changes nothing",
+      async (_what, action, consent) => {
+        const bravoLink = signPhotoLink(
+          process.env.PHOTO_LINK_KEY!,
+          { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
+          Date.now(),
+        ).photoLink;
+        const forged = `${alpha1.photographed.personId}.${bravoLink.split('.')[1]}.${'A'.repeat(43)}`;
+        const body = { ...action, photoLink: bravoLink };
+        const asAlpha = (members: Record<string, unknown>) => ({
           method: 'POST',
           path: '/group-shoot',
           headers: alpha.publicHeaders,
-          body: { ...withdraw, token: bravo1.token },
-        },
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...withdraw, token: unknownToken() },
-        },
-        404,
-        'gallery_not_found',
-      );
-      await expectRefusedLikeUnknown(
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...withdraw, token: alpha1.token },
-        },
-        {
-          method: 'POST',
-          path: '/group-shoot',
-          headers: alpha.publicHeaders,
-          body: { ...withdraw, photoLink: forged, token: alpha1.token },
-        },
-        403,
-        'photo_link_invalid',
-      );
-      // Imported persons were never asked (null): a withdrawal would have recorded false.
-      const consents = await Promise.all(
-        [
-          { tenantId: bravo.tenantId, token: bravo1.token, personId: bravo1.photographed.personId },
-          { tenantId: alpha.tenantId, token: alpha1.token, personId: alpha1.photographed.personId },
-        ].map(
-          async ({ personId, ...scope }) =>
-            (await getPerson(scope, personId, { consistent: true }))?.consents.faceConsent,
-        ),
-      );
-      expect(consents).toEqual([null, null]);
-    });
+          body: { ...body, ...members },
+        });
+        await expectRefusedLikeUnknown(
+          asAlpha({ token: bravo1.token }),
+          asAlpha({ token: unknownToken() }),
+          404,
+          'gallery_not_found',
+        );
+        await expectRefusedLikeUnknown(
+          asAlpha({ token: alpha1.token }),
+          asAlpha({ photoLink: forged, token: alpha1.token }),
+          403,
+          'photo_link_invalid',
+        );
+        const consents = await Promise.all(
+          [
+            { tenantId: bravo.tenantId, token: bravo1.token, personId: bravo1.photographed.personId },
+            { tenantId: alpha.tenantId, token: alpha1.token, personId: alpha1.photographed.personId },
+          ].map(
+            async ({ personId, ...scope }) =>
+              (await getPerson(scope, personId, { consistent: true }))?.consents[consent],
+          ),
+        );
+        expect(consents).toEqual([null, null]);
+      },
+    );
 
     it("answers sendPhotoLink for Bravo's participant's address in Alpha's gallery as for an unknown address, and with Alpha's slug as for an unknown gallery", async () => {
       const body = { action: 'sendPhotoLink', email: bravo1.photographed.email };
@@ -1036,6 +1033,7 @@ const crossedActions = [
   'photosByLink',
   'pickPhoto',
   'withdrawFaceConsent',
+  'manageConsents',
 ];
 
 describe('public routes', () => {
@@ -1072,6 +1070,51 @@ describe('webhook routes', () => {
     expect(delivered).toBe(200);
     expect(status.body.status).toBe('pending');
     // The listings below check that no person was created in either tenant.
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('link routes', () => {
+  it('has an isolation case for every link route', () => {
+    expect((routes as readonly Route[]).filter((route) => route.access === 'link').map((route) => route.id)).toEqual([
+      'unsubscribePage',
+      'unsubscribe',
+    ]);
+  });
+
+  it("refuses Bravo's unsubscribe link moved to Alpha's tenant or gallery, on its page and its POST, and withdraws nothing", async () => {
+    const bravoLink = signUnsubscribeLink(
+      process.env.PHOTO_LINK_KEY!,
+      { tenantId: bravo.tenantId, galleryToken: bravo1.token, personId: bravo1.photographed.personId },
+      Date.now(),
+    );
+    const personToken = bravoLink.split('.').slice(2).join('.');
+    const moved = [
+      `${alpha.tenantId}.${bravo1.token}.${personToken}`,
+      `${bravo.tenantId}.${alpha1.token}.${personToken}`,
+      `${alpha.tenantId}.${alpha1.token}.${personToken}`,
+    ];
+    for (const link of moved) {
+      const page = await send({ method: 'GET', path: `/unsubscribe/${link}`, headers: {} });
+      const posted = await send({
+        method: 'POST',
+        path: `/unsubscribe/${link}`,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect([link, page.status, page.body.error, posted.status, posted.body.error]).toEqual([
+        link,
+        403,
+        'unsubscribe_link_invalid',
+        403,
+        'unsubscribe_link_invalid',
+      ]);
+    }
+    const person = await getPerson({ tenantId: bravo.tenantId, token: bravo1.token }, bravo1.photographed.personId, {
+      consistent: true,
+    });
+    expect(person?.consents.notificationConsent).toBeNull();
   });
 });
 

@@ -15,6 +15,7 @@ import {
   retryCheckoutProbe,
 } from './probes/checkin-probes';
 import { ingestProbe, webhookProbe } from './probes/event-probes';
+import { unsubscribePageProbe, unsubscribeProbe } from './probes/link-probes';
 import type { Probe, ProbeSpec } from './probes/probe';
 import { importProbe, personWithPhoto, serverRead, serverRefusal } from './probes/server-probes';
 import { abortUploadProbe, inboxListingProbe, multipartUploadProbe } from './probes/upload-probes';
@@ -57,6 +58,8 @@ const PROBES: Record<RouteId, ProbeSpec[]> = {
   ],
   getHrExport: [serverRefusal('an HR export the gallery does not have', 'GET', 404, 'hr_export_not_found')],
   stripeWebhook: [webhookProbe],
+  unsubscribePage: [unsubscribePageProbe],
+  unsubscribe: [unsubscribeProbe],
 };
 
 export const MATRIX: Probe[] = [

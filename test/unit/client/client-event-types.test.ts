@@ -11,6 +11,7 @@ import {
   orderPaid,
   personCreated,
   photoPicked,
+  personConsentChanged,
 } from '#lib/events/rules/event-catalogue';
 import { type MutuallyAssignable, sampleOrder, samplePerson } from '../../support/event-samples';
 
@@ -32,6 +33,7 @@ const sameData: { [T in EventType]: MutuallyAssignable<EventDataOf[T], WebhookEv
   'photos.withheld': true,
   'photo.picked': true,
   'hr_export.ready': true,
+  'person.consent_changed': true,
 };
 const sameApiVersion: MutuallyAssignable<typeof EVENT_API_VERSION, WebhookEnvelope['apiVersion']> = true;
 
@@ -53,6 +55,12 @@ const CLIENT_SAMPLES: { [T in WebhookEventType]: WebhookEventDataOf[T] } = {
   'photos.withheld': { photosWithheld: 1 },
   'photo.picked': { personId: 'per_1', photoId: 'pho_1', pickedBy: 'participant' },
   'hr_export.ready': { exportId: 'hrx_1', shootingDayId: null, exported: 1, skipped: { noConsent: 0, noPhoto: 0 } },
+  'person.consent_changed': {
+    personId: 'per_1',
+    consent: 'notificationConsent',
+    given: false,
+    changedBy: 'participant',
+  },
 };
 
 const scope = { tenantId: 'ten_1', galleryToken: 'hpfvwks795s6wvs8' };
@@ -90,6 +98,13 @@ const CATALOGUE_MEMBERS: { [T in EventType]: string[] } = {
   'hr_export.ready': Object.keys(
     hrExportReady(scope, { exportId: 'hrx_1', shootingDayId: null, exported: 1, skipped: { noConsent: 0, noPhoto: 0 } })
       .data,
+  ),
+  'person.consent_changed': Object.keys(
+    personConsentChanged(
+      scope,
+      { personId: 'per_1', consent: 'hrExportConsent', given: false, changedBy: 'participant' },
+      '2026-12-09T18:44:30.261Z',
+    ).data,
   ),
 };
 

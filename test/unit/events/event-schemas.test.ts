@@ -17,6 +17,7 @@ import {
   orderPaid,
   personCreated,
   photoPicked,
+  personConsentChanged,
 } from '#lib/events/rules/event-catalogue';
 import { EVENT_ENVELOPE_SCHEMAS, EVENT_SCHEMA_OF, WebhookEvent } from '#lib/events/rules/event-schemas';
 import type { Person } from '#lib/persons/rules/person-model';
@@ -42,6 +43,7 @@ const schemasMatchTheCatalogue: {
   'photos.withheld': true,
   'photo.picked': true,
   'hr_export.ready': true,
+  'person.consent_changed': true,
 };
 const schemasMatchTheClient: {
   [T in EventType]: MutuallyAssignable<v.InferOutput<(typeof EVENT_ENVELOPE_SCHEMAS)[T]>, WebhookEnvelope<T>>;
@@ -55,6 +57,7 @@ const schemasMatchTheClient: {
   'photos.withheld': true,
   'photo.picked': true,
   'hr_export.ready': true,
+  'person.consent_changed': true,
 };
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -119,6 +122,16 @@ function realEvents(): ServiceEvent[] {
       exported: 3,
       skipped: { noConsent: 1, noPhoto: 0 },
     }),
+    personConsentChanged(
+      scope,
+      { personId: checkedIn.personId, consent: 'notificationConsent', given: false, changedBy: 'participant' },
+      new Date().toISOString(),
+    ),
+    personConsentChanged(
+      scope,
+      { personId: imported.personId, consent: 'faceConsent', given: false, changedBy: 'studio' },
+      new Date().toISOString(),
+    ),
   ];
 }
 

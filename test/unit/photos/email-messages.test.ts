@@ -9,6 +9,7 @@ const input = (language: (typeof LANGUAGES)[number]) => ({
   photoViewUrl: 'https://checkin.example.com/?tenant=licht&token=abc#my-photos/link/per_1.2.mac',
   linkExpiresAt: '2026-12-03T10:00:00.000Z',
   language,
+  unsubscribeUrl: 'https://api.example.com/v1/unsubscribe/ten_1.abc.per_1.2.mac',
 });
 
 describe('the email message catalogue', () => {
@@ -63,6 +64,27 @@ describe.each([
       expect(html).toMatch(/<p>[^<]+Jürgen Müller,<\/p>\n<p>\p{Lu}/u);
     },
   );
+});
+
+describe.each([
+  ['photo-ready email', photoNoticeContent],
+  ['photo link email', photoLinkContent],
+])('the %s and one-click unsubscribe', (_name, content) => {
+  it.each(LANGUAGES)('in %s: carries the RFC 8058 headers and the link in its text and HTML', (language) => {
+    // Act
+    const { text, html, headers } = content(input(language));
+    // Assess
+    expect(headers).toEqual([
+      { name: 'List-Unsubscribe', value: '<https://api.example.com/v1/unsubscribe/ten_1.abc.per_1.2.mac>' },
+      { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+    ]);
+    expect(
+      text.endsWith(
+        `${EMAIL_MESSAGES[language].unsubscribeLead}\nhttps://api.example.com/v1/unsubscribe/ten_1.abc.per_1.2.mac`,
+      ),
+    ).toBe(true);
+    expect(html).toContain('<a href="https://api.example.com/v1/unsubscribe/ten_1.abc.per_1.2.mac">');
+  });
 });
 
 describe('emails in German', () => {

@@ -14,6 +14,8 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html: string;
+  /** Headers of its own (List-Unsubscribe), sent as SES v2 Simple content's Headers. */
+  headers?: readonly { name: string; value: string }[];
 }
 
 /** What became of an email: accepted by SES, or refused for good (retrying would be refused again). */
@@ -70,6 +72,9 @@ export function sesEmailSender(client: SESv2Client | Promise<SESv2Client>): Emai
               Simple: {
                 Subject: { Data: email.subject, Charset: 'UTF-8' },
                 Body: { Text: { Data: email.text, Charset: 'UTF-8' }, Html: { Data: email.html, Charset: 'UTF-8' } },
+                ...(email.headers?.length
+                  ? { Headers: email.headers.map((header) => ({ Name: header.name, Value: header.value })) }
+                  : {}),
               },
             },
           }),

@@ -28,6 +28,9 @@ export interface EmailMessages {
   invitationLinkText: string;
   invitationValidity: (date: string) => string;
   invitationIgnore: string;
+  /** Ends with a colon: the one-click unsubscribe link follows on its own line (plain text). */
+  unsubscribeLead: string;
+  unsubscribeLinkText: string;
 }
 
 export const EMAIL_MESSAGES: Record<Language, EmailMessages> = {
@@ -52,6 +55,8 @@ export const EMAIL_MESSAGES: Record<Language, EmailMessages> = {
     invitationValidity: (date) => `This link is yours alone and works until ${date}.`,
     invitationIgnore:
       'If you did not ask for it, you can ignore this email: nobody can check in in your name without it.',
+    unsubscribeLead: 'No more emails about your photos? Unsubscribe with one click:',
+    unsubscribeLinkText: 'Unsubscribe',
   },
   de: {
     locale: 'de-DE',
@@ -77,6 +82,8 @@ export const EMAIL_MESSAGES: Record<Language, EmailMessages> = {
     invitationValidity: (date) => `Dieser Link gilt nur für Sie und ist bis zum ${date} gültig.`,
     invitationIgnore:
       'Falls Sie ihn nicht angefordert haben, können Sie diese E-Mail ignorieren: Ohne den Link kann niemand in Ihrem Namen einchecken.',
+    unsubscribeLead: 'Keine E-Mails zu Ihren Fotos mehr? Mit einem Klick abbestellen:',
+    unsubscribeLinkText: 'Abbestellen',
   },
   fr: {
     locale: 'fr-FR',
@@ -102,6 +109,8 @@ export const EMAIL_MESSAGES: Record<Language, EmailMessages> = {
     invitationValidity: (date) => `Ce lien vous est personnel et fonctionne jusqu'au ${date}.`,
     invitationIgnore:
       "Si vous ne l'avez pas demandé, vous pouvez ignorer cet e-mail : personne ne peut s'enregistrer à votre place sans ce lien.",
+    unsubscribeLead: "Plus d'e-mails sur vos photos ? Désabonnez-vous en un clic :",
+    unsubscribeLinkText: 'Me désabonner',
   },
 };
 

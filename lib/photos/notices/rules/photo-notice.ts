@@ -49,6 +49,25 @@ export interface PhotoNoticeContent {
   subject: string;
   text: string;
   html: string;
+  /** Headers of its own: the one-click unsubscribe of RFC 8058 on every notification email. */
+  headers?: readonly EmailHeader[];
+}
+
+/** A header line of an email. */
+export interface EmailHeader {
+  name: string;
+  value: string;
+}
+
+/**
+ * The headers of one-click unsubscribe (RFC 8058, RFC 2369): mail providers show an
+ * "Unsubscribe" button that POSTs `List-Unsubscribe=One-Click` to the URL, with no further step.
+ */
+export function oneClickUnsubscribeHeaders(unsubscribeUrl: string): EmailHeader[] {
+  return [
+    { name: 'List-Unsubscribe', value: `<${unsubscribeUrl}>` },
+    { name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' },
+  ];
 }
 
 /** What the photo-ready email and the photo link email both say about the link. */
@@ -62,6 +81,8 @@ interface LinkEmailInput {
   linkExpiresAt: string;
   /** The language to write in (lib/photos/notices/rules/email-messages.ts). */
   language: Language;
+  /** The person's one-click unsubscribe address (lib/photos/links/unsubscribe-links.ts): in the text and in the headers. */
+  unsubscribeUrl: string;
 }
 
 /** What an email with a link says, in its input's language: the subject, the paragraph that leads to the link, the link's text, the paragraphs after it. */
@@ -77,23 +98,35 @@ export interface LinkEmailWords {
  * leads to the link, the link, then the closing paragraphs.
  */
 export function linkEmail(
-  input: { personName: string; url: string; language: Language },
+  input: { personName: string; url: string; language: Language; unsubscribeUrl?: string },
   words: LinkEmailWords,
 ): PhotoNoticeContent {
-  const greeting = EMAIL_MESSAGES[input.language].greeting(input.personName);
+  const messages = EMAIL_MESSAGES[input.language];
+  const greeting = messages.greeting(input.personName);
   const subject = oneLine(words.subject);
-  const text = [greeting, '', words.lead, input.url, ...words.closing.flatMap((paragraph) => ['', paragraph])].join(
-    '\n',
-  );
+  const unsubscribe = input.unsubscribeUrl;
+  const text = [
+    greeting,
+    '',
+    words.lead,
+    input.url,
+    ...words.closing.flatMap((paragraph) => ['', paragraph]),
+    ...(unsubscribe ? ['', messages.unsubscribeLead, unsubscribe] : []),
+  ].join('\n');
   const html = [
     `<!doctype html><html lang="${input.language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body>`,
     `<p>${escapeHtml(greeting)}</p>`,
     `<p>${escapeHtml(words.lead)}</p>`,
     `<p><a href="${escapeHtml(input.url)}">${escapeHtml(words.linkText)}</a></p>`,
     ...words.closing.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    ...(unsubscribe
+      ? [
+          `<p>${escapeHtml(messages.unsubscribeLead)} <a href="${escapeHtml(unsubscribe)}">${escapeHtml(messages.unsubscribeLinkText)}</a></p>`,
+        ]
+      : []),
     '</body></html>',
   ].join('\n');
-  return { subject, text, html };
+  return { subject, text, html, ...(unsubscribe ? { headers: oneClickUnsubscribeHeaders(unsubscribe) } : {}) };
 }
 
 /** A photo link email: its validity, then `closing`. */
@@ -106,7 +139,12 @@ function photoLinkEmail(
   const messages = EMAIL_MESSAGES[input.language];
   const validity = messages.linkValidity(dateInWords(input.linkExpiresAt, input.language));
   return linkEmail(
-    { personName: input.personName, url: input.photoViewUrl, language: input.language },
+    {
+      personName: input.personName,
+      url: input.photoViewUrl,
+      language: input.language,
+      unsubscribeUrl: input.unsubscribeUrl,
+    },
     { subject, lead, linkText: messages.linkText, closing: [validity, ...closing] },
   );
 }
