@@ -41,7 +41,7 @@ export const ManageConsentsRequest = v.pipe(
     ),
     ...participantProofMembers('reading and changing the consents'),
   }),
-  v.metadata(PROOF_REQUIRED),
+  v.metadata({ ...PROOF_REQUIRED, dependentRequired: { consent: ['given'], given: ['consent'] } }),
 );
 
 export interface ManageConsentsInput {
@@ -60,7 +60,8 @@ export function parseManageConsents(body: unknown): ManageConsentsInput {
     { member: 'given', refusal: () => invalidField('given', GIVEN_MESSAGE) },
     ...PROOF_REFUSALS,
   ]);
-  if (parsed.consent === undefined && parsed.given !== undefined) throw invalidField('consent', CONSENT_MESSAGE);
+  if (parsed.consent === undefined && parsed.given !== undefined)
+    throw invalidField('consent', `consent is required with given: ${CONSENT_MESSAGE}`);
   if (parsed.consent !== undefined && parsed.given === undefined) throw invalidField('given', GIVEN_MESSAGE);
   const proof = proofOf(parsed, 'manageConsents');
   return parsed.consent === undefined

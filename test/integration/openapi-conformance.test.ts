@@ -6,6 +6,7 @@ import { type HrExportQueue, useHrExportQueue } from '#lib/hr-exports/adapters/h
 import { updateGallerySettings } from '#lib/galleries/store/galleries';
 import { createApiKey } from '#lib/tenants/store/api-keys';
 import { photoObjectKey } from '#lib/platform/media-keys';
+import { unsubscribeUrlOf } from '#lib/photos/links/unsubscribe-links';
 import { buildOpenApiDocument } from '../../scripts/openapi/build-openapi';
 import { useLocalApi } from '../support/local-api';
 import { conformanceProblems } from '../support/openapi-conformance';
@@ -114,7 +115,13 @@ function send(operation: Operation, generated: GeneratedRequest): Promise<Answer
     Object.entries(generated.query).map(([name, value]): [string, string] => [name, String(value)]),
   ).toString();
   const url = new URL(`${api.url}${generated.path}${query ? `?${query}` : ''}`);
-  const body = generated.body === undefined ? undefined : JSON.stringify(generated.body);
+  const form = operation.spec.requestBody?.content?.['application/x-www-form-urlencoded'] !== undefined;
+  const body =
+    generated.body === undefined
+      ? undefined
+      : form
+        ? new URLSearchParams(generated.body as Record<string, string>).toString()
+        : JSON.stringify(generated.body);
   // The API keys take turns, so each stays within its budget whatever the generator drew.
   const key = apiKeys[sent % apiKeys.length]!;
   const presented = Object.fromEntries(
@@ -124,7 +131,10 @@ function send(operation: Operation, generated: GeneratedRequest): Promise<Answer
     ...presented,
     ...(body === undefined
       ? {}
-      : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }),
+      : {
+          'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json',
+          'Content-Length': String(Buffer.byteLength(body)),
+        }),
   };
   return new Promise((resolvePromise, reject) => {
     const outgoing = httpRequest(
@@ -182,9 +192,13 @@ function requestsOf(operation: Operation): fc.Arbitrary<GeneratedRequest> {
         { 'X-Api-Key': API_KEY_PLACEHOLDER },
       )
     : fc.constant({});
-  const bodySchema = operation.spec.requestBody?.content?.['application/json']?.schema;
+  // A JSON body, or a form's fields (a link route's POST), which send() encodes as a form.
+  const content = operation.spec.requestBody?.content;
+  const bodySchema = (content?.['application/json'] ?? content?.['application/x-www-form-urlencoded'])?.schema;
   const body = bodySchema ? schemaArbitrary(bodySchema, options) : fc.constant(undefined);
-  const validBody = bodySchema ? ajv.compile({ $ref: `conformance${bodySchema.$ref}` }) : undefined;
+  const validBody = bodySchema?.$ref
+    ? ajv.compile({ $ref: `conformance${bodySchema.$ref}` })
+    : bodySchema && ajv.compile(bodySchema);
   const validParameter = new Map(parameters.map((parameter) => [parameter.name, ajv.compile(parameter.schema)]));
   return fc
     .record({ path, query, headers, authorization, body })
@@ -259,6 +273,8 @@ beforeAll(async () => {
     code: [ada.code, grace.code],
     email: ['ada@example.com', 'grace@example.com'],
     photoId: photos.body.photos.map((photo: { photoId: string }) => photo.photoId),
+    // A notification email's one-click unsubscribe link of Grace's (its path's last part).
+    link: [(await unsubscribeUrlOf({ tenantId, token: studio.token }, grace.personId)).split('/').pop()],
   };
   await updateGallerySettings(tenantId, studio.token, {
     granularConsents: { face: true, notification: false, hrExport: true },

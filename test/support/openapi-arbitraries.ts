@@ -35,7 +35,11 @@ function stringArbitrary(schema: Json): fc.Arbitrary<string> {
   const minLength = schema.minLength ?? 0;
   const maxLength = schema.maxLength ?? Math.max(minLength, TEXT_MAX);
   const fits = (value: string) => value.length >= minLength && value.length <= maxLength;
-  if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits);
+  // A pattern bounds its own length: TEXT_MAX bounds only free text (a pattern longer than it
+  // would make the filter spin for ever).
+  const fitsDeclared = (value: string) =>
+    value.length >= minLength && value.length <= (schema.maxLength ?? Number.POSITIVE_INFINITY);
+  if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fitsDeclared);
   return fc
     .string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, Math.max(minLength, TEXT_MAX)) })
     .filter(fits);

@@ -162,6 +162,7 @@ describe('POST /group-shoot manageConsents', () => {
     const studioConsent = await manage(studio, photoLink, { consent: 'consentGiven', given: false });
     const faceAgain = await manage(studio, photoLink, { consent: 'faceConsent', given: true });
     const withoutValue = await manage(studio, photoLink, { consent: 'hrExportConsent' });
+    const withoutConsent = await manage(studio, photoLink, { given: false });
     const photos = await api.call('/group-shoot', {
       method: 'POST',
       headers: studio.publicHeaders,
@@ -179,6 +180,8 @@ describe('POST /group-shoot manageConsents', () => {
     expect(studioConsent.body.message).toContain('erasure');
     expect([faceAgain.status, faceAgain.body.error, faceAgain.body.field]).toEqual([400, 'invalid_field', 'given']);
     expect([withoutValue.status, withoutValue.body.field]).toEqual([400, 'given']);
+    expect([withoutConsent.status, withoutConsent.body.field]).toEqual([400, 'consent']);
+    expect(withoutConsent.body.message).toMatch(/^consent is required with given/);
     expect((await personOf(studio, personId)).consentGiven).toBe(true);
   });
 
