@@ -66,7 +66,7 @@ export function addApiStacks(
     apiFront: webAclArn ? { webAclArn, domain: front.domain } : undefined,
   });
   if (acrossRegions) {
-    if (webAcl) api.addDependency(webAcl);
+    if (webAcl) api.addStackDependency(webAcl);
     for (const stack of [api, webAcl].filter((stack) => stack !== undefined))
       NagSuppressions.addStackSuppressions(stack, CROSS_REGION_HELPERS, true);
   }
