@@ -1,7 +1,7 @@
 import { getCheckinInfo } from '#lib/checkin/checkin-info';
-import { endpoint } from '#lib/http/endpoint';
+import { publicEndpoint } from '#lib/http/public-endpoint';
 
 /** GET /group-shoot/checkin/{token} (public) */
-export const handler = endpoint('getCheckinInfo', ({ tenant, pathParameters, gallery }) =>
+export const handler = publicEndpoint('getCheckinInfo', ({ tenant, pathParameters, gallery }) =>
   getCheckinInfo(tenant, pathParameters.token, gallery),
 );

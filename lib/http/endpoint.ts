@@ -1,35 +1,45 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '#lib/http/errors';
-import { CORS_PREFLIGHT_HANDLER, type Route, type RouteId, findRoute, routes } from '#lib/http/routes';
-import { apiKeyAuth } from '#lib/http/api-key-auth';
-import { cors, preflightHeaders } from '#lib/http/cors';
+import {
+  CORS_PREFLIGHT_HANDLER,
+  type Route,
+  type RouteAccess,
+  type RouteId,
+  findRoute,
+  routes,
+} from '#lib/http/routes';
+import { preflightHeaders } from '#lib/http/cors';
 import { errorResponses } from '#lib/http/error-responses';
-import { prefetchGallery } from '#lib/http/gallery-prefetch';
-import { prefetchGalleryPointer } from '#lib/http/gallery-pointer-prefetch';
 import { idempotencyFinish, idempotencyStart } from '#lib/http/idempotency';
 import { jsonBody } from '#lib/http/json-body';
 import { jsonResponse } from '#lib/http/json-response';
 import { methodCheck } from '#lib/http/method-check';
 import { originVerify } from '#lib/http/origin-verify';
-import { planCheck } from '#lib/http/plan-check';
-import { publicRateLimit } from '#lib/http/public-rate-limit';
-import { rateLimit } from '#lib/http/rate-limit';
 import { requestId } from '#lib/http/request-id';
 import { requestLogging } from '#lib/http/request-logging';
 import { tenantResolution } from '#lib/http/tenant-resolution';
-import type { ApiContext, ApiEvent, ApiResponse, EndpointInput, EndpointResult } from '#lib/http/types';
+import type { ApiContext, ApiEvent, ApiMiddleware, ApiResponse, EndpointInput, EndpointResult } from '#lib/http/types';
 
 export type EndpointBody = (input: EndpointInput) => Promise<EndpointResult>;
 
-/** Server-side GET routes whose use case takes the gallery the pipeline read (EndpointInput.gallery): prefetchGallery reads it. */
-const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>([
-  'listShootingDays',
-  'listFormFields',
-  'getGalleryStats',
-  'listPersons',
-  'listPersonPhotos',
-]);
+/**
+ * The stages of one kind of access, which the endpoint preset puts in their places: public
+ * routes' (public-endpoint.ts) and server-side routes' (server-endpoint.ts). Each lives in a
+ * module of its own so that a function bundles only its own kind's checks (a server-side
+ * function has no client addresses to parse; docs/benchmarks/cold-starts.md).
+ */
+export interface AccessStages {
+  access: RouteAccess;
+  /** Right after logging: CORS. */
+  outermost: () => ApiMiddleware[];
+  /** After the method check, started before the tenant's read. */
+  beforeTenant: (route: Route) => ApiMiddleware[];
+  /** After the tenant: the API key, plan and rate limit. */
+  afterTenant: (route: Route) => ApiMiddleware[];
+  /** After the JSON body: the per-client rate limit. */
+  afterBody: () => ApiMiddleware[];
+}
 
 /**
  * The one middleware preset, in its fixed order: request ID, logging, (CORS for public
@@ -37,7 +47,7 @@ const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>([
  * read), tenant, then for server-side routes API key, plan and
  * rate limit, then for POST routes the JSON body, for public routes the per-client rate limit
  * (lib/http/public-rate-limit.ts), then for POST routes the Idempotency-Key. The body returns the
- * members of a 200 response (or of the route's successStatus).
+ * members of a 200 response (or of the route's successStatus). `stages`: those of the route's access.
  *
  * Round trips (docs/data-model.md#round-trips-per-request): GET and public routes take a tenant
  * read in the last TENANT_CACHE_MS (tenantResolution `recent`); the key check, the plan's verdict and the rate
@@ -45,23 +55,24 @@ const GALLERY_PREFETCH_ROUTES: ReadonlySet<string> = new Set<RouteId>([
  * write (prefetchGallery); a public GET on an instance that has not read the tenant lately reads
  * the gallery's pointer beside the tenant (prefetchGalleryPointer). The checks keep their order.
  */
-export function endpoint(routeId: RouteId, body: EndpointBody) {
+export function accessEndpoint(stages: AccessStages, routeId: RouteId, body: EndpointBody) {
   const route = findRoute(routeId);
-  const handler = middy<ApiEvent, ApiResponse, Error, ApiContext>().use(requestId()).use(requestLogging(route.id));
-  if (route.access === 'public') handler.use(cors());
+  if (route.access !== stages.access)
+    throw new Error(`${routeId} is a ${route.access} route, not a ${stages.access} one`);
+  const handler = middy<ApiEvent, ApiResponse, Error, ApiContext>()
+    .use(requestId())
+    .use(requestLogging(route.id))
+    .use(stages.outermost());
   if (route.method === 'POST') handler.use(idempotencyFinish());
   handler
     .use(errorResponses())
     .use(originVerify())
-    .use(methodCheck([route]));
-  if (route.access === 'public' && route.method === 'GET' && route.path.includes('{token}'))
-    handler.use(prefetchGalleryPointer());
-  handler.use(tenantResolution({ recent: route.method === 'GET' || route.access === 'public' }));
-  if (route.access === 'server' && route.method === 'GET' && GALLERY_PREFETCH_ROUTES.has(route.id))
-    handler.use(prefetchGallery());
-  if (route.access === 'server') handler.use([apiKeyAuth(), planCheck(), rateLimit()]);
+    .use(methodCheck([route]))
+    .use(stages.beforeTenant(route))
+    .use(tenantResolution({ recent: route.method === 'GET' || route.access === 'public' }))
+    .use(stages.afterTenant(route));
   if (route.method === 'POST') handler.use(jsonBody());
-  if (route.access === 'public') handler.use(publicRateLimit());
+  handler.use(stages.afterBody());
   if (route.method === 'POST') handler.use(idempotencyStart(route.id));
   return handler.handler(async (event, context) => {
     const tenant = context.tenant;

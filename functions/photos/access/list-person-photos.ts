@@ -1,7 +1,7 @@
-import { endpoint } from '#lib/http/endpoint';
+import { serverEndpoint } from '#lib/http/server-endpoint';
 import { listPersonPhotos } from '#lib/photos/access/person-photos';
 
 /** GET /group-shoot/checkin/{token}/persons/{personId}/photos, alias /groupshoot/{token}/persons/{personId}/photos (API key) */
-export const handler = endpoint('listPersonPhotos', ({ tenant, pathParameters, gallery }) =>
+export const handler = serverEndpoint('listPersonPhotos', ({ tenant, pathParameters, gallery }) =>
   listPersonPhotos(tenant, pathParameters.token, pathParameters.personId, gallery),
 );
