@@ -19,7 +19,6 @@ import { type PersonDraft, newPersonId } from '#lib/persons/rules/person-model';
 import { reencodeSelfie } from '#lib/checkin/adapters/selfie-image';
 import { galleryRef, loggableError, logger } from '#lib/platform/logger';
 import { checkPaidCheckin } from '#lib/checkin/paid-package';
-import { startPaidCheckin } from '#lib/payments/checkout';
 import { returnUrlOf } from '#lib/payments/checkout-urls';
 
 /** The S3 client is loaded with the first selfie: most check-ins send none, and loading it costs cold-start time. */
@@ -115,6 +114,8 @@ async function storeCheckin(checkin: {
       const invitee = guest
         ? { personId: guest.person.personId, shootingDayId: guest.person.shootingDayId }
         : undefined;
+      // The paid check-in's code (orders, Checkout) is loaded at the first paid check-in an instance takes.
+      const { startPaidCheckin } = await import('#lib/payments/checkout');
       return await startPaidCheckin({
         tenant,
         galleryToken: scope.token,

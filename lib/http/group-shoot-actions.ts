@@ -5,7 +5,6 @@ import type { CheckinAction, CheckinResult } from '#lib/http/group-shoot-schemas
 import type { ResultMembers } from '#lib/platform/schema-parts';
 import type { Tenant } from '#lib/tenants/store/tenants';
 import { submitCheckin } from '#lib/checkin/submit-checkin';
-import { checkinStatus, retryCheckout } from '#lib/payments/checkout';
 import { parseCheckinStatus, parseRetryCheckout } from '#lib/payments/payment-schemas';
 import { type Action, type ActionContext, galleryOfBody } from '#lib/http/group-shoot-action';
 import type { PARTICIPANT_ACTIONS } from '#lib/http/participant-actions';
@@ -26,8 +25,11 @@ const ACTIONS = {
     const configuration = await galleryOfBody(tenant, body, loaded);
     return submitCheckin(tenant, configuration, parseSubmitCheckin(body));
   },
-  checkinStatus: (tenant, body) => checkinStatus(tenant, parseCheckinStatus(body)),
-  retryCheckout: (tenant, body) => retryCheckout(tenant, parseRetryCheckout(body)),
+  // The payments' code is loaded at its first use, as the paid check-in's is (submit-checkin.ts).
+  checkinStatus: async (tenant, body) =>
+    (await import('#lib/payments/checkout')).checkinStatus(tenant, parseCheckinStatus(body)),
+  retryCheckout: async (tenant, body) =>
+    (await import('#lib/payments/checkout')).retryCheckout(tenant, parseRetryCheckout(body)),
   myPhotos: participantAction('myPhotos'),
   sendPhotoLink: participantAction('sendPhotoLink'),
   photosByLink: participantAction('photosByLink'),
