@@ -30,7 +30,7 @@ export async function measureAnnouncementBursts(
     for (const counters of ['spread', 'single'] as const)
       designs.push(await measureAnnouncementBurst({ participants, seconds, counters }, proxyStats));
   }
-  return { designs, throughEdge: [await measureAnnouncementThroughEdge(edgeSize)] };
+  return { designs, throughEdge: [await measureAnnouncementThroughEdge(edgeSize, proxyStats)] };
 }
 
 /**
@@ -148,14 +148,27 @@ function answerOf(status: number, body: { error?: string; message?: string }): A
   return message.includes('very busy') ? 'perTenant' : `429 ${message}`;
 }
 
-/** The answers of one sender and how long each took. */
+/** A request's answer, how long it took, and when it started (ms from the burst's start). */
+interface TimedAnswer {
+  ms: number;
+  kind: Answer;
+  startedAtMs: number;
+}
+
+/** A request slower than this counts in `slowBySecond`. */
+const SLOW_MS = 1_000;
+
+/** The answers of one sender, how long each took, and in which second of the burst the slow ones started. */
 function tally() {
   const latencies: number[] = [];
   const answers: Record<Answer, number> = {};
+  const slowBySecond: Record<number, number> = {};
   return {
-    record(answer: { ms: number; kind: Answer }) {
+    record(answer: TimedAnswer) {
       latencies.push(answer.ms);
       answers[answer.kind] = (answers[answer.kind] ?? 0) + 1;
+      const second = Math.floor(answer.startedAtMs / 1000);
+      if (answer.ms > SLOW_MS) slowBySecond[second] = (slowBySecond[second] ?? 0) + 1;
     },
     figures: (): Record<Answer, number> & { requests: number; p50Ms: number; p99Ms: number } => ({
       requests: latencies.length,
@@ -163,6 +176,8 @@ function tally() {
       p50Ms: rounded(percentile(latencies, 50)),
       p99Ms: rounded(percentile(latencies, 99)),
     }),
+    /** Requests slower than 1 s, by the second of the burst they started in. */
+    slowBySecond: () => ({ ...slowBySecond }),
   };
 }
 
@@ -173,13 +188,14 @@ function tally() {
  * without A), one address flooding A's check-in at once; then tenant C's paid check-ins through the
  * Stripe limit (the local Stripe emulator). Every answer is counted by the layer that gave it.
  */
-async function measureAnnouncementThroughEdge(size: EdgeBurstSize) {
+async function measureAnnouncementThroughEdge(size: EdgeBurstSize, proxyStats: RealisticDynamoDbStats) {
   const { startLocalApi, LOCAL_CLIENT_ADDRESS_HEADER } = await import('../local/api-server');
   const { startStripeEmulator } = await import('../local/stripe-emulator');
   const [api, stripe] = await Promise.all([startLocalApi({ port: 0, edge: true }), startStripeEmulator()]);
   Object.assign(process.env, { STRIPE_SECRET_KEY: 'sk_test_groupshoot', STRIPE_API_BASE: stripe.url });
   process.env.CHECKIN_PAGE_URL ??= 'https://checkin.example.com/';
-  const post = async (slug: string, address: string, body: Record<string, unknown>) => {
+  let burstStartedAt = performance.now();
+  const post = async (slug: string, address: string, body: Record<string, unknown>): Promise<TimedAnswer> => {
     const startedAt = performance.now();
     const response = await fetch(`${api.url}/group-shoot`, {
       method: 'POST',
@@ -187,7 +203,7 @@ async function measureAnnouncementThroughEdge(size: EdgeBurstSize) {
       body: JSON.stringify(body),
     });
     const kind = answerOf(response.status, (await response.json()) as { error?: string; message?: string });
-    return { ms: performance.now() - startedAt, kind };
+    return { ms: performance.now() - startedAt, kind, startedAtMs: startedAt - burstStartedAt };
   };
   try {
     const [a, b, c] = await Promise.all([
@@ -209,6 +225,11 @@ async function measureAnnouncementThroughEdge(size: EdgeBurstSize) {
       );
     const tenantBAlone = tally();
     await steady(tenantBAlone, 'alone');
+    burstStartedAt = performance.now();
+    const before = {
+      throttled: proxyStats.throttled,
+      conflicts: proxyStats.transactionConflicts + proxyStats.writeConflicts,
+    };
 
     const [tenantA, tenantB, flooder] = [tally(), tally(), tally()];
     const participant = async (index: number) => {
@@ -223,6 +244,10 @@ async function measureAnnouncementThroughEdge(size: EdgeBurstSize) {
         flooder.record(await post(a.slug, '198.51.100.200', checkinBody(a.token, a.dayId, `flood-${index}`))),
       ),
     ]);
+    const proxyDuringBurst = {
+      throttled: proxyStats.throttled - before.throttled,
+      conflicts: proxyStats.transactionConflicts + proxyStats.writeConflicts - before.conflicts,
+    };
     const hotDayPersons = (await queryPartition(personKeys.personsOfGallery(a.tenantId, a.token))).filter(
       (person) => person.shootingDayId === hotDay.id,
     ).length;
@@ -259,6 +284,14 @@ async function measureAnnouncementThroughEdge(size: EdgeBurstSize) {
       /** Tenant B's p99 beside the announcement and the flood over its p99 alone (goal ≤ 1.3). */
       tenantBP99Ratio: rounded(bBeside.p99Ms / bAlone.p99Ms),
       flooder: flooder.figures(),
+      /** What the realistic DynamoDB refused during the burst: writes throttled for their partition, and conflicts. */
+      proxyDuringBurst,
+      /** Requests slower than 1 s, by the second of the burst (from A's first) they started in. */
+      slowBySecond: {
+        tenantA: tenantA.slowBySecond(),
+        tenantB: tenantB.slowBySecond(),
+        flooder: flooder.slowBySecond(),
+      },
       /** Persons on the hot day beyond its capacity (goal 0); its counter against the persons stored on it (goal equal). */
       overbooked: Math.max(0, hotDayPersons - hotCapacity),
       hotDayBooked: configuration?.shootingDays.find((day) => day.id === hotDay.id)?.booked ?? 0,
