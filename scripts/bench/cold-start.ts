@@ -8,12 +8,20 @@ import { median, rounded } from './statistics';
 const ROOT = join(__dirname, '..', '..');
 const BASELINE_BUNDLE = 'baseline: DynamoDBDocumentClient only';
 
-// Runs in the child: only the import is timed, not node's own start.
+// Runs in the child: only the import is timed, not node's own start; its wall time, then the
+// CPU time the process spent in it (all threads, user and system).
 const IMPORT_TIMER = `
 const startedAt = process.hrtime.bigint();
+const cpuBefore = process.cpuUsage();
 await import(process.argv[1]);
-process.stdout.write(String(Number(process.hrtime.bigint() - startedAt) / 1e6));
+const cpu = process.cpuUsage(cpuBefore);
+process.stdout.write(Number(process.hrtime.bigint() - startedAt) / 1e6 + ' ' + (cpu.user + cpu.system) / 1e3);
 `;
+
+interface ImportTime {
+  wallMs: number;
+  cpuMs: number;
+}
 
 /**
  * Bundles every handler under functions/ (or the first `limit`) and the baseline as the stack
@@ -29,21 +37,24 @@ export async function measureColdStarts(processes: number, limit?: number) {
     ];
     // One unmeasured import each, so that no bundle pays for reading its files from disk first.
     for (const bundle of bundles) await timeImport(bundle.file);
-    const samples = new Map<string, number[]>(bundles.map((bundle) => [bundle.name, []]));
+    const samples = new Map<string, ImportTime[]>(bundles.map((bundle) => [bundle.name, []]));
     for (let round = 0; round < processes; round += 1) {
       for (const bundle of bundles) samples.get(bundle.name)!.push(await timeImport(bundle.file));
     }
-    const baseline = median(samples.get(BASELINE_BUNDLE)!);
+    const medianOf = (name: string, measure: keyof ImportTime) =>
+      median(samples.get(name)!.map((sample) => sample[measure]));
+    const [baseline, baselineCpu] = [medianOf(BASELINE_BUNDLE, 'wallMs'), medianOf(BASELINE_BUNDLE, 'cpuMs')];
     return bundles.map((bundle) => {
-      const bundleSamples = samples.get(bundle.name)!;
       // What a function pays at cold start before its handler is ready: the bundle's initialisation.
       return {
         bundle: bundle.name,
         /** The entry file and the chunks it imports statically: what a cold start reads. */
         sizeKb: rounded(staticallyLoadedBytes(bundle.file) / 1024, 1),
-        medianInitMilliseconds: rounded(median(bundleSamples)),
-        ratioToBaseline: rounded(median(bundleSamples) / baseline),
-        samples: bundleSamples.map((sample) => rounded(sample)),
+        medianInitMilliseconds: rounded(medianOf(bundle.name, 'wallMs')),
+        ratioToBaseline: rounded(medianOf(bundle.name, 'wallMs') / baseline),
+        /** The same import's CPU time: less moved by what else the machine runs than the wall time. */
+        cpuRatioToBaseline: rounded(medianOf(bundle.name, 'cpuMs') / baselineCpu),
+        samples: samples.get(bundle.name)!.map((sample) => rounded(sample.wallMs)),
       };
     });
   });
@@ -75,8 +86,8 @@ function staticallyLoadedBytes(entry: string): number {
   return [...seen].reduce((total, file) => total + statSync(file).size, 0);
 }
 
-/** Milliseconds one fresh node process needs to import `file`, with a Lambda-like environment. */
-async function timeImport(file: string): Promise<number> {
+/** The wall and CPU milliseconds one fresh node process needs to import `file`, with a Lambda-like environment. */
+async function timeImport(file: string): Promise<ImportTime> {
   const stdout = await runNode(['--input-type=module', '-e', IMPORT_TIMER, file], {
     cwd: tmpdir(),
     env: {
@@ -93,7 +104,7 @@ async function timeImport(file: string): Promise<number> {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
   });
-  const milliseconds = Number(stdout);
-  if (!(milliseconds > 0)) throw new Error(`No timing from importing ${file}: ${stdout}`);
-  return milliseconds;
+  const [wallMs, cpuMs] = stdout.trim().split(' ').map(Number);
+  if (!(wallMs! > 0 && cpuMs! > 0)) throw new Error(`No timing from importing ${file}: ${stdout}`);
+  return { wallMs: wallMs!, cpuMs: cpuMs! };
 }

@@ -50,7 +50,8 @@ describe('npm run bench -- --smoke', () => {
         isPositive(row.sizeKb),
         isPositive(row.medianInitMilliseconds),
         isPositive(row.ratioToBaseline),
-      ]).toEqual([row.bundle, true, true, true]);
+        isPositive(row.cpuRatioToBaseline),
+      ]).toEqual([row.bundle, true, true, true, true]);
     }
     const imports = results.importComparison;
     expect([imports.apiMedianMilliseconds, imports.sdkAloneMedianMilliseconds, imports.ratio].every(isPositive)).toBe(
