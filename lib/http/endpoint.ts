@@ -35,7 +35,7 @@ export interface AccessStages {
   outermost: () => ApiMiddleware[];
   /** After the method check, started before the tenant's read. */
   beforeTenant: (route: Route) => ApiMiddleware[];
-  /** After the tenant: the API key, plan and rate limit. */
+  /** After the tenant: the gallery's read where the route takes it, the API key, plan and rate limit. */
   afterTenant: (route: Route) => ApiMiddleware[];
   /** After the JSON body: the per-client rate limit. */
   afterBody: () => ApiMiddleware[];
