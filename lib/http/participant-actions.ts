@@ -7,6 +7,32 @@ import { parseWithdrawFaceConsent } from '#lib/privacy/face-consent-schemas';
 import { manageConsentsAsParticipant } from '#lib/privacy/participant-consents';
 import { parseManageConsents } from '#lib/privacy/consent-schemas';
 import { type Action, galleryOfBody } from '#lib/http/group-shoot-action';
+import type { CheckinResult } from '#lib/http/group-shoot-schemas';
+import type { ResultMembers } from '#lib/platform/schema-parts';
+import type { Tenant } from '#lib/tenants/store/tenants';
+import type { GalleryConfiguration } from '#lib/galleries/rules/gallery-model';
+
+/**
+ * An action that answers about one participant, who proves who they are in the body: the
+ * gallery first, then the body parsed, then the use case, whose answer names the person it
+ * concerns (for the log) where the proof held.
+ */
+function aboutOneParticipant<Input>(
+  parse: (body: unknown) => Input,
+  useCase: (
+    tenant: Tenant,
+    configuration: GalleryConfiguration,
+    input: Input,
+    clientAddress: string | undefined,
+  ) => Promise<{ personId?: string; answer: ResultMembers<typeof CheckinResult> }>,
+): Action {
+  return async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
+    const configuration = await galleryOfBody(tenant, body, loaded);
+    const { personId, answer } = await useCase(tenant, configuration, parse(body), clientAddress);
+    if (personId !== undefined) answerConcerns?.([personId]);
+    return answer;
+  };
+}
 
 /**
  * The actions of POST /group-shoot that a participant takes after the check-in, of two features
@@ -15,51 +41,11 @@ import { type Action, galleryOfBody } from '#lib/http/group-shoot-action';
  * checks participants in never compiles their code (docs/benchmarks/cold-starts.md).
  */
 export const PARTICIPANT_ACTIONS = {
-  myPhotos: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
-    const configuration = await galleryOfBody(tenant, body, loaded);
-    const { personId, answer } = await participantPhotos(tenant, configuration, parseMyPhotos(body), clientAddress);
-    if (personId !== undefined) answerConcerns?.([personId]);
-    return answer;
-  },
+  myPhotos: aboutOneParticipant(parseMyPhotos, participantPhotos),
   sendPhotoLink: async (tenant, body, { loaded }) =>
     sendPhotoLink(tenant, await galleryOfBody(tenant, body, loaded), parseSendPhotoLink(body)),
-  photosByLink: async (tenant, body, { loaded, answerConcerns }) => {
-    const configuration = await galleryOfBody(tenant, body, loaded);
-    const { personId, answer } = await photosByLink(tenant, configuration, parsePhotosByLink(body));
-    answerConcerns?.([personId]);
-    return answer;
-  },
-  pickPhoto: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
-    const configuration = await galleryOfBody(tenant, body, loaded);
-    const { personId, answer } = await pickPhotoAsParticipant(
-      tenant,
-      configuration,
-      parsePickPhoto(body),
-      clientAddress,
-    );
-    if (personId !== undefined) answerConcerns?.([personId]);
-    return answer;
-  },
-  withdrawFaceConsent: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
-    const configuration = await galleryOfBody(tenant, body, loaded);
-    const { personId, answer } = await withdrawFaceConsentAsParticipant(
-      tenant,
-      configuration,
-      parseWithdrawFaceConsent(body),
-      clientAddress,
-    );
-    if (personId !== undefined) answerConcerns?.([personId]);
-    return answer;
-  },
-  manageConsents: async (tenant, body, { loaded, answerConcerns, clientAddress }) => {
-    const configuration = await galleryOfBody(tenant, body, loaded);
-    const { personId, answer } = await manageConsentsAsParticipant(
-      tenant,
-      configuration,
-      parseManageConsents(body),
-      clientAddress,
-    );
-    if (personId !== undefined) answerConcerns?.([personId]);
-    return answer;
-  },
+  photosByLink: aboutOneParticipant(parsePhotosByLink, photosByLink),
+  pickPhoto: aboutOneParticipant(parsePickPhoto, pickPhotoAsParticipant),
+  withdrawFaceConsent: aboutOneParticipant(parseWithdrawFaceConsent, withdrawFaceConsentAsParticipant),
+  manageConsents: aboutOneParticipant(parseManageConsents, manageConsentsAsParticipant),
 } satisfies Record<string, Action>;
